@@ -1,0 +1,624 @@
+//! Timing shared by `fieldwork speed` and `peer-bench`: the time-stamp
+//! counter, an estimate of the core clock, interleaved sampling with medians,
+//! and plain-text / Markdown / JSON tables.
+//!
+//! # What the numbers mean
+//!
+//! - **ticks** are time-stamp-counter ticks (`rdtsc`). The TSC runs at a fixed
+//!   rate ([`Clock::tsc_ghz`], calibrated here against the OS monotonic clock)
+//!   whatever the core's current frequency.
+//! - **cycles** are an *estimate* of core clock cycles: ticks × core GHz ÷ TSC
+//!   GHz, where the core frequency is measured by timing a chain of dependent
+//!   one-cycle `add` instructions ([`Clock::core_ghz`]). There are no hardware
+//!   performance counters on the machines this project runs on, so this is the
+//!   best estimate available; it assumes the core runs at the same frequency
+//!   during the benchmark as during the calibration.
+//!
+//! # Sampling
+//!
+//! [`Sampler::run`] takes several implementations of the same operation and
+//! runs them *interleaved* — A B C A B C … with the starting implementation
+//! rotated each round — so that frequency changes and background noise hit
+//! them alike. Each sample runs an implementation enough times to last at
+//! least [`Sampler::min_sample_ticks`]; the result is the median per-call time
+//! with the interquartile range as a noise indication.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// Reads the time-stamp counter (or nanoseconds since an arbitrary start on
+/// CPUs without one).
+#[inline]
+pub fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `rdtsc` is available on every x86-64 CPU; it reads a counter
+        // and has no memory effects.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    }
+}
+
+/// The time-stamp counter's rate and an estimate of the core clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// Time-stamp-counter ticks per nanosecond.
+    pub tsc_ghz: f64,
+    /// Estimated core clock in GHz (see the crate docs), if it could be measured.
+    pub core_ghz: Option<f64>,
+}
+
+impl Clock {
+    /// Calibrates the TSC against the monotonic clock (about 0.2 s) and
+    /// estimates the core frequency.
+    pub fn calibrate() -> Clock {
+        let tsc_ghz = calibrate_tsc();
+        let core_ghz = estimate_core_ghz(tsc_ghz);
+        Clock { tsc_ghz, core_ghz }
+    }
+
+    /// Ticks to nanoseconds.
+    pub fn ns(&self, ticks: f64) -> f64 {
+        ticks / self.tsc_ghz
+    }
+
+    /// Ticks to estimated core cycles (ticks if the core clock is unknown).
+    pub fn cycles(&self, ticks: f64) -> f64 {
+        match self.core_ghz {
+            Some(c) => ticks * c / self.tsc_ghz,
+            None => ticks,
+        }
+    }
+
+    /// One line describing the clock, for report headers.
+    pub fn describe(&self) -> String {
+        match self.core_ghz {
+            Some(c) => format!(
+                "TSC {:.3} GHz; core ≈ {:.2} GHz (estimated from a dependent-add chain; cycles = ticks × {:.3})",
+                self.tsc_ghz,
+                c,
+                c / self.tsc_ghz
+            ),
+            None => format!(
+                "TSC {:.3} GHz; core clock unknown (cycles shown are ticks)",
+                self.tsc_ghz
+            ),
+        }
+    }
+}
+
+fn calibrate_tsc() -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut rates = Vec::new();
+        for _ in 0..5 {
+            let t0 = Instant::now();
+            let c0 = ticks();
+            while t0.elapsed() < Duration::from_millis(40) {
+                std::hint::spin_loop();
+            }
+            let c1 = ticks();
+            let dt = t0.elapsed();
+            rates.push((c1 - c0) as f64 / dt.as_nanos() as f64);
+        }
+        median(&mut rates)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        1.0
+    }
+}
+
+/// Times `20·n` dependent one-cycle additions; the fastest of several runs
+/// gives the core clock relative to the TSC.
+fn estimate_core_ghz(tsc_ghz: f64) -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const ITERS: u64 = 2_000_000;
+        let mut best = u64::MAX;
+        for _ in 0..7 {
+            let t0 = ticks();
+            add_chain(ITERS);
+            let t1 = ticks();
+            best = best.min(t1 - t0);
+        }
+        let cycles = 20.0 * ITERS as f64;
+        Some(cycles / best as f64 * tsc_ghz)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = tsc_ghz;
+        None
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn add_chain(n: u64) {
+    // SAFETY: register-only arithmetic and a loop on `n`; no memory, no stack.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            ".rept 20",
+            "add {x}, 1",
+            ".endr",
+            "dec {n}",
+            "jnz 2b",
+            x = inout(reg) 0u64 => _,
+            n = inout(reg) n => _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// The median of `v` (sorted in place); NaN for an empty slice.
+pub fn median(v: &mut [f64]) -> f64 {
+    quantile(v, 0.5)
+}
+
+/// The `q`-quantile of `v` (sorted in place), by linear interpolation.
+pub fn quantile(v: &mut [f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let pos = q.clamp(0.0, 1.0) * (v.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+}
+
+/// The per-call timing of one implementation.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Median ticks per call.
+    pub median: f64,
+    /// First quartile of ticks per call.
+    pub q1: f64,
+    /// Third quartile of ticks per call.
+    pub q3: f64,
+    /// Number of samples taken.
+    pub samples: usize,
+    /// Calls per sample.
+    pub iters: u64,
+}
+
+impl Timing {
+    /// The interquartile range relative to the median (a noise indication).
+    pub fn spread(&self) -> f64 {
+        (self.q3 - self.q1) / self.median
+    }
+}
+
+/// An implementation under test: called with `n`, it performs the operation
+/// `n` times (chaining results where the caller wants latency).
+pub type Routine<'a> = Box<dyn FnMut(u64) + 'a>;
+
+/// How long to sample.
+#[derive(Clone, Copy, Debug)]
+pub struct Sampler {
+    /// A sample lasts at least this many ticks (calls are batched to reach it).
+    pub min_sample_ticks: u64,
+    /// Total ticks to spend on one comparison (all implementations).
+    pub budget_ticks: u64,
+    /// At least this many samples per implementation.
+    pub min_samples: usize,
+    /// At most this many samples per implementation.
+    pub max_samples: usize,
+}
+
+impl Sampler {
+    /// Defaults for a clock: samples of ≥ 20 µs, ≈ 0.4 s per comparison,
+    /// 21 to 401 samples.
+    pub fn new(clock: &Clock) -> Sampler {
+        Sampler {
+            min_sample_ticks: (20_000.0 * clock.tsc_ghz) as u64,
+            budget_ticks: (400e6 * clock.tsc_ghz) as u64,
+            min_samples: 21,
+            max_samples: 401,
+        }
+    }
+
+    /// A quicker, noisier sampler (about a tenth of the time).
+    pub fn quick(clock: &Clock) -> Sampler {
+        Sampler {
+            budget_ticks: (40e6 * clock.tsc_ghz) as u64,
+            min_samples: 11,
+            ..Sampler::new(clock)
+        }
+    }
+
+    /// Runs the implementations interleaved and returns one timing each, in
+    /// the order given.
+    pub fn run(&self, routines: &mut [Routine<'_>]) -> Vec<Timing> {
+        let k = routines.len();
+        if k == 0 {
+            return Vec::new();
+        }
+        // Batch size per implementation: double until a batch is long enough
+        // (this also warms caches and branch predictors).
+        let iters: Vec<u64> = routines
+            .iter_mut()
+            .map(|r| {
+                let mut n = 1u64;
+                loop {
+                    let t0 = ticks();
+                    r(n);
+                    let dt = ticks().saturating_sub(t0);
+                    if dt >= self.min_sample_ticks || n >= 1 << 40 {
+                        break n;
+                    }
+                    // Jump close to the target, at most ×16 at a time.
+                    let factor = (self.min_sample_ticks as f64 / dt.max(1) as f64).clamp(2.0, 16.0);
+                    n = ((n as f64) * factor).ceil() as u64;
+                }
+            })
+            .collect();
+        // Estimate a round's cost from one round, then choose the count.
+        let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); k];
+        let mut round = |start: usize, per_call: &mut Vec<Vec<f64>>| -> u64 {
+            let mut total = 0;
+            for j in 0..k {
+                let i = (start + j) % k;
+                let t0 = ticks();
+                routines[i](iters[i]);
+                let dt = ticks().saturating_sub(t0);
+                total += dt;
+                per_call[i].push(dt as f64 / iters[i] as f64);
+            }
+            total
+        };
+        let first = round(0, &mut per_call).max(1);
+        let rounds =
+            ((self.budget_ticks / first) as usize).clamp(self.min_samples, self.max_samples);
+        for r in 1..rounds {
+            round(r % k, &mut per_call);
+        }
+        per_call
+            .into_iter()
+            .zip(iters)
+            .map(|(mut v, iters)| Timing {
+                median: median(&mut v),
+                q1: quantile(&mut v, 0.25),
+                q3: quantile(&mut v, 0.75),
+                samples: v.len(),
+                iters,
+            })
+            .collect()
+    }
+}
+
+/// A value in a JSON report.
+#[derive(Clone, Debug)]
+pub enum Json {
+    /// A string.
+    Str(String),
+    /// A number (NaN and infinities are written as `null`).
+    Num(f64),
+    /// An integer.
+    Int(u64),
+    /// A boolean.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// An array.
+    Arr(Vec<Json>),
+    /// An object, fields in order.
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// Serialises with two-space indentation.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        self.write(&mut s, 0);
+        s.push('\n');
+        s
+    }
+
+    fn write(&self, out: &mut String, depth: usize) {
+        let pad = |out: &mut String, d: usize| out.extend(std::iter::repeat_n("  ", d));
+        match self {
+            Json::Str(s) => write_json_str(out, s),
+            Json::Num(x) if x.is_finite() => {
+                let _ = write!(out, "{x}");
+            }
+            Json::Num(_) | Json::Null => out.push_str("null"),
+            Json::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Json::Bool(b) => {
+                let _ = write!(out, "{b}");
+            }
+            Json::Arr(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    pad(out, depth + 1);
+                    item.write(out, depth + 1);
+                }
+                if !items.is_empty() {
+                    out.push('\n');
+                    pad(out, depth);
+                }
+                out.push(']');
+            }
+            Json::Obj(fields) => {
+                out.push('{');
+                for (i, (k, v)) in fields.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    pad(out, depth + 1);
+                    write_json_str(out, k);
+                    out.push_str(": ");
+                    v.write(out, depth + 1);
+                }
+                if !fields.is_empty() {
+                    out.push('\n');
+                    pad(out, depth);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn write_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A table of strings, rendered as aligned text or as Markdown.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Column headers.
+    pub headers: Vec<String>,
+    /// Rows, each as long as `headers`.
+    pub rows: Vec<Vec<String>>,
+    /// Columns to right-align (numbers).
+    pub right: Vec<bool>,
+}
+
+impl Table {
+    /// A table with these headers; `right[i]` right-aligns column `i`.
+    pub fn new(headers: &[(&str, bool)]) -> Table {
+        Table {
+            headers: headers.iter().map(|h| h.0.to_string()).collect(),
+            rows: Vec::new(),
+            right: headers.iter().map(|h| h.1).collect(),
+        }
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: Vec<String>) {
+        self.rows.push(row);
+    }
+
+    fn widths(&self) -> Vec<usize> {
+        let mut w: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
+        w
+    }
+
+    fn line(&self, cells: &[String], w: &[usize], sep: &str, edge: bool) -> String {
+        let mut s = String::new();
+        if edge {
+            s.push_str("| ");
+        }
+        for (i, c) in cells.iter().enumerate() {
+            if i > 0 {
+                s.push_str(sep);
+            }
+            let n = c.chars().count();
+            let fill = " ".repeat(w[i].saturating_sub(n));
+            if self.right[i] {
+                s.push_str(&fill);
+                s.push_str(c);
+            } else {
+                s.push_str(c);
+                s.push_str(&fill);
+            }
+        }
+        if edge {
+            s.push_str(" |");
+        }
+        s.trim_end().to_string()
+    }
+
+    /// Aligned plain text.
+    pub fn render_text(&self) -> String {
+        let w = self.widths();
+        let mut out = self.line(&self.headers, &w, "  ", false);
+        out.push('\n');
+        let total: usize = w.iter().sum::<usize>() + 2 * (w.len().saturating_sub(1));
+        out.push_str(&"-".repeat(total));
+        out.push('\n');
+        for r in &self.rows {
+            out.push_str(&self.line(r, &w, "  ", false));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A Markdown table.
+    pub fn render_markdown(&self) -> String {
+        let w = self.widths();
+        let mut out = self.line(&self.headers, &w, " | ", true);
+        out.push('\n');
+        let rule: Vec<String> = w
+            .iter()
+            .zip(&self.right)
+            .map(|(&n, &r)| {
+                let n = n.max(3);
+                if r {
+                    format!("{}:", "-".repeat(n - 1))
+                } else {
+                    "-".repeat(n)
+                }
+            })
+            .collect();
+        out.push_str(&format!("| {} |\n", rule.join(" | ")));
+        for r in &self.rows {
+            out.push_str(&self.line(r, &w, " | ", true));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Formats a number with three significant digits (or more for large values),
+/// with thin grouping of thousands: `0.123`, `12.3`, `1 234`, `12.3 M`.
+pub fn fmt_num(x: f64) -> String {
+    if !x.is_finite() {
+        return "–".to_string();
+    }
+    let a = x.abs();
+    if a >= 1e7 {
+        format!("{:.2} M", x / 1e6)
+    } else if a >= 1000.0 {
+        let n = x.round() as i64;
+        let s = n.abs().to_string();
+        let mut g = String::new();
+        for (i, ch) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                g.push(' ');
+            }
+            g.push(ch);
+        }
+        if n < 0 { format!("-{g}") } else { g }
+    } else if a >= 100.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// Formats a duration given in nanoseconds with a unit: `3.21 ns`, `4.5 µs`.
+pub fn fmt_time_ns(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{} s", fmt_num(ns / 1e9))
+    } else if ns >= 1e6 {
+        format!("{} ms", fmt_num(ns / 1e6))
+    } else if ns >= 1e3 {
+        format!("{} µs", fmt_num(ns / 1e3))
+    } else {
+        format!("{} ns", fmt_num(ns))
+    }
+}
+
+/// Formats a throughput in bytes per second: `1.23 GB/s`.
+pub fn fmt_throughput(bytes_per_s: f64) -> String {
+    if bytes_per_s >= 1e9 {
+        format!("{} GB/s", fmt_num(bytes_per_s / 1e9))
+    } else if bytes_per_s >= 1e6 {
+        format!("{} MB/s", fmt_num(bytes_per_s / 1e6))
+    } else {
+        format!("{} kB/s", fmt_num(bytes_per_s / 1e3))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles() {
+        let mut v = vec![5.0, 1.0, 3.0, 2.0, 4.0];
+        assert_eq!(median(&mut v), 3.0);
+        assert_eq!(quantile(&mut v, 0.25), 2.0);
+        let mut w = vec![1.0, 2.0];
+        assert_eq!(median(&mut w), 1.5);
+        assert!(median(&mut []).is_nan());
+    }
+
+    #[test]
+    fn json_escapes_and_nests() {
+        let j = Json::Obj(vec![
+            ("a\"b".into(), Json::Str("x\ny".into())),
+            ("n".into(), Json::Num(f64::NAN)),
+            ("v".into(), Json::Arr(vec![Json::Int(1), Json::Bool(true)])),
+        ]);
+        let s = j.render();
+        assert!(s.contains(r#""a\"b": "x\ny""#), "{s}");
+        assert!(s.contains(r#""n": null"#));
+        assert!(s.contains("1,\n"));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(fmt_num(1234567.0), "1 234 567");
+        assert_eq!(fmt_num(12.345), "12.3");
+        assert_eq!(fmt_num(0.1234), "0.123");
+        assert_eq!(fmt_num(39.2e6), "39.20 M");
+        assert_eq!(fmt_time_ns(1500.0), "1.50 µs");
+    }
+
+    #[test]
+    fn markdown_table() {
+        let mut t = Table::new(&[("name", false), ("x", true)]);
+        t.push(vec!["a".into(), "1".into()]);
+        let md = t.render_markdown();
+        assert!(
+            md.starts_with("| name | x |\n| ---- | --: |\n| a    | 1 |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn sampler_measures_something() {
+        let clock = Clock {
+            tsc_ghz: 1.0,
+            core_ghz: None,
+        };
+        let s = Sampler {
+            min_sample_ticks: 1000,
+            budget_ticks: 1_000_000,
+            min_samples: 5,
+            max_samples: 9,
+        };
+        let mut acc = 0u64;
+        let mut slow = 0u64;
+        let mut routines: Vec<Routine> = vec![
+            Box::new(|n| {
+                for i in 0..n {
+                    acc = std::hint::black_box(acc.wrapping_add(i));
+                }
+            }),
+            Box::new(|n| {
+                for i in 0..n * 50 {
+                    slow = std::hint::black_box(slow.wrapping_mul(3).wrapping_add(i));
+                }
+            }),
+        ];
+        let t = s.run(&mut routines);
+        assert_eq!(t.len(), 2);
+        assert!(t.iter().all(|t| t.samples >= 5 && t.samples <= 9));
+        // Fifty times the work per call must show as a slower call.
+        assert!(t[1].median > t[0].median, "{t:?}");
+        let _ = clock.describe();
+    }
+}

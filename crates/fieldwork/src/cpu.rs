@@ -1,0 +1,541 @@
+//! CPU feature detection, the ISA cap, and the capability tokens that prove a
+//! backend may run.
+//!
+//! This is the one place that looks at the CPU. Everything else asks it.
+//!
+//! # Detection
+//!
+//! With the `std` feature, features are detected at run time
+//! (`std::is_x86_feature_detected!`, which also checks that the operating
+//! system saves the wider register state) the first time any primitive asks,
+//! and cached in an atomic. Without `std`, detection is what the compiler was
+//! told at build time (`-C target-feature=…`/`-C target-cpu=…`), so a `no_std`
+//! build for a generic target runs the portable backends.
+//!
+//! # The cap: `FIELDWORK_MAX_ISA`
+//!
+//! Features do not form one ladder (AES-NI, PCLMULQDQ, VPCLMULQDQ and IFMA are
+//! independent), but for testing it is useful to pretend to be an older CPU.
+//! The environment variable `FIELDWORK_MAX_ISA` names an [`IsaLevel`]; every
+//! feature whose level (see [`Feature::level`]) is above the cap is hidden from
+//! every backend for the whole process. It is read once, at the first use of
+//! any primitive. An unknown value is not silently ignored: [`report`] returns
+//! an [`IsaCapError`], and the dispatching primitives panic with the same
+//! message at first use (a mistyped cap must not let a test matrix run the
+//! wrong backend and pass). Call [`report`] early if you want to handle it.
+//!
+//! | level | features it allows (in addition to those of lower levels) |
+//! |---|---|
+//! | `portable` | none: every primitive runs its portable, constant-time backend |
+//! | `clmul` | SSSE3, SSE4.1, SSE4.2, POPCNT, PCLMULQDQ, AES-NI, SHA |
+//! | `avx2` | AVX, AVX2, FMA, BMI1, BMI2, ADX, VAES, VPCLMULQDQ, GFNI (on xmm/ymm only) |
+//! | `avx512` | AVX-512 F, BW, VL, DQ, VBMI, VBMI2 |
+//! | `avx512ifma` | AVX-512 IFMA |
+//!
+//! # Capability tokens
+//!
+//! A backend's constructor takes a zero-sized token as proof that the CPU
+//! supports it (ring's `cpu::Features` pattern). Tokens can only be created
+//! here, by detection, after the cap is applied; so holding a backend value
+//! proves the instructions it uses are available, and the `unsafe` call into a
+//! `#[target_feature]` function is justified by citing the token.
+#![forbid(unsafe_code)]
+
+use core::fmt;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+/// An instruction-set level, as named by `FIELDWORK_MAX_ISA`.
+///
+/// Levels are ordered: `Portable < Clmul < Avx2 < Avx512 < Avx512Ifma`. The
+/// level *in effect* is the highest level at or below the cap whose defining
+/// features the CPU has (see [`IsaLevel::defining_features`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IsaLevel {
+    /// No SIMD or special instructions: the portable, constant-time backends.
+    Portable,
+    /// PCLMULQDQ and SSE4.1 (also allows AES-NI and SHA where present).
+    Clmul,
+    /// AVX2 and BMI2 (also allows VAES, VPCLMULQDQ and GFNI on ymm).
+    Avx2,
+    /// AVX-512 F, BW, VL and DQ.
+    Avx512,
+    /// AVX-512 IFMA (52-bit multiply-add) on top of `Avx512`.
+    Avx512Ifma,
+}
+
+impl IsaLevel {
+    /// Every level, lowest first.
+    pub const ALL: [IsaLevel; 5] = [
+        IsaLevel::Portable,
+        IsaLevel::Clmul,
+        IsaLevel::Avx2,
+        IsaLevel::Avx512,
+        IsaLevel::Avx512Ifma,
+    ];
+
+    /// The name used by `FIELDWORK_MAX_ISA` (`portable`, `clmul`, `avx2`,
+    /// `avx512`, `avx512ifma`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            IsaLevel::Portable => "portable",
+            IsaLevel::Clmul => "clmul",
+            IsaLevel::Avx2 => "avx2",
+            IsaLevel::Avx512 => "avx512",
+            IsaLevel::Avx512Ifma => "avx512ifma",
+        }
+    }
+
+    /// The features a CPU must have (together with those of all lower levels)
+    /// for this level to be in effect.
+    pub const fn defining_features(self) -> Features {
+        match self {
+            IsaLevel::Portable => Features::EMPTY,
+            IsaLevel::Clmul => Features::EMPTY
+                .with(Feature::Pclmulqdq)
+                .with(Feature::Sse41),
+            IsaLevel::Avx2 => Features::EMPTY
+                .with(Feature::Avx)
+                .with(Feature::Avx2)
+                .with(Feature::Bmi2),
+            IsaLevel::Avx512 => Features::EMPTY
+                .with(Feature::Avx512f)
+                .with(Feature::Avx512bw)
+                .with(Feature::Avx512vl)
+                .with(Feature::Avx512dq),
+            IsaLevel::Avx512Ifma => Features::EMPTY.with(Feature::Avx512ifma),
+        }
+    }
+
+    /// All features this level allows: those whose [`Feature::level`] is at or
+    /// below `self`.
+    pub fn allowed_features(self) -> Features {
+        Feature::ALL
+            .iter()
+            .filter(|f| f.level() <= self)
+            .fold(Features::EMPTY, |acc, &f| acc.with(f))
+    }
+
+    /// The highest level whose defining features (and those of every lower
+    /// level) are all in `features`.
+    pub fn highest_supported(features: Features) -> IsaLevel {
+        let mut best = IsaLevel::Portable;
+        let mut needed = Features::EMPTY;
+        for level in IsaLevel::ALL {
+            needed = needed.union(level.defining_features());
+            if features.contains(needed) {
+                best = level;
+            } else {
+                break;
+            }
+        }
+        best
+    }
+}
+
+impl fmt::Display for IsaLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for IsaLevel {
+    type Err = IsaCapError;
+
+    /// Parses a level name; ASCII case and surrounding whitespace are ignored.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        IsaLevel::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(t))
+            .ok_or_else(|| IsaCapError::new(s))
+    }
+}
+
+macro_rules! features {
+    ($( $variant:ident = $bit:literal, $name:tt, $level:ident; )*) => {
+        /// One CPU feature that some backend may use.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Feature {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant = $bit,
+            )*
+        }
+
+        impl Feature {
+            /// Every feature fieldwork knows about.
+            pub const ALL: &'static [Feature] = &[$(Feature::$variant),*];
+
+            /// The name `std::is_x86_feature_detected!` and `-C target-feature` use.
+            pub const fn name(self) -> &'static str {
+                match self { $(Feature::$variant => $name,)* }
+            }
+
+            /// The lowest [`IsaLevel`] cap at which this feature may be used.
+            pub const fn level(self) -> IsaLevel {
+                match self { $(Feature::$variant => IsaLevel::$level,)* }
+            }
+        }
+
+        /// Run-time detection (with `std`).
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        fn detect_raw() -> Features {
+            let mut f = Features::EMPTY;
+            $( if std::is_x86_feature_detected!($name) { f = f.with(Feature::$variant); } )*
+            f
+        }
+
+        /// Build-time detection (without `std`): what the compiler was told.
+        #[cfg(all(not(feature = "std"), target_arch = "x86_64"))]
+        fn detect_raw() -> Features {
+            let mut f = Features::EMPTY;
+            $( if cfg!(target_feature = $name) { f = f.with(Feature::$variant); } )*
+            f
+        }
+    };
+}
+
+features! {
+    Ssse3 = 0, "ssse3", Clmul;
+    Sse41 = 1, "sse4.1", Clmul;
+    Sse42 = 2, "sse4.2", Clmul;
+    Popcnt = 3, "popcnt", Clmul;
+    Pclmulqdq = 4, "pclmulqdq", Clmul;
+    Aes = 5, "aes", Clmul;
+    Sha = 6, "sha", Clmul;
+    Avx = 7, "avx", Avx2;
+    Avx2 = 8, "avx2", Avx2;
+    Fma = 9, "fma", Avx2;
+    Bmi1 = 10, "bmi1", Avx2;
+    Bmi2 = 11, "bmi2", Avx2;
+    Adx = 12, "adx", Avx2;
+    Vaes = 13, "vaes", Avx2;
+    Vpclmulqdq = 14, "vpclmulqdq", Avx2;
+    Gfni = 15, "gfni", Avx2;
+    Avx512f = 16, "avx512f", Avx512;
+    Avx512bw = 17, "avx512bw", Avx512;
+    Avx512vl = 18, "avx512vl", Avx512;
+    Avx512dq = 19, "avx512dq", Avx512;
+    Avx512vbmi = 20, "avx512vbmi", Avx512;
+    Avx512vbmi2 = 21, "avx512vbmi2", Avx512;
+    Avx512ifma = 22, "avx512ifma", Avx512Ifma;
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_raw() -> Features {
+    Features::EMPTY
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of [`Feature`]s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Features(u64);
+
+impl Features {
+    /// The empty set.
+    pub const EMPTY: Features = Features(0);
+
+    /// This set with `f` added.
+    pub const fn with(self, f: Feature) -> Features {
+        Features(self.0 | (1 << f as u64))
+    }
+
+    /// Whether `f` is in the set.
+    pub const fn has(self, f: Feature) -> bool {
+        self.0 & (1 << f as u64) != 0
+    }
+
+    /// Whether every feature of `other` is in the set.
+    pub const fn contains(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The union of two sets.
+    pub const fn union(self, other: Features) -> Features {
+        Features(self.0 | other.0)
+    }
+
+    /// The intersection of two sets.
+    pub const fn intersection(self, other: Features) -> Features {
+        Features(self.0 & other.0)
+    }
+
+    /// The features in the set, in [`Feature::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Feature> {
+        Feature::ALL.iter().copied().filter(move |&f| self.has(f))
+    }
+}
+
+impl fmt::Display for Features {
+    /// Space-separated feature names, or `(none)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for feat in self.iter() {
+            if !first {
+                f.write_str(" ")?;
+            }
+            f.write_str(feat.name())?;
+            first = false;
+        }
+        if first {
+            f.write_str("(none)")?;
+        }
+        Ok(())
+    }
+}
+
+/// `FIELDWORK_MAX_ISA` holds a value that is not an [`IsaLevel`] name.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IsaCapError {
+    /// The start of the offending value (at most 32 bytes, cut at a char boundary).
+    value: [u8; 32],
+    len: u8,
+    truncated: bool,
+}
+
+impl IsaCapError {
+    fn new(s: &str) -> IsaCapError {
+        let mut cut = s.len().min(32);
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let mut value = [0u8; 32];
+        value[..cut].copy_from_slice(&s.as_bytes()[..cut]);
+        IsaCapError {
+            value,
+            len: cut as u8,
+            truncated: cut < s.len(),
+        }
+    }
+
+    /// The offending value (its first 32 bytes if it was longer).
+    pub fn value(&self) -> &str {
+        // The stored prefix was cut at a char boundary of a `str`.
+        core::str::from_utf8(&self.value[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl fmt::Debug for IsaCapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IsaCapError")
+            .field("value", &self.value())
+            .field("truncated", &self.truncated)
+            .finish()
+    }
+}
+
+impl fmt::Display for IsaCapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "FIELDWORK_MAX_ISA={:?}{} is not an ISA level; expected one of: ",
+            self.value(),
+            if self.truncated { "…" } else { "" }
+        )?;
+        for (i, l) in IsaLevel::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(l.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for IsaCapError {}
+
+/// The name of the environment variable that caps the ISA level.
+pub const CAP_VARIABLE: &str = "FIELDWORK_MAX_ISA";
+
+/// The cap from the environment, read and parsed once per process.
+#[cfg(feature = "std")]
+fn cap() -> Result<Option<IsaLevel>, IsaCapError> {
+    static CAP: std::sync::OnceLock<Result<Option<IsaLevel>, IsaCapError>> =
+        std::sync::OnceLock::new();
+    CAP.get_or_init(|| match std::env::var_os(CAP_VARIABLE) {
+        None => Ok(None),
+        Some(v) => v.to_string_lossy().parse().map(Some),
+    })
+    .clone()
+}
+
+/// Without `std` there is no environment: no cap.
+#[cfg(not(feature = "std"))]
+fn cap() -> Result<Option<IsaLevel>, IsaCapError> {
+    Ok(None)
+}
+
+/// What detection found, the cap, and what is in effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuReport {
+    /// Every feature the CPU (and OS) supports, before the cap.
+    pub detected: Features,
+    /// The cap from `FIELDWORK_MAX_ISA`, if set.
+    pub cap: Option<IsaLevel>,
+    /// The features backends may use: `detected` minus those above the cap.
+    pub usable: Features,
+    /// The highest [`IsaLevel`] whose features are all usable.
+    pub level: IsaLevel,
+}
+
+fn compute(cap: Option<IsaLevel>) -> CpuReport {
+    let detected = detect_raw();
+    let usable = match cap {
+        Some(c) => detected.intersection(c.allowed_features()),
+        None => detected,
+    };
+    CpuReport {
+        detected,
+        cap,
+        usable,
+        level: IsaLevel::highest_supported(usable),
+    }
+}
+
+/// Detects the CPU's features and applies the `FIELDWORK_MAX_ISA` cap.
+///
+/// # Errors
+///
+/// [`IsaCapError`] if `FIELDWORK_MAX_ISA` is set to something that is not a
+/// level name.
+///
+/// # Example
+///
+/// ```
+/// let report = fieldwork::cpu::report().expect("FIELDWORK_MAX_ISA is valid");
+/// assert!(report.detected.contains(report.usable));
+/// println!("level in effect: {}", report.level);
+/// ```
+pub fn report() -> Result<CpuReport, IsaCapError> {
+    cap().map(compute)
+}
+
+/// Bit 63 marks the cache as filled; the low bits are the usable features.
+const CACHED: u64 = 1 << 63;
+static USABLE: AtomicU64 = AtomicU64::new(0);
+
+/// The usable features (detected, capped), cached after the first call.
+///
+/// # Panics
+///
+/// If `FIELDWORK_MAX_ISA` is invalid (see the module docs for why this is not
+/// a silent fallback).
+pub(crate) fn usable() -> Features {
+    let v = USABLE.load(Ordering::Relaxed);
+    if v & CACHED != 0 {
+        return Features(v & !CACHED);
+    }
+    init_usable()
+}
+
+#[cold]
+fn init_usable() -> Features {
+    match report() {
+        Ok(r) => {
+            USABLE.store(r.usable.0 | CACHED, Ordering::Relaxed);
+            r.usable
+        }
+        Err(e) => panic!("fieldwork: {e}"),
+    }
+}
+
+/// The [`IsaLevel`] in effect for this process (after the cap).
+///
+/// # Panics
+///
+/// If `FIELDWORK_MAX_ISA` is invalid; use [`report`] to get the error instead.
+pub fn level() -> IsaLevel {
+    IsaLevel::highest_supported(usable())
+}
+
+/// Defines a zero-sized capability token that only detection can create.
+macro_rules! capability_token {
+    ($(#[$doc:meta])* $name:ident = [$($feat:ident),+]) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $name(());
+
+        impl $name {
+            /// The features this token proves.
+            #[allow(dead_code)]
+            pub(crate) const FEATURES: Features = Features::EMPTY$(.with(Feature::$feat))+;
+
+            /// The token, if every feature it proves is usable.
+            #[inline]
+            pub(crate) fn get() -> Option<$name> {
+                usable().contains(Self::FEATURES).then_some($name(()))
+            }
+        }
+    };
+}
+
+capability_token! {
+    /// PCLMULQDQ with SSE4.1: the 64×64 carry-less multiply on xmm.
+    Clmul = [Pclmulqdq, Sse41]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    extern crate std;
+    use std::string::ToString;
+
+    #[test]
+    fn level_names_round_trip() {
+        for l in IsaLevel::ALL {
+            assert_eq!(l.name().parse::<IsaLevel>(), Ok(l));
+            assert_eq!(l.name().to_uppercase().parse::<IsaLevel>(), Ok(l));
+        }
+        let e = "avx3".parse::<IsaLevel>().unwrap_err();
+        assert_eq!(e.value(), "avx3");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("\"avx3\"") && msg.contains("avx512ifma"),
+            "{msg}"
+        );
+        let long = "x".repeat(100);
+        let e = long.parse::<IsaLevel>().unwrap_err();
+        assert_eq!(e.value().len(), 32);
+        assert!(e.to_string().contains('…'));
+    }
+
+    #[test]
+    fn levels_are_monotone() {
+        let all = Feature::ALL.iter().fold(Features::EMPTY, |a, &f| a.with(f));
+        assert_eq!(IsaLevel::highest_supported(all), IsaLevel::Avx512Ifma);
+        assert_eq!(
+            IsaLevel::highest_supported(Features::EMPTY),
+            IsaLevel::Portable
+        );
+        for l in IsaLevel::ALL {
+            // Capping a CPU with everything at `l` gives exactly `l`.
+            assert_eq!(
+                IsaLevel::highest_supported(all.intersection(l.allowed_features())),
+                l
+            );
+            // Every defining feature is allowed at its own level.
+            assert!(l.allowed_features().contains(l.defining_features()));
+        }
+        // IFMA without AVX-512 F/BW/VL/DQ is not the IFMA level.
+        let odd = IsaLevel::Avx2.allowed_features().with(Feature::Avx512ifma);
+        assert_eq!(IsaLevel::highest_supported(odd), IsaLevel::Avx2);
+    }
+
+    #[test]
+    fn cap_hides_features() {
+        let r = compute(Some(IsaLevel::Portable));
+        assert_eq!(r.usable, Features::EMPTY);
+        assert_eq!(r.level, IsaLevel::Portable);
+        let r = compute(Some(IsaLevel::Clmul));
+        assert!(r.level <= IsaLevel::Clmul);
+        assert!(!r.usable.has(Feature::Avx2));
+        let r = compute(None);
+        assert_eq!(r.usable, r.detected);
+    }
+}

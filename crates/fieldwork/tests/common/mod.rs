@@ -1,0 +1,107 @@
+//! Shared test support: a seeded PRNG, data-file parsing, and the
+//! differential harness every backend is tested through.
+#![allow(dead_code)]
+
+use std::fmt::Debug;
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small, seeded, reproducible PRNG
+/// for test inputs. Not for keys.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded from `seed` (tests print it so failures reproduce).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value with a random number of random bits set: dense, sparse, or
+    /// near the edges, so edge patterns appear often.
+    pub fn next_u64_shaped(&mut self) -> u64 {
+        let x = self.next_u64();
+        match self.next_u64() % 8 {
+            0 => x & self.next_u64() & self.next_u64(), // sparse
+            1 => x | self.next_u64() | self.next_u64(), // dense
+            2 => 1u64 << (x % 64),                      // one bit
+            3 => !(1u64 << (x % 64)),                   // all but one
+            4 => x >> (self.next_u64() % 64),           // short
+            _ => x,
+        }
+    }
+}
+
+/// Lines of a data file in tests/data, without comments and blank lines,
+/// split on whitespace.
+pub fn data_lines(name: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+/// A big-endian hex string as a `u128`.
+pub fn hex_u128(s: &str) -> u128 {
+    u128::from_str_radix(s, 16).unwrap_or_else(|e| panic!("bad hex {s:?}: {e}"))
+}
+
+/// One backend under test: a name and, if the CPU supports it, the function.
+pub struct Candidate<'a, I, O> {
+    pub name: &'a str,
+    pub f: Option<Box<dyn Fn(&I) -> O + 'a>>,
+}
+
+impl<'a, I, O> Candidate<'a, I, O> {
+    pub fn new(name: &'a str, f: Option<impl Fn(&I) -> O + 'a>) -> Self {
+        Candidate {
+            name,
+            f: f.map(|f| Box::new(f) as Box<dyn Fn(&I) -> O + 'a>),
+        }
+    }
+}
+
+/// Runs every available candidate on every input and compares it with
+/// `reference`. Candidates the CPU lacks are skipped (and said so on stderr),
+/// not compiled out. Returns how many comparisons were made, so a caller can
+/// assert the test did work.
+pub fn differential<I: Debug, O: PartialEq + Debug>(
+    what: &str,
+    reference: impl Fn(&I) -> O,
+    candidates: &[Candidate<'_, I, O>],
+    inputs: impl IntoIterator<Item = I>,
+) -> usize {
+    for c in candidates.iter().filter(|c| c.f.is_none()) {
+        eprintln!(
+            "{what}: backend {} not usable on this CPU/cap, skipped",
+            c.name
+        );
+    }
+    let live: Vec<(&str, &dyn Fn(&I) -> O)> = candidates
+        .iter()
+        .filter_map(|c| c.f.as_deref().map(|f| (c.name, f)))
+        .collect();
+    let mut compared = 0;
+    for input in inputs {
+        let want = reference(&input);
+        for (name, f) in &live {
+            let got = f(&input);
+            assert_eq!(
+                got, want,
+                "{what}: backend {name} differs on input {input:?}"
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
