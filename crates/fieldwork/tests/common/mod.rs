@@ -56,10 +56,13 @@ pub fn hex_u128(s: &str) -> u128 {
     u128::from_str_radix(s, 16).unwrap_or_else(|e| panic!("bad hex {s:?}: {e}"))
 }
 
+/// A backend's function, boxed.
+pub type BackendFn<'a, I, O> = Box<dyn Fn(&I) -> O + 'a>;
+
 /// One backend under test: a name and, if the CPU supports it, the function.
 pub struct Candidate<'a, I, O> {
     pub name: &'a str,
-    pub f: Option<Box<dyn Fn(&I) -> O + 'a>>,
+    pub f: Option<BackendFn<'a, I, O>>,
 }
 
 impl<'a, I, O> Candidate<'a, I, O> {
@@ -87,10 +90,7 @@ pub fn differential<I: Debug, O: PartialEq + Debug>(
             c.name
         );
     }
-    let live: Vec<(&str, &dyn Fn(&I) -> O)> = candidates
-        .iter()
-        .filter_map(|c| c.f.as_deref().map(|f| (c.name, f)))
-        .collect();
+    let live: Vec<&Candidate<'_, I, O>> = candidates.iter().filter(|c| c.f.is_some()).collect();
     let mut compared = 0;
     for input in inputs {
         let want = reference(&input);
