@@ -94,11 +94,13 @@ pub fn differential<I: Debug, O: PartialEq + Debug>(
     let mut compared = 0;
     for input in inputs {
         let want = reference(&input);
-        for (name, f) in &live {
+        for c in &live {
+            let Some(f) = &c.f else { continue };
             let got = f(&input);
             assert_eq!(
                 got, want,
-                "{what}: backend {name} differs on input {input:?}"
+                "{what}: backend {} differs on input {input:?}",
+                c.name
             );
             compared += 1;
         }
