@@ -9,7 +9,7 @@
 //!   whatever the core's current frequency.
 //! - **cycles** are an *estimate* of core clock cycles: ticks × core GHz ÷ TSC
 //!   GHz, where the core frequency is measured by timing a chain of dependent
-//!   one-cycle `add` instructions ([`Clock::core_ghz`]). There are no hardware
+//!   register `add` and of `imul` instructions ([`Clock::core_ghz`]). There are no hardware
 //!   performance counters on the machines this project runs on, so this is the
 //!   best estimate available; it assumes the core runs at the same frequency
 //!   during the benchmark as during the calibration.
@@ -80,7 +80,7 @@ impl Clock {
     pub fn describe(&self) -> String {
         match self.core_ghz {
             Some(c) => format!(
-                "TSC {:.3} GHz; core ≈ {:.2} GHz (estimated from a dependent-add chain; cycles = ticks × {:.3})",
+                "TSC {:.3} GHz; core ≈ {:.2} GHz (estimated from dependent add/imul chains; cycles = ticks × {:.3})",
                 self.tsc_ghz,
                 c,
                 c / self.tsc_ghz
@@ -115,21 +115,30 @@ fn calibrate_tsc() -> f64 {
     }
 }
 
-/// Times `20·n` dependent one-cycle additions; the fastest of several runs
-/// gives the core clock relative to the TSC.
+/// Estimates the core clock from two dependency chains timed with the TSC:
+/// `20·n` register-register `add`s (latency 1) and `20·n` `imul`s (latency 3
+/// on every x86-64 core of the last decade, per Agner Fog's tables), run
+/// alternately; the median of each gives cycles per tick. Add-*immediate*
+/// chains are not used: Intel's Golden Cove and later cores fold them at
+/// register rename (zero latency), which gave a 17 GHz "clock" here. If the
+/// two estimates disagree by more than 5 % the clock is reported unknown.
 fn estimate_core_ghz(tsc_ghz: f64) -> Option<f64> {
     #[cfg(target_arch = "x86_64")]
     {
-        const ITERS: u64 = 2_000_000;
-        let mut best = u64::MAX;
-        for _ in 0..7 {
+        const ITERS: u64 = 500_000;
+        let time = |f: fn(u64)| {
             let t0 = ticks();
-            add_chain(ITERS);
-            let t1 = ticks();
-            best = best.min(t1 - t0);
+            f(ITERS);
+            ticks().saturating_sub(t0).max(1) as f64
+        };
+        // Interleaved runs, medians: the clock of a virtual machine wanders.
+        let (mut adds, mut imuls) = (Vec::new(), Vec::new());
+        for _ in 0..15 {
+            adds.push(20.0 * ITERS as f64 / time(add_chain) * tsc_ghz);
+            imuls.push(60.0 * ITERS as f64 / time(imul_chain) * tsc_ghz);
         }
-        let cycles = 20.0 * ITERS as f64;
-        Some(cycles / best as f64 * tsc_ghz)
+        let (by_add, by_imul) = (median(&mut adds), median(&mut imuls));
+        ((by_add - by_imul).abs() <= 0.05 * by_imul).then_some((by_add + by_imul) / 2.0)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -145,15 +154,71 @@ fn add_chain(n: u64) {
         core::arch::asm!(
             "2:",
             ".rept 20",
-            "add {x}, 1",
+            "add {x}, {y}",
             ".endr",
             "dec {n}",
             "jnz 2b",
             x = inout(reg) 0u64 => _,
+            y = in(reg) 3u64,
             n = inout(reg) n => _,
             options(nomem, nostack),
         );
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn imul_chain(n: u64) {
+    // SAFETY: register-only arithmetic and a loop on `n`; no memory, no stack.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            ".rept 20",
+            "imul {x}, {x}",
+            ".endr",
+            "dec {n}",
+            "jnz 2b",
+            x = inout(reg) 3u64 => _,
+            n = inout(reg) n => _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// The CPU's model name (from `/proc/cpuinfo` on Linux), or `unknown CPU`.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+/// Today's date in UTC as `YYYY-MM-DD`.
+pub fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
+/// `civil_from_days` algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// The median of `v` (sorted in place); NaN for an empty slice.
@@ -544,6 +609,13 @@ pub fn fmt_throughput(bytes_per_s: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
 
     #[test]
     fn quantiles() {

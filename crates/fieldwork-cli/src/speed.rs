@@ -1,0 +1,176 @@
+//! `fieldwork speed`: every primitive at the sizes that matter, timed with
+//! the shared interleaved sampler of `benchtime`.
+//!
+//! Each case is a routine that performs the operation `n` times; where the
+//! operation is short, calls are chained (each input depends on the previous
+//! output), so the figure is the latency a caller sees in a dependent chain.
+//! Peer comparisons live in `peer-bench`; this command reports our own
+//! figures, with the backend in use (or all of them with `--all-backends`).
+
+use crate::SpeedArgs;
+use benchtime::{Clock, Json, Routine, Sampler, Table};
+use fieldwork::cpu::CpuReport;
+use fieldwork::gf2x::Clmul64;
+use std::hint::black_box;
+use std::io::{IsTerminal, Write};
+
+/// One timed case.
+struct SpeedCase {
+    primitive: &'static str,
+    backend: &'static str,
+    size: String,
+    /// Bytes of input per call, for cycles/byte and throughput; `None` for
+    /// operations measured per call only.
+    bytes: Option<u64>,
+    routine: Routine<'static>,
+}
+
+/// Every case the library has, in table order.
+fn cases(all_backends: bool) -> Vec<SpeedCase> {
+    let mut out = Vec::new();
+    let clmul_backends: Vec<Clmul64> = if all_backends {
+        Clmul64::all().collect()
+    } else {
+        vec![Clmul64::best()]
+    };
+    for m in clmul_backends {
+        let mut a = 0x0123_4567_89ab_cdefu64;
+        let b = 0x9e37_79b9_7f4a_7c15u64;
+        out.push(SpeedCase {
+            primitive: "gf2x::clmul64",
+            backend: m.name(),
+            size: "64×64 bit".into(),
+            bytes: None,
+            routine: Box::new(move |n| {
+                for _ in 0..n {
+                    let r = m.mul(a, b);
+                    a = (r as u64) ^ ((r >> 64) as u64) ^ 1;
+                }
+                black_box(a);
+            }),
+        });
+    }
+    out
+}
+
+/// Runs the selected cases and prints the table (and JSON if asked).
+pub fn run(args: &SpeedArgs, report: &CpuReport) -> Result<(), String> {
+    let mut selected: Vec<SpeedCase> = cases(args.all_backends)
+        .into_iter()
+        .filter(|c| match &args.filter {
+            Some(f) => {
+                c.primitive.contains(f.as_str())
+                    || c.backend.contains(f.as_str())
+                    || c.size.contains(f.as_str())
+            }
+            None => true,
+        })
+        .collect();
+    if selected.is_empty() {
+        return Err(format!(
+            "no case matches the filter {:?}",
+            args.filter.as_deref().unwrap_or("")
+        ));
+    }
+    let clock = Clock::calibrate();
+    let sampler = if args.quick {
+        Sampler::quick(&clock)
+    } else {
+        Sampler::new(&clock)
+    };
+    println!("fieldwork speed — {}", benchtime::cpu_model());
+    println!(
+        "level {} (cap {}); {}; {}",
+        report.level,
+        report.cap.map_or("none".to_string(), |c| c.to_string()),
+        clock.describe(),
+        benchtime::today_utc()
+    );
+    println!();
+
+    let mut table = Table::new(&[
+        ("primitive", false),
+        ("backend", false),
+        ("size", false),
+        ("median", true),
+        ("throughput", true),
+        ("ticks/op", true),
+        ("cycles/op", true),
+        ("cycles/byte", true),
+    ]);
+    let mut rows = Vec::new();
+    let total = selected.len();
+    let tty = std::io::stderr().is_terminal();
+    for (i, case) in selected.iter_mut().enumerate() {
+        let label = format!("{} {} {}", case.primitive, case.backend, case.size);
+        if tty {
+            eprint!("\r\x1b[2K[{}/{total}] {label}", i + 1);
+        } else {
+            eprintln!("[{}/{total}] {label}", i + 1);
+        }
+        let _ = std::io::stderr().flush();
+        let t = sampler.run(std::slice::from_mut(&mut case.routine))[0];
+        let ns = clock.ns(t.median);
+        let cycles = clock.cycles(t.median);
+        let cpb = case.bytes.map(|b| cycles / b as f64);
+        let throughput = match case.bytes {
+            Some(b) => benchtime::fmt_throughput(b as f64 / ns * 1e9),
+            None => format!("{} Mop/s", benchtime::fmt_num(1e3 / ns)),
+        };
+        table.push(vec![
+            case.primitive.to_string(),
+            case.backend.to_string(),
+            case.size.clone(),
+            benchtime::fmt_time_ns(ns),
+            throughput,
+            benchtime::fmt_num(t.median),
+            benchtime::fmt_num(cycles),
+            cpb.map_or("–".to_string(), benchtime::fmt_num),
+        ]);
+        rows.push(Json::Obj(vec![
+            ("primitive".into(), Json::Str(case.primitive.into())),
+            ("backend".into(), Json::Str(case.backend.into())),
+            ("size".into(), Json::Str(case.size.clone())),
+            ("bytes".into(), case.bytes.map_or(Json::Null, Json::Int)),
+            ("median_ns".into(), Json::Num(ns)),
+            ("median_ticks".into(), Json::Num(t.median)),
+            ("q1_ticks".into(), Json::Num(t.q1)),
+            ("q3_ticks".into(), Json::Num(t.q3)),
+            ("cycles_estimated".into(), Json::Num(cycles)),
+            ("cycles_per_byte".into(), cpb.map_or(Json::Null, Json::Num)),
+            ("samples".into(), Json::Int(t.samples as u64)),
+            ("calls_per_sample".into(), Json::Int(t.iters)),
+        ]));
+    }
+    if tty {
+        eprintln!("\r\x1b[2Kdone: {total} cases");
+    }
+    print!("{}", table.render_text());
+
+    if let Some(path) = &args.json {
+        let doc = Json::Obj(vec![
+            ("tool".into(), Json::Str("fieldwork speed".into())),
+            (
+                "version".into(),
+                Json::Str(env!("CARGO_PKG_VERSION").into()),
+            ),
+            ("date".into(), Json::Str(benchtime::today_utc())),
+            ("cpu".into(), Json::Str(benchtime::cpu_model())),
+            ("tsc_ghz".into(), Json::Num(clock.tsc_ghz)),
+            (
+                "core_ghz_estimated".into(),
+                clock.core_ghz.map_or(Json::Null, Json::Num),
+            ),
+            ("isa_level".into(), Json::Str(report.level.to_string())),
+            (
+                "isa_cap".into(),
+                report.cap.map_or(Json::Null, |c| Json::Str(c.to_string())),
+            ),
+            ("rows".into(), Json::Arr(rows)),
+        ]);
+        std::fs::write(path, doc.render())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! The comparison harness: cases, interleaved timing, ratios, and output as
+//! text, Markdown and JSON.
+
+use benchtime::{Clock, Json, Routine, Sampler, Table, Timing, fmt_num};
+
+/// One implementation of a case's operation.
+pub struct Impl {
+    /// Shown in tables: `fieldwork (pclmulqdq)`, `gf2x 1.3 native`, …
+    pub name: String,
+    /// Whether this is fieldwork's code. The first `ours` implementation of a
+    /// case is the reference for its ratios.
+    pub ours: bool,
+    /// Performs the operation `n` times.
+    pub routine: Routine<'static>,
+}
+
+/// One operation at one size, with every implementation of it.
+pub struct Case {
+    /// The operation, e.g. `clmul64`; `--filter` matches it.
+    pub group: &'static str,
+    /// The size, e.g. `64×64 bit`, `1024 words`.
+    pub size: String,
+    /// Bytes of input per call, for cycles/byte; `None` for per-call figures.
+    pub bytes: Option<u64>,
+    /// The implementations, ours first.
+    pub impls: Vec<Impl>,
+}
+
+/// The measured result of one implementation of a case.
+pub struct Measured {
+    /// Case group.
+    pub group: &'static str,
+    /// Case size.
+    pub size: String,
+    /// Bytes per call, if meaningful.
+    pub bytes: Option<u64>,
+    /// Implementation name.
+    pub name: String,
+    /// Ours or a peer.
+    pub ours: bool,
+    /// The timing.
+    pub timing: Timing,
+    /// This implementation's median ÷ our reference median (> 1: ours faster).
+    pub ratio: f64,
+}
+
+/// Times every implementation of a case, interleaved.
+pub fn measure(case: &mut Case, sampler: &Sampler) -> Vec<Measured> {
+    let mut routines: Vec<Routine<'static>> = case
+        .impls
+        .iter_mut()
+        .map(|i| std::mem::replace(&mut i.routine, Box::new(|_| {})))
+        .collect();
+    let timings = sampler.run(&mut routines);
+    for (i, r) in case.impls.iter_mut().zip(routines) {
+        i.routine = r;
+    }
+    let reference = case
+        .impls
+        .iter()
+        .position(|i| i.ours)
+        .map_or(f64::NAN, |k| timings[k].median);
+    case.impls
+        .iter()
+        .zip(timings)
+        .map(|(i, t)| Measured {
+            group: case.group,
+            size: case.size.clone(),
+            bytes: case.bytes,
+            name: i.name.clone(),
+            ours: i.ours,
+            timing: t,
+            ratio: t.median / reference,
+        })
+        .collect()
+}
+
+/// The per-call figure in estimated core cycles, or cycles/byte.
+fn figure(clock: &Clock, m: &Measured) -> f64 {
+    let c = clock.cycles(m.timing.median);
+    m.bytes.map_or(c, |b| c / b as f64)
+}
+
+/// The full results as aligned text.
+pub fn text_table(clock: &Clock, results: &[Measured]) -> String {
+    let mut t = Table::new(&[
+        ("operation", false),
+        ("size", false),
+        ("implementation", false),
+        ("median", true),
+        ("ticks", true),
+        ("cycles (est.)", true),
+        ("cycles/byte", true),
+        ("IQR", true),
+        ("÷ ours", true),
+    ]);
+    for m in results {
+        let cycles = clock.cycles(m.timing.median);
+        t.push(vec![
+            m.group.to_string(),
+            m.size.clone(),
+            m.name.clone(),
+            benchtime::fmt_time_ns(clock.ns(m.timing.median)),
+            fmt_num(m.timing.median),
+            fmt_num(cycles),
+            m.bytes.map_or("–".into(), |b| fmt_num(cycles / b as f64)),
+            format!("{:.0}%", 100.0 * m.timing.spread()),
+            format!("{:.2}×", m.ratio),
+        ]);
+    }
+    t.render_text()
+}
+
+/// One Markdown table per group: a row per size, a column per
+/// implementation with its figure and ratio — the README's format.
+pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
+    let mut out = String::new();
+    let mut groups: Vec<&'static str> = results.iter().map(|m| m.group).collect();
+    groups.dedup();
+    for g in groups {
+        let rows: Vec<&Measured> = results.iter().filter(|m| m.group == g).collect();
+        let mut names: Vec<&str> = Vec::new();
+        for m in &rows {
+            if !names.contains(&m.name.as_str()) {
+                names.push(&m.name);
+            }
+        }
+        let unit = if rows.iter().any(|m| m.bytes.is_some()) {
+            "cycles/byte"
+        } else {
+            "cycles/call"
+        };
+        out.push_str(&format!(
+            "**{g}** — {unit} (estimated core cycles; ratio = time ÷ ours, > 1 means fieldwork is faster)\n\n"
+        ));
+        let mut headers: Vec<(&str, bool)> = vec![("size", false)];
+        headers.extend(names.iter().map(|n| (*n, true)));
+        let mut t = Table::new(&headers);
+        let mut sizes: Vec<&str> = rows.iter().map(|m| m.size.as_str()).collect();
+        sizes.dedup();
+        for s in sizes {
+            let mut row = vec![s.to_string()];
+            for n in &names {
+                let cell = rows.iter().find(|m| m.size == s && m.name == *n).map_or(
+                    "–".to_string(),
+                    |m| {
+                        if m.ours && (m.ratio - 1.0).abs() < 1e-12 {
+                            fmt_num(figure(clock, m))
+                        } else {
+                            format!("{} ({:.2}×)", fmt_num(figure(clock, m)), m.ratio)
+                        }
+                    },
+                );
+                row.push(cell);
+            }
+            t.push(row);
+        }
+        out.push_str(&t.render_markdown());
+        out.push('\n');
+    }
+    out
+}
+
+/// The results as a JSON document.
+pub fn json(clock: &Clock, results: &[Measured], level: &str) -> Json {
+    let rows = results
+        .iter()
+        .map(|m| {
+            Json::Obj(vec![
+                ("operation".into(), Json::Str(m.group.into())),
+                ("size".into(), Json::Str(m.size.clone())),
+                ("bytes".into(), m.bytes.map_or(Json::Null, Json::Int)),
+                ("implementation".into(), Json::Str(m.name.clone())),
+                ("ours".into(), Json::Bool(m.ours)),
+                ("median_ticks".into(), Json::Num(m.timing.median)),
+                ("q1_ticks".into(), Json::Num(m.timing.q1)),
+                ("q3_ticks".into(), Json::Num(m.timing.q3)),
+                ("median_ns".into(), Json::Num(clock.ns(m.timing.median))),
+                (
+                    "cycles_estimated".into(),
+                    Json::Num(clock.cycles(m.timing.median)),
+                ),
+                (
+                    "cycles_per_byte".into(),
+                    m.bytes.map_or(Json::Null, |b| {
+                        Json::Num(clock.cycles(m.timing.median) / b as f64)
+                    }),
+                ),
+                ("ratio_to_ours".into(), Json::Num(m.ratio)),
+                ("samples".into(), Json::Int(m.timing.samples as u64)),
+                ("calls_per_sample".into(), Json::Int(m.timing.iters)),
+            ])
+        })
+        .collect();
+    Json::Obj(vec![
+        ("tool".into(), Json::Str("peer-bench".into())),
+        ("date".into(), Json::Str(benchtime::today_utc())),
+        ("cpu".into(), Json::Str(benchtime::cpu_model())),
+        ("tsc_ghz".into(), Json::Num(clock.tsc_ghz)),
+        (
+            "core_ghz_estimated".into(),
+            clock.core_ghz.map_or(Json::Null, Json::Num),
+        ),
+        ("isa_level".into(), Json::Str(level.into())),
+        ("results".into(), Json::Arr(rows)),
+    ])
+}

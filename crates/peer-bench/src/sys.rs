@@ -1,0 +1,64 @@
+//! Safe wrappers over the C/C++ peers (feature `system-peers`).
+
+use std::ffi::c_void;
+
+unsafe extern "C" {
+    fn gf2x_mul(c: *mut u64, a: *const u64, an: u64, b: *const u64, bn: u64) -> i32;
+    fn fw_ntl_gf2x_new(w: *const u64, n: usize) -> *mut c_void;
+    fn fw_ntl_gf2x_free(p: *mut c_void);
+    fn fw_ntl_gf2x_mul(c: *mut c_void, a: *const c_void, b: *const c_void);
+    fn fw_ntl_gf2x_words(p: *const c_void, w: *mut u64, n: usize);
+}
+
+/// Which gf2x was linked (native build or Debian's generic one).
+pub const GF2X_BUILD: &str = env!("PEER_GF2X_BUILD");
+
+/// gf2x's product `c = a·b`; `c.len()` must be `a.len() + b.len()`.
+pub fn gf2x_mul_words(c: &mut [u64], a: &[u64], b: &[u64]) {
+    assert_eq!(c.len(), a.len() + b.len(), "gf2x_mul output length");
+    // SAFETY: `unsigned long` is u64 on x86-64 Linux; `c` has room for
+    // an + bn words (checked above) and the inputs are valid for their lengths.
+    let rc = unsafe {
+        gf2x_mul(
+            c.as_mut_ptr(),
+            a.as_ptr(),
+            a.len() as u64,
+            b.as_ptr(),
+            b.len() as u64,
+        )
+    };
+    assert_eq!(rc, 0, "gf2x_mul failed (out of memory)");
+}
+
+/// An NTL `GF2X`, owned.
+pub struct NtlGf2x(*mut c_void);
+
+impl NtlGf2x {
+    /// The polynomial with these little-endian words.
+    pub fn from_words(w: &[u64]) -> NtlGf2x {
+        // SAFETY: `w` is valid for `w.len()` words; the shim copies them.
+        NtlGf2x(unsafe { fw_ntl_gf2x_new(w.as_ptr(), w.len()) })
+    }
+
+    /// `self = a·b`.
+    pub fn mul(&mut self, a: &NtlGf2x, b: &NtlGf2x) {
+        // SAFETY: all three are live NTL objects created by the shim; NTL's
+        // `mul` allows the output to alias an input.
+        unsafe { fw_ntl_gf2x_mul(self.0, a.0, b.0) }
+    }
+
+    /// The low `n` words.
+    pub fn words(&self, n: usize) -> Vec<u64> {
+        let mut w = vec![0u64; n];
+        // SAFETY: `w` has room for `n` words; `self.0` is a live NTL object.
+        unsafe { fw_ntl_gf2x_words(self.0, w.as_mut_ptr(), n) };
+        w
+    }
+}
+
+impl Drop for NtlGf2x {
+    fn drop(&mut self) {
+        // SAFETY: created by `fw_ntl_gf2x_new`, freed once.
+        unsafe { fw_ntl_gf2x_free(self.0) }
+    }
+}

@@ -1,0 +1,44 @@
+//! `peer-bench` end to end: it runs, checks agreement, and prints each format.
+
+use std::process::Command;
+
+fn peer_bench(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_peer-bench"))
+        .args(args)
+        .output()
+        .expect("run peer-bench")
+}
+
+#[test]
+fn lists_groups() {
+    let o = peer_bench(&["--list"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("clmul64"));
+}
+
+#[test]
+fn quick_run_markdown_and_json() {
+    let json = std::env::temp_dir().join(format!("peer-bench-test-{}.json", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--filter",
+        "clmul64",
+        "--markdown",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("**clmul64**"), "{md}");
+    assert!(md.contains("| 64×64 bit"), "{md}");
+    let j = std::fs::read_to_string(&json).unwrap();
+    assert!(j.contains("\"operation\": \"clmul64\""), "{j}");
+    assert!(j.contains("\"ratio_to_ours\": 1"), "{j}");
+    let _ = std::fs::remove_file(&json);
+}
+
+#[test]
+fn unknown_filter_fails() {
+    let o = peer_bench(&["--filter", "no-such-operation"]);
+    assert!(!o.status.success());
+}
