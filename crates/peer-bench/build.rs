@@ -1,11 +1,12 @@
 //! With the `system-peers` feature: compiles the NTL shim and links gf2x and
 //! NTL. gf2x comes from `$GF2X_DIR` (a gf2x built for this CPU, e.g.
-//! `/opt/gf2x-native`, linked statically), else from `/opt/gf2x-native` if it
-//! exists, else from the system (Debian's generic `libgf2x-dev`).
+//! `/opt/gf2x-native`, linked statically), else from `/opt/gf2x-native` if
+//! `lib/libgf2x.a` is there, else from the system (Debian's generic `libgf2x-dev`).
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=GF2X_DIR");
+    println!("cargo:rerun-if-changed=/opt/gf2x-native/lib/libgf2x.a");
     #[cfg(feature = "system-peers")]
     system_peers();
 }
@@ -15,9 +16,9 @@ fn system_peers() {
     use std::path::PathBuf;
     println!("cargo:rerun-if-changed=shim/ntl_shim.cpp");
 
-    let native = std::env::var_os("GF2X_DIR")
-        .map(PathBuf::from)
-        .or_else(|| Some(PathBuf::from("/opt/gf2x-native")).filter(|p| p.exists()));
+    let native = std::env::var_os("GF2X_DIR").map(PathBuf::from).or_else(|| {
+        Some(PathBuf::from("/opt/gf2x-native")).filter(|p| p.join("lib/libgf2x.a").exists())
+    });
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -35,10 +36,7 @@ fn system_peers() {
                 dir.join("lib").display()
             );
             println!("cargo:rustc-link-lib=static=gf2x");
-            println!(
-                "cargo:rustc-env=PEER_GF2X_BUILD=gf2x native ({})",
-                dir.display()
-            );
+            println!("cargo:rustc-env=PEER_GF2X_BUILD=gf2x native");
         }
         None => {
             println!("cargo:rustc-link-lib=dylib=gf2x");
