@@ -10,7 +10,7 @@
 use crate::SpeedArgs;
 use benchtime::{Clock, Json, Routine, Sampler, Table};
 use fieldwork::cpu::CpuReport;
-use fieldwork::gf2x::Clmul64;
+use fieldwork::gf2x::Backend;
 use std::hint::black_box;
 use std::io::{IsTerminal, Write};
 
@@ -28,10 +28,10 @@ struct SpeedCase {
 /// Every case the library has, in table order.
 fn cases(all_backends: bool) -> Vec<SpeedCase> {
     let mut out = Vec::new();
-    let clmul_backends: Vec<Clmul64> = if all_backends {
-        Clmul64::all().collect()
+    let clmul_backends: Vec<Backend> = if all_backends {
+        Backend::all().collect()
     } else {
-        vec![Clmul64::best()]
+        vec![Backend::best()]
     };
     for m in clmul_backends {
         let mut a = 0x0123_4567_89ab_cdefu64;
@@ -43,7 +43,7 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
             bytes: None,
             routine: Box::new(move |n| {
                 for _ in 0..n {
-                    let r = m.mul(a, b);
+                    let r = m.clmul64(a, b);
                     a = (r as u64) ^ ((r >> 64) as u64) ^ 1;
                 }
                 black_box(a);

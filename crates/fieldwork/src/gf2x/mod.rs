@@ -17,31 +17,91 @@
 //! | item | what it computes |
 //! |---|---|
 //! | [`clmul64`] | the 128-bit product of two 64-bit polynomials |
-//! | [`Clmul64`] | the same, with the backend chosen once (for loops) |
+//! | [`mul_into`] | the product of polynomials of any sizes, into a caller's buffer |
+//! | [`mul_into_with_scratch`] | the same with caller-provided scratch: never allocates |
+//! | [`square_into`] | the square, in linear time |
+//! | [`mul_fixed`] | the product of two N-word polynomials, N = 1..=9, as an array |
+//! | [`Backend`] | all of the above with the backend chosen once |
+//!
+//! # Algorithms
+//!
+//! - 1 to 9 words: fixed formulas (Karatsuba steps and the three-term
+//!   Karatsuba-like formula of Su & Fan, *Impact of Intel's new instruction
+//!   sets on software implementation of GF(2)\[x\] multiplication*, IPL 2012);
+//!   the table is in the `algo` module's docs.
+//! - Balanced, above 9 words: Karatsuba, recursing down to the fixed kernels.
+//! - Unbalanced: the longer operand is cut into chunks as long as the
+//!   shorter one, each chunk product balanced.
+//! - Squaring: linear — one carry-less square per word, or bit spreading.
 //!
 //! # Backends
 //!
-//! | backend | needs | method |
+//! | backend | needs | word product |
 //! |---|---|---|
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | one `pclmulqdq` |
-//! | `portable` | nothing | 25 masked integer multiplications (5-way bit split), constant time |
+//! | `portable` | nothing | 25 masked integer multiplications (5-way bit split) |
 //!
-//! Both run in constant time: neither has a branch or a memory index that
-//! depends on the operands.
+//! Every backend runs in constant time for given operand *lengths*: no
+//! branch or memory index depends on the coefficients (lengths are public).
 
+mod algo;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod portable;
 
+
+use algo::Kernel;
+use core::fmt;
+
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
+
+/// Wrong buffer lengths given to a `gf2x` function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Gf2xError {
+    /// The output buffer must hold exactly `expected` words.
+    OutputLength {
+        /// Words the result needs (`a.len() + b.len()`, or `2·a.len()` for a square).
+        expected: usize,
+        /// Words given.
+        actual: usize,
+    },
+    /// The scratch buffer is shorter than [`mul_scratch_len`] asks.
+    ScratchLength {
+        /// Words needed.
+        needed: usize,
+        /// Words given.
+        actual: usize,
+    },
+}
+
+impl fmt::Display for Gf2xError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Gf2xError::OutputLength { expected, actual } => write!(
+                f,
+                "gf2x: output buffer has {actual} words; the result needs exactly {expected}"
+            ),
+            Gf2xError::ScratchLength { needed, actual } => write!(
+                f,
+                "gf2x: scratch buffer has {actual} words; this product needs {needed}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Gf2xError {}
+
+/// Scratch words up to which [`mul_into`] uses a buffer on the stack (8 KiB).
+const STACK_SCRATCH: usize = 1024;
 
 /// The 128-bit carry-less product of two 64-bit binary polynomials.
 ///
 /// Bit `i` of the result is the coefficient of x^i in `a(x)·b(x)`; bit 127 is
 /// always zero. The backend is the best one the CPU offers (under the
 /// `FIELDWORK_MAX_ISA` cap), looked up from a cache on every call; in a loop,
-/// [`Clmul64::best`] chooses once.
+/// [`Backend::best`] chooses once.
 ///
 /// # Example
 ///
@@ -60,91 +120,307 @@ use crate::cpu;
 /// [`crate::cpu`]).
 #[inline]
 pub fn clmul64(a: u64, b: u64) -> u128 {
-    Clmul64::best().mul(a, b)
+    Backend::best().clmul64(a, b)
 }
 
-/// A chosen backend for [`clmul64`].
+/// `out = a·b` for binary polynomials of any sizes (either may be empty).
 ///
-/// Holding a value proves the CPU supports its backend; [`Clmul64::best`]
+/// `out.len()` must be `a.len() + b.len()`. Scratch space comes from the
+/// stack for operands up to a few hundred words; above that, with the `alloc`
+/// feature, one buffer of [`mul_scratch_len`] words is allocated per call
+/// (use [`mul_into_with_scratch`] to never allocate).
+///
+/// # Errors
+///
+/// [`Gf2xError::OutputLength`] if `out` has the wrong length;
+/// [`Gf2xError::ScratchLength`] without `alloc` when the operands are too
+/// large for the stack buffer.
+///
+/// # Example
+///
+/// ```
+/// use fieldwork::gf2x::mul_into;
+///
+/// // (x^64 + 1)·(x + 1) = x^65 + x^64 + x + 1.
+/// let a = [1u64, 1];
+/// let b = [0b11u64];
+/// let mut c = [0u64; 3];
+/// mul_into(&mut c, &a, &b)?;
+/// assert_eq!(c, [0b11, 0b11, 0]);
+/// # Ok::<(), fieldwork::gf2x::Gf2xError>(())
+/// ```
+pub fn mul_into(out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
+    Backend::best().mul_into(out, a, b)
+}
+
+/// `out = a·b` using `scratch` for temporaries: never allocates.
+///
+/// `scratch` must hold at least [`mul_scratch_len`]`(a.len(), b.len())` words.
+///
+/// # Errors
+///
+/// [`Gf2xError::OutputLength`] or [`Gf2xError::ScratchLength`].
+pub fn mul_into_with_scratch(
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    scratch: &mut [u64],
+) -> Result<(), Gf2xError> {
+    Backend::best().mul_into_with_scratch(out, a, b, scratch)
+}
+
+/// The scratch words [`mul_into_with_scratch`] needs for operands of `a_len`
+/// and `b_len` words (about four times the shorter length).
+pub fn mul_scratch_len(a_len: usize, b_len: usize) -> usize {
+    algo::mul_scratch(a_len, b_len, BASE_MAX)
+}
+
+/// The base-case size shared by every backend (so scratch sizes agree).
+const BASE_MAX: usize = 9;
+
+/// `out = a²`, in linear time (squaring is linear over GF(2)).
+///
+/// `out.len()` must be `2·a.len()`.
+///
+/// # Errors
+///
+/// [`Gf2xError::OutputLength`] if `out` has the wrong length.
+///
+/// # Example
+///
+/// ```
+/// use fieldwork::gf2x::square_into;
+///
+/// let mut s = [0u64; 2];
+/// square_into(&mut s, &[0b1011])?; // (x³ + x + 1)² = x⁶ + x² + 1
+/// assert_eq!(s, [0b100_0101, 0]);
+/// # Ok::<(), fieldwork::gf2x::Gf2xError>(())
+/// ```
+pub fn square_into(out: &mut [u64], a: &[u64]) -> Result<(), Gf2xError> {
+    Backend::best().square_into(out, a)
+}
+
+/// The product of two N-word polynomials as a 2N-word array, N = 1..=9.
+///
+/// ```
+/// use fieldwork::gf2x::mul_fixed;
+///
+/// let c: [u64; 6] = mul_fixed(&[1, 0, 1], &[1, 1, 0]); // (1 + t²)(1 + t), t = x^64
+/// assert_eq!(c, [1, 1, 1, 1, 0, 0]);
+/// ```
+pub fn mul_fixed<const N: usize>(a: &[u64; N], b: &[u64; N]) -> <[u64; N] as FixedWords>::Product
+where
+    [u64; N]: FixedWords,
+{
+    Backend::best().mul_fixed(a, b)
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Word arrays with a fixed-size multiplication kernel: `[u64; N]` for
+/// N = 1..=9. Sealed.
+pub trait FixedWords: sealed::Sealed {
+    /// `[u64; 2N]`.
+    type Product;
+    #[doc(hidden)]
+    fn mul_with(backend: Backend, a: &Self, b: &Self) -> Self::Product;
+}
+
+macro_rules! fixed_words {
+    ($($name:ident $n:literal),*) => {$(
+        impl sealed::Sealed for [u64; $n] {}
+        impl FixedWords for [u64; $n] {
+            type Product = [u64; 2 * $n];
+            #[inline]
+            fn mul_with(backend: Backend, a: &Self, b: &Self) -> Self::Product {
+                match backend.0 {
+                    #[cfg(target_arch = "x86_64")]
+                    BackendKind::Pclmulqdq(t) => clmul::$name(t, a, b),
+                    BackendKind::Portable => algo::$name(portable::PortableWord, a, b),
+                }
+            }
+        }
+    )*};
+}
+
+fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9);
+
+/// A chosen `gf2x` backend: every operation of this module with the
+/// dispatch done once.
+///
+/// Holding a value proves the CPU supports its backend; [`Backend::best`]
 /// chooses the fastest usable one.
 ///
 /// ```
-/// use fieldwork::gf2x::Clmul64;
+/// use fieldwork::gf2x::Backend;
 ///
-/// let m = Clmul64::best();
+/// let m = Backend::best();
 /// // (x + 1)^8 = x^8 + 1 over GF(2) (the Frobenius map is linear).
 /// let mut p = 1u64;
 /// for _ in 0..8 {
-///     p = m.mul(p, 0b11) as u64;
+///     p = m.clmul64(p, 0b11) as u64;
 /// }
 /// assert_eq!(p, (1 << 8) | 1);
-/// println!("clmul64 backend: {}", m.name());
+/// println!("gf2x backend: {}", m.name());
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Clmul64(Clmul64Backend);
+pub struct Backend(BackendKind);
 
 #[derive(Clone, Copy, Debug)]
-enum Clmul64Backend {
+enum BackendKind {
     #[cfg(target_arch = "x86_64")]
     Pclmulqdq(cpu::Clmul),
     Portable,
 }
 
-impl Clmul64 {
+impl Backend {
     /// The fastest backend usable on this CPU under the cap.
     ///
     /// # Panics
     ///
     /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
     #[inline]
-    pub fn best() -> Clmul64 {
+    pub fn best() -> Backend {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
-            return Clmul64(Clmul64Backend::Pclmulqdq(t));
+            return Backend(BackendKind::Pclmulqdq(t));
         }
-        Clmul64(Clmul64Backend::Portable)
+        Backend(BackendKind::Portable)
     }
 
     /// The portable, constant-time backend (always available).
     #[doc(hidden)]
-    pub fn portable() -> Clmul64 {
-        Clmul64(Clmul64Backend::Portable)
+    pub fn portable() -> Backend {
+        Backend(BackendKind::Portable)
     }
 
     /// The PCLMULQDQ backend, if usable.
     #[doc(hidden)]
-    pub fn pclmulqdq() -> Option<Clmul64> {
+    pub fn pclmulqdq() -> Option<Backend> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
-            return Some(Clmul64(Clmul64Backend::Pclmulqdq(t)));
+            return Some(Backend(BackendKind::Pclmulqdq(t)));
         }
         None
     }
 
     /// Every usable backend, best first (for tests and benchmarks).
     #[doc(hidden)]
-    pub fn all() -> impl Iterator<Item = Clmul64> {
-        Clmul64::pclmulqdq()
+    pub fn all() -> impl Iterator<Item = Backend> {
+        Backend::pclmulqdq()
             .into_iter()
-            .chain(core::iter::once(Clmul64::portable()))
+            .chain(core::iter::once(Backend::portable()))
     }
 
     /// The backend's name: `pclmulqdq` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Clmul64Backend::Pclmulqdq(_) => "pclmulqdq",
-            Clmul64Backend::Portable => "portable",
+            BackendKind::Pclmulqdq(_) => "pclmulqdq",
+            BackendKind::Portable => "portable",
         }
     }
 
-    /// The 128-bit carry-less product of `a` and `b`.
+    /// The 128-bit carry-less product of `a` and `b` (see [`clmul64`]).
     #[inline]
-    pub fn mul(self, a: u64, b: u64) -> u128 {
+    pub fn clmul64(self, a: u64, b: u64) -> u128 {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Clmul64Backend::Pclmulqdq(t) => clmul::clmul64(t, a, b),
-            Clmul64Backend::Portable => portable::clmul64(a, b),
+            BackendKind::Pclmulqdq(t) => clmul::clmul64(t, a, b),
+            BackendKind::Portable => portable::clmul64(a, b),
         }
+    }
+
+    /// `out = a·b` (see [`mul_into`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`mul_into`].
+    pub fn mul_into(self, out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
+        check_output(out, a.len() + b.len())?;
+        let needed = mul_scratch_len(a.len(), b.len());
+        if needed <= STACK_SCRATCH {
+            let mut scratch = [0u64; STACK_SCRATCH];
+            return self.mul_into_with_scratch(out, a, b, &mut scratch[..needed]);
+        }
+        #[cfg(feature = "alloc")]
+        {
+            let mut scratch = alloc::vec![0u64; needed];
+            self.mul_into_with_scratch(out, a, b, &mut scratch)
+        }
+        #[cfg(not(feature = "alloc"))]
+        Err(Gf2xError::ScratchLength {
+            needed,
+            actual: STACK_SCRATCH,
+        })
+    }
+
+    /// `out = a·b` with caller-provided scratch (see [`mul_into_with_scratch`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`mul_into_with_scratch`].
+    pub fn mul_into_with_scratch(
+        self,
+        out: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        scratch: &mut [u64],
+    ) -> Result<(), Gf2xError> {
+        check_output(out, a.len() + b.len())?;
+        let needed = mul_scratch_len(a.len(), b.len());
+        if scratch.len() < needed {
+            return Err(Gf2xError::ScratchLength {
+                needed,
+                actual: scratch.len(),
+            });
+        }
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Pclmulqdq(t) => algo::mul(clmul::ClmulKernel(t), out, a, b, scratch),
+            BackendKind::Portable => algo::mul(portable::PortableKernel, out, a, b, scratch),
+        }
+        Ok(())
+    }
+
+    /// `out = a²` (see [`square_into`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`square_into`].
+    pub fn square_into(self, out: &mut [u64], a: &[u64]) -> Result<(), Gf2xError> {
+        check_output(out, 2 * a.len())?;
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).square(out, a),
+            BackendKind::Portable => portable::PortableKernel.square(out, a),
+        }
+        Ok(())
+    }
+
+    /// The product of two N-word polynomials (see [`mul_fixed`]).
+    #[inline]
+    pub fn mul_fixed<const N: usize>(
+        self,
+        a: &[u64; N],
+        b: &[u64; N],
+    ) -> <[u64; N] as FixedWords>::Product
+    where
+        [u64; N]: FixedWords,
+    {
+        <[u64; N] as FixedWords>::mul_with(self, a, b)
+    }
+}
+
+fn check_output(out: &[u64], expected: usize) -> Result<(), Gf2xError> {
+    if out.len() == expected {
+        Ok(())
+    } else {
+        Err(Gf2xError::OutputLength {
+            expected,
+            actual: out.len(),
+        })
     }
 }

@@ -71,3 +71,35 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
     }
     r
 }
+
+use super::algo::{self, Kernel, WordMul};
+
+/// The portable word multiplier.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PortableWord;
+
+impl WordMul for PortableWord {
+    #[inline(always)]
+    fn mul(self, a: u64, b: u64) -> [u64; 2] {
+        let p = clmul64(a, b);
+        [p as u64, (p >> 64) as u64]
+    }
+}
+
+/// The portable base case and squaring, for the recursive algorithms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PortableKernel;
+
+impl Kernel for PortableKernel {
+    const BASE_MAX: usize = super::BASE_MAX;
+
+    fn base(self, out: &mut [u64], a: &[u64], b: &[u64]) {
+        if !algo::mul_small(PortableWord, out, a, b) {
+            algo::schoolbook(PortableWord, out, a, b);
+        }
+    }
+
+    fn square(self, out: &mut [u64], a: &[u64]) {
+        algo::square_spread(out, a);
+    }
+}

@@ -9,7 +9,7 @@
 
 use super::Rng;
 use crate::harness::{Case, Impl};
-use fieldwork::gf2x::Clmul64;
+use fieldwork::gf2x::Backend;
 use std::hint::black_box;
 
 /// The chain's starting operands, shared by every implementation.
@@ -18,14 +18,14 @@ fn operands() -> (u64, u64) {
     (rng.next_u64(), rng.next_u64())
 }
 
-fn ours(m: Clmul64) -> Impl {
+fn ours(m: Backend) -> Impl {
     let (mut a, b) = operands();
     Impl {
         name: format!("fieldwork ({})", m.name()),
         ours: true,
         routine: Box::new(move |n| {
             for _ in 0..n {
-                let r = m.mul(a, b);
+                let r = m.clmul64(a, b);
                 a = (r as u64) ^ ((r >> 64) as u64) ^ 1;
             }
             black_box(a);
@@ -35,10 +35,10 @@ fn ours(m: Clmul64) -> Impl {
 
 /// The cases, after checking the peers agree with us.
 pub fn cases() -> Result<Vec<Case>, String> {
-    let best = Clmul64::best();
+    let best = Backend::best();
     let mut impls = vec![ours(best)];
     if best.name() != "portable" {
-        impls.push(ours(Clmul64::portable()));
+        impls.push(ours(Backend::portable()));
     }
     #[cfg(feature = "system-peers")]
     {
@@ -54,12 +54,12 @@ pub fn cases() -> Result<Vec<Case>, String> {
 }
 
 #[cfg(feature = "system-peers")]
-fn check_peers(best: Clmul64) -> Result<(), String> {
+fn check_peers(best: Backend) -> Result<(), String> {
     use crate::sys::{NtlGf2x, gf2x_mul_words};
     let mut rng = Rng(7);
     for _ in 0..1000 {
         let (a, b) = (rng.next_u64(), rng.next_u64());
-        let want = best.mul(a, b);
+        let want = best.clmul64(a, b);
         let want = [want as u64, (want >> 64) as u64];
         let mut c = [0u64; 2];
         gf2x_mul_words(&mut c, &[a], &[b]);

@@ -1,0 +1,327 @@
+//! Multiplication algorithms over GF(2)\[x\], generic over the 64×64-bit
+//! carry-less multiplier, so that every backend runs the same formulas.
+//!
+//! A backend supplies a [`WordMul`] (one 64×64→128 product). The fixed-size
+//! kernels here are `#[inline(always)]`, so a backend's `#[target_feature]`
+//! entry point that calls them gets the whole formula compiled with its
+//! instructions; the recursive algorithms for larger sizes call back into the
+//! backend's fixed-size entry points through [`Kernel`].
+//!
+//! # Fixed sizes (1–9 words)
+//!
+//! | words | default formula | word products |
+//! |---|---|---|
+//! | 1 | one product | 1 |
+//! | 2 | Karatsuba | 3 |
+//! | 3 | three-term Karatsuba-like formula | 6 |
+//! | 4 | Karatsuba over 2 + 2 | 9 |
+//! | 5 | Karatsuba over 3 + 2 | 15 |
+//! | 6 | Karatsuba over 3 + 3 | 18 |
+//! | 7 | Karatsuba over 4 + 3 | 24 |
+//! | 8 | Karatsuba over 4 + 4 | 27 |
+//! | 9 | three-term formula over 3-word pieces | 36 |
+//!
+//! The three-term formula (Su & Fan, IPL 2012, section 3, formula (1); also
+//! Montgomery, IEEE TC 2005): with `mᵢ = aᵢbᵢ` and `mᵢⱼ = (aᵢ+aⱼ)(bᵢ+bⱼ)`,
+//!
+//! ```text
+//! c0 = m0
+//! c1 = m01 + m0 + m1
+//! c2 = m02 + m0 + m1 + m2
+//! c3 = m12 + m1 + m2
+//! c4 = m2
+//! ```
+//!
+//! six products instead of nine.
+#![forbid(unsafe_code)]
+
+/// One 64×64→128-bit carry-less product.
+pub(crate) trait WordMul: Copy {
+    /// The product of `a` and `b`, low word first.
+    fn mul(self, a: u64, b: u64) -> [u64; 2];
+}
+
+/// XORs `src` into the start of `dst`.
+#[inline(always)]
+pub(crate) fn xor_into(dst: &mut [u64], src: &[u64]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= s;
+    }
+}
+
+/// `a` (length `N`) XOR `b` (length `M ≤ N`, zero-extended).
+#[inline(always)]
+fn sum<const N: usize, const M: usize>(a: &[u64; N], b: &[u64; M]) -> [u64; N] {
+    let mut s = *a;
+    xor_into(&mut s, b);
+    s
+}
+
+#[inline(always)]
+fn split<const N: usize, const L: usize, const H: usize>(a: &[u64; N]) -> ([u64; L], [u64; H]) {
+    let mut lo = [0u64; L];
+    let mut hi = [0u64; H];
+    lo.copy_from_slice(&a[..L]);
+    hi.copy_from_slice(&a[L..]);
+    (lo, hi)
+}
+
+/// 1 word: one product.
+#[inline(always)]
+pub(crate) fn mul1<M: WordMul>(m: M, a: &[u64; 1], b: &[u64; 1]) -> [u64; 2] {
+    m.mul(a[0], b[0])
+}
+
+/// Defines an N-word kernel as one Karatsuba step over L + H words
+/// (L ≥ H): three sub-products, L·L + H·H + L·L word products.
+macro_rules! karatsuba_step {
+    ($name:ident, $n:literal = $l:literal + $h:literal, $mul_l:ident, $mul_h:ident) => {
+        #[doc = concat!($n, " words: Karatsuba over ", $l, " + ", $h, " words.")]
+        #[inline(always)]
+        pub(crate) fn $name<M: WordMul>(m: M, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            let (a0, a1) = split::<$n, $l, $h>(a);
+            let (b0, b1) = split::<$n, $l, $h>(b);
+            let p0 = $mul_l(m, &a0, &b0);
+            let p2 = $mul_h(m, &a1, &b1);
+            let mut p1 = $mul_l(m, &sum(&a0, &a1), &sum(&b0, &b1));
+            xor_into(&mut p1, &p0);
+            xor_into(&mut p1, &p2);
+            let mut c = [0u64; 2 * $n];
+            c[..2 * $l].copy_from_slice(&p0);
+            c[2 * $l..].copy_from_slice(&p2);
+            xor_into(&mut c[$l..], &p1);
+            c
+        }
+    };
+}
+
+/// Defines a 3K-word kernel by the three-term formula over K-word pieces
+/// (six K-word products).
+macro_rules! three_term {
+    ($name:ident, $n:literal = 3 x $k:literal, $mul_k:ident) => {
+        #[doc = concat!($n, " words: the three-term formula over ", $k, "-word pieces.")]
+        #[inline(always)]
+        pub(crate) fn $name<M: WordMul>(m: M, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            let piece = |x: &[u64; $n], i: usize| -> [u64; $k] {
+                let mut p = [0u64; $k];
+                p.copy_from_slice(&x[i * $k..(i + 1) * $k]);
+                p
+            };
+            let (a0, a1, a2) = (piece(a, 0), piece(a, 1), piece(a, 2));
+            let (b0, b1, b2) = (piece(b, 0), piece(b, 1), piece(b, 2));
+            let m0 = $mul_k(m, &a0, &b0);
+            let m1 = $mul_k(m, &a1, &b1);
+            let m2 = $mul_k(m, &a2, &b2);
+            let m01 = $mul_k(m, &sum(&a0, &a1), &sum(&b0, &b1));
+            let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
+            let m12 = $mul_k(m, &sum(&a1, &a2), &sum(&b1, &b2));
+            // Coefficients c0..c4 of t^i, t = x^(64K), each 2K words wide.
+            let m012 = sum(&sum(&m0, &m1), &m2);
+            let c1 = sum(&sum(&m01, &m0), &m1);
+            let c2 = sum(&m02, &m012);
+            let c3 = sum(&sum(&m12, &m1), &m2);
+            let mut c = [0u64; 2 * $n];
+            c[..2 * $k].copy_from_slice(&m0);
+            c[4 * $k..].copy_from_slice(&m2);
+            xor_into(&mut c[$k..], &c1);
+            xor_into(&mut c[2 * $k..], &c2);
+            xor_into(&mut c[3 * $k..], &c3);
+            c
+        }
+    };
+}
+
+karatsuba_step!(mul2, 2 = 1 + 1, mul1, mul1);
+three_term!(mul3, 3 = 3 x 1, mul1);
+karatsuba_step!(mul4, 4 = 2 + 2, mul2, mul2);
+karatsuba_step!(mul5, 5 = 3 + 2, mul3, mul2);
+karatsuba_step!(mul6, 6 = 3 + 3, mul3, mul3);
+karatsuba_step!(mul7, 7 = 4 + 3, mul4, mul3);
+karatsuba_step!(mul8, 8 = 4 + 4, mul4, mul4);
+three_term!(mul9, 9 = 3 x 3, mul3);
+
+/// Schoolbook product of arbitrary small operands: `out = a·b`
+/// (`out.len() == a.len() + b.len()`).
+#[inline(always)]
+pub(crate) fn schoolbook<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) {
+    out.fill(0);
+    for (i, &x) in a.iter().enumerate() {
+        for (j, &y) in b.iter().enumerate() {
+            let p = m.mul(x, y);
+            out[i + j] ^= p[0];
+            out[i + j + 1] ^= p[1];
+        }
+    }
+}
+
+/// Calls `mulN` on the slices as arrays, for `N = a.len() = b.len() ≤ 9`.
+/// Returns false (and leaves `out` alone) for other sizes.
+#[inline(always)]
+pub(crate) fn mul_small<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+    macro_rules! arm {
+        ($f:ident, $n:literal) => {{
+            let (Ok(x), Ok(y)) = (<&[u64; $n]>::try_from(a), <&[u64; $n]>::try_from(b)) else {
+                return false;
+            };
+            out[..2 * $n].copy_from_slice(&$f(m, x, y));
+            true
+        }};
+    }
+    if a.len() != b.len() || out.len() != 2 * a.len() {
+        return false;
+    }
+    match a.len() {
+        0 => true,
+        1 => arm!(mul1, 1),
+        2 => arm!(mul2, 2),
+        3 => arm!(mul3, 3),
+        4 => arm!(mul4, 4),
+        5 => arm!(mul5, 5),
+        6 => arm!(mul6, 6),
+        7 => arm!(mul7, 7),
+        8 => arm!(mul8, 8),
+        9 => arm!(mul9, 9),
+        _ => false,
+    }
+}
+
+/// A backend's balanced base case, for the recursive algorithms.
+pub(crate) trait Kernel: Copy {
+    /// Sizes up to this many words go to [`Kernel::base`].
+    const BASE_MAX: usize;
+    /// `out = a·b` for `a.len() == b.len() ≤ BASE_MAX`, `out.len() == 2·a.len()`.
+    fn base(self, out: &mut [u64], a: &[u64], b: &[u64]);
+    /// `out = a·a` for any length, `out.len() == 2·a.len()` (linear time).
+    fn square(self, out: &mut [u64], a: &[u64]);
+}
+
+/// Scratch words [`karatsuba`] needs for `n`-word operands.
+pub(crate) const fn karatsuba_scratch(n: usize, base_max: usize) -> usize {
+    // Each level uses 4·ceil(n/2) words (the two sums and their product)
+    // and recurses on ceil(n/2); the sum is below 4n + 4·log2(n).
+    let mut total = 0;
+    let mut k = n;
+    while k > base_max {
+        let l = k - k / 2;
+        total += 4 * l;
+        k = l;
+    }
+    total
+}
+
+/// Balanced Karatsuba: `out = a·b`, `a.len() == b.len() == n`,
+/// `out.len() == 2n`, `scratch.len() ≥ karatsuba_scratch(n)`.
+pub(crate) fn karatsuba<K: Kernel>(
+    k: K,
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    scratch: &mut [u64],
+) {
+    let n = a.len();
+    debug_assert_eq!(b.len(), n);
+    debug_assert_eq!(out.len(), 2 * n);
+    if n <= K::BASE_MAX {
+        k.base(out, a, b);
+        return;
+    }
+    let l = n - n / 2; // low part, ≥ high part
+    let h = n / 2;
+    let (a0, a1) = a.split_at(l);
+    let (b0, b1) = b.split_at(l);
+    {
+        let (lo, hi) = out.split_at_mut(2 * l);
+        karatsuba(k, lo, a0, b0, scratch);
+        karatsuba(k, hi, a1, b1, scratch);
+    }
+    let (sums, rest) = scratch.split_at_mut(2 * l);
+    let (p1, rest) = rest.split_at_mut(2 * l);
+    let (sa, sb) = sums.split_at_mut(l);
+    sa.copy_from_slice(a0);
+    xor_into(sa, a1);
+    sb.copy_from_slice(b0);
+    xor_into(sb, b1);
+    karatsuba(k, p1, sa, sb, rest);
+    // p1 += p0 + p2, then out += p1·x^(64l).
+    xor_into(p1, &out[..2 * l]);
+    for i in 0..2 * h {
+        p1[i] ^= out[2 * l + i];
+    }
+    xor_into(&mut out[l..], p1);
+}
+
+/// Scratch words [`mul`] needs for operands of `an` and `bn` words. Mirrors
+/// the recursion of [`mul`] exactly.
+pub(crate) const fn mul_scratch(an: usize, bn: usize, base_max: usize) -> usize {
+    let (big, small) = if an >= bn { (an, bn) } else { (bn, an) };
+    if small == 0 {
+        return 0;
+    }
+    let balanced = karatsuba_scratch(small, base_max);
+    if big == small {
+        return balanced;
+    }
+    // Chunks of `small` words share a 2·small product buffer; full chunks
+    // then need the balanced scratch, the last, shorter chunk (if any) the
+    // scratch of its own unbalanced product with the roles swapped.
+    let rest = big % small;
+    let last = if rest == 0 {
+        0
+    } else {
+        mul_scratch(small, rest, base_max)
+    };
+    2 * small + if balanced > last { balanced } else { last }
+}
+
+/// `out = a·b` for any lengths (`out.len() == a.len() + b.len()`),
+/// `scratch.len() ≥ mul_scratch(..)`. Unbalanced operands are cut into
+/// chunks the size of the shorter one, each multiplied by balanced Karatsuba.
+pub(crate) fn mul<K: Kernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+    let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let (m, n) = (a.len(), b.len());
+    debug_assert_eq!(out.len(), m + n);
+    if n == 0 {
+        out.fill(0);
+        return;
+    }
+    if m == n {
+        karatsuba(k, out, a, b, scratch);
+        return;
+    }
+    out.fill(0);
+    let (prod, rest) = scratch.split_at_mut(2 * n);
+    let mut off = 0;
+    while off < m {
+        let chunk = &a[off..(off + n).min(m)];
+        let p = &mut prod[..chunk.len() + n];
+        if chunk.len() == n {
+            karatsuba(k, p, chunk, b, rest);
+        } else {
+            mul(k, p, chunk, b, rest);
+        }
+        xor_into(&mut out[off..], p);
+        off += n;
+    }
+}
+
+/// Spreads the 32 bits of `x` to the even bit positions of a u64 (bit i to
+/// bit 2i): the square of a 32-bit polynomial. Shifts and masks only.
+#[inline(always)]
+pub(crate) fn spread32(x: u32) -> u64 {
+    let mut x = u64::from(x);
+    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555_5555_5555;
+    x
+}
+
+/// `out = a²` by bit spreading (squaring is linear over GF(2)).
+#[inline(always)]
+pub(crate) fn square_spread(out: &mut [u64], a: &[u64]) {
+    for (i, &w) in a.iter().enumerate() {
+        out[2 * i] = spread32(w as u32);
+        out[2 * i + 1] = spread32((w >> 32) as u32);
+    }
+}

@@ -1,0 +1,282 @@
+//! `gf2x` products of any size: every backend against a bit-by-bit
+//! reference on every size pair up to 64 words, against each other on large
+//! and unbalanced sizes, and algebraic properties.
+
+mod common;
+
+use common::{Candidate, Rng, differential};
+use fieldwork::gf2x::{self, Backend, Gf2xError, mul_scratch_len};
+
+/// The definition: XOR of `a·x^i` for every set bit `i` of `b`, one bit at a
+/// time (no word products at all).
+fn mul_bitwise(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = vec![0u64; a.len() + b.len()];
+    for i in 0..64 * b.len() {
+        if (b[i / 64] >> (i % 64)) & 1 == 1 {
+            let (w, s) = (i / 64, i % 64);
+            for (j, &x) in a.iter().enumerate() {
+                out[w + j] ^= x << s;
+                if s != 0 {
+                    out[w + j + 1] ^= x >> (64 - s);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn random_words(rng: &mut Rng, n: usize) -> Vec<u64> {
+    (0..n).map(|_| rng.next_u64_shaped()).collect()
+}
+
+type Pair = (Vec<u64>, Vec<u64>);
+
+fn backends<'a>() -> Vec<Candidate<'a, Pair, Vec<u64>>> {
+    let via = |m: Backend| {
+        move |(a, b): &Pair| {
+            let mut out = vec![0xdead_beefu64; a.len() + b.len()];
+            m.mul_into(&mut out, a, b).expect("lengths are right");
+            out
+        }
+    };
+    vec![
+        Candidate::new("portable", Some(via(Backend::portable()))),
+        Candidate::new("pclmulqdq", Backend::pclmulqdq().map(via)),
+        Candidate::new(
+            "dispatched mul_into",
+            Some(|(a, b): &Pair| {
+                let mut out = vec![!0u64; a.len() + b.len()];
+                gf2x::mul_into(&mut out, a, b).expect("lengths are right");
+                out
+            }),
+        ),
+    ]
+}
+
+#[test]
+fn every_size_pair_up_to_64_words() {
+    let mut rng = Rng::new(0x5eed_9f2a_0001);
+    let mut inputs = Vec::new();
+    for an in 0..=64 {
+        for bn in 0..=64 {
+            // Balanced pairs twice, unbalanced once: all shapes, bounded time.
+            let reps = if an == bn { 2 } else { 1 };
+            for _ in 0..reps {
+                inputs.push((random_words(&mut rng, an), random_words(&mut rng, bn)));
+            }
+        }
+    }
+    let count = inputs.len();
+    let n = differential(
+        "gf2x mul ≤ 64 words",
+        |(a, b)| mul_bitwise(a, b),
+        &backends(),
+        inputs,
+    );
+    assert!(n >= 2 * count);
+}
+
+#[test]
+fn all_ones_operands() {
+    // Every carry-free column is full: a stress case for any bit-split trick.
+    let inputs: Vec<Pair> = [1usize, 2, 3, 9, 10, 17, 33, 64]
+        .iter()
+        .flat_map(|&n| {
+            [
+                (vec![!0u64; n], vec![!0u64; n]),
+                (vec![!0u64; n], vec![!0u64; n / 2 + 1]),
+            ]
+        })
+        .collect();
+    let n = differential(
+        "gf2x mul all ones",
+        |(a, b)| mul_bitwise(a, b),
+        &backends(),
+        inputs,
+    );
+    assert!(n > 0);
+}
+
+#[test]
+fn large_and_unbalanced_against_reference() {
+    let mut rng = Rng::new(0x5eed_9f2a_0002);
+    let shapes = [
+        (100, 100),
+        (129, 128),
+        (257, 3),
+        (500, 37),
+        (9, 1000),
+        (1000, 1000),
+    ];
+    let inputs: Vec<Pair> = shapes
+        .iter()
+        .map(|&(x, y)| (random_words(&mut rng, x), random_words(&mut rng, y)))
+        .collect();
+    let n = differential(
+        "gf2x mul large",
+        |(a, b)| mul_bitwise(a, b),
+        &backends(),
+        inputs,
+    );
+    assert!(n >= 2 * shapes.len());
+}
+
+#[test]
+fn very_large_backends_agree() {
+    // Too big for the bitwise reference: backend against backend, plus a
+    // property check that does not trust any backend: (a·b)·c = a·(b·c).
+    let mut rng = Rng::new(0x5eed_9f2a_0003);
+    let shapes = [(4096, 4096), (5000, 4999), (100, 10_000), (16_384, 1)];
+    for &(x, y) in &shapes {
+        let (a, b) = (random_words(&mut rng, x), random_words(&mut rng, y));
+        let mut want = vec![0u64; x + y];
+        Backend::portable().mul_into(&mut want, &a, &b).unwrap();
+        for m in Backend::all() {
+            let mut got = vec![0u64; x + y];
+            m.mul_into(&mut got, &a, &b).unwrap();
+            assert!(got == want, "{} differs at {x}×{y} words", m.name());
+        }
+    }
+    let (a, b, c) = (
+        random_words(&mut rng, 3000),
+        random_words(&mut rng, 2000),
+        random_words(&mut rng, 700),
+    );
+    let mul = |x: &[u64], y: &[u64]| {
+        let mut o = vec![0u64; x.len() + y.len()];
+        gf2x::mul_into(&mut o, x, y).unwrap();
+        o
+    };
+    assert_eq!(mul(&mul(&a, &b), &c), mul(&a, &mul(&b, &c)));
+    // Distributivity: a·(b + c) = a·b + a·c (c zero-extended to b's length).
+    let mut bc = b.clone();
+    for (x, y) in bc.iter_mut().zip(&c) {
+        *x ^= y;
+    }
+    let (ab, ac) = (mul(&a, &b), mul(&a, &c));
+    let mut sum = ab.clone();
+    for (x, y) in sum.iter_mut().zip(&ac) {
+        *x ^= y;
+    }
+    assert_eq!(mul(&a, &bc), sum);
+}
+
+#[test]
+fn commutative() {
+    let mut rng = Rng::new(0x5eed_9f2a_0004);
+    for _ in 0..200 {
+        let (x, y) = (
+            (rng.next_u64() % 80) as usize,
+            (rng.next_u64() % 80) as usize,
+        );
+        let (a, b) = (random_words(&mut rng, x), random_words(&mut rng, y));
+        for m in Backend::all() {
+            let (mut ab, mut ba) = (vec![0; x + y], vec![0; x + y]);
+            m.mul_into(&mut ab, &a, &b).unwrap();
+            m.mul_into(&mut ba, &b, &a).unwrap();
+            assert_eq!(ab, ba, "{} at {x}×{y}", m.name());
+        }
+    }
+}
+
+#[test]
+fn fixed_sizes() {
+    let mut rng = Rng::new(0x5eed_9f2a_0005);
+    macro_rules! check {
+        ($($n:literal)*) => {$(
+            for _ in 0..2000 {
+                let a: [u64; $n] = core::array::from_fn(|_| rng.next_u64_shaped());
+                let b: [u64; $n] = core::array::from_fn(|_| rng.next_u64_shaped());
+                let want = mul_bitwise(&a, &b);
+                assert_eq!(gf2x::mul_fixed(&a, &b).to_vec(), want, "dispatched, {} words", $n);
+                for m in Backend::all() {
+                    assert_eq!(m.mul_fixed(&a, &b).to_vec(), want, "{}, {} words", m.name(), $n);
+                }
+            }
+        )*};
+    }
+    check!(1 2 3 4 5 6 7 8 9);
+}
+
+#[test]
+fn squares() {
+    let mut rng = Rng::new(0x5eed_9f2a_0006);
+    for n in (0..=70).chain([129, 1000, 4097]) {
+        let a = random_words(&mut rng, n);
+        let want = mul_bitwise(&a, &a);
+        for m in Backend::all() {
+            let mut s = vec![1u64; 2 * n];
+            m.square_into(&mut s, &a).unwrap();
+            assert_eq!(s, want, "{} square of {n} words", m.name());
+        }
+    }
+}
+
+#[test]
+fn wrong_lengths_are_errors() {
+    let a = [1u64, 2, 3];
+    let b = [4u64, 5];
+    let mut short = [0u64; 4];
+    assert_eq!(
+        gf2x::mul_into(&mut short, &a, &b),
+        Err(Gf2xError::OutputLength {
+            expected: 5,
+            actual: 4
+        })
+    );
+    let mut long = [0u64; 6];
+    assert!(gf2x::mul_into(&mut long, &a, &b).is_err());
+    assert!(gf2x::square_into(&mut long, &a).is_ok());
+    assert!(gf2x::square_into(&mut short, &a).is_err());
+    let e = gf2x::mul_into(&mut short, &a, &b).unwrap_err();
+    assert!(e.to_string().contains("needs exactly 5"), "{e}");
+    // Empty operands: the product is zero, written over whatever was there.
+    let mut out = [7u64; 3];
+    gf2x::mul_into(&mut out, &[], &a).unwrap();
+    assert_eq!(out, [0, 0, 0]);
+    gf2x::mul_into(&mut [], &[], &[]).unwrap();
+}
+
+#[test]
+fn scratch_bound_is_exact_enough() {
+    // The documented scratch length suffices for every shape (a shortfall
+    // would panic inside the recursion), and less is refused up front.
+    let mut rng = Rng::new(0x5eed_9f2a_0007);
+    let mut shapes: Vec<(usize, usize)> = (0..=40)
+        .flat_map(|x| (0..=40).map(move |y| (x, y)))
+        .collect();
+    shapes.extend([
+        (11, 10),
+        (23, 10),
+        (1000, 999),
+        (1000, 33),
+        (777, 100),
+        (5000, 4001),
+    ]);
+    for (x, y) in shapes {
+        let (a, b) = (random_words(&mut rng, x), random_words(&mut rng, y));
+        let need = mul_scratch_len(x, y);
+        let want = {
+            let mut o = vec![0; x + y];
+            gf2x::mul_into(&mut o, &a, &b).unwrap();
+            o
+        };
+        for m in Backend::all() {
+            let mut scratch = vec![0u64; need];
+            let mut out = vec![0u64; x + y];
+            m.mul_into_with_scratch(&mut out, &a, &b, &mut scratch)
+                .unwrap();
+            assert_eq!(out, want, "{} {x}×{y}", m.name());
+            if need > 0 {
+                let mut small = vec![0u64; need - 1];
+                assert_eq!(
+                    m.mul_into_with_scratch(&mut out, &a, &b, &mut small),
+                    Err(Gf2xError::ScratchLength {
+                        needed: need,
+                        actual: need - 1
+                    })
+                );
+            }
+        }
+    }
+}
