@@ -339,8 +339,13 @@ impl Sampler {
             total
         };
         let first = round(0, &mut per_call).max(1);
-        let rounds =
-            ((self.budget_ticks / first) as usize).clamp(self.min_samples, self.max_samples);
+        // Calls so long that `min_samples` rounds would take over four
+        // budgets get 5 samples: enough for a median, bounded in time.
+        let rounds = if first.saturating_mul(self.min_samples as u64) > 4 * self.budget_ticks {
+            5
+        } else {
+            ((self.budget_ticks / first) as usize).clamp(self.min_samples, self.max_samples)
+        };
         for r in 1..rounds {
             round(r % k, &mut per_call);
         }

@@ -4,23 +4,20 @@
 #include <NTL/GF2X.h>
 #include <cstdint>
 #include <cstddef>
+#include <vector>
 
 using NTL::GF2X;
 
 extern "C" {
 
-// A GF2X from n little-endian 64-bit words (word 0 lowest).
+// A GF2X from n little-endian 64-bit words (word 0 lowest). NTL's byte
+// conversion is little-endian too: byte i holds coefficients 8i..8i+7.
 void *fw_ntl_gf2x_new(const uint64_t *w, size_t n) {
     GF2X *p = new GF2X();
-    unsigned char buf[8];
-    NTL::clear(*p);
-    for (size_t i = n; i-- > 0;) {
-        for (int j = 0; j < 8; j++) buf[j] = (unsigned char)(w[i] >> (8 * j));
-        GF2X t;
-        NTL::GF2XFromBytes(t, buf, 8);
-        NTL::LeftShift(*p, *p, 64);
-        NTL::add(*p, *p, t);
-    }
+    std::vector<unsigned char> buf(8 * n);
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < 8; j++) buf[8 * i + j] = (unsigned char)(w[i] >> (8 * j));
+    NTL::GF2XFromBytes(*p, buf.data(), (long)buf.size());
     return p;
 }
 
@@ -34,13 +31,11 @@ void fw_ntl_gf2x_mul(void *c, const void *a, const void *b) {
 
 // Writes the low n words of p into w (zero-padded).
 void fw_ntl_gf2x_words(const void *p, uint64_t *w, size_t n) {
-    const GF2X &x = *static_cast<const GF2X *>(p);
+    std::vector<unsigned char> buf(8 * n);
+    NTL::BytesFromGF2X(buf.data(), *static_cast<const GF2X *>(p), (long)buf.size());
     for (size_t i = 0; i < n; i++) {
         uint64_t v = 0;
-        for (int j = 63; j >= 0; j--) {
-            long k = (long)(64 * i + j);
-            v = (v << 1) | (k <= NTL::deg(x) ? (uint64_t)NTL::IsOne(NTL::coeff(x, k)) : 0);
-        }
+        for (int j = 7; j >= 0; j--) v = (v << 8) | buf[8 * i + j];
         w[i] = v;
     }
 }

@@ -24,6 +24,8 @@ pub struct Case {
     pub bytes: Option<u64>,
     /// The implementations, ours first.
     pub impls: Vec<Impl>,
+    /// Takes minutes: run only with `--heavy`.
+    pub heavy: bool,
 }
 
 /// The measured result of one implementation of a case.

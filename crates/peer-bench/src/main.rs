@@ -40,6 +40,9 @@ struct Args {
     /// List the operations and exit.
     #[arg(long)]
     list: bool,
+    /// Also run the rows that take minutes (e.g. 2^20-word products).
+    #[arg(long)]
+    heavy: bool,
 }
 
 fn main() -> ExitCode {
@@ -63,7 +66,8 @@ fn main() -> ExitCode {
         match build() {
             Ok(cs) => cases.extend(
                 cs.into_iter()
-                    .filter(|c| name.contains(filter) || c.size.contains(filter)),
+                    .filter(|c| name.contains(filter) || c.size.contains(filter))
+                    .filter(|c| args.heavy || !c.heavy),
             ),
             Err(e) => {
                 eprintln!("error: {name}: {e}");

@@ -47,8 +47,12 @@
 mod algo;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+#[cfg(feature = "alloc")]
+mod poly;
 mod portable;
 
+#[cfg(feature = "alloc")]
+pub use poly::{Gf2Poly, ParsePolyError};
 
 use algo::Kernel;
 use core::fmt;
@@ -95,6 +99,8 @@ impl core::error::Error for Gf2xError {}
 
 /// Scratch words up to which [`mul_into`] uses a buffer on the stack (8 KiB).
 const STACK_SCRATCH: usize = 1024;
+/// The smaller stack tier (1 KiB), for operands up to about 30 words.
+const SMALL_STACK_SCRATCH: usize = 128;
 
 /// The 128-bit carry-less product of two 64-bit binary polynomials.
 ///
@@ -341,6 +347,15 @@ impl Backend {
     pub fn mul_into(self, out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
         let needed = mul_scratch_len(a.len(), b.len());
+        // Stack buffers in tiers: zeroing 8 KiB would cost more than a small
+        // product (sizes up to 9 words need no scratch at all).
+        if needed == 0 {
+            return self.mul_into_with_scratch(out, a, b, &mut []);
+        }
+        if needed <= SMALL_STACK_SCRATCH {
+            let mut scratch = [0u64; SMALL_STACK_SCRATCH];
+            return self.mul_into_with_scratch(out, a, b, &mut scratch[..needed]);
+        }
         if needed <= STACK_SCRATCH {
             let mut scratch = [0u64; STACK_SCRATCH];
             return self.mul_into_with_scratch(out, a, b, &mut scratch[..needed]);

@@ -50,6 +50,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
         size: "64×64 bit".into(),
         bytes: None,
         impls,
+        heavy: false,
     }])
 }
 

@@ -3,6 +3,7 @@
 //! on random inputs, so a table never compares different operations.
 
 pub mod clmul64;
+pub mod gf2x_mul;
 
 use crate::harness::Case;
 
@@ -24,4 +25,5 @@ impl Rng {
 pub type CaseBuilder = fn() -> Result<Vec<Case>, String>;
 
 /// Every group's name and case builder, in report order.
-pub const GROUPS: &[(&str, CaseBuilder)] = &[("clmul64", clmul64::cases)];
+pub const GROUPS: &[(&str, CaseBuilder)] =
+    &[("clmul64", clmul64::cases), ("gf2x_mul", gf2x_mul::cases)];

@@ -1,0 +1,159 @@
+//! `gf2x_mul`: products of binary polynomials of n×n words (and a few
+//! unbalanced shapes), chained: each call's first operand is the low words of
+//! the previous product, so the figure is latency, as in the issue's
+//! reference table (median ticks per `gf2x_mul`, chained calls).
+//!
+//! Ours: `gf2x::Backend::mul_into_with_scratch` with the best backend, and
+//! the portable backend up to 1024 words. Peers (with `system-peers`): gf2x's
+//! `gf2x_mul` (native or Debian build, as linked), NTL's `GF2X` `mul`
+//! (independent calls: chaining would time NTL's conversion).
+
+use super::Rng;
+use crate::harness::{Case, Impl};
+use fieldwork::gf2x::{Backend, mul_scratch_len};
+use std::hint::black_box;
+
+/// Balanced sizes in words, then unbalanced shapes.
+const BALANCED: &[usize] = &[
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    16,
+    32,
+    64,
+    128,
+    256,
+    1024,
+    4096,
+    16384,
+    65536,
+    1 << 20,
+];
+/// From this size on a product takes seconds: the row needs `--heavy`.
+const HEAVY_WORDS: usize = 1 << 20;
+const UNBALANCED: &[(usize, usize)] = &[(9, 1000), (100, 10_000)];
+
+fn operands(an: usize, bn: usize) -> (Vec<u64>, Vec<u64>) {
+    let mut rng = Rng(an as u64 * 1_000_003 + bn as u64);
+    let a = (0..an).map(|_| rng.next_u64()).collect();
+    let b = (0..bn).map(|_| rng.next_u64()).collect();
+    (a, b)
+}
+
+fn ours(m: Backend, an: usize, bn: usize) -> Impl {
+    let (mut a, b) = operands(an, bn);
+    let mut out = vec![0u64; an + bn];
+    let mut scratch = vec![0u64; mul_scratch_len(an, bn)];
+    Impl {
+        name: format!("fieldwork ({})", m.name()),
+        ours: true,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                // Lengths are fixed and right: the call cannot fail.
+                let _ = m.mul_into_with_scratch(&mut out, &a, &b, &mut scratch);
+                a.copy_from_slice(&out[..an]);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
+/// The cases, after checking the peers agree with us.
+pub fn cases() -> Result<Vec<Case>, String> {
+    let best = Backend::best();
+    #[cfg(feature = "system-peers")]
+    check_peers(best)?;
+    let shapes = BALANCED
+        .iter()
+        .map(|&n| (n, n))
+        .chain(UNBALANCED.iter().copied());
+    Ok(shapes
+        .map(|(an, bn)| {
+            let mut impls = vec![ours(best, an, bn)];
+            if best.name() != "portable" && an.max(bn) <= 1024 {
+                impls.push(ours(Backend::portable(), an, bn));
+            }
+            #[cfg(feature = "system-peers")]
+            impls.extend(peers(an, bn));
+            Case {
+                group: "gf2x_mul",
+                size: if an == bn {
+                    format!("{an} words")
+                } else {
+                    format!("{an}×{bn} words")
+                },
+                bytes: None,
+                impls,
+                heavy: an.max(bn) >= HEAVY_WORDS,
+            }
+        })
+        .collect())
+}
+
+#[cfg(feature = "system-peers")]
+fn check_peers(best: Backend) -> Result<(), String> {
+    use crate::sys::{NtlGf2x, gf2x_mul_words};
+    for (an, bn) in [
+        (1, 1),
+        (3, 3),
+        (9, 9),
+        (10, 3),
+        (64, 64),
+        (100, 1000),
+        (4096, 4096),
+    ] {
+        let (a, b) = operands(an, bn);
+        let mut want = vec![0u64; an + bn];
+        best.mul_into(&mut want, &a, &b)
+            .map_err(|e| e.to_string())?;
+        let mut c = vec![0u64; an + bn];
+        gf2x_mul_words(&mut c, &a, &b);
+        if c != want {
+            return Err(format!("gf2x disagrees at {an}×{bn} words"));
+        }
+        let mut p = NtlGf2x::from_words(&[0]);
+        p.mul(&NtlGf2x::from_words(&a), &NtlGf2x::from_words(&b));
+        if p.words(an + bn) != want {
+            return Err(format!("NTL disagrees at {an}×{bn} words"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "system-peers")]
+fn peers(an: usize, bn: usize) -> Vec<Impl> {
+    use crate::sys::{GF2X_BUILD, NtlGf2x, gf2x_mul_words};
+    let (mut a, b) = operands(an, bn);
+    let mut out = vec![0u64; an + bn];
+    let gf2x = Impl {
+        name: GF2X_BUILD.to_string(),
+        ours: false,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                gf2x_mul_words(&mut out, &a, &b);
+                a.copy_from_slice(&out[..an]);
+            }
+            black_box(&out);
+        }),
+    };
+    let (a, b) = operands(an, bn);
+    let (x, y) = (NtlGf2x::from_words(&a), NtlGf2x::from_words(&b));
+    let mut z = NtlGf2x::from_words(&[0]);
+    let ntl = Impl {
+        name: "NTL GF2X".to_string(),
+        ours: false,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                z.mul(&x, &y);
+            }
+            black_box(&z);
+        }),
+    };
+    vec![gf2x, ntl]
+}
