@@ -10,7 +10,7 @@
 use crate::SpeedArgs;
 use benchtime::{Clock, Json, Routine, Sampler, Table};
 use fieldwork::cpu::CpuReport;
-use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::{Backend, mul_scratch_len};
 use std::hint::black_box;
 use std::io::{IsTerminal, Write};
 
@@ -33,7 +33,7 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
     } else {
         vec![Backend::best()]
     };
-    for m in clmul_backends {
+    for &m in &clmul_backends {
         let mut a = 0x0123_4567_89ab_cdefu64;
         let b = 0x9e37_79b9_7f4a_7c15u64;
         out.push(SpeedCase {
@@ -50,7 +50,67 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
             }),
         });
     }
+    for &m in &clmul_backends {
+        for n in [1usize, 2, 3, 4, 5, 7, 9, 16, 64, 256, 1024, 4096] {
+            out.push(gf2x_mul_case(m, n));
+        }
+        for n in [9usize, 1024] {
+            out.push(gf2x_square_case(m, n));
+        }
+    }
     out
+}
+
+fn words(n: usize, seed: u64) -> Vec<u64> {
+    (0..n as u64)
+        .map(|i| {
+            (i ^ seed)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(29)
+        })
+        .collect()
+}
+
+/// An n×n-word product, chained (the next first operand is the low half of
+/// the product).
+fn gf2x_mul_case(m: Backend, n: usize) -> SpeedCase {
+    let (mut a, b) = (words(n, 1), words(n, 2));
+    let mut out = vec![0u64; 2 * n];
+    let mut scratch = vec![0u64; mul_scratch_len(n, n)];
+    SpeedCase {
+        primitive: "gf2x::mul_into",
+        backend: m.name(),
+        size: format!("{n}×{n} words"),
+        bytes: None,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                // The lengths are right by construction: this cannot fail.
+                let _ = m.mul_into_with_scratch(&mut out, &a, &b, &mut scratch);
+                a.copy_from_slice(&out[..n]);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
+/// The square of n words, chained.
+fn gf2x_square_case(m: Backend, n: usize) -> SpeedCase {
+    let mut a = words(n, 3);
+    let mut out = vec![0u64; 2 * n];
+    SpeedCase {
+        primitive: "gf2x::square_into",
+        backend: m.name(),
+        size: format!("{n} words"),
+        bytes: None,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                let _ = m.square_into(&mut out, &a);
+                a.copy_from_slice(&out[n..]);
+                a[0] ^= 1;
+            }
+            black_box(&out);
+        }),
+    }
 }
 
 /// Runs the selected cases and prints the table (and JSON if asked).
