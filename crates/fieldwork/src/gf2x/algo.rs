@@ -35,58 +35,78 @@
 //! six products instead of nine.
 #![forbid(unsafe_code)]
 
-/// One 64×64→128-bit carry-less product.
-pub(crate) trait WordMul: Copy {
-    /// The product of `a` and `b`, low word first.
-    fn mul(self, a: u64, b: u64) -> [u64; 2];
+/// A digit the formulas work on: a 64-bit word, or a 128-bit limb held in a
+/// vector register. Addition is XOR.
+pub(crate) trait Digit:
+    Copy + core::ops::BitXor<Output = Self> + core::ops::BitXorAssign
+{
+    /// The zero digit.
+    const ZERO: Self;
 }
+
+impl Digit for u64 {
+    const ZERO: u64 = 0;
+}
+
+/// The double-width product of two digits, low digit first.
+pub(crate) trait DigitMul<T: Digit>: Copy {
+    /// `a·b` as two digits.
+    fn mul(self, a: T, b: T) -> [T; 2];
+}
+
+/// One 64×64→128-bit carry-less product.
+pub(crate) trait WordMul: DigitMul<u64> {}
+impl<M: DigitMul<u64>> WordMul for M {}
 
 /// XORs `src` into the start of `dst`.
 #[inline(always)]
-pub(crate) fn xor_into(dst: &mut [u64], src: &[u64]) {
+pub(crate) fn xor_into<T: Digit>(dst: &mut [T], src: &[T]) {
     for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= s;
+        *d ^= *s;
     }
 }
 
 /// `a` (length `N`) XOR `b` (length `M ≤ N`, zero-extended).
 #[inline(always)]
-fn sum<const N: usize, const M: usize>(a: &[u64; N], b: &[u64; M]) -> [u64; N] {
+fn sum<T: Digit, const N: usize, const M: usize>(a: &[T; N], b: &[T; M]) -> [T; N] {
     let mut s = *a;
     xor_into(&mut s, b);
     s
 }
 
 #[inline(always)]
-fn split<const N: usize, const L: usize, const H: usize>(a: &[u64; N]) -> ([u64; L], [u64; H]) {
-    let mut lo = [0u64; L];
-    let mut hi = [0u64; H];
-    lo.copy_from_slice(&a[..L]);
-    hi.copy_from_slice(&a[L..]);
-    (lo, hi)
+fn split<T: Digit, const N: usize, const L: usize, const H: usize>(a: &[T; N]) -> ([T; L], [T; H]) {
+    (
+        core::array::from_fn(|i| a[i]),
+        core::array::from_fn(|i| a[L + i]),
+    )
 }
 
-/// 1 word: one product.
+/// 1 digit: one product.
 #[inline(always)]
-pub(crate) fn mul1<M: WordMul>(m: M, a: &[u64; 1], b: &[u64; 1]) -> [u64; 2] {
+pub(crate) fn mul1<T: Digit, M: DigitMul<T>>(m: M, a: &[T; 1], b: &[T; 1]) -> [T; 2] {
     m.mul(a[0], b[0])
 }
 
-/// Defines an N-word kernel as one Karatsuba step over L + H words
-/// (L ≥ H): three sub-products, L·L + H·H + L·L word products.
+/// Defines an N-digit kernel as one Karatsuba step over L + H digits
+/// (L ≥ H): three sub-products, L·L + H·H + L·L digit products.
 macro_rules! karatsuba_step {
     ($name:ident, $n:literal = $l:literal + $h:literal, $mul_l:ident, $mul_h:ident) => {
-        #[doc = concat!($n, " words: Karatsuba over ", $l, " + ", $h, " words.")]
+        #[doc = concat!($n, " digits: Karatsuba over ", $l, " + ", $h, " digits.")]
         #[inline(always)]
-        pub(crate) fn $name<M: WordMul>(m: M, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let (a0, a1) = split::<$n, $l, $h>(a);
-            let (b0, b1) = split::<$n, $l, $h>(b);
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            m: M,
+            a: &[T; $n],
+            b: &[T; $n],
+        ) -> [T; 2 * $n] {
+            let (a0, a1) = split::<T, $n, $l, $h>(a);
+            let (b0, b1) = split::<T, $n, $l, $h>(b);
             let p0 = $mul_l(m, &a0, &b0);
             let p2 = $mul_h(m, &a1, &b1);
             let mut p1 = $mul_l(m, &sum(&a0, &a1), &sum(&b0, &b1));
             xor_into(&mut p1, &p0);
             xor_into(&mut p1, &p2);
-            let mut c = [0u64; 2 * $n];
+            let mut c = [T::ZERO; 2 * $n];
             c[..2 * $l].copy_from_slice(&p0);
             c[2 * $l..].copy_from_slice(&p2);
             xor_into(&mut c[$l..], &p1);
@@ -95,18 +115,19 @@ macro_rules! karatsuba_step {
     };
 }
 
-/// Defines a 3K-word kernel by the three-term formula over K-word pieces
-/// (six K-word products).
+/// Defines a 3K-digit kernel by the three-term formula over K-digit pieces
+/// (six K-digit products).
 macro_rules! three_term {
     ($name:ident, $n:literal = 3 x $k:literal, $mul_k:ident) => {
-        #[doc = concat!($n, " words: the three-term formula over ", $k, "-word pieces.")]
+        #[doc = concat!($n, " digits: the three-term formula over ", $k, "-digit pieces.")]
         #[inline(always)]
-        pub(crate) fn $name<M: WordMul>(m: M, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let piece = |x: &[u64; $n], i: usize| -> [u64; $k] {
-                let mut p = [0u64; $k];
-                p.copy_from_slice(&x[i * $k..(i + 1) * $k]);
-                p
-            };
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            m: M,
+            a: &[T; $n],
+            b: &[T; $n],
+        ) -> [T; 2 * $n] {
+            let piece =
+                |x: &[T; $n], i: usize| -> [T; $k] { core::array::from_fn(|j| x[i * $k + j]) };
             let (a0, a1, a2) = (piece(a, 0), piece(a, 1), piece(a, 2));
             let (b0, b1, b2) = (piece(b, 0), piece(b, 1), piece(b, 2));
             let m0 = $mul_k(m, &a0, &b0);
@@ -115,12 +136,12 @@ macro_rules! three_term {
             let m01 = $mul_k(m, &sum(&a0, &a1), &sum(&b0, &b1));
             let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
             let m12 = $mul_k(m, &sum(&a1, &a2), &sum(&b1, &b2));
-            // Coefficients c0..c4 of t^i, t = x^(64K), each 2K words wide.
+            // Coefficients c0..c4 of t^i, t = x^(64K), each 2K digits wide.
             let m012 = sum(&sum(&m0, &m1), &m2);
             let c1 = sum(&sum(&m01, &m0), &m1);
             let c2 = sum(&m02, &m012);
             let c3 = sum(&sum(&m12, &m1), &m2);
-            let mut c = [0u64; 2 * $n];
+            let mut c = [T::ZERO; 2 * $n];
             c[..2 * $k].copy_from_slice(&m0);
             c[4 * $k..].copy_from_slice(&m2);
             xor_into(&mut c[$k..], &c1);
@@ -139,25 +160,13 @@ karatsuba_step!(mul6, 6 = 3 + 3, mul3, mul3);
 karatsuba_step!(mul7, 7 = 4 + 3, mul4, mul3);
 karatsuba_step!(mul8, 8 = 4 + 4, mul4, mul4);
 three_term!(mul9, 9 = 3 x 3, mul3);
+karatsuba_step!(mul16, 16 = 8 + 8, mul8, mul8);
 
-/// Schoolbook product of arbitrary small operands: `out = a·b`
-/// (`out.len() == a.len() + b.len()`).
+/// Calls the fixed kernel `mulN` on the slices as arrays, for
+/// `N = a.len() = b.len()` in 0..=9 or 16. Returns false (and leaves `out`
+/// alone) for other sizes.
 #[inline(always)]
-pub(crate) fn schoolbook<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) {
-    out.fill(0);
-    for (i, &x) in a.iter().enumerate() {
-        for (j, &y) in b.iter().enumerate() {
-            let p = m.mul(x, y);
-            out[i + j] ^= p[0];
-            out[i + j + 1] ^= p[1];
-        }
-    }
-}
-
-/// Calls `mulN` on the slices as arrays, for `N = a.len() = b.len() ≤ 9`.
-/// Returns false (and leaves `out` alone) for other sizes.
-#[inline(always)]
-pub(crate) fn mul_small<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+pub(crate) fn mul_fixed_slices<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
     macro_rules! arm {
         ($f:ident, $n:literal) => {{
             let (Ok(x), Ok(y)) = (<&[u64; $n]>::try_from(a), <&[u64; $n]>::try_from(b)) else {
@@ -181,16 +190,19 @@ pub(crate) fn mul_small<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64])
         7 => arm!(mul7, 7),
         8 => arm!(mul8, 8),
         9 => arm!(mul9, 9),
+        16 => arm!(mul16, 16),
         _ => false,
     }
 }
 
-/// A backend's balanced base case, for the recursive algorithms.
+/// A backend's fixed-size kernels, for the recursive algorithms.
 pub(crate) trait Kernel: Copy {
-    /// Sizes up to this many words go to [`Kernel::base`].
+    /// Every balanced size up to this many words has a fixed kernel.
     const BASE_MAX: usize;
-    /// `out = a·b` for `a.len() == b.len() ≤ BASE_MAX`, `out.len() == 2·a.len()`.
-    fn base(self, out: &mut [u64], a: &[u64], b: &[u64]);
+    /// `out = a·b` if `a.len() == b.len()` has a fixed kernel (every size
+    /// up to `BASE_MAX`, and possibly some larger ones); false otherwise.
+    /// `out.len() == 2·a.len()`.
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool;
     /// `out = a·a` for any length, `out.len() == 2·a.len()` (linear time).
     fn square(self, out: &mut [u64], a: &[u64]);
 }
@@ -221,10 +233,10 @@ pub(crate) fn karatsuba<K: Kernel>(
     let n = a.len();
     debug_assert_eq!(b.len(), n);
     debug_assert_eq!(out.len(), 2 * n);
-    if n <= K::BASE_MAX {
-        k.base(out, a, b);
+    if k.fixed(out, a, b) {
         return;
     }
+    debug_assert!(n > K::BASE_MAX, "sizes up to BASE_MAX have fixed kernels");
     let l = n - n / 2; // low part, ≥ high part
     let h = n / 2;
     let (a0, a1) = a.split_at(l);

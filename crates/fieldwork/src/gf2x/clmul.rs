@@ -13,10 +13,11 @@
 //! [`super::algo::square_spread`] takes about 15 instructions per word).
 #![allow(unsafe_code)]
 
-use super::algo::{self, Kernel, WordMul};
+use super::algo::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
-    _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+    __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+    _mm_srli_si128, _mm_xor_si128,
 };
 
 /// The product with the instruction; callers must run with PCLMULQDQ and
@@ -34,14 +35,70 @@ fn clmul_words(_: Clmul, a: u64, b: u64) -> [u64; 2] {
     }
 }
 
-/// The word multiplier for the generic kernels.
+/// A 64-bit digit in the low lane of an xmm register; the high lane is
+/// don't-care (XOR is lane-wise and `pclmulqdq` with imm8 = 0x00 reads only
+/// the low lanes, so it never leaks into a result).
+///
+/// Running the fixed formulas on this digit keeps every partial product and
+/// sum in vector registers: a word product is one `pclmulqdq` plus one
+/// `psrldq` for its high word, where the `u64` digit needs a `movq` and a
+/// `pextrq` to bring the product back to general registers and XORs there.
 #[derive(Clone, Copy, Debug)]
-struct PclmulWord(Clmul);
+struct Lane64(__m128i);
 
-impl WordMul for PclmulWord {
+impl core::ops::BitXor for Lane64 {
+    type Output = Lane64;
     #[inline(always)]
-    fn mul(self, a: u64, b: u64) -> [u64; 2] {
-        clmul_words(self.0, a, b)
+    fn bitxor(self, o: Lane64) -> Lane64 {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        Lane64(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXorAssign for Lane64 {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: Lane64) {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        self.0 = unsafe { _mm_xor_si128(self.0, o.0) };
+    }
+}
+
+impl Digit for Lane64 {
+    // SAFETY: every bit pattern is a valid `__m128i`.
+    const ZERO: Lane64 = Lane64(unsafe { core::mem::transmute::<[u64; 2], __m128i>([0, 0]) });
+}
+
+/// The lane multiplier: callers run with PCLMULQDQ enabled (the token
+/// proves the CPU has it).
+#[derive(Clone, Copy, Debug)]
+struct PclmulLane(Clmul);
+
+impl DigitMul<Lane64> for PclmulLane {
+    #[inline(always)]
+    fn mul(self, a: Lane64, b: Lane64) -> [Lane64; 2] {
+        // SAFETY: a `Clmul` token exists only if PCLMULQDQ is usable; SSE2
+        // is part of the x86-64 baseline.
+        unsafe {
+            let p = _mm_clmulepi64_si128::<0x00>(a.0, b.0);
+            [Lane64(p), Lane64(_mm_srli_si128::<8>(p))]
+        }
+    }
+}
+
+#[inline(always)]
+fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    a.map(|w| Lane64(unsafe { _mm_cvtsi64_si128(w as i64) }))
+}
+
+/// Stores each lane's word straight into the caller's buffer (building an
+/// array and copying it made wide loads of narrow stores: store-forwarding
+/// stalls in chained calls).
+#[inline(always)]
+fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
+    for (o, l) in out.iter_mut().zip(c) {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        *o = unsafe { _mm_cvtsi128_si64(l.0) } as u64;
     }
 }
 
@@ -60,9 +117,9 @@ pub(crate) struct ClmulKernel(pub(crate) Clmul);
 impl Kernel for ClmulKernel {
     const BASE_MAX: usize = super::BASE_MAX;
 
-    fn base(self, out: &mut [u64], a: &[u64], b: &[u64]) {
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::base(self.0, out, a, b) }
+        unsafe { tf::fixed(self.0, out, a, b) }
     }
 
     fn square(self, out: &mut [u64], a: &[u64]) {
@@ -77,8 +134,10 @@ macro_rules! fixed_entries {
             #[doc = concat!("The ", $n, "-word product with PCLMULQDQ.")]
             #[inline]
             pub(crate) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+                let mut c = [0u64; 2 * $n];
                 // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-                unsafe { tf::$name(t, a, b) }
+                unsafe { tf::$name(t, a, b, &mut c) };
+                c
             }
         )*
 
@@ -93,9 +152,36 @@ macro_rules! fixed_entries {
             }
 
             #[target_feature(enable = "pclmulqdq,sse4.1")]
-            pub(super) fn base(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) {
-                if !algo::mul_small(PclmulWord(t), out, a, b) {
-                    algo::schoolbook(PclmulWord(t), out, a, b);
+            pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+                macro_rules! arm {
+                    ($f:ident, $k:literal) => {{
+                        let (Ok(x), Ok(y), Ok(o)) = (
+                            <&[u64; $k]>::try_from(a),
+                            <&[u64; $k]>::try_from(b),
+                            <&mut [u64; 2 * $k]>::try_from(&mut *out),
+                        ) else {
+                            return false;
+                        };
+                        $f(t, x, y, o);
+                        true
+                    }};
+                }
+                if a.len() != b.len() || out.len() != 2 * a.len() {
+                    return false;
+                }
+                match a.len() {
+                    0 => true,
+                    1 => arm!(mul1, 1),
+                    2 => arm!(mul2, 2),
+                    3 => arm!(mul3, 3),
+                    4 => arm!(mul4, 4),
+                    5 => arm!(mul5, 5),
+                    6 => arm!(mul6, 6),
+                    7 => arm!(mul7, 7),
+                    8 => arm!(mul8, 8),
+                    9 => arm!(mul9, 9),
+                    16 => arm!(mul16, 16),
+                    _ => false,
                 }
             }
 
@@ -109,13 +195,16 @@ macro_rules! fixed_entries {
             }
 
             $(
+                // Not inlined into `fixed`: one function holding every size
+                // would need a stack frame as large as the largest.
+                #[inline(never)]
                 #[target_feature(enable = "pclmulqdq,sse4.1")]
-                pub(super) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-                    algo::$name(PclmulWord(t), a, b)
+                pub(super) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+                    store_lanes(out, algo::$name(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
                 }
             )*
         }
     };
 }
 
-fixed_entries!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9);
+fixed_entries!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);

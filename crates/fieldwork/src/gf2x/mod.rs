@@ -206,7 +206,7 @@ pub fn square_into(out: &mut [u64], a: &[u64]) -> Result<(), Gf2xError> {
     Backend::best().square_into(out, a)
 }
 
-/// The product of two N-word polynomials as a 2N-word array, N = 1..=9.
+/// The product of two N-word polynomials as a 2N-word array, N = 1..=9 or 16.
 ///
 /// ```
 /// use fieldwork::gf2x::mul_fixed;
@@ -226,7 +226,7 @@ mod sealed {
 }
 
 /// Word arrays with a fixed-size multiplication kernel: `[u64; N]` for
-/// N = 1..=9. Sealed.
+/// N = 1..=9 and 16. Sealed.
 pub trait FixedWords: sealed::Sealed {
     /// `[u64; 2N]`.
     type Product;
@@ -251,7 +251,7 @@ macro_rules! fixed_words {
     )*};
 }
 
-fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9);
+fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
 
 /// A chosen `gf2x` backend: every operation of this module with the
 /// dispatch done once.
@@ -346,6 +346,9 @@ impl Backend {
     /// As [`mul_into`].
     pub fn mul_into(self, out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
+        if self.fixed(out, a, b) {
+            return Ok(());
+        }
         let needed = mul_scratch_len(a.len(), b.len());
         // Stack buffers in tiers: zeroing 8 KiB would cost more than a small
         // product (sizes up to 9 words need no scratch at all).
@@ -392,6 +395,9 @@ impl Backend {
                 actual: scratch.len(),
             });
         }
+        if self.fixed(out, a, b) {
+            return Ok(());
+        }
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => algo::mul(clmul::ClmulKernel(t), out, a, b, scratch),
@@ -426,6 +432,19 @@ impl Backend {
         [u64; N]: FixedWords,
     {
         <[u64; N] as FixedWords>::mul_with(self, a, b)
+    }
+}
+
+impl Backend {
+    /// The fixed kernel for this balanced size, if there is one (the fast
+    /// path for small products: no scratch, no recursion).
+    #[inline]
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).fixed(out, a, b),
+            BackendKind::Portable => portable::PortableKernel.fixed(out, a, b),
+        }
     }
 }
 

@@ -72,13 +72,13 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
     r
 }
 
-use super::algo::{self, Kernel, WordMul};
+use super::algo::{self, DigitMul, Kernel};
 
 /// The portable word multiplier.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PortableWord;
 
-impl WordMul for PortableWord {
+impl DigitMul<u64> for PortableWord {
     #[inline(always)]
     fn mul(self, a: u64, b: u64) -> [u64; 2] {
         let p = clmul64(a, b);
@@ -93,10 +93,8 @@ pub(crate) struct PortableKernel;
 impl Kernel for PortableKernel {
     const BASE_MAX: usize = super::BASE_MAX;
 
-    fn base(self, out: &mut [u64], a: &[u64], b: &[u64]) {
-        if !algo::mul_small(PortableWord, out, a, b) {
-            algo::schoolbook(PortableWord, out, a, b);
-        }
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        algo::mul_fixed_slices(PortableWord, out, a, b)
     }
 
     fn square(self, out: &mut [u64], a: &[u64]) {
