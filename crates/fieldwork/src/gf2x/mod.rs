@@ -22,10 +22,11 @@
 //! | [`square_into`] | the square, in linear time |
 //! | [`mul_fixed`] | the product of two N-word polynomials, N = 1..=9, as an array |
 //! | [`Backend`] | all of the above with the backend chosen once |
+//! | [`Gf2Poly`] | owned polynomials: division, gcd, inverses, powers, irreducibility, text forms (`alloc`; not constant time) |
 //!
 //! # Algorithms
 //!
-//! - 1 to 9 words: fixed formulas (Karatsuba steps and the three-term
+//! - 1 to 9 words (and 16): fixed formulas (Karatsuba steps and the three-term
 //!   Karatsuba-like formula of Su & Fan, *Impact of Intel's new instruction
 //!   sets on software implementation of GF(2)\[x\] multiplication*, IPL 2012);
 //!   the table is in the `algo` module's docs.
