@@ -3,8 +3,9 @@
 //! the previous product, so the figure is latency, as in the issue's
 //! reference table (median ticks per `gf2x_mul`, chained calls).
 //!
-//! Ours: `gf2x::Backend::mul_into_with_scratch` with the best backend, and
-//! the portable backend up to 1024 words. Peers (with `system-peers`): gf2x's
+//! Ours: `gf2x::Backend::mul_into_with_scratch` with the best backend (the
+//! reference for ratios), `mul_fixed` (the array API) where a fixed kernel
+//! exists, and the portable backend up to 1024 words. Peers (with `system-peers`): gf2x's
 //! `gf2x_mul` (native or Debian build, as linked), NTL's `GF2X` `mul`
 //! (independent calls: chaining would time NTL's conversion).
 
@@ -64,6 +65,34 @@ fn ours(m: Backend, an: usize, bn: usize) -> Impl {
     }
 }
 
+/// `mul_fixed::<N>` through the array API (no slices), for N = 1..=9 and 16.
+fn ours_fixed(m: Backend, n: usize) -> Option<Impl> {
+    macro_rules! fixed {
+        ($($k:literal)*) => {
+            match n {
+                $($k => {
+                    let (a, b) = operands($k, $k);
+                    let mut a: [u64; $k] = a.try_into().ok()?;
+                    let b: [u64; $k] = b.try_into().ok()?;
+                    Some(Impl {
+                        name: format!("fieldwork mul_fixed ({})", m.name()),
+                        ours: true,
+                        routine: Box::new(move |iters| {
+                            for _ in 0..iters {
+                                let c = m.mul_fixed(&a, &b);
+                                a.copy_from_slice(&c[..$k]);
+                            }
+                            black_box(&a);
+                        }),
+                    })
+                })*
+                _ => None,
+            }
+        };
+    }
+    fixed!(1 2 3 4 5 6 7 8 9 16)
+}
+
 /// The cases, after checking the peers agree with us.
 pub fn cases() -> Result<Vec<Case>, String> {
     let best = Backend::best();
@@ -76,6 +105,9 @@ pub fn cases() -> Result<Vec<Case>, String> {
     Ok(shapes
         .map(|(an, bn)| {
             let mut impls = vec![ours(best, an, bn)];
+            if an == bn {
+                impls.extend(ours_fixed(best, an));
+            }
             if best.name() != "portable" && an.max(bn) <= 1024 {
                 impls.push(ours(Backend::portable(), an, bn));
             }
