@@ -480,6 +480,20 @@ capability_token! {
     Clmul = [Pclmulqdq, Sse41]
 }
 
+capability_token! {
+    /// VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ (four 64×64 carry-less
+    /// products per instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
+    Avx512Clmul = [Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41]
+}
+
+impl Avx512Clmul {
+    /// The xmm token this one implies (its features are a subset).
+    #[allow(dead_code)]
+    pub(crate) fn clmul(self) -> Clmul {
+        Clmul(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

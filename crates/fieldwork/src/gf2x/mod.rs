@@ -39,6 +39,7 @@
 //!
 //! | backend | needs | word product |
 //! |---|---|---|
+//! | `vpclmulqdq` | VPCLMULQDQ, AVX-512 F/BW/VL/DQ | four per `vpclmulqdq` on zmm (8-word digits) |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | one `pclmulqdq` |
 //! | `portable` | nothing | 25 masked integer multiplications (5-way bit split) |
 //!
@@ -51,6 +52,8 @@ mod clmul;
 #[cfg(feature = "alloc")]
 mod poly;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod vpclmul;
 
 #[cfg(feature = "alloc")]
 pub use poly::{Gf2Poly, ParsePolyError};
@@ -244,6 +247,13 @@ macro_rules! fixed_words {
             fn mul_with(backend: Backend, a: &Self, b: &Self) -> Self::Product {
                 match backend.0 {
                     #[cfg(target_arch = "x86_64")]
+                    BackendKind::Vpclmulqdq(t) => {
+                        let mut c = [0u64; 2 * $n];
+                        let done = vpclmul::ZmmKernel(t).fixed(&mut c, a, b);
+                        debug_assert!(done, "every fixed size has a zmm or xmm kernel");
+                        c
+                    }
+                    #[cfg(target_arch = "x86_64")]
                     BackendKind::Pclmulqdq(t) => clmul::$name(t, a, b),
                     BackendKind::Portable => algo::$name(portable::PortableWord, a, b),
                 }
@@ -278,6 +288,8 @@ pub struct Backend(BackendKind);
 #[derive(Clone, Copy, Debug)]
 enum BackendKind {
     #[cfg(target_arch = "x86_64")]
+    Vpclmulqdq(cpu::Avx512Clmul),
+    #[cfg(target_arch = "x86_64")]
     Pclmulqdq(cpu::Clmul),
     Portable,
 }
@@ -290,6 +302,10 @@ impl Backend {
     /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
     #[inline]
     pub fn best() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512Clmul::get() {
+            return Backend(BackendKind::Vpclmulqdq(t));
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
             return Backend(BackendKind::Pclmulqdq(t));
@@ -313,17 +329,30 @@ impl Backend {
         None
     }
 
+    /// The VPCLMULQDQ (AVX-512) backend, if usable.
+    #[doc(hidden)]
+    pub fn vpclmulqdq() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512Clmul::get() {
+            return Some(Backend(BackendKind::Vpclmulqdq(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first (for tests and benchmarks).
     #[doc(hidden)]
     pub fn all() -> impl Iterator<Item = Backend> {
-        Backend::pclmulqdq()
+        Backend::vpclmulqdq()
             .into_iter()
+            .chain(Backend::pclmulqdq())
             .chain(core::iter::once(Backend::portable()))
     }
 
-    /// The backend's name: `pclmulqdq` or `portable`.
+    /// The backend's name: `vpclmulqdq`, `pclmulqdq` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(_) => "vpclmulqdq",
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(_) => "pclmulqdq",
             BackendKind::Portable => "portable",
@@ -334,6 +363,8 @@ impl Backend {
     #[inline]
     pub fn clmul64(self, a: u64, b: u64) -> u128 {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(t) => clmul::clmul64(t.clmul(), a, b),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::clmul64(t, a, b),
             BackendKind::Portable => portable::clmul64(a, b),
@@ -401,6 +432,8 @@ impl Backend {
         }
         match self.0 {
             #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(t) => algo::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
+            #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => algo::mul(clmul::ClmulKernel(t), out, a, b, scratch),
             BackendKind::Portable => algo::mul(portable::PortableKernel, out, a, b, scratch),
         }
@@ -415,6 +448,8 @@ impl Backend {
     pub fn square_into(self, out: &mut [u64], a: &[u64]) -> Result<(), Gf2xError> {
         check_output(out, 2 * a.len())?;
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).square(out, a),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).square(out, a),
             BackendKind::Portable => portable::PortableKernel.square(out, a),
@@ -442,6 +477,8 @@ impl Backend {
     #[inline]
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).fixed(out, a, b),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).fixed(out, a, b),
             BackendKind::Portable => portable::PortableKernel.fixed(out, a, b),

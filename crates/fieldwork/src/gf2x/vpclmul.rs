@@ -1,0 +1,246 @@
+//! Target features: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`,
+//! `vpclmulqdq`, `pclmulqdq`, `sse4.1` — capability token [`Avx512Clmul`].
+//!
+//! # The 8×8-word product on zmm
+//!
+//! `vpclmulqdq` on a zmm register computes four independent 64×64 products,
+//! one per 128-bit lane, each lane choosing the low or high word of each
+//! operand by the immediate. With `A = [a0 a1 | a2 a3 | a4 a5 | a6 a7]`
+//! (lane k holds words 2k, 2k+1) and `Bt` the pair `[b2t b2t+1]` broadcast to
+//! every lane, the four immediates give, in lane k,
+//!
+//! ```text
+//! 0x00: a(2k)·b(2t)        at word 2k+2t     = lane k+t
+//! 0x11: a(2k+1)·b(2t+1)    at word 2k+2t+2   = lane k+t+1
+//! 0x01: a(2k+1)·b(2t)  ┐
+//! 0x10: a(2k)·b(2t+1)  ┘   at word 2k+2t+1   = lane k+t, plus one word
+//! ```
+//!
+//! So for t = 0..4 the products are XORed, without moving them, into
+//! accumulators indexed by their lane shift (five for the even-offset
+//! products, four for the odd ones); at the end each accumulator is shifted
+//! into place across the two result registers with `valignq`, and the odd
+//! sum is shifted by one word. That is all 64 word products in 16
+//! `vpclmulqdq`, 4 lane broadcasts (`vshufi64x2`), 14 `valignq` and about
+//! 30 XORs — against 27 products and about 330 instructions for the 8-word
+//! Karatsuba kernel on xmm lanes. (Schoolbook, not Karatsuba, at this level:
+//! four products per instruction make the multiplications cheaper than the
+//! additions and shuffles Karatsuba would add.)
+//!
+//! # Larger sizes
+//!
+//! The generic formulas of [`super::algo`] run on [`Limb512`] digits (8 words
+//! each), so 16 words is one Karatsuba step over three 8×8 products, 24 the
+//! three-term formula, 32 two Karatsuba levels, and so on — every partial
+//! product and sum held in zmm registers (32 of them with AVX-512).
+#![allow(unsafe_code)]
+
+use super::algo::{self, Digit, DigitMul, Kernel};
+use crate::cpu::Avx512Clmul;
+use core::arch::x86_64::{
+    __m512i, _mm512_alignr_epi64, _mm512_clmulepi64_epi128, _mm512_loadu_si512,
+    _mm512_maskz_loadu_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_storeu_si512,
+    _mm512_xor_si512,
+};
+
+/// Eight words of a polynomial in one zmm register, word 0 in the lowest lane.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limb512(__m512i);
+
+impl core::ops::BitXor for Limb512 {
+    type Output = Limb512;
+    #[inline(always)]
+    fn bitxor(self, o: Limb512) -> Limb512 {
+        // SAFETY: `Limb512` values exist only inside functions compiled with
+        // AVX-512F (the backend's `#[target_feature]` entry points, reached
+        // through an `Avx512Clmul` token).
+        Limb512(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXorAssign for Limb512 {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: Limb512) {
+        *self = *self ^ o;
+    }
+}
+
+impl Digit for Limb512 {
+    // SAFETY: every bit pattern is a valid `__m512i`.
+    const ZERO: Limb512 = Limb512(unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) });
+}
+
+/// The 8×8-word multiplier (see the module docs).
+#[derive(Clone, Copy, Debug)]
+struct ZmmMul(Avx512Clmul);
+
+impl DigitMul<Limb512> for ZmmMul {
+    #[inline(always)]
+    fn mul(self, a: Limb512, b: Limb512) -> [Limb512; 2] {
+        // SAFETY: the token proves AVX-512F and VPCLMULQDQ.
+        let (lo, hi) = unsafe { mul8x8(a.0, b.0) };
+        [Limb512(lo), Limb512(hi)]
+    }
+}
+
+/// The 16-word product of two 8-word polynomials, as (low, high) registers.
+///
+/// # Safety
+///
+/// Needs AVX-512F and VPCLMULQDQ.
+#[inline(always)]
+unsafe fn mul8x8(a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+    // SAFETY: the caller guarantees AVX-512F and VPCLMULQDQ, all the
+    // intrinsics below need; none touches memory.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut even = [zero; 5];
+        let mut odd = [zero; 4];
+        macro_rules! column {
+            ($t:literal, $sel:literal) => {
+                // [b(2t) b(2t+1)] in every lane.
+                let bt = _mm512_shuffle_i64x2::<$sel>(b, b);
+                even[$t] = _mm512_xor_si512(even[$t], _mm512_clmulepi64_epi128::<0x00>(a, bt));
+                even[$t + 1] =
+                    _mm512_xor_si512(even[$t + 1], _mm512_clmulepi64_epi128::<0x11>(a, bt));
+                odd[$t] = _mm512_xor_si512(
+                    odd[$t],
+                    _mm512_xor_si512(
+                        _mm512_clmulepi64_epi128::<0x01>(a, bt),
+                        _mm512_clmulepi64_epi128::<0x10>(a, bt),
+                    ),
+                );
+            };
+        }
+        column!(0, 0x00);
+        column!(1, 0x55);
+        column!(2, 0xaa);
+        column!(3, 0xff);
+        // Shift accumulator s left by s lanes (2s words) across (lo, hi).
+        // `valignq` concatenates its first operand above its second and
+        // shifts right by the immediate number of words.
+        let mut lo = even[0];
+        let mut hi = even[4];
+        macro_rules! place {
+            ($v:expr, $s:literal, $lo:ident, $hi:ident) => {
+                $lo = _mm512_xor_si512($lo, _mm512_alignr_epi64::<{ 8 - 2 * $s }>($v, zero));
+                $hi = _mm512_xor_si512($hi, _mm512_alignr_epi64::<{ 8 - 2 * $s }>(zero, $v));
+            };
+        }
+        place!(even[1], 1, lo, hi);
+        place!(even[2], 2, lo, hi);
+        place!(even[3], 3, lo, hi);
+        let mut odd_lo = odd[0];
+        let mut odd_hi = zero;
+        place!(odd[1], 1, odd_lo, odd_hi);
+        place!(odd[2], 2, odd_lo, odd_hi);
+        place!(odd[3], 3, odd_lo, odd_hi);
+        // The odd-offset products sit one word higher.
+        lo = _mm512_xor_si512(lo, _mm512_alignr_epi64::<7>(odd_lo, zero));
+        hi = _mm512_xor_si512(hi, _mm512_alignr_epi64::<7>(odd_hi, odd_lo));
+        (lo, hi)
+    }
+}
+
+/// Loads `N` words (`N ≤ 8·L`) into `L` limbs, zero-padding the last.
+///
+/// # Safety
+///
+/// Needs AVX-512F.
+#[inline(always)]
+unsafe fn load_limbs<const L: usize>(a: &[u64]) -> [Limb512; L] {
+    core::array::from_fn(|i| {
+        let start = (8 * i).min(a.len());
+        let chunk = &a[start..a.len().min(8 * i + 8)];
+        // SAFETY: AVX-512F per the caller; a full chunk is 64 readable
+        // bytes; a short one is loaded with a mask of its length, which does
+        // not touch memory past it.
+        unsafe {
+            if chunk.len() == 8 {
+                Limb512(_mm512_loadu_si512(chunk.as_ptr().cast()))
+            } else {
+                let mask = ((1u32 << chunk.len()) - 1) as u8;
+                Limb512(_mm512_maskz_loadu_epi64(mask, chunk.as_ptr().cast()))
+            }
+        }
+    })
+}
+
+/// Stores the first `out.len()` words of the limbs.
+///
+/// # Safety
+///
+/// Needs AVX-512F.
+#[inline(always)]
+unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
+    for (i, limb) in c.iter().enumerate() {
+        let start = 8 * i;
+        if start >= out.len() {
+            break;
+        }
+        let end = (start + 8).min(out.len());
+        let dst = &mut out[start..end];
+        if dst.len() == 8 {
+            // SAFETY: AVX-512F per the caller; `dst` has 64 writable bytes.
+            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), limb.0) };
+        } else {
+            // SAFETY: every bit pattern of a `__m512i` is a valid `[u64; 8]`.
+            let words: [u64; 8] = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(limb.0) };
+            dst.copy_from_slice(&words[..dst.len()]);
+        }
+    }
+}
+
+/// The VPCLMULQDQ kernels for the recursive algorithms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ZmmKernel(pub(crate) Avx512Clmul);
+
+impl Kernel for ZmmKernel {
+    const BASE_MAX: usize = super::BASE_MAX;
+
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        // SAFETY: the token proves every feature `tf::fixed` enables.
+        unsafe { tf::fixed(self.0, out, a, b) }
+    }
+
+    fn square(self, out: &mut [u64], a: &[u64]) {
+        super::clmul::ClmulKernel(self.0.clmul()).square(out, a);
+    }
+}
+
+/// The product of `N` ≤ 8·L words (zero-padded to L limbs) by the formula
+/// `mulL` over 8-word limbs.
+macro_rules! limb_product {
+    ($t:expr, $f:ident, $l:literal, $out:expr, $a:expr, $b:expr) => {{
+        // SAFETY: inside `tf`, compiled with AVX-512F and VPCLMULQDQ.
+        unsafe {
+            let x = load_limbs::<$l>($a);
+            let y = load_limbs::<$l>($b);
+            let c = algo::$f(ZmmMul($t), &x, &y);
+            store_limbs($out, &c);
+        }
+        true
+    }};
+}
+
+/// The `#[target_feature]` functions, reached only through [`ZmmKernel`].
+mod tf {
+    use super::*;
+
+    /// Sizes 1–7 and 9 use the xmm lane kernels (measured faster, or within
+    /// noise, than padding to 8 or 16 words); 8, 10–16, 17–24 and 25–32 the
+    /// zmm formulas over 1, 2, 3 and 4 limbs.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
+    pub(super) fn fixed(t: Avx512Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        if a.len() != b.len() || out.len() != 2 * a.len() {
+            return false;
+        }
+        match a.len() {
+            8 => limb_product!(t, mul1, 1, out, a, b),
+            10..=16 => limb_product!(t, mul2, 2, out, a, b),
+            17..=24 => limb_product!(t, mul3, 3, out, a, b),
+            25..=32 => limb_product!(t, mul4, 4, out, a, b),
+            _ => super::super::clmul::ClmulKernel(t.clmul()).fixed(out, a, b),
+        }
+    }
+}
