@@ -5,7 +5,7 @@
 //!
 //! Ours: `gf2x::Backend::mul_into_with_scratch` with the best backend (the
 //! reference for ratios), `mul_fixed` (the array API) where a fixed kernel
-//! exists, and the portable backend up to 1024 words. Peers (with `system-peers`): gf2x's
+//! exists, and the other backends (portable up to 1024 words). Peers (with `system-peers`): gf2x's
 //! `gf2x_mul` (native or Debian build, as linked), NTL's `GF2X` `mul`
 //! (independent calls: chaining would time NTL's conversion).
 
@@ -108,8 +108,12 @@ pub fn cases() -> Result<Vec<Case>, String> {
             if an == bn {
                 impls.extend(ours_fixed(best, an));
             }
-            if best.name() != "portable" && an.max(bn) <= 1024 {
-                impls.push(ours(Backend::portable(), an, bn));
+            // The other backends, for the progression (the portable one only
+            // where it finishes in reasonable time).
+            for other in Backend::all().filter(|m| m.name() != best.name()) {
+                if other.name() != "portable" || an.max(bn) <= 1024 {
+                    impls.push(ours(other, an, bn));
+                }
             }
             #[cfg(feature = "system-peers")]
             impls.extend(peers(an, bn));
