@@ -39,8 +39,8 @@ use super::algo::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
     __m512i, _mm512_alignr_epi64, _mm512_clmulepi64_epi128, _mm512_loadu_si512,
-    _mm512_maskz_loadu_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_storeu_si512,
-    _mm512_xor_si512,
+    _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2,
+    _mm512_storeu_si512, _mm512_xor_si512,
 };
 
 /// Eight words of a polynomial in one zmm register, word 0 in the lowest lane.
@@ -184,9 +184,10 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
             // SAFETY: AVX-512F per the caller; `dst` has 64 writable bytes.
             unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), limb.0) };
         } else {
-            // SAFETY: every bit pattern of a `__m512i` is a valid `[u64; 8]`.
-            let words: [u64; 8] = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(limb.0) };
-            dst.copy_from_slice(&words[..dst.len()]);
+            let mask = ((1u32 << dst.len()) - 1) as u8;
+            // SAFETY: AVX-512F per the caller; the mask writes only the
+            // `dst.len()` words of `dst` (masked-off lanes touch no memory).
+            unsafe { _mm512_mask_storeu_epi64(dst.as_mut_ptr().cast(), mask, limb.0) };
         }
     }
 }
@@ -227,17 +228,22 @@ macro_rules! limb_product {
 mod tf {
     use super::*;
 
-    /// Sizes 1–7 and 9 use the xmm lane kernels (measured faster, or within
-    /// noise, than padding to 8 or 16 words); 8, 10–16, 17–24 and 25–32 the
-    /// zmm formulas over 1, 2, 3 and 4 limbs.
+    /// Sizes 1–3 use the xmm lane kernels; 4–8, 9–16, 17–24 and 25–32 the
+    /// zmm formulas over 1, 2, 3 and 4 limbs, zero-padded. Chosen by
+    /// peer-bench (2026-11-21, cycles per chained `mul_into`): one zmm 8×8
+    /// product costs 42 cycles, the xmm kernels 42 / 55 / 68 / 74 / 98 at
+    /// 3 / 4 / 5 / 6 / 7 words and 164 at 9, against 101 for the 16-word
+    /// zmm formula. Padded sizes (4–7 words) measure 43–54 ticks against 35
+    /// at a full 8 in chained calls: the masked stores of a partial result
+    /// do not forward to the next call's loads.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn fixed(t: Avx512Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         if a.len() != b.len() || out.len() != 2 * a.len() {
             return false;
         }
         match a.len() {
-            8 => limb_product!(t, mul1, 1, out, a, b),
-            10..=16 => limb_product!(t, mul2, 2, out, a, b),
+            4..=8 => limb_product!(t, mul1, 1, out, a, b),
+            9..=16 => limb_product!(t, mul2, 2, out, a, b),
             17..=24 => limb_product!(t, mul3, 3, out, a, b),
             25..=32 => limb_product!(t, mul4, 4, out, a, b),
             _ => super::super::clmul::ClmulKernel(t.clmul()).fixed(out, a, b),
