@@ -12,7 +12,7 @@
 //!
 //! | module | what it is | status |
 //! |---|---|---|
-//! | [`gf2x`] | multiplication and algebra in GF(2)\[x\] | products of any size, squaring, [`gf2x::Gf2Poly`] algebra; Su–Fan strategy table, VPCLMULQDQ, Toom in progress |
+//! | [`gf2x`] | multiplication and algebra in GF(2)\[x\] | products of any size (portable, PCLMULQDQ, VPCLMULQDQ), squaring, [`gf2x::Gf2Poly`] algebra; Su–Fan strategy table and Toom in progress |
 //! | [`gf2m`] | binary fields GF(2^m), polynomial and normal basis | planned |
 //! | [`ghash`] | GHASH and POLYVAL | planned |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | planned |
