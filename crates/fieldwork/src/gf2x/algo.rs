@@ -68,7 +68,7 @@ pub(crate) fn xor_into<T: Digit>(dst: &mut [T], src: &[T]) {
 
 /// `a` (length `N`) XOR `b` (length `M ≤ N`, zero-extended).
 #[inline(always)]
-fn sum<T: Digit, const N: usize, const M: usize>(a: &[T; N], b: &[T; M]) -> [T; N] {
+pub(crate) fn sum<T: Digit, const N: usize, const M: usize>(a: &[T; N], b: &[T; M]) -> [T; N] {
     let mut s = *a;
     xor_into(&mut s, b);
     s

@@ -52,6 +52,7 @@ mod clmul;
 #[cfg(feature = "alloc")]
 mod poly;
 mod portable;
+mod sufan;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
 
