@@ -250,3 +250,43 @@ macro_rules! fixed_entries {
 }
 
 fixed_entries!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+
+/// The Su–Fan strategies of [`super::sufan`] compiled on xmm lanes, behind
+/// slice entry points for [`super::strategy`] (benchmarks and tests).
+pub(crate) mod sufan_kernels {
+    use super::*;
+
+    macro_rules! entries {
+        ($($f:ident $n:literal),*) => {$(
+            #[doc = concat!("`", stringify!($f), "` with PCLMULQDQ; false on wrong lengths.")]
+            pub(crate) fn $f(t: Clmul, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+                let (Ok(x), Ok(y), Ok(o)) = (
+                    <&[u64; $n]>::try_from(a),
+                    <&[u64; $n]>::try_from(b),
+                    <&mut [u64; 2 * $n]>::try_from(out),
+                ) else {
+                    return false;
+                };
+                // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+                unsafe { tf::$f(t, x, y, o) };
+                true
+            }
+        )*
+
+        mod tf {
+            use super::*;
+            $(
+                #[inline(never)]
+                #[target_feature(enable = "pclmulqdq,sse4.1")]
+                pub(super) fn $f(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+                    store_lanes(out, super::super::super::sufan::$f(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
+                }
+            )*
+        }};
+    }
+
+    entries!(
+        s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1 5, s5_2 5, s5_3 5,
+        s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3 9
+    );
+}

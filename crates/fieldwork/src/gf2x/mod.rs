@@ -52,6 +52,8 @@ mod clmul;
 #[cfg(feature = "alloc")]
 mod poly;
 mod portable;
+#[doc(hidden)]
+pub mod strategy;
 mod sufan;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;

@@ -4,6 +4,7 @@
 
 pub mod clmul64;
 pub mod gf2x_mul;
+pub mod sufan;
 
 use crate::harness::Case;
 
@@ -25,5 +26,8 @@ impl Rng {
 pub type CaseBuilder = fn() -> Result<Vec<Case>, String>;
 
 /// Every group's name and case builder, in report order.
-pub const GROUPS: &[(&str, CaseBuilder)] =
-    &[("clmul64", clmul64::cases), ("gf2x_mul", gf2x_mul::cases)];
+pub const GROUPS: &[(&str, CaseBuilder)] = &[
+    ("clmul64", clmul64::cases),
+    ("gf2x_mul", gf2x_mul::cases),
+    ("sufan", sufan::cases),
+];

@@ -1,0 +1,105 @@
+//! The multiplication strategies of Su & Fan's Table 1 as callable kernels
+//! on every backend, so benchmarks can reproduce the table and tests can
+//! check every strategy on every backend. Not part of the stable API.
+//!
+//! The formulas and their counts are documented in the (private) `sufan`
+//! module; [`strategies`] lists them.
+#![forbid(unsafe_code)]
+
+use super::portable::PortableWord;
+use super::{Backend, BackendKind, sufan};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::Clmul;
+
+/// One strategy: a formula for one operand size.
+#[derive(Clone, Copy, Debug)]
+pub struct Strategy {
+    /// Su & Fan's label (`"5-1"`), with `m` for a factored variant.
+    pub name: &'static str,
+    /// Operand size in words.
+    pub words: usize,
+    /// Word (64×64) products it computes.
+    pub products: usize,
+    /// What it is.
+    pub description: &'static str,
+    portable: fn(&[u64], &[u64], &mut [u64]) -> bool,
+    #[cfg(target_arch = "x86_64")]
+    clmul: fn(Clmul, &[u64], &[u64], &mut [u64]) -> bool,
+}
+
+impl Strategy {
+    /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backend
+    /// runs the PCLMULQDQ kernels: these formulas are per-word). Returns
+    /// false unless `a.len() == b.len() == self.words` and
+    /// `out.len() == 2·self.words`.
+    pub fn mul(&self, backend: Backend, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+        match backend.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(t) => (self.clmul)(t.clmul(), a, b, out),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Pclmulqdq(t) => (self.clmul)(t, a, b, out),
+            BackendKind::Portable => (self.portable)(a, b, out),
+        }
+    }
+}
+
+macro_rules! strategies {
+    ($($f:ident $n:literal),*) => {
+        mod portable_kernels {
+            use super::*;
+            $(
+                pub(super) fn $f(a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+                    let (Ok(x), Ok(y), Ok(o)) = (
+                        <&[u64; $n]>::try_from(a),
+                        <&[u64; $n]>::try_from(b),
+                        <&mut [u64; 2 * $n]>::try_from(out),
+                    ) else {
+                        return false;
+                    };
+                    *o = sufan::$f(PortableWord, x, y);
+                    true
+                }
+            )*
+        }
+
+        /// Every strategy, in Su & Fan's table order.
+        pub fn strategies() -> impl Iterator<Item = Strategy> {
+            const FNS: &[(fn(&[u64], &[u64], &mut [u64]) -> bool, ClmulFn)] = &[
+                $((portable_kernels::$f, clmul_fn!($f))),*
+            ];
+            sufan::STRATEGIES.iter().zip(FNS).map(|(row, &(portable, _clmul))| Strategy {
+                name: row.0,
+                words: row.1,
+                products: row.2,
+                description: row.3,
+                portable,
+                #[cfg(target_arch = "x86_64")]
+                clmul: _clmul,
+            })
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+type ClmulFn = fn(Clmul, &[u64], &[u64], &mut [u64]) -> bool;
+#[cfg(not(target_arch = "x86_64"))]
+type ClmulFn = ();
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! clmul_fn {
+    ($f:ident) => {
+        super::clmul::sufan_kernels::$f
+    };
+}
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! clmul_fn {
+    ($f:ident) => {
+        ()
+    };
+}
+
+// Same order as `sufan::STRATEGIES` (checked by a test).
+strategies!(
+    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1 5, s5_2 5, s5_3 5,
+    s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3 9
+);

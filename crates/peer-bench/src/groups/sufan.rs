@@ -1,0 +1,95 @@
+//! `sufan`: the reproduction of Su & Fan's Tables 1 and 2 — every strategy
+//! for 3, 4, 5, 7 and 9 words on the word-by-word PCLMULQDQ kernels, next to
+//! our default (`mul_fixed` with the best backend) and gf2x, chained calls.
+
+use super::Rng;
+use crate::harness::{Case, Impl};
+use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::strategy::{Strategy, strategies};
+use std::hint::black_box;
+
+fn operands(n: usize) -> (Vec<u64>, Vec<u64>) {
+    let mut rng = Rng(0x5f00 + n as u64);
+    (
+        (0..n).map(|_| rng.next_u64()).collect(),
+        (0..n).map(|_| rng.next_u64()).collect(),
+    )
+}
+
+fn strategy_impl(s: Strategy, m: Backend) -> Impl {
+    let (mut a, b) = operands(s.words);
+    let mut out = vec![0u64; 2 * s.words];
+    let n = s.words;
+    Impl {
+        name: format!("{} ({} products)", s.name, s.products),
+        ours: true,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                s.mul(m, &a, &b, &mut out);
+                a.copy_from_slice(&out[..n]);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
+fn default_impl(m: Backend, n: usize) -> Impl {
+    let (mut a, b) = operands(n);
+    let mut out = vec![0u64; 2 * n];
+    Impl {
+        name: format!("default mul_into ({})", m.name()),
+        ours: true,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                let _ = m.mul_into(&mut out, &a, &b);
+                a.copy_from_slice(&out[..n]);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
+/// The cases, after checking every strategy against the default.
+pub fn cases() -> Result<Vec<Case>, String> {
+    let m = Backend::pclmulqdq().unwrap_or_else(Backend::portable);
+    let best = Backend::best();
+    let mut out = Vec::new();
+    for n in [3usize, 4, 5, 7, 9] {
+        let (a, b) = operands(n);
+        let mut want = vec![0u64; 2 * n];
+        best.mul_into(&mut want, &a, &b)
+            .map_err(|e| e.to_string())?;
+        let mut impls = vec![default_impl(best, n)];
+        for s in strategies().filter(|s| s.words == n) {
+            let mut got = vec![0u64; 2 * n];
+            if !s.mul(m, &a, &b, &mut got) || got != want {
+                return Err(format!("strategy {} disagrees", s.name));
+            }
+            impls.push(strategy_impl(s, m));
+        }
+        #[cfg(feature = "system-peers")]
+        {
+            let (mut a, b) = operands(n);
+            let mut out = vec![0u64; 2 * n];
+            impls.push(Impl {
+                name: crate::sys::GF2X_BUILD.to_string(),
+                ours: false,
+                routine: Box::new(move |iters| {
+                    for _ in 0..iters {
+                        crate::sys::gf2x_mul_words(&mut out, &a, &b);
+                        a.copy_from_slice(&out[..n]);
+                    }
+                    black_box(&out);
+                }),
+            });
+        }
+        out.push(Case {
+            group: "sufan",
+            size: format!("{n} words"),
+            bytes: None,
+            impls,
+            heavy: false,
+        });
+    }
+    Ok(out)
+}
