@@ -171,7 +171,7 @@ impl Kernel for ClmulKernel {
 }
 
 macro_rules! fixed_entries {
-    ($($name:ident $n:literal),*) => {
+    ($($name:ident $n:literal = $formula:path),*) => {
         $(
             #[doc = concat!("The ", $n, "-word product with PCLMULQDQ.")]
             #[inline]
@@ -242,14 +242,30 @@ macro_rules! fixed_entries {
                 #[inline(never)]
                 #[target_feature(enable = "pclmulqdq,sse4.1")]
                 pub(super) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                    store_lanes(out, algo::$name(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
+                    store_lanes(out, $formula(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
                 }
             )*
         }
     };
 }
 
-fixed_entries!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+// The formula per size: the Karatsuba/three-term defaults of `algo`, except
+// where peer-bench's `sufan` group measured a Su–Fan strategy faster on this
+// core (2026-11-21, cycles per chained call): schoolbook 3-S at 3 words
+// (36.1 against 42.0 for the three-term formula) and the 3 + 2 split 5-2 at
+// 5 words (60.3 against 63.0 for Montgomery's 5-1 and 68 for the default).
+fixed_entries!(
+    mul1 1 = algo::mul1,
+    mul2 2 = algo::mul2,
+    mul3 3 = crate::gf2x::sufan::s3_school,
+    mul4 4 = algo::mul4,
+    mul5 5 = crate::gf2x::sufan::s5_2,
+    mul6 6 = algo::mul6,
+    mul7 7 = algo::mul7,
+    mul8 8 = algo::mul8,
+    mul9 9 = algo::mul9,
+    mul16 16 = algo::mul16
+);
 
 /// The Su–Fan strategies of [`super::sufan`] compiled on xmm lanes, behind
 /// slice entry points for [`super::strategy`] (benchmarks and tests).

