@@ -208,23 +208,72 @@ pub(crate) trait Kernel: Copy {
     fn square(self, out: &mut [u64], a: &[u64]);
 }
 
-/// Scratch words [`karatsuba`] needs for `n`-word operands.
-pub(crate) const fn karatsuba_scratch(n: usize, base_max: usize) -> usize {
-    // Each level uses 4·ceil(n/2) words (the two sums and their product)
-    // and recurses on ceil(n/2); the sum is below 4n + 4·log2(n).
-    let mut total = 0;
-    let mut k = n;
-    while k > base_max {
-        let l = k - k / 2;
-        total += 4 * l;
-        k = l;
+/// Scratch words [`mul_balanced`] needs for `n`-word operands, whatever
+/// step the backend's plan takes at each size.
+///
+/// A Karatsuba step needs `4l + B(l)` (`l = ⌈n/2⌉`: the two sums and their
+/// product, then the sub-products' scratch), a Toom-3 step at most
+/// `6k + 12 + B(k + 2)` (`k = ⌈n/3⌉`: two evaluated operands of `k + 2`
+/// words and their two products, for the word-aligned variant; the
+/// bit-level one needs less, see [`super::toom`]). With
+/// `k + 2 ≤ l` (from 12 words) and `B` monotone both are at most
+/// `max(4l, 6k + 12) + B(l)`, which is monotone itself: one chain of
+/// `log2(n)` calls, and a step that hands its scratch to sub-products of
+/// several sizes need only provide for the largest.
+pub(crate) const fn mul_balanced_scratch(n: usize, base_max: usize) -> usize {
+    if n <= base_max || n < 2 {
+        return 0;
     }
-    total
+    let l = n - n / 2;
+    let own = if n >= super::toom::TOOM3_MIN {
+        let toom = 6 * n.div_ceil(3) + 12;
+        if toom > 4 * l { toom } else { 4 * l }
+    } else {
+        4 * l
+    };
+    own + mul_balanced_scratch(l, base_max)
 }
 
-/// Balanced Karatsuba: `out = a·b`, `a.len() == b.len() == n`,
-/// `out.len() == 2n`, `scratch.len() ≥ karatsuba_scratch(n)`.
-pub(crate) fn karatsuba<K: Kernel>(
+/// Scratch words one [`karatsuba`] step needs for `n`-word operands: the two
+/// sums and their product, `4·⌈n/2⌉` words, plus what the sub-products need.
+pub(crate) const fn karatsuba_scratch(n: usize, base_max: usize) -> usize {
+    let l = n - n / 2;
+    4 * l + mul_balanced_scratch(l, base_max)
+}
+
+/// Balanced product `out = a·b`, `a.len() == b.len() == n`, `out.len() == 2n`,
+/// `scratch.len() ≥ mul_balanced_scratch(n)`: the backend's fixed kernel if
+/// it has one for `n`, else the step the backend's plan gives for `n`
+/// (Karatsuba or one of the Toom-3 variants, [`super::toom::Plan`]); the
+/// sub-products come back here.
+pub(crate) fn mul_balanced<K: super::toom::Planned>(
+    k: K,
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    scratch: &mut [u64],
+) {
+    debug_assert_eq!(b.len(), a.len());
+    debug_assert_eq!(out.len(), 2 * a.len());
+    if k.fixed(out, a, b) {
+        return;
+    }
+    debug_assert!(
+        a.len() > K::BASE_MAX,
+        "sizes up to BASE_MAX have fixed kernels"
+    );
+    use super::toom::{Step, toom3, toom3w};
+    match k.plan().step(a.len()) {
+        Step::Karatsuba => karatsuba(k, out, a, b, scratch),
+        Step::Toom3 => toom3(k, out, a, b, scratch),
+        Step::Toom3Word => toom3w(k, out, a, b, scratch),
+    }
+}
+
+/// One balanced Karatsuba step: `out = a·b`, `a.len() == b.len() == n`,
+/// `out.len() == 2n`, `scratch.len() ≥ karatsuba_scratch(n)`; the three
+/// sub-products go through [`mul_balanced`].
+pub(crate) fn karatsuba<K: super::toom::Planned>(
     k: K,
     out: &mut [u64],
     a: &[u64],
@@ -234,18 +283,15 @@ pub(crate) fn karatsuba<K: Kernel>(
     let n = a.len();
     debug_assert_eq!(b.len(), n);
     debug_assert_eq!(out.len(), 2 * n);
-    if k.fixed(out, a, b) {
-        return;
-    }
-    debug_assert!(n > K::BASE_MAX, "sizes up to BASE_MAX have fixed kernels");
+    debug_assert!(scratch.len() >= karatsuba_scratch(n, K::BASE_MAX));
     let l = n - n / 2; // low part, ≥ high part
     let h = n / 2;
     let (a0, a1) = a.split_at(l);
     let (b0, b1) = b.split_at(l);
     {
         let (lo, hi) = out.split_at_mut(2 * l);
-        karatsuba(k, lo, a0, b0, scratch);
-        karatsuba(k, hi, a1, b1, scratch);
+        mul_balanced(k, lo, a0, b0, scratch);
+        mul_balanced(k, hi, a1, b1, scratch);
     }
     let (sums, rest) = scratch.split_at_mut(2 * l);
     let (p1, rest) = rest.split_at_mut(2 * l);
@@ -254,7 +300,7 @@ pub(crate) fn karatsuba<K: Kernel>(
     xor_into(sa, a1);
     sb.copy_from_slice(b0);
     xor_into(sb, b1);
-    karatsuba(k, p1, sa, sb, rest);
+    mul_balanced(k, p1, sa, sb, rest);
     // p1 += p0 + p2, then out += p1·x^(64l).
     xor_into(p1, &out[..2 * l]);
     for i in 0..2 * h {
@@ -270,7 +316,7 @@ pub(crate) const fn mul_scratch(an: usize, bn: usize, base_max: usize) -> usize 
     if small == 0 {
         return 0;
     }
-    let balanced = karatsuba_scratch(small, base_max);
+    let balanced = mul_balanced_scratch(small, base_max);
     if big == small {
         return balanced;
     }
@@ -288,8 +334,15 @@ pub(crate) const fn mul_scratch(an: usize, bn: usize, base_max: usize) -> usize 
 
 /// `out = a·b` for any lengths (`out.len() == a.len() + b.len()`),
 /// `scratch.len() ≥ mul_scratch(..)`. Unbalanced operands are cut into
-/// chunks the size of the shorter one, each multiplied by balanced Karatsuba.
-pub(crate) fn mul<K: Kernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+/// chunks the size of the shorter one, each a balanced product
+/// ([`mul_balanced`]).
+pub(crate) fn mul<K: super::toom::Planned>(
+    k: K,
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    scratch: &mut [u64],
+) {
     let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let (m, n) = (a.len(), b.len());
     debug_assert_eq!(out.len(), m + n);
@@ -298,7 +351,7 @@ pub(crate) fn mul<K: Kernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratc
         return;
     }
     if m == n {
-        karatsuba(k, out, a, b, scratch);
+        mul_balanced(k, out, a, b, scratch);
         return;
     }
     out.fill(0);
@@ -308,7 +361,7 @@ pub(crate) fn mul<K: Kernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratc
         let chunk = &a[off..(off + n).min(m)];
         let p = &mut prod[..chunk.len() + n];
         if chunk.len() == n {
-            karatsuba(k, p, chunk, b, rest);
+            mul_balanced(k, p, chunk, b, rest);
         } else {
             mul(k, p, chunk, b, rest);
         }

@@ -55,6 +55,7 @@ mod portable;
 #[doc(hidden)]
 pub mod strategy;
 mod sufan;
+mod toom;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
 
