@@ -4,26 +4,8 @@
 
 mod common;
 
-use common::{Candidate, Rng, differential};
+use common::{Candidate, Rng, differential, mul_bitwise};
 use fieldwork::gf2x::{self, Backend, Gf2xError, mul_scratch_len};
-
-/// The definition: XOR of `a·x^i` for every set bit `i` of `b`, one bit at a
-/// time (no word products at all).
-fn mul_bitwise(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = vec![0u64; a.len() + b.len()];
-    for i in 0..64 * b.len() {
-        if (b[i / 64] >> (i % 64)) & 1 == 1 {
-            let (w, s) = (i / 64, i % 64);
-            for (j, &x) in a.iter().enumerate() {
-                out[w + j] ^= x << s;
-                if s != 0 {
-                    out[w + j + 1] ^= x >> (64 - s);
-                }
-            }
-        }
-    }
-    out
-}
 
 fn random_words(rng: &mut Rng, n: usize) -> Vec<u64> {
     (0..n).map(|_| rng.next_u64_shaped()).collect()

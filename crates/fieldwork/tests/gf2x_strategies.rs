@@ -2,25 +2,9 @@
 
 mod common;
 
-use common::Rng;
+use common::{Rng, mul_bitwise};
 use fieldwork::gf2x::Backend;
 use fieldwork::gf2x::strategy::strategies;
-
-fn mul_bitwise(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = vec![0u64; a.len() + b.len()];
-    for i in 0..64 * b.len() {
-        if (b[i / 64] >> (i % 64)) & 1 == 1 {
-            let (w, s) = (i / 64, i % 64);
-            for (j, &x) in a.iter().enumerate() {
-                out[w + j] ^= x << s;
-                if s != 0 {
-                    out[w + j + 1] ^= x >> (64 - s);
-                }
-            }
-        }
-    }
-    out
-}
 
 #[test]
 fn the_table() {

@@ -51,6 +51,25 @@ pub fn data_lines(name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The definition of the product of binary polynomials: XOR of `a·x^i` for
+/// every set bit `i` of `b`, one bit at a time (no word products at all) —
+/// the reference every backend is tested against.
+pub fn mul_bitwise(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = vec![0u64; a.len() + b.len()];
+    for i in 0..64 * b.len() {
+        if (b[i / 64] >> (i % 64)) & 1 == 1 {
+            let (w, s) = (i / 64, i % 64);
+            for (j, &x) in a.iter().enumerate() {
+                out[w + j] ^= x << s;
+                if s != 0 {
+                    out[w + j + 1] ^= x >> (64 - s);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A big-endian hex string as a `u128`.
 pub fn hex_u128(s: &str) -> u128 {
     u128::from_str_radix(s, 16).unwrap_or_else(|e| panic!("bad hex {s:?}: {e}"))
