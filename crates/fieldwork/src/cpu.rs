@@ -463,7 +463,6 @@ macro_rules! capability_token {
 
         impl $name {
             /// The features this token proves.
-            #[allow(dead_code)]
             pub(crate) const FEATURES: Features = Features::EMPTY$(.with(Feature::$feat))+;
 
             /// The token, if every feature it proves is usable.
@@ -488,7 +487,6 @@ capability_token! {
 
 impl Avx512Clmul {
     /// The xmm token this one implies (its features are a subset).
-    #[allow(dead_code)]
     pub(crate) fn clmul(self) -> Clmul {
         Clmul(())
     }

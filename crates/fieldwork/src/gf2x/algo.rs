@@ -162,6 +162,22 @@ karatsuba_step!(mul8, 8 = 4 + 4, mul4, mul4);
 three_term!(mul9, 9 = 3 x 3, mul3);
 karatsuba_step!(mul16, 16 = 8 + 8, mul8, mul8);
 
+/// `(a, b, out)` as `(&[u64; N], &[u64; N], &mut [u64; 2N])`, or `None` if
+/// any length differs: how every slice entry point reaches a fixed kernel.
+macro_rules! fixed_arrays {
+    ($n:literal, $a:expr, $b:expr, $out:expr) => {
+        match (
+            <&[u64; $n]>::try_from($a),
+            <&[u64; $n]>::try_from($b),
+            <&mut [u64; 2 * $n]>::try_from($out),
+        ) {
+            (Ok(x), Ok(y), Ok(o)) => Some((x, y, o)),
+            _ => None,
+        }
+    };
+}
+pub(crate) use fixed_arrays;
+
 /// Calls the fixed kernel `mulN` on the slices as arrays, for
 /// `N = a.len() = b.len()` in 0..=9. Returns false (and leaves `out` alone)
 /// for other sizes. (Not 16: on general registers the inlined 16-word
@@ -171,10 +187,10 @@ karatsuba_step!(mul16, 16 = 8 + 8, mul8, mul8);
 pub(crate) fn mul_fixed_slices<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
     macro_rules! arm {
         ($f:ident, $n:literal) => {{
-            let (Ok(x), Ok(y)) = (<&[u64; $n]>::try_from(a), <&[u64; $n]>::try_from(b)) else {
+            let Some((x, y, o)) = fixed_arrays!($n, a, b, &mut *out) else {
                 return false;
             };
-            out[..2 * $n].copy_from_slice(&$f(m, x, y));
+            *o = $f(m, x, y);
             true
         }};
     }

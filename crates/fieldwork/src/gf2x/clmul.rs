@@ -197,11 +197,7 @@ macro_rules! fixed_entries {
             pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
                 macro_rules! arm {
                     ($f:ident, $k:literal) => {{
-                        let (Ok(x), Ok(y), Ok(o)) = (
-                            <&[u64; $k]>::try_from(a),
-                            <&[u64; $k]>::try_from(b),
-                            <&mut [u64; 2 * $k]>::try_from(&mut *out),
-                        ) else {
+                        let Some((x, y, o)) = algo::fixed_arrays!($k, a, b, &mut *out) else {
                             return false;
                         };
                         $f(t, x, y, o);
@@ -276,11 +272,7 @@ pub(crate) mod sufan_kernels {
         ($($f:ident $n:literal),*) => {$(
             #[doc = concat!("`", stringify!($f), "` with PCLMULQDQ; false on wrong lengths.")]
             pub(crate) fn $f(t: Clmul, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-                let (Ok(x), Ok(y), Ok(o)) = (
-                    <&[u64; $n]>::try_from(a),
-                    <&[u64; $n]>::try_from(b),
-                    <&mut [u64; 2 * $n]>::try_from(out),
-                ) else {
+                let Some((x, y, o)) = algo::fixed_arrays!($n, a, b, out) else {
                     return false;
                 };
                 // SAFETY: the token proves PCLMULQDQ and SSE4.1.

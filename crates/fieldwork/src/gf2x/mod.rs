@@ -389,20 +389,24 @@ impl Backend {
         // Stack buffers in tiers: zeroing 8 KiB would cost more than a small
         // product (sizes up to 9 words need no scratch at all).
         if needed == 0 {
-            return self.mul_into_with_scratch(out, a, b, &mut []);
+            self.mul_unchecked(out, a, b, &mut []);
+            return Ok(());
         }
         if needed <= SMALL_STACK_SCRATCH {
             let mut scratch = [0u64; SMALL_STACK_SCRATCH];
-            return self.mul_into_with_scratch(out, a, b, &mut scratch[..needed]);
+            self.mul_unchecked(out, a, b, &mut scratch[..needed]);
+            return Ok(());
         }
         if needed <= STACK_SCRATCH {
             let mut scratch = [0u64; STACK_SCRATCH];
-            return self.mul_into_with_scratch(out, a, b, &mut scratch[..needed]);
+            self.mul_unchecked(out, a, b, &mut scratch[..needed]);
+            return Ok(());
         }
         #[cfg(feature = "alloc")]
         {
             let mut scratch = alloc::vec![0u64; needed];
-            self.mul_into_with_scratch(out, a, b, &mut scratch)
+            self.mul_unchecked(out, a, b, &mut scratch);
+            Ok(())
         }
         #[cfg(not(feature = "alloc"))]
         Err(Gf2xError::ScratchLength {
@@ -431,16 +435,7 @@ impl Backend {
                 actual: scratch.len(),
             });
         }
-        if self.fixed(out, a, b) {
-            return Ok(());
-        }
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => algo::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => algo::mul(clmul::ClmulKernel(t), out, a, b, scratch),
-            BackendKind::Portable => algo::mul(portable::PortableKernel, out, a, b, scratch),
-        }
+        self.mul_unchecked(out, a, b, scratch);
         Ok(())
     }
 
@@ -476,6 +471,22 @@ impl Backend {
 }
 
 impl Backend {
+    /// `out = a·b` once the lengths are checked: `out.len() == a.len() +
+    /// b.len()` and `scratch.len() ≥ mul_scratch_len(..)`. The fixed kernel
+    /// first (no recursion for small products), else the recursive layer.
+    fn mul_unchecked(self, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+        if self.fixed(out, a, b) {
+            return;
+        }
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Vpclmulqdq(t) => algo::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Pclmulqdq(t) => algo::mul(clmul::ClmulKernel(t), out, a, b, scratch),
+            BackendKind::Portable => algo::mul(portable::PortableKernel, out, a, b, scratch),
+        }
+    }
+
     /// The fixed kernel for this balanced size, if there is one (the fast
     /// path for small products: no scratch, no recursion).
     #[inline]

@@ -49,11 +49,7 @@ macro_rules! strategies {
             use super::*;
             $(
                 pub(super) fn $f(a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-                    let (Ok(x), Ok(y), Ok(o)) = (
-                        <&[u64; $n]>::try_from(a),
-                        <&[u64; $n]>::try_from(b),
-                        <&mut [u64; 2 * $n]>::try_from(out),
-                    ) else {
+                    let Some((x, y, o)) = super::super::algo::fixed_arrays!($n, a, b, out) else {
                         return false;
                     };
                     *o = sufan::$f(PortableWord, x, y);

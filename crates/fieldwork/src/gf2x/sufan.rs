@@ -252,9 +252,6 @@
 //! 5-1), 7-2 and 9-2: the fewest products win only where they do not
 //! lengthen the chains or the spills.
 #![forbid(unsafe_code)]
-// Nothing in the library calls these kernels yet: the lead wires them into
-// the backends (`mul_fixed` strategies) and the benchmarks.
-#![allow(dead_code)]
 
 use super::algo::{Digit, DigitMul, mul1, sum, xor_into};
 
