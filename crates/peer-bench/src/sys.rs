@@ -1,6 +1,8 @@
 //! Safe wrappers over the C/C++ peers (feature `system-peers`).
 
+use crate::harness::Impl;
 use std::ffi::c_void;
+use std::hint::black_box;
 
 unsafe extern "C" {
     fn gf2x_mul(c: *mut u64, a: *const u64, an: u64, b: *const u64, bn: u64) -> i32;
@@ -60,5 +62,41 @@ impl Drop for NtlGf2x {
     fn drop(&mut self) {
         // SAFETY: created by `fw_ntl_gf2x_new`, freed once.
         unsafe { fw_ntl_gf2x_free(self.0) }
+    }
+}
+
+/// gf2x's `gf2x_mul` on `a·b`, chained like our rows: each call's first
+/// operand is the low `a.len()` words of the previous product.
+pub fn gf2x_chained(mut a: Vec<u64>, b: Vec<u64>) -> Impl {
+    let n = a.len();
+    let mut out = vec![0u64; n + b.len()];
+    Impl {
+        name: GF2X_BUILD.to_string(),
+        ours: false,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                gf2x_mul_words(&mut out, &a, &b);
+                a.copy_from_slice(&out[..n]);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
+/// NTL's `GF2X` `mul` on `a·b`, as independent calls `z ← a·b`: chaining
+/// would need a word conversion per call, which would time the conversion.
+/// That favours NTL (no dependency chain); the tables say so.
+pub fn ntl_independent(a: &[u64], b: &[u64]) -> Impl {
+    let (x, y) = (NtlGf2x::from_words(a), NtlGf2x::from_words(b));
+    let mut z = NtlGf2x::from_words(&[0]);
+    Impl {
+        name: "NTL GF2X".to_string(),
+        ours: false,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                z.mul(&x, &y);
+            }
+            black_box(&z);
+        }),
     }
 }

@@ -78,7 +78,7 @@ fn check_peers(best: Backend) -> Result<(), String> {
 
 #[cfg(feature = "system-peers")]
 fn peers() -> Vec<Impl> {
-    use crate::sys::{GF2X_BUILD, NtlGf2x, gf2x_mul_words};
+    use crate::sys::{GF2X_BUILD, gf2x_mul_words};
     let (mut a, b) = operands();
     let gf2x = Impl {
         name: GF2X_BUILD.to_string(),
@@ -92,22 +92,7 @@ fn peers() -> Vec<Impl> {
             black_box(a);
         }),
     };
-    // NTL: chaining would need a word conversion per call (the product has
-    // two words), which would time the conversion, so NTL's calls are
-    // independent: z ← x·y repeated. That favours NTL (no dependency chain).
     let mut rng = Rng(11);
-    let x = NtlGf2x::from_words(&[rng.next_u64()]);
-    let y = NtlGf2x::from_words(&[rng.next_u64()]);
-    let mut z = NtlGf2x::from_words(&[0]);
-    let ntl = Impl {
-        name: "NTL GF2X".to_string(),
-        ours: false,
-        routine: Box::new(move |n| {
-            for _ in 0..n {
-                z.mul(&x, &y);
-            }
-            black_box(&z);
-        }),
-    };
+    let ntl = crate::sys::ntl_independent(&[rng.next_u64()], &[rng.next_u64()]);
     vec![gf2x, ntl]
 }

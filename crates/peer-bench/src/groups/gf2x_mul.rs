@@ -164,32 +164,7 @@ fn check_peers(best: Backend) -> Result<(), String> {
 
 #[cfg(feature = "system-peers")]
 fn peers(an: usize, bn: usize) -> Vec<Impl> {
-    use crate::sys::{GF2X_BUILD, NtlGf2x, gf2x_mul_words};
-    let (mut a, b) = operands(an, bn);
-    let mut out = vec![0u64; an + bn];
-    let gf2x = Impl {
-        name: GF2X_BUILD.to_string(),
-        ours: false,
-        routine: Box::new(move |n| {
-            for _ in 0..n {
-                gf2x_mul_words(&mut out, &a, &b);
-                a.copy_from_slice(&out[..an]);
-            }
-            black_box(&out);
-        }),
-    };
     let (a, b) = operands(an, bn);
-    let (x, y) = (NtlGf2x::from_words(&a), NtlGf2x::from_words(&b));
-    let mut z = NtlGf2x::from_words(&[0]);
-    let ntl = Impl {
-        name: "NTL GF2X".to_string(),
-        ours: false,
-        routine: Box::new(move |n| {
-            for _ in 0..n {
-                z.mul(&x, &y);
-            }
-            black_box(&z);
-        }),
-    };
-    vec![gf2x, ntl]
+    let ntl = crate::sys::ntl_independent(&a, &b);
+    vec![crate::sys::gf2x_chained(a, b), ntl]
 }

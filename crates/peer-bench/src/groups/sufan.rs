@@ -69,19 +69,8 @@ pub fn cases() -> Result<Vec<Case>, String> {
         }
         #[cfg(feature = "system-peers")]
         {
-            let (mut a, b) = operands(n);
-            let mut out = vec![0u64; 2 * n];
-            impls.push(Impl {
-                name: crate::sys::GF2X_BUILD.to_string(),
-                ours: false,
-                routine: Box::new(move |iters| {
-                    for _ in 0..iters {
-                        crate::sys::gf2x_mul_words(&mut out, &a, &b);
-                        a.copy_from_slice(&out[..n]);
-                    }
-                    black_box(&out);
-                }),
-            });
+            let (a, b) = operands(n);
+            impls.push(crate::sys::gf2x_chained(a, b));
         }
         out.push(Case {
             group: "sufan",
