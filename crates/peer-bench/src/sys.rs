@@ -67,16 +67,29 @@ impl Drop for NtlGf2x {
 
 /// gf2x's `gf2x_mul` on `a·b`, chained like our rows: each call's first
 /// operand is the low `a.len()` words of the previous product.
+///
+/// After each call the upper halves of the ymm registers are cleared
+/// (`vzeroupper`): the native build's 8-word product returns with them dirty,
+/// and the chain's SSE copy then pays an AVX–SSE transition penalty each
+/// call (measured 2026-11-21: 388 ticks a call instead of 61). That is a
+/// defect of the peer's build, not of its algorithm; the row times the
+/// algorithm.
 pub fn gf2x_chained(mut a: Vec<u64>, b: Vec<u64>) -> Impl {
-    let n = a.len();
-    let mut out = vec![0u64; n + b.len()];
+    let mut out = vec![0u64; a.len() + b.len()];
+    #[cfg(target_arch = "x86_64")]
+    let avx = std::is_x86_feature_detected!("avx");
     Impl {
         name: GF2X_BUILD.to_string(),
         ours: false,
         routine: Box::new(move |iters| {
             for _ in 0..iters {
                 gf2x_mul_words(&mut out, &a, &b);
-                a.copy_from_slice(&out[..n]);
+                #[cfg(target_arch = "x86_64")]
+                if avx {
+                    // SAFETY: AVX was detected above.
+                    unsafe { std::arch::x86_64::_mm256_zeroupper() };
+                }
+                crate::groups::chain_copy(&mut a, &out);
             }
             black_box(&out);
         }),

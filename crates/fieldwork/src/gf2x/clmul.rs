@@ -75,7 +75,7 @@ fn clmul_words(_: Clmul, a: u64, b: u64) -> [u64; 2] {
 /// `psrldq` for its high word, where the `u64` digit needs a `movq` and a
 /// `pextrq` to bring the product back to general registers and XORs there.
 #[derive(Clone, Copy, Debug)]
-struct Lane64(__m128i);
+pub(super) struct Lane64(__m128i);
 
 impl core::ops::BitXor for Lane64 {
     type Output = Lane64;
@@ -102,7 +102,7 @@ impl Digit for Lane64 {
 /// The lane multiplier: callers run with PCLMULQDQ enabled (the token
 /// proves the CPU has it).
 #[derive(Clone, Copy, Debug)]
-struct PclmulLane(Clmul);
+pub(super) struct PclmulLane(pub(super) Clmul);
 
 impl DigitMul<Lane64> for PclmulLane {
     #[inline(always)]
@@ -117,7 +117,7 @@ impl DigitMul<Lane64> for PclmulLane {
 }
 
 #[inline(always)]
-fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
+pub(super) fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
     // SAFETY: SSE2 is part of the x86-64 baseline.
     a.map(|w| Lane64(unsafe { _mm_cvtsi64_si128(w as i64) }))
 }
@@ -127,7 +127,7 @@ fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
 /// time, makes a chained caller's 16-byte loads straddle two narrower
 /// stores: store-forwarding stalls.)
 #[inline(always)]
-fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
+pub(super) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     let mut i = 0;
     while i + 1 < N {
         // SAFETY: SSE2 is part of the x86-64 baseline; `i + 1 < N`, so the

@@ -428,6 +428,11 @@ impl Backend {
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
+        // Balanced products up to `BASE_MAX` words need no scratch and have
+        // fixed kernels: go straight there (the scratch bound is a call).
+        if a.len() == b.len() && a.len() <= BASE_MAX && self.fixed(out, a, b) {
+            return Ok(());
+        }
         let needed = mul_scratch_len(a.len(), b.len());
         if scratch.len() < needed {
             return Err(Gf2xError::ScratchLength {

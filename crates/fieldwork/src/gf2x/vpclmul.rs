@@ -213,23 +213,48 @@ impl Kernel for ZmmKernel {
 mod tf {
     use super::*;
 
-    /// Sizes 1–3 and 5 use the xmm lane kernels (5 words: the 5-2 strategy,
-    /// 60 cycles against 68 padded to one limb); 4, 6–8, 9–16, 17–24 and
-    /// 25–32 the zmm formulas over 1, 2, 3 and 4 limbs, zero-padded. Chosen by
-    /// peer-bench (2026-11-21, cycles per chained `mul_into`): one zmm 8×8
-    /// product costs 42 cycles, the xmm kernels 42 / 55 / 68 / 74 / 98 at
-    /// 3 / 4 / 5 / 6 / 7 words and 164 at 9, against 101 for the 16-word
-    /// zmm formula. Padded sizes (4–7 words) measure 43–54 ticks against 35
-    /// at a full 8 in chained calls: the masked stores of a partial result
-    /// do not forward to the next call's loads.
+    /// Sizes 1–7 and 9 run the formulas of [`algo`] on xmm lanes compiled
+    /// here, with AVX-512 enabled: VEX/EVEX encodings and 32 vector
+    /// registers instead of the SSE build's 16 (the 9-word kernel stops
+    /// spilling). 8 words is one zmm 8×8 product; 10–16, 17–24 and 25–32
+    /// the zmm formulas over 2, 3 and 4 limbs, zero-padded. Chosen by
+    /// peer-bench (2026-11-21, median ticks per chained `mul_into` with
+    /// constant-length chaining copies), lanes here against the same
+    /// formulas in the SSE build and against one zero-padded zmm limb:
+    ///
+    /// | words | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |
+    /// |---|---|---|---|---|---|---|---|---|---|
+    /// | lanes, AVX-512 build | 18.0 | 17.3 | 18.7 | 20.1 | 24.6 | 28.4 | 35.9 | – | 51.6 |
+    /// | lanes, SSE build | 15.8 | 16.6 | 18.0 | 22.9 | 30.5 | 36.1 | 47.1 | 60.1 | 71.6 |
+    /// | one zmm limb (masked) | – | – | – | 43 | – | 48 | 54 | 45.3 | – |
+    ///
+    /// The padded zmm limb loses at 4–7 words because its masked loads and
+    /// stores do not forward to and from the chained caller's narrower
+    /// stores and loads.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn fixed(t: Avx512Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         if a.len() != b.len() || out.len() != 2 * a.len() {
             return false;
         }
+        macro_rules! lanes {
+            ($f:ident, $k:literal) => {{
+                let Some((x, y, o)) = algo::fixed_arrays!($k, a, b, &mut *out) else {
+                    return false;
+                };
+                $f(t, x, y, o)
+            }};
+        }
         match a.len() {
-            4 | 6..=8 => limbs1(t, out, a, b),
-            9..=16 => limbs2(t, out, a, b),
+            1 => lanes!(lanes1, 1),
+            2 => lanes!(lanes2, 2),
+            3 => lanes!(lanes3, 3),
+            4 => lanes!(lanes4, 4),
+            5 => lanes!(lanes5, 5),
+            6 => lanes!(lanes6, 6),
+            7 => lanes!(lanes7, 7),
+            9 => lanes!(lanes9, 9),
+            8 => limbs1(t, out, a, b),
+            10..=16 => limbs2(t, out, a, b),
             17..=24 => limbs3(t, out, a, b),
             25..=32 => limbs4(t, out, a, b),
             _ => return super::super::clmul::ClmulKernel(t.clmul()).fixed(out, a, b),
@@ -260,4 +285,29 @@ mod tf {
     }
 
     limb_products!(limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4);
+
+    /// Defines `$name`: the `N`-word product by a formula of [`algo`] on
+    /// xmm lanes, compiled with AVX-512 (VEX/EVEX encodings, 32 vector
+    /// registers).
+    macro_rules! lane_products {
+        ($($name:ident $n:literal = $formula:path),*) => {$(
+            #[inline(never)]
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
+            fn $name(t: Avx512Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+                use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
+                store_lanes(out, $formula(PclmulLane(t.clmul()), &to_lanes(a), &to_lanes(b)));
+            }
+        )*};
+    }
+
+    lane_products!(
+        lanes1 1 = algo::mul1,
+        lanes2 2 = algo::mul2,
+        lanes3 3 = crate::gf2x::sufan::s3_school,
+        lanes4 4 = algo::mul4,
+        lanes5 5 = crate::gf2x::sufan::s5_2,
+        lanes6 6 = algo::mul6,
+        lanes7 7 = algo::mul7,
+        lanes9 9 = algo::mul9
+    );
 }
