@@ -368,7 +368,7 @@ fn by_coefficients<T: Digit, const W: usize, const N: usize>(
 
 /// The schoolbook product: all N² digit products, each added at its offset.
 #[inline(always)]
-fn schoolbook<T: Digit, M: DigitMul<T>, const N: usize, const W: usize>(
+pub(crate) fn schoolbook<T: Digit, M: DigitMul<T>, const N: usize, const W: usize>(
     m: M,
     a: &[T; N],
     b: &[T; N],

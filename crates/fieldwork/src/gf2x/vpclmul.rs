@@ -231,6 +231,23 @@ mod tf {
     /// The padded zmm limb loses at 4–7 words because its masked loads and
     /// stores do not forward to and from the chained caller's narrower
     /// stores and loads.
+    ///
+    /// Formulas: with 32 registers the schoolbook (all products independent,
+    /// no sums of operands before the products) has the shortest dependency
+    /// chain and wins at 2, 5 and 6 words (5 words 24.6 → 19.7 ticks, 6 words
+    /// 28.4 → 24.6–28); Karatsuba stays at 4 and 7 (schoolbook: 23.2 and
+    /// 79.8, the 49 products of 7 words exceed the registers), the
+    /// three-term formula at 9. The 8-word lane kernel measured 382 ticks in
+    /// the chain (some stall we did not pin down; gf2x's native 8-word
+    /// kernel shows the same figure without a `vzeroupper`), so 8 words stay
+    /// on the zmm product (45 ticks).
+    ///
+    /// Why 8 words cost 45 ticks for 16 `vpclmulqdq`: on this core
+    /// `vpclmulqdq` zmm has a throughput of 1 a cycle and a latency of about
+    /// 3 (estimated from the time-stamp counter by a probe of 8 independent
+    /// and of 1 dependent chain), but it issues on port 5 like every
+    /// cross-lane shuffle: 16 products + 4 `vshufi64x2` + 14 `valignq` make
+    /// 34 port-5 µops, so the kernel is port-bound, not multiplier-bound.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn fixed(t: Avx512Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         if a.len() != b.len() || out.len() != 2 * a.len() {
@@ -302,11 +319,11 @@ mod tf {
 
     lane_products!(
         lanes1 1 = algo::mul1,
-        lanes2 2 = algo::mul2,
+        lanes2 2 = crate::gf2x::sufan::schoolbook,
         lanes3 3 = crate::gf2x::sufan::s3_school,
         lanes4 4 = algo::mul4,
-        lanes5 5 = crate::gf2x::sufan::s5_2,
-        lanes6 6 = algo::mul6,
+        lanes5 5 = crate::gf2x::sufan::schoolbook,
+        lanes6 6 = crate::gf2x::sufan::schoolbook,
         lanes7 7 = algo::mul7,
         lanes9 9 = algo::mul9
     );
