@@ -236,6 +236,10 @@ pub(crate) trait Kernel: Copy {
 /// `max(4l, 6k + 12) + B(l)`, which is monotone itself: one chain of
 /// `log2(n)` calls, and a step that hands its scratch to sub-products of
 /// several sizes need only provide for the largest.
+///
+/// From [`super::toom::FFT_MIN_ANY`] words up a backend may take the FFT
+/// instead, which needs [`super::fft::scratch_len`]`(n, n)` words (monotone
+/// in `n`): the bound is the larger of the two.
 pub(crate) const fn mul_balanced_scratch(n: usize, base_max: usize) -> usize {
     if n <= base_max || n < 2 {
         return 0;
@@ -247,7 +251,14 @@ pub(crate) const fn mul_balanced_scratch(n: usize, base_max: usize) -> usize {
     } else {
         4 * l
     };
-    own + mul_balanced_scratch(l, base_max)
+    let steps = own + mul_balanced_scratch(l, base_max);
+    if n >= super::toom::FFT_MIN_ANY {
+        let fft = super::fft::scratch_len(n, n);
+        if fft > steps {
+            return fft;
+        }
+    }
+    steps
 }
 
 /// Scratch words one [`karatsuba`] step needs for `n`-word operands: the two
@@ -283,6 +294,7 @@ pub(crate) fn mul_balanced<K: super::toom::Planned>(
         Step::Karatsuba => karatsuba(k, out, a, b, scratch),
         Step::Toom3 => toom3(k, out, a, b, scratch),
         Step::Toom3Word => toom3w(k, out, a, b, scratch),
+        Step::Fft => super::fft::mul(k.fft(), out, a, b, scratch),
     }
 }
 

@@ -49,6 +49,8 @@
 mod algo;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+#[doc(hidden)]
+pub mod fft;
 #[cfg(feature = "alloc")]
 mod poly;
 mod portable;

@@ -130,6 +130,46 @@
 //! 0.78, 4 096 words 0.78, 16 384 words 0.56; 256 words lost 9 % (in two
 //! runs), 128 words 0–10 %.
 //!
+//! # FFT thresholds
+//!
+//! From a backend's `FFT_MIN_*` words up, balanced products take the
+//! additive FFT of [`super::fft`] ([`Step::Fft`]). Its cost is a step
+//! function of the size (one transform length per doubling of `4n`), so it
+//! loses just above each power of two until the Toom cost catches up; the
+//! threshold is the first size from which it wins at the top of each step
+//! and loses at most about 10 % just above a power of two. Measured
+//! 2026-11-22, same machine, ticks per product (median, random operands),
+//! with a throwaway probe calling `Backend::mul_into_with_scratch` (all
+//! thresholds set to `usize::MAX`) against the hidden `fft::mul_with`:
+//!
+//! | backend | words | Toom/Karatsuba | FFT | Toom/FFT |
+//! |---|---:|---:|---:|---:|
+//! | VPCLMULQDQ | 4 096 | 805 712 | 637 200 | 1.26 |
+//! | VPCLMULQDQ | 6 000 | 1 448 994 | 1 400 554 | 1.03 |
+//! | VPCLMULQDQ | 8 192 | 2 452 912 | 1 403 810 | 1.75 |
+//! | VPCLMULQDQ | 10 000 | 2 527 014 | 3 187 202 | 0.79 |
+//! | VPCLMULQDQ | 11 000 | 3 344 928 | 3 143 116 | 1.06 |
+//! | VPCLMULQDQ | 16 385 | 6 914 490 | 6 949 240 | 0.99 |
+//! | VPCLMULQDQ | 20 000 | 7 664 882 | 6 881 756 | 1.11 |
+//! | VPCLMULQDQ | 24 000 | 12 009 818 | 6 107 920 | 1.97 |
+//! | PCLMULQDQ | 16 384 | 12 819 550 | 9 538 702 | 1.34 |
+//! | PCLMULQDQ | 20 000 | 17 321 012 | 20 580 544 | 0.84 |
+//! | PCLMULQDQ | 24 000 | 21 558 524 | 20 771 432 | 1.04 |
+//! | PCLMULQDQ | 33 000 | 39 158 692 | 43 557 878 | 0.90 |
+//! | PCLMULQDQ | 40 000 | 47 341 464 | 43 989 118 | 1.08 |
+//! | portable | 4 096 | 17 030 060 | 11 614 316 | 1.47 |
+//! | portable | 5 000 | 20 971 526 | 24 884 914 | 0.84 |
+//! | portable | 6 000 | 30 300 648 | 24 772 922 | 1.22 |
+//! | portable | 8 192 | 45 083 934 | 24 802 576 | 1.82 |
+//!
+//! Chosen: VPCLMULQDQ 11 000 (loses 1 % at 16 385), PCLMULQDQ 24 000 (loses
+//! up to 10 % from 32 769 to about 37 000), portable 6 000. Below those, the
+//! FFT also wins at the top of each of its cost steps (VPCLMULQDQ: 3 500 to
+//! 4 096 and about 5 900 to 8 192 words; portable 3 500 to 4 096): sizes
+//! from `FFT_DENSE_MIN_*` words that fill at least 85 % of their transform
+//! (`4n ≥ 0.85·2^r`) take it too — 3 400 on VPCLMULQDQ and portable,
+//! 15 000 on PCLMULQDQ (16 384: 1.34; 12 000: 0.88).
+//!
 //! # Constant time
 //!
 //! Only the lengths choose the step, branches and indices; shifts are by
@@ -458,6 +498,9 @@ pub(crate) enum Step {
     Toom3,
     /// Toom-3 at 0, 1, X, X + 1, ∞, X = x^64 ([`toom3w`]).
     Toom3Word,
+    /// The additive FFT ([`super::fft`]), from the plan's
+    /// [`Plan::fft_min`] words up.
+    Fft,
 }
 
 /// Sizes below this have a planned step; from here up every balanced product
@@ -468,7 +511,23 @@ pub(crate) const PLAN_LEN: usize = 8192;
 /// A backend's step for every balanced size below [`PLAN_LEN`], two bits a
 /// size, chosen at compile time by [`Plan::new`] from the backend's measured
 /// fixed-kernel costs.
-pub(crate) struct Plan([u8; PLAN_LEN / 4]);
+pub(crate) struct Plan {
+    /// Two bits a size: the step below [`PLAN_LEN`].
+    steps: [u8; PLAN_LEN / 4],
+    /// Balanced products of at least this many words take [`Step::Fft`].
+    fft_min: usize,
+    /// From this many words, sizes that fill their transform well
+    /// ([`fft_dense`]) take [`Step::Fft`] too.
+    fft_dense_min: usize,
+}
+
+/// Whether `n`-word balanced operands fill at least 85 % of their FFT's
+/// `2^r ≥ 4n` points (the top of a step of the FFT's cost, where it beats
+/// Toom below the plain threshold).
+const fn fft_dense(n: usize) -> bool {
+    let points = (4 * n).next_power_of_two();
+    80 * n >= 17 * points
+}
 
 /// Costs of the model in quarter ticks (so the fitted 2, 9.5 and 6.5 ticks a
 /// word are integers): a step's own linear work is `PER_WORD·n + PER_STEP`
@@ -489,7 +548,10 @@ impl Plan {
     /// `n`), a step its sub-products plus its own linear work. Dynamic
     /// programming upwards from 1 word; const, so each backend's plan is
     /// computed by the compiler.
-    pub(crate) const fn new(fixed: &[u32; 33]) -> Plan {
+    /// From `fft_min` words up every balanced product takes the FFT, and
+    /// from `fft_dense_min` those that fill their transform well
+    /// (thresholds measured, see `FFT_MIN_*`).
+    pub(crate) const fn new(fixed: &[u32; 33], fft_min: usize, fft_dense_min: usize) -> Plan {
         let mut cost = [0u64; PLAN_LEN];
         let mut plan = [0u8; PLAN_LEN / 4];
         let mut n = 1;
@@ -522,13 +584,26 @@ impl Plan {
             plan[n / 4] |= (step as u8) << (2 * (n % 4));
             n += 1;
         }
-        Plan(plan)
+        Plan {
+            steps: plan,
+            fft_min,
+            fft_dense_min,
+        }
+    }
+
+    /// Balanced products of at least this many words take [`Step::Fft`].
+    #[cfg(test)]
+    pub(crate) fn fft_min(&self) -> usize {
+        self.fft_min
     }
 
     /// The step for `n`-word operands without a fixed kernel.
     #[inline]
     pub(crate) fn step(&self, n: usize) -> Step {
-        match self.0.get(n / 4).map(|b| (b >> (2 * (n % 4))) & 3) {
+        if n >= self.fft_min || (n >= self.fft_dense_min && fft_dense(n)) {
+            return Step::Fft;
+        }
+        match self.steps.get(n / 4).map(|b| (b >> (2 * (n % 4))) & 3) {
             None => Step::Toom3Word,
             Some(1) => Step::Toom3,
             Some(2) => Step::Toom3Word,
@@ -539,9 +614,44 @@ impl Plan {
 
 /// A kernel with a plan: the backend's [`Plan`], built once at compile time.
 pub(crate) trait Planned: Kernel {
+    /// The backend's FFT kernels.
+    type Fft: super::fft::FftKernel;
     /// The plan for this backend.
     fn plan(self) -> &'static Plan;
+    /// The backend's FFT kernels (same capability token).
+    fn fft(self) -> Self::Fft;
 }
+
+/// FFT thresholds (balanced words) per backend: from these sizes up the
+/// additive FFT of [`super::fft`] beats the Toom/Karatsuba plan. Chosen by
+/// measurement, see the table "FFT thresholds" in the module docs.
+const FFT_MIN_PORTABLE: usize = 6_000;
+/// See [`FFT_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_MIN_CLMUL: usize = 24_000;
+/// See [`FFT_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_MIN_ZMM: usize = 11_000;
+/// From these sizes, products that fill at least 85 % of their transform
+/// (`fft_dense`) take the FFT too (the tops of the FFT's cost steps).
+const FFT_DENSE_MIN_PORTABLE: usize = 3_400;
+/// See [`FFT_DENSE_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_DENSE_MIN_CLMUL: usize = 15_000;
+/// See [`FFT_DENSE_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_DENSE_MIN_ZMM: usize = 3_400;
+/// The smallest size any backend sends to the FFT: from here up the
+/// scratch bound covers it.
+pub(crate) const FFT_MIN_ANY: usize = 3_400;
+const _: () = assert!(FFT_MIN_ANY <= FFT_MIN_PORTABLE && FFT_MIN_ANY <= FFT_DENSE_MIN_PORTABLE);
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(
+    FFT_MIN_ANY <= FFT_MIN_CLMUL
+        && FFT_MIN_ANY <= FFT_MIN_ZMM
+        && FFT_MIN_ANY <= FFT_DENSE_MIN_CLMUL
+        && FFT_MIN_ANY <= FFT_DENSE_MIN_ZMM
+);
 
 /// Measured fixed-kernel costs (ticks a call, sizes 0..=32; 0 = no fixed
 /// kernel; 2026-11-21, the machine of the module docs, at commit 57eff92's
@@ -550,11 +660,15 @@ const PORTABLE_FIXED: [u32; 33] = [
     0, 48, 109, 210, 347, 523, 698, 890, 1037, 2318, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0,
 ];
-static PORTABLE_PLAN: Plan = Plan::new(&PORTABLE_FIXED);
+static PORTABLE_PLAN: Plan = Plan::new(&PORTABLE_FIXED, FFT_MIN_PORTABLE, FFT_DENSE_MIN_PORTABLE);
 
 impl Planned for super::portable::PortableKernel {
+    type Fft = super::fft::portable::PortableFft;
     fn plan(self) -> &'static Plan {
         &PORTABLE_PLAN
+    }
+    fn fft(self) -> Self::Fft {
+        super::fft::portable::PortableFft
     }
 }
 
@@ -566,12 +680,16 @@ const CLMUL_FIXED: [u32; 33] = [
     0, 0, 0, 0,
 ];
 #[cfg(target_arch = "x86_64")]
-static CLMUL_PLAN: Plan = Plan::new(&CLMUL_FIXED);
+static CLMUL_PLAN: Plan = Plan::new(&CLMUL_FIXED, FFT_MIN_CLMUL, FFT_DENSE_MIN_CLMUL);
 
 #[cfg(target_arch = "x86_64")]
 impl Planned for super::clmul::ClmulKernel {
+    type Fft = super::fft::clmul::ClmulFft;
     fn plan(self) -> &'static Plan {
         &CLMUL_PLAN
+    }
+    fn fft(self) -> Self::Fft {
+        super::fft::clmul::ClmulFft(self.0)
     }
 }
 
@@ -585,12 +703,16 @@ const ZMM_FIXED: [u32; 33] = [
     159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
 ];
 #[cfg(target_arch = "x86_64")]
-static ZMM_PLAN: Plan = Plan::new(&ZMM_FIXED);
+static ZMM_PLAN: Plan = Plan::new(&ZMM_FIXED, FFT_MIN_ZMM, FFT_DENSE_MIN_ZMM);
 
 #[cfg(target_arch = "x86_64")]
 impl Planned for super::vpclmul::ZmmKernel {
+    type Fft = super::fft::vpclmul::ZmmFft;
     fn plan(self) -> &'static Plan {
         &ZMM_PLAN
+    }
+    fn fft(self) -> Self::Fft {
+        super::fft::vpclmul::ZmmFft(self.0)
     }
 }
 
@@ -830,8 +952,17 @@ mod tests {
             assert_eq!(plan.step(n), Step::Karatsuba, "{n}");
         }
         for n in [PLAN_LEN, PLAN_LEN + 1, 1 << 20] {
-            assert_eq!(plan.step(n), Step::Toom3Word);
+            let dense = n >= plan.fft_dense_min && fft_dense(n);
+            let want = if n >= plan.fft_min() || dense {
+                Step::Fft
+            } else {
+                Step::Toom3Word
+            };
+            assert_eq!(plan.step(n), want, "{n}");
         }
+        assert_eq!(plan.step(plan.fft_min()), Step::Fft);
+        assert_ne!(plan.step(plan.fft_min() - 1), Step::Fft);
+        assert!(plan.fft_min() >= FFT_MIN_ANY);
         // Tiny sizes take the cheap step the model finds (the fixed kernels
         // are gone from 33 words on every backend).
         assert!((33..64).any(|n| plan.step(n) == Step::Karatsuba));
@@ -839,6 +970,11 @@ mod tests {
 
     #[test]
     fn plans_are_sane() {
+        // The dense window below the plain FFT threshold.
+        assert_eq!(PORTABLE_PLAN.step(4096), Step::Fft);
+        assert_eq!(PORTABLE_PLAN.step(3500), Step::Fft);
+        assert_ne!(PORTABLE_PLAN.step(4097), Step::Fft);
+        assert_ne!(PORTABLE_PLAN.step(3000), Step::Fft);
         check_plan(&PORTABLE_PLAN);
         #[cfg(target_arch = "x86_64")]
         check_plan(&CLMUL_PLAN);

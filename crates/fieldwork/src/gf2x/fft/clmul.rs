@@ -1,0 +1,99 @@
+//! Target features: `pclmulqdq`, `sse4.1` — capability token [`Clmul`].
+//!
+//! The scalar butterflies of [`super::portable`] with the field product as
+//! one `pclmulqdq` and the shift-and-XOR reduction of [`super::reduce`] on
+//! general registers (about 16 instructions a product), and the
+//! conversions' XOR loops compiled with these features.
+#![allow(unsafe_code)]
+
+use super::FftKernel;
+use super::portable::{self, FieldMul};
+use crate::cpu::Clmul;
+use core::arch::x86_64::{
+    _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+};
+
+/// The field product with `pclmulqdq`; used only inside functions compiled
+/// with PCLMULQDQ and SSE4.1 (the token proves the CPU has them).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClmulMul(pub(crate) Clmul);
+
+impl FieldMul for ClmulMul {
+    #[inline(always)]
+    fn mul(self, a: u64, b: u64) -> u64 {
+        // SAFETY: a `Clmul` token exists only if PCLMULQDQ and SSE4.1 are
+        // usable; no memory is touched.
+        let (lo, hi) = unsafe {
+            let p = _mm_clmulepi64_si128::<0x00>(
+                _mm_cvtsi64_si128(a as i64),
+                _mm_cvtsi64_si128(b as i64),
+            );
+            (
+                _mm_cvtsi128_si64(p) as u64,
+                _mm_extract_epi64::<1>(p) as u64,
+            )
+        };
+        super::reduce(lo, hi)
+    }
+}
+
+/// The PCLMULQDQ FFT kernels.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClmulFft(pub(crate) Clmul);
+
+impl FftKernel for ClmulFft {
+    fn forward(self, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+        unsafe { tf::forward(self.0, data, pos, hi, lo) }
+    }
+
+    fn inverse(self, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+        unsafe { tf::inverse(self.0, data, pos, lo, hi) }
+    }
+
+    fn pointwise(self, a: &mut [u64], b: &[u64]) {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+        unsafe { tf::pointwise(self.0, a, b) }
+    }
+
+    fn monomial_to_novel(self, data: &mut [u64], hi: u32, lo: u32) {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+        unsafe { tf::to_novel(self.0, data, hi, lo) }
+    }
+
+    fn novel_to_monomial(self, data: &mut [u64], lo: u32, hi: u32) {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+        unsafe { tf::from_novel(self.0, data, lo, hi) }
+    }
+}
+
+/// The `#[target_feature]` entry points, reached only through [`ClmulFft`].
+mod tf {
+    use super::*;
+
+    #[target_feature(enable = "pclmulqdq,sse4.1")]
+    pub(super) fn forward(t: Clmul, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+        portable::forward_levels(ClmulMul(t), data, pos, hi, lo);
+    }
+
+    #[target_feature(enable = "pclmulqdq,sse4.1")]
+    pub(super) fn inverse(t: Clmul, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+        portable::inverse_levels(ClmulMul(t), data, pos, lo, hi);
+    }
+
+    #[target_feature(enable = "pclmulqdq,sse4.1")]
+    pub(super) fn pointwise(t: Clmul, a: &mut [u64], b: &[u64]) {
+        portable::pointwise_scalar(ClmulMul(t), a, b);
+    }
+
+    #[target_feature(enable = "pclmulqdq,sse4.1")]
+    pub(super) fn to_novel(_: Clmul, data: &mut [u64], hi: u32, lo: u32) {
+        portable::to_novel_levels(data, hi, lo);
+    }
+
+    #[target_feature(enable = "pclmulqdq,sse4.1")]
+    pub(super) fn from_novel(_: Clmul, data: &mut [u64], lo: u32, hi: u32) {
+        portable::from_novel_levels(data, lo, hi);
+    }
+}
