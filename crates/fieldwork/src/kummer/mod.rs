@@ -1,11 +1,82 @@
 //! Diffie–Hellman on a genus-2 Kummer surface over GF(2^127 − 1).
 //!
-//! *Status: planned (issue "Kummer-surface Diffie–Hellman"); no items yet.*
+//! *Status: in progress (issue 4). The raw SUPERCOP-compatible functions
+//! [`scalarmult`] and [`scalarmult_base`] on the portable constant-time
+//! backend are here; the safe key types and the AVX2 / AVX-512 IFMA
+//! backends are not yet.*
 //!
 //! The method of Bernstein, Chuengsatiansup, Lange & Schwabe, *Kummer strikes
-//! back: new DH speed records* (ASIACRYPT 2014): a Montgomery-like ladder on
-//! the Gaudry–Schost Kummer surface, where each step is two Hadamard
-//! transforms, coordinate-wise products and multiplications by small
-//! constants — four independent field operations at a time, which maps onto
-//! SIMD lanes. Scalars are 251 bits; points are encoded as 48 bytes (three
-//! coordinate ratios), compatible with the authors' `kummer` software.
+//! back: new DH speed records* (ASIACRYPT 2014, ePrint 2014/134): a
+//! Montgomery-like ladder on the Gaudry–Schost Kummer surface, where each
+//! step is two Hadamard transforms, coordinate-wise products and
+//! multiplications by small constants — four independent field operations at
+//! a time, which maps onto SIMD lanes. Scalars are 251 bits; points are
+//! encoded as 48 bytes (three coordinate ratios), compatible with the
+//! authors' `kummer` software in SUPERCOP.
+//!
+//! # The ladder
+//!
+//! Everything is mod p = 2^127 − 1; `H(x, y, z, t) = (x+y+z+t, x+y−z−t,
+//! x−y+z−t, x−y−z+t)`; `⊙` is the coordinate-wise product. With the input
+//! point's ratios `u = (x/y, x/z, x/t)`, `R0 = NEUTRAL = (−11, 22, 19, 3)`
+//! and `R1 = (u1·u2·u3, u2·u3, u1·u3, u1·u2)` (the point, projectively), for
+//! each scalar bit from 250 down to 0: swap R0 and R1 by mask when the bit
+//! differs from the previous one; `A = H(R0)`, `B = H(R1)`; `B = B ⊙ A`,
+//! `A = A ⊙ A`; both `⊙ CH` with `CH = (−833, 2499, 1617, 561)`; `H` again;
+//! square both; `R1 = B ⊙ (1, u1, u2, u3)` (differential addition),
+//! `R0 = A ⊙ CD` with `CD = (−114, 57, 66, 418)` (doubling). A final masked
+//! swap undoes the last one. The output `(X : Y : Z : T)` is encoded as
+//! X/Y, X/Z, X/T with one inversion (`r = X·(Y·Z·T)^(p−2)`, then three
+//! products), by a fixed addition chain; when `Y·Z·T = 0` every ratio is 0.
+//!
+//! # Example
+//!
+//! ```
+//! use fieldwork::kummer::{scalarmult, scalarmult_base};
+//!
+//! let (a, b) = ([7u8; 32], [42u8; 32]);
+//! let (pa, pb) = (scalarmult_base(&a), scalarmult_base(&b));
+//! assert_eq!(scalarmult(&a, &pb), scalarmult(&b, &pa));
+//! ```
+
+mod portable;
+
+/// The squared-surface neutral point `(11 : −22 : −19 : −3)`, scaled.
+const NEUTRAL: [i64; 4] = [-11, 22, 19, 3];
+/// Proportional to `1/(A² : B² : C² : D²)`.
+const CH: [i64; 4] = [-833, 2499, 1617, 561];
+/// Proportional to `1/(a² : b² : c² : d²)`.
+const CD: [i64; 4] = [-114, 57, 66, 418];
+
+/// The base point: x/y = 6, x/z = 0x6b373971f8a71f9d56c7af4d6b1e3068,
+/// x/t = 1 (16 little-endian bytes each).
+pub const BASE_POINT: [u8; 48] = {
+    let mut b = [0u8; 48];
+    b[0] = 6;
+    let xz = 0x6b37_3971_f8a7_1f9d_56c7_af4d_6b1e_3068u128.to_le_bytes();
+    let mut i = 0;
+    while i < 16 {
+        b[16 + i] = xz[i];
+        i += 1;
+    }
+    b[32] = 1;
+    b
+};
+
+/// `scalar · point`, SUPERCOP's `crypto_scalarmult` for the `kummer`
+/// primitive.
+///
+/// The scalar is the low 251 bits of the 32 little-endian bytes (the top 5
+/// bits of byte 31 are ignored; no clamping, no reduction). The point is
+/// three 16-byte little-endian field elements x/y, x/z, x/t; bit 127 of each
+/// is ignored and values ≥ p are reduced. The output is canonical; when the
+/// result has `Y·Z·T = 0` it is 48 zero bytes. Constant time in the scalar
+/// and the point.
+pub fn scalarmult(scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
+    portable::encode(portable::ladder(scalar, portable::decode(point)))
+}
+
+/// `scalar · BASE_POINT`, SUPERCOP's `crypto_scalarmult_base`.
+pub fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
+    scalarmult(scalar, &BASE_POINT)
+}

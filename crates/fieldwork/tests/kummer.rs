@@ -1,0 +1,105 @@
+//! Kummer DH: the known answers of issue 4 (derived from the reference
+//! software's format, see tests/data/kummer_kat.txt), DH agreement, and the
+//! group order of the base point.
+
+use fieldwork::kummer::{BASE_POINT, scalarmult, scalarmult_base};
+
+fn hex<const N: usize>(s: &str) -> [u8; N] {
+    assert_eq!(s.len(), 2 * N, "{s}");
+    core::array::from_fn(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+}
+
+fn kat() -> Vec<(String, String)> {
+    include_str!("data/kummer_kat.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            (
+                it.next().unwrap().to_string(),
+                it.next().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn value(name: &str) -> String {
+    kat()
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| panic!("{name} missing from the data file"))
+}
+
+fn le_scalar(n: u64) -> [u8; 32] {
+    let mut s = [0u8; 32];
+    s[..8].copy_from_slice(&n.to_le_bytes());
+    s
+}
+
+#[test]
+fn scalar_one_is_the_base_point() {
+    assert_eq!(scalarmult_base(&le_scalar(1)), BASE_POINT);
+    assert_eq!(BASE_POINT, hex::<48>(&value("base")));
+}
+
+#[test]
+fn scalar_two() {
+    assert_eq!(
+        scalarmult_base(&le_scalar(2)),
+        hex::<48>(&value("twice_base"))
+    );
+}
+
+#[test]
+fn known_key_pairs_and_shared_secret() {
+    let (ska, skb) = (hex::<32>(&value("sk_a")), hex::<32>(&value("sk_b")));
+    let (pka, pkb) = (scalarmult_base(&ska), scalarmult_base(&skb));
+    assert_eq!(pka, hex::<48>(&value("pk_a")));
+    assert_eq!(pkb, hex::<48>(&value("pk_b")));
+    let shared = hex::<48>(&value("shared"));
+    assert_eq!(scalarmult(&ska, &pkb), shared);
+    assert_eq!(scalarmult(&skb, &pka), shared);
+}
+
+#[test]
+fn group_order() {
+    let n2 = hex::<32>(&value("n2"));
+    assert_eq!(scalarmult_base(&n2), hex::<48>(&value("neutral")));
+    let mut plus = n2;
+    plus[0] += 1; // the low byte of N2 is 0x43: no carry
+    let mut minus = n2;
+    minus[0] -= 1;
+    assert_eq!(scalarmult_base(&plus), BASE_POINT);
+    assert_eq!(scalarmult_base(&minus), BASE_POINT);
+}
+
+#[test]
+fn top_bits_of_the_scalar_are_ignored() {
+    let mut s = hex::<32>(&value("sk_a"));
+    let want = scalarmult_base(&s);
+    s[31] ^= 0xf8;
+    assert_eq!(scalarmult_base(&s), want);
+}
+
+#[test]
+fn agreement_on_random_keys() {
+    let mut state = 0x5eed_4b55_u64;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    for _ in 0..8 {
+        let mut a = [0u8; 32];
+        let mut b = [0u8; 32];
+        for i in 0..4 {
+            a[8 * i..8 * i + 8].copy_from_slice(&next().to_le_bytes());
+            b[8 * i..8 * i + 8].copy_from_slice(&next().to_le_bytes());
+        }
+        let (pa, pb) = (scalarmult_base(&a), scalarmult_base(&b));
+        assert_eq!(scalarmult(&a, &pb), scalarmult(&b, &pa));
+    }
+}
