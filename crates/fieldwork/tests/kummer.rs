@@ -2,6 +2,8 @@
 //! software's format, see tests/data/kummer_kat.txt), DH agreement, and the
 //! group order of the base point.
 
+mod common;
+
 use fieldwork::kummer::{BASE_POINT, scalarmult, scalarmult_base};
 
 fn hex<const N: usize>(s: &str) -> [u8; N] {
@@ -84,20 +86,13 @@ fn top_bits_of_the_scalar_are_ignored() {
 
 #[test]
 fn agreement_on_random_keys() {
-    let mut state = 0x5eed_4b55_u64;
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = common::Rng::new(0x5eed_4b55);
     for _ in 0..8 {
         let mut a = [0u8; 32];
         let mut b = [0u8; 32];
         for i in 0..4 {
-            a[8 * i..8 * i + 8].copy_from_slice(&next().to_le_bytes());
-            b[8 * i..8 * i + 8].copy_from_slice(&next().to_le_bytes());
+            a[8 * i..8 * i + 8].copy_from_slice(&rng.next_u64().to_le_bytes());
+            b[8 * i..8 * i + 8].copy_from_slice(&rng.next_u64().to_le_bytes());
         }
         let (pa, pb) = (scalarmult_base(&a), scalarmult_base(&b));
         assert_eq!(scalarmult(&a, &pb), scalarmult(&b, &pa));

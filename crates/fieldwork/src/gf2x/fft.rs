@@ -546,19 +546,9 @@ pub fn mul_with(
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use super::super::testutil::words;
     use super::*;
     use std::vec::Vec;
-
-    fn words(state: &mut u64, n: usize) -> Vec<u64> {
-        (0..n)
-            .map(|_| {
-                *state ^= *state >> 12;
-                *state ^= *state << 25;
-                *state ^= *state >> 27;
-                state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-            })
-            .collect()
-    }
 
     fn mul(a: u64, b: u64) -> u64 {
         gf64_mul_const(a, b)

@@ -57,6 +57,8 @@ mod portable;
 #[doc(hidden)]
 pub mod strategy;
 mod sufan;
+#[cfg(test)]
+mod testutil;
 mod toom;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
@@ -479,12 +481,10 @@ impl Backend {
 
 impl Backend {
     /// `out = a·b` once the lengths are checked: `out.len() == a.len() +
-    /// b.len()` and `scratch.len() ≥ mul_scratch_len(..)`. The fixed kernel
-    /// first (no recursion for small products), else the recursive layer.
+    /// b.len()` and `scratch.len() ≥ mul_scratch_len(..)`. The recursive
+    /// layer, which tries the backend's fixed kernel first on every balanced
+    /// product ([`algo::mul_balanced`]).
     fn mul_unchecked(self, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
-        if self.fixed(out, a, b) {
-            return;
-        }
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => algo::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),

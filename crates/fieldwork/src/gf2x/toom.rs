@@ -721,37 +721,9 @@ mod tests {
     extern crate std;
     use super::super::algo::{karatsuba, karatsuba_scratch};
     use super::super::portable::PortableKernel;
+    use super::super::testutil::{mul_bitwise, words};
     use super::*;
     use std::{vec, vec::Vec};
-
-    /// The bit-by-bit definition (no word products).
-    fn mul_bitwise(a: &[u64], b: &[u64]) -> Vec<u64> {
-        let mut out = vec![0u64; a.len() + b.len()];
-        for i in 0..64 * b.len() {
-            if (b[i / 64] >> (i % 64)) & 1 == 1 {
-                let (w, s) = (i / 64, i % 64);
-                for (j, &x) in a.iter().enumerate() {
-                    out[w + j] ^= x << s;
-                    if s != 0 {
-                        out[w + j + 1] ^= x >> (64 - s);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn words(state: &mut u64, n: usize) -> Vec<u64> {
-        (0..n)
-            .map(|_| {
-                // xorshift64*
-                *state ^= *state >> 12;
-                *state ^= *state << 25;
-                *state ^= *state >> 27;
-                state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-            })
-            .collect()
-    }
 
     /// `w · x^(64·word + bit)`, `len` words long (the bits above dropped).
     fn shifted(w: &[u64], word: usize, bit: u32, len: usize) -> Vec<u64> {

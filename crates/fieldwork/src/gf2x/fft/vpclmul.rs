@@ -200,14 +200,15 @@ unsafe fn block_twiddles<const G: usize>(q: u64, top: u32) -> [__m512i; 7] {
     }
 }
 
-/// `G` fused forward levels `top, …, top − G + 1` (all at least 3) on every
-/// block of `data`.
+/// `G` fused levels `top, …, top − G + 1` (all at least 3) on every block
+/// of `data`: forward butterflies from the top level down, or with
+/// `INVERSE` the inverse butterflies from the lowest level up.
 ///
 /// # Safety
 ///
 /// Needs AVX-512F and VPCLMULQDQ; `top + 1 ≥ G + 3`.
 #[inline(always)]
-unsafe fn radix_forward<const G: usize>(data: &mut [u64], pos: u64, top: u32) {
+unsafe fn radix<const G: usize, const INVERSE: bool>(data: &mut [u64], pos: u64, top: u32) {
     let block = 2usize << top;
     let h = block >> G; // the lowest level's half: a multiple of 8
     let n = 1usize << G;
@@ -225,53 +226,17 @@ unsafe fn radix_forward<const G: usize>(data: &mut [u64], pos: u64, top: u32) {
                 for (m, v) in x.iter_mut().enumerate().take(n) {
                     *v = _mm512_loadu_si512(p.add(m * h + col).cast());
                 }
-                for g in 0..G {
+                for step in 0..G {
+                    let g = if INVERSE { G - 1 - step } else { step };
                     let stride = n >> (g + 1);
                     for s in 0..(1usize << g) {
                         let t = tw[(1 << g) - 1 + s];
                         for m in 2 * s * stride..2 * s * stride + stride {
-                            (x[m], x[m + stride]) = butterfly(x[m], x[m + stride], t);
-                        }
-                    }
-                }
-                for (m, v) in x.iter().enumerate().take(n) {
-                    _mm512_storeu_si512(p.add(m * h + col).cast(), *v);
-                }
-                col += 8;
-            }
-        }
-    }
-}
-
-/// `G` fused inverse levels `top − G + 1, …, top`: the inverse of
-/// [`radix_forward`].
-///
-/// # Safety
-///
-/// As [`radix_forward`].
-#[inline(always)]
-unsafe fn radix_inverse<const G: usize>(data: &mut [u64], pos: u64, top: u32) {
-    let block = 2usize << top;
-    let h = block >> G;
-    let n = 1usize << G;
-    debug_assert!(h >= 8 && data.len().is_multiple_of(block));
-    for (bi, blk) in data.chunks_exact_mut(block).enumerate() {
-        // SAFETY: as in `radix_forward`.
-        unsafe {
-            let tw = block_twiddles::<G>(pos + (bi * block) as u64, top);
-            let p = blk.as_mut_ptr();
-            let mut col = 0;
-            while col < h {
-                let mut x = [_mm512_setzero_si512(); 8];
-                for (m, v) in x.iter_mut().enumerate().take(n) {
-                    *v = _mm512_loadu_si512(p.add(m * h + col).cast());
-                }
-                for g in (0..G).rev() {
-                    let stride = n >> (g + 1);
-                    for s in 0..(1usize << g) {
-                        let t = tw[(1 << g) - 1 + s];
-                        for m in 2 * s * stride..2 * s * stride + stride {
-                            (x[m], x[m + stride]) = inverse_butterfly(x[m], x[m + stride], t);
+                            (x[m], x[m + stride]) = if INVERSE {
+                                inverse_butterfly(x[m], x[m + stride], t)
+                            } else {
+                                butterfly(x[m], x[m + stride], t)
+                            };
                         }
                     }
                 }
@@ -413,9 +378,9 @@ mod tf {
         unsafe {
             while level >= stop {
                 match level - stop + 1 {
-                    1 => radix_forward::<1>(data, pos, level),
-                    2 => radix_forward::<2>(data, pos, level),
-                    _ => radix_forward::<3>(data, pos, level),
+                    1 => radix::<1, false>(data, pos, level),
+                    2 => radix::<2, false>(data, pos, level),
+                    _ => radix::<3, false>(data, pos, level),
                 }
                 let done = (level - stop + 1).min(3);
                 if level < stop + done {
@@ -445,9 +410,9 @@ mod tf {
                 let g = (hi - level + 1).min(3);
                 let top = level + g - 1;
                 match g {
-                    1 => radix_inverse::<1>(data, pos, top),
-                    2 => radix_inverse::<2>(data, pos, top),
-                    _ => radix_inverse::<3>(data, pos, top),
+                    1 => radix::<1, true>(data, pos, top),
+                    2 => radix::<2, true>(data, pos, top),
+                    _ => radix::<3, true>(data, pos, top),
                 }
                 level += g;
             }
