@@ -339,10 +339,12 @@ mod tf {
 
     /// Defines `$name`: the `N`-word product by a formula of [`algo`] on
     /// xmm lanes, compiled with AVX-512 (VEX/EVEX encodings, 32 vector
-    /// registers).
+    /// registers). The 1-word kernel is inlined into [`fixed`] (one call
+    /// level less: 15–17 → 11–13 ticks a chained `mul_into`, peer-bench
+    /// 2026-11-21); the others keep their own frames.
     macro_rules! lane_products {
-        ($($name:ident $n:literal = $formula:path),*) => {$(
-            #[inline(never)]
+        ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
+            $(#[$inl])?
             #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
             fn $name(t: Avx512Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
                 use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
@@ -352,13 +354,13 @@ mod tf {
     }
 
     lane_products!(
-        lanes1 1 = algo::mul1,
-        lanes2 2 = crate::gf2x::sufan::schoolbook,
-        lanes3 3 = crate::gf2x::sufan::s3_school,
-        lanes4 4 = algo::mul4,
-        lanes5 5 = crate::gf2x::sufan::schoolbook,
-        lanes6 6 = crate::gf2x::sufan::schoolbook,
-        lanes7 7 = algo::mul7,
-        lanes9 9 = algo::mul9
+        #[inline] lanes1 1 = algo::mul1,
+        #[inline(never)] lanes2 2 = crate::gf2x::sufan::schoolbook,
+        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline(never)] lanes4 4 = algo::mul4,
+        #[inline(never)] lanes5 5 = crate::gf2x::sufan::schoolbook,
+        #[inline(never)] lanes6 6 = crate::gf2x::sufan::schoolbook,
+        #[inline(never)] lanes7 7 = algo::mul7,
+        #[inline(never)] lanes9 9 = algo::mul9
     );
 }
