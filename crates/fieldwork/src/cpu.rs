@@ -461,6 +461,7 @@ macro_rules! capability_token {
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct $name(());
 
+        #[allow(dead_code)] // the Kummer tokens, until their backends land
         impl $name {
             /// The features this token proves.
             pub(crate) const FEATURES: Features = Features::EMPTY$(.with(Feature::$feat))+;
@@ -483,6 +484,16 @@ capability_token! {
     /// VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ (four 64×64 carry-less
     /// products per instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
     Avx512Clmul = [Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41]
+}
+
+capability_token! {
+    /// AVX2 (256-bit integer vectors): the 4-lane Kummer backend.
+    Avx2 = [Avx, Avx2]
+}
+
+capability_token! {
+    /// AVX-512 F/BW/VL/DQ with IFMA (52-bit multiply-accumulate on zmm).
+    Avx512Ifma = [Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
 }
 
 impl Avx512Clmul {

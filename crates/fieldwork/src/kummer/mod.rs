@@ -71,12 +71,78 @@ pub const BASE_POINT: [u8; 48] = {
 /// three 16-byte little-endian field elements x/y, x/z, x/t; bit 127 of each
 /// is ignored and values ≥ p are reduced. The output is canonical; when the
 /// result has `Y·Z·T = 0` it is 48 zero bytes. Constant time in the scalar
-/// and the point.
+/// and the point. Runs on [`Backend::best`].
 pub fn scalarmult(scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
-    portable::encode(portable::ladder(scalar, portable::decode(point)))
+    Backend::best().scalarmult(scalar, point)
 }
 
 /// `scalar · BASE_POINT`, SUPERCOP's `crypto_scalarmult_base`.
 pub fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
-    scalarmult(scalar, &BASE_POINT)
+    Backend::best().scalarmult(scalar, &BASE_POINT)
+}
+
+/// A Kummer ladder implementation usable on this CPU.
+///
+/// Holding a value proves the CPU supports it; [`Backend::best`] picks the
+/// fastest under the `FIELDWORK_MAX_ISA` cap. Every backend gives the same
+/// bytes (tested), and every one is constant time.
+///
+/// ```
+/// use fieldwork::kummer::{Backend, BASE_POINT};
+///
+/// let k = [5u8; 32];
+/// let fast = Backend::best().scalarmult(&k, &BASE_POINT);
+/// assert_eq!(fast, Backend::portable().scalarmult(&k, &BASE_POINT));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Backend(BackendKind);
+
+#[derive(Clone, Copy, Debug)]
+enum BackendKind {
+    Portable,
+}
+
+impl Backend {
+    /// The fastest backend usable on this CPU under the cap.
+    ///
+    /// # Panics
+    ///
+    /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
+    #[inline]
+    pub fn best() -> Backend {
+        Backend(BackendKind::Portable)
+    }
+
+    /// The portable, constant-time backend (64-bit limbs, `u128` products;
+    /// always available).
+    pub fn portable() -> Backend {
+        Backend(BackendKind::Portable)
+    }
+
+    /// Every usable backend, best first (for tests and benchmarks).
+    #[doc(hidden)]
+    pub fn all() -> impl Iterator<Item = Backend> {
+        core::iter::once(Backend::portable())
+    }
+
+    /// The backend's name: `avx512ifma`, `avx2` or `portable`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            BackendKind::Portable => "portable",
+        }
+    }
+
+    /// `scalar · point` on this backend (see [`scalarmult`]).
+    pub fn scalarmult(self, scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
+        let u = portable::decode(point);
+        let r = match self.0 {
+            BackendKind::Portable => portable::ladder(scalar, u),
+        };
+        portable::encode(r)
+    }
+
+    /// `scalar · BASE_POINT` on this backend (see [`scalarmult_base`]).
+    pub fn scalarmult_base(self, scalar: &[u8; 32]) -> [u8; 48] {
+        self.scalarmult(scalar, &BASE_POINT)
+    }
 }
