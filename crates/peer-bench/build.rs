@@ -1,14 +1,47 @@
-//! With the `system-peers` feature: compiles the NTL shim and links gf2x and
-//! NTL. gf2x comes from `$GF2X_DIR` (a gf2x built for this CPU, e.g.
-//! `/opt/gf2x-native`, linked statically), else from `/opt/gf2x-native` if
-//! `lib/libgf2x.a` is there, else from the system (Debian's generic `libgf2x-dev`).
+//! Always: passes the locked versions of the Rust peers to the code
+//! (`PEER_VERSION_<CRATE>`, read from the workspace's `Cargo.lock`), so the
+//! tables name the version measured.
+//!
+//! With the `system-peers` feature: compiles the NTL shim and links gf2x,
+//! NTL and the system OpenSSL's `libcrypto`. gf2x comes from `$GF2X_DIR` (a
+//! gf2x built for this CPU, e.g. `/opt/gf2x-native`, linked statically), else
+//! from `/opt/gf2x-native` if `lib/libgf2x.a` is there, else from the system
+//! (Debian's generic `libgf2x-dev`).
+
+/// The Rust peers whose versions the tables show.
+const VERSIONED_PEERS: &[(&str, &str)] = &[
+    ("aws-lc-rs", "PEER_VERSION_AWS_LC_RS"),
+    ("ring", "PEER_VERSION_RING"),
+    ("x25519-dalek", "PEER_VERSION_X25519_DALEK"),
+];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=GF2X_DIR");
     println!("cargo:rerun-if-changed=/opt/gf2x-native/lib/libgf2x.a");
+    peer_versions();
     #[cfg(feature = "system-peers")]
     system_peers();
+}
+
+/// Emits `PEER_VERSION_<CRATE>` for each of [`VERSIONED_PEERS`]: the
+/// version in the workspace's `Cargo.lock` (the first entry of that name), or
+/// `?` when the lock file is not where a workspace member expects it.
+fn peer_versions() {
+    let lock_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock");
+    println!("cargo:rerun-if-changed={}", lock_path.display());
+    let lock = std::fs::read_to_string(&lock_path).unwrap_or_default();
+    for (name, var) in VERSIONED_PEERS {
+        let wanted = format!("name = \"{name}\"");
+        let mut lines = lock.lines();
+        let version = lines
+            .by_ref()
+            .find(|l| l.trim() == wanted)
+            .and_then(|_| lines.next())
+            .and_then(|l| l.trim().strip_prefix("version = "))
+            .map_or("?", |v| v.trim_matches('"'));
+        println!("cargo:rustc-env={var}={version}");
+    }
 }
 
 #[cfg(feature = "system-peers")]
@@ -45,4 +78,8 @@ fn system_peers() {
     }
     println!("cargo:rustc-link-lib=dylib=ntl");
     println!("cargo:rustc-link-lib=dylib=gmp");
+    // The system OpenSSL (Debian's libssl-dev) for the X25519 peer in
+    // `src/openssl.rs`. Its symbols do not collide with aws-lc-rs's or
+    // ring's C code, which both build with a symbol prefix.
+    println!("cargo:rustc-link-lib=dylib=crypto");
 }

@@ -4,7 +4,10 @@
 //!   and the instruction-set level in effect.
 //! - `fieldwork speed` — times every primitive the library has at the sizes
 //!   that matter for it, with the backend in use.
+//! - `fieldwork kummer keygen|shared` — Kummer-surface Diffie–Hellman key
+//!   pairs and shared secrets, in hex.
 
+mod kummer;
 mod speed;
 
 use clap::{Args, Parser, Subcommand};
@@ -26,6 +29,8 @@ enum Command {
     Speed(SpeedArgs),
     /// Show detected CPU features, the FIELDWORK_MAX_ISA cap and the level in effect.
     Cpu,
+    /// Kummer-surface Diffie–Hellman: make a key pair, or a shared secret.
+    Kummer(kummer::KummerArgs),
 }
 
 /// Options of `fieldwork speed`.
@@ -62,6 +67,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Speed(args) => match speed::run(&args, &report) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Kummer(args) => match kummer::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

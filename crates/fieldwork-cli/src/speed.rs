@@ -11,6 +11,7 @@ use crate::SpeedArgs;
 use benchtime::{Clock, Json, Routine, Sampler, Table};
 use fieldwork::cpu::CpuReport;
 use fieldwork::gf2x::{Backend, mul_scratch_len};
+use fieldwork::kummer;
 use std::hint::black_box;
 use std::io::{IsTerminal, Write};
 
@@ -57,6 +58,15 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
         for n in [9usize, 1024] {
             out.push(gf2x_square_case(m, n));
         }
+    }
+    let kummer_backends: Vec<kummer::Backend> = if all_backends {
+        kummer::Backend::all().collect()
+    } else {
+        vec![kummer::Backend::best()]
+    };
+    for &k in &kummer_backends {
+        out.push(kummer_keygen_case(k));
+        out.push(kummer_shared_case(k));
     }
     out
 }
@@ -109,6 +119,44 @@ fn gf2x_square_case(m: Backend, n: usize) -> SpeedCase {
                 a[0] ^= 1;
             }
             black_box(&out);
+        }),
+    }
+}
+
+/// Kummer key generation: `scalar · BASE_POINT`, chained (the next scalar
+/// is the first 32 bytes of the public key).
+fn kummer_keygen_case(k: kummer::Backend) -> SpeedCase {
+    let mut scalar = [0x5au8; 32];
+    SpeedCase {
+        primitive: "kummer keygen",
+        backend: k.name(),
+        size: "251-bit scalar".into(),
+        bytes: None,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                let public = k.scalarmult_base(&scalar);
+                scalar.copy_from_slice(&public[..32]);
+            }
+            black_box(&scalar);
+        }),
+    }
+}
+
+/// A Kummer shared secret: `scalar · point` for a peer's point, chained
+/// (the next point is the result; it stays on the surface).
+fn kummer_shared_case(k: kummer::Backend) -> SpeedCase {
+    let scalar = [0xa5u8; 32];
+    let mut point = kummer::scalarmult_base(&[0x3cu8; 32]);
+    SpeedCase {
+        primitive: "kummer shared secret",
+        backend: k.name(),
+        size: "251-bit scalar".into(),
+        bytes: None,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                point = k.scalarmult(&scalar, &point);
+            }
+            black_box(&point);
         }),
     }
 }

@@ -26,6 +26,10 @@ pub struct Case {
     pub impls: Vec<Impl>,
     /// Takes minutes: run only with `--heavy`.
     pub heavy: bool,
+    /// If set, each implementation also gets a derived row with this size
+    /// label: calls per second on one core, `1 / median time per call`
+    /// (meaningful when the routine makes independent calls).
+    pub per_second: Option<&'static str>,
 }
 
 /// The measured result of one implementation of a case.
@@ -43,7 +47,10 @@ pub struct Measured {
     /// The timing.
     pub timing: Timing,
     /// This implementation's median ÷ our reference median (> 1: ours faster).
+    /// For a calls-per-second row this is also our rate ÷ this one's.
     pub ratio: f64,
+    /// A derived row: calls per second on one core, `1 / median`.
+    pub per_second: bool,
 }
 
 /// Times every implementation of a case, interleaved.
@@ -62,7 +69,8 @@ pub fn measure(case: &mut Case, sampler: &Sampler) -> Vec<Measured> {
         .iter()
         .position(|i| i.ours)
         .map_or(f64::NAN, |k| timings[k].median);
-    case.impls
+    let mut out: Vec<Measured> = case
+        .impls
         .iter()
         .zip(timings)
         .map(|(i, t)| Measured {
@@ -73,8 +81,31 @@ pub fn measure(case: &mut Case, sampler: &Sampler) -> Vec<Measured> {
             ours: i.ours,
             timing: t,
             ratio: t.median / reference,
+            per_second: false,
         })
-        .collect()
+        .collect();
+    if let Some(label) = case.per_second {
+        let derived: Vec<Measured> = out
+            .iter()
+            .map(|m| Measured {
+                group: m.group,
+                size: label.to_string(),
+                bytes: None,
+                name: m.name.clone(),
+                ours: m.ours,
+                timing: m.timing,
+                ratio: m.ratio,
+                per_second: true,
+            })
+            .collect();
+        out.extend(derived);
+    }
+    out
+}
+
+/// Calls per second on one core: one over the median time per call.
+fn calls_per_second(clock: &Clock, m: &Measured) -> f64 {
+    1e9 / clock.ns(m.timing.median)
 }
 
 /// The per-call figure in estimated core cycles, or cycles/byte.
@@ -83,9 +114,12 @@ fn figure(clock: &Clock, m: &Measured) -> f64 {
     m.bytes.map_or(c, |b| c / b as f64)
 }
 
-/// The full results as aligned text.
+/// The full results as aligned text. A `calls/s (1 core)` column appears
+/// when some row is a calls-per-second row; such a row shows the median it
+/// is derived from and its rate, not the ticks and cycles again.
 pub fn text_table(clock: &Clock, results: &[Measured]) -> String {
-    let mut t = Table::new(&[
+    let rates = results.iter().any(|m| m.per_second);
+    let mut headers = vec![
         ("operation", false),
         ("size", false),
         ("implementation", false),
@@ -93,22 +127,41 @@ pub fn text_table(clock: &Clock, results: &[Measured]) -> String {
         ("ticks", true),
         ("cycles (est.)", true),
         ("cycles/byte", true),
-        ("IQR", true),
-        ("÷ ours", true),
-    ]);
+    ];
+    if rates {
+        headers.push(("calls/s (1 core)", true));
+    }
+    headers.extend([("IQR", true), ("÷ ours", true)]);
+    let mut t = Table::new(&headers);
     for m in results {
         let cycles = clock.cycles(m.timing.median);
-        t.push(vec![
+        let mut row = vec![
             m.group.to_string(),
             m.size.clone(),
             m.name.clone(),
             benchtime::fmt_time_ns(clock.ns(m.timing.median)),
-            fmt_num(m.timing.median),
-            fmt_num(cycles),
-            m.bytes.map_or("–".into(), |b| fmt_num(cycles / b as f64)),
+        ];
+        if m.per_second {
+            row.extend(["–".to_string(), "–".to_string(), "–".to_string()]);
+        } else {
+            row.extend([
+                fmt_num(m.timing.median),
+                fmt_num(cycles),
+                m.bytes.map_or("–".into(), |b| fmt_num(cycles / b as f64)),
+            ]);
+        }
+        if rates {
+            row.push(if m.per_second {
+                fmt_num(calls_per_second(clock, m))
+            } else {
+                "–".to_string()
+            });
+        }
+        row.extend([
             format!("{:.0}%", 100.0 * m.timing.spread()),
             format!("{:.2}×", m.ratio),
         ]);
+        t.push(row);
     }
     t.render_text()
 }
@@ -132,8 +185,13 @@ pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
         } else {
             "cycles/call"
         };
+        let rate_note = if rows.iter().any(|m| m.per_second) {
+            "; the per-second row is calls per second on one core, 1 ÷ the median time per call"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "**{g}** — {unit} (estimated core cycles; ratio = time ÷ ours, > 1 means fieldwork is faster)\n\n"
+            "**{g}** — {unit} (estimated core cycles; ratio = time ÷ ours, > 1 means fieldwork is faster{rate_note})\n\n"
         ));
         let mut headers: Vec<(&str, bool)> = vec![("size", false)];
         headers.extend(names.iter().map(|n| (*n, true)));
@@ -146,10 +204,15 @@ pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
                 let cell = rows.iter().find(|m| m.size == s && m.name == *n).map_or(
                     "–".to_string(),
                     |m| {
-                        if m.ours && (m.ratio - 1.0).abs() < 1e-12 {
-                            fmt_num(figure(clock, m))
+                        let value = if m.per_second {
+                            format!("{}/s", fmt_num(calls_per_second(clock, m)))
                         } else {
-                            format!("{} ({:.2}×)", fmt_num(figure(clock, m)), m.ratio)
+                            fmt_num(figure(clock, m))
+                        };
+                        if m.ours && (m.ratio - 1.0).abs() < 1e-12 {
+                            value
+                        } else {
+                            format!("{value} ({:.2}×)", m.ratio)
                         }
                     },
                 );
@@ -189,6 +252,14 @@ pub fn json(clock: &Clock, results: &[Measured], level: &str) -> Json {
                     }),
                 ),
                 ("ratio_to_ours".into(), Json::Num(m.ratio)),
+                (
+                    "calls_per_second".into(),
+                    if m.per_second {
+                        Json::Num(calls_per_second(clock, m))
+                    } else {
+                        Json::Null
+                    },
+                ),
                 ("samples".into(), Json::Int(m.timing.samples as u64)),
                 ("calls_per_sample".into(), Json::Int(m.timing.iters)),
             ])

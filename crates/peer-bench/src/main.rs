@@ -5,13 +5,19 @@
 //! report gives each one's median time per call, estimated cycles per call or
 //! per byte, and the ratio of its time to ours (> 1 means fieldwork is
 //! faster). Before timing, each group checks that every implementation
-//! computes the same result as fieldwork on random inputs.
+//! computes the same result as fieldwork on random inputs (or, where a peer
+//! computes a different function of the same kind, as `kummer`'s X25519
+//! peers do, that it matches published test vectors).
 //!
-//! Pure-Rust peers build by default; C/C++ peers (gf2x, NTL) need the
-//! `system-peers` feature and their Debian packages (see the README).
+//! Rust-crate peers (x25519-dalek, and ring and aws-lc-rs, which compile
+//! their C code with the system C compiler) build by default; system C/C++
+//! libraries (gf2x, NTL, OpenSSL's libcrypto) need the `system-peers`
+//! feature and their Debian packages (see the README).
 
 mod groups;
 mod harness;
+#[cfg(feature = "system-peers")]
+mod openssl;
 #[cfg(feature = "system-peers")]
 mod sys;
 

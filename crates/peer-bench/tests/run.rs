@@ -42,3 +42,41 @@ fn unknown_filter_fails() {
     let o = peer_bench(&["--filter", "no-such-operation"]);
     assert!(!o.status.success());
 }
+
+#[test]
+fn kummer_rows_and_rate() {
+    let json = std::env::temp_dir().join(format!("peer-bench-kummer-{}.json", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--filter",
+        "kummer",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for row in [
+        "keygen (fixed base)",
+        "shared secret",
+        "shared secrets/s per core",
+    ] {
+        assert!(text.contains(row), "{text}");
+    }
+    for peer in [
+        "fieldwork default",
+        "fieldwork (portable)",
+        "x25519-dalek",
+        "aws-lc-rs",
+        "ring",
+    ] {
+        assert!(text.contains(peer), "{text}");
+    }
+    let j = std::fs::read_to_string(&json).unwrap();
+    assert!(j.contains("\"calls_per_second\": null"), "{j}");
+    assert!(
+        j.lines()
+            .any(|l| l.trim_start().starts_with("\"calls_per_second\": ") && !l.contains("null")),
+        "{j}"
+    );
+    let _ = std::fs::remove_file(&json);
+}

@@ -39,7 +39,14 @@
 //! assert_eq!(scalarmult(&a, &pb), scalarmult(&b, &pa));
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod ifma;
 mod portable;
+
+mod keys;
+pub use keys::*;
+#[cfg(test)]
+mod field_tests;
 
 /// The squared-surface neutral point `(11 : −22 : −19 : −3)`, scaled.
 const NEUTRAL: [i64; 4] = [-11, 22, 19, 3];
@@ -99,6 +106,8 @@ pub struct Backend(BackendKind);
 
 #[derive(Clone, Copy, Debug)]
 enum BackendKind {
+    #[cfg(target_arch = "x86_64")]
+    Ifma(crate::cpu::Avx512Ifma),
     Portable,
 }
 
@@ -110,6 +119,10 @@ impl Backend {
     /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
     #[inline]
     pub fn best() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx512Ifma::get() {
+            return Backend(BackendKind::Ifma(t));
+        }
         Backend(BackendKind::Portable)
     }
 
@@ -119,15 +132,28 @@ impl Backend {
         Backend(BackendKind::Portable)
     }
 
+    /// The AVX-512 IFMA backend, if usable.
+    pub fn avx512ifma() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx512Ifma::get() {
+            return Some(Backend(BackendKind::Ifma(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first (for tests and benchmarks).
     #[doc(hidden)]
     pub fn all() -> impl Iterator<Item = Backend> {
-        core::iter::once(Backend::portable())
+        Backend::avx512ifma()
+            .into_iter()
+            .chain(core::iter::once(Backend::portable()))
     }
 
     /// The backend's name: `avx512ifma`, `avx2` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Ifma(_) => "avx512ifma",
             BackendKind::Portable => "portable",
         }
     }
@@ -136,6 +162,8 @@ impl Backend {
     pub fn scalarmult(self, scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
         let u = portable::decode(point);
         let r = match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Ifma(t) => ifma::ladder(t, scalar, u),
             BackendKind::Portable => portable::ladder(scalar, u),
         };
         portable::encode(r)

@@ -51,6 +51,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
         bytes: None,
         impls,
         heavy: false,
+        per_second: None,
     }])
 }
 

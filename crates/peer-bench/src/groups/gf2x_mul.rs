@@ -127,6 +127,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
                 bytes: None,
                 impls,
                 heavy: an.max(bn) >= HEAVY_WORDS,
+                per_second: None,
             }
         })
         .collect())

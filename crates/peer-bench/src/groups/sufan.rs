@@ -77,6 +77,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             bytes: None,
             impls,
             heavy: false,
+            per_second: None,
         });
     }
     Ok(out)
