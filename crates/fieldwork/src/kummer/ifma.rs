@@ -7,8 +7,8 @@
 //! coordinates (x, y, z, t) of R0, lanes 4–7 those of R1, so one ladder step
 //! is a handful of 8-lane operations. This follows the four-coordinate
 //! vectorisation of Bernstein, Chuengsatiansup, Lange & Schwabe (*Kummer
-//! strikes back*, ePrint 2014/134, §4), widened to both ladder points so the
-//! conditional swap is one half-swap (`vshufi64x2`) and a bitwise select.
+//! strikes back*, ePrint 2014/134, §4), widened to both ladder points (see
+//! "No swap" below for what replaces the conditional swap).
 //!
 //! # Representation: radix 2^43 under a 52-bit multiplier
 //!
@@ -57,12 +57,38 @@
 //! A butterfly is `t = perm(v)`, `w = v` with the high lanes replaced by
 //! `bias − v` (one masked subtract), `v' = t + w`.
 //!
-//! # Cost per ladder step
+//! # No swap
 //!
-//! 54 multiply-accumulates (18 + 6 + 12 + 18), about 100 other vector
-//! instructions. The step is one dependency chain (swap → H → product → ⊙CH
-//! → H → square → product), so it is latency-bound: about 80 cycles by the
-//! instruction latencies (IFMA 4, shuffles 3, the rest 1).
+//! The ladder never swaps R0 and R1. The scalar bit chooses which half is
+//! doubled: the first product multiplies both halves by the transform of
+//! the doubled half, broadcast with `vpermq` from a bit-dependent index
+//! vector, and the last product's constant puts CD on the doubled half and
+//! (1, u1, u2, u3) on the other, selected by a bitwise mask. Both choices
+//! are register operations whose timing does not depend on the bit; R0 and
+//! R1 stay in place, so the final swap disappears too.
+//!
+//! # Cost per ladder step, and what limits it
+//!
+//! Per step: 54 multiply-accumulates (18 + 6 + 12 + 18) and about 120 other
+//! zmm instructions (Hadamard 36, column shifts and adds 18 + 12, carry
+//! rounds 30, the rest selections, broadcasts and the ⊙CH tail).
+//!
+//! Measured on this machine (Intel Xeon, family 6 model 207; cycles
+//! estimated from the time-stamp counter, no performance counters):
+//! `vpmadd52luq` zmm has latency 4 and throughput ≈ 2 per cycle; integer
+//! zmm adds and logic 2 per cycle, shifts 1 per cycle (one port),
+//! cross-lane permutes 3 cycles; and a round trip from a multiply-add into
+//! an integer add and back costs ≈ 2.5 cycles more than the sum of the
+//! latencies (a bypass delay between the multiplier and the integer units).
+//! So a product costs ≈ 22–25 cycles of latency (multiply chains, bypass,
+//! columns, carry), a square ≈ 21, the ⊙CH product ≈ 10–14, a Hadamard
+//! transform ≈ 9; the step is one dependency chain of about 100 cycles,
+//! with about 175 zmm instructions on two vector ports (≈ 88 cycles), and
+//! runs at about 120 cycles: both latency and port throughput bind, so
+//! removing instructions off the critical path also pays. What helped:
+//! the ⊙CH product with the constant scaled by 2^9 (see `mul_small`; 23 → 13 instructions, ≈ 5 % of the ladder), no swap (6
+//! instructions and ≈ 4 cycles of latency), splitting three-term multiply
+//! chains (neutral within noise here).
 #![allow(unsafe_code)]
 
 use super::portable::{Fe, P};

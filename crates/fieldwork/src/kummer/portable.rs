@@ -67,46 +67,73 @@ impl Fe {
 
     #[inline(always)]
     pub(crate) fn mul(self, o: Fe) -> Fe {
-        let (a0, a1) = (self.0 as u64 as u128, self.0 >> 64);
-        let (b0, b1) = (o.0 as u64 as u128, o.0 >> 64);
-        // a1, b1 < 2^63: the middle sum fits in 128 bits.
-        let mid = a0 * b1 + a1 * b0;
-        let (lo, c) = (a0 * b0).overflowing_add(mid << 64);
-        let hi = a1 * b1 + (mid >> 64) + c as u128;
-        // x = hi·2^128 + lo ≡ ⌊x / 2^127⌋ + (x mod 2^127); both < 2^127.
-        let top = (hi << 1) | (lo >> 127);
-        Fe(reduce(top + (lo & P)))
+        Fe(reduce(mul_fold(self.0, o.0)))
     }
 
     #[inline(always)]
     pub(crate) fn square(self) -> Fe {
-        self.mul(self)
-    }
-
-    /// `self^(2^k)`.
-    fn pow2k(self, k: u32) -> Fe {
-        let mut x = self;
-        for _ in 0..k {
-            x = x.square();
-        }
-        x
+        Fe(reduce(square_fold(self.0)))
     }
 
     /// `self^(p − 2)` (0 for 0), by a fixed addition chain:
-    /// p − 2 = (2^125 − 1)·4 + 1.
+    /// p − 2 = (2^125 − 1)·4 + 1. The chain runs on loosely reduced values
+    /// (`≤ 2^127`, one fold and no masked subtraction per step); only the
+    /// result is made canonical.
     pub(crate) fn invert(self) -> Fe {
-        let x = self;
-        let t2 = x.square().mul(x); // 2^2 − 1
-        let t3 = t2.square().mul(x); // 2^3 − 1
-        let t5 = t3.pow2k(2).mul(t2); // 2^5 − 1
-        let t10 = t5.pow2k(5).mul(t5);
-        let t20 = t10.pow2k(10).mul(t10);
-        let t40 = t20.pow2k(20).mul(t20);
-        let t80 = t40.pow2k(40).mul(t40);
-        let t120 = t80.pow2k(40).mul(t40);
-        let t125 = t120.pow2k(5).mul(t5);
-        t125.pow2k(2).mul(x)
+        let x = self.0;
+        let sq = |mut v: u128, k: u32| {
+            for _ in 0..k {
+                v = loose(square_fold(v));
+            }
+            v
+        };
+        let mul = |a: u128, b: u128| loose(mul_fold(a, b));
+        let t2 = mul(sq(x, 1), x); // 2^2 − 1
+        let t3 = mul(sq(t2, 1), x); // 2^3 − 1
+        let t5 = mul(sq(t3, 2), t2); // 2^5 − 1
+        let t10 = mul(sq(t5, 5), t5);
+        let t20 = mul(sq(t10, 10), t10);
+        let t40 = mul(sq(t20, 20), t20);
+        let t80 = mul(sq(t40, 40), t40);
+        let t120 = mul(sq(t80, 40), t40);
+        let t125 = mul(sq(t120, 5), t5);
+        Fe(reduce(mul(sq(t125, 2), x)))
     }
+}
+
+/// One fold of `x < 2^128` (2^127 ≡ 1): the result is `≤ 2^127`, congruent
+/// to x, not necessarily canonical.
+#[inline(always)]
+fn loose(x: u128) -> u128 {
+    (x & P) + (x >> 127)
+}
+
+/// `a·b` folded to below 2^128 (congruent mod p), for `a, b ≤ 2^127`.
+#[inline(always)]
+fn mul_fold(a: u128, b: u128) -> u128 {
+    let (a0, a1) = (a as u64 as u128, a >> 64);
+    let (b0, b1) = (b as u64 as u128, b >> 64);
+    // a1, b1 ≤ 2^63 and a0, b0 < 2^64: each middle product is < 2^127, so
+    // the middle sum fits in 128 bits.
+    let mid = a0 * b1 + a1 * b0;
+    let (lo, c) = (a0 * b0).overflowing_add(mid << 64);
+    let hi = a1 * b1 + (mid >> 64) + c as u128;
+    // x = hi·2^128 + lo < 2^254, so hi < 2^126; x ≡ ⌊x / 2^127⌋ + (x mod
+    // 2^127), both < 2^127.
+    let top = (hi << 1) | (lo >> 127);
+    top + (lo & P)
+}
+
+/// `a²` folded to below 2^128, for `a ≤ 2^127`: three products.
+#[inline(always)]
+fn square_fold(a: u128) -> u128 {
+    let (a0, a1) = (a as u64 as u128, a >> 64);
+    // 2·a0·a1 < 2^128.
+    let mid = (a0 * a1) << 1;
+    let (lo, c) = (a0 * a0).overflowing_add(mid << 64);
+    let hi = a1 * a1 + (mid >> 64) + c as u128;
+    let top = (hi << 1) | (lo >> 127);
+    top + (lo & P)
 }
 
 /// Swaps `a` and `b` when `bit` is 1, by mask.
@@ -210,5 +237,13 @@ mod tests {
         assert_eq!(reduce(P), 0);
         assert_eq!(reduce(P + 1), 1);
         assert_eq!(reduce(u128::MAX), reduce(u128::MAX - P - P));
+        // The loose range of the inversion chain reaches 2^127 (≡ 1).
+        assert_eq!(reduce(square_fold(1 << 127)), 1);
+        assert_eq!(reduce(mul_fold(1 << 127, P - 1)), P - 1);
+        assert_eq!(reduce(mul_fold(1 << 127, 1 << 127)), 1);
+        assert_eq!(loose(u128::MAX), 1 << 127);
+        for x in [3u128, P - 1, 1 << 127, (1 << 127) - 5] {
+            assert_eq!(reduce(square_fold(x)), reduce(mul_fold(x, x)), "{x:#x}");
+        }
     }
 }
