@@ -461,7 +461,6 @@ macro_rules! capability_token {
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct $name(());
 
-        #[allow(dead_code)] // the Kummer tokens, until their backends land
         impl $name {
             /// The features this token proves.
             pub(crate) const FEATURES: Features = Features::EMPTY$(.with(Feature::$feat))+;

@@ -17,7 +17,7 @@
 //! | [`ghash`] | GHASH and POLYVAL | planned |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | planned |
 //! | [`poly1305`], [`chacha20`] | Poly1305, ChaCha20, ChaCha20-Poly1305 | planned |
-//! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | in progress: raw API, portable backend |
+//! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |
 //! | [`cpu`] | feature detection, the ISA cap, what is in effect | done |
 //!
 //! # Example

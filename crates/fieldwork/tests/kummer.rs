@@ -98,3 +98,38 @@ fn agreement_on_random_keys() {
         assert_eq!(scalarmult(&a, &pb), scalarmult(&b, &pa));
     }
 }
+
+/// Every backend usable here gives the portable backend's bytes: random
+/// scalars on the base point and on random (mostly off-surface) 48-byte
+/// strings, which the raw function accepts, plus extreme scalars.
+#[test]
+fn backends_agree_with_portable() {
+    use fieldwork::kummer::Backend;
+    let mut rng = common::Rng::new(0xbac0_e4d5);
+    let mut words =
+        |n: usize| -> Vec<u8> { (0..n).flat_map(|_| rng.next_u64().to_le_bytes()).collect() };
+    let mut cases: Vec<([u8; 32], [u8; 48])> =
+        vec![([0; 32], BASE_POINT), ([0xff; 32], BASE_POINT)];
+    for i in 0..40 {
+        let s: [u8; 32] = words(4).try_into().unwrap();
+        let p = if i % 2 == 0 {
+            BASE_POINT
+        } else {
+            words(6).try_into().unwrap()
+        };
+        cases.push((s, p));
+    }
+    let portable = Backend::portable();
+    let names: Vec<&str> = Backend::all().map(|b| b.name()).collect();
+    eprintln!("backends here: {names:?}");
+    for b in Backend::all() {
+        for (s, p) in &cases {
+            assert_eq!(
+                b.scalarmult(s, p),
+                portable.scalarmult(s, p),
+                "{} on {s:02x?}",
+                b.name()
+            );
+        }
+    }
+}

@@ -1,9 +1,26 @@
 //! Diffie–Hellman on a genus-2 Kummer surface over GF(2^127 − 1).
 //!
-//! *Status: in progress (issue 4). The raw SUPERCOP-compatible functions
-//! [`scalarmult`] and [`scalarmult_base`] on the portable constant-time
-//! backend are here; the safe key types and the AVX2 / AVX-512 IFMA
-//! backends are not yet.*
+//! Two layers: the safe key types [`SecretKey`], [`PublicKey`] (validated:
+//! canonical, nonzero, on the surface) and [`SharedSecret`] (degenerate and
+//! neutral results rejected), zeroized on drop; and the raw
+//! SUPERCOP-compatible [`scalarmult`] / [`scalarmult_base`]. Backends
+//! ([`Backend`]): AVX-512 IFMA (both ladder points in one zmm, radix 2^43
+//! limbs), AVX2 (four coordinates per ymm) and portable (`u128`); all
+//! constant time, all giving the same bytes.
+//!
+//! ```
+//! use fieldwork::kummer::{PublicKey, SecretKey};
+//!
+//! let alice = SecretKey::from_bytes([0x11; 32]);
+//! let bob = SecretKey::from_bytes([0x22; 32]);
+//! // Public keys travel as 48 bytes and are validated on arrival.
+//! let to_bob = PublicKey::from_bytes(alice.public_key().as_bytes())?;
+//! let to_alice = PublicKey::from_bytes(bob.public_key().as_bytes())?;
+//! let k1 = bob.diffie_hellman(&to_bob)?;
+//! let k2 = alice.diffie_hellman(&to_alice)?;
+//! assert_eq!(k1.as_bytes(), k2.as_bytes());
+//! # Ok::<(), fieldwork::kummer::KummerError>(())
+//! ```
 //!
 //! The method of Bernstein, Chuengsatiansup, Lange & Schwabe, *Kummer strikes
 //! back: new DH speed records* (ASIACRYPT 2014, ePrint 2014/134): a
@@ -29,7 +46,7 @@
 //! X/Y, X/Z, X/T with one inversion (`r = X·(Y·Z·T)^(p−2)`, then three
 //! products), by a fixed addition chain; when `Y·Z·T = 0` every ratio is 0.
 //!
-//! # Example
+//! # Example: the raw functions
 //!
 //! ```
 //! use fieldwork::kummer::{scalarmult, scalarmult_base};
@@ -39,6 +56,8 @@
 //! assert_eq!(scalarmult(&a, &pb), scalarmult(&b, &pa));
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 mod portable;
@@ -108,6 +127,8 @@ pub struct Backend(BackendKind);
 enum BackendKind {
     #[cfg(target_arch = "x86_64")]
     Ifma(crate::cpu::Avx512Ifma),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(crate::cpu::Avx2),
     Portable,
 }
 
@@ -122,6 +143,10 @@ impl Backend {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = crate::cpu::Avx512Ifma::get() {
             return Backend(BackendKind::Ifma(t));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx2::get() {
+            return Backend(BackendKind::Avx2(t));
         }
         Backend(BackendKind::Portable)
     }
@@ -141,11 +166,21 @@ impl Backend {
         None
     }
 
+    /// The AVX2 backend (four coordinates per ymm), if usable.
+    pub fn avx2() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx2::get() {
+            return Some(Backend(BackendKind::Avx2(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first (for tests and benchmarks).
     #[doc(hidden)]
     pub fn all() -> impl Iterator<Item = Backend> {
         Backend::avx512ifma()
             .into_iter()
+            .chain(Backend::avx2())
             .chain(core::iter::once(Backend::portable()))
     }
 
@@ -154,6 +189,8 @@ impl Backend {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Ifma(_) => "avx512ifma",
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Avx2(_) => "avx2",
             BackendKind::Portable => "portable",
         }
     }
@@ -164,6 +201,8 @@ impl Backend {
         let r = match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Ifma(t) => ifma::ladder(t, scalar, u),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Avx2(t) => avx2::ladder(t, scalar, u),
             BackendKind::Portable => portable::ladder(scalar, u),
         };
         portable::encode(r)

@@ -1,0 +1,1175 @@
+//! Target features: `avx`, `avx2` — capability token [`Avx2`].
+//!
+//! The ladder of [the module docs](super) with the four coordinates
+//! `(x, y, z, t)` of a point in the four 64-bit lanes of ymm registers: the
+//! coordinate-wise products `⊙` become vector products and the Hadamard
+//! transform a few lane permutations. That every step of this ladder is
+//! four independent field operations at a time, made for 4-way SIMD, is
+//! the observation of Bernstein, Chuengsatiansup, Lange & Schwabe, *Kummer
+//! strikes back: new DH speed records* (ASIACRYPT 2014, ePrint 2014/134);
+//! the radix, the bounds and the instruction choices here are ours.
+//!
+//! # Representation
+//!
+//! An element of GF(p), p = 2^127 − 1, is five limbs of radix 2^25.4:
+//! limb `l` weighs `2^OFFSET[l]`, `OFFSET = [0, 26, 51, 77, 102]`
+//! (`⌈127·l/5⌉`), and is nominally `WIDTH[l] = [26, 25, 26, 25, 25]` bits
+//! (`w` below). A vector [`Fe4`] is five ymm registers; register `l` holds
+//! limb `l` of the four coordinates, one 64-bit lane each. Products use
+//! `vpmuludq` (32 × 32 → 64 bits, four per instruction). The top of limb 4
+//! is bit 127 and 2^127 ≡ 1, so carries and product terms wrap from limb 4
+//! to limb 0 with factor 1; the mixed radix makes `OFFSET[i] + OFFSET[j]`
+//! either the offset of limb `(i + j) mod 5` (plus 127 when wrapping) or
+//! one more, so some terms count twice — folded into doubles `e_j = 2·b_j`
+//! of one operand:
+//!
+//! ```text
+//! c0 = a0·b0 + a1·e4 + a2·e3 + a3·e2 + a4·e1
+//! c1 = a0·b1 + a1·b0 + a2·b4 + a3·e3 + a4·b2
+//! c2 = a0·b2 + a1·e1 + a2·b0 + a3·e4 + a4·e3
+//! c3 = a0·b3 + a1·b2 + a2·b1 + a3·b0 + a4·b4
+//! c4 = a0·b4 + a1·e3 + a2·b2 + a3·e1 + a4·b0
+//! ```
+//!
+//! A square takes 15 products (`c0 = a0² + 4·a1·a4 + 4·a2·a3`, …) with
+//! doubled and quadrupled operands. A product by the small constants of
+//! `CH` or `CD` is one `vpmuldq` (the signed multiply) per limb and has
+//! negative limbs in lane 0; before a carry, a multiple of p in limb form
+//! (`m·(2^w − 1)` in limb `l`, weighing `m·p ≡ 0`) is added so every limb
+//! is nonnegative for the logical shifts.
+//!
+//! # The Hadamard transform
+//!
+//! `W(x, y, z, t) = (x+y+z+t, x−y+z−t, x+y−z−t, x−y−z+t)` is `H` of the
+//! module docs with coordinates 1 and 2 exchanged (`W = σH`, and `σ`
+//! commutes with `W`); the ladder uses `W`, which is the cheaper, and
+//! multiplies by `σ(CH) = (−833, 1617, 2499, 561)`: `W(σ(X) ⊙ σ(CH)) =
+//! H(X ⊙ CH)` exactly. `W` is computed on 32-bit halves (every value fits),
+//! two limbs to a lane ([`Packed`]: limbs 0 and 1 in one register, 2 and 3
+//! in the next, 4 alone), so five limbs cost three registers: per register
+//! and butterfly level one `vpshufd` (pairs inside a 128-bit lane) or
+//! `vpermq` (across the halves), one `vpsignd` (negating the lanes that
+//! subtract) and one `vpaddd`. `3·p` added to `x` first makes every output
+//! nonnegative. The conditional swap runs on the packed form too.
+//!
+//! # The step and its bounds
+//!
+//! Each step, for both points at once (two independent dependency chains):
+//!
+//! | stage | operation | limb `l` bounds after it |
+//! |---|---|---|
+//! | state `R0`, `R1` | | `[0, 2^w + 546]` |
+//! | swap | pack; masked `vpxor`/`vpand` by (bit ⊕ previous bit) | same |
+//! | `A = W(R0)`, `B = W(R1)` | bias `3p`, packed `W`, unpack | `[0, 7·2^w + 2^14)` (< 2^28.81) |
+//! | `B ⊙ A`, `A ⊙ A` | 25 and 15 `vpmuludq` | `< 2^59.62` |
+//! | carry | chain 0→1→2→3→4→0→1 | `[0, 2^w + 295]` |
+//! | `⊙ σ(CH)` | `vpmuldq`, bias `1024·p`, one parallel carry pass | `[0, 2^w + 3523]` |
+//! | `W` | as above | `[0, 7·2^w + 2^14)` |
+//! | squares | 15 `vpmuludq` each, carry chain | `[0, 2^w + 295]` |
+//! | `R1 = B ⊙ (1, u1, u2, u3)` | 25 `vpmuludq`, carry chain | `[0, 2^w + 7]` |
+//! | `R0 = A ⊙ CD` | `vpmuldq`, bias `128·p`, parallel carry | `[0, 2^w + 546]` |
+//!
+//! So every `vpmuludq` operand (a square's quadrupled ones included) is
+//! below 2^31, every sum of products below 2^60, every biased limb
+//! nonnegative and below 2^63. The test `bounds_hold` recomputes this
+//! table by interval arithmetic from the constants and checks each of
+//! these conditions; the unit tests run every operation on inputs at these
+//! bounds (and with garbage in the ignored high halves) against the
+//! portable field. The final point (limbs `≤ 2^w + 546`, value `< 2^128`)
+//! is assembled into a `u128` per coordinate and fully reduced as the
+//! portable backend reduces.
+//!
+//! Constant time: the only branch is the loop's; the swap mask comes from
+//! the scalar bit by arithmetic; no memory address depends on a secret; all
+//! instructions used have data-independent timing.
+//!
+//! # Cost
+//!
+//! One step for both points compiles (rustc 1.95, LLVM 22) to 472 vector
+//! ALU instructions: 110 multiplications (95 `vpmuludq`, 15 `vpmuldq`), 179
+//! `vpaddq`/`vpaddd`, 62 shifts, 24 `vpsignd`, 32 permutes (`vpshufd`,
+//! `vpermq`), 65 `vpand`/`vpxor`/`vpor` — plus about 50 spill moves, 10
+//! loads of `(1, u1, u2, u3)` and the scalar bit extraction. By part:
+//! packing 16, swap 12, four `W` 92 (21 per point and 2 to unpack), the
+//! general products (two multiplications, three squares with shared
+//! doubles) 187, five carry chains 90, three parallel carry passes 45,
+//! constant products and their biases 30. Multiplications, shifts and
+//! `vpsignd` issue on two ports, the rest on three, so the step needs at
+//! least ≈ 157 cycles; `llvm-mca -mcpu=sapphirerapids` on the compiled loop
+//! predicts 174; the medians below are ≈ 190 cycles a step and the minima
+//! ≈ 166 (the core ran at 1.29–1.33 × the TSC frequency). The portable
+//! step is 32 `u128` field multiplications (four `mul` and the folds each)
+//! and 32 additions or subtractions, ≈ 490 cycles.
+//!
+//! # Measured
+//!
+//! Time-stamp ticks per [`ladder`] call (251 steps), interleaved with
+//! `portable::ladder` on the same inputs, 2000 pairs a run, eighteen runs
+//! over half an hour, Intel Xeon family 6 model 207 (TSC 2.3 GHz; a
+//! two-core VM shared with other builds, so the medians move by several
+//! percent between runs), 2026-11-21:
+//! `cargo test --release -p fieldwork --lib kummer::avx2::tests::ticks --
+//! --ignored --nocapture`.
+//!
+//! | backend | median per run | minimum (quiet machine) | per step |
+//! |---|---|---|---|
+//! | portable (`u128` limbs) | 93 300 – 104 600 | 77 900 | ≈ 390 |
+//! | this file | 36 100 – 38 500 | 32 100 | ≈ 150 |
+//!
+//! In every run the ratio of the medians is 0.375–0.39: 2.6 × faster.
+//!
+//! # Alternatives tried
+//!
+//! Median ticks per ladder with the same probe; the runs were at different
+//! times, so compare the numbers within an item.
+//!
+//! - Closures (`array::map`, `array::from_fn`) in the helpers: a closure
+//!   does not inherit the entry point's target features, so the
+//!   intrinsics inside it stayed calls: 1 230 000. The helpers use loops.
+//! - Signed limbs and `vpmuldq` for every product (no bias before the
+//!   carries): 44 000. `_mm256_mul_epi32` is written with generic sign
+//!   extensions, and LLVM turned doubled operands into `vpsllq` + `vpshufd`
+//!   pairs and, where an operand was loop-invariant (its extension hoisted
+//!   out of the loop, out of the instruction selector's sight), each
+//!   product into two `vpmuludq` and three more instructions. With
+//!   `vpmuludq` the second rewrite remains (42 700); re-reading `(1, u1,
+//!   u2, u3)` through [`core::hint::black_box`] each step keeps it away
+//!   (38 300).
+//! - `W` on full 64-bit lanes straight after `⊙ σ(CH)` (`vpaddq`,
+//!   `vpsubq`, `vpblendd` per level, eight instructions a limb) and one
+//!   carry after it: 38 300; carrying first and using the 32-bit `W`:
+//!   37 000–37 600. Packing two limbs a lane for `W` and the swap then
+//!   removes 40 instructions a step (`llvm-mca`: 182 → 174 cycles); in
+//!   alternating runs of the two builds the measured gain is within the
+//!   noise (ratio to portable 0.391 → 0.382).
+//! - Unpacking limbs 1 and 3 with `vpsrlq` instead of `vpshufd`: LLVM
+//!   rewrote their doubles `(x >> 32)·2` as `(x >> 31) & !1`, one more
+//!   instruction each (ten a step).
+//! - A two-chain carry (0→1 with 3→4, then 1→2 with 4→0, 2→3 with 0→1,
+//!   then 3→4: shorter latency, three more instructions): 35 900 against
+//!   36 600, within the noise of the shared machine; not kept.
+//! - One point's whole step before the other's (instead of interleaved
+//!   statements): 40 100.
+//! - Two points per register pair (`(x0, y0, x1, y1)`, `(z0, t0, z1,
+//!   t1)`) makes half of `W` vertical additions, but `B ⊙ A` with `A ⊙ A`,
+//!   and `⊙ CD` with `⊙ (1, u1, u2, u3)`, then need full multiplications
+//!   and cross-lane broadcasts, and the swap exchanges register halves: by
+//!   count about 60 instructions a step more; not written.
+//! - The schedule LLVM picks is fragile: in an earlier version, writing
+//!   `add_bias` with `zip` instead of an index loop moved 37 000 to 39 400
+//!   with the same instruction counts (the current code, `zip` throughout,
+//!   measures as above). Re-measure after edits.
+#![allow(unsafe_code)]
+
+use super::portable::{Fe, P};
+use crate::cpu::Avx2;
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_mul_epi32,
+    _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
+    _mm256_shuffle_epi32, _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_xor_si256,
+};
+
+/// Limb `l` nominally holds bits `OFFSET[l] .. OFFSET[l] + WIDTH[l]`.
+const WIDTH: [u32; 5] = [26, 25, 26, 25, 25];
+/// The weight of limb `l` is `2^OFFSET[l]` (`⌈127·l/5⌉`).
+const OFFSET: [u32; 5] = [0, 26, 51, 77, 102];
+
+/// `2^WIDTH[l] − 1`.
+const fn mask(l: usize) -> u64 {
+    (1 << WIDTH[l]) - 1
+}
+
+/// `m·p` in limbs: limb `l` is `m·(2^WIDTH[l] − 1)`, so the limbs weigh
+/// `m·p ≡ 0`.
+const fn p_multiple(m: u64) -> [u64; 5] {
+    [
+        m * mask(0),
+        m * mask(1),
+        m * mask(2),
+        m * mask(3),
+        m * mask(4),
+    ]
+}
+
+/// Added to `x` before `W`: every output gains it, and it covers the most
+/// negative output, `−2·(2^w + 3523)`.
+const BIAS_HADAMARD: [u64; 5] = p_multiple(3);
+/// Added to `X ⊙ σ(CH)` before its carry: covers lane 0, `−833·(2^w + 295)`.
+const BIAS_CH: [u64; 5] = p_multiple(1024);
+/// Added to `A ⊙ CD` before its carry: covers lane 0, `−114·(2^w + 295)`.
+const BIAS_CD: [u64; 5] = p_multiple(128);
+
+/// Four 64-bit lanes of a ymm register, one per coordinate `(x, y, z, t)`.
+///
+/// A value carries the [`Avx2`] token, so it exists only where AVX and AVX2
+/// are usable; the operations rely on that. Arithmetic is lane-wise and
+/// wrapping.
+#[derive(Clone, Copy)]
+struct Lanes {
+    v: __m256i,
+    t: Avx2,
+}
+
+/// A lane-wise operator by one intrinsic.
+macro_rules! lane_operator {
+    ($($(#[$doc:meta])* $trait:ident $method:ident = $intrinsic:ident;)*) => {$(
+        $(#[$doc])*
+        impl core::ops::$trait for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn $method(self, o: Lanes) -> Lanes {
+                // SAFETY: `self.t` proves AVX and AVX2.
+                let v = unsafe { $intrinsic(self.v, o.v) };
+                Lanes { v, t: self.t }
+            }
+        }
+    )*};
+}
+
+lane_operator! {
+    /// `vpaddq`, wrapping.
+    Add add = _mm256_add_epi64;
+    /// `vpmuludq`: the 64-bit product of the low 32 bits of each lane (the
+    /// high 32 bits are ignored).
+    Mul mul = _mm256_mul_epu32;
+    /// `vpand`.
+    BitAnd bitand = _mm256_and_si256;
+    /// `vpxor`.
+    BitXor bitxor = _mm256_xor_si256;
+    /// `vpor`.
+    BitOr bitor = _mm256_or_si256;
+}
+
+impl Lanes {
+    /// Lane `i` is `x[i]`.
+    #[inline(always)]
+    fn new(t: Avx2, x: [u64; 4]) -> Lanes {
+        // SAFETY: the token proves AVX.
+        let v = unsafe { _mm256_set_epi64x(x[3] as i64, x[2] as i64, x[1] as i64, x[0] as i64) };
+        Lanes { v, t }
+    }
+
+    #[inline(always)]
+    fn splat(t: Avx2, x: u64) -> Lanes {
+        Lanes::new(t, [x; 4])
+    }
+
+    #[inline(always)]
+    fn to_array(self) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        // SAFETY: `self.t` proves AVX; the unaligned store writes the 32
+        // bytes of `out`.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), self.v) };
+        out
+    }
+
+    /// `vpmuldq`: the signed 64-bit product of the low 32 bits of each
+    /// lane, read as signed.
+    #[inline(always)]
+    fn mul_signed(self, o: Lanes) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_mul_epi32(self.v, o.v) };
+        Lanes { v, t: self.t }
+    }
+
+    /// `vpaddd`: lane-wise on the eight 32-bit halves.
+    #[inline(always)]
+    fn add32(self, o: Lanes) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_add_epi32(self.v, o.v) };
+        Lanes { v, t: self.t }
+    }
+
+    /// `vpsllq` by 32: the low half moved to the high half.
+    #[inline(always)]
+    fn low_to_high(self) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_slli_epi64::<32>(self.v) };
+        Lanes { v, t: self.t }
+    }
+
+    /// `vpshufd`: the high half copied to the low half.
+    #[inline(always)]
+    fn high_to_low(self) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_shuffle_epi32::<0xf5>(self.v) };
+        Lanes { v, t: self.t }
+    }
+
+    /// `vpsignd`: each 32-bit half negated where `o`'s half is negative,
+    /// kept where it is positive.
+    #[inline(always)]
+    fn sign32(self, o: Lanes) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_sign_epi32(self.v, o.v) };
+        Lanes { v, t: self.t }
+    }
+
+    /// `vpsrlq` by `WIDTH[l]` (`l` is a constant after inlining).
+    #[inline(always)]
+    fn shr_width(self, l: usize) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe {
+            if WIDTH[l] == 26 {
+                _mm256_srli_epi64::<26>(self.v)
+            } else {
+                _mm256_srli_epi64::<25>(self.v)
+            }
+        };
+        Lanes { v, t: self.t }
+    }
+
+    /// `(v1, v0, v3, v2)`: `vpshufd` exchanging the 64-bit halves of each
+    /// 128-bit lane.
+    #[inline(always)]
+    fn swap_pairs(self) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_shuffle_epi32::<0x4e>(self.v) };
+        Lanes { v, t: self.t }
+    }
+
+    /// `(v2, v3, v0, v1)`: `vpermq` exchanging the 128-bit halves.
+    #[inline(always)]
+    fn swap_halves(self) -> Lanes {
+        // SAFETY: `self.t` proves AVX2.
+        let v = unsafe { _mm256_permute4x64_epi64::<0x4e>(self.v) };
+        Lanes { v, t: self.t }
+    }
+}
+
+/// `vpsignd` operands: keep both 32-bit halves of a lane, or negate both.
+const KEEP: u64 = (1 << 32) | 1;
+const NEGATE: u64 = u64::MAX;
+
+/// The limbs of [`Fe4`] two to a lane for the Hadamard transform and the
+/// swap, which work on 32-bit halves: limbs 0 and 1 in the low and high
+/// halves of register 0, limbs 2 and 3 in register 1, limb 4 in register
+/// 2 — three registers instead of five.
+#[derive(Clone, Copy)]
+struct Packed([Lanes; 3]);
+
+impl Packed {
+    /// Exchanges `a` and `b` where `mask` is all ones: 9 `vpxor`, 3 `vpand`.
+    #[inline(always)]
+    fn cswap(a: &mut Packed, b: &mut Packed, mask: Lanes) {
+        for (x, y) in a.0.iter_mut().zip(&mut b.0) {
+            let d = (*x ^ *y) & mask;
+            *x = *x ^ d;
+            *y = *y ^ d;
+        }
+    }
+
+    /// `W(v + (3p, 0, 0, 0)) = W(v) + (3p, 3p, 3p, 3p)` on the 32-bit
+    /// halves, `W(x, y, z, t) = (x+y+z+t, x−y+z−t, x+y−z−t, x−y−z+t)`:
+    /// one bias `vpaddd` per register, then per butterfly level one
+    /// `vpshufd` or `vpermq`, one `vpsignd` and one `vpaddd`; two `vpshufd`
+    /// copy limbs 1 and 3 down to low halves (23 instructions). (`vpsrlq`
+    /// by 32 would do too, but LLVM then turns the doubling of those limbs
+    /// into a shift by 31 and a mask, one instruction more each.)
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs `≤ 2^WIDTH[l] + 3523`.
+    ///
+    /// # Postconditions
+    ///
+    /// The low 32 bits of limb `l` are in `[0, 7·2^WIDTH[l] + 2^14)`; the
+    /// high 32 bits are garbage (only `vpmuludq` reads the result).
+    #[inline(always)]
+    fn hadamard(self) -> Fe4 {
+        let t = self.0[0].t;
+        let pairs = Lanes::new(t, [KEEP, NEGATE, KEEP, NEGATE]);
+        let halves = Lanes::new(t, [KEEP, KEEP, NEGATE, NEGATE]);
+        let b = BIAS_HADAMARD;
+        let bias = [
+            Lanes::new(t, [b[0] | (b[1] << 32), 0, 0, 0]),
+            Lanes::new(t, [b[2] | (b[3] << 32), 0, 0, 0]),
+            Lanes::new(t, [b[4], 0, 0, 0]),
+        ];
+        let mut w = self.0;
+        for (v, bias) in w.iter_mut().zip(bias) {
+            let x = v.add32(bias);
+            // (x+y, x−y, z+t, z−t), then (s0+s2, s1+s3, s0−s2, s1−s3).
+            let x = x.swap_pairs().add32(x.sign32(pairs));
+            *v = x.swap_halves().add32(x.sign32(halves));
+        }
+        Fe4([w[0], w[0].high_to_low(), w[1], w[1].high_to_low(), w[2]])
+    }
+}
+
+/// Four field elements, one per lane, as five limbs of radix 2^25.4; the
+/// bounds between operations are in the module docs.
+#[derive(Clone, Copy)]
+struct Fe4([Lanes; 5]);
+
+impl Fe4 {
+    /// Canonical elements, one per lane.
+    #[inline(always)]
+    fn from_fe(t: Avx2, x: [Fe; 4]) -> Fe4 {
+        let mut out = Fe4([Lanes::splat(t, 0); 5]);
+        for (l, limb) in out.0.iter_mut().enumerate() {
+            let part = |i: usize| (x[i].0 >> OFFSET[l]) as u64 & mask(l);
+            *limb = Lanes::new(t, [part(0), part(1), part(2), part(3)]);
+        }
+        out
+    }
+
+    /// The fully reduced elements.
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs nonnegative with `Σ limb_l·2^OFFSET[l] < 2^128` (true for
+    /// limbs `≤ 2^WIDTH[l] + 2^20`).
+    #[inline(always)]
+    fn to_fe(self) -> [Fe; 4] {
+        let mut limbs = [[0u64; 4]; 5];
+        for (limb, v) in limbs.iter_mut().zip(&self.0) {
+            *limb = v.to_array();
+        }
+        core::array::from_fn(|i| {
+            let v = (0..5).fold(0u128, |acc, l| acc + (u128::from(limbs[l][i]) << OFFSET[l]));
+            // Fold bit 127 (2^127 ≡ 1), then subtract p by mask if the
+            // result (≤ p + 1) is at least p, as the portable backend does.
+            let r = (v & P) + (v >> 127);
+            let (d, borrow) = r.overflowing_sub(P);
+            let keep = u128::from(borrow).wrapping_neg();
+            Fe((r & keep) | (d & !keep))
+        })
+    }
+
+    /// `2·self`, limb-wise.
+    #[inline(always)]
+    fn double(mut self) -> Fe4 {
+        for l in 0..5 {
+            self.0[l] = self.0[l] + self.0[l];
+        }
+        self
+    }
+
+    /// Adds `bias` (the limbs of a multiple of p) to every lane.
+    #[inline(always)]
+    fn add_bias(mut self, bias: &[u64; 5]) -> Fe4 {
+        for (v, &b) in self.0.iter_mut().zip(bias) {
+            *v = *v + Lanes::splat(v.t, b);
+        }
+        self
+    }
+
+    /// Two limbs to a lane (4 instructions).
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs `< 2^32`.
+    #[inline(always)]
+    fn pack(self) -> Packed {
+        let l = self.0;
+        Packed([l[0] | l[1].low_to_high(), l[2] | l[3].low_to_high(), l[4]])
+    }
+
+    /// Limb-wise signed product by small constants, one per lane (5
+    /// `vpmuldq`, no carry).
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs and constants `< 2^31` in absolute value.
+    #[inline(always)]
+    fn mul_small(mut self, c: Lanes) -> Fe4 {
+        for l in 0..5 {
+            self.0[l] = self.0[l].mul_signed(c);
+        }
+        self
+    }
+
+    /// The uncarried product `self ⊙ b`, with `b2 = 2·b`: 25 `vpmuludq`
+    /// and 20 `vpaddq` (the formula of the module docs).
+    ///
+    /// # Preconditions
+    ///
+    /// The low 32 bits of the limbs of `self`, `b` and `b2` are the limbs
+    /// (unsigned); every sum below 2^64 (see the module docs).
+    #[inline(always)]
+    fn mul(self, b: &Fe4, b2: &Fe4) -> Fe4 {
+        let [a0, a1, a2, a3, a4] = self.0;
+        let [b0, b1, b2, b3, b4, e1, e2, e3, e4] = [
+            b.0[0], b.0[1], b.0[2], b.0[3], b.0[4], b2.0[1], b2.0[2], b2.0[3], b2.0[4],
+        ];
+        Fe4([
+            a0 * b0 + a1 * e4 + a2 * e3 + a3 * e2 + a4 * e1,
+            a0 * b1 + a1 * b0 + a2 * b4 + a3 * e3 + a4 * b2,
+            a0 * b2 + a1 * e1 + a2 * b0 + a3 * e4 + a4 * e3,
+            a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0 + a4 * b4,
+            a0 * b4 + a1 * e3 + a2 * b2 + a3 * e1 + a4 * b0,
+        ])
+    }
+
+    /// The uncarried square: 15 `vpmuludq`, 10 `vpaddq` for the sums and 7
+    /// to double and quadruple operands.
+    ///
+    /// # Preconditions
+    ///
+    /// The low 32 bits of the limbs are the limbs, and `4·a_l < 2^32`.
+    #[inline(always)]
+    fn square(self) -> Fe4 {
+        let [a0, a1, a2, a3, a4] = self.0;
+        let [d0, d1, d2, d3] = [a0 + a0, a1 + a1, a2 + a2, a3 + a3];
+        let [q1, q2, q3] = [d1 + d1, d2 + d2, d3 + d3];
+        Fe4([
+            a0 * a0 + q1 * a4 + q2 * a3,
+            d0 * a1 + d2 * a4 + d3 * a3,
+            d0 * a2 + d1 * a1 + q3 * a4,
+            d0 * a3 + d1 * a2 + a4 * a4,
+            d0 * a4 + q1 * a3 + a2 * a2,
+        ])
+    }
+
+    /// Carries limb `l` into limb `l + 1`; limb 4 into limb 0 (its top is
+    /// bit 127, and 2^127 ≡ 1).
+    #[inline(always)]
+    fn carry_one(&mut self, l: usize) {
+        let h = self.0[l].shr_width(l);
+        self.0[l] = self.0[l] & Lanes::splat(h.t, mask(l));
+        self.0[(l + 1) % 5] = self.0[(l + 1) % 5] + h;
+    }
+
+    /// The carry chain 0 → 1 → 2 → 3 → 4 → 0 → 1: 18 instructions.
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs `< 2^63`.
+    ///
+    /// # Postconditions
+    ///
+    /// Limb `l < 2^WIDTH[l]`, except limb 1 `≤ 2^25 + 2^12` (its final
+    /// carry in is at most `(2^26 + 2^38 + 2^13) / 2^26`).
+    #[inline(always)]
+    fn carry(mut self) -> Fe4 {
+        self.carry_one(0);
+        self.carry_one(1);
+        self.carry_one(2);
+        self.carry_one(3);
+        self.carry_one(4);
+        self.carry_one(0);
+        self
+    }
+
+    /// One parallel carry pass: all five carries taken, then added (15
+    /// instructions, two deep).
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs `< 2^63`.
+    ///
+    /// # Postconditions
+    ///
+    /// Limb `l ≤ 2^WIDTH[l] − 1 + ⌊c_(l−1) / 2^WIDTH[l−1]⌋`.
+    #[inline(always)]
+    fn carry_parallel(self) -> Fe4 {
+        let mut high = self.0;
+        for (l, h) in high.iter_mut().enumerate() {
+            *h = h.shr_width(l);
+        }
+        let mut out = self;
+        for (l, v) in out.0.iter_mut().enumerate() {
+            *v = (*v & Lanes::splat(v.t, mask(l))) + high[(l + 4) % 5];
+        }
+        out
+    }
+
+    /// Exchanges `a` and `b` where `mask` is all ones (the same in every
+    /// lane): 15 `vpxor`, 5 `vpand`.
+    #[inline(always)]
+    fn cswap(a: &mut Fe4, b: &mut Fe4, mask: Lanes) {
+        for l in 0..5 {
+            let d = (a.0[l] ^ b.0[l]) & mask;
+            a.0[l] = a.0[l] ^ d;
+            b.0[l] = b.0[l] ^ d;
+        }
+    }
+}
+
+/// The ladder of the module docs on the point with ratios `u`: returns
+/// `scalar·P` projectively, fully reduced — exactly what
+/// [`super::portable::ladder`] returns.
+pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+    // SAFETY: the token proves AVX and AVX2, all `tf::ladder` enables.
+    unsafe { tf::ladder(t, scalar, u) }
+}
+
+/// The `#[target_feature]` entry point, reached only through [`ladder`].
+mod tf {
+    use super::*;
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+        let [u1, u2, u3] = u;
+        let [c0, c1, c2, c3] = super::super::CH;
+        let ch = Lanes::new(t, [c0, c2, c1, c3].map(|c| c as u64)); // σ(CH)
+        let cd = Lanes::new(t, super::super::CD.map(|c| c as u64));
+        let diff = Fe4::from_fe(t, [Fe::ONE, u1, u2, u3]);
+        let diff = (diff, diff.double());
+        let mut r0 = Fe4::from_fe(t, super::super::NEUTRAL.map(Fe::small));
+        let mut r1 = Fe4::from_fe(t, [u1.mul(u2).mul(u3), u2.mul(u3), u1.mul(u3), u1.mul(u2)]);
+        let mut prev = 0u8;
+        // The step of `portable::ladder`, both points interleaved; the
+        // bounds after each line are in the module docs' table.
+        for i in (0..251).rev() {
+            let bit = (scalar[i / 8] >> (i % 8)) & 1;
+            let swap = Lanes::splat(t, u64::from(bit ^ prev).wrapping_neg());
+            prev = bit;
+            let (mut p0, mut p1) = (r0.pack(), r1.pack());
+            Packed::cswap(&mut p0, &mut p1, swap);
+            let a = p0.hadamard();
+            let b = p1.hadamard();
+            let b = b.mul(&a, &a.double()).carry();
+            let a = a.square().carry();
+            let b = b.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
+            let a = a.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
+            let b = b.pack().hadamard().square().carry();
+            let a = a.pack().hadamard().square().carry();
+            // Re-read through an optimisation barrier: hoisted out of the
+            // loop, the operand's zero-extension is invisible to the
+            // instruction selector, which then multiplies 64 × 32 bits
+            // (two `vpmuludq` and three more instructions a product).
+            let (diff, diff2) = core::hint::black_box(&diff);
+            r1 = b.mul(diff, diff2).carry();
+            r0 = a.mul_small(cd).add_bias(&BIAS_CD).carry_parallel();
+        }
+        let swap = Lanes::splat(t, u64::from(prev).wrapping_neg());
+        Fe4::cswap(&mut r0, &mut r1, swap);
+        r0.to_fe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::super::portable;
+    use super::*;
+    use std::println;
+
+    /// SplitMix64, seeded: reproducible test inputs.
+    struct SplitMix(u64);
+
+    impl SplitMix {
+        fn next_u64(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next_u64() % n
+        }
+
+        /// A reduced element: random 127 bits (all ones included) reduced,
+        /// or an edge value.
+        fn next_fe(&mut self) -> Fe {
+            let edges = [0, 1, 2, P - 1, P - 2, 1 << 126, (1 << 126) - 1, 1 << 64];
+            match self.below(4) {
+                0 => Fe(edges[self.below(edges.len() as u64) as usize]),
+                1 => Fe::from_bytes(&[0xff; 16]), // all ones, reduced: 0
+                _ => {
+                    let x = (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64());
+                    Fe::from_bytes(&x.to_le_bytes())
+                }
+            }
+        }
+
+        fn next_scalar(&mut self) -> [u8; 32] {
+            core::array::from_fn(|_| self.next_u64() as u8)
+        }
+
+        /// A limb in `[0, bound]`, often at or next to an end or `mask`.
+        fn limb(&mut self, l: usize, bound: u64) -> u64 {
+            match self.below(6) {
+                0 => 0,
+                1 | 2 => bound,
+                3 => bound - 1,
+                4 => mask(l).min(bound),
+                _ => self.next_u64() % (bound + 1),
+            }
+        }
+
+        /// Raw limbs up to `bound`: every limb at its bound one time in
+        /// four, else mixed extremes.
+        fn limbs(&mut self, bound: &[u64; 5]) -> [[u64; 4]; 5] {
+            let all_max = self.below(4) == 0;
+            core::array::from_fn(|l| {
+                core::array::from_fn(|_| {
+                    if all_max {
+                        bound[l]
+                    } else {
+                        self.limb(l, bound[l])
+                    }
+                })
+            })
+        }
+    }
+
+    fn token() -> Option<Avx2> {
+        let t = Avx2::get();
+        if t.is_none() {
+            println!("skipped: the CPU (or FIELDWORK_MAX_ISA) lacks AVX2");
+        }
+        t
+    }
+
+    fn fe4(t: Avx2, limbs: &[[u64; 4]; 5]) -> Fe4 {
+        let mut out = Fe4([Lanes::splat(t, 0); 5]);
+        for (v, &limb) in out.0.iter_mut().zip(limbs) {
+            *v = Lanes::new(t, limb);
+        }
+        out
+    }
+
+    fn raw(x: &Fe4) -> [[u64; 4]; 5] {
+        core::array::from_fn(|l| x.0[l].to_array())
+    }
+
+    /// How to read a limb.
+    #[derive(Clone, Copy)]
+    enum Read {
+        /// The full lane, unsigned.
+        Unsigned,
+        /// The full lane, two's complement.
+        Signed,
+        /// The low 32 bits, unsigned (the output of `hadamard`).
+        Low32,
+    }
+
+    /// The elements the limbs represent, mod p.
+    fn value(limbs: &[[u64; 4]; 5], read: Read) -> [Fe; 4] {
+        core::array::from_fn(|i| {
+            (0..5).fold(Fe(0), |acc, l| {
+                let x = limbs[l][i];
+                let limb = match read {
+                    Read::Unsigned => Fe(u128::from(x)),
+                    Read::Signed if (x as i64) < 0 => Fe(P - u128::from(x.wrapping_neg())),
+                    Read::Signed => Fe(u128::from(x)),
+                    Read::Low32 => Fe(u128::from(x as u32)),
+                };
+                acc.add(limb.mul(Fe(1 << OFFSET[l])))
+            })
+        })
+    }
+
+    /// Asserts every limb (read as `read`) is in `[0, bound[l]]`.
+    fn assert_within(limbs: &[[u64; 4]; 5], read: Read, bound: &[u64; 5], what: &str) {
+        for (l, lanes) in limbs.iter().enumerate() {
+            for (i, &x) in lanes.iter().enumerate() {
+                let x = match read {
+                    Read::Low32 => u64::from(x as u32),
+                    _ => x,
+                };
+                assert!(
+                    x <= bound[l],
+                    "{what}: limb {l} lane {i} = {x:#x} > {:#x}",
+                    bound[l]
+                );
+            }
+        }
+    }
+
+    /// `W` with the portable field.
+    fn hadamard_reference(v: [Fe; 4]) -> [Fe; 4] {
+        let [x, y, z, t] = v;
+        [
+            x.add(y).add(z).add(t),
+            x.sub(y).add(z).sub(t),
+            x.add(y).sub(z).sub(t),
+            x.sub(y).sub(z).add(t),
+        ]
+    }
+
+    fn times(a: [Fe; 4], b: [Fe; 4]) -> [Fe; 4] {
+        core::array::from_fn(|i| a[i].mul(b[i]))
+    }
+
+    /// Whether `a_i·b_j` lands at twice the weight of limb `(i + j) mod 5`.
+    fn doubled(i: usize, j: usize) -> bool {
+        let wrap = if i + j >= 5 { 127 } else { 0 };
+        OFFSET[i] + OFFSET[j] > OFFSET[(i + j) % 5] + wrap
+    }
+
+    /// Upper bounds of every stage of the step, by interval arithmetic on
+    /// nonnegative limbs (the table of the module docs).
+    struct Bounds {
+        state: [u64; 5],
+        hadamard: [u64; 5],
+        product: [u64; 5],
+        carried: [u64; 5],
+        ch: [u64; 5],
+        hadamard2: [u64; 5],
+        squared: [u64; 5],
+    }
+
+    fn bounds() -> Bounds {
+        fn carry(mut c: [u128; 5]) -> [u128; 5] {
+            for l in [0, 1, 2, 3, 4, 0] {
+                let h = c[l] >> WIDTH[l];
+                c[l] = c[l].min(u128::from(mask(l)));
+                c[(l + 1) % 5] += h;
+            }
+            c
+        }
+        fn carry_parallel(c: [u128; 5]) -> [u128; 5] {
+            core::array::from_fn(|l| {
+                let k = (l + 4) % 5;
+                c[l].min(u128::from(mask(l))) + (c[k] >> WIDTH[k])
+            })
+        }
+        fn product(a: [u128; 5], b: [u128; 5]) -> [u128; 5] {
+            core::array::from_fn(|k| {
+                (0..5)
+                    .map(|i| {
+                        let j = (k + 5 - i) % 5;
+                        (a[i] * b[j]) << u32::from(doubled(i, j))
+                    })
+                    .sum()
+            })
+        }
+        /// The bound after `hadamard`, checking its bias covers the most
+        /// negative output and every product operand (×4) fits 32 bits.
+        fn hadamard(r: [u128; 5]) -> [u128; 5] {
+            core::array::from_fn(|l| {
+                let bias = u128::from(BIAS_HADAMARD[l]);
+                assert!(bias >= 2 * r[l], "hadamard bias, limb {l}");
+                let h = 4 * r[l] + bias;
+                assert!(4 * h < 1 << 31, "operand of a square, limb {l}");
+                h
+            })
+        }
+        /// `c·x + bias` for the constants `cs`, checking the bias covers
+        /// the negative ones and the operands fit `vpmuldq`.
+        fn small(x: [u128; 5], cs: [i64; 4], bias: &[u64; 5]) -> [u128; 5] {
+            let pos = cs.iter().map(|&c| c.max(0) as u128).max().unwrap_or(0);
+            let neg = cs.iter().map(|&c| (-c).max(0) as u128).max().unwrap_or(0);
+            core::array::from_fn(|l| {
+                assert!(x[l] < 1 << 31, "vpmuldq operand, limb {l}");
+                assert!(u128::from(bias[l]) >= neg * x[l], "bias, limb {l}");
+                pos * x[l] + u128::from(bias[l])
+            })
+        }
+        let fits = |v: [u128; 5], limit: u32, what: &str| {
+            for (l, &x) in v.iter().enumerate() {
+                assert!(x < 1 << limit, "{what}: limb {l} = {x:#x} ≥ 2^{limit}");
+            }
+            v.map(|x| x as u64)
+        };
+        let canonical: [u128; 5] = core::array::from_fn(|l| u128::from(mask(l)));
+        let mut state = canonical;
+        loop {
+            let h = hadamard(state);
+            let p = product(h, h);
+            let c = carry(p);
+            let ch = carry_parallel(small(c, super::super::CH, &BIAS_CH));
+            let h2 = hadamard(ch);
+            let s = product(h2, h2);
+            let e = carry(s);
+            let r1 = carry(product(e, canonical));
+            let r0 = carry_parallel(small(e, super::super::CD, &BIAS_CD));
+            let next = core::array::from_fn(|l| state[l].max(r0[l]).max(r1[l]));
+            if next == state {
+                return Bounds {
+                    state: fits(state, 32, "state"),
+                    hadamard: fits(h, 31, "hadamard"),
+                    product: fits(p, 63, "product"),
+                    carried: fits(core::array::from_fn(|l| c[l].max(e[l])), 31, "carried"),
+                    ch: fits(ch, 31, "ch"),
+                    hadamard2: fits(h2, 31, "hadamard"),
+                    squared: fits(s, 63, "square"),
+                };
+            }
+            state = next;
+        }
+    }
+
+    /// The table of the module docs holds: every bias covers what it must,
+    /// every `vpmuludq` operand fits 32 bits (quadrupled ones included),
+    /// every sum of products stays below 2^63, and the state is a fixed
+    /// point; `to_fe`'s precondition holds for the final state.
+    #[test]
+    fn bounds_hold() {
+        let b = bounds();
+        let over = |v: [u64; 5]| -> [i128; 5] {
+            core::array::from_fn(|l| i128::from(v[l]) - i128::from(mask(l)))
+        };
+        println!("state: 2^w − 1 + {:?}", over(b.state));
+        println!(
+            "hadamard: {:?}",
+            b.hadamard.map(|x| f64::from(x as u32).log2())
+        );
+        println!("products: {:?}", b.product.map(|x| (x as f64).log2()));
+        println!("carried: 2^w − 1 + {:?}", over(b.carried));
+        println!("after ⊙ CH: 2^w − 1 + {:?}", over(b.ch));
+        println!("squares: {:?}", b.squared.map(|x| (x as f64).log2()));
+        for (l, &w) in WIDTH.iter().enumerate() {
+            assert!(b.state[l] <= mask(l) + 547);
+            assert!(b.hadamard[l].max(b.hadamard2[l]) < (7 << w) + (1 << 14));
+            assert!(b.product[l].max(b.squared[l]) < 1 << 60);
+            assert!(b.carried[l] <= mask(l) + 296);
+            assert!(b.ch[l] <= mask(l) + 3524);
+        }
+        let top = (0..5).fold(0u128, |acc, l| acc + (u128::from(b.state[l]) << OFFSET[l]));
+        assert!(top >> 127 <= 1, "to_fe: Σ limbs < 2^128");
+        // The explicit formula of `mul` is the table `doubled` describes.
+        let twice: std::vec::Vec<(usize, usize)> = (0..5)
+            .flat_map(|i| (0..5).map(move |j| (i, j)))
+            .filter(|&(i, j)| doubled(i, j))
+            .collect();
+        assert_eq!(
+            twice,
+            [
+                (1, 1),
+                (1, 3),
+                (1, 4),
+                (2, 3),
+                (3, 1),
+                (3, 2),
+                (3, 3),
+                (3, 4),
+                (4, 1),
+                (4, 3)
+            ]
+        );
+    }
+
+    #[test]
+    fn conversions_round_trip() {
+        let Some(t) = token() else { return };
+        let mut rng = SplitMix(1);
+        for _ in 0..1000 {
+            let x = [rng.next_fe(), rng.next_fe(), rng.next_fe(), rng.next_fe()];
+            assert_eq!(Fe4::from_fe(t, x).to_fe(), x);
+        }
+        // p itself (every limb at its mask) and the largest state.
+        let p: [[u64; 4]; 5] = core::array::from_fn(|l| [mask(l); 4]);
+        assert_eq!(fe4(t, &p).to_fe(), [Fe(0); 4]);
+        let b = bounds();
+        for _ in 0..1000 {
+            let limbs = rng.limbs(&b.state);
+            assert_eq!(fe4(t, &limbs).to_fe(), value(&limbs, Read::Unsigned));
+        }
+    }
+
+    #[test]
+    fn hadamard_matches_portable() {
+        let Some(t) = token() else { return };
+        let b = bounds();
+        let mut rng = SplitMix(2);
+        for input in [b.state, b.ch] {
+            for _ in 0..2000 {
+                let limbs = rng.limbs(&input);
+                let out = raw(&fe4(t, &limbs).pack().hadamard());
+                let bound = if input == b.state {
+                    b.hadamard
+                } else {
+                    b.hadamard2
+                };
+                assert_within(&out, Read::Low32, &bound, "hadamard");
+                let want = hadamard_reference(value(&limbs, Read::Unsigned));
+                assert_eq!(value(&out, Read::Low32), want, "{limbs:x?}");
+            }
+        }
+    }
+
+    /// Products of Hadamard outputs (garbage in the high halves, as
+    /// `hadamard` leaves them), carried.
+    #[test]
+    fn products_match_portable() {
+        let Some(t) = token() else { return };
+        let b = bounds();
+        let mut rng = SplitMix(3);
+        for _ in 0..3000 {
+            let garbage = |limbs: [[u64; 4]; 5], rng: &mut SplitMix| {
+                limbs.map(|lane| lane.map(|x| x | (rng.next_u64() << 32)))
+            };
+            let x = rng.limbs(&b.hadamard2);
+            let x = garbage(x, &mut rng);
+            let y = rng.limbs(&b.hadamard2);
+            let y = garbage(y, &mut rng);
+            let (fx, fy) = (fe4(t, &x), fe4(t, &y));
+            let (vx, vy) = (value(&x, Read::Low32), value(&y, Read::Low32));
+            let prod = fx.mul(&fy, &fy.double());
+            assert_within(&raw(&prod), Read::Unsigned, &b.squared, "product");
+            let prod = raw(&prod.carry());
+            assert_within(&prod, Read::Unsigned, &b.carried, "carried product");
+            assert_eq!(value(&prod, Read::Unsigned), times(vx, vy), "{x:x?} {y:x?}");
+            let sq = fx.square();
+            assert_within(&raw(&sq), Read::Unsigned, &b.squared, "square");
+            let sq = raw(&sq.carry());
+            assert_within(&sq, Read::Unsigned, &b.carried, "carried square");
+            assert_eq!(value(&sq, Read::Unsigned), times(vx, vx), "{x:x?}");
+        }
+    }
+
+    /// Products by `(1, u1, u2, u3)` (canonical) of carried squares.
+    #[test]
+    fn products_by_the_difference_match_portable() {
+        let Some(t) = token() else { return };
+        let b = bounds();
+        let mut rng = SplitMix(4);
+        for _ in 0..3000 {
+            let x = rng.limbs(&b.carried);
+            let d = [Fe::ONE, rng.next_fe(), rng.next_fe(), rng.next_fe()];
+            let fd = Fe4::from_fe(t, d);
+            let out = raw(&fe4(t, &x).mul(&fd, &fd.double()).carry());
+            assert_within(&out, Read::Unsigned, &b.state, "⊙ diff");
+            assert_eq!(
+                value(&out, Read::Unsigned),
+                times(value(&x, Read::Unsigned), d)
+            );
+        }
+    }
+
+    /// `⊙ σ(CH)` and `⊙ CD` with their biases and carries, on carried
+    /// inputs.
+    #[test]
+    fn constant_products_match_portable() {
+        let Some(t) = token() else { return };
+        let b = bounds();
+        let mut rng = SplitMix(5);
+        let [c0, c1, c2, c3] = super::super::CH;
+        for (cs, bias, bound) in [
+            ([c0, c2, c1, c3], &BIAS_CH, b.ch),
+            (super::super::CD, &BIAS_CD, b.state),
+        ] {
+            let c = Lanes::new(t, cs.map(|c| c as u64));
+            for _ in 0..3000 {
+                let x = rng.limbs(&b.carried);
+                let product = fe4(t, &x).mul_small(c);
+                assert_eq!(
+                    value(&raw(&product), Read::Signed),
+                    times(value(&x, Read::Unsigned), cs.map(Fe::small))
+                );
+                let out = raw(&product.add_bias(bias).carry_parallel());
+                assert_within(&out, Read::Unsigned, &bound, "constant product");
+                let want = times(value(&x, Read::Unsigned), cs.map(Fe::small));
+                assert_eq!(value(&out, Read::Unsigned), want, "{x:x?}");
+            }
+        }
+    }
+
+    /// Both carries on limbs up to their precondition, 2^63.
+    #[test]
+    fn carries_keep_the_value() {
+        let Some(t) = token() else { return };
+        let mut rng = SplitMix(6);
+        let top = [(1 << 63) - 1; 5];
+        for _ in 0..3000 {
+            let x = rng.limbs(&top);
+            let seq = raw(&fe4(t, &x).carry());
+            let bound = [mask(0), mask(1) + (1 << 12) + 1, mask(2), mask(3), mask(4)];
+            assert_within(&seq, Read::Unsigned, &bound, "carry");
+            assert_eq!(value(&seq, Read::Unsigned), value(&x, Read::Unsigned));
+            let par = raw(&fe4(t, &x).carry_parallel());
+            assert_eq!(value(&par, Read::Unsigned), value(&x, Read::Unsigned));
+        }
+    }
+
+    #[test]
+    fn swap_is_by_mask() {
+        let Some(t) = token() else { return };
+        let mut rng = SplitMix(7);
+        let x: [Fe; 4] = core::array::from_fn(|_| rng.next_fe());
+        let y: [Fe; 4] = core::array::from_fn(|_| rng.next_fe());
+        let packed = |p: &Packed| p.0.map(Lanes::to_array);
+        for (bit, want) in [(0u64, (x, y)), (1, (y, x))] {
+            let mask = Lanes::splat(t, bit.wrapping_neg());
+            let (mut a, mut b) = (Fe4::from_fe(t, x), Fe4::from_fe(t, y));
+            Fe4::cswap(&mut a, &mut b, mask);
+            assert_eq!((a.to_fe(), b.to_fe()), want);
+            let (mut a, mut b) = (Fe4::from_fe(t, x).pack(), Fe4::from_fe(t, y).pack());
+            Packed::cswap(&mut a, &mut b, mask);
+            let want = (
+                Fe4::from_fe(t, want.0).pack(),
+                Fe4::from_fe(t, want.1).pack(),
+            );
+            assert_eq!((packed(&a), packed(&b)), (packed(&want.0), packed(&want.1)));
+        }
+    }
+
+    #[test]
+    fn ladder_matches_portable() {
+        let Some(t) = token() else { return };
+        let mut rng = SplitMix(0x4b75_6d6d_6572);
+        for _ in 0..300 {
+            let k = rng.next_scalar();
+            let u = [rng.next_fe(), rng.next_fe(), rng.next_fe()];
+            assert_eq!(ladder(t, &k, u), portable::ladder(&k, u), "{k:02x?} {u:x?}");
+        }
+        let mut one = [0u8; 32];
+        one[0] = 1;
+        let base = portable::decode(&super::super::BASE_POINT);
+        let all_ones = portable::decode(&[0xff; 48]);
+        for k in [[0u8; 32], one, [0xff; 32], rng.next_scalar()] {
+            for u in [
+                base,
+                all_ones,
+                [Fe(0); 3],
+                [Fe(1); 3],
+                [Fe(P - 1); 3],
+                [Fe(1), Fe(P - 1), Fe(0)],
+                [rng.next_fe(), rng.next_fe(), rng.next_fe()],
+            ] {
+                assert_eq!(ladder(t, &k, u), portable::ladder(&k, u), "{k:02x?} {u:x?}");
+            }
+        }
+    }
+
+    /// The issue's known answer: `scalar · BASE_POINT`.
+    #[test]
+    fn known_answer() {
+        let Some(t) = token() else { return };
+        fn hex<const N: usize>(s: &str) -> [u8; N] {
+            core::array::from_fn(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+        }
+        let k = hex::<32>("a4151a74fd5e31af9769976bf6f2bb84752ce599bdd64c677674a91c888eb413");
+        let want = hex::<48>(
+            "b9658b25193c55523757069a932e8711cc0e06bbdfd9b87427be030dcc63bc7de385b3efa9a4e3a355d28800c221a548",
+        );
+        let u = portable::decode(&super::super::BASE_POINT);
+        assert_eq!(portable::encode(ladder(t, &k, u)), want);
+    }
+
+    /// Median (and minimum) time-stamp ticks per ladder, this backend and
+    /// portable, interleaved on the same inputs: `cargo test --release -p fieldwork
+    /// --lib kummer::avx2::tests::ticks -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "timing, not a check"]
+    fn ticks() {
+        use core::arch::x86_64::_rdtsc;
+        use core::hint::black_box;
+        use std::vec::Vec;
+        let Some(t) = token() else { return };
+        let mut rng = SplitMix(8);
+        let u = [rng.next_fe(), rng.next_fe(), rng.next_fe()];
+        let k = rng.next_scalar();
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        for _ in 0..2000 {
+            // SAFETY: `rdtsc` is available on every x86-64 CPU.
+            let t0 = unsafe { _rdtsc() };
+            black_box(ladder(t, black_box(&k), black_box(u)));
+            // SAFETY: as above.
+            let t1 = unsafe { _rdtsc() };
+            black_box(portable::ladder(black_box(&k), black_box(u)));
+            // SAFETY: as above.
+            let t2 = unsafe { _rdtsc() };
+            fast.push(t1 - t0);
+            slow.push(t2 - t1);
+        }
+        fast.sort_unstable();
+        slow.sort_unstable();
+        println!(
+            "median ticks per ladder: avx2 {}, portable {} (minimum {}, {})",
+            fast[fast.len() / 2],
+            slow[slow.len() / 2],
+            fast[0],
+            slow[0]
+        );
+    }
+}
