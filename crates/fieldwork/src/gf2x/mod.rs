@@ -53,7 +53,7 @@ mod clmul;
 pub mod fft;
 #[cfg(feature = "alloc")]
 mod poly;
-mod portable;
+pub(crate) mod portable;
 #[doc(hidden)]
 pub mod strategy;
 mod sufan;

@@ -1,0 +1,30 @@
+//! Target features: none — the portable, constant-time backend.
+//!
+//! The 128×128 carry-less product is four 64×64 products by the masked
+//! integer multiplication of [`crate::gf2x`]'s portable backend (no tables,
+//! no data-dependent branches), reduced by [`super::mont_reduce`].
+#![forbid(unsafe_code)]
+
+use crate::gf2x::portable::clmul64;
+
+/// The 256-bit carry-less product `a·b` as (low, high) 128-bit halves.
+#[inline]
+pub(super) fn clmul128(a: u128, b: u128) -> (u128, u128) {
+    let (a0, a1) = (a as u64, (a >> 64) as u64);
+    let (b0, b1) = (b as u64, (b >> 64) as u64);
+    let lo = clmul64(a0, b0);
+    let hi = clmul64(a1, b1);
+    // Karatsuba middle term.
+    let mid = clmul64(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
+    (lo ^ (mid << 64), hi ^ (mid >> 64))
+}
+
+/// `acc` after absorbing `blocks` (already in POLYVAL's domain): one
+/// `dot` per block.
+pub(super) fn update(h: u128, mut acc: u128, blocks: &mut dyn Iterator<Item = u128>) -> u128 {
+    for x in blocks {
+        let (lo, hi) = clmul128(acc ^ x, h);
+        acc = super::mont_reduce(lo, hi);
+    }
+    acc
+}

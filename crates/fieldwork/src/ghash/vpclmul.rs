@@ -1,0 +1,97 @@
+//! Target features: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`,
+//! `vpclmulqdq`, `pclmulqdq`, `sse4.1` — capability token [`Avx512Clmul`].
+//!
+//! Aggregated reduction over 32 blocks on zmm (Gueron–Kounavis's method,
+//! widened): eight zmm registers of four blocks each meet the powers
+//! `H^32 … H^1`, laid out four per register, with Karatsuba — three
+//! `vpclmulqdq` per four blocks, the powers' `h₀ ⊕ h₁` prepared once per
+//! call — and the 256-bit sums of the four lanes are folded into one and
+//! reduced once per 512 bytes. The accumulator enters the first block only,
+//! so the loop-carried chain is one product, the XOR tree, the lane fold and
+//! the reduction; the rest of the 32 blocks' work is independent of it.
+//! GHASH's byte reversal is one `vpshufb` per register. Fewer than 32
+//! blocks go through the xmm path as one group.
+#![allow(unsafe_code)]
+
+use super::POWERS;
+use crate::cpu::Avx512Clmul;
+use core::arch::x86_64::{
+    __m128i, __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_xor_si256, _mm512_bslli_epi128, _mm512_bsrli_epi128,
+    _mm512_castsi512_si256, _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
+    _mm512_loadu_si512, _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_xor_si512,
+};
+
+/// Absorbs whole blocks of `data` into `acc`.
+pub(super) fn update(
+    t: Avx512Clmul,
+    powers: &[u128; POWERS],
+    acc: u128,
+    data: &[u8],
+    reflect: bool,
+) -> u128 {
+    if data.len() < 16 * POWERS {
+        return super::clmul::update(t.clmul(), powers, acc, data, reflect);
+    }
+    // SAFETY: the token proves every feature `update_zmm` is compiled for.
+    unsafe { update_zmm(powers, acc, data, reflect) }
+}
+
+#[inline(always)]
+fn from_u128s(v: [u128; 4]) -> __m512i {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<[u128; 4], __m512i>(v) }
+}
+
+#[inline(always)]
+fn to_u128(v: __m128i) -> u128 {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<__m128i, u128>(v) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
+fn update_zmm(powers: &[u128; POWERS], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
+    // Register c, lane l holds block 4c + l of a group, which meets
+    // H^(32 − 4c − l).
+    let p: [__m512i; 8] =
+        core::array::from_fn(|c| from_u128s(core::array::from_fn(|l| powers[31 - 4 * c - l])));
+    let px: [__m512i; 8] = core::array::from_fn(|c| {
+        _mm512_xor_si512(p[c], _mm512_shuffle_epi32::<_MM_PERM_BADC>(p[c]))
+    });
+    // Byte reversal within each 128-bit lane (GHASH's block order).
+    let rev = from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]);
+    let mut groups = data.chunks_exact(16 * POWERS);
+    for g in &mut groups {
+        let z = from_u128s([0; 4]);
+        let (mut lo, mut hi, mut mid) = (z, z, z);
+        for c in 0..8 {
+            // SAFETY: `g` has 512 bytes; this reads bytes 64c..64c + 64.
+            let mut y = unsafe { _mm512_loadu_si512(g.as_ptr().add(64 * c).cast()) };
+            if reflect {
+                y = _mm512_shuffle_epi8(y, rev);
+            }
+            if c == 0 {
+                y = _mm512_xor_si512(y, from_u128s([acc, 0, 0, 0]));
+            }
+            lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(y, p[c]));
+            hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(y, p[c]));
+            let yx = _mm512_xor_si512(y, _mm512_shuffle_epi32::<_MM_PERM_BADC>(y));
+            mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128::<0x00>(yx, px[c]));
+        }
+        // Karatsuba recombination per lane, then the four lanes summed.
+        let mid = _mm512_xor_si512(mid, _mm512_xor_si512(lo, hi));
+        let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
+        let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
+        acc = super::mont_reduce(lanes_sum(lo), lanes_sum(hi));
+    }
+    super::clmul::tail(powers, acc, groups.remainder(), reflect)
+}
+
+/// The XOR of the four 128-bit lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
+fn lanes_sum(v: __m512i) -> u128 {
+    let y = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+    let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+    to_u128(x)
+}
