@@ -27,30 +27,46 @@ fn from_x(v: __m128i) -> u128 {
     unsafe { core::mem::transmute::<__m128i, u128>(v) }
 }
 
-/// `dot(a, b)` with PCLMULQDQ.
-pub(super) fn dot(t: Clmul, a: u128, b: u128) -> u128 {
+/// The dot-powers `H^1 … H^n` into `out[..n]` (`out[0]` = H given),
+/// from index `from` on: `H^(2j) = dot(H^j, H^j)`, `H^(2j+1) =
+/// dot(H^(2j), H)`, so independent products overlap (depth ≈ 2·log₂ n
+/// instead of n).
+pub(super) fn powers(t: Clmul, out: &mut [u128], from: usize) {
     let _ = t;
     // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { aggregate(&[a], &[b], 0) }
+    unsafe { powers_xmm(out, from) }
 }
 
-/// `Σ dot(ys[j], hs[j])` ⊕ `acc` folded into the first block: one
-/// reduction for the whole group.
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn aggregate(ys: &[u128], hs: &[u128], acc: u128) -> u128 {
-    let z = to_x(0);
-    let (mut lo, mut hi, mut mid) = (z, z, z);
-    for (j, (&y, &h)) in ys.iter().zip(hs).enumerate() {
-        let y = to_x(if j == 0 { y ^ acc } else { y });
-        let h = to_x(h);
-        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(y, h));
-        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(y, h));
-        // Karatsuba: (y₀ ⊕ y₁)·(h₀ ⊕ h₁).
-        let yx = _mm_xor_si128(y, _mm_shuffle_epi32::<0x4e>(y));
-        let hx = _mm_xor_si128(h, _mm_shuffle_epi32::<0x4e>(h));
-        mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(yx, hx));
+fn powers_xmm(out: &mut [u128], from: usize) {
+    for k in from.max(1)..out.len() {
+        let e = k + 1; // out[k] = H^e
+        let (a, b) = if e % 2 == 0 {
+            (out[e / 2 - 1], out[e / 2 - 1])
+        } else {
+            (out[k - 1], out[0])
+        };
+        let (lo, hi, mid) = product(to_x(a), to_x(b), karatsuba_half(to_x(b)));
+        out[k] = reduce(lo, hi, mid);
     }
-    reduce(lo, hi, mid)
+}
+
+/// `h₀ ⊕ h₁` in the low word: Karatsuba's middle operand.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn karatsuba_half(h: __m128i) -> __m128i {
+    _mm_xor_si128(h, _mm_shuffle_epi32::<0x4e>(h))
+}
+
+/// The three Karatsuba products of `y` and `h` (`hx` = `karatsuba_half(h)`).
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn product(y: __m128i, h: __m128i, hx: __m128i) -> (__m128i, __m128i, __m128i) {
+    (
+        _mm_clmulepi64_si128::<0x00>(y, h),
+        _mm_clmulepi64_si128::<0x11>(y, h),
+        _mm_clmulepi64_si128::<0x00>(karatsuba_half(y), hx),
+    )
 }
 
 /// `(hi·x^128 + lo + mid'·x^64)·x^(−128)` where `mid' = mid ⊕ lo ⊕ hi`
@@ -71,45 +87,61 @@ fn reduce(lo: __m128i, hi: __m128i, mid: __m128i) -> u128 {
     from_x(_mm_xor_si128(hi, fold(fold(lo))))
 }
 
+/// One group: block j of `data` meets `hs[j]` (with `hxs[j]` its Karatsuba
+/// half), `acc` enters the first block, one reduction at the end.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn group(data: &[u8], hs: &[__m128i], hxs: &[__m128i], acc: u128, reflect: bool) -> u128 {
+    let z = to_x(0);
+    let (mut lo, mut hi, mut mid) = (z, z, z);
+    for (j, (c, (&h, &hx))) in data.chunks_exact(16).zip(hs.iter().zip(hxs)).enumerate() {
+        let y = super::load(c, reflect);
+        let y = to_x(if j == 0 { y ^ acc } else { y });
+        let (l, h2, m) = product(y, h, hx);
+        lo = _mm_xor_si128(lo, l);
+        hi = _mm_xor_si128(hi, h2);
+        mid = _mm_xor_si128(mid, m);
+    }
+    reduce(lo, hi, mid)
+}
+
 /// Absorbs whole blocks of `data` into `acc`: groups of eight, then the
-/// tail as one group.
-pub(super) fn update(
-    t: Clmul,
-    powers: &[u128; POWERS],
-    acc: u128,
-    data: &[u8],
-    reflect: bool,
-) -> u128 {
+/// tail as one group. `powers` must hold at least `min(n, 8)` and the
+/// tail's count of powers (the caller's key prepares them).
+pub(super) fn update(t: Clmul, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     let _ = t;
     // SAFETY: the token proves PCLMULQDQ and SSE4.1.
     unsafe { update_blocks(powers, acc, data, reflect) }
 }
 
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn update_blocks(powers: &[u128; POWERS], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
-    // Powers in the order the blocks meet them: H^8 … H^1.
-    let h8: [u128; 8] = core::array::from_fn(|j| powers[7 - j]);
+fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
     let mut chunks = data.chunks_exact(128);
-    for c in &mut chunks {
-        let ys: [u128; 8] = core::array::from_fn(|j| super::load(&c[16 * j..16 * j + 16], reflect));
-        acc = aggregate(&ys, &h8, acc);
+    if data.len() >= 128 {
+        // Powers in the order the blocks meet them: H^8 … H^1.
+        let h8: [__m128i; 8] = core::array::from_fn(|j| to_x(powers[7 - j]));
+        let hx8: [__m128i; 8] = core::array::from_fn(|j| karatsuba_half(h8[j]));
+        for c in &mut chunks {
+            acc = group(c, &h8, &hx8, acc, reflect);
+        }
     }
     tail(powers, acc, chunks.remainder(), reflect)
 }
 
-/// The last `n < 32` blocks (or fewer than a group) as one group with
-/// powers `H^n … H^1`.
+/// The last `n ≤ 32` blocks as one group with powers `H^n … H^1`.
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) fn tail(powers: &[u128; POWERS], acc: u128, data: &[u8], reflect: bool) -> u128 {
+pub(super) fn tail(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     let n = data.len() / 16;
-    if n == 0 {
-        return acc;
-    }
-    let mut ys = [0u128; POWERS];
-    let mut hs = [0u128; POWERS];
+    debug_assert!(n <= POWERS && n <= powers.len());
+    let mut hs = [to_x(0); POWERS];
+    let mut hxs = [to_x(0); POWERS];
     for j in 0..n {
-        ys[j] = super::load(&data[16 * j..16 * j + 16], reflect);
-        hs[j] = powers[n - 1 - j];
+        hs[j] = to_x(powers[n - 1 - j]);
+        hxs[j] = karatsuba_half(hs[j]);
     }
-    aggregate(&ys[..n], &hs[..n], acc)
+    if n == 0 {
+        acc
+    } else {
+        group(data, &hs[..n], &hxs[..n], acc, reflect)
+    }
 }

@@ -116,17 +116,6 @@ impl Kernel {
             Kernel::Portable => "portable",
         }
     }
-
-    /// `dot(a, b)` on this backend.
-    fn dot(self, a: u128, b: u128) -> u128 {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(t) => clmul::dot(t.clmul(), a, b),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Xmm(t) => clmul::dot(t, a, b),
-            Kernel::Portable => dot_portable(a, b),
-        }
-    }
 }
 
 /// POLYVAL (RFC 8452) with streaming input.
@@ -173,6 +162,8 @@ struct State {
     /// `powers[k − 1]` = the dot-power `H^k·x^(−128(k−1))`, so that
     /// `dot(X, powers[k−1]) = X·H^k·x^(−128k)`.
     powers: [u128; POWERS],
+    /// How many of `powers` are computed.
+    ready: usize,
     acc: u128,
     buf: [u8; 16],
     buffered: usize,
@@ -184,12 +175,10 @@ impl State {
     fn new(h: u128, reflect: bool, kernel: Kernel) -> State {
         let mut powers = [0u128; POWERS];
         powers[0] = h;
-        for k in 1..POWERS {
-            powers[k] = kernel.dot(powers[k - 1], h);
-        }
         State {
             kernel,
             powers,
+            ready: 1,
             acc: 0,
             buf: [0; 16],
             buffered: 0,
@@ -197,9 +186,36 @@ impl State {
         }
     }
 
+    /// Prepares the powers `H^1 … H^n` (at most [`POWERS`]) if not yet
+    /// done: key setup is paid for the powers a message needs, so short
+    /// messages stay cheap.
+    fn ensure_powers(&mut self, n: usize) {
+        if self.ready >= n.min(POWERS) {
+            return;
+        }
+        // Up to 8 for short messages, else all of them at once.
+        let upto = if n <= 8 { n } else { POWERS };
+        match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Zmm(t) => clmul::powers(t.clmul(), &mut self.powers[..upto], self.ready),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Xmm(t) => clmul::powers(t, &mut self.powers[..upto], self.ready),
+            Kernel::Portable => {
+                for k in self.ready..upto {
+                    self.powers[k] = dot_portable(self.powers[k - 1], self.powers[0]);
+                }
+            }
+        }
+        self.ready = upto;
+    }
+
     /// Absorbs whole 16-byte blocks.
     fn blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
+        let n = data.len() / 16;
+        // The zmm kernel uses all powers from 32 blocks on; the xmm one at
+        // most 8 per group and n (< 32) for the tail.
+        self.ensure_powers(n);
         self.acc = match self.kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Zmm(t) => vpclmul::update(t, &self.powers, self.acc, data, self.reflect),

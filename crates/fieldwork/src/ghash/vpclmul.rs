@@ -25,7 +25,7 @@ use core::arch::x86_64::{
 /// Absorbs whole blocks of `data` into `acc`.
 pub(super) fn update(
     t: Avx512Clmul,
-    powers: &[u128; POWERS],
+    powers: &[u128],
     acc: u128,
     data: &[u8],
     reflect: bool,
@@ -50,7 +50,7 @@ fn to_u128(v: __m128i) -> u128 {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
-fn update_zmm(powers: &[u128; POWERS], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
+fn update_zmm(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
     // Register c, lane l holds block 4c + l of a group, which meets
     // H^(32 − 4c − l).
     let p: [__m512i; 8] =
