@@ -11,6 +11,8 @@
 /// The Rust peers whose versions the tables show.
 const VERSIONED_PEERS: &[(&str, &str)] = &[
     ("aws-lc-rs", "PEER_VERSION_AWS_LC_RS"),
+    ("ghash", "PEER_VERSION_GHASH"),
+    ("polyval", "PEER_VERSION_POLYVAL"),
     ("ring", "PEER_VERSION_RING"),
     ("x25519-dalek", "PEER_VERSION_X25519_DALEK"),
 ];
@@ -78,8 +80,8 @@ fn system_peers() {
     }
     println!("cargo:rustc-link-lib=dylib=ntl");
     println!("cargo:rustc-link-lib=dylib=gmp");
-    // The system OpenSSL (Debian's libssl-dev) for the X25519 peer in
-    // `src/openssl.rs`. Its symbols do not collide with aws-lc-rs's or
+    // The system OpenSSL (Debian's libssl-dev) for the X25519 and GMAC
+    // peers in `src/openssl.rs`. Its symbols do not collide with aws-lc-rs's or
     // ring's C code, which both build with a symbol prefix.
     println!("cargo:rustc-link-lib=dylib=crypto");
 }

@@ -11,6 +11,7 @@ use crate::SpeedArgs;
 use benchtime::{Clock, Json, Routine, Sampler, Table};
 use fieldwork::cpu::CpuReport;
 use fieldwork::gf2x::{Backend, mul_scratch_len};
+use fieldwork::ghash::{GHash, Polyval};
 use fieldwork::kummer;
 use std::hint::black_box;
 use std::io::{IsTerminal, Write};
@@ -67,6 +68,128 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
     for &k in &kummer_backends {
         out.push(kummer_keygen_case(k));
         out.push(kummer_shared_case(k));
+    }
+    out.extend(hash_cases::<GHash>(all_backends));
+    out.extend(hash_cases::<Polyval>(all_backends));
+    out
+}
+
+/// The message length of the GHASH and POLYVAL rows: 16 KiB.
+const HASH_BYTES: usize = 16 * 1024;
+
+/// A keyed state for a 16-byte key, on one backend (`None`: the CPU lacks it).
+type Constructor<H> = fn(&[u8; 16]) -> Option<H>;
+
+/// GHASH or POLYVAL, as the speed rows drive them.
+trait KeyedHash: Clone + 'static {
+    /// The `primitive` column.
+    const PRIMITIVE: &'static str;
+    /// The constructors to time: the default (fastest) one, then with
+    /// `--all-backends` each backend's (`None` where the CPU lacks it).
+    fn constructors(all_backends: bool) -> Vec<Constructor<Self>>;
+    fn backend(&self) -> &'static str;
+    fn absorb(&mut self, data: &[u8]);
+    fn tag(self) -> [u8; 16];
+}
+
+impl KeyedHash for GHash {
+    const PRIMITIVE: &'static str = "ghash::GHash";
+    fn constructors(all_backends: bool) -> Vec<Constructor<Self>> {
+        let mut c: Vec<Constructor<Self>> = vec![|h| Some(GHash::new(h))];
+        if all_backends {
+            c.push(GHash::new_pclmulqdq);
+            c.push(|h| Some(GHash::new_portable(h)));
+        }
+        c
+    }
+    fn backend(&self) -> &'static str {
+        self.backend_name()
+    }
+    fn absorb(&mut self, data: &[u8]) {
+        self.update(data);
+    }
+    fn tag(self) -> [u8; 16] {
+        self.finalize()
+    }
+}
+
+impl KeyedHash for Polyval {
+    const PRIMITIVE: &'static str = "ghash::Polyval";
+    fn constructors(all_backends: bool) -> Vec<Constructor<Self>> {
+        let mut c: Vec<Constructor<Self>> = vec![|h| Some(Polyval::new(h))];
+        if all_backends {
+            c.push(Polyval::new_pclmulqdq);
+            c.push(|h| Some(Polyval::new_portable(h)));
+        }
+        c
+    }
+    fn backend(&self) -> &'static str {
+        self.backend_name()
+    }
+    fn absorb(&mut self, data: &[u8]) {
+        self.update(data);
+    }
+    fn tag(self) -> [u8; 16] {
+        self.finalize()
+    }
+}
+
+/// GHASH or POLYVAL of 16 KiB, per backend (each once: the default is
+/// also one of the backends), two rows each: the whole keyed hash (`new`,
+/// `update`, `finalize`; the key powers are computed on first need, so this
+/// includes them), and with the key prepared (`update` + `finalize` on a
+/// clone of a state that has already absorbed 64 zero blocks — which
+/// computes every key power and leaves the hash unchanged, a leading zero
+/// block keeping the accumulator at zero). Calls are independent: the same
+/// key and message each time, hidden from the optimiser.
+fn hash_cases<H: KeyedHash>(all_backends: bool) -> Vec<SpeedCase> {
+    let key: [u8; 16] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x9d) ^ 0x5c);
+    let message: Vec<u8> = words(HASH_BYTES / 8, 4)
+        .into_iter()
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    for new in H::constructors(all_backends) {
+        let Some(mut prepared) = new(&key) else {
+            continue;
+        };
+        let backend = prepared.backend();
+        if seen.contains(&backend) {
+            continue;
+        }
+        seen.push(backend);
+        let data = message.clone();
+        out.push(SpeedCase {
+            primitive: H::PRIMITIVE,
+            backend,
+            size: "16 KiB".into(),
+            bytes: Some(HASH_BYTES as u64),
+            routine: Box::new(move |iters| {
+                for _ in 0..iters {
+                    // `new` gave a state for this key above: it does again.
+                    if let Some(mut h) = new(black_box(&key)) {
+                        h.absorb(black_box(&data));
+                        black_box(h.tag());
+                    }
+                }
+            }),
+        });
+        prepared.absorb(&[0u8; 1024]);
+        let data = message.clone();
+        out.push(SpeedCase {
+            primitive: H::PRIMITIVE,
+            backend,
+            size: "16 KiB, key prepared".into(),
+            bytes: Some(HASH_BYTES as u64),
+            routine: Box::new(move |iters| {
+                for _ in 0..iters {
+                    let mut h = black_box(&prepared).clone();
+                    h.absorb(black_box(&data));
+                    black_box(h.tag());
+                }
+            }),
+        });
     }
     out
 }

@@ -14,7 +14,7 @@
 //! |---|---|---|
 //! | [`gf2x`] | multiplication and algebra in GF(2)\[x\] | products of any size (portable, PCLMULQDQ, VPCLMULQDQ), squaring, [`gf2x::Gf2Poly`] algebra; Su–Fan strategy table and Toom in progress |
 //! | [`gf2m`] | binary fields GF(2^m), polynomial and normal basis | planned |
-//! | [`ghash`] | GHASH and POLYVAL | planned |
+//! | [`ghash`] | GHASH and POLYVAL | in progress: streaming and one-shot, portable / PCLMULQDQ / VPCLMULQDQ |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | planned |
 //! | [`poly1305`], [`chacha20`] | Poly1305, ChaCha20, ChaCha20-Poly1305 | planned |
 //! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |

@@ -108,10 +108,16 @@ fn calls_per_second(clock: &Clock, m: &Measured) -> f64 {
     1e9 / clock.ns(m.timing.median)
 }
 
-/// The per-call figure in estimated core cycles, or cycles/byte.
-fn figure(clock: &Clock, m: &Measured) -> f64 {
+/// The figure of a Markdown cell: estimated core cycles per call, or for a
+/// case with a byte count, cycles per byte and then cycles per call
+/// (`0.183 · 3 001`), so that a row of short messages shows its fixed cost
+/// and a row of long ones its throughput.
+fn figure(clock: &Clock, m: &Measured) -> String {
     let c = clock.cycles(m.timing.median);
-    m.bytes.map_or(c, |b| c / b as f64)
+    match m.bytes {
+        Some(b) => format!("{} · {}", fmt_num(c / b as f64), fmt_num(c)),
+        None => fmt_num(c),
+    }
 }
 
 /// The full results as aligned text. A `calls/s (1 core)` column appears
@@ -167,7 +173,9 @@ pub fn text_table(clock: &Clock, results: &[Measured]) -> String {
 }
 
 /// One Markdown table per group: a row per size, a column per
-/// implementation with its figure and ratio — the README's format.
+/// implementation with its figure and ratio — the README's format. A group
+/// whose cases have a byte count shows cycles/byte · cycles/call in each
+/// cell; the others cycles/call alone.
 pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
     let mut out = String::new();
     let mut groups: Vec<&'static str> = results.iter().map(|m| m.group).collect();
@@ -181,7 +189,7 @@ pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
             }
         }
         let unit = if rows.iter().any(|m| m.bytes.is_some()) {
-            "cycles/byte"
+            "cycles/byte · cycles/call"
         } else {
             "cycles/call"
         };
@@ -207,7 +215,7 @@ pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
                         let value = if m.per_second {
                             format!("{}/s", fmt_num(calls_per_second(clock, m)))
                         } else {
-                            fmt_num(figure(clock, m))
+                            figure(clock, m)
                         };
                         if m.ours && (m.ratio - 1.0).abs() < 1e-12 {
                             value

@@ -31,7 +31,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "peer-bench", version, about, long_about = None)]
 struct Args {
-    /// Only run operations (or sizes) whose name contains this text.
+    /// Only run groups, operations or sizes whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
     /// Also write the results as JSON to FILE.
@@ -72,7 +72,9 @@ fn main() -> ExitCode {
         match build() {
             Ok(cs) => cases.extend(
                 cs.into_iter()
-                    .filter(|c| name.contains(filter) || c.size.contains(filter))
+                    .filter(|c| {
+                        name.contains(filter) || c.group.contains(filter) || c.size.contains(filter)
+                    })
                     .filter(|c| args.heavy || !c.heavy),
             ),
             Err(e) => {

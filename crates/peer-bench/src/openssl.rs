@@ -1,9 +1,10 @@
-//! The system OpenSSL's X25519 (`libcrypto`, feature `system-peers`): the
-//! few EVP functions the `kummer` group needs, declared here and wrapped
-//! safely. Written against OpenSSL 3.0 (Debian 12's `libssl-dev`); every
-//! function used exists since 1.1.1.
+//! The system OpenSSL (`libcrypto`, feature `system-peers`): the few EVP
+//! functions the `kummer` group (X25519) and the `ghash` group (GMAC)
+//! need, declared here and wrapped safely. Written against OpenSSL 3.0
+//! (Debian 12's `libssl-dev`); the X25519 functions exist since 1.1.1, the
+//! `EVP_MAC` and `OSSL_PARAM` ones since 3.0.
 
-use std::ffi::{CStr, c_char, c_int};
+use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::marker::{PhantomData, PhantomPinned};
 use std::ptr::{self, NonNull};
 
@@ -26,6 +27,39 @@ struct EvpPkeyCtx {
 struct Engine {
     _data: [u8; 0],
     _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// OpenSSL's opaque `EVP_MAC` (a fetched MAC algorithm).
+#[repr(C)]
+struct EvpMac {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// OpenSSL's opaque `EVP_MAC_CTX`.
+#[repr(C)]
+struct EvpMacCtx {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// OpenSSL's opaque `OSSL_LIB_CTX`; always passed as null (the default).
+#[repr(C)]
+struct OsslLibCtx {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// `OSSL_PARAM` (`openssl/core.h`): one named parameter of an array ended by
+/// an all-null entry. Built only by the `OSSL_PARAM_construct_*` functions.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct OsslParam {
+    key: *const c_char,
+    data_type: c_uint,
+    data: *mut c_void,
+    data_size: usize,
+    return_size: usize,
 }
 
 /// `EVP_PKEY_X25519`, which is `NID_X25519` in `openssl/obj_mac.h`.
@@ -58,6 +92,34 @@ unsafe extern "C" {
     fn EVP_PKEY_derive_set_peer(ctx: *mut EvpPkeyCtx, peer: *mut EvpPkey) -> c_int;
     fn EVP_PKEY_derive(ctx: *mut EvpPkeyCtx, out: *mut u8, out_len: *mut usize) -> c_int;
     fn OpenSSL_version(which: c_int) -> *const c_char;
+    fn EVP_MAC_fetch(
+        libctx: *mut OsslLibCtx,
+        algorithm: *const c_char,
+        properties: *const c_char,
+    ) -> *mut EvpMac;
+    fn EVP_MAC_free(mac: *mut EvpMac);
+    fn EVP_MAC_CTX_new(mac: *mut EvpMac) -> *mut EvpMacCtx;
+    fn EVP_MAC_CTX_free(ctx: *mut EvpMacCtx);
+    fn EVP_MAC_CTX_set_params(ctx: *mut EvpMacCtx, params: *const OsslParam) -> c_int;
+    fn EVP_MAC_init(
+        ctx: *mut EvpMacCtx,
+        key: *const u8,
+        key_len: usize,
+        params: *const OsslParam,
+    ) -> c_int;
+    fn EVP_MAC_update(ctx: *mut EvpMacCtx, data: *const u8, len: usize) -> c_int;
+    fn EVP_MAC_final(ctx: *mut EvpMacCtx, out: *mut u8, out_len: *mut usize, size: usize) -> c_int;
+    fn OSSL_PARAM_construct_utf8_string(
+        key: *const c_char,
+        buf: *mut c_char,
+        size: usize,
+    ) -> OsslParam;
+    fn OSSL_PARAM_construct_octet_string(
+        key: *const c_char,
+        buf: *mut c_void,
+        size: usize,
+    ) -> OsslParam;
+    fn OSSL_PARAM_construct_end() -> OsslParam;
 }
 
 /// "OpenSSL 3.0.19": the linked library's name and version, without the date.
@@ -192,5 +254,133 @@ impl Drop for X25519Derive {
         // SAFETY: created by EVP_PKEY_CTX_new, freed once; the keys are freed
         // after it (fields drop after this).
         unsafe { EVP_PKEY_CTX_free(self.ctx.as_ptr()) }
+    }
+}
+
+/// GMAC (NIST SP 800-38D: AES-GCM with no plaintext, the message as
+/// additional data) with AES-128 and a fixed 96-bit IV, through OpenSSL's
+/// `EVP_MAC` interface: the tag is `GHASH_H(A ‖ pad ‖ len(A)) ⊕ AES_K(J0)`
+/// with `H = AES_K(0)` and `J0 = IV ‖ 0³¹1`.
+///
+/// [`Gmac::init`] keys the context and starts a message (`EVP_MAC_init`
+/// with the key and the IV); [`Gmac::restart`] starts one under the key
+/// already set. Either is needed before each message: OpenSSL's GCM gives a
+/// finished context no second tag without the IV set again.
+pub struct Gmac {
+    ctx: NonNull<EvpMacCtx>,
+    iv: [u8; 12],
+}
+
+/// Parameter names and values, NUL-terminated for OpenSSL.
+const PARAM_CIPHER: &CStr = c"cipher";
+const PARAM_IV: &CStr = c"iv";
+const CIPHER_AES_128_GCM: &CStr = c"AES-128-GCM";
+
+impl Gmac {
+    /// An unkeyed GMAC context for AES-128-GCM and this IV.
+    pub fn new(iv: &[u8; 12]) -> Result<Gmac, String> {
+        // SAFETY: a null library context and properties mean the defaults;
+        // the name is NUL-terminated.
+        let mac = unsafe { EVP_MAC_fetch(ptr::null_mut(), c"GMAC".as_ptr(), ptr::null()) };
+        let mac = NonNull::new(mac).ok_or("OpenSSL EVP_MAC_fetch(\"GMAC\") failed")?;
+        // SAFETY: `mac` is a live EVP_MAC; the context takes its own
+        // reference, so ours is freed right after.
+        let ctx = unsafe { EVP_MAC_CTX_new(mac.as_ptr()) };
+        // SAFETY: `mac` came from EVP_MAC_fetch and is freed once.
+        unsafe { EVP_MAC_free(mac.as_ptr()) };
+        let ctx = NonNull::new(ctx).ok_or("OpenSSL EVP_MAC_CTX_new failed")?;
+        let g = Gmac { ctx, iv: *iv };
+        // SAFETY: OpenSSL only reads the cipher name (its length is given
+        // without the NUL, as `OSSL_PARAM_construct_utf8_string` wants) and
+        // copies it during the call.
+        let params = unsafe {
+            [
+                OSSL_PARAM_construct_utf8_string(
+                    PARAM_CIPHER.as_ptr(),
+                    CIPHER_AES_128_GCM.as_ptr().cast_mut(),
+                    CIPHER_AES_128_GCM.to_bytes().len(),
+                ),
+                OSSL_PARAM_construct_end(),
+            ]
+        };
+        // SAFETY: `g.ctx` is a live context; `params` ends with the end
+        // marker and its strings outlive the call.
+        if unsafe { EVP_MAC_CTX_set_params(g.ctx.as_ptr(), params.as_ptr()) } != 1 {
+            return Err("OpenSSL GMAC: setting the cipher AES-128-GCM failed".into());
+        }
+        Ok(g)
+    }
+
+    /// Keys the context with a 16-byte AES key and restarts the MAC.
+    pub fn init(&mut self, key: &[u8; 16]) -> Result<(), String> {
+        self.init_with(Some(key))
+    }
+
+    /// `EVP_MAC_init` with the IV, and with `key` if given.
+    fn init_with(&mut self, key: Option<&[u8; 16]>) -> Result<(), String> {
+        let mut iv = self.iv;
+        // SAFETY: the IV buffer is read (copied) during `EVP_MAC_init` only,
+        // and lives until after it.
+        let params = unsafe {
+            [
+                OSSL_PARAM_construct_octet_string(
+                    PARAM_IV.as_ptr(),
+                    iv.as_mut_ptr().cast(),
+                    iv.len(),
+                ),
+                OSSL_PARAM_construct_end(),
+            ]
+        };
+        let (key_ptr, key_len) = key.map_or((ptr::null(), 0), |k| (k.as_ptr(), k.len()));
+        // SAFETY: `self.ctx` is a live context; the key is null (keep the
+        // key set) or valid for 16 bytes, and `params` (ended by the end
+        // marker) valid for the call; OpenSSL copies what it keeps.
+        let rc = unsafe { EVP_MAC_init(self.ctx.as_ptr(), key_ptr, key_len, params.as_ptr()) };
+        if rc == 1 {
+            Ok(())
+        } else {
+            Err("OpenSSL GMAC EVP_MAC_init failed".into())
+        }
+    }
+
+    /// Absorbs `data` (the additional data of GCM).
+    pub fn update(&mut self, data: &[u8]) -> Result<(), String> {
+        // SAFETY: `self.ctx` is a live context; `data` is valid for its length.
+        if unsafe { EVP_MAC_update(self.ctx.as_ptr(), data.as_ptr(), data.len()) } == 1 {
+            Ok(())
+        } else {
+            Err("OpenSSL GMAC EVP_MAC_update failed".into())
+        }
+    }
+
+    /// The 16-byte tag (`EVP_MAC_final`); [`Gmac::init`] must come before
+    /// another message.
+    pub fn finalize(&mut self) -> Result<[u8; 16], String> {
+        let mut out = [0u8; 16];
+        let mut len = 0usize;
+        // SAFETY: `self.ctx` is a live context; `out` has room for the 16
+        // bytes given as its size, and OpenSSL fails rather than write more.
+        let rc = unsafe { EVP_MAC_final(self.ctx.as_ptr(), out.as_mut_ptr(), &mut len, out.len()) };
+        if rc == 1 && len == 16 {
+            Ok(out)
+        } else {
+            Err(format!(
+                "OpenSSL GMAC EVP_MAC_final failed (rc {rc}, length {len})"
+            ))
+        }
+    }
+
+    /// Restarts the MAC under the key already set (`EVP_MAC_init` with no
+    /// key, the IV again): the prepared-key form, no key schedule and no
+    /// `H = AES_K(0)` recomputed.
+    pub fn restart(&mut self) -> Result<(), String> {
+        self.init_with(None)
+    }
+}
+
+impl Drop for Gmac {
+    fn drop(&mut self) {
+        // SAFETY: created by EVP_MAC_CTX_new, freed once.
+        unsafe { EVP_MAC_CTX_free(self.ctx.as_ptr()) }
     }
 }

@@ -80,3 +80,40 @@ fn kummer_rows_and_rate() {
     );
     let _ = std::fs::remove_file(&json);
 }
+
+#[test]
+fn ghash_tables_rows_and_columns() {
+    let o = peer_bench(&["--quick", "--filter", "ghash", "--markdown"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    for table in [
+        "**ghash** — cycles/byte · cycles/call",
+        "**polyval** — cycles/byte · cycles/call",
+    ] {
+        assert!(md.contains(table), "{md}");
+    }
+    for row in [
+        "| 16 B ",
+        "| 1420 B ",
+        "| 65536 B ",
+        "| 16384 B, key prepared ",
+    ] {
+        assert_eq!(md.matches(row).count(), 2, "{row} in {md}");
+    }
+    for column in [
+        "fieldwork best (",
+        "fieldwork (portable)",
+        "RustCrypto ghash ",
+        "RustCrypto polyval ",
+    ] {
+        assert!(md.contains(column), "{md}");
+    }
+    // `--filter` also matches a table's name: the POLYVAL table alone.
+    let o = peer_bench(&["--quick", "--filter", "polyval", "--markdown"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        md.contains("**polyval**") && !md.contains("**ghash**"),
+        "{md}"
+    );
+}

@@ -9,7 +9,7 @@
 //! it for tails.
 #![allow(unsafe_code)]
 
-use super::{C_HI, POWERS};
+use super::C_HI;
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128,
@@ -115,7 +115,7 @@ pub(super) fn update(t: Clmul, powers: &[u128], acc: u128, data: &[u8], reflect:
 }
 
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
+pub(super) fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
     let mut chunks = data.chunks_exact(128);
     if data.len() >= 128 {
         // Powers in the order the blocks meet them: H^8 … H^1.
@@ -128,13 +128,13 @@ fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> 
     tail(powers, acc, chunks.remainder(), reflect)
 }
 
-/// The last `n ≤ 32` blocks as one group with powers `H^n … H^1`.
+/// The last `n < 8` blocks as one group with powers `H^n … H^1`.
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) fn tail(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
+fn tail(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     let n = data.len() / 16;
-    debug_assert!(n <= POWERS && n <= powers.len());
-    let mut hs = [to_x(0); POWERS];
-    let mut hxs = [to_x(0); POWERS];
+    debug_assert!(n < 8 && n <= powers.len());
+    let mut hs = [to_x(0); 8];
+    let mut hxs = [to_x(0); 8];
     for j in 0..n {
         hs[j] = to_x(powers[n - 1 - j]);
         hxs[j] = karatsuba_half(hs[j]);

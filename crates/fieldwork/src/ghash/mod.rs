@@ -190,11 +190,17 @@ impl State {
     /// done: key setup is paid for the powers a message needs, so short
     /// messages stay cheap.
     fn ensure_powers(&mut self, n: usize) {
-        if self.ready >= n.min(POWERS) {
+        // The zmm kernel takes 32 blocks per reduction; everything else
+        // (the xmm kernel, and the zmm kernel's tails of < 32 blocks) takes
+        // groups of at most 8.
+        #[cfg(target_arch = "x86_64")]
+        let wide = matches!(self.kernel, Kernel::Zmm(_)) && n >= POWERS;
+        #[cfg(not(target_arch = "x86_64"))]
+        let wide = false;
+        let upto = if wide { POWERS } else { n.min(8) };
+        if self.ready >= upto {
             return;
         }
-        // Up to 8 for short messages, else all of them at once.
-        let upto = if n <= 8 { n } else { POWERS };
         match self.kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Zmm(t) => clmul::powers(t.clmul(), &mut self.powers[..upto], self.ready),
@@ -213,8 +219,6 @@ impl State {
     fn blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         let n = data.len() / 16;
-        // The zmm kernel uses all powers from 32 blocks on; the xmm one at
-        // most 8 per group and n (< 32) for the tail.
         self.ensure_powers(n);
         self.acc = match self.kernel {
             #[cfg(target_arch = "x86_64")]
@@ -264,7 +268,8 @@ impl State {
 
 impl Drop for State {
     fn drop(&mut self) {
-        self.powers.zeroize();
+        // Only the computed powers hold key material.
+        self.powers[..self.ready].zeroize();
         self.acc.zeroize();
         self.buf.zeroize();
     }

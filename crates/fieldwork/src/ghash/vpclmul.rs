@@ -84,7 +84,8 @@ fn update_zmm(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u12
         let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
         acc = super::mont_reduce(lanes_sum(lo), lanes_sum(hi));
     }
-    super::clmul::tail(powers, acc, groups.remainder(), reflect)
+    // Fewer than 32 blocks left: groups of eight on xmm.
+    super::clmul::update_blocks(powers, acc, groups.remainder(), reflect)
 }
 
 /// The XOR of the four 128-bit lanes.

@@ -7,6 +7,7 @@
 
 pub mod clmul64;
 pub mod gf2x_mul;
+pub mod ghash;
 pub mod kummer;
 pub mod sufan;
 
@@ -55,4 +56,5 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("gf2x_mul", gf2x_mul::cases),
     ("sufan", sufan::cases),
     ("kummer", kummer::cases),
+    ("ghash", ghash::cases),
 ];
