@@ -107,6 +107,15 @@ impl Kernel {
         Kernel::Portable
     }
 
+    /// The PCLMULQDQ kernel, if usable (tests and benchmarks).
+    fn pclmulqdq() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Clmul::get() {
+            return Some(Kernel::Xmm(t));
+        }
+        None
+    }
+
     fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -225,11 +234,7 @@ impl State {
             Kernel::Zmm(t) => vpclmul::update(t, &self.powers, self.acc, data, self.reflect),
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(t) => clmul::update(t, &self.powers, self.acc, data, self.reflect),
-            Kernel::Portable => {
-                let reflect = self.reflect;
-                let mut it = data.chunks_exact(16).map(|c| load(c, reflect));
-                portable::update(self.powers[0], self.acc, &mut it)
-            }
+            Kernel::Portable => portable::update(self.powers[0], self.acc, data, self.reflect),
         };
     }
 
@@ -321,14 +326,9 @@ impl Polyval {
 
     #[doc(hidden)]
     pub fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Some(Polyval {
-                inner: State::new(u128::from_le_bytes(*h), false, Kernel::Xmm(t)),
-            });
-        }
-        let _ = h;
-        None
+        Kernel::pclmulqdq().map(|k| Polyval {
+            inner: State::new(u128::from_le_bytes(*h), false, k),
+        })
     }
 }
 
@@ -369,12 +369,7 @@ impl GHash {
 
     #[doc(hidden)]
     pub fn new_pclmulqdq(h: &[u8; 16]) -> Option<GHash> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Some(GHash::with_kernel(h, Kernel::Xmm(t)));
-        }
-        let _ = h;
-        None
+        Kernel::pclmulqdq().map(|k| GHash::with_kernel(h, k))
     }
 }
 

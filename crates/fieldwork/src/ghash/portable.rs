@@ -19,11 +19,11 @@ pub(super) fn clmul128(a: u128, b: u128) -> (u128, u128) {
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
-/// `acc` after absorbing `blocks` (already in POLYVAL's domain): one
-/// `dot` per block.
-pub(super) fn update(h: u128, mut acc: u128, blocks: &mut dyn Iterator<Item = u128>) -> u128 {
-    for x in blocks {
-        let (lo, hi) = clmul128(acc ^ x, h);
+/// `acc` after absorbing the whole blocks of `data` (byte-reversed first
+/// for GHASH): one `dot` per block.
+pub(super) fn update(h: u128, mut acc: u128, data: &[u8], reflect: bool) -> u128 {
+    for c in data.chunks_exact(16) {
+        let (lo, hi) = clmul128(acc ^ super::load(c, reflect), h);
         acc = super::mont_reduce(lo, hi);
     }
     acc

@@ -609,7 +609,7 @@ mod tf {
         let diff = Fe4::from_fe(t, [Fe::ONE, u1, u2, u3]);
         let diff = (diff, diff.double());
         let mut r0 = Fe4::from_fe(t, super::super::NEUTRAL.map(Fe::small));
-        let mut r1 = Fe4::from_fe(t, [u1.mul(u2).mul(u3), u2.mul(u3), u1.mul(u3), u1.mul(u2)]);
+        let mut r1 = Fe4::from_fe(t, crate::kummer::portable::point_from_ratios(u));
         let mut prev = 0u8;
         // The step of `portable::ladder`, both points interleaved; the
         // bounds after each line are in the module docs' table.

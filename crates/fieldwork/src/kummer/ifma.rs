@@ -309,7 +309,7 @@ pub(super) fn ladder(t: Avx512Ifma, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
 fn ladder_zmm(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     let [u1, u2, u3] = u;
     let small = |c: i64| limbs(Fe::small(c));
-    let r1 = [u1.mul(u2).mul(u3), u2.mul(u3), u1.mul(u3), u1.mul(u2)].map(limbs);
+    let r1 = super::portable::point_from_ratios(u).map(limbs);
     let n = super::NEUTRAL.map(small);
     let mut r = V::from_lanes([n[0], n[1], n[2], n[3], r1[0], r1[1], r1[2], r1[3]]);
     // The last product of a step: the doubled point's lanes by CD, the

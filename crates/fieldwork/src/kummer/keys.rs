@@ -69,7 +69,7 @@ use core::fmt;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::portable::{Fe, P};
+use super::portable::{Fe, P, point_from_ratios};
 use super::{scalarmult, scalarmult_base};
 
 /// `S = 306475 = 41·25·299`: the coefficient of `x² + y² + z² + t²` in `Q`
@@ -109,12 +109,6 @@ const NEUTRAL_ENCODING: [u8; 48] = {
 /// The 16 bytes of coordinate `i` (0, 1 or 2) of a 48-byte point.
 fn coordinate_bytes(point: &[u8; 48], i: usize) -> [u8; 16] {
     core::array::from_fn(|j| point[16 * i + j])
-}
-
-/// The point `(x : y : z : t)` with ratios `u = (x/y, x/z, x/t)`.
-fn point_from_ratios(u: [Fe; 3]) -> [Fe; 4] {
-    let [u1, u2, u3] = u;
-    [u1.mul(u2).mul(u3), u2.mul(u3), u1.mul(u3), u1.mul(u2)]
 }
 
 /// The surface quartic `K(x, y, z, t)` of the module docs; zero exactly on

@@ -136,6 +136,14 @@ fn square_fold(a: u128) -> u128 {
     top + (lo & P)
 }
 
+/// The point `(x : y : z : t)` with ratios `u = (x/y, x/z, x/t)`:
+/// `(u1·u2·u3 : u2·u3 : u1·u3 : u1·u2)` — the ladder's R1 and the point a
+/// public key names. The one place for this map; every backend calls it.
+pub(crate) fn point_from_ratios(u: [Fe; 3]) -> [Fe; 4] {
+    let [u1, u2, u3] = u;
+    [u1.mul(u2).mul(u3), u2.mul(u3), u1.mul(u3), u1.mul(u2)]
+}
+
 /// Swaps `a` and `b` when `bit` is 1, by mask.
 #[inline(always)]
 fn cswap(a: &mut [Fe; 4], b: &mut [Fe; 4], bit: u8) {
@@ -174,7 +182,7 @@ pub(crate) fn ladder(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     let cd = super::CD.map(Fe::small);
     let [u1, u2, u3] = u;
     let mut r0 = neutral;
-    let mut r1 = [u1.mul(u2).mul(u3), u2.mul(u3), u1.mul(u3), u1.mul(u2)];
+    let mut r1 = point_from_ratios(u);
     let diff = [Fe::ONE, u1, u2, u3];
     let mut prev = 0u8;
     for i in (0..251).rev() {
