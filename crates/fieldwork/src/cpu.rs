@@ -495,6 +495,55 @@ capability_token! {
     Avx512Ifma = [Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
 }
 
+capability_token! {
+    /// VPCLMULQDQ on ymm with AVX2 (two 64×64 carry-less products per
+    /// instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
+    Avx2Clmul = [Vpclmulqdq, Avx, Avx2, Pclmulqdq, Sse41]
+}
+
+capability_token! {
+    /// AES-NI with PCLMULQDQ, SSSE3 and SSE4.1: AES-GCM on xmm.
+    AesClmul = [Aes, Pclmulqdq, Ssse3, Sse41]
+}
+
+capability_token! {
+    /// VAES and VPCLMULQDQ on ymm with AVX2, plus AES-NI, PCLMULQDQ,
+    /// SSSE3 and SSE4.1 for xmm tails: the 256-bit stitched AES-GCM kernel.
+    VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
+}
+
+capability_token! {
+    /// VAES and VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ, plus AES-NI,
+    /// PCLMULQDQ, SSSE3 and SSE4.1: the 512-bit stitched AES-GCM kernel.
+    VaesAvx512 = [Vaes, Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Aes, Pclmulqdq, Ssse3, Sse41]
+}
+
+impl AesClmul {
+    /// The PCLMULQDQ token this one implies.
+    pub(crate) fn clmul(self) -> Clmul {
+        Clmul(())
+    }
+}
+
+impl VaesAvx2 {
+    /// The xmm AES-NI token this one implies.
+    pub(crate) fn aes_clmul(self) -> AesClmul {
+        AesClmul(())
+    }
+}
+
+impl VaesAvx512 {
+    /// The xmm AES-NI token this one implies.
+    pub(crate) fn aes_clmul(self) -> AesClmul {
+        AesClmul(())
+    }
+
+    /// The zmm carry-less token this one implies.
+    pub(crate) fn avx512_clmul(self) -> Avx512Clmul {
+        Avx512Clmul(())
+    }
+}
+
 impl Avx512Clmul {
     /// The xmm token this one implies (its features are a subset).
     pub(crate) fn clmul(self) -> Clmul {

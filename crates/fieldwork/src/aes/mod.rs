@@ -1,8 +1,162 @@
-//! The AES block cipher (FIPS 197), for AES-GCM.
+//! The AES block cipher (FIPS 197): AES-128, AES-192 and AES-256
+//! encryption, for AES-GCM.
 //!
-//! *Status: planned (issue "GHASH, POLYVAL and AES-GCM"); no items yet.*
+//! Only the forward direction is here: GCM (like CTR) never decrypts a
+//! block. Two backends, chosen when a key is created:
 //!
-//! AES-128/192/256 key expansion and encryption with AES-NI, and with VAES
-//! on ymm/zmm so that four (zmm) blocks move through each round instruction.
-//! The accelerated paths are fieldwork's own code; the portable fallback is a
-//! constant-time (bitsliced) implementation.
+//! - **AES-NI** (`aes`, `sse4.1`; fieldwork's own code, [`aesni`]): the key
+//!   expansion of FIPS 197 §5.2 word by word, with `SubWord` computed by
+//!   `aesenclast` on a broadcast word (ShiftRows is the identity on a state
+//!   whose four columns are equal), so one routine serves all three key
+//!   sizes and nothing is looked up in a table; encryption is `aesenc` per
+//!   round, eight blocks interleaved to cover the instruction's latency.
+//!   The VAES kernels of [`crate::gcm`] use the same round keys.
+//! - **portable** ([`portable`]): RustCrypto's `aes` crate, whose software
+//!   path is the constant-time fixsliced implementation (Adomnicai & Peyrin,
+//!   TCHES 2021/1). That crate detects AES-NI on its own, so at
+//!   `FIELDWORK_MAX_ISA=portable` the block function may still use AES-NI
+//!   where the CPU has it; the GCM logic around it is portable either way.
+//!
+//! Round keys are zeroized on drop.
+//!
+//! ```
+//! use fieldwork::aes::Aes128;
+//!
+//! // FIPS 197, appendix C.1.
+//! let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+//! let mut block: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
+//! Aes128::new(&key).encrypt_block(&mut block);
+//! assert_eq!(block[..4], [0x69, 0xc4, 0xe0, 0xd8]);
+//! ```
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
+pub(crate) mod portable;
+
+use crate::cpu;
+use zeroize::Zeroize;
+
+/// Expanded encryption round keys: round key `r` is `rk[r]` (the 16 bytes
+/// of FIPS 197's `w[4r..4r+4]`, read little-endian), `rounds` = 10, 12 or
+/// 14.
+#[derive(Clone)]
+pub(crate) struct RoundKeys {
+    pub(crate) rk: [u128; 15],
+    pub(crate) rounds: usize,
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.rk.zeroize();
+    }
+}
+
+/// One key on one backend.
+#[derive(Clone)]
+pub(crate) enum AesKey {
+    #[cfg(target_arch = "x86_64")]
+    AesNi(cpu::AesClmul, RoundKeys),
+    Portable(portable::Key),
+}
+
+impl AesKey {
+    /// The key on the fastest backend (`key` is 16, 24 or 32 bytes).
+    pub(crate) fn new(key: &[u8]) -> AesKey {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::AesClmul::get() {
+            return AesKey::AesNi(t, aesni::expand(t, key));
+        }
+        AesKey::Portable(portable::Key::new(key))
+    }
+
+    /// The key on the portable backend.
+    pub(crate) fn new_portable(key: &[u8]) -> AesKey {
+        AesKey::Portable(portable::Key::new(key))
+    }
+
+    /// Encrypts one block in place.
+    pub(crate) fn encrypt_block(&self, block: &mut [u8; 16]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            AesKey::AesNi(t, rk) => aesni::encrypt_blocks(*t, rk, core::slice::from_mut(block)),
+            AesKey::Portable(k) => k.encrypt_block(block),
+        }
+    }
+
+    /// Encrypts blocks in place.
+    pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            AesKey::AesNi(t, rk) => aesni::encrypt_blocks(*t, rk, blocks),
+            AesKey::Portable(k) => {
+                for b in blocks {
+                    k.encrypt_block(b);
+                }
+            }
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            AesKey::AesNi(..) => "aes-ni",
+            AesKey::Portable(_) => "portable",
+        }
+    }
+}
+
+macro_rules! aes_type {
+    ($(#[$doc:meta])* $name:ident, $bytes:literal) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            key: AesKey,
+        }
+
+        impl $name {
+            #[doc = concat!("Expands a ", stringify!($bytes), "-byte key on the fastest backend.")]
+            pub fn new(key: &[u8; $bytes]) -> $name {
+                $name { key: AesKey::new(key) }
+            }
+
+            /// Encrypts one 16-byte block in place.
+            pub fn encrypt_block(&self, block: &mut [u8; 16]) {
+                self.key.encrypt_block(block);
+            }
+
+            /// Encrypts each 16-byte block in place (independently: ECB).
+            pub fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                self.key.encrypt_blocks(blocks);
+            }
+
+            /// The backend in use: `aes-ni` or `portable`.
+            pub fn backend_name(&self) -> &'static str {
+                self.key.name()
+            }
+
+            #[doc(hidden)]
+            pub fn new_portable(key: &[u8; $bytes]) -> $name {
+                $name { key: AesKey::new_portable(key) }
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+aes_type! {
+    /// AES with a 128-bit key (10 rounds); encryption only.
+    Aes128, 16
+}
+aes_type! {
+    /// AES with a 192-bit key (12 rounds); encryption only.
+    Aes192, 24
+}
+aes_type! {
+    /// AES with a 256-bit key (14 rounds); encryption only.
+    Aes256, 32
+}

@@ -1,10 +1,500 @@
 //! AES-GCM authenticated encryption (NIST SP 800-38D).
 //!
-//! *Status: planned (issue "GHASH, POLYVAL and AES-GCM"); no items yet.*
+//! [`Aes128Gcm`], [`Aes192Gcm`] and [`Aes256Gcm`] implement RustCrypto's
+//! [`aead`] 0.6 traits (`KeyInit`, `AeadCore`, `AeadInOut`, and `Aead`
+//! with `alloc`), with 96-bit nonces and 16-byte tags appended to the
+//! ciphertext, so code written for the `aes-gcm` crate works with them. Each
+//! type also offers SP 800-38D's full interface:
+//! [`Aes128Gcm::encrypt_in_place_detached_iv`] and
+//! [`Aes128Gcm::decrypt_in_place_detached_iv`] take an IV of any length
+//! (≥ 1 byte; other than 12 bytes, `J0 = GHASH(IV ∥ 0 ∥ [len(IV)]₆₄)`) and,
+//! on decryption, a tag of 4 to 16 bytes.
 //!
-//! AES in counter mode for confidentiality and GHASH over the associated data
-//! and ciphertext for integrity. The accelerated kernel *stitches* the two:
-//! one loop encrypts counter blocks with VAES while it hashes earlier
-//! ciphertext blocks with VPCLMULQDQ, so both execution units stay busy.
-//! Tags are compared in constant time; on a mismatch the plaintext is not
-//! released.
+//! **Truncated tags are weak.** A `t`-byte tag is forged with probability
+//! about `2^(−8t)` per attempt, and for `t` < 16 SP 800-38D appendix C
+//! limits how much data one key may authenticate (4- and 8-byte tags only
+//! for short messages and few invocations). Use 16 bytes unless a protocol
+//! fixes otherwise.
+//!
+//! # Construction
+//!
+//! `C = P ⊕ AES-CTR(K, inc32(J0))`, `S = GHASH(H, A ∥ 0^v ∥ C ∥ 0^u ∥
+//! [len(A)]₆₄ ∥ [len(C)]₆₄)` with `H = AES(K, 0^128)`, and the tag
+//! `T = MSB_t(AES(K, J0) ⊕ S)`. The counter is incremented modulo 2^32 in
+//! its last four bytes (`inc32`). Limits: plaintext at most 2^36 − 32
+//! bytes, associated data and IV below 2^61 bytes; longer inputs are
+//! errors.
+//!
+//! # Backends
+//!
+//! Chosen once per key, best first:
+//!
+//! - `vaes-avx512`: the stitched kernel ([`vaes512`]): counter-mode AES with
+//!   VAES on zmm (four blocks per instruction) and GHASH of the same data
+//!   with VPCLMULQDQ in one loop, 16 blocks per iteration, with aggregated
+//!   reduction (Gueron & Kounavis, Intel white paper 323640).
+//! - `aes-ni`: AES-NI counter mode and the PCLMULQDQ GHASH kernel, in
+//!   alternating chunks of 512 bytes that stay in L1.
+//! - `portable`: the same chunked loop on the portable AES and GHASH.
+//!
+//! The key schedule and the powers of H are computed once per key; nothing
+//! is allocated per call. On a tag mismatch the buffer is zeroed and
+//! [`Error::TagMismatch`] returned; the tag comparison is constant time
+//! (`subtle`). Keys, round keys and powers are zeroized on drop.
+//!
+//! ```
+//! use fieldwork::gcm::aead::{Aead, KeyInit};
+//! use fieldwork::gcm::Aes128Gcm;
+//!
+//! let cipher = Aes128Gcm::new(&[0x42; 16].into());
+//! let nonce = [7u8; 12].into();
+//! let sealed = cipher.encrypt(&nonce, b"attack at dawn".as_slice()).unwrap();
+//! assert_eq!(sealed.len(), 14 + 16);
+//! let opened = cipher.decrypt(&nonce, sealed.as_slice()).unwrap();
+//! assert_eq!(opened, b"attack at dawn");
+//! ```
+
+#[cfg(target_arch = "x86_64")]
+mod vaes512;
+
+pub use aead;
+
+use crate::aes::AesKey;
+use crate::cpu;
+use crate::ghash::GcmHashKey;
+use aead::consts::{U12, U16, U24, U32};
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use core::fmt;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// The longest plaintext SP 800-38D allows: 2^39 − 256 bits.
+pub const MAX_PLAINTEXT_BYTES: u64 = (1 << 36) - 32;
+/// Associated data and IVs must be shorter than 2^64 bits.
+pub const MAX_AAD_BYTES: u64 = (1 << 61) - 1;
+
+/// Why an AES-GCM call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The IV was empty or 2^61 bytes or longer.
+    IvLength,
+    /// A tag of fewer than 4 or more than 16 bytes was given to decrypt.
+    TagLength,
+    /// The plaintext or ciphertext exceeds 2^36 − 32 bytes.
+    MessageTooLong,
+    /// The associated data is 2^61 bytes or longer.
+    AadTooLong,
+    /// Authentication failed: the ciphertext, associated data, IV or tag was
+    /// altered (or the key is wrong). The buffer has been zeroed.
+    TagMismatch,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Error::IvLength => "AES-GCM: the IV must be 1 to 2^61 - 1 bytes long",
+            Error::TagLength => "AES-GCM: a tag must be 4 to 16 bytes long",
+            Error::MessageTooLong => "AES-GCM: the message exceeds 2^36 - 32 bytes",
+            Error::AadTooLong => "AES-GCM: the associated data exceeds 2^61 - 1 bytes",
+            Error::TagMismatch => "AES-GCM: authentication failed (tag mismatch)",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+/// The bulk engine: dispatch happens once per key.
+#[derive(Clone, Copy, Debug)]
+enum Engine {
+    #[cfg(target_arch = "x86_64")]
+    Vaes512(cpu::VaesAvx512),
+    /// Chunked counter mode and GHASH on the key's own backends (AES-NI +
+    /// PCLMULQDQ, or portable).
+    Chunked,
+}
+
+/// One AES-GCM key: the cipher, the GHASH key with its powers, the engine.
+#[derive(Clone)]
+struct GcmKey {
+    aes: AesKey,
+    hash: GcmHashKey,
+    engine: Engine,
+    name: &'static str,
+    /// The stitched kernel's power table (`H^32 … H^1`, zeros).
+    #[cfg(target_arch = "x86_64")]
+    table: [u128; vaes512::TABLE],
+}
+
+impl Drop for GcmKey {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        self.table.zeroize();
+    }
+}
+
+/// Which way the bulk loop runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+/// Bytes per chunk of the chunked engine: encrypt, then hash, while the
+/// chunk is in L1.
+const CHUNK: usize = 512;
+
+impl GcmKey {
+    fn build(aes: AesKey, engine: Engine, name: &'static str) -> GcmKey {
+        let mut h = [0u8; 16];
+        aes.encrypt_block(&mut h);
+        let hash = match (&aes, engine) {
+            #[cfg(target_arch = "x86_64")]
+            (_, Engine::Vaes512(t)) => GcmHashKey::zmm(&h, t.avx512_clmul()),
+            #[cfg(target_arch = "x86_64")]
+            (AesKey::AesNi(t, _), Engine::Chunked) => GcmHashKey::xmm(&h, t.clmul()),
+            _ => GcmHashKey::portable(&h),
+        };
+        h.zeroize();
+        #[cfg(target_arch = "x86_64")]
+        let table = match engine {
+            Engine::Vaes512(_) => vaes512::power_table(&hash.powers),
+            Engine::Chunked => [0; vaes512::TABLE],
+        };
+        GcmKey {
+            aes,
+            hash,
+            engine,
+            name,
+            #[cfg(target_arch = "x86_64")]
+            table,
+        }
+    }
+
+    fn best(key: &[u8]) -> GcmKey {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = GcmKey::vaes512(key) {
+            return k;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = GcmKey::aesni(key) {
+            return k;
+        }
+        GcmKey::portable(key)
+    }
+
+    fn portable(key: &[u8]) -> GcmKey {
+        GcmKey::build(AesKey::new_portable(key), Engine::Chunked, "portable")
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn aesni(key: &[u8]) -> Option<GcmKey> {
+        let t = cpu::AesClmul::get()?;
+        let aes = AesKey::AesNi(t, crate::aes::aesni::expand(t, key));
+        Some(GcmKey::build(aes, Engine::Chunked, "aes-ni"))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn vaes512(key: &[u8]) -> Option<GcmKey> {
+        let t = cpu::VaesAvx512::get()?;
+        let aes = AesKey::AesNi(t.aes_clmul(), crate::aes::aesni::expand(t.aes_clmul(), key));
+        Some(GcmKey::build(aes, Engine::Vaes512(t), "vaes-avx512"))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn aesni(_key: &[u8]) -> Option<GcmKey> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn vaes512(_key: &[u8]) -> Option<GcmKey> {
+        None
+    }
+
+    /// `J0` for `iv` (SP 800-38D §7.1 step 2).
+    fn j0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
+        if iv.is_empty() || iv.len() as u64 > MAX_AAD_BYTES {
+            return Err(Error::IvLength);
+        }
+        if iv.len() == 12 {
+            let mut j0 = [0u8; 16];
+            j0[..12].copy_from_slice(iv);
+            j0[15] = 1;
+            return Ok(j0);
+        }
+        let acc = self.hash.update_padded(0, iv);
+        let acc = self.hash.update_element(acc, (iv.len() as u128) * 8);
+        Ok(acc.to_be_bytes())
+    }
+
+    /// Counter mode from counter block `(prefix, ctr)` over `buf`, and GHASH
+    /// of the ciphertext into `acc`; returns the new accumulator.
+    fn crypt(
+        &self,
+        dir: Direction,
+        prefix: &[u8; 12],
+        ctr: u32,
+        acc: u128,
+        buf: &mut [u8],
+    ) -> u128 {
+        #[cfg(target_arch = "x86_64")]
+        if let (Engine::Vaes512(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
+            return vaes512::crypt(t, rk, &self.table, dir, prefix, ctr, acc, buf);
+        }
+        let whole = buf.len() & !15;
+        let (body, tail) = buf.split_at_mut(whole);
+        let mut acc = self.crypt_chunked(dir, prefix, ctr, acc, body);
+        if !tail.is_empty() {
+            let n = (whole / 16) as u32;
+            let mut ks = counter_block(prefix, ctr.wrapping_add(n));
+            self.aes.encrypt_block(&mut ks);
+            if dir == Direction::Decrypt {
+                acc = self.hash.update_padded(acc, tail);
+            }
+            for (b, k) in tail.iter_mut().zip(ks) {
+                *b ^= k;
+            }
+            if dir == Direction::Encrypt {
+                acc = self.hash.update_padded(acc, tail);
+            }
+            ks.zeroize();
+        }
+        acc
+    }
+
+    /// Whole blocks, chunk by chunk: the keystream of a chunk, XOR, and the
+    /// hash of its ciphertext.
+    fn crypt_chunked(
+        &self,
+        dir: Direction,
+        prefix: &[u8; 12],
+        mut ctr: u32,
+        mut acc: u128,
+        buf: &mut [u8],
+    ) -> u128 {
+        let mut ks = [[0u8; 16]; CHUNK / 16];
+        for chunk in buf.chunks_mut(CHUNK) {
+            let n = chunk.len() / 16;
+            for k in ks.iter_mut().take(n) {
+                *k = counter_block(prefix, ctr);
+                ctr = ctr.wrapping_add(1);
+            }
+            self.aes.encrypt_blocks(&mut ks[..n]);
+            if dir == Direction::Decrypt {
+                acc = self.hash.update_padded(acc, chunk);
+            }
+            for (c, k) in chunk.chunks_exact_mut(16).zip(&ks) {
+                for (b, kb) in c.iter_mut().zip(k) {
+                    *b ^= kb;
+                }
+            }
+            if dir == Direction::Encrypt {
+                acc = self.hash.update_padded(acc, chunk);
+            }
+        }
+        ks.zeroize();
+        acc
+    }
+
+    /// The full tag: `AES(K, J0) ⊕ GHASH(…)`, running counter mode over
+    /// `buf` in direction `dir`.
+    fn seal_or_open(
+        &self,
+        dir: Direction,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
+            return Err(Error::MessageTooLong);
+        }
+        if aad.len() as u64 > MAX_AAD_BYTES {
+            return Err(Error::AadTooLong);
+        }
+        let j0 = self.j0(iv)?;
+        let mut prefix = [0u8; 12];
+        prefix.copy_from_slice(&j0[..12]);
+        let ctr0 = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]);
+        let acc = self.hash.update_padded(0, aad);
+        let acc = self.crypt(dir, &prefix, ctr0.wrapping_add(1), acc, buf);
+        let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
+        let s = self.hash.update_element(acc, lengths);
+        let mut t = j0;
+        self.aes.encrypt_block(&mut t);
+        let tag = (u128::from_be_bytes(t) ^ s).to_be_bytes();
+        t.zeroize();
+        Ok(tag)
+    }
+
+    fn encrypt(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+        self.seal_or_open(Direction::Encrypt, iv, aad, buf)
+    }
+
+    fn decrypt(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        if !(4..=16).contains(&tag.len()) {
+            return Err(Error::TagLength);
+        }
+        let mut expected = self.seal_or_open(Direction::Decrypt, iv, aad, buf)?;
+        let ok: bool = expected[..tag.len()].ct_eq(tag).into();
+        expected.zeroize();
+        if ok {
+            Ok(())
+        } else {
+            buf.zeroize();
+            Err(Error::TagMismatch)
+        }
+    }
+}
+
+/// The counter block `prefix ∥ [ctr]₃₂`.
+#[inline]
+fn counter_block(prefix: &[u8; 12], ctr: u32) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    b[..12].copy_from_slice(prefix);
+    b[12..].copy_from_slice(&ctr.to_be_bytes());
+    b
+}
+
+macro_rules! gcm_type {
+    ($(#[$doc:meta])* $name:ident, $bytes:literal, $ksize:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            key: GcmKey,
+        }
+
+        impl $name {
+            /// Encrypts `buf` in place and returns the 16-byte tag, for an IV
+            /// of any length from 1 byte (SP 800-38D's `GCM-AE`). Truncate
+            /// the tag yourself if a protocol needs a shorter one (see the
+            /// module docs on truncated tags).
+            ///
+            /// # Errors
+            /// [`Error::IvLength`], [`Error::AadTooLong`],
+            /// [`Error::MessageTooLong`]; `buf` is untouched then.
+            pub fn encrypt_in_place_detached_iv(
+                &self,
+                iv: &[u8],
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> Result<[u8; 16], Error> {
+                self.key.encrypt(iv, aad, buf)
+            }
+
+            /// Decrypts `buf` in place if `tag` (4 to 16 bytes, compared in
+            /// constant time) authenticates it (SP 800-38D's `GCM-AD`).
+            ///
+            /// # Errors
+            /// [`Error::TagMismatch`] with `buf` zeroed; [`Error::TagLength`],
+            /// [`Error::IvLength`], [`Error::AadTooLong`],
+            /// [`Error::MessageTooLong`] with `buf` untouched.
+            pub fn decrypt_in_place_detached_iv(
+                &self,
+                iv: &[u8],
+                aad: &[u8],
+                buf: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
+                self.key.decrypt(iv, aad, buf, tag)
+            }
+
+            /// The backend in use: `vaes-avx512`, `aes-ni` or `portable`.
+            pub fn backend_name(&self) -> &'static str {
+                self.key.name
+            }
+
+            #[doc(hidden)]
+            pub fn new_portable(key: &[u8; $bytes]) -> $name {
+                $name { key: GcmKey::portable(key) }
+            }
+
+            #[doc(hidden)]
+            pub fn new_aesni(key: &[u8; $bytes]) -> Option<$name> {
+                GcmKey::aesni(key).map(|key| $name { key })
+            }
+
+            #[doc(hidden)]
+            pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
+                GcmKey::vaes512(key).map(|key| $name { key })
+            }
+
+            /// One instance per backend this CPU can run, portable first
+            /// (tests and benchmarks).
+            #[doc(hidden)]
+            #[cfg(feature = "alloc")]
+            pub fn all_backends(key: &[u8; $bytes]) -> alloc::vec::Vec<$name> {
+                let mut v = alloc::vec![$name::new_portable(key)];
+                v.extend($name::new_aesni(key));
+                v.extend($name::new_vaes512(key));
+                v
+            }
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = $ksize;
+        }
+
+        impl KeyInit for $name {
+            fn new(key: &Key<Self>) -> $name {
+                $name { key: GcmKey::best(key.as_slice()) }
+            }
+        }
+
+        impl AeadCore for $name {
+            type NonceSize = U12;
+            type TagSize = U16;
+            const TAG_POSITION: TagPosition = TagPosition::Postfix;
+        }
+
+        impl AeadInOut for $name {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+            ) -> aead::Result<Tag<Self>> {
+                let buf = buffer.into_out_with_copied_in();
+                self.key
+                    .encrypt(nonce.as_slice(), associated_data, buf)
+                    .map(Tag::<Self>::from)
+                    .map_err(|_| aead::Error)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+                tag: &Tag<Self>,
+            ) -> aead::Result<()> {
+                let buf = buffer.into_out_with_copied_in();
+                self.key
+                    .decrypt(nonce.as_slice(), associated_data, buf, tag.as_slice())
+                    .map_err(|_| aead::Error)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.key.name)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+gcm_type! {
+    /// AES-128-GCM. See the [module docs](self).
+    Aes128Gcm, 16, U16
+}
+gcm_type! {
+    /// AES-192-GCM. See the [module docs](self).
+    Aes192Gcm, 24, U24
+}
+gcm_type! {
+    /// AES-256-GCM. See the [module docs](self).
+    Aes256Gcm, 32, U32
+}

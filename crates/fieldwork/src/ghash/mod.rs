@@ -48,7 +48,7 @@ const POWERS: usize = 32;
 
 /// `C = x^63 + x^62 + x^57`: the high word of POLYVAL's reduction constant
 /// 0xc2000000000000000000000000000001.
-const C_HI: u64 = 0xc200_0000_0000_0000;
+pub(crate) const C_HI: u64 = 0xc200_0000_0000_0000;
 
 /// `v·x^(−64)` folded once: `swap64(v) ⊕ v₀·C` (see [`mont_reduce`]).
 #[inline(always)]
@@ -229,13 +229,7 @@ impl State {
         debug_assert_eq!(data.len() % 16, 0);
         let n = data.len() / 16;
         self.ensure_powers(n);
-        self.acc = match self.kernel {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(t) => vpclmul::update(t, &self.powers, self.acc, data, self.reflect),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Xmm(t) => clmul::update(t, &self.powers, self.acc, data, self.reflect),
-            Kernel::Portable => portable::update(self.powers[0], self.acc, data, self.reflect),
-        };
+        self.acc = absorb_blocks(self.kernel, &self.powers, self.acc, data, self.reflect);
     }
 
     fn update(&mut self, mut data: &[u8]) {
@@ -277,6 +271,93 @@ impl Drop for State {
         self.powers[..self.ready].zeroize();
         self.acc.zeroize();
         self.buf.zeroize();
+    }
+}
+
+/// `acc` after absorbing the whole blocks of `data` on `kernel`, whose
+/// powers must be ready in `powers` (see [`State::ensure_powers`]).
+#[inline]
+fn absorb_blocks(
+    kernel: Kernel,
+    powers: &[u128; POWERS],
+    acc: u128,
+    data: &[u8],
+    reflect: bool,
+) -> u128 {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Zmm(t) => vpclmul::update(t, powers, acc, data, reflect),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
+        Kernel::Portable => portable::update(powers[0], acc, data, reflect),
+    }
+}
+
+/// GHASH key material for AES-GCM (crate-internal): the POLYVAL-domain
+/// key `mulX(ByteReverse(H))` and every power its kernel uses, computed
+/// once per key so that each message starts hashing at once. The
+/// accumulator is POLYVAL's (byte-reversed GHASH state).
+#[derive(Clone)]
+pub(crate) struct GcmHashKey {
+    kernel: Kernel,
+    /// `powers[k − 1]` = the dot-power of `H^k` (see [`State::powers`]).
+    pub(crate) powers: [u128; POWERS],
+}
+
+impl GcmHashKey {
+    fn with_kernel(h: &[u8; 16], kernel: Kernel) -> GcmHashKey {
+        let mut s = State::new(mul_x(u128::from_be_bytes(*h)), true, kernel);
+        s.ensure_powers(POWERS);
+        GcmHashKey {
+            kernel,
+            powers: s.powers,
+        }
+    }
+
+    /// Portable kernel (only `H^1` is used).
+    pub(crate) fn portable(h: &[u8; 16]) -> GcmHashKey {
+        GcmHashKey::with_kernel(h, Kernel::Portable)
+    }
+
+    /// PCLMULQDQ kernel: `H^1 … H^8`.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn xmm(h: &[u8; 16], t: cpu::Clmul) -> GcmHashKey {
+        GcmHashKey::with_kernel(h, Kernel::Xmm(t))
+    }
+
+    /// VPCLMULQDQ kernel: `H^1 … H^32`.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn zmm(h: &[u8; 16], t: cpu::Avx512Clmul) -> GcmHashKey {
+        GcmHashKey::with_kernel(h, Kernel::Zmm(t))
+    }
+
+    /// `acc` after absorbing `data` in GCM's byte order, a final partial
+    /// block padded with zeros (SP 800-38D's `A ∥ 0^v`, `C ∥ 0^u`).
+    pub(crate) fn update_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        let whole = data.len() & !15;
+        let mut acc = acc;
+        if whole > 0 {
+            acc = absorb_blocks(self.kernel, &self.powers, acc, &data[..whole], true);
+        }
+        if whole < data.len() {
+            let mut b = [0u8; 16];
+            b[..data.len() - whole].copy_from_slice(&data[whole..]);
+            acc = absorb_blocks(self.kernel, &self.powers, acc, &b, true);
+            b.zeroize();
+        }
+        acc
+    }
+
+    /// `acc` after one block given as POLYVAL's element (already
+    /// byte-reversed), e.g. the lengths block.
+    pub(crate) fn update_element(&self, acc: u128, x: u128) -> u128 {
+        self.update_padded(acc, &x.to_be_bytes())
+    }
+}
+
+impl Drop for GcmHashKey {
+    fn drop(&mut self) {
+        self.powers.zeroize();
     }
 }
 

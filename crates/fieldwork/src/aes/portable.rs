@@ -1,0 +1,45 @@
+//! Target features: none — the portable backend.
+//!
+//! RustCrypto's `aes` crate (fixsliced, constant time in software; it uses
+//! AES-NI by its own detection where present). Its key schedules zeroize
+//! themselves on drop.
+#![forbid(unsafe_code)]
+
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
+use zeroize::Zeroize;
+
+/// A key of any of the three sizes.
+#[derive(Clone)]
+pub(crate) enum Key {
+    Aes128(aes::Aes128),
+    Aes192(aes::Aes192),
+    Aes256(aes::Aes256),
+}
+
+impl Key {
+    /// `key` is 16, 24 or 32 bytes (the public types take fixed-size
+    /// arrays; any other length is read as a zero-padded 32-byte key).
+    pub(crate) fn new(key: &[u8]) -> Key {
+        if let Ok(k) = <[u8; 16]>::try_from(key) {
+            return Key::Aes128(aes::Aes128::new(&k.into()));
+        }
+        if let Ok(k) = <[u8; 24]>::try_from(key) {
+            return Key::Aes192(aes::Aes192::new(&k.into()));
+        }
+        let mut k = [0u8; 32];
+        let n = key.len().min(32);
+        k[..n].copy_from_slice(&key[..n]);
+        let key = Key::Aes256(aes::Aes256::new(&k.into()));
+        k.zeroize();
+        key
+    }
+
+    pub(crate) fn encrypt_block(&self, block: &mut [u8; 16]) {
+        let b = block.into();
+        match self {
+            Key::Aes128(k) => k.encrypt_block(b),
+            Key::Aes192(k) => k.encrypt_block(b),
+            Key::Aes256(k) => k.encrypt_block(b),
+        }
+    }
+}
