@@ -239,10 +239,6 @@ impl GcmKey {
         acc: u128,
         buf: &mut [u8],
     ) -> u128 {
-        #[cfg(target_arch = "x86_64")]
-        if let (Engine::Vaes512(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
-            return vaes512::crypt(t, rk, &self.table, dir, prefix, ctr, acc, buf);
-        }
         let whole = buf.len() & !15;
         let (body, tail) = buf.split_at_mut(whole);
         let mut acc = self.crypt_chunked(dir, prefix, ctr, acc, body);
@@ -314,6 +310,10 @@ impl GcmKey {
             return Err(Error::AadTooLong);
         }
         let j0 = self.j0(iv)?;
+        #[cfg(target_arch = "x86_64")]
+        if let (Engine::Vaes512(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
+            return Ok(vaes512::seal(t, rk, &self.table, dir, &j0, aad, buf));
+        }
         let mut prefix = [0u8; 12];
         prefix.copy_from_slice(&j0[..12]);
         let ctr0 = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]);

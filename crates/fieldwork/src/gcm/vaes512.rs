@@ -34,13 +34,13 @@ use super::Direction;
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use core::arch::x86_64::{
-    __m128i, __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128,
-    _mm512_aesenclast_epi128, _mm512_bslli_epi128, _mm512_bsrli_epi128, _mm512_castsi512_si256,
-    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
-    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_shuffle_epi8,
-    _mm512_shuffle_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
-    _mm512_zextsi128_si512,
+    __m128i, __m512i, _MM_PERM_BADC, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_xor_si128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32,
+    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_bslli_epi128, _mm512_bsrli_epi128,
+    _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_clmulepi64_epi128,
+    _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
 };
 
 /// Entries of the power table: `H^32 … H^1`, then four zeros so that a
@@ -76,28 +76,22 @@ fn from_u128(v: u128) -> __m128i {
     unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
-/// Counter mode over `buf` (any length) from the counter block `prefix ∥
-/// [ctr]₃₂`, and the GHASH of the ciphertext absorbed into `acc` (POLYVAL
-/// domain); returns the new accumulator. `table` comes from
-/// [`power_table`].
-#[allow(clippy::too_many_arguments)]
-pub(super) fn crypt(
+/// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
+/// over `buf` (any length) from `inc32(J0)` with the GHASH of the
+/// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
+/// `table` comes from [`power_table`].
+pub(super) fn seal(
     t: VaesAvx512,
     rk: &RoundKeys,
     table: &[u128; TABLE],
     dir: Direction,
-    prefix: &[u8; 12],
-    ctr: u32,
-    acc: u128,
+    j0: &[u8; 16],
+    aad: &[u8],
     buf: &mut [u8],
-) -> u128 {
+) -> [u8; 16] {
     let _ = t;
-    let mut block = [0u8; 16];
-    block[..12].copy_from_slice(prefix);
-    block[12..].copy_from_slice(&ctr.to_be_bytes());
-    let first = u128::from_be_bytes(block);
-    // SAFETY: the token proves every feature `crypt_zmm` is compiled for.
-    unsafe { crypt_zmm(rk, table, dir == Direction::Encrypt, first, acc, buf) }
+    // SAFETY: the token proves every feature `seal_zmm` is compiled for.
+    unsafe { seal_zmm(rk, table, dir == Direction::Encrypt, j0, aad, buf) }
 }
 
 /// The AES round keys broadcast to all four lanes, and the round count.
@@ -232,48 +226,250 @@ fn aes16(keys: &Keys, rev: __m512i, ctrs: [__m512i; 4]) -> [__m512i; 4] {
     x.map(|v| _mm512_aesenclast_epi128(v, k[keys.nr]))
 }
 
+/// The Karatsuba sums of an aggregated group, before reduction.
+#[derive(Clone, Copy)]
+struct Sums {
+    lo: __m512i,
+    hi: __m512i,
+    mid: __m512i,
+}
+
+/// The byte mask of register `c` of a `len`-byte (≤ 256) tail.
+#[inline(always)]
+fn reg_mask(len: usize, c: usize) -> u64 {
+    let bytes = len.saturating_sub(64 * c).min(64);
+    if bytes == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bytes) - 1
+    }
+}
+
+/// Four powers from `table[i..i + 4]` (`i ≤ 32`).
+#[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
-fn crypt_zmm(
+fn powers4(table: &[u128; TABLE], i: usize) -> __m512i {
+    debug_assert!(i + 4 <= TABLE);
+    // SAFETY: `i + 4 ≤ TABLE` for every caller (tails of ≤ 16 blocks
+    // start at index ≥ 32 − 17 and read at most 4 past their last block).
+    unsafe { _mm512_loadu_si512(table.as_ptr().add(i.min(TABLE - 4)).cast()) }
+}
+
+/// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
+/// `s`: block `j` meets `table[first + j]`; `inject` enters block 0.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn absorb_masked(
+    data: &[u8],
+    first: usize,
+    inject: __m128i,
+    table: &[u128; TABLE],
+    rev: __m512i,
+    s: &mut Sums,
+) {
+    debug_assert!(data.len() <= 256);
+    for c in 0..data.len().div_ceil(64) {
+        // SAFETY: the mask covers only bytes of `data`.
+        let v = unsafe {
+            _mm512_maskz_loadu_epi8(reg_mask(data.len(), c), data.as_ptr().add(64 * c).cast())
+        };
+        let mut g = _mm512_shuffle_epi8(v, rev);
+        if c == 0 {
+            g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
+        }
+        let p = powers4(table, first + 4 * c);
+        mul_acc(g, p, karatsuba_half(p), &mut s.lo, &mut s.hi, &mut s.mid);
+    }
+}
+
+/// Absorbs one block (POLYVAL element `x`) meeting `table[index]`.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn absorb_one(x: __m128i, index: usize, table: &[u128; TABLE], s: &mut Sums) {
+    let g = _mm512_zextsi128_si512(x);
+    let p = _mm512_zextsi128_si512(from_u128(table[index]));
+    mul_acc(g, p, karatsuba_half(p), &mut s.lo, &mut s.hi, &mut s.mid);
+}
+
+/// One register of four counter blocks through AES.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn aes_reg(keys: &Keys, rev: __m512i, ctr: __m512i) -> __m512i {
+    let k = &keys.k;
+    let mut x = _mm512_xor_si512(_mm512_shuffle_epi8(ctr, rev), k[0]);
+    for &kr in &k[1..keys.nr] {
+        x = _mm512_aesenc_epi128(x, kr);
+    }
+    _mm512_aesenclast_epi128(x, k[keys.nr])
+}
+
+/// Counter mode in place over the ≤ 256 bytes of `data` from the counters
+/// `ctr` (lane l of register c: counter 4c + l), absorbing the ciphertext
+/// into `s` (block `j` meets `table[first + j]`, `inject` enters block 0).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn ctr_masked(
+    keys: &Keys,
+    rev: __m512i,
+    ctr: __m512i,
+    data: &mut [u8],
+    encrypt: bool,
+    first: usize,
+    inject: __m128i,
+    table: &[u128; TABLE],
+    s: &mut Sums,
+) {
+    debug_assert!(data.len() <= 256);
+    let four = from_u128s([4; 4]);
+    let mut ctr = ctr;
+    let len = data.len();
+    let ptr = data.as_mut_ptr();
+    for c in 0..len.div_ceil(64) {
+        let mask = reg_mask(len, c);
+        let ks = aes_reg(keys, rev, ctr);
+        ctr = _mm512_add_epi32(ctr, four);
+        // SAFETY: the mask covers only bytes of `data`.
+        let inp = unsafe { _mm512_maskz_loadu_epi8(mask, ptr.add(64 * c).cast()) };
+        let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(ks, inp));
+        // SAFETY: as above.
+        unsafe { _mm512_mask_storeu_epi8(ptr.add(64 * c).cast(), mask, out) };
+        let mut g = _mm512_shuffle_epi8(if encrypt { out } else { inp }, rev);
+        if c == 0 {
+            g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
+        }
+        let p = powers4(table, first + 4 * c);
+        mul_acc(g, p, karatsuba_half(p), &mut s.lo, &mut s.hi, &mut s.mid);
+    }
+}
+
+/// Sixteen byte-reversed blocks `g` hashed into `acc` (powers `H^16 … H^1`).
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn ghash16(gh: &Ghash16, g: [__m512i; 4], acc: __m128i) -> __m128i {
+    let z = _mm512_xor_si512(gh.c, gh.c);
+    let (mut lo, mut hi, mut mid) = (z, z, z);
+    let g0 = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+    mul_acc(g0, gh.p[0], gh.px[0], &mut lo, &mut hi, &mut mid);
+    for c in 1..4 {
+        mul_acc(g[c], gh.p[c], gh.px[c], &mut lo, &mut hi, &mut mid);
+    }
+    reduce(lo, hi, mid, gh.c)
+}
+
+/// AES of one block on xmm (for `AES(K, J0)`).
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
+    let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
+    for r in 1..rk.rounds {
+        x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
+    }
+    to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn seal_zmm(
     rk: &RoundKeys,
     table: &[u128; TABLE],
     encrypt: bool,
-    first: u128,
-    acc: u128,
+    j0: &[u8; 16],
+    aad: &[u8],
     buf: &mut [u8],
-) -> u128 {
+) -> [u8; 16] {
+    // Independent of everything else: its latency hides behind the rest.
+    let tag_mask = aes_block(rk, j0);
     let keys = Keys {
         k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 4])),
         nr: rk.rounds,
     };
     let rev = from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]);
-    let load4 = |i: usize| {
-        // SAFETY: `table` has 36 entries; callers pass i ≤ 32.
-        unsafe { _mm512_loadu_si512(table.as_ptr().add(i).cast()) }
-    };
-    let p: [__m512i; 4] = core::array::from_fn(|c| load4(16 + 4 * c));
+    let p: [__m512i; 4] = core::array::from_fn(|c| powers4(table, 16 + 4 * c));
     let gh = Ghash16 {
         rev,
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
         p,
         px: p.map(|v| karatsuba_half(v)),
     };
-    // Lane l of register c holds counter 4c + l (byte-reversed).
-    let lane = |v: u128| from_u128s([v, v, v, v]);
-    let mut ctr = _mm512_add_epi32(lane(first), from_u128s([0, 1, 2, 3]));
-    let four = lane(4);
-    let sixteen = lane(16);
+    let lengths =
+        from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
+    // Lane l of register c holds counter inc32^(4c + l + 1)(J0), byte-reversed.
+    let j = from_u128s([u128::from_be_bytes(*j0); 4]);
+    let mut ctr = _mm512_add_epi32(j, from_u128s([1, 2, 3, 4]));
+    let four = from_u128s([4; 4]);
+    let sixteen = from_u128s([16; 4]);
+    let z = _mm512_xor_si512(rev, rev);
+    let zero_sums = Sums {
+        lo: z,
+        hi: z,
+        mid: z,
+    };
+    let mut acc = _mm512_castsi512_si128(z);
+
+    // Short messages: the associated data, the ciphertext and the lengths
+    // block in one aggregated reduction (at most 16 + 15 + 1 powers).
+    if aad.len() <= 256 && buf.len() <= 240 {
+        let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
+        let first = 32 - (ab + cb + 1);
+        let mut s = zero_sums;
+        absorb_masked(aad, first, acc, table, rev, &mut s);
+        ctr_masked(
+            &keys,
+            rev,
+            ctr,
+            buf,
+            encrypt,
+            first + ab,
+            acc,
+            table,
+            &mut s,
+        );
+        absorb_one(lengths, 31, table, &mut s);
+        let h = to_u128(reduce(s.lo, s.hi, s.mid, gh.c));
+        return tag_bytes(h, tag_mask);
+    }
+
+    // Associated data: 16 blocks per reduction, then the rest as one group.
+    let mut a = aad;
+    while a.len() >= 256 {
+        // SAFETY: `a` has at least 256 bytes.
+        let g: [__m512i; 4] = core::array::from_fn(|c| unsafe {
+            _mm512_shuffle_epi8(_mm512_loadu_si512(a.as_ptr().add(64 * c).cast()), rev)
+        });
+        acc = ghash16(&gh, g, acc);
+        a = &a[256..];
+    }
+    if !a.is_empty() {
+        let mut s = zero_sums;
+        absorb_masked(a, 32 - a.len().div_ceil(16), acc, table, rev, &mut s);
+        acc = reduce(s.lo, s.hi, s.mid, gh.c);
+    }
+
     let ctrs_of = |c0: __m512i| {
         let c1 = _mm512_add_epi32(c0, four);
         let c2 = _mm512_add_epi32(c1, four);
         let c3 = _mm512_add_epi32(c2, four);
         [c0, c1, c2, c3]
     };
-    let mut acc = from_u128(acc);
     let full = buf.len() / 256;
     let ptr = buf.as_mut_ptr();
-    // SAFETY (all loads and stores below): block i of 256 bytes, i < full,
+    // SAFETY (all loads and stores below): chunk i of 256 bytes, i < full,
     // lies inside `buf`.
     let load = |i: usize, c: usize| unsafe { _mm512_loadu_si512(ptr.add(256 * i + 64 * c).cast()) };
     let store = |i: usize, c: usize, v: __m512i| unsafe {
@@ -283,7 +479,7 @@ fn crypt_zmm(
         if full > 0 {
             let ks = aes16(&keys, rev, ctrs_of(ctr));
             ctr = _mm512_add_epi32(ctr, sixteen);
-            let mut g = [ks[0]; 4];
+            let mut g = [z; 4];
             for c in 0..4 {
                 let out = _mm512_xor_si512(ks[c], load(0, c));
                 store(0, c, out);
@@ -299,14 +495,7 @@ fn crypt_zmm(
                     g[c] = _mm512_shuffle_epi8(out, rev);
                 }
             }
-            let z = _mm512_xor_si512(rev, rev);
-            let (lo, hi, mid) = (z, z, z);
-            let (mut lo, mut hi, mut mid) = (lo, hi, mid);
-            g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-            for c in 0..4 {
-                mul_acc(g[c], gh.p[c], gh.px[c], &mut lo, &mut hi, &mut mid);
-            }
-            acc = reduce(lo, hi, mid, gh.c);
+            acc = ghash16(&gh, g, acc);
         }
     } else {
         for i in 0..full {
@@ -320,37 +509,24 @@ fn crypt_zmm(
             }
         }
     }
-    // The last 0–255 bytes: up to four registers, byte-masked.
-    let rest = buf.len() - 256 * full;
-    if rest == 0 {
-        return to_u128(acc);
-    }
-    let blocks = rest.div_ceil(16);
-    let regs = blocks.div_ceil(4);
+    // The last 0–255 bytes and the lengths block: one group.
     let tail = &mut buf[256 * full..];
-    let tp = tail.as_mut_ptr();
-    let ks = aes16(&keys, rev, ctrs_of(ctr));
-    let z = _mm512_xor_si512(rev, rev);
-    let (mut lo, mut hi, mut mid) = (z, z, z);
-    for c in 0..regs {
-        let bytes = (rest - 64 * c).min(64);
-        let mask: u64 = if bytes == 64 {
-            u64::MAX
-        } else {
-            (1u64 << bytes) - 1
-        };
-        // SAFETY: the mask covers only the `bytes` bytes of `tail` from 64c.
-        let inp = unsafe { _mm512_maskz_loadu_epi8(mask, tp.add(64 * c).cast()) };
-        let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(ks[c], inp));
-        // SAFETY: as above.
-        unsafe { _mm512_mask_storeu_epi8(tp.add(64 * c).cast(), mask, out) };
-        let mut g = _mm512_shuffle_epi8(if encrypt { out } else { inp }, rev);
-        if c == 0 {
-            g = _mm512_xor_si512(g, _mm512_zextsi128_si512(acc));
-        }
-        // Block j of the tail meets H^(blocks − j): table[32 − blocks + j].
-        let p = load4(32 - blocks + 4 * c);
-        mul_acc(g, p, karatsuba_half(p), &mut lo, &mut hi, &mut mid);
-    }
-    to_u128(reduce(lo, hi, mid, gh.c))
+    let first = 32 - (tail.len().div_ceil(16) + 1);
+    let mut s = zero_sums;
+    let len_block = if tail.is_empty() {
+        _mm_xor_si128(lengths, acc)
+    } else {
+        ctr_masked(&keys, rev, ctr, tail, encrypt, first, acc, table, &mut s);
+        lengths
+    };
+    absorb_one(len_block, 31, table, &mut s);
+    let h = to_u128(reduce(s.lo, s.hi, s.mid, gh.c));
+    tag_bytes(h, tag_mask)
+}
+
+/// The tag bytes: GHASH's output (the POLYVAL-domain value byte-reversed)
+/// XOR `AES(K, J0)` (given in memory order, read little-endian).
+#[inline(always)]
+fn tag_bytes(h: u128, tag_mask: u128) -> [u8; 16] {
+    (h.swap_bytes() ^ tag_mask).to_le_bytes()
 }
