@@ -10,6 +10,8 @@
 use crate::SpeedArgs;
 use benchtime::{Clock, Json, Routine, Sampler, Table};
 use fieldwork::cpu::CpuReport;
+use fieldwork::gcm::aead::KeyInit;
+use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
 use fieldwork::gf2x::{Backend, mul_scratch_len};
 use fieldwork::ghash::{GHash, Polyval};
 use fieldwork::kummer;
@@ -71,6 +73,102 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
     }
     out.extend(hash_cases::<GHash>(all_backends));
     out.extend(hash_cases::<Polyval>(all_backends));
+    out.extend(gcm_cases::<Aes128Gcm>(all_backends));
+    out.extend(gcm_cases::<Aes256Gcm>(all_backends));
+    out
+}
+
+/// The message length of the AES-GCM rows: 16 KiB …
+const GCM_BYTES: usize = 16 * 1024;
+/// … with 13 bytes of additional data (TLS 1.2's), as in peer-bench.
+const GCM_AAD_BYTES: usize = 13;
+
+/// An AES-GCM type, as the speed rows drive it.
+trait GcmCipher: Sized + 'static {
+    /// The `primitive` column.
+    const PRIMITIVE: &'static str;
+    /// The key length in bytes.
+    const KEY_BYTES: usize;
+    /// The instances to time for `key` (of `KEY_BYTES` bytes): the default
+    /// (fastest) one, then with `--all-backends` one per backend this CPU
+    /// runs.
+    fn instances(key: &[u8], all_backends: bool) -> Vec<Self>;
+    fn backend(&self) -> &'static str;
+    fn encrypt(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]>;
+}
+
+macro_rules! gcm_cipher {
+    ($($t:ident, $primitive:literal, $bytes:literal;)*) => {$(
+        impl GcmCipher for $t {
+            const PRIMITIVE: &'static str = $primitive;
+            const KEY_BYTES: usize = $bytes;
+            fn instances(key: &[u8], all_backends: bool) -> Vec<Self> {
+                let Ok(key) = <[u8; $bytes]>::try_from(key) else {
+                    return Vec::new();
+                };
+                let mut v = vec![<$t as KeyInit>::new(&key.into())];
+                if all_backends {
+                    v.extend($t::all_backends(&key));
+                }
+                v
+            }
+            fn backend(&self) -> &'static str {
+                self.backend_name()
+            }
+            fn encrypt(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+                self.encrypt_in_place_detached_iv(nonce, aad, buf).ok()
+            }
+        }
+    )*};
+}
+
+gcm_cipher! {
+    Aes128Gcm, "gcm::Aes128Gcm encrypt", 16;
+    Aes256Gcm, "gcm::Aes256Gcm encrypt", 32;
+}
+
+/// AES-GCM encryption of 16 KiB with 13 bytes of AAD, per backend (each
+/// once: the default is also one of the backends): the key prepared once
+/// (key schedule and powers of H outside the timed region), then per call
+/// `encrypt_in_place_detached_iv` with a 12-byte nonce on the same buffer,
+/// which is encrypted again each time (the cost does not depend on the
+/// contents). Calls are independent.
+fn gcm_cases<C: GcmCipher>(all_backends: bool) -> Vec<SpeedCase> {
+    let key: Vec<u8> = (0..C::KEY_BYTES)
+        .map(|i| (i as u8).wrapping_mul(0x9d) ^ 0x3a)
+        .collect();
+    let nonce: [u8; 12] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x47) ^ 0x11);
+    let aad: Vec<u8> = (0..GCM_AAD_BYTES as u8).collect();
+    let message: Vec<u8> = words(GCM_BYTES / 8, 5)
+        .into_iter()
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    for cipher in C::instances(&key, all_backends) {
+        let backend = cipher.backend();
+        if seen.contains(&backend) {
+            continue;
+        }
+        seen.push(backend);
+        let aad = aad.clone();
+        let mut buf = message.clone();
+        out.push(SpeedCase {
+            primitive: C::PRIMITIVE,
+            backend,
+            size: "16 KiB, 13 B AAD".into(),
+            bytes: Some(GCM_BYTES as u64),
+            routine: Box::new(move |iters| {
+                for _ in 0..iters {
+                    black_box(cipher.encrypt(
+                        black_box(&nonce),
+                        black_box(&aad),
+                        black_box(&mut buf[..]),
+                    ));
+                }
+            }),
+        });
+    }
     out
 }
 

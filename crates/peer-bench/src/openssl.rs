@@ -1,8 +1,9 @@
 //! The system OpenSSL (`libcrypto`, feature `system-peers`): the few EVP
-//! functions the `kummer` group (X25519) and the `ghash` group (GMAC)
-//! need, declared here and wrapped safely. Written against OpenSSL 3.0
-//! (Debian 12's `libssl-dev`); the X25519 functions exist since 1.1.1, the
-//! `EVP_MAC` and `OSSL_PARAM` ones since 3.0.
+//! functions the `kummer` group (X25519), the `ghash` group (GMAC) and the
+//! `gcm` group (AES-GCM) need, declared here and wrapped safely. Written
+//! against OpenSSL 3.0 (Debian 12's `libssl-dev`); the X25519 functions
+//! exist since 1.1.1, the `EVP_MAC` and `OSSL_PARAM` ones since 3.0, the
+//! `EVP_CIPHER` ones used here since 1.1.0.
 
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::marker::{PhantomData, PhantomPinned};
@@ -50,6 +51,20 @@ struct OsslLibCtx {
     _marker: PhantomData<(*mut u8, PhantomPinned)>,
 }
 
+/// OpenSSL's opaque `EVP_CIPHER` (a cipher algorithm).
+#[repr(C)]
+struct EvpCipher {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// OpenSSL's opaque `EVP_CIPHER_CTX`.
+#[repr(C)]
+struct EvpCipherCtx {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
 /// `OSSL_PARAM` (`openssl/core.h`): one named parameter of an array ended by
 /// an all-null entry. Built only by the `OSSL_PARAM_construct_*` functions.
 #[repr(C)]
@@ -64,6 +79,10 @@ struct OsslParam {
 
 /// `EVP_PKEY_X25519`, which is `NID_X25519` in `openssl/obj_mac.h`.
 const EVP_PKEY_X25519: c_int = 1034;
+/// `EVP_CTRL_AEAD_GET_TAG` (= `EVP_CTRL_GCM_GET_TAG`, `openssl/evp.h`).
+const EVP_CTRL_GCM_GET_TAG: c_int = 0x10;
+/// `EVP_CTRL_AEAD_SET_TAG` (= `EVP_CTRL_GCM_SET_TAG`, `openssl/evp.h`).
+const EVP_CTRL_GCM_SET_TAG: c_int = 0x11;
 /// `OPENSSL_VERSION` for `OpenSSL_version`: `"OpenSSL 3.0.x <date>"`.
 const OPENSSL_VERSION: c_int = 0;
 
@@ -120,6 +139,46 @@ unsafe extern "C" {
         size: usize,
     ) -> OsslParam;
     fn OSSL_PARAM_construct_end() -> OsslParam;
+    fn EVP_aes_128_gcm() -> *const EvpCipher;
+    fn EVP_aes_256_gcm() -> *const EvpCipher;
+    fn EVP_CIPHER_CTX_new() -> *mut EvpCipherCtx;
+    fn EVP_CIPHER_CTX_free(ctx: *mut EvpCipherCtx);
+    fn EVP_CIPHER_CTX_ctrl(
+        ctx: *mut EvpCipherCtx,
+        kind: c_int,
+        arg: c_int,
+        ptr: *mut c_void,
+    ) -> c_int;
+    fn EVP_EncryptInit_ex(
+        ctx: *mut EvpCipherCtx,
+        cipher: *const EvpCipher,
+        engine: *mut Engine,
+        key: *const u8,
+        iv: *const u8,
+    ) -> c_int;
+    fn EVP_EncryptUpdate(
+        ctx: *mut EvpCipherCtx,
+        out: *mut u8,
+        out_len: *mut c_int,
+        input: *const u8,
+        in_len: c_int,
+    ) -> c_int;
+    fn EVP_EncryptFinal_ex(ctx: *mut EvpCipherCtx, out: *mut u8, out_len: *mut c_int) -> c_int;
+    fn EVP_DecryptInit_ex(
+        ctx: *mut EvpCipherCtx,
+        cipher: *const EvpCipher,
+        engine: *mut Engine,
+        key: *const u8,
+        iv: *const u8,
+    ) -> c_int;
+    fn EVP_DecryptUpdate(
+        ctx: *mut EvpCipherCtx,
+        out: *mut u8,
+        out_len: *mut c_int,
+        input: *const u8,
+        in_len: c_int,
+    ) -> c_int;
+    fn EVP_DecryptFinal_ex(ctx: *mut EvpCipherCtx, out: *mut u8, out_len: *mut c_int) -> c_int;
 }
 
 /// "OpenSSL 3.0.19": the linked library's name and version, without the date.
@@ -382,5 +441,153 @@ impl Drop for Gmac {
     fn drop(&mut self) {
         // SAFETY: created by EVP_MAC_CTX_new, freed once.
         unsafe { EVP_MAC_CTX_free(self.ctx.as_ptr()) }
+    }
+}
+
+/// AES-GCM (AES-128 or AES-256, 96-bit nonces, 16-byte tags) through
+/// OpenSSL's `EVP_CIPHER` interface, the way a TLS record layer drives it:
+/// one `EVP_CIPHER_CTX` keyed once ([`AesGcm::new`]: `EVP_EncryptInit_ex`
+/// with the cipher and the key), then per record `EVP_EncryptInit_ex` (or
+/// `EVP_DecryptInit_ex`) with the nonce alone, which keeps the expanded key
+/// and the hash key, `EVP_*Update` for the additional data (no output) and
+/// for the message (in place), `EVP_*Final_ex`, and the tag through
+/// `EVP_CTRL_GCM_GET_TAG` / `EVP_CTRL_GCM_SET_TAG`.
+pub struct AesGcm {
+    ctx: NonNull<EvpCipherCtx>,
+}
+
+impl AesGcm {
+    /// A context keyed with a 16-byte (AES-128-GCM) or 32-byte
+    /// (AES-256-GCM) key.
+    pub fn new(key: &[u8]) -> Result<AesGcm, String> {
+        let cipher = match key.len() {
+            // SAFETY: returns a pointer to a static cipher description.
+            16 => unsafe { EVP_aes_128_gcm() },
+            // SAFETY: returns a pointer to a static cipher description.
+            32 => unsafe { EVP_aes_256_gcm() },
+            n => return Err(format!("OpenSSL AES-GCM: no cipher for a {n}-byte key")),
+        };
+        // SAFETY: no preconditions; null on allocation failure.
+        let ctx = NonNull::new(unsafe { EVP_CIPHER_CTX_new() })
+            .ok_or("OpenSSL EVP_CIPHER_CTX_new failed")?;
+        let g = AesGcm { ctx };
+        // SAFETY: `g.ctx` is a live context and `cipher` a static cipher; a
+        // null engine means the default; the key is valid for the cipher's
+        // key length (checked above) and copied; a null IV is set later.
+        let rc = unsafe {
+            EVP_EncryptInit_ex(
+                g.ctx.as_ptr(),
+                cipher,
+                ptr::null_mut(),
+                key.as_ptr(),
+                ptr::null(),
+            )
+        };
+        if rc == 1 {
+            Ok(g)
+        } else {
+            Err("OpenSSL AES-GCM: EVP_EncryptInit_ex with the key failed".into())
+        }
+    }
+
+    /// Encrypts `buf` in place under `nonce`, authenticating `aad` too,
+    /// and returns the 16-byte tag.
+    pub fn seal_in_place(
+        &mut self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], String> {
+        let (aad_len, buf_len) = lengths(aad, buf)?;
+        let ctx = self.ctx.as_ptr();
+        let mut out_len: c_int = 0;
+        let mut tail = [0u8; 16];
+        let mut tag = [0u8; 16];
+        let p = buf.as_mut_ptr();
+        // SAFETY: `ctx` is a live context keyed by `new` (a null cipher,
+        // engine and key keep them); the nonce is valid for the default IV
+        // length, 12 bytes. The AAD update reads `aad_len` bytes and writes
+        // nothing (null output); the message update reads and writes
+        // `buf_len` bytes at `p` (exact overlap, which OpenSSL allows);
+        // GCM's final writes no data (`tail` has room for a block anyway);
+        // the tag control writes 16 bytes into `tag`.
+        let ok = unsafe {
+            EVP_EncryptInit_ex(
+                ctx,
+                ptr::null(),
+                ptr::null_mut(),
+                ptr::null(),
+                nonce.as_ptr(),
+            ) == 1
+                && (aad_len == 0
+                    || EVP_EncryptUpdate(ctx, ptr::null_mut(), &mut out_len, aad.as_ptr(), aad_len)
+                        == 1)
+                && (buf_len == 0 || EVP_EncryptUpdate(ctx, p, &mut out_len, p, buf_len) == 1)
+                && EVP_EncryptFinal_ex(ctx, tail.as_mut_ptr(), &mut out_len) == 1
+                && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag.as_mut_ptr().cast()) == 1
+        };
+        if ok {
+            Ok(tag)
+        } else {
+            Err("OpenSSL AES-GCM encryption failed".into())
+        }
+    }
+
+    /// Decrypts `buf` in place under `nonce` if `tag` authenticates it and
+    /// `aad`; on failure `buf` is zeroed (OpenSSL has already written the
+    /// unauthenticated plaintext there) and an error returned.
+    pub fn open_in_place(
+        &mut self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) -> Result<(), String> {
+        let (aad_len, buf_len) = lengths(aad, buf)?;
+        let ctx = self.ctx.as_ptr();
+        let mut out_len: c_int = 0;
+        let mut tail = [0u8; 16];
+        let mut expected = *tag;
+        let p = buf.as_mut_ptr();
+        // SAFETY: as in `seal_in_place`; the tag control reads 16 bytes
+        // from `expected` (OpenSSL copies them).
+        let ok = unsafe {
+            EVP_DecryptInit_ex(
+                ctx,
+                ptr::null(),
+                ptr::null_mut(),
+                ptr::null(),
+                nonce.as_ptr(),
+            ) == 1
+                && (aad_len == 0
+                    || EVP_DecryptUpdate(ctx, ptr::null_mut(), &mut out_len, aad.as_ptr(), aad_len)
+                        == 1)
+                && (buf_len == 0 || EVP_DecryptUpdate(ctx, p, &mut out_len, p, buf_len) == 1)
+                && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, expected.as_mut_ptr().cast())
+                    == 1
+                && EVP_DecryptFinal_ex(ctx, tail.as_mut_ptr(), &mut out_len) > 0
+        };
+        if ok {
+            Ok(())
+        } else {
+            buf.fill(0);
+            Err("OpenSSL AES-GCM decryption failed (tag mismatch)".into())
+        }
+    }
+}
+
+/// The AAD and message lengths as OpenSSL's `int`s.
+fn lengths(aad: &[u8], buf: &[u8]) -> Result<(c_int, c_int), String> {
+    match (c_int::try_from(aad.len()), c_int::try_from(buf.len())) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        _ => Err("OpenSSL AES-GCM: input longer than INT_MAX bytes".into()),
+    }
+}
+
+impl Drop for AesGcm {
+    fn drop(&mut self) {
+        // SAFETY: created by EVP_CIPHER_CTX_new, freed once (this also
+        // cleanses the key schedule).
+        unsafe { EVP_CIPHER_CTX_free(self.ctx.as_ptr()) }
     }
 }

@@ -2,32 +2,54 @@
 //! `vpclmulqdq`, `aes`, `pclmulqdq`, `ssse3`, `sse4.1` — capability token
 //! [`VaesAvx512`].
 //!
-//! The stitched AES-GCM kernel: counter-mode AES with VAES on zmm (four
-//! blocks per `vaesenc`) and GHASH with VPCLMULQDQ in the same loop, 16
-//! blocks (256 bytes) per iteration, so the AES unit (port 0 for 512-bit
-//! `vaesenc` on this Intel core) and the carry-less multiplier (port 5)
-//! work at the same time. Encryption hashes the previous iteration's
-//! ciphertext while it encrypts the next counters (the ciphertext of this
-//! iteration is not ready yet); decryption hashes the ciphertext it is
-//! about to decrypt.
+//! The stitched AES-GCM kernel: everything after `J0` — GHASH of the
+//! associated data, counter-mode AES with VAES on zmm (four blocks per
+//! `vaesenc`) and GHASH of the ciphertext with VPCLMULQDQ in the same loop,
+//! the lengths block and the tag — in one function.
 //!
-//! GHASH is POLYVAL on byte-reversed blocks (RFC 8452 appendix A; see
-//! [`crate::ghash`]): one `vpshufb` per register, then aggregated reduction
-//! over the 16 blocks (Gueron & Kounavis, Intel white paper 323640): block
-//! `j` meets `H^(16−j)`, three `vpclmulqdq` per four blocks (Karatsuba; the
-//! powers' `h₀ ⊕ h₁` are prepared once per call), the accumulator enters
-//! lane 0 of the first register only, and the four lanes are reduced
-//! together on zmm (two folds by 0xc2…, as in [`crate::ghash`]) before
-//! their XOR.
+//! # The loop
 //!
-//! Counters: each lane holds its counter block byte-reversed, so GCM's
-//! big-endian 32-bit counter is the lane's low dword and `inc32` is a
-//! `vpaddd` that wraps exactly as SP 800-38D's does; one `vpshufb` per
-//! register turns it back into the block.
+//! `4·R` blocks per iteration (R registers of four). Encryption hashes the
+//! previous iteration's ciphertext while it encrypts the next counters
+//! (this iteration's ciphertext is not ready yet); decryption hashes the
+//! ciphertext it is about to decrypt. GHASH is POLYVAL on byte-reversed
+//! blocks (RFC 8452 appendix A; see [`crate::ghash`]): one `vpshufb` per
+//! register, then aggregated reduction (Gueron & Kounavis, Intel white
+//! paper 323640): block `j` of a group of `n` meets `H^(n−j)`, the
+//! accumulator enters block 0 only, the four lanes' 256-bit sums are
+//! reduced together on zmm (Montgomery, two folds by 0xc2…) and then XORed.
 //!
-//! The last 1–256 bytes (any length, including a partial block) go
-//! through the same code with byte-masked loads and stores; a partial
-//! block is zero-padded for GHASH by the mask.
+//! Schoolbook, not Karatsuba, for the 128×128 products: four `vpclmulqdq`
+//! per four blocks against Karatsuba's three plus a `vpshufd` and an XOR
+//! to form `d₀ ⊕ d₁`. On this core `vpclmulqdq` and `vpshufd` both issue
+//! only on port 5, one per cycle, so Karatsuba saves no port-5 slot and
+//! costs an XOR; schoolbook also needs no `h₀ ⊕ h₁` registers.
+//!
+//! Counters are kept as the blocks themselves (big-endian), and advanced by
+//! one `vpaddd` of `4R` into byte 15 while the low byte cannot wrap within
+//! the next iteration (checked on the public counter value); otherwise, once
+//! per 256 / 4R iterations, they are rebuilt from the 32-bit counter with
+//! `vpaddd` + `vpshufb`, which wraps modulo 2^32 exactly as `inc32` does.
+//!
+//! # Port budget (per 16 blocks, AES-128)
+//!
+//! 512-bit `vaesenc` issues on port 0 only (measured: 1/cycle, latency 3),
+//! `vpclmulqdq`, `vpshufb`, `vpshufd` and lane extracts on port 5 only,
+//! other vector ALU operations on either. Per 16 blocks: 40 AES rounds;
+//! 16 products, 4 byte reversals, the reduction (2 products, 2 shuffles,
+//! 2 byte shifts, 2 extracts); and ≈ 25 XOR/add/ternary-logic operations:
+//! ≈ 95 operations on two ports, ≈ 47 cycles ≈ 0.18 cycles/byte — the
+//! floor of a two-port machine, above the 0.16 of AES alone.
+//!
+//! # Short messages and tails
+//!
+//! With at most 256 bytes of associated data and 240 of text, the whole
+//! hash — associated data, ciphertext, lengths block, at most 32 blocks —
+//! is one aggregated reduction. Otherwise the associated data goes 16
+//! blocks per reduction, the text through the loop, and its last
+//! 0–`4R·16 − 1` bytes together with the lengths block form the final
+//! group. Tails use byte-masked loads and stores; a partial block is
+//! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
 use super::Direction;
@@ -39,16 +61,22 @@ use core::arch::x86_64::{
     _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_bslli_epi128, _mm512_bsrli_epi128,
     _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_clmulepi64_epi128,
     _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
-    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
-    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_maskz_set1_epi32, _mm512_set1_epi32,
+    _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
+    _mm512_xor_si512, _mm512_zextsi128_si512,
 };
 
+/// Registers (of four blocks) per loop iteration.
+const R: usize = 4;
+/// Bytes per loop iteration.
+const STEP: usize = 64 * R;
+
 /// Entries of the power table: `H^32 … H^1`, then four zeros so that a
-/// tail's last register may read past `H^1`.
+/// group's last register may read past `H^1`.
 pub(super) const TABLE: usize = 36;
 
-/// The power table for [`crypt`]: `table[i]` = the dot-power of
-/// `H^(32−i)` for `i < 32` (so `H^r … H^1` are the last `r` of the 32),
+/// The power table for [`seal`]: `table[i]` = the dot-power of
+/// `H^(32−i)` for `i < 32` (so `H^n … H^1` are its entries `32 − n … 31`),
 /// zeros after.
 pub(super) fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
     let mut t = [0u128; TABLE];
@@ -56,24 +84,6 @@ pub(super) fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
         *v = powers[31 - i];
     }
     t
-}
-
-#[inline(always)]
-fn from_u128s(v: [u128; 4]) -> __m512i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<[u128; 4], __m512i>(v) }
-}
-
-#[inline(always)]
-fn to_u128(v: __m128i) -> u128 {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<__m128i, u128>(v) }
-}
-
-#[inline(always)]
-fn from_u128(v: u128) -> __m128i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
@@ -94,147 +104,25 @@ pub(super) fn seal(
     unsafe { seal_zmm(rk, table, dir == Direction::Encrypt, j0, aad, buf) }
 }
 
-/// The AES round keys broadcast to all four lanes, and the round count.
-struct Keys {
-    k: [__m512i; 15],
-    nr: usize,
+#[inline(always)]
+fn from_u128s(v: [u128; 4]) -> __m512i {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<[u128; 4], __m512i>(v) }
 }
 
-/// Constants and the GHASH powers of one call.
-struct Ghash16 {
-    /// Byte reversal within each 128-bit lane.
-    rev: __m512i,
-    /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
-    c: __m512i,
-    /// `H^16 … H^1`, four per register, and their Karatsuba halves.
-    p: [__m512i; 4],
-    px: [__m512i; 4],
+#[inline(always)]
+fn to_u128(v: __m128i) -> u128 {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<__m128i, u128>(v) }
 }
 
-/// `h₀ ⊕ h₁` in each lane's low word.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn karatsuba_half(v: __m512i) -> __m512i {
-    _mm512_xor_si512(v, _mm512_shuffle_epi32::<_MM_PERM_BADC>(v))
+#[inline(always)]
+fn from_u128(v: u128) -> __m128i {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
-/// Three-way XOR.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<0x96>(a, b, c)
-}
-
-/// Accumulates the Karatsuba products of the four lanes of `d` and `p`.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn mul_acc(
-    d: __m512i,
-    p: __m512i,
-    px: __m512i,
-    lo: &mut __m512i,
-    hi: &mut __m512i,
-    mid: &mut __m512i,
-) {
-    *lo = _mm512_xor_si512(*lo, _mm512_clmulepi64_epi128::<0x00>(d, p));
-    *hi = _mm512_xor_si512(*hi, _mm512_clmulepi64_epi128::<0x11>(d, p));
-    *mid = _mm512_xor_si512(
-        *mid,
-        _mm512_clmulepi64_epi128::<0x00>(karatsuba_half(d), px),
-    );
-}
-
-/// The four lanes' 256-bit Karatsuba sums reduced (Montgomery, two folds
-/// by `C` on all lanes at once) and XORed together.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn reduce(lo: __m512i, hi: __m512i, mid: __m512i, c: __m512i) -> __m128i {
-    let mid = xor3(mid, lo, hi);
-    let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
-    let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
-    let f1 = _mm512_xor_si512(
-        _mm512_shuffle_epi32::<_MM_PERM_BADC>(lo),
-        _mm512_clmulepi64_epi128::<0x00>(lo, c),
-    );
-    let r = xor3(
-        hi,
-        _mm512_shuffle_epi32::<_MM_PERM_BADC>(f1),
-        _mm512_clmulepi64_epi128::<0x00>(f1, c),
-    );
-    let y = _mm256_xor_si256(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r));
-    _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
-}
-
-/// Sixteen counter blocks through AES while sixteen byte-reversed blocks
-/// `g` (with `acc` entering the first) are hashed: returns the keystream
-/// and the new accumulator.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn aes_ghash16(
-    keys: &Keys,
-    gh: &Ghash16,
-    ctrs: [__m512i; 4],
-    g: [__m512i; 4],
-    acc: __m128i,
-) -> ([__m512i; 4], __m128i) {
-    let k = &keys.k;
-    let mut x = ctrs.map(|v| _mm512_xor_si512(_mm512_shuffle_epi8(v, gh.rev), k[0]));
-    let z = _mm512_xor_si512(k[0], k[0]);
-    let (mut lo, mut hi, mut mid) = (z, z, z);
-    let g0 = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-    let gs = [g0, g[1], g[2], g[3]];
-    // Rounds 1–4, each with one register's products.
-    for (r, &gc) in gs.iter().enumerate() {
-        for xi in &mut x {
-            *xi = _mm512_aesenc_epi128(*xi, k[r + 1]);
-        }
-        mul_acc(gc, gh.p[r], gh.px[r], &mut lo, &mut hi, &mut mid);
-    }
-    let acc = reduce(lo, hi, mid, gh.c);
-    for &kr in &k[5..keys.nr] {
-        for xi in &mut x {
-            *xi = _mm512_aesenc_epi128(*xi, kr);
-        }
-    }
-    let x = x.map(|v| _mm512_aesenclast_epi128(v, k[keys.nr]));
-    (x, acc)
-}
-
-/// Sixteen counter blocks through AES.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn aes16(keys: &Keys, rev: __m512i, ctrs: [__m512i; 4]) -> [__m512i; 4] {
-    let k = &keys.k;
-    let mut x = ctrs.map(|v| _mm512_xor_si512(_mm512_shuffle_epi8(v, rev), k[0]));
-    for &kr in &k[1..keys.nr] {
-        for xi in &mut x {
-            *xi = _mm512_aesenc_epi128(*xi, kr);
-        }
-    }
-    x.map(|v| _mm512_aesenclast_epi128(v, k[keys.nr]))
-}
-
-/// The Karatsuba sums of an aggregated group, before reduction.
-#[derive(Clone, Copy)]
-struct Sums {
-    lo: __m512i,
-    hi: __m512i,
-    mid: __m512i,
-}
-
-/// The byte mask of register `c` of a `len`-byte (≤ 256) tail.
+/// The byte mask of register `c` of a tail of `len` bytes.
 #[inline(always)]
 fn reg_mask(len: usize, c: usize) -> u64 {
     let bytes = len.saturating_sub(64 * c).min(64);
@@ -245,141 +133,264 @@ fn reg_mask(len: usize, c: usize) -> u64 {
     }
 }
 
-/// Four powers from `table[i..i + 4]` (`i ≤ 32`).
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn powers4(table: &[u128; TABLE], i: usize) -> __m512i {
-    debug_assert!(i + 4 <= TABLE);
-    // SAFETY: `i + 4 ≤ TABLE` for every caller (tails of ≤ 16 blocks
-    // start at index ≥ 32 − 17 and read at most 4 past their last block).
-    unsafe { _mm512_loadu_si512(table.as_ptr().add(i.min(TABLE - 4)).cast()) }
-}
-
-/// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
-/// `s`: block `j` meets `table[first + j]`; `inject` enters block 0.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn absorb_masked(
-    data: &[u8],
-    first: usize,
-    inject: __m128i,
-    table: &[u128; TABLE],
+/// Per-call constants.
+struct Ctx<'a> {
+    /// AES round keys broadcast to the four lanes; `nr` rounds.
+    k: [__m512i; 15],
+    nr: usize,
+    /// Byte reversal within each 128-bit lane.
     rev: __m512i,
-    s: &mut Sums,
-) {
-    debug_assert!(data.len() <= 256);
-    for c in 0..data.len().div_ceil(64) {
-        // SAFETY: the mask covers only bytes of `data`.
-        let v = unsafe {
-            _mm512_maskz_loadu_epi8(reg_mask(data.len(), c), data.as_ptr().add(64 * c).cast())
-        };
-        let mut g = _mm512_shuffle_epi8(v, rev);
-        if c == 0 {
-            g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
+    /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
+    c: __m512i,
+    /// `H^(4R) … H^1` (`p_lo`) and `H^(8R) … H^(4R+1)` (`p_hi`), four per
+    /// register: the loop reduces once per two groups of `4R` blocks.
+    p_lo: [__m512i; R],
+    p_hi: [__m512i; R],
+    table: &'a [u128; TABLE],
+    /// The counter block `J0` byte-reversed with its 32-bit counter zeroed,
+    /// in every lane; and the lane offsets 0, 1, 2, 3 in the counter dword.
+    ctr_base: __m512i,
+    lanes: __m512i,
+}
+
+/// The Karatsuba-free (schoolbook) sums of an aggregated group.
+#[derive(Clone, Copy)]
+struct Sums {
+    lo: __m512i,
+    hi: __m512i,
+    mid: __m512i,
+}
+
+macro_rules! kernel_fns {
+    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+            fn $name $args $(-> $ret)? $body
+        )*
+    };
+}
+
+kernel_fns! {
+    /// Empty sums.
+    fn zero_sums() -> Sums {
+        let z = _mm512_set1_epi32(0);
+        Sums { lo: z, hi: z, mid: z }
+    }
+
+    /// Four powers `table[i..i + 4]`.
+    fn powers4(table: &[u128; TABLE], i: usize) -> __m512i {
+        let i = i.min(TABLE - 4);
+        // SAFETY: `i + 4 ≤ TABLE`.
+        unsafe { _mm512_loadu_si512(table.as_ptr().add(i).cast()) }
+    }
+
+    /// Accumulates the four lanes' products `d·p` (schoolbook).
+    fn mul_acc(d: __m512i, p: __m512i, s: &mut Sums) {
+        s.lo = _mm512_xor_si512(s.lo, _mm512_clmulepi64_epi128::<0x00>(d, p));
+        s.hi = _mm512_xor_si512(s.hi, _mm512_clmulepi64_epi128::<0x11>(d, p));
+        s.mid = _mm512_ternarylogic_epi64::<0x96>(
+            s.mid,
+            _mm512_clmulepi64_epi128::<0x01>(d, p),
+            _mm512_clmulepi64_epi128::<0x10>(d, p),
+        );
+    }
+
+    /// The four lanes' 256-bit sums reduced (Montgomery, two folds by `C`
+    /// on all lanes at once) and XORed together.
+    fn reduce(s: Sums, c: __m512i) -> __m128i {
+        let lo = _mm512_xor_si512(s.lo, _mm512_bslli_epi128::<8>(s.mid));
+        let hi = _mm512_xor_si512(s.hi, _mm512_bsrli_epi128::<8>(s.mid));
+        let f1 = _mm512_xor_si512(
+            _mm512_shuffle_epi32::<_MM_PERM_BADC>(lo),
+            _mm512_clmulepi64_epi128::<0x00>(lo, c),
+        );
+        let r = _mm512_ternarylogic_epi64::<0x96>(
+            hi,
+            _mm512_shuffle_epi32::<_MM_PERM_BADC>(f1),
+            _mm512_clmulepi64_epi128::<0x00>(f1, c),
+        );
+        let y = _mm256_xor_si256(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r));
+        _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+    }
+
+    /// The counter blocks `n + 4c + l` (lane l of register c), built from
+    /// the 32-bit counter (wrapping as `inc32`) in each lane's low dword
+    /// (mask 0x1111) of the byte-reversed `J0`.
+    fn counters(ctx: &Ctx, n: u32) -> [__m512i; R] {
+        core::array::from_fn(|c| {
+            let v = _mm512_add_epi32(
+                ctx.ctr_base,
+                _mm512_add_epi32(ctx.lanes, _mm512_maskz_set1_epi32(0x1111, n.wrapping_add(4 * c as u32) as i32)),
+            );
+            _mm512_shuffle_epi8(v, ctx.rev)
+        })
+    }
+
+    /// The counters `4R` blocks on, given those at `n`: one `vpaddd` into
+    /// byte 15 while the low byte cannot wrap, else rebuilt.
+    fn advance(ctx: &Ctx, be: [__m512i; R], n: u32) -> [__m512i; R] {
+        if (n & 0xff) as usize + 2 * 4 * R - 1 <= 0xff {
+            let inc = from_u128s([((4 * R) as u128) << 120; 4]);
+            be.map(|v| _mm512_add_epi32(v, inc))
+        } else {
+            counters(ctx, n.wrapping_add(4 * R as u32))
         }
-        let p = powers4(table, first + 4 * c);
-        mul_acc(g, p, karatsuba_half(p), &mut s.lo, &mut s.hi, &mut s.mid);
     }
-}
 
-/// Absorbs one block (POLYVAL element `x`) meeting `table[index]`.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn absorb_one(x: __m128i, index: usize, table: &[u128; TABLE], s: &mut Sums) {
-    let g = _mm512_zextsi128_si512(x);
-    let p = _mm512_zextsi128_si512(from_u128(table[index]));
-    mul_acc(g, p, karatsuba_half(p), &mut s.lo, &mut s.hi, &mut s.mid);
-}
-
-/// One register of four counter blocks through AES.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn aes_reg(keys: &Keys, rev: __m512i, ctr: __m512i) -> __m512i {
-    let k = &keys.k;
-    let mut x = _mm512_xor_si512(_mm512_shuffle_epi8(ctr, rev), k[0]);
-    for &kr in &k[1..keys.nr] {
-        x = _mm512_aesenc_epi128(x, kr);
-    }
-    _mm512_aesenclast_epi128(x, k[keys.nr])
-}
-
-/// Counter mode in place over the ≤ 256 bytes of `data` from the counters
-/// `ctr` (lane l of register c: counter 4c + l), absorbing the ciphertext
-/// into `s` (block `j` meets `table[first + j]`, `inject` enters block 0).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn ctr_masked(
-    keys: &Keys,
-    rev: __m512i,
-    ctr: __m512i,
-    data: &mut [u8],
-    encrypt: bool,
-    first: usize,
-    inject: __m128i,
-    table: &[u128; TABLE],
-    s: &mut Sums,
-) {
-    debug_assert!(data.len() <= 256);
-    let four = from_u128s([4; 4]);
-    let mut ctr = ctr;
-    let len = data.len();
-    let ptr = data.as_mut_ptr();
-    for c in 0..len.div_ceil(64) {
-        let mask = reg_mask(len, c);
-        let ks = aes_reg(keys, rev, ctr);
-        ctr = _mm512_add_epi32(ctr, four);
-        // SAFETY: the mask covers only bytes of `data`.
-        let inp = unsafe { _mm512_maskz_loadu_epi8(mask, ptr.add(64 * c).cast()) };
-        let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(ks, inp));
-        // SAFETY: as above.
-        unsafe { _mm512_mask_storeu_epi8(ptr.add(64 * c).cast(), mask, out) };
-        let mut g = _mm512_shuffle_epi8(if encrypt { out } else { inp }, rev);
-        if c == 0 {
-            g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
+    /// One register of counter blocks through AES.
+    fn aes_reg(ctx: &Ctx, ctr: __m512i) -> __m512i {
+        let k = &ctx.k;
+        let mut x = _mm512_xor_si512(ctr, k[0]);
+        for &kr in &k[1..ctx.nr] {
+            x = _mm512_aesenc_epi128(x, kr);
         }
-        let p = powers4(table, first + 4 * c);
-        mul_acc(g, p, karatsuba_half(p), &mut s.lo, &mut s.hi, &mut s.mid);
+        _mm512_aesenclast_epi128(x, k[ctx.nr])
+    }
+
+    /// `R` registers of counter blocks through AES.
+    fn aes_regs(ctx: &Ctx, ctr: [__m512i; R]) -> [__m512i; R] {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
+        for &kr in &k[1..ctx.nr] {
+            for xi in &mut x {
+                *xi = _mm512_aesenc_epi128(*xi, kr);
+            }
+        }
+        x.map(|v| _mm512_aesenclast_epi128(v, k[ctx.nr]))
+    }
+
+    /// `R` registers of counter blocks through AES while `4R` byte-reversed
+    /// blocks `g` are multiplied by the powers `p` into the sums `s`:
+    /// returns the keystream and the sums.
+    fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: &[__m512i; R], s: Sums) -> ([__m512i; R], Sums) {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
+        let mut s = s;
+        // Rounds 1..=R, each with one register's products.
+        for c in 0..R {
+            for xi in &mut x {
+                *xi = _mm512_aesenc_epi128(*xi, k[c + 1]);
+            }
+            mul_acc(g[c], p[c], &mut s);
+        }
+        for &kr in &k[R + 1..ctx.nr] {
+            for xi in &mut x {
+                *xi = _mm512_aesenc_epi128(*xi, kr);
+            }
+        }
+        (x.map(|v| _mm512_aesenclast_epi128(v, k[ctx.nr])), s)
+    }
+
+    /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
+    fn ghash_regs(g: [__m512i; R], p: &[__m512i; R], s: Sums) -> Sums {
+        let mut s = s;
+        for c in 0..R {
+            mul_acc(g[c], p[c], &mut s);
+        }
+        s
+    }
+
+    /// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
+    /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0.
+    fn absorb_masked(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
+        for c in 0..data.len().div_ceil(64) {
+            // SAFETY: the mask covers only bytes of `data`.
+            let v = unsafe {
+                _mm512_maskz_loadu_epi8(reg_mask(data.len(), c), data.as_ptr().add(64 * c).cast())
+            };
+            let mut g = _mm512_shuffle_epi8(v, ctx.rev);
+            if c == 0 {
+                g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
+            }
+            mul_acc(g, powers4(ctx.table, first + 4 * c), s);
+        }
+    }
+
+    /// Absorbs one block (POLYVAL element `x`) meeting `table[index]`.
+    fn absorb_one(ctx: &Ctx, x: __m128i, index: usize, s: &mut Sums) {
+        let p = _mm512_zextsi128_si512(from_u128(ctx.table[index]));
+        mul_acc(_mm512_zextsi128_si512(x), p, s);
+    }
+
+    /// Counter mode in place over the ≤ `64R` bytes of `data` with the
+    /// counter blocks `ctr`, absorbing the ciphertext into `s` (block `j`
+    /// meets `table[first + j]`; `inject` enters block 0).
+    fn ctr_masked(ctx: &Ctx, ctr: [__m512i; R], data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
+        let len = data.len();
+        let ptr = data.as_mut_ptr();
+        for (c, &ctr) in ctr.iter().enumerate().take(len.div_ceil(64)) {
+            let mask = reg_mask(len, c);
+            let ks = aes_reg(ctx, ctr);
+            // SAFETY: the mask covers only bytes of `data`.
+            let inp = unsafe { _mm512_maskz_loadu_epi8(mask, ptr.add(64 * c).cast()) };
+            let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(ks, inp));
+            // SAFETY: as above.
+            unsafe { _mm512_mask_storeu_epi8(ptr.add(64 * c).cast(), mask, out) };
+            let mut g = _mm512_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
+            if c == 0 {
+                g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
+            }
+            mul_acc(g, powers4(ctx.table, first + 4 * c), s);
+        }
+    }
+
+    /// AES of one block on xmm (for `AES(K, J0)`), read little-endian.
+    fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
+        let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
+        for r in 1..rk.rounds {
+            x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
+        }
+        to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
     }
 }
 
-/// Sixteen byte-reversed blocks `g` hashed into `acc` (powers `H^16 … H^1`).
+/// Prepares the next loop group: its powers, and whether it opens a
+/// pair (no reduction after it). A group that opens a pair or stands
+/// alone starts from empty sums with the accumulator entering its
+/// first block.
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
-fn ghash16(gh: &Ghash16, g: [__m512i; 4], acc: __m128i) -> __m128i {
-    let z = _mm512_xor_si512(gh.c, gh.c);
-    let (mut lo, mut hi, mut mid) = (z, z, z);
-    let g0 = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-    mul_acc(g0, gh.p[0], gh.px[0], &mut lo, &mut hi, &mut mid);
-    for c in 1..4 {
-        mul_acc(g[c], gh.p[c], gh.px[c], &mut lo, &mut hi, &mut mid);
+fn group_powers<'c>(
+    ctx: &'c Ctx,
+    pairing: &mut Pairing,
+    g: &mut [__m512i; R],
+    acc: __m128i,
+    s: &mut Sums,
+) -> (&'c [__m512i; R], bool) {
+    let (opens, starts) = pairing.next();
+    if starts {
+        *s = zero_sums();
+        g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
     }
-    reduce(lo, hi, mid, gh.c)
+    (if opens { &ctx.p_hi } else { &ctx.p_lo }, opens)
 }
 
-/// AES of one block on xmm (for `AES(K, J0)`).
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
-    let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
-    for r in 1..rk.rounds {
-        x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
+/// Which powers the loop's next group of `4R` blocks meets: groups are
+/// reduced in pairs (`H^(8R) … H^(4R+1)`, then `H^(4R) … H^1`), with a
+/// single first group when their number is odd, so that the last group
+/// always meets `H^(4R) … H^1` and ends with a reduction.
+struct Pairing {
+    /// Groups still to come.
+    left: usize,
+    /// The previous group opened a pair.
+    closing: bool,
+}
+
+impl Pairing {
+    /// For the next group: (opens a pair — high powers, no reduction after
+    /// it; starts a reduction unit — empty sums, the accumulator enters).
+    fn next(&mut self) -> (bool, bool) {
+        let opens = self.left % 2 == 0;
+        // A group that closes a pair follows one that opened it.
+        let closes = !opens && self.closing;
+        self.left -= 1;
+        self.closing = opens;
+        (opens, !closes)
     }
-    to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
 }
 
 #[target_feature(
@@ -395,133 +406,127 @@ fn seal_zmm(
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
     let tag_mask = aes_block(rk, j0);
-    let keys = Keys {
+    let j0_rev = u128::from_be_bytes(*j0);
+    let ctx = Ctx {
         k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 4])),
         nr: rk.rounds,
-    };
-    let rev = from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]);
-    let p: [__m512i; 4] = core::array::from_fn(|c| powers4(table, 16 + 4 * c));
-    let gh = Ghash16 {
-        rev,
+        rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
-        p,
-        px: p.map(|v| karatsuba_half(v)),
+        p_lo: core::array::from_fn(|c| powers4(table, 32 - 4 * R + 4 * c)),
+        p_hi: core::array::from_fn(|c| powers4(table, 32 - 8 * R + 4 * c)),
+        table,
+        ctr_base: from_u128s([j0_rev & !0xffff_ffff; 4]),
+        lanes: from_u128s([0, 1, 2, 3]),
     };
     let lengths =
         from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
-    // Lane l of register c holds counter inc32^(4c + l + 1)(J0), byte-reversed.
-    let j = from_u128s([u128::from_be_bytes(*j0); 4]);
-    let mut ctr = _mm512_add_epi32(j, from_u128s([1, 2, 3, 4]));
-    let four = from_u128s([4; 4]);
-    let sixteen = from_u128s([16; 4]);
-    let z = _mm512_xor_si512(rev, rev);
-    let zero_sums = Sums {
-        lo: z,
-        hi: z,
-        mid: z,
-    };
-    let mut acc = _mm512_castsi512_si128(z);
+    // The first data block's counter: inc32(J0).
+    let mut n = (j0_rev as u32).wrapping_add(1);
+    let mut ctr = counters(&ctx, n);
+    let mut acc = _mm512_castsi512_si128(_mm512_set1_epi32(0));
 
     // Short messages: the associated data, the ciphertext and the lengths
     // block in one aggregated reduction (at most 16 + 15 + 1 powers).
     if aad.len() <= 256 && buf.len() <= 240 {
         let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
         let first = 32 - (ab + cb + 1);
-        let mut s = zero_sums;
-        absorb_masked(aad, first, acc, table, rev, &mut s);
-        ctr_masked(
-            &keys,
-            rev,
-            ctr,
-            buf,
-            encrypt,
-            first + ab,
-            acc,
-            table,
-            &mut s,
-        );
-        absorb_one(lengths, 31, table, &mut s);
-        let h = to_u128(reduce(s.lo, s.hi, s.mid, gh.c));
-        return tag_bytes(h, tag_mask);
+        let mut s = zero_sums();
+        absorb_masked(&ctx, aad, first, acc, &mut s);
+        ctr_masked(&ctx, ctr, buf, encrypt, first + ab, acc, &mut s);
+        absorb_one(&ctx, lengths, 31, &mut s);
+        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
 
-    // Associated data: 16 blocks per reduction, then the rest as one group.
-    let mut a = aad;
-    while a.len() >= 256 {
-        // SAFETY: `a` has at least 256 bytes.
-        let g: [__m512i; 4] = core::array::from_fn(|c| unsafe {
-            _mm512_shuffle_epi8(_mm512_loadu_si512(a.as_ptr().add(64 * c).cast()), rev)
+    // Associated data: 4R blocks per reduction, then the rest as one group.
+    let mut chunks = aad.chunks_exact(STEP);
+    for a in &mut chunks {
+        // SAFETY: `a` has STEP bytes.
+        let mut g: [__m512i; R] = core::array::from_fn(|c| unsafe {
+            _mm512_shuffle_epi8(_mm512_loadu_si512(a.as_ptr().add(64 * c).cast()), ctx.rev)
         });
-        acc = ghash16(&gh, g, acc);
-        a = &a[256..];
+        g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+        acc = reduce(ghash_regs(g, &ctx.p_lo, zero_sums()), ctx.c);
     }
+    let a = chunks.remainder();
     if !a.is_empty() {
-        let mut s = zero_sums;
-        absorb_masked(a, 32 - a.len().div_ceil(16), acc, table, rev, &mut s);
-        acc = reduce(s.lo, s.hi, s.mid, gh.c);
+        let mut s = zero_sums();
+        absorb_masked(&ctx, a, 32 - a.len().div_ceil(16), acc, &mut s);
+        acc = reduce(s, ctx.c);
     }
 
-    let ctrs_of = |c0: __m512i| {
-        let c1 = _mm512_add_epi32(c0, four);
-        let c2 = _mm512_add_epi32(c1, four);
-        let c3 = _mm512_add_epi32(c2, four);
-        [c0, c1, c2, c3]
-    };
-    let full = buf.len() / 256;
+    let full = buf.len() / STEP;
     let ptr = buf.as_mut_ptr();
-    // SAFETY (all loads and stores below): chunk i of 256 bytes, i < full,
-    // lies inside `buf`.
-    let load = |i: usize, c: usize| unsafe { _mm512_loadu_si512(ptr.add(256 * i + 64 * c).cast()) };
+    // SAFETY (the loads and stores of the loop): chunk i, i < full, lies
+    // inside `buf`.
+    let load =
+        |i: usize, c: usize| unsafe { _mm512_loadu_si512(ptr.add(STEP * i + 64 * c).cast()) };
     let store = |i: usize, c: usize, v: __m512i| unsafe {
-        _mm512_storeu_si512(ptr.add(256 * i + 64 * c).cast(), v)
+        _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v)
     };
+    // Every full chunk's ciphertext is hashed in the loop, in pairs.
+    let mut pairing = Pairing {
+        left: full,
+        closing: false,
+    };
+    let mut s = zero_sums();
     if encrypt {
         if full > 0 {
-            let ks = aes16(&keys, rev, ctrs_of(ctr));
-            ctr = _mm512_add_epi32(ctr, sixteen);
-            let mut g = [z; 4];
-            for c in 0..4 {
+            let ks = aes_regs(&ctx, ctr);
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(4 * R as u32);
+            let mut g = ks;
+            for c in 0..R {
                 let out = _mm512_xor_si512(ks[c], load(0, c));
                 store(0, c, out);
-                g[c] = _mm512_shuffle_epi8(out, rev);
+                g[c] = _mm512_shuffle_epi8(out, ctx.rev);
             }
             for i in 1..full {
-                let (ks, a) = aes_ghash16(&keys, &gh, ctrs_of(ctr), g, acc);
-                acc = a;
-                ctr = _mm512_add_epi32(ctr, sixteen);
-                for c in 0..4 {
+                let (p, open) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
+                let (ks, s2) = aes_ghash(&ctx, ctr, g, p, s);
+                s = s2;
+                if !open {
+                    acc = reduce(s, ctx.c);
+                }
+                ctr = advance(&ctx, ctr, n);
+                n = n.wrapping_add(4 * R as u32);
+                for c in 0..R {
                     let out = _mm512_xor_si512(ks[c], load(i, c));
                     store(i, c, out);
-                    g[c] = _mm512_shuffle_epi8(out, rev);
+                    g[c] = _mm512_shuffle_epi8(out, ctx.rev);
                 }
             }
-            acc = ghash16(&gh, g, acc);
+            let (p, _) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
+            acc = reduce(ghash_regs(g, p, s), ctx.c);
         }
     } else {
         for i in 0..full {
-            let inp: [__m512i; 4] = core::array::from_fn(|c| load(i, c));
-            let g = inp.map(|v| _mm512_shuffle_epi8(v, rev));
-            let (ks, a) = aes_ghash16(&keys, &gh, ctrs_of(ctr), g, acc);
-            acc = a;
-            ctr = _mm512_add_epi32(ctr, sixteen);
-            for c in 0..4 {
+            let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
+            let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
+            let (p, open) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
+            let (ks, s2) = aes_ghash(&ctx, ctr, g, p, s);
+            s = s2;
+            if !open {
+                acc = reduce(s, ctx.c);
+            }
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(4 * R as u32);
+            for c in 0..R {
                 store(i, c, _mm512_xor_si512(ks[c], inp[c]));
             }
         }
     }
-    // The last 0–255 bytes and the lengths block: one group.
-    let tail = &mut buf[256 * full..];
+    // The last 0 … STEP − 1 bytes and the lengths block: one group.
+    let tail = &mut buf[STEP * full..];
     let first = 32 - (tail.len().div_ceil(16) + 1);
-    let mut s = zero_sums;
+    let mut s = zero_sums();
     let len_block = if tail.is_empty() {
         _mm_xor_si128(lengths, acc)
     } else {
-        ctr_masked(&keys, rev, ctr, tail, encrypt, first, acc, table, &mut s);
+        ctr_masked(&ctx, ctr, tail, encrypt, first, acc, &mut s);
         lengths
     };
-    absorb_one(len_block, 31, table, &mut s);
-    let h = to_u128(reduce(s.lo, s.hi, s.mid, gh.c));
-    tag_bytes(h, tag_mask)
+    absorb_one(&ctx, len_block, 31, &mut s);
+    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
 }
 
 /// The tag bytes: GHASH's output (the POLYVAL-domain value byte-reversed)

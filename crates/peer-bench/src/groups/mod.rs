@@ -6,6 +6,7 @@
 //! instead.
 
 pub mod clmul64;
+pub mod gcm;
 pub mod gf2x_mul;
 pub mod ghash;
 pub mod kummer;
@@ -57,4 +58,5 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("sufan", sufan::cases),
     ("kummer", kummer::cases),
     ("ghash", ghash::cases),
+    ("gcm", gcm::cases),
 ];
