@@ -68,6 +68,11 @@ use core::arch::x86_64::{
 
 /// Registers (of four blocks) per loop iteration.
 const R: usize = 4;
+/// Table index of the powers a loop group meets when it closes a pair or
+/// stands alone (`H^(4R) … H^1`) and when it opens a pair (`H^(8R) …
+/// H^(4R+1)`).
+const LOOP_LO: usize = 32 - 4 * R;
+const LOOP_HI: usize = 32 - 8 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
 
@@ -142,10 +147,6 @@ struct Ctx<'a> {
     rev: __m512i,
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
     c: __m512i,
-    /// `H^(4R) … H^1` (`p_lo`) and `H^(8R) … H^(4R+1)` (`p_hi`), four per
-    /// register: the loop reduces once per two groups of `4R` blocks.
-    p_lo: [__m512i; R],
-    p_hi: [__m512i; R],
     table: &'a [u128; TABLE],
     /// The counter block `J0` byte-reversed with its 32-bit counter zeroed,
     /// in every lane; and the lane offsets 0, 1, 2, 3 in the counter dword.
@@ -264,7 +265,7 @@ kernel_fns! {
     /// `R` registers of counter blocks through AES while `4R` byte-reversed
     /// blocks `g` are multiplied by the powers `p` into the sums `s`:
     /// returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: &[__m512i; R], s: Sums) -> ([__m512i; R], Sums) {
+    fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
         let k = &ctx.k;
         let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
         let mut s = s;
@@ -273,7 +274,7 @@ kernel_fns! {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, k[c + 1]);
             }
-            mul_acc(g[c], p[c], &mut s);
+            mul_acc(g[c], powers4(ctx.table, p + 4 * c), &mut s);
         }
         for &kr in &k[R + 1..ctx.nr] {
             for xi in &mut x {
@@ -284,10 +285,10 @@ kernel_fns! {
     }
 
     /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
-    fn ghash_regs(g: [__m512i; R], p: &[__m512i; R], s: Sums) -> Sums {
+    fn ghash_regs(ctx: &Ctx, g: [__m512i; R], p: usize, s: Sums) -> Sums {
         let mut s = s;
         for c in 0..R {
-            mul_acc(g[c], p[c], &mut s);
+            mul_acc(g[c], powers4(ctx.table, p + 4 * c), &mut s);
         }
         s
     }
@@ -354,19 +355,18 @@ kernel_fns! {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
-fn group_powers<'c>(
-    ctx: &'c Ctx,
+fn group_powers(
     pairing: &mut Pairing,
     g: &mut [__m512i; R],
     acc: __m128i,
     s: &mut Sums,
-) -> (&'c [__m512i; R], bool) {
+) -> (usize, bool) {
     let (opens, starts) = pairing.next();
     if starts {
         *s = zero_sums();
         g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
     }
-    (if opens { &ctx.p_hi } else { &ctx.p_lo }, opens)
+    (if opens { LOOP_HI } else { LOOP_LO }, opens)
 }
 
 /// Which powers the loop's next group of `4R` blocks meets: groups are
@@ -412,8 +412,6 @@ fn seal_zmm(
         nr: rk.rounds,
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
-        p_lo: core::array::from_fn(|c| powers4(table, 32 - 4 * R + 4 * c)),
-        p_hi: core::array::from_fn(|c| powers4(table, 32 - 8 * R + 4 * c)),
         table,
         ctr_base: from_u128s([j0_rev & !0xffff_ffff; 4]),
         lanes: from_u128s([0, 1, 2, 3]),
@@ -445,7 +443,7 @@ fn seal_zmm(
             _mm512_shuffle_epi8(_mm512_loadu_si512(a.as_ptr().add(64 * c).cast()), ctx.rev)
         });
         g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-        acc = reduce(ghash_regs(g, &ctx.p_lo, zero_sums()), ctx.c);
+        acc = reduce(ghash_regs(&ctx, g, LOOP_LO, zero_sums()), ctx.c);
     }
     let a = chunks.remainder();
     if !a.is_empty() {
@@ -481,7 +479,7 @@ fn seal_zmm(
                 g[c] = _mm512_shuffle_epi8(out, ctx.rev);
             }
             for i in 1..full {
-                let (p, open) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
+                let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
                 let (ks, s2) = aes_ghash(&ctx, ctr, g, p, s);
                 s = s2;
                 if !open {
@@ -495,14 +493,14 @@ fn seal_zmm(
                     g[c] = _mm512_shuffle_epi8(out, ctx.rev);
                 }
             }
-            let (p, _) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
-            acc = reduce(ghash_regs(g, p, s), ctx.c);
+            let (p, _) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            acc = reduce(ghash_regs(&ctx, g, p, s), ctx.c);
         }
     } else {
         for i in 0..full {
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
-            let (p, open) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
+            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
             let (ks, s2) = aes_ghash(&ctx, ctr, g, p, s);
             s = s2;
             if !open {
