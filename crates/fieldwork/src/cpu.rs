@@ -507,12 +507,6 @@ capability_token! {
 }
 
 capability_token! {
-    /// VAES and VPCLMULQDQ on ymm with AVX2, plus AES-NI, PCLMULQDQ,
-    /// SSSE3 and SSE4.1 for xmm tails: the 256-bit stitched AES-GCM kernel.
-    VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
-}
-
-capability_token! {
     /// VAES and VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ, plus AES-NI,
     /// PCLMULQDQ, SSSE3 and SSE4.1: the 512-bit stitched AES-GCM kernel.
     VaesAvx512 = [Vaes, Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Aes, Pclmulqdq, Ssse3, Sse41]
@@ -522,13 +516,6 @@ impl AesClmul {
     /// The PCLMULQDQ token this one implies.
     pub(crate) fn clmul(self) -> Clmul {
         Clmul(())
-    }
-}
-
-impl VaesAvx2 {
-    /// The xmm AES-NI token this one implies.
-    pub(crate) fn aes_clmul(self) -> AesClmul {
-        AesClmul(())
     }
 }
 

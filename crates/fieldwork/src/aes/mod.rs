@@ -51,8 +51,11 @@ impl Drop for RoundKeys {
     }
 }
 
-/// One key on one backend.
+/// One key on one backend. (The portable variant holds the `aes` crate's
+/// fixsliced schedule and is larger; keys are built once, so the size
+/// difference costs nothing worth a heap allocation.)
 #[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum AesKey {
     #[cfg(target_arch = "x86_64")]
     AesNi(cpu::AesClmul, RoundKeys),

@@ -106,7 +106,14 @@ pub(super) fn seal(
 ) -> [u8; 16] {
     let _ = t;
     // SAFETY: the token proves every feature `seal_zmm` is compiled for.
-    unsafe { seal_zmm(rk, table, dir == Direction::Encrypt, j0, aad, buf) }
+    unsafe {
+        let e = dir == Direction::Encrypt;
+        match rk.rounds {
+            10 => seal_zmm::<10>(rk, table, e, j0, aad, buf),
+            12 => seal_zmm::<12>(rk, table, e, j0, aad, buf),
+            _ => seal_zmm::<14>(rk, table, e, j0, aad, buf),
+        }
+    }
 }
 
 #[inline(always)]
@@ -140,9 +147,8 @@ fn reg_mask(len: usize, c: usize) -> u64 {
 
 /// Per-call constants.
 struct Ctx<'a> {
-    /// AES round keys broadcast to the four lanes; `nr` rounds.
+    /// AES round keys broadcast to the four lanes (`NR` + 1 used).
     k: [__m512i; 15],
-    nr: usize,
     /// Byte reversal within each 128-bit lane.
     rev: __m512i,
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
@@ -169,6 +175,19 @@ macro_rules! kernel_fns {
             #[inline]
             #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
             fn $name $args $(-> $ret)? $body
+        )*
+    };
+}
+
+/// As [`kernel_fns`], for functions generic over the AES round count `NR`
+/// (10, 12, 14), so that the round loops unroll.
+macro_rules! kernel_fns_nr {
+    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+            fn $name<const NR: usize> $args $(-> $ret)? $body
         )*
     };
 }
@@ -240,55 +259,14 @@ kernel_fns! {
         }
     }
 
-    /// One register of counter blocks through AES.
-    fn aes_reg(ctx: &Ctx, ctr: __m512i) -> __m512i {
-        let k = &ctx.k;
-        let mut x = _mm512_xor_si512(ctr, k[0]);
-        for &kr in &k[1..ctx.nr] {
-            x = _mm512_aesenc_epi128(x, kr);
-        }
-        _mm512_aesenclast_epi128(x, k[ctx.nr])
-    }
 
-    /// `R` registers of counter blocks through AES.
-    fn aes_regs(ctx: &Ctx, ctr: [__m512i; R]) -> [__m512i; R] {
-        let k = &ctx.k;
-        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
-        for &kr in &k[1..ctx.nr] {
-            for xi in &mut x {
-                *xi = _mm512_aesenc_epi128(*xi, kr);
-            }
-        }
-        x.map(|v| _mm512_aesenclast_epi128(v, k[ctx.nr]))
-    }
 
-    /// `R` registers of counter blocks through AES while `4R` byte-reversed
-    /// blocks `g` are multiplied by the powers `p` into the sums `s`:
-    /// returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
-        let k = &ctx.k;
-        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
-        let mut s = s;
-        // Rounds 1..=R, each with one register's products.
-        for c in 0..R {
-            for xi in &mut x {
-                *xi = _mm512_aesenc_epi128(*xi, k[c + 1]);
-            }
-            mul_acc(g[c], powers4(ctx.table, p + 4 * c), &mut s);
-        }
-        for &kr in &k[R + 1..ctx.nr] {
-            for xi in &mut x {
-                *xi = _mm512_aesenc_epi128(*xi, kr);
-            }
-        }
-        (x.map(|v| _mm512_aesenclast_epi128(v, k[ctx.nr])), s)
-    }
 
     /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
     fn ghash_regs(ctx: &Ctx, g: [__m512i; R], p: usize, s: Sums) -> Sums {
         let mut s = s;
-        for c in 0..R {
-            mul_acc(g[c], powers4(ctx.table, p + 4 * c), &mut s);
+        for (c, &gc) in g.iter().enumerate() {
+            mul_acc(gc, powers4(ctx.table, p + 4 * c), &mut s);
         }
         s
     }
@@ -315,6 +293,62 @@ kernel_fns! {
         mul_acc(_mm512_zextsi128_si512(x), p, s);
     }
 
+
+    /// AES of one block on xmm (for `AES(K, J0)`), read little-endian.
+    fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
+        let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
+        for r in 1..rk.rounds {
+            x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
+        }
+        to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
+    }
+}
+
+kernel_fns_nr! {
+    /// One register of counter blocks through AES.
+    fn aes_reg(ctx: &Ctx, ctr: __m512i) -> __m512i {
+        let k = &ctx.k;
+        let mut x = _mm512_xor_si512(ctr, k[0]);
+        for &kr in &k[1..NR] {
+            x = _mm512_aesenc_epi128(x, kr);
+        }
+        _mm512_aesenclast_epi128(x, k[NR])
+    }
+
+    /// `R` registers of counter blocks through AES.
+    fn aes_regs(ctx: &Ctx, ctr: [__m512i; R]) -> [__m512i; R] {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
+        for &kr in &k[1..NR] {
+            for xi in &mut x {
+                *xi = _mm512_aesenc_epi128(*xi, kr);
+            }
+        }
+        x.map(|v| _mm512_aesenclast_epi128(v, k[NR]))
+    }
+
+    /// `R` registers of counter blocks through AES while `4R` byte-reversed
+    /// blocks `g` are multiplied by the powers `p` into the sums `s`:
+    /// returns the keystream and the sums.
+    fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
+        let mut s = s;
+        // Rounds 1..=R, each with one register's products.
+        for c in 0..R {
+            for xi in &mut x {
+                *xi = _mm512_aesenc_epi128(*xi, k[c + 1]);
+            }
+            mul_acc(g[c], powers4(ctx.table, p + 4 * c), &mut s);
+        }
+        for &kr in &k[R + 1..NR] {
+            for xi in &mut x {
+                *xi = _mm512_aesenc_epi128(*xi, kr);
+            }
+        }
+        (x.map(|v| _mm512_aesenclast_epi128(v, k[NR])), s)
+    }
+
     /// Counter mode in place over the ≤ `64R` bytes of `data` with the
     /// counter blocks `ctr`, absorbing the ciphertext into `s` (block `j`
     /// meets `table[first + j]`; `inject` enters block 0).
@@ -323,7 +357,7 @@ kernel_fns! {
         let ptr = data.as_mut_ptr();
         for (c, &ctr) in ctr.iter().enumerate().take(len.div_ceil(64)) {
             let mask = reg_mask(len, c);
-            let ks = aes_reg(ctx, ctr);
+            let ks = aes_reg::<NR>(ctx, ctr);
             // SAFETY: the mask covers only bytes of `data`.
             let inp = unsafe { _mm512_maskz_loadu_epi8(mask, ptr.add(64 * c).cast()) };
             let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(ks, inp));
@@ -335,15 +369,6 @@ kernel_fns! {
             }
             mul_acc(g, powers4(ctx.table, first + 4 * c), s);
         }
-    }
-
-    /// AES of one block on xmm (for `AES(K, J0)`), read little-endian.
-    fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
-        let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
-        for r in 1..rk.rounds {
-            x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
-        }
-        to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
     }
 }
 
@@ -384,7 +409,7 @@ impl Pairing {
     /// For the next group: (opens a pair — high powers, no reduction after
     /// it; starts a reduction unit — empty sums, the accumulator enters).
     fn next(&mut self) -> (bool, bool) {
-        let opens = self.left % 2 == 0;
+        let opens = self.left.is_multiple_of(2);
         // A group that closes a pair follows one that opened it.
         let closes = !opens && self.closing;
         self.left -= 1;
@@ -396,7 +421,7 @@ impl Pairing {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
-fn seal_zmm(
+fn seal_zmm<const NR: usize>(
     rk: &RoundKeys,
     table: &[u128; TABLE],
     encrypt: bool,
@@ -409,7 +434,6 @@ fn seal_zmm(
     let j0_rev = u128::from_be_bytes(*j0);
     let ctx = Ctx {
         k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 4])),
-        nr: rk.rounds,
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
         table,
@@ -430,7 +454,7 @@ fn seal_zmm(
         let first = 32 - (ab + cb + 1);
         let mut s = zero_sums();
         absorb_masked(&ctx, aad, first, acc, &mut s);
-        ctr_masked(&ctx, ctr, buf, encrypt, first + ab, acc, &mut s);
+        ctr_masked::<NR>(&ctx, ctr, buf, encrypt, first + ab, acc, &mut s);
         absorb_one(&ctx, lengths, 31, &mut s);
         return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
@@ -454,12 +478,13 @@ fn seal_zmm(
 
     let full = buf.len() / STEP;
     let ptr = buf.as_mut_ptr();
-    // SAFETY (the loads and stores of the loop): chunk i, i < full, lies
-    // inside `buf`.
-    let load =
-        |i: usize, c: usize| unsafe { _mm512_loadu_si512(ptr.add(STEP * i + 64 * c).cast()) };
-    let store = |i: usize, c: usize, v: __m512i| unsafe {
-        _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v)
+    let load = |i: usize, c: usize| {
+        // SAFETY: callers pass i < full, c < R: chunk i lies inside `buf`.
+        unsafe { _mm512_loadu_si512(ptr.add(STEP * i + 64 * c).cast()) }
+    };
+    let store = |i: usize, c: usize, v: __m512i| {
+        // SAFETY: as for `load`.
+        unsafe { _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v) }
     };
     // Every full chunk's ciphertext is hashed in the loop, in pairs.
     let mut pairing = Pairing {
@@ -469,7 +494,7 @@ fn seal_zmm(
     let mut s = zero_sums();
     if encrypt {
         if full > 0 {
-            let ks = aes_regs(&ctx, ctr);
+            let ks = aes_regs::<NR>(&ctx, ctr);
             ctr = advance(&ctx, ctr, n);
             n = n.wrapping_add(4 * R as u32);
             let mut g = ks;
@@ -480,7 +505,7 @@ fn seal_zmm(
             }
             for i in 1..full {
                 let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
-                let (ks, s2) = aes_ghash(&ctx, ctr, g, p, s);
+                let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
@@ -501,7 +526,7 @@ fn seal_zmm(
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
             let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
-            let (ks, s2) = aes_ghash(&ctx, ctr, g, p, s);
+            let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
             s = s2;
             if !open {
                 acc = reduce(s, ctx.c);
@@ -520,7 +545,7 @@ fn seal_zmm(
     let len_block = if tail.is_empty() {
         _mm_xor_si128(lengths, acc)
     } else {
-        ctr_masked(&ctx, ctr, tail, encrypt, first, acc, &mut s);
+        ctr_masked::<NR>(&ctx, ctr, tail, encrypt, first, acc, &mut s);
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
