@@ -33,7 +33,7 @@ macro_rules! against_rustcrypto {
             for (i, len) in lengths().into_iter().enumerate() {
                 let key: [u8; $klen] = bytes(&mut rng, $klen).try_into().unwrap();
                 let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
-                let aad = bytes(&mut rng, [0, 1, 13, 16, 17, 48, 300][i % 7]);
+                let aad = bytes(&mut rng, [0, 1, 13, 16, 17, 48, 300, 512, 767, 768, 1040, 1300][i % 12]);
                 let pt = bytes(&mut rng, len);
                 let theirs = <$theirs>::new(&key.into());
                 let expect = theirs

@@ -58,15 +58,15 @@ use crate::cpu::VaesAvx512;
 use core::arch::x86_64::{
     __m128i, __m512i, _MM_PERM_BADC, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_xor_si128,
     _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32,
-    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_bslli_epi128, _mm512_bsrli_epi128,
-    _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_clmulepi64_epi128,
-    _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
-    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_maskz_set1_epi32, _mm512_set1_epi32,
-    _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
-    _mm512_xor_si512, _mm512_zextsi128_si512,
+    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
+    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
+    _mm512_maskz_set1_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
 };
 
-/// Registers (of four blocks) per loop iteration.
+/// Registers (of four blocks) per loop iteration (even: products are
+/// accumulated two registers at a time).
 const R: usize = 4;
 /// Table index of the powers a loop group meets when it closes a pair or
 /// stands alone (`H^(4R) … H^1`) and when it opens a pair (`H^(8R) …
@@ -217,19 +217,47 @@ kernel_fns! {
         );
     }
 
-    /// The four lanes' 256-bit sums reduced (Montgomery, two folds by `C`
-    /// on all lanes at once) and XORed together.
+    /// [`mul_acc`] for two registers, the new products entering the sums
+    /// by ternary XORs: four XOR operations for eight products.
+    fn mul_acc2(d: __m512i, p: __m512i, e: __m512i, q: __m512i, s: &mut Sums) {
+        s.lo = _mm512_ternarylogic_epi64::<0x96>(
+            s.lo,
+            _mm512_clmulepi64_epi128::<0x00>(d, p),
+            _mm512_clmulepi64_epi128::<0x00>(e, q),
+        );
+        s.hi = _mm512_ternarylogic_epi64::<0x96>(
+            s.hi,
+            _mm512_clmulepi64_epi128::<0x11>(d, p),
+            _mm512_clmulepi64_epi128::<0x11>(e, q),
+        );
+        let m = _mm512_ternarylogic_epi64::<0x96>(
+            s.mid,
+            _mm512_clmulepi64_epi128::<0x01>(d, p),
+            _mm512_clmulepi64_epi128::<0x10>(d, p),
+        );
+        s.mid = _mm512_ternarylogic_epi64::<0x96>(
+            m,
+            _mm512_clmulepi64_epi128::<0x01>(e, q),
+            _mm512_clmulepi64_epi128::<0x10>(e, q),
+        );
+    }
+
+    /// The four lanes' 256-bit sums reduced and XORed together. With the
+    /// product `T = hi·x^128 + mid·x^64 + lo`, Montgomery reduction is
+    /// `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`, `fold(v) = swap64(v) ⊕
+    /// v₀·C` (see [`crate::ghash`]): the middle sum is never split into
+    /// halves, so no byte shifts — two `vpshufd`, two `vpclmulqdq`, two
+    /// ternary XORs on all four lanes at once.
     fn reduce(s: Sums, c: __m512i) -> __m128i {
-        let lo = _mm512_xor_si512(s.lo, _mm512_bslli_epi128::<8>(s.mid));
-        let hi = _mm512_xor_si512(s.hi, _mm512_bsrli_epi128::<8>(s.mid));
-        let f1 = _mm512_xor_si512(
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(lo),
-            _mm512_clmulepi64_epi128::<0x00>(lo, c),
+        let m = _mm512_ternarylogic_epi64::<0x96>(
+            s.mid,
+            _mm512_shuffle_epi32::<_MM_PERM_BADC>(s.lo),
+            _mm512_clmulepi64_epi128::<0x00>(s.lo, c),
         );
         let r = _mm512_ternarylogic_epi64::<0x96>(
-            hi,
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(f1),
-            _mm512_clmulepi64_epi128::<0x00>(f1, c),
+            s.hi,
+            _mm512_shuffle_epi32::<_MM_PERM_BADC>(m),
+            _mm512_clmulepi64_epi128::<0x00>(m, c),
         );
         let y = _mm256_xor_si256(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r));
         _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
@@ -265,8 +293,8 @@ kernel_fns! {
     /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
     fn ghash_regs(ctx: &Ctx, g: [__m512i; R], p: usize, s: Sums) -> Sums {
         let mut s = s;
-        for (c, &gc) in g.iter().enumerate() {
-            mul_acc(gc, powers4(ctx.table, p + 4 * c), &mut s);
+        for c in (0..R).step_by(2) {
+            mul_acc2(g[c], powers4(ctx.table, p + 4 * c), g[c + 1], powers4(ctx.table, p + 4 * c + 4), &mut s);
         }
         s
     }
@@ -334,12 +362,14 @@ kernel_fns_nr! {
         let k = &ctx.k;
         let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
         let mut s = s;
-        // Rounds 1..=R, each with one register's products.
-        for c in 0..R {
-            for xi in &mut x {
-                *xi = _mm512_aesenc_epi128(*xi, k[c + 1]);
+        // Rounds 1..=R, each pair of them with two registers' products.
+        for c in (0..R).step_by(2) {
+            for r in [c + 1, c + 2] {
+                for xi in &mut x {
+                    *xi = _mm512_aesenc_epi128(*xi, k[r]);
+                }
             }
-            mul_acc(g[c], powers4(ctx.table, p + 4 * c), &mut s);
+            mul_acc2(g[c], powers4(ctx.table, p + 4 * c), g[c + 1], powers4(ctx.table, p + 4 * c + 4), &mut s);
         }
         for &kr in &k[R + 1..NR] {
             for xi in &mut x {
@@ -460,14 +490,24 @@ fn seal_zmm<const NR: usize>(
     }
 
     // Associated data: 4R blocks per reduction, then the rest as one group.
+    // Chunks are paired per reduction as in the loop below (the chain
+    // through the accumulator is then one reduction per 8R blocks).
     let mut chunks = aad.chunks_exact(STEP);
+    let mut pairing = Pairing {
+        left: chunks.len(),
+        closing: false,
+    };
+    let mut s = zero_sums();
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
         let mut g: [__m512i; R] = core::array::from_fn(|c| unsafe {
             _mm512_shuffle_epi8(_mm512_loadu_si512(a.as_ptr().add(64 * c).cast()), ctx.rev)
         });
-        g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
-        acc = reduce(ghash_regs(&ctx, g, LOOP_LO, zero_sums()), ctx.c);
+        let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+        s = ghash_regs(&ctx, g, p, s);
+        if !open {
+            acc = reduce(s, ctx.c);
+        }
     }
     let a = chunks.remainder();
     if !a.is_empty() {
