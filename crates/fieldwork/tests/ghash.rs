@@ -1,10 +1,16 @@
 //! GHASH and POLYVAL: published vectors (sources in tests/data/ghash_vectors.txt),
-//! every backend against the portable one, streaming splits, and the
-//! RFC 8452 relation between the two hashes.
+//! every backend against the portable one, streaming splits, the RFC 8452
+//! relation between the two hashes, the white paper's kernels
+//! (`ghash_with`), and the `universal-hash` traits (against RustCrypto's
+//! `ghash` and `polyval` crates through the same generic code).
 
 mod common;
 
-use fieldwork::ghash::{GHash, Polyval, ghash, polyval};
+use fieldwork::ghash::universal_hash::{
+    KeyInit, Reset, UhfBackend, UhfClosure, UniversalHash, array::Array, common::BlockSizeUser,
+    consts::U16,
+};
+use fieldwork::ghash::{Algorithm, GHash, Polyval, ghash, ghash_with, polyval};
 
 fn unhex(s: &str) -> Vec<u8> {
     if s == "-" {
@@ -28,6 +34,16 @@ fn published_vectors() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let f: Vec<&str> = line.split_whitespace().collect();
+        if f[0] == "gfmul128" {
+            // One GHASH block: (0 ⊕ a)·b.
+            let (h, data, want) = gfmul128_as_ghash(&f);
+            assert_eq!(ghash(&h, &data), want, "{line}");
+            let mut g = GHash::new_portable(&h);
+            g.update(&data);
+            assert_eq!(g.finalize(), want, "portable: {line}");
+            n += 1;
+            continue;
+        }
         let (h, data, want) = (key(f[1]), unhex(f[2]), unhex(f[3]));
         let got = match f[0] {
             "polyval" => polyval(&h, &data),
@@ -51,7 +67,16 @@ fn published_vectors() {
         assert_eq!(port.to_vec(), want, "portable: {line}");
         n += 1;
     }
-    assert_eq!(n, 6);
+    assert_eq!(n, 7);
+}
+
+/// A `gfmul128 a b product` line (natural bit order: bit i of the integer
+/// is the coefficient of x^i) as a one-block GHASH: key b, block a, and the
+/// expected tag, in GCM's byte layout (the integer bit-reversed, then
+/// big-endian).
+fn gfmul128_as_ghash(f: &[&str]) -> ([u8; 16], Vec<u8>, [u8; 16]) {
+    let gcm = |s: &str| common::hex_u128(s).reverse_bits().to_be_bytes();
+    (gcm(f[2]), gcm(f[1]).to_vec(), gcm(f[3]))
 }
 
 fn random_bytes(rng: &mut common::Rng, n: usize) -> Vec<u8> {
@@ -123,4 +148,297 @@ fn partial_block_is_zero_padded() {
     assert_eq!(polyval(&h, &data), polyval(&h, &padded));
     assert_eq!(ghash(&h, &data), ghash(&h, &padded));
     assert_eq!(polyval(&h, &[]), [0; 16]);
+}
+
+/// The published GHASH vectors (tests/data/ghash_vectors.txt: the `ghash`
+/// lines, and the white paper's GFMUL128 product as a one-block GHASH)
+/// through every kernel of the white paper's progression this CPU has.
+#[test]
+fn progression_kernels_match_published_vectors() {
+    let mut checked = 0;
+    for f in common::data_lines("ghash_vectors.txt") {
+        let f: Vec<&str> = f.iter().map(String::as_str).collect();
+        let (h, data, want) = match f[0] {
+            "ghash" => (key(f[1]), unhex(f[2]), unhex(f[3])),
+            "gfmul128" => {
+                let (h, data, want) = gfmul128_as_ghash(&f);
+                (h, data, want.to_vec())
+            }
+            _ => continue,
+        };
+        for algorithm in Algorithm::ALL {
+            match ghash_with(algorithm, &h, &data) {
+                Ok(got) => {
+                    assert_eq!(got.to_vec(), want, "{algorithm}: {}", f.join(" "));
+                    checked += 1;
+                }
+                Err(e) => assert!(!algorithm.is_supported(), "{e}"),
+            }
+        }
+    }
+    // At least `Best` on the four GHASH lines.
+    assert!(checked >= 4, "{checked}");
+}
+
+/// A GHASH key and a message.
+type KeyAndData = ([u8; 16], Vec<u8>);
+
+/// Every kernel of the progression against the portable GHASH, through the
+/// shared differential harness: random keys, every length 0..=600 bytes
+/// (all group sizes and tails up to 37 blocks, partial blocks), and 4 KiB +
+/// 16 bytes (whole groups and a one-block tail for every group size).
+/// Kernels the CPU lacks are skipped at run time.
+#[test]
+fn progression_kernels_agree_with_portable() {
+    let mut rng = common::Rng::new(0x9a9e7);
+    let mut inputs: Vec<KeyAndData> = Vec::new();
+    for n in (0..=600).chain([4096 + 16]) {
+        let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
+        inputs.push((h, random_bytes(&mut rng, n)));
+    }
+    // Edge keys: zero, one, all ones.
+    for h in [[0u8; 16], 1u128.to_be_bytes(), [0xff; 16]] {
+        inputs.push((h, random_bytes(&mut rng, 300)));
+    }
+    let candidates: Vec<common::Candidate<'_, KeyAndData, [u8; 16]>> = Algorithm::ALL
+        .iter()
+        .map(|&algorithm| {
+            common::Candidate::new(
+                algorithm.name(),
+                algorithm
+                    .is_supported()
+                    .then_some(move |(h, data): &KeyAndData| {
+                        match ghash_with(algorithm, h, data) {
+                            Ok(tag) => tag,
+                            Err(e) => panic!("supported but failed: {e}"),
+                        }
+                    }),
+            )
+        })
+        .collect();
+    let live = Algorithm::ALL.iter().filter(|a| a.is_supported()).count();
+    let n_inputs = inputs.len();
+    let compared = common::differential(
+        "ghash_with",
+        |(h, data): &KeyAndData| {
+            let mut g = GHash::new_portable(h);
+            g.update(data);
+            g.finalize()
+        },
+        &candidates,
+        inputs,
+    );
+    assert_eq!(compared, live * n_inputs);
+}
+
+/// `is_supported` says exactly when `ghash_with` succeeds; the error names
+/// the kernel and what it needs.
+#[test]
+fn progression_support_matches_results() {
+    assert!(Algorithm::Best.is_supported());
+    for algorithm in Algorithm::ALL {
+        match ghash_with(algorithm, &[1; 16], b"x") {
+            Ok(_) => assert!(algorithm.is_supported(), "{algorithm}"),
+            Err(e) => {
+                assert!(!algorithm.is_supported(), "{algorithm}");
+                assert_eq!(e.algorithm(), algorithm);
+                let msg = e.to_string();
+                assert!(
+                    msg.contains(algorithm.name()) && msg.contains("needs"),
+                    "{msg}"
+                );
+                eprintln!("skipped: {msg}");
+            }
+        }
+    }
+    let mut names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), Algorithm::ALL.len(), "labels are distinct");
+}
+
+/// A 16-byte block as the traits' block type.
+fn block(c: &[u8]) -> Array<u8, U16> {
+    Array::try_from(c).unwrap()
+}
+
+/// The hash of `data` through the `universal-hash` traits only: `KeyInit`,
+/// whole blocks by `update` (split at block `cut`, in two calls), the rest
+/// by `update_padded`, `finalize`, and `verify` of the result (and its
+/// rejection of a changed tag). The same code runs on fieldwork's types
+/// and on RustCrypto's.
+fn through_traits<U>(key: &[u8; 16], data: &[u8], cut: usize) -> [u8; 16]
+where
+    U: KeyInit + UniversalHash<BlockSize = U16> + Clone,
+{
+    let mut u = U::new_from_slice(key).unwrap();
+    let whole = data.len() / 16 * 16;
+    let cut = (16 * cut).min(whole);
+    let first: Vec<_> = data[..cut].chunks_exact(16).map(block).collect();
+    let second: Vec<_> = data[cut..whole].chunks_exact(16).map(block).collect();
+    u.update(&first);
+    u.update(&second);
+    u.update_padded(&data[whole..]);
+    let tag = u.clone().finalize();
+    let mut wrong = tag;
+    wrong[15] ^= 1;
+    assert!(u.clone().verify(&wrong).is_err());
+    assert!(u.verify(&tag).is_ok());
+    tag.0
+}
+
+/// The traits on fieldwork's types give the RFC 8452 vectors and the same
+/// results as the inherent API; `Reset` and `finalize_reset` work.
+#[test]
+fn universal_hash_traits_match_vectors_and_inherent_api() {
+    let mut n = 0;
+    for f in common::data_lines("ghash_vectors.txt") {
+        let (h, data, want) = match f[0].as_str() {
+            "polyval" | "ghash" => (key(&f[1]), unhex(&f[2]), unhex(&f[3])),
+            _ => continue,
+        };
+        for cut in [0, 1, 2] {
+            let got = match f[0].as_str() {
+                "polyval" => through_traits::<Polyval>(&h, &data, cut),
+                _ => through_traits::<GHash>(&h, &data, cut),
+            };
+            assert_eq!(got.to_vec(), want, "{}", f.join(" "));
+        }
+        n += 1;
+    }
+    assert_eq!(n, 6);
+
+    let mut rng = common::Rng::new(0x0fa1);
+    for len in [0, 1, 15, 16, 17, 100, 511, 512, 513, 1000, 4096 + 16] {
+        let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
+        let data = random_bytes(&mut rng, len);
+        for cut in [0, 3, 40] {
+            assert_eq!(through_traits::<GHash>(&h, &data, cut), ghash(&h, &data));
+            assert_eq!(
+                through_traits::<Polyval>(&h, &data, cut),
+                polyval(&h, &data)
+            );
+        }
+        // Reset keeps the key and forgets the message.
+        let mut g = <GHash as KeyInit>::new(&h.into());
+        g.update_padded(b"something else first");
+        let mut g2 = g.clone();
+        g.reset();
+        g.update_padded(&data);
+        assert_eq!(UniversalHash::finalize(g).0, ghash(&h, &data));
+        let first = g2.finalize_reset();
+        assert_eq!(first.0, ghash(&h, b"something else first"));
+        g2.update_padded(&data);
+        assert_eq!(UniversalHash::finalize(g2).0, ghash(&h, &data));
+    }
+    // The key by `KeyInit` is the inherent constructor's.
+    assert!(format!("{:?}", GHash::new(&[3; 16])).starts_with("GHash"));
+}
+
+/// Feeds blocks to the backend one at a time, except a run of whole
+/// parallel groups in the middle: the single-block path collects blocks
+/// and must keep the order.
+struct MixedFeed<'a> {
+    blocks: &'a [Array<u8, U16>],
+    par_from: usize,
+}
+
+impl BlockSizeUser for MixedFeed<'_> {
+    type BlockSize = U16;
+}
+
+impl UhfClosure for MixedFeed<'_> {
+    fn call<B: UhfBackend<BlockSize = U16>>(self, backend: &mut B) {
+        use fieldwork::ghash::universal_hash::typenum::Unsigned;
+        let par = B::ParBlocksSize::USIZE;
+        let (head, rest) = self.blocks.split_at(self.par_from.min(self.blocks.len()));
+        for b in head {
+            backend.proc_block(b);
+        }
+        let (pars, tail) = Array::slice_as_chunks(rest);
+        assert_eq!(pars.len(), rest.len() / par);
+        for p in pars {
+            backend.proc_par_blocks(p);
+        }
+        for b in tail {
+            backend.proc_block(b);
+        }
+    }
+}
+
+/// The backend (reached through `update_with_backend` with a closure of
+/// one's own): its single-block collection (flushed at 32 blocks, before a
+/// parallel group of 128 and at the end) keeps the block order; and trait
+/// blocks continue the byte stream of the inherent `update`.
+#[test]
+fn universal_hash_backend_paths() {
+    let mut rng = common::Rng::new(0xbac4);
+    let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
+    let cases = [
+        (0, 0),
+        (1, 1),
+        (31, 31),
+        (32, 32),
+        (33, 33),
+        (70, 5),
+        (128, 0),
+        (129, 1),
+        (300, 40),
+        (287, 31),
+        (600, 0),
+    ];
+    for (n_blocks, par_from) in cases {
+        let data = random_bytes(&mut rng, 16 * n_blocks);
+        let blocks: Vec<_> = data.chunks_exact(16).map(block).collect();
+        let mut g = GHash::new(&h);
+        g.update_with_backend(MixedFeed {
+            blocks: &blocks,
+            par_from,
+        });
+        assert_eq!(
+            g.finalize(),
+            ghash(&h, &data),
+            "{n_blocks} blocks, {par_from}"
+        );
+        let mut p = Polyval::new(&h);
+        p.update_with_backend(MixedFeed {
+            blocks: &blocks,
+            par_from,
+        });
+        assert_eq!(
+            p.finalize(),
+            polyval(&h, &data),
+            "{n_blocks} blocks, {par_from}"
+        );
+    }
+    // Inherent bytes, then trait blocks, then inherent bytes: one stream.
+    let data = random_bytes(&mut rng, 7 + 16 * 40 + 9);
+    let mut g = GHash::new(&h);
+    g.update(&data[..7]);
+    let blocks: Vec<_> = data[7..7 + 16 * 40].chunks_exact(16).map(block).collect();
+    UniversalHash::update(&mut g, &blocks);
+    g.update(&data[7 + 16 * 40..]);
+    assert_eq!(g.finalize(), ghash(&h, &data));
+}
+
+/// RustCrypto's `ghash` 0.6 and `polyval` 0.7 give the same results as
+/// ours through the same generic trait code, on random keys and lengths.
+#[test]
+fn rustcrypto_crates_agree_through_the_same_trait_code() {
+    let mut rng = common::Rng::new(0x2c2c);
+    for len in (0..=300).chain([1000, 4096 + 16, 16384 + 5]) {
+        let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
+        let data = random_bytes(&mut rng, len);
+        let cut = (rng.next_u64() % 40) as usize;
+        assert_eq!(
+            through_traits::<GHash>(&h, &data, cut),
+            through_traits::<::ghash::GHash>(&h, &data, cut),
+            "ghash, {len} bytes"
+        );
+        assert_eq!(
+            through_traits::<Polyval>(&h, &data, cut),
+            through_traits::<::polyval::Polyval>(&h, &data, cut),
+            "polyval, {len} bytes"
+        );
+    }
 }

@@ -4,14 +4,14 @@
 //! Only the forward direction is here: GCM (like CTR) never decrypts a
 //! block. Two backends, chosen when a key is created:
 //!
-//! - **AES-NI** (`aes`, `sse4.1`; fieldwork's own code, [`aesni`]): the key
+//! - **AES-NI** (`aes`, `sse4.1`; fieldwork's own code, `aes/aesni.rs`): the key
 //!   expansion of FIPS 197 §5.2 word by word, with `SubWord` computed by
 //!   `aesenclast` on a broadcast word (ShiftRows is the identity on a state
 //!   whose four columns are equal), so one routine serves all three key
 //!   sizes and nothing is looked up in a table; encryption is `aesenc` per
 //!   round, eight blocks interleaved to cover the instruction's latency.
 //!   The VAES kernels of [`crate::gcm`] use the same round keys.
-//! - **portable** ([`portable`]): RustCrypto's `aes` crate, whose software
+//! - **portable** (`aes/portable.rs`): RustCrypto's `aes` crate, whose software
 //!   path is the constant-time fixsliced implementation (Adomnicai & Peyrin,
 //!   TCHES 2021/1). That crate detects AES-NI on its own, so at
 //!   `FIELDWORK_MAX_ISA=portable` the block function may still use AES-NI

@@ -3,8 +3,9 @@
 //! *Status: in progress (issue 5). [`Polyval`] and [`GHash`] (streaming,
 //! any split of the input gives the same result) and the one-shot
 //! [`polyval`] / [`ghash`] run on portable, PCLMULQDQ and VPCLMULQDQ
-//! backends with aggregated reduction; the white paper's algorithm
-//! progression, the `universal-hash` traits and AES-GCM are not yet here.*
+//! backends with aggregated reduction, and implement RustCrypto's
+//! [`universal_hash`] traits; the white paper's algorithm progression is
+//! selectable through [`ghash_with`] and [`Algorithm`].*
 //!
 //! GHASH (NIST SP 800-38D) evaluates the polynomial `Σ Xᵢ·H^(n−i+1)` in
 //! GF(2^128) defined by `x^128 + x^7 + x^2 + x + 1`, with GCM's reflected bit
@@ -32,14 +33,72 @@
 //! p.update(&data[33..]);
 //! assert_eq!(p.finalize(), polyval(&h, &data));
 //! ```
+//!
+//! # RustCrypto traits
+//!
+//! [`GHash`] and [`Polyval`] implement `universal-hash` 0.6's
+//! [`KeyInit`], [`UniversalHash`] and [`Reset`] (re-exported as
+//! [`universal_hash`]), so generic code written for RustCrypto's `ghash` and
+//! `polyval` crates takes them unchanged. The inherent `new(&[u8; 16])`,
+//! `update(&[u8])` and `finalize() -> [u8; 16]` stay and win method
+//! resolution; the trait methods of the same names are reached by
+//! qualified calls (`UniversalHash::finalize(g)`). Blocks given through the
+//! trait continue the byte stream of the inherent `update`. The trait's
+//! `update` and `update_padded` hand the data to the kernels directly (as
+//! fast as the inherent `update`); its backend, for `update_with_backend`
+//! with a closure of one's own, takes
+//! [`ParBlocksSize`](universal_hash::common::ParBlocksSizeUser) = 128
+//! blocks per call (four of the widest aggregated steps) and collects
+//! single blocks into groups before hashing them, so every path reaches the
+//! aggregated kernels.
+//!
+//! ```
+//! use fieldwork::ghash::{ghash, GHash};
+//! use fieldwork::ghash::universal_hash::{KeyInit, UniversalHash};
+//!
+//! let h = [0x42u8; 16];
+//! let mut g = <GHash as KeyInit>::new(&h.into());
+//! g.update_padded(b"a 21-byte message ...");
+//! let tag = UniversalHash::finalize(g);
+//! assert_eq!(tag.0, ghash(&h, b"a 21-byte message ..."));
+//! ```
+//!
+//! # The white paper's algorithm progression
+//!
+//! [`ghash_with`] computes GHASH with a chosen [`Algorithm`]: the
+//! one-block-at-a-time kernels of the white paper (schoolbook or Karatsuba
+//! products; reduction by shifts, with or without bit reflection of the
+//! input, by folding, or by Montgomery multiplication) and aggregated
+//! reduction over 4 to 32 blocks on xmm, ymm and zmm registers. They are
+//! there to be compared (`peer-bench --filter ghash_progression`); [`ghash`]
+//! and [`GHash`] choose the fastest on their own.
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod whitepaper;
+#[cfg(target_arch = "x86_64")]
+mod whitepaper_ymm;
+#[cfg(target_arch = "x86_64")]
+mod whitepaper_zmm;
+
+/// RustCrypto's `universal-hash` crate (0.6), whose traits [`GHash`] and
+/// [`Polyval`] implement; re-exported so that users can name them
+/// (`fieldwork::ghash::universal_hash::{KeyInit, UniversalHash}`).
+pub use universal_hash;
 
 use crate::cpu;
+use core::fmt;
+use universal_hash::{
+    Block, Key, KeyInit, ParBlocks, Reset, UhfBackend, UhfClosure, UniversalHash,
+    array::Array,
+    common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser},
+    consts::{U16, U128},
+    typenum::Unsigned,
+};
 use zeroize::Zeroize;
 
 /// Blocks per aggregated step of the widest kernel; the key holds this
@@ -265,6 +324,29 @@ impl State {
     }
 }
 
+impl State {
+    /// Back to the empty message, keeping the key and its powers.
+    fn reset(&mut self) {
+        self.acc = 0;
+        self.buf.zeroize();
+        self.buffered = 0;
+    }
+
+    /// Runs a `universal-hash` closure on a [`TraitBackend`] over this
+    /// state, then hashes the blocks it collected.
+    fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = U16>) {
+        let mut backend = TraitBackend {
+            state: self,
+            pending: [0; 16 * POWERS],
+            len: 0,
+            used: 0,
+        };
+        f.call(&mut backend);
+        backend.flush();
+        backend.clear();
+    }
+}
+
 impl Drop for State {
     fn drop(&mut self) {
         // Only the computed powers hold key material.
@@ -466,6 +548,449 @@ pub fn ghash(h: &[u8; 16], data: &[u8]) -> [u8; 16] {
     let mut g = GHash::new(h);
     g.update(data);
     g.finalize()
+}
+
+/// Blocks per `proc_par_blocks` call of the `universal-hash` backend
+/// (`ParBlocksSize`): four groups of the widest aggregated step, so the
+/// per-call cost of entering a kernel (the powers laid out in registers) is
+/// spread over 2 KiB. Measured (2026-11-21, a shared 2-core Xeon with
+/// AVX-512 and VPCLMULQDQ, 16 KiB keyed hashes through the backend, an ad
+/// hoc timing loop): 32 blocks per call were about 30 % slower than the
+/// inherent `update`, 128 within the noise (±5 %) of it.
+type TraitParBlocks = U128;
+
+/// The `universal-hash` backend of [`GHash`] and [`Polyval`], for
+/// `update_with_backend` with the caller's own closure (the provided
+/// `update` and `update_padded` are overridden to skip it): parallel groups
+/// go straight to the aggregated kernels; single blocks are collected (up
+/// to [`POWERS`]) and hashed together when the buffer is full, before the
+/// next parallel group, and when the closure returns, so a closure that
+/// feeds blocks one at a time still gets aggregated reduction.
+struct TraitBackend<'a> {
+    state: &'a mut State,
+    pending: [u8; 16 * POWERS],
+    /// Bytes collected and not yet hashed.
+    len: usize,
+    /// The most bytes `pending` has held: what [`TraitBackend::clear`]
+    /// overwrites.
+    used: usize,
+}
+
+impl TraitBackend<'_> {
+    /// Hashes the collected blocks, in order.
+    fn flush(&mut self) {
+        if self.len > 0 {
+            self.state.update(&self.pending[..self.len]);
+            self.len = 0;
+        }
+    }
+
+    /// Overwrites the collected bytes (POLYVAL's input can be a plaintext).
+    /// A `fill` that `black_box` keeps from being optimised away, rather
+    /// than `zeroize`'s volatile writes, which go one byte at a time (about
+    /// 500 cycles for a 31-block tail, as much as hashing it).
+    fn clear(&mut self) {
+        self.pending[..self.used].fill(0);
+        core::hint::black_box(&mut self.pending);
+        self.used = 0;
+    }
+}
+
+// A parallel call holds whole groups of the widest aggregated step.
+const _: () = assert!(<TraitParBlocks as Unsigned>::USIZE % POWERS == 0);
+
+impl BlockSizeUser for TraitBackend<'_> {
+    type BlockSize = U16;
+}
+
+impl ParBlocksSizeUser for TraitBackend<'_> {
+    type ParBlocksSize = TraitParBlocks;
+}
+
+impl UhfBackend for TraitBackend<'_> {
+    #[inline]
+    fn proc_block(&mut self, block: &Block<Self>) {
+        self.pending[self.len..self.len + 16].copy_from_slice(block);
+        self.len += 16;
+        self.used = self.used.max(self.len);
+        if self.len == self.pending.len() {
+            self.flush();
+        }
+    }
+
+    fn proc_par_blocks(&mut self, blocks: &ParBlocks<Self>) {
+        // Earlier single blocks first: the hash depends on the order.
+        self.flush();
+        self.state.update(blocks.as_flattened());
+    }
+}
+
+/// Implements the `universal-hash` traits for a wrapper of [`State`]
+/// whose inherent `new(&[u8; 16])` is the key setup and whose tag is the
+/// accumulator in the byte order given.
+macro_rules! universal_hash_impls {
+    ($ty:ident, $to_bytes:ident) => {
+        impl KeySizeUser for $ty {
+            type KeySize = U16;
+        }
+
+        impl KeyInit for $ty {
+            /// The inherent [`new`](Self::new): the fastest backend.
+            fn new(key: &Key<Self>) -> Self {
+                $ty::new(&key.0)
+            }
+        }
+
+        impl BlockSizeUser for $ty {
+            type BlockSize = U16;
+        }
+
+        impl UniversalHash for $ty {
+            fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
+                self.inner.update_with_backend(f);
+            }
+
+            /// As the provided method, but the blocks go to the kernels in
+            /// one call, without the backend's copies.
+            #[inline]
+            fn update(&mut self, blocks: &[Block<Self>]) {
+                self.inner.update(Array::slice_as_flattened(blocks));
+            }
+
+            /// As the provided method (whole blocks, then the rest
+            /// zero-padded to a block), without the backend's copies.
+            #[inline]
+            fn update_padded(&mut self, data: &[u8]) {
+                let whole = data.len() - data.len() % 16;
+                self.inner.update(&data[..whole]);
+                if whole < data.len() {
+                    let mut padded = [0u8; 16];
+                    padded[..data.len() - whole].copy_from_slice(&data[whole..]);
+                    self.inner.update(&padded);
+                    padded.zeroize();
+                }
+            }
+
+            /// The hash, as the inherent `finalize` (a partial block given
+            /// to the inherent `update` is zero-padded).
+            fn finalize(self) -> Block<Self> {
+                Array(self.inner.finalize().$to_bytes())
+            }
+        }
+
+        impl Reset for $ty {
+            /// Back to the empty message; the key (and its computed powers)
+            /// stays.
+            fn reset(&mut self) {
+                self.inner.reset();
+            }
+        }
+
+        impl fmt::Debug for $ty {
+            /// The backend only: the key and the state are secret.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($ty))
+                    .field("backend", &self.backend_name())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+universal_hash_impls!(Polyval, to_le_bytes);
+universal_hash_impls!(GHash, to_be_bytes);
+
+/// A GHASH kernel from the algorithm progression of S. Gueron and M. E.
+/// Kounavis, *Intel Carry-Less Multiplication Instruction and its Usage for
+/// Computing the GCM Mode* (Intel white paper 323640, rev. 2.02, 2014), for
+/// [`ghash_with`].
+///
+/// The one-block variants hash one block per reduction and differ in how
+/// they multiply (schoolbook: four `pclmulqdq`; Karatsuba: three) and
+/// reduce; the aggregated variants multiply N blocks by the precomputed
+/// powers `H^N … H^1`, sum the products and reduce once per N blocks
+/// (Karatsuba products, Montgomery reduction), on 128-, 256- or 512-bit
+/// registers. Every variant computes the same function as [`ghash`]; the
+/// kernel module docs (`src/ghash/whitepaper*.rs`) give the math and the
+/// operation counts. All but [`Best`](Algorithm::Best) need x86-64 with
+/// PCLMULQDQ at least; see [`Algorithm::is_supported`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// One block at a time: the paper's Algorithm 1 (schoolbook 128×128
+    /// product, four `pclmulqdq`), the product shifted left by one bit, and
+    /// Algorithm 5 (reduction of the reflected product by shifts and XORs).
+    /// No bit reflection of the input: blocks are only byte-swapped.
+    /// Needs PCLMULQDQ and SSE4.1.
+    SchoolbookAlg5,
+    /// One block at a time: Algorithm 2 (Karatsuba, three `pclmulqdq`) on
+    /// bit-reflected input and Algorithm 4 (reduction of the natural-order
+    /// product by shifts and XORs); the result is reflected back. Needs
+    /// PCLMULQDQ and SSE4.1.
+    KaratsubaAlg4,
+    /// One block at a time: Karatsuba on bit-reflected input, reduced by
+    /// folding the two top words down with `pclmulqdq` by `x^7 + x^2 + x +
+    /// 1` (0x87), top word first. Needs PCLMULQDQ and SSE4.1.
+    KaratsubaFold,
+    /// One block at a time: Karatsuba on byte-swapped input with the key
+    /// `H·x` (POLYVAL form, RFC 8452 appendix A), reduced by Montgomery
+    /// multiplication: two `pclmulqdq` by 0xc2000000_00000000, folding the
+    /// low words up. Needs PCLMULQDQ and SSE4.1.
+    KaratsubaMontgomery,
+    /// Aggregated reduction over 4 blocks on xmm (`pclmulqdq`). Needs
+    /// PCLMULQDQ and SSE4.1.
+    AggregatedXmm4,
+    /// Aggregated reduction over 8 blocks on xmm. Needs PCLMULQDQ and
+    /// SSE4.1.
+    AggregatedXmm8,
+    /// Aggregated reduction over 16 blocks on xmm. Needs PCLMULQDQ and
+    /// SSE4.1.
+    AggregatedXmm16,
+    /// Aggregated reduction over 32 blocks on xmm. Needs PCLMULQDQ and
+    /// SSE4.1.
+    AggregatedXmm32,
+    /// Aggregated reduction over 8 blocks on ymm (`vpclmulqdq`, two blocks
+    /// per register). Needs VPCLMULQDQ, AVX2, PCLMULQDQ and SSE4.1.
+    AggregatedYmm8,
+    /// Aggregated reduction over 16 blocks on ymm. Needs VPCLMULQDQ, AVX2,
+    /// PCLMULQDQ and SSE4.1.
+    AggregatedYmm16,
+    /// Aggregated reduction over 32 blocks on ymm. Needs VPCLMULQDQ, AVX2,
+    /// PCLMULQDQ and SSE4.1.
+    AggregatedYmm32,
+    /// Aggregated reduction over 16 blocks on zmm (`vpclmulqdq`, four
+    /// blocks per register). Needs VPCLMULQDQ, AVX-512 F/BW/VL/DQ,
+    /// PCLMULQDQ and SSE4.1.
+    AggregatedZmm16,
+    /// Aggregated reduction over 32 blocks on zmm. Needs VPCLMULQDQ,
+    /// AVX-512 F/BW/VL/DQ, PCLMULQDQ and SSE4.1.
+    AggregatedZmm32,
+    /// Whatever [`ghash`] chooses (the fastest backend this CPU has);
+    /// always supported.
+    Best,
+}
+
+impl Algorithm {
+    /// Every variant, in the order of the progression (slowest expected
+    /// first, [`Best`](Algorithm::Best) last).
+    pub const ALL: [Algorithm; 14] = [
+        Algorithm::SchoolbookAlg5,
+        Algorithm::KaratsubaAlg4,
+        Algorithm::KaratsubaFold,
+        Algorithm::KaratsubaMontgomery,
+        Algorithm::AggregatedXmm4,
+        Algorithm::AggregatedXmm8,
+        Algorithm::AggregatedXmm16,
+        Algorithm::AggregatedXmm32,
+        Algorithm::AggregatedYmm8,
+        Algorithm::AggregatedYmm16,
+        Algorithm::AggregatedYmm32,
+        Algorithm::AggregatedZmm16,
+        Algorithm::AggregatedZmm32,
+        Algorithm::Best,
+    ];
+
+    /// A short label, e.g. `1 block/schoolbook + Alg. 5`, `aggregated 8
+    /// (xmm)`, `fieldwork best`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::SchoolbookAlg5 => "1 block/schoolbook + Alg. 5",
+            Algorithm::KaratsubaAlg4 => "1 block/Karatsuba + Alg. 4",
+            Algorithm::KaratsubaFold => "1 block/Karatsuba + folding",
+            Algorithm::KaratsubaMontgomery => "1 block/Karatsuba + Montgomery",
+            Algorithm::AggregatedXmm4 => "aggregated 4 (xmm)",
+            Algorithm::AggregatedXmm8 => "aggregated 8 (xmm)",
+            Algorithm::AggregatedXmm16 => "aggregated 16 (xmm)",
+            Algorithm::AggregatedXmm32 => "aggregated 32 (xmm)",
+            Algorithm::AggregatedYmm8 => "aggregated 8 (ymm)",
+            Algorithm::AggregatedYmm16 => "aggregated 16 (ymm)",
+            Algorithm::AggregatedYmm32 => "aggregated 32 (ymm)",
+            Algorithm::AggregatedZmm16 => "aggregated 16 (zmm)",
+            Algorithm::AggregatedZmm32 => "aggregated 32 (zmm)",
+            Algorithm::Best => "fieldwork best",
+        }
+    }
+
+    /// The CPU features the variant needs, as a phrase (for errors).
+    const fn needs(self) -> &'static str {
+        match self {
+            Algorithm::AggregatedYmm8 | Algorithm::AggregatedYmm16 | Algorithm::AggregatedYmm32 => {
+                "x86-64 with VPCLMULQDQ, AVX2, PCLMULQDQ and SSE4.1"
+            }
+            Algorithm::AggregatedZmm16 | Algorithm::AggregatedZmm32 => {
+                "x86-64 with VPCLMULQDQ, AVX-512 F/BW/VL/DQ, PCLMULQDQ and SSE4.1"
+            }
+            Algorithm::Best => "nothing",
+            _ => "x86-64 with PCLMULQDQ and SSE4.1",
+        }
+    }
+
+    /// Blocks per reduction: how [`ghash_with`] splits a message into
+    /// groups and a tail.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    const fn group_blocks(self) -> usize {
+        match self {
+            Algorithm::AggregatedXmm4 => 4,
+            Algorithm::AggregatedXmm8 | Algorithm::AggregatedYmm8 => 8,
+            Algorithm::AggregatedXmm16
+            | Algorithm::AggregatedYmm16
+            | Algorithm::AggregatedZmm16 => 16,
+            Algorithm::AggregatedXmm32
+            | Algorithm::AggregatedYmm32
+            | Algorithm::AggregatedZmm32 => 32,
+            _ => 1,
+        }
+    }
+
+    /// Whether this CPU (after the `FIELDWORK_MAX_ISA` cap, see
+    /// [`crate::cpu`]) can run the variant: exactly when [`ghash_with`]
+    /// returns `Ok`.
+    pub fn is_supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Algorithm::Best => true,
+                Algorithm::AggregatedYmm8
+                | Algorithm::AggregatedYmm16
+                | Algorithm::AggregatedYmm32 => cpu::Avx2Clmul::get().is_some(),
+                Algorithm::AggregatedZmm16 | Algorithm::AggregatedZmm32 => {
+                    cpu::Avx512Clmul::get().is_some()
+                }
+                _ => cpu::Clmul::get().is_some(),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            matches!(self, Algorithm::Best)
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// [`ghash_with`] was asked for a kernel whose instructions this CPU lacks
+/// (or that `FIELDWORK_MAX_ISA` hides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnsupportedCpu {
+    algorithm: Algorithm,
+}
+
+impl UnsupportedCpu {
+    /// The kernel that was asked for.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+}
+
+impl fmt::Display for UnsupportedCpu {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "GHASH kernel \"{}\" needs {}, which this CPU lacks or {} hides",
+            self.algorithm.name(),
+            self.algorithm.needs(),
+            cpu::CAP_VARIABLE
+        )
+    }
+}
+
+impl core::error::Error for UnsupportedCpu {}
+
+/// One-shot GHASH of `data` (final partial block zero-padded, as
+/// [`ghash`]) computed by the kernel `algorithm`, key setup included (the
+/// aggregated variants compute the powers of H they use on every call).
+///
+/// Every variant gives the same result as [`ghash`]; they differ in speed
+/// only. This is for studying and measuring the white paper's progression;
+/// for hashing, use [`ghash`] or [`GHash`], which choose the fastest kernel.
+/// Constant time in the key and the data, like the rest of the module.
+///
+/// # Errors
+///
+/// [`UnsupportedCpu`] if the CPU lacks the kernel's instructions (see
+/// [`Algorithm::is_supported`]); [`Algorithm::Best`] never fails.
+///
+/// # Example
+///
+/// ```
+/// use fieldwork::ghash::{ghash, ghash_with, Algorithm};
+///
+/// let h = [0x5a; 16];
+/// let data = [0x17; 1000];
+/// for algorithm in Algorithm::ALL {
+///     match ghash_with(algorithm, &h, &data) {
+///         Ok(tag) => assert_eq!(tag, ghash(&h, &data), "{algorithm}"),
+///         Err(e) => println!("skipped: {e}"),
+///     }
+/// }
+/// ```
+pub fn ghash_with(
+    algorithm: Algorithm,
+    h: &[u8; 16],
+    data: &[u8],
+) -> Result<[u8; 16], UnsupportedCpu> {
+    if algorithm == Algorithm::Best {
+        return Ok(ghash(h, data));
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut tail_buf = [0u8; 16 * POWERS];
+        let (body, tail) = split_groups(data, algorithm.group_blocks(), &mut tail_buf);
+        let out = paper_kernel(algorithm, h, body, tail);
+        tail_buf.zeroize();
+        out.ok_or(UnsupportedCpu { algorithm })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (h, data);
+        Err(UnsupportedCpu { algorithm })
+    }
+}
+
+/// `data` as whole groups of `blocks` blocks (borrowed) and the rest,
+/// zero-padded to whole blocks in `buf` (at most `blocks` blocks).
+#[cfg(target_arch = "x86_64")]
+fn split_groups<'a>(
+    data: &'a [u8],
+    blocks: usize,
+    buf: &'a mut [u8; 16 * POWERS],
+) -> (&'a [u8], &'a [u8]) {
+    debug_assert!((1..=POWERS).contains(&blocks));
+    let group = 16 * blocks;
+    let (body, rest) = data.split_at(data.len() - data.len() % group);
+    buf[..rest.len()].copy_from_slice(rest);
+    (body, &buf[..rest.len().div_ceil(16) * 16])
+}
+
+/// The kernel of `algorithm` on `body` (whole groups) then `tail` (whole
+/// blocks), if the CPU has its instructions.
+#[cfg(target_arch = "x86_64")]
+fn paper_kernel(algorithm: Algorithm, h: &[u8; 16], body: &[u8], tail: &[u8]) -> Option<[u8; 16]> {
+    use Algorithm as A;
+    use cpu::{Avx2Clmul, Avx512Clmul, Clmul};
+    let xmm = Clmul::get;
+    let ymm = Avx2Clmul::get;
+    let zmm = Avx512Clmul::get;
+    match algorithm {
+        A::SchoolbookAlg5 => xmm().map(|t| whitepaper::schoolbook_alg5(t, h, body, tail)),
+        A::KaratsubaAlg4 => xmm().map(|t| whitepaper::karatsuba_alg4(t, h, body, tail)),
+        A::KaratsubaFold => xmm().map(|t| whitepaper::karatsuba_fold(t, h, body, tail)),
+        A::KaratsubaMontgomery => xmm().map(|t| whitepaper::karatsuba_montgomery(t, h, body, tail)),
+        A::AggregatedXmm4 => xmm().map(|t| whitepaper::aggregated::<4>(t, h, body, tail)),
+        A::AggregatedXmm8 => xmm().map(|t| whitepaper::aggregated::<8>(t, h, body, tail)),
+        A::AggregatedXmm16 => xmm().map(|t| whitepaper::aggregated::<16>(t, h, body, tail)),
+        A::AggregatedXmm32 => xmm().map(|t| whitepaper::aggregated::<32>(t, h, body, tail)),
+        A::AggregatedYmm8 => ymm().map(|t| whitepaper_ymm::aggregated::<8>(t, h, body, tail)),
+        A::AggregatedYmm16 => ymm().map(|t| whitepaper_ymm::aggregated::<16>(t, h, body, tail)),
+        A::AggregatedYmm32 => ymm().map(|t| whitepaper_ymm::aggregated::<32>(t, h, body, tail)),
+        A::AggregatedZmm16 => zmm().map(|t| whitepaper_zmm::aggregated::<16>(t, h, body, tail)),
+        A::AggregatedZmm32 => zmm().map(|t| whitepaper_zmm::aggregated::<32>(t, h, body, tail)),
+        A::Best => None, // handled by the caller
+    }
 }
 
 #[cfg(test)]

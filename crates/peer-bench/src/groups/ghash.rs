@@ -1,8 +1,33 @@
 //! `ghash`: GHASH (NIST SP 800-38D) and POLYVAL (RFC 8452) over messages of
 //! 16 B to 64 KiB, fieldwork (`fieldwork::ghash`) against RustCrypto's
-//! `ghash` and `polyval` crates and, with `system-peers`, OpenSSL's GMAC.
-//! The group makes two tables, `ghash` and `polyval`; `--filter ghash`
-//! selects both, `--filter polyval` the second.
+//! `ghash` and `polyval` crates and, with `system-peers`, OpenSSL's GMAC;
+//! and fieldwork's own GHASH kernels along the algorithm progression of
+//! the Intel white paper. The group makes three tables, `ghash`,
+//! `polyval` and `ghash_progression`; `--filter ghash` selects all three,
+//! `--filter polyval` the second, `--filter ghash_progression` the third.
+//!
+//! # The `ghash_progression` table
+//!
+//! S. Gueron and M. E. Kounavis, *Intel Carry-Less Multiplication
+//! Instruction and its Usage for Computing the GCM Mode* (Intel white paper
+//! 323640 rev. 2.02) goes from one block per reduction with a schoolbook
+//! product and reduction by shifts to Karatsuba products and aggregated
+//! reduction over several blocks with precomputed powers of H. Each step is
+//! a [`fieldwork::ghash::Algorithm`], run by `ghash_with(algorithm, key,
+//! message)`: one whole keyed GHASH per call, key setup included (the
+//! aggregated kernels compute the N powers of H they use, about N
+//! multiplications, on every call; so does `fieldwork best`, whose
+//! `GHash::new` computes its powers on first need), on messages of 1 KiB
+//! and 16 KiB. Calls are independent (same key and message each call,
+//! hidden from the optimiser). Columns: `fieldwork best (<backend>)` first
+//! (the reference: every ratio is that kernel's time ÷ best's), then each
+//! kernel this CPU has, in the order of [`fieldwork::ghash::Algorithm::ALL`];
+//! kernels the CPU lacks (the ymm and zmm ones without VPCLMULQDQ, or under
+//! `FIELDWORK_MAX_ISA`) are left out. The text table lists one row per
+//! kernel and size; `--markdown` pivots to one row per size and a column
+//! per kernel, as every table of this tool. Before timing, every kernel is
+//! checked against fieldwork's `ghash` on RFC 8452 appendix A's vector and
+//! on a random key and message of every timed and checked length.
 //!
 //! # Rows
 //!
@@ -277,11 +302,92 @@ impl Inputs {
 }
 
 /// The cases: for each of GHASH and POLYVAL, a case per size and the
-/// prepared-key case, after every check.
+/// prepared-key case, after every check; then the progression table.
 pub fn cases() -> Result<Vec<Case>, String> {
     let mut out = table::<fieldwork::ghash::GHash>(0x6748_6173_6800)?;
     out.extend(table::<fieldwork::ghash::Polyval>(0x706f_6c79_7661_6c00)?);
+    out.extend(progression(0x7072_6f67_7265_7373)?);
     Ok(out)
+}
+
+/// The message lengths of the progression table.
+const PROGRESSION_SIZES: &[usize] = &[1024, 16384];
+
+/// The `ghash_progression` cases (see the module doc): a case per size of
+/// [`PROGRESSION_SIZES`], a column per kernel this CPU has, best first.
+fn progression(seed: u64) -> Result<Vec<Case>, String> {
+    use fieldwork::ghash::{Algorithm, ghash_with};
+
+    let inputs = Inputs::new(seed);
+    let mut algorithms = vec![Algorithm::Best];
+    algorithms.extend(
+        Algorithm::ALL
+            .into_iter()
+            .filter(|&a| a != Algorithm::Best && a.is_supported()),
+    );
+    for &algorithm in &algorithms {
+        let got = ghash_with(algorithm, &RFC_H, &RFC_X).map_err(|e| e.to_string())?;
+        if got != RFC_GHASH {
+            return Err(format!(
+                "ghash_with({algorithm}) disagrees with RFC 8452 appendix A: {}",
+                hexed(&got)
+            ));
+        }
+        for n in PROGRESSION_SIZES
+            .iter()
+            .copied()
+            .chain(Inputs::check_lengths())
+        {
+            let message = &inputs.data[..n];
+            let want = fieldwork::ghash::ghash(&inputs.key, message);
+            let got = ghash_with(algorithm, &inputs.key, message).map_err(|e| e.to_string())?;
+            if got != want {
+                return Err(format!(
+                    "ghash_with({algorithm}) disagrees with ghash at {n} bytes: {} instead of {}",
+                    hexed(&got),
+                    hexed(&want)
+                ));
+            }
+        }
+    }
+    let best = fieldwork::ghash::GHash::new(&inputs.key).backend_name();
+    Ok(PROGRESSION_SIZES
+        .iter()
+        .map(|&n| Case {
+            group: "ghash_progression",
+            size: format!("{n} B"),
+            bytes: Some(n as u64),
+            impls: algorithms
+                .iter()
+                .map(|&algorithm| Impl {
+                    name: if algorithm == Algorithm::Best {
+                        format!("{algorithm} ({best})")
+                    } else {
+                        algorithm.name().to_string()
+                    },
+                    ours: true,
+                    routine: progression_routine(algorithm, inputs.key, inputs.data[..n].to_vec()),
+                })
+                .collect(),
+            heavy: false,
+            per_second: None,
+        })
+        .collect())
+}
+
+/// `n` one-shot `ghash_with(algorithm, key, message)` calls.
+fn progression_routine(
+    algorithm: fieldwork::ghash::Algorithm,
+    key: [u8; 16],
+    message: Vec<u8>,
+) -> Routine<'static> {
+    Box::new(move |n| {
+        for _ in 0..n {
+            let tag = fieldwork::ghash::ghash_with(algorithm, black_box(&key), black_box(&message))
+                .expect("a supported kernel (checked before timing)");
+            black_box(tag);
+        }
+    })
 }
 
 /// One table's cases. Each column is checked and built whole (a routine
