@@ -512,6 +512,12 @@ capability_token! {
     VaesAvx512 = [Vaes, Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Aes, Pclmulqdq, Ssse3, Sse41]
 }
 
+capability_token! {
+    /// VAES and VPCLMULQDQ on ymm with AVX2, plus AES-NI, PCLMULQDQ, SSSE3
+    /// and SSE4.1 for xmm tails: the 256-bit stitched AES-GCM kernel.
+    VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
+}
+
 impl AesClmul {
     /// The PCLMULQDQ token this one implies.
     pub(crate) fn clmul(self) -> Clmul {
@@ -528,6 +534,13 @@ impl VaesAvx512 {
     /// The zmm carry-less token this one implies.
     pub(crate) fn avx512_clmul(self) -> Avx512Clmul {
         Avx512Clmul(())
+    }
+}
+
+impl VaesAvx2 {
+    /// The xmm AES-NI token this one implies.
+    pub(crate) fn aes_clmul(self) -> AesClmul {
+        AesClmul(())
     }
 }
 

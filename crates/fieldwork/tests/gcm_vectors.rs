@@ -1,5 +1,5 @@
 //! AES-GCM against published vectors, on every backend this CPU runs
-//! (`all_backends`: portable, then aes-ni, then vaes-avx512, as far as the
+//! (`all_backends`: portable, aes-ni, vaes-avx2, vaes-avx512, as far as the
 //! CPU and `FIELDWORK_MAX_ISA` allow):
 //!
 //! - the GCM specification's test cases 1–18 (McGrew & Viega), in

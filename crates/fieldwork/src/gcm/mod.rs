@@ -29,10 +29,14 @@
 //!
 //! Chosen once per key, best first:
 //!
-//! - `vaes-avx512`: the stitched kernel ([`vaes512`]): counter-mode AES with
+//! - `vaes-avx512`: the stitched kernel (`gcm/vaes512.rs`): counter-mode AES with
 //!   VAES on zmm (four blocks per instruction) and GHASH of the same data
 //!   with VPCLMULQDQ in one loop, 16 blocks per iteration, with aggregated
 //!   reduction (Gueron & Kounavis, Intel white paper 323640).
+//! - `vaes-avx2`: the same stitched kernel on ymm (`gcm/vaes256.rs`, two
+//!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
+//!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack
+//!   buffer instead of masked loads and stores.
 //! - `aes-ni`: AES-NI counter mode and the PCLMULQDQ GHASH kernel, in
 //!   alternating chunks of 512 bytes that stay in L1.
 //! - `portable`: the same chunked loop on the portable AES and GHASH.
@@ -54,6 +58,8 @@
 //! assert_eq!(opened, b"attack at dawn");
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod vaes256;
 #[cfg(target_arch = "x86_64")]
 mod vaes512;
 
@@ -111,6 +117,8 @@ impl std::error::Error for Error {}
 enum Engine {
     #[cfg(target_arch = "x86_64")]
     Vaes512(cpu::VaesAvx512),
+    #[cfg(target_arch = "x86_64")]
+    Vaes256(cpu::VaesAvx2),
     /// Chunked counter mode and GHASH on the key's own backends (AES-NI +
     /// PCLMULQDQ, or portable).
     Chunked,
@@ -123,7 +131,7 @@ struct GcmKey {
     hash: GcmHashKey,
     engine: Engine,
     name: &'static str,
-    /// The stitched kernel's power table (`H^32 … H^1`, zeros).
+    /// The stitched kernels' power table (`H^32 … H^1`, zeros).
     #[cfg(target_arch = "x86_64")]
     table: [u128; vaes512::TABLE],
 }
@@ -154,6 +162,8 @@ impl GcmKey {
             #[cfg(target_arch = "x86_64")]
             (_, Engine::Vaes512(t)) => GcmHashKey::zmm(&h, t.avx512_clmul()),
             #[cfg(target_arch = "x86_64")]
+            (_, Engine::Vaes256(t)) => GcmHashKey::xmm(&h, t.aes_clmul().clmul()),
+            #[cfg(target_arch = "x86_64")]
             (AesKey::AesNi(t, _), Engine::Chunked) => GcmHashKey::xmm(&h, t.clmul()),
             _ => GcmHashKey::portable(&h),
         };
@@ -161,6 +171,7 @@ impl GcmKey {
         #[cfg(target_arch = "x86_64")]
         let table = match engine {
             Engine::Vaes512(_) => vaes512::power_table(&hash.powers),
+            Engine::Vaes256(t) => vaes256::power_table(t, hash.powers[0]),
             Engine::Chunked => [0; vaes512::TABLE],
         };
         GcmKey {
@@ -176,6 +187,10 @@ impl GcmKey {
     fn best(key: &[u8]) -> GcmKey {
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = GcmKey::vaes512(key) {
+            return k;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = GcmKey::vaes256(key) {
             return k;
         }
         #[cfg(target_arch = "x86_64")]
@@ -203,6 +218,13 @@ impl GcmKey {
         Some(GcmKey::build(aes, Engine::Vaes512(t), "vaes-avx512"))
     }
 
+    #[cfg(target_arch = "x86_64")]
+    fn vaes256(key: &[u8]) -> Option<GcmKey> {
+        let t = cpu::VaesAvx2::get()?;
+        let aes = AesKey::AesNi(t.aes_clmul(), crate::aes::aesni::expand(t.aes_clmul(), key));
+        Some(GcmKey::build(aes, Engine::Vaes256(t), "vaes-avx2"))
+    }
+
     #[cfg(not(target_arch = "x86_64"))]
     fn aesni(_key: &[u8]) -> Option<GcmKey> {
         None
@@ -210,6 +232,11 @@ impl GcmKey {
 
     #[cfg(not(target_arch = "x86_64"))]
     fn vaes512(_key: &[u8]) -> Option<GcmKey> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn vaes256(_key: &[u8]) -> Option<GcmKey> {
         None
     }
 
@@ -314,6 +341,10 @@ impl GcmKey {
         if let (Engine::Vaes512(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
             return Ok(vaes512::seal(t, rk, &self.table, dir, &j0, aad, buf));
         }
+        #[cfg(target_arch = "x86_64")]
+        if let (Engine::Vaes256(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
+            return Ok(vaes256::seal(t, rk, &self.table, dir, &j0, aad, buf));
+        }
         let mut prefix = [0u8; 12];
         prefix.copy_from_slice(&j0[..12]);
         let ctr0 = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]);
@@ -400,7 +431,8 @@ macro_rules! gcm_type {
                 self.key.decrypt(iv, aad, buf, tag)
             }
 
-            /// The backend in use: `vaes-avx512`, `aes-ni` or `portable`.
+            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
+            /// `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name
             }
@@ -416,6 +448,11 @@ macro_rules! gcm_type {
             }
 
             #[doc(hidden)]
+            pub fn new_vaes256(key: &[u8; $bytes]) -> Option<$name> {
+                GcmKey::vaes256(key).map(|key| $name { key })
+            }
+
+            #[doc(hidden)]
             pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
                 GcmKey::vaes512(key).map(|key| $name { key })
             }
@@ -427,6 +464,7 @@ macro_rules! gcm_type {
             pub fn all_backends(key: &[u8; $bytes]) -> alloc::vec::Vec<$name> {
                 let mut v = alloc::vec![$name::new_portable(key)];
                 v.extend($name::new_aesni(key));
+                v.extend($name::new_vaes256(key));
                 v.extend($name::new_vaes512(key));
                 v
             }

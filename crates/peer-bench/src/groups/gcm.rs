@@ -152,6 +152,7 @@ trait Gcm: 'static {
 trait Ours: Gcm + Sized {
     fn best(key: &[u8]) -> Option<Self>;
     fn vaes512(key: &[u8]) -> Option<Self>;
+    fn vaes256(key: &[u8]) -> Option<Self>;
     fn aesni(key: &[u8]) -> Option<Self>;
     fn portable(key: &[u8]) -> Option<Self>;
     fn backend(&self) -> &'static str;
@@ -185,6 +186,9 @@ macro_rules! ours {
             }
             fn vaes512(key: &[u8]) -> Option<Self> {
                 <$t>::new_vaes512(key.try_into().ok()?)
+            }
+            fn vaes256(key: &[u8]) -> Option<Self> {
+                <$t>::new_vaes256(key.try_into().ok()?)
             }
             fn aesni(key: &[u8]) -> Option<Self> {
                 <$t>::new_aesni(key.try_into().ok()?)
@@ -434,7 +438,12 @@ fn tables<V: Variant>(seed: u64) -> Result<Vec<Case>, String> {
         |k| V::Ours::best(k).ok_or_else(|| "wrong key length".into()),
         &inputs,
     )?];
-    let backends: [Constructor<V::Ours>; 3] = [V::Ours::vaes512, V::Ours::aesni, V::Ours::portable];
+    let backends: [Constructor<V::Ours>; 4] = [
+        V::Ours::vaes512,
+        V::Ours::vaes256,
+        V::Ours::aesni,
+        V::Ours::portable,
+    ];
     for new in backends {
         let Some(name) = new(&inputs.key).map(|g| g.backend()) else {
             continue;

@@ -1,0 +1,752 @@
+//! Target features: `avx`, `avx2`, `vaes`, `vpclmulqdq`, `aes`, `pclmulqdq`,
+//! `ssse3`, `sse4.1` — capability token [`VaesAvx2`].
+//!
+//! The stitched AES-GCM kernel on ymm, for CPUs with VAES and VPCLMULQDQ
+//! but without AVX-512 (and for AVX-512 CPUs under `FIELDWORK_MAX_ISA=avx2`):
+//! everything after `J0` — GHASH of the associated data, counter-mode AES
+//! with VAES on ymm (two blocks per `vaesenc`) and GHASH of the ciphertext
+//! with VPCLMULQDQ in the same loop, the lengths block and the tag — in one
+//! function. The algorithm is that of the zmm kernel ([`super::vaes512`]),
+//! which documents it in full; this file follows it function for function.
+//!
+//! # The algorithm, in brief
+//!
+//! `2·R` blocks per iteration (R = 8 registers of two blocks: 16 blocks,
+//! 256 bytes). Encryption hashes the previous iteration's ciphertext while
+//! it encrypts the next counters; decryption hashes the ciphertext it is
+//! about to decrypt. GHASH is POLYVAL on byte-reversed blocks: block `j`
+//! of a group of `n` meets `H^(n−j)` (aggregated reduction, Gueron &
+//! Kounavis, Intel white paper 323640), schoolbook 128×128 products (four
+//! `vpclmulqdq` per register, two registers' products entering the sums
+//! together), the two lanes' 256-bit sums reduced together (Montgomery,
+//! `hi ⊕ fold(mid ⊕ fold(lo))` with two folds by 0xc2…) and XORed. Groups
+//! of the text and of the associated data are reduced in pairs (`H^32 …
+//! H^17`, then `H^16 … H^1`). Counters are the big-endian
+//! blocks themselves, advanced by one `vpaddd` into byte 15 while the low
+//! byte cannot wrap, else rebuilt from the 32-bit counter (`inc32`
+//! semantics). With at most 256 bytes of associated data and 240 of text
+//! the whole hash is one aggregated reduction of at most 32 blocks.
+//!
+//! # Differences from the zmm kernel
+//!
+//! - Two blocks per register: 16 blocks per iteration take eight
+//!   registers of AES state, so with 16 vector registers (not 32) the
+//!   round keys (15 broadcasts), the counters and the sums are kept on the
+//!   stack by the compiler and reloaded where used; the powers are read
+//!   from the table. The loads issue on the load ports, not on the ALU
+//!   ports that bound the loop.
+//! - No masked byte loads or stores (no AVX-512BW): a tail (the last
+//!   0 … 255 bytes, and short messages) is copied to a zeroed 256-byte stack
+//!   buffer, processed with whole-register loads and stores, and copied
+//!   back; the buffer is zeroized afterwards. Bytes past the end are cleared
+//!   by a `vpcmpgtb` mask built from the (public) length before they are
+//!   hashed, so the partial block is zero-padded as GHASH requires.
+//! - No `vpternlogq`: the three-way XORs are two `vpxor`.
+//! - The power table `H^32 … H^1` is computed here ([`power_table`], with
+//!   PCLMULQDQ) from `H`, since the key's xmm GHASH kernel keeps only
+//!   `H^1 … H^8`.
+//!
+//! # 16 or 8 blocks per iteration
+//!
+//! Both were measured: the same code with `R` = 8 (16 blocks) and `R` = 4
+//! (8 blocks, which leaves registers for some round keys). Sixteen blocks
+//! win at every bulk size (0.29 against 0.32 cycles/byte at 64 KiB), so
+//! `R` = 8. The loop is near the port bound: per 16 blocks of AES-128, 80
+//! ymm `vaesenc` (more than one per cycle: at one per cycle the loop could
+//! not run below 0.31 cycles/byte), ≈ 33 `vpclmulqdq` and ≈ 60 other
+//! vector operations (round-0 and data XORs, byte reversals, counter adds,
+//! sum XORs, half a reduction) on three vector ports: ≈ 58 cycles ≈ 0.23
+//! cycles/byte. The zmm kernel does the same work in about half the
+//! instructions. Karatsuba would trade a `vpclmulqdq` for a `vpshufd` and a
+//! `vpxor` per register: no fewer operations, so schoolbook stays.
+//!
+//! # Measured
+//!
+//! AES-128-GCM encryption with 13 bytes of associated data, cycles per
+//! byte (TSC ticks × 1.29, the measured core/TSC ratio), median of 61
+//! interleaved samples per run and of eight runs (six for 8 blocks);
+//! Intel Xeon (Sapphire Rapids class, with AVX-512, so the ymm kernel is
+//! measured on a core that would run the zmm one), 2026-11-21, a scratch
+//! benchmark (not in the tree) calling `Aes128Gcm::new_vaes256`,
+//! `new_vaes512` and `new_aesni` in one process, in place on one buffer;
+//! the two variants of this kernel were run alternately:
+//!
+//! | bytes | `vaes-avx2`, 16 blocks | `vaes-avx2`, 8 blocks | `vaes-avx512` | `aes-ni` |
+//! |---|---|---|---|---|
+//! | 16 | 13.2 | 13.4 | 15.5 | 44.7 |
+//! | 1 KiB | 0.49 | 0.50 | 0.43 | 2.00 |
+//! | 16 KiB | 0.30 | 0.33 | 0.216 | 1.50 |
+//! | 64 KiB | 0.29 | 0.32 | 0.204 | 1.48 |
+//!
+//! Runs scattered by about ±5 % (the machine is shared). In bulk the ymm
+//! kernel runs at 0.7 of the zmm kernel's speed and 5 times the chunked
+//! AES-NI engine's; at 16 bytes (the short-message path, the same for both
+//! variants) it was slightly faster than the zmm kernel, ≈ 210 against
+//! ≈ 250 cycles per message (not investigated further).
+#![allow(unsafe_code)]
+
+use super::Direction;
+use crate::aes::RoundKeys;
+use crate::cpu::VaesAvx2;
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_clmulepi64_si128,
+    _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_si128,
+    _mm256_clmulepi64_epi128, _mm256_cmpgt_epi8, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
+};
+use zeroize::Zeroize;
+
+/// Registers (of two blocks) per loop iteration (even: products are
+/// accumulated two registers at a time).
+const R: usize = 8;
+/// Table index of the powers a loop group meets when it closes a pair or
+/// stands alone (`H^(2R) … H^1`) and when it opens a pair (`H^(4R) …
+/// H^(2R+1)`).
+const LOOP_LO: usize = 32 - 2 * R;
+const LOOP_HI: usize = 32 - 4 * R;
+/// Bytes per loop iteration.
+const STEP: usize = 32 * R;
+const _: () = assert!(R.is_multiple_of(2));
+/// Bytes of the stack buffer for tails: the short-message path's 256
+/// bytes of associated data or 240 of text, and the loop's last
+/// `STEP − 1` bytes.
+const PAD: usize = 256;
+const _: () = assert!(STEP <= PAD);
+
+/// Entries of the power table: `H^32 … H^1`, then zeros so that a group's
+/// last register may read past `H^1` (the same size as the zmm kernel's,
+/// so one key layout serves both).
+pub(super) const TABLE: usize = 36;
+
+/// The power table for [`seal`] from the POLYVAL-domain key `h` (the
+/// dot-power of `H^1`): `table[i]` = the dot-power of `H^(32−i)` for
+/// `i < 32`, zeros after.
+pub(super) fn power_table(t: VaesAvx2, h: u128) -> [u128; TABLE] {
+    let _ = t;
+    let mut p = [0u128; 32];
+    p[0] = h;
+    // SAFETY: the token proves PCLMULQDQ.
+    unsafe { dot_powers(&mut p) };
+    let mut table = [0u128; TABLE];
+    for (i, v) in table.iter_mut().take(32).enumerate() {
+        *v = p[31 - i];
+    }
+    p.zeroize();
+    table
+}
+
+/// `p[k]` = the dot-power of `H^(k+1)` from `p[0]`: `H^(2j) = dot(H^j,
+/// H^j)`, `H^(2j+1) = dot(H^(2j), H)` (depth ≈ 2·log₂ 32).
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn dot_powers(p: &mut [u128; 32]) {
+    for k in 1..32 {
+        let e = k + 1;
+        let (a, b) = if e % 2 == 0 {
+            (p[e / 2 - 1], p[e / 2 - 1])
+        } else {
+            (p[k - 1], p[0])
+        };
+        let (x, y) = (from_u128(a), from_u128(b));
+        let lo = to_u128(_mm_clmulepi64_si128::<0x00>(x, y));
+        let hi = to_u128(_mm_clmulepi64_si128::<0x11>(x, y));
+        let mid = to_u128(_mm_xor_si128(
+            _mm_clmulepi64_si128::<0x01>(x, y),
+            _mm_clmulepi64_si128::<0x10>(x, y),
+        ));
+        p[k] = crate::ghash::mont_reduce(lo ^ (mid << 64), hi ^ (mid >> 64));
+    }
+}
+
+/// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
+/// over `buf` (any length) from `inc32(J0)` with the GHASH of the
+/// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
+/// `table` comes from [`power_table`].
+pub(super) fn seal(
+    t: VaesAvx2,
+    rk: &RoundKeys,
+    table: &[u128; TABLE],
+    dir: Direction,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let _ = t;
+    // SAFETY: the token proves every feature `seal_ymm` is compiled for.
+    unsafe {
+        let e = dir == Direction::Encrypt;
+        match rk.rounds {
+            10 => seal_ymm::<10>(rk, table, e, j0, aad, buf),
+            12 => seal_ymm::<12>(rk, table, e, j0, aad, buf),
+            _ => seal_ymm::<14>(rk, table, e, j0, aad, buf),
+        }
+    }
+}
+
+#[inline(always)]
+fn from_u128s(v: [u128; 2]) -> __m256i {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<[u128; 2], __m256i>(v) }
+}
+
+#[inline(always)]
+fn to_u128(v: __m128i) -> u128 {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<__m128i, u128>(v) }
+}
+
+#[inline(always)]
+fn from_u128(v: u128) -> __m128i {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<u128, __m128i>(v) }
+}
+
+/// A zeroed, register-aligned stack copy of at most [`PAD`] bytes: AVX2
+/// has no masked byte loads or stores, so tails are processed here with
+/// whole-register accesses.
+#[repr(C, align(32))]
+struct Pad {
+    bytes: [u8; PAD],
+    /// Registers that hold data: `⌈len/32⌉`.
+    regs: usize,
+}
+
+impl Pad {
+    /// All zeros, no data.
+    const EMPTY: Pad = Pad {
+        bytes: [0; PAD],
+        regs: 0,
+    };
+
+    /// Copies in `data` (at most [`PAD`] bytes; callers guarantee it) to
+    /// an empty pad, in place (no moved copy of the data is left behind).
+    #[inline]
+    fn fill(&mut self, data: &[u8]) {
+        debug_assert!(data.len() <= PAD);
+        let len = data.len().min(PAD);
+        self.bytes[..len].copy_from_slice(&data[..len]);
+        self.regs = len.div_ceil(32);
+    }
+
+    /// Register `c` (`c < self.regs`).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn load(&self, c: usize) -> __m256i {
+        let c = c.min(PAD / 32 - 1);
+        // SAFETY: `32·c + 32 ≤ PAD`.
+        unsafe { _mm256_loadu_si256(self.bytes.as_ptr().add(32 * c).cast()) }
+    }
+
+    /// Overwrites register `c`.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn store(&mut self, c: usize, v: __m256i) {
+        let c = c.min(PAD / 32 - 1);
+        // SAFETY: `32·c + 32 ≤ PAD`.
+        unsafe { _mm256_storeu_si256(self.bytes.as_mut_ptr().add(32 * c).cast(), v) }
+    }
+
+    /// The first `out.len()` bytes into `out`.
+    #[inline]
+    fn copy_to(&self, out: &mut [u8]) {
+        let len = out.len().min(PAD);
+        out[..len].copy_from_slice(&self.bytes[..len]);
+    }
+
+    /// Zeroes the registers that held data, with volatile register-wide
+    /// stores that the compiler may not elide (the rest was never written).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn wipe(&mut self) {
+        let ptr = self.bytes.as_mut_ptr();
+        for c in 0..self.regs.min(PAD / 32) {
+            // SAFETY: `32·c + 32 ≤ PAD`, and the buffer is 32-byte aligned
+            // (`repr(C, align(32))` with `bytes` at offset 0).
+            unsafe {
+                core::ptr::write_volatile(ptr.add(32 * c).cast::<__m256i>(), _mm256_setzero_si256())
+            };
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Per-call constants.
+struct Ctx<'a> {
+    /// AES round keys broadcast to both lanes (`NR` + 1 used).
+    k: [__m256i; 15],
+    /// Byte reversal within each 128-bit lane.
+    rev: __m256i,
+    /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
+    c: __m256i,
+    table: &'a [u128; TABLE],
+    /// The counter block `J0` byte-reversed with its 32-bit counter
+    /// replaced by the lane offset (0, 1).
+    ctr_base: __m256i,
+    /// The byte indices 0 … 31, for tail masks.
+    byte_index: __m256i,
+}
+
+/// The schoolbook sums of an aggregated group.
+#[derive(Clone, Copy)]
+struct Sums {
+    lo: __m256i,
+    hi: __m256i,
+    mid: __m256i,
+}
+
+macro_rules! kernel_fns {
+    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = "avx,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+            fn $name $args $(-> $ret)? $body
+        )*
+    };
+}
+
+/// As [`kernel_fns`], for functions generic over the AES round count `NR`
+/// (10, 12, 14), so that the round loops unroll.
+macro_rules! kernel_fns_nr {
+    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = "avx,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+            fn $name<const NR: usize> $args $(-> $ret)? $body
+        )*
+    };
+}
+
+kernel_fns! {
+    /// Empty sums.
+    fn zero_sums() -> Sums {
+        let z = _mm256_setzero_si256();
+        Sums { lo: z, hi: z, mid: z }
+    }
+
+    /// Two powers `table[i..i + 2]`.
+    fn powers2(table: &[u128; TABLE], i: usize) -> __m256i {
+        let i = i.min(TABLE - 2);
+        // SAFETY: `i + 2 ≤ TABLE`.
+        unsafe { _mm256_loadu_si256(table.as_ptr().add(i).cast()) }
+    }
+
+    /// Accumulates the two lanes' products `d·p` (schoolbook).
+    fn mul_acc(d: __m256i, p: __m256i, s: &mut Sums) {
+        s.lo = _mm256_xor_si256(s.lo, _mm256_clmulepi64_epi128::<0x00>(d, p));
+        s.hi = _mm256_xor_si256(s.hi, _mm256_clmulepi64_epi128::<0x11>(d, p));
+        s.mid = _mm256_xor_si256(
+            s.mid,
+            _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x01>(d, p),
+                _mm256_clmulepi64_epi128::<0x10>(d, p),
+            ),
+        );
+    }
+
+    /// [`mul_acc`] for two registers: each sum takes both registers'
+    /// products XORed together (no `vpternlogq`: the same number of XORs
+    /// as two [`mul_acc`], with half the dependency chain through the sums).
+    fn mul_acc2(d: __m256i, p: __m256i, e: __m256i, q: __m256i, s: &mut Sums) {
+        s.lo = _mm256_xor_si256(
+            s.lo,
+            _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x00>(d, p),
+                _mm256_clmulepi64_epi128::<0x00>(e, q),
+            ),
+        );
+        s.hi = _mm256_xor_si256(
+            s.hi,
+            _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x11>(d, p),
+                _mm256_clmulepi64_epi128::<0x11>(e, q),
+            ),
+        );
+        let md = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128::<0x01>(d, p),
+            _mm256_clmulepi64_epi128::<0x10>(d, p),
+        );
+        let me = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128::<0x01>(e, q),
+            _mm256_clmulepi64_epi128::<0x10>(e, q),
+        );
+        s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
+    }
+
+    /// The two lanes' 256-bit sums reduced and XORed together. With the
+    /// product `T = hi·x^128 + mid·x^64 + lo`, Montgomery reduction is
+    /// `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`, `fold(v) = swap64(v) ⊕
+    /// v₀·C` (see [`crate::ghash`]): no byte shifts — two `vpshufd`, two
+    /// `vpclmulqdq`, four XORs on both lanes at once.
+    fn reduce(s: Sums, c: __m256i) -> __m128i {
+        let m = _mm256_xor_si256(
+            s.mid,
+            _mm256_xor_si256(
+                _mm256_shuffle_epi32::<0x4e>(s.lo),
+                _mm256_clmulepi64_epi128::<0x00>(s.lo, c),
+            ),
+        );
+        let r = _mm256_xor_si256(
+            s.hi,
+            _mm256_xor_si256(
+                _mm256_shuffle_epi32::<0x4e>(m),
+                _mm256_clmulepi64_epi128::<0x00>(m, c),
+            ),
+        );
+        _mm_xor_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r))
+    }
+
+    /// The counter blocks `n`, `n + 1` (big-endian), built from the 32-bit
+    /// counter (wrapping as `inc32`) in each lane's low dword of the
+    /// byte-reversed `J0`.
+    fn counter_reg(ctx: &Ctx, n: u32) -> __m256i {
+        let add = _mm256_blend_epi32::<0x11>(_mm256_setzero_si256(), _mm256_set1_epi32(n as i32));
+        _mm256_shuffle_epi8(_mm256_add_epi32(ctx.ctr_base, add), ctx.rev)
+    }
+
+    /// The counter blocks `n + 2c + l` (lane l of register c).
+    fn counters(ctx: &Ctx, n: u32) -> [__m256i; R] {
+        core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(2 * c as u32)))
+    }
+
+    /// The counters `2R` blocks on, given those at `n`: one `vpaddd` into
+    /// byte 15 while the low byte cannot wrap, else rebuilt.
+    fn advance(ctx: &Ctx, be: [__m256i; R], n: u32) -> [__m256i; R] {
+        if (n & 0xff) as usize + 2 * 2 * R - 1 <= 0xff {
+            let inc = from_u128s([((2 * R) as u128) << 120; 2]);
+            be.map(|v| _mm256_add_epi32(v, inc))
+        } else {
+            counters(ctx, n.wrapping_add(2 * R as u32))
+        }
+    }
+
+    /// Keeps the first `bytes` (clamped to 0 … 32) bytes of `v`, zeroes the
+    /// rest.
+    fn keep_bytes(ctx: &Ctx, v: __m256i, bytes: usize) -> __m256i {
+        let n = _mm256_set1_epi8(bytes.min(32) as i8);
+        _mm256_and_si256(v, _mm256_cmpgt_epi8(n, ctx.byte_index))
+    }
+
+    /// `2R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
+    fn ghash_regs(ctx: &Ctx, g: [__m256i; R], p: usize, s: Sums) -> Sums {
+        let mut s = s;
+        for c in (0..R).step_by(2) {
+            mul_acc2(
+                g[c],
+                powers2(ctx.table, p + 2 * c),
+                g[c + 1],
+                powers2(ctx.table, p + 2 * c + 2),
+                &mut s,
+            );
+        }
+        s
+    }
+
+    /// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
+    /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0.
+    /// Through a zeroed stack copy (AVX2 has no masked byte loads).
+    fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
+        let mut pad = Pad::EMPTY;
+        pad.fill(data);
+        for c in 0..pad.regs {
+            let mut g = _mm256_shuffle_epi8(pad.load(c), ctx.rev);
+            if c == 0 {
+                g = _mm256_xor_si256(g, _mm256_zextsi128_si256(inject));
+            }
+            mul_acc(g, powers2(ctx.table, first + 2 * c), s);
+        }
+        pad.wipe();
+    }
+
+    /// Absorbs one block (POLYVAL element `x`) meeting `table[index]`.
+    fn absorb_one(ctx: &Ctx, x: __m128i, index: usize, s: &mut Sums) {
+        let p = _mm256_zextsi128_si256(from_u128(ctx.table[index]));
+        mul_acc(_mm256_zextsi128_si256(x), p, s);
+    }
+
+    /// AES of one block on xmm (for `AES(K, J0)`), read little-endian.
+    fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
+        let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
+        for r in 1..rk.rounds {
+            x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
+        }
+        to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
+    }
+}
+
+kernel_fns_nr! {
+    /// One register of counter blocks through AES.
+    fn aes_reg(ctx: &Ctx, ctr: __m256i) -> __m256i {
+        let k = &ctx.k;
+        let mut x = _mm256_xor_si256(ctr, k[0]);
+        for &kr in &k[1..NR] {
+            x = _mm256_aesenc_epi128(x, kr);
+        }
+        _mm256_aesenclast_epi128(x, k[NR])
+    }
+
+    /// `R` registers of counter blocks through AES.
+    fn aes_regs(ctx: &Ctx, ctr: [__m256i; R]) -> [__m256i; R] {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm256_xor_si256(v, k[0]));
+        for &kr in &k[1..NR] {
+            for xi in &mut x {
+                *xi = _mm256_aesenc_epi128(*xi, kr);
+            }
+        }
+        x.map(|v| _mm256_aesenclast_epi128(v, k[NR]))
+    }
+
+    /// `R` registers of counter blocks through AES while `2R` byte-reversed
+    /// blocks `g` are multiplied by the powers `p` into the sums `s`:
+    /// returns the keystream and the sums.
+    fn aes_ghash(ctx: &Ctx, ctr: [__m256i; R], g: [__m256i; R], p: usize, s: Sums) -> ([__m256i; R], Sums) {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm256_xor_si256(v, k[0]));
+        let mut s = s;
+        // Rounds 1..=R, each pair of them with two registers' products.
+        for c in (0..R).step_by(2) {
+            for r in [c + 1, c + 2] {
+                for xi in &mut x {
+                    *xi = _mm256_aesenc_epi128(*xi, k[r]);
+                }
+            }
+            mul_acc2(
+                g[c],
+                powers2(ctx.table, p + 2 * c),
+                g[c + 1],
+                powers2(ctx.table, p + 2 * c + 2),
+                &mut s,
+            );
+        }
+        for &kr in &k[R + 1..NR] {
+            for xi in &mut x {
+                *xi = _mm256_aesenc_epi128(*xi, kr);
+            }
+        }
+        (x.map(|v| _mm256_aesenclast_epi128(v, k[NR])), s)
+    }
+
+    /// Counter mode in place over the ≤ 256 bytes of `data` from the
+    /// counter `n`, absorbing the ciphertext into `s` (block `j` meets
+    /// `table[first + j]`; `inject` enters block 0). Through a zeroed
+    /// stack copy (AVX2 has no masked byte loads or stores); keystream
+    /// past the end is masked off before it is stored or hashed.
+    fn ctr_tail(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
+        let len = data.len();
+        let mut pad = Pad::EMPTY;
+        pad.fill(data);
+        for c in 0..pad.regs {
+            let ks = aes_reg::<NR>(ctx, counter_reg(ctx, n.wrapping_add(2 * c as u32)));
+            let inp = pad.load(c);
+            let out = keep_bytes(ctx, _mm256_xor_si256(ks, inp), len - 32 * c);
+            pad.store(c, out);
+            let mut g = _mm256_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
+            if c == 0 {
+                g = _mm256_xor_si256(g, _mm256_zextsi128_si256(inject));
+            }
+            mul_acc(g, powers2(ctx.table, first + 2 * c), s);
+        }
+        pad.copy_to(data);
+        pad.wipe();
+    }
+}
+
+/// Prepares the next loop group: its powers, and whether it opens a
+/// pair (no reduction after it). A group that opens a pair or stands
+/// alone starts from empty sums with the accumulator entering its
+/// first block.
+#[inline]
+#[target_feature(enable = "avx,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+fn group_powers(
+    pairing: &mut Pairing,
+    g: &mut [__m256i; R],
+    acc: __m128i,
+    s: &mut Sums,
+) -> (usize, bool) {
+    let (opens, starts) = pairing.next();
+    if starts {
+        *s = zero_sums();
+        g[0] = _mm256_xor_si256(g[0], _mm256_zextsi128_si256(acc));
+    }
+    (if opens { LOOP_HI } else { LOOP_LO }, opens)
+}
+
+/// Which powers the loop's next group of `2R` blocks meets: groups are
+/// reduced in pairs (`H^(4R) … H^(2R+1)`, then `H^(2R) … H^1`), with a
+/// single first group when their number is odd, so that the last group
+/// always meets `H^(2R) … H^1` and ends with a reduction.
+struct Pairing {
+    /// Groups still to come.
+    left: usize,
+    /// The previous group opened a pair.
+    closing: bool,
+}
+
+impl Pairing {
+    /// For the next group: (opens a pair — high powers, no reduction after
+    /// it; starts a reduction unit — empty sums, the accumulator enters).
+    fn next(&mut self) -> (bool, bool) {
+        let opens = self.left.is_multiple_of(2);
+        // A group that closes a pair follows one that opened it.
+        let closes = !opens && self.closing;
+        self.left -= 1;
+        self.closing = opens;
+        (opens, !closes)
+    }
+}
+
+#[target_feature(enable = "avx,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+fn seal_ymm<const NR: usize>(
+    rk: &RoundKeys,
+    table: &[u128; TABLE],
+    encrypt: bool,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    // Independent of everything else: its latency hides behind the rest.
+    let tag_mask = aes_block(rk, j0);
+    let j0_rev = u128::from_be_bytes(*j0);
+    let base = j0_rev & !0xffff_ffff;
+    let ctx = Ctx {
+        k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 2])),
+        rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
+        c: from_u128s([u128::from(crate::ghash::C_HI); 2]),
+        table,
+        ctr_base: from_u128s([base, base | 1]),
+        byte_index: from_u128s([
+            0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100,
+            0x1f1e_1d1c_1b1a_1918_1716_1514_1312_1110,
+        ]),
+    };
+    let lengths =
+        from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
+    // The first data block's counter: inc32(J0).
+    let mut n = (j0_rev as u32).wrapping_add(1);
+    let mut acc = _mm_setzero_si128();
+
+    // Short messages: the associated data, the ciphertext and the lengths
+    // block in one aggregated reduction (at most 16 + 15 + 1 powers).
+    if aad.len() <= 256 && buf.len() <= 240 {
+        let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
+        let first = 32 - (ab + cb + 1);
+        let mut s = zero_sums();
+        absorb_tail(&ctx, aad, first, acc, &mut s);
+        ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
+        absorb_one(&ctx, lengths, 31, &mut s);
+        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+    }
+
+    // Associated data: 2R blocks per group, then the rest as one group.
+    // Chunks are paired per reduction as in the loop below (the chain
+    // through the accumulator is then one reduction per 4R blocks).
+    let mut chunks = aad.chunks_exact(STEP);
+    let mut pairing = Pairing {
+        left: chunks.len(),
+        closing: false,
+    };
+    let mut s = zero_sums();
+    for a in &mut chunks {
+        // SAFETY: `a` has STEP bytes.
+        let mut g: [__m256i; R] = core::array::from_fn(|c| unsafe {
+            _mm256_shuffle_epi8(_mm256_loadu_si256(a.as_ptr().add(32 * c).cast()), ctx.rev)
+        });
+        let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+        s = ghash_regs(&ctx, g, p, s);
+        if !open {
+            acc = reduce(s, ctx.c);
+        }
+    }
+    let a = chunks.remainder();
+    if !a.is_empty() {
+        let mut s = zero_sums();
+        absorb_tail(&ctx, a, 32 - a.len().div_ceil(16), acc, &mut s);
+        acc = reduce(s, ctx.c);
+    }
+
+    let full = buf.len() / STEP;
+    let ptr = buf.as_mut_ptr();
+    let load = |i: usize, c: usize| {
+        // SAFETY: callers pass i < full, c < R: chunk i lies inside `buf`.
+        unsafe { _mm256_loadu_si256(ptr.add(STEP * i + 32 * c).cast()) }
+    };
+    let store = |i: usize, c: usize, v: __m256i| {
+        // SAFETY: as for `load`.
+        unsafe { _mm256_storeu_si256(ptr.add(STEP * i + 32 * c).cast(), v) }
+    };
+    // Every full chunk's ciphertext is hashed in the loop, in pairs.
+    let mut pairing = Pairing {
+        left: full,
+        closing: false,
+    };
+    let mut ctr = counters(&ctx, n);
+    let mut s = zero_sums();
+    if encrypt {
+        if full > 0 {
+            let ks = aes_regs::<NR>(&ctx, ctr);
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(2 * R as u32);
+            let mut g = ks;
+            for c in 0..R {
+                let out = _mm256_xor_si256(ks[c], load(0, c));
+                store(0, c, out);
+                g[c] = _mm256_shuffle_epi8(out, ctx.rev);
+            }
+            for i in 1..full {
+                let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+                let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+                s = s2;
+                if !open {
+                    acc = reduce(s, ctx.c);
+                }
+                ctr = advance(&ctx, ctr, n);
+                n = n.wrapping_add(2 * R as u32);
+                for c in 0..R {
+                    let out = _mm256_xor_si256(ks[c], load(i, c));
+                    store(i, c, out);
+                    g[c] = _mm256_shuffle_epi8(out, ctx.rev);
+                }
+            }
+            let (p, _) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            acc = reduce(ghash_regs(&ctx, g, p, s), ctx.c);
+        }
+    } else {
+        for i in 0..full {
+            let inp: [__m256i; R] = core::array::from_fn(|c| load(i, c));
+            let mut g = inp.map(|v| _mm256_shuffle_epi8(v, ctx.rev));
+            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+            s = s2;
+            if !open {
+                acc = reduce(s, ctx.c);
+            }
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(2 * R as u32);
+            for c in 0..R {
+                store(i, c, _mm256_xor_si256(ks[c], inp[c]));
+            }
+        }
+    }
+    // The last 0 … STEP − 1 bytes and the lengths block: one group.
+    let tail = &mut buf[STEP * full..];
+    let first = 32 - (tail.len().div_ceil(16) + 1);
+    let mut s = zero_sums();
+    let len_block = if tail.is_empty() {
+        _mm_xor_si128(lengths, acc)
+    } else {
+        ctr_tail::<NR>(&ctx, n, tail, encrypt, first, acc, &mut s);
+        lengths
+    };
+    absorb_one(&ctx, len_block, 31, &mut s);
+    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+}
+
+/// The tag bytes: GHASH's output (the POLYVAL-domain value byte-reversed)
+/// XOR `AES(K, J0)` (given in memory order, read little-endian).
+#[inline(always)]
+fn tag_bytes(h: u128, tag_mask: u128) -> [u8; 16] {
+    (h.swap_bytes() ^ tag_mask).to_le_bytes()
+}
