@@ -14,8 +14,8 @@
 //! |---|---|---|
 //! | [`gf2x`] | multiplication and algebra in GF(2)\[x\] | products of any size (portable, PCLMULQDQ, VPCLMULQDQ), squaring, [`gf2x::Gf2Poly`] algebra; Su–Fan strategy table and Toom in progress |
 //! | [`gf2m`] | binary fields GF(2^m), polynomial and normal basis | planned |
-//! | [`ghash`] | GHASH and POLYVAL | in progress: streaming and one-shot, portable / PCLMULQDQ / VPCLMULQDQ |
-//! | [`aes`], [`gcm`] | AES and AES-GCM | planned |
+//! | [`ghash`] | GHASH and POLYVAL | done: streaming, `universal-hash` traits, one-shot; portable / PCLMULQDQ / VPCLMULQDQ; the white paper's algorithm progression ([`ghash::ghash_with`]) |
+//! | [`aes`], [`gcm`] | AES and AES-GCM | done (speed targets partly missed): AES-128/192/256; AES-GCM with the `aead` traits and SP 800-38D's detached-IV API; stitched VAES/VPCLMULQDQ kernels on zmm and ymm, AES-NI and portable engines |
 //! | [`poly1305`], [`chacha20`] | Poly1305, ChaCha20, ChaCha20-Poly1305 | planned |
 //! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |
 //! | [`cpu`] | feature detection, the ISA cap, what is in effect | done |

@@ -1,6 +1,6 @@
 //! GHASH and POLYVAL: polynomial hashing over GF(2^128).
 //!
-//! *Status: in progress (issue 5). [`Polyval`] and [`GHash`] (streaming,
+//! *Status: done (issue 5). [`Polyval`] and [`GHash`] (streaming,
 //! any split of the input gives the same result) and the one-shot
 //! [`polyval`] / [`ghash`] run on portable, PCLMULQDQ and VPCLMULQDQ
 //! backends with aggregated reduction, and implement RustCrypto's
