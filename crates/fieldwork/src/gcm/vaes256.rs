@@ -685,33 +685,39 @@ fn seal_ymm<const NR: usize>(
     let mut ctr = counters(&ctx, n);
     let mut s = zero_sums();
     if encrypt {
-        if full > 0 {
-            let ks = aes_regs::<NR>(&ctx, ctr);
-            ctr = advance(&ctx, ctr, n);
-            n = n.wrapping_add(2 * R as u32);
-            let mut g = ks;
-            for c in 0..R {
-                let out = _mm256_xor_si256(ks[c], load(0, c));
-                store(0, c, out);
-                g[c] = _mm256_shuffle_epi8(out, ctx.rev);
-            }
-            for i in 1..full {
+        // As in the zmm kernel: the ciphertext of chunk i − LAG is hashed
+        // while chunk i is encrypted, read back from `buf`, so the products
+        // do not wait on the previous iteration's last AES round.
+        const LAG: usize = 2;
+        let rev_chunk = |j: usize| -> [__m256i; R] {
+            core::array::from_fn(|c| _mm256_shuffle_epi8(load(j, c), ctx.rev))
+        };
+        for i in 0..full {
+            let ks = if i >= LAG {
+                let mut g = rev_chunk(i - LAG);
                 let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
                 let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
                 }
-                ctr = advance(&ctx, ctr, n);
-                n = n.wrapping_add(2 * R as u32);
-                for c in 0..R {
-                    let out = _mm256_xor_si256(ks[c], load(i, c));
-                    store(i, c, out);
-                    g[c] = _mm256_shuffle_epi8(out, ctx.rev);
-                }
+                ks
+            } else {
+                aes_regs::<NR>(&ctx, ctr)
+            };
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(2 * R as u32);
+            for (c, &k) in ks.iter().enumerate() {
+                store(i, c, _mm256_xor_si256(k, load(i, c)));
             }
-            let (p, _) = group_powers(&mut pairing, &mut g, acc, &mut s);
-            acc = reduce(ghash_regs(&ctx, g, p, s), ctx.c);
+        }
+        for j in full.saturating_sub(LAG)..full {
+            let mut g = rev_chunk(j);
+            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            s = ghash_regs(&ctx, g, p, s);
+            if !open {
+                acc = reduce(s, ctx.c);
+            }
         }
     } else {
         for i in 0..full {
