@@ -133,7 +133,7 @@ struct GcmKey {
     name: &'static str,
     /// The stitched kernels' power table (`H^32 … H^1`, zeros).
     #[cfg(target_arch = "x86_64")]
-    table: [u128; vaes512::TABLE],
+    table: [u128; TABLE],
 }
 
 impl Drop for GcmKey {
@@ -154,6 +154,57 @@ enum Direction {
 /// chunk is in L1.
 const CHUNK: usize = 512;
 
+/// Entries of the stitched kernels' power table: `H^32 … H^1`, then four
+/// zeros so that a group's last register may read past `H^1`.
+#[cfg(target_arch = "x86_64")]
+const TABLE: usize = 36;
+
+/// The stitched kernels' power table: `table[i]` = the dot-power of
+/// `H^(32−i)` for `i < 32` (so `H^n … H^1` are its entries `32 − n …
+/// 31`), zeros after.
+#[cfg(target_arch = "x86_64")]
+fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
+    let mut t = [0u128; TABLE];
+    for (i, v) in t.iter_mut().take(32).enumerate() {
+        *v = powers[31 - i];
+    }
+    t
+}
+
+/// Which powers the stitched kernels' next loop group meets: groups are
+/// reduced in pairs (the higher half of the table's powers, then the
+/// lower), with a single first group when their number is odd, so that the
+/// last group always meets the lowest powers and ends with a reduction.
+#[cfg(target_arch = "x86_64")]
+struct Pairing {
+    /// Groups still to come.
+    left: usize,
+    /// The previous group opened a pair.
+    closing: bool,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Pairing {
+    /// Pairing for `groups` groups.
+    fn new(groups: usize) -> Pairing {
+        Pairing {
+            left: groups,
+            closing: false,
+        }
+    }
+
+    /// For the next group: (opens a pair — high powers, no reduction after
+    /// it; starts a reduction unit — empty sums, the accumulator enters).
+    fn next(&mut self) -> (bool, bool) {
+        let opens = self.left.is_multiple_of(2);
+        // A group that closes a pair follows one that opened it.
+        let closes = !opens && self.closing;
+        self.left -= 1;
+        self.closing = opens;
+        (opens, !closes)
+    }
+}
+
 impl GcmKey {
     fn build(aes: AesKey, engine: Engine, name: &'static str) -> GcmKey {
         let mut h = [0u8; 16];
@@ -162,7 +213,7 @@ impl GcmKey {
             #[cfg(target_arch = "x86_64")]
             (_, Engine::Vaes512(t)) => GcmHashKey::zmm(&h, t.avx512_clmul()),
             #[cfg(target_arch = "x86_64")]
-            (_, Engine::Vaes256(t)) => GcmHashKey::xmm(&h, t.aes_clmul().clmul()),
+            (_, Engine::Vaes256(t)) => GcmHashKey::xmm_all_powers(&h, t.aes_clmul().clmul()),
             #[cfg(target_arch = "x86_64")]
             (AesKey::AesNi(t, _), Engine::Chunked) => GcmHashKey::xmm(&h, t.clmul()),
             _ => GcmHashKey::portable(&h),
@@ -170,9 +221,8 @@ impl GcmKey {
         h.zeroize();
         #[cfg(target_arch = "x86_64")]
         let table = match engine {
-            Engine::Vaes512(_) => vaes512::power_table(&hash.powers),
-            Engine::Vaes256(t) => vaes256::power_table(t, hash.powers[0]),
-            Engine::Chunked => [0; vaes512::TABLE],
+            Engine::Vaes512(_) | Engine::Vaes256(_) => power_table(&hash.powers),
+            Engine::Chunked => [0; TABLE],
         };
         GcmKey {
             aes,
@@ -338,12 +388,14 @@ impl GcmKey {
         }
         let j0 = self.j0(iv)?;
         #[cfg(target_arch = "x86_64")]
-        if let (Engine::Vaes512(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
-            return Ok(vaes512::seal(t, rk, &self.table, dir, &j0, aad, buf));
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let (Engine::Vaes256(t), AesKey::AesNi(_, rk)) = (self.engine, &self.aes) {
-            return Ok(vaes256::seal(t, rk, &self.table, dir, &j0, aad, buf));
+        match (self.engine, &self.aes) {
+            (Engine::Vaes512(t), AesKey::AesNi(_, rk)) => {
+                return Ok(vaes512::seal(t, rk, &self.table, dir, &j0, aad, buf));
+            }
+            (Engine::Vaes256(t), AesKey::AesNi(_, rk)) => {
+                return Ok(vaes256::seal(t, rk, &self.table, dir, &j0, aad, buf));
+            }
+            _ => {}
         }
         let mut prefix = [0u8; 12];
         prefix.copy_from_slice(&j0[..12]);
@@ -354,7 +406,7 @@ impl GcmKey {
         let s = self.hash.update_element(acc, lengths);
         let mut t = j0;
         self.aes.encrypt_block(&mut t);
-        let tag = (u128::from_be_bytes(t) ^ s).to_be_bytes();
+        let tag = tag_bytes(s, u128::from_le_bytes(t));
         t.zeroize();
         Ok(tag)
     }
@@ -385,6 +437,14 @@ impl GcmKey {
             Err(Error::TagMismatch)
         }
     }
+}
+
+/// The tag bytes from the hash `s` in POLYVAL's (byte-reversed) domain
+/// and `AES(K, J0)` read little-endian: `AES(K, J0) ⊕ GHASH`, in GCM's
+/// byte order. Every engine ends here.
+#[inline(always)]
+fn tag_bytes(s: u128, tag_mask: u128) -> [u8; 16] {
+    (s.swap_bytes() ^ tag_mask).to_le_bytes()
 }
 
 /// The counter block `prefix ∥ [ctr]₃₂`.

@@ -42,9 +42,9 @@
 //!   by a `vpcmpgtb` mask built from the (public) length before they are
 //!   hashed, so the partial block is zero-padded as GHASH requires.
 //! - No `vpternlogq`: the three-way XORs are two `vpxor`.
-//! - The power table `H^32 … H^1` is computed here ([`power_table`], with
-//!   PCLMULQDQ) from `H`, since the key's xmm GHASH kernel keeps only
-//!   `H^1 … H^8`.
+//! - The key's GHASH key is the xmm kernel's with all 32 powers computed
+//!   (`GcmHashKey::xmm_all_powers`), from which [`super::power_table`]
+//!   builds the same table as the zmm kernel's.
 //!
 //! # 16 or 8 blocks per iteration
 //!
@@ -85,18 +85,16 @@
 //! ≈ 250 cycles per message (not investigated further).
 #![allow(unsafe_code)]
 
-use super::Direction;
+use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_clmulepi64_si128,
-    _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_aesenc_epi128,
+    __m128i, __m256i, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_aesenc_epi128,
     _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_si128,
     _mm256_clmulepi64_epi128, _mm256_cmpgt_epi8, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
     _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
-use zeroize::Zeroize;
 
 /// Registers (of two blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
@@ -115,54 +113,10 @@ const _: () = assert!(R.is_multiple_of(2));
 const PAD: usize = 256;
 const _: () = assert!(STEP <= PAD);
 
-/// Entries of the power table: `H^32 … H^1`, then zeros so that a group's
-/// last register may read past `H^1` (the same size as the zmm kernel's,
-/// so one key layout serves both).
-pub(super) const TABLE: usize = 36;
-
-/// The power table for [`seal`] from the POLYVAL-domain key `h` (the
-/// dot-power of `H^1`): `table[i]` = the dot-power of `H^(32−i)` for
-/// `i < 32`, zeros after.
-pub(super) fn power_table(t: VaesAvx2, h: u128) -> [u128; TABLE] {
-    let _ = t;
-    let mut p = [0u128; 32];
-    p[0] = h;
-    // SAFETY: the token proves PCLMULQDQ.
-    unsafe { dot_powers(&mut p) };
-    let mut table = [0u128; TABLE];
-    for (i, v) in table.iter_mut().take(32).enumerate() {
-        *v = p[31 - i];
-    }
-    p.zeroize();
-    table
-}
-
-/// `p[k]` = the dot-power of `H^(k+1)` from `p[0]`: `H^(2j) = dot(H^j,
-/// H^j)`, `H^(2j+1) = dot(H^(2j), H)` (depth ≈ 2·log₂ 32).
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn dot_powers(p: &mut [u128; 32]) {
-    for k in 1..32 {
-        let e = k + 1;
-        let (a, b) = if e % 2 == 0 {
-            (p[e / 2 - 1], p[e / 2 - 1])
-        } else {
-            (p[k - 1], p[0])
-        };
-        let (x, y) = (from_u128(a), from_u128(b));
-        let lo = to_u128(_mm_clmulepi64_si128::<0x00>(x, y));
-        let hi = to_u128(_mm_clmulepi64_si128::<0x11>(x, y));
-        let mid = to_u128(_mm_xor_si128(
-            _mm_clmulepi64_si128::<0x01>(x, y),
-            _mm_clmulepi64_si128::<0x10>(x, y),
-        ));
-        p[k] = crate::ghash::mont_reduce(lo ^ (mid << 64), hi ^ (mid >> 64));
-    }
-}
-
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
 /// over `buf` (any length) from `inc32(J0)` with the GHASH of the
 /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-/// `table` comes from [`power_table`].
+/// `table` comes from [`super::power_table`].
 pub(super) fn seal(
     t: VaesAvx2,
     rk: &RoundKeys,
@@ -466,14 +420,6 @@ kernel_fns! {
         mul_acc(_mm256_zextsi128_si256(x), p, s);
     }
 
-    /// AES of one block on xmm (for `AES(K, J0)`), read little-endian.
-    fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
-        let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
-        for r in 1..rk.rounds {
-            x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
-        }
-        to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
-    }
 }
 
 kernel_fns_nr! {
@@ -574,30 +520,6 @@ fn group_powers(
     (if opens { LOOP_HI } else { LOOP_LO }, opens)
 }
 
-/// Which powers the loop's next group of `2R` blocks meets: groups are
-/// reduced in pairs (`H^(4R) … H^(2R+1)`, then `H^(2R) … H^1`), with a
-/// single first group when their number is odd, so that the last group
-/// always meets `H^(2R) … H^1` and ends with a reduction.
-struct Pairing {
-    /// Groups still to come.
-    left: usize,
-    /// The previous group opened a pair.
-    closing: bool,
-}
-
-impl Pairing {
-    /// For the next group: (opens a pair — high powers, no reduction after
-    /// it; starts a reduction unit — empty sums, the accumulator enters).
-    fn next(&mut self) -> (bool, bool) {
-        let opens = self.left.is_multiple_of(2);
-        // A group that closes a pair follows one that opened it.
-        let closes = !opens && self.closing;
-        self.left -= 1;
-        self.closing = opens;
-        (opens, !closes)
-    }
-}
-
 #[target_feature(enable = "avx,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
 fn seal_ymm<const NR: usize>(
     rk: &RoundKeys,
@@ -608,7 +530,7 @@ fn seal_ymm<const NR: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = aes_block(rk, j0);
+    let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
     let j0_rev = u128::from_be_bytes(*j0);
     let base = j0_rev & !0xffff_ffff;
     let ctx = Ctx {
@@ -637,17 +559,14 @@ fn seal_ymm<const NR: usize>(
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
         absorb_one(&ctx, lengths, 31, &mut s);
-        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
 
     // Associated data: 2R blocks per group, then the rest as one group.
     // Chunks are paired per reduction as in the loop below (the chain
     // through the accumulator is then one reduction per 4R blocks).
     let mut chunks = aad.chunks_exact(STEP);
-    let mut pairing = Pairing {
-        left: chunks.len(),
-        closing: false,
-    };
+    let mut pairing = Pairing::new(chunks.len());
     let mut s = zero_sums();
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
@@ -678,10 +597,7 @@ fn seal_ymm<const NR: usize>(
         unsafe { _mm256_storeu_si256(ptr.add(STEP * i + 32 * c).cast(), v) }
     };
     // Every full chunk's ciphertext is hashed in the loop, in pairs.
-    let mut pairing = Pairing {
-        left: full,
-        closing: false,
-    };
+    let mut pairing = Pairing::new(full);
     let mut ctr = counters(&ctx, n);
     let mut s = zero_sums();
     if encrypt {
@@ -747,12 +663,5 @@ fn seal_ymm<const NR: usize>(
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
-    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
-}
-
-/// The tag bytes: GHASH's output (the POLYVAL-domain value byte-reversed)
-/// XOR `AES(K, J0)` (given in memory order, read little-endian).
-#[inline(always)]
-fn tag_bytes(h: u128, tag_mask: u128) -> [u8; 16] {
-    (h.swap_bytes() ^ tag_mask).to_le_bytes()
+    super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
 }

@@ -75,13 +75,13 @@
 //! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
-use super::Direction;
+use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use core::arch::x86_64::{
-    __m128i, __m512i, _MM_PERM_BADC, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_xor_si128,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32,
-    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    __m128i, __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128, _mm512_castsi512_si128, _mm512_castsi512_si256,
     _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
     _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
     _mm512_maskz_set1_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
@@ -99,25 +99,10 @@ const LOOP_HI: usize = 32 - 8 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
 
-/// Entries of the power table: `H^32 … H^1`, then four zeros so that a
-/// group's last register may read past `H^1`.
-pub(super) const TABLE: usize = 36;
-
-/// The power table for [`seal`]: `table[i]` = the dot-power of
-/// `H^(32−i)` for `i < 32` (so `H^n … H^1` are its entries `32 − n … 31`),
-/// zeros after.
-pub(super) fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
-    let mut t = [0u128; TABLE];
-    for (i, v) in t.iter_mut().take(32).enumerate() {
-        *v = powers[31 - i];
-    }
-    t
-}
-
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
 /// over `buf` (any length) from `inc32(J0)` with the GHASH of the
 /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-/// `table` comes from [`power_table`].
+/// `table` comes from [`super::power_table`].
 pub(super) fn seal(
     t: VaesAvx512,
     rk: &RoundKeys,
@@ -345,14 +330,6 @@ kernel_fns! {
     }
 
 
-    /// AES of one block on xmm (for `AES(K, J0)`), read little-endian.
-    fn aes_block(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
-        let mut x = from_u128(u128::from_le_bytes(*block) ^ rk.rk[0]);
-        for r in 1..rk.rounds {
-            x = _mm_aesenc_si128(x, from_u128(rk.rk[r]));
-        }
-        to_u128(_mm_aesenclast_si128(x, from_u128(rk.rk[rk.rounds])))
-    }
 }
 
 kernel_fns_nr! {
@@ -447,30 +424,6 @@ fn group_powers(
     (if opens { LOOP_HI } else { LOOP_LO }, opens)
 }
 
-/// Which powers the loop's next group of `4R` blocks meets: groups are
-/// reduced in pairs (`H^(8R) … H^(4R+1)`, then `H^(4R) … H^1`), with a
-/// single first group when their number is odd, so that the last group
-/// always meets `H^(4R) … H^1` and ends with a reduction.
-struct Pairing {
-    /// Groups still to come.
-    left: usize,
-    /// The previous group opened a pair.
-    closing: bool,
-}
-
-impl Pairing {
-    /// For the next group: (opens a pair — high powers, no reduction after
-    /// it; starts a reduction unit — empty sums, the accumulator enters).
-    fn next(&mut self) -> (bool, bool) {
-        let opens = self.left.is_multiple_of(2);
-        // A group that closes a pair follows one that opened it.
-        let closes = !opens && self.closing;
-        self.left -= 1;
-        self.closing = opens;
-        (opens, !closes)
-    }
-}
-
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
@@ -483,7 +436,7 @@ fn seal_zmm<const NR: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = aes_block(rk, j0);
+    let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
     let j0_rev = u128::from_be_bytes(*j0);
     let ctx = Ctx {
         k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 4])),
@@ -509,17 +462,14 @@ fn seal_zmm<const NR: usize>(
         absorb_masked(&ctx, aad, first, acc, &mut s);
         ctr_masked::<NR>(&ctx, ctr, buf, encrypt, first + ab, acc, &mut s);
         absorb_one(&ctx, lengths, 31, &mut s);
-        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
 
     // Associated data: 4R blocks per reduction, then the rest as one group.
     // Chunks are paired per reduction as in the loop below (the chain
     // through the accumulator is then one reduction per 8R blocks).
     let mut chunks = aad.chunks_exact(STEP);
-    let mut pairing = Pairing {
-        left: chunks.len(),
-        closing: false,
-    };
+    let mut pairing = Pairing::new(chunks.len());
     let mut s = zero_sums();
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
@@ -550,10 +500,7 @@ fn seal_zmm<const NR: usize>(
         unsafe { _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v) }
     };
     // Every full chunk's ciphertext is hashed in the loop, in pairs.
-    let mut pairing = Pairing {
-        left: full,
-        closing: false,
-    };
+    let mut pairing = Pairing::new(full);
     let mut s = zero_sums();
     if encrypt {
         // The ciphertext of chunk i − LAG is hashed while chunk i is
@@ -620,12 +567,5 @@ fn seal_zmm<const NR: usize>(
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
-    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
-}
-
-/// The tag bytes: GHASH's output (the POLYVAL-domain value byte-reversed)
-/// XOR `AES(K, J0)` (given in memory order, read little-endian).
-#[inline(always)]
-fn tag_bytes(h: u128, tag_mask: u128) -> [u8; 16] {
-    (h.swap_bytes() ^ tag_mask).to_le_bytes()
+    super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
 }

@@ -407,6 +407,15 @@ impl GcmHashKey {
         GcmHashKey::with_kernel(h, Kernel::Xmm(t))
     }
 
+    /// PCLMULQDQ kernel with all of `H^1 … H^32` (for a stitched AES-GCM
+    /// kernel's power table; hashing itself uses the first eight).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn xmm_all_powers(h: &[u8; 16], t: cpu::Clmul) -> GcmHashKey {
+        let mut k = GcmHashKey::with_kernel(h, Kernel::Xmm(t));
+        clmul::powers(t, &mut k.powers, 8);
+        k
+    }
+
     /// VPCLMULQDQ kernel: `H^1 … H^32`.
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn zmm(h: &[u8; 16], t: cpu::Avx512Clmul) -> GcmHashKey {
