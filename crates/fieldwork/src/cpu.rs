@@ -518,6 +518,13 @@ capability_token! {
     VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
 }
 
+impl Avx2Clmul {
+    /// The xmm token this one implies (its features are a subset).
+    pub(crate) fn clmul(self) -> Clmul {
+        Clmul(())
+    }
+}
+
 impl AesClmul {
     /// The PCLMULQDQ token this one implies.
     pub(crate) fn clmul(self) -> Clmul {

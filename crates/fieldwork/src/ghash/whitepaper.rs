@@ -243,14 +243,6 @@ fn karatsuba_recombine(lo: V, hi: V, mid: V) -> (V, V) {
     )
 }
 
-/// `[hi:lo] = a·b` by Algorithm 2: three `pclmulqdq`.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn mul_karatsuba(a: V, b: V) -> (V, V) {
-    let (lo, hi, mid) = karatsuba_terms(a, b, karatsuba_half(b));
-    karatsuba_recombine(lo, hi, mid)
-}
-
 /// The 256-bit `[hi:lo]` shifted left by one bit: the product of two
 /// reflected operands made the reflected product.
 #[inline]
@@ -336,31 +328,12 @@ pub(super) fn reduce_montgomery(lo: V, hi: V) -> V {
     _mm_xor_si128(hi, fold(fold(lo)))
 }
 
-/// `dot(a, b) = a·b·x^(−128)`: Karatsuba and Montgomery.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn dot(a: V, b: V) -> V {
-    let (lo, hi) = mul_karatsuba(a, b);
-    reduce_montgomery(lo, hi)
-}
-
-/// The dot-powers of `h` into `out` (`out[k − 1]` = `H^k·x^(−128(k−1))`):
-/// `H^(2j) = dot(H^j, H^j)`, `H^(2j+1) = dot(H^(2j), H)`, so independent
-/// products overlap.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) fn dot_powers(h: u128, out: &mut [u128]) {
+/// The dot-powers of `h` into `out` (`out[k − 1]` = `H^k·x^(−128(k−1))`),
+/// by the crate's one power routine ([`super::clmul::powers`]).
+pub(super) fn dot_powers(t: Clmul, h: u128, out: &mut [u128]) {
     if let Some(first) = out.first_mut() {
         *first = h;
-    }
-    for k in 1..out.len() {
-        let e = k + 1; // out[k] = H^e
-        let (a, b) = if e % 2 == 0 {
-            (out[e / 2 - 1], out[e / 2 - 1])
-        } else {
-            (out[k - 1], out[0])
-        };
-        out[k] = from_x(dot(to_x(a), to_x(b)));
+        super::clmul::powers(t, out, 1);
     }
 }
 
@@ -482,16 +455,15 @@ pub(super) fn aggregated<const N: usize>(
     body: &[u8],
     tail: &[u8],
 ) -> [u8; 16] {
-    let _ = t;
     // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { aggregated_xmm::<N>(h, body, tail) }
+    unsafe { aggregated_xmm::<N>(t, h, body, tail) }
 }
 
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn aggregated_xmm<const N: usize>(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
+fn aggregated_xmm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     const { assert!(N >= 1 && N <= super::POWERS) };
     let mut powers = [0u128; N];
-    dot_powers(polyval_key(h), &mut powers);
+    dot_powers(t, polyval_key(h), &mut powers);
     // In the order the blocks of a group meet them: H^N … H^1.
     let mut hs: [V; N] = core::array::from_fn(|j| to_x(powers[N - 1 - j]));
     let mut hxs: [V; N] = core::array::from_fn(|j| karatsuba_half(hs[j]));

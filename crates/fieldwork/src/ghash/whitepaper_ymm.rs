@@ -24,7 +24,7 @@
 use super::whitepaper::{
     aggregate_group, dot_powers, from_x, karatsuba_half, polyval_key, reduce_montgomery, to_x,
 };
-use crate::cpu::Avx2Clmul;
+use crate::cpu::{Avx2Clmul, Clmul};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128, _mm256_castsi256_si128,
     _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_shuffle_epi8,
@@ -53,16 +53,15 @@ pub(super) fn aggregated<const N: usize>(
     body: &[u8],
     tail: &[u8],
 ) -> [u8; 16] {
-    let _ = t;
     // SAFETY: the token proves every feature `aggregated_ymm` is compiled for.
-    unsafe { aggregated_ymm::<N>(h, body, tail) }
+    unsafe { aggregated_ymm::<N>(t.clmul(), h, body, tail) }
 }
 
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-fn aggregated_ymm<const N: usize>(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
+fn aggregated_ymm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     const { assert!(N.is_multiple_of(2) && N >= 2 && N <= super::POWERS) };
     let mut powers = [0u128; N];
-    dot_powers(polyval_key(h), &mut powers);
+    dot_powers(t, polyval_key(h), &mut powers);
     // Register c, lane l: H^(N − 2c − l); registers beyond N/2 unused.
     let mut p = [from_u128s([0; 2]); super::POWERS / 2];
     let mut px = p;

@@ -23,7 +23,7 @@
 use super::whitepaper::{
     aggregate_group, dot_powers, from_x, karatsuba_half, polyval_key, reduce_montgomery, to_x,
 };
-use crate::cpu::Avx512Clmul;
+use crate::cpu::{Avx512Clmul, Clmul};
 use core::arch::x86_64::{
     __m128i, __m512i, _MM_PERM_BADC, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128,
     _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_castsi512_si256,
@@ -54,16 +54,15 @@ pub(super) fn aggregated<const N: usize>(
     body: &[u8],
     tail: &[u8],
 ) -> [u8; 16] {
-    let _ = t;
     // SAFETY: the token proves every feature `aggregated_zmm` is compiled for.
-    unsafe { aggregated_zmm::<N>(h, body, tail) }
+    unsafe { aggregated_zmm::<N>(t.clmul(), h, body, tail) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
-fn aggregated_zmm<const N: usize>(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
+fn aggregated_zmm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     const { assert!(N.is_multiple_of(4) && N >= 4 && N <= super::POWERS) };
     let mut powers = [0u128; N];
-    dot_powers(polyval_key(h), &mut powers);
+    dot_powers(t, polyval_key(h), &mut powers);
     // Register c, lane l: H^(N − 4c − l); registers beyond N/4 unused.
     let mut p = [from_u128s([0; 4]); super::POWERS / 4];
     let mut px = p;
