@@ -85,6 +85,7 @@
 //! what differed.
 
 use super::Rng;
+use super::{hex, hexed};
 use crate::harness::{Case, Impl};
 use aes_gcm::aead::consts::{U12, U16};
 use aes_gcm::aead::{AeadInOut, KeyInit};
@@ -113,30 +114,6 @@ const KAT_PT: [u8; 60] = hex(concat!(
 ));
 /// … and the additional data, shared by both cases.
 const KAT_AAD: [u8; 20] = hex("feedfacedeadbeeffeedfacedeadbeefabaddad2");
-
-/// Lower-case hex to bytes, at compile time.
-const fn hex<const N: usize>(s: &str) -> [u8; N] {
-    const fn nibble(c: u8) -> u8 {
-        match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            _ => panic!("not a lower-case hex digit"),
-        }
-    }
-    let b = s.as_bytes();
-    assert!(b.len() == 2 * N, "wrong hex length");
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = (nibble(b[2 * i]) << 4) | nibble(b[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-fn hexed(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 
 /// One keyed AES-GCM implementation, as the timed routines call it.
 trait Gcm: 'static {

@@ -92,6 +92,7 @@
 //! Any disagreement stops the run with the length and both results.
 
 use super::Rng;
+use super::{hex, hexed};
 use crate::harness::{Case, Impl};
 use ::ghash::universal_hash::{KeyInit, UniversalHash};
 use benchtime::Routine;
@@ -116,30 +117,6 @@ const RFC_X: [u8; 32] = hex("4f4f95668c83dfb6401762bb2d01a262d1a24ddd2721d006bbe
 const RFC_POLYVAL: [u8; 16] = hex("f7a3b47b846119fae5b7866cf5e5b77e");
 /// … and GHASH(H, X₁, X₂).
 const RFC_GHASH: [u8; 16] = hex("bd9b3997046731fb96251b91f9c99d7a");
-
-/// Lower-case hex to bytes, at compile time.
-const fn hex<const N: usize>(s: &str) -> [u8; N] {
-    const fn nibble(c: u8) -> u8 {
-        match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            _ => panic!("not a lower-case hex digit"),
-        }
-    }
-    let b = s.as_bytes();
-    assert!(b.len() == 2 * N, "wrong hex length");
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = (nibble(b[2 * i]) << 4) | nibble(b[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-fn hexed(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 
 /// A keyed hash as the timed routines use it: one message, then the tag.
 trait KeyedHash: Clone + 'static {

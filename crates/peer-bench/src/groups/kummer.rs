@@ -67,29 +67,10 @@
 //! 1 / 1.5 ≈ 0.67.
 
 use super::Rng;
+use super::{hex, hexed};
 use crate::harness::{Case, Impl};
 use fieldwork::kummer::{self, Backend};
 use std::hint::black_box;
-
-/// Lower-case hex to bytes, at compile time.
-const fn hex<const N: usize>(s: &str) -> [u8; N] {
-    const fn nibble(c: u8) -> u8 {
-        match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            _ => panic!("not a lower-case hex digit"),
-        }
-    }
-    let b = s.as_bytes();
-    assert!(b.len() == 2 * N, "wrong hex length");
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = (nibble(b[2 * i]) << 4) | nibble(b[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
 
 /// The Kummer known answer: this secret …
 const KUMMER_SECRET: [u8; 32] =
@@ -216,7 +197,6 @@ pub fn cases() -> Result<Vec<Case>, String> {
 /// and a shared secret from both sides; returns the shared-secret row's
 /// peer public key.
 fn check_ours() -> Result<[u8; 48], String> {
-    let hexed = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let got = kummer::scalarmult_base(&KUMMER_SECRET);
     if got != KUMMER_PUBLIC {
         return Err(format!(

@@ -48,6 +48,31 @@ pub fn chain_copy(a: &mut [u64], src: &[u64]) {
     fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
 
+/// Lower-case hex to bytes, at compile time.
+pub const fn hex<const N: usize>(s: &str) -> [u8; N] {
+    const fn nibble(c: u8) -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => panic!("not a lower-case hex digit"),
+        }
+    }
+    let b = s.as_bytes();
+    assert!(b.len() == 2 * N, "wrong hex length");
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = (nibble(b[2 * i]) << 4) | nibble(b[2 * i + 1]);
+        i += 1;
+    }
+    out
+}
+
+/// Bytes as lower-case hex, for mismatch messages.
+pub fn hexed(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
 /// Builds a group's cases (after checking the peers agree with us).
 pub type CaseBuilder = fn() -> Result<Vec<Case>, String>;
 
