@@ -101,19 +101,19 @@ use core::arch::x86_64::{
 };
 
 const M43: u64 = (1 << 43) - 1;
-const M41: u128 = (1 << 41) - 1;
+const M41: u64 = (1 << 41) - 1;
 
-/// Limbs of `m·(2^129 − 4) = 4m·p`, a multiple of p with every limb about
-/// `m·2^43`: added before a subtraction to keep limbs nonnegative.
+/// Limbs of `m·p`: `m·(2^43 − 1, 2^43 − 1, 2^41 − 1)`, added before a
+/// subtraction to keep limbs nonnegative.
 const fn bias(m: u64) -> [u64; 3] {
-    [m * ((1 << 43) - 4), m * M43, m * M43]
+    [m * M43, m * M43, m * M41]
 }
 
 /// Eight field elements, limb-sliced: `.0[k]` holds limb k of every lane.
 #[derive(Clone, Copy)]
 struct V([__m512i; 3]);
 
-/// The three radix-2^43 limbs of a (canonical) element.
+/// The three limbs (43, 43 and 41 bits) of a canonical element.
 fn limbs(x: Fe) -> [u64; 3] {
     let x = x.0;
     [
@@ -127,7 +127,8 @@ fn limbs(x: Fe) -> [u64; 3] {
 fn from_limbs(l: [u64; 3]) -> Fe {
     // l2 at 2^86: its bits from 41 up are at 2^127 ≡ 1.
     let l2 = u128::from(l[2]);
-    let x = u128::from(l[0]) + (u128::from(l[1]) << 43) + ((l2 & M41) << 86) + (l2 >> 41);
+    let x =
+        u128::from(l[0]) + (u128::from(l[1]) << 43) + ((l2 & u128::from(M41)) << 86) + (l2 >> 41);
     // x < 2^60 + 2^103 + 2^127 + 2^19 < 2^128; fold bit 127, then `add`
     // reduces fully.
     Fe((x & P) + (x >> 127)).add(Fe(0))
@@ -165,136 +166,165 @@ impl V {
     }
 }
 
+use _mm512_madd52hi_epu64 as hi;
+use _mm512_madd52lo_epu64 as lo;
+use _mm512_slli_epi64 as sll;
+use _mm512_srli_epi64 as srl;
+
 /// `v << s` limb-wise.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
 fn shl<const S: u32>(v: V) -> V {
-    V(v.0.map(|x| _mm512_slli_epi64::<S>(x)))
+    V(v.0.map(|x| sll::<S>(x)))
 }
 
-/// One parallel carry round: limbs to `< 2^43 + 4·(c_max >> 43)`.
+/// The limbs of a lazy product from its accumulators (module docs,
+/// "Products split at the limb boundary"): `l` the low halves, in units of
+/// 2^9 (limbs 0, 1) or 2^11 (limb 2), `g` the high halves, already in
+/// place.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn carry(c: [__m512i; 3]) -> V {
-    let m = _mm512_set1_epi64(M43 as i64);
-    let q0 = _mm512_srli_epi64::<43>(c[0]);
-    let q1 = _mm512_srli_epi64::<43>(c[1]);
-    let q2 = _mm512_slli_epi64::<2>(_mm512_srli_epi64::<43>(c[2])); // 2^129 ≡ 4
+fn lazy_limbs(l: [__m512i; 3], g: [__m512i; 3]) -> V {
     V([
-        _mm512_add_epi64(_mm512_and_si512(c[0], m), q2),
-        _mm512_add_epi64(_mm512_and_si512(c[1], m), q0),
-        _mm512_add_epi64(_mm512_and_si512(c[2], m), q1),
+        _mm512_add_epi64(srl::<9>(l[0]), g[0]),
+        _mm512_add_epi64(srl::<9>(l[1]), g[1]),
+        _mm512_add_epi64(srl::<11>(l[2]), g[2]),
     ])
 }
 
-/// Column sums from the low-half accumulators `l` and the high-half ones
-/// `g` (g[0] comes from column 3, so it is shifted by 9 + 2).
+/// `a ⊙ b` lane-wise, not carried (module docs): inputs below
+/// `(A, A, C)`, outputs below `(2^51.3, 2^50.3, 2^49.8)`.
+///
+/// `a3 = a << 3`, `a1_5 = a1 << 5`, `a2_5 = a2 << 5`, `b6 = (b0 << 6,
+/// b1 << 6, b2 << 8)`: every term's two scalings add up to 9 (columns 0 and
+/// 1) or 11 (column 2 and the wrapped columns 3 and 4).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn columns(l: [__m512i; 3], g: [__m512i; 3]) -> [__m512i; 3] {
-    [
-        _mm512_add_epi64(l[0], _mm512_slli_epi64::<11>(g[0])),
-        _mm512_add_epi64(l[1], _mm512_slli_epi64::<9>(g[1])),
-        _mm512_add_epi64(l[2], _mm512_slli_epi64::<9>(g[2])),
-    ]
+fn mul_lazy(a3: V, a1_5: __m512i, a2_5: __m512i, b6: V) -> V {
+    let z = _mm512_setzero_si512();
+    let ([a0, a1, a2], [b0, b1, b2]) = (a3.0, b6.0);
+    // Terms (i, j) with their scaling: 00, 01, 10 at 2^9; 02, 12, 22 as
+    // a_i·2^3 × b2·2^8, 11 and 21 as a_i·2^5 × b_j·2^6, 20 as a2·2^5 × b0·2^6.
+    let l = [
+        lo(lo(lo(z, a0, b0), a1, b2), a2_5, b1),
+        lo(lo(lo(z, a0, b1), a1, b0), a2, b2),
+        lo(lo(lo(z, a0, b2), a1_5, b1), a2_5, b0),
+    ];
+    let g = [
+        hi(hi(hi(z, a0, b2), a1_5, b1), a2_5, b0),
+        hi(hi(hi(z, a0, b0), a1, b2), a2_5, b1),
+        hi(hi(hi(z, a0, b1), a1, b0), a2, b2),
+    ];
+    lazy_limbs(l, g)
 }
 
-/// `a ⊙ b` lane-wise, given `a4 = 4·a` (see the module docs for the column
-/// plan and the bounds: inputs `< 2^47`, `a4 < 2^52`).
+/// `a ⊙ a` lane-wise, not carried: inputs below `(A, A, C)`, outputs below
+/// `(2^51.3, 2^50.3, 2^49.8)` (module docs).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn mul(a: V, a4: V, b: V) -> V {
-    use _mm512_madd52hi_epu64 as hi;
-    use _mm512_madd52lo_epu64 as lo;
+fn square_lazy(a: V) -> V {
     let z = _mm512_setzero_si512();
-    let ([a0, a1, a2], [_, f1, f2], [b0, b1, b2]) = (a.0, a4.0, b.0);
+    let [a0, a1, a2] = a.0;
+    let (a0_4, a0_5) = (sll::<4>(a0), sll::<5>(a0));
+    let (a1_5, a1_6) = (sll::<5>(a1), sll::<6>(a1));
+    let (a2_4, a2_7) = (sll::<4>(a2), sll::<7>(a2));
+    // a0² at 2^9 (4 + 5), 2·a0·a1 at 2^9 (5 + 5), 2·a0·a2 at 2^11 (5 + 7),
+    // a1² at 2^11 (5 + 6), 2·a1·a2 at 2^11 (5 + 7), a2² at 2^11 (4 + 7).
+    let l = [
+        lo(lo(z, a0_4, a0_5), a1_5, a2_7),
+        lo(lo(z, a0_5, a1_5), a2_4, a2_7),
+        lo(lo(z, a0_5, a2_7), a1_5, a1_6),
+    ];
+    let g = [
+        hi(hi(z, a0_5, a2_7), a1_5, a1_6),
+        hi(hi(z, a0_4, a0_5), a1_5, a2_7),
+        hi(hi(z, a0_5, a1_5), a2_4, a2_7),
+    ];
+    lazy_limbs(l, g)
+}
+
+/// `a ⊙ k` lane-wise, carried: `a` below 2^52 per limb, `k` canonical
+/// (limbs below 2^43, 2^43, 2^41) with `k4 = 4·k`; outputs below
+/// `(2^43 + 2^13, 2^43 + 2^12, 2^41 + 2^12)` (module docs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+fn mul_carried(a: V, k: V, k4: V) -> V {
+    let z = _mm512_setzero_si512();
+    let ([a0, a1, a2], [k0, k1, k2], [_, f1, f2]) = (a.0, k.0, k4.0);
     // Each three-term column is two chains (two terms and one) added
-    // afterwards: IFMA latency 8 instead of 12 for one add more.
+    // afterwards: multiply latency 8 instead of 12 for one add more.
     let add = _mm512_add_epi64;
     let l = [
-        add(lo(lo(z, a0, b0), f1, b2), lo(z, f2, b1)),
-        add(lo(lo(z, a0, b1), a1, b0), lo(z, f2, b2)),
-        add(lo(lo(z, a0, b2), a1, b1), lo(z, a2, b0)),
+        add(lo(lo(z, a0, k0), a1, f2), lo(z, a2, f1)),
+        add(lo(lo(z, a0, k1), a1, k0), lo(z, a2, f2)),
+        add(lo(lo(z, a0, k2), a1, k1), lo(z, a2, k0)),
     ];
     let g = [
-        add(hi(hi(z, a0, b2), a1, b1), hi(z, a2, b0)),
-        add(hi(hi(z, a0, b0), f1, b2), hi(z, f2, b1)),
-        add(hi(hi(z, a0, b1), a1, b0), hi(z, f2, b2)),
+        add(hi(hi(z, a0, k2), a1, k1), hi(z, a2, k0)),
+        add(hi(hi(z, a0, k0), a1, f2), hi(z, a2, f1)),
+        add(hi(hi(z, a0, k1), a1, k0), hi(z, a2, f2)),
     ];
-    carry(columns(l, g))
+    // Column sums: high halves of column k sit 52 bits up, at column k + 1
+    // plus 9 bits; column 2's at 2^138 ≡ 2^11, column 0.
+    let c = [
+        add(l[0], sll::<11>(g[0])),
+        add(l[1], sll::<9>(g[1])),
+        add(l[2], sll::<9>(g[2])),
+    ];
+    // One carry round; limb 2 keeps 41 bits, its carry sits at 2^127 ≡ 1.
+    let m43 = _mm512_set1_epi64(M43 as i64);
+    let m41 = _mm512_set1_epi64(M41 as i64);
+    V([
+        add(_mm512_and_si512(c[0], m43), srl::<41>(c[2])),
+        add(_mm512_and_si512(c[1], m43), srl::<43>(c[0])),
+        add(_mm512_and_si512(c[2], m41), srl::<43>(c[1])),
+    ])
 }
 
-/// `a ⊙ a` lane-wise (inputs `< 2^47`).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn square(a: V) -> V {
-    use _mm512_madd52hi_epu64 as hi;
-    use _mm512_madd52lo_epu64 as lo;
-    let z = _mm512_setzero_si512();
-    let [a0, a1, a2] = a.0;
-    let d1 = _mm512_add_epi64(a1, a1);
-    let d2 = _mm512_add_epi64(a2, a2);
-    let q2 = _mm512_slli_epi64::<2>(a2);
-    let e2 = _mm512_slli_epi64::<3>(a2);
-    // Column 0: a0², and 2·a1·a2 from column 3 (×4); column 1: 2·a0·a1 and
-    // a2² from column 4 (×4); column 2: 2·a0·a2 and a1².
-    let l = [
-        lo(lo(z, a0, a0), a1, e2),
-        lo(lo(z, a0, d1), a2, q2),
-        lo(lo(z, a0, d2), a1, a1),
-    ];
-    let g = [
-        hi(hi(z, a0, d2), a1, a1),
-        hi(hi(z, a0, a0), a1, e2),
-        hi(hi(z, a0, d1), a2, q2),
-    ];
-    carry(columns(l, g))
-}
-
-/// `a ⊙ c` for one-limb constants `c < 2^12`, given as `c9 = c·2^9`
-/// (inputs `< 2^44`), then the lanes in `neg` negated (`bias − x`, bias
-/// limbs ≈ 2^44).
+/// `a ⊙ c` for one-limb constants `c < 2^12`, given as `c9 = c·2^9` and
+/// `c11 = c·2^11`; inputs below 2^52 per limb, outputs carried, below
+/// `(2^43 + 2^21, 2^43 + 2^21, 2^41 + 2^20)`.
 ///
-/// With the constant scaled by 2^9 the multiplier splits each product at
-/// bit 43, not 52: the low half is `(a_k·c mod 2^43)·2^9` and the high half
-/// `a_k·c >> 43 < 2^13`, the carry into limb k + 1. So the result comes out
-/// carried: `(lo_k >> 9) + hi_(k−1)` (limb 2's carry times 4 into limb 0),
-/// limbs `< 2^43 + 2^15` — no column shifts, no carry round.
+/// With the constant scaled the multiplier splits each product at the limb
+/// boundary: for limbs 0 and 1 the low half is `(a_k·c mod 2^43)·2^9` and
+/// the high half `a_k·c >> 43`, the carry into limb k + 1; for limb 2 the
+/// split is at 41 bits and the high half lands at 2^127 ≡ 1, limb 0.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn mul_small(a: V, c9: __m512i, neg: u8, bias: V) -> V {
-    use _mm512_madd52hi_epu64 as hi;
-    use _mm512_madd52lo_epu64 as lo;
+fn mul_small(a: V, c9: __m512i, c11: __m512i) -> V {
     let z = _mm512_setzero_si512();
     let [a0, a1, a2] = a.0;
-    let low = |x| _mm512_srli_epi64::<9>(lo(z, x, c9));
-    let r = [
-        _mm512_add_epi64(low(a0), _mm512_slli_epi64::<2>(hi(z, a2, c9))),
-        _mm512_add_epi64(low(a1), hi(z, a0, c9)),
-        _mm512_add_epi64(low(a2), hi(z, a1, c9)),
-    ];
-    V(core::array::from_fn(|k| {
-        _mm512_mask_sub_epi64(r[k], neg, bias.0[k], r[k])
-    }))
+    V([
+        _mm512_add_epi64(srl::<9>(lo(z, a0, c9)), hi(z, a2, c11)),
+        _mm512_add_epi64(srl::<9>(lo(z, a1, c9)), hi(z, a0, c9)),
+        _mm512_add_epi64(srl::<11>(lo(z, a2, c11)), hi(z, a1, c9)),
+    ])
 }
 
-/// σ·H on both halves (module docs): two butterfly layers, no carry.
-/// Inputs `< 2^44`, outputs `< 2^47`.
+/// Two butterfly layers on both halves — pairs (0,1), (2,3) with an in-lane
+/// `vpshufd`, then pairs (0,2), (1,3) with `vpermq` — subtracting in the
+/// lanes of `m1` and `m2` (module docs, "Hadamard transforms"). Inputs below
+/// `(2^43 + 2^21, 2^43 + 2^21, 2^41 + 2^20)`, outputs below
+/// `(A, A, C) = (7·2^43 + 2^21, 7·2^43 + 2^21, 7·2^41 + 2^20)`; no carry.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn hadamard(v: V, b1: V, b2: V) -> V {
+fn hadamard<const M1: u8, const M2: u8>(v: V, b1: V, b2: V) -> V {
     V(core::array::from_fn(|k| {
         let x = v.0[k];
-        // Pairs (0,1), (2,3): high lanes 1, 3, 5, 7.
         let t = _mm512_shuffle_epi32::<_MM_PERM_BADC>(x);
-        let w = _mm512_mask_sub_epi64(x, 0xaa, b1.0[k], x);
+        let w = _mm512_mask_sub_epi64(x, M1, b1.0[k], x);
         let x = _mm512_add_epi64(t, w);
-        // Pairs (0,2), (1,3): high lanes 2, 3, 6, 7.
         let t = _mm512_permutex_epi64::<0x4e>(x);
-        let w = _mm512_mask_sub_epi64(x, 0xcc, b2.0[k], x);
+        let w = _mm512_mask_sub_epi64(x, M2, b2.0[k], x);
         _mm512_add_epi64(t, w)
     }))
 }
+
+/// The first transform: H in σ order (coordinates 1 and 2 swapped).
+const H1: (u8, u8) = (0xaa, 0xcc);
+/// The second: H in natural order, up to output signs, of a σ-ordered input
+/// whose coordinate 0 is negated (the sign of CH's first entry).
+const H2: (u8, u8) = (0x99, 0x66);
 
 /// The ladder of the module docs (same inputs and output as
 /// `portable::ladder`, which the tests check).
@@ -305,50 +335,106 @@ pub(super) fn ladder(t: Avx512Ifma, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     unsafe { ladder_zmm(scalar, u) }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-fn ladder_zmm(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
-    let [u1, u2, u3] = u;
-    let small = |c: i64| limbs(Fe::small(c));
-    let r1 = super::portable::point_from_ratios(u).map(limbs);
-    let n = super::NEUTRAL.map(small);
-    let mut r = V::from_lanes([n[0], n[1], n[2], n[3], r1[0], r1[1], r1[2], r1[3]]);
-    // The last product of a step: the doubled point's lanes by CD, the
-    // sum's by (1, u1, u2, u3). Which half is which depends on the bit.
-    let cd = super::CD.map(small);
-    let ud = [Fe::ONE, u1, u2, u3].map(limbs);
-    let k0 = V::from_lanes([cd[0], cd[1], cd[2], cd[3], ud[0], ud[1], ud[2], ud[3]]);
-    let k1 = V::from_lanes([ud[0], ud[1], ud[2], ud[3], cd[0], cd[1], cd[2], cd[3]]);
-    let (k0_4, k1_4) = (shl::<2>(k0), shl::<2>(k1));
-    // ⊙ CH on σ-ordered vectors: |CH| with coordinates 1 and 2 swapped,
-    // lane 0 of each half negative.
-    let ch = super::CH;
-    debug_assert!(ch[0] < 0 && ch[1] > 0 && ch[2] > 0 && ch[3] > 0);
-    let chs = [-ch[0], ch[2], ch[1], ch[3]];
-    let ch_abs = V::from_lanes(core::array::from_fn(|i| [(chs[i % 4] as u64) << 9, 0, 0])).0[0];
-    let (b_neg, b1, b2) = (V::splat(bias(2)), V::splat(bias(4)), V::splat(bias(8)));
-    // Lane indices broadcasting the low half (bit 0) or the high half.
-    let idx_lo = V::from_lanes(core::array::from_fn(|i| [(i % 4) as u64, 0, 0])).0[0];
+/// Per-ladder constants: the last product's two constant vectors (and
+/// their ×4), |CH| scaled, the biases and the broadcast index.
+#[derive(Clone, Copy)]
+struct Consts {
+    k0: V,
+    k1: V,
+    k0_4: V,
+    k1_4: V,
+    ch9: __m512i,
+    ch11: __m512i,
+    b1: V,
+    b2: V,
+    idx_lo: __m512i,
+}
 
-    for i in (0..251).rev() {
-        let bit = (scalar[i / 8] >> (i % 8)) & 1;
+impl Consts {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+    fn new(u: [Fe; 3]) -> Consts {
+        let [u1, u2, u3] = u;
+        let small = |c: i64| limbs(Fe::small(c));
+        // The last product of a step: the doubled point's lanes by CD, the
+        // sum's by (1, u1, u2, u3). Which half is which depends on the bit.
+        let cd = super::CD.map(small);
+        let ud = [Fe::ONE, u1, u2, u3].map(limbs);
+        let k0 = V::from_lanes([cd[0], cd[1], cd[2], cd[3], ud[0], ud[1], ud[2], ud[3]]);
+        let k1 = V::from_lanes([ud[0], ud[1], ud[2], ud[3], cd[0], cd[1], cd[2], cd[3]]);
+        // ⊙ CH on σ-ordered vectors: |CH| with coordinates 1 and 2 swapped;
+        // the sign of the first entry is left to the second transform.
+        let ch = super::CH;
+        debug_assert!(ch[0] < 0 && ch[1] > 0 && ch[2] > 0 && ch[3] > 0);
+        let chs = [-ch[0], ch[2], ch[1], ch[3]].map(|c| c as u64);
+        let lanes = |s: u32| V::from_lanes(core::array::from_fn(|i| [chs[i % 4] << s, 0, 0])).0[0];
+        Consts {
+            k0,
+            k1,
+            k0_4: shl::<2>(k0),
+            k1_4: shl::<2>(k1),
+            ch9: lanes(9),
+            ch11: lanes(11),
+            b1: V::splat(bias(2)),
+            b2: V::splat(bias(4)),
+            // Lane indices broadcasting the low half (bit 0) or the high half.
+            idx_lo: V::from_lanes(core::array::from_fn(|i| [(i % 4) as u64, 0, 0])).0[0],
+        }
+    }
+
+    /// The starting vector: NEUTRAL in the low half, the point in the high.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+    fn start(u: [Fe; 3]) -> V {
+        let r1 = super::portable::point_from_ratios(u).map(limbs);
+        let n = super::NEUTRAL.map(|c| limbs(Fe::small(c)));
+        V::from_lanes([n[0], n[1], n[2], n[3], r1[0], r1[1], r1[2], r1[3]])
+    }
+}
+
+/// One ladder step: `step!(consts, r, bit)` is the new `r` for scalar bit
+/// `bit` (0 or 1). A macro rather than a function so that it is inlined
+/// into its `target_feature` caller (LLVM declines to inline a function
+/// this size, and a call costs the zmm state a round trip through memory).
+macro_rules! step {
+    ($c:expr, $r:expr, $bit:expr) => {{
+        let c: &Consts = $c;
+        let bit: u8 = $bit;
         // No swap: the bit selects which half is doubled. `h` = σ·H of both
         // points; `w` = the doubled one's transform in both halves (vpermq's
         // timing does not depend on its index vector); `k` puts CD on the
         // doubled half and (1, u) on the other.
-        let idx = _mm512_add_epi64(idx_lo, _mm512_set1_epi64(i64::from(bit) << 2));
+        let idx = _mm512_add_epi64(c.idx_lo, _mm512_set1_epi64(i64::from(bit) << 2));
         let mask = _mm512_set1_epi64(-i64::from(bit));
         let sel = |a: V, b: V| {
             V(core::array::from_fn(|l| {
                 _mm512_ternarylogic_epi64::<0xca>(mask, a.0[l], b.0[l])
             }))
         };
-        let (k, k4) = (sel(k1, k0), sel(k1_4, k0_4));
-        let h = hadamard(r, b1, b2);
-        let w = V(h.0.map(|x| _mm512_permutexvar_epi64(idx, x)));
-        let m = mul(h, shl::<2>(h), w); // σ(doubled²), σ(sum-product)
-        let m = mul_small(m, ch_abs, 0x11, b_neg);
-        let h = hadamard(m, b1, b2); // natural order
-        r = mul(k, k4, square(h));
+        let (k, k4) = (sel(c.k1, c.k0), sel(c.k1_4, c.k0_4));
+        let h = hadamard::<{ H1.0 }, { H1.1 }>($r, c.b1, c.b2);
+        let [h0, h1, h2] = h.0;
+        let bcast = |x| _mm512_permutexvar_epi64(idx, x);
+        let w6 = V([
+            bcast(sll::<6>(h0)),
+            bcast(sll::<6>(h1)),
+            bcast(sll::<8>(h2)),
+        ]);
+        // σ(doubled²), σ(sum-product), not carried.
+        let m = mul_lazy(shl::<3>(h), sll::<5>(h1), sll::<5>(h2), w6);
+        let m = mul_small(m, c.ch9, c.ch11);
+        let h = hadamard::<{ H2.0 }, { H2.1 }>(m, c.b1, c.b2);
+        mul_carried(square_lazy(h), k, k4)
+    }};
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+fn ladder_zmm(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+    let c = Consts::new(u);
+    let mut r = Consts::start(u);
+    for i in (0..251).rev() {
+        let bit = (scalar[i / 8] >> (i % 8)) & 1;
+        r = step!(&c, r, bit);
     }
     let r = r.to_lanes();
     [r[0], r[1], r[2], r[3]].map(from_limbs)
@@ -375,16 +461,19 @@ mod tests {
                 &((u128::from(self.next()) << 64) | u128::from(self.next())).to_le_bytes(),
             )
         }
-        /// Limbs below `2^bits`, biased towards the maximum.
-        fn limbs(&mut self, bits: u32) -> [u64; 3] {
-            core::array::from_fn(|_| {
-                let max = (1u64 << bits) - 1;
+        /// Limbs below `max`, biased towards the maximum.
+        fn limbs(&mut self, max: [u64; 3]) -> [u64; 3] {
+            core::array::from_fn(|k| {
+                let m = max[k] - 1;
                 match self.next() % 4 {
-                    0 => max,
-                    1 => max - (self.next() & 0xffff),
-                    _ => self.next() & max,
+                    0 => m,
+                    1 => m - (self.next() & 0xffff),
+                    _ => self.next() % max[k],
                 }
             })
+        }
+        fn lanes(&mut self, max: [u64; 3]) -> [[u64; 3]; 8] {
+            core::array::from_fn(|_| self.limbs(max))
         }
     }
 
@@ -396,30 +485,39 @@ mod tests {
         t
     }
 
-    /// Runs `f` on eight random lane sets with limbs `< 2^bits` and checks
-    /// each lane against `expect` on the portable field.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-    fn check_op(
-        rng: &mut Rng,
-        bits: u32,
-        f: &dyn Fn(V, V) -> V,
-        expect: &dyn Fn(Fe, Fe, usize) -> Fe,
-        out_limb_max: u64,
-    ) {
-        let a: [[u64; 3]; 8] = core::array::from_fn(|_| rng.limbs(bits));
-        let b: [[u64; 3]; 8] = core::array::from_fn(|_| rng.limbs(bits));
-        let r = f(V::from_lanes(a), V::from_lanes(b)).to_lanes();
-        for i in 0..8 {
-            let want = expect(from_limbs(a[i]), from_limbs(b[i]), i);
-            assert_eq!(
-                from_limbs(r[i]),
-                want,
-                "lane {i}: a {:x?} b {:x?}",
-                a[i],
-                b[i]
-            );
-            assert!(r[i].iter().all(|&x| x < out_limb_max), "bound: {:x?}", r[i]);
+    /// The bounds of the module docs, as limb vectors (exclusive).
+    const HAD: [u64; 3] = [
+        (7 << 43) + (1 << 21),
+        (7 << 43) + (1 << 21),
+        (7 << 41) + (1 << 20),
+    ];
+    const LAZY: [u64; 3] = [5 << 49, 5 << 48, 7 << 47];
+    const SMALL: [u64; 3] = [
+        (1 << 43) + (1 << 21),
+        (1 << 43) + (1 << 21),
+        (1 << 41) + (1 << 20),
+    ];
+    const CARRIED: [u64; 3] = [
+        (1 << 43) + (1 << 14),
+        (1 << 43) + (1 << 12),
+        (1 << 41) + (1 << 12),
+    ];
+
+    fn below(r: [[u64; 3]; 8], max: [u64; 3]) {
+        for (i, l) in r.iter().enumerate() {
+            for k in 0..3 {
+                assert!(
+                    l[k] < max[k],
+                    "lane {i} limb {k}: {:#x} ≥ {:#x}",
+                    l[k],
+                    max[k]
+                );
+            }
         }
+    }
+
+    fn fes(l: [[u64; 3]; 8]) -> [Fe; 8] {
+        l.map(from_limbs)
     }
 
     #[test]
@@ -429,90 +527,113 @@ mod tests {
             let x = rng.fe();
             assert_eq!(from_limbs(limbs(x)), x);
         }
-        assert_eq!(from_limbs([M43, M43, (1 << 41) - 1]), Fe(0)); // p itself
+        assert_eq!(from_limbs([M43, M43, M41]), Fe(0)); // p itself
+        assert_eq!(from_limbs(bias(4)), Fe(0));
         let l = (1u64 << 60) - 1;
         let fl = Fe(l.into());
         let w = fl.add(fl.mul(Fe(1 << 43))).add(fl.mul(Fe(1 << 86)));
         assert_eq!(from_limbs([l, l, l]), w);
     }
 
+    /// Every field operation against the portable field, with inputs at the
+    /// bounds the module docs derive and outputs checked against theirs.
     #[test]
     fn field_ops_match_portable_at_their_bounds() {
         let Some(_t) = token() else { return };
         let mut rng = Rng(2);
-        let bound = (1u64 << 43) + (1 << 15);
-        let chs = [833i64, 1617, 2499, 561];
+        let chs = [833u64, 1617, 2499, 561];
         for _ in 0..3000 {
-            // SAFETY: the token proves the features `check_op` needs.
-            unsafe {
-                // Products and squares of Hadamard outputs (< 2^47).
-                check_op(
-                    &mut rng,
-                    47,
-                    &|a, b| mul(a, shl::<2>(a), b),
-                    &|a, b, _| a.mul(b),
-                    bound,
+            let (a, b) = (rng.lanes(HAD), rng.lanes(HAD));
+            let x = rng.lanes(LAZY);
+            let k: [[u64; 3]; 8] = core::array::from_fn(|_| limbs(rng.fe()));
+            // SAFETY: the token proves the features these functions need.
+            let (m, s, c, p) = unsafe {
+                let (va, vb) = (V::from_lanes(a), V::from_lanes(b));
+                let [_, a1, a2] = va.0;
+                let [b0, b1, b2] = vb.0;
+                let b6 = V([sll::<6>(b0), sll::<6>(b1), sll::<8>(b2)]);
+                let m = mul_lazy(shl::<3>(va), sll::<5>(a1), sll::<5>(a2), b6);
+                let s = square_lazy(va);
+                let cl = |sh: u32| {
+                    V::from_lanes(core::array::from_fn(|i| [chs[i % 4] << sh, 0, 0])).0[0]
+                };
+                let c = mul_small(V::from_lanes(x), cl(9), cl(11));
+                let vk = V::from_lanes(k);
+                let p = mul_carried(V::from_lanes(x), vk, shl::<2>(vk));
+                (m.to_lanes(), s.to_lanes(), c.to_lanes(), p.to_lanes())
+            };
+            let (fa, fb, fx, fk) = (fes(a), fes(b), fes(x), fes(k));
+            for i in 0..8 {
+                assert_eq!(
+                    from_limbs(m[i]),
+                    fa[i].mul(fb[i]),
+                    "mul_lazy {:x?} {:x?}",
+                    a[i],
+                    b[i]
                 );
-                check_op(
-                    &mut rng,
-                    47,
-                    &|a, _| square(a),
-                    &|a, _, _| a.square(),
-                    bound,
-                );
-                // The last product: a canonical constant times a product
-                // output.
-                check_op(
-                    &mut rng,
-                    43,
-                    &|a, b| mul(a, shl::<2>(a), b),
-                    &|a, b, _| a.mul(b),
-                    bound,
-                );
-                // Small constants on product outputs, lanes 0 and 4 negated;
-                // outputs feed H, so < 2^44.
-                check_op(
-                    &mut rng,
-                    43,
-                    &|a, _| {
-                        let c = V::from_lanes(core::array::from_fn(|i| {
-                            [(chs[i % 4] as u64) << 9, 0, 0]
-                        }));
-                        mul_small(a, c.0[0], 0x11, V::splat(bias(2)))
-                    },
-                    &|a, _, i| {
-                        let c = Fe::small(chs[i % 4]);
-                        let r = a.mul(c);
-                        if i % 4 == 0 { Fe(0).sub(r) } else { r }
-                    },
-                    1 << 44,
+                assert_eq!(from_limbs(s[i]), fa[i].square(), "square_lazy {:x?}", a[i]);
+                let ch = Fe(chs[i % 4].into());
+                assert_eq!(from_limbs(c[i]), fx[i].mul(ch), "mul_small {:x?}", x[i]);
+                assert_eq!(
+                    from_limbs(p[i]),
+                    fx[i].mul(fk[i]),
+                    "mul_carried {:x?}",
+                    x[i]
                 );
             }
+            below(m, LAZY);
+            below(s, LAZY);
+            below(c, SMALL);
+            below(p, CARRIED);
         }
     }
 
-    /// σ·H on each half, against the portable field.
+    /// Both transforms on each half, against the portable field: H1 gives
+    /// H in σ order; H2, given a σ-ordered input with coordinate 0 negated,
+    /// gives H in natural order up to the sign of each output.
     #[test]
     fn hadamard_matches_portable() {
         let Some(_t) = token() else { return };
         let mut rng = Rng(3);
+        let h = |v: [Fe; 4]| {
+            let [x, y, z, t] = v;
+            [
+                x.add(y).add(z).add(t),
+                x.add(y).sub(z).sub(t),
+                x.sub(y).add(z).sub(t),
+                x.sub(y).sub(z).add(t),
+            ]
+        };
         for _ in 0..3000 {
-            let a: [[u64; 3]; 8] = core::array::from_fn(|_| rng.limbs(44));
+            let a = rng.lanes(SMALL);
             // SAFETY: the token proves the features.
-            let r = unsafe {
-                hadamard(V::from_lanes(a), V::splat(bias(4)), V::splat(bias(8))).to_lanes()
+            let (r1, r2) = unsafe {
+                let (b1, b2) = (V::splat(bias(2)), V::splat(bias(4)));
+                let v = V::from_lanes(a);
+                (
+                    hadamard::<{ H1.0 }, { H1.1 }>(v, b1, b2).to_lanes(),
+                    hadamard::<{ H2.0 }, { H2.1 }>(v, b1, b2).to_lanes(),
+                )
             };
-            for h in 0..2 {
-                let [x, y, z, t]: [Fe; 4] = core::array::from_fn(|i| from_limbs(a[4 * h + i]));
-                let want = [
-                    x.add(y).add(z).add(t),
-                    x.sub(y).add(z).sub(t), // σ: H2 in position 1
-                    x.add(y).sub(z).sub(t),
-                    x.sub(y).sub(z).add(t),
-                ];
+            below(r1, HAD);
+            below(r2, HAD);
+            let fa = fes(a);
+            for half in 0..2 {
+                let v: [Fe; 4] = core::array::from_fn(|i| fa[4 * half + i]);
+                let want1 = h(v);
+                let want2 = h([Fe(0).sub(v[0]), v[2], v[1], v[3]]);
                 for i in 0..4 {
-                    assert_eq!(from_limbs(r[4 * h + i]), want[i], "half {h} coord {i}");
-                    assert!(r[4 * h + i].iter().all(|&l| l < 1 << 47));
+                    let sigma = [0, 2, 1, 3][i];
+                    assert_eq!(
+                        from_limbs(r1[4 * half + i]),
+                        want1[sigma],
+                        "H1 half {half} lane {i}"
+                    );
+                    let got = from_limbs(r2[4 * half + i]);
+                    assert!(
+                        got == want2[i] || got == Fe(0).sub(want2[i]),
+                        "H2 half {half} lane {i}"
+                    );
                 }
             }
         }
