@@ -10,52 +10,79 @@
 //! strikes back*, ePrint 2014/134, §4), widened to both ladder points (see
 //! "No swap" below for what replaces the conditional swap).
 //!
-//! # Representation: radix 2^43 under a 52-bit multiplier
+//! # Representation: 43-, 43- and 41-bit limbs under a 52-bit multiplier
 //!
 //! An element is `l0 + l1·2^43 + l2·2^86` with 64-bit limbs, reduced only
-//! loosely (2^129 ≡ 4 mod p, so limb 2's carry re-enters limb 0 times 4).
-//! `vpmadd52luq` / `vpmadd52huq` multiply the low 52 bits of two lanes and
-//! add the low or high 52 bits of the 104-bit product. With 43-bit limbs the
-//! high half of a column-k product sits at 2^(43k + 52) = 2^(43(k+1) + 9):
-//! accumulated separately, it is shifted left by 9 into column k + 1. Limbs
-//! of 43 bits leave 9 bits of headroom below the multiplier's 52, which is
-//! what lets the Hadamard transforms run with no carry at all.
+//! loosely: limb 2 nominally holds 41 bits, and what it carries past them
+//! sits at 2^127 ≡ 1, limb 0. `vpmadd52luq` / `vpmadd52huq` multiply the
+//! low 52 bits of two lanes and add the low or high 52 bits of the 104-bit
+//! product to a 64-bit accumulator. Limbs well under 52 bits leave headroom:
+//! the Hadamard transforms run with no carry at all.
 //!
-//! Wrap-around is folded into the products: a term landing at column
-//! i + j ≥ 3 uses `4·a_i` instead of `a_i` and is accumulated at column
-//! i + j − 3 (2^129 ≡ 4); the high halves of column 2 land at column 3 and
-//! are shifted by 11 (9 + 2) into column 0. A product is then nine
-//! `vpmadd52luq` and nine `vpmadd52huq` into six accumulators of three
-//! terms each (chains of three, latency 12), two shifts, three adds and one
-//! parallel carry round (a square: six products, twelve instructions).
+//! # Products split at the limb boundary
 //!
-//! # Bounds (every lane, every limb; proved here, exercised by the tests)
+//! The multiplier splits a product at bit 52; the limbs want it split at
+//! bit 43 (or 41). Scaling the operands so that their product is
+//! `a·b·2^9` moves the split: the low half is `(a·b mod 2^43)·2^9` and the
+//! high half is `a·b >> 43`, exactly the carry into the next limb. For a
+//! term `a_i·b_j` in column `s = i + j`:
 //!
-//! - After a product's carry round: `c_k < 2^55.2`, so the carries are
-//!   `< 2^12.2` and limbs `< 2^43 + 2^14.2` (limb 0 receives 4× the carry).
-//! - Hadamard input `< 2^44` (product outputs; after `⊙ CH`, negated lanes
-//!   are `bias − x < 2^44`). The first butterfly subtracts from a bias of
-//!   limbs ≈ 2^45 (a multiple of p: `m·(2^43 − 4, 2^43 − 1, 2^43 − 1)` is
-//!   `m·(2^129 − 4) = 4m·p`), giving `< 3·2^44`; the second from ≈ 2^46,
-//!   giving `< 7·2^44 < 2^47`. No carry is needed after H.
-//! - Product inputs `< 2^47` and `4·a < 2^49`, all under the multiplier's
-//!   52 bits; a 3-term high accumulator is `< 2^45.4`, shifted by 9 `< 2^54.4`;
-//!   the 11-shifted one `< 2^54.6`; three low halves `< 2^53.6`; so
-//!   `c_k < 2^55.2` as claimed. Squares: `8·a2 < 2^50`, same bounds.
-//! - `⊙ CH` multiplies product outputs (`< 2^43 + 2^15`) by `|c| < 2^12`:
-//!   one limb each, `c_k < 2^52 + 2^14`, then a carry round and a masked
-//!   negation of the lanes whose constant is negative.
+//! - `s = 0, 1`: scale 2^9; low half (÷ 2^9) in column s, high half in
+//!   column s + 1.
+//! - `s = 2`: scale 2^11; the split is at 41 bits: low half (÷ 2^11) in
+//!   column 2, high half at 2^127 ≡ 1, column 0.
+//! - `s = 3, 4`: `a·b·2^(43s) ≡ 4·a·b·2^(43(s−3))` (2^129 ≡ 4); with scale
+//!   2^11 the low half is `4·(a·b mod 2^41)·2^9`, in column s − 3 in the
+//!   same ÷ 2^9 units as the others, and the high half `a·b >> 41` lands in
+//!   column s − 2 unscaled.
 //!
-//! # The Hadamard transform without a final permutation
+//! So a product is nine `vpmadd52luq` into three accumulators and nine
+//! `vpmadd52huq` into three more, then `limb_k = (low_k >> 9 or 11) +
+//! high_k`: three shifts and three adds, no carry round ("lazy" products,
+//! [`mul_lazy`] and [`square_lazy`]). The scalings come from shifting the
+//! operands (the two factors' shifts must add up to 9 or 11 and keep both
+//! under 52 bits). Outputs are not tight (up to 2^51.3) but every consumer
+//! of a lazy product multiplies it, and the multiplier takes up to 52 bits.
+//! The same trick with a scaled constant makes [`mul_small`] (⊙ CH) come
+//! out carried. The last product of a step feeds a Hadamard transform,
+//! which needs tight limbs, so [`mul_carried`] splits at bit 52 as usual
+//! (high halves shifted by 9, column 2's by 11 into column 0), with the
+//! wrap factor 4 on the constant operand, and ends with one parallel carry
+//! round.
+//!
+//! # Bounds (exclusive, per limb; proved here, checked at the edges by the
+//! tests `field_ops_match_portable_at_their_bounds` and
+//! `hadamard_matches_portable`)
+//!
+//! - Transform inputs (outputs of [`mul_small`] and [`mul_carried`]) below
+//!   `(2^43 + 2^21, 2^43 + 2^21, 2^41 + 2^20)`. The first butterfly layer
+//!   subtracts from a bias of `2p` (limbs `(2^44 − 2, 2^44 − 2, 2^42 − 2)`),
+//!   the second from `4p`, so outputs are below `A = 7·2^43 + 2^21`
+//!   (limbs 0, 1) and `C = 7·2^41 + 2^20` (limb 2).
+//! - Lazy products of transform outputs: the high accumulator of column 0
+//!   is at most `(2·A·C + A²) / 2^41 < 2^51.2`, column 1's `A²/2^43 +
+//!   2·A·C/2^41 < 2^50.2`, column 2's `2·A²/2^43 + C²/2^41 < 2^49.7`; the
+//!   low accumulators add at most `3·2^43`. Outputs below
+//!   `(5·2^49, 5·2^48, 7·2^47)`, under the multiplier's 52 bits. The
+//!   operand shifts keep every factor under 2^52 (largest: `A·2^6`).
+//! - [`mul_small`] of a lazy output by `c < 2^12`: high halves below 2^21,
+//!   so the output meets the transform-input bound.
+//! - [`mul_carried`] of a lazy output by a canonical constant (limbs below
+//!   2^43, 2^43, 2^41; `4·k < 2^45`): column sums below 2^54.5, carries
+//!   below 2^13.1, outputs below `(2^43 + 2^14, 2^43 + 2^12, 2^41 + 2^12)`.
+//!
+//! # The Hadamard transforms without a final permutation, and CH's sign
 //!
 //! Two butterfly layers — pairs (0,1),(2,3) with an in-lane `vpshufd`, then
 //! pairs (0,2),(1,3) with `vpermq` — give `σ·H` where σ swaps coordinates 1
-//! and 2. Since `H·σ = σ·H`, applying the same two layers to a σ-ordered
-//! vector gives H in natural order. So the first transform of a step leaves
-//! its output σ-ordered (CH is stored σ-ordered to match) and the second
-//! restores the natural order: no permutation is spent on σ.
-//! A butterfly is `t = perm(v)`, `w = v` with the high lanes replaced by
-//! `bias − v` (one masked subtract), `v' = t + w`.
+//! and 2. A butterfly is `t = perm(v)`, `w = v` with the lanes of a mask
+//! replaced by `bias − v` (one masked subtract), `v' = t + w`. The first
+//! transform of a step (masks 0xaa, 0xcc) leaves its output σ-ordered, and
+//! the vector of |CH| is stored σ-ordered to match. CH's one negative entry
+//! is not applied: the second transform takes masks 0x99, 0x66, which on a
+//! σ-ordered input with coordinate 0 negated give H in natural order up to
+//! the sign of each output — and each output is squared next. (Found by
+//! enumerating the mask pairs; checked by `hadamard_matches_portable`.)
 //!
 //! # No swap
 //!
@@ -69,26 +96,36 @@
 //!
 //! # Cost per ladder step, and what limits it
 //!
-//! Per step: 54 multiply-accumulates (18 + 6 + 12 + 18) and about 120 other
-//! zmm instructions (Hadamard 36, column shifts and adds 18 + 12, carry
-//! rounds 30, the rest selections, broadcasts and the ⊙CH tail).
+//! Per step: 54 multiply-accumulates (18 + 6 + 12 + 18) and about 100
+//! other zmm instructions: the two transforms 36, operand shifts for the
+//! lazy products 14, their column shifts and adds 12, ⊙ CH's 6, the last
+//! product's columns, split chains and carry round 21, the selections and
+//! broadcasts about 12.
 //!
 //! Measured on this machine (Intel Xeon, family 6 model 207; cycles
 //! estimated from the time-stamp counter, no performance counters):
-//! `vpmadd52luq` zmm has latency 4 and throughput ≈ 2 per cycle; integer
-//! zmm adds and logic 2 per cycle, shifts 1 per cycle (one port),
-//! cross-lane permutes 3 cycles; and a round trip from a multiply-add into
-//! an integer add and back costs ≈ 2.5 cycles more than the sum of the
-//! latencies (a bypass delay between the multiplier and the integer units).
-//! So a product costs ≈ 22–25 cycles of latency (multiply chains, bypass,
-//! columns, carry), a square ≈ 21, the ⊙CH product ≈ 10–14, a Hadamard
-//! transform ≈ 9; the step is one dependency chain of about 100 cycles,
-//! with about 175 zmm instructions on two vector ports (≈ 88 cycles), and
-//! runs at about 120 cycles: both latency and port throughput bind, so
-//! removing instructions off the critical path also pays. What helped:
-//! the ⊙CH product with the constant scaled by 2^9 (see `mul_small`; 23 → 13 instructions, ≈ 5 % of the ladder), no swap (6
-//! instructions and ≈ 4 cycles of latency), splitting three-term multiply
-//! chains (neutral within noise here).
+//! `vpmadd52luq` zmm has latency 4 and throughput ≈ 2 per cycle (ports 0
+//! and 5); integer zmm adds and logic 2 per cycle, shifts 1 per cycle (port
+//! 0 only), `vpermq`/`vpshufd` 1 per cycle (port 5 only), cross-lane
+//! permutes latency 3; a multiply-add result feeding an integer add and
+//! back costs ≈ 2 cycles more than the sum of the latencies (bypass).
+//!
+//! Where the time goes: the step is one dependency chain — transform,
+//! broadcast, product, ⊙ CH, transform, square, product — of about 70
+//! cycles of latency, over about 155 instructions on the two 512-bit vector
+//! ports (≥ 78 cycles); a single ladder runs at ≈ 103 cycles per step
+//! (19 900 ticks for the ladder), two independent ladders interleaved at
+//! ≈ 87 per step each. So port pressure and the chain both bind, and the
+//! phases of a step (each needs all of the previous one's output) leave
+//! the ports idle in their tails. History (ticks for the 251 steps, single
+//! ladder): the first version, carried products with radix-2^43 limbs, ran
+//! at 24 250 (≈ 125 cycles per step); the lazy products with the split at
+//! the limb boundary, the 41-bit top limb (one shift less per carry round)
+//! and CH's sign in the masks brought it to 19 900. Tried and not kept
+//! (measured A/B in one process): chains of three multiply-adds in the last
+//! product instead of two plus one (fewer instructions; 2 % slower alone,
+//! faster with two ladders interleaved); two plus one in the first product
+//! (no change).
 #![allow(unsafe_code)]
 
 use super::portable::{Fe, P};
@@ -245,7 +282,7 @@ fn square_lazy(a: V) -> V {
 
 /// `a ⊙ k` lane-wise, carried: `a` below 2^52 per limb, `k` canonical
 /// (limbs below 2^43, 2^43, 2^41) with `k4 = 4·k`; outputs below
-/// `(2^43 + 2^13, 2^43 + 2^12, 2^41 + 2^12)` (module docs).
+/// `(2^43 + 2^14, 2^43 + 2^12, 2^41 + 2^12)` (module docs).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
 fn mul_carried(a: V, k: V, k4: V) -> V {
