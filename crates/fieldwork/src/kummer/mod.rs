@@ -4,7 +4,7 @@
 //! canonical, nonzero, on the surface) and [`SharedSecret`] (degenerate and
 //! neutral results rejected), zeroized on drop; and the raw
 //! SUPERCOP-compatible [`scalarmult`] / [`scalarmult_base`]. Backends
-//! ([`Backend`]): AVX-512 IFMA (both ladder points in one zmm, radix 2^43
+//! ([`Backend`]): AVX-512 IFMA (both ladder points in one zmm, 43/43/41-bit
 //! limbs), AVX2 (four coordinates per ymm) and portable (`u128`); all
 //! constant time, all giving the same bytes.
 //!
