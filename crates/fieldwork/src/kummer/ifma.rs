@@ -477,6 +477,31 @@ fn ladder_zmm(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     [r[0], r[1], r[2], r[3]].map(from_limbs)
 }
 
+/// Two independent ladders, interleaved step by step: neither waits for the
+/// other, so each fills the other's latency gaps (≈ 87 cycles per step each
+/// instead of ≈ 103 for one alone; module docs).
+pub(super) fn ladder_pair(t: Avx512Ifma, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+    let _ = t;
+    // SAFETY: the token proves the CPU supports every feature
+    // `ladder_pair_zmm` is compiled for.
+    unsafe { ladder_pair_zmm(scalars, u) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+fn ladder_pair_zmm(scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+    let (c0, c1) = (Consts::new(u[0]), Consts::new(u[1]));
+    let (mut r0, mut r1) = (Consts::start(u[0]), Consts::start(u[1]));
+    for i in (0..251).rev() {
+        let bit = |s: &[u8; 32]| (s[i / 8] >> (i % 8)) & 1;
+        r0 = step!(&c0, r0, bit(scalars[0]));
+        r1 = step!(&c1, r1, bit(scalars[1]));
+    }
+    [r0, r1].map(|r| {
+        let r = r.to_lanes();
+        [r[0], r[1], r[2], r[3]].map(from_limbs)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::portable;
@@ -707,6 +732,20 @@ mod tests {
                 portable::ladder(s, u),
                 "scalar {s:02x?} point {u:x?}"
             );
+        }
+    }
+
+    #[test]
+    fn ladder_pair_matches_single() {
+        let Some(t) = token() else { return };
+        let mut rng = Rng(6);
+        for _ in 0..20 {
+            let s: [[u8; 32]; 2] =
+                core::array::from_fn(|_| core::array::from_fn(|_| rng.next() as u8));
+            let u: [[Fe; 3]; 2] = core::array::from_fn(|_| [rng.fe(), rng.fe(), rng.fe()]);
+            let got = ladder_pair(t, [&s[0], &s[1]], u);
+            assert_eq!(got[0], ladder(t, &s[0], u[0]));
+            assert_eq!(got[1], ladder(t, &s[1], u[1]));
         }
     }
 

@@ -218,6 +218,30 @@ pub(crate) fn encode(p: [Fe; 4]) -> [u8; 48] {
     out
 }
 
+/// [`encode`] of two points with one inversion between them (Montgomery's
+/// trick): `1/d1 = d2/(d1·d2)`, `1/d2 = d1/(d1·d2)` for `d = Y·Z·T`. A zero
+/// `d` is replaced by 1 in the shared product (by mask) so that it cannot
+/// zero the other point's inverse, and its own inverse is masked to 0, as
+/// [`encode`] gives; no branch on either value.
+pub(crate) fn encode_pair(p: [[Fe; 4]; 2]) -> [[u8; 48]; 2] {
+    let d = p.map(|[_, y, z, t]| y.mul(z).mul(t));
+    // nz = all ones when d ≠ 0 (d is canonical, so d ≠ 0 ⟺ d − 1 < p − 1
+    // ⟺ the subtraction d − 1 does not borrow).
+    let nz = d.map(|d| (u128::from(d.0.overflowing_sub(1).1)).wrapping_sub(1));
+    let d1 = [0, 1].map(|i| Fe((d[i].0 & nz[i]) | (1 & !nz[i])));
+    let inv = d1[0].mul(d1[1]).invert();
+    let inv = [inv.mul(d1[1]), inv.mul(d1[0])];
+    core::array::from_fn(|i| {
+        let [x, y, z, t] = p[i];
+        let r = x.mul(Fe(inv[i].0 & nz[i]));
+        let mut out = [0u8; 48];
+        out[..16].copy_from_slice(&r.mul(z).mul(t).to_bytes());
+        out[16..32].copy_from_slice(&r.mul(y).mul(t).to_bytes());
+        out[32..].copy_from_slice(&r.mul(y).mul(z).to_bytes());
+        out
+    })
+}
+
 /// The three ratios of a 48-byte point (bit 127 of each ignored).
 pub(crate) fn decode(point: &[u8; 48]) -> [Fe; 3] {
     core::array::from_fn(|i| {

@@ -99,6 +99,8 @@ const RFC_SHARED: [u8; 32] =
 const KEYGEN: &str = "keygen (fixed base)";
 const SHARED: &str = "shared secret";
 const PER_SECOND: &str = "shared secrets/s per core";
+const PAIRS: &str = "shared secret, two at a time (per secret)";
+const PAIRS_PER_SECOND: &str = "shared secrets/s per core, two at a time";
 
 const DALEK: &str = concat!("x25519-dalek ", env!("PEER_VERSION_X25519_DALEK"));
 const AWS_LC: &str = concat!("aws-lc-rs ", env!("PEER_VERSION_AWS_LC_RS"));
@@ -165,12 +167,43 @@ pub fn cases() -> Result<Vec<Case>, String> {
         });
     }
 
+    // Pairs: ours through `scalarmult_pair` (two ladders interleaved, one
+    // shared inversion), timed per secret; the peers have no such API, so
+    // their routines are the single calls again.
+    let pair_routine = |b: Backend| -> benchtime::Routine<'static> {
+        Box::new(move |n| {
+            for _ in 0..n / 2 {
+                black_box(b.scalarmult_pair(
+                    [black_box(&KUMMER_SECRET), black_box(&KUMMER_SECRET)],
+                    [black_box(&peer_public), black_box(&peer_public)],
+                ));
+            }
+            if n % 2 == 1 {
+                black_box(b.scalarmult(black_box(&KUMMER_SECRET), black_box(&peer_public)));
+            }
+        })
+    };
+    let mut pairs = vec![Impl {
+        name: format!("fieldwork default ({best})"),
+        ours: true,
+        routine: pair_routine(Backend::best()),
+    }];
+    for b in Backend::all() {
+        pairs.push(Impl {
+            name: format!("fieldwork ({})", b.name()),
+            ours: true,
+            routine: pair_routine(b),
+        });
+    }
+
     keygen.extend([dalek_keygen(), aws_lc_keygen(), ring_keygen()]);
     shared.extend([dalek_shared(), aws_lc_shared()?, ring_shared()]);
+    pairs.extend([dalek_shared(), aws_lc_shared()?, ring_shared()]);
     #[cfg(feature = "system-peers")]
     {
         keygen.push(openssl_keygen());
         shared.push(openssl_shared()?);
+        pairs.push(openssl_shared()?);
     }
 
     Ok(vec![
@@ -189,6 +222,14 @@ pub fn cases() -> Result<Vec<Case>, String> {
             impls: shared,
             heavy: false,
             per_second: Some(PER_SECOND),
+        },
+        Case {
+            group: "kummer",
+            size: PAIRS.into(),
+            bytes: None,
+            impls: pairs,
+            heavy: false,
+            per_second: Some(PAIRS_PER_SECOND),
         },
     ])
 }
