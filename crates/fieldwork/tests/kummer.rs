@@ -160,7 +160,10 @@ fn pairs_match_single_calls() {
     for b in Backend::all() {
         for x in &jobs {
             for y in &jobs {
-                let want = [portable.scalarmult(&x.0, &x.1), portable.scalarmult(&y.0, &y.1)];
+                let want = [
+                    portable.scalarmult(&x.0, &x.1),
+                    portable.scalarmult(&y.0, &y.1),
+                ];
                 degenerate += want.iter().filter(|w| **w == zero).count();
                 let got = b.scalarmult_pair([&x.0, &y.0], [&x.1, &y.1]);
                 assert_eq!(got, want, "{} on {:02x?} / {:02x?}", b.name(), x.0, y.0);

@@ -6,7 +6,8 @@
 //! SUPERCOP-compatible [`scalarmult`] / [`scalarmult_base`]. Backends
 //! ([`Backend`]): AVX-512 IFMA (both ladder points in one zmm, 43/43/41-bit
 //! limbs), AVX2 (four coordinates per ymm) and portable (`u128`); all
-//! constant time, all giving the same bytes.
+//! constant time, all giving the same bytes. For throughput,
+//! [`Backend::scalarmult_pair`] computes two independent products at once.
 //!
 //! ```
 //! use fieldwork::kummer::{PublicKey, SecretKey};
