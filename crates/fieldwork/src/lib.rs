@@ -58,3 +58,5 @@ pub mod gf2x;
 pub mod ghash;
 pub mod kummer;
 pub mod poly1305;
+#[cfg(test)]
+mod test_util;

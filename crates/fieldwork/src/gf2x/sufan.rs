@@ -956,11 +956,7 @@ mod tests {
 
     impl SplitMix64 {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+            crate::test_util::splitmix64(&mut self.0)
         }
 
         fn words<const N: usize>(&mut self) -> [u64; N] {

@@ -614,7 +614,7 @@ mod tf {
         // The step of `portable::ladder`, both points interleaved; the
         // bounds after each line are in the module docs' table.
         for i in (0..251).rev() {
-            let bit = (scalar[i / 8] >> (i % 8)) & 1;
+            let bit = crate::kummer::portable::scalar_bit(scalar, i);
             let swap = Lanes::splat(t, u64::from(bit ^ prev).wrapping_neg());
             prev = bit;
             let (mut p0, mut p1) = (r0.pack(), r1.pack());
@@ -654,11 +654,7 @@ mod tests {
 
     impl SplitMix {
         fn next_u64(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+            crate::test_util::splitmix64(&mut self.0)
         }
 
         fn below(&mut self, n: u64) -> u64 {

@@ -123,12 +123,15 @@
 //! the limb boundary, the 41-bit top limb (one shift less per carry round)
 //! and CH's sign in the masks brought it to 19 900. Tried and not kept
 //! (measured A/B in one process): chains of three multiply-adds in the last
-//! product instead of two plus one (fewer instructions; 2 % slower alone,
-//! faster with two ladders interleaved); two plus one in the first product
-//! (no change).
+//! product instead of two plus one (six instructions fewer, 3 % slower
+//! alone, faster with two ladders interleaved); two plus one in the first
+//! product (no change); the broadcast composed with the first transform's
+//! second layer (two cycles off the chain, six instructions more, 3 %
+//! slower); the steps' masks made before the loop and broadcast from memory
+//! (4 % slower).
 #![allow(unsafe_code)]
 
-use super::portable::{Fe, P};
+use super::portable::{Fe, P, scalar_bit};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
     __m512i, _MM_PERM_BADC, _mm512_add_epi64, _mm512_and_si512, _mm512_madd52hi_epu64,
@@ -189,6 +192,14 @@ impl V {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
     fn splat(l: [u64; 3]) -> V {
         V(l.map(|x| _mm512_set1_epi64(x as i64)))
+    }
+
+    /// Lanes 0–3 (R0, where the ladder leaves its result), canonical.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+    fn low_half(self) -> [Fe; 4] {
+        let r = self.to_lanes();
+        [r[0], r[1], r[2], r[3]].map(from_limbs)
     }
 
     /// Every lane's limbs.
@@ -470,11 +481,9 @@ fn ladder_zmm(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     let c = Consts::new(u);
     let mut r = Consts::start(u);
     for i in (0..251).rev() {
-        let bit = (scalar[i / 8] >> (i % 8)) & 1;
-        r = step!(&c, r, bit);
+        r = step!(&c, r, scalar_bit(scalar, i));
     }
-    let r = r.to_lanes();
-    [r[0], r[1], r[2], r[3]].map(from_limbs)
+    r.low_half()
 }
 
 /// Two independent ladders, interleaved step by step: neither waits for the
@@ -492,14 +501,10 @@ fn ladder_pair_zmm(scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
     let (c0, c1) = (Consts::new(u[0]), Consts::new(u[1]));
     let (mut r0, mut r1) = (Consts::start(u[0]), Consts::start(u[1]));
     for i in (0..251).rev() {
-        let bit = |s: &[u8; 32]| (s[i / 8] >> (i % 8)) & 1;
-        r0 = step!(&c0, r0, bit(scalars[0]));
-        r1 = step!(&c1, r1, bit(scalars[1]));
+        r0 = step!(&c0, r0, scalar_bit(scalars[0], i));
+        r1 = step!(&c1, r1, scalar_bit(scalars[1], i));
     }
-    [r0, r1].map(|r| {
-        let r = r.to_lanes();
-        [r[0], r[1], r[2], r[3]].map(from_limbs)
-    })
+    [r0.low_half(), r1.low_half()]
 }
 
 #[cfg(test)]
@@ -512,11 +517,7 @@ mod tests {
     struct Rng(u64);
     impl Rng {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+            crate::test_util::splitmix64(&mut self.0)
         }
         fn fe(&mut self) -> Fe {
             Fe::from_bytes(

@@ -136,6 +136,13 @@ fn square_fold(a: u128) -> u128 {
     top + (lo & P)
 }
 
+/// Bit `i` of the scalar: bit `i mod 8` of byte `i / 8` (little-endian).
+/// The one place every backend's ladder reads its bits from.
+#[inline(always)]
+pub(crate) fn scalar_bit(scalar: &[u8; 32], i: usize) -> u8 {
+    (scalar[i / 8] >> (i % 8)) & 1
+}
+
 /// The point `(x : y : z : t)` with ratios `u = (x/y, x/z, x/t)`:
 /// `(u1·u2·u3 : u2·u3 : u1·u3 : u1·u2)` — the ladder's R1 and the point a
 /// public key names. The one place for this map; every backend calls it.
@@ -186,7 +193,7 @@ pub(crate) fn ladder(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     let diff = [Fe::ONE, u1, u2, u3];
     let mut prev = 0u8;
     for i in (0..251).rev() {
-        let b = (scalar[i / 8] >> (i % 8)) & 1;
+        let b = scalar_bit(scalar, i);
         cswap(&mut r0, &mut r1, b ^ prev);
         prev = b;
         let a = hadamard(r0);
@@ -209,8 +216,19 @@ pub(crate) fn ladder(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
 /// The 48-byte encoding of `(X : Y : Z : T)`: X/Y, X/Z, X/T, canonical;
 /// all zero when Y·Z·T = 0.
 pub(crate) fn encode(p: [Fe; 4]) -> [u8; 48] {
+    ratios(p, denominator(p).invert())
+}
+
+/// `Y·Z·T`, whose inverse the encoding needs.
+fn denominator(p: [Fe; 4]) -> Fe {
+    let [_, y, z, t] = p;
+    y.mul(z).mul(t)
+}
+
+/// X/Y, X/Z, X/T as 48 bytes, given `inv = 1/(Y·Z·T)` (0 when that is 0).
+fn ratios(p: [Fe; 4], inv: Fe) -> [u8; 48] {
     let [x, y, z, t] = p;
-    let r = x.mul(y.mul(z).mul(t).invert());
+    let r = x.mul(inv);
     let mut out = [0u8; 48];
     out[..16].copy_from_slice(&r.mul(z).mul(t).to_bytes());
     out[16..32].copy_from_slice(&r.mul(y).mul(t).to_bytes());
@@ -224,22 +242,14 @@ pub(crate) fn encode(p: [Fe; 4]) -> [u8; 48] {
 /// zero the other point's inverse, and its own inverse is masked to 0, as
 /// [`encode`] gives; no branch on either value.
 pub(crate) fn encode_pair(p: [[Fe; 4]; 2]) -> [[u8; 48]; 2] {
-    let d = p.map(|[_, y, z, t]| y.mul(z).mul(t));
+    let d = p.map(denominator);
     // nz = all ones when d ≠ 0 (d is canonical, so d ≠ 0 ⟺ d − 1 < p − 1
     // ⟺ the subtraction d − 1 does not borrow).
     let nz = d.map(|d| (u128::from(d.0.overflowing_sub(1).1)).wrapping_sub(1));
     let d1 = [0, 1].map(|i| Fe((d[i].0 & nz[i]) | (1 & !nz[i])));
     let inv = d1[0].mul(d1[1]).invert();
     let inv = [inv.mul(d1[1]), inv.mul(d1[0])];
-    core::array::from_fn(|i| {
-        let [x, y, z, t] = p[i];
-        let r = x.mul(Fe(inv[i].0 & nz[i]));
-        let mut out = [0u8; 48];
-        out[..16].copy_from_slice(&r.mul(z).mul(t).to_bytes());
-        out[16..32].copy_from_slice(&r.mul(y).mul(t).to_bytes());
-        out[32..].copy_from_slice(&r.mul(y).mul(z).to_bytes());
-        out
-    })
+    [0, 1].map(|i| ratios(p[i], Fe(inv[i].0 & nz[i])))
 }
 
 /// The three ratios of a 48-byte point (bit 127 of each ignored).
