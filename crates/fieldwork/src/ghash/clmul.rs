@@ -12,7 +12,8 @@
 use super::C_HI;
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
-    __m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128,
+    __m128i, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi8, _mm_shuffle_epi8,
+    _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128,
 };
 
 #[inline(always)]
@@ -87,22 +88,52 @@ fn reduce(lo: __m128i, hi: __m128i, mid: __m128i) -> u128 {
     from_x(_mm_xor_si128(hi, fold(fold(lo))))
 }
 
+/// Block `j` of `data` as an xmm register, byte-reversed for GHASH (one
+/// `pshufb`): loaded straight into the vector unit, not through a `u128`.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn block(data: &[u8], j: usize, reflect: bool) -> __m128i {
+    let c = &data[16 * j..16 * j + 16];
+    // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment demand.
+    let y = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
+    if reflect {
+        _mm_shuffle_epi8(
+            y,
+            _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        )
+    } else {
+        y
+    }
+}
+
 /// One group: block j of `data` meets `hs[j]` (with `hxs[j]` its Karatsuba
 /// half), `acc` enters the first block, one reduction at the end.
+///
+/// Written with plain indices so that a group of eight unrolls into
+/// straight-line code (an iterator chain over the three slices compiled to
+/// a loop with its state on the stack: 0.55 cycles/byte at 16 KiB). Block
+/// 0's product, the only one that waits for `acc`, is added last, so the
+/// loop-carried chain is one product, one XOR and the reduction.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn group(data: &[u8], hs: &[__m128i], hxs: &[__m128i], acc: u128, reflect: bool) -> u128 {
+    let n = hs.len();
+    debug_assert!(n >= 1 && hxs.len() == n && data.len() >= 16 * n);
     let z = to_x(0);
     let (mut lo, mut hi, mut mid) = (z, z, z);
-    for (j, (c, (&h, &hx))) in data.chunks_exact(16).zip(hs.iter().zip(hxs)).enumerate() {
-        let y = super::load(c, reflect);
-        let y = to_x(if j == 0 { y ^ acc } else { y });
-        let (l, h2, m) = product(y, h, hx);
+    for j in 1..n {
+        let (l, h, m) = product(block(data, j, reflect), hs[j], hxs[j]);
         lo = _mm_xor_si128(lo, l);
-        hi = _mm_xor_si128(hi, h2);
+        hi = _mm_xor_si128(hi, h);
         mid = _mm_xor_si128(mid, m);
     }
-    reduce(lo, hi, mid)
+    let y0 = _mm_xor_si128(block(data, 0, reflect), to_x(acc));
+    let (l, h, m) = product(y0, hs[0], hxs[0]);
+    reduce(
+        _mm_xor_si128(lo, l),
+        _mm_xor_si128(hi, h),
+        _mm_xor_si128(mid, m),
+    )
 }
 
 /// Absorbs whole blocks of `data` into `acc`: groups of eight, then the
@@ -133,15 +164,14 @@ pub(super) fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect
 fn tail(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     let n = data.len() / 16;
     debug_assert!(n < 8 && n <= powers.len());
+    if n == 0 {
+        return acc;
+    }
     let mut hs = [to_x(0); 8];
     let mut hxs = [to_x(0); 8];
     for j in 0..n {
         hs[j] = to_x(powers[n - 1 - j]);
         hxs[j] = karatsuba_half(hs[j]);
     }
-    if n == 0 {
-        acc
-    } else {
-        group(data, &hs[..n], &hxs[..n], acc, reflect)
-    }
+    group(data, &hs[..n], &hxs[..n], acc, reflect)
 }
