@@ -89,11 +89,12 @@ use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_aesenc_epi128,
-    _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_si128,
-    _mm256_clmulepi64_epi128, _mm256_cmpgt_epi8, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
+    __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
+    _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32,
+    _mm256_broadcastsi128_si256, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
+    _mm256_cmpgt_epi8, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_set1_epi8,
+    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 
 /// Registers (of two blocks) per loop iteration (even: products are
@@ -534,7 +535,13 @@ fn seal_ymm<const NR: usize>(
     let j0_rev = u128::from_be_bytes(*j0);
     let base = j0_rev & !0xffff_ffff;
     let ctx = Ctx {
-        k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 2])),
+        // `vbroadcasti128` from the round keys in memory, not `[u128; 2]`
+        // arrays (scalar stores that the callees' loads cannot forward
+        // from; see the zmm kernel).
+        // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
+        k: core::array::from_fn(|r| {
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) })
+        }),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 2]),
         table,

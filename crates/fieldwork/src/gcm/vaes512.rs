@@ -79,11 +79,11 @@ use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use core::arch::x86_64::{
-    __m128i, __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128,
+    __m128i, __m512i, _MM_PERM_BADC, _mm_loadu_si128, _mm_xor_si128, _mm256_castsi256_si128,
     _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128,
-    _mm512_aesenclast_epi128, _mm512_castsi512_si128, _mm512_castsi512_si256,
-    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
-    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
+    _mm512_aesenclast_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128,
+    _mm512_castsi512_si256, _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
+    _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
     _mm512_maskz_set1_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
     _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
 };
@@ -439,11 +439,18 @@ fn seal_zmm<const NR: usize>(
     let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
     let j0_rev = u128::from_be_bytes(*j0);
     let ctx = Ctx {
-        k: core::array::from_fn(|r| from_u128s([rk.rk[r]; 4])),
+        // `vbroadcasti32x4` from the round keys in memory. (Built as
+        // `[u128; 4]` arrays the keys went through 120 scalar stores that
+        // the callees' zmm loads could not forward from: ≈ 40 cycles of a
+        // 16-byte message.)
+        // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
+        k: core::array::from_fn(|r| {
+            _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) })
+        }),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
         table,
-        ctr_base: from_u128s([j0_rev & !0xffff_ffff; 4]),
+        ctr_base: _mm512_broadcast_i32x4(from_u128(j0_rev & !0xffff_ffff)),
         lanes: from_u128s([0, 1, 2, 3]),
     };
     let lengths =
