@@ -538,9 +538,10 @@ fn seal_ymm<const NR: usize>(
         // `vbroadcasti128` from the round keys in memory, not `[u128; 2]`
         // arrays (scalar stores that the callees' loads cannot forward
         // from; see the zmm kernel).
-        // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
         k: core::array::from_fn(|r| {
-            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) })
+            // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
+            let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
+            _mm256_broadcastsi128_si256(key)
         }),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 2]),

@@ -443,9 +443,10 @@ fn seal_zmm<const NR: usize>(
         // `[u128; 4]` arrays the keys went through 120 scalar stores that
         // the callees' zmm loads could not forward from: ≈ 40 cycles of a
         // 16-byte message.)
-        // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
         k: core::array::from_fn(|r| {
-            _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) })
+            // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
+            let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
+            _mm512_broadcast_i32x4(key)
         }),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
