@@ -50,6 +50,12 @@
 //! (GHASH removed) 0.155 cycles/byte, the port-0 floor; with GHASH ≈ 0.19.
 //! Things that did and did not pay:
 //!
+//! - the round keys broadcast with `vbroadcasti32x4` from memory: written
+//!   as `[u128; 4]` arrays they were assembled by 120 scalar stores, and
+//!   the vector loads of the (not inlined) tail functions could not
+//!   forward from them — ≈ 70 cycles per call: 16-byte messages 229 → 155
+//!   cycles, 1 KiB 388 → 321, 16 KiB 0.205 → 0.193 cycles/byte (build
+//!   5751220);
 //! - hashing the ciphertext two chunks back, re-read from the buffer,
 //!   instead of the previous chunk's registers: 0.20 → 0.187 at 64 KiB
 //!   (with a one-chunk lag the products wait on the last AES round and
