@@ -87,6 +87,45 @@ fn known_key_pairs_and_shared_secret() {
 }
 
 #[test]
+fn pairs_match_single_exchanges_including_rejections() {
+    let r = |x: Result<SharedSecret, KummerError>| x.map(|s| *s.as_bytes());
+    // The key pairs, both directions in one call.
+    let ska = SecretKey::from_bytes(hex(&value("sk_a")));
+    let skb = SecretKey::from_bytes(hex(&value("sk_b")));
+    let pka = PublicKey::from_bytes(&hex(&value("pk_a"))).unwrap();
+    let pkb = PublicKey::from_bytes(&hex(&value("pk_b"))).unwrap();
+    let shared = hex::<48>(&value("shared"));
+    let [x, y] = SecretKey::diffie_hellman_pair([(&ska, &pkb), (&skb, &pka)]);
+    assert_eq!((r(x), r(y)), (Ok(shared), Ok(shared)));
+    // A rejected result next to a good one, in either slot: the good one is
+    // unaffected (the inversion is shared between the two).
+    let neutral = PublicKey::from_bytes(&hex(&value("neutral"))).unwrap();
+    let zero = SecretKey::from_bytes([0; 32]);
+    for (bad, why) in [
+        ((&ska, &neutral), "neutral public key"),
+        ((&zero, &pkb), "zero secret"),
+    ] {
+        let [x, y] = SecretKey::diffie_hellman_pair([bad, (&ska, &pkb)]);
+        assert_eq!(r(x), Err(KummerError::NeutralResult), "{why}");
+        assert_eq!(r(y), Ok(shared), "{why}");
+        let [x, y] = SecretKey::diffie_hellman_pair([(&skb, &pka), bad]);
+        assert_eq!(r(x), Ok(shared), "{why}");
+        assert_eq!(r(y), Err(KummerError::NeutralResult), "{why}");
+    }
+    // Random exchanges against single calls.
+    let mut rng = TestRng(common::Rng::new(0x7061_6972));
+    for _ in 0..12 {
+        let keys: Vec<SecretKey> = (0..4).map(|_| SecretKey::generate(&mut rng)).collect();
+        let (p2, p3) = (keys[2].public_key(), keys[3].public_key());
+        let [x, y] = SecretKey::diffie_hellman_pair([(&keys[0], &p2), (&keys[1], &p3)]);
+        let (x, y) = (r(x), r(y));
+        assert!(x.is_ok() && y.is_ok());
+        assert_eq!(x, r(keys[0].diffie_hellman(&p2)));
+        assert_eq!(y, r(keys[1].diffie_hellman(&p3)));
+    }
+}
+
+#[test]
 fn the_safe_layer_matches_the_raw_functions() {
     let mut rng = TestRng(common::Rng::new(0x6b65_7973));
     for _ in 0..16 {
