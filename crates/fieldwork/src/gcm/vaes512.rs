@@ -447,8 +447,8 @@ fn seal_zmm<const NR: usize>(
     let ctx = Ctx {
         // `vbroadcasti32x4` from the round keys in memory. (Built as
         // `[u128; 4]` arrays the keys went through 120 scalar stores that
-        // the callees' zmm loads could not forward from: ≈ 40 cycles of a
-        // 16-byte message.)
+        // the callees' zmm loads could not forward from: ≈ 70 cycles of a
+        // 16-byte message; module docs.)
         k: core::array::from_fn(|r| {
             // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
             let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };

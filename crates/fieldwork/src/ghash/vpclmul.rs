@@ -20,7 +20,7 @@ use core::arch::x86_64::{
     _mm256_extracti128_si256, _mm256_xor_si256, _mm512_bslli_epi128, _mm512_bsrli_epi128,
     _mm512_castsi512_si256, _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
     _mm512_loadu_si512, _mm512_set1_epi64, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
-    _mm512_shuffle_i64x2, _mm512_xor_si512,
+    _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_xor_si512,
 };
 
 /// Absorbs whole blocks of `data` into `acc`.
@@ -52,11 +52,15 @@ pub(super) fn extend_powers(t: Avx512Clmul, powers: &mut [u128; POWERS]) {
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
 fn extend_zmm(powers: &mut [u128; POWERS]) {
-    let quad = |i: usize| from_u128s([powers[i], powers[i + 1], powers[i + 2], powers[i + 3]]);
+    // Whole-register loads and stores: four powers assembled from `u128`
+    // values would go through scalar stores a vector load cannot forward
+    // from (see `gcm::vaes512`'s round keys).
+    // SAFETY: `i ≤ 28`: 64 bytes of `powers` from index i.
+    let quad = |i: usize| unsafe { _mm512_loadu_si512(powers.as_ptr().add(i).cast()) };
     let (v0, v1) = (quad(0), quad(4));
-    let h8 = from_u128s([powers[7]; 4]);
+    // H^8 (lane 3 of v1) and then H^16 (lane 3 of v3), broadcast.
+    let h8 = _mm512_shuffle_i64x2::<0xff>(v1, v1);
     let (v2, v3) = (dot4(v0, h8), dot4(v1, h8));
-    // H^16 is lane 3 of v3, broadcast.
     let h16 = _mm512_shuffle_i64x2::<0xff>(v3, v3);
     let out = [
         v2,
@@ -67,14 +71,16 @@ fn extend_zmm(powers: &mut [u128; POWERS]) {
         dot4(v3, h16),
     ];
     for (k, v) in out.into_iter().enumerate() {
-        // SAFETY: same size, every bit pattern valid for both.
-        let lanes = unsafe { core::mem::transmute::<__m512i, [u128; 4]>(v) };
-        powers[8 + 4 * k..12 + 4 * k].copy_from_slice(&lanes);
+        // SAFETY: `8 + 4k + 4 ≤ 32`: 64 bytes of `powers`.
+        unsafe { _mm512_storeu_si512(powers.as_mut_ptr().add(8 + 4 * k).cast(), v) };
     }
 }
 
-/// Lane-wise dot product `a·b·x^(−128)` (schoolbook, then the Montgomery
-/// reduction of [`super::mont_reduce`] by two folds with 0xc2…).
+/// Lane-wise dot product `a·b·x^(−128)`: the schoolbook product
+/// `hi·x^128 ⊕ mid·x^64 ⊕ lo` reduced as `hi ⊕ fold(mid ⊕ fold(lo))` with
+/// `fold(v) = swap64(v) ⊕ v₀·C`, the Montgomery reduction of
+/// [`super::mont_reduce`]. The middle sum is never split into halves, as
+/// in `gcm::vaes512`'s reduction.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
 fn dot4(a: __m512i, b: __m512i) -> __m512i {
@@ -84,8 +90,6 @@ fn dot4(a: __m512i, b: __m512i) -> __m512i {
         _mm512_clmulepi64_epi128::<0x01>(a, b),
         _mm512_clmulepi64_epi128::<0x10>(a, b),
     );
-    let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
-    let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
     let c = _mm512_set1_epi64(super::C_HI as i64);
     let fold = |v: __m512i| {
         _mm512_xor_si512(
@@ -93,7 +97,7 @@ fn dot4(a: __m512i, b: __m512i) -> __m512i {
             _mm512_clmulepi64_epi128::<0x00>(v, c),
         )
     };
-    _mm512_xor_si512(hi, fold(fold(lo)))
+    _mm512_xor_si512(hi, fold(_mm512_xor_si512(mid, fold(lo))))
 }
 
 #[inline(always)]
