@@ -37,9 +37,11 @@
 //!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
 //!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack
 //!   buffer instead of masked loads and stores.
-//! - `aes-ni`: AES-NI counter mode and the PCLMULQDQ GHASH kernel, in
+//! - `aes-ni`: the same stitched kernel on xmm (`gcm/aesni.rs`, one block
+//!   per `aesenc`, 8 blocks per iteration, SSE encodings) for CPUs with
+//!   AES-NI and PCLMULQDQ but without VAES.
+//! - `portable`: counter mode and GHASH on the portable AES and GHASH, in
 //!   alternating chunks of 512 bytes that stay in L1.
-//! - `portable`: the same chunked loop on the portable AES and GHASH.
 //!
 //! The key schedule and the powers of H are computed once per key; nothing
 //! is allocated per call. On a tag mismatch the buffer is zeroed and
@@ -58,6 +60,8 @@
 //! assert_eq!(opened, b"attack at dawn");
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod aesni;
 #[cfg(target_arch = "x86_64")]
 mod vaes256;
 #[cfg(target_arch = "x86_64")]
@@ -119,8 +123,9 @@ enum Engine {
     Vaes512(cpu::VaesAvx512),
     #[cfg(target_arch = "x86_64")]
     Vaes256(cpu::VaesAvx2),
-    /// Chunked counter mode and GHASH on the key's own backends (AES-NI +
-    /// PCLMULQDQ, or portable).
+    #[cfg(target_arch = "x86_64")]
+    AesNi(cpu::AesClmul),
+    /// Chunked counter mode and GHASH on the portable AES and GHASH.
     Chunked,
 }
 
@@ -215,13 +220,13 @@ impl GcmKey {
             #[cfg(target_arch = "x86_64")]
             (_, Engine::Vaes256(t)) => GcmHashKey::xmm_all_powers(&h, t.aes_clmul().clmul()),
             #[cfg(target_arch = "x86_64")]
-            (AesKey::AesNi(t, _), Engine::Chunked) => GcmHashKey::xmm(&h, t.clmul()),
+            (_, Engine::AesNi(t)) => GcmHashKey::xmm_all_powers(&h, t.clmul()),
             _ => GcmHashKey::portable(&h),
         };
         h.zeroize();
         #[cfg(target_arch = "x86_64")]
         let table = match engine {
-            Engine::Vaes512(_) | Engine::Vaes256(_) => power_table(&hash.powers),
+            Engine::Vaes512(_) | Engine::Vaes256(_) | Engine::AesNi(_) => power_table(&hash.powers),
             Engine::Chunked => [0; TABLE],
         };
         GcmKey {
@@ -258,7 +263,7 @@ impl GcmKey {
     fn aesni(key: &[u8]) -> Option<GcmKey> {
         let t = cpu::AesClmul::get()?;
         let aes = AesKey::AesNi(t, crate::aes::aesni::expand(t, key));
-        Some(GcmKey::build(aes, Engine::Chunked, "aes-ni"))
+        Some(GcmKey::build(aes, Engine::AesNi(t), "aes-ni"))
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -394,6 +399,9 @@ impl GcmKey {
             }
             (Engine::Vaes256(t), AesKey::AesNi(_, rk)) => {
                 return Ok(vaes256::seal(t, rk, &self.table, dir, &j0, aad, buf));
+            }
+            (Engine::AesNi(t), AesKey::AesNi(_, rk)) => {
+                return Ok(aesni::seal(t, rk, &self.table, dir, &j0, aad, buf));
             }
             _ => {}
         }

@@ -440,12 +440,6 @@ impl GcmHashKey {
         GcmHashKey::with_kernel(h, Kernel::Portable)
     }
 
-    /// PCLMULQDQ kernel: `H^1 … H^8`.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn xmm(h: &[u8; 16], t: cpu::Clmul) -> GcmHashKey {
-        GcmHashKey::with_kernel(h, Kernel::Xmm(t))
-    }
-
     /// PCLMULQDQ kernel with all of `H^1 … H^32` (for a stitched AES-GCM
     /// kernel's power table; hashing itself uses the first eight).
     #[cfg(target_arch = "x86_64")]

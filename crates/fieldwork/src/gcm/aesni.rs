@@ -1,0 +1,554 @@
+//! Target features: `aes`, `pclmulqdq`, `ssse3`, `sse4.1` — capability
+//! token [`AesClmul`].
+//!
+//! The stitched AES-GCM kernel on xmm, for CPUs with AES-NI and PCLMULQDQ
+//! but without VAES (and under `FIELDWORK_MAX_ISA=clmul`): everything after
+//! `J0` — GHASH of the associated data, counter-mode AES with AES-NI and
+//! GHASH of the ciphertext with PCLMULQDQ in the same loop, the lengths
+//! block and the tag — in one function. It follows the ymm kernel
+//! ([`super::vaes256`]) function for function, one block per register
+//! instead of two; the zmm kernel ([`super::vaes512`]) documents the
+//! algorithm in full. SSE encodings only (no AVX), so it runs on every CPU
+//! with AES-NI and PCLMULQDQ.
+//!
+//! # The algorithm, in brief
+//!
+//! `R` = 8 blocks per iteration (128 bytes): eight independent AES states,
+//! enough to cover `aesenc`'s latency at two per cycle (latency 3–4 here,
+//! 7 on Haswell at one per cycle). Encryption hashes the ciphertext of two
+//! iterations back, read from the buffer, while it encrypts the next
+//! counters; decryption hashes the ciphertext it is about to decrypt; one
+//! product follows each of the first eight AES rounds, so `pclmulqdq` (a
+//! different port from `aesenc` on Intel cores since Skylake) runs beside
+//! the rounds. GHASH is POLYVAL on byte-reversed blocks: block `j` of a
+//! group of `n` meets `H^(n−j)` (aggregated reduction, Gueron & Kounavis,
+//! Intel white paper 323640), schoolbook products (four `pclmulqdq` per
+//! block), Montgomery reduction `hi ⊕ fold(mid ⊕ fold(lo))` once per
+//! group pair (`H^16 … H^9`, then `H^8 … H^1`). Counters as in the ymm
+//! kernel: big-endian blocks advanced by one `paddd` into byte 15 while
+//! the low byte cannot wrap, else rebuilt from the 32-bit counter.
+//! Tails (and short messages) go through a zeroed stack buffer, with the
+//! bytes past the end cleared by a `pcmpgtb` mask before they are stored
+//! or hashed.
+//!
+//! # Why not Karatsuba
+//!
+//! Karatsuba saves one `pclmulqdq` per block for a `pshufd` and two
+//! `pxor` (the data's halves summed; the powers' sums would come from a
+//! second table). Per 8 blocks of AES-128 the loop issues 88 AES
+//! operations (ports 0 and 1 here), 34 `pclmulqdq` (port 5) and about 60
+//! other vector operations (any of the three): 182 operations on three
+//! ports, ≈ 61 cycles, and Karatsuba would add operations, not remove
+//! them.
+#![allow(unsafe_code)]
+
+use super::{Direction, Pairing, TABLE};
+use crate::aes::RoundKeys;
+use crate::cpu::AesClmul;
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128,
+    _mm_clmulepi64_si128, _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8,
+    _mm_setzero_si128, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+};
+
+/// Blocks (registers) per loop iteration.
+const R: usize = 8;
+/// Table index of the powers a loop group meets when it closes a pair or
+/// stands alone (`H^R … H^1`) and when it opens a pair (`H^(2R) …
+/// H^(R+1)`).
+const LOOP_LO: usize = 32 - R;
+const LOOP_HI: usize = 32 - 2 * R;
+/// Bytes per loop iteration.
+const STEP: usize = 16 * R;
+/// Bytes of the stack buffer for tails: the short-message path's 256
+/// bytes of associated data or 240 of text, and the loop's last
+/// `STEP − 1` bytes.
+const PAD: usize = 256;
+const _: () = assert!(STEP <= PAD);
+
+/// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
+/// over `buf` (any length) from `inc32(J0)` with the GHASH of the
+/// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
+/// `table` comes from [`super::power_table`].
+pub(super) fn seal(
+    t: AesClmul,
+    rk: &RoundKeys,
+    table: &[u128; TABLE],
+    dir: Direction,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let _ = t;
+    // SAFETY: the token proves every feature `seal_xmm` is compiled for.
+    unsafe {
+        let e = dir == Direction::Encrypt;
+        match rk.rounds {
+            10 => seal_xmm::<10>(rk, table, e, j0, aad, buf),
+            12 => seal_xmm::<12>(rk, table, e, j0, aad, buf),
+            _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
+        }
+    }
+}
+
+#[inline(always)]
+fn to_u128(v: __m128i) -> u128 {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<__m128i, u128>(v) }
+}
+
+#[inline(always)]
+fn from_u128(v: u128) -> __m128i {
+    // SAFETY: same size, every bit pattern valid for both.
+    unsafe { core::mem::transmute::<u128, __m128i>(v) }
+}
+
+/// A zeroed, register-aligned stack copy of at most [`PAD`] bytes (SSE has
+/// no masked byte loads or stores): tails are processed here with
+/// whole-register accesses.
+#[repr(C, align(16))]
+struct Pad {
+    bytes: [u8; PAD],
+    /// Registers that hold data: `⌈len/16⌉`.
+    regs: usize,
+}
+
+impl Pad {
+    /// All zeros, no data.
+    const EMPTY: Pad = Pad {
+        bytes: [0; PAD],
+        regs: 0,
+    };
+
+    /// Copies in `data` (at most [`PAD`] bytes; callers guarantee it) to
+    /// an empty pad, in place.
+    #[inline]
+    fn fill(&mut self, data: &[u8]) {
+        debug_assert!(data.len() <= PAD);
+        let len = data.len().min(PAD);
+        self.bytes[..len].copy_from_slice(&data[..len]);
+        self.regs = len.div_ceil(16);
+    }
+
+    /// Register `c` (`c < self.regs`).
+    #[inline(always)]
+    fn load(&self, c: usize) -> __m128i {
+        let c = c.min(PAD / 16 - 1);
+        // SAFETY: `16·c + 16 ≤ PAD`; SSE2 is part of x86-64.
+        unsafe { _mm_loadu_si128(self.bytes.as_ptr().add(16 * c).cast()) }
+    }
+
+    /// Overwrites register `c`.
+    #[inline(always)]
+    fn store(&mut self, c: usize, v: __m128i) {
+        let c = c.min(PAD / 16 - 1);
+        // SAFETY: `16·c + 16 ≤ PAD`; SSE2 is part of x86-64.
+        unsafe { _mm_storeu_si128(self.bytes.as_mut_ptr().add(16 * c).cast(), v) }
+    }
+
+    /// The first `out.len()` bytes into `out`.
+    #[inline]
+    fn copy_to(&self, out: &mut [u8]) {
+        let len = out.len().min(PAD);
+        out[..len].copy_from_slice(&self.bytes[..len]);
+    }
+
+    /// Zeroes the registers that held data, with volatile register-wide
+    /// stores that the compiler may not elide (the rest was never written).
+    #[inline]
+    fn wipe(&mut self) {
+        let ptr = self.bytes.as_mut_ptr();
+        for c in 0..self.regs.min(PAD / 16) {
+            // SAFETY: `16·c + 16 ≤ PAD`, and the buffer is 16-byte aligned
+            // (`repr(C, align(16))` with `bytes` at offset 0).
+            unsafe {
+                core::ptr::write_volatile(ptr.add(16 * c).cast::<__m128i>(), _mm_setzero_si128())
+            };
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Per-call constants.
+struct Ctx<'a> {
+    /// AES round keys (`NR` + 1 used), loaded once.
+    k: [__m128i; 15],
+    /// Byte reversal.
+    rev: __m128i,
+    /// POLYVAL's `C = x^63 + x^62 + x^57` in the low word.
+    c: __m128i,
+    table: &'a [u128; TABLE],
+    /// The counter block `J0` byte-reversed with its 32-bit counter zeroed.
+    ctr_base: __m128i,
+    /// The byte indices 0 … 15, for tail masks.
+    byte_index: __m128i,
+}
+
+/// The schoolbook sums of an aggregated group.
+#[derive(Clone, Copy)]
+struct Sums {
+    lo: __m128i,
+    hi: __m128i,
+    mid: __m128i,
+}
+
+macro_rules! kernel_fns {
+    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+            fn $name $args $(-> $ret)? $body
+        )*
+    };
+}
+
+/// As [`kernel_fns`], for functions generic over the AES round count `NR`
+/// (10, 12, 14), so that the round loops unroll.
+macro_rules! kernel_fns_nr {
+    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+            fn $name<const NR: usize> $args $(-> $ret)? $body
+        )*
+    };
+}
+
+kernel_fns! {
+    /// Empty sums.
+    fn zero_sums() -> Sums {
+        let z = _mm_setzero_si128();
+        Sums { lo: z, hi: z, mid: z }
+    }
+
+    /// The power `table[i]`.
+    fn power(table: &[u128; TABLE], i: usize) -> __m128i {
+        let i = i.min(TABLE - 1);
+        // SAFETY: `i < TABLE`.
+        unsafe { _mm_loadu_si128(table.as_ptr().add(i).cast()) }
+    }
+
+    /// Accumulates the product `d·p` (schoolbook).
+    fn mul_acc(d: __m128i, p: __m128i, s: &mut Sums) {
+        s.lo = _mm_xor_si128(s.lo, _mm_clmulepi64_si128::<0x00>(d, p));
+        s.hi = _mm_xor_si128(s.hi, _mm_clmulepi64_si128::<0x11>(d, p));
+        s.mid = _mm_xor_si128(
+            s.mid,
+            _mm_xor_si128(
+                _mm_clmulepi64_si128::<0x01>(d, p),
+                _mm_clmulepi64_si128::<0x10>(d, p),
+            ),
+        );
+    }
+
+    /// The 256-bit sums reduced: with `T = hi·x^128 + mid·x^64 + lo`,
+    /// Montgomery reduction is `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`,
+    /// `fold(v) = swap64(v) ⊕ v₀·C` (see [`crate::ghash`]).
+    fn reduce(s: Sums, c: __m128i) -> __m128i {
+        let m = _mm_xor_si128(
+            s.mid,
+            _mm_xor_si128(
+                _mm_shuffle_epi32::<0x4e>(s.lo),
+                _mm_clmulepi64_si128::<0x00>(s.lo, c),
+            ),
+        );
+        _mm_xor_si128(
+            s.hi,
+            _mm_xor_si128(
+                _mm_shuffle_epi32::<0x4e>(m),
+                _mm_clmulepi64_si128::<0x00>(m, c),
+            ),
+        )
+    }
+
+    /// The counter block `n` (big-endian), built from the 32-bit counter
+    /// (wrapping as `inc32`) in the low dword of the byte-reversed `J0`.
+    fn counter_reg(ctx: &Ctx, n: u32) -> __m128i {
+        _mm_shuffle_epi8(_mm_add_epi32(ctx.ctr_base, _mm_cvtsi32_si128(n as i32)), ctx.rev)
+    }
+
+    /// The counter blocks `n + c`.
+    fn counters(ctx: &Ctx, n: u32) -> [__m128i; R] {
+        core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(c as u32)))
+    }
+
+    /// The counters `R` blocks on, given those at `n`: one `paddd` into
+    /// byte 15 while the low byte cannot wrap, else rebuilt.
+    fn advance(ctx: &Ctx, be: [__m128i; R], n: u32) -> [__m128i; R] {
+        if (n & 0xff) as usize + 2 * R - 1 <= 0xff {
+            let inc = from_u128((R as u128) << 120);
+            be.map(|v| _mm_add_epi32(v, inc))
+        } else {
+            counters(ctx, n.wrapping_add(R as u32))
+        }
+    }
+
+    /// Keeps the first `bytes` (clamped to 0 … 16) bytes of `v`, zeroes the
+    /// rest.
+    fn keep_bytes(ctx: &Ctx, v: __m128i, bytes: usize) -> __m128i {
+        let n = _mm_set1_epi8(bytes.min(16) as i8);
+        _mm_and_si128(v, _mm_cmpgt_epi8(n, ctx.byte_index))
+    }
+
+    /// `R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
+    fn ghash_regs(ctx: &Ctx, g: [__m128i; R], p: usize, s: Sums) -> Sums {
+        let mut s = s;
+        for (c, &gc) in g.iter().enumerate() {
+            mul_acc(gc, power(ctx.table, p + c), &mut s);
+        }
+        s
+    }
+
+    /// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
+    /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0.
+    fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
+        let mut pad = Pad::EMPTY;
+        pad.fill(data);
+        for c in 0..pad.regs {
+            let mut g = _mm_shuffle_epi8(pad.load(c), ctx.rev);
+            if c == 0 {
+                g = _mm_xor_si128(g, inject);
+            }
+            mul_acc(g, power(ctx.table, first + c), s);
+        }
+        pad.wipe();
+    }
+}
+
+kernel_fns_nr! {
+    /// One counter block through AES.
+    fn aes_reg(ctx: &Ctx, ctr: __m128i) -> __m128i {
+        let k = &ctx.k;
+        let mut x = _mm_xor_si128(ctr, k[0]);
+        for &kr in &k[1..NR] {
+            x = _mm_aesenc_si128(x, kr);
+        }
+        _mm_aesenclast_si128(x, k[NR])
+    }
+
+    /// `R` counter blocks through AES.
+    fn aes_regs(ctx: &Ctx, ctr: [__m128i; R]) -> [__m128i; R] {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm_xor_si128(v, k[0]));
+        for &kr in &k[1..NR] {
+            for xi in &mut x {
+                *xi = _mm_aesenc_si128(*xi, kr);
+            }
+        }
+        x.map(|v| _mm_aesenclast_si128(v, k[NR]))
+    }
+
+    /// `R` counter blocks through AES while the `R` byte-reversed blocks
+    /// `g` are multiplied by the powers `p` into the sums `s`: returns the
+    /// keystream and the sums.
+    fn aes_ghash(ctx: &Ctx, ctr: [__m128i; R], g: [__m128i; R], p: usize, s: Sums) -> ([__m128i; R], Sums) {
+        let k = &ctx.k;
+        let mut x = ctr.map(|v| _mm_xor_si128(v, k[0]));
+        let mut s = s;
+        // Rounds 1..=R, each with one block's product.
+        for c in 0..R {
+            for xi in &mut x {
+                *xi = _mm_aesenc_si128(*xi, k[c + 1]);
+            }
+            mul_acc(g[c], power(ctx.table, p + c), &mut s);
+        }
+        for &kr in &k[R + 1..NR] {
+            for xi in &mut x {
+                *xi = _mm_aesenc_si128(*xi, kr);
+            }
+        }
+        (x.map(|v| _mm_aesenclast_si128(v, k[NR])), s)
+    }
+
+    /// Counter mode in place over the ≤ 256 bytes of `data` from the
+    /// counter `n`, absorbing the ciphertext into `s` (block `j` meets
+    /// `table[first + j]`; `inject` enters block 0). Through a zeroed
+    /// stack copy; keystream past the end is masked off before it is
+    /// stored or hashed.
+    fn ctr_tail(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
+        let len = data.len();
+        let mut pad = Pad::EMPTY;
+        pad.fill(data);
+        for c in 0..pad.regs {
+            let ks = aes_reg::<NR>(ctx, counter_reg(ctx, n.wrapping_add(c as u32)));
+            let inp = pad.load(c);
+            let out = keep_bytes(ctx, _mm_xor_si128(ks, inp), len - 16 * c);
+            pad.store(c, out);
+            let mut g = _mm_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
+            if c == 0 {
+                g = _mm_xor_si128(g, inject);
+            }
+            mul_acc(g, power(ctx.table, first + c), s);
+        }
+        pad.copy_to(data);
+        pad.wipe();
+    }
+}
+
+/// Prepares the next loop group: its powers, and whether it opens a
+/// pair (no reduction after it). A group that opens a pair or stands
+/// alone starts from empty sums with the accumulator entering its
+/// first block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn group_powers(
+    pairing: &mut Pairing,
+    g: &mut [__m128i; R],
+    acc: __m128i,
+    s: &mut Sums,
+) -> (usize, bool) {
+    let (opens, starts) = pairing.next();
+    if starts {
+        *s = zero_sums();
+        g[0] = _mm_xor_si128(g[0], acc);
+    }
+    (if opens { LOOP_HI } else { LOOP_LO }, opens)
+}
+
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn seal_xmm<const NR: usize>(
+    rk: &RoundKeys,
+    table: &[u128; TABLE],
+    encrypt: bool,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    // Independent of everything else: its latency hides behind the rest.
+    let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
+    let j0_rev = u128::from_be_bytes(*j0);
+    let ctx = Ctx {
+        // Straight from the key schedule in memory (no scalar-built
+        // copies; see the zmm kernel on store forwarding).
+        k: core::array::from_fn(|r| {
+            // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
+            unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) }
+        }),
+        rev: from_u128(0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f),
+        c: from_u128(u128::from(crate::ghash::C_HI)),
+        table,
+        ctr_base: from_u128(j0_rev & !0xffff_ffff),
+        byte_index: from_u128(0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100),
+    };
+    let lengths =
+        from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
+    // The first data block's counter: inc32(J0).
+    let mut n = (j0_rev as u32).wrapping_add(1);
+    let mut acc = _mm_setzero_si128();
+
+    // Short messages: the associated data, the ciphertext and the lengths
+    // block in one aggregated reduction (at most 16 + 15 + 1 powers).
+    if aad.len() <= 256 && buf.len() <= 240 {
+        let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
+        let first = 32 - (ab + cb + 1);
+        let mut s = zero_sums();
+        absorb_tail(&ctx, aad, first, acc, &mut s);
+        ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
+        mul_acc(lengths, power(ctx.table, 31), &mut s);
+        return super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+    }
+
+    // Associated data: R blocks per group, paired per reduction as in the
+    // loop below, then the rest as one group.
+    let mut chunks = aad.chunks_exact(STEP);
+    let mut pairing = Pairing::new(chunks.len());
+    let mut s = zero_sums();
+    for a in &mut chunks {
+        // SAFETY: `a` has STEP bytes.
+        let mut g: [__m128i; R] = core::array::from_fn(|c| unsafe {
+            _mm_shuffle_epi8(_mm_loadu_si128(a.as_ptr().add(16 * c).cast()), ctx.rev)
+        });
+        let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+        s = ghash_regs(&ctx, g, p, s);
+        if !open {
+            acc = reduce(s, ctx.c);
+        }
+    }
+    let a = chunks.remainder();
+    if !a.is_empty() {
+        let mut s = zero_sums();
+        absorb_tail(&ctx, a, 32 - a.len().div_ceil(16), acc, &mut s);
+        acc = reduce(s, ctx.c);
+    }
+
+    let full = buf.len() / STEP;
+    let ptr = buf.as_mut_ptr();
+    let load = |i: usize, c: usize| {
+        // SAFETY: callers pass i < full, c < R: chunk i lies inside `buf`.
+        unsafe { _mm_loadu_si128(ptr.add(STEP * i + 16 * c).cast()) }
+    };
+    let store = |i: usize, c: usize, v: __m128i| {
+        // SAFETY: as for `load`.
+        unsafe { _mm_storeu_si128(ptr.add(STEP * i + 16 * c).cast(), v) }
+    };
+    // Every full chunk's ciphertext is hashed in the loop, in pairs.
+    let mut pairing = Pairing::new(full);
+    let mut ctr = counters(&ctx, n);
+    let mut s = zero_sums();
+    if encrypt {
+        // As in the zmm kernel: the ciphertext of chunk i − LAG is hashed
+        // while chunk i is encrypted, read back from `buf`, so the products
+        // do not wait on the previous iteration's last AES round.
+        const LAG: usize = 2;
+        let rev_chunk = |j: usize| -> [__m128i; R] {
+            core::array::from_fn(|c| _mm_shuffle_epi8(load(j, c), ctx.rev))
+        };
+        for i in 0..full {
+            let ks = if i >= LAG {
+                let mut g = rev_chunk(i - LAG);
+                let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+                let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+                s = s2;
+                if !open {
+                    acc = reduce(s, ctx.c);
+                }
+                ks
+            } else {
+                aes_regs::<NR>(&ctx, ctr)
+            };
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(R as u32);
+            for (c, &k) in ks.iter().enumerate() {
+                store(i, c, _mm_xor_si128(k, load(i, c)));
+            }
+        }
+        for j in full.saturating_sub(LAG)..full {
+            let mut g = rev_chunk(j);
+            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            s = ghash_regs(&ctx, g, p, s);
+            if !open {
+                acc = reduce(s, ctx.c);
+            }
+        }
+    } else {
+        for i in 0..full {
+            let inp: [__m128i; R] = core::array::from_fn(|c| load(i, c));
+            let mut g = inp.map(|v| _mm_shuffle_epi8(v, ctx.rev));
+            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+            s = s2;
+            if !open {
+                acc = reduce(s, ctx.c);
+            }
+            ctr = advance(&ctx, ctr, n);
+            n = n.wrapping_add(R as u32);
+            for c in 0..R {
+                store(i, c, _mm_xor_si128(ks[c], inp[c]));
+            }
+        }
+    }
+    // The last 0 … STEP − 1 bytes and the lengths block: one group.
+    let tail = &mut buf[STEP * full..];
+    let first = 32 - (tail.len().div_ceil(16) + 1);
+    let mut s = zero_sums();
+    let len_block = if tail.is_empty() {
+        _mm_xor_si128(lengths, acc)
+    } else {
+        ctr_tail::<NR>(&ctx, n, tail, encrypt, first, acc, &mut s);
+        lengths
+    };
+    mul_acc(len_block, power(ctx.table, 31), &mut s);
+    super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+}
