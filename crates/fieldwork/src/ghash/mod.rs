@@ -513,6 +513,7 @@ impl Polyval {
     }
 
     /// The hash, with a final partial block zero-padded.
+    #[inline]
     pub fn finalize(mut self) -> [u8; 16] {
         self.inner.finalize().to_le_bytes()
     }
@@ -558,6 +559,7 @@ impl GHash {
     }
 
     /// The hash, with a final partial block zero-padded.
+    #[inline]
     pub fn finalize(mut self) -> [u8; 16] {
         self.inner.finalize().to_be_bytes()
     }
@@ -715,6 +717,7 @@ macro_rules! universal_hash_impls {
 
             /// The hash, as the inherent `finalize` (a partial block given
             /// to the inherent `update` is zero-padded).
+            #[inline]
             fn finalize(mut self) -> Block<Self> {
                 Array(self.inner.finalize().$to_bytes())
             }
