@@ -504,6 +504,7 @@ fn seal_zmm<const NR: usize>(
     }
 
     let full = buf.len() / STEP;
+    let buf_len = buf.len();
     let ptr = buf.as_mut_ptr();
     let load = |i: usize, c: usize| {
         // SAFETY: callers pass i < full, c < R: chunk i lies inside `buf`.
@@ -527,6 +528,7 @@ fn seal_zmm<const NR: usize>(
             core::array::from_fn(|c| _mm512_shuffle_epi8(load(j, c), ctx.rev))
         };
         for i in 0..full {
+            super::prefetch(ptr, buf_len, STEP * i, STEP);
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
                 let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
@@ -555,6 +557,7 @@ fn seal_zmm<const NR: usize>(
         }
     } else {
         for i in 0..full {
+            super::prefetch(ptr, buf_len, STEP * i, STEP);
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
             let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
