@@ -40,6 +40,22 @@
 //! other vector operations (any of the three): 182 operations on three
 //! ports, ≈ 61 cycles, and Karatsuba would add operations, not remove
 //! them.
+//!
+//! # Measured
+//!
+//! peer-bench, `--filter gcm`, two runs (2026-11-21; Intel Xeon, family 6
+//! model 207, where this kernel is the `fieldwork (aes-ni)` column; cycles
+//! estimated from the time-stamp counter): AES-128-GCM encryption with 13
+//! bytes of associated data, 16 B in 181 cycles (243 in a noisy run), 1 KiB
+//! at 0.68–0.70 cycles/byte, 16 KiB at 0.53–0.54, 64 KiB at 0.56–0.57. The
+//! chunked engine it replaced (AES-NI counter mode, then the PCLMULQDQ
+//! hash, per 512-byte chunk) ran at 1.27 at 16 KiB; the system OpenSSL
+//! 3.0's stitched AES-NI code at 0.62–0.66. AES-256: 0.71, level with
+//! OpenSSL. The loop takes ≈ 68 cycles per 8 blocks against the ≈ 61 of
+//! the estimate above; with 16 xmm registers the compiler keeps a few
+//! sums and states on the stack. A software prefetch (as in the zmm
+//! kernel) measured no gain here and 3 % loss for AES-256, so there is
+//! none.
 #![allow(unsafe_code)]
 
 use super::{Direction, Pairing, TABLE};
