@@ -199,8 +199,8 @@ fn prefetch(ptr: *const u8, len: usize, at: usize, bytes: usize) {
     use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     for line in (0..bytes).step_by(64) {
         let off = (at + PREFETCH_AHEAD + line).min(len.saturating_sub(1));
-        // SAFETY: `off < len` for a nonempty buffer (the kernels call this
-        // inside their loops over whole chunks), so the pointer stays in
+        // SAFETY: `off < len` for a nonempty buffer (the zmm kernel calls it
+        // inside its loops over whole chunks), so the pointer stays in
         // the buffer; a prefetch reads nothing architecturally.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.add(off).cast()) };
     }
