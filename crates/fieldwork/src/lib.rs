@@ -58,5 +58,7 @@ pub mod gf2x;
 pub mod ghash;
 pub mod kummer;
 pub mod poly1305;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 #[cfg(test)]
 mod test_util;

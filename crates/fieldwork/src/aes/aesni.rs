@@ -17,6 +17,7 @@
 
 use super::RoundKeys;
 use crate::cpu::AesClmul;
+use crate::simd::from_u128 as to_x;
 use core::arch::x86_64::{
     __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi128_si32, _mm_loadu_si128,
     _mm_set1_epi32, _mm_setzero_si128, _mm_storeu_si128, _mm_xor_si128,
@@ -75,12 +76,6 @@ fn expand_ni(key: &[u8]) -> RoundKeys {
     RoundKeys { rk, rounds }
 }
 
-#[inline(always)]
-pub(crate) fn to_x(v: u128) -> __m128i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, __m128i>(v) }
-}
-
 /// One block, read little-endian, for kernels already compiled with
 /// AES-NI: it inlines into them, so its latency overlaps their work (the
 /// stitched GCM kernels start `AES(K, J0)` with it; measured: calling the
@@ -93,10 +88,7 @@ pub(crate) fn encrypt_one(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
     for r in 1..rk.rounds {
         x = _mm_aesenc_si128(x, to_x(rk.rk[r]));
     }
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe {
-        core::mem::transmute::<__m128i, u128>(_mm_aesenclast_si128(x, to_x(rk.rk[rk.rounds])))
-    }
+    crate::simd::to_u128(_mm_aesenclast_si128(x, to_x(rk.rk[rk.rounds])))
 }
 
 /// Encrypts each block of `blocks` in place.

@@ -61,6 +61,7 @@
 use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
+use crate::simd::{from_u128, to_u128};
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128,
     _mm_clmulepi64_si128, _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8,
@@ -105,18 +106,6 @@ pub(super) fn seal(
             _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
         }
     }
-}
-
-#[inline(always)]
-fn to_u128(v: __m128i) -> u128 {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<__m128i, u128>(v) }
-}
-
-#[inline(always)]
-fn from_u128(v: u128) -> __m128i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
 /// A zeroed, register-aligned stack copy of at most [`PAD`] bytes (SSE has

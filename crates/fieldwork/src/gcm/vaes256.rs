@@ -89,6 +89,7 @@
 use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
+use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
     _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32,
@@ -138,24 +139,6 @@ pub(super) fn seal(
             _ => seal_ymm::<14>(rk, table, e, j0, aad, buf),
         }
     }
-}
-
-#[inline(always)]
-fn from_u128s(v: [u128; 2]) -> __m256i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<[u128; 2], __m256i>(v) }
-}
-
-#[inline(always)]
-fn to_u128(v: __m128i) -> u128 {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<__m128i, u128>(v) }
-}
-
-#[inline(always)]
-fn from_u128(v: u128) -> __m128i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
 /// A zeroed, register-aligned stack copy of at most [`PAD`] bytes: AVX2

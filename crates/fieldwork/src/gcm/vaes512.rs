@@ -84,6 +84,7 @@
 use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
+use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
     __m128i, __m512i, _MM_PERM_BADC, _mm_loadu_si128, _mm_xor_si128, _mm256_castsi256_si128,
     _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128,
@@ -128,24 +129,6 @@ pub(super) fn seal(
             _ => seal_zmm::<14>(rk, table, e, j0, aad, buf),
         }
     }
-}
-
-#[inline(always)]
-fn from_u128s(v: [u128; 4]) -> __m512i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<[u128; 4], __m512i>(v) }
-}
-
-#[inline(always)]
-fn to_u128(v: __m128i) -> u128 {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<__m128i, u128>(v) }
-}
-
-#[inline(always)]
-fn from_u128(v: u128) -> __m128i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
 /// The byte mask of register `c` of a tail of `len` bytes.

@@ -11,22 +11,11 @@
 
 use super::C_HI;
 use crate::cpu::Clmul;
+use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi8, _mm_set_epi64x, _mm_shuffle_epi8,
     _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
 };
-
-#[inline(always)]
-fn to_x(v: u128) -> __m128i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, __m128i>(v) }
-}
-
-#[inline(always)]
-fn from_x(v: __m128i) -> u128 {
-    // SAFETY: as in `to_x`.
-    unsafe { core::mem::transmute::<__m128i, u128>(v) }
-}
 
 /// The dot-powers `H^1 … H^n` into `out[..n]` (`out[0]` = H given),
 /// from index `from` on: `H^(2j) = dot(H^j, H^j)`, `H^(2j+1) =

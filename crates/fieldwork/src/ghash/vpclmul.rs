@@ -15,12 +15,13 @@
 
 use super::POWERS;
 use crate::cpu::Avx512Clmul;
+use crate::simd::{to_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
-    __m128i, __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_xor_si256, _mm512_bslli_epi128, _mm512_bsrli_epi128,
-    _mm512_castsi512_si256, _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
-    _mm512_loadu_si512, _mm512_set1_epi64, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
-    _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_xor_si512,
+    __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_xor_si256, _mm512_bslli_epi128, _mm512_bsrli_epi128, _mm512_castsi512_si256,
+    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_set1_epi64,
+    _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_storeu_si512,
+    _mm512_xor_si512,
 };
 
 /// Absorbs whole blocks of `data` into `acc`.
@@ -98,18 +99,6 @@ fn dot4(a: __m512i, b: __m512i) -> __m512i {
         )
     };
     _mm512_xor_si512(hi, fold(_mm512_xor_si512(mid, fold(lo))))
-}
-
-#[inline(always)]
-fn from_u128s(v: [u128; 4]) -> __m512i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<[u128; 4], __m512i>(v) }
-}
-
-#[inline(always)]
-fn to_u128(v: __m128i) -> u128 {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<__m128i, u128>(v) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]

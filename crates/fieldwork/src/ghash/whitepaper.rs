@@ -111,6 +111,7 @@
 
 use super::C_HI;
 use crate::cpu::Clmul;
+pub(super) use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{
     __m128i, _mm_and_si128, _mm_clmulepi64_si128, _mm_or_si128, _mm_shuffle_epi8,
     _mm_shuffle_epi32, _mm_slli_epi64, _mm_slli_si128, _mm_srli_epi16, _mm_srli_epi64,
@@ -119,18 +120,6 @@ use core::arch::x86_64::{
 use zeroize::Zeroize;
 
 type V = __m128i;
-
-#[inline(always)]
-pub(super) fn to_x(v: u128) -> V {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<u128, V>(v) }
-}
-
-#[inline(always)]
-pub(super) fn from_x(v: V) -> u128 {
-    // SAFETY: as in `to_x`.
-    unsafe { core::mem::transmute::<V, u128>(v) }
-}
 
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]

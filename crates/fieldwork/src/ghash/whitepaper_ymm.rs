@@ -25,18 +25,13 @@ use super::whitepaper::{
     aggregate_group, dot_powers, from_x, karatsuba_half, polyval_key, reduce_montgomery, to_x,
 };
 use crate::cpu::{Avx2Clmul, Clmul};
+use crate::simd::ymm_from_u128s as from_u128s;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128, _mm256_castsi256_si128,
     _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_shuffle_epi8,
     _mm256_shuffle_epi32, _mm256_xor_si256,
 };
 use zeroize::Zeroize;
-
-#[inline(always)]
-fn from_u128s(v: [u128; 2]) -> __m256i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<[u128; 2], __m256i>(v) }
-}
 
 /// The XOR of the two 128-bit lanes.
 #[inline]

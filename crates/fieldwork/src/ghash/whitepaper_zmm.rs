@@ -24,6 +24,7 @@ use super::whitepaper::{
     aggregate_group, dot_powers, from_x, karatsuba_half, polyval_key, reduce_montgomery, to_x,
 };
 use crate::cpu::{Avx512Clmul, Clmul};
+use crate::simd::zmm_from_u128s as from_u128s;
 use core::arch::x86_64::{
     __m128i, __m512i, _MM_PERM_BADC, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128,
     _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_castsi512_si256,
@@ -31,12 +32,6 @@ use core::arch::x86_64::{
     _mm512_shuffle_epi32, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
-
-#[inline(always)]
-fn from_u128s(v: [u128; 4]) -> __m512i {
-    // SAFETY: same size, every bit pattern valid for both.
-    unsafe { core::mem::transmute::<[u128; 4], __m512i>(v) }
-}
 
 /// The XOR of the four 128-bit lanes.
 #[inline]
