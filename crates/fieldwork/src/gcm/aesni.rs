@@ -58,6 +58,7 @@
 //! none.
 #![allow(unsafe_code)]
 
+use super::pad::{PAD, Pad};
 use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
@@ -77,10 +78,6 @@ const LOOP_LO: usize = 32 - R;
 const LOOP_HI: usize = 32 - 2 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 16 * R;
-/// Bytes of the stack buffer for tails: the short-message path's 256
-/// bytes of associated data or 240 of text, and the loop's last
-/// `STEP − 1` bytes.
-const PAD: usize = 256;
 const _: () = assert!(STEP <= PAD);
 
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
@@ -108,70 +105,18 @@ pub(super) fn seal(
     }
 }
 
-/// A zeroed, register-aligned stack copy of at most [`PAD`] bytes (SSE has
-/// no masked byte loads or stores): tails are processed here with
-/// whole-register accesses.
-#[repr(C, align(16))]
-struct Pad {
-    bytes: [u8; PAD],
-    /// Registers that hold data: `⌈len/16⌉`.
-    regs: usize,
+/// Register `c` of the pad.
+#[inline(always)]
+fn pad_load(pad: &mut Pad, c: usize) -> __m128i {
+    // SAFETY: `Pad::reg` points at 16 readable bytes.
+    unsafe { _mm_loadu_si128(pad.reg::<16>(c).cast()) }
 }
 
-impl Pad {
-    /// All zeros, no data.
-    const EMPTY: Pad = Pad {
-        bytes: [0; PAD],
-        regs: 0,
-    };
-
-    /// Copies in `data` (at most [`PAD`] bytes; callers guarantee it) to
-    /// an empty pad, in place.
-    #[inline]
-    fn fill(&mut self, data: &[u8]) {
-        debug_assert!(data.len() <= PAD);
-        let len = data.len().min(PAD);
-        self.bytes[..len].copy_from_slice(&data[..len]);
-        self.regs = len.div_ceil(16);
-    }
-
-    /// Register `c` (`c < self.regs`).
-    #[inline(always)]
-    fn load(&self, c: usize) -> __m128i {
-        let c = c.min(PAD / 16 - 1);
-        // SAFETY: `16·c + 16 ≤ PAD`; SSE2 is part of x86-64.
-        unsafe { _mm_loadu_si128(self.bytes.as_ptr().add(16 * c).cast()) }
-    }
-
-    /// Overwrites register `c`.
-    #[inline(always)]
-    fn store(&mut self, c: usize, v: __m128i) {
-        let c = c.min(PAD / 16 - 1);
-        // SAFETY: `16·c + 16 ≤ PAD`; SSE2 is part of x86-64.
-        unsafe { _mm_storeu_si128(self.bytes.as_mut_ptr().add(16 * c).cast(), v) }
-    }
-
-    /// The first `out.len()` bytes into `out`.
-    #[inline]
-    fn copy_to(&self, out: &mut [u8]) {
-        let len = out.len().min(PAD);
-        out[..len].copy_from_slice(&self.bytes[..len]);
-    }
-
-    /// Zeroes the registers that held data, with volatile register-wide
-    /// stores that the compiler may not elide (the rest was never written).
-    #[inline]
-    fn wipe(&mut self) {
-        let ptr = self.bytes.as_mut_ptr();
-        for c in 0..self.regs.min(PAD / 16) {
-            // SAFETY: `16·c + 16 ≤ PAD`, and the buffer is 16-byte aligned
-            // (`repr(C, align(16))` with `bytes` at offset 0).
-            unsafe {
-                core::ptr::write_volatile(ptr.add(16 * c).cast::<__m128i>(), _mm_setzero_si128())
-            };
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-    }
+/// Overwrites register `c` of the pad.
+#[inline(always)]
+fn pad_store(pad: &mut Pad, c: usize, v: __m128i) {
+    // SAFETY: `Pad::reg` points at 16 writable bytes.
+    unsafe { _mm_storeu_si128(pad.reg::<16>(c).cast(), v) }
 }
 
 /// Per-call constants.
@@ -311,8 +256,8 @@ kernel_fns! {
     fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
         let mut pad = Pad::EMPTY;
         pad.fill(data);
-        for c in 0..pad.regs {
-            let mut g = _mm_shuffle_epi8(pad.load(c), ctx.rev);
+        for c in 0..pad.regs::<16>() {
+            let mut g = _mm_shuffle_epi8(pad_load(&mut pad, c), ctx.rev);
             if c == 0 {
                 g = _mm_xor_si128(g, inject);
             }
@@ -376,11 +321,11 @@ kernel_fns_nr! {
         let len = data.len();
         let mut pad = Pad::EMPTY;
         pad.fill(data);
-        for c in 0..pad.regs {
+        for c in 0..pad.regs::<16>() {
             let ks = aes_reg::<NR>(ctx, counter_reg(ctx, n.wrapping_add(c as u32)));
-            let inp = pad.load(c);
+            let inp = pad_load(&mut pad, c);
             let out = keep_bytes(ctx, _mm_xor_si128(ks, inp), len - 16 * c);
-            pad.store(c, out);
+            pad_store(&mut pad, c, out);
             let mut g = _mm_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
             if c == 0 {
                 g = _mm_xor_si128(g, inject);

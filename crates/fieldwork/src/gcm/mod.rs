@@ -63,6 +63,8 @@
 #[cfg(target_arch = "x86_64")]
 mod aesni;
 #[cfg(target_arch = "x86_64")]
+mod pad;
+#[cfg(target_arch = "x86_64")]
 mod vaes256;
 #[cfg(target_arch = "x86_64")]
 mod vaes512;

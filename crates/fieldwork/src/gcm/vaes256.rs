@@ -86,6 +86,7 @@
 //! ≈ 250 cycles per message (not investigated further).
 #![allow(unsafe_code)]
 
+use super::pad::{PAD, Pad};
 use super::{Direction, Pairing, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
@@ -110,10 +111,6 @@ const LOOP_HI: usize = 32 - 4 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 32 * R;
 const _: () = assert!(R.is_multiple_of(2));
-/// Bytes of the stack buffer for tails: the short-message path's 256
-/// bytes of associated data or 240 of text, and the loop's last
-/// `STEP − 1` bytes.
-const PAD: usize = 256;
 const _: () = assert!(STEP <= PAD);
 
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
@@ -141,73 +138,20 @@ pub(super) fn seal(
     }
 }
 
-/// A zeroed, register-aligned stack copy of at most [`PAD`] bytes: AVX2
-/// has no masked byte loads or stores, so tails are processed here with
-/// whole-register accesses.
-#[repr(C, align(32))]
-struct Pad {
-    bytes: [u8; PAD],
-    /// Registers that hold data: `⌈len/32⌉`.
-    regs: usize,
+/// Register `c` of the pad.
+#[inline]
+#[target_feature(enable = "avx")]
+fn pad_load(pad: &mut Pad, c: usize) -> __m256i {
+    // SAFETY: `Pad::reg` points at 32 readable bytes.
+    unsafe { _mm256_loadu_si256(pad.reg::<32>(c).cast()) }
 }
 
-impl Pad {
-    /// All zeros, no data.
-    const EMPTY: Pad = Pad {
-        bytes: [0; PAD],
-        regs: 0,
-    };
-
-    /// Copies in `data` (at most [`PAD`] bytes; callers guarantee it) to
-    /// an empty pad, in place (no moved copy of the data is left behind).
-    #[inline]
-    fn fill(&mut self, data: &[u8]) {
-        debug_assert!(data.len() <= PAD);
-        let len = data.len().min(PAD);
-        self.bytes[..len].copy_from_slice(&data[..len]);
-        self.regs = len.div_ceil(32);
-    }
-
-    /// Register `c` (`c < self.regs`).
-    #[inline]
-    #[target_feature(enable = "avx")]
-    fn load(&self, c: usize) -> __m256i {
-        let c = c.min(PAD / 32 - 1);
-        // SAFETY: `32·c + 32 ≤ PAD`.
-        unsafe { _mm256_loadu_si256(self.bytes.as_ptr().add(32 * c).cast()) }
-    }
-
-    /// Overwrites register `c`.
-    #[inline]
-    #[target_feature(enable = "avx")]
-    fn store(&mut self, c: usize, v: __m256i) {
-        let c = c.min(PAD / 32 - 1);
-        // SAFETY: `32·c + 32 ≤ PAD`.
-        unsafe { _mm256_storeu_si256(self.bytes.as_mut_ptr().add(32 * c).cast(), v) }
-    }
-
-    /// The first `out.len()` bytes into `out`.
-    #[inline]
-    fn copy_to(&self, out: &mut [u8]) {
-        let len = out.len().min(PAD);
-        out[..len].copy_from_slice(&self.bytes[..len]);
-    }
-
-    /// Zeroes the registers that held data, with volatile register-wide
-    /// stores that the compiler may not elide (the rest was never written).
-    #[inline]
-    #[target_feature(enable = "avx")]
-    fn wipe(&mut self) {
-        let ptr = self.bytes.as_mut_ptr();
-        for c in 0..self.regs.min(PAD / 32) {
-            // SAFETY: `32·c + 32 ≤ PAD`, and the buffer is 32-byte aligned
-            // (`repr(C, align(32))` with `bytes` at offset 0).
-            unsafe {
-                core::ptr::write_volatile(ptr.add(32 * c).cast::<__m256i>(), _mm256_setzero_si256())
-            };
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-    }
+/// Overwrites register `c` of the pad.
+#[inline]
+#[target_feature(enable = "avx")]
+fn pad_store(pad: &mut Pad, c: usize, v: __m256i) {
+    // SAFETY: `Pad::reg` points at 32 writable bytes.
+    unsafe { _mm256_storeu_si256(pad.reg::<32>(c).cast(), v) }
 }
 
 /// Per-call constants.
@@ -389,8 +333,8 @@ kernel_fns! {
     fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
         let mut pad = Pad::EMPTY;
         pad.fill(data);
-        for c in 0..pad.regs {
-            let mut g = _mm256_shuffle_epi8(pad.load(c), ctx.rev);
+        for c in 0..pad.regs::<32>() {
+            let mut g = _mm256_shuffle_epi8(pad_load(&mut pad, c), ctx.rev);
             if c == 0 {
                 g = _mm256_xor_si256(g, _mm256_zextsi128_si256(inject));
             }
@@ -469,11 +413,11 @@ kernel_fns_nr! {
         let len = data.len();
         let mut pad = Pad::EMPTY;
         pad.fill(data);
-        for c in 0..pad.regs {
+        for c in 0..pad.regs::<32>() {
             let ks = aes_reg::<NR>(ctx, counter_reg(ctx, n.wrapping_add(2 * c as u32)));
-            let inp = pad.load(c);
+            let inp = pad_load(&mut pad, c);
             let out = keep_bytes(ctx, _mm256_xor_si256(ks, inp), len - 32 * c);
-            pad.store(c, out);
+            pad_store(&mut pad, c, out);
             let mut g = _mm256_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
             if c == 0 {
                 g = _mm256_xor_si256(g, _mm256_zextsi128_si256(inject));
