@@ -112,23 +112,45 @@
 //!
 //! Where the time goes: the step is one dependency chain — transform,
 //! broadcast, product, ⊙ CH, transform, square, product — of about 70
-//! cycles of latency, over about 155 instructions on the two 512-bit vector
-//! ports (≥ 78 cycles); a single ladder runs at ≈ 103 cycles per step
-//! (19 900 ticks for the ladder), two independent ladders interleaved at
-//! ≈ 87 per step each. So port pressure and the chain both bind, and the
-//! phases of a step (each needs all of the previous one's output) leave
-//! the ports idle in their tails. History (ticks for the 251 steps, single
-//! ladder): the first version, carried products with radix-2^43 limbs, ran
-//! at 24 250 (≈ 125 cycles per step); the lazy products with the split at
-//! the limb boundary, the 41-bit top limb (one shift less per carry round)
-//! and CH's sign in the masks brought it to 19 900. Tried and not kept
-//! (measured A/B in one process): chains of three multiply-adds in the last
-//! product instead of two plus one (six instructions fewer, 3 % slower
-//! alone, faster with two ladders interleaved); two plus one in the first
-//! product (no change); the broadcast composed with the first transform's
-//! second layer (two cycles off the chain, six instructions more, 3 %
-//! slower); the steps' masks made before the loop and broadcast from memory
-//! (4 % slower).
+//! cycles of latency, over about 158 instructions on the two 512-bit vector
+//! ports (≥ 79 cycles). A single ladder runs at ≈ 107 cycles per step
+//! (2026-11-21: ≈ 20 800 ticks for the 251 steps, read with `rdtsc` around
+//! the ladder alone in a throwaway harness, minimum of 500 runs; the
+//! peer-bench shared secret, 22 975–22 992 ticks, adds the inversion and
+//! encoding, ≈ 2 000). Two independent ladders interleaved run at ≈ 94 per
+//! step each (from the peer-bench pair row, 18 870–19 290 ticks per
+//! secret, less half an encoding), nearer their port floor.
+//!
+//! What binds the single ladder, found by deleting one phase at a time
+//! (results wrong, timing only; same harness): without the second
+//! transform a step is 13 cycles shorter, without ⊙ CH 12 cycles shorter —
+//! about twice each phase's latency (≈ 6–7 cycles). A phase's 12–21
+//! instructions cannot start before the previous phase's results and
+//! compete for the same two ports, so each phase costs its latency plus
+//! most of its issue time, and the ports idle in its tail. Deleting the
+//! selection of the last product's constants (9 instructions off the
+//! chain) changed nothing beyond code-placement noise (±2 % between builds
+//! of the same code). So instructions on the chain matter twice, those off
+//! it hardly at all.
+//!
+//! History (ticks for the 251 steps, single ladder): the first version,
+//! carried products with radix-2^43 limbs, ran at 24 250 (≈ 125 cycles per
+//! step); the lazy products with the split at the limb boundary, the
+//! 41-bit top limb (one shift less per carry round) and CH's sign in the
+//! masks brought it to ≈ 21 250 (this harness; an earlier version of this
+//! note said 19 900, from another harness); the transforms' masks as values (one
+//! instruction per limb less in the second transform, see [`hadamard`]) to
+//! 20 800. Tried and not kept (measured A/B): chains of three multiply-adds
+//! in the last product instead of two plus one (six instructions fewer, 3 %
+//! slower alone, faster with two ladders interleaved); two plus one in the
+//! first product (no change); the broadcast composed with the first
+//! transform's second layer (two cycles off the chain, six instructions
+//! more, 3 % slower); the steps' masks made before the loop and broadcast
+//! from memory (4 % slower); ⊙ CH applied to the non-broadcast factor,
+//! beside the broadcast, with a plain carry round after the product instead
+//! of ⊙ CH after it (a phase off the chain but twelve instructions more,
+//! 3 % slower); the constants' selection by `vpblendmq` under a mask
+//! register instead of `vpternlogq` (2 % slower).
 #![allow(unsafe_code)]
 
 use super::portable::{Fe, P, scalar_bit};
