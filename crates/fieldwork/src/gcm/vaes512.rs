@@ -25,21 +25,37 @@
 //! only on port 5, one per cycle, so Karatsuba saves no port-5 slot and
 //! costs an XOR; schoolbook also needs no `h₀ ⊕ h₁` registers.
 //!
-//! Counters are kept as the blocks themselves (big-endian), and advanced by
-//! one `vpaddd` of `4R` into byte 15 while the low byte cannot wrap within
-//! the next iteration (checked on the public counter value); otherwise, once
-//! per 256 / 4R iterations, they are rebuilt from the 32-bit counter with
-//! `vpaddd` + `vpshufb`, which wraps modulo 2^32 exactly as `inc32` does.
+//! Counters are kept whitened, as the blocks themselves (big-endian) XORed
+//! with round key 0, so that AES starts at round 1. While the low byte
+//! cannot wrap within the next iteration (checked on the public counter
+//! value), adding `4R` changes only byte 15, from `b` to `b + 4R`: one
+//! `vpxord` with [`STEP_DELTA`]`[b]` (a public table of `b ⊕ (b + 4R)`,
+//! loaded at the public counter) advances a whitened register, where an
+//! addition and the XOR with the key took two operations on the vector
+//! ports (measured: AES-128-GCM encryption 0.190 → 0.183 cycles/byte at
+//! 16 KiB; see below). Otherwise, once per 256 / 4R iterations, they are
+//! rebuilt from the 32-bit counter with `vpaddd` + `vpshufb` + `vpxord`,
+//! which wraps modulo 2^32 exactly as `inc32` does.
 //!
 //! # Port budget (per 16 blocks, AES-128)
 //!
 //! 512-bit `vaesenc` issues on port 0 only (measured: 1/cycle, latency 3),
 //! `vpclmulqdq`, `vpshufb`, `vpshufd` and lane extracts on port 5 only,
-//! other vector ALU operations on either. Per 16 blocks: 40 AES rounds;
-//! 16 products, 4 byte reversals, the reduction (2 products, 2 shuffles,
-//! 2 byte shifts, 2 extracts); and ≈ 25 XOR/add/ternary-logic operations:
-//! ≈ 95 operations on two ports, ≈ 47 cycles ≈ 0.18 cycles/byte — the
-//! floor of a two-port machine, above the 0.16 of AES alone.
+//! other vector ALU operations on either. Per 16 blocks (counted in the
+//! compiled loop): 40 AES rounds on port 0; 16 products, 4 byte reversals
+//! and half a reduction (per 32 blocks 2 products, 2 `vpshufd`, 2
+//! extracts), ≈ 23 on port 5; and ≈ 19 XORs and ternary XORs on either (4
+//! counter advances, 4 keystream XORs, 8 to accumulate the products, half
+//! a reduction's 4, the accumulator's entry): ≈ 82 operations, ≈ 41
+//! cycles on two ports, ≈ 0.16 cycles/byte, as AES alone. The loop runs at
+//! ≈ 0.18: removing any four of the operations on either port (timing
+//! experiments, results wrong) saves about 1.5 cycles per 16 blocks, so the
+//! two ports are both nearly full. AES-256 (56 rounds per 16 blocks) is
+//! insensitive to the same removals — the removal of the byte reversals,
+//! the reduction, the middle products or the counter advances each changed
+//! nothing — and runs ≈ 4 cycles per 16 blocks above its AES-only loop
+//! (0.241 against 0.225 cycles/byte), which itself runs 1.5 cycles above
+//! the 56 of port 0.
 //!
 //! # Measured (2026-11-21, Intel Xeon family 6 model 207, core ≈ 3.0 GHz)
 //!
@@ -66,6 +82,13 @@
 //! - 32 blocks per iteration (R = 8): slower (0.242 vs 0.210 at 16 KiB;
 //!   the 8 AES states, 8 hash inputs and keys spill), and its 31-block
 //!   tails need 33 powers;
+//! - whitened counters advanced by one XOR from [`STEP_DELTA`] instead of
+//!   an addition plus the XOR with round key 0: AES-128 encryption 0.190 →
+//!   0.183 cycles/byte at 16 KiB, decryption 0.216 → 0.214 (with the
+//!   benchmark's copy), AES-256 unchanged (minimum of 5 × 1 500 runs, this
+//!   session's throwaway harness; peer-bench figures in the README);
+//! - the products spread evenly over the AES rounds instead of after
+//!   rounds 2 and 4, and no software prefetch: no change;
 //! - schoolbook instead of Karatsuba, big-endian counters, two groups per
 //!   reduction, the shift-free reduction: each within run-to-run noise
 //!   (±5 %) alone, kept because each removes port-5 or port-0/5 operations.
@@ -105,6 +128,22 @@ const LOOP_LO: usize = 32 - 4 * R;
 const LOOP_HI: usize = 32 - 8 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
+
+/// `STEP_DELTA[b]`: the block whose byte 15 is `b ⊕ (b + 4R)` and whose
+/// other bytes are zero, for `b < 256 − 4R`. A counter block whose low byte
+/// is `b` advances by `4R` as `C ⊕ STEP_DELTA[b]` (no carry leaves the low
+/// byte), and so does a whitened one, `C ⊕ k₀`: one XOR instead of an
+/// addition and the XOR with `k₀`. The table is public and indexed by the
+/// public counter.
+static STEP_DELTA: [[u8; 16]; 256 - 4 * R] = {
+    let mut t = [[0u8; 16]; 256 - 4 * R];
+    let mut b = 0;
+    while b < t.len() {
+        t[b][15] = (b ^ (b + 4 * R)) as u8;
+        b += 1;
+    }
+    t
+};
 
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
 /// over `buf` (any length) from `inc32(J0)` with the GHASH of the
@@ -260,25 +299,32 @@ kernel_fns! {
         _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
     }
 
-    /// The counter blocks `n + 4c + l` (lane l of register c), built from
-    /// the 32-bit counter (wrapping as `inc32`) in each lane's low dword
-    /// (mask 0x1111) of the byte-reversed `J0`.
+    /// The whitened counter blocks `(n + 4c + l) ⊕ k₀` (lane l of register
+    /// c), built from the 32-bit counter (wrapping as `inc32`) in each
+    /// lane's low dword (mask 0x1111) of the byte-reversed `J0`.
     fn counters(ctx: &Ctx, n: u32) -> [__m512i; R] {
         core::array::from_fn(|c| {
             let v = _mm512_add_epi32(
                 ctx.ctr_base,
                 _mm512_add_epi32(ctx.lanes, _mm512_maskz_set1_epi32(0x1111, n.wrapping_add(4 * c as u32) as i32)),
             );
-            _mm512_shuffle_epi8(v, ctx.rev)
+            _mm512_xor_si512(_mm512_shuffle_epi8(v, ctx.rev), ctx.k[0])
         })
     }
 
-    /// The counters `4R` blocks on, given those at `n`: one `vpaddd` into
-    /// byte 15 while the low byte cannot wrap, else rebuilt.
-    fn advance(ctx: &Ctx, be: [__m512i; R], n: u32) -> [__m512i; R] {
-        if (n & 0xff) as usize + 2 * 4 * R - 1 <= 0xff {
-            let inc = from_u128s([((4 * R) as u128) << 120; 4]);
-            be.map(|v| _mm512_add_epi32(v, inc))
+    /// The whitened counters `4R` blocks on, given those at `n`: while the
+    /// low byte cannot wrap, one `vpxord` per register with the lanes'
+    /// [`STEP_DELTA`] entries (a load from a public table indexed by the
+    /// public counter), else rebuilt.
+    fn advance(ctx: &Ctx, w: [__m512i; R], n: u32) -> [__m512i; R] {
+        let low = (n & 0xff) as usize;
+        if low + 2 * 4 * R - 1 <= 0xff {
+            core::array::from_fn(|c| {
+                // SAFETY: `low + 4c + 3 ≤ low + 4R − 1 < 256 − 4R =
+                // STEP_DELTA.len()`: the four entries lie in the table.
+                let d = unsafe { _mm512_loadu_si512(STEP_DELTA.as_ptr().add(low + 4 * c).cast()) };
+                _mm512_xor_si512(w[c], d)
+            })
         } else {
             counters(ctx, n.wrapping_add(4 * R as u32))
         }
@@ -322,20 +368,20 @@ kernel_fns! {
 }
 
 kernel_fns_nr! {
-    /// One register of counter blocks through AES.
+    /// One register of whitened counter blocks through AES.
     fn aes_reg(ctx: &Ctx, ctr: __m512i) -> __m512i {
         let k = &ctx.k;
-        let mut x = _mm512_xor_si512(ctr, k[0]);
+        let mut x = ctr;
         for &kr in &k[1..NR] {
             x = _mm512_aesenc_epi128(x, kr);
         }
         _mm512_aesenclast_epi128(x, k[NR])
     }
 
-    /// `R` registers of counter blocks through AES.
+    /// `R` registers of whitened counter blocks through AES.
     fn aes_regs(ctx: &Ctx, ctr: [__m512i; R]) -> [__m512i; R] {
         let k = &ctx.k;
-        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
+        let mut x = ctr;
         for &kr in &k[1..NR] {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
@@ -349,7 +395,7 @@ kernel_fns_nr! {
     /// returns the keystream and the sums.
     fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
         let k = &ctx.k;
-        let mut x = ctr.map(|v| _mm512_xor_si512(v, k[0]));
+        let mut x = ctr;
         let mut s = s;
         // Rounds 1..=R, each pair of them with two registers' products.
         for c in (0..R).step_by(2) {
