@@ -208,6 +208,27 @@ fn prefetch(ptr: *const u8, len: usize, at: usize, bytes: usize) {
     }
 }
 
+/// Blocks per loop iteration of the zmm and ymm stitched kernels.
+#[cfg(target_arch = "x86_64")]
+const STEP_BLOCKS: usize = 16;
+
+/// `STEP_DELTA[b]`: the block whose byte 15 is `b ⊕ (b + 16)` and whose
+/// other bytes are zero, for `b < 256 − 16`. A counter block whose low byte
+/// is `b` advances by one loop iteration's 16 blocks as `C ⊕
+/// STEP_DELTA[b]` (no carry leaves the low byte), and so does a whitened
+/// one, `C ⊕ k₀`: one XOR instead of an addition and the XOR with `k₀`.
+/// The table is public and is indexed by the public counter.
+#[cfg(target_arch = "x86_64")]
+static STEP_DELTA: [[u8; 16]; 256 - STEP_BLOCKS] = {
+    let mut t = [[0u8; 16]; 256 - STEP_BLOCKS];
+    let mut b = 0;
+    while b < t.len() {
+        t[b][15] = (b ^ (b + STEP_BLOCKS)) as u8;
+        b += 1;
+    }
+    t
+};
+
 /// Which powers the stitched kernels' next loop group meets: groups are
 /// reduced in pairs (the higher half of the table's powers, then the
 /// lower), with a single first group when their number is odd, so that the

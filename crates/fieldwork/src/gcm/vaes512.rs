@@ -104,7 +104,7 @@
 //! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
-use super::{Direction, Pairing, TABLE};
+use super::{Direction, Pairing, STEP_DELTA, TABLE};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -128,22 +128,7 @@ const LOOP_LO: usize = 32 - 4 * R;
 const LOOP_HI: usize = 32 - 8 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
-
-/// `STEP_DELTA[b]`: the block whose byte 15 is `b ⊕ (b + 4R)` and whose
-/// other bytes are zero, for `b < 256 − 4R`. A counter block whose low byte
-/// is `b` advances by `4R` as `C ⊕ STEP_DELTA[b]` (no carry leaves the low
-/// byte), and so does a whitened one, `C ⊕ k₀`: one XOR instead of an
-/// addition and the XOR with `k₀`. The table is public and indexed by the
-/// public counter.
-static STEP_DELTA: [[u8; 16]; 256 - 4 * R] = {
-    let mut t = [[0u8; 16]; 256 - 4 * R];
-    let mut b = 0;
-    while b < t.len() {
-        t[b][15] = (b ^ (b + 4 * R)) as u8;
-        b += 1;
-    }
-    t
-};
+const _: () = assert!(4 * R == super::STEP_BLOCKS);
 
 /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
 /// over `buf` (any length) from `inc32(J0)` with the GHASH of the
@@ -321,7 +306,8 @@ kernel_fns! {
         if low + 2 * 4 * R - 1 <= 0xff {
             core::array::from_fn(|c| {
                 // SAFETY: `low + 4c + 3 ≤ low + 4R − 1 < 256 − 4R =
-                // STEP_DELTA.len()`: the four entries lie in the table.
+                // STEP_DELTA.len()` (4R = 16 = STEP_BLOCKS): the four
+                // entries lie in the table.
                 let d = unsafe { _mm512_loadu_si512(STEP_DELTA.as_ptr().add(low + 4 * c).cast()) };
                 _mm512_xor_si512(w[c], d)
             })
