@@ -53,10 +53,11 @@
 //! win at every bulk size (0.29 against 0.32 cycles/byte at 64 KiB), so
 //! `R` = 8. The loop is near the port bound: per 16 blocks of AES-128, 80
 //! ymm `vaesenc` (more than one per cycle: at one per cycle the loop could
-//! not run below 0.31 cycles/byte), ≈ 33 `vpclmulqdq` and ≈ 60 other
-//! vector operations (data XORs, byte reversals, counter advances,
-//! sum XORs, half a reduction) on three vector ports: ≈ 58 cycles ≈ 0.23
-//! cycles/byte. The zmm kernel does the same work in about half the
+//! not run below 0.31 cycles/byte), ≈ 33 `vpclmulqdq` and ≈ 44 other
+//! vector operations (data XORs, byte reversals, counter advances, sum
+//! XORs, half a reduction; ≈ 60 before the counters were whitened, see
+//! below) on three vector ports: ≈ 52 cycles ≈ 0.20 cycles/byte. The zmm
+//! kernel does the same work in about half the
 //! instructions. Karatsuba would trade a `vpclmulqdq` for a `vpshufd` and a
 //! `vpxor` per register: no fewer operations, so schoolbook stays.
 //!
