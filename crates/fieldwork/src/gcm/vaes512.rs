@@ -55,7 +55,11 @@
 //! the reduction, the middle products or the counter advances each changed
 //! nothing — and runs ≈ 4 cycles per 16 blocks above its AES-only loop
 //! (0.241 against 0.225 cycles/byte), which itself runs 1.5 cycles above
-//! the 56 of port 0.
+//! the 56 of port 0. (A microbenchmark of the ports alone behaves as this
+//! model says: 4 `vaesenc` + 4 `vpclmulqdq` + 4 XORs on independent zmm
+//! registers take 6 cycles, 4 + 4 XORs 4 cycles. A VM neighbour on the
+//! same core moves such figures by up to 10 % at times, so comparisons are
+//! alternated and read as minima.)
 //!
 //! # Measured (2026-11-21, Intel Xeon family 6 model 207, core ≈ 3.0 GHz)
 //!
@@ -88,7 +92,9 @@
 //!   benchmark's copy), AES-256 unchanged (minimum of 5 × 1 500 runs, this
 //!   session's throwaway harness; peer-bench figures in the README);
 //! - the products spread evenly over the AES rounds instead of after
-//!   rounds 2 and 4, and no software prefetch: no change;
+//!   rounds 2 and 4, and no software prefetch: no change; hashing the
+//!   ciphertext three or four chunks back instead of two: up to 1 %
+//!   slower;
 //! - schoolbook instead of Karatsuba, big-endian counters, two groups per
 //!   reduction, the shift-free reduction: each within run-to-run noise
 //!   (±5 %) alone, kept because each removes port-5 or port-0/5 operations.
