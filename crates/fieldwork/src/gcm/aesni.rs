@@ -361,6 +361,25 @@ fn group_powers(
     (if opens { LOOP_HI } else { LOOP_LO }, opens)
 }
 
+/// Hashes one loop group that no AES work is stitched to (associated data,
+/// the encryption loop's last lagging chunks): [`group_powers`], its
+/// products, and the reduction when the group closes its unit.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn hash_group(
+    ctx: &Ctx,
+    pairing: &mut Pairing,
+    mut g: [__m128i; R],
+    acc: &mut __m128i,
+    s: &mut Sums,
+) {
+    let (p, open) = group_powers(pairing, &mut g, *acc, s);
+    *s = ghash_regs(ctx, g, p, *s);
+    if !open {
+        *acc = reduce(*s, ctx.c);
+    }
+}
+
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn seal_xmm<const NR: usize>(
     rk: &RoundKeys,
@@ -411,14 +430,10 @@ fn seal_xmm<const NR: usize>(
     let mut s = zero_sums();
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
-        let mut g: [__m128i; R] = core::array::from_fn(|c| unsafe {
+        let g: [__m128i; R] = core::array::from_fn(|c| unsafe {
             _mm_shuffle_epi8(_mm_loadu_si128(a.as_ptr().add(16 * c).cast()), ctx.rev)
         });
-        let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
-        s = ghash_regs(&ctx, g, p, s);
-        if !open {
-            acc = reduce(s, ctx.c);
-        }
+        hash_group(&ctx, &mut pairing, g, &mut acc, &mut s);
     }
     let a = chunks.remainder();
     if !a.is_empty() {
@@ -469,12 +484,8 @@ fn seal_xmm<const NR: usize>(
             }
         }
         for j in full.saturating_sub(LAG)..full {
-            let mut g = rev_chunk(j);
-            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
-            s = ghash_regs(&ctx, g, p, s);
-            if !open {
-                acc = reduce(s, ctx.c);
-            }
+            let g = rev_chunk(j);
+            hash_group(&ctx, &mut pairing, g, &mut acc, &mut s);
         }
     } else {
         for i in 0..full {
