@@ -91,6 +91,24 @@ pub(crate) fn encrypt_one(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
     crate::simd::to_u128(_mm_aesenclast_si128(x, to_x(rk.rk[rk.rounds])))
 }
 
+/// AES round 1 — AddRoundKey 0, SubBytes, ShiftRows, MixColumns,
+/// AddRoundKey 1 — of `block` (the block's bytes little-endian in the
+/// `u128`).
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn round1(rk: &RoundKeys, block: u128) -> u128 {
+    crate::simd::to_u128(_mm_aesenc_si128(to_x(block ^ rk.rk[0]), to_x(rk.rk[1])))
+}
+
+/// `t[b]` = [`round1`] of the block `0¹⁵ ‖ b` (fifteen zero bytes, then
+/// `b`), for every byte `b`: the counter-mode round-1 table of the stitched
+/// GCM kernels (`crate::gcm`).
+pub(crate) fn round1_table(t: AesClmul, rk: &RoundKeys) -> [u128; 256] {
+    let _ = t;
+    // SAFETY: the token proves AES-NI and SSE4.1.
+    core::array::from_fn(|b| unsafe { round1(rk, (b as u128) << 120) })
+}
+
 /// Encrypts each block of `blocks` in place.
 pub(crate) fn encrypt_blocks(t: AesClmul, rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
     let _ = t;

@@ -138,15 +138,41 @@ struct GcmKey {
     hash: GcmHashKey,
     engine: Engine,
     name: &'static str,
-    /// The stitched kernels' power table (`H^32 … H^1`, zeros).
+    /// The stitched kernels' tables.
     #[cfg(target_arch = "x86_64")]
-    table: [u128; TABLE],
+    tables: Tables,
+}
+
+/// The stitched kernels' per-key tables.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone)]
+struct Tables {
+    /// The power table (`H^32 … H^1`, zeros; [`power_table`]).
+    powers: [u128; TABLE],
+    /// The counter-mode round-1 table: `round1[b]` is AES round 1
+    /// (AddRoundKey 0, SubBytes, ShiftRows, MixColumns, AddRoundKey 1) of
+    /// the block `0¹⁵ ‖ b`. Round 1 is `L(S(C ⊕ k₀)) ⊕ k₁` with `S` byte by
+    /// byte and `L` (MixColumns ∘ ShiftRows) linear, so for two blocks `C`,
+    /// `D` that differ only in their last byte, `round1(C) ⊕ round1(D) =
+    /// round1[C₁₅] ⊕ round1[D₁₅]`: within a run of 256 counter blocks,
+    /// round 1 of block `C` is the run's base `round1(D) ⊕ round1[D₁₅]`
+    /// XORed with `round1[C₁₅]`. The kernels thus start AES at round 2 with
+    /// one XOR per register (a load from this table at the public
+    /// counter's last byte, so no secret-dependent address) where the
+    /// counter advance and round 1 took two operations, one of them an AES
+    /// round on the port that bounds the loop. (Counter-mode caching of the
+    /// first round, as surveyed by Bernstein & Schwabe, "New AES software
+    /// speed records", INDOCRYPT 2008.) Zeros on the portable engine.
+    round1: [u128; ROUND1],
 }
 
 impl Drop for GcmKey {
     fn drop(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        self.table.zeroize();
+        {
+            self.tables.powers.zeroize();
+            self.tables.round1.zeroize();
+        }
     }
 }
 
@@ -212,22 +238,40 @@ fn prefetch(ptr: *const u8, len: usize, at: usize, bytes: usize) {
 #[cfg(target_arch = "x86_64")]
 const STEP_BLOCKS: usize = 16;
 
-/// `STEP_DELTA[b]`: the block whose byte 15 is `b ⊕ (b + 16)` and whose
-/// other bytes are zero, for `b < 256 − 16`. A counter block whose low byte
-/// is `b` advances by one loop iteration's 16 blocks as `C ⊕
-/// STEP_DELTA[b]` (no carry leaves the low byte), and so does a whitened
-/// one, `C ⊕ k₀`: one XOR instead of an addition and the XOR with `k₀`.
-/// The table is public and is indexed by the public counter.
+/// Entries of the counter-mode round-1 table ([`Tables::round1`]): one per
+/// value of a counter block's last byte.
 #[cfg(target_arch = "x86_64")]
-static STEP_DELTA: [[u8; 16]; 256 - STEP_BLOCKS] = {
-    let mut t = [[0u8; 16]; 256 - STEP_BLOCKS];
-    let mut b = 0;
-    while b < t.len() {
-        t[b][15] = (b ^ (b + STEP_BLOCKS)) as u8;
-        b += 1;
-    }
-    t
-};
+const ROUND1: usize = 256;
+
+/// Whether the round-1 table serves the `STEP_BLOCKS` counters from the
+/// public counter `n`: their last byte runs from `n mod 256` up without
+/// wrapping, so their other fifteen bytes are all those of `n`'s block.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn round1_cached(n: u32) -> bool {
+    (n & 0xff) as usize <= ROUND1 - STEP_BLOCKS
+}
+
+/// The counter blocks' 256-block run (bytes 0–14, i.e. the counter without
+/// its last byte) that `n` lies in: the round-1 base is per run.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn round1_run(n: u32) -> u32 {
+    n >> 8
+}
+
+/// The round-1 base of the run of counter `n`: AES round 1 of its counter
+/// block (`J0`'s first twelve bytes, `n` big-endian; `j0` holds `J0`'s
+/// bytes little-endian) XORed with `round1[n mod 256]`, so that round 1 of
+/// any block `C` of the run is `base ⊕ round1[C₁₅]` (see
+/// [`Tables::round1`]).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn round1_base(rk: &crate::aes::RoundKeys, round1: &[u128; ROUND1], j0: u128, n: u32) -> u128 {
+    let block = (j0 & (u128::MAX >> 32)) | (u128::from(n.swap_bytes()) << 96);
+    crate::aes::aesni::round1(rk, block) ^ round1[(n & 0xff) as usize]
+}
 
 /// Which powers the stitched kernels' next loop group meets: groups are
 /// reduced in pairs (the higher half of the table's powers, then the
@@ -282,13 +326,21 @@ impl GcmKey {
             Engine::Vaes512(_) | Engine::Vaes256(_) | Engine::AesNi(_) => power_table(&hash.powers),
             Engine::Chunked => [0; TABLE],
         };
+        #[cfg(target_arch = "x86_64")]
+        let round1 = match &aes {
+            AesKey::AesNi(t, rk) => crate::aes::aesni::round1_table(*t, rk),
+            AesKey::Portable(_) => [0; ROUND1],
+        };
         GcmKey {
             aes,
             hash,
             engine,
             name,
             #[cfg(target_arch = "x86_64")]
-            table,
+            tables: Tables {
+                powers: table,
+                round1,
+            },
         }
     }
 
@@ -448,13 +500,13 @@ impl GcmKey {
         #[cfg(target_arch = "x86_64")]
         match (self.engine, &self.aes) {
             (Engine::Vaes512(t), AesKey::AesNi(_, rk)) => {
-                return Ok(vaes512::seal(t, rk, &self.table, dir, &j0, aad, buf));
+                return Ok(vaes512::seal(t, rk, &self.tables, dir, &j0, aad, buf));
             }
             (Engine::Vaes256(t), AesKey::AesNi(_, rk)) => {
-                return Ok(vaes256::seal(t, rk, &self.table, dir, &j0, aad, buf));
+                return Ok(vaes256::seal(t, rk, &self.tables, dir, &j0, aad, buf));
             }
             (Engine::AesNi(t), AesKey::AesNi(_, rk)) => {
-                return Ok(aesni::seal(t, rk, &self.table, dir, &j0, aad, buf));
+                return Ok(aesni::seal(t, rk, &self.tables.powers, dir, &j0, aad, buf));
             }
             _ => {}
         }

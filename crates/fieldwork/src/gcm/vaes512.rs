@@ -25,24 +25,28 @@
 //! only on port 5, one per cycle, so Karatsuba saves no port-5 slot and
 //! costs an XOR; schoolbook also needs no `h₀ ⊕ h₁` registers.
 //!
-//! Counters are kept whitened, as the blocks themselves (big-endian) XORed
-//! with round key 0, so that AES starts at round 1. While the low byte
-//! cannot wrap within the next iteration (checked on the public counter
-//! value), adding `4R` changes only byte 15, from `b` to `b + 4R`: one
-//! `vpxord` with [`STEP_DELTA`]`[b]` (a public table of `b ⊕ (b + 4R)`,
-//! loaded at the public counter) advances a whitened register, where an
-//! addition and the XOR with the key took two operations on the vector
-//! ports (measured: AES-128-GCM encryption 0.190 → 0.183 cycles/byte at
-//! 16 KiB; see below). Otherwise, once per 256 / 4R iterations, they are
-//! rebuilt from the 32-bit counter with `vpaddd` + `vpshufb` + `vpxord`,
-//! which wraps modulo 2^32 exactly as `inc32` does.
-//!
+//! AES starts at round 2. Within a run of 256 counter blocks (the last
+//! byte counting up, bytes 0–14 fixed), round 1 of block `C` is the run's
+//! base XORed with `round1[C₁₅]`, a per-key table of round 1 of `0¹⁵ ‖ b`
+//! (see [`super::Tables::round1`]: round 1 is a byte-wise S-box then
+//! a linear map, so the fifteen fixed bytes contribute a constant). Each
+//! register's state after round 1 is therefore one `vpxord` of the base
+//! with four table entries loaded at the public counter's last byte: no
+//! counter arithmetic and no round-1 `vaesenc` (measured: AES-128-GCM
+//! encryption 0.183 → 0.173 cycles/byte at 16 KiB, AES-256 0.241 → 0.227;
+//! see below). The base is one AES-NI round per run; an iteration whose
+//! sixteen counters straddle two runs (a public condition) builds its
+//! counter blocks from the 32-bit counter with `vpaddd` + `vpshufb` +
+//! `vpxord`, wrapping modulo 2^32 exactly as `inc32` does, and runs round
+//! 1 with `vaesenc`.
+
 //! # Port budget (per 16 blocks, AES-128)
 //!
 //! 512-bit `vaesenc` issues on port 0 only (measured: 1/cycle, latency 3),
 //! `vpclmulqdq`, `vpshufb`, `vpshufd` and lane extracts on port 5 only,
 //! other vector ALU operations on either. Per 16 blocks (counted in the
-//! compiled loop): 40 AES rounds on port 0; 16 products, 4 byte reversals
+//! compiled loop before the round-1 table; it replaced the 4 round-1
+//! `vaesenc` and the 4 counter advances by 4 XORs): 40 AES rounds on port 0; 16 products, 4 byte reversals
 //! and half a reduction (per 32 blocks 2 products, 2 `vpshufd`, 2
 //! extracts), ≈ 23 on port 5; and ≈ 19 XORs and ternary XORs on either (4
 //! counter advances, 4 keystream XORs, 8 to accumulate the products, half
@@ -86,11 +90,20 @@
 //! - 32 blocks per iteration (R = 8): slower (0.242 vs 0.210 at 16 KiB;
 //!   the 8 AES states, 8 hash inputs and keys spill), and its 31-block
 //!   tails need 33 powers;
-//! - whitened counters advanced by one XOR from [`STEP_DELTA`] instead of
-//!   an addition plus the XOR with round key 0: AES-128 encryption 0.190 →
-//!   0.183 cycles/byte at 16 KiB, decryption 0.216 → 0.214 (with the
-//!   benchmark's copy), AES-256 unchanged (minimum of 5 × 1 500 calls in a
-//!   scratch harness, not in the tree; peer-bench figures in the README);
+//! - whitened counters (`C ⊕ k₀`) advanced by one XOR from a public table
+//!   of `b ⊕ (b + 16)` instead of an addition plus the XOR with round key
+//!   0: AES-128 encryption 0.190 → 0.183 cycles/byte at 16 KiB, decryption
+//!   0.216 → 0.214 (with the benchmark's copy), AES-256 unchanged (minimum
+//!   of 5 × 1 500 calls in a scratch harness, not in the tree; peer-bench
+//!   figures in the README);
+//! - the round-1 table in place of those whitened counters (one XOR per
+//!   register, as before, and no round-1 `vaesenc`: 4 fewer operations on
+//!   port 0 per 16 blocks): AES-128 encryption 0.183 → 0.173 cycles/byte
+//!   at 16 KiB, 0.176 → 0.168 at 64 KiB; AES-256 0.241 → 0.227 at 16 KiB;
+//!   decryption 0.214 → 0.202 (AES-128) and 0.266 → 0.252 (AES-256) with
+//!   the harness's copy (same harness; the same loop with round 1 simply
+//!   dropped, its results wrong, ran at 0.175 and 0.225: the table costs
+//!   nothing on top);
 //! - the products spread evenly over the AES rounds instead of after
 //!   rounds 2 and 4, and no software prefetch: no change; hashing the
 //!   ciphertext three or four chunks back instead of two: up to 1 %
@@ -110,7 +123,7 @@
 //! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
-use super::{Direction, Pairing, STEP_DELTA, TABLE};
+use super::{Direction, Pairing, ROUND1, TABLE, Tables, round1_base, round1_cached, round1_run};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -143,7 +156,7 @@ const _: () = assert!(4 * R == super::STEP_BLOCKS);
 pub(super) fn seal(
     t: VaesAvx512,
     rk: &RoundKeys,
-    table: &[u128; TABLE],
+    tables: &Tables,
     dir: Direction,
     j0: &[u8; 16],
     aad: &[u8],
@@ -154,9 +167,9 @@ pub(super) fn seal(
     unsafe {
         let e = dir == Direction::Encrypt;
         match rk.rounds {
-            10 => seal_zmm::<10>(rk, table, e, j0, aad, buf),
-            12 => seal_zmm::<12>(rk, table, e, j0, aad, buf),
-            _ => seal_zmm::<14>(rk, table, e, j0, aad, buf),
+            10 => seal_zmm::<10>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
+            12 => seal_zmm::<12>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
+            _ => seal_zmm::<14>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
         }
     }
 }
@@ -181,10 +194,22 @@ struct Ctx<'a> {
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
     c: __m512i,
     table: &'a [u128; TABLE],
+    /// The round keys, the round-1 table ([`super::Tables::round1`]) and
+    /// `J0` (its bytes little-endian), for the round-1 bases.
+    rk: &'a RoundKeys,
+    round1: &'a [u128; ROUND1],
+    j0: u128,
     /// The counter block `J0` byte-reversed with its 32-bit counter zeroed,
     /// in every lane; and the lane offsets 0, 1, 2, 3 in the counter dword.
     ctr_base: __m512i,
     lanes: __m512i,
+}
+
+/// The round-1 base of the counters' current run of 256 blocks
+/// ([`super::round1_base`]) in every lane, and which run it is.
+struct Run {
+    id: u32,
+    base: __m512i,
 }
 
 /// The Karatsuba-free (schoolbook) sums of an aggregated group.
@@ -303,27 +328,30 @@ kernel_fns! {
         })
     }
 
-    /// The whitened counters `4R` blocks on, given those at `n`: while the
-    /// low byte cannot wrap, one `vpxord` per register with the lanes'
-    /// [`STEP_DELTA`] entries (a load from a public table indexed by the
-    /// public counter), else rebuilt.
-    fn advance(ctx: &Ctx, w: [__m512i; R], n: u32) -> [__m512i; R] {
-        let low = (n & 0xff) as usize;
-        if low + 2 * 4 * R - 1 <= 0xff {
+    /// The AES states after round 1 of the `4R` counter blocks from `n`.
+    /// While they share a run (a public condition on `n`), the run's base
+    /// XORed with their entries of the round-1 table, loaded at the public
+    /// counter's last byte: one `vpxord` per register, where the counter
+    /// advance and the round took two operations, one of them on port 0;
+    /// the base is computed once per run. Otherwise from the counter blocks
+    /// (`inc32` wrapping), with a `vaesenc`.
+    fn round1_regs(ctx: &Ctx, run: &mut Run, n: u32) -> [__m512i; R] {
+        if round1_cached(n) {
+            if run.id != round1_run(n) {
+                run.id = round1_run(n);
+                run.base = _mm512_broadcast_i32x4(from_u128(round1_base(ctx.rk, ctx.round1, ctx.j0, n)));
+            }
+            let low = (n & 0xff) as usize;
             core::array::from_fn(|c| {
-                // SAFETY: `low + 4c + 3 ≤ low + 4R − 1 < 256 − 4R =
-                // STEP_DELTA.len()` (4R = 16 = STEP_BLOCKS): the four
-                // entries lie in the table.
-                let d = unsafe { _mm512_loadu_si512(STEP_DELTA.as_ptr().add(low + 4 * c).cast()) };
-                _mm512_xor_si512(w[c], d)
+                // SAFETY: `low + 4c + 3 ≤ low + 4R − 1 ≤ 255` (`round1_cached`,
+                // 4R = STEP_BLOCKS): the four entries lie in the table.
+                let t = unsafe { _mm512_loadu_si512(ctx.round1.as_ptr().add(low + 4 * c).cast()) };
+                _mm512_xor_si512(run.base, t)
             })
         } else {
-            counters(ctx, n.wrapping_add(4 * R as u32))
+            counters(ctx, n).map(|w| _mm512_aesenc_epi128(w, ctx.k[1]))
         }
     }
-
-
-
 
     /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
     fn ghash_regs(ctx: &Ctx, g: [__m512i; R], p: usize, s: Sums) -> Sums {
@@ -370,11 +398,11 @@ kernel_fns_nr! {
         _mm512_aesenclast_epi128(x, k[NR])
     }
 
-    /// `R` registers of whitened counter blocks through AES.
-    fn aes_regs(ctx: &Ctx, ctr: [__m512i; R]) -> [__m512i; R] {
+    /// `R` registers of AES states after round 1 through the other rounds.
+    fn aes_regs(ctx: &Ctx, x1: [__m512i; R]) -> [__m512i; R] {
         let k = &ctx.k;
-        let mut x = ctr;
-        for &kr in &k[1..NR] {
+        let mut x = x1;
+        for &kr in &k[2..NR] {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
             }
@@ -382,23 +410,23 @@ kernel_fns_nr! {
         x.map(|v| _mm512_aesenclast_epi128(v, k[NR]))
     }
 
-    /// `R` registers of counter blocks through AES while `4R` byte-reversed
-    /// blocks `g` are multiplied by the powers `p` into the sums `s`:
-    /// returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, ctr: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
+    /// `R` registers of AES states after round 1 through the other rounds
+    /// while `4R` byte-reversed blocks `g` are multiplied by the powers `p`
+    /// into the sums `s`: returns the keystream and the sums.
+    fn aes_ghash(ctx: &Ctx, x1: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
         let k = &ctx.k;
-        let mut x = ctr;
+        let mut x = x1;
         let mut s = s;
-        // Rounds 1..=R, each pair of them with two registers' products.
+        // Rounds 2..=R + 1, each pair of them with two registers' products.
         for c in (0..R).step_by(2) {
-            for r in [c + 1, c + 2] {
+            for r in [c + 2, c + 3] {
                 for xi in &mut x {
                     *xi = _mm512_aesenc_epi128(*xi, k[r]);
                 }
             }
             mul_acc2(g[c], powers4(ctx.table, p + 4 * c), g[c + 1], powers4(ctx.table, p + 4 * c + 4), &mut s);
         }
-        for &kr in &k[R + 1..NR] {
+        for &kr in &k[R + 2..NR] {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
             }
@@ -478,6 +506,7 @@ fn hash_group(
 fn seal_zmm<const NR: usize>(
     rk: &RoundKeys,
     table: &[u128; TABLE],
+    round1: &[u128; ROUND1],
     encrypt: bool,
     j0: &[u8; 16],
     aad: &[u8],
@@ -499,6 +528,9 @@ fn seal_zmm<const NR: usize>(
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
         table,
+        rk,
+        round1,
+        j0: u128::from_le_bytes(*j0),
         ctr_base: _mm512_broadcast_i32x4(from_u128(j0_rev & !0xffff_ffff)),
         lanes: from_u128s([0, 1, 2, 3]),
     };
@@ -506,7 +538,6 @@ fn seal_zmm<const NR: usize>(
         from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
     // The first data block's counter: inc32(J0).
     let mut n = (j0_rev as u32).wrapping_add(1);
-    let mut ctr = counters(&ctx, n);
     let mut acc = _mm512_castsi512_si128(_mm512_set1_epi32(0));
 
     // Short messages: the associated data, the ciphertext and the lengths
@@ -516,7 +547,15 @@ fn seal_zmm<const NR: usize>(
         let first = 32 - (ab + cb + 1);
         let mut s = zero_sums();
         absorb_masked(&ctx, aad, first, acc, &mut s);
-        ctr_masked::<NR>(&ctx, ctr, buf, encrypt, first + ab, acc, &mut s);
+        ctr_masked::<NR>(
+            &ctx,
+            counters(&ctx, n),
+            buf,
+            encrypt,
+            first + ab,
+            acc,
+            &mut s,
+        );
         absorb_one(&ctx, lengths, 31, &mut s);
         return super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
@@ -555,6 +594,10 @@ fn seal_zmm<const NR: usize>(
     // Every full chunk's ciphertext is hashed in the loop, in pairs.
     let mut pairing = Pairing::new(full);
     let mut s = zero_sums();
+    let mut run = Run {
+        id: u32::MAX,
+        base: _mm512_set1_epi32(0),
+    };
     if encrypt {
         // The ciphertext of chunk i − LAG is hashed while chunk i is
         // encrypted, read back from `buf`: with a lag of one the products
@@ -567,19 +610,19 @@ fn seal_zmm<const NR: usize>(
         };
         for i in 0..full {
             super::prefetch(ptr, buf_len, STEP * i, STEP);
+            let x1 = round1_regs(&ctx, &mut run, n);
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
                 let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
-                let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+                let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
                 }
                 ks
             } else {
-                aes_regs::<NR>(&ctx, ctr)
+                aes_regs::<NR>(&ctx, x1)
             };
-            ctr = advance(&ctx, ctr, n);
             n = n.wrapping_add(4 * R as u32);
             for (c, &k) in ks.iter().enumerate() {
                 store(i, c, _mm512_xor_si512(k, load(i, c)));
@@ -594,13 +637,13 @@ fn seal_zmm<const NR: usize>(
             super::prefetch(ptr, buf_len, STEP * i, STEP);
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
+            let x1 = round1_regs(&ctx, &mut run, n);
             let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
-            let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+            let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
             s = s2;
             if !open {
                 acc = reduce(s, ctx.c);
             }
-            ctr = advance(&ctx, ctr, n);
             n = n.wrapping_add(4 * R as u32);
             for c in 0..R {
                 store(i, c, _mm512_xor_si512(ks[c], inp[c]));
@@ -614,7 +657,7 @@ fn seal_zmm<const NR: usize>(
     let len_block = if tail.is_empty() {
         _mm_xor_si128(lengths, acc)
     } else {
-        ctr_masked::<NR>(&ctx, ctr, tail, encrypt, first, acc, &mut s);
+        ctr_masked::<NR>(&ctx, counters(&ctx, n), tail, encrypt, first, acc, &mut s);
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
