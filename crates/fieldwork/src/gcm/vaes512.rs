@@ -123,7 +123,9 @@
 //! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
-use super::{Direction, Pairing, ROUND1, TABLE, Tables, round1_base, round1_cached, round1_run};
+use super::{
+    Direction, LOOP_TABLE, Pairing, ROUND1, TABLE, Tables, round1_base, round1_cached, round1_run,
+};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -140,11 +142,15 @@ use core::arch::x86_64::{
 /// Registers (of four blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
 const R: usize = 4;
-/// Table index of the powers a loop group meets when it closes a pair or
-/// stands alone (`H^(4R) … H^1`) and when it opens a pair (`H^(8R) …
-/// H^(4R+1)`).
+/// Index in the loop power table ([`super::loop_power_table`]) of the
+/// powers a loop group meets when it closes a pair or stands alone
+/// (per-lane: `H^(4R) … H^1`) and when it opens a pair (`H^(8R) …
+/// H^(4R+1)`); and of the uniform powers in the same positions, for
+/// groups before a loop's last reduction unit.
 const LOOP_LO: usize = 32 - 4 * R;
 const LOOP_HI: usize = 32 - 8 * R;
+const UNIFORM_LO: usize = 32 + LOOP_LO;
+const UNIFORM_HI: usize = 32 + LOOP_HI;
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
 const _: () = assert!(4 * R == super::STEP_BLOCKS);
@@ -167,9 +173,9 @@ pub(super) fn seal(
     unsafe {
         let e = dir == Direction::Encrypt;
         match rk.rounds {
-            10 => seal_zmm::<10>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
-            12 => seal_zmm::<12>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
-            _ => seal_zmm::<14>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
+            10 => seal_zmm::<10>(rk, tables, e, j0, aad, buf),
+            12 => seal_zmm::<12>(rk, tables, e, j0, aad, buf),
+            _ => seal_zmm::<14>(rk, tables, e, j0, aad, buf),
         }
     }
 }
@@ -194,6 +200,8 @@ struct Ctx<'a> {
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
     c: __m512i,
     table: &'a [u128; TABLE],
+    /// The loop power table ([`super::loop_power_table`]).
+    loop_table: &'a [u128; LOOP_TABLE],
     /// The round keys, the round-1 table ([`super::Tables::round1`]) and
     /// `J0` (its bytes little-endian), for the round-1 bases.
     rk: &'a RoundKeys,
@@ -258,6 +266,13 @@ kernel_fns! {
         unsafe { _mm512_loadu_si512(table.as_ptr().add(i).cast()) }
     }
 
+    /// Four powers `loop_table[i..i + 4]`.
+    fn loop_powers4(ctx: &Ctx, i: usize) -> __m512i {
+        let i = i.min(LOOP_TABLE - 4);
+        // SAFETY: `i + 4 ≤ LOOP_TABLE`.
+        unsafe { _mm512_loadu_si512(ctx.loop_table.as_ptr().add(i).cast()) }
+    }
+
     /// Accumulates the four lanes' products `d·p` (schoolbook).
     fn mul_acc(d: __m512i, p: __m512i, s: &mut Sums) {
         s.lo = _mm512_xor_si512(s.lo, _mm512_clmulepi64_epi128::<0x00>(d, p));
@@ -294,23 +309,29 @@ kernel_fns! {
         );
     }
 
-    /// The four lanes' 256-bit sums reduced and XORed together. With the
+    /// The four lanes' 256-bit sums reduced, each in its lane. With the
     /// product `T = hi·x^128 + mid·x^64 + lo`, Montgomery reduction is
     /// `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`, `fold(v) = swap64(v) ⊕
     /// v₀·C` (see [`crate::ghash`]): the middle sum is never split into
     /// halves, so no byte shifts — two `vpshufd`, two `vpclmulqdq`, two
     /// ternary XORs on all four lanes at once.
-    fn reduce(s: Sums, c: __m512i) -> __m128i {
+    fn reduce_lanes(s: Sums, c: __m512i) -> __m512i {
         let m = _mm512_ternarylogic_epi64::<0x96>(
             s.mid,
             _mm512_shuffle_epi32::<_MM_PERM_BADC>(s.lo),
             _mm512_clmulepi64_epi128::<0x00>(s.lo, c),
         );
-        let r = _mm512_ternarylogic_epi64::<0x96>(
+        _mm512_ternarylogic_epi64::<0x96>(
             s.hi,
             _mm512_shuffle_epi32::<_MM_PERM_BADC>(m),
             _mm512_clmulepi64_epi128::<0x00>(m, c),
-        );
+        )
+    }
+
+    /// The four lanes' 256-bit sums reduced ([`reduce_lanes`]) and XORed
+    /// together.
+    fn reduce(s: Sums, c: __m512i) -> __m128i {
+        let r = reduce_lanes(s, c);
         let y = _mm256_xor_si256(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r));
         _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
     }
@@ -357,7 +378,7 @@ kernel_fns! {
     fn ghash_regs(ctx: &Ctx, g: [__m512i; R], p: usize, s: Sums) -> Sums {
         let mut s = s;
         for c in (0..R).step_by(2) {
-            mul_acc2(g[c], powers4(ctx.table, p + 4 * c), g[c + 1], powers4(ctx.table, p + 4 * c + 4), &mut s);
+            mul_acc2(g[c], loop_powers4(ctx, p + 4 * c), g[c + 1], loop_powers4(ctx, p + 4 * c + 4), &mut s);
         }
         s
     }
@@ -424,7 +445,7 @@ kernel_fns_nr! {
                     *xi = _mm512_aesenc_epi128(*xi, k[r]);
                 }
             }
-            mul_acc2(g[c], powers4(ctx.table, p + 4 * c), g[c + 1], powers4(ctx.table, p + 4 * c + 4), &mut s);
+            mul_acc2(g[c], loop_powers4(ctx, p + 4 * c), g[c + 1], loop_powers4(ctx, p + 4 * c + 4), &mut s);
         }
         for &kr in &k[R + 2..NR] {
             for xi in &mut x {
@@ -457,10 +478,14 @@ kernel_fns_nr! {
     }
 }
 
-/// Prepares the next loop group: its powers, and whether it opens a
-/// pair (no reduction after it). A group that opens a pair or stands
-/// alone starts from empty sums with the accumulator entering its
-/// first block.
+/// Prepares the next loop group: returns its powers' index in the loop
+/// table, whether it opens a pair (no reduction after it) and whether it
+/// belongs to the loop's last reduction unit. A group that opens a pair or
+/// stands alone starts from empty sums with the accumulator's four lanes
+/// entering its first register. Groups before the last unit meet the
+/// uniform powers, so that each lane carries its own stream and the
+/// reduced lanes are not summed; the last unit meets the per-lane powers
+/// and sums them ([`super::loop_power_table`]).
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
@@ -468,15 +493,37 @@ kernel_fns_nr! {
 fn group_powers(
     pairing: &mut Pairing,
     g: &mut [__m512i; R],
-    acc: __m128i,
+    acc: __m512i,
     s: &mut Sums,
-) -> (usize, bool) {
+) -> (usize, bool, bool) {
+    let last = pairing.in_last_unit();
     let (opens, starts) = pairing.next();
     if starts {
         *s = zero_sums();
-        g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(acc));
+        g[0] = _mm512_xor_si512(g[0], acc);
     }
-    (if opens { LOOP_HI } else { LOOP_LO }, opens)
+    let p = match (last, opens) {
+        (true, true) => LOOP_HI,
+        (true, false) => LOOP_LO,
+        (false, true) => UNIFORM_HI,
+        (false, false) => UNIFORM_LO,
+    };
+    (p, opens, last)
+}
+
+/// The accumulator after a reduction unit closes with sums `s`: the four
+/// lanes' streams as they are, or after the last unit their sum (in lane
+/// 0, the others zero).
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn close_unit(s: Sums, c: __m512i, last: bool) -> __m512i {
+    if last {
+        _mm512_zextsi128_si512(reduce(s, c))
+    } else {
+        reduce_lanes(s, c)
+    }
 }
 
 /// Hashes one loop group that no AES work is stitched to (associated data,
@@ -490,13 +537,13 @@ fn hash_group(
     ctx: &Ctx,
     pairing: &mut Pairing,
     mut g: [__m512i; R],
-    acc: &mut __m128i,
+    acc: &mut __m512i,
     s: &mut Sums,
 ) {
-    let (p, open) = group_powers(pairing, &mut g, *acc, s);
+    let (p, open, last) = group_powers(pairing, &mut g, *acc, s);
     *s = ghash_regs(ctx, g, p, *s);
     if !open {
-        *acc = reduce(*s, ctx.c);
+        *acc = close_unit(*s, ctx.c, last);
     }
 }
 
@@ -505,8 +552,7 @@ fn hash_group(
 )]
 fn seal_zmm<const NR: usize>(
     rk: &RoundKeys,
-    table: &[u128; TABLE],
-    round1: &[u128; ROUND1],
+    tables: &Tables,
     encrypt: bool,
     j0: &[u8; 16],
     aad: &[u8],
@@ -527,9 +573,10 @@ fn seal_zmm<const NR: usize>(
         }),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
-        table,
+        table: &tables.powers,
+        loop_table: &tables.loop_powers,
         rk,
-        round1,
+        round1: &tables.round1,
         j0: u128::from_le_bytes(*j0),
         ctr_base: _mm512_broadcast_i32x4(from_u128(j0_rev & !0xffff_ffff)),
         lanes: from_u128s([0, 1, 2, 3]),
@@ -538,7 +585,7 @@ fn seal_zmm<const NR: usize>(
         from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
     // The first data block's counter: inc32(J0).
     let mut n = (j0_rev as u32).wrapping_add(1);
-    let mut acc = _mm512_castsi512_si128(_mm512_set1_epi32(0));
+    let zero = _mm512_castsi512_si128(_mm512_set1_epi32(0));
 
     // Short messages: the associated data, the ciphertext and the lengths
     // block in one aggregated reduction (at most 16 + 15 + 1 powers).
@@ -546,14 +593,14 @@ fn seal_zmm<const NR: usize>(
         let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
         let first = 32 - (ab + cb + 1);
         let mut s = zero_sums();
-        absorb_masked(&ctx, aad, first, acc, &mut s);
+        absorb_masked(&ctx, aad, first, zero, &mut s);
         ctr_masked::<NR>(
             &ctx,
             counters(&ctx, n),
             buf,
             encrypt,
             first + ab,
-            acc,
+            zero,
             &mut s,
         );
         absorb_one(&ctx, lengths, 31, &mut s);
@@ -563,6 +610,9 @@ fn seal_zmm<const NR: usize>(
     // Associated data: 4R blocks per reduction, then the rest as one group.
     // Chunks are paired per reduction as in the loop below (the chain
     // through the accumulator is then one reduction per 8R blocks).
+    // The accumulator: four lanes' streams inside a loop, the GHASH state
+    // in lane 0 (the others zero) between loops.
+    let mut acc = _mm512_set1_epi32(0);
     let mut chunks = aad.chunks_exact(STEP);
     let mut pairing = Pairing::new(chunks.len());
     let mut s = zero_sums();
@@ -576,8 +626,14 @@ fn seal_zmm<const NR: usize>(
     let a = chunks.remainder();
     if !a.is_empty() {
         let mut s = zero_sums();
-        absorb_masked(&ctx, a, 32 - a.len().div_ceil(16), acc, &mut s);
-        acc = reduce(s, ctx.c);
+        absorb_masked(
+            &ctx,
+            a,
+            32 - a.len().div_ceil(16),
+            _mm512_castsi512_si128(acc),
+            &mut s,
+        );
+        acc = _mm512_zextsi128_si512(reduce(s, ctx.c));
     }
 
     let full = buf.len() / STEP;
@@ -613,11 +669,11 @@ fn seal_zmm<const NR: usize>(
             let x1 = round1_regs(&ctx, &mut run, n);
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
-                let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+                let (p, open, last) = group_powers(&mut pairing, &mut g, acc, &mut s);
                 let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
                 s = s2;
                 if !open {
-                    acc = reduce(s, ctx.c);
+                    acc = close_unit(s, ctx.c, last);
                 }
                 ks
             } else {
@@ -638,11 +694,11 @@ fn seal_zmm<const NR: usize>(
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
             let x1 = round1_regs(&ctx, &mut run, n);
-            let (p, open) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            let (p, open, last) = group_powers(&mut pairing, &mut g, acc, &mut s);
             let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
             s = s2;
             if !open {
-                acc = reduce(s, ctx.c);
+                acc = close_unit(s, ctx.c, last);
             }
             n = n.wrapping_add(4 * R as u32);
             for c in 0..R {
@@ -654,6 +710,7 @@ fn seal_zmm<const NR: usize>(
     let tail = &mut buf[STEP * full..];
     let first = 32 - (tail.len().div_ceil(16) + 1);
     let mut s = zero_sums();
+    let acc = _mm512_castsi512_si128(acc);
     let len_block = if tail.is_empty() {
         _mm_xor_si128(lengths, acc)
     } else {
