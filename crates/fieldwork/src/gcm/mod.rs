@@ -760,3 +760,53 @@ gcm_type! {
     /// AES-256-GCM. See the [module docs](self).
     Aes256Gcm, 32, U32
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+#[allow(unsafe_code)]
+mod tests {
+    use super::{ROUND1, round1_base};
+    use crate::aes::aesni;
+
+    /// The round-1 table's identity (see [`super::Tables::round1`]): AES
+    /// round 1 of any counter block equals the base of its run XORed with
+    /// the table entry of its last byte, whichever block of the run the
+    /// base came from; and a base from another run does not fit.
+    #[test]
+    fn round1_base_and_table_give_round1() {
+        let Some(t) = crate::cpu::AesClmul::get() else {
+            return;
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for key_len in [16, 24, 32] {
+            let key: [u8; 32] = core::array::from_fn(|_| next() as u8);
+            let rk = aesni::expand(t, &key[..key_len]);
+            let table: [u128; ROUND1] = aesni::round1_table(t, &rk);
+            let j0 = u128::from(next()) | (u128::from(next()) << 64);
+            let block = |n: u32| (j0 & (u128::MAX >> 32)) | (u128::from(n.swap_bytes()) << 96);
+            for _ in 0..64 {
+                let n = next() as u32;
+                let m = (n & !0xff) | (next() as u32 & 0xff);
+                // SAFETY: `AesClmul::get` proved AES-NI and SSE4.1.
+                let (want, base, other) = unsafe {
+                    (
+                        aesni::round1(&rk, block(n)),
+                        round1_base(&rk, &table, j0, m),
+                        round1_base(&rk, &table, j0, m ^ 0x100),
+                    )
+                };
+                assert_eq!(
+                    base ^ table[(n & 0xff) as usize],
+                    want,
+                    "n {n:#x}, m {m:#x}"
+                );
+                assert_ne!(other ^ table[(n & 0xff) as usize], want, "n {n:#x}");
+            }
+        }
+    }
+}
