@@ -164,7 +164,8 @@ struct Tables {
     /// counter advance and round 1 took two operations, one of them an AES
     /// round on the port that bounds the loop. (Counter-mode caching of the
     /// first round, as surveyed by Bernstein & Schwabe, "New AES software
-    /// speed records", INDOCRYPT 2008.) Zeros on the portable engine.
+    /// speed records", INDOCRYPT 2008.) Zeros on the engines that do not
+    /// use it (AES-NI, portable).
     round1: [u128; ROUND1],
 }
 
@@ -369,9 +370,11 @@ impl GcmKey {
             _ => [0; LOOP_TABLE],
         };
         #[cfg(target_arch = "x86_64")]
-        let round1 = match &aes {
-            AesKey::AesNi(t, rk) => crate::aes::aesni::round1_table(*t, rk),
-            AesKey::Portable(_) => [0; ROUND1],
+        let round1 = match (&aes, engine) {
+            (AesKey::AesNi(t, rk), Engine::Vaes512(_) | Engine::Vaes256(_)) => {
+                crate::aes::aesni::round1_table(*t, rk)
+            }
+            _ => [0; ROUND1],
         };
         GcmKey {
             aes,
