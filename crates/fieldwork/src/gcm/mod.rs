@@ -149,8 +149,8 @@ struct GcmKey {
 struct Tables {
     /// The power table (`H^32 … H^1`, zeros; [`power_table`]).
     powers: [u128; TABLE],
-    /// The zmm kernel's loop powers ([`loop_power_table`]).
-    loop_powers: [u128; LOOP_TABLE],
+    /// The zmm kernel's uniform loop powers ([`uniform_table`]).
+    uniform: [u128; TABLE],
     /// The counter-mode round-1 table: `round1[b]` is AES round 1
     /// (AddRoundKey 0, SubBytes, ShiftRows, MixColumns, AddRoundKey 1) of
     /// the block `0¹⁵ ‖ b`. Round 1 is `L(S(C ⊕ k₀)) ⊕ k₁` with `S` byte by
@@ -174,7 +174,7 @@ impl Drop for GcmKey {
         #[cfg(target_arch = "x86_64")]
         {
             self.tables.powers.zeroize();
-            self.tables.loop_powers.zeroize();
+            self.tables.uniform.zeroize();
             self.tables.round1.zeroize();
         }
     }
@@ -208,30 +208,21 @@ fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
     t
 }
 
-/// Entries of the zmm kernel's loop power table.
+/// The zmm kernel's uniform powers, laid out as [`power_table`] (a pair of
+/// 16-block groups meets entries 0–31, zeros after): entries `4c … 4c + 3`
+/// are all `H^(32−4c)` for `c` = 0 … 7, so every lane of register `c`
+/// meets the same power. With them each of the four lanes carries its own
+/// GHASH stream (blocks `l`, `l + 4`, …, Horner steps of `H^4`), and a
+/// reduced unit's four lanes enter the next unit's first register as they
+/// are, without being summed; a loop's last reduction unit meets
+/// [`power_table`]'s per-lane powers instead, which weight lane `l`'s
+/// stream by the `H^(n−l)` it still lacks (`n` = the unit's blocks) and
+/// sum the lanes.
 #[cfg(target_arch = "x86_64")]
-const LOOP_TABLE: usize = 64;
-
-/// The zmm kernel's loop powers: entries 0–31 as in [`power_table`]
-/// (`H^32 … H^1`: block `j` of a pair of 16-block groups meets `H^(32−j)`
-/// — the *per-lane* powers), then the *uniform* powers, entries `32 + 4c
-/// … 32 + 4c + 3` all `H^(32−4c)` for `c` = 0 … 7 (every lane of register
-/// `c` of the pair meets the same power). With the uniform powers each of
-/// the four lanes carries its own GHASH stream (blocks `l`, `l + 4`, …,
-/// Horner steps of `H^4`), so a reduced group's four lanes enter the next
-/// group's first register as they are, without being summed; the last
-/// reduction unit of a loop uses the per-lane powers, which weight lane
-/// `l`'s stream by the `H^(n−l)` it still lacks (`n` = the unit's
-/// blocks) and sum the lanes.
-#[cfg(target_arch = "x86_64")]
-fn loop_power_table(powers: &[u128; 32]) -> [u128; LOOP_TABLE] {
-    let mut t = [0u128; LOOP_TABLE];
-    for (i, v) in t.iter_mut().enumerate() {
-        *v = if i < 32 {
-            powers[31 - i]
-        } else {
-            powers[31 - 4 * ((i - 32) / 4)]
-        };
+fn uniform_table(powers: &[u128; 32]) -> [u128; TABLE] {
+    let mut t = [0u128; TABLE];
+    for (i, v) in t.iter_mut().take(32).enumerate() {
+        *v = powers[31 - 4 * (i / 4)];
     }
     t
 }
@@ -365,9 +356,9 @@ impl GcmKey {
             Engine::Chunked => [0; TABLE],
         };
         #[cfg(target_arch = "x86_64")]
-        let loop_powers = match engine {
-            Engine::Vaes512(_) => loop_power_table(&hash.powers),
-            _ => [0; LOOP_TABLE],
+        let uniform = match engine {
+            Engine::Vaes512(_) => uniform_table(&hash.powers),
+            _ => [0; TABLE],
         };
         #[cfg(target_arch = "x86_64")]
         let round1 = match (&aes, engine) {
@@ -383,7 +374,7 @@ impl GcmKey {
             name,
             #[cfg(target_arch = "x86_64")]
             tables: Tables {
-                loop_powers,
+                uniform,
                 powers: table,
                 round1,
             },

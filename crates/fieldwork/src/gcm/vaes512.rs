@@ -20,7 +20,7 @@
 //! reduced together on zmm (Montgomery, two folds by 0xc2…) and then XORed.
 //! Inside a loop, every reduction unit but the last meets *uniform* powers
 //! instead (all four lanes of a register the same power, `H^(32−4c)` for
-//! register `c` of a pair; see `loop_power_table` in [`super`]): each lane
+//! register `c` of a pair; see `uniform_table` in [`super`]): each lane
 //! then carries its own stream of every fourth block, its reduced value
 //! enters the next unit's first register in the same lane, and the lanes
 //! are never summed — no `vextracti64x4`, `vextracti128` or lane XORs per
@@ -143,9 +143,7 @@
 //! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
-use super::{
-    Direction, LOOP_TABLE, Pairing, ROUND1, TABLE, Tables, round1_base, round1_cached, round1_run,
-};
+use super::{Direction, Pairing, ROUND1, TABLE, Tables, round1_base, round1_cached, round1_run};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -162,15 +160,12 @@ use core::arch::x86_64::{
 /// Registers (of four blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
 const R: usize = 4;
-/// Index in the loop power table ([`super::loop_power_table`]) of the
-/// powers a loop group meets when it closes a pair or stands alone
-/// (per-lane: `H^(4R) … H^1`) and when it opens a pair (`H^(8R) …
-/// H^(4R+1)`); and of the uniform powers in the same positions, for
-/// groups before a loop's last reduction unit.
+/// Index in the power table (per-lane, [`super::power_table`]; or
+/// uniform, [`super::uniform_table`]) of the powers a loop group meets
+/// when it closes a pair or stands alone (`H^(4R) … H^1`) and when it
+/// opens a pair (`H^(8R) … H^(4R+1)`).
 const LOOP_LO: usize = 32 - 4 * R;
 const LOOP_HI: usize = 32 - 8 * R;
-const UNIFORM_LO: usize = 32 + LOOP_LO;
-const UNIFORM_HI: usize = 32 + LOOP_HI;
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
 const _: () = assert!(4 * R == super::STEP_BLOCKS);
@@ -220,8 +215,8 @@ struct Ctx<'a> {
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
     c: __m512i,
     table: &'a [u128; TABLE],
-    /// The loop power table ([`super::loop_power_table`]).
-    loop_table: &'a [u128; LOOP_TABLE],
+    /// The uniform loop powers ([`super::uniform_table`]).
+    uniform: &'a [u128; TABLE],
     /// The round keys, the round-1 table ([`super::Tables::round1`]) and
     /// `J0` (its bytes little-endian), for the round-1 bases.
     rk: &'a RoundKeys,
@@ -238,6 +233,14 @@ struct Ctx<'a> {
 struct Run {
     id: u32,
     base: __m512i,
+}
+
+/// The powers a loop group meets: register `c` meets `table[at + 4c ..
+/// at + 4c + 4]`.
+#[derive(Clone, Copy)]
+struct Powers<'a> {
+    table: &'a [u128; TABLE],
+    at: usize,
 }
 
 /// The Karatsuba-free (schoolbook) sums of an aggregated group.
@@ -284,13 +287,6 @@ kernel_fns! {
         let i = i.min(TABLE - 4);
         // SAFETY: `i + 4 ≤ TABLE`.
         unsafe { _mm512_loadu_si512(table.as_ptr().add(i).cast()) }
-    }
-
-    /// Four powers `loop_table[i..i + 4]`.
-    fn loop_powers4(ctx: &Ctx, i: usize) -> __m512i {
-        let i = i.min(LOOP_TABLE - 4);
-        // SAFETY: `i + 4 ≤ LOOP_TABLE`.
-        unsafe { _mm512_loadu_si512(ctx.loop_table.as_ptr().add(i).cast()) }
     }
 
     /// Accumulates the four lanes' products `d·p` (schoolbook).
@@ -395,10 +391,10 @@ kernel_fns! {
     }
 
     /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
-    fn ghash_regs(ctx: &Ctx, g: [__m512i; R], p: usize, s: Sums) -> Sums {
+    fn ghash_regs(g: [__m512i; R], p: Powers, s: Sums) -> Sums {
         let mut s = s;
         for c in (0..R).step_by(2) {
-            mul_acc2(g[c], loop_powers4(ctx, p + 4 * c), g[c + 1], loop_powers4(ctx, p + 4 * c + 4), &mut s);
+            mul_acc2(g[c], powers4(p.table, p.at + 4 * c), g[c + 1], powers4(p.table, p.at + 4 * c + 4), &mut s);
         }
         s
     }
@@ -454,7 +450,7 @@ kernel_fns_nr! {
     /// `R` registers of AES states after round 1 through the other rounds
     /// while `4R` byte-reversed blocks `g` are multiplied by the powers `p`
     /// into the sums `s`: returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, x1: [__m512i; R], g: [__m512i; R], p: usize, s: Sums) -> ([__m512i; R], Sums) {
+    fn aes_ghash(ctx: &Ctx, x1: [__m512i; R], g: [__m512i; R], p: Powers, s: Sums) -> ([__m512i; R], Sums) {
         let k = &ctx.k;
         let mut x = x1;
         let mut s = s;
@@ -465,7 +461,7 @@ kernel_fns_nr! {
                     *xi = _mm512_aesenc_epi128(*xi, k[r]);
                 }
             }
-            mul_acc2(g[c], loop_powers4(ctx, p + 4 * c), g[c + 1], loop_powers4(ctx, p + 4 * c + 4), &mut s);
+            mul_acc2(g[c], powers4(p.table, p.at + 4 * c), g[c + 1], powers4(p.table, p.at + 4 * c + 4), &mut s);
         }
         for &kr in &k[R + 2..NR] {
             for xi in &mut x {
@@ -498,35 +494,34 @@ kernel_fns_nr! {
     }
 }
 
-/// Prepares the next loop group: returns its powers' index in the loop
-/// table, whether it opens a pair (no reduction after it) and whether it
+/// Prepares the next loop group: returns its powers (per-lane or
+/// uniform), whether it opens a pair (no reduction after it) and whether it
 /// belongs to the loop's last reduction unit. A group that opens a pair or
 /// stands alone starts from empty sums with the accumulator's four lanes
 /// entering its first register. Groups before the last unit meet the
 /// uniform powers, so that each lane carries its own stream and the
 /// reduced lanes are not summed; the last unit meets the per-lane powers
-/// and sums them ([`super::loop_power_table`]).
+/// and sums them ([`super::uniform_table`]).
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
-fn group_powers(
+fn group_powers<'a>(
+    ctx: &Ctx<'a>,
     pairing: &mut Pairing,
     g: &mut [__m512i; R],
     acc: __m512i,
     s: &mut Sums,
-) -> (usize, bool, bool) {
+) -> (Powers<'a>, bool, bool) {
     let last = pairing.in_last_unit();
     let (opens, starts) = pairing.next();
     if starts {
         *s = zero_sums();
         g[0] = _mm512_xor_si512(g[0], acc);
     }
-    let p = match (last, opens) {
-        (true, true) => LOOP_HI,
-        (true, false) => LOOP_LO,
-        (false, true) => UNIFORM_HI,
-        (false, false) => UNIFORM_LO,
+    let p = Powers {
+        table: if last { ctx.table } else { ctx.uniform },
+        at: if opens { LOOP_HI } else { LOOP_LO },
     };
     (p, opens, last)
 }
@@ -560,8 +555,8 @@ fn hash_group(
     acc: &mut __m512i,
     s: &mut Sums,
 ) {
-    let (p, open, last) = group_powers(pairing, &mut g, *acc, s);
-    *s = ghash_regs(ctx, g, p, *s);
+    let (p, open, last) = group_powers(ctx, pairing, &mut g, *acc, s);
+    *s = ghash_regs(g, p, *s);
     if !open {
         *acc = close_unit(*s, ctx.c, last);
     }
@@ -594,7 +589,7 @@ fn seal_zmm<const NR: usize>(
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(crate::ghash::C_HI); 4]),
         table: &tables.powers,
-        loop_table: &tables.loop_powers,
+        uniform: &tables.uniform,
         rk,
         round1: &tables.round1,
         j0: u128::from_le_bytes(*j0),
@@ -689,7 +684,7 @@ fn seal_zmm<const NR: usize>(
             let x1 = round1_regs(&ctx, &mut run, n);
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
-                let (p, open, last) = group_powers(&mut pairing, &mut g, acc, &mut s);
+                let (p, open, last) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
                 let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
                 s = s2;
                 if !open {
@@ -714,7 +709,7 @@ fn seal_zmm<const NR: usize>(
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
             let x1 = round1_regs(&ctx, &mut run, n);
-            let (p, open, last) = group_powers(&mut pairing, &mut g, acc, &mut s);
+            let (p, open, last) = group_powers(&ctx, &mut pairing, &mut g, acc, &mut s);
             let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
             s = s2;
             if !open {
