@@ -16,10 +16,27 @@ fn bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
 }
 
 /// Lengths around every branch of the kernels: blocks, the 4-block
-/// registers, the 16-block iteration, the 512-byte chunk, and beyond.
+/// registers, the 16-block iteration, the 512-byte chunk, and beyond —
+/// among them 6, 7 and 10 loop iterations, so that the zmm kernel's
+/// reduction units of up to four iterations before the last two start
+/// with each of four sizes.
 fn lengths() -> Vec<usize> {
     let mut v: Vec<usize> = (0..=300).collect();
-    for base in [511, 512, 513, 767, 768, 1024, 1420, 4096, 4111, 65536 + 7] {
+    for base in [
+        511,
+        512,
+        513,
+        767,
+        768,
+        1024,
+        1420,
+        1600,
+        1800,
+        2600,
+        4096,
+        4111,
+        65536 + 7,
+    ] {
         v.extend([base - 1, base, base + 1]);
     }
     v
@@ -35,7 +52,9 @@ macro_rules! against_rustcrypto {
                 let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
                 let aad = bytes(
                     &mut rng,
-                    [0, 1, 13, 16, 17, 48, 300, 512, 767, 768, 1040, 1300][i % 12],
+                    [
+                        0, 1, 13, 16, 17, 48, 300, 512, 767, 768, 1040, 1300, 1600, 2100,
+                    ][i % 14],
                 );
                 let pt = bytes(&mut rng, len);
                 let theirs = <$theirs>::new(&key.into());

@@ -150,7 +150,7 @@ struct Tables {
     /// The power table (`H^32 … H^1`, zeros; [`power_table`]).
     powers: [u128; TABLE],
     /// The zmm kernel's uniform loop powers ([`uniform_table`]).
-    uniform: [u128; TABLE],
+    uniform: [u128; UNIFORM],
     /// The counter-mode round-1 table: `round1[b]` is AES round 1
     /// (AddRoundKey 0, SubBytes, ShiftRows, MixColumns, AddRoundKey 1) of
     /// the block `0¹⁵ ‖ b`. Round 1 is `L(S(C ⊕ k₀)) ⊕ k₁` with `S` byte by
@@ -208,21 +208,35 @@ fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
     t
 }
 
-/// The zmm kernel's uniform powers, laid out as [`power_table`] (a pair of
-/// 16-block groups meets entries 0–31, zeros after): entries `4c … 4c + 3`
-/// are all `H^(32−4c)` for `c` = 0 … 7, so every lane of register `c`
-/// meets the same power. With them each of the four lanes carries its own
-/// GHASH stream (blocks `l`, `l + 4`, …, Horner steps of `H^4`), and a
-/// reduced unit's four lanes enter the next unit's first register as they
-/// are, without being summed; a loop's last reduction unit meets
-/// [`power_table`]'s per-lane powers instead, which weight lane `l`'s
-/// stream by the `H^(n−l)` it still lacks (`n` = the unit's blocks) and
-/// sum the lanes.
+/// Entries of the zmm kernel's uniform power table ([`uniform_table`]):
+/// a reduction unit of up to four 16-block groups.
 #[cfg(target_arch = "x86_64")]
-fn uniform_table(powers: &[u128; 32]) -> [u128; TABLE] {
-    let mut t = [0u128; TABLE];
-    for (i, v) in t.iter_mut().take(32).enumerate() {
-        *v = powers[31 - 4 * (i / 4)];
+const UNIFORM: usize = 64;
+
+/// The zmm kernel's uniform powers, laid out as [`power_table`] but for
+/// units of up to 64 blocks: entries `4c … 4c + 3` are all `H^(64−4c)`
+/// for `c` = 0 … 15, so every lane of register `c` meets the same power,
+/// and a unit of `u` groups meets the last `16u` entries. With them each
+/// of the four lanes carries its own GHASH stream (blocks `l`, `l + 4`,
+/// …, Horner steps of `H^4`), and a reduced unit's four lanes enter the
+/// next unit's first register as they are, without being summed; a
+/// loop's last reduction unit meets [`power_table`]'s per-lane powers
+/// instead, which weight lane `l`'s stream by the `H^(n−l)` it still
+/// lacks (`n` = the unit's blocks) and sum the lanes. `H^36 … H^64` are
+/// products of `H^32` and the lower powers, computed here once per key
+/// (constant time, [`crate::ghash::dot_portable`]).
+#[cfg(target_arch = "x86_64")]
+fn uniform_table(powers: &[u128; 32]) -> [u128; UNIFORM] {
+    let power = |k: usize| {
+        if k <= 32 {
+            powers[k - 1]
+        } else {
+            crate::ghash::dot_portable(powers[31], powers[k - 33])
+        }
+    };
+    let mut t = [0u128; UNIFORM];
+    for (i, v) in t.iter_mut().enumerate() {
+        *v = power(UNIFORM - 4 * (i / 4));
     }
     t
 }
@@ -296,10 +310,11 @@ fn round1_base(rk: &crate::aes::RoundKeys, round1: &[u128; ROUND1], j0: u128, n:
     crate::aes::aesni::round1(rk, block) ^ round1[(n & 0xff) as usize]
 }
 
-/// Which powers the stitched kernels' next loop group meets: groups are
-/// reduced in pairs (the higher half of the table's powers, then the
+/// Which powers the ymm and AES-NI kernels' next loop group meets: groups
+/// are reduced in pairs (the higher half of the table's powers, then the
 /// lower), with a single first group when their number is odd, so that the
 /// last group always meets the lowest powers and ends with a reduction.
+/// (The zmm kernel's units are up to four groups long: `vaes512::Units`.)
 #[cfg(target_arch = "x86_64")]
 struct Pairing {
     /// Groups still to come.
@@ -316,12 +331,6 @@ impl Pairing {
             left: groups,
             closing: false,
         }
-    }
-
-    /// Whether the next group belongs to the last reduction unit (the last
-    /// pair, or a lone group when there is only one).
-    fn in_last_unit(&self) -> bool {
-        self.left <= 2
     }
 
     /// For the next group: (opens a pair — high powers, no reduction after
@@ -358,7 +367,7 @@ impl GcmKey {
         #[cfg(target_arch = "x86_64")]
         let uniform = match engine {
             Engine::Vaes512(_) => uniform_table(&hash.powers),
-            _ => [0; TABLE],
+            _ => [0; UNIFORM],
         };
         #[cfg(target_arch = "x86_64")]
         let round1 = match (&aes, engine) {
@@ -760,6 +769,25 @@ gcm_type! {
 mod tests {
     use super::{ROUND1, round1_base};
     use crate::aes::aesni;
+
+    /// The uniform power table: entries `4c … 4c + 3` all `H^(64−4c)`,
+    /// against powers built by repeated multiplication by `H` (those above
+    /// `H^32` are products of `H^32` and a lower power in the table).
+    #[test]
+    fn uniform_table_holds_the_powers() {
+        use crate::ghash::dot_portable;
+        let h = 0x66e9_4bd4_ef8a_2c3b_884c_fa59_ca34_2b2e_u128;
+        let mut chain = [0u128; 65];
+        chain[1] = h;
+        for k in 2..=64 {
+            chain[k] = dot_portable(chain[k - 1], h);
+        }
+        let powers: [u128; 32] = core::array::from_fn(|i| chain[i + 1]);
+        let t = super::uniform_table(&powers);
+        for (i, &v) in t.iter().enumerate() {
+            assert_eq!(v, chain[64 - 4 * (i / 4)], "entry {i}");
+        }
+    }
 
     /// The round-1 table's identity (see [`super::Tables::round1`]): AES
     /// round 1 of any counter block equals the base of its run XORed with

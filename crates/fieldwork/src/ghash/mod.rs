@@ -134,9 +134,10 @@ pub(crate) fn mont_reduce(lo: u128, hi: u128) -> u128 {
     hi ^ fold(fold(lo))
 }
 
-/// `dot(a, b) = a·b·x^(−128)` on the portable backend.
+/// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time;
+/// also the AES-GCM key setup's product of two dot-powers).
 #[inline]
-fn dot_portable(a: u128, b: u128) -> u128 {
+pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
     let (lo, hi) = portable::clmul128(a, b);
     mont_reduce(lo, hi)
 }
