@@ -214,31 +214,40 @@ fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
 const UNIFORM: usize = 64;
 
 /// The zmm kernel's uniform powers, laid out as [`power_table`] but for
-/// units of up to 64 blocks: entries `4c … 4c + 3` are all `H^(64−4c)`
-/// for `c` = 0 … 15, so every lane of register `c` meets the same power,
-/// and a unit of `u` groups meets the last `16u` entries. With them each
-/// of the four lanes carries its own GHASH stream (blocks `l`, `l + 4`,
-/// …, Horner steps of `H^4`), and a reduced unit's four lanes enter the
-/// next unit's first register as they are, without being summed; a
-/// loop's last reduction unit meets [`power_table`]'s per-lane powers
-/// instead, which weight lane `l`'s stream by the `H^(n−l)` it still
-/// lacks (`n` = the unit's blocks) and sum the lanes. `H^36 … H^64` are
-/// products of `H^32` and the lower powers, computed here once per key
-/// (constant time, [`crate::ghash::dot_portable`]).
+/// units of up to [`UNIFORM`] blocks: entries `4c … 4c + 3` are all
+/// `H^(UNIFORM−4c)`, so every lane of register `c` meets the same power,
+/// and a unit of `u` 16-block groups meets the last `16u` entries. With
+/// them each of the four lanes carries its own GHASH stream (blocks `l`,
+/// `l + 4`, …, Horner steps of `H^4`), and a reduced unit's four lanes
+/// enter the next unit's first register as they are, without being
+/// summed; a loop's last reduction unit meets [`power_table`]'s per-lane
+/// powers instead, which weight lane `l`'s stream by the `H^(n−l)` it
+/// still lacks (`n` = the unit's blocks) and sum the lanes. The powers
+/// above `H^32` are computed here, once per key
+/// (`H^(32m + r) = H^(32m)·H^r`: independent products).
 #[cfg(target_arch = "x86_64")]
-fn uniform_table(powers: &[u128; 32]) -> [u128; UNIFORM] {
+fn uniform_table(t: crate::cpu::Clmul, powers: &[u128; 32]) -> [u128; UNIFORM] {
+    // high[m] = H^(32m) for m = 1 … UNIFORM / 32.
+    let mut high = [0u128; UNIFORM / 32 + 1];
+    high[1] = powers[31];
+    for m in 2..high.len() {
+        high[m] = crate::ghash::dot(t, high[m - 1], powers[31]);
+    }
     let power = |k: usize| {
-        if k <= 32 {
-            powers[k - 1]
+        let (m, r) = ((k - 1) / 32, (k - 1) % 32);
+        if m == 0 {
+            powers[r]
         } else {
-            crate::ghash::dot_portable(powers[31], powers[k - 33])
+            crate::ghash::dot(t, high[m], powers[r])
         }
     };
-    let mut t = [0u128; UNIFORM];
-    for (i, v) in t.iter_mut().enumerate() {
-        *v = power(UNIFORM - 4 * (i / 4));
+    let mut u = [0u128; UNIFORM];
+    for c in 0..UNIFORM / 4 {
+        let v = power(UNIFORM - 4 * c);
+        u[4 * c..4 * c + 4].fill(v);
     }
-    t
+    high.zeroize();
+    u
 }
 
 /// How far ahead of the block being processed the zmm kernel prefetches
@@ -366,7 +375,7 @@ impl GcmKey {
         };
         #[cfg(target_arch = "x86_64")]
         let uniform = match engine {
-            Engine::Vaes512(_) => uniform_table(&hash.powers),
+            Engine::Vaes512(t) => uniform_table(t.avx512_clmul().clmul(), &hash.powers),
             _ => [0; UNIFORM],
         };
         #[cfg(target_arch = "x86_64")]
@@ -767,25 +776,28 @@ gcm_type! {
 #[cfg(all(test, target_arch = "x86_64"))]
 #[allow(unsafe_code)]
 mod tests {
-    use super::{ROUND1, round1_base};
+    use super::{ROUND1, UNIFORM, round1_base};
     use crate::aes::aesni;
 
-    /// The uniform power table: entries `4c … 4c + 3` all `H^(64−4c)`,
-    /// against powers built by repeated multiplication by `H` (those above
-    /// `H^32` are products of `H^32` and a lower power in the table).
+    /// The uniform power table: entries `4c … 4c + 3` all
+    /// `H^(UNIFORM−4c)`, the powers above `H^32` computed with PCLMULQDQ,
+    /// against a chain of portable products by `H`.
     #[test]
     fn uniform_table_holds_the_powers() {
         use crate::ghash::dot_portable;
+        let Some(t) = crate::cpu::Clmul::get() else {
+            return;
+        };
         let h = 0x66e9_4bd4_ef8a_2c3b_884c_fa59_ca34_2b2e_u128;
-        let mut chain = [0u128; 65];
+        let mut chain = [0u128; UNIFORM + 1];
         chain[1] = h;
-        for k in 2..=64 {
+        for k in 2..=UNIFORM {
             chain[k] = dot_portable(chain[k - 1], h);
         }
         let powers: [u128; 32] = core::array::from_fn(|i| chain[i + 1]);
-        let t = super::uniform_table(&powers);
-        for (i, &v) in t.iter().enumerate() {
-            assert_eq!(v, chain[64 - 4 * (i / 4)], "entry {i}");
+        let table = super::uniform_table(t, &powers);
+        for (i, &v) in table.iter().enumerate() {
+            assert_eq!(v, chain[UNIFORM - 4 * (i / 4)], "entry {i}");
         }
     }
 

@@ -85,6 +85,20 @@ fn powers_xmm(out: &mut [u128], from: usize) {
     }
 }
 
+/// `dot(a, b) = a·b·x^(−128)`, one product.
+pub(super) fn dot(t: Clmul, a: u128, b: u128) -> u128 {
+    let _ = t;
+    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+    unsafe { dot_xmm(a, b) }
+}
+
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn dot_xmm(a: u128, b: u128) -> u128 {
+    let b = to_x(b);
+    let (lo, hi, mid) = product(to_x(a), b, karatsuba_half(b));
+    reduce(lo, hi, mid)
+}
+
 /// `h₀ ⊕ h₁` in the low word: Karatsuba's middle operand.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]

@@ -134,8 +134,7 @@ pub(crate) fn mont_reduce(lo: u128, hi: u128) -> u128 {
     hi ^ fold(fold(lo))
 }
 
-/// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time;
-/// also the AES-GCM key setup's product of two dot-powers).
+/// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time).
 #[inline]
 pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
     let (lo, hi) = portable::clmul128(a, b);
@@ -414,6 +413,14 @@ fn absorb_blocks(kernel: Kernel, powers: &[u128], acc: u128, data: &[u8], reflec
         Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
         Kernel::Portable => portable::update(powers[0], acc, data, reflect),
     }
+}
+
+/// `dot(a, b) = a·b·x^(−128)` with PCLMULQDQ: the product of the dot-powers
+/// `H^i` and `H^j` is `H^(i+j)` (for the AES-GCM kernels' tables beyond
+/// [`POWERS`]).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn dot(t: cpu::Clmul, a: u128, b: u128) -> u128 {
+    clmul::dot(t, a, b)
 }
 
 /// GHASH key material for AES-GCM (crate-internal): the POLYVAL-domain
