@@ -33,7 +33,16 @@
 //! blocks instead of 32 (AES-128 encryption 0.169 → 0.165 cycles/byte at
 //! 16 KiB, 0.164 → 0.160 at 64 KiB, decryption with the harness's copy
 //! 0.193 → 0.189; AES-256 unchanged; minima of 7 × 1 500 calls, old and
-//! new builds alternated, 2026-11-21).
+//! new builds alternated, 2026-11-21). Open question: with 384 KiB of
+//! other data written between calls (caches cold), the same harness read
+//! 16 KiB encryption 5–10 % *slower* than with two-group units (0.199–0.214
+//! against 0.221–0.223, three alternated sets), while 64 KiB of other data
+//! between calls left them level and 64 KiB messages stayed faster; the
+//! uniform table grew from 512 to 1 024 bytes, which does not obviously
+//! explain it. peer-bench, alternating both builds on a noisy machine,
+//! could not separate them at 16 KiB. Tried and not kept: the uniform table
+//! as 16 single powers broadcast by `vbroadcasti32x4` from memory (256
+//! bytes; the loop ran ≈ 50 % slower).
 //!
 //! Schoolbook, not Karatsuba, for the 128×128 products: four `vpclmulqdq`
 //! per four blocks against Karatsuba's three plus a `vpshufd` and an XOR
