@@ -39,10 +39,7 @@ fn powers_xmm(out: &mut [u128], from: usize) {
         // ticks, 256 bytes unchanged; for two to four powers this path was
         // no faster than the loop (64 bytes: 95–98 ticks either way), so
         // those stay with the loop.
-        let dot = |a: __m128i, b: __m128i| {
-            let (lo, hi, mid) = product(a, b, karatsuba_half(b));
-            to_x(reduce(lo, hi, mid))
-        };
+        let dot = |a: __m128i, b: __m128i| to_x(dot_x(a, b));
         // `H` as two 8-byte loads: a new state has just written it with two
         // 8-byte stores, and a 16-byte load would wait for them to retire
         // (no store forwarding from two stores into one load).
@@ -80,8 +77,7 @@ fn powers_xmm(out: &mut [u128], from: usize) {
         } else {
             (out[k - 1], out[0])
         };
-        let (lo, hi, mid) = product(to_x(a), to_x(b), karatsuba_half(to_x(b)));
-        out[k] = reduce(lo, hi, mid);
+        out[k] = dot_x(to_x(a), to_x(b));
     }
 }
 
@@ -89,13 +85,15 @@ fn powers_xmm(out: &mut [u128], from: usize) {
 pub(super) fn dot(t: Clmul, a: u128, b: u128) -> u128 {
     let _ = t;
     // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { dot_xmm(a, b) }
+    unsafe { dot_x(to_x(a), to_x(b)) }
 }
 
+/// `dot(a, b)` on registers: the three Karatsuba products and the
+/// reduction (the one place [`dot`] and [`powers`] multiply).
+#[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn dot_xmm(a: u128, b: u128) -> u128 {
-    let b = to_x(b);
-    let (lo, hi, mid) = product(to_x(a), b, karatsuba_half(b));
+fn dot_x(a: __m128i, b: __m128i) -> u128 {
+    let (lo, hi, mid) = product(a, b, karatsuba_half(b));
     reduce(lo, hi, mid)
 }
 
