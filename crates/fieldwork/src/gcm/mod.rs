@@ -319,38 +319,77 @@ fn round1_base(rk: &crate::aes::RoundKeys, round1: &[u128; ROUND1], j0: u128, n:
     crate::aes::aesni::round1(rk, block) ^ round1[(n & 0xff) as usize]
 }
 
-/// Which powers the ymm and AES-NI kernels' next loop group meets: groups
-/// are reduced in pairs (the higher half of the table's powers, then the
-/// lower), with a single first group when their number is odd, so that the
-/// last group always meets the lowest powers and ends with a reduction.
-/// (The zmm kernel's units are up to four groups long: `vaes512::Units`.)
+/// Groups in a stitched loop's last reduction unit (at most): it meets
+/// [`power_table`]'s per-lane powers `H^32 … H^1`, and no kernel's two
+/// groups need more.
 #[cfg(target_arch = "x86_64")]
-struct Pairing {
+const LAST_UNIT: usize = 2;
+
+/// Where the stitched kernels' next loop group stands among the reduction
+/// units. A loop's last unit is its last [`LAST_UNIT`] groups (or all of
+/// them, if fewer); the groups before it form units of up to `unit`
+/// groups, the first taking the remainder. A group with `k` groups of its
+/// unit still to come (itself included) meets the powers that end `k`
+/// groups before its table's end, so a unit's last group always meets the
+/// lowest powers and ends with a reduction. The ymm and AES-NI kernels
+/// reduce in pairs (`unit` 2, one table); the zmm kernel's units before
+/// the last are up to four groups with uniform powers (`vaes512`).
+#[cfg(target_arch = "x86_64")]
+struct Units {
     /// Groups still to come.
     left: usize,
-    /// The previous group opened a pair.
-    closing: bool,
+    /// Groups still to come in the current unit (0: the next group starts
+    /// one).
+    in_unit: usize,
+    /// The size of the next unit before the last: the remainder for the
+    /// first, then `unit` (computed once, not divided per unit).
+    next_size: usize,
+    /// Groups per unit before the last (at most).
+    unit: usize,
+}
+
+/// The next group's place ([`Units::next`]).
+#[cfg(target_arch = "x86_64")]
+struct Place {
+    /// It starts a unit: empty sums, the accumulator enters.
+    starts: bool,
+    /// It closes its unit: a reduction after it.
+    closes: bool,
+    /// It belongs to the loop's last unit.
+    last: bool,
+    /// Groups of its unit still to come, itself included (1 … unit).
+    in_unit: usize,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Pairing {
-    /// Pairing for `groups` groups.
-    fn new(groups: usize) -> Pairing {
-        Pairing {
+impl Units {
+    /// Units for `groups` groups, up to `unit` per unit before the last.
+    fn new(groups: usize, unit: usize) -> Units {
+        Units {
             left: groups,
-            closing: false,
+            in_unit: 0,
+            next_size: groups.saturating_sub(LAST_UNIT + 1) % unit + 1,
+            unit,
         }
     }
 
-    /// For the next group: (opens a pair — high powers, no reduction after
-    /// it; starts a reduction unit — empty sums, the accumulator enters).
-    fn next(&mut self) -> (bool, bool) {
-        let opens = self.left.is_multiple_of(2);
-        // A group that closes a pair follows one that opened it.
-        let closes = !opens && self.closing;
+    fn next(&mut self) -> Place {
+        // Every unit before the last ends with LAST_UNIT + 1 groups left.
+        let last = self.left <= LAST_UNIT;
+        let starts = self.in_unit == 0;
+        if starts {
+            self.in_unit = if last { self.left } else { self.next_size };
+            self.next_size = self.unit;
+        }
+        let place = Place {
+            starts,
+            closes: self.in_unit == 1,
+            last,
+            in_unit: self.in_unit,
+        };
+        self.in_unit -= 1;
         self.left -= 1;
-        self.closing = opens;
-        (opens, !closes)
+        place
     }
 }
 

@@ -161,7 +161,10 @@
 //! zero-padded for GHASH by the mask.
 #![allow(unsafe_code)]
 
-use super::{Direction, ROUND1, TABLE, Tables, UNIFORM, round1_base, round1_cached, round1_run};
+use super::{
+    Direction, LAST_UNIT, ROUND1, TABLE, Tables, UNIFORM, Units, round1_base, round1_cached,
+    round1_run,
+};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -178,11 +181,12 @@ use core::arch::x86_64::{
 /// Registers (of four blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
 const R: usize = 4;
-/// Groups in a loop's last reduction unit (at most), which meets the
-/// per-lane powers of [`super::power_table`] (`H^32 … H^1`).
-const LAST_UNIT: usize = 2;
 /// Groups in a reduction unit before a loop's last (at most), which meets
-/// the uniform powers of [`super::uniform_table`] (`H^64 … H^4`).
+/// the uniform powers of [`super::uniform_table`] (`H^64 … H^4`); the
+/// last unit ([`LAST_UNIT`] groups at most) meets the per-lane powers of
+/// [`super::power_table`] (`H^32 … H^1`). Reducing once per 64 blocks
+/// instead of 32 saves a reduction (two products, two `vpshufd`, two
+/// ternary XORs) and the accumulator's entry per 64 blocks.
 const UNIT: usize = UNIFORM / (4 * R);
 const _: () = assert!(LAST_UNIT * 4 * R <= 32 && UNIT * 4 * R == UNIFORM);
 /// Bytes per loop iteration.
@@ -260,67 +264,6 @@ struct Run {
 struct Powers<'a> {
     table: &'a [u128],
     at: usize,
-}
-
-/// Where the next loop group stands among the reduction units. A loop's
-/// last unit is its last [`LAST_UNIT`] groups (or all of them, if fewer)
-/// and meets the per-lane powers; the groups before it form units of up
-/// to [`UNIT`] with the uniform powers, the first unit taking the
-/// remainder. A unit's groups meet the last `16·u` entries of their table
-/// (`u` = the unit's groups), so its last group always meets the lowest
-/// powers and ends with a reduction. Reducing once per 64 blocks instead
-/// of 32 saves a reduction (two products, two `vpshufd`, two ternary
-/// XORs) and the accumulator's entry per 64 blocks.
-struct Units {
-    /// Groups still to come.
-    left: usize,
-    /// Groups still to come in the current unit (0: the next group starts
-    /// one).
-    in_unit: usize,
-}
-
-/// The next group's place ([`Units::next`]).
-struct Place {
-    /// It starts a unit: empty sums, the accumulator enters.
-    starts: bool,
-    /// It closes its unit: a reduction after it.
-    closes: bool,
-    /// It belongs to the loop's last unit: per-lane powers.
-    last: bool,
-    /// The index of its powers in their table.
-    at: usize,
-}
-
-impl Units {
-    fn new(groups: usize) -> Units {
-        Units {
-            left: groups,
-            in_unit: 0,
-        }
-    }
-
-    fn next(&mut self) -> Place {
-        // Every unit before the last ends with LAST_UNIT + 1 groups left.
-        let last = self.left <= LAST_UNIT;
-        let starts = self.in_unit == 0;
-        if starts {
-            self.in_unit = if last {
-                self.left
-            } else {
-                (self.left - LAST_UNIT - 1) % UNIT + 1
-            };
-        }
-        let size = if last { 32 } else { UNIFORM };
-        let place = Place {
-            starts,
-            closes: self.in_unit == 1,
-            last,
-            at: size - 4 * R * self.in_unit,
-        };
-        self.in_unit -= 1;
-        self.left -= 1;
-        place
-    }
 }
 
 /// The Karatsuba-free (schoolbook) sums of an aggregated group.
@@ -594,19 +537,14 @@ fn group_powers<'a>(
     s: &mut Sums,
 ) -> (Powers<'a>, bool, bool) {
     let place = units.next();
+    let size = if place.last { 32 } else { UNIFORM };
+    let at = size - 4 * R * place.in_unit;
     if place.starts {
         *s = zero_sums();
         g[0] = _mm512_xor_si512(g[0], acc);
     }
     let table: &[u128] = if place.last { ctx.table } else { ctx.uniform };
-    (
-        Powers {
-            table,
-            at: place.at,
-        },
-        place.closes,
-        place.last,
-    )
+    (Powers { table, at }, place.closes, place.last)
 }
 
 /// The accumulator after a reduction unit closes with sums `s`: the four
@@ -706,7 +644,7 @@ fn seal_zmm<const NR: usize>(
     // in lane 0 (the others zero) between loops.
     let mut acc = _mm512_set1_epi32(0);
     let mut chunks = aad.chunks_exact(STEP);
-    let mut units = Units::new(chunks.len());
+    let mut units = Units::new(chunks.len(), UNIT);
     let mut s = zero_sums();
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
@@ -740,7 +678,7 @@ fn seal_zmm<const NR: usize>(
         unsafe { _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v) }
     };
     // Every full chunk's ciphertext is hashed in the loop, in units.
-    let mut units = Units::new(full);
+    let mut units = Units::new(full, UNIT);
     let mut s = zero_sums();
     let mut run = Run {
         id: u32::MAX,
