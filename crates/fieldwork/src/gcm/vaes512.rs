@@ -538,20 +538,19 @@ kernel_fns_nr! {
         (x.map(|v| _mm512_aesenclast_epi128(v, k[NR])), s)
     }
 
-    /// Counter mode in place over the first `h` (1–3) blocks of `data`
-    /// (at least 64 bytes) with the counter blocks `ctr`, and GHASH of
+    /// Counter mode in place over the first `h` (1–3) blocks of the
+    /// buffer's first 64 bytes `data` with the counter blocks `ctr`, and GHASH of
     /// their ciphertext after `inject`: returns the reduced state. One
     /// plain 64-byte load (a masked load cannot take its bytes from
     /// stores still in flight: measured ≈ 250 cycles when the buffer had
     /// just been written), a masked store.
-    fn ctr_head(ctx: &Ctx, ctr: __m512i, data: &mut [u8], h: usize, encrypt: bool, inject: __m128i) -> __m128i {
-        let mask = reg_mask(16 * h, 0);
+    fn ctr_head(ctx: &Ctx, ctr: __m512i, data: &mut [u8; 64], h: usize, encrypt: bool, inject: __m128i) -> __m128i {
+        let mask = reg_mask(16 * h.min(4), 0);
         let ptr = data.as_mut_ptr();
-        debug_assert!(data.len() >= 64 && h <= 3);
-        // SAFETY: `data` holds at least 64 bytes (ALIGN_FROM).
+        // SAFETY: `data` is 64 bytes long.
         let inp = unsafe { _mm512_loadu_si512(ptr.cast()) };
         let out = _mm512_xor_si512(aes_reg::<NR>(ctx, ctr), inp);
-        // SAFETY: the mask covers the first 16h ≤ 48 bytes of `data`.
+        // SAFETY: the mask covers at most the 64 bytes of `data`.
         unsafe { _mm512_mask_storeu_epi8(ptr.cast(), mask, out) };
         let g = _mm512_maskz_mov_epi8(mask, _mm512_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev));
         let mut s = zero_sums();
@@ -741,19 +740,20 @@ fn seal_zmm<const NR: usize>(
     } else {
         0
     };
-    let buf = if head > 0 {
-        acc = _mm512_zextsi128_si512(ctr_head::<NR>(
-            &ctx,
-            counters(&ctx, n)[0],
-            buf,
-            head,
-            encrypt,
-            _mm512_castsi512_si128(acc),
-        ));
-        n = n.wrapping_add(head as u32);
-        &mut buf[16 * head..]
-    } else {
-        buf
+    let buf = match buf.first_chunk_mut::<64>() {
+        Some(first) if head > 0 => {
+            acc = _mm512_zextsi128_si512(ctr_head::<NR>(
+                &ctx,
+                counters(&ctx, n)[0],
+                first,
+                head,
+                encrypt,
+                _mm512_castsi512_si128(acc),
+            ));
+            n = n.wrapping_add(head as u32);
+            &mut buf[16 * head..]
+        }
+        _ => buf,
     };
 
     let full = buf.len() / STEP;
