@@ -488,15 +488,7 @@ fn group_powers(
         *s = zero_sums();
         g[0] = _mm256_xor_si256(g[0], _mm256_zextsi128_si256(acc));
     }
-    // A select between two constant indices (in_unit is 1 or 2 in pairs),
-    // so that the power loads' addresses fold (measured: the product
-    // form cost the ymm loop ≈ 6 % and the AES-NI loop ≈ 20 %).
-    let at = if place.in_unit == 2 {
-        32 - 2 * GROUP
-    } else {
-        32 - GROUP
-    };
-    (at, !place.closes)
+    (place.pair_at(GROUP), !place.closes)
 }
 
 /// Hashes one loop group that no AES work is stitched to (associated data,
