@@ -538,21 +538,30 @@ kernel_fns_nr! {
         (x.map(|v| _mm512_aesenclast_epi128(v, k[NR])), s)
     }
 
+    /// One register of counter mode: the bytes of `inp` under `mask`
+    /// XORed with the keystream of the counter blocks `ctr` (the others
+    /// zeroed), for the caller's masked store, and their ciphertext
+    /// byte-reversed for GHASH.
+    fn ctr_reg(ctx: &Ctx, ctr: __m512i, inp: __m512i, mask: u64, encrypt: bool) -> (__m512i, __m512i) {
+        let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(aes_reg::<NR>(ctx, ctr), inp));
+        let ct = if encrypt { out } else { _mm512_maskz_mov_epi8(mask, inp) };
+        (out, _mm512_shuffle_epi8(ct, ctx.rev))
+    }
+
     /// Counter mode in place over the first `h` (1–3) blocks of the
-    /// buffer's first 64 bytes `data` with the counter blocks `ctr`, and GHASH of
-    /// their ciphertext after `inject`: returns the reduced state. One
-    /// plain 64-byte load (a masked load cannot take its bytes from
-    /// stores still in flight: measured ≈ 250 cycles when the buffer had
-    /// just been written), a masked store.
+    /// buffer's first 64 bytes `data` with the counter blocks `ctr`, and
+    /// GHASH of their ciphertext after `inject`: returns the reduced
+    /// state. One plain 64-byte load (a masked load cannot take its bytes
+    /// from stores still in flight: measured ≈ 250 cycles when the buffer
+    /// had just been written), a masked store.
     fn ctr_head(ctx: &Ctx, ctr: __m512i, data: &mut [u8; 64], h: usize, encrypt: bool, inject: __m128i) -> __m128i {
         let mask = reg_mask(16 * h.min(4), 0);
         let ptr = data.as_mut_ptr();
         // SAFETY: `data` is 64 bytes long.
         let inp = unsafe { _mm512_loadu_si512(ptr.cast()) };
-        let out = _mm512_xor_si512(aes_reg::<NR>(ctx, ctr), inp);
+        let (out, g) = ctr_reg::<NR>(ctx, ctr, inp, mask, encrypt);
         // SAFETY: the mask covers at most the 64 bytes of `data`.
         unsafe { _mm512_mask_storeu_epi8(ptr.cast(), mask, out) };
-        let g = _mm512_maskz_mov_epi8(mask, _mm512_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev));
         let mut s = zero_sums();
         mul_acc(_mm512_xor_si512(g, _mm512_zextsi128_si512(inject)), powers4(ctx.table, 32 - h), &mut s);
         reduce(s, ctx.c)
@@ -566,13 +575,11 @@ kernel_fns_nr! {
         let ptr = data.as_mut_ptr();
         for (c, &ctr) in ctr.iter().enumerate().take(len.div_ceil(64)) {
             let mask = reg_mask(len, c);
-            let ks = aes_reg::<NR>(ctx, ctr);
             // SAFETY: the mask covers only bytes of `data`.
             let inp = unsafe { _mm512_maskz_loadu_epi8(mask, ptr.add(64 * c).cast()) };
-            let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(ks, inp));
+            let (out, mut g) = ctr_reg::<NR>(ctx, ctr, inp, mask, encrypt);
             // SAFETY: as above.
             unsafe { _mm512_mask_storeu_epi8(ptr.add(64 * c).cast(), mask, out) };
-            let mut g = _mm512_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
             if c == 0 {
                 g = _mm512_xor_si512(g, _mm512_zextsi128_si512(inject));
             }
