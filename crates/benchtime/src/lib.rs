@@ -22,6 +22,25 @@
 //! them alike. Each sample runs an implementation enough times to last at
 //! least [`Sampler::min_sample_ticks`]; the result is the median per-call time
 //! with the interquartile range as a noise indication.
+//!
+//! # Warm-up
+//!
+//! Each timed sample is preceded by an untimed run of the same routine (a
+//! quarter of its batch, at least one call), and the batch size is chosen
+//! after one untimed call. Without this, a sample found the core as the
+//! *previous* implementation left it, and with the rotation above that is
+//! nearly always the same neighbour: on the Xeon (family 6, model 207) this
+//! project is measured on, 512-bit instructions that follow a few
+//! microseconds without any run throttled for roughly the first microsecond
+//! (measured 2026-11-21, `rdtsc` around single calls after a spin: a 16 KiB
+//! AES-GCM encryption on zmm 2 222 ticks warm, 5 458 as the first call).
+//! A routine listed after a scalar or 128-bit peer paid that once per
+//! sample and the same routine listed after a 512-bit one did not: in one
+//! `peer-bench --filter kummer` run, the same IFMA code read 24 606 ticks in
+//! one column and 23 070 in the next. With the warm-up both read 23 012 and
+//! 22 998, and every implementation is timed in the state its own code
+//! keeps the core in (steady state). What a cold first call costs is a
+//! separate question that these medians do not answer.
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use std::fmt::Write as _;
@@ -310,6 +329,9 @@ impl Sampler {
         let iters: Vec<u64> = routines
             .iter_mut()
             .map(|r| {
+                // One untimed call first: a first call that pays for page
+                // faults or cold caches must not set the batch size.
+                r(1);
                 let mut n = 1u64;
                 loop {
                     let t0 = ticks();
@@ -324,16 +346,23 @@ impl Sampler {
                 }
             })
             .collect();
+        // Untimed calls before each sample (a quarter of its batch, at least
+        // one), so that it finds the core as its own routine leaves it, not
+        // as the previous implementation did (see the crate docs, "Warm-up").
+        let warm: Vec<u64> = iters.iter().map(|&n| n.div_ceil(4)).collect();
         // Estimate a round's cost from one round, then choose the count.
         let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); k];
         let mut round = |start: usize, per_call: &mut Vec<Vec<f64>>| -> u64 {
             let mut total = 0;
             for j in 0..k {
                 let i = (start + j) % k;
+                let w0 = ticks();
+                routines[i](warm[i]);
                 let t0 = ticks();
                 routines[i](iters[i]);
-                let dt = ticks().saturating_sub(t0);
-                total += dt;
+                let t1 = ticks();
+                let dt = t1.saturating_sub(t0);
+                total += t1.saturating_sub(w0);
                 per_call[i].push(dt as f64 / iters[i] as f64);
             }
             total
@@ -697,5 +726,52 @@ mod tests {
         // Fifty times the work per call must show as a slower call.
         assert!(t[1].median > t[0].median, "{t:?}");
         let _ = clock.describe();
+    }
+
+    #[test]
+    fn every_sample_follows_its_own_warm_up() {
+        use std::cell::RefCell;
+        let s = Sampler {
+            min_sample_ticks: 2000,
+            budget_ticks: 200_000,
+            min_samples: 7,
+            max_samples: 7,
+        };
+        // Each routine logs (routine, n) for every call it gets.
+        let log = RefCell::new(Vec::new());
+        let work = |n: u64| {
+            let mut x = 0u64;
+            for i in 0..n * 20 {
+                x = std::hint::black_box(x.wrapping_mul(5).wrapping_add(i));
+            }
+        };
+        let mut routines: Vec<Routine> = (0..3)
+            .map(|id| {
+                let log = &log;
+                Box::new(move |n| {
+                    log.borrow_mut().push((id, n));
+                    work(n);
+                }) as Routine
+            })
+            .collect();
+        let t = s.run(&mut routines);
+        drop(routines);
+        let log = log.into_inner();
+        // Sizing: routine by routine, an untimed single call, then batches.
+        // After sizing, calls come in (warm-up, sample) pairs of one
+        // routine, the warm-up a quarter of the batch (at least one call).
+        let sized = t.iter().map(|t| t.iters).collect::<Vec<_>>();
+        let start = log
+            .iter()
+            .position(|&(id, n)| id == 2 && n == sized[2])
+            .expect("routine 2 was sized");
+        let sampling = &log[start + 1..];
+        assert_eq!(sampling.len(), 2 * 3 * 7, "{sampling:?}");
+        for pair in sampling.chunks_exact(2) {
+            let (id, warm) = pair[0];
+            assert_eq!(pair[1], (id, sized[id]), "{pair:?}");
+            assert_eq!(warm, sized[id].div_ceil(4), "{pair:?}");
+        }
+        assert!(log.starts_with(&[(0, 1), (0, 1)]), "{:?}", &log[..4]);
     }
 }
