@@ -90,6 +90,24 @@
 //! same core moves such figures by up to 10 % at times, so comparisons are
 //! alternated and read as minima.)
 //!
+//! What the loop's operations cost by themselves: a throwaway inline-asm
+//! loop with the same vector operations per 16 blocks (4 round-1 XORs
+//! from a table, the AES rounds from round 2 on four registers, 4
+//! keystream XORs and stores, 4 loads and byte reversals, 16 products and
+//! 8 ternary XORs into three sums; everything in L1, no scalar work) runs
+//! at 39.4 cycles for AES-128 whatever the order — AES then GHASH, GHASH
+//! first, or two products and a ternary XOR after every round — and at
+//! 53.5 (AES first), 52.6 (GHASH first) and 51.8 (spread) for AES-256
+//! (2026-11-21; cycles from a dependent-add chain). So AES-128's 36
+//! port-0 rounds and ≈ 36 other operations do not pack into 36 cycles on
+//! this core, and the compiled loop (≈ 41 cycles per 16 blocks at 64 KiB,
+//! in the harness) is within ≈ 5 % of what its operations cost alone.
+//! The spread order pinned in the real loop with empty `asm!` fences (two
+//! products and a ternary XOR after each round, AES-128 and AES-256) left
+//! both where they were (harness minima, 16 and 64 KiB, level within
+//! 0.5 %), so AES-256's ≈ 3 cycles per 16 blocks above its 52 port-0 rounds
+//! do not come from the order either.
+//!
 //! # Measured (2026-11-21, Intel Xeon family 6 model 207, core ≈ 3.0 GHz)
 //!
 //! `peer-bench --filter gcm` (build c8a0bb2): AES-128-GCM encryption 0.205
