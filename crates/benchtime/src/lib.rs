@@ -346,18 +346,17 @@ impl Sampler {
                 }
             })
             .collect();
-        // Untimed calls before each sample (a quarter of its batch, at least
-        // one), so that it finds the core as its own routine leaves it, not
-        // as the previous implementation did (see the crate docs, "Warm-up").
-        let warm: Vec<u64> = iters.iter().map(|&n| n.div_ceil(4)).collect();
         // Estimate a round's cost from one round, then choose the count.
         let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); k];
         let mut round = |start: usize, per_call: &mut Vec<Vec<f64>>| -> u64 {
             let mut total = 0;
             for j in 0..k {
                 let i = (start + j) % k;
+                // Untimed calls first (a quarter of the batch, at least one),
+                // so that the sample finds the core as its own routine leaves
+                // it, not as the previous one did (crate docs, "Warm-up").
                 let w0 = ticks();
-                routines[i](warm[i]);
+                routines[i](iters[i].div_ceil(4));
                 let t0 = ticks();
                 routines[i](iters[i]);
                 let t1 = ticks();
