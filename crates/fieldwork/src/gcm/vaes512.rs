@@ -181,10 +181,9 @@
 //!   for AES-192/256 (4 KiB of states on the stack, wiped before return):
 //!   AES-256 encryption 0.222 → 0.212 at 64 KiB and 1–3 % at 16 KiB in
 //!   the harness; for AES-128 the stores and the wipe ate the gain, and
-//!   the larger frame read 6 % slower even with the cache unused — a
-//!   result the placement lottery below may explain, which is also why
-//!   this waits for peer-bench figures and a test over every `J0` low
-//!   byte before it lands;
+//!   the build with the larger frame read AES-128 6 % slower even with the
+//!   cache unused (not explained). It waits for a test over every `J0` low
+//!   byte and for peer-bench figures before it lands;
 //! - schoolbook instead of Karatsuba, big-endian counters, two groups per
 //!   reduction, the shift-free reduction: each within run-to-run noise
 //!   (±5 %) alone, kept because each removes port-5 or port-0/5 operations.
@@ -211,34 +210,21 @@
 //! right after the caller wrote the buffer (a decryption after a copy) the
 //! first masked version waited ≈ 250 cycles for them.
 //!
-//! # Placement sensitivity (open problem, found 2026-11-21)
+//! # Speed from process to process (measurement note, 2026-11-21)
 //!
-//! The same build, the same message and the same buffer run at two speeds
-//! depending on where the call's stack frame lies relative to the buffer
-//! (and the key's tables). A scratch harness (keys in `main`'s frame, a
-//! 16 KiB buffer at a fixed page offset, minima of 150–200 calls) read
-//! AES-128 encryption at 0.167–0.172 cycles/byte in most processes and
-//! 0.19–0.22 in the rest: 24 processes under address-space randomisation,
-//! 5 of them ≥ 0.19; with randomisation off and the stack moved by an
-//! environment variable in 48-byte steps, about 40 % of the 85 positions
-//! read ≥ 0.19. Moving the keys to the heap did not remove it (stack
-//! positions and buffer page offsets both still select the slow speed),
-//! so the pairing is between the kernel's stack slots and the buffer or
-//! the tables. The leading suspect is 4K aliasing: the loop reads a few
-//! scalars from its frame every iteration (the reduction unit's state,
-//! the power table's address, the run id) while the previous iteration's
-//! buffer stores wait for their AES data; a load whose address matches a
-//! pending store in bits 0–11 waits for it, and if the loads that feed the
-//! next iteration's GHASH or AES wait on the previous iteration's last AES
-//! round the iterations serialise. Not yet confirmed or fixed: the next
-//! steps are to keep the loop's scalar state in registers (no frame
-//! accesses in the loop) and to re-run the placement sweep. peer-bench is
-//! not affected in practice: its keys and buffers are on the heap at the
-//! same offsets in every process, and five quiet runs of `--filter
-//! gcm128_encrypt --quick` read 0.168–0.170 at 16 KiB and 0.169–0.170 at
-//! 64 KiB (aws-lc-rs 0.209–0.211 and 0.193–0.195), the fast speed. A
-//! caller whose frame and buffer happen to pair badly would see ≈ 20 %
-//! less than the published figures until this is fixed.
+//! One build, message and buffer read 0.167–0.172 cycles/byte (AES-128
+//! encryption, 16 KiB) in most processes of a scratch harness and 0.19–0.28
+//! in others. It looked at first like a dependence on where the stack
+//! frame lies relative to the buffer (4K aliasing), but it is not: with
+//! address-space randomisation off, the same stack and buffer placement
+//! read both speeds in successive processes, and processes pinned with
+//! `taskset` ran fast on one of the machine's two vCPUs and slow on the
+//! other, the slow vCPU changing from one minute to the next. It is load
+//! from outside this VM on the core behind a vCPU, and it slows every
+//! library alike (three peer-bench runs in such a burst read aws-lc-rs
+//! 0.22–0.26 beside our 0.24–0.25). For A/B measurements: pin to one vCPU,
+//! alternate the builds and read minima, and discard sets in which the
+//! unchanged build moved.
 //!
 //! # Short messages and tails
 //!
