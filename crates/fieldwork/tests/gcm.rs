@@ -114,74 +114,80 @@ fn aes192_backends_agree() {
     }
 }
 
-/// RustCrypto's AES-128-GCM with 16-byte nonces, for the tests below that
-/// choose `J0` through the IV.
-type Theirs16 = aes_gcm::AesGcm<aes::Aes128, aes_gcm::aead::consts::U16>;
-
-/// Chooses 16-byte IVs for AES-128 key `key`: draws random IVs (from
+/// Defines a helper (for one key size; RustCrypto's AES-GCM with 16-byte
+/// nonces as the reference):
+///
+/// Chooses 16-byte IVs for key `key`: draws random IVs (from
 /// `rng`) until `accept` has taken as many as it wants, calling it with the
 /// first data block's 32-bit counter `inc32(J0)`, where `J0 = GHASH(H, IV
 /// ∥ 0^64 ∥ [128]₆₄)`; for each IV it accepts, compares every backend with
 /// RustCrypto (ciphertext, tag, and decryption back) on messages of each
 /// length in `lengths` with associated data of each length in `aad_lens`.
-fn check_chosen_ivs(
-    key: [u8; 16],
-    seed: u64,
-    lengths: &[usize],
-    aad_lens: &[usize],
-    mut accept: impl FnMut(u32) -> Option<bool>,
-) {
-    use aes::cipher::BlockCipherEncrypt;
-    let mut h = [0u8; 16];
-    aes::Aes128::new(&key.into()).encrypt_block((&mut h).into());
-    let theirs = Theirs16::new(&key.into());
-    let ours = Aes128Gcm::all_backends(&key);
-    let mut rng = Rng::new(seed);
-    loop {
-        let mut j0_input = [0u8; 32];
-        j0_input[..16].copy_from_slice(&bytes(&mut rng, 16));
-        j0_input[24..].copy_from_slice(&128u64.to_be_bytes());
-        let j0 = fieldwork::ghash::ghash(&h, &j0_input);
-        let first = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]).wrapping_add(1);
-        match accept(first) {
-            None => return,
-            Some(false) => continue,
-            Some(true) => {}
-        }
-        let iv: [u8; 16] = j0_input[..16].try_into().unwrap();
-        for &len in lengths {
-            for &alen in aad_lens {
-                let pt = bytes(&mut rng, len);
-                let aad = bytes(&mut rng, alen);
-                let expect = theirs
-                    .encrypt(
-                        &iv.into(),
-                        Payload {
-                            msg: &pt,
-                            aad: &aad,
-                        },
-                    )
-                    .unwrap();
-                for b in &ours {
-                    let mut buf = pt.clone();
-                    let tag = b.encrypt_in_place_detached_iv(&iv, &aad, &mut buf).unwrap();
-                    let name = b.backend_name();
-                    assert_eq!(
-                        [buf.as_slice(), &tag].concat(),
-                        expect,
-                        "{name} first counter {first:#x} len {len} aad {alen}"
-                    );
-                    b.decrypt_in_place_detached_iv(&iv, &aad, &mut buf, &tag)
-                        .unwrap();
-                    assert_eq!(
-                        buf, pt,
-                        "{name} decrypt, first counter {first:#x} len {len} aad {alen}"
-                    );
+macro_rules! chosen_ivs_helper {
+    ($name:ident, $ours:ident, $cipher:ty, $klen:literal) => {
+        fn $name(
+            key: [u8; $klen],
+            seed: u64,
+            lengths: &[usize],
+            aad_lens: &[usize],
+            mut accept: impl FnMut(u32) -> Option<bool>,
+        ) {
+            use aes::cipher::BlockCipherEncrypt;
+            let mut h = [0u8; 16];
+            <$cipher>::new(&key.into()).encrypt_block((&mut h).into());
+            let theirs = aes_gcm::AesGcm::<$cipher, aes_gcm::aead::consts::U16>::new(&key.into());
+            let ours = $ours::all_backends(&key);
+            let mut rng = Rng::new(seed);
+            loop {
+                let mut j0_input = [0u8; 32];
+                j0_input[..16].copy_from_slice(&bytes(&mut rng, 16));
+                j0_input[24..].copy_from_slice(&128u64.to_be_bytes());
+                let j0 = fieldwork::ghash::ghash(&h, &j0_input);
+                let first = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]).wrapping_add(1);
+                match accept(first) {
+                    None => return,
+                    Some(false) => continue,
+                    Some(true) => {}
+                }
+                let iv: [u8; 16] = j0_input[..16].try_into().unwrap();
+                for &len in lengths {
+                    for &alen in aad_lens {
+                        let pt = bytes(&mut rng, len);
+                        let aad = bytes(&mut rng, alen);
+                        let expect = theirs
+                            .encrypt(
+                                &iv.into(),
+                                Payload {
+                                    msg: &pt,
+                                    aad: &aad,
+                                },
+                            )
+                            .unwrap();
+                        for b in &ours {
+                            let mut buf = pt.clone();
+                            let tag = b.encrypt_in_place_detached_iv(&iv, &aad, &mut buf).unwrap();
+                            let name = b.backend_name();
+                            assert_eq!(
+                                [buf.as_slice(), &tag].concat(),
+                                expect,
+                                "{name} first counter {first:#x} len {len} aad {alen}"
+                            );
+                            b.decrypt_in_place_detached_iv(&iv, &aad, &mut buf, &tag)
+                                .unwrap();
+                            assert_eq!(
+                                buf, pt,
+                                "{name} decrypt, first counter {first:#x} len {len} aad {alen}"
+                            );
+                        }
+                    }
                 }
             }
         }
-    }
+    };
 }
+
+chosen_ivs_helper!(check_chosen_ivs, Aes128Gcm, aes::Aes128, 16);
+chosen_ivs_helper!(check_chosen_ivs_256, Aes256Gcm, aes::Aes256, 32);
 
 /// The 32-bit counter wrapping (`inc32` modulo 2^32) inside the kernels'
 /// loops, tails and counter rebuilds: 16-byte IVs are searched whose first
@@ -190,21 +196,29 @@ fn check_chosen_ivs(
 /// idea from the ymm kernel's author.)
 #[test]
 fn counter_wraps_modulo_2_32() {
+    // Takes the first two first counters within 4 200 blocks below 2^32.
+    let two_near_wrap = |found: &mut usize, first: u32| {
+        if *found == 2 {
+            return None;
+        }
+        let near = first.wrapping_sub(1) >= u32::MAX - 4200;
+        *found += usize::from(near);
+        Some(near)
+    };
     let mut found = 0;
     check_chosen_ivs(
         [0x5a; 16],
         0x32,
         &[1, 255, 256, 257, 1000, 4097, 30000, 70000],
         &[0, 13, 300],
-        |first| {
-            if found == 2 {
-                return None;
-            }
-            let near = first.wrapping_sub(1) >= u32::MAX - 4200;
-            found += usize::from(near);
-            Some(near)
-        },
+        |first| two_near_wrap(&mut found, first),
     );
+    assert_eq!(found, 2);
+    // AES-256 too: its zmm loop replays the round-2 cache across the wrap.
+    let mut found = 0;
+    check_chosen_ivs_256([0xa6; 32], 0x33, &[70000], &[13], |first| {
+        two_near_wrap(&mut found, first)
+    });
     assert_eq!(found, 2);
 }
 
@@ -227,6 +241,35 @@ fn counter_every_start_alignment() {
         Some(new)
     });
     assert!(!seen.contains(&false));
+}
+
+/// The zmm kernel's round-2 cache (AES-192/256): the loop records the
+/// round-2 states of the first run of 256 counters whose first loop group
+/// starts below byte 16, and replays them, shifted by a per-run base, in
+/// every later run. First counters are searched for whose last byte is
+/// below 16 (recording from the first run), just at or above 16, and high
+/// (recording from the second run; the first run's groups compute round 2
+/// without recording), with messages spanning up to six runs, each group
+/// offset `first mod 16` covered at least once; AES-256 against RustCrypto
+/// on every backend.
+#[test]
+fn round2_cache_every_start() {
+    let mut seen = [[false; 4]; 16];
+    let class = |low: u32| match low {
+        0..16 => 0,
+        16..32 => 1,
+        32..240 => 2,
+        _ => 3,
+    };
+    check_chosen_ivs_256([0x3c; 32], 0x256, &[3000, 9000, 20000], &[0, 13], |first| {
+        if seen.iter().all(|c| c.contains(&true)) && seen.iter().all(|c| c[0] && c[3]) {
+            return None;
+        }
+        let (r, c) = ((first % 16) as usize, class(first & 0xff));
+        let new = !seen[r][c];
+        seen[r][c] = true;
+        Some(new)
+    });
 }
 
 /// Encrypts `pt` in place in `buf` with `seal`, checks ciphertext and tag

@@ -100,6 +100,15 @@ pub(crate) fn round1(rk: &RoundKeys, block: u128) -> u128 {
     crate::simd::to_u128(_mm_aesenc_si128(to_x(block ^ rk.rk[0]), to_x(rk.rk[1])))
 }
 
+/// AES rounds 1 and 2 of `block` (bytes little-endian in the `u128`): the
+/// state a counter-mode kernel's round-2 cache holds (`crate::gcm`).
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn round2(rk: &RoundKeys, block: u128) -> u128 {
+    let x = _mm_aesenc_si128(to_x(block ^ rk.rk[0]), to_x(rk.rk[1]));
+    crate::simd::to_u128(_mm_aesenc_si128(x, to_x(rk.rk[2])))
+}
+
 /// `t[b]` = [`round1`] of the block `0¹⁵ ‖ b` (fifteen zero bytes, then
 /// `b`), for every byte `b`: the counter-mode round-1 table of the stitched
 /// GCM kernels (`crate::gcm`).

@@ -315,8 +315,15 @@ fn round1_run(n: u32) -> u32 {
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn round1_base(rk: &crate::aes::RoundKeys, round1: &[u128; ROUND1], j0: u128, n: u32) -> u128 {
-    let block = (j0 & (u128::MAX >> 32)) | (u128::from(n.swap_bytes()) << 96);
-    crate::aes::aesni::round1(rk, block) ^ round1[(n & 0xff) as usize]
+    crate::aes::aesni::round1(rk, counter_block_le(j0, n)) ^ round1[(n & 0xff) as usize]
+}
+
+/// The counter block of the public counter `n`: `J0`'s first twelve bytes,
+/// then `n` big-endian (`j0` and the result hold the bytes little-endian).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn counter_block_le(j0: u128, n: u32) -> u128 {
+    (j0 & (u128::MAX >> 32)) | (u128::from(n.swap_bytes()) << 96)
 }
 
 /// Groups in a stitched loop's last reduction unit (at most): it meets

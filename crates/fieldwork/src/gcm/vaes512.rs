@@ -170,20 +170,27 @@
 //!   and 1 KiB more per key: not kept; hashing the
 //!   ciphertext three or four chunks back instead of two: up to 1 %
 //!   slower;
-//! - a per-call round-2 cache (not landed; kept on the branch
-//!   `wip/round2-cache`, 2026-11-21): within a run of 256 counters the
-//!   round-1 states differ only in column 0, whose bytes depend on the
-//!   last counter byte and three bytes of `J0`, so round 2 of one run's
-//!   blocks, recorded while the loop computes it anyway, gives every later
-//!   run's round-2 states with one XOR per register and no `vaesenc`
-//!   (upper bound, round 2 simply dropped, results wrong: AES-128
-//!   encryption 0.167 → 0.158 at 16 KiB, AES-256 0.226 → 0.211). As built
-//!   for AES-192/256 (4 KiB of states on the stack, wiped before return):
-//!   AES-256 encryption 0.222 → 0.212 at 64 KiB and 1–3 % at 16 KiB in
-//!   the harness; for AES-128 the stores and the wipe ate the gain, and
-//!   the build with the larger frame read AES-128 6 % slower even with the
-//!   cache unused (not explained). It waits for a test over every `J0` low
-//!   byte and for peer-bench figures before it lands;
+//! - the per-call round-2 cache for AES-192/256 ([`Round2`]; 2026-11-21,
+//!   session 19): within a run of 256 counters the round-1 states differ
+//!   only in column 0, whose bytes depend on the last counter byte and
+//!   three bytes of `J0`, so round 2 of one run's blocks, recorded while
+//!   the loop computes it anyway, gives every later run's round-2 states
+//!   with one XOR per register and no `vaesenc`. Upper bound (round 2
+//!   simply dropped, results wrong; scratch harness): AES-128 encryption
+//!   0.167 → 0.158 cycles/byte at 16 KiB, AES-256 0.226 → 0.211. As built
+//!   (4 KiB of states on the stack, uninitialised, wiped before return):
+//!   harness AES-256 encryption 0.222 → 0.212 at 64 KiB, 1–3 % at 16 KiB;
+//!   peer-bench `--filter gcm256_encrypt`, this build and the previous one
+//!   alternated, pinned to each vCPU, quiet runs only: against aws-lc-rs
+//!   1.09–1.10× → 1.10–1.12× at 16 KiB, 1.06–1.07× → 1.08–1.11× at 64
+//!   KiB. Not for AES-128, whose loop is bound by both ports, not port 0:
+//!   there the stores and the wipe cost what the cache saved, and the
+//!   build with the 4 KiB frame read AES-128 6 % slower even with the cache
+//!   unused (not explained). Zeroing the table instead of leaving it
+//!   uninitialised cost more than the cache saved at 16 KiB; the group
+//!   start had to be a macro (as an `#[inline]` function LLVM kept it out
+//!   of line, and the call made the loop keep its zmm registers on the
+//!   stack: 25–35 % slower);
 //! - schoolbook instead of Karatsuba, big-endian counters, two groups per
 //!   reduction, the shift-free reduction: each within run-to-run noise
 //!   (±5 %) alone, kept because each removes port-5 or port-0/5 operations.
@@ -238,8 +245,8 @@
 #![allow(unsafe_code)]
 
 use super::{
-    Direction, LAST_UNIT, ROUND1, TABLE, Tables, UNIFORM, Units, round1_base, round1_cached,
-    round1_run,
+    Direction, LAST_UNIT, ROUND1, TABLE, Tables, UNIFORM, Units, counter_block_le, round1_base,
+    round1_cached, round1_run,
 };
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
@@ -343,11 +350,90 @@ struct Ctx<'a> {
     lanes: __m512i,
 }
 
-/// The round-1 base of the counters' current run of 256 blocks
-/// ([`super::round1_base`]) in every lane, and which run it is.
+/// The base of the counters' current run of 256 blocks in every lane, and
+/// which run it is: the round-1 base ([`super::round1_base`]) while the
+/// round-2 cache ([`Round2`]) records or is not in use, the round-2 base
+/// while it replays.
 struct Run {
     id: u32,
     base: __m512i,
+}
+
+/// The AES round after which the loop's states come from a cache: 1 (the
+/// per-key round-1 table, [`super::Tables::round1`]) for AES-128, 2 (the
+/// per-call round-2 cache, [`Round2`]) for AES-192 and AES-256, whose
+/// loops are bound by port 0 (for AES-128 the cache's stores and wipe
+/// cost more than its `vaesenc` saved; module docs).
+const fn start_round(nr: usize) -> usize {
+    if nr > 10 { 2 } else { 1 }
+}
+
+/// No run: no run's counter has this `n >> 8` (it is below 2^24).
+const NO_RUN: u32 = u32::MAX;
+
+/// The counter-mode round-2 cache of one call, on the stack (AES-192 and
+/// AES-256 only; see the module docs for why not AES-128).
+///
+/// Round 2 of a counter block `C` is `L(S(round1(C))) ⊕ k₂` (`S` byte by
+/// byte, `L` = MixColumns ∘ ShiftRows, linear). Within a run of 256 blocks
+/// the blocks differ only in byte 15, which round 1's ShiftRows takes to
+/// column 0: their round-1 states differ only in column 0, whose four
+/// bytes depend on bytes 0, 5, 10 and 15 of the block alone — the last
+/// byte and three bytes of `J0`, fixed for the whole message. So for any
+/// two runs `r`, `r'` and last bytes `b`, `a`, `round2(r, b) ⊕ round2(r,
+/// a) = round2(r', b) ⊕ round2(r', a)`: with one run's round-2 states
+/// recorded, another run's state is `round2(r, a) ⊕ rec[a]` (its base, one
+/// AES-NI block per run) XORed with `rec[b]` — one `vpxord` per register
+/// in place of the round-1 XOR and a round-2 `vaesenc` on the port that
+/// bounds the loop. (Counter-mode caching carried one round further than
+/// [`super::Tables::round1`]; Bernstein & Schwabe, "New AES software speed
+/// records", INDOCRYPT 2008, §3, cache the first rounds' table lookups of
+/// counter mode the same way. Unlike the round-1 table this one depends on
+/// `J0`, so it is per call.)
+///
+/// The loop's groups all start at the same `n mod 16`, so the first run
+/// whose first cached group starts below byte 16 — the recording run —
+/// computes round 2 of every cached group's counters with `vaesenc` and
+/// stores the states, and every later run replays them: the cache computes
+/// nothing the loop does not compute anyway, and the recording run costs
+/// only the stores.
+///
+/// Invariant (what makes reading `states` sound): a replaying run reads
+/// the 16 entries from its group's `n mod 256`, which is `anchor` plus a
+/// multiple of 16 and at most 240 ([`round1_cached`]); the recording run
+/// started at `anchor` and, being over once another run is reached, wrote
+/// every such group's 16 entries. The states are key material (two AES
+/// rounds of known blocks) and are wiped before the call returns
+/// ([`wipe_round2`]).
+#[repr(C, align(64))]
+struct Round2 {
+    /// `states[b]`: round 2 of the recording run's block with last byte
+    /// `b`, for the bytes its cached groups covered; the rest never
+    /// written nor read (uninitialised: zeroing 4 KiB per call cost more
+    /// than the cache saved on 16 KiB messages).
+    states: core::mem::MaybeUninit<[u128; ROUND1]>,
+    /// The recording run ([`NO_RUN`] before it starts) and the last byte of
+    /// its first block (below 16), whose state anchors the other runs'
+    /// bases.
+    rec: u32,
+    anchor: u32,
+}
+
+impl Round2 {
+    /// No run recorded yet.
+    fn new() -> Round2 {
+        Round2 {
+            states: core::mem::MaybeUninit::uninit(),
+            rec: NO_RUN,
+            anchor: 0,
+        }
+    }
+
+    /// Entry `b` of the states, as a pointer (for 64-byte loads and stores).
+    fn at(&mut self, b: usize) -> *mut u128 {
+        debug_assert!(b < ROUND1);
+        self.states.as_mut_ptr().cast::<u128>().wrapping_add(b)
+    }
 }
 
 /// The powers a loop group meets: register `c` meets `table[at + 4c ..
@@ -480,29 +566,15 @@ kernel_fns! {
         })
     }
 
-    /// The AES states after round 1 of the `4R` counter blocks from `n`.
-    /// While they share a run (a public condition on `n`), the run's base
-    /// XORed with their entries of the round-1 table, loaded at the public
-    /// counter's last byte: one `vpxord` per register, where the counter
-    /// advance and the round took two operations, one of them on port 0;
-    /// the base is computed once per run. Otherwise from the counter blocks
-    /// (`inc32` wrapping), with a `vaesenc`.
-    fn round1_regs(ctx: &Ctx, run: &mut Run, n: u32) -> [__m512i; R] {
-        if round1_cached(n) {
-            if run.id != round1_run(n) {
-                run.id = round1_run(n);
-                run.base = _mm512_broadcast_i32x4(from_u128(round1_base(ctx.rk, ctx.round1, ctx.j0, n)));
-            }
-            let low = (n & 0xff) as usize;
-            core::array::from_fn(|c| {
-                // SAFETY: `low + 4c + 3 ≤ low + 4R − 1 ≤ 255` (`round1_cached`,
-                // 4R = STEP_BLOCKS): the four entries lie in the table.
-                let t = unsafe { _mm512_loadu_si512(ctx.round1.as_ptr().add(low + 4 * c).cast()) };
-                _mm512_xor_si512(run.base, t)
-            })
-        } else {
-            counters(ctx, n).map(|w| _mm512_aesenc_epi128(w, ctx.k[1]))
+    /// Overwrites the round-2 cache's 4 KiB of states with zeros by
+    /// volatile stores (the compiler may not drop them as dead).
+    fn wipe_round2(r2: &mut Round2) {
+        for i in 0..ROUND1 / 4 {
+            // SAFETY: entries `4i … 4i + 3` lie in `states` (`i < 64`), which is
+            // 64-byte aligned (`repr(align(64))`, `states` first).
+            unsafe { core::ptr::write_volatile(r2.at(4 * i).cast::<__m512i>(), _mm512_set1_epi32(0)) };
         }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 
     /// `4R` byte-reversed blocks `g` multiplied by the powers `p` into `s`.
@@ -550,11 +622,12 @@ kernel_fns_nr! {
         _mm512_aesenclast_epi128(x, k[NR])
     }
 
-    /// `R` registers of AES states after round 1 through the other rounds.
-    fn aes_regs(ctx: &Ctx, x1: [__m512i; R]) -> [__m512i; R] {
+    /// `R` registers of AES states after round [`start_round`] through the
+    /// other rounds.
+    fn aes_regs(ctx: &Ctx, xs: [__m512i; R]) -> [__m512i; R] {
         let k = &ctx.k;
-        let mut x = x1;
-        for &kr in &k[2..NR] {
+        let mut x = xs;
+        for &kr in &k[start_round(NR) + 1..NR] {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
             }
@@ -562,23 +635,25 @@ kernel_fns_nr! {
         x.map(|v| _mm512_aesenclast_epi128(v, k[NR]))
     }
 
-    /// `R` registers of AES states after round 1 through the other rounds
-    /// while `4R` byte-reversed blocks `g` are multiplied by the powers `p`
-    /// into the sums `s`: returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, x1: [__m512i; R], g: [__m512i; R], p: Powers, s: Sums) -> ([__m512i; R], Sums) {
+    /// `R` registers of AES states after round [`start_round`] through the
+    /// other rounds while `4R` byte-reversed blocks `g` are multiplied by
+    /// the powers `p` into the sums `s`: returns the keystream and the sums.
+    fn aes_ghash(ctx: &Ctx, xs: [__m512i; R], g: [__m512i; R], p: Powers, s: Sums) -> ([__m512i; R], Sums) {
         let k = &ctx.k;
-        let mut x = x1;
+        let mut x = xs;
         let mut s = s;
-        // Rounds 2..=R + 1, each pair of them with two registers' products.
+        let first = start_round(NR) + 1;
+        // Rounds first..first + R, each pair of them with two registers'
+        // products.
         for c in (0..R).step_by(2) {
-            for r in [c + 2, c + 3] {
+            for r in [first + c, first + c + 1] {
                 for xi in &mut x {
                     *xi = _mm512_aesenc_epi128(*xi, k[r]);
                 }
             }
             mul_acc2(g[c], powers4(p.table, p.at + 4 * c), g[c + 1], powers4(p.table, p.at + 4 * c + 4), &mut s);
         }
-        for &kr in &k[R + 2..NR] {
+        for &kr in &k[first + R..NR] {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
             }
@@ -634,6 +709,101 @@ kernel_fns_nr! {
             mul_acc(g, powers4(ctx.table, first + 4 * c), s);
         }
     }
+}
+
+/// The AES states after round [`start_round`] (1 for AES-128, 2 for
+/// AES-192/256) of the `4R` counter blocks from `n`. While they share a
+/// run (a public condition on `n`), from the run's base and per-byte
+/// entries loaded at the public counter's last byte: once the round-2
+/// cache `r2` has recorded a run, its states (one `vpxord` per register,
+/// no `vaesenc`); otherwise the round-1 table's entries (one `vpxord`,
+/// where the counter advance and round 1 took two operations, one of them
+/// on port 0), then for AES-192/256 a round-2 `vaesenc`, the states
+/// stored while `r2` records. Bases are computed once per run. Outside a
+/// run, from the counter blocks (`inc32` wrapping) with one or two
+/// `vaesenc`.
+///
+/// A macro, not a function: the loops need it inlined, and as a function
+/// (`#[inline]`; `#[inline(always)]` is not allowed with
+/// `#[target_feature]`) the compiler kept it out of line, and the call made
+/// the loops keep their vector registers on the stack.
+macro_rules! round2_regs {
+    ($ctx:expr, $run:expr, $r2:expr, $n:expr) => {{
+        let (ctx, run, r2, n): (&Ctx, &mut Run, &mut Round2, u32) = ($ctx, $run, $r2, $n);
+        let x: [__m512i; R] = 'regs: {
+            if !round1_cached(n) {
+                break 'regs counters(ctx, n).map(|w| {
+                    let x = _mm512_aesenc_epi128(w, ctx.k[1]);
+                    if start_round(NR) == 2 {
+                        _mm512_aesenc_epi128(x, ctx.k[2])
+                    } else {
+                        x
+                    }
+                });
+            }
+            let (id, low) = (round1_run(n), (n & 0xff) as usize);
+            if start_round(NR) == 2 && r2.rec == NO_RUN && low < 4 * R {
+                r2.rec = id;
+                r2.anchor = low as u32;
+            }
+            let replay = r2.rec != NO_RUN && r2.rec != id;
+            if run.id != id {
+                new_run(ctx, run, r2, n, replay);
+            }
+            // SAFETY (all three loads and the store): `low + 4c + 3 ≤ low + 4R −
+            // 1 ≤ 255` (`round1_cached`, 4R = STEP_BLOCKS): the four entries lie
+            // in either table; a replaying run reads only entries the recording
+            // run wrote ([`Round2`]'s invariant).
+            if replay {
+                core::array::from_fn(|c| {
+                    // SAFETY: as above.
+                    let t = unsafe { _mm512_loadu_si512(r2.at(low + 4 * c).cast_const().cast()) };
+                    _mm512_xor_si512(run.base, t)
+                })
+            } else {
+                let x: [__m512i; R] = core::array::from_fn(|c| {
+                    let t =
+                        // SAFETY: as above.
+                        unsafe { _mm512_loadu_si512(ctx.round1.as_ptr().add(low + 4 * c).cast()) };
+                    let x = _mm512_xor_si512(run.base, t);
+                    if start_round(NR) == 2 {
+                        _mm512_aesenc_epi128(x, ctx.k[2])
+                    } else {
+                        x
+                    }
+                });
+                if r2.rec == id {
+                    for (c, &v) in x.iter().enumerate() {
+                        // SAFETY: as above.
+                        unsafe { _mm512_storeu_si512(r2.at(low + 4 * c).cast(), v) };
+                    }
+                }
+                x
+            }
+        };
+        x
+    }};
+}
+
+/// Enters the run of counter `n`: its base for [`round2_regs`], of
+/// round 2 if `replay`, else of round 1.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn new_run(ctx: &Ctx, run: &mut Run, r2: &mut Round2, n: u32, replay: bool) {
+    run.id = round1_run(n);
+    let base = if replay {
+        // The anchor block of this run through round 2, XORed with the
+        // recorded anchor state.
+        let a = counter_block_le(ctx.j0, (n & !0xff) | r2.anchor);
+        // SAFETY: the recording run wrote entry `anchor` (its first block;
+        // [`Round2`]'s invariant).
+        crate::aes::aesni::round2(ctx.rk, a) ^ unsafe { r2.at(r2.anchor as usize).read() }
+    } else {
+        round1_base(ctx.rk, ctx.round1, ctx.j0, n)
+    };
+    run.base = _mm512_broadcast_i32x4(from_u128(base));
 }
 
 /// Prepares the next loop group ([`Units`]): returns its powers (per-lane
@@ -826,9 +996,10 @@ fn seal_zmm<const NR: usize>(
     let mut units = Units::new(full, UNIT);
     let mut s = zero_sums();
     let mut run = Run {
-        id: u32::MAX,
+        id: NO_RUN,
         base: _mm512_set1_epi32(0),
     };
+    let mut r2 = Round2::new();
     if encrypt {
         // The ciphertext of chunk i − LAG is hashed while chunk i is
         // encrypted, read back from `buf`: with a lag of one the products
@@ -841,18 +1012,18 @@ fn seal_zmm<const NR: usize>(
         };
         for i in 0..full {
             super::prefetch(ptr, buf_len, STEP * i, STEP);
-            let x1 = round1_regs(&ctx, &mut run, n);
+            let xs = round2_regs!(&ctx, &mut run, &mut r2, n);
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
                 let (p, closes, last) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
-                let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
+                let (ks, s2) = aes_ghash::<NR>(&ctx, xs, g, p, s);
                 s = s2;
                 if closes {
                     acc = close_unit(s, ctx.c, last);
                 }
                 ks
             } else {
-                aes_regs::<NR>(&ctx, x1)
+                aes_regs::<NR>(&ctx, xs)
             };
             n = n.wrapping_add(4 * R as u32);
             for (c, &k) in ks.iter().enumerate() {
@@ -868,9 +1039,9 @@ fn seal_zmm<const NR: usize>(
             super::prefetch(ptr, buf_len, STEP * i, STEP);
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
-            let x1 = round1_regs(&ctx, &mut run, n);
+            let xs = round2_regs!(&ctx, &mut run, &mut r2, n);
             let (p, closes, last) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
-            let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
+            let (ks, s2) = aes_ghash::<NR>(&ctx, xs, g, p, s);
             s = s2;
             if closes {
                 acc = close_unit(s, ctx.c, last);
@@ -880,6 +1051,9 @@ fn seal_zmm<const NR: usize>(
                 store(i, c, _mm512_xor_si512(ks[c], inp[c]));
             }
         }
+    }
+    if r2.rec != NO_RUN {
+        wipe_round2(&mut r2);
     }
     // The last 0 … STEP − 1 bytes and the lengths block: one group.
     let tail = &mut buf[STEP * full..];
