@@ -105,8 +105,7 @@ pub(crate) fn round1(rk: &RoundKeys, block: u128) -> u128 {
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn round2(rk: &RoundKeys, block: u128) -> u128 {
-    let x = _mm_aesenc_si128(to_x(block ^ rk.rk[0]), to_x(rk.rk[1]));
-    crate::simd::to_u128(_mm_aesenc_si128(x, to_x(rk.rk[2])))
+    crate::simd::to_u128(_mm_aesenc_si128(to_x(round1(rk, block)), to_x(rk.rk[2])))
 }
 
 /// `t[b]` = [`round1`] of the block `0¹⁵ ‖ b` (fifteen zero bytes, then

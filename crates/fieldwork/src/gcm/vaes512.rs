@@ -184,9 +184,13 @@
 //!   alternated, pinned to each vCPU, quiet runs only: against aws-lc-rs
 //!   1.09–1.10× → 1.10–1.12× at 16 KiB, 1.06–1.07× → 1.08–1.11× at 64
 //!   KiB. Not for AES-128, whose loop is bound by both ports, not port 0:
-//!   there the stores and the wipe cost what the cache saved, and the
-//!   build with the 4 KiB frame read AES-128 6 % slower even with the cache
-//!   unused (not explained). Zeroing the table instead of leaving it
+//!   there the stores and the wipe cost what the cache saved. The 4 KiB
+//!   itself must stay out of AES-128's frame: the first landed version
+//!   (bb7ea82) had it in `seal_zmm` for every key size and read AES-128
+//!   encryption at 0.184–0.187 cycles/byte against 0.168 (16 KiB,
+//!   peer-bench, pinned runs alternated) with the cache unused, so the
+//!   storage lives in [`seal_with_round2`]'s frame (AES-128 level again:
+//!   0.167–0.170, aws-lc-rs 0.208–0.211). Zeroing the table instead of leaving it
 //!   uninitialised cost more than the cache saved at 16 KiB; the group
 //!   start had to be a macro (as an `#[inline]` function LLVM kept it out
 //!   of line, and the call made the loop keep its zmm registers on the
@@ -294,9 +298,9 @@ pub(super) fn seal(
     unsafe {
         let e = dir == Direction::Encrypt;
         match rk.rounds {
-            10 => seal_zmm::<10>(rk, tables, e, j0, aad, buf),
-            12 => seal_zmm::<12>(rk, tables, e, j0, aad, buf),
-            _ => seal_zmm::<14>(rk, tables, e, j0, aad, buf),
+            10 => seal_zmm::<10>(rk, tables, e, j0, aad, buf, core::ptr::null_mut()),
+            12 => seal_with_round2::<12>(rk, tables, e, j0, aad, buf),
+            _ => seal_with_round2::<14>(rk, tables, e, j0, aad, buf),
         }
     }
 }
@@ -371,8 +375,9 @@ const fn start_round(nr: usize) -> usize {
 /// No run: no run's counter has this `n >> 8` (it is below 2^24).
 const NO_RUN: u32 = u32::MAX;
 
-/// The counter-mode round-2 cache of one call, on the stack (AES-192 and
-/// AES-256 only; see the module docs for why not AES-128).
+/// The counter-mode round-2 cache of one call (AES-192 and AES-256 only;
+/// see the module docs for why not AES-128): its states live in the frame
+/// of [`seal_with_round2`], so that AES-128's calls carry no 4 KiB frame.
 ///
 /// Round 2 of a counter block `C` is `L(S(round1(C))) ⊕ k₂` (`S` byte by
 /// byte, `L` = MixColumns ∘ ShiftRows, linear). Within a run of 256 blocks
@@ -405,13 +410,12 @@ const NO_RUN: u32 = u32::MAX;
 /// every such group's 16 entries. The states are key material (two AES
 /// rounds of known blocks) and are wiped before the call returns
 /// ([`wipe_round2`]).
-#[repr(C, align(64))]
 struct Round2 {
-    /// `states[b]`: round 2 of the recording run's block with last byte
-    /// `b`, for the bytes its cached groups covered; the rest never
-    /// written nor read (uninitialised: zeroing 4 KiB per call cost more
-    /// than the cache saved on 16 KiB messages).
-    states: core::mem::MaybeUninit<[u128; ROUND1]>,
+    /// `states[b]` (`b < 256`, storage in [`seal_with_round2`]'s frame):
+    /// round 2 of the recording run's block with last byte `b`, for the
+    /// bytes its cached groups covered; the rest never written nor read.
+    /// Null for AES-128, which never records.
+    states: *mut u128,
     /// The recording run ([`NO_RUN`] before it starts) and the last byte of
     /// its first block (below 16), whose state anchors the other runs'
     /// bases.
@@ -419,11 +423,18 @@ struct Round2 {
     anchor: u32,
 }
 
+/// The 4 KiB of a [`Round2`]'s states, 64-byte aligned, left uninitialised
+/// (zeroing 4 KiB per call cost more than the cache saved on 16 KiB
+/// messages).
+#[repr(C, align(64))]
+struct Round2States(core::mem::MaybeUninit<[u128; ROUND1]>);
+
 impl Round2 {
-    /// No run recorded yet.
-    fn new() -> Round2 {
+    /// No run recorded yet; `states` points to a [`Round2States`] (or is
+    /// null if the cache is never used).
+    fn new(states: *mut u128) -> Round2 {
         Round2 {
-            states: core::mem::MaybeUninit::uninit(),
+            states,
             rec: NO_RUN,
             anchor: 0,
         }
@@ -431,8 +442,8 @@ impl Round2 {
 
     /// Entry `b` of the states, as a pointer (for 64-byte loads and stores).
     fn at(&mut self, b: usize) -> *mut u128 {
-        debug_assert!(b < ROUND1);
-        self.states.as_mut_ptr().cast::<u128>().wrapping_add(b)
+        debug_assert!(b < ROUND1 && !self.states.is_null());
+        self.states.wrapping_add(b)
     }
 }
 
@@ -570,8 +581,8 @@ kernel_fns! {
     /// volatile stores (the compiler may not drop them as dead).
     fn wipe_round2(r2: &mut Round2) {
         for i in 0..ROUND1 / 4 {
-            // SAFETY: entries `4i … 4i + 3` lie in `states` (`i < 64`), which is
-            // 64-byte aligned (`repr(align(64))`, `states` first).
+            // SAFETY: entries `4i … 4i + 3` lie in the 4 KiB of states (`i <
+            // 64`), which are 64-byte aligned ([`Round2States`]).
             unsafe { core::ptr::write_volatile(r2.at(4 * i).cast::<__m512i>(), _mm512_set1_epi32(0)) };
         }
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
@@ -612,6 +623,12 @@ kernel_fns! {
 }
 
 kernel_fns_nr! {
+    /// A register of AES states after round 1 taken to round
+    /// [`start_round`]: round 2 for AES-192/256, as it is for AES-128.
+    fn round1_to_start(ctx: &Ctx, x: __m512i) -> __m512i {
+        if start_round(NR) == 2 { _mm512_aesenc_epi128(x, ctx.k[2]) } else { x }
+    }
+
     /// One register of whitened counter blocks through AES.
     fn aes_reg(ctx: &Ctx, ctr: __m512i) -> __m512i {
         let k = &ctx.k;
@@ -732,14 +749,8 @@ macro_rules! round2_regs {
         let (ctx, run, r2, n): (&Ctx, &mut Run, &mut Round2, u32) = ($ctx, $run, $r2, $n);
         let x: [__m512i; R] = 'regs: {
             if !round1_cached(n) {
-                break 'regs counters(ctx, n).map(|w| {
-                    let x = _mm512_aesenc_epi128(w, ctx.k[1]);
-                    if start_round(NR) == 2 {
-                        _mm512_aesenc_epi128(x, ctx.k[2])
-                    } else {
-                        x
-                    }
-                });
+                break 'regs counters(ctx, n)
+                    .map(|w| round1_to_start::<NR>(ctx, _mm512_aesenc_epi128(w, ctx.k[1])));
             }
             let (id, low) = (round1_run(n), (n & 0xff) as usize);
             if start_round(NR) == 2 && r2.rec == NO_RUN && low < 4 * R {
@@ -765,12 +776,7 @@ macro_rules! round2_regs {
                     let t =
                         // SAFETY: as above.
                         unsafe { _mm512_loadu_si512(ctx.round1.as_ptr().add(low + 4 * c).cast()) };
-                    let x = _mm512_xor_si512(run.base, t);
-                    if start_round(NR) == 2 {
-                        _mm512_aesenc_epi128(x, ctx.k[2])
-                    } else {
-                        x
-                    }
+                    round1_to_start::<NR>(ctx, _mm512_xor_si512(run.base, t))
                 });
                 if r2.rec == id {
                     for (c, &v) in x.iter().enumerate() {
@@ -866,6 +872,37 @@ fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m512i; R], acc: &mut __m51
     }
 }
 
+/// [`seal_zmm`] with the storage of its round-2 cache ([`Round2`]) in this
+/// frame: AES-192/256 only. Not inlined into [`seal`], so that AES-128's
+/// calls do not carry the 4 KiB (with it, AES-128 encryption read ≈ 10 %
+/// slower in peer-bench: 0.184–0.187 against 0.168 cycles/byte at 16 KiB,
+/// pinned runs alternated with the previous build, 2026-11-21).
+#[inline(never)]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
+)]
+fn seal_with_round2<const NR: usize>(
+    rk: &RoundKeys,
+    tables: &Tables,
+    encrypt: bool,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let mut states = Round2States(core::mem::MaybeUninit::uninit());
+    seal_zmm::<NR>(
+        rk,
+        tables,
+        encrypt,
+        j0,
+        aad,
+        buf,
+        states.0.as_mut_ptr().cast(),
+    )
+}
+
+/// The kernel; `round2` is the storage of the round-2 cache's states (null
+/// for AES-128, see [`start_round`]).
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
 )]
@@ -876,6 +913,7 @@ fn seal_zmm<const NR: usize>(
     j0: &[u8; 16],
     aad: &[u8],
     buf: &mut [u8],
+    round2: *mut u128,
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
     let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
@@ -999,7 +1037,7 @@ fn seal_zmm<const NR: usize>(
         id: NO_RUN,
         base: _mm512_set1_epi32(0),
     };
-    let mut r2 = Round2::new();
+    let mut r2 = Round2::new(round2);
     if encrypt {
         // The ciphertext of chunk i − LAG is hashed while chunk i is
         // encrypted, read back from `buf`: with a lag of one the products
