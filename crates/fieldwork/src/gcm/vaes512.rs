@@ -195,6 +195,19 @@
 //!   start had to be a macro (as an `#[inline]` function LLVM kept it out
 //!   of line, and the call made the loop keep its zmm registers on the
 //!   stack: 25–35 % slower);
+//!   the cache as first landed recorded in any message with a loop and
+//!   wiped all 4 KiB after it, ≈ 50 cycles that messages of 256 B – 1.4
+//!   KiB paid for nothing (no later run to replay): AES-256 encryption at
+//!   256 B took 302–312 cycles against 256 before the cache. Now a run
+//!   records only if at least [`REPLAY_MIN`] (160) blocks of later runs
+//!   follow it — break-even measured in the scratch harness: recording
+//!   lost 2.6 % at 5 KiB (≈ 70 later blocks), 0.4 % at 6 KiB (≈ 130) and
+//!   gained 0.7 % at 7 KiB (≈ 190), 1.3 % at 8 KiB, 3.5 % at 12 KiB — and
+//!   the wipe covers only the lines written. peer-bench `--filter gcm256`,
+//!   both builds alternated, pinned to each vCPU (2026-11-21, session 20):
+//!   encryption at 256 B 302–312 → 249–252 cycles, 1 KiB 455–460 → 392–399
+//!   (one run 446), 1420 B 565–578 → 520–534; decryption 256 B 277–287 →
+//!   220–226, 1 KiB 451–456 → 405–412; 8 KiB and up unchanged;
 //! - schoolbook instead of Karatsuba, big-endian counters, two groups per
 //!   reduction, the shift-free reduction: each within run-to-run noise
 //!   (±5 %) alone, kept because each removes port-5 or port-0/5 operations.
@@ -397,11 +410,12 @@ const NO_RUN: u32 = u32::MAX;
 /// `J0`, so it is per call.)
 ///
 /// The loop's groups all start at the same `n mod 16`, so the first run
-/// whose first cached group starts below byte 16 — the recording run —
+/// whose first cached group starts below byte 16 and which at least
+/// [`REPLAY_MIN`] blocks of later runs follow — the recording run —
 /// computes round 2 of every cached group's counters with `vaesenc` and
 /// stores the states, and every later run replays them: the cache computes
 /// nothing the loop does not compute anyway, and the recording run costs
-/// only the stores.
+/// only the stores (and the wipe of what it stored).
 ///
 /// Invariant (what makes reading `states` sound): a replaying run reads
 /// the 16 entries from its group's `n mod 256`, which is `anchor` plus a
@@ -421,7 +435,19 @@ struct Round2 {
     /// bases.
     rec: u32,
     anchor: u32,
+    /// One past the last entry the recording run wrote (entries `anchor ..
+    /// end` are written, and only they are wiped).
+    end: u32,
+    /// The counter of the loop's last group: a run records only if at
+    /// least [`REPLAY_MIN`] blocks from later runs follow it.
+    last: u32,
 }
+
+/// A run records its round-2 states only if the loop goes on for at least
+/// this many blocks past the run: recording (the stores) and the wipe cost
+/// about as much as replaying saves on one run's worth of blocks, so
+/// messages that end in or shortly after the recording run do not record.
+const REPLAY_MIN: u32 = 160;
 
 /// The 4 KiB of a [`Round2`]'s states, 64-byte aligned, left uninitialised
 /// (zeroing 4 KiB per call cost more than the cache saved on 16 KiB
@@ -431,13 +457,29 @@ struct Round2States(core::mem::MaybeUninit<[u128; ROUND1]>);
 
 impl Round2 {
     /// No run recorded yet; `states` points to a [`Round2States`] (or is
-    /// null if the cache is never used).
-    fn new(states: *mut u128) -> Round2 {
+    /// null if the cache is never used); `last` is the counter of the
+    /// loop's last group.
+    fn new(states: *mut u128, last: u32) -> Round2 {
         Round2 {
             states,
             rec: NO_RUN,
             anchor: 0,
+            end: 0,
+            last,
         }
+    }
+
+    /// Whether the run `id` of a group at counter `n`, `low = n mod 256`
+    /// below `4R`, records: the cache is in use, no run has recorded yet,
+    /// and at least [`REPLAY_MIN`] blocks of later runs follow (the loop's
+    /// groups from `n` to `last` number far fewer than 2^32 blocks, so
+    /// the wrapping difference is their distance).
+    fn records(&self, nr: usize, n: u32, low: usize) -> bool {
+        let later = self
+            .last
+            .wrapping_sub(n)
+            .saturating_add(low as u32 + 4 * R as u32);
+        start_round(nr) == 2 && self.rec == NO_RUN && low < 4 * R && later >= 256 + REPLAY_MIN
     }
 
     /// Entry `b` of the states, as a pointer (for 64-byte loads and stores).
@@ -577,10 +619,12 @@ kernel_fns! {
         })
     }
 
-    /// Overwrites the round-2 cache's 4 KiB of states with zeros by
-    /// volatile stores (the compiler may not drop them as dead).
+    /// Overwrites the round-2 cache's written states (entries `anchor ..
+    /// end`, widened to whole 64-byte lines) with zeros by volatile stores
+    /// (the compiler may not drop them as dead).
     fn wipe_round2(r2: &mut Round2) {
-        for i in 0..ROUND1 / 4 {
+        let lines = (r2.anchor as usize / 4)..(r2.end as usize).div_ceil(4).min(ROUND1 / 4);
+        for i in lines {
             // SAFETY: entries `4i … 4i + 3` lie in the 4 KiB of states (`i <
             // 64`), which are 64-byte aligned ([`Round2States`]).
             unsafe { core::ptr::write_volatile(r2.at(4 * i).cast::<__m512i>(), _mm512_set1_epi32(0)) };
@@ -753,7 +797,7 @@ macro_rules! round2_regs {
                     .map(|w| round1_to_start::<NR>(ctx, _mm512_aesenc_epi128(w, ctx.k[1])));
             }
             let (id, low) = (round1_run(n), (n & 0xff) as usize);
-            if start_round(NR) == 2 && r2.rec == NO_RUN && low < 4 * R {
+            if r2.records(NR, n, low) {
                 r2.rec = id;
                 r2.anchor = low as u32;
             }
@@ -783,6 +827,7 @@ macro_rules! round2_regs {
                         // SAFETY: as above.
                         unsafe { _mm512_storeu_si512(r2.at(low + 4 * c).cast(), v) };
                     }
+                    r2.end = (low + 4 * R) as u32;
                 }
                 x
             }
@@ -1037,7 +1082,10 @@ fn seal_zmm<const NR: usize>(
         id: NO_RUN,
         base: _mm512_set1_epi32(0),
     };
-    let mut r2 = Round2::new(round2);
+    let mut r2 = Round2::new(
+        round2,
+        n.wrapping_add((4 * R * full.saturating_sub(1)) as u32),
+    );
     if encrypt {
         // The ciphertext of chunk i − LAG is hashed while chunk i is
         // encrypted, read back from `buf`: with a lag of one the products
