@@ -184,7 +184,15 @@
 //!   alternated, pinned to each vCPU, quiet runs only: against aws-lc-rs
 //!   1.09–1.10× → 1.10–1.12× at 16 KiB, 1.06–1.07× → 1.08–1.11× at 64
 //!   KiB. Not for AES-128, whose loop is bound by both ports, not port 0:
-//!   there the stores and the wipe cost what the cache saved. The 4 KiB
+//!   there the stores and the wipe cost what the cache saved (re-measured
+//!   in session 20 with the storage in [`seal_with_round2`], so that the
+//!   frame effect below plays no part: AES-128 encryption through the
+//!   cache 0.172 → 0.178 cycles/byte at 16 KiB and 0.163 → 0.169 at 64
+//!   KiB, scratch-harness minima, pinned). Why is open: the replay XOR
+//!   takes the place of the round-1 XOR, so the cache removes one
+//!   `vaesenc` per register outright (dropping round 2 showed that worth
+//!   0.167 → 0.158), and ≈ 130 stores per 16 KiB call for the recording
+//!   and the wipe should cost far less than the ≈ 100 cycles lost. The 4 KiB
 //!   itself must stay out of AES-128's frame: the first landed version
 //!   (bb7ea82) had it in `seal_zmm` for every key size and read AES-128
 //!   encryption at 0.184–0.187 cycles/byte against 0.168 (16 KiB,

@@ -1,6 +1,6 @@
 //! The safe layer of Kummer DH: [`SecretKey`], [`PublicKey`],
 //! [`SharedSecret`] and [`KummerError`], on top of the raw
-//! [`scalarmult`](super::scalarmult) / [`scalarmult_base`](super::scalarmult_base).
+//! [`scalarmult`] / [`scalarmult_base`].
 //!
 //! # Public-key validation: the surface equation
 //!
@@ -200,7 +200,7 @@ impl core::error::Error for KummerError {}
 /// A Kummer DH secret key: a 251-bit scalar in 32 little-endian bytes.
 ///
 /// The top 5 bits of byte 31 are not used by the ladder (see
-/// [`scalarmult`](super::scalarmult)); no clamping or reduction is applied.
+/// [`scalarmult`]); no clamping or reduction is applied.
 /// The bytes are zeroized when the key is dropped (clones too), and `Debug`
 /// does not show them.
 ///
@@ -280,7 +280,7 @@ impl SecretKey {
         &self.bytes
     }
 
-    /// The public key `secret · BASE_POINT` ([`scalarmult_base`](super::scalarmult_base)).
+    /// The public key `secret · BASE_POINT` ([`scalarmult_base`]).
     /// Constant time.
     pub fn public_key(&self) -> PublicKey {
         PublicKey {
