@@ -188,11 +188,16 @@
 //!   in session 20 with the storage in [`seal_with_round2`], so that the
 //!   frame effect below plays no part: AES-128 encryption through the
 //!   cache 0.172 → 0.178 cycles/byte at 16 KiB and 0.163 → 0.169 at 64
-//!   KiB, scratch-harness minima, pinned). Why is open: the replay XOR
-//!   takes the place of the round-1 XOR, so the cache removes one
-//!   `vaesenc` per register outright (dropping round 2 showed that worth
-//!   0.167 → 0.158), and ≈ 130 stores per 16 KiB call for the recording
-//!   and the wipe should cost far less than the ≈ 100 cycles lost. The 4 KiB
+//!   KiB, scratch-harness minima, pinned). The cache itself pays: it
+//!   removes one `vaesenc` per register (dropping round 2 showed that worth
+//!   0.167 → 0.158), and with no run recording at all the cache-enabled
+//!   AES-128 loop — the same vector work as the plain one — read 0.1835
+//!   against 0.1715. Its compiled loop carries ≈ 30 more scalar moves per
+//!   16 blocks (42–46 `mov` against 14–18: the bookkeeping's live values
+//!   spilled), and that costs more than the cache saves. Deciding each
+//!   run's mode once on entering it instead of per group did not change
+//!   it (AES-128 through the cache 0.1717 against 0.1712 at 16 KiB, 0.1625
+//!   against 0.1580 at 64 KiB; AES-256 level), so it was not kept. The 4 KiB
 //!   itself must stay out of AES-128's frame: the first landed version
 //!   (bb7ea82) had it in `seal_zmm` for every key size and read AES-128
 //!   encryption at 0.184–0.187 cycles/byte against 0.168 (16 KiB,
