@@ -448,9 +448,6 @@ struct Round2 {
     /// bases.
     rec: u32,
     anchor: u32,
-    /// One past the last entry the recording run wrote (entries `anchor ..
-    /// end` are written, and only they are wiped).
-    end: u32,
     /// The counter of the loop's last group: a run records only if at
     /// least [`REPLAY_MIN`] blocks from later runs follow it.
     last: u32,
@@ -477,13 +474,13 @@ impl Round2 {
             states,
             rec: NO_RUN,
             anchor: 0,
-            end: 0,
             last,
         }
     }
 
-    /// Whether the run `id` of a group at counter `n`, `low = n mod 256`
-    /// below `4R`, records: the cache is in use, no run has recorded yet,
+    /// Whether the run of a group at counter `n` (`low = n mod 256`)
+    /// records: the cache is in use, no run has recorded yet, `low` is
+    /// below `4R`,
     /// and at least [`REPLAY_MIN`] blocks of later runs follow (the loop's
     /// groups from `n` to `last` number far fewer than 2^32 blocks, so
     /// the wrapping difference is their distance).
@@ -493,6 +490,15 @@ impl Round2 {
             .wrapping_sub(n)
             .saturating_add(low as u32 + 4 * R as u32);
         start_round(nr) == 2 && self.rec == NO_RUN && low < 4 * R && later >= 256 + REPLAY_MIN
+    }
+
+    /// One past the last entry the recording run wrote: its groups start at
+    /// `anchor`, `anchor + 16`, … up to the last at most 240
+    /// ([`round1_cached`]), and it wrote all of them (a run records only if
+    /// later runs follow, so the loop passes its end).
+    fn end(&self) -> usize {
+        let a = self.anchor as usize;
+        a + (ROUND1 - 4 * R - a) / (4 * R) * (4 * R) + 4 * R
     }
 
     /// Entry `b` of the states, as a pointer (for 64-byte loads and stores).
@@ -633,10 +639,10 @@ kernel_fns! {
     }
 
     /// Overwrites the round-2 cache's written states (entries `anchor ..
-    /// end`, widened to whole 64-byte lines) with zeros by volatile stores
-    /// (the compiler may not drop them as dead).
+    /// end()`, widened to whole 64-byte lines) with zeros by volatile
+    /// stores (the compiler may not drop them as dead).
     fn wipe_round2(r2: &mut Round2) {
-        let lines = (r2.anchor as usize / 4)..(r2.end as usize).div_ceil(4).min(ROUND1 / 4);
+        let lines = (r2.anchor as usize / 4)..r2.end().div_ceil(4).min(ROUND1 / 4);
         for i in lines {
             // SAFETY: entries `4i … 4i + 3` lie in the 4 KiB of states (`i <
             // 64`), which are 64-byte aligned ([`Round2States`]).
@@ -681,7 +687,8 @@ kernel_fns! {
 
 kernel_fns_nr! {
     /// A register of AES states after round 1 taken to round
-    /// [`start_round`]: round 2 for AES-192/256, as it is for AES-128.
+    /// [`start_round`]: through round 2 for AES-192/256, unchanged for
+    /// AES-128.
     fn round1_to_start(ctx: &Ctx, x: __m512i) -> __m512i {
         if start_round(NR) == 2 { _mm512_aesenc_epi128(x, ctx.k[2]) } else { x }
     }
@@ -836,11 +843,11 @@ macro_rules! round2_regs {
                     round1_to_start::<NR>(ctx, _mm512_xor_si512(run.base, t))
                 });
                 if r2.rec == id {
+                    debug_assert!(low + 4 * R <= r2.end());
                     for (c, &v) in x.iter().enumerate() {
                         // SAFETY: as above.
                         unsafe { _mm512_storeu_si512(r2.at(low + 4 * c).cast(), v) };
                     }
-                    r2.end = (low + 4 * R) as u32;
                 }
                 x
             }
