@@ -62,16 +62,19 @@
 //! 2026-11-21).
 #![allow(unsafe_code)]
 
+use super::Direction;
 use super::pad::{PAD, Pad};
-use super::{Direction, TABLE, Units};
+use super::stitch::{TABLE, Units, ghash_padded, power_table, tag_bytes};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
+use crate::ghash;
 use crate::simd::{from_u128, to_u128};
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128,
     _mm_clmulepi64_si128, _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8,
     _mm_setzero_si128, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
+use zeroize::Zeroize;
 
 /// Blocks (registers) per loop iteration.
 const R: usize = 8;
@@ -82,28 +85,66 @@ const GROUP: usize = R;
 const STEP: usize = 16 * R;
 const _: () = assert!(STEP <= PAD);
 
-/// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
-/// over `buf` (any length) from `inc32(J0)` with the GHASH of the
-/// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-/// `table` comes from [`super::power_table`].
-pub(super) fn seal(
+/// The engine's key: the AES-NI key schedule and the power table
+/// ([`power_table`]), made once per key.
+#[derive(Clone)]
+pub(super) struct Key {
     t: AesClmul,
-    rk: &RoundKeys,
-    table: &[u128; TABLE],
-    dir: Direction,
-    j0: &[u8; 16],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    let _ = t;
-    // SAFETY: the token proves every feature `seal_xmm` is compiled for.
-    unsafe {
-        let e = dir == Direction::Encrypt;
-        match rk.rounds {
-            10 => seal_xmm::<10>(rk, table, e, j0, aad, buf),
-            12 => seal_xmm::<12>(rk, table, e, j0, aad, buf),
-            _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
+    rk: RoundKeys,
+    powers: [u128; TABLE],
+}
+
+impl Key {
+    /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32`.
+    pub(super) fn new(t: AesClmul, key: &[u8]) -> Key {
+        let rk = crate::aes::aesni::expand(t, key);
+        let mut h = [0u8; 16];
+        crate::aes::aesni::encrypt_blocks(t, &rk, core::slice::from_mut(&mut h));
+        let mut powers = ghash::gcm_powers_xmm(t.clmul(), ghash::gcm_key(&h));
+        h.zeroize();
+        let key = Key {
+            t,
+            powers: power_table(&powers),
+            rk,
+        };
+        powers.zeroize();
+        key
+    }
+
+    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
+    /// mode over `buf` (any length) from `inc32(J0)` with the GHASH of the
+    /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
+    pub(super) fn seal(
+        &self,
+        dir: Direction,
+        j0: &[u8; 16],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        let _ = self.t;
+        let (rk, table) = (&self.rk, &self.powers);
+        // SAFETY: the token `self.t` proves every feature `seal_xmm` is
+        // compiled for.
+        unsafe {
+            let e = dir == Direction::Encrypt;
+            match rk.rounds {
+                10 => seal_xmm::<10>(rk, table, e, j0, aad, buf),
+                12 => seal_xmm::<12>(rk, table, e, j0, aad, buf),
+                _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
+            }
         }
+    }
+
+    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
+    /// 96 bits.
+    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        ghash_padded(self.t.clmul(), &self.powers, acc, data)
+    }
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        self.powers.zeroize();
     }
 }
 
@@ -392,7 +433,7 @@ fn seal_xmm<const NR: usize>(
             unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) }
         }),
         rev: from_u128(0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f),
-        c: from_u128(u128::from(crate::ghash::C_HI)),
+        c: from_u128(u128::from(ghash::C_HI)),
         table,
         ctr_base: from_u128(j0_rev & !0xffff_ffff),
         byte_index: from_u128(0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100),
@@ -412,7 +453,7 @@ fn seal_xmm<const NR: usize>(
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
         mul_acc(lengths, power(ctx.table, 31), &mut s);
-        return super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
 
     // Associated data: R blocks per group, paired per reduction as in the
@@ -507,5 +548,5 @@ fn seal_xmm<const NR: usize>(
         lengths
     };
     mul_acc(len_block, power(ctx.table, 31), &mut s);
-    super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
 }

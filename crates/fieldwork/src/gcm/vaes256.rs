@@ -106,10 +106,15 @@
 //! encryption 0.418 → 0.395, AES-256 0.478 → 0.468.
 #![allow(unsafe_code)]
 
+use super::Direction;
 use super::pad::{PAD, Pad};
-use super::{Direction, ROUND1, TABLE, Tables, Units, round1_base, round1_cached, round1_run};
+use super::stitch::{
+    ROUND1, TABLE, Units, ghash_padded, power_table, round1_base, round1_cached, round1_run,
+    tag_bytes,
+};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
+use crate::ghash;
 use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
@@ -119,6 +124,7 @@ use core::arch::x86_64::{
     _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
     _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
+use zeroize::Zeroize;
 
 /// Registers (of two blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
@@ -130,30 +136,74 @@ const GROUP: usize = 2 * R;
 const STEP: usize = 32 * R;
 const _: () = assert!(R.is_multiple_of(2));
 const _: () = assert!(STEP <= PAD);
-const _: () = assert!(2 * R == super::STEP_BLOCKS);
+const _: () = assert!(2 * R == super::stitch::STEP_BLOCKS);
 
-/// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter mode
-/// over `buf` (any length) from `inc32(J0)` with the GHASH of the
-/// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-/// `table` comes from [`super::power_table`].
-pub(super) fn seal(
+/// The engine's key: the AES-NI key schedule, the power table
+/// ([`power_table`]) and the counter-mode round-1 table (see
+/// [`super::stitch`]), made once per key.
+#[derive(Clone)]
+pub(super) struct Key {
     t: VaesAvx2,
-    rk: &RoundKeys,
-    tables: &Tables,
-    dir: Direction,
-    j0: &[u8; 16],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    let _ = t;
-    // SAFETY: the token proves every feature `seal_ymm` is compiled for.
-    unsafe {
-        let e = dir == Direction::Encrypt;
-        match rk.rounds {
-            10 => seal_ymm::<10>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
-            12 => seal_ymm::<12>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
-            _ => seal_ymm::<14>(rk, &tables.powers, &tables.round1, e, j0, aad, buf),
+    rk: RoundKeys,
+    powers: [u128; TABLE],
+    round1: [u128; ROUND1],
+}
+
+impl Key {
+    /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32` and the
+    /// round-1 table.
+    pub(super) fn new(t: VaesAvx2, key: &[u8]) -> Key {
+        let aes = t.aes_clmul();
+        let rk = crate::aes::aesni::expand(aes, key);
+        let mut h = [0u8; 16];
+        crate::aes::aesni::encrypt_blocks(aes, &rk, core::slice::from_mut(&mut h));
+        let mut powers = ghash::gcm_powers_xmm(aes.clmul(), ghash::gcm_key(&h));
+        h.zeroize();
+        let key = Key {
+            t,
+            powers: power_table(&powers),
+            round1: crate::aes::aesni::round1_table(aes, &rk),
+            rk,
+        };
+        powers.zeroize();
+        key
+    }
+
+    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
+    /// mode over `buf` (any length) from `inc32(J0)` with the GHASH of the
+    /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
+    pub(super) fn seal(
+        &self,
+        dir: Direction,
+        j0: &[u8; 16],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        let _ = self.t;
+        let (rk, table, round1) = (&self.rk, &self.powers, &self.round1);
+        // SAFETY: the token `self.t` proves every feature `seal_ymm` is
+        // compiled for.
+        unsafe {
+            let e = dir == Direction::Encrypt;
+            match rk.rounds {
+                10 => seal_ymm::<10>(rk, table, round1, e, j0, aad, buf),
+                12 => seal_ymm::<12>(rk, table, round1, e, j0, aad, buf),
+                _ => seal_ymm::<14>(rk, table, round1, e, j0, aad, buf),
+            }
         }
+    }
+
+    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
+    /// 96 bits.
+    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        ghash_padded(self.t.aes_clmul().clmul(), &self.powers, acc, data)
+    }
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        self.powers.zeroize();
+        self.round1.zeroize();
     }
 }
 
@@ -182,7 +232,7 @@ struct Ctx<'a> {
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
     c: __m256i,
     table: &'a [u128; TABLE],
-    /// The round keys, the round-1 table ([`super::Tables::round1`]) and
+    /// The round keys, the round-1 table ([`super::stitch`]) and
     /// `J0` (its bytes little-endian), for the round-1 bases.
     rk: &'a RoundKeys,
     round1: &'a [u128; ROUND1],
@@ -195,7 +245,7 @@ struct Ctx<'a> {
 }
 
 /// The round-1 base of the counters' current run of 256 blocks
-/// ([`super::round1_base`]) in both lanes, and which run it is.
+/// ([`round1_base`]) in both lanes, and which run it is.
 struct Run {
     id: u32,
     base: __m256i,
@@ -528,7 +578,7 @@ fn seal_ymm<const NR: usize>(
             _mm256_broadcastsi128_si256(key)
         }),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
-        c: from_u128s([u128::from(crate::ghash::C_HI); 2]),
+        c: from_u128s([u128::from(ghash::C_HI); 2]),
         table,
         rk,
         round1,
@@ -554,7 +604,7 @@ fn seal_ymm<const NR: usize>(
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
         absorb_one(&ctx, lengths, 31, &mut s);
-        return super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
     }
 
     // Associated data: 2R blocks per group, then the rest as one group.
@@ -653,5 +703,5 @@ fn seal_ymm<const NR: usize>(
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
-    super::tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
 }

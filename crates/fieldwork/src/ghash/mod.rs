@@ -423,74 +423,71 @@ pub(crate) fn dot(t: cpu::Clmul, a: u128, b: u128) -> u128 {
     clmul::dot(t, a, b)
 }
 
-/// GHASH key material for AES-GCM (crate-internal): the POLYVAL-domain
-/// key `mulX(ByteReverse(H))` and every power its kernel uses, computed
-/// once per key so that each message starts hashing at once. The
-/// accumulator is POLYVAL's (byte-reversed GHASH state).
-#[derive(Clone)]
-pub(crate) struct GcmHashKey {
-    kernel: Kernel,
-    /// `powers[k − 1]` = the dot-power of `H^k` (see [`State::powers`]).
-    pub(crate) powers: [u128; POWERS],
+/// `H = AES(K, 0^128)` in POLYVAL's domain, `mulX(ByteReverse(H))`: the
+/// AES-GCM engines' GHASH key (RFC 8452 appendix A). Their accumulator is
+/// POLYVAL's, i.e. the byte-reversed GHASH state.
+pub(crate) fn gcm_key(h: &[u8; 16]) -> u128 {
+    mul_x(u128::from_be_bytes(*h))
 }
 
-impl GcmHashKey {
-    fn with_kernel(h: &[u8; 16], kernel: Kernel) -> GcmHashKey {
-        let mut s = State::new(mul_x(u128::from_be_bytes(*h)), true, kernel);
-        s.ensure_powers(POWERS);
-        let mut powers = [0u128; POWERS];
-        powers[..s.ready].copy_from_slice(&s.powers()[..s.ready]);
-        GcmHashKey { kernel, powers }
-    }
-
-    /// Portable kernel (only `H^1` is used).
-    pub(crate) fn portable(h: &[u8; 16]) -> GcmHashKey {
-        GcmHashKey::with_kernel(h, Kernel::Portable)
-    }
-
-    /// PCLMULQDQ kernel with all of `H^1 … H^32` (for a stitched AES-GCM
-    /// kernel's power table; hashing itself uses the first eight).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn xmm_all_powers(h: &[u8; 16], t: cpu::Clmul) -> GcmHashKey {
-        let mut k = GcmHashKey::with_kernel(h, Kernel::Xmm(t));
-        clmul::powers(t, &mut k.powers, 8);
-        k
-    }
-
-    /// VPCLMULQDQ kernel: `H^1 … H^32`.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn zmm(h: &[u8; 16], t: cpu::Avx512Clmul) -> GcmHashKey {
-        GcmHashKey::with_kernel(h, Kernel::Zmm(t))
-    }
-
-    /// `acc` after absorbing `data` in GCM's byte order, a final partial
-    /// block padded with zeros (SP 800-38D's `A ∥ 0^v`, `C ∥ 0^u`).
-    pub(crate) fn update_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        let whole = data.len() & !15;
-        let mut acc = acc;
-        if whole > 0 {
-            acc = absorb_blocks(self.kernel, &self.powers, acc, &data[..whole], true);
-        }
-        if whole < data.len() {
-            let mut b = [0u8; 16];
-            b[..data.len() - whole].copy_from_slice(&data[whole..]);
-            acc = absorb_blocks(self.kernel, &self.powers, acc, &b, true);
-            b.zeroize();
-        }
-        acc
-    }
-
-    /// `acc` after one block given as POLYVAL's element (already
-    /// byte-reversed), e.g. the lengths block.
-    pub(crate) fn update_element(&self, acc: u128, x: u128) -> u128 {
-        self.update_padded(acc, &x.to_be_bytes())
-    }
+/// The dot-powers `H^1 … H^32` of the GCM key `h` ([`gcm_key`]),
+/// ascending, as the zmm GHASH kernel computes its own (for the zmm
+/// AES-GCM kernel's tables).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn gcm_powers_zmm(t: cpu::Avx512Clmul, h: u128) -> [u128; POWERS] {
+    let mut all = [0u128; POWERS];
+    all[0] = h;
+    clmul::powers(t.clmul(), &mut all[..LOW], 1);
+    vpclmul::extend_powers(t, &mut all);
+    all
 }
 
-impl Drop for GcmHashKey {
-    fn drop(&mut self) {
-        self.powers.zeroize();
+/// The dot-powers `H^1 … H^32` of the GCM key `h` ([`gcm_key`]),
+/// ascending, with PCLMULQDQ (for the ymm and xmm AES-GCM kernels' tables).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn gcm_powers_xmm(t: cpu::Clmul, h: u128) -> [u128; POWERS] {
+    let mut all = [0u128; POWERS];
+    all[0] = h;
+    clmul::powers(t, &mut all[..LOW], 1);
+    clmul::powers(t, &mut all, LOW);
+    all
+}
+
+/// `acc` after absorbing `data` in GCM's byte order, a final partial block
+/// padded with zeros (SP 800-38D's `A ∥ 0^v`, `C ∥ 0^u`), with
+/// `absorb(acc, whole_blocks)`.
+#[inline]
+fn gcm_padded(acc: u128, data: &[u8], absorb: impl Fn(u128, &[u8]) -> u128) -> u128 {
+    let whole = data.len() & !15;
+    let mut acc = acc;
+    if whole > 0 {
+        acc = absorb(acc, &data[..whole]);
     }
+    if whole < data.len() {
+        let mut b = [0u8; 16];
+        b[..data.len() - whole].copy_from_slice(&data[whole..]);
+        acc = absorb(acc, &b);
+        b.zeroize();
+    }
+    acc
+}
+
+/// GHASH of `data` (zero-padded) into `acc` for the GCM key `h`
+/// ([`gcm_key`]) on the portable backend.
+pub(crate) fn gcm_update_portable(h: u128, acc: u128, data: &[u8]) -> u128 {
+    gcm_padded(acc, data, |acc, blocks| {
+        portable::update(h, acc, blocks, true)
+    })
+}
+
+/// GHASH of `data` (zero-padded) into `acc` with PCLMULQDQ; `powers` holds
+/// the ascending dot-powers `H^1 … H^8` at least.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn gcm_update_clmul(t: cpu::Clmul, powers: &[u128], acc: u128, data: &[u8]) -> u128 {
+    debug_assert!(powers.len() >= LOW);
+    gcm_padded(acc, data, |acc, blocks| {
+        clmul::update(t, powers, acc, blocks, true)
+    })
 }
 
 /// A block as POLYVAL's field element: little-endian, or byte-reversed
