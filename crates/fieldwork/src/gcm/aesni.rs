@@ -68,11 +68,12 @@ use super::stitch::{TABLE, Units, ghash_padded, power_table, tag_bytes};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::ghash;
+use crate::ghash::aggregate::xmm::{Sums, mul_acc, reduce, zero_sums};
 use crate::simd::{from_u128, to_u128};
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128,
-    _mm_clmulepi64_si128, _mm_cmpgt_epi8, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8,
-    _mm_setzero_si128, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128, _mm_cmpgt_epi8,
+    _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
+    _mm_storeu_si128, _mm_xor_si128,
 };
 use zeroize::Zeroize;
 
@@ -177,14 +178,6 @@ struct Ctx<'a> {
     byte_index: __m128i,
 }
 
-/// The schoolbook sums of an aggregated group.
-#[derive(Clone, Copy)]
-struct Sums {
-    lo: __m128i,
-    hi: __m128i,
-    mid: __m128i,
-}
-
 macro_rules! kernel_fns {
     ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
         $(
@@ -210,50 +203,11 @@ macro_rules! kernel_fns_nr {
 }
 
 kernel_fns! {
-    /// Empty sums.
-    fn zero_sums() -> Sums {
-        let z = _mm_setzero_si128();
-        Sums { lo: z, hi: z, mid: z }
-    }
-
     /// The power `table[i]`.
     fn power(table: &[u128; TABLE], i: usize) -> __m128i {
         let i = i.min(TABLE - 1);
         // SAFETY: `i < TABLE`.
         unsafe { _mm_loadu_si128(table.as_ptr().add(i).cast()) }
-    }
-
-    /// Accumulates the product `d·p` (schoolbook).
-    fn mul_acc(d: __m128i, p: __m128i, s: &mut Sums) {
-        s.lo = _mm_xor_si128(s.lo, _mm_clmulepi64_si128::<0x00>(d, p));
-        s.hi = _mm_xor_si128(s.hi, _mm_clmulepi64_si128::<0x11>(d, p));
-        s.mid = _mm_xor_si128(
-            s.mid,
-            _mm_xor_si128(
-                _mm_clmulepi64_si128::<0x01>(d, p),
-                _mm_clmulepi64_si128::<0x10>(d, p),
-            ),
-        );
-    }
-
-    /// The 256-bit sums reduced: with `T = hi·x^128 + mid·x^64 + lo`,
-    /// Montgomery reduction is `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`,
-    /// `fold(v) = swap64(v) ⊕ v₀·C` (see [`crate::ghash`]).
-    fn reduce(s: Sums, c: __m128i) -> __m128i {
-        let m = _mm_xor_si128(
-            s.mid,
-            _mm_xor_si128(
-                _mm_shuffle_epi32::<0x4e>(s.lo),
-                _mm_clmulepi64_si128::<0x00>(s.lo, c),
-            ),
-        );
-        _mm_xor_si128(
-            s.hi,
-            _mm_xor_si128(
-                _mm_shuffle_epi32::<0x4e>(m),
-                _mm_clmulepi64_si128::<0x00>(m, c),
-            ),
-        )
     }
 
     /// The counter block `n` (big-endian), built from the 32-bit counter

@@ -115,14 +115,14 @@ use super::stitch::{
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
 use crate::ghash;
+use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, reduce, zero_sums};
 use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
     _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_broadcastsi128_si256, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
-    _mm256_cmpgt_epi8, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_set1_epi8,
-    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
-    _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
+    _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_set1_epi8,
+    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_storeu_si256,
+    _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 use zeroize::Zeroize;
 
@@ -251,14 +251,6 @@ struct Run {
     base: __m256i,
 }
 
-/// The schoolbook sums of an aggregated group.
-#[derive(Clone, Copy)]
-struct Sums {
-    lo: __m256i,
-    hi: __m256i,
-    mid: __m256i,
-}
-
 macro_rules! kernel_fns {
     ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
         $(
@@ -284,82 +276,11 @@ macro_rules! kernel_fns_nr {
 }
 
 kernel_fns! {
-    /// Empty sums.
-    fn zero_sums() -> Sums {
-        let z = _mm256_setzero_si256();
-        Sums { lo: z, hi: z, mid: z }
-    }
-
     /// Two powers `table[i..i + 2]`.
     fn powers2(table: &[u128; TABLE], i: usize) -> __m256i {
         let i = i.min(TABLE - 2);
         // SAFETY: `i + 2 ≤ TABLE`.
         unsafe { _mm256_loadu_si256(table.as_ptr().add(i).cast()) }
-    }
-
-    /// Accumulates the two lanes' products `d·p` (schoolbook).
-    fn mul_acc(d: __m256i, p: __m256i, s: &mut Sums) {
-        s.lo = _mm256_xor_si256(s.lo, _mm256_clmulepi64_epi128::<0x00>(d, p));
-        s.hi = _mm256_xor_si256(s.hi, _mm256_clmulepi64_epi128::<0x11>(d, p));
-        s.mid = _mm256_xor_si256(
-            s.mid,
-            _mm256_xor_si256(
-                _mm256_clmulepi64_epi128::<0x01>(d, p),
-                _mm256_clmulepi64_epi128::<0x10>(d, p),
-            ),
-        );
-    }
-
-    /// [`mul_acc`] for two registers: each sum takes both registers'
-    /// products XORed together (no `vpternlogq`: the same number of XORs
-    /// as two [`mul_acc`], with half the dependency chain through the sums).
-    fn mul_acc2(d: __m256i, p: __m256i, e: __m256i, q: __m256i, s: &mut Sums) {
-        s.lo = _mm256_xor_si256(
-            s.lo,
-            _mm256_xor_si256(
-                _mm256_clmulepi64_epi128::<0x00>(d, p),
-                _mm256_clmulepi64_epi128::<0x00>(e, q),
-            ),
-        );
-        s.hi = _mm256_xor_si256(
-            s.hi,
-            _mm256_xor_si256(
-                _mm256_clmulepi64_epi128::<0x11>(d, p),
-                _mm256_clmulepi64_epi128::<0x11>(e, q),
-            ),
-        );
-        let md = _mm256_xor_si256(
-            _mm256_clmulepi64_epi128::<0x01>(d, p),
-            _mm256_clmulepi64_epi128::<0x10>(d, p),
-        );
-        let me = _mm256_xor_si256(
-            _mm256_clmulepi64_epi128::<0x01>(e, q),
-            _mm256_clmulepi64_epi128::<0x10>(e, q),
-        );
-        s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
-    }
-
-    /// The two lanes' 256-bit sums reduced and XORed together. With the
-    /// product `T = hi·x^128 + mid·x^64 + lo`, Montgomery reduction is
-    /// `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`, `fold(v) = swap64(v) ⊕
-    /// v₀·C` (see [`crate::ghash`]): no byte shifts — two `vpshufd`, two
-    /// `vpclmulqdq`, four XORs on both lanes at once.
-    fn reduce(s: Sums, c: __m256i) -> __m128i {
-        let m = _mm256_xor_si256(
-            s.mid,
-            _mm256_xor_si256(
-                _mm256_shuffle_epi32::<0x4e>(s.lo),
-                _mm256_clmulepi64_epi128::<0x00>(s.lo, c),
-            ),
-        );
-        let r = _mm256_xor_si256(
-            s.hi,
-            _mm256_xor_si256(
-                _mm256_shuffle_epi32::<0x4e>(m),
-                _mm256_clmulepi64_epi128::<0x00>(m, c),
-            ),
-        );
-        _mm_xor_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r))
     }
 
     /// The whitened counter blocks `n ⊕ k₀`, `(n + 1) ⊕ k₀` (big-endian),

@@ -282,15 +282,14 @@ use super::stitch::{
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx512;
 use crate::ghash;
+use crate::ghash::aggregate::zmm::{Sums, mul_acc, mul_acc2, reduce, reduce_lanes, zero_sums};
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
-    __m128i, __m512i, _MM_PERM_BADC, _mm_loadu_si128, _mm_xor_si128, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128,
-    _mm512_aesenclast_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128,
-    _mm512_castsi512_si256, _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
-    _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
-    _mm512_maskz_set1_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
-    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
+    __m128i, __m512i, _mm_loadu_si128, _mm_xor_si128, _mm512_add_epi32, _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_loadu_si512,
+    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
+    _mm512_maskz_set1_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_storeu_si512,
+    _mm512_xor_si512, _mm512_zextsi128_si512,
 };
 use zeroize::Zeroize;
 
@@ -634,14 +633,6 @@ struct Powers<'a> {
     at: usize,
 }
 
-/// The Karatsuba-free (schoolbook) sums of an aggregated group.
-#[derive(Clone, Copy)]
-struct Sums {
-    lo: __m512i,
-    hi: __m512i,
-    mid: __m512i,
-}
-
 macro_rules! kernel_fns {
     ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
         $(
@@ -667,80 +658,11 @@ macro_rules! kernel_fns_nr {
 }
 
 kernel_fns! {
-    /// Empty sums.
-    fn zero_sums() -> Sums {
-        let z = _mm512_set1_epi32(0);
-        Sums { lo: z, hi: z, mid: z }
-    }
-
     /// Four powers `table[i..i + 4]` (`table` has at least four).
     fn powers4(table: &[u128], i: usize) -> __m512i {
         let i = i.min(table.len() - 4);
         // SAFETY: `i + 4 ≤ table.len()`.
         unsafe { _mm512_loadu_si512(table.as_ptr().add(i).cast()) }
-    }
-
-    /// Accumulates the four lanes' products `d·p` (schoolbook).
-    fn mul_acc(d: __m512i, p: __m512i, s: &mut Sums) {
-        s.lo = _mm512_xor_si512(s.lo, _mm512_clmulepi64_epi128::<0x00>(d, p));
-        s.hi = _mm512_xor_si512(s.hi, _mm512_clmulepi64_epi128::<0x11>(d, p));
-        s.mid = _mm512_ternarylogic_epi64::<0x96>(
-            s.mid,
-            _mm512_clmulepi64_epi128::<0x01>(d, p),
-            _mm512_clmulepi64_epi128::<0x10>(d, p),
-        );
-    }
-
-    /// [`mul_acc`] for two registers, the new products entering the sums
-    /// by ternary XORs: four XOR operations for eight products.
-    fn mul_acc2(d: __m512i, p: __m512i, e: __m512i, q: __m512i, s: &mut Sums) {
-        s.lo = _mm512_ternarylogic_epi64::<0x96>(
-            s.lo,
-            _mm512_clmulepi64_epi128::<0x00>(d, p),
-            _mm512_clmulepi64_epi128::<0x00>(e, q),
-        );
-        s.hi = _mm512_ternarylogic_epi64::<0x96>(
-            s.hi,
-            _mm512_clmulepi64_epi128::<0x11>(d, p),
-            _mm512_clmulepi64_epi128::<0x11>(e, q),
-        );
-        let m = _mm512_ternarylogic_epi64::<0x96>(
-            s.mid,
-            _mm512_clmulepi64_epi128::<0x01>(d, p),
-            _mm512_clmulepi64_epi128::<0x10>(d, p),
-        );
-        s.mid = _mm512_ternarylogic_epi64::<0x96>(
-            m,
-            _mm512_clmulepi64_epi128::<0x01>(e, q),
-            _mm512_clmulepi64_epi128::<0x10>(e, q),
-        );
-    }
-
-    /// The four lanes' 256-bit sums reduced, each in its lane. With the
-    /// product `T = hi·x^128 + mid·x^64 + lo`, Montgomery reduction is
-    /// `T·x^(−128) = hi ⊕ fold(mid ⊕ fold(lo))`, `fold(v) = swap64(v) ⊕
-    /// v₀·C` (see [`crate::ghash`]): the middle sum is never split into
-    /// halves, so no byte shifts — two `vpshufd`, two `vpclmulqdq`, two
-    /// ternary XORs on all four lanes at once.
-    fn reduce_lanes(s: Sums, c: __m512i) -> __m512i {
-        let m = _mm512_ternarylogic_epi64::<0x96>(
-            s.mid,
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(s.lo),
-            _mm512_clmulepi64_epi128::<0x00>(s.lo, c),
-        );
-        _mm512_ternarylogic_epi64::<0x96>(
-            s.hi,
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(m),
-            _mm512_clmulepi64_epi128::<0x00>(m, c),
-        )
-    }
-
-    /// The four lanes' 256-bit sums reduced ([`reduce_lanes`]) and XORed
-    /// together.
-    fn reduce(s: Sums, c: __m512i) -> __m128i {
-        let r = reduce_lanes(s, c);
-        let y = _mm256_xor_si256(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r));
-        _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
     }
 
     /// The whitened counter blocks `(n + 4c + l) ⊕ k₀` (lane l of register

@@ -10,11 +10,12 @@
 #![allow(unsafe_code)]
 
 use super::C_HI;
+use super::aggregate::xmm;
 use crate::cpu::Clmul;
 use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi8, _mm_set_epi64x, _mm_shuffle_epi8,
-    _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
 /// The dot-powers `H^1 … H^n` into `out[..n]` (`out[0]` = H given),
@@ -116,21 +117,14 @@ fn product(y: __m128i, h: __m128i, hx: __m128i) -> (__m128i, __m128i, __m128i) {
 }
 
 /// `(hi·x^128 + lo + mid'·x^64)·x^(−128)` where `mid' = mid ⊕ lo ⊕ hi`
-/// (Karatsuba's middle term), by two folds with `C`.
+/// (Karatsuba's middle term recombined into the schoolbook one), reduced
+/// by [`super::aggregate::xmm::reduce`].
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn reduce(lo: __m128i, hi: __m128i, mid: __m128i) -> u128 {
     let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-    let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-    let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
     let c = to_x(u128::from(C_HI));
-    let fold = |v: __m128i| {
-        _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(v),
-            _mm_clmulepi64_si128::<0x00>(v, c),
-        )
-    };
-    from_x(_mm_xor_si128(hi, fold(fold(lo))))
+    from_x(xmm::reduce(xmm::Sums { lo, hi, mid }, c))
 }
 
 /// Block `j` of `data` as an xmm register, byte-reversed for GHASH (one

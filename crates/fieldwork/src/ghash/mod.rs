@@ -74,6 +74,8 @@
 //! and [`GHash`] choose the fastest on their own.
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod aggregate;
+#[cfg(target_arch = "x86_64")]
 mod clmul;
 mod portable;
 #[cfg(target_arch = "x86_64")]

@@ -77,28 +77,11 @@ fn extend_zmm(powers: &mut [u128; POWERS]) {
     }
 }
 
-/// Lane-wise dot product `a·b·x^(−128)`: the schoolbook product
-/// `hi·x^128 ⊕ mid·x^64 ⊕ lo` reduced as `hi ⊕ fold(mid ⊕ fold(lo))` with
-/// `fold(v) = swap64(v) ⊕ v₀·C`, the Montgomery reduction of
-/// [`super::mont_reduce`]. The middle sum is never split into halves, as
-/// in `gcm::vaes512`'s reduction.
+/// Lane-wise dot product `a·b·x^(−128)` ([`super::aggregate::zmm::dot4`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
 fn dot4(a: __m512i, b: __m512i) -> __m512i {
-    let lo = _mm512_clmulepi64_epi128::<0x00>(a, b);
-    let hi = _mm512_clmulepi64_epi128::<0x11>(a, b);
-    let mid = _mm512_xor_si512(
-        _mm512_clmulepi64_epi128::<0x01>(a, b),
-        _mm512_clmulepi64_epi128::<0x10>(a, b),
-    );
-    let c = _mm512_set1_epi64(super::C_HI as i64);
-    let fold = |v: __m512i| {
-        _mm512_xor_si512(
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(v),
-            _mm512_clmulepi64_epi128::<0x00>(v, c),
-        )
-    };
-    _mm512_xor_si512(hi, fold(_mm512_xor_si512(mid, fold(lo))))
+    super::aggregate::zmm::dot4(a, b, _mm512_set1_epi64(super::C_HI as i64))
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
