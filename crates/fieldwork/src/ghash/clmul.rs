@@ -9,8 +9,8 @@
 //! it for tails.
 #![allow(unsafe_code)]
 
-use super::C_HI;
 use super::aggregate::xmm;
+use super::field::C_HI;
 use crate::cpu::Clmul;
 use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{

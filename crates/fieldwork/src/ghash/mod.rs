@@ -77,6 +77,7 @@
 pub(crate) mod aggregate;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+mod field;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
@@ -103,50 +104,17 @@ use universal_hash::{
 };
 use zeroize::Zeroize;
 
-/// Blocks per aggregated step of the widest kernel; the key holds this
-/// many powers of H.
-const POWERS: usize = 32;
+pub(crate) use field::C_HI;
+use field::{POWERS, load, mont_reduce, mul_x};
 
 /// Powers every kernel's short groups use (groups of at most eight).
 const LOW: usize = 8;
-
-/// `C = x^63 + x^62 + x^57`: the high word of POLYVAL's reduction constant
-/// 0xc2000000000000000000000000000001.
-pub(crate) const C_HI: u64 = 0xc200_0000_0000_0000;
-
-/// `v·x^(−64)` folded once: `swap64(v) ⊕ v₀·C` (see [`mont_reduce`]).
-#[inline(always)]
-fn fold(v: u128) -> u128 {
-    let d0 = v as u64 as u128;
-    // d0·C for C = x^63 + x^62 + x^57, as shifts: constant time.
-    let t = (d0 << 63) ^ (d0 << 62) ^ (d0 << 57);
-    v.rotate_left(64) ^ t
-}
-
-/// Montgomery reduction: `(hi·x^128 + lo)·x^(−128) mod P` for POLYVAL's
-/// `P = x^128 + x^127 + x^126 + x^121 + 1`.
-///
-/// Adding `d₀·P` to `T = hi·x^128 + d₁·x^64 + d₀` clears its low word;
-/// dividing by x^64 leaves `hi·x^64 + (d₁ + d₀·x^64 + d₀·C)` with
-/// `C = x^63 + x^62 + x^57`. Twice, and the low half is folded into `hi`.
-/// (The white paper's reduction by two multiplications by 0xc2…, §
-/// "reduction with carry-less multiplication".)
-#[inline(always)]
-pub(crate) fn mont_reduce(lo: u128, hi: u128) -> u128 {
-    hi ^ fold(fold(lo))
-}
 
 /// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time).
 #[inline]
 pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
     let (lo, hi) = portable::clmul128(a, b);
     mont_reduce(lo, hi)
-}
-
-/// `v·x mod P`: RFC 8452's `mulX_POLYVAL`, constant time.
-fn mul_x(v: u128) -> u128 {
-    let top = (v >> 127).wrapping_neg(); // all ones if bit 127 is set
-    (v << 1) ^ (top & 0xc200_0000_0000_0000_0000_0000_0000_0001)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -490,19 +458,6 @@ pub(crate) fn gcm_update_clmul(t: cpu::Clmul, powers: &[u128], acc: u128, data: 
     gcm_padded(acc, data, |acc, blocks| {
         clmul::update(t, powers, acc, blocks, true)
     })
-}
-
-/// A block as POLYVAL's field element: little-endian, or byte-reversed
-/// (big-endian) for GHASH.
-#[inline(always)]
-fn load(c: &[u8], reflect: bool) -> u128 {
-    let mut b = [0u8; 16];
-    b.copy_from_slice(c);
-    if reflect {
-        u128::from_be_bytes(b)
-    } else {
-        u128::from_le_bytes(b)
-    }
 }
 
 impl Polyval {

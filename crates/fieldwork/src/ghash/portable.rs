@@ -5,6 +5,7 @@
 //! no data-dependent branches), reduced by [`super::mont_reduce`].
 #![forbid(unsafe_code)]
 
+use super::field::{load, mont_reduce};
 use crate::gf2x::portable::clmul64;
 
 /// The 256-bit carry-less product `a·b` as (low, high) 128-bit halves.
@@ -23,8 +24,8 @@ pub(super) fn clmul128(a: u128, b: u128) -> (u128, u128) {
 /// for GHASH): one `dot` per block.
 pub(super) fn update(h: u128, mut acc: u128, data: &[u8], reflect: bool) -> u128 {
     for c in data.chunks_exact(16) {
-        let (lo, hi) = clmul128(acc ^ super::load(c, reflect), h);
-        acc = super::mont_reduce(lo, hi);
+        let (lo, hi) = clmul128(acc ^ load(c, reflect), h);
+        acc = mont_reduce(lo, hi);
     }
     acc
 }

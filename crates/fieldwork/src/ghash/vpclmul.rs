@@ -13,7 +13,7 @@
 //! blocks go through the xmm path as one group.
 #![allow(unsafe_code)]
 
-use super::POWERS;
+use super::field::{C_HI, POWERS, mont_reduce};
 use crate::cpu::Avx512Clmul;
 use crate::simd::{to_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
@@ -81,7 +81,7 @@ fn extend_zmm(powers: &mut [u128; POWERS]) {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
 fn dot4(a: __m512i, b: __m512i) -> __m512i {
-    super::aggregate::zmm::dot4(a, b, _mm512_set1_epi64(super::C_HI as i64))
+    super::aggregate::zmm::dot4(a, b, _mm512_set1_epi64(C_HI as i64))
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
@@ -117,7 +117,7 @@ fn update_zmm(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u12
         let mid = _mm512_xor_si512(mid, _mm512_xor_si512(lo, hi));
         let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
         let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
-        acc = super::mont_reduce(lanes_sum(lo), lanes_sum(hi));
+        acc = mont_reduce(lanes_sum(lo), lanes_sum(hi));
     }
     // Fewer than 32 blocks left: groups of eight on xmm.
     super::clmul::update_blocks(powers, acc, groups.remainder(), reflect)
