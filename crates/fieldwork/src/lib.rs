@@ -49,6 +49,11 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+/// The `rand_core` (0.10) whose `CryptoRng` / `TryCryptoRng` the key
+/// generators take: the version `rand` 0.10 and RustCrypto's 0.6 traits
+/// use, re-exported so that callers can name it.
+pub use rand_core;
+
 pub mod aes;
 // No items yet: private until it has an API.
 mod chacha20;

@@ -32,26 +32,29 @@ fn value(name: &str) -> String {
         .unwrap_or_else(|| panic!("{name} missing from kummer_kat.txt"))
 }
 
-/// The tests' SplitMix64 as a `rand_core` generator, for `SecretKey::generate`.
-/// (Marked `CryptoRng` for the test only: it is not one.)
+/// The tests' SplitMix64 as a `rand_core` 0.10 generator, for
+/// `SecretKey::generate`. (Marked `CryptoRng` for the test only: it is not
+/// one.)
 struct TestRng(common::Rng);
 
-impl rand_core::RngCore for TestRng {
-    fn next_u32(&mut self) -> u32 {
-        self.0.next_u64() as u32
+impl fieldwork::rand_core::TryRng for TestRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.0.next_u64() as u32)
     }
-    fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next_u64())
     }
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
         for chunk in dst.chunks_mut(8) {
             let v = self.0.next_u64().to_le_bytes();
             chunk.copy_from_slice(&v[..chunk.len()]);
         }
+        Ok(())
     }
 }
 
-impl rand_core::CryptoRng for TestRng {}
+impl fieldwork::rand_core::TryCryptoRng for TestRng {}
 
 fn with_coordinate(mut point: [u8; 48], i: usize, v: u128) -> [u8; 48] {
     point[16 * i..16 * i + 16].copy_from_slice(&v.to_le_bytes());
@@ -366,4 +369,47 @@ fn secrets_are_redacted_and_zeroized_on_drop() {
     assert!(!shown.contains("f9") && !shown.contains("a9"), "{shown}");
     // Public keys print in full.
     assert_eq!(format!("{pkb:?}"), format!("PublicKey({})", value("pk_b")));
+}
+
+/// `rand` 0.10's generators, as a user's project hands them over: the
+/// thread-local CSPRNG through `generate`, the operating system's fallible
+/// source (`SysRng`, getrandom) through `try_generate`.
+#[test]
+fn rand_0_10_generators_make_keys() {
+    let mut rng = rand::rng();
+    let a = SecretKey::generate(&mut rng);
+    let b = SecretKey::try_generate(&mut rand::rngs::SysRng).expect("the OS generator works here");
+    assert!(a.as_bytes()[31] < 8 && b.as_bytes()[31] < 8);
+    assert_ne!(a.as_bytes(), b.as_bytes());
+    let ab = a.diffie_hellman(&b.public_key()).unwrap();
+    let ba = b.diffie_hellman(&a.public_key()).unwrap();
+    assert_eq!(ab.as_bytes(), ba.as_bytes());
+}
+
+/// A generator that fails: `try_generate` passes its error on.
+#[test]
+fn try_generate_passes_the_generator_error_on() {
+    #[derive(Debug, PartialEq)]
+    struct Broken;
+    impl std::fmt::Display for Broken {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("broken generator")
+        }
+    }
+    impl std::error::Error for Broken {}
+    struct Failing;
+    impl fieldwork::rand_core::TryRng for Failing {
+        type Error = Broken;
+        fn try_next_u32(&mut self) -> Result<u32, Broken> {
+            Err(Broken)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Broken> {
+            Err(Broken)
+        }
+        fn try_fill_bytes(&mut self, _dst: &mut [u8]) -> Result<(), Broken> {
+            Err(Broken)
+        }
+    }
+    impl fieldwork::rand_core::TryCryptoRng for Failing {}
+    assert_eq!(SecretKey::try_generate(&mut Failing).err(), Some(Broken));
 }

@@ -237,31 +237,18 @@ impl SecretKey {
     /// A fresh secret key: 32 bytes from `rng`, with the 5 unused top bits
     /// cleared.
     ///
-    /// `rng` must be a cryptographically secure generator (the `CryptoRng`
-    /// bound of `rand_core` 0.9 says so; an OS generator such as
-    /// `rand_core::OsRng` or `getrandom`'s is the usual choice).
+    /// `rng` must be a cryptographically secure generator: the `CryptoRng`
+    /// bound of `rand_core` 0.10 (re-exported as [`crate::rand_core`]), the
+    /// version `rand` 0.10 and RustCrypto's `aead` 0.6 use, says so. For a
+    /// fallible source such as the operating system's, use
+    /// [`try_generate`](Self::try_generate).
     ///
     /// # Example
     ///
     /// ```
     /// use fieldwork::kummer::SecretKey;
-    /// use rand_core::{CryptoRng, RngCore};
     ///
-    /// /// A counter: deterministic, for this example only. NOT secure.
-    /// struct Counter(u64);
-    /// impl RngCore for Counter {
-    ///     fn next_u32(&mut self) -> u32 { self.next_u64() as u32 }
-    ///     fn next_u64(&mut self) -> u64 { self.0 += 1; self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) }
-    ///     fn fill_bytes(&mut self, dst: &mut [u8]) {
-    ///         for chunk in dst.chunks_mut(8) {
-    ///             let v = self.next_u64().to_le_bytes();
-    ///             chunk.copy_from_slice(&v[..chunk.len()]);
-    ///         }
-    ///     }
-    /// }
-    /// impl CryptoRng for Counter {}
-    ///
-    /// let mut rng = Counter(0);
+    /// let mut rng = rand::rng(); // rand 0.10's thread-local CSPRNG
     /// let (alice, bob) = (SecretKey::generate(&mut rng), SecretKey::generate(&mut rng));
     /// let ab = alice.diffie_hellman(&bob.public_key())?;
     /// let ba = bob.diffie_hellman(&alice.public_key())?;
@@ -269,10 +256,38 @@ impl SecretKey {
     /// # Ok::<(), fieldwork::kummer::KummerError>(())
     /// ```
     pub fn generate<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> SecretKey {
+        match SecretKey::try_generate(rng) {
+            Ok(key) => key,
+            Err(never) => match never {},
+        }
+    }
+
+    /// As [`generate`](Self::generate), from a fallible generator (a
+    /// `rand_core` 0.10 `TryCryptoRng`, such as `rand::rngs::SysRng`, the
+    /// operating system's generator through `getrandom`).
+    ///
+    /// # Errors
+    ///
+    /// The generator's own error, if it could not deliver 32 bytes; no key
+    /// material is kept then.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use fieldwork::kummer::SecretKey;
+    /// use rand::rngs::SysRng;
+    ///
+    /// let key = SecretKey::try_generate(&mut SysRng)?;
+    /// assert!(key.as_bytes()[31] < 8);
+    /// # Ok::<(), rand::rngs::SysError>(())
+    /// ```
+    pub fn try_generate<R: rand_core::TryCryptoRng + ?Sized>(
+        rng: &mut R,
+    ) -> Result<SecretKey, R::Error> {
         let mut key = SecretKey { bytes: [0u8; 32] };
-        rng.fill_bytes(&mut key.bytes);
+        rng.try_fill_bytes(&mut key.bytes)?;
         key.bytes[31] &= 0x07;
-        key
+        Ok(key)
     }
 
     /// The 32 bytes of the key (for storage; handle with care).
