@@ -1,18 +1,38 @@
 //! Target features: `aes`, `pclmulqdq`, `ssse3`, `sse4.1` — capability
-//! token [`AesClmul`].
+//! token [`crate::cpu::AesClmul`].
 //!
-//! Key expansion (FIPS 197 §5.2, `KeyExpansion`) one 32-bit word at a time
-//! for all three key sizes: `SubWord(w)` is `aesenclast` of the state with
-//! `w` in all four columns and a zero round key — ShiftRows moves bytes
-//! between columns, which changes nothing when the columns are equal, and
-//! the final AddRoundKey adds zero. `RotWord` is a rotation, `Rcon` a
-//! constant: no table, no secret-dependent branch. (The usual
-//! `aeskeygenassist` sequences need a different shuffle per key size and an
-//! immediate per round; this one loop is at most 14 `aesenclast` per key.)
+//! AES key expansion and block encryption with AES-NI.
 //!
-//! Encryption: `pxor` with round key 0, `aesenc` for rounds 1 … Nr − 1,
-//! `aesenclast`; eight blocks in flight (latency ≈ 3–4 cycles, two per
-//! cycle on xmm here).
+//! # Math and source
+//!
+//! Key expansion is FIPS 197 §5.2 (`KeyExpansion`) one 32-bit word at a
+//! time, for all three key sizes: `SubWord(w)` is `aesenclast` of the
+//! state with `w` in all four columns and a zero round key — ShiftRows
+//! moves bytes between columns, which changes nothing when the columns are
+//! equal, and the final AddRoundKey adds zero. `RotWord` is a rotation,
+//! `Rcon` a constant: no table, no secret-dependent branch or address.
+//! Encryption is FIPS 197 §5.1: `pxor` with round key 0, `aesenc` for
+//! rounds 1 … Nr − 1, `aesenclast`.
+//!
+//! # Representation
+//!
+//! Round keys are `Nr + 1` 128-bit values in AES byte order, shared with
+//! the VAES kernels of [`crate::gcm`] (which broadcast them to every lane).
+//!
+//! # Operation count
+//!
+//! Key expansion: one `aesenclast` per `SubWord`, at most 14 per key.
+//! Encryption: `Nr + 1` AES operations per block, eight blocks in flight
+//! to cover the latency (≈ 3–4 cycles, two per cycle on xmm on the
+//! measured core).
+//!
+//! # Rejected
+//!
+//! - The usual `aeskeygenassist` sequences — a different shuffle per key
+//!   size and an immediate per round, against one loop for all three.
+//!
+//! No figure of its own: peer-bench measures it inside AES-GCM (the
+//! `fieldwork (aes-ni)` column of `--filter gcm`).
 #![allow(unsafe_code)]
 
 use super::RoundKeys;

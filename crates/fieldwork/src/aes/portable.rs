@@ -1,8 +1,10 @@
 //! Target features: none — the portable backend.
 //!
-//! RustCrypto's `aes` crate (fixsliced, constant time in software; it uses
-//! AES-NI by its own detection where present). Its key schedules zeroize
-//! themselves on drop.
+//! RustCrypto's `aes` crate: its software path is the constant-time
+//! fixsliced implementation (Adomnicai & Peyrin, "Fixslicing AES-like
+//! ciphers", TCHES 2021/1); it uses AES-NI by its own detection where
+//! present, even under `FIELDWORK_MAX_ISA=portable`. Its key schedules
+//! zeroize themselves on drop.
 #![forbid(unsafe_code)]
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};

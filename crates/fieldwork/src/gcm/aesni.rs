@@ -1,5 +1,5 @@
 //! Target features: `aes`, `pclmulqdq`, `ssse3`, `sse4.1` — capability
-//! token [`AesClmul`].
+//! token [`crate::cpu::AesClmul`].
 //!
 //! The stitched AES-GCM kernel on xmm, for CPUs with AES-NI and PCLMULQDQ
 //! but without VAES (and under `FIELDWORK_MAX_ISA=clmul`): everything after
@@ -7,59 +7,62 @@
 //! GHASH of the ciphertext with PCLMULQDQ in the same loop, the lengths
 //! block and the tag — in one function. It follows the ymm kernel
 //! ([`super::vaes256`]) function for function, one block per register
-//! instead of two; the zmm kernel ([`super::vaes512`]) documents the
-//! algorithm in full. SSE encodings only (no AVX), so it runs on every CPU
-//! with AES-NI and PCLMULQDQ.
+//! instead of two; the zmm kernel ([`super::vaes512`]) documents the math,
+//! its sources and the derivations. SSE encodings only (no AVX), so it runs
+//! on every CPU with AES-NI and PCLMULQDQ.
 //!
 //! # The algorithm, in brief
 //!
-//! `R` = 8 blocks per iteration (128 bytes): eight independent AES states,
-//! enough to cover `aesenc`'s latency at two per cycle (latency 3–4 here,
-//! 7 on Haswell at one per cycle). Encryption hashes the ciphertext of two
-//! iterations back, read from the buffer, while it encrypts the next
-//! counters; decryption hashes the ciphertext it is about to decrypt; one
-//! product follows each of the first eight AES rounds, so `pclmulqdq` (a
-//! different port from `aesenc` on Intel cores since Skylake) runs beside
-//! the rounds. GHASH is POLYVAL on byte-reversed blocks: block `j` of a
-//! group of `n` meets `H^(n−j)` (aggregated reduction, Gueron & Kounavis,
-//! Intel white paper 323640), schoolbook products (four `pclmulqdq` per
-//! block), Montgomery reduction `hi ⊕ fold(mid ⊕ fold(lo))` once per
-//! group pair (`H^16 … H^9`, then `H^8 … H^1`). Counters as in the ymm
-//! kernel: big-endian blocks advanced by one `paddd` into byte 15 while
-//! the low byte cannot wrap, else rebuilt from the 32-bit counter.
-//! Tails (and short messages) go through a zeroed stack buffer, with the
-//! bytes past the end cleared by a `pcmpgtb` mask before they are stored
-//! or hashed.
+//! 8 blocks per iteration (R = 8, 128 bytes): eight independent AES states,
+//! enough to cover `aesenc`'s latency (3–4 cycles at two per cycle on the
+//! measured core, 7 at one per cycle on Haswell). Encryption hashes the
+//! ciphertext of two iterations back, read from the buffer, while it
+//! encrypts the next counters; decryption hashes the ciphertext it is about
+//! to decrypt; one product follows each of the first eight AES rounds, so
+//! `pclmulqdq` (a different port from `aesenc` on Intel cores since
+//! Skylake) runs beside the rounds. GHASH is POLYVAL on byte-reversed
+//! blocks with aggregated reduction (Gueron & Kounavis, Intel white paper
+//! 323640): block `j` of a group of `n` meets `H^(n−j)`, schoolbook
+//! products (four `pclmulqdq` per block), Montgomery reduction `hi ⊕
+//! fold(mid ⊕ fold(lo))` once per group pair (`H^16 … H^9`, then `H^8 …
+//! H^1`).
 //!
-//! # Why not Karatsuba
+//! # Representation and bounds
 //!
-//! Karatsuba saves one `pclmulqdq` per block for a `pshufd` and two
-//! `pxor` (the data's halves summed; the powers' sums would come from a
-//! second table). Per 8 blocks of AES-128 the loop issues 88 AES
-//! operations (ports 0 and 1 here), 34 `pclmulqdq` (port 5) and about 60
-//! other vector operations (any of the three): 182 operations on three
-//! ports, ≈ 61 cycles, and Karatsuba would add operations, not remove
-//! them.
+//! - Counters are big-endian blocks advanced by one `paddd` into byte 15
+//!   while the low byte cannot wrap, else rebuilt from the public 32-bit
+//!   counter (`inc32`, modulo 2^32); AES runs all rounds from round 0 (no
+//!   round-1 table).
+//! - The key's power table `H^32 … H^1` and four zeros, of which this
+//!   kernel reads the last 16 entries.
+//! - Tails (and short messages) go through a zeroed 256-byte stack buffer
+//!   ([`super::pad`]), with the bytes past the end cleared by a `pcmpgtb`
+//!   mask before they are stored or hashed.
 //!
-//! # Measured
+//! # Operation count (per 8 blocks, AES-128)
 //!
-//! peer-bench, `--filter gcm`, two runs (2026-11-21; Intel Xeon, family 6
-//! model 207, where this kernel is the `fieldwork (aes-ni)` column; cycles
-//! estimated from the time-stamp counter): AES-128-GCM encryption with 13
-//! bytes of associated data, 16 B in 181 cycles (243 in a noisy run), 1 KiB
-//! at 0.68–0.70 cycles/byte, 16 KiB at 0.53–0.54, 64 KiB at 0.56–0.57. The
-//! chunked engine it replaced (AES-NI counter mode, then the PCLMULQDQ
-//! hash, per 512-byte chunk) ran at 1.27 at 16 KiB; the system OpenSSL
-//! 3.0's stitched AES-NI code at 0.62–0.66. AES-256: 0.71, level with
-//! OpenSSL. The loop takes ≈ 68 cycles per 8 blocks against the ≈ 61 of
-//! the estimate above; with 16 xmm registers the compiler keeps a few
-//! sums and states on the stack. A software prefetch (as in the zmm
-//! kernel) measured no gain here and 3 % loss for AES-256, so there is
-//! none. Nor are the counters whitened as in the zmm and ymm kernels
-//! (advanced by one XOR from a table, with round key 0 folded in): tried
-//! with an 8-block table, AES-128 gained 1 % at 16 KiB and AES-256 lost
-//! 2–3 % at 16 KiB and 1 KiB (minimum of 4 × 1 500 calls, alternated,
-//! 2026-11-21).
+//! 88 AES operations (8 round-0 XORs, 80 `aesenc`/`aesenclast`; ports 0
+//! and 1 on the measured core), 34 `pclmulqdq` (port 5) and about 60 other
+//! vector operations (any of the three): 182 operations on three ports,
+//! ≈ 61 cycles. The loop takes ≈ 68 (the figure below): with 16 xmm
+//! registers the compiler keeps a few sums and states on the stack.
+//!
+//! # Rejected
+//!
+//! - Karatsuba products — saves a `pclmulqdq` per block for a `pshufd` and
+//!   two `pxor` (and a second power table): more operations, not fewer.
+//! - Software prefetch (as in the zmm kernel) — no gain; AES-256 ≈ 3 %
+//!   slower.
+//! - Whitened counters advanced by one XOR from an 8-block table (round
+//!   key 0 folded in) — AES-128 ≈ 1 % faster, AES-256 2–3 % slower.
+//!
+//! # Figure
+//!
+//! AES-128-GCM encryption of 16 KiB (13 bytes of associated data): 0.529
+//! cycles/byte, 1.14× the system OpenSSL 3.0.19's stitched AES-NI code
+//! (Intel Xeon family 6 model 207, 2026-11-21, column `fieldwork (aes-ni)`
+//! of `cargo run --release -p peer-bench --features system-peers --
+//! --filter gcm128_encrypt`).
 #![allow(unsafe_code)]
 
 use super::Direction;

@@ -32,7 +32,8 @@
 //! - `vaes-avx512`: the stitched kernel (`gcm/vaes512.rs`): counter-mode AES with
 //!   VAES on zmm (four blocks per instruction) and GHASH of the same data
 //!   with VPCLMULQDQ in one loop, 16 blocks per iteration, with aggregated
-//!   reduction (Gueron & Kounavis, Intel white paper 323640).
+//!   reduction (Gueron & Kounavis, Intel white paper 323640); its
+//!   derivations are in `docs/gcm-stitched-kernels.md`.
 //! - `vaes-avx2`: the same stitched kernel on ymm (`gcm/vaes256.rs`, two
 //!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
 //!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack

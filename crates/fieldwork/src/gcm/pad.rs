@@ -1,8 +1,12 @@
-//! The zeroed stack buffer through which the ymm and xmm stitched kernels
-//! ([`super::vaes256`], [`super::aesni`]) process tails and short
-//! messages: without AVX-512BW they have no masked byte loads or stores,
-//! so at most [`PAD`] bytes are copied here, processed with whole-register
-//! accesses of the kernel's width, copied back, and wiped.
+//! Target features: none of its own — a helper of the ymm and xmm stitched
+//! kernels ([`super::vaes256`], [`super::aesni`]), inlined into their
+//! target-feature functions.
+//!
+//! The zeroed stack buffer through which those kernels process tails and
+//! short messages: without AVX-512BW they have no masked byte loads or
+//! stores, so at most 256 bytes (`PAD`) are copied here, processed with
+//! whole-register accesses of the kernel's width, copied back, and wiped
+//! with volatile stores over the 16-byte blocks that held data.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{__m128i, _mm_setzero_si128};

@@ -1,109 +1,77 @@
 //! Target features: `avx`, `avx2`, `vaes`, `vpclmulqdq`, `aes`, `pclmulqdq`,
-//! `ssse3`, `sse4.1` — capability token [`VaesAvx2`].
+//! `ssse3`, `sse4.1` — capability token [`crate::cpu::VaesAvx2`].
 //!
 //! The stitched AES-GCM kernel on ymm, for CPUs with VAES and VPCLMULQDQ
 //! but without AVX-512 (and for AVX-512 CPUs under `FIELDWORK_MAX_ISA=avx2`):
 //! everything after `J0` — GHASH of the associated data, counter-mode AES
-//! with VAES on ymm (two blocks per `vaesenc`) and GHASH of the ciphertext
-//! with VPCLMULQDQ in the same loop, the lengths block and the tag — in one
-//! function. The algorithm is that of the zmm kernel ([`super::vaes512`]),
-//! which documents it in full; this file follows it function for function.
+//! with VAES (two blocks per `vaesenc`) and GHASH of the ciphertext with
+//! VPCLMULQDQ in the same loop, the lengths block and the tag — in one
+//! function. It follows the zmm kernel ([`super::vaes512`]) function for
+//! function; the math, its sources and the derivations are documented
+//! there.
 //!
 //! # The algorithm, in brief
 //!
-//! `2·R` blocks per iteration (R = 8 registers of two blocks: 16 blocks,
-//! 256 bytes). Encryption hashes the previous iteration's ciphertext while
-//! it encrypts the next counters; decryption hashes the ciphertext it is
-//! about to decrypt. GHASH is POLYVAL on byte-reversed blocks: block `j`
-//! of a group of `n` meets `H^(n−j)` (aggregated reduction, Gueron &
-//! Kounavis, Intel white paper 323640), schoolbook 128×128 products (four
-//! `vpclmulqdq` per register, two registers' products entering the sums
-//! together), the two lanes' 256-bit sums reduced together (Montgomery,
-//! `hi ⊕ fold(mid ⊕ fold(lo))` with two folds by 0xc2…) and XORed. Groups
-//! of the text and of the associated data are reduced in pairs (`H^32 …
-//! H^17`, then `H^16 … H^1`). AES starts at round 2: while an
-//! iteration's counters share bytes 0–14, their states after round 1 are
-//! the run's base XORed with the key's round-1 table (one `vpxor` per
-//! register, as in the zmm kernel), else they are built from the 32-bit
-//! counter (`inc32` semantics) and run through round 1. With at most 256 bytes of associated data and 240 of text
-//! the whole hash is one aggregated reduction of at most 32 blocks.
+//! 16 blocks per iteration (R = 8 registers of two blocks, 256 bytes).
+//! Encryption hashes the ciphertext of two iterations back, re-read from
+//! the buffer, while it encrypts the next counters; decryption hashes the
+//! ciphertext it is about to decrypt. GHASH is POLYVAL on byte-reversed
+//! blocks with aggregated reduction (Gueron & Kounavis, Intel white paper
+//! 323640): block `j` of a group of `n` meets `H^(n−j)`, schoolbook
+//! products (four `vpclmulqdq` per register, two registers' products
+//! entering the sums together), the two lanes' 256-bit sums reduced
+//! together (`hi ⊕ fold(mid ⊕ fold(lo))`) and XORed. Groups are reduced in
+//! pairs (`H^32 … H^17`, then `H^16 … H^1`). AES starts at round 2 from
+//! the key's round-1 table while an iteration's counters share bytes 0–14
+//! (one `vpxor` per register), else from counter blocks built from the
+//! 32-bit counter (`inc32` semantics) and run through round 1. With at most
+//! 256 bytes of associated data and 240 of text the whole hash is one
+//! aggregated reduction of at most 32 blocks.
 //!
-//! # Differences from the zmm kernel
+//! # Representation: differences from the zmm kernel
 //!
-//! - Two blocks per register: 16 blocks per iteration take eight
-//!   registers of AES state, so with 16 vector registers (not 32) the
-//!   round keys (15 broadcasts), the counters and the sums are kept on the
-//!   stack by the compiler and reloaded where used; the powers are read
-//!   from the table. The loads issue on the load ports, not on the ALU
-//!   ports that bound the loop.
+//! - Two blocks per register and 16 vector registers (not 32): the round
+//!   keys (15 broadcasts), the counters' base and the sums live on the
+//!   stack and are reloaded where used; the powers are read from the
+//!   table. The loads issue on the load ports, not on the ALU ports that
+//!   bound the loop.
 //! - No masked byte loads or stores (no AVX-512BW): a tail (the last
-//!   0 … 255 bytes, and short messages) is copied to a zeroed 256-byte stack
-//!   buffer, processed with whole-register loads and stores, and copied
-//!   back; the buffer is zeroized afterwards. Bytes past the end are cleared
-//!   by a `vpcmpgtb` mask built from the (public) length before they are
-//!   hashed, so the partial block is zero-padded as GHASH requires.
-//! - No `vpternlogq`: the three-way XORs are two `vpxor`.
-//! - The key's GHASH key is the xmm kernel's with all 32 powers computed
-//!   (`GcmHashKey::xmm_all_powers`), from which [`super::power_table`]
-//!   builds the same table as the zmm kernel's.
+//!   0–255 bytes, and short messages) is copied to a zeroed 256-byte stack
+//!   buffer ([`super::pad`]), processed with whole-register accesses and
+//!   copied back; the buffer is wiped afterwards. Bytes past the end are
+//!   cleared by a `vpcmpgtb` mask built from the public length before they
+//!   are hashed, so the partial block is zero-padded as GHASH requires.
+//! - No `vpternlogq`: three-way XORs are two `vpxor`.
+//! - No uniform powers, no round-2 cache, no aligned head, no software
+//!   prefetch. The key's powers are the xmm kernel's with all 32 computed
+//!   (`GcmHashKey::xmm_all_powers`), laid out as the zmm kernel's table.
 //!
-//! # 16 or 8 blocks per iteration
+//! # Operation count (per 16 blocks, AES-128)
 //!
-//! Both were measured: the same code with `R` = 8 (16 blocks) and `R` = 4
-//! (8 blocks, which leaves registers for some round keys). Sixteen blocks
-//! win at every bulk size (0.29 against 0.32 cycles/byte at 64 KiB), so
-//! `R` = 8. The loop is near the port bound: per 16 blocks of AES-128, 80
-//! ymm `vaesenc` (more than one per cycle: at one per cycle the loop could
-//! not run below 0.31 cycles/byte), ≈ 33 `vpclmulqdq` and ≈ 44 other
-//! vector operations (data XORs, byte reversals, counter advances, sum
-//! XORs, half a reduction; ≈ 60 before the counters were whitened, see
-//! below) on three vector ports: ≈ 52 cycles ≈ 0.20 cycles/byte. The zmm
-//! kernel does the same work in about half the
-//! instructions. Karatsuba would trade a `vpclmulqdq` for a `vpshufd` and a
-//! `vpxor` per register: no fewer operations, so schoolbook stays.
+//! 72 ymm `vaesenc` (rounds 2–10 of eight registers), ≈ 33 `vpclmulqdq`
+//! (32 products and half a pair reduction's) and ≈ 44 other vector
+//! operations (round-1 XORs, keystream XORs, byte reversals, sum XORs,
+//! the rest of the reduction) on three vector ports: ≈ 50 cycles, ≈ 0.19
+//! cycles/byte. The loop runs at ≈ 70 (the figure below), below the 72
+//! that one `vaesenc` per cycle would allow, so ymm `vaesenc` issues on
+//! more than one port. The zmm kernel does the same work in about half
+//! the instructions.
 //!
-//! # Measured
+//! # Rejected
 //!
-//! AES-128-GCM encryption with 13 bytes of associated data, cycles per
-//! byte (TSC ticks × 1.29, the measured core/TSC ratio), median of 61
-//! interleaved samples per run and of eight runs (six for 8 blocks);
-//! Intel Xeon (Sapphire Rapids class, with AVX-512, so the ymm kernel is
-//! measured on a core that would run the zmm one), 2026-11-21, a scratch
-//! benchmark (not in the tree) calling `Aes128Gcm::new_vaes256`,
-//! `new_vaes512` and `new_aesni` in one process, in place on one buffer;
-//! the two variants of this kernel were run alternately:
+//! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
+//!   slower at every bulk size, ≈ 10 % at 64 KiB.
+//! - Karatsuba products — trades a `vpclmulqdq` for a `vpshufd` and a
+//!   `vpxor` per register: no fewer operations.
+//! - Software prefetch (as in the zmm kernel) — no change.
 //!
-//! | bytes | `vaes-avx2`, 16 blocks | `vaes-avx2`, 8 blocks | `vaes-avx512` | `aes-ni` (the chunked engine, since replaced by [`super::aesni`]) |
-//! |---|---|---|---|---|
-//! | 16 | 13.2 | 13.4 | 15.5 | 44.7 |
-//! | 1 KiB | 0.49 | 0.50 | 0.43 | 2.00 |
-//! | 16 KiB | 0.30 | 0.33 | 0.216 | 1.50 |
-//! | 64 KiB | 0.29 | 0.32 | 0.204 | 1.48 |
+//! # Figure
 //!
-//! Runs scattered by about ±5 % (the machine is shared). In bulk the ymm
-//! kernel runs at 0.7 of the zmm kernel's speed and 5 times the chunked
-//! AES-NI engine's (the stitched AES-NI kernel that replaced it runs at
-//! ≈ 0.53 cycles/byte at 16 KiB); at 16 bytes (the short-message path, the same for both
-//! variants) it was slightly faster than the zmm kernel, ≈ 210 against
-//! ≈ 250 cycles per message (not investigated further).
-//!
-//! Whitened counters (the zmm kernel's change, sharing its table) took 16
-//! operations per iteration off the vector ports here: the counter adds
-//! and the XORs with round key 0, which with 16 registers was also
-//! reloaded from the stack. Same scratch-harness method (minimum of 4–5 ×
-//! 1 500 calls, old and new builds alternated, 2026-11-21): at 16 KiB
-//! AES-128 encryption 0.264 → 0.252 cycles/byte, decryption (with the
-//! harness's copy) 0.291 → 0.280; AES-256 encryption 0.341 → 0.299,
-//! decryption 0.380 → 0.330; at 1 KiB AES-256 encryption 0.531 → 0.458,
-//! AES-128 unchanged.
-//!
-//! The round-1 table (the zmm kernel's change: no round-1 `vaesenc`, the
-//! base XORed with table entries in place of the whitened counters'
-//! advance) took another 8 `vaesenc` per iteration off. Same method
-//! (minimum of 4 × 1 500 calls, alternated, 2026-11-21): at 16 KiB AES-128
-//! encryption 0.269 → 0.262 cycles/byte, decryption 0.299 → 0.287; AES-256
-//! encryption 0.321 → 0.300, decryption 0.347 → 0.338; at 1 KiB AES-128
-//! encryption 0.418 → 0.395, AES-256 0.478 → 0.468.
+//! AES-128-GCM encryption of 16 KiB (13 bytes of associated data): 0.274
+//! cycles/byte, 1.22× ring 0.17.14 and 0.76× aws-lc-rs 1.19.0 (measured on
+//! an AVX-512 CPU, Intel Xeon family 6 model 207, 2026-11-21, column
+//! `fieldwork (vaes-avx2)` of `cargo run --release -p peer-bench --
+//! --filter gcm128_encrypt`).
 #![allow(unsafe_code)]
 
 use super::Direction;

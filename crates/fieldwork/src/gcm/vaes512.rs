@@ -1,277 +1,138 @@
 //! Target features: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`, `vaes`,
 //! `vpclmulqdq`, `aes`, `pclmulqdq`, `ssse3`, `sse4.1` — capability token
-//! [`VaesAvx512`].
+//! [`crate::cpu::VaesAvx512`].
 //!
-//! The stitched AES-GCM kernel: everything after `J0` — GHASH of the
-//! associated data, counter-mode AES with VAES on zmm (four blocks per
-//! `vaesenc`) and GHASH of the ciphertext with VPCLMULQDQ in the same loop,
-//! the lengths block and the tag — in one function.
+//! The stitched AES-GCM kernel on zmm: everything after `J0` — GHASH of the
+//! associated data, counter-mode AES with VAES (four blocks per `vaesenc`)
+//! and GHASH of the ciphertext with VPCLMULQDQ in the same loop, the
+//! lengths block and the tag — in one function. The ymm
+//! ([`super::vaes256`]) and xmm ([`super::aesni`]) kernels follow it
+//! function for function.
+//!
+//! # Math and sources
+//!
+//! - GHASH as POLYVAL on byte-reversed blocks (RFC 8452, appendix A; see
+//!   [`crate::ghash`]), schoolbook 128×128 products, Montgomery reduction
+//!   `hi ⊕ fold(mid ⊕ fold(lo))` with two folds by `C = 0xc2…` (derivation
+//!   §1 below).
+//! - Aggregated reduction (Gueron & Kounavis, Intel white paper 323640,
+//!   rev. 2.02, "aggregated reduction"): block `j` of a group of `n` meets
+//!   `H^(n−j)`, the accumulator enters block 0 only, one reduction per
+//!   group (§2). Inside the loop every reduction unit but the last meets
+//!   *uniform* powers, so each lane carries its own stream of every fourth
+//!   block and the lanes are summed once per loop, not per unit (§3).
+//! - Counter mode from round 2: round 1 of a counter block is the run's
+//!   base XORed with a per-key table entry at the counter's last byte
+//!   (counter-mode caching, Bernstein & Schwabe, INDOCRYPT 2008, §3; §4
+//!   below); for AES-192/256 round 2 also comes from a per-call cache
+//!   (§5), so their loops start at round 3.
 //!
 //! # The loop
 //!
-//! `4·R` blocks per iteration (R registers of four). Encryption hashes the
-//! previous iteration's ciphertext while it encrypts the next counters
-//! (this iteration's ciphertext is not ready yet); decryption hashes the
-//! ciphertext it is about to decrypt. GHASH is POLYVAL on byte-reversed
-//! blocks (RFC 8452 appendix A; see [`crate::ghash`]): one `vpshufb` per
-//! register, then aggregated reduction (Gueron & Kounavis, Intel white
-//! paper 323640): block `j` of a group of `n` meets `H^(n−j)`, the
-//! accumulator enters block 0 only, the four lanes' 256-bit sums are
-//! reduced together on zmm (Montgomery, two folds by 0xc2…) and then XORed.
-//! Inside a loop, every reduction unit but the last meets *uniform* powers
-//! instead (all four lanes of a register the same power, `H^(n−4c)` for
-//! register `c` of a unit of `n` blocks; see `uniform_table` in
-//! [`super`]): each lane
-//! then carries its own stream of every fourth block, its reduced value
-//! enters the next unit's first register in the same lane, and the lanes
-//! are never summed — no `vextracti64x4`, `vextracti128` or lane XORs per
-//! unit. The loop's last unit meets the per-lane powers, which give lane
-//! `l`'s stream the `H^(n−l)` it still lacks, and sums the lanes once
-//! (AES-128 encryption 0.173 → 0.169 cycles/byte at 16 KiB, scratch
-//! harness as below). Those units are up to four loop groups (64 blocks)
-//! long, the last unit at most two ([`Units`]): one reduction per 64
-//! blocks instead of 32 (AES-128 encryption 0.169 → 0.165 cycles/byte at
-//! 16 KiB, 0.164 → 0.160 at 64 KiB, decryption with the harness's copy
-//! 0.193 → 0.189; AES-256 unchanged; minima of 7 × 1 500 calls, old and
-//! new builds alternated, 2026-11-21). Open question: with 384 KiB of
-//! other data written between calls (caches cold), the same harness read
-//! 16 KiB encryption 5–10 % *slower* than with two-group units (0.199–0.214
-//! against 0.221–0.223, three alternated sets), while 64 KiB of other data
-//! between calls left them level and 64 KiB messages stayed faster; the
-//! uniform table grew from 512 to 1 024 bytes, which does not obviously
-//! explain it. peer-bench, alternating both builds on a noisy machine,
-//! could not separate them at 16 KiB. Tried and not kept: the uniform table
-//! as 16 single powers broadcast by `vbroadcasti32x4` from memory (256
-//! bytes; the loop ran ≈ 50 % slower).
+//! 16 blocks per iteration (R = 4 registers of four blocks). Encryption
+//! hashes the ciphertext of two iterations back, re-read from the buffer,
+//! while it encrypts the next counters; decryption hashes the ciphertext
+//! it is about to decrypt. Reduction units are up to four groups (64
+//! blocks) before the loop's last unit, which is at most two groups and
+//! meets the per-lane powers. With at most 256 bytes of associated data
+//! and 240 of text the whole hash (at most 32 blocks, lengths block
+//! included) is one aggregated reduction. Otherwise the associated data
+//! goes 16 blocks per reduction, the text through the loop, and its last
+//! 0–255 bytes with the lengths block form the final group; tails use
+//! byte-masked loads and stores, which also zero-pad a partial block.
+//! AES-128 messages of 12 KiB and more whose buffer lies on a 16-byte
+//! boundary run one to three blocks before the loop, so that its zmm
+//! loads and stores meet whole cache lines.
 //!
-//! Schoolbook, not Karatsuba, for the 128×128 products: four `vpclmulqdq`
-//! per four blocks against Karatsuba's three plus a `vpshufd` and an XOR
-//! to form `d₀ ⊕ d₁`. On this core `vpclmulqdq` and `vpshufd` both issue
-//! only on port 5, one per cycle, so Karatsuba saves no port-5 slot and
-//! costs an XOR; schoolbook also needs no `h₀ ⊕ h₁` registers.
+//! # Representation and bounds
 //!
-//! AES starts at round 2. Within a run of 256 counter blocks (the last
-//! byte counting up, bytes 0–14 fixed), round 1 of block `C` is the run's
-//! base XORed with `round1[C₁₅]`, a per-key table of round 1 of `0¹⁵ ‖ b`
-//! (see [`super::Tables::round1`]: round 1 is a byte-wise S-box then
-//! a linear map, so the fifteen fixed bytes contribute a constant). Each
-//! register's state after round 1 is therefore one `vpxord` of the base
-//! with four table entries loaded at the public counter's last byte: no
-//! counter arithmetic and no round-1 `vaesenc` (measured: AES-128-GCM
-//! encryption 0.183 → 0.173 cycles/byte at 16 KiB, AES-256 0.241 → 0.227;
-//! see below). The base is one AES-NI round per run; an iteration whose
-//! sixteen counters straddle two runs (a public condition) builds its
-//! counter blocks from the 32-bit counter with `vpaddd` + `vpshufb` +
-//! `vpxord`, wrapping modulo 2^32 exactly as `inc32` does, and runs round
-//! 1 with `vaesenc`.
-
+//! - Blocks are `u128` / 128-bit lanes in the POLYVAL domain (GCM's bytes
+//!   reversed by one `vpshufb` per register); lane `l` of register `c`
+//!   holds block `4c + l` of its group.
+//! - Per-key tables (built in [`super`]): the powers `H^32 … H^1` and four
+//!   zeros (36 entries), the uniform powers `H^64 … H^4` (64 entries, 1
+//!   KiB), and the round-1 table (256 entries, 4 KiB). Per call, AES-192
+//!   and AES-256 only: 4 KiB of round-2 states on the stack, uninitialised,
+//!   wiped before return over the lines written.
+//! - The counter is the public `u32` of `inc32`, wrapping modulo 2^32; a
+//!   run is 256 counters sharing bytes 0–14. Table loads are indexed by
+//!   the public counter's last byte only.
+//!
+//! # Preconditions
+//!
+//! The caller ([`super`]) has checked SP 800-38D's length limits and
+//! passes round keys and tables made from the same key (10, 12 or 14
+//! rounds).
+//!
+//! # Postconditions
+//!
+//! `buf` holds the ciphertext (plaintext), and the result is the full tag
+//! `AES(K, J0) ⊕ S`; truncation and the constant-time comparison are the
+//! caller's. No branch or address depends on secret data.
+//!
 //! # Port budget (per 16 blocks, AES-128)
 //!
-//! 512-bit `vaesenc` issues on port 0 only (measured: 1/cycle, latency 3),
-//! `vpclmulqdq`, `vpshufb`, `vpshufd` and lane extracts on port 5 only,
-//! other vector ALU operations on either. Per 16 blocks (counted in the
-//! compiled loop before the round-1 table; it replaced the 4 round-1
-//! `vaesenc` and the 4 counter advances by 4 XORs): 40 AES rounds on port 0; 16 products, 4 byte reversals
-//! and half a reduction (per 32 blocks 2 products, 2 `vpshufd`, 2
-//! extracts), ≈ 23 on port 5; and ≈ 19 XORs and ternary XORs on either (4
-//! counter advances, 4 keystream XORs, 8 to accumulate the products, half
-//! a reduction's 4, the accumulator's entry): ≈ 82 operations, ≈ 41
-//! cycles on two ports, ≈ 0.16 cycles/byte, as AES alone. The loop runs at
-//! ≈ 0.18: removing any four of the operations on either port (timing
-//! experiments, results wrong) saves about 1.5 cycles per 16 blocks, so the
-//! two ports are both nearly full. AES-256 (56 rounds per 16 blocks) is
-//! insensitive to the same removals — the removal of the byte reversals,
-//! the reduction, the middle products or the counter advances each changed
-//! nothing — and runs ≈ 4 cycles per 16 blocks above its AES-only loop
-//! (0.241 against 0.225 cycles/byte), which itself runs 1.5 cycles above
-//! the 56 of port 0. (A microbenchmark of the ports alone behaves as this
-//! model says: 4 `vaesenc` + 4 `vpclmulqdq` + 4 XORs on independent zmm
-//! registers take 6 cycles, 4 + 4 XORs 4 cycles. A VM neighbour on the
-//! same core moves such figures by up to 10 % at times, so comparisons are
-//! alternated and read as minima.)
+//! On the measured core (Intel Xeon, family 6 model 207) 512-bit `vaesenc`
+//! issues on port 0 only (throughput 1/cycle, latency 3); `vpclmulqdq`,
+//! `vpshufb`, `vpshufd` and lane extracts on port 5 only; other vector ALU
+//! operations on either. Per 16 blocks:
 //!
-//! What the loop's operations cost by themselves: a throwaway inline-asm
-//! loop with the same vector operations per 16 blocks (4 round-1 XORs
-//! from a table, the AES rounds from round 2 on four registers, 4
-//! keystream XORs and stores, 4 loads and byte reversals, 16 products and
-//! 8 ternary XORs into three sums; everything in L1, no scalar work) runs
-//! at 39.4 cycles for AES-128 whatever the order — AES then GHASH, GHASH
-//! first, or two products and a ternary XOR after every round — and at
-//! 53.5 (AES first), 52.6 (GHASH first) and 51.8 (spread) for AES-256
-//! (2026-11-21; cycles from a dependent-add chain). So AES-128's 36
-//! port-0 rounds and ≈ 36 other operations do not pack into 36 cycles on
-//! this core, and the compiled loop (≈ 41 cycles per 16 blocks at 64 KiB,
-//! in the harness) is within ≈ 5 % of what its operations cost alone.
-//! The spread order pinned in the real loop with empty `asm!` fences (two
-//! products and a ternary XOR after each round, AES-128 and AES-256) left
-//! both where they were (harness minima, 16 and 64 KiB, level within
-//! 0.5 %), so AES-256's ≈ 3 cycles per 16 blocks above its 52 port-0 rounds
-//! do not come from the order either.
+//! | port | operations | count |
+//! |---|---|---|
+//! | 0 | AES rounds 2–10 of 16 blocks | 36 |
+//! | 5 | 16 products, 4 byte reversals, ¼ of a reduction (2 products, 2 `vpshufd`) | ≈ 21 |
+//! | 0 or 5 | 4 round-1 XORs, 4 keystream XORs, 8 ternary XORs into the sums, reduction and accumulator share | ≈ 17 |
 //!
-//! # Measured (2026-11-21, Intel Xeon family 6 model 207, core ≈ 3.0 GHz)
+//! ≈ 74 operations on two ports: ≥ 37 cycles per 16 blocks (0.144
+//! cycles/byte); AES alone from round 2 is 36 (0.141). The loop runs at ≈
+//! 43 (the figure below). AES-256 needs 48 `vaesenc` per 16 blocks from
+//! round 3 (0.1875 cycles/byte) with GHASH's ≈ 38 operations fitting beside
+//! them on port 5, so its loop is bound by port 0. Karatsuba would trade
+//! one product per register for a `vpshufd` (also port 5) and an XOR: no
+//! port-5 slot saved, so the products are schoolbook.
 //!
-//! `peer-bench --filter gcm` (build c8a0bb2): AES-128-GCM encryption 0.205
-//! cycles/byte at 16 KiB (aws-lc-rs 0.224, 1.09×), 0.193 at 64 KiB; 236
-//! cycles for a 16-byte message with 13 bytes of associated data (aws-lc-rs
-//! 279). What the loop costs, from experiments on this core: AES alone
-//! (GHASH removed) 0.155 cycles/byte, the port-0 floor; with GHASH ≈ 0.19.
-//! Things that did and did not pay:
+//! # Rejected
 //!
-//! - the round keys broadcast with `vbroadcasti32x4` from memory: written
-//!   as `[u128; 4]` arrays they were assembled by 120 scalar stores, and
-//!   the vector loads of the (not inlined) tail functions could not
-//!   forward from them — ≈ 70 cycles per call: 16-byte messages 229 → 155
-//!   cycles, 1 KiB 388 → 321, 16 KiB 0.205 → 0.193 cycles/byte (build
-//!   5751220);
-//! - hashing the ciphertext two chunks back, re-read from the buffer,
-//!   instead of the previous chunk's registers: 0.20 → 0.187 at 64 KiB
-//!   (with a one-chunk lag the products wait on the last AES round and
-//!   fill the scheduler; decryption, which hashes loaded ciphertext, was
-//!   already ≈ 12 % faster than encryption);
-//! - the short-message path (one reduction for everything): 419 → 225
-//!   cycles at 16 bytes;
-//! - 32 blocks per iteration (R = 8): slower (0.242 vs 0.210 at 16 KiB;
-//!   the 8 AES states, 8 hash inputs and keys spill), and its 31-block
-//!   tails need 33 powers;
-//! - whitened counters (`C ⊕ k₀`) advanced by one XOR from a public table
-//!   of `b ⊕ (b + 16)` instead of an addition plus the XOR with round key
-//!   0: AES-128 encryption 0.190 → 0.183 cycles/byte at 16 KiB, decryption
-//!   0.216 → 0.214 (with the benchmark's copy), AES-256 unchanged (minimum
-//!   of 5 × 1 500 calls in a scratch harness, not in the tree; peer-bench
-//!   figures in the README);
-//! - the round-1 table in place of those whitened counters (one XOR per
-//!   register, as before, and no round-1 `vaesenc`: 4 fewer operations on
-//!   port 0 per 16 blocks): AES-128 encryption 0.183 → 0.173 cycles/byte
-//!   at 16 KiB, 0.176 → 0.168 at 64 KiB; AES-256 0.241 → 0.227 at 16 KiB;
-//!   decryption 0.214 → 0.202 (AES-128) and 0.266 → 0.252 (AES-256) with
-//!   the harness's copy (same harness; the same loop with round 1 simply
-//!   dropped, its results wrong, ran at 0.175 and 0.225: the table costs
-//!   nothing on top);
-//! - less scalar work per iteration (the powers' bounds checked once per
-//!   group instead of per register, one clamp for the four prefetches
-//!   instead of four: 11 → 2 `cmov` and about 20 scalar instructions
-//!   fewer per 16 blocks): no change (AES-128 encryption 0.167 / 0.168
-//!   cycles/byte at 16 KiB), so the scalar ports are not where the loop
-//!   loses its ≈ 6 cycles per 16 blocks over the two-port floor; not kept;
-//! - the products spread evenly over the AES rounds instead of after
-//!   rounds 2 and 4, and no software prefetch: no change; the compiled
-//!   loop does not keep the source's interleaving anyway (LLVM puts the
-//!   AES rounds in one block and the products in another), and pinning
-//!   the program order with empty `asm!` fences that tie the AES states
-//!   and the sums (products after rounds 3 and 5, or before rounds 2 and
-//!   6) changed nothing either: the out-of-order core interleaves them
-//!   (minimum of 5 × 1 500 calls, 2026-11-21);
-//! - no reduction at all in the units before the last (results wrong, an
-//!   upper bound for reducing once per 64 blocks instead of 32): AES-128
-//!   encryption 0.170 → 0.165 at 16 KiB, AES-256 unchanged — so the
-//!   four-group units were built (above), and gained ≈ 2 %; eight-group
-//!   units (128 blocks, a 2 KiB uniform table) gained another 1 % at 64
-//!   KiB and nothing measurable at 16 KiB, for a key setup ≈ 20 % longer
-//!   and 1 KiB more per key: not kept; hashing the
-//!   ciphertext three or four chunks back instead of two: up to 1 %
-//!   slower;
-//! - the per-call round-2 cache for AES-192/256 ([`Round2`]; 2026-11-21,
-//!   session 19): within a run of 256 counters the round-1 states differ
-//!   only in column 0, whose bytes depend on the last counter byte and
-//!   three bytes of `J0`, so round 2 of one run's blocks, recorded while
-//!   the loop computes it anyway, gives every later run's round-2 states
-//!   with one XOR per register and no `vaesenc`. Upper bound (round 2
-//!   simply dropped, results wrong; scratch harness): AES-128 encryption
-//!   0.167 → 0.158 cycles/byte at 16 KiB, AES-256 0.226 → 0.211. As built
-//!   (4 KiB of states on the stack, uninitialised, wiped before return):
-//!   harness AES-256 encryption 0.222 → 0.212 at 64 KiB, 1–3 % at 16 KiB;
-//!   peer-bench `--filter gcm256_encrypt`, this build and the previous one
-//!   alternated, pinned to each vCPU, quiet runs only: against aws-lc-rs
-//!   1.09–1.10× → 1.10–1.12× at 16 KiB, 1.06–1.07× → 1.08–1.11× at 64
-//!   KiB. Not for AES-128, whose loop is bound by both ports, not port 0:
-//!   there the stores and the wipe cost what the cache saved (re-measured
-//!   in session 20 with the storage in [`seal_with_round2`], so that the
-//!   frame effect below plays no part: AES-128 encryption through the
-//!   cache 0.172 → 0.178 cycles/byte at 16 KiB and 0.163 → 0.169 at 64
-//!   KiB, scratch-harness minima, pinned). The cache itself pays: it
-//!   removes one `vaesenc` per register (dropping round 2 showed that worth
-//!   0.167 → 0.158), and with no run recording at all the cache-enabled
-//!   AES-128 loop — the same vector work as the plain one — read 0.1835
-//!   against 0.1715. Its compiled loop carries ≈ 30 more scalar moves per
-//!   16 blocks (42–46 `mov` against 14–18: the bookkeeping's live values
-//!   spilled), and that costs more than the cache saves. Deciding each
-//!   run's mode once on entering it instead of per group did not change
-//!   it (AES-128 through the cache 0.1717 against 0.1712 at 16 KiB, 0.1625
-//!   against 0.1580 at 64 KiB; AES-256 level), so it was not kept. The 4 KiB
-//!   itself must stay out of AES-128's frame: the first landed version
-//!   (bb7ea82) had it in `seal_zmm` for every key size and read AES-128
-//!   encryption at 0.184–0.187 cycles/byte against 0.168 (16 KiB,
-//!   peer-bench, pinned runs alternated) with the cache unused, so the
-//!   storage lives in [`seal_with_round2`]'s frame (AES-128 level again:
-//!   0.167–0.170, aws-lc-rs 0.208–0.211). Zeroing the table instead of leaving it
-//!   uninitialised cost more than the cache saved at 16 KiB; the group
-//!   start had to be a macro (as an `#[inline]` function LLVM kept it out
-//!   of line, and the call made the loop keep its zmm registers on the
-//!   stack: 25–35 % slower);
-//!   the cache as first landed recorded in any message with a loop and
-//!   wiped all 4 KiB after it, ≈ 50 cycles that messages of 256 B – 1.4
-//!   KiB paid for nothing (no later run to replay): AES-256 encryption at
-//!   256 B took 302–312 cycles against 256 before the cache. Now a run
-//!   records only if at least [`REPLAY_MIN`] (160) blocks of later runs
-//!   follow it — break-even measured in the scratch harness: recording
-//!   lost 2.6 % at 5 KiB (≈ 70 later blocks), 0.4 % at 6 KiB (≈ 130) and
-//!   gained 0.7 % at 7 KiB (≈ 190), 1.3 % at 8 KiB, 3.5 % at 12 KiB — and
-//!   the wipe covers only the lines written. peer-bench `--filter gcm256`,
-//!   both builds alternated, pinned to each vCPU (2026-11-21, session 20):
-//!   encryption at 256 B 302–312 → 249–252 cycles, 1 KiB 455–460 → 392–399
-//!   (one run 446), 1420 B 565–578 → 520–534; decryption 256 B 277–287 →
-//!   220–226, 1 KiB 451–456 → 405–412; 8 KiB and up unchanged;
-//! - schoolbook instead of Karatsuba, big-endian counters, two groups per
-//!   reduction, the shift-free reduction: each within run-to-run noise
-//!   (±5 %) alone, kept because each removes port-5 or port-0/5 operations.
+//! - 32 blocks per iteration (R = 8) — AES states, hash inputs and round
+//!   keys spill; ≈ 15 % slower.
+//! - Hashing the previous iteration's ciphertext from registers — the
+//!   products wait on the last AES round; ≈ 7 % slower. Three or four
+//!   iterations back: ≈ 1 % slower.
+//! - Round keys as `[u128; 4]` arrays instead of `vbroadcasti32x4` —
+//!   scalar stores that vector loads cannot forward from; ≈ 70 cycles per
+//!   call.
+//! - Uniform powers as 16 single powers broadcast from memory — loop ≈ 50 %
+//!   slower.
+//! - Eight-group reduction units (128 blocks) — ≈ 1 % at 64 KiB, nothing at
+//!   16 KiB, for 1 KiB more per key and a longer key setup.
+//! - The round-2 cache for AES-128 — its loop is bound by both ports; the
+//!   cache's bookkeeping (≈ 30 more scalar moves per 16 blocks) costs more
+//!   than the `vaesenc` it saves.
+//! - The round-2 storage in every key size's frame — AES-128 ≈ 10 % slower
+//!   with the cache unused.
+//! - Zeroing the round-2 storage instead of leaving it uninitialised —
+//!   costs more than the cache saves at 16 KiB.
+//! - Recording round 2 in every message with a loop — ≈ 50 cycles lost per
+//!   message from 256 B to 1.4 KiB (hence `REPLAY_MIN`).
+//! - The group start as an `#[inline]` function instead of a macro — kept
+//!   out of line, the loop's zmm state spilled; 25–35 % slower.
+//! - Less scalar work per iteration (bounds checked per group, one clamp
+//!   for the prefetches) — no change.
+//! - Products spread over the AES rounds, or the order pinned with empty
+//!   `asm!` fences — no change; the out-of-order core interleaves them.
+//! - The aligned head for AES-192/256 or below 12 KiB — port-0-bound loops
+//!   lose nothing to split lines; the head's cost dominates.
+//! - A masked load for the aligned head — cannot forward from stores in
+//!   flight; a ≈ 250-cycle stall right after the caller writes the buffer.
 //!
-//! # Buffers off a cache line
+//! # Figure
 //!
-//! A buffer that does not start on a 64-byte boundary makes every zmm load
-//! and store of the loop straddle two lines. That costs the AES-128
-//! encryption loop 4–7 % (16 and 64 KiB, 16/32/48 bytes past a line;
-//! allocators hand out such buffers: glibc's large blocks start 16 bytes
-//! past a page). Messages from [`ALIGN_FROM`] bytes whose buffer is on a
-//! 16-byte boundary therefore run one to three blocks first
-//! ([`head_blocks`], `ctr_head`), and the loop then meets whole lines.
-//! Measured (scratch harness, minima of 7 × 250 calls, both builds
-//! alternated, 2026-11-21): AES-128 encryption at 16 KiB 2 877–2 954 →
-//! 2 777–2 783 cycles, at 64 KiB 11 173–11 357 → 10 590–10 787 (3.5–6 %);
-//! decryption (after the harness's copy into the buffer) level at 16 KiB
-//! and noisy at 64 KiB. The longer AES loops are bound by port 0 and lost
-//! nothing to the split lines, so for them the head was pure cost (AES-256
-//! 0.2–1.2 % slower at 16 KiB); they keep their buffers as given. Below 12
-//! KiB the head's ≈ 40–70 cycles outweighed the gain (1–8 KiB: 2–20 %
-//! slower). The head's load is a plain 64-byte load, not a masked one: a
-//! masked load cannot take its bytes from stores still in flight, and
-//! right after the caller wrote the buffer (a decryption after a copy) the
-//! first masked version waited ≈ 250 cycles for them.
+//! AES-128-GCM encryption of 16 KiB (13 bytes of associated data): 0.168
+//! cycles/byte, 1.24× aws-lc-rs 1.19.0 (Intel Xeon family 6 model 207,
+//! 2026-11-21, `cargo run --release -p peer-bench -- --filter
+//! gcm128_encrypt`).
 //!
-//! # Speed from process to process (measurement note, 2026-11-21)
-//!
-//! One build, message and buffer read 0.167–0.172 cycles/byte (AES-128
-//! encryption, 16 KiB) in most processes of a scratch harness and 0.19–0.28
-//! in others. It looked at first like a dependence on where the stack
-//! frame lies relative to the buffer (4K aliasing), but it is not: with
-//! address-space randomisation off, the same stack and buffer placement
-//! read both speeds in successive processes, and processes pinned with
-//! `taskset` ran fast on one of the machine's two vCPUs and slow on the
-//! other, the slow vCPU changing from one minute to the next. It is load
-//! from outside this VM on the core behind a vCPU, and it slows every
-//! library alike (three peer-bench runs in such a burst read aws-lc-rs
-//! 0.22–0.26 beside our 0.24–0.25). For A/B measurements: pin to one vCPU,
-//! alternate the builds and read minima, and discard sets in which the
-//! unchanged build moved.
-//!
-//! # Short messages and tails
-//!
-//! With at most 256 bytes of associated data and 240 of text, the whole
-//! hash — associated data, ciphertext, lengths block, at most 32 blocks —
-//! is one aggregated reduction. Otherwise the associated data goes 16
-//! blocks per reduction, the text through the loop, and its last
-//! 0–`4R·16 − 1` bytes together with the lengths block form the final
-//! group. Tails use byte-masked loads and stores; a partial block is
-//! zero-padded for GHASH by the mask.
+#![doc = include_str!("../../../../docs/gcm-stitched-kernels.md")]
 #![allow(unsafe_code)]
 
 use super::Direction;

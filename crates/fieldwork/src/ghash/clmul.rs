@@ -1,12 +1,44 @@
-//! Target features: `pclmulqdq`, `sse4.1` — capability token [`Clmul`].
+//! Target features: `pclmulqdq`, `sse4.1` — capability token
+//! [`crate::cpu::Clmul`].
 //!
-//! Aggregated reduction on xmm (Gueron–Kounavis, white paper 323640 §
-//! "aggregated reduction"): up to 32 blocks `Yⱼ` are multiplied by the
-//! powers `H^(n−j)` with Karatsuba (three `pclmulqdq` per block, the
-//! power's `h₀ ⊕ h₁` prepared once per call), the 256-bit products summed
-//! unreduced, and one Montgomery reduction (two `pclmulqdq` by 0xc2…)
-//! ends the group. Eight blocks per group on this path; the zmm path uses
-//! it for tails.
+//! GHASH / POLYVAL on xmm by aggregated reduction (Gueron & Kounavis, Intel
+//! white paper 323640, rev. 2.02, "aggregated reduction"): a group of `n ≤
+//! 8` blocks `Yⱼ` meets the dot-powers `H^(n−j)`, the accumulator enters
+//! block 0 only, the 256-bit products are summed unreduced, and one
+//! Montgomery reduction (two folds by `C = x^63 + x^62 + x^57`, see
+//! `mont_reduce` in [`super`]) ends the group. Block 0's product, the only
+//! one that waits for the accumulator, is added last, so the loop-carried
+//! chain is one product, one XOR and the reduction. Groups of eight, then
+//! the last `n < 8` blocks as one group; the zmm path hands it its last
+//! 0–31 blocks, and it also computes the key's powers and single `dot`s.
+//!
+//! # Representation
+//!
+//! Blocks and powers are `u128` in the POLYVAL domain (GHASH's blocks
+//! byte-reversed by one `pshufb` on load); products are Karatsuba
+//! (`lo = a₀b₀`, `hi = a₁b₁`, `mid = (a₀ ⊕ a₁)(b₀ ⊕ b₁)`), with the powers'
+//! `h₀ ⊕ h₁` prepared once per call and recombined once per group.
+//!
+//! # Operation count (per 8 blocks)
+//!
+//! 24 `pclmulqdq` for the products and 2 for the reduction; 8 `pshufd` and
+//! 8 `pxor` for the blocks' half-sums; 8 `pshufb` (GHASH only); 24 `pxor`
+//! into the three sums; recombination and reduction ≈ 10 more. At one
+//! `pclmulqdq` per cycle the products bound the loop at 26 cycles (0.20
+//! cycles/byte); it runs at ≈ 31 (the figure below).
+//!
+//! # Rejected
+//!
+//! - Longer groups on xmm (16 or 32 blocks) — within 2 % of 8 in the white
+//!   paper's progression (`peer-bench --filter ghash_progression`), and
+//!   their powers no longer fit in the 16 xmm registers.
+//!
+//! # Figure
+//!
+//! GHASH of 16 KiB, key prepared: 0.240 cycles/byte, 1.98× RustCrypto
+//! `ghash` 0.6.0 (Intel Xeon family 6 model 207, 2026-11-21, column
+//! `fieldwork (pclmulqdq)` of `cargo run --release -p peer-bench --
+//! --filter ghash`).
 #![allow(unsafe_code)]
 
 use super::aggregate::xmm;

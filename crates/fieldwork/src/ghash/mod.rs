@@ -1,11 +1,11 @@
 //! GHASH and POLYVAL: polynomial hashing over GF(2^128).
 //!
-//! *Status: done (issue 5). [`Polyval`] and [`GHash`] (streaming,
-//! any split of the input gives the same result) and the one-shot
-//! [`polyval`] / [`ghash`] run on portable, PCLMULQDQ and VPCLMULQDQ
-//! backends with aggregated reduction, and implement RustCrypto's
-//! [`universal_hash`] traits; the white paper's algorithm progression is
-//! selectable through [`ghash_with`] and [`Algorithm`].*
+//! [`Polyval`] and [`GHash`] (streaming, any split of the input gives the
+//! same result) and the one-shot [`polyval`] / [`ghash`] run on portable,
+//! PCLMULQDQ and VPCLMULQDQ backends with aggregated reduction, and
+//! implement RustCrypto's [`universal_hash`] traits; the white paper's
+//! algorithm progression is selectable through [`ghash_with`] and
+//! [`Algorithm`].
 //!
 //! GHASH (NIST SP 800-38D) evaluates the polynomial `Σ Xᵢ·H^(n−i+1)` in
 //! GF(2^128) defined by `x^128 + x^7 + x^2 + x + 1`, with GCM's reflected bit
