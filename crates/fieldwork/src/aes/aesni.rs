@@ -98,9 +98,9 @@ fn expand_ni(key: &[u8]) -> RoundKeys {
 
 /// One block, read little-endian, for kernels already compiled with
 /// AES-NI: it inlines into them, so its latency overlaps their work (the
-/// stitched GCM kernels start `AES(K, J0)` with it; measured: calling the
-/// non-inlined [`encrypt_blocks`] afterwards instead cost ≈ 85 cycles on a
-/// 16-byte message).
+/// stitched GCM kernels start `AES(K, J0)` with it; calling the
+/// non-inlined [`encrypt_blocks`] afterwards instead put its whole latency
+/// on a short message's critical path).
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn encrypt_one(rk: &RoundKeys, block: &[u8; 16]) -> u128 {

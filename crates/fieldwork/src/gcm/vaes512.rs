@@ -132,7 +132,7 @@
 //! 2026-11-21, `cargo run --release -p peer-bench -- --filter
 //! gcm128_encrypt`).
 //!
-#![doc = include_str!("../../../../docs/gcm-stitched-kernels.md")]
+#![doc = include_str!("../../docs/gcm-stitched-kernels.md")]
 #![allow(unsafe_code)]
 
 use super::Direction;
@@ -282,15 +282,11 @@ pub(super) fn uniform_table(t: crate::cpu::Clmul, powers: &[u128; 32]) -> [u128;
 }
 
 /// How far ahead of the block being processed the zmm kernel prefetches
-/// the buffer. Measured A/B (2026-11-21, peer-bench, three alternating
-/// runs of each build, 1 MiB messages): AES-128-GCM encryption in place
-/// 0.222–0.236 → 0.193–0.198 cycles/byte, AES-256 0.271–0.304 →
-/// 0.255–0.263 (the hardware prefetchers alone leave the loop waiting on
-/// L2); decryption unchanged (its 1 MiB rows are dominated by the
-/// benchmark's copy of the ciphertext), no change up to 64 KiB. In the ymm
-/// and AES-NI kernels, whose loops are slower, the same prefetches changed
-/// nothing or cost up to 3 % (AES-256 on AES-NI), so only the zmm kernel
-/// uses them.
+/// the buffer: the hardware prefetchers alone leave this loop waiting on
+/// L2 for messages past L1 (peer-bench A/B of the 1 MiB rows: about 13 %
+/// for AES-128 encryption, no change up to 64 KiB). The ymm and AES-NI
+/// loops are slow enough for the hardware prefetchers, and the same
+/// prefetches cost them up to 3 %, so only the zmm kernel uses them.
 const PREFETCH_AHEAD: usize = 2048;
 
 /// Prefetches into L1 the `bytes` bytes of the buffer at `ptr` (`len`
@@ -657,8 +653,8 @@ kernel_fns_nr! {
     /// buffer's first 64 bytes `data` with the counter blocks `ctr`, and
     /// GHASH of their ciphertext after `inject`: returns the reduced
     /// state. One plain 64-byte load (a masked load cannot take its bytes
-    /// from stores still in flight: measured ≈ 250 cycles when the buffer
-    /// had just been written), a masked store.
+    /// from stores still in flight, so it waits for them to retire when the
+    /// buffer has just been written), a masked store.
     fn ctr_head(ctx: &Ctx, ctr: __m512i, data: &mut [u8; 64], h: usize, encrypt: bool, inject: __m128i) -> __m128i {
         let mask = reg_mask(16 * h.min(4), 0);
         let ptr = data.as_mut_ptr();
@@ -839,10 +835,9 @@ fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m512i; R], acc: &mut __m51
 }
 
 /// [`seal_zmm`] with the storage of its round-2 cache ([`Round2`]) in this
-/// frame: AES-192/256 only. Not inlined into [`seal`], so that AES-128's
-/// calls do not carry the 4 KiB (with it, AES-128 encryption read ≈ 10 %
-/// slower in peer-bench: 0.184–0.187 against 0.168 cycles/byte at 16 KiB,
-/// pinned runs alternated with the previous build, 2026-11-21).
+/// frame: AES-192/256 only. Not inlined into [`Key::seal`], so that AES-128's
+/// calls do not carry the 4 KiB (with it in their frame, AES-128
+/// encryption read about 10 % slower at 16 KiB in peer-bench A/B).
 #[inline(never)]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
@@ -887,8 +882,8 @@ fn seal_zmm<const NR: usize>(
     let ctx = Ctx {
         // `vbroadcasti32x4` from the round keys in memory. (Built as
         // `[u128; 4]` arrays the keys went through 120 scalar stores that
-        // the callees' zmm loads could not forward from: ≈ 70 cycles of a
-        // 16-byte message; module docs.)
+        // the callees' zmm loads could not forward from, a large part of
+        // a 16-byte message's time.)
         k: core::array::from_fn(|r| {
             // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
             let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
@@ -1011,8 +1006,8 @@ fn seal_zmm<const NR: usize>(
         // The ciphertext of chunk i − LAG is hashed while chunk i is
         // encrypted, read back from `buf`: with a lag of one the products
         // would wait for the previous iteration's last AES round and fill
-        // the scheduler (measured: the encryption loop ran ≈ 12 % slower
-        // than decryption's); two chunks back, they are ready.
+        // the scheduler (the encryption loop then ran clearly slower than
+        // decryption's); two chunks back, they are ready.
         const LAG: usize = 2;
         let rev_chunk = |j: usize| -> [__m512i; R] {
             core::array::from_fn(|c| _mm512_shuffle_epi8(load(j, c), ctx.rev))

@@ -67,11 +67,9 @@ fn powers_xmm(out: &mut [u128], from: usize) {
         // A fresh key's first five to eight powers: in registers, at most
         // three products deep (`H^5 … H^8 = H^4·H^1 … H^4·H^4`), stored
         // once at the end, where the loop below goes through memory and is
-        // four deep for `H^7`. Measured (peer-bench, 2026-11-21, A/B over
-        // two alternating runs): a 1 KiB one-shot hash 363–399 → 345–356
-        // ticks, 256 bytes unchanged; for two to four powers this path was
-        // no faster than the loop (64 bytes: 95–98 ticks either way), so
-        // those stay with the loop.
+        // four deep for `H^7` (peer-bench A/B: a 1 KiB one-shot hash about
+        // 7 % faster, 256 bytes unchanged); for two to four powers this
+        // path was no faster than the loop, so those stay with the loop.
         let dot = |a: __m128i, b: __m128i| to_x(dot_x(a, b));
         // `H` as two 8-byte loads: a new state has just written it with two
         // 8-byte stores, and a 16-byte load would wait for them to retire

@@ -1,4 +1,4 @@
-//! POLYVAL's field GF(2^128) = GF(2)[x]/(x^128 + x^127 + x^126 + x^121 + 1),
+//! POLYVAL's field GF(2^128) = GF(2)\[x\]/(x^128 + x^127 + x^126 + x^121 + 1),
 //! shared by every GHASH/POLYVAL backend and the AES-GCM kernels: the
 //! reduction constant, Montgomery reduction, `mulX`, the block loader, and
 //! how many powers of `H` a key holds. Plain Rust, constant time.

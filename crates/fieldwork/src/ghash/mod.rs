@@ -207,8 +207,7 @@ struct State {
     /// All [`POWERS`] dot-powers (the first eight repeated), made when the
     /// zmm kernel first meets a whole 32-block group. Kept apart so that a
     /// new state writes 128 bytes of powers, not 512: for a one-block
-    /// message the 512-byte fill cost about as much as the hash (measured,
-    /// 2026-11-21).
+    /// message the 512-byte fill cost about as much as the hash.
     wide: Option<[u128; POWERS]>,
     /// How many powers are computed (in `low`, then in `wide`).
     ready: usize,
@@ -322,7 +321,8 @@ impl State {
     /// The hash of everything absorbed, with a final partial block
     /// zero-padded. Takes `&mut self`, not `self`: moving the state (half a
     /// kilobyte of powers) into a by-value call cost more than hashing a
-    /// short message (measured: 104–128 against 37–49 ticks for new + drop).
+    /// short message (peer-bench's one-shot rows: new + drop took about
+    /// twice as long by value).
     fn finalize(&mut self) -> u128 {
         if self.buffered > 0 {
             let mut b = [0u8; 16];
@@ -559,10 +559,8 @@ pub fn ghash(h: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// Blocks per `proc_par_blocks` call of the `universal-hash` backend
 /// (`ParBlocksSize`): four groups of the widest aggregated step, so the
 /// per-call cost of entering a kernel (the powers laid out in registers) is
-/// spread over 2 KiB. Measured (2026-11-21, a shared 2-core Xeon with
-/// AVX-512 and VPCLMULQDQ, 16 KiB keyed hashes through the backend, an ad
-/// hoc timing loop): 32 blocks per call were about 30 % slower than the
-/// inherent `update`, 128 within the noise (±5 %) of it.
+/// spread over 2 KiB (with 32 blocks per call the trait path was clearly
+/// slower than the inherent `update`; with 128 it is level with it).
 type TraitParBlocks = U128;
 
 /// The `universal-hash` backend of [`GHash`] and [`Polyval`], for
