@@ -35,10 +35,14 @@
 //!
 //! # Features
 //!
-//! - `std` (default): run-time CPU detection and the `FIELDWORK_MAX_ISA` cap.
-//!   Without it the crate is `no_std` and uses the features the compiler was
-//!   told about at build time (`-C target-cpu=…`).
-//! - `alloc` (default, implied by `std`): heap-allocating types.
+//! | feature | default | enables | costs |
+//! |---|---|---|---|
+//! | `std` | yes | run-time CPU detection (cached once per process) and the `FIELDWORK_MAX_ISA` cap; `std::error::Error` on the error types; implies `alloc` | links `std`. Without it the crate is `no_std` and uses only the features the compiler was told about at build time (`-C target-cpu=…`, `-C target-feature=…`) |
+//! | `alloc` | yes | heap-allocating APIs: [`gf2x::Gf2Poly`], scratch on the heap for `gf2x::mul_into` above its stack buffer (without `alloc` such products need `mul_into_with_scratch`), the allocating `aead::Aead` methods | an allocator |
+//! | `reproduce` | no | the papers' algorithm variants kept to reproduce their tables (`gf2x::reproduce`: every Su–Fan strategy; `ghash::reproduce`: the white paper's GHASH progression) | compile time and code size; not for production use |
+//!
+//! Random sources are `rand_core` 0.10 traits ([`rand_core`], re-exported),
+//! the version `rand` 0.10 and RustCrypto's `aead` 0.6 use.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(unsafe_code)]
