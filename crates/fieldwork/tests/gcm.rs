@@ -346,3 +346,24 @@ fn buffers_at_every_offset_from_a_cache_line() {
         }
     }
 }
+
+/// A user's `rand` 0.10 generator makes AES-GCM keys and nonces through
+/// the `aead` 0.6 `Generate` trait (fieldwork enables `aead`'s `rand_core`,
+/// the same `rand_core` 0.10 its own key generators take), and the cipher
+/// round-trips with them.
+#[test]
+fn rand_0_10_makes_keys_and_nonces() {
+    use fieldwork::gcm::aead::{Aead, Generate, Key, KeyInit, Nonce};
+    let mut rng = rand::rng();
+    let key = Key::<Aes256Gcm>::generate_from_rng(&mut rng);
+    let nonce = Nonce::<Aes256Gcm>::generate_from_rng(&mut rng);
+    assert_ne!(key.as_slice(), &[0u8; 32]);
+    let cipher = Aes256Gcm::new(&key);
+    let sealed = cipher.encrypt(&nonce, b"rand 0.10".as_slice()).unwrap();
+    assert_eq!(
+        cipher.decrypt(&nonce, sealed.as_slice()).unwrap(),
+        b"rand 0.10"
+    );
+    let other = Nonce::<Aes256Gcm>::try_generate_from_rng(&mut rand::rngs::SysRng).unwrap();
+    assert_ne!(other, nonce);
+}
