@@ -49,8 +49,8 @@ struct Args {
     /// commit, command, clock, tables) to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
     out: Option<PathBuf>,
-    /// Also write the complete Markdown page to DIR/<cpu slug>.md (the form
-    /// for docs/benchmarks; see --cpu-slug).
+    /// Also write the complete Markdown page to DIR/SLUG.md, where SLUG
+    /// names this CPU (see --cpu-slug): the form for docs/benchmarks.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
     /// Print this CPU's file-name slug (e.g. intel-xeon-f6m207) and exit.
