@@ -12,7 +12,7 @@
 //! Rust-crate peers (x25519-dalek, and ring and aws-lc-rs, which compile
 //! their C code with the system C compiler) build by default; system C/C++
 //! libraries (gf2x, NTL, OpenSSL's libcrypto) need the `system-peers`
-//! feature and their Debian packages (see the README).
+//! feature and their Debian packages (the `apt-get` line is in the README).
 //!
 //! `--out-dir docs/benchmarks` writes the complete Markdown page for this CPU
 //! (`docs/benchmarks/<cpu slug>.md`, see `page.rs`); `--out FILE` writes it
