@@ -74,3 +74,10 @@ mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+
+/// The README's Rust examples, compiled and run as doctests
+/// (`cargo test -p fieldwork --doc`), so the front page cannot drift from
+/// the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

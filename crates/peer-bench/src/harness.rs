@@ -173,9 +173,10 @@ pub fn text_table(clock: &Clock, results: &[Measured]) -> String {
 }
 
 /// One Markdown table per group: a row per size, a column per
-/// implementation with its figure and ratio — the README's format. A group
-/// whose cases have a byte count shows cycles/byte · cycles/call in each
-/// cell; the others cycles/call alone.
+/// implementation with its figure and ratio — the tables of the benchmark
+/// pages (`--out`, `--out-dir`). A group whose cases have a byte count
+/// shows cycles/byte · cycles/call in each cell; the others cycles/call
+/// alone.
 pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
     let mut out = String::new();
     let mut groups: Vec<&'static str> = results.iter().map(|m| m.group).collect();

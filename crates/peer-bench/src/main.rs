@@ -12,12 +12,17 @@
 //! Rust-crate peers (x25519-dalek, and ring and aws-lc-rs, which compile
 //! their C code with the system C compiler) build by default; system C/C++
 //! libraries (gf2x, NTL, OpenSSL's libcrypto) need the `system-peers`
-//! feature and their Debian packages (see the README).
+//! feature and their Debian packages (the `apt-get` line is in the README).
+//!
+//! `--out-dir docs/benchmarks` writes the complete Markdown page for this CPU
+//! (`docs/benchmarks/<cpu slug>.md`, see `page.rs`); `--out FILE` writes it
+//! to a file of one's choosing, and `--cpu-slug` prints the slug alone.
 
 mod groups;
 mod harness;
 #[cfg(feature = "system-peers")]
 mod openssl;
+mod page;
 #[cfg(feature = "system-peers")]
 mod sys;
 
@@ -37,9 +42,20 @@ struct Args {
     /// Also write the results as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Print the README's Markdown tables instead of the text table.
+    /// Print Markdown tables instead of the text table.
     #[arg(long)]
     markdown: bool,
+    /// Also write a complete Markdown page (CPU, ISA level, features, date,
+    /// commit, command, clock, tables) to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
+    out: Option<PathBuf>,
+    /// Also write the complete Markdown page to DIR/SLUG.md, where SLUG
+    /// names this CPU (see --cpu-slug): the form for docs/benchmarks.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Print this CPU's file-name slug (e.g. intel-xeon-f6m207) and exit.
+    #[arg(long)]
+    cpu_slug: bool,
     /// Sample for about a tenth of the time (noisier).
     #[arg(long)]
     quick: bool,
@@ -66,6 +82,32 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    let cpu_model = benchtime::cpu_model();
+    let cpu_id = page::cpu_id();
+    let slug = page::cpu_slug(&cpu_model, cpu_id.as_ref());
+    if args.cpu_slug {
+        println!("{slug}");
+        return ExitCode::SUCCESS;
+    }
+    let page_path = match (&args.out, &args.out_dir) {
+        (Some(file), _) => {
+            // Fail now rather than after the run.
+            let parent = file.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(dir) = parent.filter(|d| !d.is_dir()) {
+                eprintln!("error: {} is not a directory", dir.display());
+                return ExitCode::FAILURE;
+            }
+            Some(file.clone())
+        }
+        (None, Some(dir)) => {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("error: cannot create {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+            Some(dir.join(format!("{slug}.md")))
+        }
+        (None, None) => None,
+    };
     let filter = args.filter.as_deref().unwrap_or("");
     let mut cases = Vec::new();
     for (name, build) in groups::GROUPS {
@@ -94,12 +136,11 @@ fn main() -> ExitCode {
     } else {
         Sampler::new(&clock)
     };
+    let date = benchtime::today_utc();
     let header = format!(
-        "peer-bench — {}; level {}; {}; {}",
-        benchtime::cpu_model(),
+        "peer-bench — {cpu_model}; level {}; {}; {date}",
         report.level,
         clock.describe(),
-        benchtime::today_utc()
     );
     let tty = std::io::stderr().is_terminal();
     let total = cases.len();
@@ -118,12 +159,33 @@ fn main() -> ExitCode {
         eprintln!("\r\x1b[2Kdone: {total} cases");
     }
 
+    let tables = harness::markdown(&clock, &results);
+    println!("{header}\n");
     if args.markdown {
-        println!("{header}\n");
-        print!("{}", harness::markdown(&clock, &results));
+        print!("{tables}");
     } else {
-        println!("{header}\n");
         print!("{}", harness::text_table(&clock, &results));
+    }
+    if let Some(path) = &page_path {
+        let info = page::PageInfo {
+            cpu_model,
+            cpu_id,
+            report,
+            date,
+            commit: page::git_commit(),
+            command: page::command_line(
+                &std::env::args_os()
+                    .skip(1)
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>(),
+            ),
+            clock: clock.describe(),
+        };
+        if let Err(e) = std::fs::write(path, page::render(&info, &tables)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("wrote {}", path.display());
     }
     if let Some(path) = &args.json {
         let doc = harness::json(&clock, &results, report.level.name());

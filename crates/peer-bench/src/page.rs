@@ -1,0 +1,287 @@
+//! Benchmark pages: one complete Markdown file per CPU (`--out FILE`, or
+//! `--out-dir DIR` for `DIR/<cpu slug>.md`), with everything a reader needs to
+//! know where the figures come from — CPU, ISA level, features, date, commit,
+//! command and clock — above the tables. The pages in `docs/benchmarks/` are
+//! written this way and never edited by hand.
+
+use fieldwork::cpu::CpuReport;
+use std::process::Command;
+
+/// What the page says about the machine and the run, besides the tables.
+pub struct PageInfo {
+    /// The CPU's model name (`/proc/cpuinfo`).
+    pub cpu_model: String,
+    /// Vendor, family and model numbers, if known.
+    pub cpu_id: Option<CpuId>,
+    /// Detection, cap and level in effect (`fieldwork cpu`'s report).
+    pub report: CpuReport,
+    /// `YYYY-MM-DD`, UTC.
+    pub date: String,
+    /// `git rev-parse --short HEAD`, `-dirty` appended for a modified tree,
+    /// or `unknown`.
+    pub commit: String,
+    /// The command that produced the page, as one can paste it.
+    pub command: String,
+    /// [`benchtime::Clock::describe`].
+    pub clock: String,
+}
+
+/// The CPU's vendor string and family/model numbers (as Linux prints them
+/// in `/proc/cpuinfo`: family and model with the extended fields added).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpuId {
+    /// `GenuineIntel`, `AuthenticAMD`, …
+    pub vendor: String,
+    /// Display family (e.g. 6 for Intel Core/Xeon, 25 for AMD Zen 3/4).
+    pub family: u32,
+    /// Display model (e.g. 207 for a Xeon of the Emerald Rapids generation).
+    pub model: u32,
+}
+
+/// The vendor, family and model from `/proc/cpuinfo`, if it has them.
+pub fn cpu_id() -> Option<CpuId> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    cpu_id_from(&info)
+}
+
+/// The first processor's vendor, family and model in `/proc/cpuinfo` text.
+fn cpu_id_from(info: &str) -> Option<CpuId> {
+    let field = |name: &str| {
+        info.lines()
+            .take_while(|l| !l.trim().is_empty())
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+    };
+    Some(CpuId {
+        vendor: field("vendor_id").unwrap_or_default(),
+        family: field("cpu family")?.parse().ok()?,
+        model: field("model")?.parse().ok()?,
+    })
+}
+
+/// A file-name slug for a CPU: its model name in lowercase ASCII words
+/// joined by `-`, without trademark marks, frequencies, core counts and the
+/// words "CPU"/"Processor", followed by `f<family>m<model>` when known (two
+/// CPUs sold under one name, as virtual machines often report, differ
+/// there).
+///
+/// "Intel(R) Xeon(R) Processor", family 6 model 207 → `intel-xeon-f6m207`;
+/// "AMD Ryzen 9 5950X 16-Core Processor", family 25 model 33 →
+/// `amd-ryzen-9-5950x-f25m33`.
+pub fn cpu_slug(model_name: &str, id: Option<&CpuId>) -> String {
+    let lower = model_name.to_ascii_lowercase();
+    // Everything from "@" on is the nominal frequency.
+    let name = lower.split('@').next().unwrap_or("");
+    let name = name.replace("(r)", " ").replace("(tm)", " ");
+    let mut words: Vec<String> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    // "16-Core" became "16", "core": drop the pair; then the generic words.
+    let mut i = 0;
+    while i + 1 < words.len() {
+        let counted = words[i].bytes().all(|b| b.is_ascii_digit())
+            && matches!(words[i + 1].as_str(), "core" | "cores");
+        if counted {
+            words.drain(i..i + 2);
+        } else {
+            i += 1;
+        }
+    }
+    let generic = |w: &str| matches!(w, "cpu" | "processor" | "with" | "radeon" | "graphics");
+    let keep_generic = words.iter().all(|w| generic(w));
+    let mut words: Vec<String> = words
+        .into_iter()
+        .filter(|w| keep_generic || !generic(w))
+        .collect();
+    if words.is_empty() {
+        words.push("unknown-cpu".to_string());
+    }
+    if let Some(id) = id {
+        words.push(format!("f{}m{}", id.family, id.model));
+    }
+    words.join("-")
+}
+
+/// `git rev-parse --short HEAD` of the source tree this binary was built
+/// from, with `-dirty` if tracked files differ from it; `unknown` if git or
+/// the tree is not there.
+pub fn git_commit() -> String {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let Some(hash) = git(&["rev-parse", "--short", "HEAD"]).filter(|h| !h.is_empty()) else {
+        return "unknown".to_string();
+    };
+    match git(&["status", "--porcelain", "--untracked-files=no"]) {
+        Some(changes) if changes.is_empty() => hash,
+        Some(_) => format!("{hash}-dirty"),
+        None => format!("{hash} (tree state unknown)"),
+    }
+}
+
+/// The command line that ran this process, as `cargo run` with the features
+/// this binary was built with, and the arguments shell-quoted.
+pub fn command_line(args: &[String]) -> String {
+    let mut cmd = String::from("cargo run --release -p peer-bench");
+    if cfg!(feature = "system-peers") {
+        cmd.push_str(" --features system-peers");
+    }
+    if !args.is_empty() {
+        cmd.push_str(" --");
+        for a in args {
+            cmd.push(' ');
+            cmd.push_str(&shell_quote(a));
+        }
+    }
+    cmd
+}
+
+/// `s` as one word for a POSIX shell: unchanged if it is made of safe
+/// characters, otherwise in single quotes.
+fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The complete page: header, then `tables` (the output of
+/// [`crate::harness::markdown`]), then the line saying the page is
+/// generated.
+pub fn render(info: &PageInfo, tables: &str) -> String {
+    let r = &info.report;
+    let cpu_id = info.cpu_id.as_ref().map_or(String::new(), |id| {
+        format!(
+            " ({} family {} model {})",
+            if id.vendor.is_empty() {
+                "vendor unknown"
+            } else {
+                &id.vendor
+            },
+            id.family,
+            id.model
+        )
+    });
+    let cap = match r.cap {
+        Some(c) => format!("{}={c}", fieldwork::cpu::CAP_VARIABLE),
+        None => format!("none ({} unset)", fieldwork::cpu::CAP_VARIABLE),
+    };
+    let mut out = String::new();
+    out.push_str(&format!("# peer-bench: {}\n\n", info.cpu_model));
+    out.push_str(
+        "*Generated by peer-bench (`crates/peer-bench`); do not edit by hand: \
+         run the command below again on this CPU instead.*\n\n",
+    );
+    out.push_str(&format!("- CPU: {}{cpu_id}\n", info.cpu_model));
+    out.push_str(&format!("- ISA level in effect: `{}`\n", r.level));
+    out.push_str(&format!("- cap: {cap}\n"));
+    out.push_str(&format!("- CPU features detected: {}\n", r.detected));
+    if r.usable != r.detected {
+        out.push_str(&format!(
+            "- CPU features usable under the cap: {}\n",
+            r.usable
+        ));
+    }
+    out.push_str(&format!("- date: {}\n", info.date));
+    out.push_str(&format!("- commit: {}\n", info.commit));
+    out.push_str(&format!("- command: `{}`\n", info.command));
+    out.push_str(&format!("- clock: {}\n\n", info.clock));
+    out.push_str(
+        "Figures are medians of interleaved samples (every implementation of a \
+         row runs in turn in one process); the ratio in brackets is that \
+         column's time ÷ fieldwork's first column (> 1: fieldwork is faster).\n\n",
+    );
+    out.push_str(tables);
+    if !tables.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(
+        "---\n\nThis page is generated by peer-bench and must not be edited by \
+         hand; `docs/benchmarks/README.md` says how to regenerate it.\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        let xeon = CpuId {
+            vendor: "GenuineIntel".into(),
+            family: 6,
+            model: 207,
+        };
+        assert_eq!(
+            cpu_slug("Intel(R) Xeon(R) Processor", Some(&xeon)),
+            "intel-xeon-f6m207"
+        );
+        assert_eq!(cpu_slug("Intel(R) Xeon(R) Processor", None), "intel-xeon");
+        let zen3 = CpuId {
+            vendor: "AuthenticAMD".into(),
+            family: 25,
+            model: 33,
+        };
+        assert_eq!(
+            cpu_slug("AMD Ryzen 9 5950X 16-Core Processor", Some(&zen3)),
+            "amd-ryzen-9-5950x-f25m33"
+        );
+        assert_eq!(
+            cpu_slug("Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz", None),
+            "intel-xeon-platinum-8480"
+        );
+        assert_eq!(
+            cpu_slug("Intel(R) Core(TM) i7-1165G7 @ 2.80GHz", None),
+            "intel-core-i7-1165g7"
+        );
+        assert_eq!(cpu_slug("unknown CPU", None), "unknown");
+        assert_eq!(cpu_slug("", None), "unknown-cpu");
+    }
+
+    #[test]
+    fn cpu_id_parses_first_processor() {
+        let info = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\
+                    model\t\t: 207\nmodel name\t: Intel(R) Xeon(R) Processor\n\n\
+                    processor\t: 1\ncpu family\t: 7\nmodel\t\t: 1\n";
+        assert_eq!(
+            cpu_id_from(info),
+            Some(CpuId {
+                vendor: "GenuineIntel".into(),
+                family: 6,
+                model: 207
+            })
+        );
+        assert_eq!(cpu_id_from("model name\t: x\n"), None);
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("--filter"), "--filter");
+        assert_eq!(shell_quote("docs/benchmarks"), "docs/benchmarks");
+        assert_eq!(shell_quote("gcm 16"), "'gcm 16'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+        let cmd = command_line(&["--filter".into(), "a b".into()]);
+        assert!(
+            cmd.starts_with("cargo run --release -p peer-bench"),
+            "{cmd}"
+        );
+        assert!(cmd.ends_with(" -- --filter 'a b'"), "{cmd}");
+    }
+}
