@@ -56,8 +56,17 @@
 //!
 //! Chosen once per key, best first (`FIELDWORK_MAX_ISA` caps the choice):
 //!
+//! - `avx2-decimation` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
+//!   interleaved Horner chains with the multiplier `r^4` (Goll & Gueron,
+//!   ITNG 2015), the whole input by complete 4-decimation Horner with zero
+//!   blocks prepended logically when the block count is not a multiple of
+//!   4 (Bhattacharyya & Sarkar, ePrint 2019/842).
+//! - `avx2-goll-gueron` (same file; not chosen by default, kept to be
+//!   compared): the same loop, with the last `n mod 4` blocks on the scalar
+//!   loop instead.
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
-//!   constant time; also the path of every SIMD backend for short inputs.
+//!   constant time; also the path of every SIMD backend for short inputs
+//!   (below 1 KiB per `update` call) and for a final partial block.
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The key
@@ -66,6 +75,8 @@
 //! message (only on lengths). Figures come from `peer-bench --filter
 //! poly1305` (see `docs/benchmarks/`), not from this page.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod portable;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
@@ -73,6 +84,8 @@ mod portable;
 /// (`fieldwork::poly1305::universal_hash::{KeyInit, UniversalHash}`).
 pub use universal_hash;
 
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
 use core::fmt;
 use subtle::ConstantTimeEq;
 use universal_hash::{
@@ -106,13 +119,46 @@ impl core::error::Error for Error {}
 /// exactly its backend's key. Dispatch happens here, once per bulk call.
 #[derive(Clone)]
 enum Engine {
+    #[cfg(target_arch = "x86_64")]
+    Avx2Decimation(avx2::Key),
+    #[cfg(target_arch = "x86_64")]
+    Avx2GollGueron(avx2::Key),
     Portable(portable::Key),
 }
 
 impl Engine {
     /// The best backend this CPU runs.
     fn best(key: &[u8; 32]) -> Engine {
+        if let Some(e) = Engine::avx2_decimation(key) {
+            return e;
+        }
         Engine::portable(key)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_decimation(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Avx2Decimation(avx2::Key::new(
+            cpu::Avx2::get()?,
+            key,
+        )))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_goll_gueron(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Avx2GollGueron(avx2::Key::new(
+            cpu::Avx2::get()?,
+            key,
+        )))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn avx2_decimation(_key: &[u8; 32]) -> Option<Engine> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn avx2_goll_gueron(_key: &[u8; 32]) -> Option<Engine> {
+        None
     }
 
     /// Backends read `r`, the key's first 16 bytes, only.
@@ -122,6 +168,10 @@ impl Engine {
 
     fn name(&self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(_) => "avx2-decimation",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2GollGueron(_) => "avx2-goll-gueron",
             Engine::Portable(_) => "portable",
         }
     }
@@ -129,6 +179,8 @@ impl Engine {
     /// The scalar key every backend has (short inputs, partial blocks).
     fn scalar(&self) -> &portable::Key {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.scalar(),
             Engine::Portable(k) => k,
         }
     }
@@ -137,6 +189,10 @@ impl Engine {
     fn blocks(&mut self, h: &mut portable::Acc, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2GollGueron(k) => k.blocks_goll_gueron(h, data, false),
             Engine::Portable(k) => k.blocks(h, data),
         }
     }
@@ -256,7 +312,8 @@ impl Poly1305 {
         portable::finish(&self.h, self.s)
     }
 
-    /// The backend in use: `portable`.
+    /// The backend in use: `avx2-decimation`, `avx2-goll-gueron` or
+    /// `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.engine.name()
     }
@@ -266,12 +323,25 @@ impl Poly1305 {
         Poly1305::with_engine(key, Engine::portable(key))
     }
 
+    #[doc(hidden)]
+    pub fn new_avx2_goll_gueron(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::avx2_goll_gueron(key).map(|e| Poly1305::with_engine(key, e))
+    }
+
+    #[doc(hidden)]
+    pub fn new_avx2_decimation(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::avx2_decimation(key).map(|e| Poly1305::with_engine(key, e))
+    }
+
     /// One instance per backend this CPU can run, portable first (tests and
     /// benchmarks).
     #[doc(hidden)]
     #[cfg(feature = "alloc")]
     pub fn all_backends(key: &[u8; 32]) -> alloc::vec::Vec<Poly1305> {
-        alloc::vec![Poly1305::new_portable(key)]
+        let mut v = alloc::vec![Poly1305::new_portable(key)];
+        v.extend(Poly1305::new_avx2_goll_gueron(key));
+        v.extend(Poly1305::new_avx2_decimation(key));
+        v
     }
 }
 
