@@ -56,6 +56,9 @@
 //!
 //! Chosen once per key, best first (`FIELDWORK_MAX_ISA` caps the choice):
 //!
+//! - `avx512ifma` (`poly1305/ifma.rs`): radix 2^44 on zmm with the
+//!   52-bit multiply-add (`vpmadd52luq`/`vpmadd52huq`), eight interleaved
+//!   Horner chains with `r^8`, complete 8-decimation as below.
 //! - `avx2-decimation` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
 //!   interleaved Horner chains with the multiplier `r^4` (Goll & Gueron,
 //!   ITNG 2015), the whole input by complete 4-decimation Horner with zero
@@ -77,6 +80,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod ifma;
 mod portable;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
@@ -120,6 +125,8 @@ impl core::error::Error for Error {}
 #[derive(Clone)]
 enum Engine {
     #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::Key),
+    #[cfg(target_arch = "x86_64")]
     Avx2Decimation(avx2::Key),
     #[cfg(target_arch = "x86_64")]
     Avx2GollGueron(avx2::Key),
@@ -129,10 +136,23 @@ enum Engine {
 impl Engine {
     /// The best backend this CPU runs.
     fn best(key: &[u8; 32]) -> Engine {
+        if let Some(e) = Engine::ifma(key) {
+            return e;
+        }
         if let Some(e) = Engine::avx2_decimation(key) {
             return e;
         }
         Engine::portable(key)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn ifma(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn ifma(_key: &[u8; 32]) -> Option<Engine> {
+        None
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -169,6 +189,8 @@ impl Engine {
     fn name(&self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(_) => "avx512ifma",
+            #[cfg(target_arch = "x86_64")]
             Engine::Avx2Decimation(_) => "avx2-decimation",
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2GollGueron(_) => "avx2-goll-gueron",
@@ -180,6 +202,8 @@ impl Engine {
     fn scalar(&self) -> &portable::Key {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.scalar(),
+            #[cfg(target_arch = "x86_64")]
             Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.scalar(),
             Engine::Portable(k) => k,
         }
@@ -189,6 +213,8 @@ impl Engine {
     fn blocks(&mut self, h: &mut portable::Acc, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.blocks(h, data, false),
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
             #[cfg(target_arch = "x86_64")]
@@ -312,8 +338,8 @@ impl Poly1305 {
         portable::finish(&self.h, self.s)
     }
 
-    /// The backend in use: `avx2-decimation`, `avx2-goll-gueron` or
-    /// `portable`.
+    /// The backend in use: `avx512ifma`, `avx2-decimation`,
+    /// `avx2-goll-gueron` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.engine.name()
     }
@@ -321,6 +347,11 @@ impl Poly1305 {
     #[doc(hidden)]
     pub fn new_portable(key: &[u8; 32]) -> Poly1305 {
         Poly1305::with_engine(key, Engine::portable(key))
+    }
+
+    #[doc(hidden)]
+    pub fn new_ifma(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::ifma(key).map(|e| Poly1305::with_engine(key, e))
     }
 
     #[doc(hidden)]
@@ -341,6 +372,7 @@ impl Poly1305 {
         let mut v = alloc::vec![Poly1305::new_portable(key)];
         v.extend(Poly1305::new_avx2_goll_gueron(key));
         v.extend(Poly1305::new_avx2_decimation(key));
+        v.extend(Poly1305::new_ifma(key));
         v
     }
 }
