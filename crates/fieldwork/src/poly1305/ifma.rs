@@ -83,9 +83,8 @@ const HIBIT: u64 = 1 << 40;
 
 /// Blocks below which the scalar loop is used: the powers (sixteen scalar
 /// products, once per key), the conversions and the combination cost more
-/// than the vector loop saves on short inputs (in a throwaway timing loop
-/// on this machine, one-shot tags: at 512 bytes the vector path was about
-/// 20 % slower than the scalar one, at 1 KiB about 30 % faster).
+/// than the vector loop saves on short inputs; a quick check of one-shot
+/// tags put the break-even between 512 bytes and 1 KiB (not tuned).
 pub(crate) const MIN_VECTOR_BLOCKS: usize = 64;
 
 /// Three limbs (scalar).

@@ -72,7 +72,9 @@
 //!   (below 1 KiB per `update` call) and for a final partial block.
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
-//! 16-byte buffer for more input or for [`Poly1305::finalize`]. The key
+//! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
+//! vector loops run per `update` call of at least 1 KiB: a stream fed in
+//! smaller pieces runs on the scalar loop (the pieces are not collected). The key
 //! (`r`, `s`, any powers of `r`), the accumulator and the buffer are
 //! zeroized on drop. No branch or memory index depends on the key or the
 //! message (only on lengths). Figures come from `peer-bench --filter
