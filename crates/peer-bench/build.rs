@@ -12,6 +12,7 @@
 const VERSIONED_PEERS: &[(&str, &str)] = &[
     ("aws-lc-rs", "PEER_VERSION_AWS_LC_RS"),
     ("ghash", "PEER_VERSION_GHASH"),
+    ("poly1305", "PEER_VERSION_POLY1305"),
     ("polyval", "PEER_VERSION_POLYVAL"),
     ("ring", "PEER_VERSION_RING"),
     ("x25519-dalek", "PEER_VERSION_X25519_DALEK"),

@@ -16,7 +16,8 @@
 //! | `gf2m` | binary fields GF(2^m), polynomial and normal basis | in progress (not public yet) |
 //! | [`ghash`] | GHASH and POLYVAL | done: streaming, `universal-hash` traits, one-shot; portable / PCLMULQDQ / VPCLMULQDQ; the white paper's algorithm progression ([`ghash::ghash_with`]) |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | done (speed targets partly missed): AES-128/192/256; AES-GCM with the `aead` traits and SP 800-38D's detached-IV API; stitched VAES/VPCLMULQDQ kernels on zmm and ymm, AES-NI and portable engines |
-//! | `poly1305`, `chacha20` | Poly1305, ChaCha20, ChaCha20-Poly1305 | in progress (not public yet) |
+//! | [`poly1305`] | Poly1305 (RFC 8439) | done: streaming, `universal-hash` traits, one-shot `tag`/`verify`; AVX-512 IFMA, AVX2 (Goll–Gueron and complete 4-decimation), portable |
+//! | `chacha20` | ChaCha20, ChaCha20-Poly1305 | in progress (not public yet) |
 //! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |
 //! | [`cpu`] | feature detection, the ISA cap, what is in effect | done |
 //!
@@ -68,8 +69,7 @@ mod gf2m;
 pub mod gf2x;
 pub mod ghash;
 pub mod kummer;
-// No items yet: private until it has an API.
-mod poly1305;
+pub mod poly1305;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 #[cfg(test)]

@@ -1,9 +1,633 @@
 //! Poly1305, the one-time authenticator over the prime 2^130 − 5 (RFC 8439).
 //!
-//! *Status: planned (issue "Poly1305 and ChaCha20-Poly1305"); no items yet.*
+//! [`Poly1305`] (streaming: any split of the input gives the same tag), the
+//! one-shot [`tag`] and the constant-time [`verify`] compute RFC 8439's
+//! Poly1305; [`Poly1305`] also implements RustCrypto's [`universal_hash`]
+//! 0.6 traits, so generic code written for the `poly1305` crate takes it.
 //!
-//! Poly1305 evaluates `Σ mᵢ·r^(n−i+1) mod 2^130 − 5` (each 16-byte block with
-//! a 1 appended) and adds the one-time pad `s`. Vectorised forms process
-//! blocks in parallel with precomputed powers of `r`: the 4-way scheme of
-//! Goll & Gueron (AVX2), wider complete-decimation Horner schemes on AVX-512,
-//! and 52-bit limbs with the AVX-512 IFMA multiply-add.
+//! # Math
+//!
+//! D. J. Bernstein, *The Poly1305-AES message-authentication code* (FSE
+//! 2005), as profiled by RFC 8439 §2.5. A 32-byte one-time key is `r ‖ s`;
+//! `r` is clamped (`r &= 0x0ffffffc0ffffffc0ffffffc0fffffff`, little-endian).
+//! The message is cut into 16-byte blocks; each block is read as a
+//! little-endian integer with one more byte 0x01 appended after its last
+//! byte (2^128 for a whole block, `2^(8·len)` for a final partial block),
+//! giving `c₁ … c_q`, and
+//!
+//! ```text
+//! tag = ((c₁·r^q + c₂·r^(q−1) + … + c_q·r) mod (2^130 − 5) + s) mod 2^128
+//! ```
+//!
+//! computed by Horner's rule, `h ← (h + cᵢ)·r`. A key must authenticate
+//! one message only: two tags under the same `(r, s)` reveal `r`.
+//!
+//! **Two paddings.** RFC 8439's Poly1305 (the inherent [`Poly1305::update`]
+//! and [`Poly1305::finalize`], [`tag`], [`verify`]) appends 0x01 right after
+//! a final partial block. `universal-hash`'s model, which the AEAD uses, is
+//! whole blocks: [`UniversalHash::update_padded`] pads a partial block with
+//! zeros to 16 bytes and then appends 0x01 at 2^128, like every other
+//! block. The two give different tags for lengths that are not multiples
+//! of 16.
+//!
+//! ```
+//! use fieldwork::poly1305::{tag, verify, Poly1305};
+//!
+//! let key = [0x42u8; 32];
+//! let mut mac = Poly1305::new(&key);
+//! mac.update(b"any split ");
+//! mac.update(b"gives the same tag");
+//! let t = mac.finalize();
+//! assert_eq!(t, tag(&key, b"any split gives the same tag"));
+//! assert!(verify(&key, b"any split gives the same tag", &t).is_ok());
+//! ```
+//!
+//! # RustCrypto traits
+//!
+//! [`Poly1305`] implements `universal-hash` 0.6's [`KeyInit`] (from a
+//! 32-byte key) and [`UniversalHash`] (re-exported as [`universal_hash`]).
+//! The inherent `new`, `update(&[u8])` and `finalize` win method
+//! resolution; the trait's are reached by qualified calls. Blocks given
+//! through the trait continue the byte stream of the inherent `update`.
+//! [`Reset`](universal_hash::Reset) is not implemented: a Poly1305 key is
+//! for one message, and a reset would invite its reuse.
+//!
+//! # Backends
+//!
+//! Chosen once per key, best first (`FIELDWORK_MAX_ISA` caps the choice):
+//!
+//! - `avx512ifma` (`poly1305/ifma.rs`): radix 2^44 on zmm with the
+//!   52-bit multiply-add (`vpmadd52luq`/`vpmadd52huq`), eight interleaved
+//!   Horner chains with `r^8`, complete 8-decimation as below.
+//! - `avx2-decimation` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
+//!   interleaved Horner chains with the multiplier `r^4` (Goll & Gueron,
+//!   ITNG 2015), the whole input by complete 4-decimation Horner with zero
+//!   blocks prepended logically when the block count is not a multiple of
+//!   4 (Bhattacharyya & Sarkar, ePrint 2019/842).
+//! - `avx2-goll-gueron` (same file; not chosen by default, kept to be
+//!   compared): the same loop, with the last `n mod 4` blocks on the scalar
+//!   loop instead.
+//! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
+//!   constant time; also the path of every SIMD backend for short inputs
+//!   (below 1 KiB per `update` call) and for a final partial block.
+//!
+//! Whole blocks go to the backend in bulk; a partial block waits in a
+//! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
+//! vector loops run per `update` call of at least 1 KiB: a stream fed in
+//! smaller pieces runs on the scalar loop (the pieces are not collected). The key
+//! (`r`, `s`, any powers of `r`), the accumulator and the buffer are
+//! zeroized on drop. No branch or memory index depends on the key or the
+//! message (only on lengths). Figures come from `peer-bench --filter
+//! poly1305` (see `docs/benchmarks/`), not from this page.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod ifma;
+mod portable;
+
+/// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
+/// implements; re-exported so that users can name them
+/// (`fieldwork::poly1305::universal_hash::{KeyInit, UniversalHash}`).
+pub use universal_hash;
+
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
+use core::fmt;
+use subtle::ConstantTimeEq;
+use universal_hash::{
+    Block, Key, KeyInit, ParBlocks, UhfBackend, UhfClosure, UniversalHash,
+    array::Array,
+    common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser},
+    consts::{U16, U32},
+};
+use zeroize::Zeroize;
+
+/// Why a Poly1305 call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The tag does not authenticate the message under the key (the message
+    /// or the tag was altered, or the key is wrong).
+    TagMismatch,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Error::TagMismatch => "Poly1305: authentication failed (tag mismatch)",
+        })
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// One Poly1305 key `r` on the backend chosen for it: each variant holds
+/// exactly its backend's key. Dispatch happens here, once per bulk call.
+#[derive(Clone)]
+enum Engine {
+    #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::Key),
+    #[cfg(target_arch = "x86_64")]
+    Avx2Decimation(avx2::Key),
+    #[cfg(target_arch = "x86_64")]
+    Avx2GollGueron(avx2::Key),
+    Portable(portable::Key),
+}
+
+impl Engine {
+    /// The best backend this CPU runs.
+    fn best(key: &[u8; 32]) -> Engine {
+        if let Some(e) = Engine::ifma(key) {
+            return e;
+        }
+        if let Some(e) = Engine::avx2_decimation(key) {
+            return e;
+        }
+        Engine::portable(key)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn ifma(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn ifma(_key: &[u8; 32]) -> Option<Engine> {
+        None
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_decimation(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Avx2Decimation(avx2::Key::new(
+            cpu::Avx2::get()?,
+            key,
+        )))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_goll_gueron(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Avx2GollGueron(avx2::Key::new(
+            cpu::Avx2::get()?,
+            key,
+        )))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn avx2_decimation(_key: &[u8; 32]) -> Option<Engine> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn avx2_goll_gueron(_key: &[u8; 32]) -> Option<Engine> {
+        None
+    }
+
+    /// Backends read `r`, the key's first 16 bytes, only.
+    fn portable(key: &[u8; 32]) -> Engine {
+        Engine::Portable(portable::Key::new(key))
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(_) => "avx512ifma",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(_) => "avx2-decimation",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2GollGueron(_) => "avx2-goll-gueron",
+            Engine::Portable(_) => "portable",
+        }
+    }
+
+    /// The scalar key every backend has (short inputs, partial blocks).
+    fn scalar(&self) -> &portable::Key {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.scalar(),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.scalar(),
+            Engine::Portable(k) => k,
+        }
+    }
+
+    /// Absorbs whole 16-byte blocks (`data.len()` a multiple of 16).
+    fn blocks(&mut self, h: &mut portable::Acc, data: &[u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.blocks(h, data, false),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2GollGueron(k) => k.blocks_goll_gueron(h, data, false),
+            Engine::Portable(k) => k.blocks(h, data),
+        }
+    }
+}
+
+/// Poly1305 (RFC 8439 §2.5) with streaming input.
+///
+/// `update` takes any number of bytes, and any split of the message into
+/// `update` calls gives the same tag; a final partial block is completed
+/// by `finalize` as RFC 8439 says (0x01 after its bytes). The key, the
+/// accumulator and buffered input are zeroized on drop; the computation is
+/// constant time in the key and the message.
+///
+/// A key must authenticate one message only (see the module docs).
+///
+/// ```
+/// use fieldwork::poly1305::Poly1305;
+///
+/// // RFC 8439 §2.5.2.
+/// let key: [u8; 32] = [
+///     0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe,
+///     0x42, 0xd5, 0x06, 0xa8, 0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd,
+///     0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b,
+/// ];
+/// let mut mac = Poly1305::new(&key);
+/// mac.update(b"Cryptographic Forum");
+/// mac.update(b" Research Group");
+/// assert_eq!(
+///     mac.finalize(),
+///     [0xa8, 0x06, 0x1d, 0xc1, 0x30, 0x51, 0x36, 0xc6,
+///      0xc2, 0x2b, 0x8b, 0xaf, 0x0c, 0x01, 0x27, 0xa9],
+/// );
+/// ```
+#[derive(Clone)]
+pub struct Poly1305 {
+    engine: Engine,
+    h: portable::Acc,
+    s: u128,
+    buf: [u8; 16],
+    buffered: usize,
+}
+
+impl Poly1305 {
+    /// A Poly1305 instance for the one-time key `key` (`r ‖ s`), on the
+    /// fastest backend.
+    pub fn new(key: &[u8; 32]) -> Poly1305 {
+        Poly1305::with_engine(key, Engine::best(key))
+    }
+
+    /// An instance on `engine` (made from the same `key`), with `s` from
+    /// the key's last 16 bytes.
+    fn with_engine(key: &[u8; 32], engine: Engine) -> Poly1305 {
+        let mut s = [0u8; 16];
+        s.copy_from_slice(&key[16..]);
+        let p = Poly1305 {
+            engine,
+            h: [0; 3],
+            s: u128::from_le_bytes(s),
+            buf: [0; 16],
+            buffered: 0,
+        };
+        s.zeroize();
+        p
+    }
+
+    /// Absorbs `data` (any length; see the type docs).
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.buffered > 0 {
+            let take = (16 - self.buffered).min(data.len());
+            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            self.buffered += take;
+            data = &data[take..];
+            if self.buffered < 16 {
+                return;
+            }
+            let b = self.buf;
+            self.engine.blocks(&mut self.h, &b);
+            self.buffered = 0;
+        }
+        let whole = data.len() - data.len() % 16;
+        if whole > 0 {
+            self.engine.blocks(&mut self.h, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+    }
+
+    /// Absorbs `data` zero-padded to a whole number of blocks (the AEAD's
+    /// `pad16`; `universal-hash`'s `update_padded`).
+    fn update_padded(&mut self, data: &[u8]) {
+        let whole = data.len() - data.len() % 16;
+        self.update(&data[..whole]);
+        if whole < data.len() {
+            let mut padded = [0u8; 16];
+            padded[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.update(&padded);
+            padded.zeroize();
+        }
+    }
+
+    /// The tag: a final partial block gets 0x01 after its bytes (RFC 8439).
+    #[inline]
+    pub fn finalize(mut self) -> [u8; 16] {
+        self.tag()
+    }
+
+    /// The tag of everything absorbed (see [`Poly1305::finalize`]).
+    fn tag(&mut self) -> [u8; 16] {
+        if self.buffered > 0 {
+            let n = self.buffered;
+            self.engine
+                .scalar()
+                .partial_block(&mut self.h, &self.buf[..n]);
+            self.buffered = 0;
+        }
+        portable::finish(&self.h, self.s)
+    }
+
+    /// The backend in use: `avx512ifma`, `avx2-decimation`,
+    /// `avx2-goll-gueron` or `portable`.
+    pub fn backend_name(&self) -> &'static str {
+        self.engine.name()
+    }
+
+    #[doc(hidden)]
+    pub fn new_portable(key: &[u8; 32]) -> Poly1305 {
+        Poly1305::with_engine(key, Engine::portable(key))
+    }
+
+    #[doc(hidden)]
+    pub fn new_ifma(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::ifma(key).map(|e| Poly1305::with_engine(key, e))
+    }
+
+    #[doc(hidden)]
+    pub fn new_avx2_goll_gueron(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::avx2_goll_gueron(key).map(|e| Poly1305::with_engine(key, e))
+    }
+
+    #[doc(hidden)]
+    pub fn new_avx2_decimation(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::avx2_decimation(key).map(|e| Poly1305::with_engine(key, e))
+    }
+
+    /// One instance per backend this CPU can run, portable first (tests and
+    /// benchmarks).
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    pub fn all_backends(key: &[u8; 32]) -> alloc::vec::Vec<Poly1305> {
+        let mut v = alloc::vec![Poly1305::new_portable(key)];
+        v.extend(Poly1305::new_avx2_goll_gueron(key));
+        v.extend(Poly1305::new_avx2_decimation(key));
+        v.extend(Poly1305::new_ifma(key));
+        v
+    }
+}
+
+impl Drop for Poly1305 {
+    fn drop(&mut self) {
+        // The engine's keys zeroize themselves.
+        self.h.zeroize();
+        self.s.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+impl fmt::Debug for Poly1305 {
+    /// The backend only: the key and the state are secret.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Poly1305")
+            .field("backend", &self.backend_name())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One-shot Poly1305 (RFC 8439 §2.5) of `msg` under the one-time key `key`
+/// (`r ‖ s`), on the fastest backend.
+///
+/// ```
+/// use fieldwork::poly1305::tag;
+///
+/// // RFC 8439 appendix A.3, test vector #2: r = 0, so the tag is s.
+/// let mut key = [0u8; 32];
+/// key[16..].copy_from_slice(b"0123456789abcdef");
+/// assert_eq!(&tag(&key, b"any message at all"), b"0123456789abcdef");
+/// ```
+pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+    let mut p = Poly1305::new(key);
+    p.update(msg);
+    p.finalize()
+}
+
+/// Checks in constant time that `tag` is the Poly1305 tag of `msg` under
+/// `key`.
+///
+/// # Errors
+///
+/// [`Error::TagMismatch`] if it is not.
+///
+/// ```
+/// use fieldwork::poly1305::{tag, verify, Error};
+///
+/// let key = [7u8; 32];
+/// let mut t = tag(&key, b"message");
+/// assert_eq!(verify(&key, b"message", &t), Ok(()));
+/// t[0] ^= 1;
+/// assert_eq!(verify(&key, b"message", &t), Err(Error::TagMismatch));
+/// ```
+pub fn verify(key: &[u8; 32], msg: &[u8], tag: &[u8; 16]) -> Result<(), Error> {
+    let mut expected = self::tag(key, msg);
+    let ok: bool = expected.ct_eq(tag).into();
+    expected.zeroize();
+    if ok { Ok(()) } else { Err(Error::TagMismatch) }
+}
+
+/// The ChaCha20-Poly1305 tag (RFC 8439 §2.8): Poly1305 under `key` of
+/// `aad ‖ pad16 ‖ ct ‖ pad16 ‖ le64(len(aad)) ‖ le64(len(ct))`, on the
+/// fastest backend, without copying `aad` or `ct` (only their partial last
+/// blocks go through a 16-byte buffer).
+#[cfg_attr(not(test), allow(dead_code))] // the AEAD (`chachapoly`) is in progress
+pub(crate) fn aead_tag(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
+    aead_tag_on(Poly1305::new(key), aad, ct)
+}
+
+/// [`aead_tag`] on a given instance (tests run it on every backend).
+fn aead_tag_on(mut p: Poly1305, aad: &[u8], ct: &[u8]) -> [u8; 16] {
+    p.update_padded(aad);
+    p.update_padded(ct);
+    let mut lengths = [0u8; 16];
+    lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
+    lengths[8..].copy_from_slice(&(ct.len() as u64).to_le_bytes());
+    p.update(&lengths);
+    p.finalize()
+}
+
+/// Blocks per `proc_par_blocks` call of the `universal-hash` backend: the
+/// length from which the SIMD backends leave the scalar path.
+type TraitParBlocks = U16;
+
+/// The `universal-hash` backend, for `update_with_backend` with a closure
+/// of one's own (the provided `update` and `update_padded` are overridden
+/// to skip it): parallel groups go to the engine in bulk; single blocks are
+/// collected and hashed together when the buffer fills, before the next
+/// parallel group, and when the closure returns.
+struct TraitBackend<'a> {
+    state: &'a mut Poly1305,
+    pending: [u8; 16 * 16],
+    len: usize,
+    /// The most bytes `pending` has held (what `clear` overwrites).
+    used: usize,
+}
+
+impl TraitBackend<'_> {
+    fn flush(&mut self) {
+        if self.len > 0 {
+            self.state.update(&self.pending[..self.len]);
+            self.len = 0;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.pending[..self.used].fill(0);
+        core::hint::black_box(&mut self.pending);
+        self.used = 0;
+    }
+}
+
+impl BlockSizeUser for TraitBackend<'_> {
+    type BlockSize = U16;
+}
+
+impl ParBlocksSizeUser for TraitBackend<'_> {
+    type ParBlocksSize = TraitParBlocks;
+}
+
+impl UhfBackend for TraitBackend<'_> {
+    #[inline]
+    fn proc_block(&mut self, block: &Block<Self>) {
+        self.pending[self.len..self.len + 16].copy_from_slice(block);
+        self.len += 16;
+        self.used = self.used.max(self.len);
+        if self.len == self.pending.len() {
+            self.flush();
+        }
+    }
+
+    fn proc_par_blocks(&mut self, blocks: &ParBlocks<Self>) {
+        // Earlier single blocks first: the tag depends on the order.
+        self.flush();
+        self.state.update(blocks.as_flattened());
+    }
+}
+
+impl KeySizeUser for Poly1305 {
+    type KeySize = U32;
+}
+
+impl KeyInit for Poly1305 {
+    /// The inherent [`new`](Poly1305::new): the fastest backend.
+    fn new(key: &Key<Self>) -> Poly1305 {
+        Poly1305::new(&key.0)
+    }
+}
+
+impl BlockSizeUser for Poly1305 {
+    type BlockSize = U16;
+}
+
+impl UniversalHash for Poly1305 {
+    fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
+        let mut backend = TraitBackend {
+            state: self,
+            pending: [0; 16 * 16],
+            len: 0,
+            used: 0,
+        };
+        f.call(&mut backend);
+        backend.flush();
+        backend.clear();
+    }
+
+    /// As the provided method, but the blocks go to the engine in one call.
+    #[inline]
+    fn update(&mut self, blocks: &[Block<Self>]) {
+        Poly1305::update(self, Array::slice_as_flattened(blocks));
+    }
+
+    /// As the provided method (whole blocks, then the rest zero-padded to a
+    /// block, which gets 2^128 like every block), without the backend's
+    /// copies.
+    #[inline]
+    fn update_padded(&mut self, data: &[u8]) {
+        Poly1305::update_padded(self, data);
+    }
+
+    /// The tag, as the inherent `finalize` (a partial block given to the
+    /// inherent `update` gets RFC 8439's 0x01 byte).
+    #[inline]
+    fn finalize(mut self) -> Block<Self> {
+        Array(self.tag())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unhex<const N: usize>(s: &str) -> [u8; N] {
+        let mut out = [0u8; N];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap();
+        }
+        out
+    }
+
+    /// RFC 8439 §2.8.2: the Poly1305 key, AAD, ciphertext and tag.
+    #[test]
+    fn aead_tag_matches_rfc8439_2_8_2() {
+        let key: [u8; 32] =
+            unhex("7bac2b252db447af09b67a55a4e955840ae1d6731075d9eb2a9375783ed553ff");
+        let aad: [u8; 12] = unhex("50515253c0c1c2c3c4c5c6c7");
+        let ct: [u8; 114] = unhex(concat!(
+            "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6",
+            "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36",
+            "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc",
+            "3ff4def08e4b7a9de576d26586cec64b6116",
+        ));
+        let want: [u8; 16] = unhex("1ae10b594f09e26a7e902ecbd0600691");
+        assert_eq!(aead_tag(&key, &aad, &ct), want);
+        for p in Poly1305::all_backends(&key) {
+            let name = p.backend_name();
+            assert_eq!(aead_tag_on(p, &aad, &ct), want, "{name}");
+        }
+    }
+
+    /// Every backend's AEAD tag equals the tag of the explicitly built
+    /// MAC input, for lengths around the block size.
+    #[test]
+    fn aead_tag_is_the_tag_of_the_padded_input() {
+        let key = [0x5au8; 32];
+        let data: [u8; 300] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        for (a, c) in [
+            (0, 0),
+            (1, 0),
+            (0, 1),
+            (12, 114),
+            (16, 32),
+            (17, 255),
+            (33, 300),
+        ] {
+            let mut input = alloc::vec::Vec::new();
+            input.extend_from_slice(&data[..a]);
+            input.resize(a.div_ceil(16) * 16, 0);
+            input.extend_from_slice(&data[..c]);
+            input.resize(input.len() + (16 - c % 16) % 16, 0);
+            input.extend_from_slice(&(a as u64).to_le_bytes());
+            input.extend_from_slice(&(c as u64).to_le_bytes());
+            let want = tag(&key, &input);
+            for p in Poly1305::all_backends(&key) {
+                let name = p.backend_name();
+                assert_eq!(
+                    aead_tag_on(p, &data[..a], &data[..c]),
+                    want,
+                    "{name} {a} {c}"
+                );
+            }
+        }
+    }
+}

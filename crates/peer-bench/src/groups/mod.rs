@@ -10,6 +10,7 @@ pub mod gcm;
 pub mod gf2x_mul;
 pub mod ghash;
 pub mod kummer;
+pub mod poly1305;
 pub mod sufan;
 
 use crate::harness::Case;
@@ -84,4 +85,5 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("kummer", kummer::cases),
     ("ghash", ghash::cases),
     ("gcm", gcm::cases),
+    ("poly1305", poly1305::cases),
 ];

@@ -1,0 +1,202 @@
+//! Target features: none (plain Rust, constant time, runs everywhere).
+//!
+//! # Math
+//!
+//! Poly1305 (D. J. Bernstein, *The Poly1305-AES message-authentication
+//! code*, FSE 2005, §2; RFC 8439 §2.5) evaluates, for a clamped `r` and
+//! 16-byte blocks `m₁ … mₙ` each read as a little-endian integer plus
+//! `2^128` (a final partial block gets the byte 0x01 after its bytes
+//! instead, and nothing at 2^128), the Horner recurrence `h ← (h + mᵢ)·r
+//! mod p` with `p = 2^130 − 5`, and outputs `(h mod p) + s mod 2^128`.
+//!
+//! # Representation
+//!
+//! The accumulator is three 64-bit limbs `h = h₀ + h₁·2^64 + h₂·2^128`
+//! ([`Acc`]), kept only partially reduced. `r = r₀ + r₁·2^64` after
+//! clamping has `r₀, r₁ < 2^60` and `4 | r₁`, so with `2^130 ≡ 5`:
+//!
+//! ```text
+//! h·r ≡ (h₀r₀ + h₁·σ₁)                      (σ₁ = r₁ + r₁/4 = 5r₁/4: h₁r₁·2^128 ≡ h₁σ₁)
+//!     + (h₀r₁ + h₁r₀ + h₂σ₁)·2^64           (h₂r₁·2^192 ≡ h₂σ₁·2^64)
+//!     + (h₂r₀)·2^128
+//! ```
+//!
+//! four of the five products are 64×64 → 128-bit (`u128`), the last fits
+//! in 64 bits. Then the limbs are carried, and the bits of limb 2 above
+//! 2^130 are folded back: `⌊h₂/4⌋·2^130 ≡ 5·⌊h₂/4⌋`.
+//!
+//! # Preconditions
+//!
+//! [`Key::mul`] takes `h₂ < 8` (so `h < 2^131`): then `h₀r₀ + h₁σ₁ <
+//! 2^124 + 2^125`, `h₀r₁ + h₁r₀ + h₂σ₁ < 2^126` and `h₂r₀ + carry <
+//! 2^64`, no overflow.
+//!
+//! # Postconditions
+//!
+//! After [`Key::mul`], `h₂ ≤ 4` (`h < 2^130 + 2^128`); adding a block
+//! (`< 2^129`) gives `h₂ ≤ 6 < 8`, the precondition of the next product.
+//! [`finish`] reduces fully (`h mod p`, by a masked select, no branch) and
+//! adds `s`.
+//!
+//! # Operation counts
+//!
+//! Per 16-byte block: four 64×64 → 128 multiplications and one 64×64 →
+//! 64, about a dozen additions with carry and four shifts/masks: the
+//! radix-2^64 form of poly1305-donna and OpenSSL's scalar code (radix 2^26
+//! or 2^44 would need 25 or 9 products). No figure here: see the module
+//! docs of `poly1305` for how to measure (`peer-bench --filter poly1305`).
+#![forbid(unsafe_code)]
+
+use zeroize::Zeroize;
+
+/// The accumulator `h₀ + h₁·2^64 + h₂·2^128` (partially reduced; see the
+/// module docs for its bounds).
+pub(crate) type Acc = [u64; 3];
+
+/// A clamped `r`, with `σ₁ = 5·r₁/4` precomputed.
+#[derive(Clone)]
+pub(crate) struct Key {
+    r0: u64,
+    r1: u64,
+    sigma1: u64,
+}
+
+impl Key {
+    /// The key `r` (the first 16 bytes of the Poly1305 key `key`; the rest
+    /// is not read), clamped as RFC 8439 §2.5 says (`r &=
+    /// 0x0ffffffc0ffffffc0ffffffc0fffffff`).
+    pub(crate) fn new(key: &[u8; 32]) -> Key {
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&key[..16]);
+        let mut r = u128::from_le_bytes(bytes) & 0x0fff_fffc_0fff_fffc_0fff_fffc_0fff_ffff;
+        let (r0, r1) = (r as u64, (r >> 64) as u64);
+        r.zeroize();
+        bytes.zeroize();
+        Key {
+            r0,
+            r1,
+            sigma1: r1 + (r1 >> 2),
+        }
+    }
+
+    /// `h·r mod p`, partially reduced.
+    ///
+    /// # Preconditions
+    /// `h[2] < 8`.
+    /// # Postconditions
+    /// `h[2] ≤ 4`.
+    #[inline(always)]
+    pub(crate) fn mul(&self, h: &mut Acc) {
+        let [h0, h1, h2] = *h;
+        let (r0, r1, s1) = (self.r0 as u128, self.r1 as u128, self.sigma1 as u128);
+        let d0 = h0 as u128 * r0 + h1 as u128 * s1;
+        let d1 = h0 as u128 * r1 + h1 as u128 * r0 + h2 as u128 * s1 + (d0 >> 64);
+        let d2 = h2 * self.r0 + (d1 >> 64) as u64;
+        // Fold ⌊d2/4⌋·2^130 ≡ 5·⌊d2/4⌋ (d2 < 2^64: no overflow in 5·).
+        let fold = (d2 >> 2) as u128 * 5;
+        let t0 = (d0 as u64) as u128 + fold;
+        let t1 = (d1 as u64) as u128 + (t0 >> 64);
+        *h = [t0 as u64, t1 as u64, (d2 & 3) + (t1 >> 64) as u64];
+    }
+
+    /// Absorbs one block: `h ← (h + m + hibit·2^128)·r`.
+    ///
+    /// # Preconditions
+    /// `h[2] ≤ 4` (as [`Key::mul`] leaves it), `hibit ≤ 1`.
+    #[inline(always)]
+    pub(crate) fn block(&self, h: &mut Acc, block: &[u8; 16], hibit: u64) {
+        let m = u128::from_le_bytes(*block);
+        let t0 = h[0] as u128 + (m as u64) as u128;
+        let t1 = h[1] as u128 + (m >> 64) + (t0 >> 64);
+        *h = [t0 as u64, t1 as u64, h[2] + hibit + (t1 >> 64) as u64];
+        self.mul(h);
+    }
+
+    /// Absorbs the whole 16-byte blocks of `data` (`data.len()` a multiple
+    /// of 16), each with the bit 2^128 set.
+    pub(crate) fn blocks(&self, h: &mut Acc, data: &[u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        for chunk in data.chunks_exact(16) {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(chunk);
+            self.block(h, &b, 1);
+        }
+    }
+
+    /// Absorbs the final partial block `tail` (1 to 15 bytes) as RFC 8439
+    /// does: its bytes, then 0x01, then zeros, and no 2^128 bit.
+    pub(crate) fn partial_block(&self, h: &mut Acc, tail: &[u8]) {
+        debug_assert!(!tail.is_empty() && tail.len() < 16);
+        let mut b = [0u8; 16];
+        b[..tail.len()].copy_from_slice(tail);
+        b[tail.len()] = 1;
+        self.block(h, &b, 0);
+        b.zeroize();
+    }
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        self.r0.zeroize();
+        self.r1.zeroize();
+        self.sigma1.zeroize();
+    }
+}
+
+/// `h mod p` as a `u128` and the top two bits (`< 4`), fully reduced.
+///
+/// # Preconditions
+/// `h[2] < 8`.
+#[inline]
+pub(crate) fn freeze(h: &Acc) -> (u128, u64) {
+    // Fold the bits above 2^130 once: h < 2^130 + 10 afterwards.
+    let fold = (h[2] >> 2) as u128 * 5;
+    let t0 = h[0] as u128 + fold;
+    let t1 = h[1] as u128 + (t0 >> 64);
+    let (h0, h1, h2) = (t0 as u64, t1 as u64, (h[2] & 3) + (t1 >> 64) as u64);
+    // g = h + 5 − 2^130: h ≥ p exactly when h + 5 reaches 2^130, i.e.
+    // bit 2 of g₂; then h − p = g mod 2^130 (h < 2p, one subtraction).
+    let g0 = h0 as u128 + 5;
+    let g1 = h1 as u128 + (g0 >> 64);
+    let g2 = h2 + (g1 >> 64) as u64;
+    let use_g = 0u64.wrapping_sub(g2 >> 2); // all ones iff h ≥ p
+    let lo = (h0 & !use_g) | (g0 as u64 & use_g);
+    let mid = (h1 & !use_g) | (g1 as u64 & use_g);
+    let top = (h2 & !use_g) | (g2 & 3 & use_g);
+    ((mid as u128) << 64 | lo as u128, top)
+}
+
+/// The tag `(h mod p) + s mod 2^128`, little-endian.
+#[inline]
+pub(crate) fn finish(h: &Acc, s: u128) -> [u8; 16] {
+    let (mut v, _) = freeze(h);
+    let tag = v.wrapping_add(s).to_le_bytes();
+    v.zeroize();
+    tag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `h` as a fully reduced number below 2^130 (for comparisons).
+    fn value(h: &Acc) -> (u128, u64) {
+        freeze(h)
+    }
+
+    #[test]
+    fn freeze_handles_the_edges_of_p() {
+        // p − 1, p, p + 1, 2^130 + 9 (the largest after the first fold).
+        let p_lo = u64::MAX - 4;
+        assert_eq!(
+            freeze(&[p_lo - 1, u64::MAX, 3]),
+            ((u64::MAX as u128) << 64 | (p_lo - 1) as u128, 3)
+        );
+        assert_eq!(freeze(&[p_lo, u64::MAX, 3]), (0, 0));
+        assert_eq!(freeze(&[p_lo + 1, u64::MAX, 3]), (1, 0));
+        assert_eq!(freeze(&[9, 0, 4]), (14, 0));
+        // 2^131 − 1 ≡ 2^130 + 4 ≡ 9.
+        assert_eq!(freeze(&[u64::MAX, u64::MAX, 7]), (9, 0));
+        assert_eq!(value(&[0, 0, 0]), (0, 0));
+    }
+}
