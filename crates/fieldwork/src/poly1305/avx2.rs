@@ -465,12 +465,18 @@ fn acc_in_lane(h: &Acc, lane: usize) -> Vec5 {
 /// bytes), then the combination. Two groups per iteration, as `H ← H·r^8
 /// + G₁·r^4 + G₂` with one carry: the product `G₁·r^4` is off the
 /// dependency chain through `H`, which is what limits a single chain.
-#[inline(always)]
+///
+/// One compiled copy for both entry points (not inlined into each): with a
+/// copy in each, the compiler allocated registers differently in the two
+/// and the Goll–Gueron copy spilled twice as many vectors (234 against 119
+/// stack accesses), which made the comparison of the two schemes a
+/// comparison of register allocations.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
 fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8]) -> Acc {
     let (r4, r4_5) = broadcast(&powers.by_lane[0]);
     let (r8, r8_5) = broadcast(&powers.r8);
-    // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
-    let hibit = unsafe { _mm256_set1_epi64x(HIBIT as i64) };
+    let hibit = _mm256_set1_epi64x(HIBIT as i64);
     let (pairs, odd) = rest.as_chunks::<128>();
     for pair in pairs {
         let (g1, g2) = pair.split_at(64);
