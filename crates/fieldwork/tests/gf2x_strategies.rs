@@ -1,10 +1,11 @@
 //! Every Su–Fan strategy on every backend against a bit-by-bit reference.
+#![cfg(feature = "reproduce")]
 
 mod common;
 
 use common::{Rng, mul_bitwise};
 use fieldwork::gf2x::Backend;
-use fieldwork::gf2x::strategy::strategies;
+use fieldwork::gf2x::reproduce::strategies;
 
 #[test]
 fn the_table() {

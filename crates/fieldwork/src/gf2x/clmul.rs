@@ -102,7 +102,7 @@ impl Digit for Lane64 {
 /// The lane multiplier: callers run with PCLMULQDQ enabled (the token
 /// proves the CPU has it).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct PclmulLane(pub(super) Clmul);
+pub(crate) struct PclmulLane(pub(crate) Clmul);
 
 impl DigitMul<Lane64> for PclmulLane {
     #[inline(always)]
@@ -117,7 +117,7 @@ impl DigitMul<Lane64> for PclmulLane {
 }
 
 #[inline(always)]
-pub(super) fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
+pub(crate) fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
     // SAFETY: SSE2 is part of the x86-64 baseline.
     a.map(|w| Lane64(unsafe { _mm_cvtsi64_si128(w as i64) }))
 }
@@ -127,7 +127,7 @@ pub(super) fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
 /// time, makes a chained caller's 16-byte loads straddle two narrower
 /// stores: store-forwarding stalls.)
 #[inline(always)]
-pub(super) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
+pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     let mut i = 0;
     while i + 1 < N {
         // SAFETY: SSE2 is part of the x86-64 baseline; `i + 1 < N`, so the
@@ -262,39 +262,3 @@ fixed_entries!(
     mul9 9 = algo::mul9,
     mul16 16 = algo::mul16
 );
-
-/// The Su–Fan strategies of [`super::sufan`] compiled on xmm lanes, behind
-/// slice entry points for [`super::strategy`] (benchmarks and tests).
-pub(crate) mod sufan_kernels {
-    use super::*;
-
-    macro_rules! entries {
-        ($($f:ident $n:literal),*) => {$(
-            #[doc = concat!("`", stringify!($f), "` with PCLMULQDQ; false on wrong lengths.")]
-            pub(crate) fn $f(t: Clmul, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-                let Some((x, y, o)) = algo::fixed_arrays!($n, a, b, out) else {
-                    return false;
-                };
-                // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-                unsafe { tf::$f(t, x, y, o) };
-                true
-            }
-        )*
-
-        mod tf {
-            use super::*;
-            $(
-                #[inline(never)]
-                #[target_feature(enable = "pclmulqdq,sse4.1")]
-                pub(super) fn $f(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                    store_lanes(out, super::super::super::sufan::$f(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
-                }
-            )*
-        }};
-    }
-
-    entries!(
-        s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1 5, s5_2 5, s5_3 5,
-        s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3 9
-    );
-}

@@ -54,8 +54,8 @@ pub mod fft;
 #[cfg(feature = "alloc")]
 mod poly;
 pub(crate) mod portable;
-#[doc(hidden)]
-pub mod strategy;
+#[cfg(feature = "reproduce")]
+pub mod reproduce;
 mod sufan;
 #[cfg(test)]
 mod testutil;

@@ -3,9 +3,8 @@
 //! [`Polyval`] and [`GHash`] (streaming, any split of the input gives the
 //! same result) and the one-shot [`polyval`] / [`ghash`] run on portable,
 //! PCLMULQDQ and VPCLMULQDQ backends with aggregated reduction, and
-//! implement RustCrypto's [`universal_hash`] traits; the white paper's
-//! algorithm progression is selectable through [`ghash_with`] and
-//! [`Algorithm`].
+//! implement RustCrypto's [`universal_hash`] traits. The white paper's
+//! algorithm progression is in `ghash::reproduce` (feature `reproduce`).
 //!
 //! GHASH (NIST SP 800-38D) evaluates the polynomial `Σ Xᵢ·H^(n−i+1)` in
 //! GF(2^128) defined by `x^128 + x^7 + x^2 + x + 1`, with GCM's reflected bit
@@ -65,13 +64,12 @@
 //!
 //! # The white paper's algorithm progression
 //!
-//! [`ghash_with`] computes GHASH with a chosen [`Algorithm`]: the
-//! one-block-at-a-time kernels of the white paper (schoolbook or Karatsuba
-//! products; reduction by shifts, with or without bit reflection of the
-//! input, by folding, or by Montgomery multiplication) and aggregated
-//! reduction over 4 to 32 blocks on xmm, ymm and zmm registers. They are
-//! there to be compared (`peer-bench --filter ghash_progression`); [`ghash`]
-//! and [`GHash`] choose the fastest on their own.
+//! With the cargo feature `reproduce`, `ghash::reproduce::ghash_with`
+//! computes GHASH with a chosen algorithm of the Intel white paper's
+//! progression (one block at a time with each reduction, then aggregated
+//! over 4 to 32 blocks on xmm, ymm and zmm), to be compared
+//! (`peer-bench --filter ghash_progression`); [`ghash`] and [`GHash`] choose
+//! the fastest on their own.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aggregate;
@@ -79,14 +77,10 @@ pub(crate) mod aggregate;
 mod clmul;
 mod field;
 mod portable;
+#[cfg(feature = "reproduce")]
+pub mod reproduce;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
-#[cfg(target_arch = "x86_64")]
-mod whitepaper;
-#[cfg(target_arch = "x86_64")]
-mod whitepaper_ymm;
-#[cfg(target_arch = "x86_64")]
-mod whitepaper_zmm;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`GHash`] and
 /// [`Polyval`] implement; re-exported so that users can name them
@@ -105,7 +99,7 @@ use universal_hash::{
 use zeroize::Zeroize;
 
 pub(crate) use field::C_HI;
-use field::{POWERS, load, mont_reduce, mul_x};
+use field::{POWERS, mont_reduce, mul_x};
 
 /// Powers every kernel's short groups use (groups of at most eight).
 const LOW: usize = 8;
@@ -704,299 +698,6 @@ macro_rules! universal_hash_impls {
 
 universal_hash_impls!(Polyval, to_le_bytes);
 universal_hash_impls!(GHash, to_be_bytes);
-
-/// A GHASH kernel from the algorithm progression of S. Gueron and M. E.
-/// Kounavis, *Intel Carry-Less Multiplication Instruction and its Usage for
-/// Computing the GCM Mode* (Intel white paper 323640, rev. 2.02, 2014), for
-/// [`ghash_with`].
-///
-/// The one-block variants hash one block per reduction and differ in how
-/// they multiply (schoolbook: four `pclmulqdq`; Karatsuba: three) and
-/// reduce; the aggregated variants multiply N blocks by the precomputed
-/// powers `H^N … H^1`, sum the products and reduce once per N blocks
-/// (Karatsuba products, Montgomery reduction), on 128-, 256- or 512-bit
-/// registers. Every variant computes the same function as [`ghash`]; the
-/// kernel module docs (`src/ghash/whitepaper*.rs`) give the math and the
-/// operation counts. All but [`Best`](Algorithm::Best) need x86-64 with
-/// PCLMULQDQ at least; see [`Algorithm::is_supported`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Algorithm {
-    /// One block at a time: the paper's Algorithm 1 (schoolbook 128×128
-    /// product, four `pclmulqdq`), the product shifted left by one bit, and
-    /// Algorithm 5 (reduction of the reflected product by shifts and XORs).
-    /// No bit reflection of the input: blocks are only byte-swapped.
-    /// Needs PCLMULQDQ and SSE4.1.
-    SchoolbookAlg5,
-    /// One block at a time: Algorithm 2 (Karatsuba, three `pclmulqdq`) on
-    /// bit-reflected input and Algorithm 4 (reduction of the natural-order
-    /// product by shifts and XORs); the result is reflected back. Needs
-    /// PCLMULQDQ and SSE4.1.
-    KaratsubaAlg4,
-    /// One block at a time: Karatsuba on bit-reflected input, reduced by
-    /// folding the two top words down with `pclmulqdq` by `x^7 + x^2 + x +
-    /// 1` (0x87), top word first. Needs PCLMULQDQ and SSE4.1.
-    KaratsubaFold,
-    /// One block at a time: Karatsuba on byte-swapped input with the key
-    /// `H·x` (POLYVAL form, RFC 8452 appendix A), reduced by Montgomery
-    /// multiplication: two `pclmulqdq` by 0xc2000000_00000000, folding the
-    /// low words up. Needs PCLMULQDQ and SSE4.1.
-    KaratsubaMontgomery,
-    /// Aggregated reduction over 4 blocks on xmm (`pclmulqdq`). Needs
-    /// PCLMULQDQ and SSE4.1.
-    AggregatedXmm4,
-    /// Aggregated reduction over 8 blocks on xmm. Needs PCLMULQDQ and
-    /// SSE4.1.
-    AggregatedXmm8,
-    /// Aggregated reduction over 16 blocks on xmm. Needs PCLMULQDQ and
-    /// SSE4.1.
-    AggregatedXmm16,
-    /// Aggregated reduction over 32 blocks on xmm. Needs PCLMULQDQ and
-    /// SSE4.1.
-    AggregatedXmm32,
-    /// Aggregated reduction over 8 blocks on ymm (`vpclmulqdq`, two blocks
-    /// per register). Needs VPCLMULQDQ, AVX2, PCLMULQDQ and SSE4.1.
-    AggregatedYmm8,
-    /// Aggregated reduction over 16 blocks on ymm. Needs VPCLMULQDQ, AVX2,
-    /// PCLMULQDQ and SSE4.1.
-    AggregatedYmm16,
-    /// Aggregated reduction over 32 blocks on ymm. Needs VPCLMULQDQ, AVX2,
-    /// PCLMULQDQ and SSE4.1.
-    AggregatedYmm32,
-    /// Aggregated reduction over 16 blocks on zmm (`vpclmulqdq`, four
-    /// blocks per register). Needs VPCLMULQDQ, AVX-512 F/BW/VL/DQ,
-    /// PCLMULQDQ and SSE4.1.
-    AggregatedZmm16,
-    /// Aggregated reduction over 32 blocks on zmm. Needs VPCLMULQDQ,
-    /// AVX-512 F/BW/VL/DQ, PCLMULQDQ and SSE4.1.
-    AggregatedZmm32,
-    /// Whatever [`ghash`] chooses (the fastest backend this CPU has);
-    /// always supported.
-    Best,
-}
-
-impl Algorithm {
-    /// Every variant, in the order of the progression (slowest expected
-    /// first, [`Best`](Algorithm::Best) last).
-    pub const ALL: [Algorithm; 14] = [
-        Algorithm::SchoolbookAlg5,
-        Algorithm::KaratsubaAlg4,
-        Algorithm::KaratsubaFold,
-        Algorithm::KaratsubaMontgomery,
-        Algorithm::AggregatedXmm4,
-        Algorithm::AggregatedXmm8,
-        Algorithm::AggregatedXmm16,
-        Algorithm::AggregatedXmm32,
-        Algorithm::AggregatedYmm8,
-        Algorithm::AggregatedYmm16,
-        Algorithm::AggregatedYmm32,
-        Algorithm::AggregatedZmm16,
-        Algorithm::AggregatedZmm32,
-        Algorithm::Best,
-    ];
-
-    /// A short label, e.g. `1 block/schoolbook + Alg. 5`, `aggregated 8
-    /// (xmm)`, `fieldwork best`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Algorithm::SchoolbookAlg5 => "1 block/schoolbook + Alg. 5",
-            Algorithm::KaratsubaAlg4 => "1 block/Karatsuba + Alg. 4",
-            Algorithm::KaratsubaFold => "1 block/Karatsuba + folding",
-            Algorithm::KaratsubaMontgomery => "1 block/Karatsuba + Montgomery",
-            Algorithm::AggregatedXmm4 => "aggregated 4 (xmm)",
-            Algorithm::AggregatedXmm8 => "aggregated 8 (xmm)",
-            Algorithm::AggregatedXmm16 => "aggregated 16 (xmm)",
-            Algorithm::AggregatedXmm32 => "aggregated 32 (xmm)",
-            Algorithm::AggregatedYmm8 => "aggregated 8 (ymm)",
-            Algorithm::AggregatedYmm16 => "aggregated 16 (ymm)",
-            Algorithm::AggregatedYmm32 => "aggregated 32 (ymm)",
-            Algorithm::AggregatedZmm16 => "aggregated 16 (zmm)",
-            Algorithm::AggregatedZmm32 => "aggregated 32 (zmm)",
-            Algorithm::Best => "fieldwork best",
-        }
-    }
-
-    /// The CPU features the variant needs, as a phrase (for errors).
-    const fn needs(self) -> &'static str {
-        match self {
-            Algorithm::AggregatedYmm8 | Algorithm::AggregatedYmm16 | Algorithm::AggregatedYmm32 => {
-                "x86-64 with VPCLMULQDQ, AVX2, PCLMULQDQ and SSE4.1"
-            }
-            Algorithm::AggregatedZmm16 | Algorithm::AggregatedZmm32 => {
-                "x86-64 with VPCLMULQDQ, AVX-512 F/BW/VL/DQ, PCLMULQDQ and SSE4.1"
-            }
-            Algorithm::Best => "nothing",
-            _ => "x86-64 with PCLMULQDQ and SSE4.1",
-        }
-    }
-
-    /// Blocks per reduction: how [`ghash_with`] splits a message into
-    /// groups and a tail.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    const fn group_blocks(self) -> usize {
-        match self {
-            Algorithm::AggregatedXmm4 => 4,
-            Algorithm::AggregatedXmm8 | Algorithm::AggregatedYmm8 => 8,
-            Algorithm::AggregatedXmm16
-            | Algorithm::AggregatedYmm16
-            | Algorithm::AggregatedZmm16 => 16,
-            Algorithm::AggregatedXmm32
-            | Algorithm::AggregatedYmm32
-            | Algorithm::AggregatedZmm32 => 32,
-            _ => 1,
-        }
-    }
-
-    /// Whether this CPU (after the `FIELDWORK_MAX_ISA` cap, see
-    /// [`crate::cpu`]) can run the variant: exactly when [`ghash_with`]
-    /// returns `Ok`.
-    pub fn is_supported(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            match self {
-                Algorithm::Best => true,
-                Algorithm::AggregatedYmm8
-                | Algorithm::AggregatedYmm16
-                | Algorithm::AggregatedYmm32 => cpu::Avx2Clmul::get().is_some(),
-                Algorithm::AggregatedZmm16 | Algorithm::AggregatedZmm32 => {
-                    cpu::Avx512Clmul::get().is_some()
-                }
-                _ => cpu::Clmul::get().is_some(),
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            matches!(self, Algorithm::Best)
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// [`ghash_with`] was asked for a kernel whose instructions this CPU lacks
-/// (or that `FIELDWORK_MAX_ISA` hides).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnsupportedCpu {
-    algorithm: Algorithm,
-}
-
-impl UnsupportedCpu {
-    /// The kernel that was asked for.
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
-    }
-}
-
-impl fmt::Display for UnsupportedCpu {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "GHASH kernel \"{}\" needs {}, which this CPU lacks or {} hides",
-            self.algorithm.name(),
-            self.algorithm.needs(),
-            cpu::CAP_VARIABLE
-        )
-    }
-}
-
-impl core::error::Error for UnsupportedCpu {}
-
-/// One-shot GHASH of `data` (final partial block zero-padded, as
-/// [`ghash`]) computed by the kernel `algorithm`, key setup included (the
-/// aggregated variants compute the powers of H they use on every call).
-///
-/// Every variant gives the same result as [`ghash`]; they differ in speed
-/// only. This is for studying and measuring the white paper's progression;
-/// for hashing, use [`ghash`] or [`GHash`], which choose the fastest kernel.
-/// Constant time in the key and the data, like the rest of the module.
-///
-/// # Errors
-///
-/// [`UnsupportedCpu`] if the CPU lacks the kernel's instructions (see
-/// [`Algorithm::is_supported`]); [`Algorithm::Best`] never fails.
-///
-/// # Example
-///
-/// ```
-/// use fieldwork::ghash::{ghash, ghash_with, Algorithm};
-///
-/// let h = [0x5a; 16];
-/// let data = [0x17; 1000];
-/// for algorithm in Algorithm::ALL {
-///     match ghash_with(algorithm, &h, &data) {
-///         Ok(tag) => assert_eq!(tag, ghash(&h, &data), "{algorithm}"),
-///         Err(e) => println!("skipped: {e}"),
-///     }
-/// }
-/// ```
-pub fn ghash_with(
-    algorithm: Algorithm,
-    h: &[u8; 16],
-    data: &[u8],
-) -> Result<[u8; 16], UnsupportedCpu> {
-    if algorithm == Algorithm::Best {
-        return Ok(ghash(h, data));
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut tail_buf = [0u8; 16 * POWERS];
-        let (body, tail) = split_groups(data, algorithm.group_blocks(), &mut tail_buf);
-        let out = paper_kernel(algorithm, h, body, tail);
-        tail_buf.zeroize();
-        out.ok_or(UnsupportedCpu { algorithm })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (h, data);
-        Err(UnsupportedCpu { algorithm })
-    }
-}
-
-/// `data` as whole groups of `blocks` blocks (borrowed) and the rest,
-/// zero-padded to whole blocks in `buf` (at most `blocks` blocks).
-#[cfg(target_arch = "x86_64")]
-fn split_groups<'a>(
-    data: &'a [u8],
-    blocks: usize,
-    buf: &'a mut [u8; 16 * POWERS],
-) -> (&'a [u8], &'a [u8]) {
-    debug_assert!((1..=POWERS).contains(&blocks));
-    let group = 16 * blocks;
-    let (body, rest) = data.split_at(data.len() - data.len() % group);
-    buf[..rest.len()].copy_from_slice(rest);
-    (body, &buf[..rest.len().div_ceil(16) * 16])
-}
-
-/// The kernel of `algorithm` on `body` (whole groups) then `tail` (whole
-/// blocks), if the CPU has its instructions.
-#[cfg(target_arch = "x86_64")]
-fn paper_kernel(algorithm: Algorithm, h: &[u8; 16], body: &[u8], tail: &[u8]) -> Option<[u8; 16]> {
-    use Algorithm as A;
-    use cpu::{Avx2Clmul, Avx512Clmul, Clmul};
-    let xmm = Clmul::get;
-    let ymm = Avx2Clmul::get;
-    let zmm = Avx512Clmul::get;
-    match algorithm {
-        A::SchoolbookAlg5 => xmm().map(|t| whitepaper::schoolbook_alg5(t, h, body, tail)),
-        A::KaratsubaAlg4 => xmm().map(|t| whitepaper::karatsuba_alg4(t, h, body, tail)),
-        A::KaratsubaFold => xmm().map(|t| whitepaper::karatsuba_fold(t, h, body, tail)),
-        A::KaratsubaMontgomery => xmm().map(|t| whitepaper::karatsuba_montgomery(t, h, body, tail)),
-        A::AggregatedXmm4 => xmm().map(|t| whitepaper::aggregated::<4>(t, h, body, tail)),
-        A::AggregatedXmm8 => xmm().map(|t| whitepaper::aggregated::<8>(t, h, body, tail)),
-        A::AggregatedXmm16 => xmm().map(|t| whitepaper::aggregated::<16>(t, h, body, tail)),
-        A::AggregatedXmm32 => xmm().map(|t| whitepaper::aggregated::<32>(t, h, body, tail)),
-        A::AggregatedYmm8 => ymm().map(|t| whitepaper_ymm::aggregated::<8>(t, h, body, tail)),
-        A::AggregatedYmm16 => ymm().map(|t| whitepaper_ymm::aggregated::<16>(t, h, body, tail)),
-        A::AggregatedYmm32 => ymm().map(|t| whitepaper_ymm::aggregated::<32>(t, h, body, tail)),
-        A::AggregatedZmm16 => zmm().map(|t| whitepaper_zmm::aggregated::<16>(t, h, body, tail)),
-        A::AggregatedZmm32 => zmm().map(|t| whitepaper_zmm::aggregated::<32>(t, h, body, tail)),
-        A::Best => None, // handled by the caller
-    }
-}
 
 #[cfg(test)]
 mod tests {

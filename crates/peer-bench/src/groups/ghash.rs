@@ -13,7 +13,7 @@
 //! 323640 rev. 2.02) goes from one block per reduction with a schoolbook
 //! product and reduction by shifts to Karatsuba products and aggregated
 //! reduction over several blocks with precomputed powers of H. Each step is
-//! a [`fieldwork::ghash::Algorithm`], run by `ghash_with(algorithm, key,
+//! a [`fieldwork::ghash::reproduce::Algorithm`], run by `ghash_with(algorithm, key,
 //! message)`: one whole keyed GHASH per call, key setup included (the
 //! aggregated kernels compute the N powers of H they use, about N
 //! multiplications, on every call; so does `fieldwork best`, whose
@@ -21,7 +21,7 @@
 //! and 16 KiB. Calls are independent (same key and message each call,
 //! hidden from the optimiser). Columns: `fieldwork best (<backend>)` first
 //! (the reference: every ratio is that kernel's time ÷ best's), then each
-//! kernel this CPU has, in the order of [`fieldwork::ghash::Algorithm::ALL`];
+//! kernel this CPU has, in the order of [`fieldwork::ghash::reproduce::Algorithm::ALL`];
 //! kernels the CPU lacks (the ymm and zmm ones without VPCLMULQDQ, or under
 //! `FIELDWORK_MAX_ISA`) are left out. The text table lists one row per
 //! kernel and size; `--markdown` pivots to one row per size and a column
@@ -293,7 +293,7 @@ const PROGRESSION_SIZES: &[usize] = &[1024, 16384];
 /// The `ghash_progression` cases (see the module doc): a case per size of
 /// [`PROGRESSION_SIZES`], a column per kernel this CPU has, best first.
 fn progression(seed: u64) -> Result<Vec<Case>, String> {
-    use fieldwork::ghash::{Algorithm, ghash_with};
+    use fieldwork::ghash::reproduce::{Algorithm, ghash_with};
 
     let inputs = Inputs::new(seed);
     let mut algorithms = vec![Algorithm::Best];
@@ -354,14 +354,18 @@ fn progression(seed: u64) -> Result<Vec<Case>, String> {
 
 /// `n` one-shot `ghash_with(algorithm, key, message)` calls.
 fn progression_routine(
-    algorithm: fieldwork::ghash::Algorithm,
+    algorithm: fieldwork::ghash::reproduce::Algorithm,
     key: [u8; 16],
     message: Vec<u8>,
 ) -> Routine<'static> {
     Box::new(move |n| {
         for _ in 0..n {
-            let tag = fieldwork::ghash::ghash_with(algorithm, black_box(&key), black_box(&message))
-                .expect("a supported kernel (checked before timing)");
+            let tag = fieldwork::ghash::reproduce::ghash_with(
+                algorithm,
+                black_box(&key),
+                black_box(&message),
+            )
+            .expect("a supported kernel (checked before timing)");
             black_box(tag);
         }
     })

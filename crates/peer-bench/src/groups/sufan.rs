@@ -5,7 +5,7 @@
 use super::Rng;
 use crate::harness::{Case, Impl};
 use fieldwork::gf2x::Backend;
-use fieldwork::gf2x::strategy::{Strategy, strategies};
+use fieldwork::gf2x::reproduce::{Strategy, strategies};
 use std::hint::black_box;
 
 fn operands(n: usize) -> (Vec<u64>, Vec<u64>) {

@@ -7,7 +7,7 @@
 //! (2014), on xmm registers: the one-block-at-a-time kernels and the
 //! aggregated reduction over N = 4, 8, 16 or 32 blocks. They are reached
 //! through [`super::ghash_with`] and exist to show, and measure, what each
-//! step of the progression buys; [`super::GHash`] is the production path.
+//! step of the progression buys; [`crate::ghash::GHash`] is the production path.
 //!
 //! # The field and its three representations
 //!
@@ -58,7 +58,7 @@
 //! - **Montgomery** (POLYVAL form): the low word is folded *up*, twice:
 //!   `v·x^(−64) = swap₆₄(v) ⊕ v₀·(x^63 + x^62 + x^57)`, one `pclmulqdq` by
 //!   0xc2000000_00000000 each, then XOR with the high half — the reduction
-//!   of [`super::mont_reduce`] (S. Gueron, *AES-GCM for efficient
+//!   of `ghash::field::mont_reduce` (S. Gueron, *AES-GCM for efficient
 //!   authenticated encryption — ending the reign of HMAC-SHA-1?*, Real
 //!   World Crypto 2013; Gopal et al., *Optimized Galois-Counter-Mode
 //!   implementation on Intel architecture processors*, Intel 2010, for
@@ -106,11 +106,11 @@
 //! `pclmulqdq` beats reduction by shifts by about a third; aggregation
 //! gains a factor 3–5 and saturates at 8 blocks on xmm, where the three
 //! `pclmulqdq` per block are the bottleneck (the ymm and zmm kernels, and
-//! [`super::GHash`] at 0.14 c/B, go further).
+//! [`crate::ghash::GHash`] at 0.14 c/B, go further).
 #![allow(unsafe_code)]
 
-use super::C_HI;
 use crate::cpu::Clmul;
+use crate::ghash::field::C_HI;
 pub(super) use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{
     __m128i, _mm_and_si128, _mm_clmulepi64_si128, _mm_or_si128, _mm_shuffle_epi8,
@@ -154,14 +154,14 @@ fn reflect_bits(v: V) -> V {
 /// A block in the reflected representation (`from_be_bytes`).
 #[inline(always)]
 fn load_reflected(c: &[u8]) -> V {
-    to_x(super::load(c, true))
+    to_x(crate::ghash::field::load(c, true))
 }
 
 /// A block in the natural representation.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn load_natural(c: &[u8]) -> V {
-    reflect_bits(to_x(super::load(c, false)))
+    reflect_bits(to_x(crate::ghash::field::load(c, false)))
 }
 
 /// `v ≫ J` across all 128 bits (`J + K = 64`).
@@ -303,7 +303,7 @@ fn reduce_fold(lo: V, hi: V) -> V {
 }
 
 /// Montgomery reduction in the POLYVAL form: `[hi:lo]·x^(−128)`, two
-/// `pclmulqdq` by `C = x^63 + x^62 + x^57` (see [`super::mont_reduce`]).
+/// `pclmulqdq` by `C = x^63 + x^62 + x^57` (see `ghash::field::mont_reduce`).
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub(super) fn reduce_montgomery(lo: V, hi: V) -> V {
@@ -318,18 +318,18 @@ pub(super) fn reduce_montgomery(lo: V, hi: V) -> V {
 }
 
 /// The dot-powers of `h` into `out` (`out[k − 1]` = `H^k·x^(−128(k−1))`),
-/// by the crate's one power routine ([`super::clmul::powers`]).
+/// by the crate's one power routine (`ghash::clmul::powers`).
 pub(super) fn dot_powers(t: Clmul, h: u128, out: &mut [u128]) {
     if let Some(first) = out.first_mut() {
         *first = h;
-        super::clmul::powers(t, out, 1);
+        crate::ghash::clmul::powers(t, out, 1);
     }
 }
 
 /// The POLYVAL-form key of a GHASH key: `mulX(ByteReverse(H))`.
 #[inline(always)]
 pub(super) fn polyval_key(h: &[u8; 16]) -> u128 {
-    super::mul_x(u128::from_be_bytes(*h))
+    crate::ghash::field::mul_x(u128::from_be_bytes(*h))
 }
 
 /// One aggregated group: block j of `data` meets `hs[j]` (with `hxs[j]` its
@@ -450,7 +450,7 @@ pub(super) fn aggregated<const N: usize>(
 
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn aggregated_xmm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    const { assert!(N >= 1 && N <= super::POWERS) };
+    const { assert!(N >= 1 && N <= crate::ghash::field::POWERS) };
     let mut powers = [0u128; N];
     dot_powers(t, polyval_key(h), &mut powers);
     // In the order the blocks of a group meet them: H^N … H^1.

@@ -54,11 +54,11 @@ pub(super) fn aggregated<const N: usize>(
 
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
 fn aggregated_ymm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    const { assert!(N.is_multiple_of(2) && N >= 2 && N <= super::POWERS) };
+    const { assert!(N.is_multiple_of(2) && N >= 2 && N <= crate::ghash::field::POWERS) };
     let mut powers = [0u128; N];
     dot_powers(t, polyval_key(h), &mut powers);
     // Register c, lane l: H^(N − 2c − l); registers beyond N/2 unused.
-    let mut p = [from_u128s([0; 2]); super::POWERS / 2];
+    let mut p = [from_u128s([0; 2]); crate::ghash::field::POWERS / 2];
     let mut px = p;
     for c in 0..N / 2 {
         p[c] = from_u128s([powers[N - 1 - 2 * c], powers[N - 2 - 2 * c]]);
@@ -92,7 +92,7 @@ fn aggregated_ymm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u
     }
     // The tail: r ≤ N blocks as one xmm group with H^r … H^1.
     let r = (tail.len() / 16).min(N);
-    let mut hs = [to_x(0); super::POWERS];
+    let mut hs = [to_x(0); crate::ghash::field::POWERS];
     let mut hxs = hs;
     for j in 0..r {
         hs[j] = to_x(powers[r - 1 - j]);

@@ -9,9 +9,9 @@
 //! `H^(N − 4c − l)`. Each register costs three `vpclmulqdq` (Karatsuba)
 //! and one `vpshufb`; the three sums of a group are folded lane into lane
 //! and reduced once on xmm (Montgomery, two `pclmulqdq`). Per block: 0.75
-//! `vpclmulqdq` + 2/N `pclmulqdq`. The method of [`super::vpclmul`]'s kernel
+//! `vpclmulqdq` + 2/N `pclmulqdq`. The method of `ghash::vpclmul`'s kernel
 //! with the group size a parameter (that one is fixed at 32 and is what
-//! [`super::GHash`] runs). A tail of fewer than N blocks is one xmm group
+//! [`crate::ghash::GHash`] runs). A tail of fewer than N blocks is one xmm group
 //! with the powers `H^r … H^1`.
 //!
 //! Measured (16 KiB keyed GHASH, key setup included; `peer-bench --filter
@@ -55,11 +55,11 @@ pub(super) fn aggregated<const N: usize>(
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
 fn aggregated_zmm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    const { assert!(N.is_multiple_of(4) && N >= 4 && N <= super::POWERS) };
+    const { assert!(N.is_multiple_of(4) && N >= 4 && N <= crate::ghash::field::POWERS) };
     let mut powers = [0u128; N];
     dot_powers(t, polyval_key(h), &mut powers);
     // Register c, lane l: H^(N − 4c − l); registers beyond N/4 unused.
-    let mut p = [from_u128s([0; 4]); super::POWERS / 4];
+    let mut p = [from_u128s([0; 4]); crate::ghash::field::POWERS / 4];
     let mut px = p;
     for c in 0..N / 4 {
         p[c] = from_u128s(core::array::from_fn(|l| powers[N - 1 - 4 * c - l]));
@@ -93,7 +93,7 @@ fn aggregated_zmm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u
     }
     // The tail: r ≤ N blocks as one xmm group with H^r … H^1.
     let r = (tail.len() / 16).min(N);
-    let mut hs = [to_x(0); super::POWERS];
+    let mut hs = [to_x(0); crate::ghash::field::POWERS];
     let mut hxs = hs;
     for j in 0..r {
         hs[j] = to_x(powers[r - 1 - j]);

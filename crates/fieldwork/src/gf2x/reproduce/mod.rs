@@ -1,15 +1,22 @@
-//! The multiplication strategies of Su & Fan's Table 1 as callable kernels
-//! on every backend, so benchmarks can reproduce the table and tests can
-//! check every strategy on every backend. Not part of the stable API.
+//! Reproduction code (feature `reproduce`): every multiplication strategy
+//! of Su & Fan's Table 1 (C. Su and H. Fan, *Impact of Intel's new
+//! instruction sets on software implementation of GF(2)\[x\]
+//! multiplication*, IPL 2012) as a callable kernel on every backend, so that
+//! `peer-bench --filter sufan` can reproduce the table and tests can check
+//! every strategy on every backend. Production code keeps only the formulas
+//! it uses (`gf2x/sufan.rs`). Not part of the stable API.
 //!
-//! The formulas and their counts are documented in the (private) `sufan`
-//! module; [`strategies`] lists them.
-#![forbid(unsafe_code)]
+//! The formulas and their counts are documented in [`sufan`];
+//! [`strategies`] lists them.
 
-use super::portable::PortableWord;
-use super::{Backend, BackendKind, sufan};
+#[cfg(target_arch = "x86_64")]
+mod clmul;
+pub mod sufan;
+
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Clmul;
+use crate::gf2x::portable::PortableWord;
+use crate::gf2x::{Backend, BackendKind};
 
 /// One strategy: a formula for one operand size.
 #[derive(Clone, Copy, Debug)]
@@ -49,7 +56,7 @@ macro_rules! strategies {
             use super::*;
             $(
                 pub(super) fn $f(a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-                    let Some((x, y, o)) = super::super::algo::fixed_arrays!($n, a, b, out) else {
+                    let Some((x, y, o)) = crate::gf2x::algo::fixed_arrays!($n, a, b, out) else {
                         return false;
                     };
                     *o = sufan::$f(PortableWord, x, y);
@@ -84,7 +91,7 @@ type ClmulFn = ();
 #[cfg(target_arch = "x86_64")]
 macro_rules! clmul_fn {
     ($f:ident) => {
-        super::clmul::sufan_kernels::$f
+        clmul::$f
     };
 }
 #[cfg(not(target_arch = "x86_64"))]

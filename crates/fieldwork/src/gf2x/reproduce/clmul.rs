@@ -1,0 +1,40 @@
+//! Target features: `pclmulqdq`, `sse4.1` — capability token
+//! [`crate::cpu::Clmul`].
+//!
+//! Every Su–Fan strategy of [`super::sufan`] compiled on 64-bit lanes of xmm
+//! registers, as the PCLMULQDQ backend compiles its own fixed kernels,
+//! behind slice entry points for [`super::Strategy`].
+#![allow(unsafe_code)]
+
+use crate::cpu::Clmul;
+use crate::gf2x::clmul::{PclmulLane, store_lanes, to_lanes};
+
+macro_rules! entries {
+    ($($f:ident $n:literal),*) => {$(
+        #[doc = concat!("`", stringify!($f), "` with PCLMULQDQ; false on wrong lengths.")]
+        pub(crate) fn $f(t: Clmul, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+            let Some((x, y, o)) = crate::gf2x::algo::fixed_arrays!($n, a, b, out) else {
+                return false;
+            };
+            // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+            unsafe { tf::$f(t, x, y, o) };
+            true
+        }
+    )*
+
+    mod tf {
+        use super::*;
+        $(
+            #[inline(never)]
+            #[target_feature(enable = "pclmulqdq,sse4.1")]
+            pub(super) fn $f(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+                store_lanes(out, super::super::sufan::$f(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
+            }
+        )*
+    }};
+}
+
+entries!(
+    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1 5, s5_2 5, s5_3 5,
+    s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3 9
+);

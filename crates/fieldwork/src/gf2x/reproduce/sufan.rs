@@ -1,0 +1,984 @@
+//! Every multiplication strategy of Su & Fan's Table 1 for 3, 4, 5, 7 and 9
+//! words, as separate kernels, so the table can be reproduced here.
+//!
+//! CPU features: none of its own. Every kernel is generic over the digit `T`
+//! and the digit product `M: DigitMul<T>` of `gf2x::algo`; a backend
+//! compiles it with its word product (`pclmulqdq` on an xmm lane, or the
+//! portable masked-multiplication product) inside its `#[target_feature]`
+//! entry points. Everything is `#[inline(always)]` straight-line code: no
+//! branch and no memory index depends on the operands.
+//!
+//! Source of the strategy list: C. Su and H. Fan, *Impact of Intel's new
+//! instruction sets on software implementation of GF(2)\[x\] multiplication*,
+//! Information Processing Letters (2012), ePrint 2011/540, Table 1. The
+//! five- and seven-term formulae are P. L. Montgomery's, *Five, six, and
+//! seven-term Karatsuba-like formulae*, IEEE Transactions on Computers 54(3),
+//! 2005, pp. 362–369, reduced to characteristic 2.
+//!
+//! # Representation
+//!
+//! Operands are `N` digits, digit 0 lowest (a digit is one 64-bit word); the
+//! product is `2N` digits. A formula over `P` terms cuts each operand into
+//! pieces `a0 … a(P−1)` of `K` digits, `a = Σ aᵢ·tⁱ` with `t = x^(64·K)`; the
+//! top piece may be shorter (`top` digits, zero-padded). Notation:
+//!
+//! ```text
+//! mS = (Σ_{i∈S} aᵢ)·(Σ_{i∈S} bᵢ)     e.g. m0 = a0·b0, m01 = (a0+a1)(b0+b1),
+//!                                          m0124 = (a0+a1+a2+a4)(b0+b1+b2+b4)
+//! Φ  = 1 + t + t²                      (1 + t³ = (1 + t)·Φ, 1 + t⁴ = (1 + t)⁴)
+//! ```
+//!
+//! A *product* is one 64×64→128-bit carry-less multiplication (`DigitMul`
+//! call); an *addition* is one XOR of two 64-bit digits. Additions are
+//! counted as the compiler leaves them: XOR with a constant zero (array
+//! initialisation, the padding of a short top piece) is free.
+//!
+//! # The strategies
+//!
+//! Both counts are asserted by the tests (a counting `DigitMul`, and a
+//! counting digit type). A trailing `m` marks a *factored* (modified)
+//! evaluation of a formula the paper's table lists in its printed form.
+//!
+//! | name | words | products | additions | strategy |
+//! |---|---|---|---|---|
+//! | 3-1 | 3 | 6 | 24 | three-term formula (1), coefficients summed as printed |
+//! | 3-1m | 3 | 6 | 18 | three-term formula, factored |
+//! | 3-S | 3 | 9 | 12 | schoolbook |
+//! | 4-1 | 4 | 9 | 40 | two-term Karatsuba over 2 + 2, recursively, as printed |
+//! | 4-1m | 4 | 9 | 35 | the same with the refined recombination at both levels |
+//! | 4-2 | 4 | 9 | 52 | non-recursive four-term formula (2), as printed |
+//! | 4-2m | 4 | 9 | 34 | four-term formula, factored |
+//! | 5-1 | 5 | 13 | 58 | Montgomery's five-term formula, factored |
+//! | 5-2 | 5 | 15 | 60 | two-term over 3 + 2 words (3-1m, refined 2-word Karatsuba) |
+//! | 5-3 | 5 | 16 | 65 | three-term (factored) over pieces of 2, 2, 1 words |
+//! | 7-1 | 7 | 22 | 112 | Montgomery's seven-term formula, factored |
+//! | 7-2 | 7 | 24 | 110 | two-term over 4 + 3 words (4-2m, 3-1m) |
+//! | 7-3 | 7 | 25 | 116 | four-term (factored) over pieces of 2, 2, 2, 1 words |
+//! | 9-1 | 9 | 35 | 181 | two-term over 5 + 4 words (5-1, 4-2m) |
+//! | 9-2 | 9 | 36 | 162 | three-term (factored) over 3-word pieces, each 3-1m |
+//! | 9-3 | 9 | 37 | 188 | five-term (factored) over pieces of 2, 2, 2, 2, 1 words |
+//!
+//! The composite strategies use the cheapest smaller kernel (the factored or
+//! refined form) inside. The split strategies put the short piece on top: Su
+//! & Fan's "5-3 (1,2,2)" is pieces of 2, 2, 1 words here, which has the same
+//! product count. `STRATEGIES` holds the table (without the additions) for
+//! reports.
+//!
+//! **Duplicate products in uneven splits.** When the pieces are uneven, one
+//! sub-product repeats: in 5-2 the middle product `(A0 + A1)(B0 + B1)` has
+//! top word `a2`, so its inner three-term formula recomputes `a2·b2` of
+//! `A0·B0`. Likewise with a zero-padded top piece `aₜ = (w, 0)`: the high
+//! word of `Σ_{i∈S} aᵢ` is that of `Σ_{i∈S∖t} aᵢ`, so where `S∖t` is also a
+//! product of the formula (5-3: `m02`, `m12`; 7-3: `m13`, `m23`; 9-3: `m04`,
+//! `m34`, `m0234`) the 2-word Karatsuba inside repeats one word product. The
+//! source keeps the paper's counts, but LLVM merges the duplicates: the
+//! compiled `pclmulqdq` kernels perform 14 products for 5-2 and 5-3, 23 for
+//! 7-2 and 7-3, 34 for 9-1 and 9-3 (counted in the compiled assembly). Sharing them explicitly would lower those rows of the table.
+//!
+//! # The formulas
+//!
+//! **Two-term (Karatsuba).** As printed: `C = m0 + (m01 + m0 + m1)·t + m1·t²`.
+//! Refined (Bernstein's "refined Karatsuba", *Batch binary Edwards*, CRYPTO 2009):
+//! `C = m01·t + (1 + t)·(m0 + m1·t)`: 5 additions instead of 6 for one-word
+//! pieces. With pieces of L > H digits the same holds with `t = x^(64·L)`.
+//!
+//! **Three-term, Su & Fan formula (1)** (also in Montgomery 2005, and
+//! Weimerskirch & Paar's one-iteration Karatsuba), 6 products:
+//!
+//! ```text
+//! c0 = m0            c1 = m01 + m0 + m1      c2 = m02 + m0 + m1 + m2
+//! c3 = m12 + m1 + m2 c4 = m2                 C = Σ cᵢ·tⁱ
+//! ```
+//!
+//! Factored: `C = Φ·(m0 + m1·t + m2·t²) + m01·t + m02·t² + m12·t³`: 12
+//! additions to recombine one-word pieces against 18, plus 3 operand sums per
+//! operand.
+//!
+//! **Four-term, Su & Fan formula (2)** (the two-term formula applied twice,
+//! written out), 9 products:
+//!
+//! ```text
+//! c0 = m0                      c1 = m01 + m0 + m1       c2 = m02 + m0 + m1 + m2
+//! c3 = m0123 + m01 + m23 + m02 + m13 + m0 + m1 + m2 + m3
+//! c4 = m13 + m1 + m2 + m3      c5 = m23 + m2 + m3       c6 = m3
+//! ```
+//!
+//! Factored: `C = m0123·t³ + (1 + t²)·[m01·t + m23·t³ + (1 + t)·(m0 + m1·t +
+//! m2·t² + m3·t³)] + (1 + t)·(m02·t² + m13·t³)`: 24 additions to recombine
+//! against 42; 5 operand sums per operand (`s0123 = s01 + s23`).
+//!
+//! **Five-term, Montgomery 2005**, 13 products. In characteristic 2 each
+//! product enters the coefficients given by its polynomial `E(t)`,
+//! `C = Σ mS·E_S(t)`:
+//!
+//! ```text
+//! m0     1+t+t²+t⁴+t⁵+t⁶ = Φ(1+t⁴)        m4     t²(1+t+t²+t⁴+t⁵+t⁶)
+//! m1     t+t⁴ = t(1+t³)                   m3     t⁴+t⁷
+//! m01    t+t²+t⁴+t⁵ = t(1+t)(1+t³)        m34    t³+t⁴+t⁶+t⁷
+//! m04    t²+t³+t⁵+t⁶                      m01234 t³+t⁴+t⁵ = t³Φ
+//! m124   t²+t⁴ = t²(1+t²)                 m023   t⁴+t⁶
+//! m0134  t³+t⁵                            m0124  t²+t⁵        m0234  t³+t⁶
+//! ```
+//!
+//! Every `E_S` is `tᵏ·(1 + t)ⁱ·Φʲ`, so the sum can be nested; ours:
+//!
+//! ```text
+//! C = (1+t³)·[ m1·t + m3·t⁴ + m0124·t² + m0234·t³
+//!              + (1+t)·( m01·t + m04·t² + m34·t³ + (1+t²)·(m0 + m4·t²) ) ]
+//!   + (1+t²)·( m124·t² + m0134·t³ + m023·t⁴ ) + Φ·m01234·t³
+//! ```
+//!
+//! 40 additions to recombine one-word pieces (72 coefficient by coefficient),
+//! and the nine operand sums in nine additions per operand: `s04, s34, s01,
+//! s0134 = s01 + s34, s01234 = s0134 + a2, s0124 = s01234 + a3, s0234 =
+//! s01234 + a1, s023 = s0234 + a4, s124 = s0134 + s023`.
+//!
+//! **Seven-term, Montgomery 2005**, 22 products:
+//!
+//! ```text
+//! m0  Φ(1+t⁴)          m2  t²Φ(1+t⁴)       m4  t⁴Φ(1+t⁴)       m6  t⁶Φ(1+t⁴)
+//! m1  t(1+t)(1+t³)     m3  t⁴(1+t)(1+t³)   m5  t⁷(1+t)(1+t³)
+//! m01 t(1+t²)(1+t⁶)    m56 t³(1+t²)(1+t⁶)  m02 t²(1+t³)(1+t⁴)  m46 t³(1+t³)(1+t⁴)
+//! m04 t⁴(1+t³)         m26 t⁵(1+t³)        m13 t³(1+t)(1+t³)   m35 t⁵(1+t)(1+t³)
+//! m01345 t³(1+t³)      m12356 t⁶(1+t³)     m02346 t³(1+t⁶)     m02356 t³(1+t⁴)
+//! m01346 t⁵(1+t⁴)      m1245 t³(1+t²)(1+t⁴)                    m0123456 t⁵Φ
+//! ```
+//!
+//! Nested (ours):
+//!
+//! ```text
+//! C = (1+t³)·[ m01345·t³ + m04·t⁴ + m26·t⁵ + m12356·t⁶
+//!      + (1+t)·( m1·t + m13·t³ + m3·t⁴ + m35·t⁵ + m5·t⁷ + Φ·m02346·t³
+//!        + (1+t²)·( m0 + m2·t² + m4·t⁴ + m6·t⁶ + (1+t)·(m02·t² + m46·t³)
+//!                   + Φ·(m01·t + m56·t³) ) ) ]
+//!   + (1+t⁴)·[ m02356·t³ + m01346·t⁵ + (1+t²)·m1245·t³ ] + Φ·m0123456·t⁵
+//! ```
+//!
+//! 80 additions to recombine (148 coefficient by coefficient); the fifteen
+//! operand sums take sixteen additions per operand (`s023 = s02 + a3` is the
+//! helper; see the code).
+//!
+//! A factor `1 + tˢ` is one shift-and-XOR of the bracket (free where the
+//! bracket is no longer than `s` blocks, as `(1+t⁴)·m02356·…`); `Φ` shares
+//! the pair sums of adjacent blocks, about `3L/2` block additions for `L`
+//! blocks.
+//!
+//! # Which is expected to be fastest
+//!
+//! On this machine a 64×64 carry-less product (`pclmulqdq`) costs about as
+//! much as 2–3 XORs. With cost = additions + c·products (c = 2 / c = 3):
+//!
+//! | words | strategies (cost at c = 2 / 3) | expected best |
+//! |---|---|---|
+//! | 3 | 3-1 36/42, 3-1m 30/36, 3-S 30/39 | 3-1m or 3-S (3-S: no operand sums, short chains) |
+//! | 4 | 4-1 58/67, 4-1m 53/62, 4-2 70/79, 4-2m 52/61 | 4-2m ≈ 4-1m |
+//! | 5 | 5-1 84/97, 5-2 90/105, 5-3 97/113 | 5-1 (with the merged duplicates 5-2 is 88/102) |
+//! | 7 | 7-1 156/178, 7-2 158/182, 7-3 166/191 | 7-1 ≈ 7-2 |
+//! | 9 | 9-1 251/286, 9-2 234/270, 9-3 262/299 | 9-2 |
+//!
+//! The model ignores latency and register pressure: the formulas with fewer
+//! products have longer addition chains, and from 5 words on the digits
+//! exceed the 16 xmm registers and spill. On the probe below 3-S beats 3-1m,
+//! 7-2 beats 7-1, 5-2 and 5-3 tie with 5-1, and the as-printed forms (3-1,
+//! 4-2), whose long coefficient sums are serial chains, are 1.7–2× slower
+//! than their factored forms.
+//!
+//! # Alternatives not taken
+//!
+//! - Evaluating Montgomery's formulae coefficient by coefficient: 72 and
+//!   148 additions to recombine, against 40 and 80 nested.
+//! - A greedy common-subexpression search over the same word-level
+//!   recombination (Paar's pair-extraction heuristic, best of 300
+//!   randomised runs): 12, 24, 39 and 84 additions for three, four, five and
+//!   seven terms, against our 12, 24, 40 and 80. The nested forms are kept:
+//!   they read as formulas and are instantiated for any piece size by one
+//!   macro each.
+//!
+//! # Sources and own derivations
+//!
+//! - Strategy list, product counts and formula numbers (1), (2): Su & Fan,
+//!   Table 1, as cited in issue 3 and in `algo`'s docs. We could read only the
+//!   paper's abstract and introduction; its modified formulae (3)–(6) and
+//!   common-subexpression forms (7) are not transcribed here. The factored
+//!   (`m`) forms are our own derivation of that idea — sum the single-piece
+//!   products once and multiply by the shared factor `1 + t + … + t^(P−1)` —
+//!   so they may differ from the paper's.
+//! - The refined two-term recombination: Bernstein 2009.
+//! - The five- and seven-term products and their exponent sets: Montgomery
+//!   2005, reduced to characteristic 2, in the form tabulated by M4RIE
+//!   (M. Albrecht, `karatsuba.c`, whose documentation credits Montgomery) and
+//!   cross-checked against the general-characteristic five-term formula
+//!   (products `(a0 − a2 − a3 − a4)(b0 − b2 − b3 − b4)`, …) as implemented in
+//!   gnark-crypto. We could not consult Montgomery's paper itself, so no
+//!   section or equation number is given; the identities are proved by test.
+//! - Our own: every nesting above (found by a small exhaustive search over
+//!   nestings by `1 + t`, `1 + t²`, `1 + t³`, `1 + t⁴` and `Φ`, costed in
+//!   word additions), the operand-sum chains (a randomised greedy search),
+//!   the pair-sharing `Φ` product, and all the additions counts.
+//!
+//! # Verification
+//!
+//! The tests compare every strategy with a bit-by-bit product on random and
+//! edge inputs, and on every pair of unit-word operands `(x·eᵢ, y·eⱼ)`: each
+//! kernel is bilinear over GF(2) in the words, so that is a proof for all
+//! inputs. A counting `DigitMul` asserts the product counts and a counting
+//! digit the addition counts of the table above.
+//!
+//! # Measured
+//!
+//! `cargo run --release -p peer-bench -- --filter sufan` times every strategy
+//! on every backend of this CPU, chained calls, against the defaults; the
+//! defaults in `clmul.rs` (schoolbook 3-S at 3 words, 5-2 at 5 words) come
+//! from it. The fewest products win only where they do not lengthen the
+//! dependency chains or the spills.
+#![forbid(unsafe_code)]
+
+use crate::gf2x::algo::{Digit, DigitMul, mul1, sum, xor_into};
+use crate::gf2x::sufan::{
+    add_at, mul2_refined, part, three_term_factored, times_one_plus, times_phi, two_term_refined,
+};
+/// The strategies production uses are defined there; the table has them all.
+pub(crate) use crate::gf2x::sufan::{s3_1m, s3_school, s5_2};
+
+/// Every strategy here: name as in Su & Fan's Table 1 (a trailing `m` marks
+/// the factored form of a formula the table lists unfactored), operand words,
+/// word products, and what it is. The word additions are in the module docs.
+#[rustfmt::skip]
+pub(crate) const STRATEGIES: &[(&str, usize, usize, &str)] = &[
+    ("3-1",  3,  6, "three-term formula (1), coefficients summed as printed"),
+    ("3-1m", 3,  6, "three-term formula, factored: Φ·(m0 + m1·t + m2·t²) + …"),
+    ("3-S",  3,  9, "schoolbook"),
+    ("4-1",  4,  9, "two-term Karatsuba over 2 + 2, recursively, as printed"),
+    ("4-1m", 4,  9, "two-term Karatsuba over 2 + 2, recursively, refined"),
+    ("4-2",  4,  9, "four-term non-recursive formula (2), as printed"),
+    ("4-2m", 4,  9, "four-term formula, factored by (1 + t), (1 + t²)"),
+    ("5-1",  5, 13, "Montgomery's five-term formula, factored"),
+    ("5-2",  5, 15, "two-term over 3 + 2 words (3-1m, refined 2-word)"),
+    ("5-3",  5, 16, "three-term (factored) over pieces of 2, 2, 1 words"),
+    ("7-1",  7, 22, "Montgomery's seven-term formula, factored"),
+    ("7-2",  7, 24, "two-term over 4 + 3 words (4-2m, 3-1m)"),
+    ("7-3",  7, 25, "four-term (factored) over pieces of 2, 2, 2, 1 words"),
+    ("9-1",  9, 35, "two-term over 5 + 4 words (5-1, 4-2m)"),
+    ("9-2",  9, 36, "three-term (factored) over 3-word pieces, each 3-1m"),
+    ("9-3",  9, 37, "five-term (factored) over pieces of 2, 2, 2, 2, 1 words"),
+];
+
+/// `Σ cᵢ·tⁱ` (`t = x^(64·k)`) with every coefficient `cᵢ` summed from its
+/// list of products exactly as printed: the textbook evaluation of a formula,
+/// kept to reproduce the unmodified rows of Su & Fan's table.
+#[inline(always)]
+fn by_coefficients<T: Digit, const W: usize, const N: usize>(
+    coefficients: &[&[&[T; W]]],
+    k: usize,
+) -> [T; N] {
+    let mut c = [T::ZERO; N];
+    for (i, terms) in coefficients.iter().enumerate() {
+        let mut ci = [T::ZERO; W];
+        for p in terms.iter() {
+            xor_into(&mut ci, *p);
+        }
+        add_at(&mut c, i * k, &ci);
+    }
+    c
+}
+
+/// Two-term Karatsuba over H + H digits, recombined as printed:
+/// `C = P0 + (P1 + P0 + P2)·t + P2·t²`.
+macro_rules! two_term_plain {
+    ($name:ident, $n:literal = $h:literal + $h2:literal, $mul_h:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[inline(always)]
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            m: M,
+            a: &[T; $n],
+            b: &[T; $n],
+        ) -> [T; 2 * $n] {
+            const { assert!($h == $h2 && 2 * $h == $n) };
+            let (a0, a1): ([T; $h], [T; $h]) = (part(a, 0), part(a, $h));
+            let (b0, b1): ([T; $h], [T; $h]) = (part(b, 0), part(b, $h));
+            let p0 = $mul_h(m, &a0, &b0);
+            let p2 = $mul_h(m, &a1, &b1);
+            let p1 = $mul_h(m, &sum(&a0, &a1), &sum(&b0, &b1));
+            by_coefficients(&[&[&p0], &[&p1, &p0, &p2], &[&p2]], $h)
+        }
+    };
+}
+
+/// Four-term formula (Su & Fan formula (2)), factored:
+/// `C = m0123·t³ + (1 + t²)·[m01·t + m23·t³ + (1 + t)·(m0 + m1·t + m2·t² + m3·t³)]
+///    + (1 + t)·(m02·t² + m13·t³)`.
+macro_rules! four_term_factored {
+    ($name:ident, $n:literal = 4 x $k:literal top $top:literal,
+     $mul_k:ident, $mul_top:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[inline(always)]
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            m: M,
+            a: &[T; $n],
+            b: &[T; $n],
+        ) -> [T; 2 * $n] {
+            const K: usize = $k;
+            const { assert!($n == 3 * K + $top && $top <= K) };
+            let [a0, a1, a2, a3]: [[T; K]; 4] = core::array::from_fn(|i| part(a, i * K));
+            let [b0, b1, b2, b3]: [[T; K]; 4] = core::array::from_fn(|i| part(b, i * K));
+            let (sa01, sb01) = (sum(&a0, &a1), sum(&b0, &b1));
+            let (sa23, sb23) = (sum(&a2, &a3), sum(&b2, &b3));
+            let m0 = $mul_k(m, &a0, &b0);
+            let m1 = $mul_k(m, &a1, &b1);
+            let m2 = $mul_k(m, &a2, &b2);
+            let m3: [T; 2 * K] = part(&$mul_top(m, &part(&a3, 0), &part(&b3, 0)), 0);
+            let m01 = $mul_k(m, &sa01, &sb01);
+            let m23 = $mul_k(m, &sa23, &sb23);
+            let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
+            let m13 = $mul_k(m, &sum(&a1, &a3), &sum(&b1, &b3));
+            let m0123 = $mul_k(m, &sum(&sa01, &sa23), &sum(&sb01, &sb23));
+            let mut c = [T::ZERO; 8 * K];
+            add_at(&mut c, 0, &m0);
+            add_at(&mut c, K, &m1);
+            add_at(&mut c, 2 * K, &m2);
+            add_at(&mut c, 3 * K, &m3);
+            times_one_plus(&mut c, 0, 5 * K, K);
+            add_at(&mut c, K, &m01);
+            add_at(&mut c, 3 * K, &m23);
+            times_one_plus(&mut c, 0, 6 * K, 2 * K);
+            let mut v = [T::ZERO; 8 * K];
+            add_at(&mut v, 2 * K, &m02);
+            add_at(&mut v, 3 * K, &m13);
+            times_one_plus(&mut v, 2 * K, 5 * K, K);
+            xor_into(&mut c, &v);
+            add_at(&mut c, 3 * K, &m0123);
+            part(&c, 0)
+        }
+    };
+}
+
+/// Montgomery's five-term formula in characteristic 2 (13 products),
+/// factored (our nesting):
+/// `C = (1 + t³)·[m1·t + m3·t⁴ + m0124·t² + m0234·t³
+///        + (1 + t)·(m04·t² + m01·t + m34·t³ + (1 + t²)·(m0 + m4·t²))]
+///    + (1 + t²)·(m124·t² + m023·t⁴ + m0134·t³) + Φ·m01234·t³`.
+macro_rules! five_term {
+    ($name:ident, $n:literal = 5 x $k:literal top $top:literal,
+     $mul_k:ident, $mul_top:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[inline(always)]
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            m: M,
+            a: &[T; $n],
+            b: &[T; $n],
+        ) -> [T; 2 * $n] {
+            const K: usize = $k;
+            const { assert!($n == 4 * K + $top && $top <= K) };
+            let x: [[T; K]; 5] = core::array::from_fn(|i| part(a, i * K));
+            let y: [[T; K]; 5] = core::array::from_fn(|i| part(b, i * K));
+            // The nine operand sums, nine additions each (one per sum).
+            let sums = |x: &[[T; K]; 5]| {
+                let s04 = sum(&x[0], &x[4]);
+                let s34 = sum(&x[3], &x[4]);
+                let s01 = sum(&x[0], &x[1]);
+                let s0134 = sum(&s01, &s34);
+                let s01234 = sum(&s0134, &x[2]);
+                let s0124 = sum(&s01234, &x[3]);
+                let s0234 = sum(&s01234, &x[1]);
+                let s023 = sum(&s0234, &x[4]);
+                let s124 = sum(&s0134, &s023);
+                [s04, s34, s01, s0134, s01234, s0124, s0234, s023, s124]
+            };
+            let [a04, a34, a01, a0134, a01234, a0124, a0234, a023, a124] = sums(&x);
+            let [b04, b34, b01, b0134, b01234, b0124, b0234, b023, b124] = sums(&y);
+            let m0 = $mul_k(m, &x[0], &y[0]);
+            let m1 = $mul_k(m, &x[1], &y[1]);
+            let m3 = $mul_k(m, &x[3], &y[3]);
+            let m4: [T; 2 * K] = part(&$mul_top(m, &part(&x[4], 0), &part(&y[4], 0)), 0);
+            let m04 = $mul_k(m, &a04, &b04);
+            let m01 = $mul_k(m, &a01, &b01);
+            let m34 = $mul_k(m, &a34, &b34);
+            let m124 = $mul_k(m, &a124, &b124);
+            let m023 = $mul_k(m, &a023, &b023);
+            let m0134 = $mul_k(m, &a0134, &b0134);
+            let m0124 = $mul_k(m, &a0124, &b0124);
+            let m0234 = $mul_k(m, &a0234, &b0234);
+            let m01234 = $mul_k(m, &a01234, &b01234);
+            let mut c = [T::ZERO; 10 * K];
+            add_at(&mut c, 0, &m0);
+            add_at(&mut c, 2 * K, &m4);
+            times_one_plus(&mut c, 0, 4 * K, 2 * K);
+            add_at(&mut c, K, &m01);
+            add_at(&mut c, 2 * K, &m04);
+            add_at(&mut c, 3 * K, &m34);
+            times_one_plus(&mut c, 0, 6 * K, K);
+            add_at(&mut c, K, &m1);
+            add_at(&mut c, 2 * K, &m0124);
+            add_at(&mut c, 3 * K, &m0234);
+            add_at(&mut c, 4 * K, &m3);
+            times_one_plus(&mut c, 0, 7 * K, 3 * K);
+            let mut v = [T::ZERO; 10 * K];
+            add_at(&mut v, 2 * K, &m124);
+            add_at(&mut v, 3 * K, &m0134);
+            add_at(&mut v, 4 * K, &m023);
+            times_one_plus(&mut v, 2 * K, 6 * K, 2 * K);
+            xor_into(&mut c, &v);
+            let mut w = [T::ZERO; 10 * K];
+            add_at(&mut w, 3 * K, &m01234);
+            xor_into(&mut c, &times_phi(&w, 3 * K, 5 * K, K));
+            part(&c, 0)
+        }
+    };
+}
+
+/// Montgomery's seven-term formula in characteristic 2 (22 products),
+/// factored (our nesting):
+/// `C = (1 + t³)·[m01345·t³ + m04·t⁴ + m26·t⁵ + m12356·t⁶
+///        + (1 + t)·(m1·t + m13·t³ + m3·t⁴ + m35·t⁵ + m5·t⁷ + Φ·m02346·t³
+///          + (1 + t²)·(m0 + m2·t² + m4·t⁴ + m6·t⁶ + (1 + t)·(m02·t² + m46·t³)
+///            + Φ·(m01·t + m56·t³)))]
+///    + (1 + t⁴)·[m02356·t³ + m01346·t⁵ + (1 + t²)·m1245·t³] + Φ·m0123456·t⁵`.
+macro_rules! seven_term {
+    ($name:ident, $n:literal = 7 x $k:literal top $top:literal,
+     $mul_k:ident, $mul_top:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[inline(always)]
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            m: M,
+            a: &[T; $n],
+            b: &[T; $n],
+        ) -> [T; 2 * $n] {
+            const K: usize = $k;
+            const { assert!($n == 6 * K + $top && $top <= K) };
+            let x: [[T; K]; 7] = core::array::from_fn(|i| part(a, i * K));
+            let y: [[T; K]; 7] = core::array::from_fn(|i| part(b, i * K));
+            // The fifteen operand sums in sixteen additions.
+            let sums = |x: &[[T; K]; 7]| {
+                let s46 = sum(&x[4], &x[6]);
+                let s56 = sum(&x[5], &x[6]);
+                let s13 = sum(&x[1], &x[3]);
+                let s01 = sum(&x[0], &x[1]);
+                let s26 = sum(&x[2], &x[6]);
+                let s35 = sum(&x[3], &x[5]);
+                let s04 = sum(&x[0], &x[4]);
+                let s02 = sum(&x[0], &x[2]);
+                let s023 = sum(&s02, &x[3]);
+                let s02356 = sum(&s023, &s56);
+                let s12356 = sum(&s02356, &s01);
+                let s02346 = sum(&s023, &s46);
+                let s0123456 = sum(&s12356, &s04);
+                let s01345 = sum(&s0123456, &s26);
+                let s01346 = sum(&s01345, &s56);
+                let s1245 = sum(&s01345, &s023);
+                [
+                    s46, s56, s13, s01, s26, s35, s04, s02, s02356, s12356, s02346, s0123456,
+                    s01345, s01346, s1245,
+                ]
+            };
+            let [
+                a46,
+                a56,
+                a13,
+                a01,
+                a26,
+                a35,
+                a04,
+                a02,
+                a02356,
+                a12356,
+                a02346,
+                a0123456,
+                a01345,
+                a01346,
+                a1245,
+            ] = sums(&x);
+            let [
+                b46,
+                b56,
+                b13,
+                b01,
+                b26,
+                b35,
+                b04,
+                b02,
+                b02356,
+                b12356,
+                b02346,
+                b0123456,
+                b01345,
+                b01346,
+                b1245,
+            ] = sums(&y);
+            let m0 = $mul_k(m, &x[0], &y[0]);
+            let m1 = $mul_k(m, &x[1], &y[1]);
+            let m2 = $mul_k(m, &x[2], &y[2]);
+            let m3 = $mul_k(m, &x[3], &y[3]);
+            let m4 = $mul_k(m, &x[4], &y[4]);
+            let m5 = $mul_k(m, &x[5], &y[5]);
+            let m6: [T; 2 * K] = part(&$mul_top(m, &part(&x[6], 0), &part(&y[6], 0)), 0);
+            let m01 = $mul_k(m, &a01, &b01);
+            let m02 = $mul_k(m, &a02, &b02);
+            let m04 = $mul_k(m, &a04, &b04);
+            let m13 = $mul_k(m, &a13, &b13);
+            let m26 = $mul_k(m, &a26, &b26);
+            let m35 = $mul_k(m, &a35, &b35);
+            let m46 = $mul_k(m, &a46, &b46);
+            let m56 = $mul_k(m, &a56, &b56);
+            let m1245 = $mul_k(m, &a1245, &b1245);
+            let m01345 = $mul_k(m, &a01345, &b01345);
+            let m01346 = $mul_k(m, &a01346, &b01346);
+            let m02346 = $mul_k(m, &a02346, &b02346);
+            let m02356 = $mul_k(m, &a02356, &b02356);
+            let m12356 = $mul_k(m, &a12356, &b12356);
+            let m0123456 = $mul_k(m, &a0123456, &b0123456);
+
+            // From the innermost bracket of the nesting outwards.
+            let mut c = [T::ZERO; 14 * K];
+            add_at(&mut c, 0, &m0);
+            add_at(&mut c, 2 * K, &m2);
+            add_at(&mut c, 4 * K, &m4);
+            add_at(&mut c, 6 * K, &m6);
+            let mut u = [T::ZERO; 14 * K];
+            add_at(&mut u, 2 * K, &m02);
+            add_at(&mut u, 3 * K, &m46);
+            times_one_plus(&mut u, 2 * K, 5 * K, K);
+            xor_into(&mut c, &u);
+            let mut u = [T::ZERO; 14 * K];
+            add_at(&mut u, K, &m01);
+            add_at(&mut u, 3 * K, &m56);
+            xor_into(&mut c, &times_phi(&u, K, 5 * K, K));
+            times_one_plus(&mut c, 0, 8 * K, 2 * K);
+            let mut u = [T::ZERO; 14 * K];
+            add_at(&mut u, 3 * K, &m02346);
+            xor_into(&mut c, &times_phi(&u, 3 * K, 5 * K, K));
+            add_at(&mut c, K, &m1);
+            add_at(&mut c, 3 * K, &m13);
+            add_at(&mut c, 4 * K, &m3);
+            add_at(&mut c, 5 * K, &m35);
+            add_at(&mut c, 7 * K, &m5);
+            times_one_plus(&mut c, 0, 10 * K, K);
+            add_at(&mut c, 3 * K, &m01345);
+            add_at(&mut c, 4 * K, &m04);
+            add_at(&mut c, 5 * K, &m26);
+            add_at(&mut c, 6 * K, &m12356);
+            times_one_plus(&mut c, 0, 11 * K, 3 * K);
+
+            let mut v = [T::ZERO; 14 * K];
+            add_at(&mut v, 3 * K, &m1245);
+            times_one_plus(&mut v, 3 * K, 5 * K, 2 * K);
+            add_at(&mut v, 3 * K, &m02356);
+            add_at(&mut v, 5 * K, &m01346);
+            times_one_plus(&mut v, 3 * K, 7 * K, 4 * K);
+            xor_into(&mut c, &v);
+            let mut w = [T::ZERO; 14 * K];
+            add_at(&mut w, 5 * K, &m0123456);
+            xor_into(&mut c, &times_phi(&w, 5 * K, 7 * K, K));
+            part(&c, 0)
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
+// The strategies.
+// ---------------------------------------------------------------------------
+
+/// 3 words, strategy 3-1: the three-term formula (Su & Fan formula (1)) with
+/// its coefficients summed as printed. 6 products.
+#[inline(always)]
+pub(crate) fn s3_1<T: Digit, M: DigitMul<T>>(m: M, a: &[T; 3], b: &[T; 3]) -> [T; 6] {
+    let (a01, a02, a12) = (a[0] ^ a[1], a[0] ^ a[2], a[1] ^ a[2]);
+    let (b01, b02, b12) = (b[0] ^ b[1], b[0] ^ b[2], b[1] ^ b[2]);
+    let m0 = m.mul(a[0], b[0]);
+    let m1 = m.mul(a[1], b[1]);
+    let m2 = m.mul(a[2], b[2]);
+    let m01 = m.mul(a01, b01);
+    let m02 = m.mul(a02, b02);
+    let m12 = m.mul(a12, b12);
+    by_coefficients(
+        &[
+            &[&m0],
+            &[&m01, &m0, &m1],
+            &[&m02, &m0, &m1, &m2],
+            &[&m12, &m1, &m2],
+            &[&m2],
+        ],
+        1,
+    )
+}
+
+two_term_plain!(
+    mul2_plain,
+    2 = 1 + 1,
+    mul1,
+    "2 words: Karatsuba, recombined as printed. 3 products."
+);
+two_term_plain!(
+    s4_1,
+    4 = 2 + 2,
+    mul2_plain,
+    "4 words, strategy 4-1: Karatsuba over 2 + 2 words, recursively, recombined as \
+     printed at both levels. 9 products."
+);
+two_term_refined!(
+    s4_1m,
+    4 = 2 + 2,
+    mul2_refined,
+    mul2_refined,
+    "4 words, strategy 4-1m: Karatsuba over 2 + 2 words, recursively, with the refined \
+     recombination at both levels. 9 products."
+);
+
+/// 4 words, strategy 4-2: the non-recursive four-term formula (Su & Fan
+/// formula (2)) with its coefficients summed as printed. 9 products.
+#[inline(always)]
+pub(crate) fn s4_2<T: Digit, M: DigitMul<T>>(m: M, a: &[T; 4], b: &[T; 4]) -> [T; 8] {
+    let (a01, a23) = (a[0] ^ a[1], a[2] ^ a[3]);
+    let (b01, b23) = (b[0] ^ b[1], b[2] ^ b[3]);
+    let m0 = m.mul(a[0], b[0]);
+    let m1 = m.mul(a[1], b[1]);
+    let m2 = m.mul(a[2], b[2]);
+    let m3 = m.mul(a[3], b[3]);
+    let m01 = m.mul(a01, b01);
+    let m23 = m.mul(a23, b23);
+    let m02 = m.mul(a[0] ^ a[2], b[0] ^ b[2]);
+    let m13 = m.mul(a[1] ^ a[3], b[1] ^ b[3]);
+    let m0123 = m.mul(a01 ^ a23, b01 ^ b23);
+    by_coefficients(
+        &[
+            &[&m0],
+            &[&m01, &m0, &m1],
+            &[&m02, &m0, &m1, &m2],
+            &[&m0123, &m01, &m23, &m02, &m13, &m0, &m1, &m2, &m3],
+            &[&m13, &m1, &m2, &m3],
+            &[&m23, &m2, &m3],
+            &[&m3],
+        ],
+        1,
+    )
+}
+
+four_term_factored!(
+    s4_2m, 4 = 4 x 1 top 1, mul1, mul1,
+    "4 words, strategy 4-2m: the four-term formula, factored by (1 + t) and (1 + t²). \
+     9 products."
+);
+five_term!(
+    s5_1, 5 = 5 x 1 top 1, mul1, mul1,
+    "5 words, strategy 5-1: Montgomery's five-term formula, factored. 13 products."
+);
+three_term_factored!(
+    s5_3, 5 = 3 x 2 top 1, mul2_refined, mul1,
+    "5 words, strategy 5-3: the factored three-term formula over pieces of 2, 2 and 1 \
+     words. 5 × 3 + 1 = 16 products."
+);
+seven_term!(
+    s7_1, 7 = 7 x 1 top 1, mul1, mul1,
+    "7 words, strategy 7-1: Montgomery's seven-term formula, factored. 22 products."
+);
+two_term_refined!(
+    s7_2,
+    7 = 4 + 3,
+    s4_2m,
+    s3_1m,
+    "7 words, strategy 7-2: Karatsuba over 4 + 3 words (4-2m and 3-1m inside). \
+     9 + 6 + 9 = 24 products."
+);
+four_term_factored!(
+    s7_3, 7 = 4 x 2 top 1, mul2_refined, mul1,
+    "7 words, strategy 7-3: the factored four-term formula over pieces of 2, 2, 2 and 1 \
+     words. 8 × 3 + 1 = 25 products."
+);
+two_term_refined!(
+    s9_1,
+    9 = 5 + 4,
+    s5_1,
+    s4_2m,
+    "9 words, strategy 9-1: Karatsuba over 5 + 4 words (5-1 and 4-2m inside). \
+     13 + 9 + 13 = 35 products."
+);
+three_term_factored!(
+    s9_2, 9 = 3 x 3 top 3, s3_1m, s3_1m,
+    "9 words, strategy 9-2: the factored three-term formula over 3-word pieces, each \
+     product by 3-1m. 6 × 6 = 36 products."
+);
+five_term!(
+    s9_3, 9 = 5 x 2 top 1, mul2_refined, mul1,
+    "9 words, strategy 9-3: the five-term formula over pieces of 2, 2, 2, 2 and 1 words. \
+     12 × 3 + 1 = 37 products."
+);
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::gf2x::portable::PortableWord;
+    use core::cell::Cell;
+    use core::ops::{BitXor, BitXorAssign};
+    use std::{vec, vec::Vec};
+
+    /// Calls `$check!(name, kernel, words)` for every strategy.
+    macro_rules! for_each_strategy {
+        ($check:ident) => {
+            $check!("3-1", s3_1, 3);
+            $check!("3-1m", s3_1m, 3);
+            $check!("3-S", s3_school, 3);
+            $check!("4-1", s4_1, 4);
+            $check!("4-1m", s4_1m, 4);
+            $check!("4-2", s4_2, 4);
+            $check!("4-2m", s4_2m, 4);
+            $check!("5-1", s5_1, 5);
+            $check!("5-2", s5_2, 5);
+            $check!("5-3", s5_3, 5);
+            $check!("7-1", s7_1, 7);
+            $check!("7-2", s7_2, 7);
+            $check!("7-3", s7_3, 7);
+            $check!("9-1", s9_1, 9);
+            $check!("9-2", s9_2, 9);
+            $check!("9-3", s9_3, 9);
+        };
+    }
+
+    /// Word additions (XORs of two digits neither of which is a known zero)
+    /// of each strategy, as stated in the module docs.
+    const ADDITIONS: &[(&str, usize)] = &[
+        ("3-1", 24),
+        ("3-1m", 18),
+        ("3-S", 12),
+        ("4-1", 40),
+        ("4-1m", 35),
+        ("4-2", 52),
+        ("4-2m", 34),
+        ("5-1", 58),
+        ("5-2", 60),
+        ("5-3", 65),
+        ("7-1", 112),
+        ("7-2", 110),
+        ("7-3", 116),
+        ("9-1", 181),
+        ("9-2", 162),
+        ("9-3", 188),
+    ];
+
+    struct SplitMix64(u64);
+
+    impl SplitMix64 {
+        fn next(&mut self) -> u64 {
+            crate::test_util::splitmix64(&mut self.0)
+        }
+
+        fn words<const N: usize>(&mut self) -> [u64; N] {
+            core::array::from_fn(|_| self.next())
+        }
+    }
+
+    /// The product bit by bit: for every set bit of `a`, XOR in `b` shifted.
+    fn reference(a: &[u64], b: &[u64]) -> Vec<u64> {
+        let mut c = vec![0u64; a.len() + b.len()];
+        for (i, &w) in a.iter().enumerate() {
+            for bit in 0..64 {
+                if (w >> bit) & 1 == 0 {
+                    continue;
+                }
+                for (j, &v) in b.iter().enumerate() {
+                    c[i + j] ^= v << bit;
+                    if bit > 0 {
+                        c[i + j + 1] ^= v >> (64 - bit);
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    fn table_entry(name: &str) -> (usize, usize) {
+        let rows: Vec<_> = STRATEGIES.iter().filter(|r| r.0 == name).collect();
+        assert_eq!(rows.len(), 1, "{name}: one row in STRATEGIES");
+        (rows[0].1, rows[0].2)
+    }
+
+    #[test]
+    fn reference_is_right() {
+        // (x^63 + 1)·(x + 1) = x^64 + x^63 + x + 1.
+        assert_eq!(reference(&[(1 << 63) | 1], &[0b11]), [(1 << 63) | 0b11, 1]);
+        // (t + 1)² = t² + 1 with t = x^64.
+        assert_eq!(reference(&[1, 1], &[1, 1]), [1, 0, 1, 0]);
+    }
+
+    #[test]
+    fn every_strategy_is_tested_once() {
+        let mut names = Vec::new();
+        macro_rules! collect {
+            ($name:literal, $f:ident, $n:literal) => {
+                names.push($name);
+            };
+        }
+        for_each_strategy!(collect);
+        let table: Vec<_> = STRATEGIES.iter().map(|r| r.0).collect();
+        assert_eq!(names, table);
+        let additions: Vec<_> = ADDITIONS.iter().map(|r| r.0).collect();
+        assert_eq!(names, additions);
+    }
+
+    #[test]
+    fn strategies_match_the_bitwise_reference_on_random_inputs() {
+        let mut rng = SplitMix64(0x5afa_0001);
+        macro_rules! check {
+            ($name:literal, $f:ident, $n:literal) => {
+                for round in 0..2000 {
+                    let mut a: [u64; $n] = rng.words();
+                    let mut b: [u64; $n] = rng.words();
+                    // Edge cases too: all ones, zero, single top bit.
+                    match round {
+                        0 => (a, b) = ([u64::MAX; $n], [u64::MAX; $n]),
+                        1 => a = [0; $n],
+                        2 => (a[$n - 1], b[$n - 1]) = (1 << 63, 1 << 63),
+                        _ => {}
+                    }
+                    let c = $f(PortableWord, &a, &b);
+                    assert_eq!(&c[..], &reference(&a, &b)[..], "{} on {a:x?} {b:x?}", $name);
+                }
+            };
+        }
+        for_each_strategy!(check);
+    }
+
+    /// Every kernel is bilinear over GF(2) in the operand words (each product
+    /// is `mul(Σ aᵢ, Σ bⱼ)` with `mul` bilinear). So agreeing with the
+    /// reference on `a = x·eᵢ`, `b = y·eⱼ` for every pair of word positions
+    /// `(i, j)` and one pair of non-zero words `x`, `y` proves the kernel for
+    /// all inputs: a wrong coefficient `D ≠ {i + j}` of `x·y` would leave
+    /// `x·y·Σ_{d ∈ D Δ {i+j}} t^d ≠ 0` in the difference (GF(2)[x] has no
+    /// zero divisors).
+    #[test]
+    fn strategies_are_exact_on_every_pair_of_unit_words() {
+        let mut rng = SplitMix64(77);
+        macro_rules! check {
+            ($name:literal, $f:ident, $n:literal) => {
+                for i in 0..$n {
+                    for j in 0..$n {
+                        let (x, y) = (rng.next() | 1, rng.next() | (1 << 63));
+                        let mut a = [0u64; $n];
+                        let mut b = [0u64; $n];
+                        a[i] = x;
+                        b[j] = y;
+                        let c = $f(PortableWord, &a, &b);
+                        assert_eq!(&c[..], &reference(&a, &b)[..], "{} at ({i}, {j})", $name);
+                    }
+                }
+            };
+        }
+        for_each_strategy!(check);
+    }
+
+    /// A word multiplier that counts its calls.
+    #[derive(Clone, Copy)]
+    struct Counting<'a>(&'a Cell<usize>);
+
+    impl DigitMul<u64> for Counting<'_> {
+        fn mul(self, a: u64, b: u64) -> [u64; 2] {
+            self.0.set(self.0.get() + 1);
+            PortableWord.mul(a, b)
+        }
+    }
+
+    #[test]
+    fn strategies_use_their_stated_number_of_products() {
+        let mut rng = SplitMix64(3);
+        macro_rules! check {
+            ($name:literal, $f:ident, $n:literal) => {
+                let (words, products) = table_entry($name);
+                assert_eq!(words, $n, "{}", $name);
+                let calls = Cell::new(0);
+                let (a, b): ([u64; $n], [u64; $n]) = (rng.words(), rng.words());
+                let c = $f(Counting(&calls), &a, &b);
+                assert_eq!(calls.get(), products, "{}: word products", $name);
+                assert_eq!(&c[..], &reference(&a, &b)[..], "{}", $name);
+            };
+        }
+        for_each_strategy!(check);
+    }
+
+    std::thread_local! {
+        static XORS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn count_addition() {
+        XORS.with(|n| n.set(n.get() + 1));
+    }
+
+    /// A digit that counts the additions a compiler cannot fold away: XOR
+    /// with a known zero (a `ZERO` constant, or the padding of a short top
+    /// piece) is free, as it is after constant folding.
+    #[derive(Clone, Copy, Debug)]
+    struct Tally {
+        value: u64,
+        known_zero: bool,
+    }
+
+    impl BitXor for Tally {
+        type Output = Tally;
+        fn bitxor(self, o: Tally) -> Tally {
+            if self.known_zero {
+                return o;
+            }
+            if o.known_zero {
+                return self;
+            }
+            count_addition();
+            Tally {
+                value: self.value ^ o.value,
+                known_zero: false,
+            }
+        }
+    }
+
+    impl BitXorAssign for Tally {
+        fn bitxor_assign(&mut self, o: Tally) {
+            *self = *self ^ o;
+        }
+    }
+
+    impl Digit for Tally {
+        const ZERO: Tally = Tally {
+            value: 0,
+            known_zero: true,
+        };
+    }
+
+    #[derive(Clone, Copy)]
+    struct TallyMul;
+
+    impl DigitMul<Tally> for TallyMul {
+        fn mul(self, a: Tally, b: Tally) -> [Tally; 2] {
+            assert!(!a.known_zero && !b.known_zero, "a product of a known zero");
+            let [lo, hi] = PortableWord.mul(a.value, b.value);
+            [lo, hi].map(|value| Tally {
+                value,
+                known_zero: false,
+            })
+        }
+    }
+
+    #[test]
+    fn strategies_use_their_stated_number_of_additions() {
+        let mut rng = SplitMix64(11);
+        let mut report = std::string::String::new();
+        let mut wrong = false;
+        macro_rules! check {
+            ($name:literal, $f:ident, $n:literal) => {
+                let (a, b): ([u64; $n], [u64; $n]) = (rng.words(), rng.words());
+                let tally = |x: &[u64; $n]| {
+                    x.map(|value| Tally {
+                        value,
+                        known_zero: false,
+                    })
+                };
+                XORS.with(|n| n.set(0));
+                let c = $f(TallyMul, &tally(&a), &tally(&b));
+                let xors = XORS.with(|n| n.get());
+                let values: Vec<u64> = c.iter().map(|d| d.value).collect();
+                assert_eq!(values, reference(&a, &b), "{}", $name);
+                let stated = ADDITIONS.iter().find(|r| r.0 == $name).unwrap().1;
+                report.push_str(&std::format!("{}: {xors} (stated {stated})\n", $name));
+                wrong |= xors != stated;
+            };
+        }
+        for_each_strategy!(check);
+        assert!(!wrong, "word additions differ from the docs:\n{report}");
+    }
+}
