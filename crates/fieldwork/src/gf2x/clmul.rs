@@ -3,7 +3,7 @@
 //! The 64×64→128 carry-less product with one `pclmulqdq` (Intel white paper
 //! 323640, "Intel Carry-Less Multiplication Instruction and its Usage for
 //! Computing the GCM Mode", section 2), and the fixed-size kernels of
-//! [`super::algo`] compiled with it. On this machine's core (Intel, family 6
+//! [`super::formulas`] compiled with it. On this machine's core (Intel, family 6
 //! model 207) `pclmulqdq` has a latency of about 3 cycles and a throughput of
 //! about one per cycle on xmm (Intel's published figures for Golden Cove
 //! cores; not measured here); a lone call through the non-inlined [`clmul64`] entry
@@ -11,11 +11,11 @@
 //! operands between general and xmm registers.
 //!
 //! Squaring is one `pclmulqdq` of each word with itself (the bit-spreading of
-//! [`super::algo::square_spread`] takes about 15 instructions per word).
+//! [`super::formulas::square_spread`] takes about 15 instructions per word).
 //!
 //! # Representation in the fixed kernels
 //!
-//! The formulas of [`super::algo`] run on [`Lane64`] digits: a word in the
+//! The formulas of [`super::formulas`] run on [`Lane64`] digits: a word in the
 //! low lane of an xmm register. A word product is `pclmulqdq` (imm8 0x00)
 //! plus one `psrldq` for its high word; sums and the recombination are
 //! `pxor`s; only the operands' loads and the result's stores touch memory.
@@ -44,7 +44,7 @@
 //!   from 168 to 130 ticks.
 #![allow(unsafe_code)]
 
-use super::algo::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
@@ -157,7 +157,7 @@ pub(crate) fn clmul64(t: Clmul, a: u64, b: u64) -> u128 {
 pub(crate) struct ClmulKernel(pub(crate) Clmul);
 
 impl Kernel for ClmulKernel {
-    const BASE_MAX: usize = super::BASE_MAX;
+    const BASE_MAX: usize = formulas::BASE_MAX;
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves PCLMULQDQ and SSE4.1.
@@ -197,7 +197,7 @@ macro_rules! fixed_entries {
             pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
                 macro_rules! arm {
                     ($f:ident, $k:literal) => {{
-                        let Some((x, y, o)) = algo::fixed_arrays!($k, a, b, &mut *out) else {
+                        let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
                             return false;
                         };
                         $f(t, x, y, o);
@@ -245,20 +245,20 @@ macro_rules! fixed_entries {
     };
 }
 
-// The formula per size: the Karatsuba/three-term defaults of `algo`, except
+// The formula per size: the Karatsuba/three-term defaults of `formulas`, except
 // where peer-bench's `sufan` group measured a Su–Fan strategy faster on this
 // core (2026-11-21, cycles per chained call): schoolbook 3-S at 3 words
 // (36.1 against 42.0 for the three-term formula) and the 3 + 2 split 5-2 at
 // 5 words (60.3 against 63.0 for Montgomery's 5-1 and 68 for the default).
 fixed_entries!(
-    mul1 1 = algo::mul1,
-    mul2 2 = algo::mul2,
+    mul1 1 = formulas::mul1,
+    mul2 2 = formulas::mul2,
     mul3 3 = crate::gf2x::sufan::s3_school,
-    mul4 4 = algo::mul4,
+    mul4 4 = formulas::mul4,
     mul5 5 = crate::gf2x::sufan::s5_2,
-    mul6 6 = algo::mul6,
-    mul7 7 = algo::mul7,
-    mul8 8 = algo::mul8,
-    mul9 9 = algo::mul9,
-    mul16 16 = algo::mul16
+    mul6 6 = formulas::mul6,
+    mul7 7 = formulas::mul7,
+    mul8 8 = formulas::mul8,
+    mul9 9 = formulas::mul9,
+    mul16 16 = formulas::mul16
 );

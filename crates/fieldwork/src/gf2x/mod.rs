@@ -29,7 +29,7 @@
 //! - 1 to 9 words (and 16): fixed formulas (Karatsuba steps and the three-term
 //!   Karatsuba-like formula of Su & Fan, *Impact of Intel's new instruction
 //!   sets on software implementation of GF(2)\[x\] multiplication*, IPL 2012);
-//!   the table is in the `algo` module's docs.
+//!   the table is in the `formulas` module's docs.
 //! - Balanced, above 9 words: Karatsuba, recursing down to the fixed kernels.
 //! - Unbalanced: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
@@ -46,28 +46,26 @@
 //! Every backend runs in constant time for given operand *lengths*: no
 //! branch or memory index depends on the coefficients (lengths are public).
 
-mod algo;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 #[doc(hidden)]
 pub mod fft;
+mod formulas;
+mod plan;
 #[cfg(feature = "alloc")]
 mod poly;
 pub(crate) mod portable;
 #[cfg(feature = "reproduce")]
 pub mod reproduce;
 mod sufan;
-#[cfg(test)]
-mod testutil;
-mod toom;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
 
 #[cfg(feature = "alloc")]
 pub use poly::{Gf2Poly, ParsePolyError};
 
-use algo::Kernel;
 use core::fmt;
+use formulas::{BASE_MAX, Kernel};
 
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
@@ -190,11 +188,8 @@ pub fn mul_into_with_scratch(
 /// The scratch words [`mul_into_with_scratch`] needs for operands of `a_len`
 /// and `b_len` words (about four times the shorter length).
 pub fn mul_scratch_len(a_len: usize, b_len: usize) -> usize {
-    algo::mul_scratch(a_len, b_len, BASE_MAX)
+    plan::mul_scratch(a_len, b_len, BASE_MAX)
 }
-
-/// The base-case size shared by every backend (so scratch sizes agree).
-const BASE_MAX: usize = 9;
 
 /// `out = a²`, in linear time (squaring is linear over GF(2)).
 ///
@@ -263,7 +258,7 @@ macro_rules! fixed_words {
                     }
                     #[cfg(target_arch = "x86_64")]
                     BackendKind::Pclmulqdq(t) => clmul::$name(t, a, b),
-                    BackendKind::Portable => algo::$name(portable::PortableWord, a, b),
+                    BackendKind::Portable => formulas::$name(portable::PortableWord, a, b),
                 }
             }
         }
@@ -483,14 +478,14 @@ impl Backend {
     /// `out = a·b` once the lengths are checked: `out.len() == a.len() +
     /// b.len()` and `scratch.len() ≥ mul_scratch_len(..)`. The recursive
     /// layer, which tries the backend's fixed kernel first on every balanced
-    /// product ([`algo::mul_balanced`]).
+    /// product ([`formulas::mul_balanced`]).
     fn mul_unchecked(self, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => algo::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
+            BackendKind::Vpclmulqdq(t) => plan::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
             #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => algo::mul(clmul::ClmulKernel(t), out, a, b, scratch),
-            BackendKind::Portable => algo::mul(portable::PortableKernel, out, a, b, scratch),
+            BackendKind::Pclmulqdq(t) => plan::mul(clmul::ClmulKernel(t), out, a, b, scratch),
+            BackendKind::Portable => plan::mul(portable::PortableKernel, out, a, b, scratch),
         }
     }
 

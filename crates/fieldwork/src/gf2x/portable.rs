@@ -72,7 +72,7 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
     r
 }
 
-use super::algo::{self, DigitMul, Kernel};
+use super::formulas::{self, DigitMul, Kernel};
 
 /// The portable word multiplier.
 #[derive(Clone, Copy, Debug)]
@@ -91,13 +91,13 @@ impl DigitMul<u64> for PortableWord {
 pub(crate) struct PortableKernel;
 
 impl Kernel for PortableKernel {
-    const BASE_MAX: usize = super::BASE_MAX;
+    const BASE_MAX: usize = formulas::BASE_MAX;
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        algo::mul_fixed_slices(PortableWord, out, a, b)
+        formulas::mul_fixed_slices(PortableWord, out, a, b)
     }
 
     fn square(self, out: &mut [u64], a: &[u64]) {
-        algo::square_spread(out, a);
+        formulas::square_spread(out, a);
     }
 }

@@ -7,7 +7,7 @@
 //! was measured against.
 //!
 //! CPU features: none of its own. Every kernel is generic over the digit `T`
-//! and the digit product `M: DigitMul<T>` of [`super::algo`]; a backend
+//! and the digit product `M: DigitMul<T>` of [`super::formulas`]; a backend
 //! compiles it with its word product inside its `#[target_feature]` entry
 //! points. Everything is `#[inline(always)]` straight-line code: no branch
 //! and no memory index depends on the operands.
@@ -16,7 +16,7 @@
 //! works on blocks of `K` digits, `t = x^(64·K)`, and `Φ = 1 + t + t²`.
 #![forbid(unsafe_code)]
 
-use super::algo::{Digit, DigitMul, mul1, sum, xor_into};
+use super::formulas::{Digit, DigitMul, mul1, sum, xor_into};
 
 // ---------------------------------------------------------------------------
 // Helpers on digit arrays. Offsets are in digits; a formula over K-digit

@@ -29,13 +29,13 @@
 //!
 //! # Larger sizes
 //!
-//! The generic formulas of [`super::algo`] run on [`Limb512`] digits (8 words
+//! The generic formulas of [`super::formulas`] run on [`Limb512`] digits (8 words
 //! each), so 16 words is one Karatsuba step over three 8×8 products, 24 the
 //! three-term formula, 32 two Karatsuba levels, and so on — every partial
 //! product and sum held in zmm registers (32 of them with AVX-512).
 #![allow(unsafe_code)]
 
-use super::algo::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
     __m512i, _mm512_alignr_epi64, _mm512_clmulepi64_epi128, _mm512_loadu_si512,
@@ -198,7 +198,7 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
 pub(crate) struct ZmmKernel(pub(crate) Avx512Clmul);
 
 impl Kernel for ZmmKernel {
-    const BASE_MAX: usize = super::BASE_MAX;
+    const BASE_MAX: usize = formulas::BASE_MAX;
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves every feature `tf::fixed` enables.
@@ -215,7 +215,7 @@ impl Kernel for ZmmKernel {
 mod tf {
     use super::*;
 
-    /// Sizes 1–7 and 9 run the formulas of [`algo`] on xmm lanes compiled
+    /// Sizes 1–7 and 9 run the formulas of [`formulas`] on xmm lanes compiled
     /// here, with AVX-512 enabled: VEX/EVEX encodings and 32 vector
     /// registers instead of the SSE build's 16 (the 9-word kernel stops
     /// spilling). 8 words is one zmm 8×8 product; 10–16, 17–24 and 25–32
@@ -257,7 +257,7 @@ mod tf {
         }
         macro_rules! lanes {
             ($f:ident, $k:literal) => {{
-                let Some((x, y, o)) = algo::fixed_arrays!($k, a, b, &mut *out) else {
+                let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
                     return false;
                 };
                 $f(t, x, y, o)
@@ -328,7 +328,7 @@ mod tf {
                 unsafe {
                     let x = load_limbs::<$l>(a);
                     let y = load_limbs::<$l>(b);
-                    let c = algo::$f(ZmmMul(t), &x, &y);
+                    let c = formulas::$f(ZmmMul(t), &x, &y);
                     store_limbs(out, &c);
                 }
             }
@@ -337,7 +337,7 @@ mod tf {
 
     limb_products!(limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4);
 
-    /// Defines `$name`: the `N`-word product by a formula of [`algo`] on
+    /// Defines `$name`: the `N`-word product by a formula of [`formulas`] on
     /// xmm lanes, compiled with AVX-512 (VEX/EVEX encodings, 32 vector
     /// registers). The 1-word kernel is inlined into [`fixed`] (one call
     /// level less: 15–17 → 11–13 ticks a chained `mul_into`, peer-bench
@@ -354,13 +354,13 @@ mod tf {
     }
 
     lane_products!(
-        #[inline] lanes1 1 = algo::mul1,
+        #[inline] lanes1 1 = formulas::mul1,
         #[inline(never)] lanes2 2 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
-        #[inline(never)] lanes4 4 = algo::mul4,
+        #[inline(never)] lanes4 4 = formulas::mul4,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes6 6 = crate::gf2x::sufan::schoolbook,
-        #[inline(never)] lanes7 7 = algo::mul7,
-        #[inline(never)] lanes9 9 = algo::mul9
+        #[inline(never)] lanes7 7 = formulas::mul7,
+        #[inline(never)] lanes9 9 = formulas::mul9
     );
 }

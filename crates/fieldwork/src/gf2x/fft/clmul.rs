@@ -1,13 +1,13 @@
 //! Target features: `pclmulqdq`, `sse4.1` — capability token [`Clmul`].
 //!
 //! The scalar butterflies of [`super::portable`] with the field product as
-//! one `pclmulqdq` and the shift-and-XOR reduction of [`super::reduce`] on
+//! one `pclmulqdq` and the shift-and-XOR reduction of [`super::field::reduce`] on
 //! general registers (about 16 instructions a product), and the
 //! conversions' XOR loops compiled with these features.
 #![allow(unsafe_code)]
 
 use super::FftKernel;
-use super::portable::{self, FieldMul};
+use super::levels::{self, FieldMul};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
@@ -33,7 +33,7 @@ impl FieldMul for ClmulMul {
                 _mm_extract_epi64::<1>(p) as u64,
             )
         };
-        super::reduce(lo, hi)
+        super::field::reduce(lo, hi)
     }
 }
 
@@ -74,26 +74,26 @@ mod tf {
 
     #[target_feature(enable = "pclmulqdq,sse4.1")]
     pub(super) fn forward(t: Clmul, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
-        portable::forward_levels(ClmulMul(t), data, pos, hi, lo);
+        levels::forward_levels(ClmulMul(t), data, pos, hi, lo);
     }
 
     #[target_feature(enable = "pclmulqdq,sse4.1")]
     pub(super) fn inverse(t: Clmul, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
-        portable::inverse_levels(ClmulMul(t), data, pos, lo, hi);
+        levels::inverse_levels(ClmulMul(t), data, pos, lo, hi);
     }
 
     #[target_feature(enable = "pclmulqdq,sse4.1")]
     pub(super) fn pointwise(t: Clmul, a: &mut [u64], b: &[u64]) {
-        portable::pointwise_scalar(ClmulMul(t), a, b);
+        levels::pointwise_scalar(ClmulMul(t), a, b);
     }
 
     #[target_feature(enable = "pclmulqdq,sse4.1")]
     pub(super) fn to_novel(_: Clmul, data: &mut [u64], hi: u32, lo: u32) {
-        portable::to_novel_levels(data, hi, lo);
+        levels::to_novel_levels(data, hi, lo);
     }
 
     #[target_feature(enable = "pclmulqdq,sse4.1")]
     pub(super) fn from_novel(_: Clmul, data: &mut [u64], lo: u32, hi: u32) {
-        portable::from_novel_levels(data, lo, hi);
+        levels::from_novel_levels(data, lo, hi);
     }
 }

@@ -9,7 +9,7 @@
 //! `0x11` those of the odd ones, 128 bits each. `vpunpcklqdq` /
 //! `vpunpckhqdq` of the two gather the low words `L` and the high words `H`
 //! of all eight products in natural order, and the reduction of
-//! [`super::reduce`] is two right shifts, three left shifts and three
+//! [`super::field::reduce`] is two right shifts, three left shifts and three
 //! three-way XORs (`vpternlogq`):
 //!
 //! ```text
@@ -38,8 +38,8 @@
 
 use super::FftKernel;
 use super::clmul::ClmulMul;
-use super::portable;
-use super::{CANTOR, span};
+use super::field::{CANTOR, span};
+use super::levels;
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
     __m512i, _mm512_clmulepi64_epi128, _mm512_loadu_si512, _mm512_permutex2var_epi64,
@@ -367,7 +367,7 @@ mod tf {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn forward(t: Avx512Clmul, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
         if !vector_shape(data, pos, hi, lo) {
-            portable::forward_levels(ClmulMul(t.clmul()), data, pos, hi, lo);
+            levels::forward_levels(ClmulMul(t.clmul()), data, pos, hi, lo);
             return;
         }
         let stop = lo.max(3);
@@ -397,7 +397,7 @@ mod tf {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn inverse(t: Avx512Clmul, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
         if !vector_shape(data, pos, hi, lo) {
-            portable::inverse_levels(ClmulMul(t.clmul()), data, pos, lo, hi);
+            levels::inverse_levels(ClmulMul(t.clmul()), data, pos, lo, hi);
             return;
         }
         // SAFETY: as in `forward`.
@@ -436,16 +436,16 @@ mod tf {
                 _mm512_storeu_si512(x.as_mut_ptr().cast(), p);
             }
         }
-        portable::pointwise_scalar(ClmulMul(t.clmul()), a_tail, b_tail);
+        levels::pointwise_scalar(ClmulMul(t.clmul()), a_tail, b_tail);
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn to_novel(_: Avx512Clmul, data: &mut [u64], hi: u32, lo: u32) {
-        portable::to_novel_levels(data, hi, lo);
+        levels::to_novel_levels(data, hi, lo);
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
     pub(super) fn from_novel(_: Avx512Clmul, data: &mut [u64], lo: u32, hi: u32) {
-        portable::from_novel_levels(data, lo, hi);
+        levels::from_novel_levels(data, lo, hi);
     }
 }

@@ -13,7 +13,7 @@ macro_rules! entries {
     ($($f:ident $n:literal),*) => {$(
         #[doc = concat!("`", stringify!($f), "` with PCLMULQDQ; false on wrong lengths.")]
         pub(crate) fn $f(t: Clmul, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-            let Some((x, y, o)) = crate::gf2x::algo::fixed_arrays!($n, a, b, out) else {
+            let Some((x, y, o)) = crate::gf2x::formulas::fixed_arrays!($n, a, b, out) else {
                 return false;
             };
             // SAFETY: the token proves PCLMULQDQ and SSE4.1.

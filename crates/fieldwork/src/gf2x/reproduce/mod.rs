@@ -56,7 +56,7 @@ macro_rules! strategies {
             use super::*;
             $(
                 pub(super) fn $f(a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-                    let Some((x, y, o)) = crate::gf2x::algo::fixed_arrays!($n, a, b, out) else {
+                    let Some((x, y, o)) = crate::gf2x::formulas::fixed_arrays!($n, a, b, out) else {
                         return false;
                     };
                     *o = sufan::$f(PortableWord, x, y);

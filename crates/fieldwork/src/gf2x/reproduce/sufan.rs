@@ -2,7 +2,7 @@
 //! words, as separate kernels, so the table can be reproduced here.
 //!
 //! CPU features: none of its own. Every kernel is generic over the digit `T`
-//! and the digit product `M: DigitMul<T>` of `gf2x::algo`; a backend
+//! and the digit product `M: DigitMul<T>` of `gf2x::formulas`; a backend
 //! compiles it with its word product (`pclmulqdq` on an xmm lane, or the
 //! portable masked-multiplication product) inside its `#[target_feature]`
 //! entry points. Everything is `#[inline(always)]` straight-line code: no
@@ -197,7 +197,7 @@
 //! # Sources and own derivations
 //!
 //! - Strategy list, product counts and formula numbers (1), (2): Su & Fan,
-//!   Table 1, as cited in issue 3 and in `algo`'s docs. We could read only the
+//!   Table 1, as cited in issue 3 and in `formulas`'s docs. We could read only the
 //!   paper's abstract and introduction; its modified formulae (3)–(6) and
 //!   common-subexpression forms (7) are not transcribed here. The factored
 //!   (`m`) forms are our own derivation of that idea — sum the single-piece
@@ -233,7 +233,7 @@
 //! dependency chains or the spills.
 #![forbid(unsafe_code)]
 
-use crate::gf2x::algo::{Digit, DigitMul, mul1, sum, xor_into};
+use crate::gf2x::formulas::{Digit, DigitMul, mul1, sum, xor_into};
 use crate::gf2x::sufan::{
     add_at, mul2_refined, part, three_term_factored, times_one_plus, times_phi, two_term_refined,
 };

@@ -69,7 +69,7 @@
 //! exactly `2k + 2k + 2h`); the scratch holds the two evaluated operands
 //! (`k + g` words each) and `WX`, `WY` (`2k + 2g` each): `6k + 6g` words, the
 //! rest going to the sub-products (bounded for every plan by
-//! [`super::algo::mul_balanced_scratch`]).
+//! [`mul_balanced_scratch`]).
 //!
 //! # Choosing the step: why a plan, not a threshold
 //!
@@ -181,19 +181,186 @@
 //!   products of `n/4`, but more linear work, which costs more here than in
 //!   gf2x (see above).
 //! - Unbalanced Toom (gf2x's `TC3U`): unbalanced products still go through
-//!   chunks of balanced ones ([`super::algo::mul`]).
+//!   chunks of balanced ones ([`mul`]).
 //! - The linear passes compiled with the backend's vector features (AVX2,
 //!   AVX-512): they would need the recursion instantiated inside each
 //!   backend's `#[target_feature]` entry point.
 #![forbid(unsafe_code)]
 
-use super::algo::{Kernel, mul_balanced, mul_balanced_scratch, xor_into};
+use super::formulas::{Kernel, xor_into};
+
+/// Scratch words [`mul_balanced`] needs for `n`-word operands, whatever
+/// step the backend's plan takes at each size.
+///
+/// A Karatsuba step needs `4l + B(l)` (`l = ⌈n/2⌉`: the two sums and their
+/// product, then the sub-products' scratch), a Toom-3 step at most
+/// `6k + 12 + B(k + 2)` (`k = ⌈n/3⌉`: two evaluated operands of `k + 2`
+/// words and their two products, for the word-aligned variant; the
+/// bit-level one needs less, see [`super::plan`]). With
+/// `k + 2 ≤ l` (from 12 words) and `B` monotone both are at most
+/// `max(4l, 6k + 12) + B(l)`, which is monotone itself: one chain of
+/// `log2(n)` calls, and a step that hands its scratch to sub-products of
+/// several sizes need only provide for the largest.
+///
+/// From [`FFT_MIN_ANY`] words up a backend may take the FFT
+/// instead, which needs [`super::fft::scratch_len`]`(n, n)` words (monotone
+/// in `n`): the bound is the larger of the two.
+pub(crate) const fn mul_balanced_scratch(n: usize, base_max: usize) -> usize {
+    if n <= base_max || n < 2 {
+        return 0;
+    }
+    let l = n - n / 2;
+    let own = if n >= TOOM3_MIN {
+        let toom = 6 * n.div_ceil(3) + 12;
+        if toom > 4 * l { toom } else { 4 * l }
+    } else {
+        4 * l
+    };
+    let steps = own + mul_balanced_scratch(l, base_max);
+    if n >= FFT_MIN_ANY {
+        let fft = super::fft::scratch_len(n, n);
+        if fft > steps {
+            return fft;
+        }
+    }
+    steps
+}
+
+/// Scratch words one [`karatsuba`] step needs for `n`-word operands: the two
+/// sums and their product, `4·⌈n/2⌉` words, plus what the sub-products need.
+pub(crate) const fn karatsuba_scratch(n: usize, base_max: usize) -> usize {
+    let l = n - n / 2;
+    4 * l + mul_balanced_scratch(l, base_max)
+}
+
+/// Balanced product `out = a·b`, `a.len() == b.len() == n`, `out.len() == 2n`,
+/// `scratch.len() ≥ mul_balanced_scratch(n)`: the backend's fixed kernel if
+/// it has one for `n`, else the step the backend's plan gives for `n`
+/// (Karatsuba or one of the Toom-3 variants, [`Plan`]); the
+/// sub-products come back here.
+pub(crate) fn mul_balanced<K: Planned>(
+    k: K,
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    scratch: &mut [u64],
+) {
+    debug_assert_eq!(b.len(), a.len());
+    debug_assert_eq!(out.len(), 2 * a.len());
+    if k.fixed(out, a, b) {
+        return;
+    }
+    debug_assert!(
+        a.len() > K::BASE_MAX,
+        "sizes up to BASE_MAX have fixed kernels"
+    );
+    match k.plan().step(a.len()) {
+        Step::Karatsuba => karatsuba(k, out, a, b, scratch),
+        Step::Toom3 => toom3(k, out, a, b, scratch),
+        Step::Toom3Word => toom3w(k, out, a, b, scratch),
+        Step::Fft => super::fft::mul(k.fft(), out, a, b, scratch),
+    }
+}
+
+/// One balanced Karatsuba step: `out = a·b`, `a.len() == b.len() == n`,
+/// `out.len() == 2n`, `scratch.len() ≥ karatsuba_scratch(n)`; the three
+/// sub-products go through [`mul_balanced`].
+pub(crate) fn karatsuba<K: Planned>(
+    k: K,
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    scratch: &mut [u64],
+) {
+    let n = a.len();
+    debug_assert_eq!(b.len(), n);
+    debug_assert_eq!(out.len(), 2 * n);
+    debug_assert!(scratch.len() >= karatsuba_scratch(n, K::BASE_MAX));
+    let l = n - n / 2; // low part, ≥ high part
+    let h = n / 2;
+    let (a0, a1) = a.split_at(l);
+    let (b0, b1) = b.split_at(l);
+    {
+        let (lo, hi) = out.split_at_mut(2 * l);
+        mul_balanced(k, lo, a0, b0, scratch);
+        mul_balanced(k, hi, a1, b1, scratch);
+    }
+    let (sums, rest) = scratch.split_at_mut(2 * l);
+    let (p1, rest) = rest.split_at_mut(2 * l);
+    let (sa, sb) = sums.split_at_mut(l);
+    sa.copy_from_slice(a0);
+    xor_into(sa, a1);
+    sb.copy_from_slice(b0);
+    xor_into(sb, b1);
+    mul_balanced(k, p1, sa, sb, rest);
+    // p1 += p0 + p2, then out += p1·x^(64l).
+    xor_into(p1, &out[..2 * l]);
+    for i in 0..2 * h {
+        p1[i] ^= out[2 * l + i];
+    }
+    xor_into(&mut out[l..], p1);
+}
+
+/// Scratch words [`mul`] needs for operands of `an` and `bn` words. Mirrors
+/// the recursion of [`mul`] exactly.
+pub(crate) const fn mul_scratch(an: usize, bn: usize, base_max: usize) -> usize {
+    let (big, small) = if an >= bn { (an, bn) } else { (bn, an) };
+    if small == 0 {
+        return 0;
+    }
+    let balanced = mul_balanced_scratch(small, base_max);
+    if big == small {
+        return balanced;
+    }
+    // Chunks of `small` words share a 2·small product buffer; full chunks
+    // then need the balanced scratch, the last, shorter chunk (if any) the
+    // scratch of its own unbalanced product with the roles swapped.
+    let rest = big % small;
+    let last = if rest == 0 {
+        0
+    } else {
+        mul_scratch(small, rest, base_max)
+    };
+    2 * small + if balanced > last { balanced } else { last }
+}
+
+/// `out = a·b` for any lengths (`out.len() == a.len() + b.len()`),
+/// `scratch.len() ≥ mul_scratch(..)`. Unbalanced operands are cut into
+/// chunks the size of the shorter one, each a balanced product
+/// ([`mul_balanced`]).
+pub(crate) fn mul<K: Planned>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+    let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let (m, n) = (a.len(), b.len());
+    debug_assert_eq!(out.len(), m + n);
+    if n == 0 {
+        out.fill(0);
+        return;
+    }
+    if m == n {
+        mul_balanced(k, out, a, b, scratch);
+        return;
+    }
+    out.fill(0);
+    let (prod, rest) = scratch.split_at_mut(2 * n);
+    let mut off = 0;
+    while off < m {
+        let chunk = &a[off..(off + n).min(m)];
+        let p = &mut prod[..chunk.len() + n];
+        if chunk.len() == n {
+            mul_balanced(k, p, chunk, b, rest);
+        } else {
+            mul(k, p, chunk, b, rest);
+        }
+        xor_into(&mut out[off..], p);
+        off += n;
+    }
+}
 
 /// The smallest size the Toom-3 steps accept: every piece at least a word.
 const STEP_MIN: usize = 8;
 
 /// The smallest size a plan sends to a Toom-3 step. (The scratch bound in
-/// [`super::algo::mul_balanced_scratch`] needs `⌈n/3⌉ + 2 ≤ ⌈n/2⌉`, true from
+/// [`mul_balanced_scratch`] needs `⌈n/3⌉ + 2 ≤ ⌈n/2⌉`, true from
 /// 12 words.)
 pub(crate) const TOOM3_MIN: usize = 16;
 const _: () = assert!(TOOM3_MIN >= 12 && TOOM3_MIN >= STEP_MIN);
@@ -492,7 +659,7 @@ fn interpolate<P: Point>(out: &mut [u64], wx: &mut [u64], wy: &mut [u64], k: usi
 /// The step a balanced product takes (above the backend's fixed kernels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
-    /// One Karatsuba step ([`super::algo::karatsuba`]).
+    /// One Karatsuba step ([`super::formulas::karatsuba`]).
     Karatsuba,
     /// Toom-3 at 0, 1, x, x + 1, ∞ ([`toom3`]).
     Toom3,
@@ -719,10 +886,9 @@ impl Planned for super::vpclmul::ZmmKernel {
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::algo::{karatsuba, karatsuba_scratch};
     use super::super::portable::PortableKernel;
-    use super::super::testutil::{mul_bitwise, words};
     use super::*;
+    use crate::test_util::{mul_bitwise, words};
     use std::{vec, vec::Vec};
 
     /// `w · x^(64·word + bit)`, `len` words long (the bits above dropped).
