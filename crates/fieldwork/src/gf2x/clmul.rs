@@ -6,9 +6,8 @@
 //! [`super::formulas`] compiled with it. On this machine's core (Intel, family 6
 //! model 207) `pclmulqdq` has a latency of about 3 cycles and a throughput of
 //! about one per cycle on xmm (Intel's published figures for Golden Cove
-//! cores; not measured here); a lone call through the non-inlined [`clmul64`] entry
-//! costs about 10 cycles in a dependent chain, dominated by moving the
-//! operands between general and xmm registers.
+//! cores); a lone call through the non-inlined [`clmul64`] entry is
+//! dominated by moving the operands between general and xmm registers.
 //!
 //! Squaring is one `pclmulqdq` of each word with itself (the bit-spreading of
 //! [`super::formulas::square_spread`] takes about 15 instructions per word).
@@ -20,28 +19,19 @@
 //! plus one `psrldq` for its high word; sums and the recombination are
 //! `pxor`s; only the operands' loads and the result's stores touch memory.
 //!
-//! # Measured (2026-11-21, Intel family 6 model 207, TSC 2.3 GHz; median
-//! time-stamp ticks per chained call of `mul_fixed`, a throwaway probe)
+//! # Rejected
 //!
-//! | words | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |
-//! |---|---|---|---|---|---|---|---|---|---|
-//! | `u64` digits (products moved to general registers) | 10 | 28 | 34 | 36 | 46 | 53 | 69 | 77 | 99 |
-//! | `Lane64` digits (this file) | 9 | 15 | 17 | 22 | 28 | 35 | 47 | 53 | 72 |
+//! - Products moved back to general registers (`movq` + `pextrq`) and
+//!   summed there: the moves cost more than the products (up to 1.9× the
+//!   time at 2 words).
+//! - Two words per register (128-bit limbs, 3–4 `pclmulqdq` a product):
+//!   halves the registers (the 8-word kernel spills) but adds shuffles; the
+//!   VPCLMULQDQ backend groups four products per instruction instead.
+//! - Returning the product as an array and copying it to the caller's
+//!   buffer (store-forwarding stalls): lanes are stored straight into it.
 //!
-//! What we learned:
-//! - Bringing each product back to general registers (`movq` + `pextrq`)
-//!   and XORing there costs more than the products: up to 1.9× at 2 words.
-//! - The 8-word kernel is about 330 instructions for 27 products: the digit
-//!   arrays exceed the 16 xmm registers and spill. Packing two words per
-//!   register (128-bit limbs, products by 3–4 `pclmulqdq`) halves the
-//!   registers but adds shuffles; VPCLMULQDQ on zmm, four products per
-//!   instruction, is the next step and needs products grouped four at a time
-//!   (the independent products of one formula level).
-//! - Through the slice API the same products cost more (9 words: about 130
-//!   ticks against 72): dispatch, slice-to-array checks and the chained
-//!   copy. Storing lanes straight into the caller's buffer instead of
-//!   returning an array and copying it (store-forwarding stalls) took 9 words
-//!   from 168 to 130 ticks.
+//! `cargo run --release -p peer-bench -- --filter gf2x_mul` times every
+//! size against gf2x and NTL (with `--features system-peers`).
 #![allow(unsafe_code)]
 
 use super::formulas::{self, Digit, DigitMul, Kernel};

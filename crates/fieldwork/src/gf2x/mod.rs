@@ -26,15 +26,46 @@
 //!
 //! # Algorithms
 //!
-//! - 1 to 9 words (and 16): fixed formulas (Karatsuba steps and the three-term
-//!   Karatsuba-like formula of Su & Fan, *Impact of Intel's new instruction
-//!   sets on software implementation of GF(2)\[x\] multiplication*, IPL 2012);
-//!   the table is in the `formulas` module's docs.
-//! - Balanced, above 9 words: Karatsuba, recursing down to the fixed kernels.
-//! - Unbalanced: the longer operand is cut into chunks as long as the
+//! - **1 to 9 words (and 16): fixed formulas** — Karatsuba steps, the
+//!   three-term Karatsuba-like formula, and where measured faster on a
+//!   backend the schoolbook product or a Su–Fan split (C. Su and H. Fan,
+//!   *Impact of Intel's new instruction sets on software implementation of
+//!   GF(2)\[x\] multiplication*, IPL 2012, Table 1; every strategy of the
+//!   table is in `gf2x::reproduce` with the feature `reproduce`).
+//! - **Balanced, above 9 words: a size plan per backend** — for every size
+//!   below 8 192 words the cheapest first step by a compile-time cost model
+//!   of that backend's fixed kernels: Karatsuba (three half-size products),
+//!   or Toom-3 over GF(2) (five third-size products at the points 0, 1,
+//!   X, X + 1, ∞: X = x as in Bodrato, WAIFI 2007, or the word-aligned
+//!   X = x^64 as in Brent, Gaudry, Thomé and Zimmermann, ANTS VIII 2008),
+//!   recursing down to the fixed kernels; word-aligned Toom-3 above.
+//! - **Large: the additive FFT** over GF(2^64) in the novel polynomial basis
+//!   of Lin, Chung and Han (FOCS 2014) on the Cantor basis (Gao and Mateer,
+//!   IEEE TIT 2010), with the reduction of GF(2)\[x\] products to it of
+//!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 24 000 on
+//!   PCLMULQDQ and 6 000 portable (and from 3 400 / 15 000 / 3 400 words
+//!   where the transform is at least 85 % full); see the `plan` and `fft`
+//!   module docs.
+//! - **Unbalanced**: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
-//! - Squaring: linear — one carry-less square per word, or bit spreading.
+//! - **Squaring**: linear — one carry-less square per word, or bit
+//!   spreading.
 //!
+//! # Layout
+//!
+//! Lowest layer first; each file imports only from the layers below it (and
+//! the area's types and tokens):
+//!
+//! 1. `formulas.rs` (digit traits, fixed formulas, the `Kernel` trait) and
+//!    `sufan.rs` (the Su–Fan formulas the backends use); `fft/field.rs`
+//!    (GF(2^64), the Cantor basis) and `fft/levels.rs` (generic butterflies
+//!    and basis conversions).
+//! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs` (fixed kernels,
+//!    squaring) and `fft/{portable,clmul,vpclmul}.rs` (FFT kernels).
+//! 3. `fft.rs` (the transform and the FFT product) and `plan.rs` (the size
+//!    plan: Karatsuba, Toom-3 and FFT steps, chosen per backend and size).
+//! 4. `mod.rs` (the public API and dispatch) and `poly.rs` (`Gf2Poly`).
+
 //! # Backends
 //!
 //! | backend | needs | word product |

@@ -55,13 +55,11 @@
 //! with `M(n) ∝ n^1.585` a Toom-3 level saves about 12 % of the products, and
 //! the exponent drops to `log 5 / log 3 ≈ 1.465`. The linear part is about
 //! ten passes over `k`-word vectors for the evaluations and about ten over
-//! `2k`-word vectors for the interpolation and recomposition. Measured
-//! (2026-11-21, Intel family 6 model 207, TSC 2.3 GHz; this generic code is
-//! compiled for the x86-64 baseline, SSE2): the passes alone take about 8.5
-//! ticks per word of `n` with `X = x` and 4.6 with `X = x^64` (n = 300 to
-//! 1000), against about 2 for a Karatsuba step — which is why the
-//! word-aligned variant, with products one word longer, is the one the plans
-//! choose at most sizes.
+//! `2k`-word vectors for the interpolation and recomposition. This generic
+//! code is compiled for the x86-64 baseline (SSE2), and the bit-level
+//! passes (`X = x`) cost about twice the word-level ones (`X = x^64`) and
+//! four times a Karatsuba step's, which is why the word-aligned variant,
+//! with products one word longer, is the one the plans choose at most sizes.
 //!
 //! # Memory
 //!
@@ -99,36 +97,12 @@
 //!
 //! # Measured
 //!
-//! 2026-11-21, Intel family 6 model 207 (TSC 2.3 GHz, shared 2-core VM: a
-//! few percent of noise), time-stamp ticks per product of two random
-//! `n`-word operands, chained (each product's middle words are the next
-//! left operand), best of 5 interleaved runs; Karatsuba only (the code before
-//! this file) against the plans here, with a throwaway probe calling
-//! `Backend::mul_into_with_scratch`.
-//!
-//! | words | VPCLMULQDQ Karatsuba | with Toom-3 | ratio | PCLMULQDQ Karatsuba | with Toom-3 | ratio |
-//! |---:|---:|---:|---:|---:|---:|---:|
-//! | 96 | 1 978 | 1 947 | 0.98 | 5 425 | 4 860 | 0.90 |
-//! | 192 | 6 127 | 6 100 | 1.00 | 17 942 | 14 783 | 0.82 |
-//! | 300 | 19 003 | 19 243 | 1.01 | 41 542 | 31 334 | 0.75 |
-//! | 512 | 32 187 | 32 313 | 1.00 | 65 886 | 67 100 | 1.02 |
-//! | 768 | 57 381 | 56 439 | 0.98 | 161 054 | 119 688 | 0.74 |
-//! | 1 024 | 100 175 | 101 563 | 1.01 | 203 320 | 216 676 | 1.07 |
-//! | 1 536 | 174 620 | 177 628 | 1.02 | 493 903 | 370 931 | 0.75 |
-//! | 3 000 | 551 844 | 537 393 | 0.97 | 1 469 129 | 1 096 946 | 0.75 |
-//! | 4 096 | 941 387 | 902 260 | 0.96 | 1 825 357 | 1 676 572 | 0.92 |
-//! | 8 192 | 2 809 167 | 2 710 809 | 0.96 | 5 548 468 | 4 661 182 | 0.84 |
-//! | 10 000 | 4 772 346 | 2 824 775 | 0.59 | 11 893 031 | 5 720 874 | 0.48 |
-//! | 16 384 | 8 078 296 | 6 554 297 | 0.81 | 16 843 885 | 12 880 198 | 0.76 |
-//! | 32 768 | 24 322 945 | 15 025 288 | 0.62 | 50 336 270 | 38 633 096 | 0.77 |
-//! | 65 536 | 76 734 378 | 44 035 882 | 0.57 | 152 942 718 | 90 074 148 | 0.59 |
-//! | 2^20 | 6.53·10⁹ | 3.38·10⁹ | 0.52 | | | |
-//!
-//! (2^20 words: one run.) Sizes not shown up to 2 048 words are within
-//! ±2 % on VPCLMULQDQ; the worst loss seen is 7 % (1 024 words,
-//! PCLMULQDQ). Portable backend (best of 3): 300 words 0.67, 1 000 words
-//! 0.78, 4 096 words 0.78, 16 384 words 0.56; 256 words lost 9 % (in two
-//! runs), 128 words 0–10 %.
+//! Against Karatsuba alone, the plans are level (±2 %) up to 2 048 words on
+//! VPCLMULQDQ and 10–50 % faster above (about 0.6× the time at 32 768 and
+//! 65 536 words); on PCLMULQDQ and portable they gain 10–50 % from a few
+//! hundred words, with isolated losses of up to 7–9 % just above powers of
+//! two. `cargo run --release -p peer-bench --features system-peers --
+//! --filter gf2x_mul --heavy` gives the current figures against gf2x and NTL.
 //!
 //! # FFT thresholds
 //!
@@ -137,30 +111,9 @@
 //! function of the size (one transform length per doubling of `4n`), so it
 //! loses just above each power of two until the Toom cost catches up; the
 //! threshold is the first size from which it wins at the top of each step
-//! and loses at most about 10 % just above a power of two. Measured
-//! 2026-11-22, same machine, ticks per product (median, random operands),
-//! with a throwaway probe calling `Backend::mul_into_with_scratch` (all
-//! thresholds set to `usize::MAX`) against the hidden `fft::mul_with`:
-//!
-//! | backend | words | Toom/Karatsuba | FFT | Toom/FFT |
-//! |---|---:|---:|---:|---:|
-//! | VPCLMULQDQ | 4 096 | 805 712 | 637 200 | 1.26 |
-//! | VPCLMULQDQ | 6 000 | 1 448 994 | 1 400 554 | 1.03 |
-//! | VPCLMULQDQ | 8 192 | 2 452 912 | 1 403 810 | 1.75 |
-//! | VPCLMULQDQ | 10 000 | 2 527 014 | 3 187 202 | 0.79 |
-//! | VPCLMULQDQ | 11 000 | 3 344 928 | 3 143 116 | 1.06 |
-//! | VPCLMULQDQ | 16 385 | 6 914 490 | 6 949 240 | 0.99 |
-//! | VPCLMULQDQ | 20 000 | 7 664 882 | 6 881 756 | 1.11 |
-//! | VPCLMULQDQ | 24 000 | 12 009 818 | 6 107 920 | 1.97 |
-//! | PCLMULQDQ | 16 384 | 12 819 550 | 9 538 702 | 1.34 |
-//! | PCLMULQDQ | 20 000 | 17 321 012 | 20 580 544 | 0.84 |
-//! | PCLMULQDQ | 24 000 | 21 558 524 | 20 771 432 | 1.04 |
-//! | PCLMULQDQ | 33 000 | 39 158 692 | 43 557 878 | 0.90 |
-//! | PCLMULQDQ | 40 000 | 47 341 464 | 43 989 118 | 1.08 |
-//! | portable | 4 096 | 17 030 060 | 11 614 316 | 1.47 |
-//! | portable | 5 000 | 20 971 526 | 24 884 914 | 0.84 |
-//! | portable | 6 000 | 30 300 648 | 24 772 922 | 1.22 |
-//! | portable | 8 192 | 45 083 934 | 24 802 576 | 1.82 |
+//! and loses at most about 10 % just above a power of two (the thresholds
+//! were found by timing `Backend::mul_into_with_scratch` with every
+//! threshold disabled against the hidden `fft::mul_with`).
 //!
 //! Chosen: VPCLMULQDQ 11 000 (loses 1 % at 16 385), PCLMULQDQ 24 000 (loses
 //! up to 10 % from 32 769 to about 37 000), portable 6 000. Below those, the

@@ -52,10 +52,9 @@
 //!
 //! # Choosing the block width
 //!
-//! Measured on this machine's core (Intel Xeon, family 6 model 207,
-//! PCLMULQDQ backend, 2026-11-21), best of 15 runs of a timing loop over the
-//! hidden `checked_divrem_with_block`, for each width at each shape
-//! (quotient words qn, divisor words dn):
+//! Chosen by timing the hidden `checked_divrem_with_block` at each width
+//! and shape (quotient words qn, divisor words dn) on the PCLMULQDQ backend
+//! of an Intel Xeon (family 6 model 207):
 //!
 //! - w = 1 wins while the work is small: below dn = 16, below qn = 4, or
 //!   below qn·dn ≈ 1024, where the fixed cost of the inverse and the block
@@ -64,9 +63,8 @@
 //!   two (the sizes the fixed kernels and Karatsuba halve cleanly) beat their
 //!   neighbours: 8 words up to dn = 63, then 16, 32, … . A block the size of
 //!   the whole quotient is never best, because `mul_into` computes full
-//!   products where Newton division needs only half of some: at 2048 × 2048
-//!   words, 512-word blocks take 0.10× the schoolbook time and one
-//!   2048-word block 0.17×.
+//!   products where Newton division needs only half of some (at 2048 × 2048
+//!   words, 512-word blocks beat one 2048-word block clearly).
 //!
 //! So w = 1 when dn < 16, qn < 4 or qn·dn < 1024, and otherwise w is the
 //! largest power of two ≤ max(dn/4, 8), at most qn. Times with that rule

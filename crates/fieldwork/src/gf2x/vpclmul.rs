@@ -246,8 +246,7 @@ mod tf {
     ///
     /// Why 8 words cost 45 ticks for 16 `vpclmulqdq`: on this core
     /// `vpclmulqdq` zmm has a throughput of 1 a cycle and a latency of about
-    /// 3 (estimated from the time-stamp counter by a probe of 8 independent
-    /// and of 1 dependent chain), but it issues on port 5 like every
+    /// 3, but it issues on port 5 like every
     /// cross-lane shuffle: 16 products + 4 `vshufi64x2` + 14 `valignq` make
     /// 34 port-5 µops, so the kernel is port-bound, not multiplier-bound.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]

@@ -178,10 +178,10 @@
 //!
 //! The model ignores latency and register pressure: the formulas with fewer
 //! products have longer addition chains, and from 5 words on the digits
-//! exceed the 16 xmm registers and spill. On the probe below 3-S beats 3-1m,
-//! 7-2 beats 7-1, 5-2 and 5-3 tie with 5-1, and the as-printed forms (3-1,
-//! 4-2), whose long coefficient sums are serial chains, are 1.7–2× slower
-//! than their factored forms.
+//! exceed the 16 xmm registers and spill, so the measured order (below)
+//! differs from the model's: the as-printed forms (3-1, 4-2), whose long
+//! coefficient sums are serial chains, are much slower than their factored
+//! forms.
 //!
 //! # Alternatives not taken
 //!
