@@ -509,7 +509,7 @@ impl Backend {
     /// `out = a·b` once the lengths are checked: `out.len() == a.len() +
     /// b.len()` and `scratch.len() ≥ mul_scratch_len(..)`. The recursive
     /// layer, which tries the backend's fixed kernel first on every balanced
-    /// product ([`formulas::mul_balanced`]).
+    /// product ([`plan::mul_balanced`]).
     fn mul_unchecked(self, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
         match self.0 {
             #[cfg(target_arch = "x86_64")]

@@ -612,7 +612,7 @@ fn interpolate<P: Point>(out: &mut [u64], wx: &mut [u64], wy: &mut [u64], k: usi
 /// The step a balanced product takes (above the backend's fixed kernels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
-    /// One Karatsuba step ([`super::formulas::karatsuba`]).
+    /// One Karatsuba step ([`karatsuba`]).
     Karatsuba,
     /// Toom-3 at 0, 1, x, x + 1, ∞ ([`toom3`]).
     Toom3,

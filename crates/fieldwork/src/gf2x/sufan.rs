@@ -3,7 +3,7 @@
 //! multiplication*, IPL 2012, Table 1): schoolbook 3-S at 3 words and the
 //! two-term split 5-2 at 5 words, with the helpers and formula templates
 //! they are built from. Every strategy of the table is in
-//! [`super::reproduce`] (feature `reproduce`), which `clmul.rs`'s choice
+//! `gf2x::reproduce` (feature `reproduce`), which `clmul.rs`'s choice
 //! was measured against.
 //!
 //! CPU features: none of its own. Every kernel is generic over the digit `T`

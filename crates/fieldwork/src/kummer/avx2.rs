@@ -96,72 +96,46 @@
 //! constant products and their biases 30. Multiplications, shifts and
 //! `vpsignd` issue on two ports, the rest on three, so the step needs at
 //! least ≈ 157 cycles; `llvm-mca -mcpu=sapphirerapids` on the compiled loop
-//! predicts 174; the medians below are ≈ 190 cycles a step and the minima
-//! ≈ 166 (the core ran at 1.29–1.33 × the TSC frequency). The portable
+//! predicts 174; the figure below is ≈ 200 cycles a step with the encoding
+//! (cycles estimated from the time-stamp counter). The portable
 //! step is 32 `u128` field multiplications (four `mul` and the folds each)
 //! and 32 additions or subtractions, ≈ 490 cycles.
 //!
 //! # Measured
 //!
-//! Time-stamp ticks per [`ladder`] call (251 steps), interleaved with
-//! `portable::ladder` on the same inputs, 2000 pairs a run, eighteen runs
-//! over half an hour, Intel Xeon family 6 model 207 (TSC 2.3 GHz; a
-//! two-core VM shared with other builds, so the medians move by several
-//! percent between runs), 2026-11-21:
-//! `cargo test --release -p fieldwork --lib kummer::avx2::tests::ticks --
-//! --ignored --nocapture`.
+//! Shared secret 43 000 ticks against 181 000 for the portable backend
+//! (4.2×) and 79 400 for aws-lc-rs 1.19's X25519 (Intel Xeon family 6 model
+//! 207, 2026-11-22, `FIELDWORK_MAX_ISA` unset, column `fieldwork (avx2)` of
+//! `cargo run --release -p peer-bench -- --filter kummer --quick`).
 //!
-//! | backend | median per run | minimum (quiet machine) | per step |
-//! |---|---|---|---|
-//! | portable (`u128` limbs) | 93 300 – 104 600 | 77 900 | ≈ 390 |
-//! | this file | 36 100 – 38 500 | 32 100 | ≈ 150 |
-//!
-//! In every run the ratio of the medians is 0.375–0.39: 2.6 × faster.
-//!
-//! # Alternatives tried
-//!
-//! Median ticks per ladder with the same probe; the runs were at different
-//! times, so compare the numbers within an item.
+//! # Rejected
 //!
 //! - Closures (`array::map`, `array::from_fn`) in the helpers: a closure
-//!   does not inherit the entry point's target features, so the
-//!   intrinsics inside it stayed calls: 1 230 000. The helpers use loops.
-//! - Signed limbs and `vpmuldq` for every product (no bias before the
-//!   carries): 44 000. `_mm256_mul_epi32` is written with generic sign
-//!   extensions, and LLVM turned doubled operands into `vpsllq` + `vpshufd`
-//!   pairs and, where an operand was loop-invariant (its extension hoisted
-//!   out of the loop, out of the instruction selector's sight), each
-//!   product into two `vpmuludq` and three more instructions. With
-//!   `vpmuludq` the second rewrite remains (42 700); re-reading `(1, u1,
-//!   u2, u3)` through [`core::hint::black_box`] each step keeps it away
-//!   (38 300).
-//! - `W` on full 64-bit lanes straight after `⊙ σ(CH)` (`vpaddq`,
-//!   `vpsubq`, `vpblendd` per level, eight instructions a limb) and one
-//!   carry after it: 38 300; carrying first and using the 32-bit `W`:
-//!   37 000–37 600. Packing two limbs a lane for `W` and the swap then
-//!   removes 40 instructions a step (`llvm-mca`: 182 → 174 cycles); in
-//!   alternating runs of the two builds the measured gain is within the
-//!   noise (ratio to portable 0.391 → 0.382).
+//!   does not inherit the entry point's target features, so the intrinsics
+//!   inside stayed calls (30× slower). The helpers use loops.
+//! - Signed limbs and `vpmuldq` for every product: LLVM rewrote the sign
+//!   extensions and doubled operands into extra instructions (about 15 %
+//!   slower); with `vpmuludq`, re-reading `(1, u1, u2, u3)` through
+//!   [`core::hint::black_box`] each step keeps a loop-invariant operand's
+//!   rewrite away.
+//! - `W` on full 64-bit lanes straight after `⊙ σ(CH)` with one carry after
+//!   it: slower than carrying first and using the 32-bit `W`; packing two
+//!   limbs a lane for `W` and the swap removes 40 instructions a step but
+//!   measured within the noise.
 //! - Unpacking limbs 1 and 3 with `vpsrlq` instead of `vpshufd`: LLVM
-//!   rewrote their doubles `(x >> 32)·2` as `(x >> 31) & !1`, one more
-//!   instruction each (ten a step).
-//! - A two-chain carry (0→1 with 3→4, then 1→2 with 4→0, 2→3 with 0→1,
-//!   then 3→4: shorter latency, three more instructions): 35 900 against
-//!   36 600, within the noise of the shared machine; not kept.
-//! - One point's whole step before the other's (instead of interleaved
-//!   statements): 40 100.
-//! - Two points per register pair (`(x0, y0, x1, y1)`, `(z0, t0, z1,
-//!   t1)`) makes half of `W` vertical additions, but `B ⊙ A` with `A ⊙ A`,
-//!   and `⊙ CD` with `⊙ (1, u1, u2, u3)`, then need full multiplications
-//!   and cross-lane broadcasts, and the swap exchanges register halves: by
-//!   count about 60 instructions a step more; not written.
-//! - The schedule LLVM picks is fragile: in an earlier version, writing
-//!   `add_bias` with `zip` instead of an index loop moved 37 000 to 39 400
-//!   with the same instruction counts (the current code, `zip` throughout,
-//!   measures as above). Re-measure after edits.
+//!   rewrote their doubles into one more instruction each.
+//! - A two-chain carry (shorter latency, three more instructions): within
+//!   the noise; not kept.
+//! - One point's whole step before the other's instead of interleaved
+//!   statements: slower.
+//! - Two points per register pair: by count about 60 instructions a step
+//!   more; not written.
+//! - The schedule LLVM picks is fragile (an iterator instead of an index
+//!   loop once moved the time by 6 % with the same instruction counts):
+//!   re-measure after edits.
 #![allow(unsafe_code)]
 
-use super::portable::{Fe, P};
+use super::field::{Fe, P};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_mul_epi32,
@@ -609,12 +583,12 @@ mod tf {
         let diff = Fe4::from_fe(t, [Fe::ONE, u1, u2, u3]);
         let diff = (diff, diff.double());
         let mut r0 = Fe4::from_fe(t, super::super::NEUTRAL.map(Fe::small));
-        let mut r1 = Fe4::from_fe(t, crate::kummer::portable::point_from_ratios(u));
+        let mut r1 = Fe4::from_fe(t, crate::kummer::encoding::point_from_ratios(u));
         let mut prev = 0u8;
         // The step of `portable::ladder`, both points interleaved; the
         // bounds after each line are in the module docs' table.
         for i in (0..251).rev() {
-            let bit = crate::kummer::portable::scalar_bit(scalar, i);
+            let bit = crate::kummer::encoding::scalar_bit(scalar, i);
             let swap = Lanes::splat(t, u64::from(bit ^ prev).wrapping_neg());
             prev = bit;
             let (mut p0, mut p1) = (r0.pack(), r1.pack());
@@ -645,7 +619,7 @@ mod tf {
 mod tests {
     extern crate std;
 
-    use super::super::portable;
+    use super::super::{encoding, portable};
     use super::*;
     use std::println;
 
@@ -1100,8 +1074,8 @@ mod tests {
         }
         let mut one = [0u8; 32];
         one[0] = 1;
-        let base = portable::decode(&super::super::BASE_POINT);
-        let all_ones = portable::decode(&[0xff; 48]);
+        let base = encoding::decode(&super::super::BASE_POINT);
+        let all_ones = encoding::decode(&[0xff; 48]);
         for k in [[0u8; 32], one, [0xff; 32], rng.next_scalar()] {
             for u in [
                 base,
@@ -1128,44 +1102,7 @@ mod tests {
         let want = hex::<48>(
             "b9658b25193c55523757069a932e8711cc0e06bbdfd9b87427be030dcc63bc7de385b3efa9a4e3a355d28800c221a548",
         );
-        let u = portable::decode(&super::super::BASE_POINT);
-        assert_eq!(portable::encode(ladder(t, &k, u)), want);
-    }
-
-    /// Median (and minimum) time-stamp ticks per ladder, this backend and
-    /// portable, interleaved on the same inputs: `cargo test --release -p fieldwork
-    /// --lib kummer::avx2::tests::ticks -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "timing, not a check"]
-    fn ticks() {
-        use core::arch::x86_64::_rdtsc;
-        use core::hint::black_box;
-        use std::vec::Vec;
-        let Some(t) = token() else { return };
-        let mut rng = SplitMix(8);
-        let u = [rng.next_fe(), rng.next_fe(), rng.next_fe()];
-        let k = rng.next_scalar();
-        let (mut fast, mut slow) = (Vec::new(), Vec::new());
-        for _ in 0..2000 {
-            // SAFETY: `rdtsc` is available on every x86-64 CPU.
-            let t0 = unsafe { _rdtsc() };
-            black_box(ladder(t, black_box(&k), black_box(u)));
-            // SAFETY: as above.
-            let t1 = unsafe { _rdtsc() };
-            black_box(portable::ladder(black_box(&k), black_box(u)));
-            // SAFETY: as above.
-            let t2 = unsafe { _rdtsc() };
-            fast.push(t1 - t0);
-            slow.push(t2 - t1);
-        }
-        fast.sort_unstable();
-        slow.sort_unstable();
-        println!(
-            "median ticks per ladder: avx2 {}, portable {} (minimum {}, {})",
-            fast[fast.len() / 2],
-            slow[slow.len() / 2],
-            fast[0],
-            slow[0]
-        );
+        let u = encoding::decode(&super::super::BASE_POINT);
+        assert_eq!(encoding::encode(ladder(t, &k, u)), want);
     }
 }

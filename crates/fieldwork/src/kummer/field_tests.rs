@@ -4,7 +4,7 @@
 
 extern crate std;
 
-use super::portable::{Fe, P};
+use super::field::{Fe, P};
 use num_bigint::BigUint;
 use std::vec::Vec;
 

@@ -113,47 +113,38 @@
 //! Where the time goes: the step is one dependency chain — transform,
 //! broadcast, product, ⊙ CH, transform, square, product — of about 70
 //! cycles of latency, over about 158 instructions on the two 512-bit vector
-//! ports (≥ 79 cycles). A single ladder runs at ≈ 107 cycles per step
-//! (2026-11-21: ≈ 20 800 ticks for the 251 steps, read with `rdtsc` around
-//! the ladder alone in a throwaway harness, minimum of 500 runs; the
-//! peer-bench shared secret, 22 975–22 992 ticks, adds the inversion and
-//! encoding, ≈ 2 000). Two independent ladders interleaved run at ≈ 94 per
-//! step each (from the peer-bench pair row, 18 870–19 290 ticks per
-//! secret, less half an encoding), nearer their port floor.
+//! ports (≥ 79 cycles); a single ladder runs near 100 cycles a step, two
+//! interleaved ladders ([`ladder_pair`](super::Backend::scalarmult_pair))
+//! nearer their port floor. Deleting one phase at a time (timing only)
+//! showed each phase on the chain costing about twice its latency, and
+//! instructions off the chain (the constants' selection) costing nothing
+//! measurable: instructions on the chain matter twice, those off it hardly
+//! at all.
 //!
-//! What binds the single ladder, found by deleting one phase at a time
-//! (results wrong, timing only; same harness): without the second
-//! transform a step is 13 cycles shorter, without ⊙ CH 12 cycles shorter —
-//! about twice each phase's latency (≈ 6–7 cycles). A phase's 12–21
-//! instructions cannot start before the previous phase's results and
-//! compete for the same two ports, so each phase costs its latency plus
-//! most of its issue time, and the ports idle in its tail. Deleting the
-//! selection of the last product's constants (9 instructions off the
-//! chain) changed nothing beyond code-placement noise (±2 % between builds
-//! of the same code). So instructions on the chain matter twice, those off
-//! it hardly at all.
+//! Measured: shared secret 24 300 ticks (≈ 30 000 cycles estimated from the
+//! TSC), 3.3× aws-lc-rs 1.19's X25519; two at a time 22 100 ticks a secret
+//! (Intel Xeon family 6 model 207, 2026-11-22,
+//! `cargo run --release -p peer-bench -- --filter kummer --quick`).
 //!
-//! History (ticks for the 251 steps, single ladder): the first version,
-//! carried products with radix-2^43 limbs, ran at 24 250 (≈ 125 cycles per
-//! step); the lazy products with the split at the limb boundary, the
-//! 41-bit top limb (one shift less per carry round) and CH's sign in the
-//! masks brought it to ≈ 21 250 (this harness; an earlier version of this
-//! note said 19 900, from another harness); the transforms' masks as values (one
-//! instruction per limb less in the second transform, see [`hadamard`]) to
-//! 20 800. Tried and not kept (measured A/B): chains of three multiply-adds
-//! in the last product instead of two plus one (six instructions fewer, 3 %
-//! slower alone, faster with two ladders interleaved); two plus one in the
-//! first product (no change); the broadcast composed with the first
-//! transform's second layer (two cycles off the chain, six instructions
-//! more, 3 % slower); the steps' masks made before the loop and broadcast
-//! from memory (4 % slower); ⊙ CH applied to the non-broadcast factor,
-//! beside the broadcast, with a plain carry round after the product instead
-//! of ⊙ CH after it (a phase off the chain but twelve instructions more,
-//! 3 % slower); the constants' selection by `vpblendmq` under a mask
-//! register instead of `vpternlogq` (2 % slower).
+//! # Rejected
+//!
+//! - Carried products with radix-2^43 limbs (the first version): about 15 %
+//!   slower than the lazy products split at the limb boundary with a 41-bit
+//!   top limb and CH's sign in the masks.
+//! - Chains of three multiply-adds in the last product instead of two plus
+//!   one: six instructions fewer but slower alone.
+//! - The broadcast composed with the first transform's second layer: two
+//!   cycles off the chain, six instructions more, slower.
+//! - The steps' masks made before the loop and broadcast from memory:
+//!   slower.
+//! - ⊙ CH applied to the non-broadcast factor with a plain carry round: a
+//!   phase off the chain but twelve instructions more, slower.
+//! - The constants' selection by `vpblendmq` under a mask register instead
+//!   of `vpternlogq`: slower.
 #![allow(unsafe_code)]
 
-use super::portable::{Fe, P, scalar_bit};
+use super::encoding::scalar_bit;
+use super::field::{Fe, P};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
     __m512i, _MM_PERM_BADC, _mm512_add_epi64, _mm512_and_si512, _mm512_madd52hi_epu64,
@@ -470,7 +461,7 @@ impl Consts {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
     fn start(u: [Fe; 3]) -> V {
-        let r1 = super::portable::point_from_ratios(u).map(limbs);
+        let r1 = super::encoding::point_from_ratios(u).map(limbs);
         let n = super::NEUTRAL.map(|c| limbs(Fe::small(c)));
         V::from_lanes([n[0], n[1], n[2], n[3], r1[0], r1[1], r1[2], r1[3]])
     }
@@ -545,7 +536,7 @@ fn ladder_pair_zmm(scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
 
 #[cfg(test)]
 mod tests {
-    use super::super::portable;
+    use super::super::{encoding, portable};
     use super::*;
     extern crate std;
 
@@ -742,7 +733,7 @@ mod tests {
     fn ladder_matches_portable() {
         let Some(t) = token() else { return };
         let mut rng = Rng(5);
-        let base = portable::decode(&super::super::BASE_POINT);
+        let base = encoding::decode(&super::super::BASE_POINT);
         let mut scalars = std::vec![[0u8; 32], [0xff; 32]];
         let mut one = [0u8; 32];
         one[0] = 1;
@@ -794,8 +785,8 @@ mod tests {
             "b9658b25193c55523757069a932e8711cc0e06bbdfd9b87427be030dcc63bc7d\
              e385b3efa9a4e3a355d28800c221a548",
         );
-        let u = portable::decode(&super::super::BASE_POINT);
-        assert_eq!(portable::encode(ladder(t, &sk, u)), pk);
+        let u = encoding::decode(&super::super::BASE_POINT);
+        assert_eq!(encoding::encode(ladder(t, &sk, u)), pk);
     }
 
     fn hex<const N: usize>(s: &str) -> [u8; N] {

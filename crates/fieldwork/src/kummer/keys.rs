@@ -69,7 +69,8 @@ use core::fmt;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::portable::{Fe, P, point_from_ratios};
+use super::encoding::point_from_ratios;
+use super::field::{Fe, P};
 use super::{scalarmult, scalarmult_base};
 
 /// `S = 306475 = 41·25·299`: the coefficient of `x² + y² + z² + t²` in `Q`

@@ -59,6 +59,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod encoding;
+mod field;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 mod portable;
@@ -198,7 +200,7 @@ impl Backend {
 
     /// `scalar · point` on this backend (see [`scalarmult`]).
     pub fn scalarmult(self, scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
-        let u = portable::decode(point);
+        let u = encoding::decode(point);
         let r = match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Ifma(t) => ifma::ladder(t, scalar, u),
@@ -206,7 +208,7 @@ impl Backend {
             BackendKind::Avx2(t) => avx2::ladder(t, scalar, u),
             BackendKind::Portable => portable::ladder(scalar, u),
         };
-        portable::encode(r)
+        encoding::encode(r)
     }
 
     /// Two independent scalar multiplications, `[scalars[0] · points[0],
@@ -230,7 +232,7 @@ impl Backend {
     /// assert_eq!(pair[1], b.scalarmult(&t, &pt));
     /// ```
     pub fn scalarmult_pair(self, scalars: [&[u8; 32]; 2], points: [&[u8; 48]; 2]) -> [[u8; 48]; 2] {
-        let u = points.map(portable::decode);
+        let u = points.map(encoding::decode);
         let r = match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Ifma(t) => ifma::ladder_pair(t, scalars, u),
@@ -238,7 +240,7 @@ impl Backend {
             BackendKind::Avx2(t) => [0, 1].map(|i| avx2::ladder(t, scalars[i], u[i])),
             BackendKind::Portable => [0, 1].map(|i| portable::ladder(scalars[i], u[i])),
         };
-        portable::encode_pair(r)
+        encoding::encode_pair(r)
     }
 
     /// `scalar · BASE_POINT` on this backend (see [`scalarmult_base`]).
