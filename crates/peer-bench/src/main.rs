@@ -84,7 +84,15 @@ fn main() -> ExitCode {
     }
     let cpu_model = benchtime::cpu_model();
     let cpu_id = page::cpu_id();
-    let slug = page::cpu_slug(&cpu_model, cpu_id.as_ref());
+    // A capped run measures another ISA tier: its own page.
+    let slug = match report.cap {
+        Some(level) => format!(
+            "{}-max-{}",
+            page::cpu_slug(&cpu_model, cpu_id.as_ref()),
+            level.name()
+        ),
+        None => page::cpu_slug(&cpu_model, cpu_id.as_ref()),
+    };
     if args.cpu_slug {
         println!("{slug}");
         return ExitCode::SUCCESS;
@@ -174,6 +182,7 @@ fn main() -> ExitCode {
             date,
             commit: page::git_commit(),
             command: page::command_line(
+                report.cap,
                 &std::env::args_os()
                     .skip(1)
                     .map(|a| a.to_string_lossy().into_owned())

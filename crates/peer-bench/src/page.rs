@@ -131,9 +131,16 @@ pub fn git_commit() -> String {
 }
 
 /// The command line that ran this process, as `cargo run` with the features
-/// this binary was built with, and the arguments shell-quoted.
-pub fn command_line(args: &[String]) -> String {
-    let mut cmd = String::from("cargo run --release -p peer-bench");
+/// this binary was built with, the arguments shell-quoted, and the
+/// `FIELDWORK_MAX_ISA` cap in front when one is in effect.
+pub fn command_line(cap: Option<fieldwork::cpu::IsaLevel>, args: &[String]) -> String {
+    let mut cmd = match cap {
+        Some(level) => format!(
+            "FIELDWORK_MAX_ISA={} cargo run --release -p peer-bench",
+            level.name()
+        ),
+        None => String::from("cargo run --release -p peer-bench"),
+    };
     if cfg!(feature = "system-peers") {
         cmd.push_str(" --features system-peers");
     }
@@ -277,7 +284,12 @@ mod tests {
         assert_eq!(shell_quote("gcm 16"), "'gcm 16'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote(""), "''");
-        let cmd = command_line(&["--filter".into(), "a b".into()]);
+        let capped = command_line(Some(fieldwork::cpu::IsaLevel::Avx2), &[]);
+        assert!(
+            capped.starts_with("FIELDWORK_MAX_ISA=avx2 cargo run --release -p peer-bench"),
+            "{capped}"
+        );
+        let cmd = command_line(None, &["--filter".into(), "a b".into()]);
         assert!(
             cmd.starts_with("cargo run --release -p peer-bench"),
             "{cmd}"
