@@ -491,6 +491,12 @@ capability_token! {
 }
 
 capability_token! {
+    /// AVX-512 F/BW/VL/DQ: 512-bit integer vectors with masks (the ChaCha20
+    /// zmm backend).
+    Avx512 = [Avx512f, Avx512bw, Avx512vl, Avx512dq]
+}
+
+capability_token! {
     /// AVX-512 F/BW/VL/DQ with IFMA (52-bit multiply-accumulate on zmm).
     Avx512Ifma = [Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
 }

@@ -1,7 +1,421 @@
 //! The ChaCha20 stream cipher (RFC 8439) and XChaCha20.
 //!
-//! *Status: planned (issue "Poly1305 and ChaCha20-Poly1305"); no items yet.*
+//! [`ChaCha20`] is RFC 8439's variant: a 256-bit key, a 96-bit nonce and a
+//! 32-bit block counter, so one (key, nonce) pair gives at most 2^32 blocks
+//! of 64 bytes (256 GiB) of keystream; asking for more is an
+//! [`Error::KeystreamExhausted`], never a silent wrap. [`XChaCha20`]
+//! (draft-irtf-cfrg-xchacha-03) takes a 192-bit nonce: [`hchacha20`] of the
+//! key and the nonce's first 16 bytes gives a subkey, and ChaCha20 runs
+//! under it with the nonce `0⁴ ‖ nonce[16..24]`, so random nonces are safe.
+//! Both take any split of the input (`apply_keystream` keeps its place in a
+//! block) and can seek.
 //!
-//! ChaCha20 is an ARX (add-rotate-XOR) permutation of a 4×4 matrix of 32-bit
-//! words; vector backends compute several blocks at once, one block per lane.
-//! Together with [`crate::poly1305`] it forms the ChaCha20-Poly1305 AEAD.
+//! # The math
+//!
+//! The state is a 4×4 matrix of 32-bit words: four constants, the key, the
+//! block counter and the nonce. Twenty rounds of quarter-rounds
+//! `a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; a += b; d ^= a;
+//! d <<<= 8; c += d; b ^= c; b <<<= 7`, alternately on the columns and the
+//! diagonals, then the input is added word by word; the 64 bytes of the
+//! result are the block's keystream (D. J. Bernstein, "ChaCha, a variant
+//! of Salsa20", 2008; RFC 8439 §2.1–2.4). Additions, XORs and rotations
+//! only: constant time by construction.
+//!
+//! # Backends
+//!
+//! Chosen once per key, best first: `avx512` (16 blocks per zmm pass),
+//! `avx2` (8 blocks per ymm pass), `portable` (one block at a time). All
+//! three run one generic, word-sliced block function (`chacha20/lanes.rs`)
+//! compiled with their features.
+//!
+//! ```
+//! use fieldwork::chacha20::ChaCha20;
+//!
+//! let (key, nonce) = ([0x42; 32], [0x24; 12]);
+//! let mut buf = *b"a message of any length";
+//! ChaCha20::new(&key, &nonce).apply_keystream(&mut buf)?;
+//! assert_ne!(&buf, b"a message of any length");
+//! // The same keystream again decrypts, in pieces of any size.
+//! let mut c = ChaCha20::new(&key, &nonce);
+//! c.apply_keystream(&mut buf[..5])?;
+//! c.apply_keystream(&mut buf[5..])?;
+//! assert_eq!(&buf, b"a message of any length");
+//! # Ok::<(), fieldwork::chacha20::Error>(())
+//! ```
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod lanes;
+mod portable;
+
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
+use core::fmt;
+use zeroize::Zeroize;
+
+/// Why a ChaCha20 call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The request runs past the 2^32 blocks (256 GiB) of keystream one key
+    /// and nonce give; nothing was encrypted.
+    KeystreamExhausted,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Error::KeystreamExhausted => {
+                "ChaCha20: the keystream of this key and nonce (2^32 blocks of 64 bytes) is exhausted"
+            }
+        })
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Bytes of keystream one key and nonce give: 2^32 blocks of 64 bytes.
+pub const MAX_KEYSTREAM_BYTES: u64 = 64 << 32;
+
+/// The backend, chosen once per key.
+#[derive(Clone, Copy, Debug)]
+enum Engine {
+    #[cfg(target_arch = "x86_64")]
+    Avx512(cpu::Avx512),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(cpu::Avx2),
+    Portable,
+}
+
+impl Engine {
+    fn best() -> Engine {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512::get() {
+            return Engine::Avx512(t);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2::get() {
+            return Engine::Avx2(t);
+        }
+        Engine::Portable
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(_) => "avx512",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(_) => "avx2",
+            Engine::Portable => "portable",
+        }
+    }
+}
+
+/// A ChaCha20 key on the backend chosen for it: the crate's bulk entry for
+/// the stream ciphers and the AEADs. Zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct Core {
+    engine: Engine,
+    key: [u32; 8],
+}
+
+impl Core {
+    pub(crate) fn new(key: &[u8; 32]) -> Core {
+        Core::with_engine(key, Engine::best())
+    }
+
+    fn with_engine(key: &[u8; 32], engine: Engine) -> Core {
+        Core {
+            engine,
+            key: core::array::from_fn(|i| {
+                u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
+            }),
+        }
+    }
+
+    pub(crate) fn name(&self) -> &'static str {
+        self.engine.name()
+    }
+
+    /// XORs the keystream from block `counter` into `data`. The caller
+    /// keeps `counter + ⌈len/64⌉ ≤ 2^32`.
+    pub(crate) fn xor(&self, nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(t) => avx512::xor(t, &self.key, nonce, counter, data),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(t) => avx2::xor(t, &self.key, nonce, counter, data),
+            Engine::Portable => portable::xor(&self.key, nonce, counter, data),
+        }
+    }
+
+    /// The keystream block `counter`.
+    pub(crate) fn block(&self, nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        portable::xor(&self.key, nonce, counter, &mut b);
+        b
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.key.zeroize();
+    }
+}
+
+/// The nonce as the three state words.
+pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
+    core::array::from_fn(|i| {
+        u32::from_le_bytes([
+            nonce[4 * i],
+            nonce[4 * i + 1],
+            nonce[4 * i + 2],
+            nonce[4 * i + 3],
+        ])
+    })
+}
+
+/// HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 20 rounds on the state
+/// of `key` with the 16-byte `nonce` in the counter and nonce words, without
+/// the final addition; words 0–3 and 12–15 are the 32-byte subkey.
+pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
+    let core = Core::with_engine(key, Engine::Portable);
+    let w = |i: usize| {
+        u32::from_le_bytes([
+            nonce[4 * i],
+            nonce[4 * i + 1],
+            nonce[4 * i + 2],
+            nonce[4 * i + 3],
+        ])
+    };
+    // The block function adds the input back; subtract it again to get the
+    // rounds' output alone.
+    let input = lanes::input(&core.key, &[w(1), w(2), w(3)], w(0));
+    let mut ks = lanes::keystream::<1>(&core.key, &[w(1), w(2), w(3)], w(0));
+    let mut out = [0u8; 32];
+    for (k, i) in [0usize, 1, 2, 3, 12, 13, 14, 15].into_iter().enumerate() {
+        let v = ks[i][0].wrapping_sub(input[i]);
+        out[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    ks.zeroize();
+    out
+}
+
+/// ChaCha20 (RFC 8439) with streaming input: any split of the data into
+/// [`apply_keystream`](Self::apply_keystream) calls gives the same output.
+/// Encryption and decryption are the same operation. Keys and buffered
+/// keystream are zeroized on drop. **No authentication**: use
+/// [`crate::chachapoly`] for an AEAD.
+#[derive(Clone)]
+pub struct ChaCha20 {
+    core: Core,
+    nonce: [u32; 3],
+    /// Keystream bytes used so far (the position in the stream).
+    pos: u64,
+    /// The keystream block the position is in, when it is not on a block
+    /// boundary.
+    block: [u8; 64],
+}
+
+impl ChaCha20 {
+    /// ChaCha20 with this key and nonce, from block 0.
+    pub fn new(key: &[u8; 32], nonce: &[u8; 12]) -> ChaCha20 {
+        ChaCha20::from_core(Core::new(key), nonce_words(nonce))
+    }
+
+    fn from_core(core: Core, nonce: [u32; 3]) -> ChaCha20 {
+        ChaCha20 {
+            core,
+            nonce,
+            pos: 0,
+            block: [0; 64],
+        }
+    }
+
+    /// XORs the next `buf.len()` keystream bytes into `buf`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] if that runs past 2^32 blocks; `buf`
+    /// is untouched then.
+    pub fn apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        let end = self
+            .pos
+            .checked_add(buf.len() as u64)
+            .filter(|&e| e <= MAX_KEYSTREAM_BYTES)
+            .ok_or(Error::KeystreamExhausted)?;
+        let mut buf = buf;
+        // Finish the current block from the buffered keystream.
+        let off = (self.pos % 64) as usize;
+        if off != 0 {
+            let take = (64 - off).min(buf.len());
+            for (b, k) in buf[..take].iter_mut().zip(&self.block[off..off + take]) {
+                *b ^= k;
+            }
+            buf = &mut buf[take..];
+            self.pos += take as u64;
+        }
+        if !buf.is_empty() {
+            let counter = (self.pos / 64) as u32;
+            let whole = buf.len() & !63;
+            let (body, tail) = buf.split_at_mut(whole);
+            self.core.xor(&self.nonce, counter, body);
+            if !tail.is_empty() {
+                self.block = self
+                    .core
+                    .block(&self.nonce, counter.wrapping_add((whole / 64) as u32));
+                for (b, k) in tail.iter_mut().zip(&self.block) {
+                    *b ^= k;
+                }
+            }
+        }
+        self.pos = end;
+        Ok(())
+    }
+
+    /// Moves to byte `pos` of the keystream.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] past 2^32 blocks.
+    pub fn seek(&mut self, pos: u64) -> Result<(), Error> {
+        if pos > MAX_KEYSTREAM_BYTES {
+            return Err(Error::KeystreamExhausted);
+        }
+        self.pos = pos;
+        if !pos.is_multiple_of(64) && pos < MAX_KEYSTREAM_BYTES {
+            self.block = self.core.block(&self.nonce, (pos / 64) as u32);
+        }
+        Ok(())
+    }
+
+    /// The keystream position, in bytes.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// The backend in use: `avx512`, `avx2` or `portable`.
+    pub fn backend_name(&self) -> &'static str {
+        self.core.name()
+    }
+
+    #[doc(hidden)]
+    pub fn new_portable(key: &[u8; 32], nonce: &[u8; 12]) -> ChaCha20 {
+        ChaCha20::from_core(Core::with_engine(key, Engine::Portable), nonce_words(nonce))
+    }
+
+    #[doc(hidden)]
+    pub fn new_avx2(key: &[u8; 32], nonce: &[u8; 12]) -> Option<ChaCha20> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2::get() {
+            return Some(ChaCha20::from_core(
+                Core::with_engine(key, Engine::Avx2(t)),
+                nonce_words(nonce),
+            ));
+        }
+        let _ = (key, nonce);
+        None
+    }
+
+    #[doc(hidden)]
+    pub fn new_avx512(key: &[u8; 32], nonce: &[u8; 12]) -> Option<ChaCha20> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512::get() {
+            return Some(ChaCha20::from_core(
+                Core::with_engine(key, Engine::Avx512(t)),
+                nonce_words(nonce),
+            ));
+        }
+        let _ = (key, nonce);
+        None
+    }
+
+    /// One instance per backend this CPU runs, portable first (tests and
+    /// benchmarks).
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    pub fn all_backends(key: &[u8; 32], nonce: &[u8; 12]) -> alloc::vec::Vec<ChaCha20> {
+        let mut v = alloc::vec![ChaCha20::new_portable(key, nonce)];
+        v.extend(ChaCha20::new_avx2(key, nonce));
+        v.extend(ChaCha20::new_avx512(key, nonce));
+        v
+    }
+}
+
+impl Drop for ChaCha20 {
+    fn drop(&mut self) {
+        self.block.zeroize();
+    }
+}
+
+impl fmt::Debug for ChaCha20 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChaCha20")
+            .field("backend", &self.backend_name())
+            .field("position", &self.pos)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The ChaCha20 key and nonce of XChaCha20 for a 24-byte nonce: the
+/// HChaCha20 subkey and `0⁴ ‖ nonce[16..24]`.
+pub(crate) fn xchacha_subkey(key: &[u8; 32], nonce: &[u8; 24]) -> ([u8; 32], [u8; 12]) {
+    let mut n16 = [0u8; 16];
+    n16.copy_from_slice(&nonce[..16]);
+    let subkey = hchacha20(key, &n16);
+    let mut n12 = [0u8; 12];
+    n12[4..].copy_from_slice(&nonce[16..]);
+    (subkey, n12)
+}
+
+/// XChaCha20 (draft-irtf-cfrg-xchacha-03): ChaCha20 with a 192-bit nonce,
+/// safe to choose at random. Same interface as [`ChaCha20`].
+///
+/// ```
+/// use fieldwork::chacha20::XChaCha20;
+///
+/// let mut buf = [0u8; 100];
+/// XChaCha20::new(&[1; 32], &[2; 24]).apply_keystream(&mut buf)?;
+/// XChaCha20::new(&[1; 32], &[2; 24]).apply_keystream(&mut buf)?;
+/// assert_eq!(buf, [0u8; 100]);
+/// # Ok::<(), fieldwork::chacha20::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct XChaCha20 {
+    inner: ChaCha20,
+}
+
+impl XChaCha20 {
+    /// XChaCha20 with this key and 24-byte nonce, from block 0.
+    pub fn new(key: &[u8; 32], nonce: &[u8; 24]) -> XChaCha20 {
+        let (mut subkey, n12) = xchacha_subkey(key, nonce);
+        let inner = ChaCha20::new(&subkey, &n12);
+        subkey.zeroize();
+        XChaCha20 { inner }
+    }
+
+    /// XORs the next `buf.len()` keystream bytes into `buf`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] past 2^32 blocks; `buf` is untouched.
+    pub fn apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        self.inner.apply_keystream(buf)
+    }
+
+    /// Moves to byte `pos` of the keystream.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] past 2^32 blocks.
+    pub fn seek(&mut self, pos: u64) -> Result<(), Error> {
+        self.inner.seek(pos)
+    }
+
+    /// The backend in use.
+    pub fn backend_name(&self) -> &'static str {
+        self.inner.backend_name()
+    }
+}

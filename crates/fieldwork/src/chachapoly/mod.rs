@@ -1,0 +1,253 @@
+//! ChaCha20-Poly1305 (RFC 8439 §2.8) and XChaCha20-Poly1305
+//! (draft-irtf-cfrg-xchacha-03), authenticated encryption.
+//!
+//! [`ChaCha20Poly1305`] and [`XChaCha20Poly1305`] implement RustCrypto's
+//! [`aead`] 0.6 traits (`KeyInit`, `AeadCore`, `AeadInOut`, and `Aead` with
+//! `alloc`), with 12- and 24-byte nonces and 16-byte tags appended to the
+//! ciphertext, exactly as the AES-GCM types of [`crate::gcm`] do, so code
+//! written for RustCrypto's `chacha20poly1305` crate works with them.
+//!
+//! # Construction
+//!
+//! The one-time Poly1305 key is the first 32 bytes of ChaCha20 block 0
+//! under the key and nonce; the plaintext is encrypted from block 1; the tag
+//! is Poly1305 of `aad ‖ pad16 ‖ ciphertext ‖ pad16 ‖ le64(len(aad)) ‖
+//! le64(len(ciphertext))`. XChaCha20-Poly1305 is the same under the
+//! HChaCha20 subkey of the key and the nonce's first 16 bytes, with the
+//! nonce `0⁴ ‖ nonce[16..24]`. A message may be at most 2^32 − 1 blocks of
+//! 64 bytes (the counter starts at 1); longer ones are refused.
+//!
+//! On opening, the tag is checked (in constant time, `subtle`) before any
+//! plaintext is produced; on a mismatch the buffer is zeroed and
+//! [`Error::TagMismatch`] returned. The cipher and the MAC run one after the
+//! other over the buffer (not stitched yet), each on its fastest backend
+//! ([`crate::chacha20`], [`crate::poly1305`]).
+//!
+//! ```
+//! use fieldwork::chachapoly::ChaCha20Poly1305;
+//! use fieldwork::chachapoly::aead::{Aead, KeyInit};
+//!
+//! let cipher = ChaCha20Poly1305::new(&[0x42; 32].into());
+//! let nonce = [7u8; 12].into();
+//! let sealed = cipher.encrypt(&nonce, b"attack at dawn".as_slice()).unwrap();
+//! assert_eq!(sealed.len(), 14 + 16);
+//! assert_eq!(cipher.decrypt(&nonce, sealed.as_slice()).unwrap(), b"attack at dawn");
+//! ```
+
+pub use aead;
+
+use crate::chacha20::{Core, nonce_words, xchacha_subkey};
+use aead::consts::{U12, U16, U24, U32};
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use core::fmt;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// The longest plaintext: 2^32 − 1 blocks of 64 bytes (block 0 makes the
+/// Poly1305 key).
+pub const MAX_PLAINTEXT_BYTES: u64 = ((1 << 32) - 1) * 64;
+
+/// Why a ChaCha20-Poly1305 call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The message is longer than 2^32 − 1 blocks of 64 bytes.
+    MessageTooLong,
+    /// Authentication failed: the ciphertext, associated data, nonce or tag
+    /// was altered (or the key is wrong). The buffer has been zeroed.
+    TagMismatch,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Error::MessageTooLong => {
+                "ChaCha20-Poly1305: the message exceeds 2^32 - 1 blocks of 64 bytes"
+            }
+            Error::TagMismatch => "ChaCha20-Poly1305: authentication failed (tag mismatch)",
+        })
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Seals `buf` in place under `core` and `nonce`; returns the tag.
+fn seal(core: &Core, nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+    if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
+        return Err(Error::MessageTooLong);
+    }
+    let mut block0 = core.block(nonce, 0);
+    core.xor(nonce, 1, buf);
+    let mut otk = [0u8; 32];
+    otk.copy_from_slice(&block0[..32]);
+    let tag = crate::poly1305::aead_tag(&otk, aad, buf);
+    otk.zeroize();
+    block0.zeroize();
+    Ok(tag)
+}
+
+/// Opens `buf` in place if `tag` authenticates it.
+fn open(
+    core: &Core,
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> Result<(), Error> {
+    if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
+        return Err(Error::MessageTooLong);
+    }
+    let mut block0 = core.block(nonce, 0);
+    let mut otk = [0u8; 32];
+    otk.copy_from_slice(&block0[..32]);
+    let mut expected = crate::poly1305::aead_tag(&otk, aad, buf);
+    otk.zeroize();
+    block0.zeroize();
+    let ok: bool = expected.ct_eq(tag).into();
+    expected.zeroize();
+    if ok {
+        core.xor(nonce, 1, buf);
+        Ok(())
+    } else {
+        buf.zeroize();
+        Err(Error::TagMismatch)
+    }
+}
+
+macro_rules! aead_type {
+    ($(#[$doc:meta])* $name:ident, $nonce_len:literal, $nonce_size:ty, $setup:expr) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            key: [u8; 32],
+        }
+
+        impl $name {
+            /// The cipher core and state nonce for `nonce`.
+            fn core(&self, nonce: &[u8; $nonce_len]) -> (Core, [u32; 3]) {
+                #[allow(clippy::redundant_closure_call)]
+                ($setup)(&self.key, nonce)
+            }
+
+            /// Encrypts `buf` in place and returns the 16-byte tag.
+            ///
+            /// # Errors
+            /// [`Error::MessageTooLong`]; `buf` is untouched then.
+            pub fn encrypt_in_place_detached(
+                &self,
+                nonce: &[u8; $nonce_len],
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> Result<[u8; 16], Error> {
+                let (core, n) = self.core(nonce);
+                seal(&core, &n, aad, buf)
+            }
+
+            /// Decrypts `buf` in place if `tag` (16 bytes, compared in
+            /// constant time) authenticates it.
+            ///
+            /// # Errors
+            /// [`Error::TagMismatch`] with `buf` zeroed;
+            /// [`Error::MessageTooLong`] with `buf` untouched.
+            pub fn decrypt_in_place_detached(
+                &self,
+                nonce: &[u8; $nonce_len],
+                aad: &[u8],
+                buf: &mut [u8],
+                tag: &[u8; 16],
+            ) -> Result<(), Error> {
+                let (core, n) = self.core(nonce);
+                open(&core, &n, aad, buf, tag)
+            }
+
+            /// The ChaCha20 backend in use (`avx512`, `avx2` or
+            /// `portable`).
+            pub fn backend_name(&self) -> &'static str {
+                Core::new(&self.key).name()
+            }
+        }
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                self.key.zeroize();
+            }
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = U32;
+        }
+
+        impl KeyInit for $name {
+            fn new(key: &Key<Self>) -> $name {
+                let mut k = [0u8; 32];
+                k.copy_from_slice(key.as_slice());
+                $name { key: k }
+            }
+        }
+
+        impl AeadCore for $name {
+            type NonceSize = $nonce_size;
+            type TagSize = U16;
+            const TAG_POSITION: TagPosition = TagPosition::Postfix;
+        }
+
+        impl AeadInOut for $name {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+            ) -> aead::Result<Tag<Self>> {
+                let mut n = [0u8; $nonce_len];
+                n.copy_from_slice(nonce.as_slice());
+                let buf = buffer.into_out_with_copied_in();
+                self.encrypt_in_place_detached(&n, associated_data, buf)
+                    .map(Tag::<Self>::from)
+                    .map_err(|_| aead::Error)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+                tag: &Tag<Self>,
+            ) -> aead::Result<()> {
+                let mut n = [0u8; $nonce_len];
+                n.copy_from_slice(nonce.as_slice());
+                let mut t = [0u8; 16];
+                t.copy_from_slice(tag.as_slice());
+                let buf = buffer.into_out_with_copied_in();
+                self.decrypt_in_place_detached(&n, associated_data, buf, &t)
+                    .map_err(|_| aead::Error)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+aead_type! {
+    /// ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte
+    /// tag. See the [module docs](self).
+    ChaCha20Poly1305, 12, U12,
+    |key: &[u8; 32], nonce: &[u8; 12]| (Core::new(key), nonce_words(nonce))
+}
+
+aead_type! {
+    /// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03): 32-byte key,
+    /// 24-byte nonce (safe to choose at random), 16-byte tag. See the
+    /// [module docs](self).
+    XChaCha20Poly1305, 24, U24,
+    |key: &[u8; 32], nonce: &[u8; 24]| {
+        let (mut subkey, n12) = xchacha_subkey(key, nonce);
+        let core = Core::new(&subkey);
+        subkey.zeroize();
+        (core, nonce_words(&n12))
+    }
+}

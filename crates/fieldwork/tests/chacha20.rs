@@ -1,0 +1,146 @@
+//! ChaCha20 and XChaCha20: RFC 8439's known answers (tests/data/
+//! chacha20_rfc8439.txt) on every backend, every backend against RustCrypto's
+//! `chacha20` at every length 0..=1100 and random longer ones with random
+//! streaming splits and seeks, and the 2^32-block limit.
+
+mod common;
+
+use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+use fieldwork::chacha20::{ChaCha20, Error, MAX_KEYSTREAM_BYTES, XChaCha20};
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+fn bytes(rng: &mut common::Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.next_u64() as u8).collect()
+}
+
+#[test]
+fn rfc8439_vectors_on_every_backend() {
+    let mut checked = 0;
+    for f in common::data_lines("chacha20_rfc8439.txt") {
+        let key: [u8; 32] = unhex(&f[1]).try_into().unwrap();
+        let nonce: [u8; 12] = unhex(&f[2]).try_into().unwrap();
+        let counter: u64 = f[3].parse().unwrap();
+        let want = unhex(&f[5]);
+        let input = if f[4] == "-" {
+            vec![0u8; want.len()]
+        } else {
+            unhex(&f[4])
+        };
+        for mut c in ChaCha20::all_backends(&key, &nonce) {
+            c.seek(64 * counter).unwrap();
+            let mut buf = input.clone();
+            c.apply_keystream(&mut buf).unwrap();
+            assert_eq!(buf, want, "{} {}", f[0], c.backend_name());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "{checked}");
+}
+
+/// Every backend against RustCrypto at every length 0..=1100 (every
+/// group size and tail of the 16-, 8-, 4- and 1-block passes) and some
+/// longer ones, from random block counters, in random pieces.
+#[test]
+fn backends_agree_with_rustcrypto() {
+    let mut rng = common::Rng::new(0xc4ac4a);
+    let lengths: Vec<usize> = (0..=1100)
+        .chain([4096, 4097, 16384 + 63, 65536 + 5])
+        .collect();
+    for &n in &lengths {
+        let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
+        let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
+        let start = if n % 3 == 0 {
+            0
+        } else {
+            rng.next_u64() % (1 << 20)
+        };
+        let data = bytes(&mut rng, n);
+        let mut want = data.clone();
+        let mut theirs = chacha20::ChaCha20::new(&key.into(), &nonce.into());
+        theirs.seek(start);
+        theirs.apply_keystream(&mut want);
+        for mut ours in ChaCha20::all_backends(&key, &nonce) {
+            ours.seek(start).unwrap();
+            let mut buf = data.clone();
+            // Random pieces: any split gives the same stream.
+            let mut at = 0;
+            while at < n {
+                let piece = 1 + (rng.next_u64() as usize) % (n - at).min(300);
+                ours.apply_keystream(&mut buf[at..at + piece]).unwrap();
+                at += piece;
+            }
+            assert_eq!(buf, want, "{} len {n} from {start}", ours.backend_name());
+            assert_eq!(ours.position(), start + n as u64);
+        }
+    }
+}
+
+/// XChaCha20 (HChaCha20 subkey, 24-byte nonce) against RustCrypto.
+#[test]
+fn xchacha20_agrees_with_rustcrypto() {
+    let mut rng = common::Rng::new(0x8c4a);
+    for n in [0usize, 1, 63, 64, 65, 500, 1024, 3000] {
+        let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
+        let nonce: [u8; 24] = bytes(&mut rng, 24).try_into().unwrap();
+        let data = bytes(&mut rng, n);
+        let mut want = data.clone();
+        chacha20::XChaCha20::new(&key.into(), &nonce.into()).apply_keystream(&mut want);
+        let mut buf = data.clone();
+        XChaCha20::new(&key, &nonce)
+            .apply_keystream(&mut buf)
+            .unwrap();
+        assert_eq!(buf, want, "len {n}");
+    }
+}
+
+/// The keystream of one key and nonce ends after 2^32 blocks: the last
+/// block (counter 2^32 − 1) is usable and equal on every backend, one byte
+/// more is an error with the buffer untouched, and a seek past the end is
+/// refused. (RustCrypto's `chacha20` stops one block earlier, so it checks
+/// only the bytes before the last block here.)
+#[test]
+fn keystream_limit() {
+    let (key, nonce) = ([9u8; 32], [3u8; 12]);
+    let mut theirs = chacha20::ChaCha20::new(&key.into(), &nonce.into());
+    theirs.seek(MAX_KEYSTREAM_BYTES - 100);
+    let mut first = [0u8; 36];
+    theirs.apply_keystream(&mut first);
+    let mut reference: Option<[u8; 100]> = None;
+    for mut c in ChaCha20::all_backends(&key, &nonce) {
+        let name = c.backend_name();
+        c.seek(MAX_KEYSTREAM_BYTES - 100).unwrap();
+        let mut buf = [0u8; 100];
+        c.apply_keystream(&mut buf[..30]).unwrap();
+        c.apply_keystream(&mut buf[30..]).unwrap();
+        assert_eq!(buf[..36], first, "{name}");
+        match reference {
+            None => reference = Some(buf),
+            Some(r) => assert_eq!(buf, r, "{name} against portable"),
+        }
+        let mut one = [0x77u8; 1];
+        assert_eq!(
+            c.apply_keystream(&mut one),
+            Err(Error::KeystreamExhausted),
+            "{name}"
+        );
+        assert_eq!(one, [0x77], "{name}: untouched");
+        c.seek(MAX_KEYSTREAM_BYTES - 10).unwrap();
+        let mut eleven = [0x55u8; 11];
+        assert_eq!(
+            c.apply_keystream(&mut eleven),
+            Err(Error::KeystreamExhausted),
+            "{name}"
+        );
+        assert_eq!(eleven, [0x55; 11], "{name}: untouched");
+        assert_eq!(
+            c.seek(MAX_KEYSTREAM_BYTES + 1),
+            Err(Error::KeystreamExhausted)
+        );
+    }
+    assert!(Error::KeystreamExhausted.to_string().contains("exhausted"));
+}

