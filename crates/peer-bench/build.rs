@@ -11,6 +11,8 @@
 /// The Rust peers whose versions the tables show.
 const VERSIONED_PEERS: &[(&str, &str)] = &[
     ("aws-lc-rs", "PEER_VERSION_AWS_LC_RS"),
+    ("chacha20", "PEER_VERSION_CHACHA20"),
+    ("chacha20poly1305", "PEER_VERSION_CHACHA20POLY1305"),
     ("ghash", "PEER_VERSION_GHASH"),
     ("poly1305", "PEER_VERSION_POLY1305"),
     ("polyval", "PEER_VERSION_POLYVAL"),

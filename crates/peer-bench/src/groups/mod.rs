@@ -5,6 +5,7 @@
 //! against our Kummer-surface DH), each is checked against published vectors
 //! instead.
 
+pub mod chachapoly;
 pub mod clmul64;
 pub mod gcm;
 pub mod gf2x_mul;
@@ -86,4 +87,6 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("ghash", ghash::cases),
     ("gcm", gcm::cases),
     ("poly1305", poly1305::cases),
+    ("chacha20", chachapoly::keystream_cases),
+    ("chachapoly", chachapoly::cases),
 ];

@@ -1,0 +1,328 @@
+//! `chacha20` and `chachapoly`: the ChaCha20 stream cipher and the
+//! ChaCha20-Poly1305 / XChaCha20-Poly1305 AEADs (RFC 8439,
+//! draft-irtf-cfrg-xchacha-03), fieldwork against RustCrypto, ring and
+//! aws-lc-rs.
+//!
+//! # Rows
+//!
+//! - `chacha20`, `N B` (N = 64, 1024, 16384, 65536): the keystream XORed
+//!   into an N-byte buffer in place, key setup included (`new`,
+//!   `apply_keystream`). Columns: fieldwork's best backend, each of its
+//!   backends (`new_portable`, `new_avx2`, `new_avx512`), RustCrypto
+//!   `chacha20`.
+//! - `chachapoly seal`, `N B` (N = 64, 576, 1024, 1420, 16384, 65536) with
+//!   13 bytes of associated data: sealing in place with a detached tag,
+//!   the key made once (each library's key object), a fixed nonce (fine
+//!   for timing, never for use). Columns: fieldwork, RustCrypto
+//!   `chacha20poly1305`, aws-lc-rs and ring (`LessSafeKey` with
+//!   `CHACHA20_POLY1305`).
+//! - `xchachapoly seal`, 1 KiB and 16 KiB: fieldwork against RustCrypto.
+//!
+//! # Checks before timing
+//!
+//! Every column's output (keystream, or ciphertext and tag) equals
+//! fieldwork's on random keys, nonces and data at every timed length and
+//! 0, 1, 63, 65 bytes; any difference stops the run.
+
+use super::Rng;
+use super::hexed;
+use crate::harness::{Case, Impl};
+use benchtime::Routine;
+use chacha20::cipher::{KeyIvInit, StreamCipher};
+use chacha20poly1305::aead::AeadInOut;
+use fieldwork::chacha20::ChaCha20;
+use fieldwork::chachapoly::aead::KeyInit;
+use fieldwork::chachapoly::{ChaCha20Poly1305, XChaCha20Poly1305};
+use std::hint::black_box;
+
+const KEYSTREAM_SIZES: &[usize] = &[64, 1024, 16384, 65536];
+const SEAL_SIZES: &[usize] = &[64, 576, 1024, 1420, 16384, 65536];
+const XSEAL_SIZES: &[usize] = &[1024, 16384];
+const CHECK_ONLY: &[usize] = &[0, 1, 63, 65];
+const AAD: &[u8] = b"thirteen byte";
+
+fn random(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n.div_ceil(8))
+        .flat_map(|_| rng.next_u64().to_le_bytes())
+        .take(n)
+        .collect()
+}
+
+type MakeChaCha = fn(&[u8; 32], &[u8; 12]) -> Option<ChaCha20>;
+
+const BACKENDS: &[(&str, MakeChaCha)] = &[
+    ("avx512", ChaCha20::new_avx512),
+    ("avx2", ChaCha20::new_avx2),
+    ("portable", |k, n| Some(ChaCha20::new_portable(k, n))),
+];
+
+fn theirs_keystream(key: &[u8; 32], nonce: &[u8; 12], buf: &mut [u8]) {
+    chacha20::ChaCha20::new(key.into(), nonce.into()).apply_keystream(buf);
+}
+
+/// The `chacha20` cases.
+pub fn keystream_cases() -> Result<Vec<Case>, String> {
+    let mut rng = Rng(0x6368_6163_6861_3230);
+    let key: [u8; 32] = random(&mut rng, 32).try_into().unwrap_or([0; 32]);
+    let nonce: [u8; 12] = random(&mut rng, 12).try_into().unwrap_or([0; 12]);
+    let longest = 65536;
+    let data = random(&mut rng, longest);
+    for n in KEYSTREAM_SIZES.iter().chain(CHECK_ONLY).copied() {
+        let mut want = data[..n].to_vec();
+        theirs_keystream(&key, &nonce, &mut want);
+        for &(name, make) in BACKENDS {
+            if let Some(mut c) = make(&key, &nonce) {
+                let mut got = data[..n].to_vec();
+                c.apply_keystream(&mut got).map_err(|e| e.to_string())?;
+                if got != want {
+                    return Err(format!(
+                        "fieldwork chacha20 ({name}) disagrees at {n} bytes"
+                    ));
+                }
+            }
+        }
+    }
+    let best = ChaCha20::new(&key, &nonce).backend_name();
+    Ok(KEYSTREAM_SIZES
+        .iter()
+        .map(|&n| {
+            let mut impls = vec![Impl {
+                name: format!("fieldwork best ({best})"),
+                ours: true,
+                routine: keystream_routine(None, key, nonce, n),
+            }];
+            for &(name, make) in BACKENDS {
+                if make(&key, &nonce).is_some() {
+                    impls.push(Impl {
+                        name: format!("fieldwork ({name})"),
+                        ours: true,
+                        routine: keystream_routine(Some(make), key, nonce, n),
+                    });
+                }
+            }
+            impls.push(Impl {
+                name: concat!("RustCrypto chacha20 ", env!("PEER_VERSION_CHACHA20")).into(),
+                ours: false,
+                routine: {
+                    let mut buf = vec![0u8; n];
+                    Box::new(move |calls| {
+                        for _ in 0..calls {
+                            theirs_keystream(black_box(&key), black_box(&nonce), &mut buf);
+                            black_box(&mut buf);
+                        }
+                    })
+                },
+            });
+            Case {
+                group: "chacha20",
+                size: format!("{n} B"),
+                bytes: Some(n as u64),
+                impls,
+                heavy: false,
+                per_second: None,
+            }
+        })
+        .collect())
+}
+
+fn keystream_routine(
+    make: Option<MakeChaCha>,
+    key: [u8; 32],
+    nonce: [u8; 12],
+    n: usize,
+) -> Routine<'static> {
+    let mut buf = vec![0u8; n];
+    Box::new(move |calls| {
+        for _ in 0..calls {
+            let c = match make {
+                None => Some(ChaCha20::new(black_box(&key), black_box(&nonce))),
+                Some(make) => make(black_box(&key), black_box(&nonce)),
+            };
+            if let Some(mut c) = c {
+                let _ = c.apply_keystream(&mut buf);
+            }
+            black_box(&mut buf);
+        }
+    })
+}
+
+/// Seals `buf` in place with a detached tag: one column's implementation.
+trait Seal {
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]>;
+}
+
+impl Seal for ChaCha20Poly1305 {
+    #[inline(always)]
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+        self.encrypt_in_place_detached(nonce.try_into().ok()?, aad, buf)
+            .ok()
+    }
+}
+
+impl Seal for XChaCha20Poly1305 {
+    #[inline(always)]
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+        self.encrypt_in_place_detached(nonce.try_into().ok()?, aad, buf)
+            .ok()
+    }
+}
+
+macro_rules! rustcrypto_seal {
+    ($($t:ty),*) => {$(
+        impl Seal for $t {
+            #[inline(always)]
+            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+                let tag = self
+                    .encrypt_inout_detached(nonce.try_into().ok()?, aad, buf.into())
+                    .ok()?;
+                Some(tag.into())
+            }
+        }
+    )*};
+}
+rustcrypto_seal!(
+    chacha20poly1305::ChaCha20Poly1305,
+    chacha20poly1305::XChaCha20Poly1305
+);
+
+macro_rules! less_safe_key_seal {
+    ($($krate:ident)*) => {$(
+        impl Seal for $krate::aead::LessSafeKey {
+            #[inline(always)]
+            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+                use $krate::aead::{Aad, Nonce};
+                let tag = self
+                    .seal_in_place_separate_tag(
+                        Nonce::try_assume_unique_for_key(nonce).ok()?,
+                        Aad::from(aad),
+                        buf,
+                    )
+                    .ok()?;
+                tag.as_ref().try_into().ok()
+            }
+        }
+    )*};
+}
+less_safe_key_seal!(aws_lc_rs ring);
+
+type Column = (String, bool, std::rc::Rc<dyn Seal>);
+
+/// The `chachapoly` cases (ChaCha20-Poly1305 and XChaCha20-Poly1305).
+pub fn cases() -> Result<Vec<Case>, String> {
+    let mut rng = Rng(0x6368_6163_6861_706f);
+    let key: [u8; 32] = random(&mut rng, 32).try_into().unwrap_or([0; 32]);
+    let data = random(&mut rng, 65536);
+    let nonce12 = random(&mut rng, 12);
+    let nonce24 = random(&mut rng, 24);
+    let ours = ChaCha20Poly1305::new(&key.into());
+    let backend = ours.backend_name();
+    let aws = aws_lc_rs::aead::UnboundKey::new(&aws_lc_rs::aead::CHACHA20_POLY1305, &key)
+        .map_err(|_| "aws-lc-rs refused the key".to_string())?;
+    let rng_key = ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &key)
+        .map_err(|_| "ring refused the key".to_string())?;
+    let columns: Vec<Column> = vec![
+        (
+            format!("fieldwork ({backend})"),
+            true,
+            std::rc::Rc::new(ours),
+        ),
+        (
+            concat!(
+                "RustCrypto chacha20poly1305 ",
+                env!("PEER_VERSION_CHACHA20POLY1305")
+            )
+            .into(),
+            false,
+            std::rc::Rc::new(chacha20poly1305::ChaCha20Poly1305::new(&key.into())),
+        ),
+        (
+            concat!("aws-lc-rs ", env!("PEER_VERSION_AWS_LC_RS")).into(),
+            false,
+            std::rc::Rc::new(aws_lc_rs::aead::LessSafeKey::new(aws)),
+        ),
+        (
+            concat!("ring ", env!("PEER_VERSION_RING")).into(),
+            false,
+            std::rc::Rc::new(ring::aead::LessSafeKey::new(rng_key)),
+        ),
+    ];
+    let xcolumns: Vec<Column> = vec![
+        (
+            format!("fieldwork ({backend})"),
+            true,
+            std::rc::Rc::new(XChaCha20Poly1305::new(&key.into())),
+        ),
+        (
+            concat!(
+                "RustCrypto chacha20poly1305 ",
+                env!("PEER_VERSION_CHACHA20POLY1305")
+            )
+            .into(),
+            false,
+            std::rc::Rc::new(chacha20poly1305::XChaCha20Poly1305::new(&key.into())),
+        ),
+    ];
+    for (cols, nonce, sizes) in [
+        (&columns, &nonce12, SEAL_SIZES),
+        (&xcolumns, &nonce24, XSEAL_SIZES),
+    ] {
+        for n in sizes.iter().chain(CHECK_ONLY).copied() {
+            let mut want = data[..n].to_vec();
+            let want_tag = cols[0]
+                .2
+                .seal(nonce, AAD, &mut want)
+                .ok_or("fieldwork refused to seal")?;
+            for (name, _, c) in cols.iter().skip(1) {
+                let mut got = data[..n].to_vec();
+                let tag = c
+                    .seal(nonce, AAD, &mut got)
+                    .ok_or(format!("{name} refused to seal"))?;
+                if got != want || tag != want_tag {
+                    return Err(format!(
+                        "{name} disagrees with fieldwork at {n} bytes: tag {} instead of {}",
+                        hexed(&tag),
+                        hexed(&want_tag)
+                    ));
+                }
+            }
+        }
+    }
+    let mut cases = Vec::new();
+    for (group, cols, nonce, sizes) in [
+        ("chachapoly seal (13 B AAD)", &columns, &nonce12, SEAL_SIZES),
+        (
+            "xchachapoly seal (13 B AAD)",
+            &xcolumns,
+            &nonce24,
+            XSEAL_SIZES,
+        ),
+    ] {
+        for &n in sizes {
+            cases.push(Case {
+                group,
+                size: format!("{n} B"),
+                bytes: Some(n as u64),
+                impls: cols
+                    .iter()
+                    .map(|(name, ours, c)| Impl {
+                        name: name.clone(),
+                        ours: *ours,
+                        routine: seal_routine(c.clone(), nonce.clone(), n),
+                    })
+                    .collect(),
+                heavy: false,
+                per_second: None,
+            });
+        }
+    }
+    Ok(cases)
+}
+
+fn seal_routine(c: std::rc::Rc<dyn Seal>, nonce: Vec<u8>, n: usize) -> Routine<'static> {
+    let mut buf = vec![0x5au8; n];
+    Box::new(move |calls| {
+        for _ in 0..calls {
+            black_box(c.seal(black_box(&nonce), black_box(AAD), &mut buf));
+        }
+    })
+}
