@@ -30,15 +30,16 @@
 //!
 //! Measured (Intel Xeon family 6 model 207, 2026-11-22,
 //! `cargo run --release -p peer-bench -- --filter chacha20 --quick`): 16 KiB
-//! at 2.04 cycles/byte on AVX-512, 4.46 on AVX2 and 6.8 portable, against
-//! 1.69 for RustCrypto's hand-written AVX2 `chacha20`: the compiler
-//! vectorises the rounds but not the output transposition from word-sliced
-//! to block order, which it lowers to per-word extracts (16·N of them per
-//! N blocks). Next: the transposition by hand (`vpunpck*` and 128-bit lane
-//! shuffles, four 4×4 word transposes per 16 blocks) and two or three
-//! independent zmm state sets in flight; the round function alone is
-//! about 0.4 cycles/byte on zmm (20 rounds × 48 word operations ÷ 16 lanes
-//! ÷ 2 vector ports ÷ 64 bytes).
+//! at 1.38 cycles/byte on AVX-512 (1.23× RustCrypto's hand-written AVX2
+//! `chacha20`, 1.69), 3.66 on AVX2 and 5.65 portable. The rounds are the
+//! compiler's vectorisation of the word-sliced code; the transposition to
+//! block order is by hand (the compiler lowered it to word extracts: 2.04
+//! cycles/byte on AVX-512 before). The AVX2 backend is far from its floor:
+//! 16 state rows fill the 16 ymm registers, so the rounds spill, and its 16-
+//! and 8-bit rotations are three instructions where `vpshufb` is one —
+//! next, a hand-written round with two rows on the stack. The round
+//! function's floor on zmm is about 0.4 cycles/byte (20 rounds × 48 word
+//! operations ÷ 16 lanes ÷ 2 vector ports ÷ 64 bytes).
 //!
 //! ```
 //! use fieldwork::chacha20::ChaCha20;
