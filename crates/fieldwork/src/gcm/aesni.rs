@@ -67,7 +67,7 @@
 
 use super::Direction;
 use super::pad::{PAD, Pad};
-use super::stitch::{TABLE, Units, ghash_padded, power_table, tag_bytes};
+use super::stitch::{TABLE, Units, ghash_padded, hash_key, power_table, tag_bytes};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::ghash;
@@ -102,10 +102,7 @@ impl Key {
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32`.
     pub(super) fn new(t: AesClmul, key: &[u8]) -> Key {
         let rk = crate::aes::aesni::expand(t, key);
-        let mut h = [0u8; 16];
-        crate::aes::aesni::encrypt_blocks(t, &rk, core::slice::from_mut(&mut h));
-        let mut powers = ghash::gcm_powers_xmm(t.clmul(), ghash::gcm_key(&h));
-        h.zeroize();
+        let mut powers = ghash::gcm_powers_xmm(t.clmul(), hash_key(t, &rk));
         let key = Key {
             t,
             powers: power_table(&powers),

@@ -40,6 +40,16 @@ pub(super) fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
     t
 }
 
+/// The GHASH key of the AES key `rk`: `H = AES(K, 0^128)` in POLYVAL's
+/// domain ([`crate::ghash::gcm_key`]); the block is wiped.
+pub(super) fn hash_key(t: crate::cpu::AesClmul, rk: &RoundKeys) -> u128 {
+    let mut h = [0u8; 16];
+    crate::aes::aesni::encrypt_blocks(t, rk, core::slice::from_mut(&mut h));
+    let key = crate::ghash::gcm_key(&h);
+    h.zeroize();
+    key
+}
+
 /// GHASH of `data` (zero-padded) into `acc` with the power table's `H^1 …
 /// H^8`: `J0` of an IV other than 96 bits (a path no bulk data takes).
 pub(super) fn ghash_padded(t: Clmul, table: &[u128; TABLE], acc: u128, data: &[u8]) -> u128 {

@@ -77,8 +77,8 @@
 use super::Direction;
 use super::pad::{PAD, Pad};
 use super::stitch::{
-    ROUND1, TABLE, Units, ghash_padded, power_table, round1_base, round1_cached, round1_run,
-    tag_bytes,
+    ROUND1, TABLE, Units, ghash_padded, hash_key, power_table, round1_base, round1_cached,
+    round1_run, tag_bytes,
 };
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
@@ -123,10 +123,7 @@ impl Key {
     pub(super) fn new(t: VaesAvx2, key: &[u8]) -> Key {
         let aes = t.aes_clmul();
         let rk = crate::aes::aesni::expand(aes, key);
-        let mut h = [0u8; 16];
-        crate::aes::aesni::encrypt_blocks(aes, &rk, core::slice::from_mut(&mut h));
-        let mut powers = ghash::gcm_powers_xmm(aes.clmul(), ghash::gcm_key(&h));
-        h.zeroize();
+        let mut powers = ghash::gcm_powers_xmm(aes.clmul(), hash_key(aes, &rk));
         let key = Key {
             t,
             powers: power_table(&powers),
