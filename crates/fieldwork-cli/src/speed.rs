@@ -75,6 +75,118 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
     out.extend(hash_cases::<Polyval>(all_backends));
     out.extend(gcm_cases::<Aes128Gcm>(all_backends));
     out.extend(gcm_cases::<Aes256Gcm>(all_backends));
+    out.extend(poly1305_cases(all_backends));
+    out.extend(chacha_cases(all_backends));
+    out
+}
+
+/// The message length of the Poly1305, ChaCha20 and ChaCha20-Poly1305
+/// rows: 16 KiB.
+const STREAM_BYTES: usize = 16 * 1024;
+
+/// A Poly1305 constructor (`None` where the CPU lacks the backend).
+type MakePoly1305 = fn(&[u8; 32]) -> Option<fieldwork::poly1305::Poly1305>;
+/// A ChaCha20 constructor (`None` where the CPU lacks the backend).
+type MakeChaCha20 = fn(&[u8; 32], &[u8; 12]) -> Option<fieldwork::chacha20::ChaCha20>;
+
+/// Poly1305 of 16 KiB, key setup included (a key is for one message), on
+/// the best backend or each one.
+fn poly1305_cases(all_backends: bool) -> Vec<SpeedCase> {
+    use fieldwork::poly1305::Poly1305;
+    let key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x3b) ^ 0x5c);
+    let message: Vec<u8> = words(STREAM_BYTES / 8, 7)
+        .into_iter()
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    let makers: Vec<MakePoly1305> = if all_backends {
+        vec![
+            Poly1305::new_ifma,
+            Poly1305::new_avx2_decimation,
+            Poly1305::new_avx2_goll_gueron,
+            |k| Some(Poly1305::new_portable(k)),
+        ]
+    } else {
+        vec![|k| Some(Poly1305::new(k))]
+    };
+    let mut out = Vec::new();
+    for make in makers {
+        let Some(p) = make(&key) else { continue };
+        let message = message.clone();
+        out.push(SpeedCase {
+            primitive: "poly1305::Poly1305",
+            backend: p.backend_name(),
+            size: "16 KiB".into(),
+            bytes: Some(STREAM_BYTES as u64),
+            routine: Box::new(move |iters| {
+                for _ in 0..iters {
+                    if let Some(mut p) = make(black_box(&key)) {
+                        p.update(black_box(&message));
+                        black_box(p.finalize());
+                    }
+                }
+            }),
+        });
+    }
+    out
+}
+
+/// ChaCha20 over 16 KiB (each backend with `--all-backends`) and
+/// ChaCha20-Poly1305 sealing 16 KiB with 13 bytes of associated data.
+fn chacha_cases(all_backends: bool) -> Vec<SpeedCase> {
+    use fieldwork::chacha20::ChaCha20;
+    use fieldwork::chachapoly::ChaCha20Poly1305;
+    let key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x29) ^ 0x71);
+    let nonce: [u8; 12] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x47) ^ 0x13);
+    let message: Vec<u8> = words(STREAM_BYTES / 8, 9)
+        .into_iter()
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    let makers: Vec<MakeChaCha20> = if all_backends {
+        vec![ChaCha20::new_avx512, ChaCha20::new_avx2, |k, n| {
+            Some(ChaCha20::new_portable(k, n))
+        }]
+    } else {
+        vec![|k, n| Some(ChaCha20::new(k, n))]
+    };
+    let mut out = Vec::new();
+    for make in makers {
+        let Some(c) = make(&key, &nonce) else {
+            continue;
+        };
+        let mut buf = message.clone();
+        out.push(SpeedCase {
+            primitive: "chacha20::ChaCha20",
+            backend: c.backend_name(),
+            size: "16 KiB".into(),
+            bytes: Some(STREAM_BYTES as u64),
+            routine: Box::new(move |iters| {
+                for _ in 0..iters {
+                    if let Some(mut c) = make(black_box(&key), black_box(&nonce)) {
+                        let _ = c.apply_keystream(black_box(&mut buf[..]));
+                    }
+                }
+            }),
+        });
+    }
+    let aead = ChaCha20Poly1305::new(&key.into());
+    let backend = aead.backend_name();
+    let aad: Vec<u8> = (0..GCM_AAD_BYTES as u8).collect();
+    let mut buf = message;
+    out.push(SpeedCase {
+        primitive: "chachapoly::ChaCha20Poly1305 encrypt",
+        backend,
+        size: "16 KiB, 13 B AAD".into(),
+        bytes: Some(STREAM_BYTES as u64),
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                let _ = black_box(aead.encrypt_in_place_detached(
+                    black_box(&nonce),
+                    black_box(&aad),
+                    black_box(&mut buf[..]),
+                ));
+            }
+        }),
+    });
     out
 }
 
