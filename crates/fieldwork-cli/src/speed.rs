@@ -12,6 +12,7 @@ use benchtime::{Clock, Json, Routine, Sampler, Table};
 use fieldwork::cpu::CpuReport;
 use fieldwork::gcm::aead::KeyInit;
 use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
+use fieldwork::gf2m::{self, F163, F233, F283, F409, F571, FieldElement};
 use fieldwork::gf2x::{Backend, mul_scratch_len};
 use fieldwork::ghash::{GHash, Polyval};
 use fieldwork::kummer;
@@ -77,7 +78,85 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
     out.extend(gcm_cases::<Aes256Gcm>(all_backends));
     out.extend(poly1305_cases(all_backends));
     out.extend(chacha_cases(all_backends));
+    out.extend(gf2m_cases::<F163>(all_backends));
+    out.extend(gf2m_cases::<F233>(all_backends));
+    out.extend(gf2m_cases::<F283>(all_backends));
+    out.extend(gf2m_cases::<F409>(all_backends));
+    out.extend(gf2m_cases::<F571>(all_backends));
     out
+}
+
+/// GF(2^m): chained products, squares, inversions, square roots and
+/// half-traces of one field (each input the previous output, so the figure
+/// is latency), and a batch of 1024 independent products.
+fn gf2m_cases<F: FieldElement + 'static>(all_backends: bool) -> Vec<SpeedCase> {
+    let backends: Vec<gf2m::Backend> = if all_backends {
+        gf2m::Backend::all().collect()
+    } else {
+        vec![gf2m::Backend::best()]
+    };
+    let element = |seed: u64| {
+        let mut w = words(F::WORDS, seed);
+        if F::M % 64 != 0 {
+            w[F::WORDS - 1] &= (1 << (F::M % 64)) - 1;
+        }
+        F::from_word_slice(&w).unwrap_or(F::ONE)
+    };
+    let (a0, b) = (element(1), element(2));
+    let mut out = Vec::new();
+    type Op<F> = fn(gf2m::Backend, &F, &F) -> F;
+    let ops: [(&str, Op<F>); 5] = [
+        ("mul", |k, a, b| k.mul(a, b)),
+        ("square", |k, a, _| k.square(a)),
+        ("invert", |k, a, _| k.invert(a)),
+        ("sqrt", |k, a, _| k.sqrt(a)),
+        ("half_trace", |k, a, _| k.half_trace(a)),
+    ];
+    for &k in &backends {
+        for (name, op) in ops {
+            let mut a = a0;
+            out.push(SpeedCase {
+                primitive: gf2m_name::<F>(name),
+                backend: k.name(),
+                size: format!("m = {}", F::M),
+                bytes: None,
+                routine: Box::new(move |n| {
+                    for _ in 0..n {
+                        a = op(k, &a, &b) + F::ONE;
+                    }
+                    black_box(a);
+                }),
+            });
+        }
+        let xs: Vec<F> = (0..1024).map(|i| element(10 + i)).collect();
+        let ys: Vec<F> = (0..1024).map(|i| element(5000 + i)).collect();
+        let mut zs = vec![F::ZERO; 1024];
+        out.push(SpeedCase {
+            primitive: gf2m_name::<F>("mul_slices ×1024"),
+            backend: k.name(),
+            size: format!("m = {}", F::M),
+            bytes: None,
+            routine: Box::new(move |n| {
+                for _ in 0..n {
+                    let _ = k.mul_slices(&mut zs, black_box(&xs), black_box(&ys));
+                }
+                black_box(&zs);
+            }),
+        });
+    }
+    out
+}
+
+/// `gf2m::F163 mul` and the like, as a `'static` label.
+fn gf2m_name<F: FieldElement>(op: &str) -> &'static str {
+    let ty = match F::M {
+        163 => "F163",
+        233 => "F233",
+        283 => "F283",
+        409 => "F409",
+        _ => "F571",
+    };
+    Box::leak(format!("gf2m::{ty} {op}").into_boxed_str())
 }
 
 /// The message length of the Poly1305, ChaCha20 and ChaCha20-Poly1305

@@ -461,3 +461,123 @@ impl fieldwork::rand_core::TryRng for RandAdapter<'_> {
         Ok(())
     }
 }
+
+/// One record of `tests/data/nist_binary_curves.txt`.
+struct Curve {
+    name: String,
+    poly: Vec<usize>,
+    a: String,
+    b: String,
+    gx: String,
+    gy: String,
+    n: String,
+}
+
+fn curves() -> Vec<Curve> {
+    let text = include_str!("data/nist_binary_curves.txt");
+    let mut out = Vec::new();
+    for record in text.split("\n\n") {
+        let get = |key: &str| {
+            record
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .find_map(|l| l.split_once(" = ").filter(|(k, _)| k.trim() == key))
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let Some(name) = get("curve") else { continue };
+        out.push(Curve {
+            name,
+            poly: get("poly")
+                .unwrap()
+                .split_whitespace()
+                .map(|e| e.parse().unwrap())
+                .collect(),
+            a: get("a").unwrap(),
+            b: get("b").unwrap(),
+            gx: get("gx").unwrap(),
+            gy: get("gy").unwrap(),
+            n: get("n").unwrap(),
+        });
+    }
+    out
+}
+
+/// `k·P` on y² + xy = x³ + ax² + b in affine coordinates (None is the
+/// point at infinity), by double-and-add with the field's inversion.
+fn scalar_mul<F: FieldElement>(a: F, p: (F, F), k: &Gf2Poly) -> Option<(F, F)> {
+    let add = |p: Option<(F, F)>, q: Option<(F, F)>| -> Option<(F, F)> {
+        let ((x1, y1), (x2, y2)) = match (p, q) {
+            (None, q) => return q,
+            (p, None) => return p,
+            (Some(p), Some(q)) => (p, q),
+        };
+        if x1 == x2 {
+            if y1 != y2 || x1 == F::ZERO {
+                return None; // Q = −P (−(x, y) = (x, x + y)), or 2P with x = 0
+            }
+            // Doubling: λ = x + y/x.
+            let l = x1 + y1 * x1.invert().unwrap();
+            let x3 = l.square() + l + a;
+            return Some((x3, x1.square() + (l + F::ONE) * x3));
+        }
+        let l = (y1 + y2) * (x1 + x2).invert().unwrap();
+        let x3 = l.square() + l + x1 + x2 + a;
+        Some((x3, l * (x1 + x3) + x3 + y1))
+    };
+    let mut r = None;
+    for i in (0..k.bit_len()).rev() {
+        r = add(r, r);
+        if k.coeff(i) {
+            r = add(r, Some(p));
+        }
+    }
+    r
+}
+
+fn check_curve<F: FieldElement>(c: &Curve) {
+    assert_eq!(F::modulus_exponents(), c.poly.as_slice(), "{}", c.name);
+    let (a, b): (F, F) = (c.a.parse().unwrap(), c.b.parse().unwrap());
+    let (x, y): (F, F) = (c.gx.parse().unwrap(), c.gy.parse().unwrap());
+    // y² + xy = x³ + ax² + b.
+    assert_eq!(
+        y.square() + x * y,
+        x.square() * x + a * x.square() + b,
+        "{}: G on the curve",
+        c.name
+    );
+    // The same with the run-time field of the same modulus.
+    let field = BinaryField::new(Gf2Poly::from_exponents(&c.poly)).unwrap();
+    let [ra, rb, rx, ry] = [&c.a, &c.b, &c.gx, &c.gy].map(|h| field.from_hex(h).unwrap());
+    assert_eq!(
+        &ry.square() + &(&rx * &ry),
+        &(&(&rx.square() * &rx) + &(&ra * &rx.square())) + &rb
+    );
+    // n·G = O and (n − 1)·G = −G = (x, x + y): the order, through
+    // hundreds of inversions.
+    let n = Gf2Poly::from_hex(&c.n).unwrap(); // the integer n's bits
+    assert_eq!(scalar_mul(a, (x, y), &n), None, "{}: n·G", c.name);
+    let mut n1 = n.clone();
+    n1.set_coeff(0, false); // n is odd
+    assert_eq!(
+        scalar_mul(a, (x, y), &n1),
+        Some((x, x + y)),
+        "{}: (n−1)·G",
+        c.name
+    );
+}
+
+#[test]
+fn nist_curve_base_points() {
+    let all = curves();
+    assert_eq!(all.len(), 10);
+    for c in &all {
+        match c.poly[0] {
+            163 => check_curve::<F163>(c),
+            233 => check_curve::<F233>(c),
+            283 => check_curve::<F283>(c),
+            409 => check_curve::<F409>(c),
+            571 => check_curve::<F571>(c),
+            m => panic!("unexpected degree {m}"),
+        }
+    }
+}
