@@ -24,16 +24,35 @@ pub(crate) trait Arith {
     fn add(&self, a: &Self::E, b: &Self::E) -> Self::E;
     /// `b` if `choice` is set, else `a`, in constant time.
     fn select(&self, a: &Self::E, b: &Self::E, choice: Choice) -> Self::E;
+    /// `a^(2^k)`: by default k squarings; a field may apply a precomputed
+    /// linear map instead.
+    #[inline(always)]
+    fn pow2k(&self, a: &Self::E, k: usize) -> Self::E {
+        pow2k_by_squaring(self, a, k)
+    }
+    /// The half-trace (odd m): by default the recurrence of
+    /// [`half_trace_by_squaring`]; a field may apply a precomputed linear
+    /// map instead.
+    #[inline(always)]
+    fn half_trace(&self, c: &Self::E) -> Self::E {
+        half_trace_by_squaring(self, c)
+    }
 }
 
 /// `a^(2^k)`: k squarings.
 #[inline(always)]
-pub(crate) fn pow2k<A: Arith>(f: &A, a: &A::E, k: usize) -> A::E {
+pub(crate) fn pow2k_by_squaring<A: Arith + ?Sized>(f: &A, a: &A::E, k: usize) -> A::E {
     let mut r = a.clone();
     for _ in 0..k {
         r = f.square(&r);
     }
     r
+}
+
+/// `a^(2^k)` with the field's fastest method.
+#[inline(always)]
+pub(crate) fn pow2k<A: Arith>(f: &A, a: &A::E, k: usize) -> A::E {
+    f.pow2k(a, k)
 }
 
 /// `a^(−1)`, and 0 for 0: Itoh–Tsujii (Inform. and Comput. 78, 1988).
@@ -63,10 +82,16 @@ pub(crate) fn invert<A: Arith>(f: &A, a: &A::E) -> A::E {
     f.square(&beta)
 }
 
+/// The half-trace with the field's fastest method.
+#[inline(always)]
+pub(crate) fn half_trace<A: Arith>(f: &A, c: &A::E) -> A::E {
+    f.half_trace(c)
+}
+
 /// The half-trace H(c) = Σ_{i=0}^{(m−1)/2} c^(2^(2i)) for odd m, by the
 /// recurrence h ← h⁴ + c: m − 1 squarings. (H(c)² + H(c) = c + Tr(c).)
 #[inline(always)]
-pub(crate) fn half_trace<A: Arith>(f: &A, c: &A::E) -> A::E {
+pub(crate) fn half_trace_by_squaring<A: Arith + ?Sized>(f: &A, c: &A::E) -> A::E {
     let mut h = c.clone();
     for _ in 0..(f.degree() - 1) / 2 {
         h = f.add(&f.square(&f.square(&h)), c);
@@ -96,6 +121,7 @@ pub(crate) fn pow<A: Arith>(f: &A, a: &A::E, e: &[u64]) -> A::E {
 /// products, one inversion of the whole product, then back-substitution.
 /// Zeros are replaced by 1 in the products (selected in constant time) and
 /// restored at the end. `scratch.len() == v.len()`.
+#[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn invert_batch<A: Arith>(
     f: &A,

@@ -14,8 +14,9 @@ use crate::cpu::Clmul;
 use crate::gf2x::PclmulLane;
 
 macro_rules! entries {
-    ($($op:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+    ($($(#[$attr:meta])* $op:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
         $(
+            $(#[$attr])*
             #[inline]
             pub(super) fn $op<F: FieldElement>(t: Clmul, $($arg: $ty),*) $(-> $ret)? {
                 // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::$op`
@@ -29,6 +30,7 @@ macro_rules! entries {
         mod tf {
             use super::*;
             $(
+                $(#[$attr])*
                 #[target_feature(enable = "pclmulqdq,sse4.1")]
                 pub(super) fn $op<F: FieldElement>(t: Clmul, $($arg: $ty),*) $(-> $ret)? {
                     ops::$op::<F, _>(PclmulLane(t), $($arg),*)
@@ -48,5 +50,6 @@ entries! {
     pow(a: &F, e: &[u64]) -> F;
     mul_slices(out: &mut [F], a: &[F], b: &[F]);
     square_slices(out: &mut [F], a: &[F]);
+    #[cfg(feature = "alloc")]
     invert_batch(v: &mut [F], scratch: &mut [F]);
 }

@@ -5,6 +5,8 @@
 // Addition in characteristic 2 is XOR, and subtraction is addition.
 #![allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 
+#[cfg(feature = "std")]
+use super::words::table_steps;
 use super::words::{reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
 use super::{Backend, FieldElement, FieldSpec, Gf2mError};
 use crate::gf2x::InlineFixed;
@@ -33,6 +35,9 @@ macro_rules! fixed_field {
             const TRACE_MASK: [u64; $w] = trace_mask::<$w>($m, Self::TERMS);
             /// The valid bits of the top word.
             const TOP: u64 = top_mask($m);
+            /// The steps of the inversion chain done by a table (0: none).
+            #[cfg(feature = "std")]
+            const TABLE_STEPS: [usize; 4] = table_steps($m, $w);
 
             /// The element from its `ceil(m/8)`-byte big-endian octet string
             /// (SEC 1 §2.3.5: the coefficient of x^(m−1) first).
@@ -96,6 +101,47 @@ macro_rules! fixed_field {
                 let (e, o) = split_even_odd(&a.0);
                 let p = reduce_sparse::<$w, { 2 * $w }>(k.$mul(&Self::SQRT_X, &o), $m, Self::TERMS);
                 $name(core::array::from_fn(|i| e[i] ^ p[i]))
+            }
+
+            #[cfg(feature = "std")]
+            fn frobenius_rows(k: usize) -> Option<&'static [Self]> {
+                use std::sync::OnceLock;
+                static TABLES: [OnceLock<std::vec::Vec<$name>>; 4] = [const { OnceLock::new() }; 4];
+                let at = Self::TABLE_STEPS.iter().position(|&s| s == k && s != 0)?;
+                Some(TABLES[at].get_or_init(|| super::tables::frobenius_rows::<$name>(k)))
+            }
+
+            #[cfg(not(feature = "std"))]
+            fn frobenius_rows(_: usize) -> Option<&'static [Self]> {
+                None
+            }
+
+            #[cfg(feature = "std")]
+            fn half_trace_rows() -> Option<&'static [Self]> {
+                static TABLE: std::sync::OnceLock<std::vec::Vec<$name>> = std::sync::OnceLock::new();
+                Some(TABLE.get_or_init(super::tables::half_trace_rows::<$name>))
+            }
+
+            #[cfg(not(feature = "std"))]
+            fn half_trace_rows() -> Option<&'static [Self]> {
+                None
+            }
+
+            #[inline(always)]
+            fn apply_rows(rows: &[Self], a: &Self) -> Self {
+                let mut acc = [0u64; $w];
+                for (w, chunk) in rows.chunks(64).enumerate() {
+                    let bits = a.0[w];
+                    for (b, row) in chunk.iter().enumerate() {
+                        // The bit passes through `black_box`: seeing a 0/1 mask,
+                        // the compiler turns the masked XOR into a branch on it.
+                        let mask = core::hint::black_box((bits >> b) & 1).wrapping_neg();
+                        for (x, r) in acc.iter_mut().zip(row.0) {
+                            *x ^= r & mask;
+                        }
+                    }
+                }
+                $name(acc)
             }
         }
 

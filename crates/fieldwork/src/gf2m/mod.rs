@@ -80,6 +80,8 @@ mod clmul;
 mod fixed;
 #[cfg(feature = "alloc")]
 mod runtime;
+#[cfg(feature = "std")]
+mod tables;
 mod words;
 
 pub use fixed::{F163, F233, F283, F409, F571};
@@ -181,13 +183,23 @@ mod private {
     /// inlinable kernels (sealed: implemented by the five types only; its
     /// kernels' trait is crate-private).
     #[allow(private_bounds)]
-    pub trait FieldSpec: Copy {
+    pub trait FieldSpec: Copy + 'static {
         /// `a·b` with the kernels of `k`.
         fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self;
         /// `a²` with the kernels of `k`.
         fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self;
         /// `√a` with the kernels of `k`.
         fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+        /// The rows (x^i)^(2^k), i < m, of the k-fold Frobenius map, for the
+        /// k of the inversion chain that have a table (built on first use;
+        /// none without `std`).
+        fn frobenius_rows(k: usize) -> Option<&'static [Self]>;
+        /// The rows H(x^i), i < m, of the half-trace (built on first use;
+        /// none without `std`).
+        fn half_trace_rows() -> Option<&'static [Self]>;
+        /// Σ a_i·rows\[i\]: a linear map applied with masks, no index or
+        /// branch on `a`.
+        fn apply_rows(rows: &[Self], a: &Self) -> Self;
     }
 }
 use private::FieldSpec;
@@ -362,6 +374,20 @@ impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
     fn select(&self, a: &F, b: &F, choice: Choice) -> F {
         F::conditional_select(a, b, choice)
     }
+    #[inline(always)]
+    fn pow2k(&self, a: &F, k: usize) -> F {
+        match F::frobenius_rows(k) {
+            Some(rows) => F::apply_rows(rows, a),
+            None => algorithms::pow2k_by_squaring(self, a, k),
+        }
+    }
+    #[inline(always)]
+    fn half_trace(&self, c: &F) -> F {
+        match F::half_trace_rows() {
+            Some(rows) => F::apply_rows(rows, c),
+            None => algorithms::half_trace_by_squaring(self, c),
+        }
+    }
 }
 
 /// The whole of one operation on the kernels `K`: the bodies every backend
@@ -423,6 +449,7 @@ mod ops {
             *o = F::square_k(k, x);
         }
     }
+    #[cfg(feature = "alloc")]
     #[inline(always)]
     pub(super) fn invert_batch<F: FieldElement, K: InlineFixed>(
         k: K,

@@ -177,3 +177,31 @@ pub(crate) const fn top_mask(m: usize) -> u64 {
         (1u64 << (m % 64)) - 1
     }
 }
+
+/// The multi-squaring steps k of the Itoh–Tsujii chain for m − 1 (see
+/// `algorithms::invert`) worth a precomputed linear map: those with
+/// k ≥ m·W/24, the largest four, 0 for unused slots. Applying the map costs
+/// m·W masked XORs; k squarings cost about k·(reduction + W products), so
+/// the break-even grows with m·W (measured with `fieldwork speed --filter
+/// gf2m`).
+#[cfg(feature = "std")]
+pub(crate) const fn table_steps(m: usize, w: usize) -> [usize; 4] {
+    let n = m - 1;
+    let min = m * w / 24;
+    let mut steps = [0usize; 4];
+    let bits = usize::BITS - n.leading_zeros();
+    let mut k = 1;
+    let mut i = bits - 1;
+    while i > 0 {
+        i -= 1;
+        if k >= min {
+            // Keep the largest four: shift the list down.
+            steps = [steps[1], steps[2], steps[3], k];
+        }
+        k *= 2;
+        if (n >> i) & 1 == 1 {
+            k += 1;
+        }
+    }
+    steps
+}

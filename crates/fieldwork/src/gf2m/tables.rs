@@ -1,0 +1,54 @@
+//! The precomputed linear maps of the fixed fields, built on first use
+//! with the portable kernels (once per process): the k-fold Frobenius maps
+//! a ↦ a^(2^k) of the inversion chain and the half-trace, each as its m
+//! images of x^i. Applying one costs m·W masked XORs
+//! (`FieldSpec::apply_rows`), in place of k squarings or the half-trace's
+//! m − 1.
+#![forbid(unsafe_code)]
+
+use super::FieldElement;
+use crate::gf2x::PortableWord;
+use std::vec::Vec;
+
+/// x as an element (m ≥ 2).
+fn x<F: FieldElement>() -> F {
+    let mut w = [0u64; 16];
+    w[0] = 2;
+    F::from_word_slice(&w[..F::WORDS]).unwrap_or(F::ONE)
+}
+
+/// (x^i)^(2^k) = X^i for i < m, X = x^(2^k): m − 1 products by X.
+pub(super) fn frobenius_rows<F: FieldElement>(k: usize) -> Vec<F> {
+    let mut big_x = x::<F>();
+    for _ in 0..k {
+        big_x = F::square_k(PortableWord, &big_x);
+    }
+    let mut rows = Vec::with_capacity(F::M);
+    let mut r = F::ONE;
+    for _ in 0..F::M {
+        rows.push(r);
+        r = F::mul_k(PortableWord, &r, &big_x);
+    }
+    rows
+}
+
+/// H(x^i) for i < m: by the recurrence for odd i, and H(x^(2j)) = H(x^j)²
+/// (H commutes with squaring) for even i.
+pub(super) fn half_trace_rows<F: FieldElement>() -> Vec<F> {
+    let mut rows: Vec<F> = Vec::with_capacity(F::M);
+    let mut xi = F::ONE;
+    for i in 0..F::M {
+        let h = if i % 2 == 0 && i > 0 {
+            F::square_k(PortableWord, &rows[i / 2])
+        } else {
+            let mut h = xi;
+            for _ in 0..(F::M - 1) / 2 {
+                h = F::square_k(PortableWord, &F::square_k(PortableWord, &h)) + xi;
+            }
+            h
+        };
+        rows.push(h);
+        xi = F::mul_k(PortableWord, &xi, &x::<F>());
+    }
+    rows
+}
