@@ -13,7 +13,7 @@
 //! | module | what it is | status |
 //! |---|---|---|
 //! | [`gf2x`] | multiplication and algebra in GF(2)\[x\] | products of any size (portable, PCLMULQDQ, VPCLMULQDQ; fixed formulas, Karatsuba, Toom-3, additive FFT), squaring, [`gf2x::Gf2Poly`] algebra; every Su–Fan strategy in `gf2x::reproduce` (feature `reproduce`) |
-//! | `gf2m` | binary fields GF(2^m), polynomial and normal basis | in progress (not public yet) |
+//! | [`gf2m`] | binary fields GF(2^m) | the NIST fields `F163` … `F571` and [`gf2m::BinaryField`] for any irreducible modulus: product, square, Itoh–Tsujii inversion, square root, trace, half-trace, quadratic solving, batches; PCLMULQDQ and portable; normal bases to come |
 //! | [`ghash`] | GHASH and POLYVAL | done: streaming, `universal-hash` traits, one-shot; portable / PCLMULQDQ / VPCLMULQDQ; the white paper's algorithm progression in `ghash::reproduce` (feature `reproduce`) |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | done: AES-128/192/256; AES-GCM with the `aead` traits and SP 800-38D's detached-IV API; stitched VAES/VPCLMULQDQ kernels on zmm and ymm, AES-NI and portable engines |
 //! | [`poly1305`] | Poly1305 (RFC 8439) | done: streaming, `universal-hash` traits, one-shot `tag`/`verify`; AVX-512 IFMA, AVX2 (Goll–Gueron and complete 4-decimation), portable |
