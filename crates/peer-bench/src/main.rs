@@ -167,12 +167,19 @@ fn main() -> ExitCode {
         eprintln!("\r\x1b[2Kdone: {total} cases");
     }
 
-    let tables = harness::markdown(&clock, &results);
+    let (group, short, long) = groups::poly1305::MARGINAL;
+    let marginals = harness::marginals(&clock, &results, group, short, long);
+    let mut tables = harness::markdown(&clock, &results);
+    tables.push_str(&harness::marginal_markdown(&marginals));
     println!("{header}\n");
     if args.markdown {
         print!("{tables}");
     } else {
         print!("{}", harness::text_table(&clock, &results));
+        let text = harness::marginal_text(&marginals);
+        if !text.is_empty() {
+            print!("\n{text}");
+        }
     }
     if let Some(path) = &page_path {
         let info = page::PageInfo {
@@ -197,7 +204,7 @@ fn main() -> ExitCode {
         eprintln!("wrote {}", path.display());
     }
     if let Some(path) = &args.json {
-        let doc = harness::json(&clock, &results, report.level.name());
+        let doc = harness::json(&clock, &results, &marginals, report.level.name());
         if let Err(e) = std::fs::write(path, doc.render()) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;

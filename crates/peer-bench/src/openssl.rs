@@ -1,6 +1,7 @@
 //! The system OpenSSL (`libcrypto`, feature `system-peers`): the few EVP
-//! functions the `kummer` group (X25519), the `ghash` group (GMAC) and the
-//! `gcm` group (AES-GCM) need, declared here and wrapped safely. Written
+//! functions the `kummer` group (X25519), the `ghash` group (GMAC), the
+//! `gcm` group (AES-GCM) and the `poly1305` group (Poly1305) need, declared
+//! here and wrapped safely. Written
 //! against OpenSSL 3.0 (Debian 12's `libssl-dev`); the X25519 functions
 //! exist since 1.1.1, the `EVP_MAC` and `OSSL_PARAM` ones since 3.0, the
 //! `EVP_CIPHER` ones used here since 1.1.0.
@@ -434,6 +435,65 @@ impl Gmac {
     /// `H = AES_K(0)` recomputed.
     pub fn restart(&mut self) -> Result<(), String> {
         self.init_with(None)
+    }
+}
+
+/// Poly1305 (RFC 8439 §2.5) through OpenSSL's `EVP_MAC` interface
+/// (`EVP_MAC_fetch(NULL, "POLY1305", NULL)`, OpenSSL 3.0): one context,
+/// fetched once; each tag is `EVP_MAC_init` with the 32-byte one-time key,
+/// `EVP_MAC_update` and `EVP_MAC_final`. OpenSSL's provider refuses a second
+/// tag without a new key, as Poly1305's one-time keys require, so
+/// [`Poly1305Mac::tag`] keys the context every time.
+pub struct Poly1305Mac {
+    ctx: NonNull<EvpMacCtx>,
+}
+
+impl Poly1305Mac {
+    /// A Poly1305 context (unkeyed).
+    pub fn new() -> Result<Poly1305Mac, String> {
+        // SAFETY: a null library context and properties mean the defaults;
+        // the name is NUL-terminated.
+        let mac = unsafe { EVP_MAC_fetch(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null()) };
+        let mac = NonNull::new(mac).ok_or("OpenSSL EVP_MAC_fetch(\"POLY1305\") failed")?;
+        // SAFETY: `mac` is a live EVP_MAC; the context takes its own
+        // reference, so ours is freed right after.
+        let ctx = unsafe { EVP_MAC_CTX_new(mac.as_ptr()) };
+        // SAFETY: `mac` came from EVP_MAC_fetch and is freed once.
+        unsafe { EVP_MAC_free(mac.as_ptr()) };
+        let ctx = NonNull::new(ctx).ok_or("OpenSSL EVP_MAC_CTX_new failed")?;
+        Ok(Poly1305Mac { ctx })
+    }
+
+    /// The 16-byte tag of `message` under the one-time `key`
+    /// (`EVP_MAC_init` with the key, `EVP_MAC_update` unless the message is
+    /// empty, `EVP_MAC_final`).
+    pub fn tag(&mut self, key: &[u8; 32], message: &[u8]) -> Result<[u8; 16], String> {
+        let ctx = self.ctx.as_ptr();
+        let mut out = [0u8; 16];
+        let mut len = 0usize;
+        // SAFETY: `ctx` is a live context; the key is valid for 32 bytes
+        // and copied; a null parameter array sets nothing; the message is
+        // valid for its length; `out` has room for the 16 bytes given as its
+        // size, and OpenSSL fails rather than write more.
+        let ok = unsafe {
+            EVP_MAC_init(ctx, key.as_ptr(), key.len(), ptr::null()) == 1
+                && (message.is_empty() || EVP_MAC_update(ctx, message.as_ptr(), message.len()) == 1)
+                && EVP_MAC_final(ctx, out.as_mut_ptr(), &mut len, out.len()) == 1
+        };
+        if ok && len == 16 {
+            Ok(out)
+        } else {
+            Err(format!(
+                "OpenSSL Poly1305 failed (EVP_MAC_init/update/final; length {len})"
+            ))
+        }
+    }
+}
+
+impl Drop for Poly1305Mac {
+    fn drop(&mut self) {
+        // SAFETY: created by EVP_MAC_CTX_new, freed once.
+        unsafe { EVP_MAC_CTX_free(self.ctx.as_ptr()) }
     }
 }
 

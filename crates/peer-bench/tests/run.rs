@@ -225,3 +225,28 @@ fn out_to_a_missing_directory_fails_before_the_run() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a directory"));
 }
+
+#[test]
+fn poly1305_rows_and_marginal_table() {
+    let json = std::env::temp_dir().join(format!("peer-bench-poly-{}.json", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--filter",
+        "poly1305",
+        "--markdown",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    for row in ["| 8192 B ", "| 16384 B ", "**poly1305 marginal**"] {
+        assert!(md.contains(row), "{row} in {md}");
+    }
+    assert!(md.contains("Best peer by marginal rate: "), "{md}");
+    if cfg!(feature = "system-peers") {
+        assert!(md.contains(" Poly1305 (system)"), "{md}");
+    }
+    let j = std::fs::read_to_string(&json).unwrap();
+    let _ = std::fs::remove_file(&json);
+    assert!(j.contains("\"marginal_cycles_per_byte\": "), "{j}");
+}
