@@ -23,6 +23,7 @@ mod harness;
 #[cfg(feature = "system-peers")]
 mod openssl;
 mod page;
+mod sweep;
 #[cfg(feature = "system-peers")]
 mod sys;
 
@@ -65,6 +66,16 @@ struct Args {
     /// Also run the rows that take minutes (e.g. 2^20-word products).
     #[arg(long)]
     heavy: bool,
+    /// Instead of the groups: Poly1305's cycles/byte at every length
+    /// 49..=4000 bytes for each implementation, written to CSV_FILE, with
+    /// the figure (same name, .svg) and a note with the speed-up of complete
+    /// decimation over Goll–Gueron per 1 KiB band (same name, .md).
+    #[arg(long, value_name = "CSV_FILE", conflicts_with = "poly1305_plot")]
+    poly1305_sweep: Option<PathBuf>,
+    /// Redraw the figure (CSV_FILE with .svg) from an existing sweep and
+    /// print its band table, without measuring.
+    #[arg(long, value_name = "CSV_FILE")]
+    poly1305_plot: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -96,6 +107,24 @@ fn main() -> ExitCode {
     if args.cpu_slug {
         println!("{slug}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(csv) = &args.poly1305_plot {
+        return match plot(csv) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(csv) = &args.poly1305_sweep {
+        return match run_sweep(csv, &args, report) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let page_path = match (&args.out, &args.out_dir) {
         (Some(file), _) => {
@@ -212,4 +241,109 @@ fn main() -> ExitCode {
         eprintln!("wrote {}", path.display());
     }
     ExitCode::SUCCESS
+}
+
+/// The CPU as the pages name it: model, then vendor, family and model
+/// numbers when known.
+fn cpu_description() -> String {
+    let model = benchtime::cpu_model();
+    match page::cpu_id() {
+        Some(id) => format!(
+            "{model} ({} family {} model {})",
+            id.vendor, id.family, id.model
+        ),
+        None => model,
+    }
+}
+
+/// `--poly1305-sweep`: measures, then writes the CSV, the SVG and the note.
+fn run_sweep(
+    csv: &std::path::Path,
+    args: &Args,
+    report: fieldwork::cpu::CpuReport,
+) -> Result<(), String> {
+    let parent = csv.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(dir) = parent.filter(|d| !d.is_dir()) {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    let svg_path = csv.with_extension("svg");
+    let md_path = csv.with_extension("md");
+    let clock = Clock::calibrate();
+    let sampler = sweep::sampler(&clock, args.quick);
+    let date = benchtime::today_utc();
+    let cpu = cpu_description();
+    eprintln!(
+        "poly1305 sweep {}..={} bytes on {cpu}; {}",
+        sweep::FIRST,
+        sweep::LAST,
+        clock.describe()
+    );
+    let started = std::time::Instant::now();
+    let data = sweep::measure(&clock, &sampler, |length| {
+        eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
+    })?;
+    let commit = page::git_commit();
+    let name = |p: &std::path::Path| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    };
+    let level = match report.cap {
+        Some(c) => format!("`{}` ({}={c})", report.level, fieldwork::cpu::CAP_VARIABLE),
+        None => format!("`{}`", report.level),
+    };
+    let info = sweep::NoteInfo {
+        cpu: cpu.clone(),
+        level,
+        date: date.clone(),
+        commit: commit.clone(),
+        command: page::command_line(
+            report.cap,
+            &std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+        ),
+        clock: clock.describe(),
+        csv: name(csv),
+        svg: name(&svg_path),
+    };
+    let title = format!("Poly1305 cycles/byte — {cpu}; {date}; commit {commit}");
+    let write = |path: &std::path::Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(csv, &data.to_csv())?;
+    write(&svg_path, &sweep::svg(&data, &title))?;
+    let bands = sweep::bands(&data);
+    match &bands {
+        Ok(b) => {
+            write(&md_path, &sweep::markdown(&info, &data, b))?;
+            println!("{}", sweep::band_table(b));
+        }
+        Err(e) => eprintln!("no band table: {e}"),
+    }
+    println!("{}", sweep::column_means_table(&data));
+    for p in [csv, &svg_path, &md_path] {
+        if p.exists() {
+            eprintln!("wrote {}", p.display());
+        }
+    }
+    Ok(())
+}
+
+/// `--poly1305-plot`: the SVG and the band table of an existing CSV.
+fn plot(csv: &std::path::Path) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(csv).map_err(|e| format!("cannot read {}: {e}", csv.display()))?;
+    let data = sweep::Sweep::from_csv(&text)?;
+    let svg_path = csv.with_extension("svg");
+    let title = format!(
+        "Poly1305 cycles/byte — {}",
+        csv.file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    );
+    std::fs::write(&svg_path, sweep::svg(&data, &title))
+        .map_err(|e| format!("cannot write {}: {e}", svg_path.display()))?;
+    println!("{}", sweep::band_table(&sweep::bands(&data)?));
+    eprintln!("wrote {}", svg_path.display());
+    Ok(())
 }
