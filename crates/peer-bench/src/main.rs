@@ -282,6 +282,18 @@ fn run_sweep(
     let data = sweep::measure(&clock, &sampler, |length| {
         eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
     })?;
+    let after = Clock::calibrate();
+    let drifted = match (clock.core_ghz, after.core_ghz) {
+        (Some(a), Some(b)) => (a - b).abs() > 0.1 * a.min(b),
+        _ => true,
+    };
+    if drifted {
+        eprintln!(
+            "warning: the core-clock estimate moved during the sweep ({} → {}): cycles/byte are doubtful, speed-ups are not",
+            clock.describe(),
+            after.describe()
+        );
+    }
     let commit = page::git_commit();
     let name = |p: &std::path::Path| {
         p.file_name()
@@ -304,6 +316,7 @@ fn run_sweep(
                 .collect::<Vec<_>>(),
         ),
         clock: clock.describe(),
+        clock_after: (after.describe(), drifted),
         csv: name(csv),
         svg: name(&svg_path),
     };

@@ -73,17 +73,20 @@ pub struct Band {
 }
 
 /// The sampler of one length: samples of at least 5 µs, about 20 ms for
-/// all columns together (2 ms with `--quick`), 11 to 101 samples. The whole
-/// sweep then takes a minute or two.
+/// all columns together (2 ms with `--quick`), 11 to 301 samples per
+/// column. The whole sweep then takes a minute or two.
 pub fn sampler(clock: &Clock, quick: bool) -> Sampler {
     let budget_ms = if quick { 2.0 } else { 20.0 };
     Sampler {
         min_sample_ticks: (5_000.0 * clock.tsc_ghz) as u64,
         budget_ticks: (budget_ms * 1e6 * clock.tsc_ghz) as u64,
         min_samples: 11,
-        max_samples: 101,
+        max_samples: MAX_SAMPLES,
     }
 }
+
+/// The most samples per column and length.
+const MAX_SAMPLES: usize = 301;
 
 /// The columns of a sweep: Goll–Gueron, complete decimation (where this CPU
 /// or the cap allows AVX2), fieldwork's default, then the peers.
@@ -325,8 +328,12 @@ pub struct NoteInfo {
     pub commit: String,
     /// The command, as one can paste it.
     pub command: String,
-    /// The clock's description.
+    /// The clock's description, calibrated before the sweep.
     pub clock: String,
+    /// The clock calibrated again after the sweep, and whether the two
+    /// core-clock estimates differ by more than 10 % (the cycle figures are
+    /// then doubtful; the speed-ups, ratios of ticks, are not).
+    pub clock_after: (String, bool),
     /// File names of the CSV and the SVG, relative to the note.
     pub csv: String,
     /// See `csv`.
@@ -351,17 +358,27 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: &[Band]) -> String {
     let _ = writeln!(out, "- date: {}", info.date);
     let _ = writeln!(out, "- commit: {}", info.commit);
     let _ = writeln!(out, "- command: `{}`", info.command);
-    let _ = writeln!(out, "- clock: {}", info.clock);
+    let _ = writeln!(out, "- clock before the sweep: {}", info.clock);
+    let _ = writeln!(out, "- clock after the sweep: {}", info.clock_after.0);
+    if info.clock_after.1 {
+        out.push_str(
+            "- **the two core-clock estimates differ by more than 10 %**: the \
+             cycles/byte figures (ticks × the first estimate) are doubtful on \
+             this run; the speed-ups, ratios of ticks at each length, are not\n",
+        );
+    }
     let _ = writeln!(
         out,
         "- data: [{}]({}), figure: [{}]({})\n",
         info.csv, info.csv, info.svg, info.svg
     );
-    out.push_str(
+    let _ = write!(
+        out,
         "Each length is timed on its own: every column interleaved on the same \
          random key and message, the whole keyed MAC per call (key setup, \
-         message, finalisation), median of a short sampling (about 20 ms per \
-         length for all columns), converted to estimated core cycles per byte. \
+         message, finalisation), the median of up to {MAX_SAMPLES} interleaved \
+         samples of at least 5 µs per column (a budget of about 20 ms per length \
+         for all columns), converted to estimated core cycles per byte. \
          Single lengths are noisy on a shared machine; the band means are the \
          figures to read.\n\n",
     );
@@ -743,6 +760,7 @@ mod tests {
             commit: "abc1234".into(),
             command: "cargo run --release -p peer-bench -- --poly1305-sweep x.csv".into(),
             clock: "TSC 1 GHz".into(),
+            clock_after: ("TSC 1 GHz, later".into(), true),
             csv: "x.csv".into(),
             svg: "x.svg".into(),
         };
@@ -755,6 +773,9 @@ mod tests {
             "![Poly1305 cycles per byte](x.svg)",
             "| 3–4 KiB | 3073–4000 B ",
             "## Mean cycles/byte per band",
+            "- clock after the sweep: TSC 1 GHz, later",
+            "differ by more than 10 %",
+            "up to 301 interleaved",
         ] {
             assert!(md.contains(needle), "{needle} in {md}");
         }
