@@ -18,6 +18,7 @@
 //! (`docs/benchmarks/<cpu slug>.md`, see `page.rs`); `--out FILE` writes it
 //! to a file of one's choosing, and `--cpu-slug` prints the slug alone.
 
+mod binary_fields;
 mod groups;
 mod harness;
 #[cfg(feature = "system-peers")]
