@@ -269,7 +269,17 @@ fn run_sweep(
     }
     let svg_path = csv.with_extension("svg");
     let md_path = csv.with_extension("md");
-    let clock = Clock::calibrate();
+    // The figures are cycles: without a core-clock estimate (the add and
+    // imul chains disagree when the machine is busy) they would be ticks.
+    let clock = (0..5)
+        .map(|i| {
+            if i > 0 {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+            Clock::calibrate()
+        })
+        .find(|c| c.core_ghz.is_some())
+        .ok_or("the core clock could not be estimated in five tries (is the machine busy?)")?;
     let sampler = sweep::sampler(&clock, args.quick);
     let date = benchtime::today_utc();
     let cpu = cpu_description();
@@ -290,7 +300,7 @@ fn run_sweep(
     };
     if drifted {
         eprintln!(
-            "warning: the core-clock estimate moved during the sweep ({} → {}): cycles/byte are doubtful, speed-ups are not",
+            "warning: the core-clock estimate moved or was lost during the sweep ({} → {}): cycles/byte are doubtful, speed-ups are not",
             clock.describe(),
             after.describe()
         );

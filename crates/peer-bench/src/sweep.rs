@@ -330,9 +330,10 @@ pub struct NoteInfo {
     pub command: String,
     /// The clock's description, calibrated before the sweep.
     pub clock: String,
-    /// The clock calibrated again after the sweep, and whether the two
-    /// core-clock estimates differ by more than 10 % (the cycle figures are
-    /// then doubtful; the speed-ups, ratios of ticks, are not).
+    /// The clock calibrated again after the sweep, and whether its
+    /// core-clock estimate differs from the first by more than 10 % or could
+    /// not be made (the cycle figures are then doubtful; the speed-ups,
+    /// ratios of ticks, are not).
     pub clock_after: (String, bool),
     /// File names of the CSV and the SVG, relative to the note.
     pub csv: String,
@@ -362,9 +363,10 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: &[Band]) -> String {
     let _ = writeln!(out, "- clock after the sweep: {}", info.clock_after.0);
     if info.clock_after.1 {
         out.push_str(
-            "- **the two core-clock estimates differ by more than 10 %**: the \
-             cycles/byte figures (ticks × the first estimate) are doubtful on \
-             this run; the speed-ups, ratios of ticks at each length, are not\n",
+            "- **the core-clock estimate after the sweep differs from the first \
+             by more than 10 % or could not be made**: the cycles/byte figures \
+             (ticks × the first estimate) are doubtful on this run; the \
+             speed-ups, ratios of ticks at each length, are not\n",
         );
     }
     let _ = writeln!(
@@ -774,7 +776,7 @@ mod tests {
             "| 3–4 KiB | 3073–4000 B ",
             "## Mean cycles/byte per band",
             "- clock after the sweep: TSC 1 GHz, later",
-            "differ by more than 10 %",
+            "differs from the first by more than 10 %",
             "up to 301 interleaved",
         ] {
             assert!(md.contains(needle), "{needle} in {md}");
