@@ -64,8 +64,7 @@ pub mod chacha20;
 pub mod chachapoly;
 pub mod cpu;
 pub mod gcm;
-// No items yet: private until it has an API.
-mod gf2m;
+pub mod gf2m;
 pub mod gf2x;
 pub mod ghash;
 pub mod kummer;

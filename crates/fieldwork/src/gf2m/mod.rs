@@ -1,28 +1,582 @@
-//! Binary fields GF(2^m) in polynomial and normal basis.
+//! Binary fields GF(2^m) in polynomial basis: the five NIST fields as
+//! fixed types, and any irreducible modulus at run time.
 //!
-//! *Status: planned (issue "Binary fields"); this module has no items yet.*
+//! GF(2^m) is GF(2)\[x\] modulo an irreducible polynomial f of degree m. An
+//! element is a polynomial of degree < m in `ceil(m/64)` words, word 0
+//! lowest (the layout of [`crate::gf2x`]), always fully reduced. Addition
+//! is XOR; multiplication is a [`crate::gf2x`] product and a reduction
+//! modulo f.
 //!
-//! GF(2^m) is GF(2)\[x\] modulo an irreducible polynomial f(x) of degree m.
-//! An element is a polynomial of degree < m, stored in `ceil(m/64)` words in
-//! the layout of [`crate::gf2x`]. Multiplication is a [`crate::gf2x`] product
-//! followed by reduction modulo f; for the sparse NIST moduli (trinomials and
-//! pentanomials) reduction is a few shifts and XORs per word.
+//! | type | modulus f | words | curves |
+//! |---|---|---|---|
+//! | [`F163`] | x^163 + x^7 + x^6 + x^3 + 1 | 3 | B-163, K-163 |
+//! | [`F233`] | x^233 + x^74 + 1 | 4 | B-233, K-233 |
+//! | [`F283`] | x^283 + x^12 + x^7 + x^5 + 1 | 5 | B-283, K-283 |
+//! | [`F409`] | x^409 + x^87 + 1 | 7 | B-409, K-409 |
+//! | [`F571`] | x^571 + x^10 + x^5 + x^2 + 1 | 9 | B-571, K-571 |
 //!
-//! | field | modulus f(x) | words |
+//! (FIPS 186-4, Appendix D.1.3.) The operations are those of the
+//! [`FieldElement`] trait, which every fixed type implements, so code can
+//! be written once for all five; [`BinaryField`] gives the same operations
+//! for any irreducible modulus chosen at run time.
+//!
+//! ```
+//! use fieldwork::gf2m::{F233, FieldElement};
+//!
+//! let a = F233::from_words(&[3, 0, 0, 1 << 40])?;
+//! let b = a.square() + F233::ONE;
+//! // Inversion returns a `CtOption`: none for zero.
+//! let c = b.invert().unwrap();
+//! assert_eq!(b * c, F233::ONE);
+//! // z² + z = a has a root exactly when Tr(a) = 0.
+//! let z = a.solve_quadratic();
+//! assert_eq!(bool::from(z.is_some()), !bool::from(a.trace()));
+//! # Ok::<(), fieldwork::gf2m::Gf2mError>(())
+//! ```
+//!
+//! # Algorithms
+//!
+//! - **Product**: the fixed `gf2x` kernel of the field's word count (3, 4,
+//!   5, 7, 9 words: Karatsuba and Su–Fan formulas, PCLMULQDQ or the
+//!   portable masked integer products), inlined with the reduction into one
+//!   function per backend.
+//! - **Reduction**: word-level shift-and-add for the sparse modulus
+//!   (Hankerson, Menezes and Vanstone, *Guide to Elliptic Curve
+//!   Cryptography*, Algorithms 2.41–2.45): each word above bit m is folded
+//!   back as two shifted XORs per term of f − x^m. Written once
+//!   (`words::reduce_sparse`) and unrolled per modulus by the compiler.
+//! - **Squaring**: linear — one carry-less square per word (or bit
+//!   spreading, portable), then the reduction.
+//! - **Inversion**: Itoh–Tsujii over the binary addition chain of m − 1
+//!   (m − 1 squarings, ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products); 0 maps to
+//!   0 and [`FieldElement::invert`] returns none for it.
+//! - **Square root**: a = e(x²) + x·o(x²) ⇒ √a = e(x) + √x·o(x): a bit
+//!   gather and one product by the constant √x.
+//! - **Trace**: Tr is linear; the positions i with Tr(x^i) = 1 come from
+//!   Newton's identities on f at compile time, and Tr(a) is the parity of
+//!   `a AND mask`.
+//! - **Half-trace** (odd m): H(c) = Σ c^(4^i), i ≤ (m−1)/2, by h ← h⁴ + c;
+//!   it solves z² + z = c when Tr(c) = 0.
+//!
+//! Every operation is constant time in every backend: no branch and no
+//! memory index depends on an element's value; loop counts depend on m
+//! and on public lengths only.
+//!
+//! # Backends
+//!
+//! | backend | needs | word product |
 //! |---|---|---|
-//! | B-163 / K-163 | x^163 + x^7 + x^6 + x^3 + 1 | 3 |
-//! | B-233 / K-233 | x^233 + x^74 + 1 | 4 |
-//! | B-283 / K-283 | x^283 + x^12 + x^7 + x^5 + 1 | 5 |
-//! | B-409 / K-409 | x^409 + x^87 + 1 | 7 |
-//! | B-571 / K-571 | x^571 + x^10 + x^5 + x^2 + 1 | 9 |
+//! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
+//! | `portable` | nothing | masked integer multiplication |
 //!
-//! (FIPS 186-4, appendix D.1.3.) Beyond the fixed NIST types, any irreducible
-//! modulus is accepted at run time. Squaring is linear (bit spreading);
-//! inversion by Itoh–Tsujii or the extended Euclidean algorithm in constant
-//! time; the square root is `a^(2^(m−1))`; the trace and half-trace solve
-//! quadratics `z² + z = c` for point decompression.
-//!
-//! Normal bases (a submodule when it lands) represent elements by their
-//! coordinates on `{β, β², β⁴, …, β^(2^(m−1))}`, where squaring is a cyclic
-//! shift; multiplication uses the Gaussian normal bases of type T and the
-//! algorithms of Reyhani-Masoleh–Hasan and Fan–Dai.
+//! Chosen once per call of a public operation (a compound operation such
+//! as `invert` runs its whole loop inside one backend function).
+//! `cargo run --release -p peer-bench --features system-peers -- --filter
+//! gf2m` measures each operation against NTL and OpenSSL.
+
+mod algorithms;
+#[cfg(target_arch = "x86_64")]
+mod clmul;
+mod fixed;
+#[cfg(feature = "alloc")]
+mod runtime;
+mod words;
+
+pub use fixed::{F163, F233, F283, F409, F571};
+#[cfg(feature = "alloc")]
+pub use runtime::{BinaryField, Element};
+
+use crate::gf2x::{InlineFixed, PortableWord};
+use algorithms::Arith;
+use core::fmt;
+use core::marker::PhantomData;
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
+
+/// What was wrong with an input to a `gf2m` function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Gf2mError {
+    /// A bit at or above the degree m is set: the value is not a reduced
+    /// element of GF(2^m).
+    NotReduced {
+        /// The field's degree.
+        m: usize,
+    },
+    /// A byte string, word slice or batch had the wrong length.
+    Length {
+        /// The length required.
+        expected: usize,
+        /// The length given.
+        actual: usize,
+    },
+    /// Text that is not hexadecimal, or has too many digits.
+    InvalidHex,
+    /// A modulus of degree 0 or 1, or above 10 000 (`BinaryField::MAX_DEGREE`)
+    /// (the degree is given).
+    Degree(usize),
+    /// A modulus that is not irreducible.
+    Reducible,
+    /// Elements of two different fields combined.
+    FieldMismatch,
+}
+
+impl fmt::Display for Gf2mError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Gf2mError::NotReduced { m } => {
+                write!(
+                    f,
+                    "not an element of GF(2^{m}): a bit at or above {m} is set"
+                )
+            }
+            Gf2mError::Length { expected, actual } => {
+                write!(f, "wrong length: expected {expected}, got {actual}")
+            }
+            Gf2mError::InvalidHex => f.write_str("not a hexadecimal field element"),
+            Gf2mError::Degree(d) => write!(
+                f,
+                "a field modulus must have degree 2..=10000, this one has degree {d}"
+            ),
+            Gf2mError::Reducible => f.write_str("the modulus is not irreducible"),
+            Gf2mError::FieldMismatch => f.write_str("elements of different fields combined"),
+        }
+    }
+}
+
+impl core::error::Error for Gf2mError {}
+
+/// Parses big-endian hexadecimal (optional `0x`, at most `2·out.len()`
+/// digits) into `out`, right-aligned.
+fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
+    let s = s.trim();
+    let s = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    let digits = s.as_bytes();
+    if digits.is_empty() || digits.len() > 2 * out.len() {
+        return Err(Gf2mError::InvalidHex);
+    }
+    out.fill(0);
+    for (i, &c) in digits.iter().rev().enumerate() {
+        let v = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return Err(Gf2mError::InvalidHex),
+        };
+        let at = out.len() - 1 - i / 2;
+        out[at] |= v << (4 * (i % 2));
+    }
+    Ok(())
+}
+
+mod private {
+    use crate::gf2x::InlineFixed;
+
+    /// A fixed field's product, square and square root on any backend's
+    /// inlinable kernels (sealed: implemented by the five types only; its
+    /// kernels' trait is crate-private).
+    #[allow(private_bounds)]
+    pub trait FieldSpec: Copy {
+        /// `a·b` with the kernels of `k`.
+        fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self;
+        /// `a²` with the kernels of `k`.
+        fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+        /// `√a` with the kernels of `k`.
+        fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+    }
+}
+use private::FieldSpec;
+
+/// An element of one of the fixed NIST fields ([`F163`] … [`F571`]): the
+/// operations they share, so code can be generic over the field.
+///
+/// Every method runs in constant time in the element's value (lengths,
+/// the degree and exponent lengths are public).
+///
+/// ```
+/// use fieldwork::gf2m::{F163, F571, FieldElement};
+///
+/// fn check<F: FieldElement>(a: F) {
+///     assert_eq!(a.sqrt().square(), a);
+///     assert_eq!(a.pow2k(F::M), a); // a^(2^m) = a
+/// }
+/// check(F163::ONE + F163::ONE.sqrt());
+/// check(F571::from_words(&[7; 9].map(|w| w & 0xff))?);
+/// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
+/// ```
+#[allow(private_bounds)]
+pub trait FieldElement:
+    FieldSpec
+    + Copy
+    + Default
+    + Eq
+    + fmt::Debug
+    + fmt::Display
+    + ConstantTimeEq
+    + ConditionallySelectable
+    + core::ops::Add<Output = Self>
+    + core::ops::AddAssign
+    + core::ops::Sub<Output = Self>
+    + core::ops::Mul<Output = Self>
+    + core::ops::MulAssign
+    + core::ops::Neg<Output = Self>
+    + core::str::FromStr<Err = Gf2mError>
+{
+    /// The degree m: the field has 2^m elements.
+    const M: usize;
+    /// Words per element, `ceil(m/64)`.
+    const WORDS: usize;
+    /// Bytes of the octet-string encoding, `ceil(m/8)`.
+    const BYTES: usize;
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+
+    /// The exponents of the modulus' terms, highest first (e.g.
+    /// `[233, 74, 0]`).
+    fn modulus_exponents() -> &'static [usize];
+
+    /// The element from `WORDS` words, word 0 lowest.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] for another number of words,
+    /// [`Gf2mError::NotReduced`] if a bit at or above m is set.
+    fn from_word_slice(words: &[u64]) -> Result<Self, Gf2mError>;
+
+    /// The words, word 0 lowest.
+    fn as_words(&self) -> &[u64];
+
+    /// The element from its `BYTES`-byte big-endian octet string (SEC 1
+    /// §2.3.5).
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] for another length, [`Gf2mError::NotReduced`]
+    /// if a bit at or above m is set.
+    fn from_be_slice(bytes: &[u8]) -> Result<Self, Gf2mError>;
+
+    /// Writes the `BYTES`-byte big-endian octet string into `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] if `out.len() != BYTES`.
+    fn write_be_bytes(&self, out: &mut [u8]) -> Result<(), Gf2mError>;
+
+    /// A uniformly random element.
+    fn random<R: rand_core::Rng + ?Sized>(rng: &mut R) -> Self;
+
+    /// `a²`.
+    fn square(&self) -> Self;
+
+    /// `a^(−1)`; none for 0.
+    fn invert(&self) -> CtOption<Self>;
+
+    /// The square root (every element has exactly one).
+    fn sqrt(&self) -> Self;
+
+    /// The absolute trace Tr(a) = a + a² + … + a^(2^(m−1)) ∈ {0, 1}.
+    fn trace(&self) -> Choice;
+
+    /// The half-trace Σ_{i=0}^{(m−1)/2} a^(2^(2i)) (all five NIST degrees
+    /// are odd).
+    fn half_trace(&self) -> Self;
+
+    /// `a^e`, the exponent as little-endian words (constant time in `a`
+    /// and `e`; `e.len()` is public).
+    fn pow(&self, exponent: &[u64]) -> Self;
+
+    /// `a^(2^k)`: k squarings.
+    fn pow2k(&self, k: usize) -> Self;
+
+    /// Whether `a = 0`.
+    fn is_zero(&self) -> Choice;
+
+    /// A root z of z² + z = a, if there is one (exactly when Tr(a) = 0; the
+    /// other root is z + 1): z = H(a), the half-trace (m odd).
+    fn solve_quadratic(&self) -> CtOption<Self> {
+        let z = self.half_trace();
+        CtOption::new(z, !self.trace())
+    }
+
+    /// `out[i] = a[i]·b[i]`, with the backend chosen once for the batch.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless the three slices have one length.
+    fn mul_slices(out: &mut [Self], a: &[Self], b: &[Self]) -> Result<(), Gf2mError> {
+        Backend::best().mul_slices(out, a, b)
+    }
+
+    /// `out[i] = a[i]²`, with the backend chosen once for the batch.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless the two slices have one length.
+    fn square_slices(out: &mut [Self], a: &[Self]) -> Result<(), Gf2mError> {
+        Backend::best().square_slices(out, a)
+    }
+
+    /// Replaces every element by its inverse, 0 by 0, with one inversion
+    /// and 3 products per element (Montgomery's trick), in constant time.
+    #[cfg(feature = "alloc")]
+    fn invert_batch(elements: &mut [Self]) {
+        Backend::best().invert_batch(elements)
+    }
+}
+
+/// A fixed field's arithmetic on the kernels `K`, for the generic
+/// algorithms.
+#[derive(Clone, Copy)]
+struct FixedArith<F, K>(K, PhantomData<F>);
+
+impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
+    type E = F;
+    #[inline(always)]
+    fn degree(&self) -> usize {
+        F::M
+    }
+    #[inline(always)]
+    fn one(&self) -> F {
+        F::ONE
+    }
+    #[inline(always)]
+    fn mul(&self, a: &F, b: &F) -> F {
+        F::mul_k(self.0, a, b)
+    }
+    #[inline(always)]
+    fn square(&self, a: &F) -> F {
+        F::square_k(self.0, a)
+    }
+    #[inline(always)]
+    fn add(&self, a: &F, b: &F) -> F {
+        *a + *b
+    }
+    #[inline(always)]
+    fn select(&self, a: &F, b: &F, choice: Choice) -> F {
+        F::conditional_select(a, b, choice)
+    }
+}
+
+/// The whole of one operation on the kernels `K`: the bodies every backend
+/// compiles (the accelerated ones inside their `#[target_feature]` entry
+/// points).
+mod ops {
+    use super::algorithms;
+    use super::{FieldElement, FixedArith};
+    use crate::gf2x::InlineFixed;
+    use core::marker::PhantomData;
+
+    #[inline(always)]
+    fn arith<F, K>(k: K) -> FixedArith<F, K> {
+        FixedArith(k, PhantomData)
+    }
+
+    #[inline(always)]
+    pub(super) fn mul<F: FieldElement, K: InlineFixed>(k: K, a: &F, b: &F) -> F {
+        F::mul_k(k, a, b)
+    }
+    #[inline(always)]
+    pub(super) fn square<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+        F::square_k(k, a)
+    }
+    #[inline(always)]
+    pub(super) fn sqrt<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+        F::sqrt_k(k, a)
+    }
+    #[inline(always)]
+    pub(super) fn invert<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+        algorithms::invert(&arith::<F, K>(k), a)
+    }
+    #[inline(always)]
+    pub(super) fn half_trace<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+        algorithms::half_trace(&arith::<F, K>(k), a)
+    }
+    #[inline(always)]
+    pub(super) fn pow2k<F: FieldElement, K: InlineFixed>(k: K, a: &F, n: usize) -> F {
+        algorithms::pow2k(&arith::<F, K>(k), a, n)
+    }
+    #[inline(always)]
+    pub(super) fn pow<F: FieldElement, K: InlineFixed>(k: K, a: &F, e: &[u64]) -> F {
+        algorithms::pow(&arith::<F, K>(k), a, e)
+    }
+    #[inline(always)]
+    pub(super) fn mul_slices<F: FieldElement, K: InlineFixed>(
+        k: K,
+        out: &mut [F],
+        a: &[F],
+        b: &[F],
+    ) {
+        for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+            *o = F::mul_k(k, x, y);
+        }
+    }
+    #[inline(always)]
+    pub(super) fn square_slices<F: FieldElement, K: InlineFixed>(k: K, out: &mut [F], a: &[F]) {
+        for (o, x) in out.iter_mut().zip(a) {
+            *o = F::square_k(k, x);
+        }
+    }
+    #[inline(always)]
+    pub(super) fn invert_batch<F: FieldElement, K: InlineFixed>(
+        k: K,
+        v: &mut [F],
+        scratch: &mut [F],
+    ) {
+        algorithms::invert_batch(&arith::<F, K>(k), v, scratch, |x| x.is_zero());
+    }
+}
+
+/// A chosen `gf2m` backend: the fixed fields' operations with the dispatch
+/// done once (for tests and benchmarks; the element methods use
+/// [`Backend::best`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Backend(Kind);
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    #[cfg(target_arch = "x86_64")]
+    Pclmulqdq(cpu::Clmul),
+    Portable,
+}
+
+/// One operation on the chosen backend: the `#[target_feature]` entry
+/// point of an accelerated backend, or the portable body.
+macro_rules! dispatch {
+    ($self:expr, $op:ident($($arg:expr),*)) => {
+        match $self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Pclmulqdq(t) => clmul::$op(t, $($arg),*),
+            Kind::Portable => ops::$op(PortableWord, $($arg),*),
+        }
+    };
+}
+
+impl Backend {
+    /// The fastest backend usable on this CPU under the cap.
+    #[inline]
+    pub fn best() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Clmul::get() {
+            return Backend(Kind::Pclmulqdq(t));
+        }
+        Backend(Kind::Portable)
+    }
+
+    /// The portable backend.
+    pub fn portable() -> Backend {
+        Backend(Kind::Portable)
+    }
+
+    /// The PCLMULQDQ backend, if usable.
+    pub fn pclmulqdq() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Clmul::get() {
+            return Some(Backend(Kind::Pclmulqdq(t)));
+        }
+        None
+    }
+
+    /// Every usable backend, best first.
+    pub fn all() -> impl Iterator<Item = Backend> {
+        Backend::pclmulqdq()
+            .into_iter()
+            .chain(core::iter::once(Backend::portable()))
+    }
+
+    /// `pclmulqdq` or `portable`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Pclmulqdq(_) => "pclmulqdq",
+            Kind::Portable => "portable",
+        }
+    }
+
+    /// `a·b`.
+    #[inline]
+    pub fn mul<F: FieldElement>(self, a: &F, b: &F) -> F {
+        dispatch!(self, mul(a, b))
+    }
+
+    /// `a²`.
+    #[inline]
+    pub fn square<F: FieldElement>(self, a: &F) -> F {
+        dispatch!(self, square(a))
+    }
+
+    /// `√a`.
+    pub fn sqrt<F: FieldElement>(self, a: &F) -> F {
+        dispatch!(self, sqrt(a))
+    }
+
+    /// `a^(−1)` (0 for 0).
+    pub fn invert<F: FieldElement>(self, a: &F) -> F {
+        dispatch!(self, invert(a))
+    }
+
+    /// The half-trace.
+    pub fn half_trace<F: FieldElement>(self, a: &F) -> F {
+        dispatch!(self, half_trace(a))
+    }
+
+    /// `a^(2^k)`.
+    pub fn pow2k<F: FieldElement>(self, a: &F, k: usize) -> F {
+        dispatch!(self, pow2k(a, k))
+    }
+
+    /// `a^e`.
+    pub fn pow<F: FieldElement>(self, a: &F, e: &[u64]) -> F {
+        dispatch!(self, pow(a, e))
+    }
+
+    /// `out[i] = a[i]·b[i]`.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless the slices have one length.
+    pub fn mul_slices<F: FieldElement>(
+        self,
+        out: &mut [F],
+        a: &[F],
+        b: &[F],
+    ) -> Result<(), Gf2mError> {
+        same_len(out.len(), a.len())?;
+        same_len(out.len(), b.len())?;
+        dispatch!(self, mul_slices(out, a, b));
+        Ok(())
+    }
+
+    /// `out[i] = a[i]²`.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless the slices have one length.
+    pub fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) -> Result<(), Gf2mError> {
+        same_len(out.len(), a.len())?;
+        dispatch!(self, square_slices(out, a));
+        Ok(())
+    }
+
+    /// Every element inverted in place (0 stays 0).
+    #[cfg(feature = "alloc")]
+    pub fn invert_batch<F: FieldElement>(self, v: &mut [F]) {
+        let mut scratch = alloc::vec![F::ZERO; v.len()];
+        dispatch!(self, invert_batch(v, &mut scratch));
+    }
+}
+
+fn same_len(expected: usize, actual: usize) -> Result<(), Gf2mError> {
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(Gf2mError::Length { expected, actual })
+    }
+}

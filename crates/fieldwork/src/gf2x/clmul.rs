@@ -162,6 +162,23 @@ impl Kernel for ClmulKernel {
 
 macro_rules! fixed_entries {
     ($($name:ident $n:literal = $formula:path),*) => {
+        /// The same kernels `#[inline(always)]`, for another area's
+        /// `#[target_feature(enable = "pclmulqdq,sse4.1")]` entry points.
+        impl formulas::InlineFixed for PclmulLane {
+            $(
+                #[inline(always)]
+                fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+                    let mut c = [0u64; 2 * $n];
+                    store_lanes(&mut c, $formula(self, &to_lanes(a), &to_lanes(b)));
+                    c
+                }
+            )*
+            #[inline(always)]
+            fn square_word(self, a: u64) -> [u64; 2] {
+                clmul_words(self.0, a, a)
+            }
+        }
+
         $(
             #[doc = concat!("The ", $n, "-word product with PCLMULQDQ.")]
             #[inline]

@@ -227,6 +227,38 @@ pub(crate) trait Kernel: Copy {
     fn square(self, out: &mut [u64], a: &[u64]);
 }
 
+/// A backend's fixed-size products and word square as `#[inline(always)]`
+/// functions on arrays, for other areas (`gf2m`) to inline into their own
+/// `#[target_feature]` entry points, so a field operation's product,
+/// reduction and the loops around them compile into one function.
+// Every fixed size is here (the PCLMULQDQ backend implements its whole
+// list); gf2m uses the sizes of its fields.
+#[allow(dead_code)]
+pub(crate) trait InlineFixed: Copy {
+    /// The 1-word product.
+    fn mul1(self, a: &[u64; 1], b: &[u64; 1]) -> [u64; 2];
+    /// The 2-word product.
+    fn mul2(self, a: &[u64; 2], b: &[u64; 2]) -> [u64; 4];
+    /// The 3-word product.
+    fn mul3(self, a: &[u64; 3], b: &[u64; 3]) -> [u64; 6];
+    /// The 4-word product.
+    fn mul4(self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 8];
+    /// The 5-word product.
+    fn mul5(self, a: &[u64; 5], b: &[u64; 5]) -> [u64; 10];
+    /// The 6-word product.
+    fn mul6(self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 12];
+    /// The 7-word product.
+    fn mul7(self, a: &[u64; 7], b: &[u64; 7]) -> [u64; 14];
+    /// The 8-word product.
+    fn mul8(self, a: &[u64; 8], b: &[u64; 8]) -> [u64; 16];
+    /// The 9-word product.
+    fn mul9(self, a: &[u64; 9], b: &[u64; 9]) -> [u64; 18];
+    /// The 16-word product.
+    fn mul16(self, a: &[u64; 16], b: &[u64; 16]) -> [u64; 32];
+    /// The square of one word, low word first.
+    fn square_word(self, a: u64) -> [u64; 2];
+}
+
 /// Spreads the 32 bits of `x` to the even bit positions of a u64 (bit i to
 /// bit 2i): the square of a 32-bit polynomial. Shifts and masks only.
 #[inline(always)]

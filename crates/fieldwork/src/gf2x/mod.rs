@@ -95,6 +95,12 @@ mod vpclmul;
 #[cfg(feature = "alloc")]
 pub use poly::{Gf2Poly, ParsePolyError};
 
+// The fixed kernels as inlinable array functions, for `gf2m`'s backends.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use clmul::PclmulLane;
+pub(crate) use formulas::InlineFixed;
+pub(crate) use portable::PortableWord;
+
 use core::fmt;
 use formulas::{BASE_MAX, Kernel};
 

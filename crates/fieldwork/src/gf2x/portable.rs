@@ -86,6 +86,28 @@ impl DigitMul<u64> for PortableWord {
     }
 }
 
+macro_rules! inline_fixed {
+    ($($name:ident $n:literal),*) => {
+        impl formulas::InlineFixed for PortableWord {
+            $(
+                #[inline(always)]
+                fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+                    formulas::$name(self, a, b)
+                }
+            )*
+            #[inline(always)]
+            fn square_word(self, a: u64) -> [u64; 2] {
+                [
+                    formulas::spread32(a as u32),
+                    formulas::spread32((a >> 32) as u32),
+                ]
+            }
+        }
+    };
+}
+
+inline_fixed!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+
 /// The portable base case and squaring, for the recursive algorithms.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PortableKernel;

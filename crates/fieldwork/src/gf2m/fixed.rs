@@ -1,0 +1,345 @@
+//! The five NIST fields as fixed types: one macro instantiation each, with
+//! the modulus, the word count and the constants derived from the modulus
+//! (√x, the trace mask) computed at compile time.
+#![forbid(unsafe_code)]
+// Addition in characteristic 2 is XOR, and subtraction is addition.
+#![allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
+
+use super::words::{reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
+use super::{Backend, FieldElement, FieldSpec, Gf2mError};
+use crate::gf2x::InlineFixed;
+use core::fmt;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+
+macro_rules! fixed_field {
+    (
+        $(#[$doc:meta])*
+        $name:ident, m = $m:literal, words = $w:literal, bytes = $bytes:literal,
+        terms = [$($term:literal),*], mul = $mul:ident
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default)]
+        pub struct $name([u64; $w]);
+
+        impl $name {
+            /// The reduction polynomial's terms below x^m.
+            const TERMS: &'static [usize] = &[$($term),*];
+            /// The modulus' exponents, highest first.
+            const EXPONENTS: &'static [usize] = &[$m, $($term),*];
+            /// √x, for the square root.
+            const SQRT_X: [u64; $w] = sqrt_x::<$w, { 2 * $w }>($m, Self::TERMS);
+            /// The positions of trace one.
+            const TRACE_MASK: [u64; $w] = trace_mask::<$w>($m, Self::TERMS);
+            /// The valid bits of the top word.
+            const TOP: u64 = top_mask($m);
+
+            /// The element from its `ceil(m/8)`-byte big-endian octet string
+            /// (SEC 1 §2.3.5: the coefficient of x^(m−1) first).
+            ///
+            /// # Errors
+            ///
+            /// [`Gf2mError::NotReduced`] if a bit at or above m is set.
+            pub fn from_be_bytes(bytes: &[u8; $bytes]) -> Result<$name, Gf2mError> {
+                <$name as FieldElement>::from_be_slice(bytes)
+            }
+
+            /// The `ceil(m/8)`-byte big-endian octet string (SEC 1 §2.3.5).
+            pub fn to_be_bytes(&self) -> [u8; $bytes] {
+                let mut out = [0u8; $bytes];
+                for (i, byte) in out.iter_mut().rev().enumerate() {
+                    *byte = (self.0[i / 8] >> (8 * (i % 8))) as u8;
+                }
+                out
+            }
+
+            /// The element from its words, word 0 lowest (the `gf2x` layout).
+            ///
+            /// # Errors
+            ///
+            /// [`Gf2mError::NotReduced`] if a bit at or above m is set.
+            pub fn from_words(words: &[u64; $w]) -> Result<$name, Gf2mError> {
+                if words[$w - 1] & !Self::TOP != 0 {
+                    return Err(Gf2mError::NotReduced { m: $m });
+                }
+                Ok($name(*words))
+            }
+
+            /// The words, word 0 lowest.
+            pub fn to_words(&self) -> [u64; $w] {
+                self.0
+            }
+        }
+
+        // The kernels' trait is crate-private; `FieldSpec` is sealed.
+        #[allow(private_bounds)]
+        impl FieldSpec for $name {
+            #[inline(always)]
+            fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self {
+                $name(reduce_sparse::<$w, { 2 * $w }>(k.$mul(&a.0, &b.0), $m, Self::TERMS))
+            }
+
+            #[inline(always)]
+            fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self {
+                let mut c = [0u64; 2 * $w];
+                for (i, &x) in a.0.iter().enumerate() {
+                    let [lo, hi] = k.square_word(x);
+                    c[2 * i] = lo;
+                    c[2 * i + 1] = hi;
+                }
+                $name(reduce_sparse::<$w, { 2 * $w }>(c, $m, Self::TERMS))
+            }
+
+            #[inline(always)]
+            fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self {
+                // a = e(x²) + x·o(x²), so √a = e(x) + √x·o(x).
+                let (e, o) = split_even_odd(&a.0);
+                let p = reduce_sparse::<$w, { 2 * $w }>(k.$mul(&Self::SQRT_X, &o), $m, Self::TERMS);
+                $name(core::array::from_fn(|i| e[i] ^ p[i]))
+            }
+        }
+
+        impl FieldElement for $name {
+            const M: usize = $m;
+            const WORDS: usize = $w;
+            const BYTES: usize = $bytes;
+            const ZERO: $name = $name([0; $w]);
+            const ONE: $name = {
+                let mut one = [0u64; $w];
+                one[0] = 1;
+                $name(one)
+            };
+
+            fn modulus_exponents() -> &'static [usize] {
+                Self::EXPONENTS
+            }
+
+            fn from_word_slice(words: &[u64]) -> Result<$name, Gf2mError> {
+                let words: &[u64; $w] = words.try_into().map_err(|_| Gf2mError::Length {
+                    expected: $w,
+                    actual: words.len(),
+                })?;
+                $name::from_words(words)
+            }
+
+            fn as_words(&self) -> &[u64] {
+                &self.0
+            }
+
+            fn from_be_slice(bytes: &[u8]) -> Result<$name, Gf2mError> {
+                if bytes.len() != $bytes {
+                    return Err(Gf2mError::Length { expected: $bytes, actual: bytes.len() });
+                }
+                let mut w = [0u64; $w];
+                for (i, &byte) in bytes.iter().rev().enumerate() {
+                    w[i / 8] |= u64::from(byte) << (8 * (i % 8));
+                }
+                $name::from_words(&w)
+            }
+
+            fn write_be_bytes(&self, out: &mut [u8]) -> Result<(), Gf2mError> {
+                let actual = out.len();
+                let out: &mut [u8; $bytes] = out
+                    .try_into()
+                    .map_err(|_| Gf2mError::Length { expected: $bytes, actual })?;
+                *out = self.to_be_bytes();
+                Ok(())
+            }
+
+            fn random<R: rand_core::Rng + ?Sized>(rng: &mut R) -> $name {
+                let mut w = [0u64; $w];
+                for x in &mut w {
+                    *x = rng.next_u64();
+                }
+                w[$w - 1] &= Self::TOP;
+                $name(w)
+            }
+
+            #[inline]
+            fn square(&self) -> $name {
+                Backend::best().square(self)
+            }
+
+            fn invert(&self) -> CtOption<$name> {
+                let inv = Backend::best().invert(self);
+                CtOption::new(inv, !self.is_zero())
+            }
+
+            fn sqrt(&self) -> $name {
+                Backend::best().sqrt(self)
+            }
+
+            fn trace(&self) -> Choice {
+                let mut t = 0u64;
+                for (x, m) in self.0.iter().zip(Self::TRACE_MASK.iter()) {
+                    t ^= x & m;
+                }
+                Choice::from((t.count_ones() & 1) as u8)
+            }
+
+            fn half_trace(&self) -> $name {
+                Backend::best().half_trace(self)
+            }
+
+            fn pow(&self, exponent: &[u64]) -> $name {
+                Backend::best().pow(self, exponent)
+            }
+
+            fn pow2k(&self, k: usize) -> $name {
+                Backend::best().pow2k(self, k)
+            }
+
+            fn is_zero(&self) -> Choice {
+                self.ct_eq(&Self::ZERO)
+            }
+        }
+
+        impl ConstantTimeEq for $name {
+            fn ct_eq(&self, other: &$name) -> Choice {
+                self.0.ct_eq(&other.0)
+            }
+        }
+
+        impl ConditionallySelectable for $name {
+            fn conditional_select(a: &$name, b: &$name, choice: Choice) -> $name {
+                $name(core::array::from_fn(|i| u64::conditional_select(&a.0[i], &b.0[i], choice)))
+            }
+        }
+
+        /// Equality in constant time ([`ConstantTimeEq`]).
+        impl PartialEq for $name {
+            fn eq(&self, other: &$name) -> bool {
+                self.ct_eq(other).into()
+            }
+        }
+
+        impl Eq for $name {}
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($name), "({:x})"), self)
+            }
+        }
+
+        /// The big-endian octet string in hexadecimal, `2·ceil(m/8)` digits.
+        impl fmt::LowerHex for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                for b in self.to_be_bytes() {
+                    write!(f, "{b:02x}")?;
+                }
+                Ok(())
+            }
+        }
+
+        /// As [`LowerHex`](fmt::LowerHex).
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::LowerHex::fmt(self, f)
+            }
+        }
+
+        /// Hexadecimal, big-endian, at most `2·ceil(m/8)` digits (fewer
+        /// are zero-extended on the left), either case, optional `0x`.
+        impl core::str::FromStr for $name {
+            type Err = Gf2mError;
+            fn from_str(s: &str) -> Result<$name, Gf2mError> {
+                let mut bytes = [0u8; $bytes];
+                super::parse_hex(s, &mut bytes)?;
+                $name::from_be_bytes(&bytes)
+            }
+        }
+
+        impl Add for $name {
+            type Output = $name;
+            #[inline]
+            fn add(self, rhs: $name) -> $name {
+                $name(core::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+            }
+        }
+
+        impl AddAssign for $name {
+            #[inline]
+            fn add_assign(&mut self, rhs: $name) {
+                for (x, y) in self.0.iter_mut().zip(rhs.0) {
+                    *x ^= y;
+                }
+            }
+        }
+
+        /// Subtraction is addition in characteristic 2.
+        impl Sub for $name {
+            type Output = $name;
+            #[inline]
+            fn sub(self, rhs: $name) -> $name {
+                $name(core::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+            }
+        }
+
+        impl SubAssign for $name {
+            #[inline]
+            fn sub_assign(&mut self, rhs: $name) {
+                *self = *self - rhs;
+            }
+        }
+
+        /// −a = a in characteristic 2.
+        impl Neg for $name {
+            type Output = $name;
+            #[inline]
+            fn neg(self) -> $name {
+                self
+            }
+        }
+
+        impl Mul for $name {
+            type Output = $name;
+            #[inline]
+            fn mul(self, rhs: $name) -> $name {
+                Backend::best().mul(&self, &rhs)
+            }
+        }
+
+        impl MulAssign for $name {
+            #[inline]
+            fn mul_assign(&mut self, rhs: $name) {
+                *self = *self * rhs;
+            }
+        }
+    };
+}
+
+fixed_field!(
+    /// GF(2^163) = GF(2)\[x\]/(x^163 + x^7 + x^6 + x^3 + 1), the field of
+    /// B-163 and K-163 (FIPS 186-4 D.1.3.1), on 3 words.
+    ///
+    /// ```
+    /// use fieldwork::gf2m::{F163, FieldElement};
+    ///
+    /// let a: F163 = "0x03f0eba16286a2d57ea0991168d4994637e8343e36".parse()?;
+    /// let inv = a.invert().unwrap();
+    /// assert_eq!(a * inv, F163::ONE);
+    /// assert_eq!(a.sqrt().square(), a);
+    /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
+    /// ```
+    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3
+);
+fixed_field!(
+    /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
+    /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
+    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4
+);
+fixed_field!(
+    /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
+    /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
+    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5
+);
+fixed_field!(
+    /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
+    /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
+    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7
+);
+fixed_field!(
+    /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
+    /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
+    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9
+);

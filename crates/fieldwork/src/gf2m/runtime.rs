@@ -1,0 +1,662 @@
+//! GF(2^m) for an irreducible modulus chosen at run time: [`BinaryField`]
+//! and its [`Element`]s.
+//!
+//! The product is a `gf2x` product (the backend chosen once, when the field
+//! is built) and a reduction: word-level folding when f − x^m has all its
+//! terms at least 64 below m (every trinomial and pentanomial of cryptographic
+//! size), else Barrett's method with two `gf2x` products, which over GF(2)\[x\]
+//! needs no correction step: with μ = ⌊x^(2m)/f⌋ and c of degree < 2m − 1,
+//! ⌊⌊c/x^m⌋·μ/x^m⌋ is exactly ⌊c/f⌋ (the estimate of Barrett, CRYPTO '86,
+//! has no carries to absorb in characteristic 2). Both are constant time for
+//! the field's (public) size.
+#![forbid(unsafe_code)]
+
+use super::Gf2mError;
+use super::algorithms::{self, Arith};
+use super::words::top_mask;
+use crate::gf2x::{Backend, Gf2Poly};
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Add, Mul};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+
+/// How products are reduced modulo f.
+#[derive(Debug)]
+enum Reduction {
+    /// f = x^m + Σ x^k with every k ≤ m − 64: fold word by word.
+    Sparse(Vec<usize>),
+    /// Barrett: μ = ⌊x^(2m)/f⌋ (m + 1 bits) and f itself, as words.
+    Barrett { mu: Vec<u64>, f: Vec<u64> },
+}
+
+#[derive(Debug)]
+struct Inner {
+    m: usize,
+    words: usize,
+    modulus: Gf2Poly,
+    reduction: Reduction,
+    backend: Backend,
+    trace_mask: Vec<u64>,
+    sqrt_x: Vec<u64>,
+    /// An element of trace one (x^i for the smallest such i), for
+    /// z² + z = c when m is even.
+    trace_one: Vec<u64>,
+}
+
+/// GF(2^m) = GF(2)\[x\]/(f) for an irreducible f chosen at run time, of
+/// degree 2 to [`BinaryField::MAX_DEGREE`].
+///
+/// Cloning is cheap (the field is shared); elements keep their field.
+///
+/// ```
+/// use fieldwork::gf2m::BinaryField;
+/// use fieldwork::gf2x::Gf2Poly;
+///
+/// // The AES field GF(2^8) = GF(2)[x]/(x^8 + x^4 + x^3 + x + 1).
+/// let f = BinaryField::new("x^8 + x^4 + x^3 + x + 1".parse()?)?;
+/// let a = f.from_be_bytes(&[0x57])?;
+/// let b = f.from_be_bytes(&[0x83])?;
+/// assert_eq!((&a * &b).to_be_bytes(), [0xc1]); // FIPS 197, 4.2
+/// assert_eq!(&a * &a.invert().unwrap(), f.one());
+///
+/// // The NIST polynomials are the lowest-weight irreducibles.
+/// let g = BinaryField::sparse_irreducible(233)?;
+/// assert_eq!(g.modulus().to_string(), "x^233 + x^74 + 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct BinaryField(Arc<Inner>);
+
+impl fmt::Debug for BinaryField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BinaryField(GF(2)[x]/({}))", self.0.modulus)
+    }
+}
+
+impl PartialEq for BinaryField {
+    fn eq(&self, other: &BinaryField) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.modulus == other.0.modulus
+    }
+}
+
+impl Eq for BinaryField {}
+
+impl BinaryField {
+    /// The largest degree accepted.
+    pub const MAX_DEGREE: usize = 10_000;
+
+    /// The field GF(2)\[x\]/(modulus).
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Degree`] for a modulus of degree below 2 (a constant
+    /// or linear polynomial) or above [`Self::MAX_DEGREE`];
+    /// [`Gf2mError::Reducible`] if it is not irreducible.
+    pub fn new(modulus: Gf2Poly) -> Result<BinaryField, Gf2mError> {
+        let m = modulus.degree().unwrap_or(0);
+        if !(2..=Self::MAX_DEGREE).contains(&m) {
+            return Err(Gf2mError::Degree(m));
+        }
+        if !modulus.is_irreducible() {
+            return Err(Gf2mError::Reducible);
+        }
+        let words = m.div_ceil(64);
+        let terms: Vec<usize> = (0..m).filter(|&i| modulus.coeff(i)).collect();
+        let reduction = if m >= 64 && terms.iter().all(|&k| k + 64 <= m) && terms.len() <= 8 {
+            Reduction::Sparse(terms.clone())
+        } else {
+            let mu = Gf2Poly::x_pow(2 * m)
+                .checked_divrem(&modulus)
+                .map(|(q, _)| q.into_words())
+                .ok_or(Gf2mError::Degree(m))?;
+            let mut f = modulus.to_u64s();
+            f.resize(m / 64 + 1, 0);
+            let mut mu = mu;
+            mu.resize(m / 64 + 1, 0);
+            Reduction::Barrett { mu, f }
+        };
+        let mut inner = Inner {
+            m,
+            words,
+            modulus,
+            reduction,
+            backend: Backend::best(),
+            trace_mask: vec![0; words],
+            sqrt_x: vec![0; words],
+            trace_one: vec![0; words],
+        };
+        inner.trace_mask = trace_mask(m, &terms);
+        let arith = RuntimeArith(&inner);
+        let mut x = vec![0u64; words];
+        x[0] = 2; // x, reduced since m ≥ 2
+        inner.sqrt_x = algorithms::pow2k(&arith, &x, m - 1);
+        let first = (0..m)
+            .find(|&i| (inner.trace_mask[i / 64] >> (i % 64)) & 1 == 1)
+            .unwrap_or(0);
+        inner.trace_one[first / 64] = 1 << (first % 64);
+        Ok(BinaryField(Arc::new(inner)))
+    }
+
+    /// The field defined by the lowest-weight irreducible polynomial of
+    /// degree m: the trinomial x^m + x^k + 1 with the smallest k, else the
+    /// pentanomial x^m + x^k3 + x^k2 + x^k1 + 1 with the smallest k3, then
+    /// k2, then k1 (the convention of FIPS 186-4 D.1.3 and IEEE 1363; for
+    /// the NIST degrees it gives the NIST polynomials).
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Degree`] outside 2..=[`Self::MAX_DEGREE`], and for the
+    /// degrees below 5 where no trinomial is irreducible and no pentanomial
+    /// exists (m = 4 has x^4 + x + 1; m = 2, 3 have trinomials too — only
+    /// impossible degrees are errors).
+    pub fn sparse_irreducible(m: usize) -> Result<BinaryField, Gf2mError> {
+        if !(2..=Self::MAX_DEGREE).contains(&m) {
+            return Err(Gf2mError::Degree(m));
+        }
+        for k in 1..m {
+            let f = Gf2Poly::from_exponents(&[m, k, 0]);
+            if f.is_irreducible() {
+                return BinaryField::new(f);
+            }
+        }
+        for k3 in 3..m {
+            for k2 in 2..k3 {
+                for k1 in 1..k2 {
+                    let f = Gf2Poly::from_exponents(&[m, k3, k2, k1, 0]);
+                    if f.is_irreducible() {
+                        return BinaryField::new(f);
+                    }
+                }
+            }
+        }
+        Err(Gf2mError::Degree(m))
+    }
+
+    /// The degree m.
+    pub fn degree(&self) -> usize {
+        self.0.m
+    }
+
+    /// Words per element, `ceil(m/64)`.
+    pub fn words(&self) -> usize {
+        self.0.words
+    }
+
+    /// Bytes of the octet-string encoding, `ceil(m/8)`.
+    pub fn bytes(&self) -> usize {
+        self.0.m.div_ceil(8)
+    }
+
+    /// The modulus f.
+    pub fn modulus(&self) -> &Gf2Poly {
+        &self.0.modulus
+    }
+
+    /// Whether products are reduced by word folding (a sparse modulus)
+    /// rather than Barrett's method.
+    pub fn has_sparse_reduction(&self) -> bool {
+        matches!(self.0.reduction, Reduction::Sparse(_))
+    }
+
+    fn element(&self, words: Vec<u64>) -> Element {
+        Element {
+            field: self.clone(),
+            words,
+        }
+    }
+
+    /// 0.
+    pub fn zero(&self) -> Element {
+        self.element(vec![0; self.0.words])
+    }
+
+    /// 1.
+    pub fn one(&self) -> Element {
+        let mut w = vec![0; self.0.words];
+        w[0] = 1;
+        self.element(w)
+    }
+
+    /// The element from `words()` words, word 0 lowest.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] for another number of words,
+    /// [`Gf2mError::NotReduced`] if a bit at or above m is set.
+    pub fn from_words(&self, words: &[u64]) -> Result<Element, Gf2mError> {
+        if words.len() != self.0.words {
+            return Err(Gf2mError::Length {
+                expected: self.0.words,
+                actual: words.len(),
+            });
+        }
+        if words[self.0.words - 1] & !top_mask(self.0.m) != 0 {
+            return Err(Gf2mError::NotReduced { m: self.0.m });
+        }
+        Ok(self.element(words.to_vec()))
+    }
+
+    /// The element from its `bytes()`-byte big-endian octet string.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] for another length, [`Gf2mError::NotReduced`]
+    /// if a bit at or above m is set.
+    pub fn from_be_bytes(&self, bytes: &[u8]) -> Result<Element, Gf2mError> {
+        if bytes.len() != self.bytes() {
+            return Err(Gf2mError::Length {
+                expected: self.bytes(),
+                actual: bytes.len(),
+            });
+        }
+        let mut w = vec![0u64; self.0.words];
+        for (i, &byte) in bytes.iter().rev().enumerate() {
+            w[i / 8] |= u64::from(byte) << (8 * (i % 8));
+        }
+        self.from_words(&w)
+    }
+
+    /// The element from big-endian hexadecimal (optional `0x`, at most
+    /// `2·bytes()` digits).
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::InvalidHex`], or as [`Self::from_be_bytes`].
+    pub fn from_hex(&self, s: &str) -> Result<Element, Gf2mError> {
+        let mut bytes = vec![0u8; self.bytes()];
+        super::parse_hex(s, &mut bytes)?;
+        self.from_be_bytes(&bytes)
+    }
+
+    /// The element of the same polynomial as `p` reduced modulo f (not
+    /// constant time: for public values).
+    pub fn from_poly_vartime(&self, p: &Gf2Poly) -> Element {
+        let r = p
+            .checked_rem(&self.0.modulus)
+            .map(Gf2Poly::into_words)
+            .unwrap_or_default();
+        let mut w = vec![0u64; self.0.words];
+        w[..r.len()].copy_from_slice(&r);
+        self.element(w)
+    }
+
+    /// A uniformly random element.
+    pub fn random<R: rand_core::Rng + ?Sized>(&self, rng: &mut R) -> Element {
+        let mut w: Vec<u64> = (0..self.0.words).map(|_| rng.next_u64()).collect();
+        w[self.0.words - 1] &= top_mask(self.0.m);
+        self.element(w)
+    }
+}
+
+/// The positions i < m with Tr(x^i) = 1 by Newton's identities (see
+/// `words::trace_mask`), for any f given by its terms below x^m.
+fn trace_mask(m: usize, terms: &[usize]) -> Vec<u64> {
+    let mut mask = vec![0u64; m.div_ceil(64)];
+    let bit = |mask: &[u64], i: usize| (mask[i / 64] >> (i % 64)) & 1;
+    mask[0] = (m % 2) as u64;
+    for k in 1..m {
+        let mut s = 0u64;
+        for &t in terms {
+            let j = m - t;
+            if j < k {
+                s ^= bit(&mask, k - j);
+            } else if j == k && k % 2 == 1 {
+                s ^= 1;
+            }
+        }
+        mask[k / 64] |= s << (k % 64);
+    }
+    mask
+}
+
+/// The field's arithmetic on word vectors, for the generic algorithms.
+struct RuntimeArith<'a>(&'a Inner);
+
+impl RuntimeArith<'_> {
+    fn reduce(&self, mut c: Vec<u64>) -> Vec<u64> {
+        let inner = self.0;
+        let (m, words) = (inner.m, inner.words);
+        match &inner.reduction {
+            Reduction::Sparse(terms) => {
+                let top = m / 64;
+                let r = m % 64;
+                for i in (top + 1..c.len()).rev() {
+                    let t = core::mem::take(&mut c[i]);
+                    for &k in terms {
+                        let pos = 64 * i - m + k;
+                        let (w, s) = (pos / 64, pos % 64);
+                        c[w] ^= t << s;
+                        if s != 0 {
+                            c[w + 1] ^= t >> (64 - s);
+                        }
+                    }
+                }
+                if top < c.len() {
+                    let t = c[top] >> r;
+                    c[top] ^= t << r;
+                    for &k in terms {
+                        let (w, s) = (k / 64, k % 64);
+                        c[w] ^= t << s;
+                        if s != 0 && w + 1 < c.len() {
+                            c[w + 1] ^= t >> (64 - s);
+                        }
+                    }
+                }
+                c.truncate(words);
+                c
+            }
+            Reduction::Barrett { mu, f } => {
+                // c1 = ⌊c / x^m⌋ (m − 1 bits at most).
+                let c1 = shift_right(&c, m, m / 64 + 1);
+                let mut q_wide = vec![0u64; c1.len() + mu.len()];
+                mul(inner.backend, &mut q_wide, &c1, mu);
+                let q = shift_right(&q_wide, m, m / 64 + 1);
+                let mut qf = vec![0u64; q.len() + f.len()];
+                mul(inner.backend, &mut qf, &q, f);
+                let mut r: Vec<u64> = (0..words)
+                    .map(|i| c.get(i).copied().unwrap_or(0) ^ qf[i])
+                    .collect();
+                r[words - 1] &= top_mask(m);
+                r
+            }
+        }
+    }
+}
+
+/// `out = a·b` with the field's `gf2x` backend (lengths are the field's:
+/// the output buffer always fits, and scratch is allocated when needed).
+fn mul(backend: Backend, out: &mut [u64], a: &[u64], b: &[u64]) {
+    let done = backend.mul_into(out, a, b);
+    debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
+}
+
+/// `⌊c / x^m⌋` in `n` words.
+fn shift_right(c: &[u64], m: usize, n: usize) -> Vec<u64> {
+    let (w, s) = (m / 64, m % 64);
+    (0..n)
+        .map(|i| {
+            let lo = c.get(w + i).copied().unwrap_or(0);
+            let hi = c.get(w + i + 1).copied().unwrap_or(0);
+            if s == 0 {
+                lo
+            } else {
+                (lo >> s) | (hi << (64 - s))
+            }
+        })
+        .collect()
+}
+
+impl Arith for RuntimeArith<'_> {
+    type E = Vec<u64>;
+    fn degree(&self) -> usize {
+        self.0.m
+    }
+    fn one(&self) -> Vec<u64> {
+        let mut w = vec![0; self.0.words];
+        w[0] = 1;
+        w
+    }
+    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        let mut c = vec![0u64; 2 * self.0.words];
+        mul(self.0.backend, &mut c, a, b);
+        self.reduce(c)
+    }
+    fn square(&self, a: &Vec<u64>) -> Vec<u64> {
+        let mut c = vec![0u64; 2 * self.0.words];
+        let done = self.0.backend.square_into(&mut c, a);
+        debug_assert!(done.is_ok(), "output sized 2·a.len()");
+        self.reduce(c)
+    }
+    fn add(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+    }
+    fn select(&self, a: &Vec<u64>, b: &Vec<u64>, choice: Choice) -> Vec<u64> {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| u64::conditional_select(x, y, choice))
+            .collect()
+    }
+}
+
+/// An element of a [`BinaryField`]: always reduced, and tied to its field.
+///
+/// Operators between elements of different fields panic (as mixing fields
+/// is a programming error); [`Element::try_mul`] and [`Element::try_add`]
+/// return [`Gf2mError::FieldMismatch`] instead.
+#[derive(Clone)]
+pub struct Element {
+    field: BinaryField,
+    words: Vec<u64>,
+}
+
+impl fmt::Debug for Element {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Element({:x})", self)
+    }
+}
+
+/// The big-endian octet string in hexadecimal.
+impl fmt::LowerHex for Element {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.to_be_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Element {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::LowerHex::fmt(self, f)
+    }
+}
+
+/// Equal fields and equal values; the values are compared in constant time.
+impl PartialEq for Element {
+    fn eq(&self, other: &Element) -> bool {
+        self.field == other.field && bool::from(self.words.ct_eq(&other.words))
+    }
+}
+
+impl Eq for Element {}
+
+impl ConstantTimeEq for Element {
+    /// Values compared in constant time (elements of different fields are
+    /// unequal: the field is public).
+    fn ct_eq(&self, other: &Element) -> Choice {
+        if self.field != other.field {
+            return Choice::from(0);
+        }
+        self.words.ct_eq(&other.words)
+    }
+}
+
+impl Element {
+    fn arith(&self) -> RuntimeArith<'_> {
+        RuntimeArith(&self.field.0)
+    }
+
+    fn with(&self, words: Vec<u64>) -> Element {
+        Element {
+            field: self.field.clone(),
+            words,
+        }
+    }
+
+    /// The field this element belongs to.
+    pub fn field(&self) -> &BinaryField {
+        &self.field
+    }
+
+    /// The words, word 0 lowest.
+    pub fn as_words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The big-endian octet string of `ceil(m/8)` bytes.
+    pub fn to_be_bytes(&self) -> Vec<u8> {
+        let n = self.field.bytes();
+        (0..n)
+            .rev()
+            .map(|i| (self.words[i / 8] >> (8 * (i % 8))) as u8)
+            .collect()
+    }
+
+    /// The element as a polynomial.
+    pub fn to_poly(&self) -> Gf2Poly {
+        Gf2Poly::from_u64s(&self.words)
+    }
+
+    /// Whether this is 0.
+    pub fn is_zero(&self) -> Choice {
+        self.words.iter().fold(0u64, |acc, w| acc | w).ct_eq(&0)
+    }
+
+    /// `self · other`.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::FieldMismatch`] if the fields differ.
+    pub fn try_mul(&self, other: &Element) -> Result<Element, Gf2mError> {
+        self.same_field(other)?;
+        Ok(self.with(self.arith().mul(&self.words, &other.words)))
+    }
+
+    /// `self + other`.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::FieldMismatch`] if the fields differ.
+    pub fn try_add(&self, other: &Element) -> Result<Element, Gf2mError> {
+        self.same_field(other)?;
+        Ok(self.with(self.arith().add(&self.words, &other.words)))
+    }
+
+    fn same_field(&self, other: &Element) -> Result<(), Gf2mError> {
+        if self.field == other.field {
+            Ok(())
+        } else {
+            Err(Gf2mError::FieldMismatch)
+        }
+    }
+
+    /// `a²`.
+    pub fn square(&self) -> Element {
+        self.with(self.arith().square(&self.words))
+    }
+
+    /// `a^(2^k)`.
+    pub fn pow2k(&self, k: usize) -> Element {
+        self.with(algorithms::pow2k(&self.arith(), &self.words, k))
+    }
+
+    /// `a^e`, the exponent as little-endian words.
+    pub fn pow(&self, exponent: &[u64]) -> Element {
+        self.with(algorithms::pow(&self.arith(), &self.words, exponent))
+    }
+
+    /// `a^(−1)` by Itoh–Tsujii; none for 0.
+    pub fn invert(&self) -> CtOption<Element> {
+        let inv = self.with(algorithms::invert(&self.arith(), &self.words));
+        CtOption::new(inv, !self.is_zero())
+    }
+
+    /// The square root: e(x) + √x·o(x) for a = e(x²) + x·o(x²).
+    pub fn sqrt(&self) -> Element {
+        let n = self.words.len();
+        let mut e = vec![0u64; n];
+        let mut o = vec![0u64; n];
+        for (i, &w) in self.words.iter().enumerate() {
+            let (we, wo) = (
+                u64::from(super::words::gather_even(w)),
+                u64::from(super::words::gather_even(w >> 1)),
+            );
+            e[i / 2] |= we << (32 * (i % 2));
+            o[i / 2] |= wo << (32 * (i % 2));
+        }
+        let a = self.arith();
+        let p = a.mul(&self.field.0.sqrt_x, &o);
+        self.with(a.add(&e, &p))
+    }
+
+    /// The absolute trace Tr(a) ∈ {0, 1}.
+    pub fn trace(&self) -> Choice {
+        let t = self
+            .words
+            .iter()
+            .zip(&self.field.0.trace_mask)
+            .fold(0u64, |t, (x, m)| t ^ (x & m));
+        Choice::from((t.count_ones() & 1) as u8)
+    }
+
+    /// The half-trace Σ_{i=0}^{(m−1)/2} a^(4^i); none when m is even (it
+    /// is defined for odd m only; a public property of the field).
+    pub fn half_trace(&self) -> Option<Element> {
+        (self.field.0.m % 2 == 1)
+            .then(|| self.with(algorithms::half_trace(&self.arith(), &self.words)))
+    }
+
+    /// A root z of z² + z = a, if there is one (exactly when Tr(a) = 0; the
+    /// other root is z + 1). Odd m: the half-trace. Even m: with τ of trace
+    /// one, z = Σ_{i=0}^{m−2} (Σ_{j=i+1}^{m−1} τ^(2^j))·a^(2^i) (IEEE 1363-2000,
+    /// A.4.7), m squarings of each sum and m products.
+    pub fn solve_quadratic(&self) -> CtOption<Element> {
+        let ok = !self.trace();
+        if let Some(h) = self.half_trace() {
+            return CtOption::new(h, ok);
+        }
+        let a = self.arith();
+        let tau = &self.field.0.trace_one;
+        // Horner form: z ← z² + w²·τ, w ← w² + c, m − 1 times.
+        let mut z = vec![0u64; self.words.len()];
+        let mut w = self.words.clone();
+        for _ in 1..self.field.0.m {
+            let w2 = a.square(&w);
+            z = a.add(&a.square(&z), &a.mul(&w2, tau));
+            w = a.add(&w2, &self.words);
+        }
+        CtOption::new(self.with(z), ok)
+    }
+}
+
+impl Add for &Element {
+    type Output = Element;
+    /// # Panics
+    ///
+    /// If the elements belong to different fields.
+    fn add(self, rhs: &Element) -> Element {
+        match self.try_add(rhs) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Mul for &Element {
+    type Output = Element;
+    /// # Panics
+    ///
+    /// If the elements belong to different fields.
+    fn mul(self, rhs: &Element) -> Element {
+        match self.try_mul(rhs) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Add for Element {
+    type Output = Element;
+    fn add(self, rhs: Element) -> Element {
+        &self + &rhs
+    }
+}
+
+impl Mul for Element {
+    type Output = Element;
+    fn mul(self, rhs: Element) -> Element {
+        &self * &rhs
+    }
+}

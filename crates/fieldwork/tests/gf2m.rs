@@ -1,0 +1,463 @@
+//! GF(2^m): every fixed field on every backend against a bit-by-bit
+//! reference (schoolbook product, long division) written here, the field
+//! properties, the run-time fields against the fixed ones and against
+//! `Gf2Poly`, and the NIST binary curves' base points (FIPS 186-4 D.1.3,
+//! `tests/data/nist_binary_curves.txt`) on their curves.
+
+mod common;
+
+use common::Rng;
+use fieldwork::gf2m::{
+    Backend, BinaryField, F163, F233, F283, F409, F571, FieldElement, Gf2mError,
+};
+use fieldwork::gf2x::Gf2Poly;
+use subtle::ConstantTimeEq;
+
+/// The reference product: schoolbook bit by bit, then long division by f
+/// (given by its exponents), both on `Vec<u64>` with no word products.
+fn ref_mul(a: &[u64], b: &[u64], exps: &[usize]) -> Vec<u64> {
+    let m = exps[0];
+    let mut c = vec![0u64; 2 * a.len() + 1];
+    for i in 0..64 * b.len() {
+        if (b[i / 64] >> (i % 64)) & 1 == 1 {
+            for j in 0..64 * a.len() {
+                if (a[j / 64] >> (j % 64)) & 1 == 1 {
+                    c[(i + j) / 64] ^= 1 << ((i + j) % 64);
+                }
+            }
+        }
+    }
+    ref_reduce(c, exps, a.len(), m)
+}
+
+fn ref_reduce(mut c: Vec<u64>, exps: &[usize], words: usize, m: usize) -> Vec<u64> {
+    for d in (m..64 * c.len()).rev() {
+        if (c[d / 64] >> (d % 64)) & 1 == 1 {
+            for &e in exps {
+                let k = d - m + e;
+                c[k / 64] ^= 1 << (k % 64);
+            }
+        }
+    }
+    c.truncate(words);
+    c
+}
+
+fn random<F: FieldElement>(rng: &mut Rng) -> F {
+    let mut w: Vec<u64> = (0..F::WORDS).map(|_| rng.next_u64_shaped()).collect();
+    let top = F::M % 64;
+    if top != 0 {
+        w[F::WORDS - 1] &= (1 << top) - 1;
+    }
+    F::from_word_slice(&w).unwrap()
+}
+
+/// Inputs near the edges: 0, 1, x^(m−1), all ones, single bits.
+fn edge_cases<F: FieldElement>() -> Vec<F> {
+    let mut v = vec![F::ZERO, F::ONE];
+    let mut all = vec![u64::MAX; F::WORDS];
+    if F::M % 64 != 0 {
+        all[F::WORDS - 1] = (1 << (F::M % 64)) - 1;
+    }
+    v.push(F::from_word_slice(&all).unwrap());
+    for bit in [1, 63, 64, F::M - 64, F::M - 2, F::M - 1] {
+        let mut w = vec![0u64; F::WORDS];
+        w[bit / 64] = 1 << (bit % 64);
+        v.push(F::from_word_slice(&w).unwrap());
+    }
+    v
+}
+
+fn check_field<F: FieldElement>(seed: u64) {
+    let exps = F::modulus_exponents();
+    assert_eq!(exps[0], F::M);
+    assert!(Gf2Poly::from_exponents(exps).is_irreducible());
+    let mut rng = Rng::new(seed);
+    let mut inputs = edge_cases::<F>();
+    inputs.extend((0..40).map(|_| random::<F>(&mut rng)));
+    for backend in Backend::all() {
+        let name = backend.name();
+        for (i, a) in inputs.iter().enumerate() {
+            let b = inputs[(i * 7 + 3) % inputs.len()];
+            let want = ref_mul(a.as_words(), b.as_words(), exps);
+            assert_eq!(
+                backend.mul(a, &b).as_words(),
+                want,
+                "{name} m={} mul {a:?} {b:?}",
+                F::M
+            );
+            let sq = ref_mul(a.as_words(), a.as_words(), exps);
+            assert_eq!(backend.square(a).as_words(), sq, "{name} m={} square", F::M);
+            // √a² = a and (√a)² = a.
+            assert_eq!(backend.sqrt(&backend.square(a)), *a, "{name} sqrt");
+            assert_eq!(backend.square(&backend.sqrt(a)), *a, "{name} sqrt²");
+            let inv = backend.invert(a);
+            if bool::from(a.is_zero()) {
+                assert_eq!(inv, F::ZERO);
+            } else {
+                assert_eq!(
+                    backend.mul(a, &inv),
+                    F::ONE,
+                    "{name} m={} invert {a:?}",
+                    F::M
+                );
+            }
+            // a^(2^m) = a; pow against repeated products.
+            assert_eq!(backend.pow2k(a, F::M), *a);
+            let e = [0x1234_5678_9abc_def1u64, 3];
+            let mut p = F::ONE;
+            for k in (0..128).rev() {
+                p = backend.square(&p);
+                if (e[k / 64] >> (k % 64)) & 1 == 1 {
+                    p = backend.mul(&p, a);
+                }
+            }
+            assert_eq!(backend.pow(a, &e), p, "{name} pow");
+            // Tr by its definition, Σ a^(2^i).
+            let mut t = F::ZERO;
+            let mut conj = *a;
+            for _ in 0..F::M {
+                t += conj;
+                conj = backend.square(&conj);
+            }
+            assert!(t == F::ZERO || t == F::ONE);
+            assert_eq!(bool::from(a.trace()), t == F::ONE, "m={} trace {a:?}", F::M);
+            assert_eq!(a.square().trace().unwrap_u8(), a.trace().unwrap_u8());
+            // H(a)² + H(a) = a + Tr(a).
+            let h = backend.half_trace(a);
+            assert_eq!(backend.square(&h) + h, *a + t, "{name} half-trace");
+        }
+        // Batches against the one-at-a-time operations.
+        let n = inputs.len();
+        let b: Vec<F> = inputs.iter().rev().copied().collect();
+        let mut out = vec![F::ZERO; n];
+        backend.mul_slices(&mut out, &inputs, &b).unwrap();
+        for i in 0..n {
+            assert_eq!(out[i], inputs[i] * b[i]);
+        }
+        backend.square_slices(&mut out, &inputs).unwrap();
+        for i in 0..n {
+            assert_eq!(out[i], inputs[i].square());
+        }
+        let mut inv = inputs.clone();
+        backend.invert_batch(&mut inv);
+        for i in 0..n {
+            assert_eq!(
+                inv[i],
+                backend.invert(&inputs[i]),
+                "{name} invert_batch {i}"
+            );
+        }
+        assert_eq!(
+            backend.mul_slices(&mut out[1..], &inputs, &b),
+            Err(Gf2mError::Length {
+                expected: n - 1,
+                actual: n
+            })
+        );
+    }
+    // The trait's methods (best backend), CtOption results, quadratics.
+    for a in &inputs {
+        assert_eq!(bool::from(a.invert().is_some()), !bool::from(a.is_zero()));
+        let z = a.solve_quadratic();
+        assert_eq!(bool::from(z.is_some()), !bool::from(a.trace()));
+        if let Some(z) = Option::<F>::from(z) {
+            assert_eq!(z.square() + z, *a);
+        }
+        assert!(bool::from(a.ct_eq(a)));
+    }
+    // Encodings: bytes and hex round trips; bits at or above m rejected.
+    for a in &inputs {
+        let mut bytes = vec![0u8; F::BYTES];
+        a.write_be_bytes(&mut bytes).unwrap();
+        assert_eq!(F::from_be_slice(&bytes).unwrap(), *a);
+        let hex = a.to_string();
+        assert_eq!(hex.len(), 2 * F::BYTES);
+        assert_eq!(hex.parse::<F>().unwrap(), *a);
+    }
+    let mut too_big = vec![0u8; F::BYTES];
+    if F::M % 8 != 0 {
+        too_big[0] = 1 << (F::M % 8);
+        assert_eq!(
+            F::from_be_slice(&too_big),
+            Err(Gf2mError::NotReduced { m: F::M })
+        );
+    }
+    let mut words = vec![0u64; F::WORDS];
+    words[F::M / 64] = 1 << (F::M % 64);
+    assert_eq!(
+        F::from_word_slice(&words),
+        Err(Gf2mError::NotReduced { m: F::M })
+    );
+    assert!(matches!(
+        F::from_be_slice(&[0u8; 3]),
+        Err(Gf2mError::Length { .. })
+    ));
+    assert_eq!("xyz".parse::<F>(), Err(Gf2mError::InvalidHex));
+}
+
+#[test]
+fn f163_against_reference() {
+    check_field::<F163>(163);
+}
+
+#[test]
+fn f233_against_reference() {
+    check_field::<F233>(233);
+}
+
+#[test]
+fn f283_against_reference() {
+    check_field::<F283>(283);
+}
+
+#[test]
+fn f409_against_reference() {
+    check_field::<F409>(409);
+}
+
+#[test]
+fn f571_against_reference() {
+    check_field::<F571>(571);
+}
+
+#[test]
+fn field_axioms() {
+    fn axioms<F: FieldElement>(seed: u64) {
+        let mut rng = Rng::new(seed);
+        for _ in 0..50 {
+            let (a, b, c) = (
+                random::<F>(&mut rng),
+                random::<F>(&mut rng),
+                random::<F>(&mut rng),
+            );
+            assert_eq!(a * b, b * a);
+            assert_eq!((a * b) * c, a * (b * c));
+            assert_eq!(a * (b + c), a * b + a * c);
+            assert_eq!(a + a, F::ZERO);
+            assert_eq!(a * F::ONE, a);
+            assert_eq!((a + b).square(), a.square() + b.square());
+            assert_eq!((a * b).sqrt(), a.sqrt() * b.sqrt());
+            assert_eq!(
+                (a * b).trace().unwrap_u8() ^ (a * c).trace().unwrap_u8(),
+                (a * (b + c)).trace().unwrap_u8()
+            );
+        }
+    }
+    axioms::<F163>(1);
+    axioms::<F233>(2);
+    axioms::<F283>(3);
+    axioms::<F409>(4);
+    axioms::<F571>(5);
+}
+
+#[test]
+fn random_uses_the_generator() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let a = F571::random(&mut rng);
+    let b = F571::random(&mut rng);
+    assert_ne!(a, b);
+    assert_eq!(a.as_words()[8] >> 59, 0, "reduced");
+}
+
+/// The run-time field with a NIST modulus agrees with the fixed type.
+fn runtime_matches<F: FieldElement>(seed: u64) {
+    let field = BinaryField::new(Gf2Poly::from_exponents(F::modulus_exponents())).unwrap();
+    assert!(field.has_sparse_reduction());
+    assert_eq!(
+        BinaryField::sparse_irreducible(F::M).unwrap().modulus(),
+        field.modulus()
+    );
+    let mut rng = Rng::new(seed);
+    for _ in 0..10 {
+        let (a, b) = (random::<F>(&mut rng), random::<F>(&mut rng));
+        let (ra, rb) = (
+            field.from_words(a.as_words()).unwrap(),
+            field.from_words(b.as_words()).unwrap(),
+        );
+        assert_eq!((&ra * &rb).as_words(), (a * b).as_words());
+        assert_eq!((&ra + &rb).as_words(), (a + b).as_words());
+        assert_eq!(ra.square().as_words(), a.square().as_words());
+        assert_eq!(ra.sqrt().as_words(), a.sqrt().as_words());
+        assert_eq!(
+            ra.invert().unwrap().as_words(),
+            a.invert().unwrap().as_words()
+        );
+        assert_eq!(ra.trace().unwrap_u8(), a.trace().unwrap_u8());
+        assert_eq!(
+            ra.half_trace().unwrap().as_words(),
+            a.half_trace().as_words()
+        );
+        assert_eq!(ra.pow(&[12345]).as_words(), a.pow(&[12345]).as_words());
+        assert_eq!(ra.to_be_bytes(), {
+            let mut v = vec![0u8; F::BYTES];
+            a.write_be_bytes(&mut v).unwrap();
+            v
+        });
+    }
+}
+
+#[test]
+fn runtime_fields_match_the_fixed_ones() {
+    runtime_matches::<F163>(11);
+    runtime_matches::<F233>(12);
+    runtime_matches::<F283>(13);
+    runtime_matches::<F409>(14);
+    runtime_matches::<F571>(15);
+}
+
+/// Run-time fields of every reduction kind against `Gf2Poly` arithmetic.
+#[test]
+fn runtime_fields_against_gf2poly() {
+    let moduli = [
+        "x^2 + x + 1",
+        "x^8 + x^4 + x^3 + x + 1",
+        "x^64 + x^4 + x^3 + x + 1",
+        "x^127 + x + 1",
+        "x^128 + x^7 + x^2 + x + 1",
+        "x^131 + x^8 + x^3 + x^2 + 1",
+        "x^192 + x^7 + x^2 + x + 1",
+        "x^256 + x^10 + x^5 + x^2 + 1",
+        "x^1223 + x^255 + 1",
+    ];
+    let mut rng = Rng::new(99);
+    for text in moduli {
+        let f: Gf2Poly = text.parse().unwrap();
+        let field = BinaryField::new(f.clone()).unwrap_or_else(|e| panic!("{text}: {e}"));
+        // A dense modulus too: f·(the lowest trinomial) is reducible, so
+        // search the first irreducible with many terms near the top.
+        for _ in 0..6 {
+            let a = field.random(&mut RandAdapter(&mut rng));
+            let b = field.random(&mut RandAdapter(&mut rng));
+            let want = (&a.to_poly() * &b.to_poly()).checked_rem(&f).unwrap();
+            assert_eq!((&a * &b).to_poly(), want, "{text}");
+            if !bool::from(a.is_zero()) {
+                assert!(
+                    bool::from((&a * &a.invert().unwrap()).ct_eq(&field.one())),
+                    "{text}"
+                );
+            }
+            assert_eq!(a.sqrt().square(), a, "{text}");
+            let z = a.solve_quadratic();
+            assert_eq!(bool::from(z.is_some()), !bool::from(a.trace()), "{text}");
+            if let Some(z) = Option::<fieldwork::gf2m::Element>::from(z) {
+                assert_eq!(&z.square() + &z, a, "{text} quadratic");
+            }
+        }
+    }
+}
+
+/// Dense moduli (Barrett reduction), found by search.
+#[test]
+fn runtime_dense_modulus() {
+    for m in [67usize, 100, 163, 300] {
+        let mut found = None;
+        let mut rng = Rng::new(m as u64);
+        while found.is_none() {
+            let mut w: Vec<u64> = (0..m / 64 + 1).map(|_| rng.next_u64()).collect();
+            let top = m % 64;
+            let last = w.len() - 1;
+            w[last] &= (1u64 << top) - 1;
+            w[last] |= 1 << top;
+            w[0] |= 1;
+            let f = Gf2Poly::from_u64s(&w);
+            if f.is_irreducible() {
+                found = Some(f);
+            }
+        }
+        let f = found.unwrap();
+        let field = BinaryField::new(f.clone()).unwrap();
+        assert!(!field.has_sparse_reduction());
+        for _ in 0..10 {
+            let a = field.random(&mut RandAdapter(&mut rng));
+            let b = field.random(&mut RandAdapter(&mut rng));
+            let want = (&a.to_poly() * &b.to_poly()).checked_rem(&f).unwrap();
+            assert_eq!((&a * &b).to_poly(), want, "m={m}");
+            assert_eq!(
+                a.square().to_poly(),
+                a.to_poly().square().checked_rem(&f).unwrap()
+            );
+            assert!(bool::from((&a * &a.invert().unwrap()).ct_eq(&field.one())));
+        }
+    }
+}
+
+#[test]
+fn runtime_errors() {
+    assert_eq!(
+        BinaryField::new(Gf2Poly::one()).unwrap_err(),
+        Gf2mError::Degree(0)
+    );
+    assert_eq!(
+        BinaryField::new("x + 1".parse().unwrap()).unwrap_err(),
+        Gf2mError::Degree(1)
+    );
+    assert_eq!(
+        BinaryField::new("x^4 + 1".parse().unwrap()).unwrap_err(),
+        Gf2mError::Reducible
+    );
+    assert_eq!(
+        BinaryField::new(Gf2Poly::x_pow(10_001) + Gf2Poly::one()).unwrap_err(),
+        Gf2mError::Degree(10_001)
+    );
+    let f = BinaryField::sparse_irreducible(113).unwrap();
+    let g = BinaryField::sparse_irreducible(127).unwrap();
+    assert_eq!(
+        f.one().try_mul(&g.one()).unwrap_err(),
+        Gf2mError::FieldMismatch
+    );
+    assert!(matches!(
+        f.from_words(&[0, 1 << 49]),
+        Err(Gf2mError::NotReduced { m: 113 })
+    ));
+    assert!(matches!(
+        f.from_be_bytes(&[0; 3]),
+        Err(Gf2mError::Length { .. })
+    ));
+    assert_eq!(f.from_hex("0x1").unwrap(), f.one());
+    // Every error names its cause.
+    assert!(Gf2mError::Reducible.to_string().contains("irreducible"));
+}
+
+/// The lowest-weight irreducibles of the NIST degrees are the NIST ones
+/// (and x^4 + x + 1, x^8 + x^4 + x^3 + x + 1 for the small degrees).
+#[test]
+fn sparse_irreducible_gives_the_standard_polynomials() {
+    for (m, text) in [
+        (4, "x^4 + x + 1"),
+        (8, "x^8 + x^4 + x^3 + x + 1"),
+        (163, "x^163 + x^7 + x^6 + x^3 + 1"),
+        (233, "x^233 + x^74 + 1"),
+        (283, "x^283 + x^12 + x^7 + x^5 + 1"),
+        (409, "x^409 + x^87 + 1"),
+        (571, "x^571 + x^10 + x^5 + x^2 + 1"),
+    ] {
+        assert_eq!(
+            BinaryField::sparse_irreducible(m)
+                .unwrap()
+                .modulus()
+                .to_string(),
+            text
+        );
+    }
+}
+
+/// `rand_core::Rng` over the test PRNG.
+struct RandAdapter<'a>(&'a mut Rng);
+
+impl fieldwork::rand_core::TryRng for RandAdapter<'_> {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.0.next_u64() as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for b in dst {
+            *b = self.0.next_u64() as u8;
+        }
+        Ok(())
+    }
+}
