@@ -7,16 +7,12 @@
 //! Elements cross every boundary as little-endian `u64` words, word 0
 //! lowest (the `gf2x` layout), ⌈m/64⌉ of them, bits of degree ≥ m clear.
 //!
-//! [`PeerColumn`] builds each peer's timed routine for each [`Op`], the
-//! rows the `gf2m` group will have: latency rows chained through one
-//! element (`x ← x·y`, `x ← x²`, `x ← x⁻¹`, `x ← √x`) and a throughput row
-//! of [`BATCH`] independent products per call. The group itself lands with
-//! `fieldwork::gf2m`; until then these are exercised by the tests below,
-//! which also check NTL and OpenSSL against each other and against a
-//! bit-by-bit reference at every m.
-// The routines are the `gf2m` group's peer columns; the group lands with
-// fieldwork's side (issue 24), and until then only the tests use them.
-#![allow(dead_code)]
+//! `PeerColumn` builds each peer's timed routine for each [`Op`], the
+//! rows of the `gf2m` group (`groups/gf2m.rs`): latency rows chained
+//! through one element (`x ← x·y`, `x ← x²`, `x ← x⁻¹`, `x ← √x`) and a
+//! throughput row of [`BATCH`] independent products per call. The tests
+//! below check NTL and OpenSSL against each other and against a bit-by-bit
+//! reference at every m.
 
 use crate::groups::Rng;
 
@@ -136,6 +132,7 @@ pub enum Op {
 
 impl Op {
     /// Every row a peer has (`half_trace` is fieldwork's alone).
+    #[cfg(feature = "system-peers")]
     pub const ALL: [Op; 5] = [Op::Mul, Op::Square, Op::Invert, Op::Sqrt, Op::BatchMul];
 
     /// The row's name.

@@ -250,3 +250,30 @@ fn poly1305_rows_and_marginal_table() {
     let _ = std::fs::remove_file(&json);
     assert!(j.contains("\"marginal_cycles_per_byte\": "), "{j}");
 }
+
+#[test]
+fn gf2m_rows_and_columns() {
+    let o = peer_bench(&["--quick", "--filter", "gf2m", "--markdown"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("**gf2m** — cycles/call"), "{md}");
+    for m in [163, 233, 283, 409, 571] {
+        for op in [
+            "mul",
+            "square",
+            "invert",
+            "sqrt",
+            "half_trace",
+            "batch mul ×1024",
+        ] {
+            let row = format!("| m={m} {op} ");
+            assert_eq!(md.matches(&row).count(), 1, "{row} in {md}");
+        }
+    }
+    assert!(md.contains("fieldwork best ("), "{md}");
+    assert!(md.contains("fieldwork (portable)"), "{md}");
+    if cfg!(feature = "system-peers") {
+        assert!(md.contains("NTL GF2E"), "{md}");
+        assert!(md.contains(" BN_GF2m"), "{md}");
+    }
+}
