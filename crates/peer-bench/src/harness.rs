@@ -315,7 +315,9 @@ pub fn marginal_markdown(marginals: &[Marginal]) -> String {
     };
     let (short, long) = first.lengths;
     let mut out = format!(
-        "**{} marginal** — from the {short} B and {long} B medians: cycles per call =          fixed + rate × bytes (estimated core cycles; ratio = rate ÷ ours, > 1 means          fieldwork is faster per byte)\n\n",
+        "**{} marginal** — from the {short} B and {long} B medians: cycles per call = \
+         fixed + rate × bytes (estimated core cycles; ratio = rate ÷ ours, > 1 means \
+         fieldwork is faster per byte)\n\n",
         first.group
     );
     let mut t = Table::new(&[

@@ -243,6 +243,10 @@ fn poly1305_rows_and_marginal_table() {
         assert!(md.contains(row), "{row} in {md}");
     }
     assert!(md.contains("Best peer by marginal rate: "), "{md}");
+    assert!(
+        md.contains("cycles per call = fixed + rate × bytes (estimated"),
+        "{md}"
+    );
     if cfg!(feature = "system-peers") {
         assert!(md.contains(" Poly1305 (system)"), "{md}");
     }
