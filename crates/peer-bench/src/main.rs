@@ -17,6 +17,10 @@
 //! `--out-dir docs/benchmarks` writes the complete Markdown page for this CPU
 //! (`docs/benchmarks/<cpu slug>.md`, see `page.rs`); `--out FILE` writes it
 //! to a file of one's choosing, and `--cpu-slug` prints the slug alone.
+//!
+//! `--poly1305-sweep CSV_FILE` runs no group: it measures Poly1305 at every
+//! length 49–4000 bytes and writes the CSV, an SVG of it and a Markdown note
+//! (see `sweep.rs`); `--poly1305-plot CSV_FILE` redraws the SVG from a CSV.
 
 mod binary_fields;
 mod groups;

@@ -281,3 +281,29 @@ fn gf2m_rows_and_columns() {
         assert!(md.contains(" BN_GF2m"), "{md}");
     }
 }
+
+#[test]
+fn poly1305_plot_redraws_a_sweep() {
+    let dir = std::env::temp_dir().join(format!("peer-bench-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("sweep.csv");
+    let mut text = String::from(
+        "length_bytes,fieldwork (avx2-goll-gueron),fieldwork (avx2-decimation),peer\n",
+    );
+    for length in [49, 500, 1024, 1500, 2500, 4000] {
+        text.push_str(&format!("{length},2.0,1.6,3.0\n"));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let o = peer_bench(&["--poly1305-plot", csv.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(dir.join("sweep.svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("| 0–1 KiB | 49–1024 B "), "{table}");
+    assert!(table.contains("1.250×"), "{table}");
+    assert_eq!(svg.unwrap().matches("<polyline").count(), 4);
+    // A missing file is an error, not a panic.
+    let o = peer_bench(&["--poly1305-plot", "/nonexistent/sweep.csv"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+}
