@@ -124,7 +124,7 @@ pub fn ntl_independent(a: &[u64], b: &[u64]) -> Impl {
     }
 }
 
-/// A binary field GF(2)[x]/(P) in NTL's `GF2E`: a saved `GF2EContext`.
+/// A binary field GF(2)\[x\]/(P) in NTL's `GF2E`: a saved `GF2EContext`.
 ///
 /// NTL keeps `GF2E`'s modulus in a thread-local global; [`NtlGf2eField::use_here`]
 /// makes this field's modulus the current one of the calling thread. Every
