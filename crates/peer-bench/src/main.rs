@@ -339,21 +339,18 @@ fn run_sweep(
     let write = |path: &std::path::Path, text: &str| {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
+    let bands = sweep::bands(&data);
+    let note = sweep::markdown(&info, &data, bands.as_deref().map_err(String::as_str));
     write(csv, &data.to_csv())?;
     write(&svg_path, &sweep::svg(&data, &title))?;
-    let bands = sweep::bands(&data);
+    write(&md_path, &note)?;
     match &bands {
-        Ok(b) => {
-            write(&md_path, &sweep::markdown(&info, &data, b))?;
-            println!("{}", sweep::band_table(b));
-        }
+        Ok(b) => println!("{}", sweep::band_table(b)),
         Err(e) => eprintln!("no band table: {e}"),
     }
     println!("{}", sweep::column_means_table(&data));
     for p in [csv, &svg_path, &md_path] {
-        if p.exists() {
-            eprintln!("wrote {}", p.display());
-        }
+        eprintln!("wrote {}", p.display());
     }
     Ok(())
 }

@@ -342,8 +342,8 @@ pub struct NoteInfo {
 }
 
 /// The Markdown note of a sweep: where it was measured, the figure, the
-/// band table and each column's mean per band.
-pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: &[Band]) -> String {
+/// band table (or why there is none) and each column's mean per band.
+pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: Result<&[Band], &str>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -394,7 +394,12 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: &[Band]) -> String {
          Bhattacharyya & Sarkar, *Improved SIMD implementation of Poly1305*, \
          IACR ePrint 2019/842.\n\n",
     );
-    out.push_str(&band_table(bands));
+    match bands {
+        Ok(b) => out.push_str(&band_table(b)),
+        Err(why) => {
+            let _ = writeln!(out, "No speed-up on this run: {why}.");
+        }
+    }
     out.push_str("\n## Mean cycles/byte per band\n\n");
     out.push_str(&column_means_table(sweep));
     out
@@ -766,7 +771,7 @@ mod tests {
             csv: "x.csv".into(),
             svg: "x.svg".into(),
         };
-        let md = markdown(&info, &sweep, &bands(&sweep).unwrap());
+        let md = markdown(&info, &sweep, Ok(&bands(&sweep).unwrap()));
         for needle in [
             "# Poly1305 cycles/byte at 49–4000 bytes: Test CPU",
             "- commit: abc1234",
@@ -781,6 +786,9 @@ mod tests {
         ] {
             assert!(md.contains(needle), "{needle} in {md}");
         }
+        let none = markdown(&info, &sweep, Err("no AVX2"));
+        assert!(none.contains("No speed-up on this run: no AVX2."), "{none}");
+        assert!(none.contains("## Mean cycles/byte per band"), "{none}");
         assert_eq!(log_ticks(0.4, 60.0), [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]);
         assert_eq!(tick_label(0.5), "0.5");
         assert_eq!(tick_label(20.0), "20");
