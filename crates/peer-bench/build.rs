@@ -83,8 +83,8 @@ fn system_peers() {
     }
     println!("cargo:rustc-link-lib=dylib=ntl");
     println!("cargo:rustc-link-lib=dylib=gmp");
-    // The system OpenSSL (Debian's libssl-dev) for the X25519 and GMAC
-    // peers in `src/openssl.rs`. Its symbols do not collide with aws-lc-rs's or
+    // The system OpenSSL (Debian's libssl-dev) for the X25519, GMAC,
+    // AES-GCM, Poly1305 and BN_GF2m peers in `src/openssl.rs`. Its symbols do not collide with aws-lc-rs's or
     // ring's C code, which both build with a symbol prefix.
     println!("cargo:rustc-link-lib=dylib=crypto");
 }

@@ -235,8 +235,171 @@ pub fn markdown(clock: &Clock, results: &[Measured]) -> String {
     out
 }
 
+/// One implementation's cost split in two, from its medians at two message
+/// lengths of one group: the marginal rate is the slope between them and the
+/// fixed cost the intercept, `cost(n) ≈ fixed + rate · n`.
+pub struct Marginal {
+    /// The group, e.g. `poly1305`.
+    pub group: &'static str,
+    /// Implementation name.
+    pub name: String,
+    /// Ours or a peer.
+    pub ours: bool,
+    /// The shorter and longer lengths in bytes.
+    pub lengths: (u64, u64),
+    /// Estimated cycles per call at the longer length.
+    pub long_cycles: f64,
+    /// Cycles per byte between the two lengths: `(c(long) − c(short)) /
+    /// (long − short)`.
+    pub cycles_per_byte: f64,
+    /// Cycles per call left at length 0: `c(short) − rate · short`.
+    pub fixed_cycles: f64,
+    /// This marginal rate ÷ our reference's (> 1: ours is faster per byte).
+    pub ratio: f64,
+}
+
+/// The marginal rate and fixed cost of each implementation of `group`
+/// measured at both `short` and `long` bytes (in the order of `results`);
+/// empty when either row was not run. The reference for the ratios is the
+/// first `ours` implementation.
+pub fn marginals(
+    clock: &Clock,
+    results: &[Measured],
+    group: &'static str,
+    short: u64,
+    long: u64,
+) -> Vec<Marginal> {
+    let at = |name: &str, bytes: u64| {
+        results
+            .iter()
+            .find(|m| m.group == group && !m.per_second && m.bytes == Some(bytes) && m.name == name)
+            .map(|m| clock.cycles(m.timing.median))
+    };
+    let mut out: Vec<Marginal> = Vec::new();
+    for m in results
+        .iter()
+        .filter(|m| m.group == group && m.bytes == Some(long) && !m.per_second)
+    {
+        let (Some(c_short), Some(c_long)) = (at(&m.name, short), at(&m.name, long)) else {
+            continue;
+        };
+        let rate = (c_long - c_short) / (long - short) as f64;
+        out.push(Marginal {
+            group,
+            name: m.name.clone(),
+            ours: m.ours,
+            lengths: (short, long),
+            long_cycles: c_long,
+            cycles_per_byte: rate,
+            fixed_cycles: c_short - rate * short as f64,
+            ratio: f64::NAN,
+        });
+    }
+    let reference = out
+        .iter()
+        .find(|m| m.ours)
+        .map_or(f64::NAN, |m| m.cycles_per_byte);
+    for m in &mut out {
+        m.ratio = m.cycles_per_byte / reference;
+    }
+    out
+}
+
+/// The marginal table of one group as Markdown (empty for no rows): a row
+/// per implementation with its fixed cost, its marginal rate and the
+/// ratio of rates, then a line comparing the best peer's marginal rate
+/// with our reference's whole cost per byte at the longer length.
+pub fn marginal_markdown(marginals: &[Marginal]) -> String {
+    let Some(first) = marginals.first() else {
+        return String::new();
+    };
+    let (short, long) = first.lengths;
+    let mut out = format!(
+        "**{} marginal** — from the {short} B and {long} B medians: cycles per call = \
+         fixed + rate × bytes (estimated core cycles; ratio = rate ÷ ours, > 1 means \
+         fieldwork is faster per byte)\n\n",
+        first.group
+    );
+    let mut t = Table::new(&[
+        ("implementation", false),
+        ("fixed (cycles/call)", true),
+        ("marginal (cycles/byte)", true),
+        (&format!("{long} B (cycles/byte)"), true),
+        ("marginal ÷ ours", true),
+    ]);
+    for m in marginals {
+        t.push(vec![
+            m.name.clone(),
+            fmt_num(m.fixed_cycles),
+            fmt_num(m.cycles_per_byte),
+            fmt_num(m.long_cycles / long as f64),
+            format!("{:.2}×", m.ratio),
+        ]);
+    }
+    out.push_str(&t.render_markdown());
+    out.push('\n');
+    if let Some(line) = best_peer_line(marginals) {
+        out.push_str(&line);
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// "Best peer …: its marginal rate ÷ ours at the longer length": the
+/// issue's form of the target, fieldwork's whole cost per byte at the longer
+/// length against the best peer's marginal rate.
+fn best_peer_line(marginals: &[Marginal]) -> Option<String> {
+    let ours = marginals.iter().find(|m| m.ours)?;
+    let best = marginals
+        .iter()
+        .filter(|m| !m.ours)
+        .min_by(|a, b| a.cycles_per_byte.total_cmp(&b.cycles_per_byte))?;
+    let long = ours.lengths.1;
+    let ours_rate = ours.long_cycles / long as f64;
+    Some(format!(
+        "Best peer by marginal rate: {} at {} cycles/byte; ÷ {} at {long} B ({} cycles/byte, fixed cost included) = {:.2}×.",
+        best.name,
+        fmt_num(best.cycles_per_byte),
+        ours.name,
+        fmt_num(ours_rate),
+        best.cycles_per_byte / ours_rate
+    ))
+}
+
+/// The marginal table as aligned text (empty for no rows).
+pub fn marginal_text(marginals: &[Marginal]) -> String {
+    let Some(first) = marginals.first() else {
+        return String::new();
+    };
+    let (short, long) = first.lengths;
+    let mut t = Table::new(&[
+        ("operation", false),
+        ("implementation", false),
+        ("fixed (cycles/call)", true),
+        ("marginal (cycles/byte)", true),
+        (&format!("{long} B (cycles/byte)"), true),
+        ("marginal ÷ ours", true),
+    ]);
+    for m in marginals {
+        t.push(vec![
+            format!("{} marginal {short}→{long} B", m.group),
+            m.name.clone(),
+            fmt_num(m.fixed_cycles),
+            fmt_num(m.cycles_per_byte),
+            fmt_num(m.long_cycles / long as f64),
+            format!("{:.2}×", m.ratio),
+        ]);
+    }
+    let mut out = t.render_text();
+    if let Some(line) = best_peer_line(marginals) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
 /// The results as a JSON document.
-pub fn json(clock: &Clock, results: &[Measured], level: &str) -> Json {
+pub fn json(clock: &Clock, results: &[Measured], marginals: &[Marginal], level: &str) -> Json {
     let rows = results
         .iter()
         .map(|m| {
@@ -285,5 +448,28 @@ pub fn json(clock: &Clock, results: &[Measured], level: &str) -> Json {
         ),
         ("isa_level".into(), Json::Str(level.into())),
         ("results".into(), Json::Arr(rows)),
+        (
+            "marginals".into(),
+            Json::Arr(
+                marginals
+                    .iter()
+                    .map(|m| {
+                        Json::Obj(vec![
+                            ("operation".into(), Json::Str(m.group.into())),
+                            ("implementation".into(), Json::Str(m.name.clone())),
+                            ("ours".into(), Json::Bool(m.ours)),
+                            ("short_bytes".into(), Json::Int(m.lengths.0)),
+                            ("long_bytes".into(), Json::Int(m.lengths.1)),
+                            ("fixed_cycles".into(), Json::Num(m.fixed_cycles)),
+                            (
+                                "marginal_cycles_per_byte".into(),
+                                Json::Num(m.cycles_per_byte),
+                            ),
+                            ("marginal_ratio_to_ours".into(), Json::Num(m.ratio)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
     ])
 }

@@ -17,12 +17,18 @@
 //! `--out-dir docs/benchmarks` writes the complete Markdown page for this CPU
 //! (`docs/benchmarks/<cpu slug>.md`, see `page.rs`); `--out FILE` writes it
 //! to a file of one's choosing, and `--cpu-slug` prints the slug alone.
+//!
+//! `--poly1305-sweep CSV_FILE` runs no group: it measures Poly1305 at every
+//! length 49–4000 bytes and writes the CSV, an SVG of it and a Markdown note
+//! (see `sweep.rs`); `--poly1305-plot CSV_FILE` redraws the SVG from a CSV.
 
+mod binary_fields;
 mod groups;
 mod harness;
 #[cfg(feature = "system-peers")]
 mod openssl;
 mod page;
+mod sweep;
 #[cfg(feature = "system-peers")]
 mod sys;
 
@@ -65,6 +71,16 @@ struct Args {
     /// Also run the rows that take minutes (e.g. 2^20-word products).
     #[arg(long)]
     heavy: bool,
+    /// Instead of the groups: Poly1305's cycles/byte at every length
+    /// 49..=4000 bytes for each implementation, written to CSV_FILE, with
+    /// the figure (same name, .svg) and a note with the speed-up of complete
+    /// decimation over Goll–Gueron per 1 KiB band (same name, .md).
+    #[arg(long, value_name = "CSV_FILE", conflicts_with = "poly1305_plot")]
+    poly1305_sweep: Option<PathBuf>,
+    /// Redraw the figure (CSV_FILE with .svg) from an existing sweep and
+    /// print its band table, without measuring.
+    #[arg(long, value_name = "CSV_FILE")]
+    poly1305_plot: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -96,6 +112,24 @@ fn main() -> ExitCode {
     if args.cpu_slug {
         println!("{slug}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(csv) = &args.poly1305_plot {
+        return match plot(csv) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(csv) = &args.poly1305_sweep {
+        return match run_sweep(csv, &args, report) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let page_path = match (&args.out, &args.out_dir) {
         (Some(file), _) => {
@@ -167,12 +201,19 @@ fn main() -> ExitCode {
         eprintln!("\r\x1b[2Kdone: {total} cases");
     }
 
-    let tables = harness::markdown(&clock, &results);
+    let (group, short, long) = groups::poly1305::MARGINAL;
+    let marginals = harness::marginals(&clock, &results, group, short, long);
+    let mut tables = harness::markdown(&clock, &results);
+    tables.push_str(&harness::marginal_markdown(&marginals));
     println!("{header}\n");
     if args.markdown {
         print!("{tables}");
     } else {
         print!("{}", harness::text_table(&clock, &results));
+        let text = harness::marginal_text(&marginals);
+        if !text.is_empty() {
+            print!("\n{text}");
+        }
     }
     if let Some(path) = &page_path {
         let info = page::PageInfo {
@@ -197,7 +238,7 @@ fn main() -> ExitCode {
         eprintln!("wrote {}", path.display());
     }
     if let Some(path) = &args.json {
-        let doc = harness::json(&clock, &results, report.level.name());
+        let doc = harness::json(&clock, &results, &marginals, report.level.name());
         if let Err(e) = std::fs::write(path, doc.render()) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;
@@ -205,4 +246,129 @@ fn main() -> ExitCode {
         eprintln!("wrote {}", path.display());
     }
     ExitCode::SUCCESS
+}
+
+/// The CPU as the pages name it: model, then vendor, family and model
+/// numbers when known.
+fn cpu_description() -> String {
+    let model = benchtime::cpu_model();
+    match page::cpu_id() {
+        Some(id) => format!(
+            "{model} ({} family {} model {})",
+            id.vendor, id.family, id.model
+        ),
+        None => model,
+    }
+}
+
+/// `--poly1305-sweep`: measures, then writes the CSV, the SVG and the note.
+fn run_sweep(
+    csv: &std::path::Path,
+    args: &Args,
+    report: fieldwork::cpu::CpuReport,
+) -> Result<(), String> {
+    let parent = csv.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(dir) = parent.filter(|d| !d.is_dir()) {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    let svg_path = csv.with_extension("svg");
+    let md_path = csv.with_extension("md");
+    // The figures are cycles: without a core-clock estimate (the add and
+    // imul chains disagree when the machine is busy) they would be ticks.
+    let clock = (0..5)
+        .map(|i| {
+            if i > 0 {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+            Clock::calibrate()
+        })
+        .find(|c| c.core_ghz.is_some())
+        .ok_or("the core clock could not be estimated in five tries (is the machine busy?)")?;
+    let sampler = sweep::sampler(&clock, args.quick);
+    let date = benchtime::today_utc();
+    let cpu = cpu_description();
+    eprintln!(
+        "poly1305 sweep {}..={} bytes on {cpu}; {}",
+        sweep::FIRST,
+        sweep::LAST,
+        clock.describe()
+    );
+    let started = std::time::Instant::now();
+    let data = sweep::measure(&clock, &sampler, |length| {
+        eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
+    })?;
+    let after = Clock::calibrate();
+    let drifted = match (clock.core_ghz, after.core_ghz) {
+        (Some(a), Some(b)) => (a - b).abs() > 0.1 * a.min(b),
+        _ => true,
+    };
+    if drifted {
+        eprintln!(
+            "warning: the core-clock estimate moved or was lost during the sweep ({} → {}): cycles/byte are doubtful, speed-ups are not",
+            clock.describe(),
+            after.describe()
+        );
+    }
+    let commit = page::git_commit();
+    let name = |p: &std::path::Path| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    };
+    let level = match report.cap {
+        Some(c) => format!("`{}` ({}={c})", report.level, fieldwork::cpu::CAP_VARIABLE),
+        None => format!("`{}`", report.level),
+    };
+    let info = sweep::NoteInfo {
+        cpu: cpu.clone(),
+        level,
+        date: date.clone(),
+        commit: commit.clone(),
+        command: page::command_line(
+            report.cap,
+            &std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+        ),
+        clock: clock.describe(),
+        clock_after: (after.describe(), drifted),
+        csv: name(csv),
+        svg: name(&svg_path),
+    };
+    let title = format!("Poly1305 cycles/byte — {cpu}; {date}; commit {commit}");
+    let write = |path: &std::path::Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    let bands = sweep::bands(&data);
+    let note = sweep::markdown(&info, &data, bands.as_deref().map_err(String::as_str));
+    write(csv, &data.to_csv())?;
+    write(&svg_path, &sweep::svg(&data, &title))?;
+    write(&md_path, &note)?;
+    match &bands {
+        Ok(b) => println!("{}", sweep::band_table(b)),
+        Err(e) => eprintln!("no band table: {e}"),
+    }
+    println!("{}", sweep::column_means_table(&data));
+    for p in [csv, &svg_path, &md_path] {
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+/// `--poly1305-plot`: the SVG and the band table of an existing CSV.
+fn plot(csv: &std::path::Path) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(csv).map_err(|e| format!("cannot read {}: {e}", csv.display()))?;
+    let data = sweep::Sweep::from_csv(&text)?;
+    let svg_path = csv.with_extension("svg");
+    let title = format!(
+        "Poly1305 cycles/byte — {}",
+        csv.file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    );
+    std::fs::write(&svg_path, sweep::svg(&data, &title))
+        .map_err(|e| format!("cannot write {}: {e}", svg_path.display()))?;
+    println!("{}", sweep::band_table(&sweep::bands(&data)?));
+    eprintln!("wrote {}", svg_path.display());
+    Ok(())
 }

@@ -1,6 +1,8 @@
 //! The system OpenSSL (`libcrypto`, feature `system-peers`): the few EVP
-//! functions the `kummer` group (X25519), the `ghash` group (GMAC) and the
-//! `gcm` group (AES-GCM) need, declared here and wrapped safely. Written
+//! functions the `kummer` group (X25519), the `ghash` group (GMAC), the
+//! `gcm` group (AES-GCM) and the `poly1305` group (Poly1305) need, and the
+//! `BN_GF2m_*_arr` arithmetic of binary fields (the binary-field peers,
+//! `crate::binary_fields`), declared here and wrapped safely. Written
 //! against OpenSSL 3.0 (Debian 12's `libssl-dev`); the X25519 functions
 //! exist since 1.1.1, the `EVP_MAC` and `OSSL_PARAM` ones since 3.0, the
 //! `EVP_CIPHER` ones used here since 1.1.0.
@@ -61,6 +63,20 @@ struct EvpCipher {
 /// OpenSSL's opaque `EVP_CIPHER_CTX`.
 #[repr(C)]
 struct EvpCipherCtx {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// OpenSSL's opaque `BIGNUM`.
+#[repr(C)]
+struct Bignum {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// OpenSSL's opaque `BN_CTX` (scratch `BIGNUM`s).
+#[repr(C)]
+struct BnCtx {
     _data: [u8; 0],
     _marker: PhantomData<(*mut u8, PhantomPinned)>,
 }
@@ -179,6 +195,37 @@ unsafe extern "C" {
         in_len: c_int,
     ) -> c_int;
     fn EVP_DecryptFinal_ex(ctx: *mut EvpCipherCtx, out: *mut u8, out_len: *mut c_int) -> c_int;
+    fn BN_new() -> *mut Bignum;
+    fn BN_free(a: *mut Bignum);
+    fn BN_CTX_new() -> *mut BnCtx;
+    fn BN_CTX_free(ctx: *mut BnCtx);
+    fn BN_lebin2bn(s: *const u8, len: c_int, ret: *mut Bignum) -> *mut Bignum;
+    fn BN_bn2lebinpad(a: *const Bignum, to: *mut u8, to_len: c_int) -> c_int;
+    fn BN_GF2m_mod_mul_arr(
+        r: *mut Bignum,
+        a: *const Bignum,
+        b: *const Bignum,
+        p: *const c_int,
+        ctx: *mut BnCtx,
+    ) -> c_int;
+    fn BN_GF2m_mod_sqr_arr(
+        r: *mut Bignum,
+        a: *const Bignum,
+        p: *const c_int,
+        ctx: *mut BnCtx,
+    ) -> c_int;
+    fn BN_GF2m_mod_inv_arr(
+        r: *mut Bignum,
+        a: *const Bignum,
+        p: *const c_int,
+        ctx: *mut BnCtx,
+    ) -> c_int;
+    fn BN_GF2m_mod_sqrt_arr(
+        r: *mut Bignum,
+        a: *const Bignum,
+        p: *const c_int,
+        ctx: *mut BnCtx,
+    ) -> c_int;
 }
 
 /// "OpenSSL 3.0.19": the linked library's name and version, without the date.
@@ -437,6 +484,65 @@ impl Gmac {
     }
 }
 
+/// Poly1305 (RFC 8439 §2.5) through OpenSSL's `EVP_MAC` interface
+/// (`EVP_MAC_fetch(NULL, "POLY1305", NULL)`, OpenSSL 3.0): one context,
+/// fetched once; each tag is `EVP_MAC_init` with the 32-byte one-time key,
+/// `EVP_MAC_update` and `EVP_MAC_final`. OpenSSL's provider refuses a second
+/// tag without a new key, as Poly1305's one-time keys require, so
+/// [`Poly1305Mac::tag`] keys the context every time.
+pub struct Poly1305Mac {
+    ctx: NonNull<EvpMacCtx>,
+}
+
+impl Poly1305Mac {
+    /// A Poly1305 context (unkeyed).
+    pub fn new() -> Result<Poly1305Mac, String> {
+        // SAFETY: a null library context and properties mean the defaults;
+        // the name is NUL-terminated.
+        let mac = unsafe { EVP_MAC_fetch(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null()) };
+        let mac = NonNull::new(mac).ok_or("OpenSSL EVP_MAC_fetch(\"POLY1305\") failed")?;
+        // SAFETY: `mac` is a live EVP_MAC; the context takes its own
+        // reference, so ours is freed right after.
+        let ctx = unsafe { EVP_MAC_CTX_new(mac.as_ptr()) };
+        // SAFETY: `mac` came from EVP_MAC_fetch and is freed once.
+        unsafe { EVP_MAC_free(mac.as_ptr()) };
+        let ctx = NonNull::new(ctx).ok_or("OpenSSL EVP_MAC_CTX_new failed")?;
+        Ok(Poly1305Mac { ctx })
+    }
+
+    /// The 16-byte tag of `message` under the one-time `key`
+    /// (`EVP_MAC_init` with the key, `EVP_MAC_update` unless the message is
+    /// empty, `EVP_MAC_final`).
+    pub fn tag(&mut self, key: &[u8; 32], message: &[u8]) -> Result<[u8; 16], String> {
+        let ctx = self.ctx.as_ptr();
+        let mut out = [0u8; 16];
+        let mut len = 0usize;
+        // SAFETY: `ctx` is a live context; the key is valid for 32 bytes
+        // and copied; a null parameter array sets nothing; the message is
+        // valid for its length; `out` has room for the 16 bytes given as its
+        // size, and OpenSSL fails rather than write more.
+        let ok = unsafe {
+            EVP_MAC_init(ctx, key.as_ptr(), key.len(), ptr::null()) == 1
+                && (message.is_empty() || EVP_MAC_update(ctx, message.as_ptr(), message.len()) == 1)
+                && EVP_MAC_final(ctx, out.as_mut_ptr(), &mut len, out.len()) == 1
+        };
+        if ok && len == 16 {
+            Ok(out)
+        } else {
+            Err(format!(
+                "OpenSSL Poly1305 failed (EVP_MAC_init/update/final; length {len})"
+            ))
+        }
+    }
+}
+
+impl Drop for Poly1305Mac {
+    fn drop(&mut self) {
+        // SAFETY: created by EVP_MAC_CTX_new, freed once.
+        unsafe { EVP_MAC_CTX_free(self.ctx.as_ptr()) }
+    }
+}
+
 impl Drop for Gmac {
     fn drop(&mut self) {
         // SAFETY: created by EVP_MAC_CTX_new, freed once.
@@ -589,5 +695,200 @@ impl Drop for AesGcm {
         // SAFETY: created by EVP_CIPHER_CTX_new, freed once (this also
         // cleanses the key schedule).
         unsafe { EVP_CIPHER_CTX_free(self.ctx.as_ptr()) }
+    }
+}
+
+/// An owned OpenSSL `BIGNUM`, here an element of a binary field
+/// ([`Gf2mField`]).
+pub struct Bn(NonNull<Bignum>);
+
+impl Drop for Bn {
+    fn drop(&mut self) {
+        // SAFETY: created by BN_new, freed once.
+        unsafe { BN_free(self.0.as_ptr()) }
+    }
+}
+
+/// GF(2^m) through OpenSSL's `BN_GF2m_mod_*_arr` functions, the arithmetic
+/// under its binary-curve code (still exported by OpenSSL 3.0 unless built
+/// with `no-ec2m`): elements are `BIGNUM`s, the modulus the array of its
+/// exponents in decreasing order ended by −1, as `BN_GF2m_poly2arr` makes
+/// it. Each operation writes into a scratch `BIGNUM` and swaps it in, so no
+/// output aliases an input; a `BN_CTX` supplies OpenSSL's temporaries.
+/// OpenSSL's inversion is blinded by a random field element (a
+/// multiplication before and after), as its curve code calls it.
+pub struct Gf2mField {
+    /// Exponents, decreasing, then −1.
+    modulus: Vec<c_int>,
+    /// Words per element (`⌈m/64⌉`).
+    words: usize,
+    ctx: NonNull<BnCtx>,
+    scratch: Bn,
+}
+
+/// A fresh `BIGNUM` (zero).
+fn bn_new() -> Result<Bn, String> {
+    // SAFETY: no preconditions; null on allocation failure.
+    NonNull::new(unsafe { BN_new() })
+        .map(Bn)
+        .ok_or_else(|| "OpenSSL BN_new failed".to_string())
+}
+
+impl Gf2mField {
+    /// The field modulo `Σ x^e` over `exponents` (decreasing, the degree m
+    /// first and 0 last).
+    pub fn new(exponents: &[u32]) -> Result<Gf2mField, String> {
+        let m = *exponents.first().ok_or("no exponents")?;
+        if exponents.windows(2).any(|w| w[0] <= w[1]) || exponents.last() != Some(&0) {
+            return Err(format!("exponents must decrease to 0: {exponents:?}"));
+        }
+        let mut modulus = exponents
+            .iter()
+            .map(|&e| c_int::try_from(e).map_err(|_| format!("exponent {e} too large")))
+            .collect::<Result<Vec<_>, _>>()?;
+        modulus.push(-1);
+        // SAFETY: no preconditions; null on allocation failure.
+        let ctx = NonNull::new(unsafe { BN_CTX_new() }).ok_or("OpenSSL BN_CTX_new failed")?;
+        Ok(Gf2mField {
+            modulus,
+            words: (m as usize).div_ceil(64),
+            ctx,
+            scratch: bn_new()?,
+        })
+    }
+
+    /// The element with these little-endian words (word 0 lowest; at most
+    /// ⌈m/64⌉ of them, bits of degree ≥ m clear).
+    pub fn element(&self, words: &[u64]) -> Result<Bn, String> {
+        if words.len() > self.words {
+            return Err(format!(
+                "{} words for a {}-word field",
+                words.len(),
+                self.words
+            ));
+        }
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let len = c_int::try_from(bytes.len()).map_err(|_| "element too long")?;
+        let bn = bn_new()?;
+        // SAFETY: `bytes` is valid for `len` bytes; `bn.0` is a live BIGNUM,
+        // which OpenSSL fills and returns (null on allocation failure).
+        let r = unsafe { BN_lebin2bn(bytes.as_ptr(), len, bn.0.as_ptr()) };
+        if r.is_null() {
+            return Err("OpenSSL BN_lebin2bn failed".into());
+        }
+        Ok(bn)
+    }
+
+    /// The ⌈m/64⌉ little-endian words of `x`.
+    pub fn words(&self, x: &Bn) -> Result<Vec<u64>, String> {
+        let mut bytes = vec![0u8; 8 * self.words];
+        let len = c_int::try_from(bytes.len()).map_err(|_| "element too long")?;
+        // SAFETY: `x.0` is a live BIGNUM; `bytes` has room for `len` bytes,
+        // and OpenSSL returns −1 rather than write more.
+        let rc = unsafe { BN_bn2lebinpad(x.0.as_ptr(), bytes.as_mut_ptr(), len) };
+        if rc != len {
+            return Err(format!("OpenSSL BN_bn2lebinpad failed ({rc})"));
+        }
+        Ok(bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect())
+    }
+
+    /// Swaps the scratch result into `x` if OpenSSL reported success.
+    fn finish(&mut self, x: &mut Bn, rc: c_int, what: &str) -> Result<(), String> {
+        if rc == 1 {
+            std::mem::swap(x, &mut self.scratch);
+            Ok(())
+        } else {
+            Err(format!("OpenSSL BN_GF2m_mod_{what}_arr failed"))
+        }
+    }
+
+    /// `x ← x·b mod P` (`BN_GF2m_mod_mul_arr`).
+    pub fn mul(&mut self, x: &mut Bn, b: &Bn) -> Result<(), String> {
+        // SAFETY: all BIGNUMs and the context are live and distinct from the
+        // output (the scratch); the modulus array ends with −1.
+        let rc = unsafe {
+            BN_GF2m_mod_mul_arr(
+                self.scratch.0.as_ptr(),
+                x.0.as_ptr(),
+                b.0.as_ptr(),
+                self.modulus.as_ptr(),
+                self.ctx.as_ptr(),
+            )
+        };
+        self.finish(x, rc, "mul")
+    }
+
+    /// `r ← a·b mod P` (`BN_GF2m_mod_mul_arr` straight into `r`, which the
+    /// borrows keep distinct from the inputs).
+    pub fn mul_into(&mut self, r: &mut Bn, a: &Bn, b: &Bn) -> Result<(), String> {
+        // SAFETY: all BIGNUMs and the context are live, the output distinct
+        // from the inputs; the modulus array ends with −1.
+        let rc = unsafe {
+            BN_GF2m_mod_mul_arr(
+                r.0.as_ptr(),
+                a.0.as_ptr(),
+                b.0.as_ptr(),
+                self.modulus.as_ptr(),
+                self.ctx.as_ptr(),
+            )
+        };
+        if rc == 1 {
+            Ok(())
+        } else {
+            Err("OpenSSL BN_GF2m_mod_mul_arr failed".into())
+        }
+    }
+
+    /// `x ← x² mod P` (`BN_GF2m_mod_sqr_arr`).
+    pub fn square(&mut self, x: &mut Bn) -> Result<(), String> {
+        // SAFETY: as in `mul`.
+        let rc = unsafe {
+            BN_GF2m_mod_sqr_arr(
+                self.scratch.0.as_ptr(),
+                x.0.as_ptr(),
+                self.modulus.as_ptr(),
+                self.ctx.as_ptr(),
+            )
+        };
+        self.finish(x, rc, "sqr")
+    }
+
+    /// `x ← x⁻¹ mod P` (`BN_GF2m_mod_inv_arr`); an error for zero.
+    pub fn invert(&mut self, x: &mut Bn) -> Result<(), String> {
+        // SAFETY: as in `mul`.
+        let rc = unsafe {
+            BN_GF2m_mod_inv_arr(
+                self.scratch.0.as_ptr(),
+                x.0.as_ptr(),
+                self.modulus.as_ptr(),
+                self.ctx.as_ptr(),
+            )
+        };
+        self.finish(x, rc, "inv")
+    }
+
+    /// `x ← √x mod P` (`BN_GF2m_mod_sqrt_arr`: `x^(2^(m−1))`).
+    pub fn sqrt(&mut self, x: &mut Bn) -> Result<(), String> {
+        // SAFETY: as in `mul`.
+        let rc = unsafe {
+            BN_GF2m_mod_sqrt_arr(
+                self.scratch.0.as_ptr(),
+                x.0.as_ptr(),
+                self.modulus.as_ptr(),
+                self.ctx.as_ptr(),
+            )
+        };
+        self.finish(x, rc, "sqrt")
+    }
+}
+
+impl Drop for Gf2mField {
+    fn drop(&mut self) {
+        // SAFETY: created by BN_CTX_new, freed once (the scratch BIGNUM is
+        // freed by its own Drop afterwards).
+        unsafe { BN_CTX_free(self.ctx.as_ptr()) }
     }
 }

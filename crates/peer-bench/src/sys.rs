@@ -10,6 +10,16 @@ unsafe extern "C" {
     fn fw_ntl_gf2x_free(p: *mut c_void);
     fn fw_ntl_gf2x_mul(c: *mut c_void, a: *const c_void, b: *const c_void);
     fn fw_ntl_gf2x_words(p: *const c_void, w: *mut u64, n: usize);
+    fn fw_ntl_gf2e_field_new(exponents: *const std::ffi::c_long, n: usize) -> *mut c_void;
+    fn fw_ntl_gf2e_field_free(f: *mut c_void);
+    fn fw_ntl_gf2e_field_use(f: *const c_void);
+    fn fw_ntl_gf2e_new(w: *const u64, n: usize) -> *mut c_void;
+    fn fw_ntl_gf2e_free(e: *mut c_void);
+    fn fw_ntl_gf2e_words(e: *const c_void, w: *mut u64, n: usize);
+    fn fw_ntl_gf2e_mul(c: *mut c_void, a: *const c_void, b: *const c_void);
+    fn fw_ntl_gf2e_sqr(x: *mut c_void);
+    fn fw_ntl_gf2e_inv(x: *mut c_void) -> i32;
+    fn fw_ntl_gf2e_sqrt(x: *mut c_void);
 }
 
 /// Which gf2x was linked (native build or Debian's generic one).
@@ -111,5 +121,113 @@ pub fn ntl_independent(a: &[u64], b: &[u64]) -> Impl {
             }
             black_box(&z);
         }),
+    }
+}
+
+/// A binary field GF(2)\[x\]/(P) in NTL's `GF2E`: a saved `GF2EContext`.
+///
+/// NTL keeps `GF2E`'s modulus in a thread-local global; [`NtlGf2eField::use_here`]
+/// makes this field's modulus the current one of the calling thread. Every
+/// [`NtlGf2e`] operation works under the current modulus, which must be the
+/// one the element was made under (a wrong one gives wrong values or an NTL
+/// error, which the agreement tests would show).
+pub struct NtlGf2eField {
+    ctx: *mut c_void,
+    words: usize,
+}
+
+impl NtlGf2eField {
+    /// The field modulo `Σ x^e` over `exponents` (the degree m among them).
+    pub fn new(exponents: &[u32]) -> Result<NtlGf2eField, String> {
+        let e: Vec<std::ffi::c_long> = exponents.iter().map(|&e| e.into()).collect();
+        // SAFETY: `e` is valid for its length; the shim copies the modulus.
+        let ctx = unsafe { fw_ntl_gf2e_field_new(e.as_ptr(), e.len()) };
+        if ctx.is_null() {
+            return Err(format!("NTL GF2E: no field for exponents {exponents:?}"));
+        }
+        let m = exponents.iter().copied().max().unwrap_or(0) as usize;
+        Ok(NtlGf2eField {
+            ctx,
+            words: m.div_ceil(64),
+        })
+    }
+
+    /// Makes this field's modulus NTL's current `GF2E` modulus on this
+    /// thread (`GF2EContext::restore`).
+    pub fn use_here(&self) {
+        // SAFETY: `self.ctx` is a live GF2EContext made by the shim.
+        unsafe { fw_ntl_gf2e_field_use(self.ctx) }
+    }
+
+    /// The element with these little-endian words, made under this field's
+    /// modulus (which this call makes current).
+    pub fn element(&self, words: &[u64]) -> NtlGf2e {
+        self.use_here();
+        // SAFETY: `words` is valid for its length; the shim copies it.
+        NtlGf2e(unsafe { fw_ntl_gf2e_new(words.as_ptr(), words.len()) })
+    }
+
+    /// The ⌈m/64⌉ little-endian words of `x`.
+    pub fn words(&self, x: &NtlGf2e) -> Vec<u64> {
+        let mut w = vec![0u64; self.words];
+        // SAFETY: `w` has room for `self.words` words; `x.0` is a live GF2E.
+        unsafe { fw_ntl_gf2e_words(x.0, w.as_mut_ptr(), w.len()) };
+        w
+    }
+}
+
+impl Drop for NtlGf2eField {
+    fn drop(&mut self) {
+        // SAFETY: created by `fw_ntl_gf2e_field_new`, freed once.
+        unsafe { fw_ntl_gf2e_field_free(self.ctx) }
+    }
+}
+
+/// An NTL `GF2E`, owned. Operations are in place and use the current
+/// modulus (see [`NtlGf2eField`]).
+pub struct NtlGf2e(*mut c_void);
+
+impl NtlGf2e {
+    /// `self ← self·b` (NTL `mul` with the output aliasing an input, which
+    /// NTL allows).
+    pub fn mul(&mut self, b: &NtlGf2e) {
+        // SAFETY: both are live GF2E objects made by the shim.
+        unsafe { fw_ntl_gf2e_mul(self.0, self.0, b.0) }
+    }
+
+    /// `self ← a·b` (NTL `mul`).
+    pub fn mul_into(&mut self, a: &NtlGf2e, b: &NtlGf2e) {
+        // SAFETY: all are live GF2E objects made by the shim.
+        unsafe { fw_ntl_gf2e_mul(self.0, a.0, b.0) }
+    }
+
+    /// `self ← self²` (NTL `sqr`).
+    pub fn square(&mut self) {
+        // SAFETY: a live GF2E made by the shim.
+        unsafe { fw_ntl_gf2e_sqr(self.0) }
+    }
+
+    /// `self ← self⁻¹` (NTL `inv`); an error, `self` unchanged, for zero.
+    pub fn invert(&mut self) -> Result<(), String> {
+        // SAFETY: a live GF2E made by the shim; the shim checks for zero
+        // before NTL's `inv` (which would raise an error).
+        match unsafe { fw_ntl_gf2e_inv(self.0) } {
+            0 => Ok(()),
+            _ => Err("NTL GF2E: inverse of zero".into()),
+        }
+    }
+
+    /// `self ← √self = self^(2^(m−1))`: NTL has no `GF2E` square root, so
+    /// the shim squares m − 1 times, as an NTL user would.
+    pub fn sqrt(&mut self) {
+        // SAFETY: a live GF2E made by the shim.
+        unsafe { fw_ntl_gf2e_sqrt(self.0) }
+    }
+}
+
+impl Drop for NtlGf2e {
+    fn drop(&mut self) {
+        // SAFETY: created by `fw_ntl_gf2e_new`, freed once.
+        unsafe { fw_ntl_gf2e_free(self.0) }
     }
 }

@@ -225,3 +225,85 @@ fn out_to_a_missing_directory_fails_before_the_run() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a directory"));
 }
+
+#[test]
+fn poly1305_rows_and_marginal_table() {
+    let json = std::env::temp_dir().join(format!("peer-bench-poly-{}.json", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--filter",
+        "poly1305",
+        "--markdown",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    for row in ["| 8192 B ", "| 16384 B ", "**poly1305 marginal**"] {
+        assert!(md.contains(row), "{row} in {md}");
+    }
+    assert!(md.contains("Best peer by marginal rate: "), "{md}");
+    assert!(
+        md.contains("cycles per call = fixed + rate × bytes (estimated"),
+        "{md}"
+    );
+    if cfg!(feature = "system-peers") {
+        assert!(md.contains(" Poly1305 (system)"), "{md}");
+    }
+    let j = std::fs::read_to_string(&json).unwrap();
+    let _ = std::fs::remove_file(&json);
+    assert!(j.contains("\"marginal_cycles_per_byte\": "), "{j}");
+}
+
+#[test]
+fn gf2m_rows_and_columns() {
+    let o = peer_bench(&["--quick", "--filter", "gf2m", "--markdown"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("**gf2m** — cycles/call"), "{md}");
+    for m in [163, 233, 283, 409, 571] {
+        for op in [
+            "mul",
+            "square",
+            "invert",
+            "sqrt",
+            "half_trace",
+            "batch mul ×1024",
+        ] {
+            let row = format!("| m={m} {op} ");
+            assert_eq!(md.matches(&row).count(), 1, "{row} in {md}");
+        }
+    }
+    assert!(md.contains("fieldwork best ("), "{md}");
+    assert!(md.contains("fieldwork (portable)"), "{md}");
+    if cfg!(feature = "system-peers") {
+        assert!(md.contains("NTL GF2E"), "{md}");
+        assert!(md.contains(" BN_GF2m"), "{md}");
+    }
+}
+
+#[test]
+fn poly1305_plot_redraws_a_sweep() {
+    let dir = std::env::temp_dir().join(format!("peer-bench-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("sweep.csv");
+    let mut text = String::from(
+        "length_bytes,fieldwork (avx2-goll-gueron),fieldwork (avx2-decimation),peer\n",
+    );
+    for length in [49, 500, 1024, 1500, 2500, 4000] {
+        text.push_str(&format!("{length},2.0,1.6,3.0\n"));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let o = peer_bench(&["--poly1305-plot", csv.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(dir.join("sweep.svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("| 0–1 KiB | 49–1024 B "), "{table}");
+    assert!(table.contains("1.250×"), "{table}");
+    assert_eq!(svg.unwrap().matches("<polyline").count(), 4);
+    // A missing file is an error, not a panic.
+    let o = peer_bench(&["--poly1305-plot", "/nonexistent/sweep.csv"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+}

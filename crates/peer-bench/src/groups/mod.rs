@@ -8,6 +8,7 @@
 pub mod chachapoly;
 pub mod clmul64;
 pub mod gcm;
+pub mod gf2m;
 pub mod gf2x_mul;
 pub mod ghash;
 pub mod kummer;
@@ -83,6 +84,7 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("clmul64", clmul64::cases),
     ("gf2x_mul", gf2x_mul::cases),
     ("sufan", sufan::cases),
+    ("gf2m", gf2m::cases),
     ("kummer", kummer::cases),
     ("ghash", ghash::cases),
     ("gcm", gcm::cases),

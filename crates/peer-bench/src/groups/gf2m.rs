@@ -1,0 +1,358 @@
+//! `gf2m`: arithmetic in the NIST binary fields GF(2^m), m = 163, 233, 283,
+//! 409, 571 (`fieldwork::gf2m::{F163 … F571}`), against NTL's `GF2E` and
+//! OpenSSL's `BN_GF2m_mod_*_arr` (with `system-peers`; see
+//! `crate::binary_fields`).
+//!
+//! # Rows
+//!
+//! For each m (`m=163 mul`, …):
+//!
+//! - `mul`, `square`, `invert`, `sqrt`, `half_trace`: one operation per
+//!   call, chained through one element (`x ← x·y`, `x ← x²`, `x ← x⁻¹`,
+//!   `x ← √x`, `x ← H(x)`), so the figure is latency. No peer has a
+//!   half-trace: that row is fieldwork's alone.
+//! - `batch mul ×1024`: 1024 independent products `c[i] = a[i]·b[i]` per
+//!   call (`FieldElement::mul_slices`; the peers loop over their own
+//!   product), so the figure is throughput.
+//!
+//! # Implementations
+//!
+//! - `fieldwork best (<backend>)`: the public API — the operators and
+//!   `FieldElement` methods, which dispatch through `Backend::best()` — the
+//!   reference for the ratios.
+//! - `fieldwork (<backend>)`: each backend this CPU has through the hidden
+//!   `gf2m::Backend` (dispatch held, as a benchmark of the kernels alone).
+//! - `NTL GF2E` (`system-peers`): elements and the modulus as NTL objects;
+//!   NTL has no `GF2E` square root, so its `sqrt` is m − 1 squarings.
+//! - `OpenSSL 3.x BN_GF2m` (`system-peers`): `BIGNUM`s and a `BN_CTX`;
+//!   OpenSSL's inversion is blinded by a random multiplier, as its curve
+//!   code calls it; its square root is `x^(2^(m−1))`.
+//!
+//! fieldwork's operations run in constant time; the peers' inversions do
+//! not (NTL's extended Euclid and OpenSSL's binary algorithm take steps
+//! that depend on the value; OpenSSL blinds its input instead), so the
+//! `invert` row compares different guarantees, and says so here.
+//!
+//! # Checks before timing
+//!
+//! The modulus of each fieldwork type against the NIST table; then every
+//! fieldwork backend and the public API against a bit-by-bit reference
+//! (`NistField::reference_mul`) on the timed inputs — products, squares,
+//! `x·x⁻¹ = 1`, `(√x)² = x`, the half-trace's `H(a)² + H(a) = a + Tr(a)`
+//! and agreement of the backends on it, the batch — and each peer's
+//! product, square, inverse, square root and batch against ours.
+
+use crate::binary_fields::{BATCH, Inputs, NIST_FIELDS, NistField, Op, inputs};
+use crate::harness::{Case, Impl};
+use fieldwork::gf2m::{Backend, F163, F233, F283, F409, F571, FieldElement};
+use std::hint::black_box;
+
+/// The rows of one field: the peers' operations, then the half-trace.
+const ROWS: [Row; 6] = [
+    Row::Peer(Op::Mul),
+    Row::Peer(Op::Square),
+    Row::Peer(Op::Invert),
+    Row::Peer(Op::Sqrt),
+    Row::HalfTrace,
+    Row::Peer(Op::BatchMul),
+];
+
+/// A row: an operation the peers have too, or the half-trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Peer(Op),
+    HalfTrace,
+}
+
+impl Row {
+    fn name(self) -> &'static str {
+        match self {
+            Row::Peer(op) => op.name(),
+            Row::HalfTrace => "half_trace",
+        }
+    }
+}
+
+/// The cases of every field, after every check.
+pub fn cases() -> Result<Vec<Case>, String> {
+    let mut cases = Vec::new();
+    cases.extend(field_cases::<F163>(&NIST_FIELDS[0])?);
+    cases.extend(field_cases::<F233>(&NIST_FIELDS[1])?);
+    cases.extend(field_cases::<F283>(&NIST_FIELDS[2])?);
+    cases.extend(field_cases::<F409>(&NIST_FIELDS[3])?);
+    cases.extend(field_cases::<F571>(&NIST_FIELDS[4])?);
+    Ok(cases)
+}
+
+/// The element with these words.
+fn element<F: FieldElement>(words: &[u64]) -> Result<F, String> {
+    F::from_word_slice(words).map_err(|e| format!("gf2m F{}: {e}", F::M))
+}
+
+/// One field's inputs as fieldwork elements.
+struct Operands<F> {
+    x: F,
+    y: F,
+    a: Vec<F>,
+    b: Vec<F>,
+}
+
+fn operands<F: FieldElement>(inputs: &Inputs) -> Result<Operands<F>, String> {
+    Ok(Operands {
+        x: element(&inputs.x)?,
+        y: element(&inputs.y)?,
+        a: inputs
+            .batch
+            .iter()
+            .map(|(a, _)| element(a))
+            .collect::<Result<_, _>>()?,
+        b: inputs
+            .batch
+            .iter()
+            .map(|(_, b)| element(b))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// fieldwork's result of `row` on the inputs: through the public API
+/// (`backend` `None`) or one backend.
+fn ours<F: FieldElement>(
+    backend: Option<Backend>,
+    row: Row,
+    o: &Operands<F>,
+) -> Result<Vec<u64>, String> {
+    let words = |v: F| v.as_words().to_vec();
+    Ok(match (backend, row) {
+        (None, Row::Peer(Op::Mul)) => words(o.x * o.y),
+        (None, Row::Peer(Op::Square)) => words(o.x.square()),
+        (None, Row::Peer(Op::Invert)) => {
+            words(Option::from(o.x.invert()).ok_or("x has no inverse (it is nonzero)")?)
+        }
+        (None, Row::Peer(Op::Sqrt)) => words(o.x.sqrt()),
+        (None, Row::HalfTrace) => words(o.x.half_trace()),
+        (None, Row::Peer(Op::BatchMul)) => {
+            let mut c = vec![F::ZERO; o.a.len()];
+            F::mul_slices(&mut c, &o.a, &o.b).map_err(|e| e.to_string())?;
+            c.iter().flat_map(|v| v.as_words().to_vec()).collect()
+        }
+        (Some(k), Row::Peer(Op::Mul)) => words(k.mul(&o.x, &o.y)),
+        (Some(k), Row::Peer(Op::Square)) => words(k.square(&o.x)),
+        (Some(k), Row::Peer(Op::Invert)) => words(k.invert(&o.x)),
+        (Some(k), Row::Peer(Op::Sqrt)) => words(k.sqrt(&o.x)),
+        (Some(k), Row::HalfTrace) => words(k.half_trace(&o.x)),
+        (Some(k), Row::Peer(Op::BatchMul)) => {
+            let mut c = vec![F::ZERO; o.a.len()];
+            k.mul_slices(&mut c, &o.a, &o.b)
+                .map_err(|e| e.to_string())?;
+            c.iter().flat_map(|v| v.as_words().to_vec()).collect()
+        }
+    })
+}
+
+/// Checks fieldwork (API and every backend) against the reference, and the
+/// peers against fieldwork, on `inputs`.
+fn check<F: FieldElement>(field: &NistField, inputs: &Inputs) -> Result<(), String> {
+    let exponents: Vec<u32> = F::modulus_exponents().iter().map(|&e| e as u32).collect();
+    if F::M != field.m || exponents != field.exponents {
+        return Err(format!(
+            "fieldwork's F{} has modulus exponents {exponents:?}, NIST's are {:?}",
+            F::M,
+            field.exponents
+        ));
+    }
+    let o = operands::<F>(inputs)?;
+    let (x, y) = (&inputs.x, &inputs.y);
+    let mut half_traces = Vec::new();
+    for backend in std::iter::once(None).chain(Backend::all().map(Some)) {
+        let who = backend.map_or("the API".to_string(), |k| k.name().to_string());
+        let fail = |what: &str| format!("fieldwork gf2m F{} ({who}): wrong {what}", F::M);
+        let got = |row| ours(backend, row, &o);
+        if got(Row::Peer(Op::Mul))? != field.reference_mul(x, y) {
+            return Err(fail("product"));
+        }
+        if got(Row::Peer(Op::Square))? != field.reference_mul(x, x) {
+            return Err(fail("square"));
+        }
+        if field.reference_mul(x, &got(Row::Peer(Op::Invert))?) != field.one() {
+            return Err(fail("inverse"));
+        }
+        let root = got(Row::Peer(Op::Sqrt))?;
+        if field.reference_mul(&root, &root) != *x {
+            return Err(fail("square root"));
+        }
+        // H(a)² + H(a) = a + Tr(a).
+        let h = got(Row::HalfTrace)?;
+        let mut lhs = field.reference_mul(&h, &h);
+        lhs.iter_mut().zip(&h).for_each(|(l, h)| *l ^= h);
+        let mut diff: Vec<u64> = lhs.iter().zip(x).map(|(l, a)| l ^ a).collect();
+        diff[0] &= !1;
+        if diff.iter().any(|&w| w != 0) {
+            return Err(fail("half-trace"));
+        }
+        half_traces.push(h);
+        let want: Vec<u64> = inputs
+            .batch
+            .iter()
+            .flat_map(|(a, b)| field.reference_mul(a, b))
+            .collect();
+        if got(Row::Peer(Op::BatchMul))? != want {
+            return Err(fail("batch of products"));
+        }
+    }
+    if half_traces.windows(2).any(|w| w[0] != w[1]) {
+        return Err(format!(
+            "fieldwork gf2m F{}: the backends' half-traces differ",
+            F::M
+        ));
+    }
+    #[cfg(feature = "system-peers")]
+    for peer in crate::binary_fields::PeerColumn::ALL {
+        for op in Op::ALL {
+            let got = peer.compute(field, op, x, y, &inputs.batch)?;
+            if got != ours(None, Row::Peer(op), &o)? {
+                return Err(format!(
+                    "{} disagrees with fieldwork on F{} {}",
+                    peer.name(),
+                    F::M,
+                    op.name()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>, String> {
+    let inputs = inputs(field, BATCH);
+    check::<F>(field, &inputs)?;
+    let best = Backend::best();
+    ROWS.iter()
+        .map(|&row| {
+            let mut impls = vec![ours_impl::<F>(
+                format!("fieldwork best ({})", best.name()),
+                None,
+                row,
+                &inputs,
+            )?];
+            for k in Backend::all() {
+                impls.push(ours_impl::<F>(
+                    format!("fieldwork ({})", k.name()),
+                    Some(k),
+                    row,
+                    &inputs,
+                )?);
+            }
+            #[cfg(feature = "system-peers")]
+            if let Row::Peer(op) = row {
+                for peer in crate::binary_fields::PeerColumn::ALL {
+                    impls.push(Impl {
+                        name: peer.name(),
+                        ours: false,
+                        routine: peer.routine(field, op, &inputs.x, &inputs.y, &inputs.batch)?,
+                    });
+                }
+            }
+            Ok(Case {
+                group: "gf2m",
+                size: format!("m={} {}", field.m, row.name()),
+                bytes: None,
+                impls,
+                heavy: false,
+                per_second: None,
+            })
+        })
+        .collect()
+}
+
+/// fieldwork's timed routine of `row`: through the public API (`backend`
+/// `None`) or one backend; chained, or [`BATCH`] independent products.
+fn ours_impl<F: FieldElement + 'static>(
+    name: String,
+    backend: Option<Backend>,
+    row: Row,
+    inputs: &Inputs,
+) -> Result<Impl, String> {
+    let Operands { mut x, y, a, b } = operands::<F>(inputs)?;
+    let mut c = vec![F::ZERO; a.len()];
+    let routine: benchtime::Routine<'static> = match (backend, row) {
+        (None, Row::Peer(Op::Mul)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = black_box(x) * y;
+            }
+            black_box(x);
+        }),
+        (None, Row::Peer(Op::Square)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = black_box(x).square();
+            }
+            black_box(x);
+        }),
+        (None, Row::Peer(Op::Invert)) => Box::new(move |n| {
+            for _ in 0..n {
+                // Nonzero (checked), so is every inverse.
+                x = black_box(x).invert().unwrap_or(F::ZERO);
+            }
+            black_box(x);
+        }),
+        (None, Row::Peer(Op::Sqrt)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = black_box(x).sqrt();
+            }
+            black_box(x);
+        }),
+        (None, Row::HalfTrace) => Box::new(move |n| {
+            for _ in 0..n {
+                x = black_box(x).half_trace();
+            }
+            black_box(x);
+        }),
+        (None, Row::Peer(Op::BatchMul)) => Box::new(move |n| {
+            for _ in 0..n {
+                // Lengths are equal: cannot fail.
+                let _ = F::mul_slices(&mut c, black_box(&a), &b);
+                black_box(&c);
+            }
+        }),
+        (Some(k), Row::Peer(Op::Mul)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = k.mul(&black_box(x), &y);
+            }
+            black_box(x);
+        }),
+        (Some(k), Row::Peer(Op::Square)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = k.square(&black_box(x));
+            }
+            black_box(x);
+        }),
+        (Some(k), Row::Peer(Op::Invert)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = k.invert(&black_box(x));
+            }
+            black_box(x);
+        }),
+        (Some(k), Row::Peer(Op::Sqrt)) => Box::new(move |n| {
+            for _ in 0..n {
+                x = k.sqrt(&black_box(x));
+            }
+            black_box(x);
+        }),
+        (Some(k), Row::HalfTrace) => Box::new(move |n| {
+            for _ in 0..n {
+                x = k.half_trace(&black_box(x));
+            }
+            black_box(x);
+        }),
+        (Some(k), Row::Peer(Op::BatchMul)) => Box::new(move |n| {
+            for _ in 0..n {
+                let _ = k.mul_slices(&mut c, black_box(&a), &b);
+                black_box(&c);
+            }
+        }),
+    };
+    Ok(Impl {
+        name,
+        ours: true,
+        routine,
+    })
+}
