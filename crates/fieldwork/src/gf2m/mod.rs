@@ -79,6 +79,8 @@ mod algorithms;
 mod clmul;
 mod fixed;
 #[cfg(feature = "alloc")]
+pub mod normal;
+#[cfg(feature = "alloc")]
 mod runtime;
 #[cfg(feature = "std")]
 mod tables;

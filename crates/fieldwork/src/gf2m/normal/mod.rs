@@ -1,0 +1,756 @@
+//! Gaussian normal bases of GF(2^m): elements as coordinates on
+//! {β, β², β⁴, …, β^(2^(m−1))}, where squaring is a rotation.
+//!
+//! # The basis
+//!
+//! For m and t with p = t·m + 1 prime and gcd(t·m / ord_p(2), m) = 1, let K
+//! be the subgroup of order t of Z_p^* and γ a primitive p-th root of unity
+//! over GF(2). The Gauss period β = Σ_{u∈K} γ^u lies in GF(2^m) and its
+//! conjugates β^(2^i) form a normal basis, the type-t Gaussian normal basis
+//! (IEEE P1363-2000 A.3.6; ANSI X9.62; FIPS 186-2 Appendix 6 uses t = 4,
+//! 2, 6, 4, 10 for m = 163, 233, 283, 409, 571). t = 1 is the type-I
+//! optimal normal basis, t = 2 the type-II.
+//!
+//! # Multiplication: the Gauss-period embedding
+//!
+//! Since ⟨2⟩·K = Z_p^*, the exponents 2^i·u (i < m, u ∈ K) run over Z_p^*
+//! exactly once, so a = Σ aᵢ β^(2^i) is the image of
+//! A(x) = Σᵢ aᵢ Σ_{u∈K} x^(2^i·u mod p) under x ↦ γ, a ring map
+//! GF(2)\[x\]/(x^p − 1) → GF(2^(ord_p 2)) whose kernel contains
+//! Φ_p = 1 + x + … + x^(p−1) (Gao, von zur Gathen, Panario and Shoup,
+//! *Algorithms for exponentiation in finite fields*, J. Symbolic
+//! Computation 29, 2000). An element is kept in that form — p bits,
+//! symmetric under x ↦ x^u, coefficient of x⁰ zero (which picks one
+//! representative modulo Φ_p) — so that:
+//!
+//! - a product is one p-bit carry-less product (the `gf2x` kernels), the
+//!   fold x^p = 1, and a masked complement when the x⁰ coefficient came out
+//!   set (subtracting Φ_p);
+//! - a square is A(x²): a linear-time `gf2x` square and the fold; a
+//!   square root is A(x^((p+1)/2)): the even/odd split and a rotation;
+//! - the m coordinates are read at the positions 2^i mod p (u = 1), and
+//!   written to all t positions of each, only when converting.
+//!
+//! The faithful word-level algorithms of the sources (Reyhani-Masoleh and
+//! Hasan, Fan and Dai, Ning and Yin, P1363) are in
+//! `gf2m::normal::reproduce` (feature `reproduce`), for the comparison.
+//!
+//! # Encoding
+//!
+//! Bytes and hex follow X9.62 / FIPS 186-2: the m-bit string a₀ a₁ … a₍ₘ₋₁₎
+//! with a₀ the most significant bit, right-aligned in ⌈m/8⌉ bytes; the
+//! element 1 is all ones.
+//!
+//! ```
+//! use fieldwork::gf2m::normal::GaussianNormalBasis;
+//!
+//! let nb = GaussianNormalBasis::new(163, 4)?; // the basis of FIPS 186-2's B-163
+//! let b = nb.from_hex("6645f3cacf1638e139c6cd13ef61734fbc9e3d9fb")?;
+//! let x = nb.from_hex("0311103c17167564ace77ccb09c681f886ba54ee8")?;
+//! let y = nb.from_hex("333ac13c6447f2e67613bf7009daf98c87bb50c7f")?;
+//! // y² + xy = x³ + x² + b: the base point of B-163 in the normal basis.
+//! assert_eq!(&y.square() + &(&x * &y), &(&(&x.square() * &x) + &x.square()) + &b);
+//! assert_eq!(nb.one().to_hex(), "07".to_string() + &"f".repeat(40));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod convert;
+
+use super::algorithms::{self, Arith};
+use super::{BinaryField, FieldElement};
+use crate::gf2x::{Backend, Gf2Poly};
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Add, Mul};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+
+pub use convert::Isomorphism;
+
+/// Why a normal basis or a normal-basis element could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NormalBasisError {
+    /// m must be at least 2 and at most [`GaussianNormalBasis::MAX_DEGREE`].
+    Degree(usize),
+    /// t must be at least 1, and t·m + 1 must fit the search.
+    Type(usize),
+    /// p = t·m + 1 is not prime.
+    NotPrime {
+        /// t·m + 1.
+        p: usize,
+    },
+    /// gcd(t·m / ord_p(2), m) ≠ 1: the Gauss period does not generate a
+    /// normal basis.
+    NotNormal {
+        /// t·m + 1.
+        p: usize,
+        /// The multiplicative order of 2 modulo p.
+        order_of_2: usize,
+    },
+    /// No type t ≤ the search limit gives a Gaussian normal basis of this
+    /// degree (only when m is divisible by 8).
+    NoType(usize),
+    /// A byte string or hex text of the wrong length, or bits past m.
+    Encoding,
+    /// Elements of two different bases combined.
+    BasisMismatch,
+    /// The polynomial-basis field has another degree than the basis.
+    FieldDegree {
+        /// The basis' degree.
+        expected: usize,
+        /// The field's degree.
+        actual: usize,
+    },
+}
+
+impl fmt::Display for NormalBasisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NormalBasisError::Degree(m) => write!(f, "degree m = {m} is outside 2..=10000"),
+            NormalBasisError::Type(t) => write!(f, "type t = {t} is outside 1..=64"),
+            NormalBasisError::NotPrime { p } => write!(f, "p = t·m + 1 = {p} is not prime"),
+            NormalBasisError::NotNormal { p, order_of_2 } => write!(
+                f,
+                "gcd(t·m / ord_p(2), m) ≠ 1 for p = {p} (2 has order {order_of_2} mod p): \
+                 no Gaussian normal basis of this type"
+            ),
+            NormalBasisError::NoType(m) => {
+                write!(f, "no Gaussian normal basis of degree {m} with t ≤ 64")
+            }
+            NormalBasisError::Encoding => {
+                f.write_str("not an m-bit normal-basis string (length, hex digit, or bits past m)")
+            }
+            NormalBasisError::BasisMismatch => f.write_str("elements of different bases combined"),
+            NormalBasisError::FieldDegree { expected, actual } => write!(
+                f,
+                "the polynomial-basis field has degree {actual}, the normal basis {expected}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for NormalBasisError {}
+
+pub(crate) struct Inner {
+    m: usize,
+    t: usize,
+    p: usize,
+    /// Words of a p-bit element.
+    pw: usize,
+    /// `index[k]` = i with k ≡ 2^i·u (mod p), u ∈ K, for 1 ≤ k < p (P1363
+    /// A.3.7's F); `index[0]` unused.
+    index: Vec<u32>,
+    /// Bits at the positions 2^i mod p (the u = 1 copy of each coordinate).
+    coordinate_mask: Vec<u64>,
+    backend: Backend,
+    /// The conversion to the polynomial basis of the fixed type of degree
+    /// m, built on first use.
+    #[cfg(feature = "std")]
+    fixed_iso: std::sync::OnceLock<Result<Isomorphism, NormalBasisError>>,
+}
+
+/// A type-t Gaussian normal basis of GF(2^m). Cloning is cheap.
+#[derive(Clone)]
+pub struct GaussianNormalBasis(Arc<Inner>);
+
+impl fmt::Debug for GaussianNormalBasis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "GaussianNormalBasis {{ m: {}, t: {}, p: {} }}",
+            self.0.m, self.0.t, self.0.p
+        )
+    }
+}
+
+impl PartialEq for GaussianNormalBasis {
+    fn eq(&self, other: &GaussianNormalBasis) -> bool {
+        self.0.m == other.0.m && self.0.t == other.0.t
+    }
+}
+
+impl Eq for GaussianNormalBasis {}
+
+fn is_prime(n: usize) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let mut d = 2;
+    while d * d <= n {
+        if n.is_multiple_of(d) {
+            return false;
+        }
+        d += 1;
+    }
+    true
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The multiplicative order of 2 modulo the odd prime p.
+fn order_of_2(p: usize) -> usize {
+    let mut x = 2 % p;
+    let mut k = 1;
+    while x != 1 {
+        x = x * 2 % p;
+        k += 1;
+    }
+    k
+}
+
+impl GaussianNormalBasis {
+    /// The largest degree accepted.
+    pub const MAX_DEGREE: usize = 10_000;
+    /// The largest type searched by [`Self::lowest_type`].
+    pub const MAX_TYPE: usize = 64;
+
+    /// The type-t Gaussian normal basis of GF(2^m).
+    ///
+    /// # Errors
+    ///
+    /// Which condition fails: the degree or type range, p = t·m + 1 not
+    /// prime, or gcd(t·m / ord_p(2), m) ≠ 1.
+    pub fn new(m: usize, t: usize) -> Result<GaussianNormalBasis, NormalBasisError> {
+        if !(2..=Self::MAX_DEGREE).contains(&m) {
+            return Err(NormalBasisError::Degree(m));
+        }
+        if !(1..=Self::MAX_TYPE).contains(&t) {
+            return Err(NormalBasisError::Type(t));
+        }
+        let p = t * m + 1;
+        if !is_prime(p) {
+            return Err(NormalBasisError::NotPrime { p });
+        }
+        let k = order_of_2(p);
+        if gcd(t * m / k, m) != 1 {
+            return Err(NormalBasisError::NotNormal { p, order_of_2: k });
+        }
+        // A generator of K: u = g^m for a primitive root g... found directly
+        // as an element of order t.
+        let u = (2..p)
+            .find(|&u| {
+                let mut x = 1;
+                for _ in 0..t {
+                    x = x * u % p;
+                }
+                x == 1 && (1..t).all(|j| pow_mod(u, j, p) != 1)
+            })
+            .unwrap_or(1);
+        let mut index = vec![u32::MAX; p];
+        let mut two_i = 1usize;
+        for i in 0..m {
+            let mut k = two_i;
+            for _ in 0..t {
+                index[k] = i as u32;
+                k = k * u % p;
+            }
+            two_i = two_i * 2 % p;
+        }
+        let pw = p.div_ceil(64);
+        let mut coordinate_mask = vec![0u64; pw];
+        let mut two_i = 1usize;
+        for _ in 0..m {
+            coordinate_mask[two_i / 64] |= 1 << (two_i % 64);
+            two_i = two_i * 2 % p;
+        }
+        Ok(GaussianNormalBasis(Arc::new(Inner {
+            m,
+            t,
+            p,
+            pw,
+            index,
+            coordinate_mask,
+            backend: Backend::best(),
+            #[cfg(feature = "std")]
+            fixed_iso: std::sync::OnceLock::new(),
+        })))
+    }
+
+    /// The Gaussian normal basis of GF(2^m) of the lowest type t.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::Degree`] out of range; [`NormalBasisError::NoType`]
+    /// if no t ≤ [`Self::MAX_TYPE`] works (a Gaussian normal basis exists
+    /// exactly when 8 ∤ m).
+    pub fn lowest_type(m: usize) -> Result<GaussianNormalBasis, NormalBasisError> {
+        if !(2..=Self::MAX_DEGREE).contains(&m) {
+            return Err(NormalBasisError::Degree(m));
+        }
+        (1..=Self::MAX_TYPE)
+            .find_map(|t| GaussianNormalBasis::new(m, t).ok())
+            .ok_or(NormalBasisError::NoType(m))
+    }
+
+    /// The degree m.
+    pub fn degree(&self) -> usize {
+        self.0.m
+    }
+
+    /// The type t.
+    pub fn basis_type(&self) -> usize {
+        self.0.t
+    }
+
+    /// p = t·m + 1, the length of the embedding's products in bits.
+    pub fn prime(&self) -> usize {
+        self.0.p
+    }
+
+    /// Bytes of the encoding, ⌈m/8⌉.
+    pub fn bytes(&self) -> usize {
+        self.0.m.div_ceil(8)
+    }
+
+    fn element(&self, words: Vec<u64>) -> NormalElement {
+        NormalElement {
+            basis: self.clone(),
+            words,
+        }
+    }
+
+    /// 0.
+    pub fn zero(&self) -> NormalElement {
+        self.element(vec![0; self.0.pw])
+    }
+
+    /// 1 = Σ β^(2^i): every coordinate one.
+    pub fn one(&self) -> NormalElement {
+        let mut w = vec![u64::MAX; self.0.pw];
+        w[0] &= !1;
+        mask_to_p(&mut w, self.0.p);
+        self.element(w)
+    }
+
+    /// The element with coordinates `coords` (bit i of word i/64 is the
+    /// coefficient of β^(2^i)).
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::Encoding`] for a length other than ⌈m/64⌉ words
+    /// or bits past m.
+    pub fn from_coordinates(&self, coords: &[u64]) -> Result<NormalElement, NormalBasisError> {
+        let m = self.0.m;
+        if coords.len() != m.div_ceil(64)
+            || coords
+                .last()
+                .is_some_and(|&w| !m.is_multiple_of(64) && w >> (m % 64) != 0)
+        {
+            return Err(NormalBasisError::Encoding);
+        }
+        let mut w = vec![0u64; self.0.pw];
+        for k in 1..self.0.p {
+            let i = self.0.index[k] as usize;
+            w[k / 64] |= ((coords[i / 64] >> (i % 64)) & 1) << (k % 64);
+        }
+        Ok(self.element(w))
+    }
+
+    /// The element of the X9.62 / FIPS 186-2 m-bit string a₀ … a₍ₘ₋₁₎ (a₀ the
+    /// most significant bit) in ⌈m/8⌉ big-endian bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::Encoding`] for another length or bits past m.
+    pub fn from_be_bytes(&self, bytes: &[u8]) -> Result<NormalElement, NormalBasisError> {
+        let m = self.0.m;
+        if bytes.len() != self.bytes() {
+            return Err(NormalBasisError::Encoding);
+        }
+        // Bit j of the big-endian integer is a_(m−1−j).
+        let mut coords = vec![0u64; m.div_ceil(64)];
+        for (j_byte, &byte) in bytes.iter().rev().enumerate() {
+            for b in 0..8 {
+                let j = 8 * j_byte + b;
+                let bit = u64::from((byte >> b) & 1);
+                if j >= m {
+                    if bit != 0 {
+                        return Err(NormalBasisError::Encoding);
+                    }
+                    continue;
+                }
+                let i = m - 1 - j;
+                coords[i / 64] |= bit << (i % 64);
+            }
+        }
+        self.from_coordinates(&coords)
+    }
+
+    /// The element from hexadecimal (optional `0x`, at most 2·⌈m/8⌉ digits).
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::Encoding`] for bad digits, too many, or bits past m.
+    pub fn from_hex(&self, s: &str) -> Result<NormalElement, NormalBasisError> {
+        let mut bytes = vec![0u8; self.bytes()];
+        super::parse_hex(s, &mut bytes).map_err(|_| NormalBasisError::Encoding)?;
+        self.from_be_bytes(&bytes)
+    }
+
+    /// A uniformly random element.
+    pub fn random<R: rand_core::Rng + ?Sized>(&self, rng: &mut R) -> NormalElement {
+        let m = self.0.m;
+        let mut c: Vec<u64> = (0..m.div_ceil(64)).map(|_| rng.next_u64()).collect();
+        if !m.is_multiple_of(64) {
+            let last = c.len() - 1;
+            c[last] &= (1 << (m % 64)) - 1;
+        }
+        match self.from_coordinates(&c) {
+            Ok(e) => e,
+            Err(_) => self.zero(),
+        }
+    }
+
+    fn arith(&self) -> NbArith<'_> {
+        NbArith(&self.0)
+    }
+
+    /// The conversion to and from the fixed polynomial-basis type of this
+    /// degree (built on first use and kept, with `std`).
+    fn fixed_isomorphism<F: FieldElement>(&self) -> Result<Isomorphism, NormalBasisError> {
+        if F::M != self.0.m {
+            return Err(NormalBasisError::FieldDegree {
+                expected: self.0.m,
+                actual: F::M,
+            });
+        }
+        let build = || {
+            let field = BinaryField::new(Gf2Poly::from_exponents(F::modulus_exponents()))
+                .map_err(|_| NormalBasisError::Degree(F::M))?;
+            Isomorphism::new(self, &field)
+        };
+        #[cfg(feature = "std")]
+        return self.0.fixed_iso.get_or_init(build).clone();
+        #[cfg(not(feature = "std"))]
+        build()
+    }
+
+    /// The normal-basis form of a polynomial-basis element of the fixed
+    /// type of this degree (e.g. [`F163`](crate::gf2m::F163) for m = 163),
+    /// by the standard [`Isomorphism`].
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::FieldDegree`] if `F`'s degree is not m.
+    pub fn to_normal<F: FieldElement>(&self, a: &F) -> Result<NormalElement, NormalBasisError> {
+        let iso = self.fixed_isomorphism::<F>()?;
+        let e = iso
+            .field()
+            .from_words(a.as_words())
+            .map_err(|_| NormalBasisError::Encoding)?;
+        iso.to_normal(&e)
+    }
+
+    /// The polynomial-basis form, as the fixed type `F` of this degree.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::FieldDegree`] if `F`'s degree is not m,
+    /// [`NormalBasisError::BasisMismatch`] if `a` is of another basis.
+    pub fn from_normal<F: FieldElement>(&self, a: &NormalElement) -> Result<F, NormalBasisError> {
+        let iso = self.fixed_isomorphism::<F>()?;
+        let e = iso.from_normal(a)?;
+        F::from_word_slice(e.as_words()).map_err(|_| NormalBasisError::Encoding)
+    }
+}
+
+fn pow_mod(b: usize, e: usize, p: usize) -> usize {
+    let mut r = 1;
+    for _ in 0..e {
+        r = r * b % p;
+    }
+    r
+}
+
+/// Clears the bits at or above p.
+fn mask_to_p(w: &mut [u64], p: usize) {
+    if !p.is_multiple_of(64) {
+        let last = w.len() - 1;
+        w[last] &= (1 << (p % 64)) - 1;
+    }
+}
+
+/// The embedding's arithmetic on p-bit word vectors.
+struct NbArith<'a>(&'a Inner);
+
+impl NbArith<'_> {
+    /// `c mod (x^p − 1)` (c of degree < 2p − 1), then the representative
+    /// with a zero x⁰ coefficient (adding Φ_p when it is one).
+    fn fold(&self, c: &[u64]) -> Vec<u64> {
+        let (p, pw) = (self.0.p, self.0.pw);
+        let (w, s) = (p / 64, p % 64);
+        let mut r: Vec<u64> = c[..pw].to_vec();
+        mask_to_p(&mut r, p);
+        for (i, ri) in r.iter_mut().enumerate() {
+            let lo = c.get(w + i).copied().unwrap_or(0);
+            let hi = c.get(w + i + 1).copied().unwrap_or(0);
+            *ri ^= if s == 0 {
+                lo
+            } else {
+                (lo >> s) | (hi << (64 - s))
+            };
+        }
+        mask_to_p(&mut r, p);
+        // The mask's bit passes `black_box`, or the compiler branches on it.
+        let flip = core::hint::black_box(r[0] & 1).wrapping_neg();
+        for x in &mut r {
+            *x ^= flip;
+        }
+        mask_to_p(&mut r, p);
+        r
+    }
+}
+
+impl Arith for NbArith<'_> {
+    type E = Vec<u64>;
+    fn degree(&self) -> usize {
+        self.0.m
+    }
+    fn one(&self) -> Vec<u64> {
+        let mut w = vec![u64::MAX; self.0.pw];
+        w[0] &= !1;
+        mask_to_p(&mut w, self.0.p);
+        w
+    }
+    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        let mut c = vec![0u64; 2 * self.0.pw];
+        let done = self.0.backend.mul_into(&mut c, a, b);
+        debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
+        self.fold(&c)
+    }
+    fn square(&self, a: &Vec<u64>) -> Vec<u64> {
+        let mut c = vec![0u64; 2 * self.0.pw];
+        let done = self.0.backend.square_into(&mut c, a);
+        debug_assert!(done.is_ok(), "output sized 2·a.len()");
+        // A(x)² = A(x²) keeps x⁰'s coefficient at zero: no flip happens.
+        self.fold(&c)
+    }
+    fn add(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+    }
+    fn select(&self, a: &Vec<u64>, b: &Vec<u64>, choice: Choice) -> Vec<u64> {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| u64::conditional_select(x, y, choice))
+            .collect()
+    }
+}
+
+/// An element of GF(2^m) in a Gaussian normal basis, tied to its basis.
+///
+/// Operators between elements of different bases panic (a programming
+/// error); [`NormalElement::try_mul`] returns an error instead.
+#[derive(Clone)]
+pub struct NormalElement {
+    basis: GaussianNormalBasis,
+    /// The embedding: p bits, symmetric, x⁰ coefficient zero.
+    words: Vec<u64>,
+}
+
+impl NormalElement {
+    fn with(&self, words: Vec<u64>) -> NormalElement {
+        NormalElement {
+            basis: self.basis.clone(),
+            words,
+        }
+    }
+
+    /// The basis.
+    pub fn basis(&self) -> &GaussianNormalBasis {
+        &self.basis
+    }
+
+    /// The coordinates: bit i of word i/64 is the coefficient of β^(2^i).
+    pub fn coordinates(&self) -> Vec<u64> {
+        let inner = &self.basis.0;
+        let mut c = vec![0u64; inner.m.div_ceil(64)];
+        let mut k = 1usize;
+        for i in 0..inner.m {
+            c[i / 64] |= ((self.words[k / 64] >> (k % 64)) & 1) << (i % 64);
+            k = k * 2 % inner.p;
+        }
+        c
+    }
+
+    /// The X9.62 / FIPS 186-2 m-bit string in ⌈m/8⌉ big-endian bytes.
+    pub fn to_be_bytes(&self) -> Vec<u8> {
+        let m = self.basis.0.m;
+        let c = self.coordinates();
+        let n = self.basis.bytes();
+        let mut out = vec![0u8; n];
+        for i in 0..m {
+            let j = m - 1 - i; // bit j of the integer
+            out[n - 1 - j / 8] |= (((c[i / 64] >> (i % 64)) & 1) as u8) << (j % 8);
+        }
+        out
+    }
+
+    /// The bytes in lowercase hexadecimal, 2·⌈m/8⌉ digits.
+    pub fn to_hex(&self) -> String {
+        use core::fmt::Write;
+        let mut s = String::new();
+        for b in self.to_be_bytes() {
+            let _ = write!(s, "{b:02x}");
+        }
+        s
+    }
+
+    /// Whether this is 0.
+    pub fn is_zero(&self) -> Choice {
+        self.words.iter().fold(0, |a, w| a | w).ct_eq(&0)
+    }
+
+    fn same_basis(&self, other: &NormalElement) -> Result<(), NormalBasisError> {
+        if self.basis == other.basis {
+            Ok(())
+        } else {
+            Err(NormalBasisError::BasisMismatch)
+        }
+    }
+
+    /// `self · other`.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::BasisMismatch`] for elements of different bases.
+    pub fn try_mul(&self, other: &NormalElement) -> Result<NormalElement, NormalBasisError> {
+        self.same_basis(other)?;
+        Ok(self.with(self.basis.arith().mul(&self.words, &other.words)))
+    }
+
+    /// `self + other`.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalBasisError::BasisMismatch`] for elements of different bases.
+    pub fn try_add(&self, other: &NormalElement) -> Result<NormalElement, NormalBasisError> {
+        self.same_basis(other)?;
+        Ok(self.with(self.basis.arith().add(&self.words, &other.words)))
+    }
+
+    /// `a²`: the coordinates rotated by one.
+    pub fn square(&self) -> NormalElement {
+        self.with(self.basis.arith().square(&self.words))
+    }
+
+    /// `√a`: the coordinates rotated back by one; A(x^((p+1)/2)).
+    pub fn sqrt(&self) -> NormalElement {
+        // √ is the (m − 1)-fold square: one rotation the other way, done
+        // here as m − 1 linear-time squarings would be wasteful; instead
+        // A(x) = E(x²) + x·O(x²) ⇒ A(x^((p+1)/2)) = E(x) + x^((p+1)/2)·O(x)
+        // (x^(p+1) = x).
+        let inner = &self.basis.0;
+        let (p, pw) = (inner.p, inner.pw);
+        let mut e = vec![0u64; pw];
+        let mut o = vec![0u64; pw];
+        for (i, &w) in self.words.iter().enumerate() {
+            let (we, wo) = (
+                u64::from(super::words::gather_even(w)),
+                u64::from(super::words::gather_even(w >> 1)),
+            );
+            e[i / 2] |= we << (32 * (i % 2));
+            o[i / 2] |= wo << (32 * (i % 2));
+        }
+        // O(x)·x^h mod x^p − 1, h = (p+1)/2: a rotation of the p-bit O.
+        let h = p.div_ceil(2);
+        let mut r = vec![0u64; 2 * pw + 1];
+        for (i, &w) in o.iter().enumerate() {
+            let at = 64 * i + h;
+            r[at / 64] ^= w << (at % 64);
+            if at % 64 != 0 {
+                r[at / 64 + 1] ^= w >> (64 - at % 64);
+            }
+        }
+        let folded = NbArith(inner).fold(&r);
+        self.with(e.iter().zip(&folded).map(|(x, y)| x ^ y).collect())
+    }
+
+    /// `a^(2^k)`: the coordinates rotated by k.
+    pub fn pow2k(&self, k: usize) -> NormalElement {
+        let k = k % self.basis.0.m;
+        self.with(algorithms::pow2k(&self.basis.arith(), &self.words, k))
+    }
+
+    /// `a^e`, the exponent as little-endian words.
+    pub fn pow(&self, exponent: &[u64]) -> NormalElement {
+        self.with(algorithms::pow(&self.basis.arith(), &self.words, exponent))
+    }
+
+    /// `a^(−1)` by Itoh–Tsujii; none for 0.
+    pub fn invert(&self) -> CtOption<NormalElement> {
+        let inv = self.with(algorithms::invert(&self.basis.arith(), &self.words));
+        CtOption::new(inv, !self.is_zero())
+    }
+
+    /// The trace Tr(a) = Σ aᵢ: the parity of the coordinates.
+    pub fn trace(&self) -> Choice {
+        let t = self
+            .words
+            .iter()
+            .zip(&self.basis.0.coordinate_mask)
+            .fold(0u64, |t, (x, m)| t ^ (x & m));
+        Choice::from((t.count_ones() & 1) as u8)
+    }
+}
+
+impl fmt::Debug for NormalElement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NormalElement({})", self.to_hex())
+    }
+}
+
+/// The X9.62 hex string.
+impl fmt::Display for NormalElement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+/// Same basis and value; the values compared in constant time.
+impl PartialEq for NormalElement {
+    fn eq(&self, other: &NormalElement) -> bool {
+        self.basis == other.basis && bool::from(self.words.ct_eq(&other.words))
+    }
+}
+
+impl Eq for NormalElement {}
+
+impl ConstantTimeEq for NormalElement {
+    fn ct_eq(&self, other: &NormalElement) -> Choice {
+        if self.basis != other.basis {
+            return Choice::from(0);
+        }
+        self.words.ct_eq(&other.words)
+    }
+}
+
+impl Add for &NormalElement {
+    type Output = NormalElement;
+    /// # Panics
+    ///
+    /// If the elements belong to different bases.
+    fn add(self, rhs: &NormalElement) -> NormalElement {
+        match self.try_add(rhs) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Mul for &NormalElement {
+    type Output = NormalElement;
+    /// # Panics
+    ///
+    /// If the elements belong to different bases.
+    fn mul(self, rhs: &NormalElement) -> NormalElement {
+        match self.try_mul(rhs) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! Gaussian normal bases: the arithmetic against the polynomial basis
+//! through the isomorphism, the basis conditions, and FIPS 186-2's
+//! normal-basis B-curves (the values quoted in the module docs; the data
+//! file `tests/data/nist_binary_curves.txt` has the polynomial-basis side).
+
+mod common;
+
+use common::Rng;
+use fieldwork::gf2m::normal::{GaussianNormalBasis, Isomorphism, NormalBasisError};
+use fieldwork::gf2m::{BinaryField, F163, F233, F283, FieldElement};
+use fieldwork::gf2x::Gf2Poly;
+
+/// The fields of Fan and Dai's Table 4 (t ≥ 2) and Table 3 (t = 1).
+const FIELDS: &[(usize, usize)] = &[
+    (131, 2),
+    (233, 2),
+    (359, 2),
+    (491, 2),
+    (163, 4),
+    (277, 4),
+    (409, 4),
+    (577, 4),
+    (283, 6),
+    (571, 10),
+    (599, 8),
+    (563, 14),
+    (162, 1),
+    (226, 1),
+    (292, 1),
+];
+
+struct RandAdapter<'a>(&'a mut Rng);
+
+impl fieldwork::rand_core::TryRng for RandAdapter<'_> {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.0.next_u64() as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for b in dst {
+            *b = self.0.next_u64() as u8;
+        }
+        Ok(())
+    }
+}
+
+/// Rotates m-bit coordinates: position i to i + 1 (mod m).
+fn rotate1(c: &[u64], m: usize) -> Vec<u64> {
+    let mut out = vec![0u64; c.len()];
+    for i in 0..m {
+        if (c[i / 64] >> (i % 64)) & 1 == 1 {
+            let j = (i + 1) % m;
+            out[j / 64] |= 1 << (j % 64);
+        }
+    }
+    out
+}
+
+#[test]
+fn normal_basis_arithmetic_matches_the_polynomial_basis() {
+    let mut rng = Rng::new(25);
+    for &(m, t) in FIELDS {
+        let nb = GaussianNormalBasis::new(m, t).unwrap_or_else(|e| panic!("({m}, {t}): {e}"));
+        assert_eq!(nb.prime(), t * m + 1);
+        let pb = BinaryField::sparse_irreducible(m).unwrap();
+        let iso = Isomorphism::new(&nb, &pb).unwrap();
+        assert_eq!(
+            iso.to_normal(&pb.one()).unwrap(),
+            nb.one(),
+            "({m}, {t}): 1 ↦ all ones"
+        );
+        for _ in 0..4 {
+            let a = pb.random(&mut RandAdapter(&mut rng));
+            let b = pb.random(&mut RandAdapter(&mut rng));
+            let (na, nb_) = (iso.to_normal(&a).unwrap(), iso.to_normal(&b).unwrap());
+            // A field isomorphism: sums and products are preserved, and it
+            // inverts.
+            assert_eq!(
+                iso.to_normal(&(&a * &b)).unwrap(),
+                &na * &nb_,
+                "({m}, {t}) product"
+            );
+            assert_eq!(iso.to_normal(&(&a + &b)).unwrap(), &na + &nb_);
+            assert_eq!(iso.from_normal(&na).unwrap(), a);
+            // Squaring is the rotation, and the polynomial-basis square.
+            assert_eq!(
+                na.square().coordinates(),
+                rotate1(&na.coordinates(), m),
+                "({m}, {t}) square"
+            );
+            assert_eq!(iso.to_normal(&a.square()).unwrap(), na.square());
+            assert_eq!(na.sqrt().square(), na, "({m}, {t}) sqrt");
+            assert_eq!(na.pow2k(m), na);
+            assert_eq!(
+                na.trace().unwrap_u8(),
+                a.trace().unwrap_u8(),
+                "({m}, {t}) trace"
+            );
+            let inv = na.invert().unwrap();
+            assert_eq!(&inv * &na, nb.one(), "({m}, {t}) invert");
+            assert_eq!(na.pow(&[5]), &(&na.square().square() * &na) * &nb.one());
+            // Bytes round trip.
+            assert_eq!(nb.from_be_bytes(&na.to_be_bytes()).unwrap(), na);
+            assert_eq!(nb.from_hex(&na.to_hex()).unwrap(), na);
+        }
+        assert!(bool::from(nb.zero().invert().is_none()));
+    }
+}
+
+/// FIPS 186-2 Appendix 6's normal-basis B-curves: the point is on the curve
+/// in the normal basis, and the standard isomorphism maps the FIPS 186-4
+/// polynomial-basis b, Gx and Gy to these values (b pins the rotation; Gx
+/// and Gy are then checks).
+#[test]
+fn fips_186_2_normal_basis_curves() {
+    // (m, t, b, Gx, Gy) in the normal basis, as FIPS 186-2 prints them.
+    let curves = [
+        (
+            163,
+            4,
+            "6645f3cacf1638e139c6cd13ef61734fbc9e3d9fb",
+            "0311103c17167564ace77ccb09c681f886ba54ee8",
+            "333ac13c6447f2e67613bf7009daf98c87bb50c7f",
+        ),
+        (
+            233,
+            2,
+            "1a003e0962d4f9a8e407c904a9538163adb825212600c7752ad52233279",
+            "18b863524b3cdfefb94f2784e0b116faac54404bc9162a363bab84a14c5",
+            "04925df77bd8b8ff1a5ff519417822bfedf2bbd752644292c98c7af6e02",
+        ),
+        (
+            283,
+            6,
+            "157261b894739fb5a13503f55f0b3f10c5601166633102201138cc180c0206bdafbc951",
+            "749468e464ee468634b21f7f61cb700701817e6bc36a2364cb8906e940948eaa463c35d",
+            "62968bd3b489ac5c9b859da68475c315bafcdc4ccd0dc905b70f62446f49c052f49c08c",
+        ),
+    ];
+    let data = include_str!("data/nist_binary_curves.txt");
+    for (m, t, b, gx, gy) in curves {
+        let nb = GaussianNormalBasis::new(m, t).unwrap();
+        let (b, x, y) = (
+            nb.from_hex(b).unwrap(),
+            nb.from_hex(gx).unwrap(),
+            nb.from_hex(gy).unwrap(),
+        );
+        let lhs = &y.square() + &(&x * &y);
+        let rhs = &(&(&x.square() * &x) + &x.square()) + &b;
+        assert_eq!(lhs, rhs, "B-{m} in the normal basis");
+        // The polynomial-basis values of the same curve.
+        let record = data
+            .split("\n\n")
+            .find(|r| r.contains(&format!("curve = B-{m}\n")))
+            .unwrap();
+        let get = |key: &str| {
+            record
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+                .unwrap()
+                .trim()
+                .to_string()
+        };
+        let (pb_b, pb_x, pb_y) = (get("b"), get("gx"), get("gy"));
+        let check = |to_nb: &dyn Fn(&str) -> String| {
+            assert_eq!(to_nb(&pb_b), b.to_hex(), "B-{m} b");
+            assert_eq!(to_nb(&pb_x), x.to_hex(), "B-{m} Gx");
+            assert_eq!(to_nb(&pb_y), y.to_hex(), "B-{m} Gy");
+        };
+        match m {
+            163 => check(&|h| nb.to_normal(&h.parse::<F163>().unwrap()).unwrap().to_hex()),
+            233 => check(&|h| nb.to_normal(&h.parse::<F233>().unwrap()).unwrap().to_hex()),
+            _ => check(&|h| nb.to_normal(&h.parse::<F283>().unwrap()).unwrap().to_hex()),
+        }
+        // And back, through the fixed type.
+        let back: F163OrOther = match m {
+            163 => F163OrOther::F163(nb.from_normal::<F163>(&x).unwrap()),
+            _ => F163OrOther::Other,
+        };
+        if let F163OrOther::F163(v) = back {
+            assert_eq!(v, pb_x.parse::<F163>().unwrap());
+        }
+    }
+}
+
+enum F163OrOther {
+    F163(F163),
+    Other,
+}
+
+#[test]
+fn basis_conditions_and_errors() {
+    // p = t·m + 1 must be prime: 163·1 + 1 = 164.
+    assert_eq!(
+        GaussianNormalBasis::new(163, 1).unwrap_err(),
+        NormalBasisError::NotPrime { p: 164 }
+    );
+    // 163·4 + 1 = 653 is prime and works; lowest_type finds 4 for 163.
+    assert_eq!(
+        GaussianNormalBasis::lowest_type(163).unwrap().basis_type(),
+        4
+    );
+    assert_eq!(
+        GaussianNormalBasis::lowest_type(233).unwrap().basis_type(),
+        2
+    );
+    assert_eq!(
+        GaussianNormalBasis::lowest_type(283).unwrap().basis_type(),
+        6
+    );
+    assert_eq!(
+        GaussianNormalBasis::lowest_type(409).unwrap().basis_type(),
+        4
+    );
+    assert_eq!(
+        GaussianNormalBasis::lowest_type(571).unwrap().basis_type(),
+        10
+    );
+    // m = 4, t = 3: p = 13 prime, ord_13(2) = 12, gcd(12/12, 4) = 1: fine;
+    // m = 6, t = 2: p = 13, gcd(12/12, 6) = 1. m = 5, t = 6: p = 31,
+    // ord_31(2) = 5, gcd(30/5, 5) = 1 … an example that fails: m = 3,
+    // t = 2: p = 7, ord_7(2) = 3, gcd(6/3, 3) = 1 — fine too; m = 4, t = 4:
+    // p = 17, ord_17(2) = 8, gcd(16/8, 4) = 2: not normal.
+    assert_eq!(
+        GaussianNormalBasis::new(4, 4).unwrap_err(),
+        NormalBasisError::NotNormal {
+            p: 17,
+            order_of_2: 8
+        }
+    );
+    assert!(matches!(
+        GaussianNormalBasis::lowest_type(8),
+        Err(NormalBasisError::NoType(8))
+    ));
+    assert_eq!(
+        GaussianNormalBasis::new(1, 1).unwrap_err(),
+        NormalBasisError::Degree(1)
+    );
+    assert_eq!(
+        GaussianNormalBasis::new(163, 0).unwrap_err(),
+        NormalBasisError::Type(0)
+    );
+    let nb = GaussianNormalBasis::new(163, 4).unwrap();
+    // Bits past m, wrong length, bad hex.
+    assert_eq!(
+        nb.from_hex("f".repeat(42).as_str()).unwrap_err(),
+        NormalBasisError::Encoding
+    );
+    assert_eq!(
+        nb.from_be_bytes(&[0; 20]).unwrap_err(),
+        NormalBasisError::Encoding
+    );
+    assert_eq!(nb.from_hex("xyz").unwrap_err(), NormalBasisError::Encoding);
+    // Mixing bases.
+    let other = GaussianNormalBasis::new(233, 2).unwrap();
+    assert_eq!(
+        nb.one().try_mul(&other.one()).unwrap_err(),
+        NormalBasisError::BasisMismatch
+    );
+    // A field of another degree.
+    let pb = BinaryField::new(Gf2Poly::from_exponents(&[233, 74, 0])).unwrap();
+    assert!(matches!(
+        Isomorphism::new(&nb, &pb),
+        Err(NormalBasisError::FieldDegree { .. })
+    ));
+    assert!(nb.to_normal(&F233::ONE).is_err());
+}
