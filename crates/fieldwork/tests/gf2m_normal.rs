@@ -110,85 +110,58 @@ fn normal_basis_arithmetic_matches_the_polynomial_basis() {
     }
 }
 
-/// FIPS 186-2 Appendix 6's normal-basis B-curves: the point is on the curve
-/// in the normal basis, and the standard isomorphism maps the FIPS 186-4
-/// polynomial-basis b, Gx and Gy to these values (b pins the rotation; Gx
-/// and Gy are then checks).
-#[test]
-fn fips_186_2_normal_basis_curves() {
-    // (m, t, b, Gx, Gy) in the normal basis, as FIPS 186-2 prints them.
-    let curves = [
-        (
-            163,
-            4,
-            "6645f3cacf1638e139c6cd13ef61734fbc9e3d9fb",
-            "0311103c17167564ace77ccb09c681f886ba54ee8",
-            "333ac13c6447f2e67613bf7009daf98c87bb50c7f",
-        ),
-        (
-            233,
-            2,
-            "1a003e0962d4f9a8e407c904a9538163adb825212600c7752ad52233279",
-            "18b863524b3cdfefb94f2784e0b116faac54404bc9162a363bab84a14c5",
-            "04925df77bd8b8ff1a5ff519417822bfedf2bbd752644292c98c7af6e02",
-        ),
-        (
-            283,
-            6,
-            "157261b894739fb5a13503f55f0b3f10c5601166633102201138cc180c0206bdafbc951",
-            "749468e464ee468634b21f7f61cb700701817e6bc36a2364cb8906e940948eaa463c35d",
-            "62968bd3b489ac5c9b859da68475c315bafcdc4ccd0dc905b70f62446f49c052f49c08c",
-        ),
-    ];
-    let data = include_str!("data/nist_binary_curves.txt");
-    for (m, t, b, gx, gy) in curves {
-        let nb = GaussianNormalBasis::new(m, t).unwrap();
-        let (b, x, y) = (
-            nb.from_hex(b).unwrap(),
-            nb.from_hex(gx).unwrap(),
-            nb.from_hex(gy).unwrap(),
-        );
-        let lhs = &y.square() + &(&x * &y);
-        let rhs = &(&(&x.square() * &x) + &x.square()) + &b;
-        assert_eq!(lhs, rhs, "B-{m} in the normal basis");
-        // The polynomial-basis values of the same curve.
-        let record = data
-            .split("\n\n")
-            .find(|r| r.contains(&format!("curve = B-{m}\n")))
-            .unwrap();
-        let get = |key: &str| {
-            record
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{key} = ")))
-                .unwrap()
-                .trim()
-                .to_string()
-        };
-        let (pb_b, pb_x, pb_y) = (get("b"), get("gx"), get("gy"));
-        let check = |to_nb: &dyn Fn(&str) -> String| {
-            assert_eq!(to_nb(&pb_b), b.to_hex(), "B-{m} b");
-            assert_eq!(to_nb(&pb_x), x.to_hex(), "B-{m} Gx");
-            assert_eq!(to_nb(&pb_y), y.to_hex(), "B-{m} Gy");
-        };
-        match m {
-            163 => check(&|h| nb.to_normal(&h.parse::<F163>().unwrap()).unwrap().to_hex()),
-            233 => check(&|h| nb.to_normal(&h.parse::<F233>().unwrap()).unwrap().to_hex()),
-            _ => check(&|h| nb.to_normal(&h.parse::<F283>().unwrap()).unwrap().to_hex()),
-        }
-        // And back, through the fixed type.
-        let back: F163OrOther = match m {
-            163 => F163OrOther::F163(nb.from_normal::<F163>(&x).unwrap()),
-            _ => F163OrOther::Other,
-        };
-        if let F163OrOther::F163(v) = back {
-            assert_eq!(v, pb_x.parse::<F163>().unwrap());
-        }
-    }
+/// Records of a `key = value` data file, by curve name.
+fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    text.split("\n\n")
+        .map(|r| {
+            r.lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| l.split_once(" = "))
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .collect::<std::collections::HashMap<_, _>>()
+        })
+        .filter(|r| r.contains_key("curve"))
+        .collect()
 }
 
-enum F163OrOther {
-    F163(F163),
-    Other,
+/// FIPS 186-2 Appendix 6's ten curves in the normal basis
+/// (`tests/data/nist_binary_curves_normal.txt`): each base point is on its
+/// curve in the normal basis, and the standard isomorphism maps the FIPS
+/// 186-4 polynomial-basis a, b, Gx and Gy (`nist_binary_curves.txt`) to
+/// these values (the B-curve's b pins the rotation; everything else,
+/// including all of the K-curves, is a check).
+#[test]
+fn fips_186_2_normal_basis_curves() {
+    let normal = records(include_str!("data/nist_binary_curves_normal.txt"));
+    let poly = records(include_str!("data/nist_binary_curves.txt"));
+    assert_eq!(normal.len(), 10);
+    for n in &normal {
+        let name = &n["curve"];
+        let (m, t): (usize, usize) = (n["m"].parse().unwrap(), n["t"].parse().unwrap());
+        let nb = GaussianNormalBasis::new(m, t).unwrap();
+        let [a, b, x, y] = ["a", "b", "gx", "gy"].map(|k| nb.from_hex(&n[k]).unwrap());
+        let lhs = &y.square() + &(&x * &y);
+        let rhs = &(&(&x.square() * &x) + &(&a * &x.square())) + &b;
+        assert_eq!(lhs, rhs, "{name} in the normal basis");
+        let p = poly.iter().find(|p| &p["curve"] == name).unwrap();
+        let pb = BinaryField::sparse_irreducible(m).unwrap();
+        let iso = Isomorphism::new(&nb, &pb).unwrap();
+        for (key, want) in [("a", &a), ("b", &b), ("gx", &x), ("gy", &y)] {
+            let v = pb.from_hex(&p[key]).unwrap();
+            assert_eq!(&iso.to_normal(&v).unwrap(), want, "{name} {key}");
+            assert_eq!(iso.from_normal(want).unwrap(), v, "{name} {key} back");
+        }
+        // The same through the fixed types.
+        match m {
+            163 => assert_eq!(nb.to_normal(&p["gx"].parse::<F163>().unwrap()).unwrap(), x),
+            233 => assert_eq!(
+                nb.from_normal::<F233>(&y).unwrap(),
+                p["gy"].parse::<F233>().unwrap()
+            ),
+            283 => assert_eq!(nb.to_normal(&p["b"].parse::<F283>().unwrap()).unwrap(), b),
+            _ => {}
+        }
+    }
 }
 
 #[test]

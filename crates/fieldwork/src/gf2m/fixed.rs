@@ -37,7 +37,7 @@ macro_rules! fixed_field {
             const TOP: u64 = top_mask($m);
             /// The steps of the inversion chain done by a table (0: none).
             #[cfg(feature = "std")]
-            const TABLE_STEPS: [usize; 4] = table_steps($m, $w);
+            const TABLE_STEPS: [usize; 4] = table_steps($m);
 
             /// The element from its `ceil(m/8)`-byte big-endian octet string
             /// (SEC 1 §2.3.5: the coefficient of x^(m−1) first).

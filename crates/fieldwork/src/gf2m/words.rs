@@ -180,14 +180,15 @@ pub(crate) const fn top_mask(m: usize) -> u64 {
 
 /// The multi-squaring steps k of the Itoh–Tsujii chain for m − 1 (see
 /// `algorithms::invert`) worth a precomputed linear map: those with
-/// k ≥ m·W/24, the largest four, 0 for unused slots. Applying the map costs
-/// m·W masked XORs; k squarings cost about k·(reduction + W products), so
-/// the break-even grows with m·W (measured with `fieldwork speed --filter
-/// gf2m`).
+/// k ≥ m/12, the largest four, 0 for unused slots. Applying the map costs
+/// m·W masked XORs, k squarings about k·W products and folds, so the
+/// break-even k grows with m: about 16 at m = 163 (a map 386 cycles, a
+/// square 24) and 33 at m = 571 (2 000 and 60; `fieldwork speed --filter
+/// gf2m`, AMD EPYC Zen 3).
 #[cfg(feature = "std")]
-pub(crate) const fn table_steps(m: usize, w: usize) -> [usize; 4] {
+pub(crate) const fn table_steps(m: usize) -> [usize; 4] {
     let n = m - 1;
-    let min = m * w / 24;
+    let min = m / 12;
     let mut steps = [0usize; 4];
     let bits = usize::BITS - n.leading_zeros();
     let mut k = 1;

@@ -61,7 +61,8 @@ pub struct Isomorphism {
 
 /// FIPS 186-2 Appendix 6's B-curves: (m, t, b in the polynomial basis as
 /// FIPS 186-4 D.1.3 prints it, b in the normal basis as FIPS 186-2 prints
-/// it). They pin which of the m isomorphisms is the standard one.
+/// it; both also in `tests/data/nist_binary_curves{,_normal}.txt` with
+/// their sources). They pin which of the m isomorphisms is the standard one.
 const PINS: &[(usize, usize, &str, &str)] = &[
     (
         163,
@@ -80,6 +81,18 @@ const PINS: &[(usize, usize, &str, &str)] = &[
         6,
         "27b680ac8b8596da5a4af8a19a0303fca97fd7645309fa2a581485af6263e313b79a2f5",
         "157261b894739fb5a13503f55f0b3f10c5601166633102201138cc180c0206bdafbc951",
+    ),
+    (
+        409,
+        4,
+        "0021a5c2c8ee9feb5c4b9a753b7b476b7fd6422ef1f3dd674761fa99d6ac27c8a9a197b272822f6cd57a55aa4f50ae317b13545f",
+        "124d0651c3d3772f7f5a1fe6e715559e2129bdfa04d52f7b6ac7c532cf0ed06f610072d88ad2fdcc50c6fde72843670f8b3742a",
+    ),
+    (
+        571,
+        10,
+        "02f40e7e2221f295de297117b7f3d62f5c6a97ffcb8ceff1cd6ba8ce4a9a18ad84ffabbd8efa59332be7ad6756a66e294afd185a78ff12aa520e4de739baca0c7ffeff7f2955727a",
+        "3762d0d47116006179da35688eeaccf591a5cdea75000118d9608c59132d43426101a1dfb3774115f586623f75f00001ce611983c1275fa31f5bc9f4be1a0f467f01ca885c74777",
     ),
 ];
 
