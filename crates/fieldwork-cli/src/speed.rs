@@ -83,6 +83,97 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
     out.extend(gf2m_cases::<F283>(all_backends));
     out.extend(gf2m_cases::<F409>(all_backends));
     out.extend(gf2m_cases::<F571>(all_backends));
+    for (m, t) in [(163, 4), (233, 2), (283, 6), (409, 4), (571, 10)] {
+        out.extend(normal_cases(m, t));
+    }
+    out
+}
+
+/// A Gaussian normal basis of FIPS 186-2 (m, t): chained products,
+/// squares (rotations) and inversions in the Gauss-period embedding, and
+/// for scale the p-bit `gf2x` product that each normal-basis product costs.
+fn normal_cases(m: usize, t: usize) -> Vec<SpeedCase> {
+    use fieldwork::gf2m::normal::GaussianNormalBasis;
+    let Ok(nb) = GaussianNormalBasis::new(m, t) else {
+        return Vec::new();
+    };
+    let p = nb.prime();
+    let coords = |seed: u64| {
+        let mut w = words(m.div_ceil(64), seed);
+        if m % 64 != 0 {
+            let last = w.len() - 1;
+            w[last] &= (1 << (m % 64)) - 1;
+        }
+        w
+    };
+    let (Ok(a0), Ok(b)) = (
+        nb.from_coordinates(&coords(1)),
+        nb.from_coordinates(&coords(2)),
+    ) else {
+        return Vec::new();
+    };
+    let size = format!("m = {m}, t = {t}");
+    let label =
+        |op: &str| -> &'static str { Box::leak(format!("gf2m::normal {op}").into_boxed_str()) };
+    let mut out = Vec::new();
+    let mut a = a0.clone();
+    let b2 = b.clone();
+    out.push(SpeedCase {
+        primitive: label("mul"),
+        backend: "embedding",
+        size: size.clone(),
+        bytes: None,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                a *= &b2;
+                a += &b2;
+            }
+            black_box(&a);
+        }),
+    });
+    let mut a = a0.clone();
+    out.push(SpeedCase {
+        primitive: label("square"),
+        backend: "embedding",
+        size: size.clone(),
+        bytes: None,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                a = a.square();
+            }
+            black_box(&a);
+        }),
+    });
+    let mut a = a0;
+    let one = nb.one();
+    out.push(SpeedCase {
+        primitive: label("invert"),
+        backend: "embedding",
+        size: size.clone(),
+        bytes: None,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                a = &Option::from(a.invert()).unwrap_or_else(|| one.clone()) + &one;
+            }
+            black_box(&a);
+        }),
+    });
+    let pw = p.div_ceil(64);
+    let (x, y) = (words(pw, 3), words(pw, 4));
+    let mut z = vec![0u64; 2 * pw];
+    let k = Backend::best();
+    out.push(SpeedCase {
+        primitive: label("p-bit gf2x product"),
+        backend: k.name(),
+        size: format!("p = {p} ({pw} words)"),
+        bytes: None,
+        routine: Box::new(move |n| {
+            for _ in 0..n {
+                let _ = k.mul_into(&mut z, black_box(&x), black_box(&y));
+            }
+            black_box(&z);
+        }),
+    });
     out
 }
 

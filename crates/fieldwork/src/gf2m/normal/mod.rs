@@ -343,12 +343,7 @@ impl GaussianNormalBasis {
         {
             return Err(NormalBasisError::Encoding);
         }
-        let mut w = vec![0u64; self.0.pw];
-        for k in 1..self.0.p {
-            let i = self.0.index[k] as usize;
-            w[k / 64] |= ((coords[i / 64] >> (i % 64)) & 1) << (k % 64);
-        }
-        Ok(self.element(w))
+        Ok(self.element(self.arith().scatter(coords)))
     }
 
     /// The element of the X9.62 / FIPS 186-2 m-bit string a₀ … a₍ₘ₋₁₎ (a₀ the
@@ -479,31 +474,79 @@ fn mask_to_p(w: &mut [u64], p: usize) {
 struct NbArith<'a>(&'a Inner);
 
 impl NbArith<'_> {
-    /// `c mod (x^p − 1)` (c of degree < 2p − 1), then the representative
-    /// with a zero x⁰ coefficient (adding Φ_p when it is one).
-    fn fold(&self, c: &[u64]) -> Vec<u64> {
+    /// `c mod (x^p − 1)` (c of degree < 2p − 1, 2·pw words), then the
+    /// representative with a zero x⁰ coefficient (adding Φ_p when it is
+    /// one), in place: `c` is truncated to the pw words of the result.
+    fn fold(&self, c: &mut Vec<u64>) {
         let (p, pw) = (self.0.p, self.0.pw);
         let (w, s) = (p / 64, p % 64);
-        let mut r: Vec<u64> = c[..pw].to_vec();
-        mask_to_p(&mut r, p);
-        for (i, ri) in r.iter_mut().enumerate() {
-            let lo = c.get(w + i).copied().unwrap_or(0);
+        let low_last = if p % 64 == 0 {
+            u64::MAX
+        } else {
+            (1u64 << s) - 1
+        };
+        // Word i of the result: low bits i, plus bits p + 64i … of c. The
+        // high part starts inside word w ≥ i, so reading ahead is safe
+        // while writing word i in increasing order only if the high words
+        // are read before word w is masked: take the top word's high bits
+        // first.
+        let top_high = if s == 0 { c[w] } else { c[w] & !low_last };
+        for i in 0..pw {
+            let lo = if w + i == w {
+                top_high
+            } else {
+                c.get(w + i).copied().unwrap_or(0)
+            };
             let hi = c.get(w + i + 1).copied().unwrap_or(0);
-            *ri ^= if s == 0 {
+            let high = if s == 0 {
                 lo
             } else {
                 (lo >> s) | (hi << (64 - s))
             };
+            let low = if i == pw - 1 { c[i] & low_last } else { c[i] };
+            c[i] = low ^ high;
         }
-        mask_to_p(&mut r, p);
+        c.truncate(pw);
+        c[pw - 1] &= low_last;
         // The mask's bit passes `black_box`, or the compiler branches on it.
-        let flip = core::hint::black_box(r[0] & 1).wrapping_neg();
-        for x in &mut r {
+        let flip = core::hint::black_box(c[0] & 1).wrapping_neg();
+        for x in c.iter_mut() {
             *x ^= flip;
         }
-        mask_to_p(&mut r, p);
-        r
+        c[pw - 1] &= low_last;
     }
+
+    /// The p-bit form of m-bit coordinates: each coordinate written to its
+    /// t positions (P1363's F, public indices).
+    fn scatter(&self, coords: &[u64]) -> Vec<u64> {
+        let mut w = vec![0u64; self.0.pw];
+        for k in 1..self.0.p {
+            let i = self.0.index[k] as usize;
+            w[k / 64] |= ((coords[i / 64] >> (i % 64)) & 1) << (k % 64);
+        }
+        w
+    }
+
+    /// The m coordinates of a p-bit form (read at the positions 2^i).
+    fn gather(&self, words: &[u64]) -> Vec<u64> {
+        let mut c = vec![0u64; self.0.m.div_ceil(64)];
+        let mut k = 1usize;
+        for i in 0..self.0.m {
+            c[i / 64] |= ((words[k / 64] >> (k % 64)) & 1) << (i % 64);
+            k = k * 2 % self.0.p;
+        }
+        c
+    }
+}
+
+/// m-bit coordinates rotated by r: position i to (i + r) mod m.
+fn rotate_coordinates(c: &[u64], r: usize, m: usize) -> Vec<u64> {
+    let mut out = vec![0u64; c.len()];
+    for i in 0..m {
+        let j = (i + r) % m;
+        out[j / 64] |= ((c[i / 64] >> (i % 64)) & 1) << (j % 64);
+    }
+    out
 }
 
 impl Arith for NbArith<'_> {
@@ -521,14 +564,27 @@ impl Arith for NbArith<'_> {
         let mut c = vec![0u64; 2 * self.0.pw];
         let done = self.0.backend.mul_into(&mut c, a, b);
         debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
-        self.fold(&c)
+        self.fold(&mut c);
+        c
     }
     fn square(&self, a: &Vec<u64>) -> Vec<u64> {
         let mut c = vec![0u64; 2 * self.0.pw];
         let done = self.0.backend.square_into(&mut c, a);
         debug_assert!(done.is_ok(), "output sized 2·a.len()");
         // A(x)² = A(x²) keeps x⁰'s coefficient at zero: no flip happens.
-        self.fold(&c)
+        self.fold(&mut c);
+        c
+    }
+    /// `a^(2^k)`: k squarings for small k, else the coordinates read out,
+    /// rotated by k and written back (m + p bit moves at public positions),
+    /// whatever k.
+    fn pow2k(&self, a: &Vec<u64>, k: usize) -> Vec<u64> {
+        let k = k % self.0.m;
+        if k < 4 {
+            return algorithms::pow2k_by_squaring(self, a, k);
+        }
+        let c = self.gather(a);
+        self.scatter(&rotate_coordinates(&c, k, self.0.m))
     }
     fn add(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
         a.iter().zip(b).map(|(x, y)| x ^ y).collect()
@@ -567,14 +623,7 @@ impl NormalElement {
 
     /// The coordinates: bit i of word i/64 is the coefficient of β^(2^i).
     pub fn coordinates(&self) -> Vec<u64> {
-        let inner = &self.basis.0;
-        let mut c = vec![0u64; inner.m.div_ceil(64)];
-        let mut k = 1usize;
-        for i in 0..inner.m {
-            c[i / 64] |= ((self.words[k / 64] >> (k % 64)) & 1) << (i % 64);
-            k = k * 2 % inner.p;
-        }
-        c
+        self.basis.arith().gather(&self.words)
     }
 
     /// The X9.62 / FIPS 186-2 m-bit string in ⌈m/8⌉ big-endian bytes.
@@ -666,8 +715,9 @@ impl NormalElement {
                 r[at / 64 + 1] ^= w >> (64 - at % 64);
             }
         }
-        let folded = NbArith(inner).fold(&r);
-        self.with(e.iter().zip(&folded).map(|(x, y)| x ^ y).collect())
+        r.resize(2 * pw, 0);
+        NbArith(inner).fold(&mut r);
+        self.with(e.iter().zip(&r).map(|(x, y)| x ^ y).collect())
     }
 
     /// `a^(2^k)`: the coordinates rotated by k.
@@ -727,6 +777,79 @@ impl ConstantTimeEq for NormalElement {
         }
         self.words.ct_eq(&other.words)
     }
+}
+
+/// The product in place: the p-bit product in a stack buffer (when it
+/// fits), folded into `self`'s words — no allocation.
+///
+/// # Panics
+///
+/// If the elements belong to different bases.
+impl core::ops::MulAssign<&NormalElement> for NormalElement {
+    fn mul_assign(&mut self, rhs: &NormalElement) {
+        if let Err(e) = self.same_basis(rhs) {
+            panic!("{e}");
+        }
+        let inner = &self.basis.0;
+        let pw = inner.pw;
+        // Stack buffers in two tiers (zeroing 2 KiB would cost more than
+        // a 653-bit product's overhead).
+        let (a, b) = (&self.words, &rhs.words);
+        if 2 * pw <= 32 {
+            let mut c = [0u64; 32];
+            let done = inner.backend.mul_into(&mut c[..2 * pw], a, b);
+            debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
+            fold_into(inner, &c[..2 * pw], &mut self.words);
+        } else if 2 * pw <= 256 {
+            let mut c = [0u64; 256];
+            let done = inner.backend.mul_into(&mut c[..2 * pw], a, b);
+            debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
+            fold_into(inner, &c[..2 * pw], &mut self.words);
+        } else {
+            self.words = NbArith(inner).mul(a, b);
+        }
+    }
+}
+
+/// The sum in place (no allocation).
+///
+/// # Panics
+///
+/// If the elements belong to different bases.
+impl core::ops::AddAssign<&NormalElement> for NormalElement {
+    fn add_assign(&mut self, rhs: &NormalElement) {
+        if let Err(e) = self.same_basis(rhs) {
+            panic!("{e}");
+        }
+        for (x, y) in self.words.iter_mut().zip(&rhs.words) {
+            *x ^= y;
+        }
+    }
+}
+
+/// [`NbArith::fold`] of `c` written into `out` (pw words).
+fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
+    let (p, pw) = (inner.p, inner.pw);
+    let (w, s) = (p / 64, p % 64);
+    let low_last = if s == 0 { u64::MAX } else { (1u64 << s) - 1 };
+    for (i, o) in out.iter_mut().enumerate().take(pw) {
+        let lo = c.get(w + i).copied().unwrap_or(0);
+        let lo = if i == 0 && s != 0 { lo & !low_last } else { lo };
+        let hi = c.get(w + i + 1).copied().unwrap_or(0);
+        let high = if s == 0 {
+            lo
+        } else {
+            (lo >> s) | (hi << (64 - s))
+        };
+        let low = if i == pw - 1 { c[i] & low_last } else { c[i] };
+        *o = low ^ high;
+    }
+    out[pw - 1] &= low_last;
+    let flip = core::hint::black_box(out[0] & 1).wrapping_neg();
+    for x in out.iter_mut() {
+        *x ^= flip;
+    }
+    out[pw - 1] &= low_last;
 }
 
 impl Add for &NormalElement {
