@@ -149,7 +149,7 @@ fn complexity_of_the_bases() {
         if t <= 2 {
             assert_eq!(cn, 2 * m - 1, "m = {m}, t = {t}");
         } else {
-            assert!(cn <= t * m - 1, "m = {m}, t = {t}: C_N = {cn}");
+            assert!(cn < t * m, "m = {m}, t = {t}: C_N = {cn}");
         }
     }
 }

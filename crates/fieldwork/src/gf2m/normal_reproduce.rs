@@ -121,10 +121,8 @@ fn xor_shifted(out: &mut [u64], v: &[u64], shift: usize) {
         if let Some(o) = out.get_mut(k + q) {
             *o ^= w << r;
         }
-        if r != 0 {
-            if let Some(o) = out.get_mut(k + q + 1) {
-                *o ^= w >> (64 - r);
-            }
+        if let (true, Some(o)) = (r != 0, out.get_mut(k + q + 1)) {
+            *o ^= w >> (64 - r);
         }
     }
 }
@@ -277,7 +275,7 @@ fn is_prime(n: usize) -> bool {
     }
     let mut d = 2;
     while d * d <= n {
-        if n % d == 0 {
+        if n.is_multiple_of(d) {
             return false;
         }
         d += 1;
