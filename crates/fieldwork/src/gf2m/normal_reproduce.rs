@@ -139,12 +139,29 @@ fn periodic(a: &[u64], m: usize, nbits: usize) -> Vec<u64> {
     e
 }
 
-/// `out = rot(A, s)` read from the periodic extension `e` of A (at least
-/// s + m bits long): position i holds a_{i+s}.
+/// `k mod m` for k < 2m (a public index).
 #[inline(always)]
-fn extract(e: &[u64], s: usize, m: usize, out: &mut [u64]) {
+fn wrap(k: usize, m: usize) -> usize {
+    if k >= m { k - m } else { k }
+}
+
+/// `out = rot(X, s)` for s < m: position i holds x_{(i+s) mod m}, i.e.
+/// (X >> s) | (X << (m − s)) cut to m bits. No allocation.
+#[inline(always)]
+fn rot_into(x: &[u64], s: usize, m: usize, out: &mut [u64]) {
+    let k = m - s;
+    let (q, r) = (k / 64, k % 64);
     for (w, o) in out.iter_mut().enumerate() {
-        *o = funnel(e, s + 64 * w);
+        let right = funnel(x, 64 * w + s);
+        let left = if w < q {
+            0
+        } else if r == 0 {
+            x[w - q]
+        } else {
+            let lo = if w > q { x[w - q - 1] >> (64 - r) } else { 0 };
+            (x[w - q] << r) | lo
+        };
+        *o = right | left;
     }
     if let Some(last) = out.last_mut() {
         *last &= top_mask(m);
@@ -153,9 +170,8 @@ fn extract(e: &[u64], s: usize, m: usize, out: &mut [u64]) {
 
 /// rot(A, s): position i holds a_{(i+s) mod m} (a^(2^−s)).
 fn rot(a: &[u64], s: usize, m: usize) -> Vec<u64> {
-    let e = periodic(a, m, 2 * m);
     let mut out = vec![0u64; words_for(m)];
-    extract(&e, s % m, m, &mut out);
+    rot_into(a, s % m, m, &mut out);
     out
 }
 
@@ -163,10 +179,16 @@ fn rot(a: &[u64], s: usize, m: usize) -> Vec<u64> {
 /// `k·words`).
 fn rotation_table(a: &[u64], m: usize) -> Vec<u64> {
     let w = words_for(m);
+    // Every row is a window of the periodic extension a_0 … a_{m−1} a_0 ….
     let e = periodic(a, m, 2 * m);
     let mut t = vec![0u64; m * w];
     for (k, row) in t.chunks_exact_mut(w).enumerate() {
-        extract(&e, k, m, row);
+        for (i, o) in row.iter_mut().enumerate() {
+            *o = funnel(&e, k + 64 * i);
+        }
+        if let Some(last) = row.last_mut() {
+            *last &= top_mask(m);
+        }
     }
     t
 }
@@ -722,10 +744,12 @@ fn mul_p1363(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
 /// Ning–Yin: single-word rotations of A and B, output word by word.
 fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let m = table.m;
-    let ea = periodic(a, m, m + 64);
-    let eb = periodic(b, m, m + 64);
-    let aw: Vec<u64> = (0..m).map(|k| funnel(&ea, k)).collect();
-    let bw: Vec<u64> = (0..m).map(|k| funnel(&eb, k)).collect();
+    // A[k] = (a_k … a_{k+63}) for k < 2m (the second half repeats the
+    // first, so that A[i + 64w mod m] needs no division).
+    let ea = periodic(a, m, 3 * m + 64);
+    let eb = periodic(b, m, 3 * m + 64);
+    let aw: Vec<u64> = (0..2 * m).map(|k| funnel(&ea, k)).collect();
+    let bw: Vec<u64> = (0..2 * m).map(|k| funnel(&eb, k)).collect();
     let mut c = vec![0u64; table.words()];
     for (w, cw) in c.iter_mut().enumerate() {
         let off = (64 * w) % m;
@@ -733,9 +757,9 @@ fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
         for i in 0..m {
             let mut sum_b = 0u64;
             for &j in table.by_first.row(i) {
-                sum_b ^= bw[(j as usize + off) % m];
+                sum_b ^= bw[j as usize + off];
             }
-            acc ^= aw[(i + off) % m] & sum_b;
+            acc ^= aw[i + off] & sum_b;
         }
         *cw = acc;
     }
@@ -748,27 +772,24 @@ fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     c
 }
 
-/// The X_s of Reyhani-Masoleh–Hasan, s = 1..⌊m/2⌋ (row s − 1):
-/// A∘rot(B,s) + B∘rot(A,s), or A∘rot(B,m/2) for s = m/2 of even m.
-fn rh_x(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<Vec<u64>> {
+/// The X_s of Reyhani-Masoleh–Hasan, s = 1..⌊m/2⌋ (row s − 1 of a flat
+/// table): A∘rot(B,s) + B∘rot(A,s), or A∘rot(B,m/2) for s = m/2 of even m.
+fn rh_x(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let m = table.m;
-    let ea = periodic(a, m, 2 * m);
-    let eb = periodic(b, m, 2 * m);
     let w = table.words();
     let mut ra = vec![0u64; w];
     let mut rb = vec![0u64; w];
-    (1..=m / 2)
-        .map(|s| {
-            extract(&eb, s, m, &mut rb);
-            let mut x = vec![0u64; w];
-            xor_and_into(&mut x, a, &rb);
-            if 2 * s != m {
-                extract(&ea, s, m, &mut ra);
-                xor_and_into(&mut x, b, &ra);
-            }
-            x
-        })
-        .collect()
+    let mut xs = vec![0u64; (m / 2) * w];
+    for (s1, x) in xs.chunks_exact_mut(w).enumerate() {
+        let s = s1 + 1;
+        rot_into(b, s, m, &mut rb);
+        xor_and_into(x, a, &rb);
+        if 2 * s != m {
+            rot_into(a, s, m, &mut ra);
+            xor_and_into(x, b, &ra);
+        }
+    }
+    xs
 }
 
 /// (A∘B)²: the diagonal term a_i b_i β^(2^(i+1)).
@@ -781,11 +802,11 @@ fn mul_rh(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let m = table.m;
     let mut c = rh_diagonal(table, a, b);
     let mut r = vec![0u64; table.words()];
-    for (s1, x) in rh_x(table, a, b).iter().enumerate() {
-        let e = periodic(x, m, 2 * m);
+    let xs = rh_x(table, a, b);
+    for (s1, x) in xs.chunks_exact(table.words()).enumerate() {
         for &j in table.tau.row(s1) {
             // X^(2^j) = rot(X, −j).
-            extract(&e, (m - j as usize) % m, m, &mut r);
+            rot_into(x, wrap(m - j as usize, m), m, &mut r);
             xor_into(&mut c, &r);
         }
     }
@@ -805,24 +826,20 @@ fn mul_rh_improved(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let db = rotation_table(b, m);
     // (A∘B)² = DA[−1]∘DB[−1].
     let mut c = vec![0u64; w];
-    xor_and_into(
-        &mut c,
-        table_row(&da, (m - 1) % m, w),
-        table_row(&db, (m - 1) % m, w),
-    );
+    xor_and_into(&mut c, table_row(&da, m - 1, w), table_row(&db, m - 1, w));
     for s in 1..=m / 2 {
         for &j in table.tau.row(s - 1) {
             let mj = m - j as usize;
             xor_and_into(
                 &mut c,
-                table_row(&da, (mj) % m, w),
-                table_row(&db, (mj + s) % m, w),
+                table_row(&da, wrap(mj, m), w),
+                table_row(&db, wrap(wrap(mj, m) + s, m), w),
             );
             if 2 * s != m {
                 xor_and_into(
                     &mut c,
-                    table_row(&db, (mj) % m, w),
-                    table_row(&da, (mj + s) % m, w),
+                    table_row(&db, wrap(mj, m), w),
+                    table_row(&da, wrap(wrap(mj, m) + s, m), w),
                 );
             }
         }
@@ -844,10 +861,9 @@ fn mul_fan_dai_1(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
         }
         sum.fill(0);
         for &s in set {
-            xor_into(&mut sum, &xs[s as usize - 1]);
+            xor_into(&mut sum, table_row(&xs, s as usize - 1, w));
         }
-        let e = periodic(&sum, m, 2 * m);
-        extract(&e, (m - j) % m, m, &mut r);
+        rot_into(&sum, wrap(m - j, m), m, &mut r);
         xor_into(&mut c, &r);
     }
     c
