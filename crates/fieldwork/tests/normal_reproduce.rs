@@ -222,3 +222,55 @@ fn fips_186_2_b233_normal_basis() {
         "04925df77bd8b8ff1a5ff519417822bfedf2bbd752644292c98c7af6e02",
     );
 }
+
+#[test]
+fn which_bases_exist() {
+    // No Gaussian normal basis when 8 | m (Wassermann); none when p is not
+    // prime; Table 3 and 4 types are the smallest, and m = 163 has no type 1
+    // or 2 (327 = 3·109).
+    for t in 1..=40 {
+        assert!(NbTable::new(8, t).is_none(), "m = 8, t = {t}");
+        assert!(NbTable::new(256, t).is_none(), "m = 256, t = {t}");
+    }
+    assert!(NbTable::new(163, 1).is_none());
+    assert!(NbTable::new(163, 2).is_none());
+    assert!(NbTable::new(163, 3).is_none());
+    for (m, t) in fields() {
+        let table = table(m, t);
+        assert_eq!((table.m(), table.t(), table.p()), (m, t, t * m + 1));
+        // F is onto Z_m with fibres of size t, and F(2^i) = i.
+        let mut fibre = vec![0usize; m];
+        for x in 1..table.p() {
+            fibre[table.f(x).expect("x in 1..p")] += 1;
+        }
+        assert!(fibre.iter().all(|&n| n == t), "m = {m}, t = {t}");
+        assert_eq!(table.f(1), Some(0));
+        assert_eq!(table.f(2), Some(1));
+        assert_eq!(table.f(0), None);
+        assert_eq!(table.f(table.p()), None);
+    }
+}
+
+#[test]
+fn operation_counts() {
+    for (m, t) in fields() {
+        let table = table(m, t);
+        let cn = table.complexity();
+        let rh = NbMulAlgorithm::RhOriginal.counts(&table).expect("applies");
+        let fd1 = NbMulAlgorithm::FanDai1.counts(&table).expect("applies");
+        // RH: one result rotation per one of the T-matrix rows 1..m/2,
+        // i.e. (C_N − 1)/2 for odd m; Fan–Dai 1: at most m result rotations.
+        if m % 2 == 1 {
+            assert_eq!(rh.rotations, 1 + 2 * (m / 2) + (cn - 1) / 2, "m = {m}");
+        }
+        assert!(fd1.rotations <= 1 + 2 * (m / 2) + m);
+        assert_eq!(rh.ands, fd1.ands);
+        assert_eq!(
+            NbMulAlgorithm::TypeIFormula14.counts(&table).is_some(),
+            t == 1
+        );
+        for alg in NbMulAlgorithm::ALL {
+            assert_eq!(alg.counts(&table).is_some(), alg.applies_to(&table));
+        }
+    }
+}

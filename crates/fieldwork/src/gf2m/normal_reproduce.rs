@@ -46,7 +46,7 @@
 //! | variant | source | work per product (vectors of `ceil(m/64)` words) |
 //! |---|---|---|
 //! | `P1363Bitwise` | P1363-2000 A.3.8 | m·(p − 2) bit ANDs, m rotations by 1 |
-//! | `NingYin` | Ning & Yin, ICICS 2001 (US 6,389,442) | 2m single-word rotations; per output word m ANDs, ≈ p XORs |
+//! | `NingYin` | Ning & Yin, ICICS 2001 (US 6,389,442) | 4m single-word extractions; per output word m ANDs, ≈ p XORs |
 //! | `RhOriginal` | Reyhani-Masoleh & Hasan, IEEE TC 52(11), 2003 | ⌊m/2⌋ pairs of operand rotations, 2 ANDs each; one rotation + XOR per one of τ (≈ (C_N − 1)/2) |
 //! | `RhImproved` | same paper, with the rotation tables DA, DB | 2m table rows; 2 ANDs + 2 XORs per one of τ, no rotation at run time |
 //! | `FanDai1` | Fan & Dai, ePrint 2004/126, Algorithm 1 | as `RhOriginal` for the operands; one XOR per one of τ, then ≤ m result rotations |
@@ -548,9 +548,10 @@ pub enum NbMulAlgorithm {
     /// Ning & Yin, "Efficient software implementation for finite field
     /// multiplication in normal basis" (ICICS 2001; US patent 6,389,442):
     /// precompute the single words A\[k\] = (a_k … a_{k+63}) and B\[k\],
-    /// k < m (indices mod m); output word w is
+    /// (indices mod m; kept for k < 2m so that no index needs a division);
+    /// output word w is
     /// C\[64w\] = Σ_i A\[i+64w\] ∘ (⊕_{(i,j)∈P} B\[j+64w\]) (P grouped by its
-    /// first index, pairs taken mod 2) + J. 2m word extractions, then per
+    /// first index, pairs taken mod 2) + J. 4m word extractions, then per
     /// output word m ANDs and ≈ p − 2 XORs.
     NingYin,
     /// Reyhani-Masoleh & Hasan, "Fast normal basis multiplication using
@@ -591,12 +592,19 @@ pub enum NbMulAlgorithm {
     TypeIFormula14,
 }
 
-/// Vector-level operation counts of one product with one algorithm on one
-/// table (each operation is on `ceil(m/64)` words, except for
-/// [`NbMulAlgorithm::NingYin`], whose counts are on single words, and
-/// [`NbMulAlgorithm::P1363Bitwise`] and
-/// [`NbMulAlgorithm::TypeIFormula14`], whose ANDs are single bits and masked
-/// shifts).
+/// The operation counts of one product with one algorithm on one table,
+/// from [`NbMulAlgorithm::counts`] (the figures of the papers' cost
+/// tables, for this implementation).
+///
+/// The unit depends on the algorithm: for `RhOriginal`, `RhImproved`,
+/// `FanDai1` and `FanDai2` an operation is on a whole vector of
+/// `ceil(m/64)` words and a rotation is a rotation of one vector by a
+/// public amount (table rows included); for `NingYin` ANDs and XORs are on
+/// single words and a rotation is the extraction of one word A\[k\]; for
+/// `P1363Bitwise` ANDs and XORs are on single bits; for `TypeIFormula14`
+/// an AND is a masked `ceil(p/64)`-word vector and a rotation a cyclic
+/// shift by one place of such a vector (the two permutations, 2m single
+/// bit moves each, are not counted).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NbOpCounts {
     /// ANDs of vectors (or words, or bits: see above).
@@ -671,9 +679,23 @@ impl NbMulAlgorithm {
             return None;
         }
         let m = table.m;
+        let w = table.words();
         let v = m / 2;
         let tau_ones = table.tau.total();
+        // Even m: the row s = m/2 uses A∘rot(B, m/2) alone.
+        let even = usize::from(m.is_multiple_of(2));
+        let half_row = if even == 1 {
+            table.tau.row(v - 1).len()
+        } else {
+            0
+        };
+        // The J term of odd t: one rotation of B, one AND, one XOR of 1.
         let j = usize::from(table.j_shift.is_some());
+        let x_ands = 1 + 2 * v - even;
+        let x_rotations = 1 + 2 * v - even;
+        let nonempty_j = (0..m)
+            .filter(|&l| !table.tau_by_j.row(l).is_empty())
+            .count();
         Some(match self {
             NbMulAlgorithm::P1363Bitwise => NbOpCounts {
                 ands: m * (table.p - 2 + j * m),
@@ -681,34 +703,34 @@ impl NbMulAlgorithm {
                 rotations: 2 * m,
             },
             NbMulAlgorithm::NingYin => NbOpCounts {
-                ands: table.words() * m,
-                xors: table.words() * (table.by_first.total() + m),
-                rotations: 2 * m,
+                ands: w * m + j,
+                xors: w * (table.by_first.total() + m) + j,
+                rotations: 4 * m + j,
             },
             NbMulAlgorithm::RhOriginal => NbOpCounts {
-                ands: 1 + 2 * v,
-                xors: v + tau_ones,
-                rotations: 1 + 2 * v + tau_ones,
+                ands: x_ands,
+                xors: v - even + tau_ones,
+                rotations: x_rotations + tau_ones,
             },
             NbMulAlgorithm::RhImproved => NbOpCounts {
-                ands: 1 + 2 * tau_ones,
-                xors: 2 * tau_ones,
+                ands: 1 + 2 * tau_ones - half_row,
+                xors: 2 * tau_ones - half_row,
                 rotations: 2 * m,
             },
             NbMulAlgorithm::FanDai1 => NbOpCounts {
-                ands: 1 + 2 * v,
-                xors: v + tau_ones + m,
-                rotations: 1 + 2 * v + m,
+                ands: x_ands,
+                xors: v - even + tau_ones + nonempty_j,
+                rotations: x_rotations + nonempty_j,
             },
             NbMulAlgorithm::FanDai2 => NbOpCounts {
-                ands: table.sym_pairs.len() + table.sym_diag.len(),
-                xors: 3 * table.sym_pairs.len() + table.sym_diag.len(),
-                rotations: 2 * m,
+                ands: table.sym_pairs.len() + table.sym_diag.len() + j,
+                xors: 3 * table.sym_pairs.len() + table.sym_diag.len() + j,
+                rotations: 2 * m + j,
             },
             NbMulAlgorithm::TypeIFormula14 => NbOpCounts {
                 ands: m,
-                xors: m,
-                rotations: table.p,
+                xors: m + 1,
+                rotations: m,
             },
         })
     }
