@@ -43,9 +43,9 @@
 //!
 //! # The algorithms ([`NbMulAlgorithm`])
 //!
-//! | variant | source | work per product (vectors of `ceil(m/64)` words) |
+//! | variant | source | work per product (vectors of `ceil(m/64)` words; exact figures from [`NbMulAlgorithm::counts`]) |
 //! |---|---|---|
-//! | `P1363Bitwise` | P1363-2000 A.3.8 | m·(p − 2) bit ANDs, m rotations by 1 |
+//! | `P1363Bitwise` | P1363-2000 A.3.8 | m·(p − 2) bit ANDs, 2m rotations by one place |
 //! | `NingYin` | Ning & Yin, ICICS 2001 (US 6,389,442) | 4m single-word extractions; per output word m ANDs, ≈ p XORs |
 //! | `RhOriginal` | Reyhani-Masoleh & Hasan, IEEE TC 52(11), 2003 | ⌊m/2⌋ pairs of operand rotations, 2 ANDs each; one rotation + XOR per one of τ (≈ (C_N − 1)/2) |
 //! | `RhImproved` | same paper, with the rotation tables DA, DB | 2m table rows; 2 ANDs + 2 XORs per one of τ, no rotation at run time |
@@ -53,11 +53,21 @@
 //! | `FanDai2` | Fan & Dai, Algorithm 2, formula (12) | 2m table rows; one AND per unordered pair of P (the symmetry x ↔ 1 − x), ≈ p/2 + m/2 ANDs |
 //! | `TypeIFormula14` | Fan & Dai, formula (14) (t = 1 only) | permute into the γ-power basis, m masked cyclic shifts of a p-bit vector, permute back |
 //!
-//! Where the papers could not be consulted in full (only their abstracts
-//! and introductions were available when this was written), the order of
-//! evaluation of each variant is our reconstruction from the description
-//! above, documented on each variant; all of them compute the same
-//! product, which the tests check against the bit-level P1363 algorithm.
+//! All of them compute the same product; the tests check each against
+//! the bit-level P1363 algorithm, and the FIPS 186-2 B-163 (type 4) and
+//! B-233 (type 2) base points against their curve equations.
+//!
+//! **How closely each follows its source.** `P1363Bitwise` is A.3.8 step
+//! by step. `NingYin` follows the rotated-word representation of the
+//! patent's abstract (A\[i\] = (a_i … a_{i+w−1}), output C\[0\], C\[w\], …).
+//! `RhOriginal` evaluates Reyhani-Masoleh–Hasan's expansion
+//! C = Σ a_i b_i β_{i+1} + Σ_s Σ_i (a_i b_{i+s} + a_{i+s} b_i) δ_s^(2^i).
+//! Only the abstracts and introductions of the papers could be read when
+//! this was written, so the order of evaluation of `RhImproved`,
+//! `FanDai1`, `FanDai2` and `TypeIFormula14` is our reconstruction from
+//! those descriptions (high-complexity vs low-complexity bases, the
+//! symmetric property, type I); each variant's documentation says what it
+//! does. Check them against the papers before quoting a paper's table.
 //!
 //! # Constant time
 //!
