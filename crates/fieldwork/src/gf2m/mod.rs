@@ -78,9 +78,6 @@ mod algorithms;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod fixed;
-#[cfg(feature = "reproduce")]
-#[doc(hidden)]
-pub mod normal_reproduce;
 #[cfg(feature = "alloc")]
 pub mod normal;
 #[cfg(feature = "alloc")]

@@ -55,6 +55,8 @@
 //! ```
 
 mod convert;
+#[cfg(feature = "reproduce")]
+pub mod reproduce;
 
 use super::algorithms::{self, Arith};
 use super::{BinaryField, FieldElement};
@@ -811,11 +813,12 @@ impl core::ops::MulAssign<&NormalElement> for NormalElement {
     }
 }
 
-/// The sum in place (no allocation).
+/// The sum in place (no allocation): XOR in characteristic 2.
 ///
 /// # Panics
 ///
 /// If the elements belong to different bases.
+#[allow(clippy::suspicious_op_assign_impl)]
 impl core::ops::AddAssign<&NormalElement> for NormalElement {
     fn add_assign(&mut self, rhs: &NormalElement) {
         if let Err(e) = self.same_basis(rhs) {

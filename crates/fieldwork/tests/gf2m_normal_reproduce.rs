@@ -1,4 +1,4 @@
-//! Every normal-basis multiplication algorithm of `gf2m::normal_reproduce`
+//! Every normal-basis multiplication algorithm of `gf2m::normal::reproduce`
 //! against P1363-2000 A.3.8's bit-level algorithm on the fields of Fan &
 //! Dai's Tables 3 and 4, the field properties, and the FIPS 186-2 B-163
 //! and B-233 normal-basis curves as known answers.
@@ -7,7 +7,7 @@
 mod common;
 
 use common::Rng;
-use fieldwork::gf2m::normal_reproduce::{NbMulAlgorithm, NbTable};
+use fieldwork::gf2m::normal::reproduce::{NbMulAlgorithm, NbTable};
 
 /// Fan & Dai (ePrint 2004/126), Table 4: GNB fields of types 2 to 14.
 const TABLE_4: [(usize, usize); 16] = [
@@ -271,6 +271,31 @@ fn operation_counts() {
         );
         for alg in NbMulAlgorithm::ALL {
             assert_eq!(alg.counts(&table).is_some(), alg.applies_to(&table));
+        }
+    }
+}
+
+/// Every source algorithm against the library's default (the Gauss-period
+/// embedding of `gf2m::normal`) on every field.
+#[test]
+fn every_algorithm_against_the_default() {
+    use fieldwork::gf2m::normal::GaussianNormalBasis;
+    let mut rng = Rng::new(2025);
+    for (m, t) in fields() {
+        let table = table(m, t);
+        let basis = GaussianNormalBasis::new(m, t).unwrap();
+        let (a, b) = (random(&mut rng, &table), random(&mut rng, &table));
+        let want = (&basis.from_coordinates(&a).unwrap() * &basis.from_coordinates(&b).unwrap())
+            .coordinates();
+        for alg in NbMulAlgorithm::ALL {
+            if alg.applies_to(&table) {
+                assert_eq!(
+                    mul(alg, &table, &a, &b),
+                    want,
+                    "{} on ({m}, {t})",
+                    alg.name()
+                );
+            }
         }
     }
 }
