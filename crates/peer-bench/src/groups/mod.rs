@@ -12,6 +12,7 @@ pub mod gf2m;
 pub mod gf2x_mul;
 pub mod ghash;
 pub mod kummer;
+pub mod normal;
 pub mod poly1305;
 pub mod sufan;
 
@@ -85,6 +86,7 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("gf2x_mul", gf2x_mul::cases),
     ("sufan", sufan::cases),
     ("gf2m", gf2m::cases),
+    ("normal", normal::cases),
     ("kummer", kummer::cases),
     ("ghash", ghash::cases),
     ("gcm", gcm::cases),
