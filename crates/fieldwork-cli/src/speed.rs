@@ -100,7 +100,7 @@ fn normal_cases(m: usize, t: usize) -> Vec<SpeedCase> {
     let p = nb.prime();
     let coords = |seed: u64| {
         let mut w = words(m.div_ceil(64), seed);
-        if m % 64 != 0 {
+        if !m.is_multiple_of(64) {
             let last = w.len() - 1;
             w[last] &= (1 << (m % 64)) - 1;
         }

@@ -55,7 +55,7 @@ const FIELDS: &[(usize, usize)] = &[
 fn coordinates(m: usize, seed: u64) -> Vec<u64> {
     let mut rng = Rng(seed ^ m as u64);
     let mut c: Vec<u64> = (0..m.div_ceil(64)).map(|_| rng.next_u64()).collect();
-    if m % 64 != 0 {
+    if !m.is_multiple_of(64) {
         let last = c.len() - 1;
         c[last] &= (1 << (m % 64)) - 1;
     }
