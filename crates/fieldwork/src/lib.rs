@@ -13,7 +13,7 @@
 //! | module | what it is | status |
 //! |---|---|---|
 //! | [`gf2x`] | multiplication and algebra in GF(2)\[x\] | products of any size (portable, PCLMULQDQ, VPCLMULQDQ; fixed formulas, Karatsuba, Toom-3, additive FFT), squaring, [`gf2x::Gf2Poly`] algebra; every Su–Fan strategy in `gf2x::reproduce` (feature `reproduce`) |
-//! | [`gf2m`] | binary fields GF(2^m) | the NIST fields `F163` … `F571` and [`gf2m::BinaryField`] for any irreducible modulus: product, square, Itoh–Tsujii inversion, square root, trace, half-trace, quadratic solving, batches; PCLMULQDQ and portable; normal bases to come |
+//! | [`gf2m`] | binary fields GF(2^m) | the NIST fields `F163` … `F571` and [`gf2m::BinaryField`] for any irreducible modulus: product, square, Itoh–Tsujii inversion, square root, trace, half-trace, quadratic solving, batches; PCLMULQDQ and portable; Gaussian normal bases of any type in [`gf2m::normal`] (Gauss-period embedding, conversion to and from the polynomial basis pinned by FIPS 186-2) and every source algorithm in `gf2m::normal::reproduce` (feature `reproduce`) |
 //! | [`ghash`] | GHASH and POLYVAL | done: streaming, `universal-hash` traits, one-shot; portable / PCLMULQDQ / VPCLMULQDQ; the white paper's algorithm progression in `ghash::reproduce` (feature `reproduce`) |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | done: AES-128/192/256; AES-GCM with the `aead` traits and SP 800-38D's detached-IV API; stitched VAES/VPCLMULQDQ kernels on zmm and ymm, AES-NI and portable engines |
 //! | [`poly1305`] | Poly1305 (RFC 8439) | done: streaming, `universal-hash` traits, one-shot `tag`/`verify`; AVX-512 IFMA, AVX2 (Goll–Gueron and complete 4-decimation), portable |
@@ -40,7 +40,7 @@
 //! |---|---|---|---|
 //! | `std` | yes | run-time CPU detection (cached once per process) and the `FIELDWORK_MAX_ISA` cap; `std::error::Error` on the error types; implies `alloc` | links `std`. Without it the crate is `no_std` and uses only the features the compiler was told about at build time (`-C target-cpu=…`, `-C target-feature=…`) |
 //! | `alloc` | yes | heap-allocating APIs: [`gf2x::Gf2Poly`], scratch on the heap for `gf2x::mul_into` above its stack buffer (without `alloc` such products need `mul_into_with_scratch`), the allocating `aead::Aead` methods | an allocator |
-//! | `reproduce` | no | the papers' algorithm variants kept to reproduce their tables (`gf2x::reproduce`: every Su–Fan strategy; `ghash::reproduce`: the white paper's GHASH progression) | compile time and code size; not for production use |
+//! | `reproduce` | no | the papers' algorithm variants kept to reproduce their tables (`gf2x::reproduce`: every Su–Fan strategy; `ghash::reproduce`: the white paper's GHASH progression; `gf2m::normal::reproduce`: every normal-basis multiplier of P1363, Ning–Yin, Reyhani-Masoleh–Hasan and Fan–Dai) | compile time and code size; not for production use |
 //!
 //! Random sources are `rand_core` 0.10 traits ([`rand_core`], re-exported),
 //! the version `rand` 0.10 and RustCrypto's `aead` 0.6 use.
