@@ -55,8 +55,8 @@
 //! where an [`Isomorphism`] is at hand.
 //!
 //! Rejected: keeping elements as m-bit coordinates (squaring a rotation,
-//! but every product then scatters 2·t·m bits and gathers m, measured
-//! slower than the product itself at m = 163). Not tried yet: computing
+//! but every product would then also scatter 2·t·m bits and gather m, bit
+//! by bit, on top of the p-bit product). Not tried yet: computing
 //! only the 1/t of the product's coefficients that are read (the positions
 //! 2^i·u for one u are spread over the whole product, so the saving would
 //! need a schoolbook or a middle-product formulation, not the Karatsuba
