@@ -1,84 +1,569 @@
 //! Target features: `avx`, `avx2` — capability token [`crate::cpu::Avx2`].
 //!
-//! Eight blocks at a time, word-sliced on ymm registers: the generic
-//! block function of [`super::lanes`] with `N` = 8 compiled with AVX2 (one
-//! `vpaddd`, `vpxor` and rotation per word and quarter-round step for
-//! eight blocks; 16- and 8-bit rotations as byte shuffles, 12 and 7 as
-//! shift, shift, or), then four blocks, then one at a time for the tail.
-//! The compiler vectorises the rounds (Bernstein's "vertical" layout of
-//! ChaCha, "ChaCha, a variant of Salsa20", 2008); [`xor8`] turns the
-//! word-sliced keystream into block order by hand (`vpunpck{l,h}dq`,
-//! `vpunpck{l,h}qdq`, then `vperm2i128`: 32 shuffles for 8 blocks), which
-//! the compiler otherwise lowers to word extracts.
+//! Two hand-written layouts of the ChaCha20 block function on ymm
+//! registers, both from the vectorisations in D. J. Bernstein, "ChaCha, a
+//! variant of Salsa20" (2008), and M. Goll and S. Gueron, "Vectorization on
+//! ChaCha stream cipher" (ITNG 2014):
+//!
+//! - **Vertical, 8 blocks** ([`keystream8`]): row `i` is word `i` of eight
+//!   consecutive blocks (one block per 32-bit lane), so a quarter-round is
+//!   the scalar one with every operation 8-wide and the rounds need no
+//!   shuffles. The 16 rows and the two rotation masks are 18 values for 16
+//!   registers: the quarter-rounds run in pairs (columns 0 and 1, then 2
+//!   and 3, and the same for the diagonals) so that eight rows are in use
+//!   at a time and the register allocator keeps the other rows and the
+//!   masks in stack slots, read as memory operands. The keystream is put
+//!   in block order at the end ([`xor8`]: `vpunpck{l,h}dq`,
+//!   `vpunpck{l,h}qdq`, `vperm2i128`, 32 shuffles for 8 blocks).
+//! - **Horizontal, 2 blocks per state** ([`keystream_h`]): a ymm row is a
+//!   row of the 4×4 state for two consecutive blocks (one per 128-bit
+//!   lane); the diagonal round is reached by rotating rows b, c, d with
+//!   `vpshufd` (three before and three after, per double round). `S`
+//!   states (2`S` blocks) run interleaved so that one state's latency hides
+//!   behind another's work: the layout for 1 to 4 blocks (short messages,
+//!   tails, the AEAD's Poly1305 key block), where the vertical layout would
+//!   waste lanes.
+//!
+//! Rotations: by 16 and 8 with one `vpshufb` each (byte permutations; the
+//! masks are loaded once per call), by 12 and 7 with `vpslld`, `vpsrld`,
+//! `vpor`.
+//!
+//! Per double round, vertical (8 blocks): 8 quarter-rounds × (4 `vpaddd`,
+//! 4 `vpxor`, 2 `vpshufb`, 2 × 3 shift/shift/or) = 128 instructions,
+//! 16 per block; horizontal (2 blocks per state): 2 × 16 + 6 `vpshufd` =
+//! 38 instructions, 19 per block.
 #![allow(unsafe_code)]
 
-use super::lanes::{keystream, xor_groups, xor_partial};
+use super::lanes::{SIGMA, input};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m256i, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_storeu_si256,
+    __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8,
+    _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
     _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
     _mm256_xor_si256,
 };
+use zeroize::Zeroize;
 
 /// XORs the keystream from block `counter` into `data` (any length).
 pub(super) fn xor(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
     let _ = t;
-    // SAFETY: the token proves AVX and AVX2.
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
     unsafe { xor_avx2(key, nonce, counter, data) }
 }
 
+/// The keystream block `counter`.
+pub(super) fn block(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+    let _ = t;
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    unsafe { block_avx2(key, nonce, counter) }
+}
+
+/// XORs the keystream from block 1 into `data` (any length) and returns
+/// block 0 (the AEAD's Poly1305 key block), computed in the same pass as
+/// the first data blocks.
+pub(super) fn xor_after_block0(
+    t: Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
+    let _ = t;
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    unsafe { xor_after_block0_avx2(key, nonce, data) }
+}
+
+/// The 8-block vertical kernel alone: XORs the keystream of blocks
+/// `counter … counter + 7` into `data` (tests and benchmarks).
+#[cfg(test)]
+pub(super) fn xor_vertical8(
+    t: Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8; 512],
+) {
+    let _ = t;
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    unsafe { xor_vertical8_avx2(key, nonce, counter, data) }
+}
+
+/// The horizontal kernel alone on `2S` blocks (`S` = 1 or 2): XORs the
+/// keystream from `counter` into `data` (at most `128·S` bytes; tests).
+#[cfg(test)]
+pub(super) fn xor_horizontal<const S: usize>(
+    t: Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8],
+) {
+    let _ = t;
+    assert!(data.len() <= 128 * S);
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    unsafe { xor_horizontal_avx2::<S>(key, nonce, counter, data) }
+}
+
+#[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
-fn xor_avx2(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
+fn xor_vertical8_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8; 512]) {
+    let masks = Masks::new();
+    xor8(&keystream8(key, nonce, counter, masks), data);
+}
+
+#[cfg(test)]
+#[target_feature(enable = "avx,avx2")]
+fn xor_horizontal_avx2<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8],
+) {
+    let masks = Masks::new();
+    xor_rows(
+        keystream_h::<S>(key, nonce, counter, masks).as_flattened(),
+        data,
+    );
+}
+
+#[target_feature(enable = "avx,avx2")]
+fn xor_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    let masks = Masks::new();
+    xor_from(key, nonce, counter, data, masks);
+}
+
+#[target_feature(enable = "avx,avx2")]
+fn block_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+    let masks = Masks::new();
+    let ks = keystream_h::<1>(key, nonce, counter, masks);
+    let mut out = [0u8; 64];
+    store_rows(&ks[0][..2], &mut out);
+    out
+}
+
+#[target_feature(enable = "avx,avx2")]
+fn xor_after_block0_avx2(key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+    let masks = Masks::new();
+    let mut block0 = [0u8; 64];
+    if data.len() <= 64 {
+        let ks = keystream_h::<1>(key, nonce, 0, masks);
+        let rows = ks.as_flattened();
+        store_rows(&rows[..2], &mut block0);
+        xor_rows(&rows[2..], data);
+    } else {
+        let ks = keystream_h::<2>(key, nonce, 0, masks);
+        let rows = ks.as_flattened();
+        store_rows(&rows[..2], &mut block0);
+        let (head, rest) = data.split_at_mut(data.len().min(192));
+        xor_rows(&rows[2..], head);
+        xor_from(key, nonce, 4, rest, masks);
+    }
+    block0
+}
+
+/// The bulk loop: 8 blocks at a time on the vertical kernel, then the
+/// horizontal one for the last 1 to 7 blocks (the last one partial or not).
+#[inline(always)]
+fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8], masks: Masks) {
     let mut groups = data.chunks_exact_mut(512);
     for g in &mut groups {
         if let Ok(g) = <&mut [u8; 512]>::try_from(g) {
-            xor8(key, nonce, counter, g);
+            xor8(&keystream8(key, nonce, counter, masks), g);
         }
         counter = counter.wrapping_add(8);
     }
-    let rest = groups.into_remainder();
-    let (counter, rest) = xor_groups::<4>(key, nonce, counter, rest);
-    let (counter, rest) = xor_groups::<1>(key, nonce, counter, rest);
-    xor_partial(key, nonce, counter, rest);
+    let mut rest = groups.into_remainder();
+    while rest.len() > 128 {
+        let take = rest.len().min(256);
+        let (now, later) = rest.split_at_mut(take);
+        xor_rows(
+            keystream_h::<2>(key, nonce, counter, masks).as_flattened(),
+            now,
+        );
+        counter = counter.wrapping_add(4);
+        rest = later;
+    }
+    if !rest.is_empty() {
+        xor_rows(
+            keystream_h::<1>(key, nonce, counter, masks).as_flattened(),
+            rest,
+        );
+    }
 }
 
-/// The keystream of the 8 blocks from `counter`, XORed into `data` in
-/// block order.
-// `g` indexes the four input rows and the output table alike.
-#[allow(clippy::needless_range_loop)]
-#[inline]
-#[target_feature(enable = "avx,avx2")]
-fn xor8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8; 512]) {
-    let ks = keystream::<8>(key, nonce, counter);
-    // SAFETY: `ks[i]` is 8 words: one 32-byte load each.
-    let row = |i: usize| unsafe { _mm256_loadu_si256(ks[i].as_ptr().cast()) };
-    // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
-    let mut u = [[row(0); 4]; 4];
-    for g in 0..4 {
-        let (a, b, c, d) = (row(4 * g), row(4 * g + 1), row(4 * g + 2), row(4 * g + 3));
-        let t0 = _mm256_unpacklo_epi32(a, b);
-        let t1 = _mm256_unpackhi_epi32(a, b);
-        let t2 = _mm256_unpacklo_epi32(c, d);
-        let t3 = _mm256_unpackhi_epi32(c, d);
-        u[0][g] = _mm256_unpacklo_epi64(t0, t2);
-        u[1][g] = _mm256_unpackhi_epi64(t0, t2);
-        u[2][g] = _mm256_unpacklo_epi64(t1, t3);
-        u[3][g] = _mm256_unpackhi_epi64(t1, t3);
+/// The two byte-permutation masks of the 16- and 8-bit rotations.
+#[derive(Clone, Copy)]
+struct Masks {
+    rot16: __m256i,
+    rot8: __m256i,
+}
+
+impl Masks {
+    #[inline(always)]
+    fn new() -> Masks {
+        // SAFETY: AVX is available: only the `#[target_feature]` entry points
+        // above, reached with the token cpu::Avx2, call this.
+        let masks = unsafe {
+            Masks {
+                // Byte k of a word comes from byte (k + 2) mod 4: <<< 16.
+                rot16: _mm256_setr_epi8(
+                    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5,
+                    10, 11, 8, 9, 14, 15, 12, 13,
+                ),
+                // Byte k of a word comes from byte (k + 3) mod 4: <<< 8.
+                rot8: _mm256_setr_epi8(
+                    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6,
+                    11, 8, 9, 10, 15, 12, 13, 14,
+                ),
+            }
+        };
+        // Opaque to the optimiser: with the masks known, LLVM rewrites the
+        // 16-bit rotation as `vpshuflw` + `vpshufhw` (two shuffle-port
+        // instructions instead of one `vpshufb`) to free a register.
+        core::hint::black_box(masks)
     }
-    let ptr = data.as_mut_ptr();
-    for (m, [a, b, c, d]) in u.into_iter().enumerate() {
-        let halves: [(usize, __m256i); 4] = [
-            (64 * m, _mm256_permute2x128_si256::<0x20>(a, b)),
-            (64 * m + 32, _mm256_permute2x128_si256::<0x20>(c, d)),
-            (64 * (4 + m), _mm256_permute2x128_si256::<0x31>(a, b)),
-            (64 * (4 + m) + 32, _mm256_permute2x128_si256::<0x31>(c, d)),
-        ];
-        for (at, k) in halves {
-            // SAFETY: `at + 32 ≤ 512`: half of block m or 4 + m of `data`.
-            unsafe {
+}
+
+#[inline(always)]
+fn add(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    unsafe { _mm256_add_epi32(a, b) }
+}
+
+#[inline(always)]
+fn vxor(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    unsafe { _mm256_xor_si256(a, b) }
+}
+
+/// Rotation of every 32-bit word by a multiple of 8: one `vpshufb`.
+#[inline(always)]
+fn rot_bytes(x: __m256i, mask: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    unsafe { _mm256_shuffle_epi8(x, mask) }
+}
+
+/// Rotation of every 32-bit word left by `L` (`R` = 32 − `L`).
+#[inline(always)]
+fn rotl<const L: i32, const R: i32>(x: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    unsafe { _mm256_or_si256(_mm256_slli_epi32::<L>(x), _mm256_srli_epi32::<R>(x)) }
+}
+
+#[inline(always)]
+fn splat(w: u32) -> __m256i {
+    // SAFETY: AVX is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    unsafe { _mm256_set1_epi32(w as i32) }
+}
+
+/// Two quarter-rounds, interleaved, on rows `p` and `q` (RFC 8439 §2.1).
+#[inline(always)]
+fn quarter2(x: &mut [__m256i; 16], p: [usize; 4], q: [usize; 4], m: Masks) {
+    let ([a, b, c, d], [e, f, g, h]) = (p, q);
+    x[a] = add(x[a], x[b]);
+    x[e] = add(x[e], x[f]);
+    x[d] = rot_bytes(vxor(x[d], x[a]), m.rot16);
+    x[h] = rot_bytes(vxor(x[h], x[e]), m.rot16);
+    x[c] = add(x[c], x[d]);
+    x[g] = add(x[g], x[h]);
+    x[b] = rotl::<12, 20>(vxor(x[b], x[c]));
+    x[f] = rotl::<12, 20>(vxor(x[f], x[g]));
+    x[a] = add(x[a], x[b]);
+    x[e] = add(x[e], x[f]);
+    x[d] = rot_bytes(vxor(x[d], x[a]), m.rot8);
+    x[h] = rot_bytes(vxor(x[h], x[e]), m.rot8);
+    x[c] = add(x[c], x[d]);
+    x[g] = add(x[g], x[h]);
+    x[b] = rotl::<7, 25>(vxor(x[b], x[c]));
+    x[f] = rotl::<7, 25>(vxor(x[f], x[g]));
+}
+
+/// The keystream of the 8 blocks from `counter`, word-sliced: lane `j` of
+/// row `i` is word `i` of block `counter + j` (the counter wraps as RFC
+/// 8439's 32-bit counter does).
+#[inline(always)]
+fn keystream8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, m: Masks) -> [__m256i; 16] {
+    let init = input(key, nonce, counter);
+    // SAFETY: AVX is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    let lanes = unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) };
+    let counters = add(splat(counter), lanes);
+    let mut x: [__m256i; 16] = core::array::from_fn(|i| splat(init[i]));
+    x[12] = counters;
+    for _ in 0..10 {
+        quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], m);
+        quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], m);
+        quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], m);
+        quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], m);
+    }
+    for (i, row) in x.iter_mut().enumerate() {
+        let start = if i == 12 { counters } else { splat(init[i]) };
+        *row = add(*row, start);
+    }
+    x
+}
+
+/// Transposes the word-sliced keystream of [`keystream8`] to block order
+/// and XORs it into `data` (32 shuffles: `vpunpck{l,h}dq`,
+/// `vpunpck{l,h}qdq`, `vperm2i128`).
+#[inline(always)]
+fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here; every load and store is 32 bytes at offset
+    // `at` with `at + 32 ≤ 512` in `data`.
+    unsafe {
+        // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
+        let mut u = [[ks[0]; 4]; 4];
+        for g in 0..4 {
+            let (a, b, c, d) = (ks[4 * g], ks[4 * g + 1], ks[4 * g + 2], ks[4 * g + 3]);
+            let t0 = _mm256_unpacklo_epi32(a, b);
+            let t1 = _mm256_unpackhi_epi32(a, b);
+            let t2 = _mm256_unpacklo_epi32(c, d);
+            let t3 = _mm256_unpackhi_epi32(c, d);
+            u[0][g] = _mm256_unpacklo_epi64(t0, t2);
+            u[1][g] = _mm256_unpackhi_epi64(t0, t2);
+            u[2][g] = _mm256_unpacklo_epi64(t1, t3);
+            u[3][g] = _mm256_unpackhi_epi64(t1, t3);
+        }
+        let ptr = data.as_mut_ptr();
+        for (m, [a, b, c, d]) in u.into_iter().enumerate() {
+            let halves: [(usize, __m256i); 4] = [
+                (64 * m, _mm256_permute2x128_si256::<0x20>(a, b)),
+                (64 * m + 32, _mm256_permute2x128_si256::<0x20>(c, d)),
+                (64 * (4 + m), _mm256_permute2x128_si256::<0x31>(a, b)),
+                (64 * (4 + m) + 32, _mm256_permute2x128_si256::<0x31>(c, d)),
+            ];
+            for (at, k) in halves {
                 let p = ptr.add(at).cast::<__m256i>();
                 _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
             }
+        }
+    }
+}
+
+/// One quarter-round on the four columns of each of `S` horizontal states
+/// (rows `a`, `b`, `c`, `d`), the states interleaved step by step.
+#[inline(always)]
+fn quarter_h<const S: usize>(st: &mut [[__m256i; 4]; S], m: Masks) {
+    for s in st.iter_mut() {
+        s[0] = add(s[0], s[1]);
+    }
+    for s in st.iter_mut() {
+        s[3] = rot_bytes(vxor(s[3], s[0]), m.rot16);
+    }
+    for s in st.iter_mut() {
+        s[2] = add(s[2], s[3]);
+    }
+    for s in st.iter_mut() {
+        s[1] = rotl::<12, 20>(vxor(s[1], s[2]));
+    }
+    for s in st.iter_mut() {
+        s[0] = add(s[0], s[1]);
+    }
+    for s in st.iter_mut() {
+        s[3] = rot_bytes(vxor(s[3], s[0]), m.rot8);
+    }
+    for s in st.iter_mut() {
+        s[2] = add(s[2], s[3]);
+    }
+    for s in st.iter_mut() {
+        s[1] = rotl::<7, 25>(vxor(s[1], s[2]));
+    }
+}
+
+/// Rotates rows b, c, d of each state by 1, 2, 3 words (`B`, `C`, `D` are
+/// the `vpshufd` immediates): to the diagonals and back.
+#[inline(always)]
+fn rotate_rows<const S: usize, const B: i32, const C: i32, const D: i32>(
+    st: &mut [[__m256i; 4]; S],
+) {
+    for s in st.iter_mut() {
+        // SAFETY: AVX2 is available: only the entry points above, which
+        // take cpu::Avx2, reach here.
+        unsafe {
+            s[1] = _mm256_shuffle_epi32::<B>(s[1]);
+            s[2] = _mm256_shuffle_epi32::<C>(s[2]);
+            s[3] = _mm256_shuffle_epi32::<D>(s[3]);
+        }
+    }
+}
+
+/// The keystream of the `2S` blocks from `counter`, horizontal layout, in
+/// block order as `4S` 32-byte rows: rows `4s`, `4s + 1` are block
+/// `counter + 2s`, rows `4s + 2`, `4s + 3` block `counter + 2s + 1`.
+#[inline(always)]
+fn keystream_h<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    m: Masks,
+) -> [[__m256i; 4]; S] {
+    let w = |x: u32| x as i32;
+    let [s0, s1, s2, s3] = SIGMA.map(w);
+    let [k0, k1, k2, k3, k4, k5, k6, k7] = key.map(w);
+    let [n0, n1, n2] = nonce.map(w);
+    // SAFETY: AVX is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    let start: [[__m256i; 4]; S] = unsafe {
+        core::array::from_fn(|s| {
+            let c0 = counter.wrapping_add(2 * s as u32);
+            let c1 = c0.wrapping_add(1);
+            [
+                _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3),
+                _mm256_setr_epi32(k0, k1, k2, k3, k0, k1, k2, k3),
+                _mm256_setr_epi32(k4, k5, k6, k7, k4, k5, k6, k7),
+                _mm256_setr_epi32(w(c0), n0, n1, n2, w(c1), n0, n1, n2),
+            ]
+        })
+    };
+    let mut st = start;
+    for _ in 0..10 {
+        quarter_h(&mut st, m);
+        rotate_rows::<S, 0x39, 0x4e, 0x93>(&mut st);
+        quarter_h(&mut st, m);
+        rotate_rows::<S, 0x93, 0x4e, 0x39>(&mut st);
+    }
+    for (s, init) in st.iter_mut().zip(start) {
+        for (row, r0) in s.iter_mut().zip(init) {
+            *row = add(*row, r0);
+        }
+    }
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here.
+    unsafe {
+        core::array::from_fn(|s| {
+            let [a, b, c, d] = st[s];
+            [
+                _mm256_permute2x128_si256::<0x20>(a, b),
+                _mm256_permute2x128_si256::<0x20>(c, d),
+                _mm256_permute2x128_si256::<0x31>(a, b),
+                _mm256_permute2x128_si256::<0x31>(c, d),
+            ]
+        })
+    }
+}
+
+/// XORs keystream rows (32 bytes each, in order) into `data`, which is at
+/// most as long as they are; a last partial row goes through a zeroed
+/// stack copy, wiped afterwards.
+#[inline(always)]
+fn xor_rows(rows: &[__m256i], data: &mut [u8]) {
+    debug_assert!(data.len() <= 32 * rows.len());
+    let whole = data.len() / 32;
+    let mut pieces = data.chunks_exact_mut(32);
+    for (piece, k) in (&mut pieces).zip(rows) {
+        // SAFETY: AVX is available (entry points with cpu::Avx2); `piece`
+        // is 32 bytes: one unaligned load and store.
+        unsafe {
+            let p = piece.as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), *k));
+        }
+    }
+    let tail = pieces.into_remainder();
+    if !tail.is_empty() {
+        let k = rows[whole];
+        let mut pad = [0u8; 32];
+        pad[..tail.len()].copy_from_slice(tail);
+        // SAFETY: AVX is available (entry points with cpu::Avx2); `pad` is
+        // 32 bytes.
+        unsafe {
+            let p = pad.as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
+        }
+        tail.copy_from_slice(&pad[..tail.len()]);
+        pad.zeroize();
+    }
+}
+
+/// Stores keystream rows (32 bytes each) into `out` (`32·rows.len()`
+/// bytes).
+#[inline(always)]
+fn store_rows(rows: &[__m256i], out: &mut [u8]) {
+    assert_eq!(out.len(), 32 * rows.len());
+    for (piece, k) in out.chunks_exact_mut(32).zip(rows) {
+        // SAFETY: AVX is available (entry points with cpu::Avx2); `piece`
+        // is 32 bytes.
+        unsafe { _mm256_storeu_si256(piece.as_mut_ptr().cast::<__m256i>(), *k) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::splitmix64;
+    use alloc::vec::Vec;
+
+    /// The portable keystream XORed into `data` from block `counter`.
+    fn reference(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        super::super::portable::xor(key, nonce, counter, data);
+    }
+
+    fn random_input(seed: &mut u64) -> ([u32; 8], [u32; 3], Vec<u8>) {
+        let key = core::array::from_fn(|_| splitmix64(seed) as u32);
+        let nonce = core::array::from_fn(|_| splitmix64(seed) as u32);
+        let data = (0..1200).map(|_| splitmix64(seed) as u8).collect();
+        (key, nonce, data)
+    }
+
+    /// Counters near the 32-bit wrap, where the lanes' counters wrap too.
+    const COUNTERS: [u32; 5] = [0, 1, 0x1234_5678, u32::MAX - 3, u32::MAX];
+
+    /// Each kernel entry point against the portable backend: the vertical
+    /// 8-block kernel, the horizontal 2- and 4-block kernels at every
+    /// length they take, the single block, the AEAD's block-0 pass and the
+    /// bulk loop at every length to 1 100 bytes (every group size and
+    /// tail).
+    #[test]
+    fn kernels_match_portable() {
+        let Some(t) = Avx2::get() else {
+            return;
+        };
+        let mut seed = 0xc4ac_4a20_u64;
+        for &counter in &COUNTERS {
+            let (key, nonce, data) = random_input(&mut seed);
+            let mut want = data.clone();
+            reference(&key, &nonce, counter, &mut want);
+
+            let mut got: [u8; 512] = data[..512].try_into().unwrap();
+            xor_vertical8(t, &key, &nonce, counter, &mut got);
+            assert_eq!(got[..], want[..512], "vertical 8, counter {counter}");
+
+            for n in 0..=128 {
+                let mut got = data[..n].to_vec();
+                xor_horizontal::<1>(t, &key, &nonce, counter, &mut got);
+                assert_eq!(got, want[..n], "horizontal 2, {n} B, counter {counter}");
+            }
+            for n in 0..=256 {
+                let mut got = data[..n].to_vec();
+                xor_horizontal::<2>(t, &key, &nonce, counter, &mut got);
+                assert_eq!(got, want[..n], "horizontal 4, {n} B, counter {counter}");
+            }
+
+            let mut one = [0u8; 64];
+            reference(&key, &nonce, counter, &mut one);
+            assert_eq!(block(t, &key, &nonce, counter), one, "block {counter}");
+
+            for n in 0..=1100 {
+                let mut got = data[..n].to_vec();
+                super::xor(t, &key, &nonce, counter, &mut got);
+                assert_eq!(got, want[..n], "bulk, {n} B, counter {counter}");
+            }
+        }
+        for n in 0..=1100 {
+            let (key, nonce, data) = random_input(&mut seed);
+            let mut want = data[..n].to_vec();
+            reference(&key, &nonce, 1, &mut want);
+            let mut got = data[..n].to_vec();
+            let block0 = xor_after_block0(t, &key, &nonce, &mut got);
+            assert_eq!(got, want, "after block 0, {n} B");
+            let mut one = [0u8; 64];
+            reference(&key, &nonce, 0, &mut one);
+            assert_eq!(block0, one, "block 0 with {n} B");
         }
     }
 }

@@ -166,9 +166,30 @@ impl Core {
 
     /// The keystream block `counter`.
     pub(crate) fn block(&self, nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-        let mut b = [0u8; 64];
-        portable::xor(&self.key, nonce, counter, &mut b);
-        b
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(t) => avx2::block(t, &self.key, nonce, counter),
+            _ => {
+                let mut b = [0u8; 64];
+                portable::xor(&self.key, nonce, counter, &mut b);
+                b
+            }
+        }
+    }
+
+    /// XORs the keystream from block 1 into `data` and returns block 0
+    /// (the AEAD's one-time Poly1305 key block), on AVX2 in the same pass
+    /// as the first data blocks. The caller keeps `1 + ⌈len/64⌉ ≤ 2^32`.
+    pub(crate) fn xor_after_block0(&self, nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(t) => avx2::xor_after_block0(t, &self.key, nonce, data),
+            _ => {
+                let b = self.block(nonce, 0);
+                self.xor(nonce, 1, data);
+                b
+            }
+        }
     }
 }
 

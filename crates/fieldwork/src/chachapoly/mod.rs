@@ -82,8 +82,7 @@ fn seal(core: &Core, nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> Result<[u8
     if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
         return Err(Error::MessageTooLong);
     }
-    let mut block0 = core.block(nonce, 0);
-    core.xor(nonce, 1, buf);
+    let mut block0 = core.xor_after_block0(nonce, buf);
     let mut otk = [0u8; 32];
     otk.copy_from_slice(&block0[..32]);
     let tag = crate::poly1305::aead_tag(&otk, aad, buf);
