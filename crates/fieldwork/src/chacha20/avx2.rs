@@ -47,16 +47,14 @@ use zeroize::Zeroize;
 
 /// XORs the keystream from block `counter` into `data` (any length).
 pub(super) fn xor(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    let _ = t;
     // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_avx2(key, nonce, counter, data) }
+    unsafe { xor_avx2(t, key, nonce, counter, data) }
 }
 
 /// The keystream block `counter`.
 pub(super) fn block(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-    let _ = t;
     // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { block_avx2(key, nonce, counter) }
+    unsafe { block_avx2(t, key, nonce, counter) }
 }
 
 /// XORs the keystream from block 1 into `data` (any length) and returns
@@ -68,9 +66,8 @@ pub(super) fn xor_after_block0(
     nonce: &[u32; 3],
     data: &mut [u8],
 ) -> [u8; 64] {
-    let _ = t;
     // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_after_block0_avx2(key, nonce, data) }
+    unsafe { xor_after_block0_avx2(t, key, nonce, data) }
 }
 
 /// The 8-block vertical kernel alone: XORs the keystream of blocks
@@ -83,9 +80,8 @@ pub(super) fn xor_vertical8(
     counter: u32,
     data: &mut [u8; 512],
 ) {
-    let _ = t;
     // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_vertical8_avx2(key, nonce, counter, data) }
+    unsafe { xor_vertical8_avx2(t, key, nonce, counter, data) }
 }
 
 /// The horizontal kernel alone on `2S` blocks (`S` = 1 or 2): XORs the
@@ -98,28 +94,34 @@ pub(super) fn xor_horizontal<const S: usize>(
     counter: u32,
     data: &mut [u8],
 ) {
-    let _ = t;
     assert!(data.len() <= 128 * S);
     // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_horizontal_avx2::<S>(key, nonce, counter, data) }
+    unsafe { xor_horizontal_avx2::<S>(t, key, nonce, counter, data) }
 }
 
 #[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
-fn xor_vertical8_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8; 512]) {
-    let masks = Masks::new();
+fn xor_vertical8_avx2(
+    t: Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8; 512],
+) {
+    let masks = Masks::new(t);
     xor8(&keystream8(key, nonce, counter, masks), data);
 }
 
 #[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
 fn xor_horizontal_avx2<const S: usize>(
+    t: Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
     data: &mut [u8],
 ) {
-    let masks = Masks::new();
+    let masks = Masks::new(t);
     xor_rows(
         keystream_h::<S>(key, nonce, counter, masks).as_flattened(),
         data,
@@ -127,14 +129,14 @@ fn xor_horizontal_avx2<const S: usize>(
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    let masks = Masks::new();
+fn xor_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    let masks = Masks::new(t);
     xor_from(key, nonce, counter, data, masks);
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn block_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-    let masks = Masks::new();
+fn block_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+    let masks = Masks::new(t);
     let ks = keystream_h::<1>(key, nonce, counter, masks);
     let mut out = [0u8; 64];
     store_rows(&ks[0][..2], &mut out);
@@ -142,8 +144,8 @@ fn block_avx2(key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_after_block0_avx2(key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
-    let masks = Masks::new();
+fn xor_after_block0_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+    let masks = Masks::new(t);
     let mut block0 = [0u8; 64];
     if data.len() <= 64 {
         let ks = keystream_h::<1>(key, nonce, 0, masks);
@@ -164,7 +166,13 @@ fn xor_after_block0_avx2(key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [
 /// The bulk loop: 8 blocks at a time on the vertical kernel, then the
 /// horizontal one for the last 1 to 7 blocks (the last one partial or not).
 #[inline(always)]
-fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8], masks: Masks) {
+pub(crate) fn xor_from(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    mut counter: u32,
+    data: &mut [u8],
+    masks: Masks,
+) {
     let mut groups = data.chunks_exact_mut(512);
     for g in &mut groups {
         if let Ok(g) = <&mut [u8; 512]>::try_from(g) {
@@ -193,16 +201,18 @@ fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8],
 
 /// The two byte-permutation masks of the 16- and 8-bit rotations.
 #[derive(Clone, Copy)]
-struct Masks {
+pub(crate) struct Masks {
     rot16: __m256i,
     rot8: __m256i,
 }
 
 impl Masks {
+    /// The masks; the token proves AVX2, and every kernel helper that
+    /// takes `Masks` is reached only from `#[target_feature(enable =
+    /// "avx,avx2")]` entry points.
     #[inline(always)]
-    fn new() -> Masks {
-        // SAFETY: AVX is available: only the `#[target_feature]` entry points
-        // above, reached with the token cpu::Avx2, call this.
+    pub(crate) fn new(_: Avx2) -> Masks {
+        // SAFETY: AVX is available: the token cpu::Avx2 proves it.
         let masks = unsafe {
             Masks {
                 // Byte k of a word comes from byte (k + 2) mod 4: <<< 16.
@@ -288,6 +298,21 @@ fn quarter2(x: &mut [__m256i; 16], p: [usize; 4], q: [usize; 4], m: Masks) {
 /// 8439's 32-bit counter does).
 #[inline(always)]
 fn keystream8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, m: Masks) -> [__m256i; 16] {
+    keystream8_with(key, nonce, counter, m, |_| {})
+}
+
+/// [`keystream8`] with `between(r)` run after double round `r` (0 to 9):
+/// the slot where a stitched kernel puts scalar work (the AEAD's
+/// Poly1305), which runs on the integer ports while the rounds occupy the
+/// vector ones.
+#[inline(always)]
+pub(crate) fn keystream8_with(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    m: Masks,
+    mut between: impl FnMut(usize),
+) -> [__m256i; 16] {
     let init = input(key, nonce, counter);
     // SAFETY: AVX is available: only the entry points above, which take
     // cpu::Avx2, reach here.
@@ -295,11 +320,12 @@ fn keystream8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, m: Masks) -> [__m2
     let counters = add(splat(counter), lanes);
     let mut x: [__m256i; 16] = core::array::from_fn(|i| splat(init[i]));
     x[12] = counters;
-    for _ in 0..10 {
+    for r in 0..10 {
         quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], m);
         quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], m);
         quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], m);
         quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], m);
+        between(r);
     }
     for (i, row) in x.iter_mut().enumerate() {
         let start = if i == 12 { counters } else { splat(init[i]) };
@@ -312,7 +338,7 @@ fn keystream8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, m: Masks) -> [__m2
 /// and XORs it into `data` (32 shuffles: `vpunpck{l,h}dq`,
 /// `vpunpck{l,h}qdq`, `vperm2i128`).
 #[inline(always)]
-fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
+pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
     // SAFETY: AVX2 is available: only the entry points above, which take
     // cpu::Avx2, reach here; every load and store is 32 bytes at offset
     // `at` with `at + 32 ≤ 512` in `data`.

@@ -57,7 +57,7 @@
 //! ```
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod lanes;
@@ -174,6 +174,16 @@ impl Core {
                 portable::xor(&self.key, nonce, counter, &mut b);
                 b
             }
+        }
+    }
+
+    /// The AVX2 token and the key words, when this key runs on the AVX2
+    /// backend (the stitched AEAD kernels use them).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn avx2(&self) -> Option<(cpu::Avx2, &[u32; 8])> {
+        match self.engine {
+            Engine::Avx2(t) => Some((t, &self.key)),
+            _ => None,
         }
     }
 
