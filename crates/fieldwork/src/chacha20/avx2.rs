@@ -37,11 +37,11 @@
 use super::lanes::{SIGMA, input};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
-    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8,
-    _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
-    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
-    _mm256_xor_si256,
+    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_broadcastsi128_si256, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setr_epi8,
+    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_slli_epi32,
+    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 use zeroize::Zeroize;
 
@@ -297,7 +297,12 @@ fn quarter2(x: &mut [__m256i; 16], p: [usize; 4], q: [usize; 4], m: Masks) {
 /// row `i` is word `i` of block `counter + j` (the counter wraps as RFC
 /// 8439's 32-bit counter does).
 #[inline(always)]
-fn keystream8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, m: Masks) -> [__m256i; 16] {
+pub(crate) fn keystream8(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    m: Masks,
+) -> [__m256i; 16] {
     keystream8_with(key, nonce, counter, m, |_| {})
 }
 
@@ -339,9 +344,75 @@ pub(crate) fn keystream8_with(
 /// `vpunpck{l,h}qdq`, `vperm2i128`).
 #[inline(always)]
 pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
+    let ptr = data.as_mut_ptr();
+    transpose8(ks, |at, k| {
+        // SAFETY: AVX is available (entry points with cpu::Avx2); `at + 32
+        // ≤ 512`: 32 bytes of `data`.
+        unsafe {
+            let p = ptr.add(at).cast::<__m256i>();
+            _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
+        }
+    });
+}
+
+/// [`xor8`] for the AEAD's first group, blocks 0 to 7: block 0 is stored
+/// in `block0` (the Poly1305 key block), blocks 1 to 7 are XORed into
+/// `data`.
+#[inline(always)]
+pub(crate) fn xor8_after_block0(ks: &[__m256i; 16], block0: &mut [u8; 64], data: &mut [u8; 448]) {
+    let (b0, ptr) = (block0.as_mut_ptr(), data.as_mut_ptr());
+    transpose8(ks, |at, k| {
+        // SAFETY: AVX is available (entry points with cpu::Avx2); `at + 32
+        // ≤ 512`: 32 bytes of `block0` below 64, of `data` from 64 on.
+        unsafe {
+            if at < 64 {
+                _mm256_storeu_si256(b0.add(at).cast::<__m256i>(), k);
+            } else {
+                let p = ptr.add(at - 64).cast::<__m256i>();
+                _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
+            }
+        }
+    });
+}
+
+/// [`xor8`] into fewer than 512 bytes (a tail): whole 32-byte pieces
+/// directly, a last partial one through a zeroed stack copy, wiped
+/// afterwards.
+#[inline(always)]
+pub(crate) fn xor8_partial(ks: &[__m256i; 16], data: &mut [u8]) {
+    debug_assert!(data.len() < 512);
+    let (len, ptr) = (data.len(), data.as_mut_ptr());
+    transpose8(ks, |at, k| {
+        if at + 32 <= len {
+            // SAFETY: AVX is available (entry points with cpu::Avx2); `at
+            // + 32 ≤ len`: 32 bytes of `data`.
+            unsafe {
+                let p = ptr.add(at).cast::<__m256i>();
+                _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
+            }
+        } else if at < len {
+            let mut pad = [0u8; 32];
+            // SAFETY: `at < len`: the `len − at` bytes from `at` are in
+            // `data`; AVX is available (entry points with cpu::Avx2).
+            unsafe {
+                let piece = core::slice::from_raw_parts_mut(ptr.add(at), len - at);
+                pad[..piece.len()].copy_from_slice(piece);
+                let p = pad.as_mut_ptr().cast::<__m256i>();
+                _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
+                piece.copy_from_slice(&pad[..piece.len()]);
+            }
+            pad.zeroize();
+        }
+    });
+}
+
+/// The word-sliced keystream of [`keystream8`] in block order: `emit(at,
+/// k)` for each 32-byte piece `k` at byte `at` of the 512 (32 shuffles:
+/// `vpunpck{l,h}dq`, `vpunpck{l,h}qdq`, `vperm2i128`).
+#[inline(always)]
+fn transpose8(ks: &[__m256i; 16], mut emit: impl FnMut(usize, __m256i)) {
     // SAFETY: AVX2 is available: only the entry points above, which take
-    // cpu::Avx2, reach here; every load and store is 32 bytes at offset
-    // `at` with `at + 32 ≤ 512` in `data`.
+    // cpu::Avx2, reach here.
     unsafe {
         // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
         let mut u = [[ks[0]; 4]; 4];
@@ -356,7 +427,6 @@ pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
             u[2][g] = _mm256_unpacklo_epi64(t1, t3);
             u[3][g] = _mm256_unpackhi_epi64(t1, t3);
         }
-        let ptr = data.as_mut_ptr();
         for (m, [a, b, c, d]) in u.into_iter().enumerate() {
             let halves: [(usize, __m256i); 4] = [
                 (64 * m, _mm256_permute2x128_si256::<0x20>(a, b)),
@@ -365,8 +435,7 @@ pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
                 (64 * (4 + m) + 32, _mm256_permute2x128_si256::<0x31>(c, d)),
             ];
             for (at, k) in halves {
-                let p = ptr.add(at).cast::<__m256i>();
-                _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
+                emit(at, k);
             }
         }
     }
@@ -423,36 +492,54 @@ fn rotate_rows<const S: usize, const B: i32, const C: i32, const D: i32>(
 /// block order as `4S` 32-byte rows: rows `4s`, `4s + 1` are block
 /// `counter + 2s`, rows `4s + 2`, `4s + 3` block `counter + 2s + 1`.
 #[inline(always)]
-fn keystream_h<const S: usize>(
+pub(crate) fn keystream_h<const S: usize>(
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
     m: Masks,
 ) -> [[__m256i; 4]; S] {
-    let w = |x: u32| x as i32;
-    let [s0, s1, s2, s3] = SIGMA.map(w);
-    let [k0, k1, k2, k3, k4, k5, k6, k7] = key.map(w);
-    let [n0, n1, n2] = nonce.map(w);
-    // SAFETY: AVX is available: only the entry points above, which take
-    // cpu::Avx2, reach here.
+    keystream_h_with(key, nonce, counter, m, |_| {})
+}
+
+/// [`keystream_h`] with `between(r)` run after double round `r` (0 to 9),
+/// as in [`keystream8_with`].
+#[inline(always)]
+pub(crate) fn keystream_h_with<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    m: Masks,
+    mut between: impl FnMut(usize),
+) -> [[__m256i; 4]; S] {
+    let [s0, s1, s2, s3] = SIGMA.map(|x| x as i32);
+    let row3 = [counter, nonce[0], nonce[1], nonce[2]];
+    // SAFETY: AVX2 is available: only the entry points above, which take
+    // cpu::Avx2, reach here; each load reads 16 bytes of `key` or `row3`.
     let start: [[__m256i; 4]; S] = unsafe {
+        let half = |p: *const u32| _mm256_broadcastsi128_si256(_mm_loadu_si128(p.cast()));
+        let a = _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3);
+        let (b, c, d) = (
+            half(key.as_ptr()),
+            half(key[4..].as_ptr()),
+            half(row3.as_ptr()),
+        );
         core::array::from_fn(|s| {
-            let c0 = counter.wrapping_add(2 * s as u32);
-            let c1 = c0.wrapping_add(1);
+            let step = 2 * s as i32;
             [
-                _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3),
-                _mm256_setr_epi32(k0, k1, k2, k3, k0, k1, k2, k3),
-                _mm256_setr_epi32(k4, k5, k6, k7, k4, k5, k6, k7),
-                _mm256_setr_epi32(w(c0), n0, n1, n2, w(c1), n0, n1, n2),
+                a,
+                b,
+                c,
+                add(d, _mm256_setr_epi32(step, 0, 0, 0, step + 1, 0, 0, 0)),
             ]
         })
     };
     let mut st = start;
-    for _ in 0..10 {
+    for r in 0..10 {
         quarter_h(&mut st, m);
         rotate_rows::<S, 0x39, 0x4e, 0x93>(&mut st);
         quarter_h(&mut st, m);
         rotate_rows::<S, 0x93, 0x4e, 0x39>(&mut st);
+        between(r);
     }
     for (s, init) in st.iter_mut().zip(start) {
         for (row, r0) in s.iter_mut().zip(init) {
@@ -478,7 +565,7 @@ fn keystream_h<const S: usize>(
 /// most as long as they are; a last partial row goes through a zeroed
 /// stack copy, wiped afterwards.
 #[inline(always)]
-fn xor_rows(rows: &[__m256i], data: &mut [u8]) {
+pub(crate) fn xor_rows(rows: &[__m256i], data: &mut [u8]) {
     debug_assert!(data.len() <= 32 * rows.len());
     let whole = data.len() / 32;
     let mut pieces = data.chunks_exact_mut(32);
@@ -509,7 +596,7 @@ fn xor_rows(rows: &[__m256i], data: &mut [u8]) {
 /// Stores keystream rows (32 bytes each) into `out` (`32·rows.len()`
 /// bytes).
 #[inline(always)]
-fn store_rows(rows: &[__m256i], out: &mut [u8]) {
+pub(crate) fn store_rows(rows: &[__m256i], out: &mut [u8]) {
     assert_eq!(out.len(), 32 * rows.len());
     for (piece, k) in out.chunks_exact_mut(32).zip(rows) {
         // SAFETY: AVX is available (entry points with cpu::Avx2); `piece`

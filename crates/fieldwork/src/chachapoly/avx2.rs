@@ -1,39 +1,87 @@
 //! Target features: `avx`, `avx2` — capability token [`crate::cpu::Avx2`].
 //!
-//! ChaCha20-Poly1305 in one pass, stitched: the 8-block vertical ChaCha20
-//! kernel of [`crate::chacha20::avx2`] runs on the vector ports, and
-//! Poly1305 in radix 2^64 (scalar 64×64 → 128 multiplications,
-//! [`crate::poly1305::ScalarKey`]) runs on the integer ports between its
-//! double rounds: 32 Poly1305 blocks (512 bytes) spread over the 10 double
-//! rounds of each 8-block group, three or four after each. Sealing MACs
-//! the ciphertext of the previous 512-byte group while the next group's
-//! keystream is computed; opening MACs a group's ciphertext while its own
-//! keystream is computed, before the keystream is XORed in. The idea of
-//! running scalar Poly1305 in the vector ChaCha20's shadow is the design
-//! of the stitched AEAD code in OpenSSL's `chacha20_poly1305_x86_64`
-//! (used by ring and aws-lc); this is our own code on the kernels of this
-//! crate.
+//! ChaCha20-Poly1305 in one pass, stitched: the vector ChaCha20 kernels of
+//! [`crate::chacha20::avx2`] run on the vector ports, and Poly1305 in
+//! radix 2^64 (scalar 64×64 → 128 multiplications,
+//! [`crate::poly1305::ScalarKey`]) runs on the integer ports between their
+//! double rounds, three 16-byte blocks after each (30 per 8-block group,
+//! the last two beside the final additions and the transposition). The
+//! idea of running a scalar Poly1305 in the shadow of a vector ChaCha20 is
+//! that of the stitched AEAD code in OpenSSL's `chacha20_poly1305_x86_64`
+//! (used by ring and aws-lc); this is our own code on this crate's
+//! kernels.
+//!
+//! Sealing MACs ciphertext one kernel call behind the encryption: blocks 0
+//! to 7 (the Poly1305 key block and the first 448 bytes; 0 to 3 and 192
+//! bytes for messages under 448 bytes) run alone, then each 512-byte group
+//! and the tail (under 512 bytes, on the smallest kernel that covers it)
+//! MAC the ciphertext of the call before them. Messages up to 192 bytes
+//! take one horizontal kernel call (block 0 included) and a scalar MAC.
+//! Opening MACs each 512-byte group while its keystream is computed, then
+//! XORs it in; the tail is MACed, the tag checked, and only then is the
+//! tail decrypted (on a mismatch the whole buffer is wiped).
 #![allow(unsafe_code)]
 
-use crate::chacha20::avx2::{Masks, keystream8_with, xor_from, xor8};
+use crate::chacha20::avx2::{
+    Masks, keystream_h, keystream_h_with, keystream8_with, store_rows, xor_from, xor_rows, xor8,
+    xor8_after_block0, xor8_partial,
+};
 use crate::cpu::Avx2;
-use crate::poly1305::{ScalarAcc, ScalarKey};
+use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
 
-/// Bytes per stitched group: 8 ChaCha20 blocks, 32 Poly1305 blocks.
+/// Bytes per 8-block group.
 const GROUP: usize = 512;
 
-/// Poly1305 blocks absorbed after double round `r` of a group: three
-/// each (30), and the last two after the rounds, beside the final
-/// additions and the transposition.
-#[inline(always)]
-fn mac_slice(r: usize) -> core::ops::Range<usize> {
-    3 * r..3 * r + 3
+/// Seals `buf` in place; returns the tag.
+pub(super) fn seal(
+    t: Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    unsafe { seal_avx2(t, key, nonce, aad, buf) }
 }
 
-/// Absorbs Poly1305 blocks `range` of `group` (whole 16-byte blocks, each
-/// with the 2^128 bit).
+/// Opens `buf` in place if `tag` authenticates it; wipes it otherwise.
+pub(super) fn open(
+    t: Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> bool {
+    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    unsafe { open_avx2(t, key, nonce, aad, buf, tag) }
+}
+
+/// The one-time Poly1305 key from keystream block 0: the scalar key `r`
+/// and `s`. Wipes `block0`.
 #[inline(always)]
-fn absorb(mac: &ScalarKey, h: &mut ScalarAcc, group: &[u8; GROUP], range: core::ops::Range<usize>) {
+fn mac_key(block0: &mut [u8; 64]) -> (ScalarKey, u128) {
+    let mut otk = [0u8; 32];
+    otk.copy_from_slice(&block0[..32]);
+    let mut s = [0u8; 16];
+    s.copy_from_slice(&otk[16..]);
+    let key = (ScalarKey::new(&otk), u128::from_le_bytes(s));
+    otk.zeroize();
+    s.zeroize();
+    block0.zeroize();
+    key
+}
+
+/// Absorbs blocks `range` of a whole group (each with the 2^128 bit).
+#[inline(always)]
+fn absorb_range(
+    mac: &ScalarKey,
+    h: &mut ScalarAcc,
+    group: &[u8; GROUP],
+    range: core::ops::Range<usize>,
+) {
     for j in range {
         let mut b = [0u8; 16];
         b.copy_from_slice(&group[16 * j..16 * j + 16]);
@@ -41,100 +89,179 @@ fn absorb(mac: &ScalarKey, h: &mut ScalarAcc, group: &[u8; GROUP], range: core::
     }
 }
 
-/// Encrypts `data` from block `counter` and absorbs the resulting
-/// ciphertext into `h`, whole groups only (`data.len()` a multiple of 512,
-/// at least one group).
-pub(super) fn seal_groups(
-    t: Avx2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    counter: u32,
-    data: &mut [u8],
-    mac: &ScalarKey,
-    h: &mut ScalarAcc,
-) {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { seal_groups_avx2(t, key, nonce, counter, data, mac, h) }
+/// Absorbs up to `n` whole blocks from the front of `pending`.
+#[inline(always)]
+fn absorb_some(mac: &ScalarKey, h: &mut ScalarAcc, pending: &mut &[u8], n: usize) {
+    for _ in 0..n {
+        if let Some((b, rest)) = pending.split_first_chunk::<16>() {
+            mac.block(h, b, 1);
+            *pending = rest;
+        }
+    }
 }
 
-/// Absorbs the ciphertext `data` into `h` and decrypts it from block
-/// `counter`, whole groups only (`data.len()` a multiple of 512).
-pub(super) fn open_groups(
-    t: Avx2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    counter: u32,
-    data: &mut [u8],
-    mac: &ScalarKey,
-    h: &mut ScalarAcc,
-) {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { open_groups_avx2(t, key, nonce, counter, data, mac, h) }
+/// Absorbs `data` as whole blocks, a partial last block padded with zeros
+/// (RFC 8439 §2.8's `pad16`).
+#[inline(always)]
+fn absorb_padded(mac: &ScalarKey, h: &mut ScalarAcc, data: &[u8]) {
+    let whole = data.len() & !15;
+    mac.blocks(h, &data[..whole]);
+    let tail = &data[whole..];
+    if !tail.is_empty() {
+        let mut b = [0u8; 16];
+        b[..tail.len()].copy_from_slice(tail);
+        mac.block(h, &b, 1);
+        b.zeroize();
+    }
 }
 
-/// XORs the keystream from block `counter` into `data` (any length): the
-/// tails after the stitched groups.
-pub(super) fn xor(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_avx2(t, key, nonce, counter, data) }
+/// The tag after the lengths block; wipes `h` and `s`.
+#[inline(always)]
+fn finish(
+    mac: &ScalarKey,
+    h: &mut ScalarAcc,
+    s: &mut u128,
+    aad_len: usize,
+    ct_len: usize,
+) -> [u8; 16] {
+    let mut lengths = [0u8; 16];
+    lengths[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
+    lengths[8..].copy_from_slice(&(ct_len as u64).to_le_bytes());
+    mac.block(h, &lengths, 1);
+    let t = scalar_finish(h, *s);
+    h.zeroize();
+    s.zeroize();
+    t
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    xor_from(key, nonce, counter, data, Masks::new(t));
-}
-
-#[target_feature(enable = "avx,avx2")]
-fn seal_groups_avx2(
-    t: Avx2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    mut counter: u32,
-    data: &mut [u8],
-    mac: &ScalarKey,
-    h: &mut ScalarAcc,
-) {
-    debug_assert!(data.len().is_multiple_of(GROUP) && !data.is_empty());
+fn seal_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     let m = Masks::new(t);
-    let mut groups = data
+    let len = buf.len();
+    let mut block0 = [0u8; 64];
+    if len <= 192 {
+        // One kernel call: block 0 and the data blocks together.
+        if len <= 64 {
+            let ks = keystream_h::<1>(key, nonce, 0, m);
+            store_rows(&ks[0][..2], &mut block0);
+            xor_rows(&ks[0][2..], buf);
+        } else {
+            let ks = keystream_h::<2>(key, nonce, 0, m);
+            let rows = ks.as_flattened();
+            store_rows(&rows[..2], &mut block0);
+            xor_rows(&rows[2..], buf);
+        }
+        let (mac, mut s) = mac_key(&mut block0);
+        let mut h: ScalarAcc = [0; 3];
+        absorb_padded(&mac, &mut h, aad);
+        absorb_padded(&mac, &mut h, buf);
+        return finish(&mac, &mut h, &mut s, aad.len(), len);
+    }
+    // Blocks 0 to 7 (or 0 to 3): the Poly1305 key and the first data.
+    let first = if len >= 448 { 448 } else { 192 };
+    let (head, mut rest) = buf.split_at_mut(first);
+    if let Ok(head) = <&mut [u8; 448]>::try_from(&mut *head) {
+        xor8_after_block0(
+            &keystream8_with(key, nonce, 0, m, |_| {}),
+            &mut block0,
+            head,
+        );
+    } else {
+        let ks = keystream_h::<2>(key, nonce, 0, m);
+        let rows = ks.as_flattened();
+        store_rows(&rows[..2], &mut block0);
+        xor_rows(&rows[2..], head);
+    }
+    let (mac, mut s) = mac_key(&mut block0);
+    let mut h: ScalarAcc = [0; 3];
+    absorb_padded(&mac, &mut h, aad);
+    // Ciphertext not yet MACed: whole blocks, at most 32.
+    let mut pending: &[u8] = head;
+    let mut counter = (first / 64) as u32 + 1;
+    let whole = rest.len() / GROUP * GROUP;
+    let (body, tail) = core::mem::take(&mut rest).split_at_mut(whole);
+    rest = tail;
+    let mut groups = body
         .chunks_exact_mut(GROUP)
         .filter_map(|g| <&mut [u8; GROUP]>::try_from(g).ok());
-    let Some(mut prev) = groups.next() else {
-        return;
-    };
-    // The first group has no ciphertext before it to MAC.
-    xor8(&keystream8_with(key, nonce, counter, m, |_| {}), prev);
-    counter = counter.wrapping_add(8);
-    for g in groups {
-        let ks = keystream8_with(key, nonce, counter, m, |r| {
-            absorb(mac, h, prev, mac_slice(r))
+    if let Some(g) = groups.next() {
+        // The first group MACs the head (448 bytes: 28 blocks).
+        let ks = keystream8_with(key, nonce, counter, m, |_| {
+            absorb_some(&mac, &mut h, &mut pending, 3)
         });
-        absorb(mac, h, prev, 30..32);
+        absorb_some(&mac, &mut h, &mut pending, 2);
         xor8(&ks, g);
         counter = counter.wrapping_add(8);
-        prev = g;
+        let mut prev: &[u8; GROUP] = g;
+        for g in groups {
+            // A whole group behind: fixed block ranges, no length tests.
+            let ks = keystream8_with(key, nonce, counter, m, |r| {
+                absorb_range(&mac, &mut h, prev, 3 * r..3 * r + 3)
+            });
+            absorb_range(&mac, &mut h, prev, 30..32);
+            xor8(&ks, g);
+            counter = counter.wrapping_add(8);
+            prev = g;
+        }
+        pending = prev;
     }
-    absorb(mac, h, prev, 0..32);
+    // The tail, under 512 bytes, on the smallest kernel that covers it.
+    let hook = |_| absorb_some(&mac, &mut h, &mut pending, 4);
+    match rest.len() {
+        0 => {}
+        1..=128 => xor_rows(
+            keystream_h_with::<1>(key, nonce, counter, m, hook).as_flattened(),
+            rest,
+        ),
+        129..=256 => xor_rows(
+            keystream_h_with::<2>(key, nonce, counter, m, hook).as_flattened(),
+            rest,
+        ),
+        _ => xor8_partial(&keystream8_with(key, nonce, counter, m, hook), rest),
+    }
+    absorb_some(&mac, &mut h, &mut pending, 32);
+    absorb_padded(&mac, &mut h, rest);
+    finish(&mac, &mut h, &mut s, aad.len(), len)
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn open_groups_avx2(
+fn open_avx2(
     t: Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
-    mut counter: u32,
-    data: &mut [u8],
-    mac: &ScalarKey,
-    h: &mut ScalarAcc,
-) {
-    debug_assert!(data.len().is_multiple_of(GROUP));
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> bool {
     let m = Masks::new(t);
-    for g in data.chunks_exact_mut(GROUP) {
+    let mut block0 = [0u8; 64];
+    store_rows(&keystream_h::<1>(key, nonce, 0, m)[0][..2], &mut block0);
+    let (mac, mut s) = mac_key(&mut block0);
+    let mut h: ScalarAcc = [0; 3];
+    absorb_padded(&mac, &mut h, aad);
+    let whole = buf.len() / GROUP * GROUP;
+    let (body, rest) = buf.split_at_mut(whole);
+    let mut counter = 1u32;
+    for g in body.chunks_exact_mut(GROUP) {
         if let Ok(g) = <&mut [u8; GROUP]>::try_from(g) {
-            let ks = keystream8_with(key, nonce, counter, m, |r| absorb(mac, h, g, mac_slice(r)));
-            absorb(mac, h, g, 30..32);
+            let ks = keystream8_with(key, nonce, counter, m, |r| {
+                absorb_range(&mac, &mut h, g, 3 * r..3 * r + 3)
+            });
+            absorb_range(&mac, &mut h, g, 30..32);
             xor8(&ks, g);
         }
         counter = counter.wrapping_add(8);
     }
+    absorb_padded(&mac, &mut h, rest);
+    let mut expected = finish(&mac, &mut h, &mut s, aad.len(), buf.len());
+    let ok: bool = expected.ct_eq(tag).into();
+    expected.zeroize();
+    if ok {
+        xor_from(key, nonce, counter, &mut buf[whole..], m);
+    } else {
+        // The whole groups were decrypted while they were authenticated:
+        // wipe them with the rest.
+        buf.zeroize();
+    }
+    ok
 }

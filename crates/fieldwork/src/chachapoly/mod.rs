@@ -91,7 +91,7 @@ fn seal(core: &Core, nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> Result<[u8
     }
     #[cfg(target_arch = "x86_64")]
     if let Some((t, key)) = core.avx2() {
-        return Ok(stitched::seal(t, key, core, nonce, aad, buf));
+        return Ok(avx2::seal(t, key, nonce, aad, buf));
     }
     let mut block0 = core.xor_after_block0(nonce, buf);
     let mut otk = [0u8; 32];
@@ -115,7 +115,11 @@ fn open(
     }
     #[cfg(target_arch = "x86_64")]
     if let Some((t, key)) = core.avx2() {
-        return stitched::open(t, key, core, nonce, aad, buf, tag);
+        return if avx2::open(t, key, nonce, aad, buf, tag) {
+            Ok(())
+        } else {
+            Err(Error::TagMismatch)
+        };
     }
     let mut block0 = core.block(nonce, 0);
     let mut otk = [0u8; 32];
@@ -268,126 +272,5 @@ aead_type! {
         let core = Core::new(&subkey);
         subkey.zeroize();
         (core, nonce_words(&n12))
-    }
-}
-
-/// The AVX2 backend's seal and open: ChaCha20 and a scalar Poly1305 in one
-/// pass over whole 512-byte groups ([`avx2`]), the rest (the Poly1305 key
-/// block, the associated data, a tail under 512 bytes) around it.
-#[cfg(target_arch = "x86_64")]
-mod stitched {
-    use super::{Error, avx2};
-    use crate::chacha20::Core;
-    use crate::cpu::Avx2;
-    use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
-    use subtle::ConstantTimeEq;
-    use zeroize::Zeroize;
-
-    /// Bytes per stitched group.
-    const GROUP: usize = 512;
-
-    /// The one-time Poly1305 key from keystream block 0: the scalar key
-    /// `r` and `s`. Wipes `block0`.
-    fn mac_key(block0: &mut [u8; 64]) -> (ScalarKey, u128) {
-        let mut otk = [0u8; 32];
-        otk.copy_from_slice(&block0[..32]);
-        let mut s = [0u8; 16];
-        s.copy_from_slice(&otk[16..]);
-        let key = (ScalarKey::new(&otk), u128::from_le_bytes(s));
-        otk.zeroize();
-        s.zeroize();
-        block0.zeroize();
-        key
-    }
-
-    /// Absorbs `data` as whole blocks, a partial last block padded with
-    /// zeros (RFC 8439 §2.8's `pad16`).
-    fn absorb_padded(mac: &ScalarKey, h: &mut ScalarAcc, data: &[u8]) {
-        let whole = data.len() & !15;
-        mac.blocks(h, &data[..whole]);
-        let tail = &data[whole..];
-        if !tail.is_empty() {
-            let mut b = [0u8; 16];
-            b[..tail.len()].copy_from_slice(tail);
-            mac.block(h, &b, 1);
-            b.zeroize();
-        }
-    }
-
-    /// The tag after the lengths block.
-    fn tag(mac: &ScalarKey, h: &mut ScalarAcc, s: &mut u128, aad: &[u8], ct: &[u8]) -> [u8; 16] {
-        let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-        lengths[8..].copy_from_slice(&(ct.len() as u64).to_le_bytes());
-        mac.block(h, &lengths, 1);
-        let t = scalar_finish(h, *s);
-        h.zeroize();
-        s.zeroize();
-        t
-    }
-
-    pub(super) fn seal(
-        t: Avx2,
-        key: &[u32; 8],
-        core: &Core,
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        let whole = buf.len() / GROUP * GROUP;
-        let mut block0 = if whole == 0 {
-            // Short: block 0 in the same pass as the data blocks.
-            core.xor_after_block0(nonce, buf)
-        } else {
-            core.block(nonce, 0)
-        };
-        let (mac, mut s) = mac_key(&mut block0);
-        let mut h: ScalarAcc = [0; 3];
-        absorb_padded(&mac, &mut h, aad);
-        if whole > 0 {
-            let (body, rest) = buf.split_at_mut(whole);
-            avx2::seal_groups(t, key, nonce, 1, body, &mac, &mut h);
-            avx2::xor(t, key, nonce, 1 + (whole / 64) as u32, rest);
-        }
-        absorb_padded(&mac, &mut h, &buf[whole..]);
-        tag(&mac, &mut h, &mut s, aad, buf)
-    }
-
-    pub(super) fn open(
-        t: Avx2,
-        key: &[u32; 8],
-        core: &Core,
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag_in: &[u8],
-    ) -> Result<(), Error> {
-        let mut block0 = core.block(nonce, 0);
-        let (mac, mut s) = mac_key(&mut block0);
-        let mut h: ScalarAcc = [0; 3];
-        absorb_padded(&mac, &mut h, aad);
-        let whole = buf.len() / GROUP * GROUP;
-        let (body, rest) = buf.split_at_mut(whole);
-        avx2::open_groups(t, key, nonce, 1, body, &mac, &mut h);
-        absorb_padded(&mac, &mut h, rest);
-        let len = buf.len();
-        let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-        lengths[8..].copy_from_slice(&(len as u64).to_le_bytes());
-        mac.block(&mut h, &lengths, 1);
-        let mut expected = scalar_finish(&h, s);
-        h.zeroize();
-        s.zeroize();
-        let ok: bool = expected.ct_eq(tag_in).into();
-        expected.zeroize();
-        if ok {
-            avx2::xor(t, key, nonce, 1 + (whole / 64) as u32, &mut buf[whole..]);
-            Ok(())
-        } else {
-            // The whole groups were decrypted while they were
-            // authenticated: wipe them with the rest.
-            buf.zeroize();
-            Err(Error::TagMismatch)
-        }
     }
 }
