@@ -1,4 +1,5 @@
-//! Target features: `avx`, `avx2` — capability token [`crate::cpu::Avx2`].
+//! Target features: `avx`, `avx2`, `bmi2`, `adx` — capability token
+//! [`crate::cpu::Avx2Bmi2`].
 //!
 //! ChaCha20-Poly1305 in one pass, stitched: the vector ChaCha20 kernels of
 //! [`crate::chacha20::avx2`] run on the vector ports, and Poly1305 in
@@ -26,7 +27,7 @@ use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_with, keystream8_with, store_rows, xor_from, xor_rows, xor8,
     xor8_after_block0, xor8_partial,
 };
-use crate::cpu::Avx2;
+use crate::cpu::Avx2Bmi2;
 use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -36,26 +37,26 @@ const GROUP: usize = 512;
 
 /// Seals `buf` in place; returns the tag.
 pub(super) fn seal(
-    t: Avx2,
+    t: Avx2Bmi2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
     unsafe { seal_avx2(t, key, nonce, aad, buf) }
 }
 
 /// Opens `buf` in place if `tag` authenticates it; wipes it otherwise.
 pub(super) fn open(
-    t: Avx2,
+    t: Avx2Bmi2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
     tag: &[u8],
 ) -> bool {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+    // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
     unsafe { open_avx2(t, key, nonce, aad, buf, tag) }
 }
 
@@ -134,9 +135,15 @@ fn finish(
     t
 }
 
-#[target_feature(enable = "avx,avx2")]
-fn seal_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    let m = Masks::new(t);
+#[target_feature(enable = "avx,avx2,bmi2,adx")]
+fn seal_avx2(
+    t: Avx2Bmi2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let m = Masks::new(t.avx2());
     let len = buf.len();
     let mut block0 = [0u8; 64];
     if len <= 192 {
@@ -224,16 +231,16 @@ fn seal_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u
     finish(&mac, &mut h, &mut s, aad.len(), len)
 }
 
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,bmi2,adx")]
 fn open_avx2(
-    t: Avx2,
+    t: Avx2Bmi2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
     tag: &[u8],
 ) -> bool {
-    let m = Masks::new(t);
+    let m = Masks::new(t.avx2());
     let mut block0 = [0u8; 64];
     store_rows(&keystream_h::<1>(key, nonce, 0, m)[0][..2], &mut block0);
     let (mac, mut s) = mac_key(&mut block0);

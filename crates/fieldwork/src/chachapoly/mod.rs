@@ -49,6 +49,8 @@ pub use aead;
 mod avx2;
 
 use crate::chacha20::{Core, nonce_words, xchacha_subkey};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
 use aead::consts::{U12, U16, U24, U32};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
@@ -90,8 +92,8 @@ fn seal(core: &Core, nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> Result<[u8
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = core.avx2() {
-        return Ok(avx2::seal(t, key, nonce, aad, buf));
+    if let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get()) {
+        return Ok(avx2::seal(t, key.1, nonce, aad, buf));
     }
     let mut block0 = core.xor_after_block0(nonce, buf);
     let mut otk = [0u8; 32];
@@ -114,8 +116,8 @@ fn open(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = core.avx2() {
-        return if avx2::open(t, key, nonce, aad, buf, tag) {
+    if let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get()) {
+        return if avx2::open(t, key.1, nonce, aad, buf, tag) {
             Ok(())
         } else {
             Err(Error::TagMismatch)
