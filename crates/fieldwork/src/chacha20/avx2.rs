@@ -293,6 +293,35 @@ fn quarter2(x: &mut [__m256i; 16], p: [usize; 4], q: [usize; 4], m: Masks) {
     x[f] = rotl::<7, 25>(vxor(x[f], x[g]));
 }
 
+/// Four quarter-rounds, interleaved step by step.
+#[inline(always)]
+fn quarter4(x: &mut [__m256i; 16], q: [[usize; 4]; 4], m: Masks) {
+    for [a, b, _, _] in q {
+        x[a] = add(x[a], x[b]);
+    }
+    for [a, _, _, d] in q {
+        x[d] = rot_bytes(vxor(x[d], x[a]), m.rot16);
+    }
+    for [_, _, c, d] in q {
+        x[c] = add(x[c], x[d]);
+    }
+    for [_, b, c, _] in q {
+        x[b] = rotl::<12, 20>(vxor(x[b], x[c]));
+    }
+    for [a, b, _, _] in q {
+        x[a] = add(x[a], x[b]);
+    }
+    for [a, _, _, d] in q {
+        x[d] = rot_bytes(vxor(x[d], x[a]), m.rot8);
+    }
+    for [_, _, c, d] in q {
+        x[c] = add(x[c], x[d]);
+    }
+    for [_, b, c, _] in q {
+        x[b] = rotl::<7, 25>(vxor(x[b], x[c]));
+    }
+}
+
 /// The keystream of the 8 blocks from `counter`, word-sliced: lane `j` of
 /// row `i` is word `i` of block `counter + j` (the counter wraps as RFC
 /// 8439's 32-bit counter does).
@@ -303,7 +332,7 @@ pub(crate) fn keystream8(
     counter: u32,
     m: Masks,
 ) -> [__m256i; 16] {
-    keystream8_with(key, nonce, counter, m, |_| {})
+    keystream8_rounds::<true>(key, nonce, counter, m, |_| {})
 }
 
 /// [`keystream8`] with `between(r)` run after double round `r` (0 to 9):
@@ -312,6 +341,21 @@ pub(crate) fn keystream8(
 /// vector ones.
 #[inline(always)]
 pub(crate) fn keystream8_with(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    m: Masks,
+    between: impl FnMut(usize),
+) -> [__m256i; 16] {
+    keystream8_rounds::<false>(key, nonce, counter, m, between)
+}
+
+/// The 8-block kernel with its quarter-rounds interleaved four at a time
+/// (`FOUR`: the faster schedule alone on Zen 3, 0.78 against 0.82
+/// ticks/byte) or two at a time (fewer live rows: the faster schedule
+/// with scalar Poly1305 work between the double rounds).
+#[inline(always)]
+fn keystream8_rounds<const FOUR: bool>(
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -326,10 +370,23 @@ pub(crate) fn keystream8_with(
     let mut x: [__m256i; 16] = core::array::from_fn(|i| splat(init[i]));
     x[12] = counters;
     for r in 0..10 {
-        quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], m);
-        quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], m);
-        quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], m);
-        quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], m);
+        if FOUR {
+            quarter4(
+                &mut x,
+                [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+                m,
+            );
+            quarter4(
+                &mut x,
+                [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+                m,
+            );
+        } else {
+            quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], m);
+            quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], m);
+            quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], m);
+            quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], m);
+        }
         between(r);
     }
     for (i, row) in x.iter_mut().enumerate() {

@@ -24,8 +24,8 @@
 #![allow(unsafe_code)]
 
 use crate::chacha20::avx2::{
-    Masks, keystream_h, keystream_h_with, keystream8_with, store_rows, xor_from, xor_rows, xor8,
-    xor8_after_block0, xor8_partial,
+    Masks, keystream_h, keystream_h_with, keystream8, keystream8_with, store_rows, xor_from,
+    xor_rows, xor8, xor8_after_block0, xor8_partial,
 };
 use crate::cpu::Avx2Bmi2;
 use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
@@ -168,11 +168,7 @@ fn seal_avx2(
     let first = if len >= 448 { 448 } else { 192 };
     let (head, mut rest) = buf.split_at_mut(first);
     if let Ok(head) = <&mut [u8; 448]>::try_from(&mut *head) {
-        xor8_after_block0(
-            &keystream8_with(key, nonce, 0, m, |_| {}),
-            &mut block0,
-            head,
-        );
+        xor8_after_block0(&keystream8(key, nonce, 0, m), &mut block0, head);
     } else {
         let ks = keystream_h::<2>(key, nonce, 0, m);
         let rows = ks.as_flattened();
