@@ -412,24 +412,26 @@ pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
     });
 }
 
-/// [`xor8`] for the AEAD's first group, blocks 0 to 7: block 0 is stored
-/// in `block0` (the Poly1305 key block), blocks 1 to 7 are XORed into
-/// `data`.
+/// [`xor8`] for the AEAD's first group, blocks 0 to 7: blocks 1 to 7 are
+/// XORed into `data`; the first 32 bytes of block 0 (the Poly1305 key) are
+/// returned and the rest of block 0 is dropped.
 #[inline(always)]
-pub(crate) fn xor8_after_block0(ks: &[__m256i; 16], block0: &mut [u8; 64], data: &mut [u8; 448]) {
-    let (b0, ptr) = (block0.as_mut_ptr(), data.as_mut_ptr());
+pub(crate) fn xor8_after_block0(ks: &[__m256i; 16], data: &mut [u8; 448]) -> __m256i {
+    let ptr = data.as_mut_ptr();
+    let mut block0 = ks[0];
     transpose8(ks, |at, k| {
-        // SAFETY: AVX is available (entry points with cpu::Avx2); `at + 32
-        // ≤ 512`: 32 bytes of `block0` below 64, of `data` from 64 on.
-        unsafe {
-            if at < 64 {
-                _mm256_storeu_si256(b0.add(at).cast::<__m256i>(), k);
-            } else {
+        if at == 0 {
+            block0 = k;
+        } else if at >= 64 {
+            // SAFETY: AVX is available (entry points with cpu::Avx2); `64 ≤
+            // at`, `at + 32 ≤ 512`: 32 bytes of `data` from `at − 64`.
+            unsafe {
                 let p = ptr.add(at - 64).cast::<__m256i>();
                 _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
             }
         }
     });
+    block0
 }
 
 /// [`xor8`] into fewer than 512 bytes (a tail): whole 32-byte pieces

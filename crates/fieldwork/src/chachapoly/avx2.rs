@@ -24,11 +24,12 @@
 #![allow(unsafe_code)]
 
 use crate::chacha20::avx2::{
-    Masks, keystream_h, keystream_h_with, keystream8, keystream8_with, store_rows, xor_from,
-    xor_rows, xor8, xor8_after_block0, xor8_partial,
+    Masks, keystream_h, keystream_h_with, keystream8, keystream8_with, xor_from, xor_rows, xor8,
+    xor8_after_block0, xor8_partial,
 };
 use crate::cpu::Avx2Bmi2;
 use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
+use core::arch::x86_64::{__m256i, _mm256_storeu_si256};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -60,19 +61,19 @@ pub(super) fn open(
     unsafe { open_avx2(t, key, nonce, aad, buf, tag) }
 }
 
-/// The one-time Poly1305 key from keystream block 0: the scalar key `r`
-/// and `s`. Wipes `block0`.
+/// The one-time Poly1305 key from the first 32 bytes of keystream block 0
+/// (`r ‖ s`, one register: no byte copy of it to wipe): the scalar key
+/// `r` and `s`.
 #[inline(always)]
-fn mac_key(block0: &mut [u8; 64]) -> (ScalarKey, u128) {
-    let mut otk = [0u8; 32];
-    otk.copy_from_slice(&block0[..32]);
-    let mut s = [0u8; 16];
-    s.copy_from_slice(&otk[16..]);
-    let key = (ScalarKey::new(&otk), u128::from_le_bytes(s));
-    otk.zeroize();
-    s.zeroize();
-    block0.zeroize();
-    key
+fn mac_key(block0: __m256i) -> (ScalarKey, u128) {
+    let mut w = [0u64; 4];
+    // SAFETY: AVX is available (entry points with cpu::Avx2Bmi2); `w` is
+    // 32 bytes.
+    unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast::<__m256i>(), block0) };
+    let r = u128::from(w[0]) | u128::from(w[1]) << 64;
+    let s = u128::from(w[2]) | u128::from(w[3]) << 64;
+    w.zeroize();
+    (ScalarKey::from_r(r), s)
 }
 
 /// Absorbs blocks `range` of a whole group (each with the 2^128 bit).
@@ -102,7 +103,8 @@ fn absorb_some(mac: &ScalarKey, h: &mut ScalarAcc, pending: &mut &[u8], n: usize
 }
 
 /// Absorbs `data` as whole blocks, a partial last block padded with zeros
-/// (RFC 8439 §2.8's `pad16`).
+/// (RFC 8439 §2.8's `pad16`). `data` is associated data or ciphertext,
+/// both public: the padded copy is not wiped.
 #[inline(always)]
 fn absorb_padded(mac: &ScalarKey, h: &mut ScalarAcc, data: &[u8]) {
     let whole = data.len() & !15;
@@ -112,7 +114,6 @@ fn absorb_padded(mac: &ScalarKey, h: &mut ScalarAcc, data: &[u8]) {
         let mut b = [0u8; 16];
         b[..tail.len()].copy_from_slice(tail);
         mac.block(h, &b, 1);
-        b.zeroize();
     }
 }
 
@@ -145,20 +146,19 @@ fn seal_avx2(
 ) -> [u8; 16] {
     let m = Masks::new(t.avx2());
     let len = buf.len();
-    let mut block0 = [0u8; 64];
     if len <= 192 {
         // One kernel call: block 0 and the data blocks together.
-        if len <= 64 {
+        let block0 = if len <= 64 {
             let ks = keystream_h::<1>(key, nonce, 0, m);
-            store_rows(&ks[0][..2], &mut block0);
             xor_rows(&ks[0][2..], buf);
+            ks[0][0]
         } else {
             let ks = keystream_h::<2>(key, nonce, 0, m);
             let rows = ks.as_flattened();
-            store_rows(&rows[..2], &mut block0);
             xor_rows(&rows[2..], buf);
-        }
-        let (mac, mut s) = mac_key(&mut block0);
+            rows[0]
+        };
+        let (mac, mut s) = mac_key(block0);
         let mut h: ScalarAcc = [0; 3];
         absorb_padded(&mac, &mut h, aad);
         absorb_padded(&mac, &mut h, buf);
@@ -167,15 +167,15 @@ fn seal_avx2(
     // Blocks 0 to 7 (or 0 to 3): the Poly1305 key and the first data.
     let first = if len >= 448 { 448 } else { 192 };
     let (head, mut rest) = buf.split_at_mut(first);
-    if let Ok(head) = <&mut [u8; 448]>::try_from(&mut *head) {
-        xor8_after_block0(&keystream8(key, nonce, 0, m), &mut block0, head);
+    let block0 = if let Ok(head) = <&mut [u8; 448]>::try_from(&mut *head) {
+        xor8_after_block0(&keystream8(key, nonce, 0, m), head)
     } else {
         let ks = keystream_h::<2>(key, nonce, 0, m);
         let rows = ks.as_flattened();
-        store_rows(&rows[..2], &mut block0);
         xor_rows(&rows[2..], head);
-    }
-    let (mac, mut s) = mac_key(&mut block0);
+        rows[0]
+    };
+    let (mac, mut s) = mac_key(block0);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
     // Ciphertext not yet MACed: whole blocks, at most 32.
@@ -237,9 +237,7 @@ fn open_avx2(
     tag: &[u8],
 ) -> bool {
     let m = Masks::new(t.avx2());
-    let mut block0 = [0u8; 64];
-    store_rows(&keystream_h::<1>(key, nonce, 0, m)[0][..2], &mut block0);
-    let (mac, mut s) = mac_key(&mut block0);
+    let (mac, mut s) = mac_key(keystream_h::<1>(key, nonce, 0, m)[0][0]);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
     let whole = buf.len() / GROUP * GROUP;

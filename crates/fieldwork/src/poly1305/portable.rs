@@ -68,10 +68,17 @@ impl Key {
     pub(crate) fn new(key: &[u8; 32]) -> Key {
         let mut bytes = [0u8; 16];
         bytes.copy_from_slice(&key[..16]);
-        let mut r = u128::from_le_bytes(bytes) & 0x0fff_fffc_0fff_fffc_0fff_fffc_0fff_ffff;
+        let key = Key::from_r(u128::from_le_bytes(bytes));
+        bytes.zeroize();
+        key
+    }
+
+    /// The key `r` given as the little-endian integer of the key's first
+    /// 16 bytes, clamped here.
+    pub(crate) fn from_r(r: u128) -> Key {
+        let mut r = r & 0x0fff_fffc_0fff_fffc_0fff_fffc_0fff_ffff;
         let (r0, r1) = (r as u64, (r >> 64) as u64);
         r.zeroize();
-        bytes.zeroize();
         Key {
             r0,
             r1,
