@@ -37,11 +37,11 @@
 use super::lanes::{SIGMA, input};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_broadcastsi128_si256, _mm256_loadu_si256,
-    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setr_epi8,
-    _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_slli_epi32,
-    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    __m256i, _mm_loadu_si128, _mm_setr_epi32, _mm256_add_epi32, _mm256_broadcastsi128_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32,
+    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
+    _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 use zeroize::Zeroize;
 
@@ -571,16 +571,19 @@ pub(crate) fn keystream_h_with<const S: usize>(
     mut between: impl FnMut(usize),
 ) -> [[__m256i; 4]; S] {
     let [s0, s1, s2, s3] = SIGMA.map(|x| x as i32);
-    let row3 = [counter, nonce[0], nonce[1], nonce[2]];
+    let w = |x: u32| x as i32;
     // SAFETY: AVX2 is available: only the entry points above, which take
-    // cpu::Avx2, reach here; each load reads 16 bytes of `key` or `row3`.
+    // cpu::Avx2, reach here; each load reads 16 bytes of `key`. (Row d is
+    // built in registers: a 16-byte load of four fresh 4-byte stores would
+    // miss store-to-load forwarding.)
     let start: [[__m256i; 4]; S] = unsafe {
         let half = |p: *const u32| _mm256_broadcastsi128_si256(_mm_loadu_si128(p.cast()));
         let a = _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3);
+        let row3 = _mm_setr_epi32(w(counter), w(nonce[0]), w(nonce[1]), w(nonce[2]));
         let (b, c, d) = (
             half(key.as_ptr()),
             half(key[4..].as_ptr()),
-            half(row3.as_ptr()),
+            _mm256_broadcastsi128_si256(row3),
         );
         core::array::from_fn(|s| {
             let step = 2 * s as i32;
