@@ -18,8 +18,9 @@
 //!   `vpunpck{l,h}qdq`, `vperm2i128`, 32 shuffles for 8 blocks).
 //! - **Horizontal, 2 blocks per state** ([`keystream_h`]): a ymm row is a
 //!   row of the 4×4 state for two consecutive blocks (one per 128-bit
-//!   lane), and the diagonal round is reached by rotating rows b, c, d
-//!   with `vpshufd` (three before and three after it). `S` states (`2S`
+//!   lane), and the diagonal round is reached by rotating rows a, c, d
+//!   with `vpshufd` (three before and three after it; not b, whose
+//!   shuffle would sit on the rounds' dependency chain). `S` states (`2S`
 //!   blocks) run interleaved: the layout for 1 to 4 blocks (tails, short
 //!   messages, the AEAD's Poly1305 key block), where the vertical one would
 //!   waste lanes. The output is in block order after one `vperm2i128` per
@@ -38,9 +39,11 @@
 //! of 2 blocks (19 per block), latency-bound for one state (each
 //! quarter-round step waits for the one before).
 //!
-//! Rejected: the compiler's vectorisation of the generic word-sliced code
+//! Rejected: the usual diagonalisation by rows b, c, d (one more step on the
+//! dependency chain per round: one block 332 against 315 ticks); the
+//! compiler's vectorisation of the generic word-sliced code
 //! (`lanes.rs` at N = 8; it vectorised part of the 16 rows and ran the
-//! rest as scalar `rol`/`add`/`xor` with `vpextrd` crossings: 2.80 TSC
+//! rest as scalar `rol`/`add`/`xor` with `vpextrd` crossings: 2.84 TSC
 //! ticks/byte at 16 KiB); quarter-rounds two at a time when alone (0.818
 //! against 0.780 ticks/byte); four at a time with Poly1305 between the
 //! rounds (0.96 against 0.87 for the stitched seal).
@@ -549,17 +552,22 @@ fn quarter_h<const S: usize>(st: &mut [[__m256i; 4]; S], m: Masks) {
     }
 }
 
-/// Rotates rows b, c, d of each state by 1, 2, 3 words (`B`, `C`, `D` are
-/// the `vpshufd` immediates): to the diagonals and back.
+/// Rotates rows a, c, d of each state (`A`, `C`, `D` are the `vpshufd`
+/// immediates) so that the columns hold the diagonals, and back. Row b
+/// stays: it is the last row a quarter-round writes and the first the next
+/// one reads (`a += b`), so a shuffle of b would lengthen the dependency
+/// chain by one instruction per round; a, c and d are written earlier and
+/// their shuffles overlap with b's last steps. Column `j` then holds
+/// `a[j − 1], b[j], c[j + 1], d[j + 2]`, a diagonal.
 #[inline(always)]
-fn rotate_rows<const S: usize, const B: i32, const C: i32, const D: i32>(
+fn rotate_rows<const S: usize, const A: i32, const C: i32, const D: i32>(
     st: &mut [[__m256i; 4]; S],
 ) {
     for s in st.iter_mut() {
         // SAFETY: AVX2 is available: only the entry points above, which
         // take cpu::Avx2, reach here.
         unsafe {
-            s[1] = _mm256_shuffle_epi32::<B>(s[1]);
+            s[0] = _mm256_shuffle_epi32::<A>(s[0]);
             s[2] = _mm256_shuffle_epi32::<C>(s[2]);
             s[3] = _mm256_shuffle_epi32::<D>(s[3]);
         }
@@ -617,9 +625,9 @@ pub(crate) fn keystream_h_with<const S: usize>(
     let mut st = start;
     for r in 0..10 {
         quarter_h(&mut st, m);
-        rotate_rows::<S, 0x39, 0x4e, 0x93>(&mut st);
+        rotate_rows::<S, 0x93, 0x39, 0x4e>(&mut st);
         quarter_h(&mut st, m);
-        rotate_rows::<S, 0x93, 0x4e, 0x39>(&mut st);
+        rotate_rows::<S, 0x39, 0x93, 0x4e>(&mut st);
         between(r);
     }
     for (s, init) in st.iter_mut().zip(start) {
