@@ -31,7 +31,7 @@
 //! The AVX2 kernels also serve the stitched ChaCha20-Poly1305
 //! ([`crate::chachapoly`]).
 //!
-//! Measured: AVX2 16 KiB at 0.780 TSC ticks/byte, 1.48× RustCrypto's AVX2
+//! Measured: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
 //! `chacha20` (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; details and
 //! command in `chacha20/avx2.rs`); AVX-512 16 KiB at 1.38 cycles/byte,
 //! 1.23× RustCrypto (Intel Xeon family 6 model 207, 2026-11-22, `cargo run

@@ -36,11 +36,11 @@
 //!
 //! Measured (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; `cargo build
 //! --release -p peer-bench && taskset -c 1 ./target/release/peer-bench
-//! --filter chacha --quick`, core clock reported unknown, so cycles are TSC
-//! ticks): sealing 16 KiB with 13 bytes of associated data at 0.859
-//! cycles/byte, 1.19× ring (1.03) and aws-lc-rs (1.02); 64 B 1.04× ring; 576
-//! to 1420 B still 0.89–0.95× ring, where the MAC of the last kernel call's
-//! ciphertext is not hidden.
+//! --filter chacha --quick`; peer-bench's core clock estimate 3.21 GHz,
+//! cycles = TSC ticks × 1.313): sealing 16 KiB with 13 bytes of associated
+//! data at 1.13 cycles/byte, 1.19× ring and aws-lc-rs (1.35); 64 B 1.08×
+//! ring; 576 to 1420 B still 0.89–0.95× ring, where the MAC of the last
+//! kernel call's ciphertext is not hidden.
 //!
 //! ```
 //! use fieldwork::chachapoly::ChaCha20Poly1305;
