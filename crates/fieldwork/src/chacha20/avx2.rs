@@ -131,7 +131,7 @@ fn xor_vertical8_avx2(
     data: &mut [u8; 512],
 ) {
     let masks = Masks::new(t);
-    xor8(&keystream8(key, nonce, counter, masks), data);
+    xor8(masks, &keystream8(key, nonce, counter, masks), data);
 }
 
 #[cfg(test)]
@@ -145,6 +145,7 @@ fn xor_horizontal_avx2<const S: usize>(
 ) {
     let masks = Masks::new(t);
     xor_rows(
+        masks,
         keystream_h::<S>(key, nonce, counter, masks).as_flattened(),
         data,
     );
@@ -161,7 +162,7 @@ fn block_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 6
     let masks = Masks::new(t);
     let ks = keystream_h::<1>(key, nonce, counter, masks);
     let mut out = [0u8; 64];
-    store_rows(&ks[0][..2], &mut out);
+    store_rows(masks, &ks[0][..2], &mut out);
     out
 }
 
@@ -172,14 +173,14 @@ fn xor_after_block0_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], data: &mut [
     if data.len() <= 64 {
         let ks = keystream_h::<1>(key, nonce, 0, masks);
         let rows = ks.as_flattened();
-        store_rows(&rows[..2], &mut block0);
-        xor_rows(&rows[2..], data);
+        store_rows(masks, &rows[..2], &mut block0);
+        xor_rows(masks, &rows[2..], data);
     } else {
         let ks = keystream_h::<2>(key, nonce, 0, masks);
         let rows = ks.as_flattened();
-        store_rows(&rows[..2], &mut block0);
+        store_rows(masks, &rows[..2], &mut block0);
         let (head, rest) = data.split_at_mut(data.len().min(192));
-        xor_rows(&rows[2..], head);
+        xor_rows(masks, &rows[2..], head);
         xor_from(key, nonce, 4, rest, masks);
     }
     block0
@@ -198,7 +199,7 @@ pub(crate) fn xor_from(
     let mut groups = data.chunks_exact_mut(512);
     for g in &mut groups {
         if let Ok(g) = <&mut [u8; 512]>::try_from(g) {
-            xor8(&keystream8(key, nonce, counter, masks), g);
+            xor8(masks, &keystream8(key, nonce, counter, masks), g);
         }
         counter = counter.wrapping_add(8);
     }
@@ -207,6 +208,7 @@ pub(crate) fn xor_from(
         let take = rest.len().min(256);
         let (now, later) = rest.split_at_mut(take);
         xor_rows(
+            masks,
             keystream_h::<2>(key, nonce, counter, masks).as_flattened(),
             now,
         );
@@ -215,6 +217,7 @@ pub(crate) fn xor_from(
     }
     if !rest.is_empty() {
         xor_rows(
+            masks,
             keystream_h::<1>(key, nonce, counter, masks).as_flattened(),
             rest,
         );
@@ -229,8 +232,10 @@ pub(crate) struct Masks {
 }
 
 impl Masks {
-    /// The masks; the token proves AVX2, and every kernel helper that
-    /// takes `Masks` is reached only from `#[target_feature(enable =
+    /// The masks; only the token (cpu::Avx2) makes them, so a `Masks`
+    /// value is proof of AVX2: every crate-visible kernel helper (the
+    /// keystream functions, the transpositions, the row stores and XORs)
+    /// takes one, and is called from `#[target_feature(enable =
     /// "avx,avx2")]` entry points.
     #[inline(always)]
     pub(crate) fn new(_: Avx2) -> Masks {
@@ -422,7 +427,7 @@ fn keystream8_rounds<const FOUR: bool>(
 /// and XORs it into `data` (32 shuffles: `vpunpck{l,h}dq`,
 /// `vpunpck{l,h}qdq`, `vperm2i128`).
 #[inline(always)]
-pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
+pub(crate) fn xor8(_: Masks, ks: &[__m256i; 16], data: &mut [u8; 512]) {
     let ptr = data.as_mut_ptr();
     transpose8(ks, |at, k| {
         // SAFETY: AVX is available (entry points with cpu::Avx2); `at + 32
@@ -438,7 +443,7 @@ pub(crate) fn xor8(ks: &[__m256i; 16], data: &mut [u8; 512]) {
 /// XORed into `data`; the first 32 bytes of block 0 (the Poly1305 key) are
 /// returned and the rest of block 0 is dropped.
 #[inline(always)]
-pub(crate) fn xor8_after_block0(ks: &[__m256i; 16], data: &mut [u8; 448]) -> __m256i {
+pub(crate) fn xor8_after_block0(_: Masks, ks: &[__m256i; 16], data: &mut [u8; 448]) -> __m256i {
     let ptr = data.as_mut_ptr();
     let mut block0 = ks[0];
     transpose8(ks, |at, k| {
@@ -460,7 +465,7 @@ pub(crate) fn xor8_after_block0(ks: &[__m256i; 16], data: &mut [u8; 448]) -> __m
 /// directly, a last partial one through a zeroed stack copy, wiped
 /// afterwards.
 #[inline(always)]
-pub(crate) fn xor8_partial(ks: &[__m256i; 16], data: &mut [u8]) {
+pub(crate) fn xor8_partial(_: Masks, ks: &[__m256i; 16], data: &mut [u8]) {
     debug_assert!(data.len() < 512);
     let (len, ptr) = (data.len(), data.as_mut_ptr());
     transpose8(ks, |at, k| {
@@ -654,7 +659,7 @@ pub(crate) fn keystream_h_with<const S: usize>(
 /// most as long as they are; a last partial row goes through a zeroed
 /// stack copy, wiped afterwards.
 #[inline(always)]
-pub(crate) fn xor_rows(rows: &[__m256i], data: &mut [u8]) {
+pub(crate) fn xor_rows(_: Masks, rows: &[__m256i], data: &mut [u8]) {
     debug_assert!(data.len() <= 32 * rows.len());
     let whole = data.len() / 32;
     let mut pieces = data.chunks_exact_mut(32);
@@ -685,7 +690,7 @@ pub(crate) fn xor_rows(rows: &[__m256i], data: &mut [u8]) {
 /// Stores keystream rows (32 bytes each) into `out` (`32·rows.len()`
 /// bytes).
 #[inline(always)]
-pub(crate) fn store_rows(rows: &[__m256i], out: &mut [u8]) {
+pub(crate) fn store_rows(_: Masks, rows: &[__m256i], out: &mut [u8]) {
     assert_eq!(out.len(), 32 * rows.len());
     for (piece, k) in out.chunks_exact_mut(32).zip(rows) {
         // SAFETY: AVX is available (entry points with cpu::Avx2); `piece`

@@ -171,12 +171,12 @@ fn seal_avx2(
         // One kernel call: block 0 and the data blocks together.
         let block0 = if len <= 64 {
             let ks = keystream_h::<1>(key, nonce, 0, m);
-            xor_rows(&ks[0][2..], buf);
+            xor_rows(m, &ks[0][2..], buf);
             ks[0][0]
         } else {
             let ks = keystream_h::<2>(key, nonce, 0, m);
             let rows = ks.as_flattened();
-            xor_rows(&rows[2..], buf);
+            xor_rows(m, &rows[2..], buf);
             rows[0]
         };
         let (mac, mut s) = mac_key(block0);
@@ -189,11 +189,11 @@ fn seal_avx2(
     let first = if len >= 448 { 448 } else { 192 };
     let (head, mut rest) = buf.split_at_mut(first);
     let block0 = if let Ok(head) = <&mut [u8; 448]>::try_from(&mut *head) {
-        xor8_after_block0(&keystream8(key, nonce, 0, m), head)
+        xor8_after_block0(m, &keystream8(key, nonce, 0, m), head)
     } else {
         let ks = keystream_h::<2>(key, nonce, 0, m);
         let rows = ks.as_flattened();
-        xor_rows(&rows[2..], head);
+        xor_rows(m, &rows[2..], head);
         rows[0]
     };
     let (mac, mut s) = mac_key(block0);
@@ -214,7 +214,7 @@ fn seal_avx2(
             absorb_some(&mac, &mut h, &mut pending, 3)
         });
         absorb_some(&mac, &mut h, &mut pending, 2);
-        xor8(&ks, g);
+        xor8(m, &ks, g);
         counter = counter.wrapping_add(8);
         let mut prev: &[u8; GROUP] = g;
         for g in groups {
@@ -223,7 +223,7 @@ fn seal_avx2(
                 absorb_range(&mac, &mut h, prev, 3 * r..3 * r + 3)
             });
             absorb_range(&mac, &mut h, prev, 30..32);
-            xor8(&ks, g);
+            xor8(m, &ks, g);
             counter = counter.wrapping_add(8);
             prev = g;
         }
@@ -234,14 +234,16 @@ fn seal_avx2(
     match rest.len() {
         0 => {}
         1..=128 => xor_rows(
+            m,
             keystream_h_with::<1>(key, nonce, counter, m, hook).as_flattened(),
             rest,
         ),
         129..=256 => xor_rows(
+            m,
             keystream_h_with::<2>(key, nonce, counter, m, hook).as_flattened(),
             rest,
         ),
-        _ => xor8_partial(&keystream8_with(key, nonce, counter, m, hook), rest),
+        _ => xor8_partial(m, &keystream8_with(key, nonce, counter, m, hook), rest),
     }
     absorb_some(&mac, &mut h, &mut pending, 32);
     absorb_padded(&mac, &mut h, rest);
@@ -270,7 +272,7 @@ fn open_avx2(
                 absorb_range(&mac, &mut h, g, 3 * r..3 * r + 3)
             });
             absorb_range(&mac, &mut h, g, 30..32);
-            xor8(&ks, g);
+            xor8(m, &ks, g);
         }
         counter = counter.wrapping_add(8);
     }
