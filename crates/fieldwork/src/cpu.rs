@@ -491,6 +491,19 @@ capability_token! {
 }
 
 capability_token! {
+    /// AVX2 with BMI2 and ADX (`mulx`, `adcx`/`adox`): the stitched
+    /// ChaCha20-Poly1305 kernel (vector ChaCha20, scalar Poly1305).
+    Avx2Bmi2 = [Avx, Avx2, Bmi2, Adx]
+}
+
+impl Avx2Bmi2 {
+    /// The AVX2 token this one implies (its features are a subset).
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
+capability_token! {
     /// AVX-512 F/BW/VL/DQ: 512-bit integer vectors with masks (the ChaCha20
     /// zmm backend).
     Avx512 = [Avx512f, Avx512bw, Avx512vl, Avx512dq]

@@ -17,7 +17,7 @@
 //! | [`ghash`] | GHASH and POLYVAL | done: streaming, `universal-hash` traits, one-shot; portable / PCLMULQDQ / VPCLMULQDQ; the white paper's algorithm progression in `ghash::reproduce` (feature `reproduce`) |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | done: AES-128/192/256; AES-GCM with the `aead` traits and SP 800-38D's detached-IV API; stitched VAES/VPCLMULQDQ kernels on zmm and ymm, AES-NI and portable engines |
 //! | [`poly1305`] | Poly1305 (RFC 8439) | done: streaming, `universal-hash` traits, one-shot `tag`/`verify`; AVX-512 IFMA, AVX2 (Goll–Gueron and complete 4-decimation), portable |
-//! | [`chacha20`], [`chachapoly`] | ChaCha20, XChaCha20; ChaCha20-Poly1305, XChaCha20-Poly1305 | ChaCha20 on AVX-512, AVX2, portable; the AEADs with the `aead` traits (not stitched yet) |
+//! | [`chacha20`], [`chachapoly`] | ChaCha20, XChaCha20; ChaCha20-Poly1305, XChaCha20-Poly1305 | ChaCha20 on AVX-512, AVX2 (hand-written kernels), portable; the AEADs with the `aead` traits, stitched with a scalar Poly1305 on AVX2 |
 //! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |
 //! | [`cpu`] | feature detection, the ISA cap, what is in effect | done |
 //!

@@ -23,23 +23,19 @@
 //!
 //! # Backends
 //!
-//! Chosen once per key, best first: `avx512` (16 blocks per zmm pass),
-//! `avx2` (8 blocks per ymm pass), `portable` (one block at a time). All
-//! three run one generic, word-sliced block function (`chacha20/lanes.rs`)
-//! compiled with their features.
+//! Chosen once per key, best first: `avx512` (16 blocks per zmm pass, the
+//! generic word-sliced block function of `chacha20/lanes.rs` compiled with
+//! AVX-512), `avx2` (hand-written kernels, `chacha20/avx2.rs`: 8 blocks
+//! word-sliced for the bulk, 2 and 4 blocks in the horizontal layout for
+//! tails and short messages), `portable` (`lanes.rs`, one block at a time).
+//! The AVX2 kernels also serve the stitched ChaCha20-Poly1305
+//! ([`crate::chachapoly`]).
 //!
-//! Measured (Intel Xeon family 6 model 207, 2026-11-22,
-//! `cargo run --release -p peer-bench -- --filter chacha20 --quick`): 16 KiB
-//! at 1.38 cycles/byte on AVX-512 (1.23× RustCrypto's hand-written AVX2
-//! `chacha20`, 1.69), 3.66 on AVX2 and 5.65 portable. The rounds are the
-//! compiler's vectorisation of the word-sliced code; the transposition to
-//! block order is by hand (the compiler lowered it to word extracts: 2.04
-//! cycles/byte on AVX-512 before). The AVX2 backend is far from its floor:
-//! 16 state rows fill the 16 ymm registers, so the rounds spill, and its 16-
-//! and 8-bit rotations are three instructions where `vpshufb` is one —
-//! next, a hand-written round with two rows on the stack. The round
-//! function's floor on zmm is about 0.4 cycles/byte (20 rounds × 48 word
-//! operations ÷ 16 lanes ÷ 2 vector ports ÷ 64 bytes).
+//! Measured: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
+//! `chacha20` (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; details and
+//! command in `chacha20/avx2.rs`); AVX-512 16 KiB at 1.38 cycles/byte,
+//! 1.23× RustCrypto (Intel Xeon family 6 model 207, 2026-11-22, `cargo run
+//! --release -p peer-bench -- --filter chacha20 --quick`).
 //!
 //! ```
 //! use fieldwork::chacha20::ChaCha20;
@@ -57,7 +53,7 @@
 //! ```
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod lanes;
@@ -166,9 +162,40 @@ impl Core {
 
     /// The keystream block `counter`.
     pub(crate) fn block(&self, nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-        let mut b = [0u8; 64];
-        portable::xor(&self.key, nonce, counter, &mut b);
-        b
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(t) => avx2::block(t, &self.key, nonce, counter),
+            _ => {
+                let mut b = [0u8; 64];
+                portable::xor(&self.key, nonce, counter, &mut b);
+                b
+            }
+        }
+    }
+
+    /// The AVX2 token and the key words, when this key runs on the AVX2
+    /// backend (the stitched AEAD kernels use them).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn avx2(&self) -> Option<(cpu::Avx2, &[u32; 8])> {
+        match self.engine {
+            Engine::Avx2(t) => Some((t, &self.key)),
+            _ => None,
+        }
+    }
+
+    /// XORs the keystream from block 1 into `data` and returns block 0
+    /// (the AEAD's one-time Poly1305 key block), on AVX2 in the same pass
+    /// as the first data blocks. The caller keeps `1 + ⌈len/64⌉ ≤ 2^32`.
+    pub(crate) fn xor_after_block0(&self, nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(t) => avx2::xor_after_block0(t, &self.key, nonce, data),
+            _ => {
+                let b = self.block(nonce, 0);
+                self.xor(nonce, 1, data);
+                b
+            }
+        }
     }
 }
 

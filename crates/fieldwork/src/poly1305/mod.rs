@@ -91,6 +91,11 @@ mod portable;
 /// (`fieldwork::poly1305::universal_hash::{KeyInit, UniversalHash}`).
 pub use universal_hash;
 
+/// The scalar Poly1305 (radix 2^64) that the stitched ChaCha20-Poly1305
+/// kernels interleave with their vector ChaCha20 rounds.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use portable::{Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish};
+
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
 use core::fmt;
