@@ -7,18 +7,37 @@
 
 #[cfg(feature = "std")]
 use super::words::table_steps;
-use super::words::{reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
+use super::words::{reduce_limbs, reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
 use super::{Backend, FieldElement, FieldSpec, Gf2mError};
 use crate::gf2x::InlineFixed;
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
+/// The reduction of a product in the backend's digits: `lanes` folds
+/// where the product was computed (xmm lanes for PCLMULQDQ: no round trip
+/// through memory), `words` stores the product and folds in general
+/// registers (fewer live vector registers: better from 7 words up, where
+/// 2W lanes no longer fit in the 16 xmm registers). Chosen per field and
+/// operation by `peer-bench --filter gf2m` on an AMD EPYC Zen 3: products
+/// in lanes up to 4 words (m = 163: 70 → 59 cycles), squares in lanes up to
+/// 5 words (m = 283: 73 → 54). At 7 words a lone square is faster in lanes
+/// (69 → 51) but inversion, a loop of them, is not (9 500 → 17 500).
+macro_rules! reduce {
+    (lanes, $k:expr, $c:expr, $w:literal, $m:literal, $terms:expr) => {
+        $k.words(reduce_limbs::<K, $w, { 2 * $w }>($k, $c, $m, $terms))
+    };
+    (words, $k:expr, $c:expr, $w:literal, $m:literal, $terms:expr) => {
+        reduce_sparse::<$w, { 2 * $w }>($k.words($c), $m, $terms)
+    };
+}
+
 macro_rules! fixed_field {
     (
         $(#[$doc:meta])*
         $name:ident, m = $m:literal, words = $w:literal, bytes = $bytes:literal,
-        terms = [$($term:literal),*], mul = $mul:ident
+        terms = [$($term:literal),*], mul = $mul:ident,
+        reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Default)]
@@ -81,26 +100,28 @@ macro_rules! fixed_field {
         impl FieldSpec for $name {
             #[inline(always)]
             fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self {
-                $name(reduce_sparse::<$w, { 2 * $w }>(k.$mul(&a.0, &b.0), $m, Self::TERMS))
+                let c = k.$mul(&k.limbs(&a.0), &k.limbs(&b.0));
+                $name(reduce!($reduce_mul, k, c, $w, $m, Self::TERMS))
             }
 
             #[inline(always)]
             fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self {
-                let mut c = [0u64; 2 * $w];
-                for (i, &x) in a.0.iter().enumerate() {
-                    let [lo, hi] = k.square_word(x);
+                let limbs = k.limbs(&a.0);
+                let mut c = [limbs[0]; 2 * $w];
+                for (i, &x) in limbs.iter().enumerate() {
+                    let [lo, hi] = k.square_limb(x);
                     c[2 * i] = lo;
                     c[2 * i + 1] = hi;
                 }
-                $name(reduce_sparse::<$w, { 2 * $w }>(c, $m, Self::TERMS))
+                $name(reduce!($reduce_sq, k, c, $w, $m, Self::TERMS))
             }
 
             #[inline(always)]
             fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self {
                 // a = e(x²) + x·o(x²), so √a = e(x) + √x·o(x).
                 let (e, o) = split_even_odd(&a.0);
-                let p = reduce_sparse::<$w, { 2 * $w }>(k.$mul(&Self::SQRT_X, &o), $m, Self::TERMS);
-                $name(core::array::from_fn(|i| e[i] ^ p[i]))
+                let p = Self::mul_k(k, &$name(Self::SQRT_X), &$name(o));
+                $name(core::array::from_fn(|i| e[i] ^ p.0[i]))
             }
 
             #[cfg(feature = "std")]
@@ -367,25 +388,30 @@ fixed_field!(
     /// assert_eq!(a.sqrt().square(), a);
     /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
     /// ```
-    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3
+    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
+    reduce_products = lanes, reduce_squares = lanes
 );
 fixed_field!(
     /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
     /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
-    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4
+    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
+    reduce_products = lanes, reduce_squares = lanes
 );
 fixed_field!(
     /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
     /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
-    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5
+    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
+    reduce_products = words, reduce_squares = lanes
 );
 fixed_field!(
     /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
     /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
-    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7
+    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
+    reduce_products = words, reduce_squares = words
 );
 fixed_field!(
     /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
     /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
-    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9
+    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
+    reduce_products = words, reduce_squares = words
 );

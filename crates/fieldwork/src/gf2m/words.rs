@@ -5,6 +5,8 @@
 //! given (public) sizes and moduli.
 #![forbid(unsafe_code)]
 
+use crate::gf2x::InlineFixed;
+
 /// Reduces the product `c` (2W words, degree < 2m − 1) modulo the sparse
 /// polynomial f = x^m + Σ x^k, `terms` = the k (all < m − 64, with 0).
 ///
@@ -59,6 +61,53 @@ pub(crate) const fn reduce_sparse<const W: usize, const W2: usize>(
         k += 1;
     }
     out
+}
+
+/// [`reduce_sparse`] on a backend's digits (general registers, or xmm
+/// lanes for PCLMULQDQ, so a product is reduced where it was computed).
+#[inline(always)]
+pub(crate) fn reduce_limbs<K: InlineFixed, const W: usize, const W2: usize>(
+    k: K,
+    mut c: [K::Limb; W2],
+    m: usize,
+    terms: &[usize],
+) -> [K::Limb; W] {
+    let top = m / 64;
+    let r = (m % 64) as u32;
+    // With m a multiple of 64, word m/64 is a whole word to fold.
+    let first = if r == 0 { top } else { top + 1 };
+    for i in (first..W2).rev() {
+        let t = c[i];
+        for &term in terms {
+            let pos = 64 * i - m + term;
+            let (w, s) = (pos / 64, (pos % 64) as u32);
+            if s == 0 {
+                c[w] ^= t;
+            } else {
+                c[w] ^= k.shl(t, s);
+                c[w + 1] ^= k.shr(t, 64 - s);
+            }
+        }
+        // Word i is dropped below (only words < W are kept), and later
+        // folds never read it: they write below i only.
+    }
+    if top < W && r != 0 {
+        let t = k.shr(c[top], r);
+        // Clear bits r.. of the top word: XOR back t << r.
+        c[top] ^= k.shl(t, r);
+        for &term in terms {
+            let (w, s) = (term / 64, (term % 64) as u32);
+            if s == 0 {
+                c[w] ^= t;
+            } else {
+                c[w] ^= k.shl(t, s);
+                if w + 1 < W {
+                    c[w + 1] ^= k.shr(t, 64 - s);
+                }
+            }
+        }
+    }
+    core::array::from_fn(|i| c[i])
 }
 
 /// Bit `i` to bit `2i`: the square of a 32-bit polynomial (shifts and

@@ -37,8 +37,9 @@
 use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
-    __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
-    _mm_srli_si128, _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
+    _mm_extract_epi64, _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128,
+    _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
 /// The product with the instruction; callers must run with PCLMULQDQ and
@@ -65,7 +66,7 @@ fn clmul_words(_: Clmul, a: u64, b: u64) -> [u64; 2] {
 /// `psrldq` for its high word, where the `u64` digit needs a `movq` and a
 /// `pextrq` to bring the product back to general registers and XORs there.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Lane64(__m128i);
+pub(crate) struct Lane64(__m128i);
 
 impl core::ops::BitXor for Lane64 {
     type Output = Lane64;
@@ -162,20 +163,40 @@ impl Kernel for ClmulKernel {
 
 macro_rules! fixed_entries {
     ($($name:ident $n:literal = $formula:path),*) => {
-        /// The same kernels `#[inline(always)]`, for another area's
-        /// `#[target_feature(enable = "pclmulqdq,sse4.1")]` entry points.
+        /// The same kernels `#[inline(always)]` on xmm lanes, for another
+        /// area's `#[target_feature(enable = "pclmulqdq,sse4.1")]` entry
+        /// points.
         impl formulas::InlineFixed for PclmulLane {
+            type Limb = Lane64;
+            #[inline(always)]
+            fn limbs<const N: usize>(self, a: &[u64; N]) -> [Lane64; N] {
+                to_lanes(a)
+            }
+            #[inline(always)]
+            fn words<const N: usize>(self, a: [Lane64; N]) -> [u64; N] {
+                let mut out = [0u64; N];
+                store_lanes(&mut out, a);
+                out
+            }
+            #[inline(always)]
+            fn shl(self, x: Lane64, s: u32) -> Lane64 {
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                Lane64(unsafe { _mm_sll_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
+            }
+            #[inline(always)]
+            fn shr(self, x: Lane64, s: u32) -> Lane64 {
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                Lane64(unsafe { _mm_srl_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
+            }
             $(
                 #[inline(always)]
-                fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-                    let mut c = [0u64; 2 * $n];
-                    store_lanes(&mut c, $formula(self, &to_lanes(a), &to_lanes(b)));
-                    c
+                fn $name(self, a: &[Lane64; $n], b: &[Lane64; $n]) -> [Lane64; 2 * $n] {
+                    $formula(self, a, b)
                 }
             )*
             #[inline(always)]
-            fn square_word(self, a: u64) -> [u64; 2] {
-                clmul_words(self.0, a, a)
+            fn square_limb(self, a: Lane64) -> [Lane64; 2] {
+                self.mul(a, a)
             }
         }
 

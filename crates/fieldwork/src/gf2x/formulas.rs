@@ -228,35 +228,48 @@ pub(crate) trait Kernel: Copy {
 }
 
 /// A backend's fixed-size products and word square as `#[inline(always)]`
-/// functions on arrays, for other areas (`gf2m`) to inline into their own
-/// `#[target_feature]` entry points, so a field operation's product,
-/// reduction and the loops around them compile into one function.
+/// functions on arrays of its digits, for other areas (`gf2m`) to inline
+/// into their own `#[target_feature]` entry points: a field operation's
+/// product, its reduction (shifts and XORs of the same digits) and the
+/// loops around them compile into one function, and the partial products
+/// never leave the registers the backend computes them in (xmm lanes for
+/// PCLMULQDQ).
 // Every fixed size is here (the PCLMULQDQ backend implements its whole
 // list); gf2m uses the sizes of its fields.
 #[allow(dead_code)]
 pub(crate) trait InlineFixed: Copy {
+    /// A 64-bit word where this backend keeps it.
+    type Limb: Digit;
+    /// Words to digits.
+    fn limbs<const N: usize>(self, a: &[u64; N]) -> [Self::Limb; N];
+    /// Digits to words.
+    fn words<const N: usize>(self, a: [Self::Limb; N]) -> [u64; N];
+    /// `x << s` (0 < s < 64) within the 64-bit word.
+    fn shl(self, x: Self::Limb, s: u32) -> Self::Limb;
+    /// `x >> s` (0 < s < 64) within the 64-bit word.
+    fn shr(self, x: Self::Limb, s: u32) -> Self::Limb;
     /// The 1-word product.
-    fn mul1(self, a: &[u64; 1], b: &[u64; 1]) -> [u64; 2];
+    fn mul1(self, a: &[Self::Limb; 1], b: &[Self::Limb; 1]) -> [Self::Limb; 2];
     /// The 2-word product.
-    fn mul2(self, a: &[u64; 2], b: &[u64; 2]) -> [u64; 4];
+    fn mul2(self, a: &[Self::Limb; 2], b: &[Self::Limb; 2]) -> [Self::Limb; 4];
     /// The 3-word product.
-    fn mul3(self, a: &[u64; 3], b: &[u64; 3]) -> [u64; 6];
+    fn mul3(self, a: &[Self::Limb; 3], b: &[Self::Limb; 3]) -> [Self::Limb; 6];
     /// The 4-word product.
-    fn mul4(self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 8];
+    fn mul4(self, a: &[Self::Limb; 4], b: &[Self::Limb; 4]) -> [Self::Limb; 8];
     /// The 5-word product.
-    fn mul5(self, a: &[u64; 5], b: &[u64; 5]) -> [u64; 10];
+    fn mul5(self, a: &[Self::Limb; 5], b: &[Self::Limb; 5]) -> [Self::Limb; 10];
     /// The 6-word product.
-    fn mul6(self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 12];
+    fn mul6(self, a: &[Self::Limb; 6], b: &[Self::Limb; 6]) -> [Self::Limb; 12];
     /// The 7-word product.
-    fn mul7(self, a: &[u64; 7], b: &[u64; 7]) -> [u64; 14];
+    fn mul7(self, a: &[Self::Limb; 7], b: &[Self::Limb; 7]) -> [Self::Limb; 14];
     /// The 8-word product.
-    fn mul8(self, a: &[u64; 8], b: &[u64; 8]) -> [u64; 16];
+    fn mul8(self, a: &[Self::Limb; 8], b: &[Self::Limb; 8]) -> [Self::Limb; 16];
     /// The 9-word product.
-    fn mul9(self, a: &[u64; 9], b: &[u64; 9]) -> [u64; 18];
+    fn mul9(self, a: &[Self::Limb; 9], b: &[Self::Limb; 9]) -> [Self::Limb; 18];
     /// The 16-word product.
-    fn mul16(self, a: &[u64; 16], b: &[u64; 16]) -> [u64; 32];
+    fn mul16(self, a: &[Self::Limb; 16], b: &[Self::Limb; 16]) -> [Self::Limb; 32];
     /// The square of one word, low word first.
-    fn square_word(self, a: u64) -> [u64; 2];
+    fn square_limb(self, a: Self::Limb) -> [Self::Limb; 2];
 }
 
 /// Spreads the 32 bits of `x` to the even bit positions of a u64 (bit i to
