@@ -24,11 +24,14 @@ ln -sf "$ours" "$work/lib/libgf2x.so.3"
 
 echo "== building ntl_check against the system NTL"
 g++ -O2 -std=c++17 -o "$work/ntl_check" "$here/ntl_check.cpp" -lntl -lgmp -lpthread
-ldd "$work/ntl_check" | grep -q 'libgf2x\.so\.3' \
+# (ldd's output is captured first: `ldd | grep -q` fails under pipefail
+# when grep exits early.)
+system_ldd="$(ldd "$work/ntl_check")"
+grep -q 'libgf2x\.so\.3' <<<"$system_ldd" \
   || { echo "FAIL: ntl_check does not load libgf2x.so.3 (ldd)" >&2; exit 1; }
 
 echo "== which libgf2x.so.3 each run loads"
-system_lib="$(ldd "$work/ntl_check" | awk '/libgf2x\.so\.3/ {print $3}')"
+system_lib="$(awk '/libgf2x\.so\.3/ {print $3}' <<<"$system_ldd")"
 ours_lib="$(LD_LIBRARY_PATH="$work/lib" ldd "$work/ntl_check" | awk '/libgf2x\.so\.3/ {print $3}')"
 echo "system run: $system_lib"
 echo "ours run:   $ours_lib"
