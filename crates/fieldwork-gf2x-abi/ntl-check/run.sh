@@ -5,6 +5,11 @@
 # loader which library was loaded (ldd, and LD_DEBUG=bindings for gf2x_mul),
 # and requires byte-identical outputs.
 #
+# Before NTL, c_api_check.c exercises every gf2x.h function (gf2x_mul,
+# gf2x_mul_r with a pool and with NULL, gf2x_mul_toom with gf2x_toomspace's
+# scratch, c aliasing a or b) through Debian's header, against both libraries,
+# outputs diffed the same way.
+#
 # Usage: crates/fieldwork-gf2x-abi/ntl-check/run.sh [max_log2_words]  (default 16)
 # Needs: g++, libntl-dev (and its libgmp-dev), cargo. Exit status 0 iff identical.
 set -euo pipefail
@@ -48,7 +53,19 @@ case "$binding" in
   *) echo "FAIL: LD_DEBUG=bindings does not show gf2x_mul bound to ours" >&2; exit 1 ;;
 esac
 
-echo "== running (sizes up to 2^$max_log words)"
+echo "== c_api_check: gf2x.h's functions through Debian's header"
+"${CC:-gcc}" -O2 -Wall -o "$work/c_api_check" "$here/c_api_check.c" -lgf2x
+"$work/c_api_check" >"$work/c_system.txt"
+LD_LIBRARY_PATH="$work/lib" "$work/c_api_check" >"$work/c_ours.txt"
+if cmp -s "$work/c_system.txt" "$work/c_ours.txt"; then
+  echo "OK: c_api_check outputs byte-identical ($(wc -l <"$work/c_ours.txt") lines)"
+else
+  echo "FAIL: c_api_check outputs differ:" >&2
+  diff "$work/c_system.txt" "$work/c_ours.txt" | head -20 >&2
+  exit 1
+fi
+
+echo "== ntl_check (sizes up to 2^$max_log words)"
 t0=$(date +%s.%N)
 "$work/ntl_check" "$max_log" >"$work/system.txt"
 t1=$(date +%s.%N)
