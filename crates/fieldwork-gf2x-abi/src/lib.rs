@@ -1,4 +1,4 @@
-//! gf2x 1.3's public C API, computed by fieldwork's GF(2)[x] product.
+//! gf2x 1.3's public C API, computed by fieldwork's GF(2)\[x\] product.
 //!
 //! Built as a shared library with soname `libgf2x.so.3` (see `build.rs`), this
 //! crate replaces Debian's `libgf2x3` for every program linked to it (NTL and,
@@ -442,6 +442,10 @@ pub extern "C" fn gf2x_toomspace(n: c_long) -> c_long {
         let Ok(n) = usize::try_from(n) else {
             return 0;
         };
+        // No 2n-word output fits in memory: say so rather than overflow.
+        if n > isize::MAX as usize / size_of::<u64>() / 2 {
+            return c_long::MAX;
+        }
         c_long::try_from(gf2x::mul_scratch_len(n, n)).unwrap_or(c_long::MAX)
     })
 }

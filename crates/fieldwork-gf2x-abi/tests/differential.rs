@@ -269,6 +269,7 @@ fn zero_lengths_and_null_pointers() {
     }
     assert_eq!(GF2X_TOOMSPACE(-1), 0);
     assert_eq!(GF2X_TOOMSPACE(0), 0);
+    assert_eq!(GF2X_TOOMSPACE(c_long::MAX), c_long::MAX);
     // A cleared pool is reusable.
     let mut pool = Pool::new();
     let big = Rng(5).words(3000);
