@@ -59,14 +59,16 @@
 //! - `avx512ifma` (`poly1305/ifma.rs`): radix 2^44 on zmm with the
 //!   52-bit multiply-add (`vpmadd52luq`/`vpmadd52huq`), eight interleaved
 //!   Horner chains with `r^8`, complete 8-decimation as below.
-//! - `avx2-decimation` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
+//! - `avx2-goll-gueron` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
 //!   interleaved Horner chains with the multiplier `r^4` (Goll & Gueron,
-//!   ITNG 2015), the whole input by complete 4-decimation Horner with zero
-//!   blocks prepended logically when the block count is not a multiple of
-//!   4 (Bhattacharyya & Sarkar, ePrint 2019/842).
-//! - `avx2-goll-gueron` (same file; not chosen by default, kept to be
-//!   compared): the same loop, with the last `n mod 4` blocks on the scalar
-//!   loop instead.
+//!   ITNG 2015), the last `n mod 4` blocks on the scalar loop.
+//! - `avx2-decimation` (same file; not chosen by default, kept to be
+//!   compared): the same loop over the whole input by complete 4-decimation
+//!   Horner, zero blocks prepended logically when the block count is not a
+//!   multiple of 4 (Bhattacharyya & Sarkar, ePrint 2019/842). Measured at
+//!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`) it is
+//!   level with Goll–Gueron's form below 1 KiB and 3–6 % slower above,
+//!   so the dissertation's gain does not carry over to this core.
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
 //!   (below 1 KiB per `update` call) and for a final partial block.
@@ -146,7 +148,12 @@ impl Engine {
         if let Some(e) = Engine::ifma(key) {
             return e;
         }
-        if let Some(e) = Engine::avx2_decimation(key) {
+        // Goll–Gueron's form: equal to complete decimation below 1 KiB (both
+        // take the scalar loop there) and 3–6 % faster above on Zen 3 (the
+        // sweep's band means, docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md),
+        // level on the Xeon f6m207's AVX2 tier (0.611 against 0.618
+        // cycles/byte at 16 KiB).
+        if let Some(e) = Engine::avx2_goll_gueron(key) {
             return e;
         }
         Engine::portable(key)
