@@ -76,23 +76,25 @@
 //!
 //! `cargo run --release -p peer-bench --features system-peers -- --filter
 //! gf2m` measures each operation against NTL's `GF2E` and OpenSSL's
-//! `BN_GF2m_*` (chained calls). On an AMD EPYC Zen 3 (family 25 model 1,
-//! PCLMULQDQ backend), 2026-11-22: mul 8.7–15× NTL and 3.2–5× OpenSSL;
-//! square 3.1–6× NTL; sqrt several hundred times either (they
-//! exponentiate); invert 0.8× NTL at m = 571 to 1.1× at m = 409, 1.7–4×
-//! OpenSSL; m = 571: mul 145 cycles, square 67, invert 19 300, half-trace
-//! 2 000.
+//! `BN_GF2m_*` (chained calls); `docs/benchmarks/amd-epyc-f25m1.md` has
+//! the generated table. On an AMD EPYC Zen 3 (family 25 model 1, PCLMULQDQ
+//! backend), 2026-11-22: mul 10–15× NTL and 3.8–5.5× OpenSSL; square
+//! 3.0–4.6× NTL; sqrt several hundred times either (they exponentiate);
+//! invert 1.25–1.8× NTL and 4.2–7× OpenSSL; m = 163: mul 58 cycles,
+//! square 49, invert 2 460; m = 571: mul 190, square 95, invert 15 750,
+//! half-trace 2 600.
 //!
-//! Inversion is the one operation slower than a peer: NTL's is a
-//! variable-time extended Euclid, ours Itoh–Tsujii in constant time. Its
+//! Inversion is the operation furthest from its target (4× NTL): NTL's is
+//! a variable-time extended Euclid, ours Itoh–Tsujii in constant time. Its
 //! floor at m = 571: ⌊log₂ 570⌋ + popcount(570) − 1 = 13 products (1 900
 //! cycles), three 285/142/71-fold Frobenius maps as tables (m·W = 5 139
-//! masked XORs each, about 2 000 cycles) and 38 single squarings (2 300):
-//! about 10 000 cycles at best, against NTL's 15 000. A constant-time
-//! divstep inversion (Bernstein–Yang, with 62 steps per batch on one word
-//! and the transition matrix applied by carry-less products) needs 2m − 1
-//! steps: 19 batches of about 350 cycles, about 7 000 — the next thing to
-//! try, but still short of 4× NTL.
+//! masked XORs each, about 2 600 cycles, the half-trace's cost) and 38
+//! single squarings (2 300): about 12 000 cycles at best (we measure
+//! 15 750), against NTL's 19 700. A constant-time divstep inversion
+//! (Bernstein–Yang, with 62 steps per batch on one word and the transition
+//! matrix applied by carry-less products) needs 2m − 1 steps: 19 batches of
+//! about 350 cycles, about 7 000 (2.8× NTL) — the next thing to try, but
+//! still short of 4×.
 //!
 //! Rejected: a 4-bit window for the Frobenius tables (a secret table
 //! index); the masked XOR without `black_box` (the compiler made it a branch
