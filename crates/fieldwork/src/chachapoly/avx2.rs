@@ -24,24 +24,24 @@
 //!
 //! Per 512-byte group: the 8-block kernel's 10 double rounds (1 280 vector
 //! instructions) and 32 Poly1305 blocks (each 4 `mulx` and one `imul`, the
-//! fold `(d₂ & !3) + (d₂ >> 2)`, a dozen additions with carry). On Zen 3
-//! the scalar chain (about 13 TSC ticks per block, 416 per group) and the
-//! vector rounds (about 400 ticks per group) nearly balance. Figure: see
-//! the module docs of [`crate::chachapoly`].
+//! fold `(d₂ & !3) + (d₂ >> 2)`, a dozen additions with carry): on Zen 3 the
+//! scalar chain and the vector rounds nearly balance (about 13 TSC ticks
+//! per block against 400 ticks of rounds per group).
 //!
-//! Rejected (measured with `peer-bench --filter chachapoly --quick` on the
-//! same Zen 3): the two passes over the whole message (16 KiB 1.33 TSC
-//! ticks/byte against 0.90 stitched); the MAC as two Horner chains of 16
-//! blocks joined by `h·r^16 + h_B` (a general multiplication mod 2^130 −
-//! 5): slower at every length (16 KiB 1.03–1.08 against 0.87); the
-//! Poly1305 blocks of a hook spread by `32·r/10` (a division per double
-//! round: 16 KiB 1.14 against 0.90 with fixed ranges of three); the
-//! hooks' blocks by index with length tests instead of slices (no better:
-//! 576 B 1 264 against 1 152 ticks); two passes over L1-sized chunks
-//! (ChaCha20 on AVX2, then Poly1305 on AVX2 over the chunk while it is
-//! hot; a throwaway build): 16 KiB in 11.0, 9.6, 9.1 and 8.8 µs for chunks
-//! of 512 B, 1, 2 and 4 KiB, against 8.9 µs for two whole passes and 5.9
-//! µs stitched (Poly1305's vector path wants 1 KiB or more per call).
+//! Figure (`cargo run --release -p peer-bench --features system-peers --
+//! --filter chachapoly`, AMD EPYC Zen 3 family 25 model 1, 2026-11-22; the
+//! table is in `docs/benchmarks/amd-epyc-f25m1.md`): sealing 16 KiB with 13
+//! bytes of associated data at 1.15 cycles/byte, 1.16× ring and aws-lc-rs.
+//!
+//! Rejected, each measured slower with `peer-bench --filter chachapoly`:
+//! - two passes over the whole message (ChaCha20, then vector Poly1305);
+//! - two passes over L1-sized chunks of 512 B to 4 KiB (the vector
+//!   Poly1305 wants 1 KiB or more per call);
+//! - the MAC as two Horner chains joined by `h·r^16 + h_B` (a general
+//!   multiplication mod 2^130 − 5 per group);
+//! - spreading a group's blocks over the double rounds by `32·r/10` (a
+//!   division per double round);
+//! - the hooks' blocks chosen by index with length tests instead of slices.
 #![allow(unsafe_code)]
 
 use crate::chacha20::avx2::{
