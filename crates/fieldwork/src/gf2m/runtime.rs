@@ -320,30 +320,7 @@ impl RuntimeArith<'_> {
         let (m, words) = (inner.m, inner.words);
         match &inner.reduction {
             Reduction::Sparse(terms) => {
-                let top = m / 64;
-                let r = m % 64;
-                for i in (top + 1..c.len()).rev() {
-                    let t = core::mem::take(&mut c[i]);
-                    for &k in terms {
-                        let pos = 64 * i - m + k;
-                        let (w, s) = (pos / 64, pos % 64);
-                        c[w] ^= t << s;
-                        if s != 0 {
-                            c[w + 1] ^= t >> (64 - s);
-                        }
-                    }
-                }
-                if top < c.len() {
-                    let t = c[top] >> r;
-                    c[top] ^= t << r;
-                    for &k in terms {
-                        let (w, s) = (k / 64, k % 64);
-                        c[w] ^= t << s;
-                        if s != 0 && w + 1 < c.len() {
-                            c[w + 1] ^= t >> (64 - s);
-                        }
-                    }
-                }
+                super::words::fold_sparse(&mut c, m, terms);
                 c.truncate(words);
                 c
             }

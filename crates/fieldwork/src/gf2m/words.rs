@@ -23,9 +23,24 @@ pub(crate) const fn reduce_sparse<const W: usize, const W2: usize>(
     m: usize,
     terms: &[usize],
 ) -> [u64; W] {
+    fold_sparse(&mut c, m, terms);
+    let mut out = [0u64; W];
+    let mut k = 0;
+    while k < W {
+        out[k] = c[k];
+        k += 1;
+    }
+    out
+}
+
+/// The fold of [`reduce_sparse`] in place on any number of words: the
+/// words from ⌈m/64⌉ on are cleared and the result is in the words below
+/// (the run-time fields' sparse reduction too).
+#[inline(always)]
+pub(crate) const fn fold_sparse(c: &mut [u64], m: usize, terms: &[usize]) {
     let top = m / 64;
     let r = m % 64;
-    let mut i = W2 - 1;
+    let mut i = c.len() - 1;
     while i > top {
         let t = c[i];
         c[i] = 0;
@@ -41,26 +56,19 @@ pub(crate) const fn reduce_sparse<const W: usize, const W2: usize>(
         }
         i -= 1;
     }
-    if top < W2 {
+    if top < c.len() {
         let t = c[top] >> r;
         c[top] ^= t << r;
         let mut j = 0;
         while j < terms.len() {
             let (w, s) = (terms[j] / 64, terms[j] % 64);
             c[w] ^= t << s;
-            if s != 0 && w + 1 < W2 {
+            if s != 0 && w + 1 < c.len() {
                 c[w + 1] ^= t >> (64 - s);
             }
             j += 1;
         }
     }
-    let mut out = [0u64; W];
-    let mut k = 0;
-    while k < W {
-        out[k] = c[k];
-        k += 1;
-    }
-    out
 }
 
 /// [`reduce_sparse`] on a backend's digits (general registers, or xmm

@@ -270,7 +270,7 @@ impl Isomorphism {
                 let want = basis.from_hex(b_nb)?.coordinates();
                 let got = iso.to_normal(&b)?.coordinates();
                 (0..m)
-                    .find(|&r| rotate(&got, r, m) == want)
+                    .find(|&r| super::rotate_coordinates(&got, r, m) == want)
                     .ok_or(NormalBasisError::Encoding)?
             }
             None => {
@@ -286,7 +286,7 @@ impl Isomorphism {
                 (0..m)
                     .min_by_key(|&r| {
                         // a₀ most significant: compare the strings a₀ a₁ ….
-                        let rc = rotate(&c, r, m);
+                        let rc = super::rotate_coordinates(&c, r, m);
                         (0..m).map(|i| bit(&rc, i)).collect::<Vec<bool>>()
                     })
                     .unwrap_or(0)
@@ -368,18 +368,6 @@ fn field_is_nist(field: &BinaryField) -> bool {
     matches!(field.degree(), 163 | 233 | 283 | 409 | 571)
         && BinaryField::sparse_irreducible(field.degree())
             .is_ok_and(|nist| nist.modulus() == field.modulus())
-}
-
-/// The coordinates rotated: position i moves to i + r (mod m).
-fn rotate(c: &[u64], r: usize, m: usize) -> Vec<u64> {
-    let mut out = vec![0u64; c.len()];
-    for i in 0..m {
-        if bit(c, i) {
-            let j = (i + r) % m;
-            out[j / 64] |= 1 << (j % 64);
-        }
-    }
-    out
 }
 
 /// A root of `g` (irreducible over GF(2) of degree m, so split into

@@ -251,35 +251,7 @@ impl GaussianNormalBasis {
         if !(1..=Self::MAX_TYPE).contains(&t) {
             return Err(NormalBasisError::Type(t));
         }
-        let p = t * m + 1;
-        if !is_prime(p) {
-            return Err(NormalBasisError::NotPrime { p });
-        }
-        let k = order_of_2(p);
-        if gcd(t * m / k, m) != 1 {
-            return Err(NormalBasisError::NotNormal { p, order_of_2: k });
-        }
-        // A generator of K: u = g^m for a primitive root g... found directly
-        // as an element of order t.
-        let u = (2..p)
-            .find(|&u| {
-                let mut x = 1;
-                for _ in 0..t {
-                    x = x * u % p;
-                }
-                x == 1 && (1..t).all(|j| pow_mod(u, j, p) != 1)
-            })
-            .unwrap_or(1);
-        let mut index = vec![u32::MAX; p];
-        let mut two_i = 1usize;
-        for i in 0..m {
-            let mut k = two_i;
-            for _ in 0..t {
-                index[k] = i as u32;
-                k = k * u % p;
-            }
-            two_i = two_i * 2 % p;
-        }
+        let (p, index) = gauss_period_index(m, t)?;
         let pw = p.div_ceil(64);
         let mut coordinate_mask = vec![0u64; pw];
         let mut two_i = 1usize;
@@ -483,6 +455,40 @@ impl GaussianNormalBasis {
     }
 }
 
+/// p = t·m + 1 and P1363 A.3.7's F as a table (`index[k]` = i with
+/// k ≡ 2^i·u (mod p), u in the order-t subgroup K; `index[0]` unused), if
+/// the type-t Gaussian normal basis of GF(2^m) exists: p prime and
+/// gcd(t·m / ord_p(2), m) = 1 (P1363 A.3.6). Shared by the basis and the
+/// reproduction tables.
+pub(super) fn gauss_period_index(
+    m: usize,
+    t: usize,
+) -> Result<(usize, Vec<u32>), NormalBasisError> {
+    let p = t * m + 1;
+    if !is_prime(p) {
+        return Err(NormalBasisError::NotPrime { p });
+    }
+    let k = order_of_2(p);
+    if gcd(t * m / k, m) != 1 {
+        return Err(NormalBasisError::NotNormal { p, order_of_2: k });
+    }
+    // A generator u of K: an element of order exactly t.
+    let u = (2..p)
+        .find(|&u| pow_mod(u, t, p) == 1 && (1..t).all(|j| pow_mod(u, j, p) != 1))
+        .unwrap_or(1);
+    let mut index = vec![u32::MAX; p];
+    let mut two_i = 1usize;
+    for i in 0..m {
+        let mut k = two_i;
+        for _ in 0..t {
+            index[k] = i as u32;
+            k = k * u % p;
+        }
+        two_i = two_i * 2 % p;
+    }
+    Ok((p, index))
+}
+
 fn pow_mod(b: usize, e: usize, p: usize) -> usize {
     let mut r = 1;
     for _ in 0..e {
@@ -503,46 +509,11 @@ fn mask_to_p(w: &mut [u64], p: usize) {
 struct NbArith<'a>(&'a Inner);
 
 impl NbArith<'_> {
-    /// `c mod (x^p − 1)` (c of degree < 2p − 1, 2·pw words), then the
-    /// representative with a zero x⁰ coefficient (adding Φ_p when it is
-    /// one), in place: `c` is truncated to the pw words of the result.
-    fn fold(&self, c: &mut Vec<u64>) {
-        let (p, pw) = (self.0.p, self.0.pw);
-        let (w, s) = (p / 64, p % 64);
-        let low_last = if p % 64 == 0 {
-            u64::MAX
-        } else {
-            (1u64 << s) - 1
-        };
-        // Word i of the result: low bits i, plus bits p + 64i … of c. The
-        // high part starts inside word w ≥ i, so reading ahead is safe
-        // while writing word i in increasing order only if the high words
-        // are read before word w is masked: take the top word's high bits
-        // first.
-        let top_high = if s == 0 { c[w] } else { c[w] & !low_last };
-        for i in 0..pw {
-            let lo = if w + i == w {
-                top_high
-            } else {
-                c.get(w + i).copied().unwrap_or(0)
-            };
-            let hi = c.get(w + i + 1).copied().unwrap_or(0);
-            let high = if s == 0 {
-                lo
-            } else {
-                (lo >> s) | (hi << (64 - s))
-            };
-            let low = if i == pw - 1 { c[i] & low_last } else { c[i] };
-            c[i] = low ^ high;
-        }
-        c.truncate(pw);
-        c[pw - 1] &= low_last;
-        // The mask's bit passes `black_box`, or the compiler branches on it.
-        let flip = core::hint::black_box(c[0] & 1).wrapping_neg();
-        for x in c.iter_mut() {
-            *x ^= flip;
-        }
-        c[pw - 1] &= low_last;
+    /// [`fold_into`] a fresh element.
+    fn fold(&self, c: &[u64]) -> Vec<u64> {
+        let mut out = vec![0u64; self.0.pw];
+        fold_into(self.0, c, &mut out);
+        out
     }
 
     /// The p-bit form of m-bit coordinates: each coordinate written to its
@@ -593,16 +564,14 @@ impl Arith for NbArith<'_> {
         let mut c = vec![0u64; 2 * self.0.pw];
         let done = self.0.backend.mul_into(&mut c, a, b);
         debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
-        self.fold(&mut c);
-        c
+        self.fold(&c)
     }
     fn square(&self, a: &Vec<u64>) -> Vec<u64> {
         let mut c = vec![0u64; 2 * self.0.pw];
         let done = self.0.backend.square_into(&mut c, a);
         debug_assert!(done.is_ok(), "output sized 2·a.len()");
         // A(x)² = A(x²) keeps x⁰'s coefficient at zero: no flip happens.
-        self.fold(&mut c);
-        c
+        self.fold(&c)
     }
     /// `a^(2^k)`: k squarings for small k, else the coordinates read out,
     /// rotated by k and written back (m + p bit moves at public positions),
@@ -744,8 +713,7 @@ impl NormalElement {
                 r[at / 64 + 1] ^= w >> (64 - at % 64);
             }
         }
-        r.resize(2 * pw, 0);
-        NbArith(inner).fold(&mut r);
+        let r = NbArith(inner).fold(&r);
         self.with(e.iter().zip(&r).map(|(x, y)| x ^ y).collect())
     }
 
@@ -857,7 +825,9 @@ impl core::ops::AddAssign<&NormalElement> for NormalElement {
     }
 }
 
-/// [`NbArith::fold`] of `c` written into `out` (pw words).
+/// `c mod (x^p − 1)` (c of degree < 2p − 1) written into `out` (pw words),
+/// then the representative with a zero x⁰ coefficient (adding Φ_p when it
+/// is one, a masked complement).
 fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
     let (p, pw) = (inner.p, inner.pw);
     let (w, s) = (p / 64, p % 64);

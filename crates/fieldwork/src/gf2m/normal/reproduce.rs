@@ -301,40 +301,6 @@ pub const MAX_M: usize = 4096;
 /// The largest p = t·m + 1 accepted by [`NbTable::new`].
 pub const MAX_P: usize = 1 << 20;
 
-fn is_prime(n: usize) -> bool {
-    if n < 2 {
-        return false;
-    }
-    let mut d = 2;
-    while d * d <= n {
-        if n.is_multiple_of(d) {
-            return false;
-        }
-        d += 1;
-    }
-    true
-}
-
-fn gcd(mut a: usize, mut b: usize) -> usize {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-fn pow_mod(mut b: u64, mut e: u64, p: u64) -> u64 {
-    let mut r = 1 % p;
-    b %= p;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % p;
-        }
-        b = b * b % p;
-        e >>= 1;
-    }
-    r
-}
-
 impl NbTable {
     /// The tables of the type-t Gaussian normal basis of GF(2^m), or none
     /// if there is none: p = t·m + 1 must be prime and
@@ -348,45 +314,19 @@ impl NbTable {
             return None;
         }
         let p = t.checked_mul(m)?.checked_add(1)?;
-        if p > MAX_P || !is_prime(p) {
+        if p > MAX_P {
             return None;
         }
-        let p64 = p as u64;
-        // ord_p(2) and the existence condition.
-        let mut ord = 1usize;
-        let mut x = 2 % p64;
-        while x != 1 {
-            x = x * 2 % p64;
-            ord += 1;
-        }
-        if gcd(t * m / ord, m) != 1 {
-            return None;
-        }
-        // K: the t elements with u^t = 1 (Z_p^* is cyclic).
-        let k_group: Vec<u64> = (1..p64)
-            .filter(|&u| pow_mod(u, t as u64, p64) == 1)
+        // The existence conditions and A.3.7's F, shared with the basis.
+        let (_, f) = super::gauss_period_index(m, t).ok()?;
+        let mut two_i = 1usize;
+        let pow2: Vec<u32> = (0..m)
+            .map(|_| {
+                let x = two_i as u32;
+                two_i = two_i * 2 % p;
+                x
+            })
             .collect();
-        if k_group.len() != t {
-            return None;
-        }
-        // F(2^i·u) = i (A.3.7); every x must be hit exactly once.
-        let mut f = vec![u32::MAX; p];
-        let mut two_i = 1u64;
-        let mut pow2 = Vec::with_capacity(m);
-        for i in 0..m {
-            pow2.push(two_i as u32);
-            for &u in &k_group {
-                let x = (two_i * u % p64) as usize;
-                if f[x] != u32::MAX {
-                    return None;
-                }
-                f[x] = i as u32;
-            }
-            two_i = two_i * 2 % p64;
-        }
-        if f[1..].contains(&u32::MAX) {
-            return None;
-        }
         let j_shift = (t % 2 == 1).then(|| f[p - 1] as usize);
         let pairs: Vec<(u32, u32)> = (1..p - 1).map(|k| (f[k + 1], f[p - k])).collect();
 
