@@ -328,8 +328,8 @@ fn runtime_fields_against_gf2poly() {
         // A dense modulus too: f·(the lowest trinomial) is reducible, so
         // search the first irreducible with many terms near the top.
         for _ in 0..6 {
-            let a = field.random(&mut RandAdapter(&mut rng));
-            let b = field.random(&mut RandAdapter(&mut rng));
+            let a = field.random(&mut rng);
+            let b = field.random(&mut rng);
             let want = (&a.to_poly() * &b.to_poly()).checked_rem(&f).unwrap();
             assert_eq!((&a * &b).to_poly(), want, "{text}");
             if !bool::from(a.is_zero()) {
@@ -370,8 +370,8 @@ fn runtime_dense_modulus() {
         let field = BinaryField::new(f.clone()).unwrap();
         assert!(!field.has_sparse_reduction());
         for _ in 0..10 {
-            let a = field.random(&mut RandAdapter(&mut rng));
-            let b = field.random(&mut RandAdapter(&mut rng));
+            let a = field.random(&mut rng);
+            let b = field.random(&mut rng);
             let want = (&a.to_poly() * &b.to_poly()).checked_rem(&f).unwrap();
             assert_eq!((&a * &b).to_poly(), want, "m={m}");
             assert_eq!(
@@ -440,25 +440,6 @@ fn sparse_irreducible_gives_the_standard_polynomials() {
                 .to_string(),
             text
         );
-    }
-}
-
-/// `rand_core::Rng` over the test PRNG.
-struct RandAdapter<'a>(&'a mut Rng);
-
-impl fieldwork::rand_core::TryRng for RandAdapter<'_> {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.0.next_u64() as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Ok(self.0.next_u64())
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = self.0.next_u64() as u8;
-        }
-        Ok(())
     }
 }
 

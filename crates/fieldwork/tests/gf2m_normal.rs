@@ -29,24 +29,6 @@ const FIELDS: &[(usize, usize)] = &[
     (292, 1),
 ];
 
-struct RandAdapter<'a>(&'a mut Rng);
-
-impl fieldwork::rand_core::TryRng for RandAdapter<'_> {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.0.next_u64() as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Ok(self.0.next_u64())
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = self.0.next_u64() as u8;
-        }
-        Ok(())
-    }
-}
-
 /// Rotates m-bit coordinates: position i to i + 1 (mod m).
 fn rotate1(c: &[u64], m: usize) -> Vec<u64> {
     let mut out = vec![0u64; c.len()];
@@ -73,8 +55,8 @@ fn normal_basis_arithmetic_matches_the_polynomial_basis() {
             "({m}, {t}): 1 ↦ all ones"
         );
         for _ in 0..4 {
-            let a = pb.random(&mut RandAdapter(&mut rng));
-            let b = pb.random(&mut RandAdapter(&mut rng));
+            let a = pb.random(&mut rng);
+            let b = pb.random(&mut rng);
             let (na, nb_) = (iso.to_normal(&a).unwrap(), iso.to_normal(&b).unwrap());
             // A field isomorphism: sums and products are preserved, and it
             // inverts.

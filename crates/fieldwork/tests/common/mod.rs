@@ -9,6 +9,24 @@ use std::fmt::Debug;
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
+/// The same generator as a `rand_core` 0.10 source, for the APIs that take
+/// one (`random` of the field types).
+impl fieldwork::rand_core::TryRng for Rng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(Rng::next_u64(self) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(Rng::next_u64(self))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for b in dst {
+            *b = Rng::next_u64(self) as u8;
+        }
+        Ok(())
+    }
+}
+
 impl Rng {
     /// A generator seeded from `seed` (tests print it so failures reproduce).
     pub fn new(seed: u64) -> Rng {
