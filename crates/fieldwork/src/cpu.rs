@@ -514,8 +514,6 @@ capability_token! {
     Avx512Ifma = [Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
 }
 
-// Only the white paper's ymm GHASH kernels (feature `reproduce`) use it so far.
-#[cfg(feature = "reproduce")]
 capability_token! {
     /// VPCLMULQDQ on ymm with AVX2 (two 64×64 carry-less products per
     /// instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
@@ -539,7 +537,6 @@ capability_token! {
     VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
 }
 
-#[cfg(feature = "reproduce")]
 impl Avx2Clmul {
     /// The xmm token this one implies (its features are a subset).
     pub(crate) fn clmul(self) -> Clmul {

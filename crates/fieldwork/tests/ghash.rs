@@ -115,6 +115,14 @@ fn backends_agree_with_portable() {
             g.update(&data);
             assert_eq!(g.finalize(), want_g, "ghash pclmulqdq, {n} bytes");
         }
+        if let Some(mut p) = Polyval::new_vpclmulqdq_ymm(&h) {
+            p.update(&data);
+            assert_eq!(p.finalize(), want_p, "polyval vpclmulqdq-ymm, {n} bytes");
+        }
+        if let Some(mut g) = GHash::new_vpclmulqdq_ymm(&h) {
+            g.update(&data);
+            assert_eq!(g.finalize(), want_g, "ghash vpclmulqdq-ymm, {n} bytes");
+        }
     }
 }
 

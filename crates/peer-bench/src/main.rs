@@ -21,6 +21,9 @@
 //! `--poly1305-sweep CSV_FILE` runs no group: it measures Poly1305 at every
 //! length 49–4000 bytes and writes the CSV, an SVG of it and a Markdown note
 //! (see `sweep.rs`); `--poly1305-plot CSV_FILE` redraws the SVG from a CSV.
+//!
+//! `--isa-rates` runs no group: it prints the latency and throughput of the
+//! vector instructions the kernels use (see `rates.rs`).
 
 mod binary_fields;
 mod groups;
@@ -28,6 +31,8 @@ mod harness;
 #[cfg(feature = "system-peers")]
 mod openssl;
 mod page;
+#[cfg(target_arch = "x86_64")]
+mod rates;
 mod sweep;
 #[cfg(feature = "system-peers")]
 mod sys;
@@ -81,6 +86,11 @@ struct Args {
     /// print its band table, without measuring.
     #[arg(long, value_name = "CSV_FILE")]
     poly1305_plot: Option<PathBuf>,
+    /// Instead of the groups: latency and throughput of the vector
+    /// instructions the kernels use, in estimated core cycles (the inputs of
+    /// the module docs' floor analyses).
+    #[arg(long)]
+    isa_rates: bool,
 }
 
 fn main() -> ExitCode {
@@ -112,6 +122,16 @@ fn main() -> ExitCode {
     if args.cpu_slug {
         println!("{slug}");
         return ExitCode::SUCCESS;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if args.isa_rates {
+        return match rates::run(&Clock::calibrate()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     if let Some(csv) = &args.poly1305_plot {
         return match plot(csv) {

@@ -81,6 +81,8 @@ mod portable;
 pub mod reproduce;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`GHash`] and
 /// [`Polyval`] implement; re-exported so that users can name them
@@ -116,6 +118,8 @@ enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Zmm(cpu::Avx512Clmul),
     #[cfg(target_arch = "x86_64")]
+    Ymm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "x86_64")]
     Xmm(cpu::Clmul),
     Portable,
 }
@@ -127,10 +131,23 @@ impl Kernel {
             return Kernel::Zmm(t);
         }
         #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Kernel::Ymm(t);
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
             return Kernel::Xmm(t);
         }
         Kernel::Portable
+    }
+
+    /// The ymm VPCLMULQDQ kernel, if usable (tests and benchmarks).
+    fn vpclmulqdq_ymm() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Kernel::Ymm(t));
+        }
+        None
     }
 
     /// The PCLMULQDQ kernel, if usable (tests and benchmarks).
@@ -146,6 +163,8 @@ impl Kernel {
         match self {
             #[cfg(target_arch = "x86_64")]
             Kernel::Zmm(_) => "vpclmulqdq",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ymm(_) => "vpclmulqdq-ymm",
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(_) => "pclmulqdq",
             Kernel::Portable => "portable",
@@ -232,14 +251,16 @@ impl State {
     /// done: key setup is paid for the powers a message needs, so short
     /// messages stay cheap.
     fn ensure_powers(&mut self, n: usize) {
-        // The zmm kernel takes 32 blocks per reduction; everything else
-        // (the xmm kernel, and the zmm kernel's tails of < 32 blocks) takes
-        // groups of at most 8.
-        #[cfg(target_arch = "x86_64")]
-        let wide = matches!(self.kernel, Kernel::Zmm(_)) && n >= POWERS;
-        #[cfg(not(target_arch = "x86_64"))]
-        let wide = false;
-        let upto = if wide { POWERS } else { n.min(LOW) };
+        // The zmm kernel takes 32 blocks per reduction, the ymm kernel 16;
+        // everything else (the xmm kernel, and the wide kernels' tails)
+        // takes groups of at most 8.
+        let upto = match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Zmm(_) if n >= POWERS => POWERS,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ymm(_) if n >= ymm::MIN_BLOCKS => ymm::GROUP,
+            _ => n.min(LOW),
+        };
         if self.ready >= upto {
             return;
         }
@@ -247,6 +268,8 @@ impl State {
         let fill = |out: &mut [u128], from: usize| match kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Zmm(t) => clmul::powers(t.clmul(), out, from),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ymm(t) => clmul::powers(t.clmul(), out, from),
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(t) => clmul::powers(t, out, from),
             Kernel::Portable => {
@@ -265,11 +288,13 @@ impl State {
             match kernel {
                 #[cfg(target_arch = "x86_64")]
                 Kernel::Zmm(t) => vpclmul::extend_powers(t, &mut all),
-                _ => fill(&mut all, LOW),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Ymm(t) => ymm::extend_powers(t, &mut all),
+                _ => fill(&mut all[..upto], LOW),
             }
             self.wide = Some(all);
             all.zeroize();
-            self.ready = POWERS;
+            self.ready = upto;
         }
     }
 
@@ -374,6 +399,8 @@ fn absorb_blocks(kernel: Kernel, powers: &[u128], acc: u128, data: &[u8], reflec
         #[cfg(target_arch = "x86_64")]
         Kernel::Zmm(t) => vpclmul::update(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
+        Kernel::Ymm(t) => ymm::update(t, powers, acc, data, reflect),
+        #[cfg(target_arch = "x86_64")]
         Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
         Kernel::Portable => portable::update(powers[0], acc, data, reflect),
     }
@@ -474,7 +501,8 @@ impl Polyval {
         self.inner.finalize().to_le_bytes()
     }
 
-    /// The backend in use: `vpclmulqdq`, `pclmulqdq` or `portable`.
+    /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-ymm`,
+    /// `pclmulqdq` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.inner.kernel.name()
     }
@@ -489,6 +517,13 @@ impl Polyval {
     #[doc(hidden)]
     pub fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
         Kernel::pclmulqdq().map(|k| Polyval {
+            inner: State::new(u128::from_le_bytes(*h), false, k),
+        })
+    }
+
+    #[doc(hidden)]
+    pub fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Polyval> {
+        Kernel::vpclmulqdq_ymm().map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
@@ -520,7 +555,8 @@ impl GHash {
         self.inner.finalize().to_be_bytes()
     }
 
-    /// The backend in use: `vpclmulqdq`, `pclmulqdq` or `portable`.
+    /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-ymm`,
+    /// `pclmulqdq` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.inner.kernel.name()
     }
@@ -533,6 +569,11 @@ impl GHash {
     #[doc(hidden)]
     pub fn new_pclmulqdq(h: &[u8; 16]) -> Option<GHash> {
         Kernel::pclmulqdq().map(|k| GHash::with_kernel(h, k))
+    }
+
+    #[doc(hidden)]
+    pub fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<GHash> {
+        Kernel::vpclmulqdq_ymm().map(|k| GHash::with_kernel(h, k))
     }
 }
 

@@ -59,8 +59,10 @@
 //! - `fieldwork best (<backend>)`: `GHash::new` / `Polyval::new`, which
 //!   choose the fastest backend (named from `backend_name()`); the reference
 //!   for the ratios.
-//! - `fieldwork (pclmulqdq)`, `fieldwork (portable)`: the hidden
-//!   per-backend constructors (the first only where the CPU has PCLMULQDQ).
+//! - `fieldwork (vpclmulqdq-ymm)`, `fieldwork (pclmulqdq)`,
+//!   `fieldwork (portable)`: the hidden per-backend constructors (the ymm
+//!   column only where the CPU has VPCLMULQDQ and the best kernel is
+//!   another, the xmm one only where it has PCLMULQDQ).
 //! - `RustCrypto ghash` / `RustCrypto polyval`: `KeyInit::new`,
 //!   `update_padded(message)` (whole blocks, then the tail zero-padded to a
 //!   block, as our `finalize` pads), `finalize()`. RustCrypto's `ghash` is a
@@ -185,6 +187,7 @@ trait Algorithm: KeyedHash {
     fn one_shot(h: &[u8; 16], message: &[u8]) -> [u8; 16];
     fn new_best(h: &[u8; 16]) -> Self;
     fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self>;
+    fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self>;
     fn new_portable(h: &[u8; 16]) -> Self;
     fn backend_name(&self) -> &'static str;
     fn new_peer(h: &[u8; 16]) -> Self::Peer;
@@ -207,6 +210,9 @@ impl Algorithm for fieldwork::ghash::GHash {
     }
     fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self> {
         Self::new_pclmulqdq(h)
+    }
+    fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self> {
+        Self::new_vpclmulqdq_ymm(h)
     }
     fn new_portable(h: &[u8; 16]) -> Self {
         Self::new_portable(h)
@@ -237,6 +243,9 @@ impl Algorithm for fieldwork::ghash::Polyval {
     }
     fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self> {
         Self::new_pclmulqdq(h)
+    }
+    fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self> {
+        Self::new_vpclmulqdq_ymm(h)
     }
     fn new_portable(h: &[u8; 16]) -> Self {
         Self::new_portable(h)
@@ -391,6 +400,19 @@ fn table<A: Algorithm>(seed: u64) -> Result<Vec<Case>, String> {
         A::new_best,
         &inputs,
     )?];
+    // The ymm kernel as a column of its own where it is not the best (an
+    // AVX-512 CPU): the avx2 tier's kernel, measured on this core.
+    if best != "vpclmulqdq-ymm" && A::new_vpclmulqdq_ymm(&inputs.key).is_some() {
+        columns.push(column::<A, _, _>(
+            "fieldwork (vpclmulqdq-ymm)".into(),
+            true,
+            |h| {
+                A::new_vpclmulqdq_ymm(h)
+                    .expect("VPCLMULQDQ present (checked when the column was made)")
+            },
+            &inputs,
+        )?);
+    }
     if A::new_pclmulqdq(&inputs.key).is_some() {
         columns.push(column::<A, _, _>(
             "fieldwork (pclmulqdq)".into(),

@@ -1,0 +1,343 @@
+//! `--isa-rates`: latency and reciprocal throughput, in estimated core
+//! cycles, of the vector instructions fieldwork's kernels are built from,
+//! measured on this CPU — the numbers a kernel's floor analysis (the
+//! "instructions per block per port" of its module doc) starts from.
+//!
+//! There are no hardware counters here, so each figure is a timed loop,
+//! in units of a loop of as many dependent scalar `add`s (one cycle each),
+//! both timed with the time-stamp counter (minimum of 15 runs). Each probe
+//! runs the instruction 24 times per loop iteration:
+//!
+//! - **latency**: one dependency chain (each instruction reads the
+//!   previous one's result), so cycles per instruction is its latency;
+//! - **throughput**: twelve independent chains, two deep, so cycles per
+//!   instruction is its reciprocal throughput as long as latency ÷ 12 is
+//!   below it (true of every instruction probed here).
+//!
+//! Loop overhead (`dec`/`jnz`, one pair per 24 instructions) is not
+//! subtracted. Instructions the CPU lacks are skipped. A second table
+//! times `vpclmulqdq` mixed with other instructions in the ratios the GHASH
+//! and AES-GCM kernels issue them: the cycles per `vpclmulqdq` stay at its
+//! own reciprocal throughput while the others issue on other ports.
+
+use benchtime::{Clock, ticks};
+
+/// One probed instruction.
+struct Probe {
+    name: &'static str,
+    /// The `is_x86_feature_detected!` names it needs.
+    needs: &'static [&'static str],
+    latency: unsafe fn(u64),
+    throughput: unsafe fn(u64),
+}
+
+/// `$mn rN, rN$tail` for N = the given register numbers, one per line.
+macro_rules! lines {
+    ($mn:literal, $r:literal, $tail:literal; $($n:literal)*) => {
+        concat!($($mn, " ", $r, $n, ", ", $r, $n, $tail, "\n",)*)
+    };
+}
+
+/// Two loops per instruction `$mn dst, dst$tail` (`$tail` names the other
+/// operands; register 15 is the constant source): one 24-long chain on
+/// register 0, and twelve independent chains on registers 0–11.
+macro_rules! probe {
+    ($lat:ident, $tput:ident, $features:literal, $mn:literal, $r:literal, $tail:literal) => {
+        #[target_feature(enable = $features)]
+        unsafe fn $lat(n: u64) {
+            // SAFETY: the caller checked the features; register-only
+            // vector arithmetic and a loop counter.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    lines!($mn, $r, $tail; 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0),
+                    "dec {n}",
+                    "jnz 2b",
+                    n = inout(reg) n => _,
+                    out("ymm0") _, out("ymm15") _,
+                    options(nomem, nostack),
+                );
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        unsafe fn $tput(n: u64) {
+            // SAFETY: the caller checked the features; register-only
+            // vector arithmetic and a loop counter.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    lines!($mn, $r, $tail; 0 1 2 3 4 5 6 7 8 9 10 11 0 1 2 3 4 5 6 7 8 9 10 11),
+                    "dec {n}",
+                    "jnz 2b",
+                    n = inout(reg) n => _,
+                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+                    out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+                    out("ymm15") _,
+                    options(nomem, nostack),
+                );
+            }
+        }
+    };
+}
+
+probe!(
+    clmul_x_l,
+    clmul_x_t,
+    "avx,pclmulqdq",
+    "vpclmulqdq",
+    "xmm",
+    ", xmm15, 0x00"
+);
+probe!(
+    clmul_y_l,
+    clmul_y_t,
+    "avx2,vpclmulqdq",
+    "vpclmulqdq",
+    "ymm",
+    ", ymm15, 0x00"
+);
+probe!(aes_x_l, aes_x_t, "avx,aes", "vaesenc", "xmm", ", xmm15");
+probe!(aes_y_l, aes_y_t, "avx2,vaes", "vaesenc", "ymm", ", ymm15");
+probe!(pshufb_x_l, pshufb_x_t, "avx", "vpshufb", "xmm", ", xmm15");
+probe!(pshufb_y_l, pshufb_y_t, "avx2", "vpshufb", "ymm", ", ymm15");
+probe!(pshufd_y_l, pshufd_y_t, "avx2", "vpshufd", "ymm", ", 0x4e");
+probe!(permq_y_l, permq_y_t, "avx2", "vpermq", "ymm", ", 0x4e");
+probe!(xor_y_l, xor_y_t, "avx2", "vpxor", "ymm", ", ymm15");
+probe!(add_y_l, add_y_t, "avx2", "vpaddq", "ymm", ", ymm15");
+probe!(muludq_y_l, muludq_y_t, "avx2", "vpmuludq", "ymm", ", ymm15");
+probe!(sll_y_l, sll_y_t, "avx2", "vpsllq", "ymm", ", 3");
+probe!(bslli_y_l, bslli_y_t, "avx2", "vpslldq", "ymm", ", 8");
+
+/// A loop of the given instructions `(mnemonic, other operands, register)`
+/// on registers 0–11 (register 15 the constant source), issued together:
+/// if they compete for one execution port the time is the sum of their
+/// reciprocal throughputs, otherwise the largest.
+macro_rules! mix {
+    ($name:ident, $features:literal, $r:literal; $(($mn:literal, $tail:literal, $n:literal))*) => {
+        #[target_feature(enable = $features)]
+        unsafe fn $name(n: u64) {
+            // SAFETY: the caller checked the features; register-only
+            // vector arithmetic and a loop counter.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    $(lines!($mn, $r, $tail; $n),)*
+                    "dec {n}",
+                    "jnz 2b",
+                    n = inout(reg) n => _,
+                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+                    out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+                    out("ymm15") _,
+                    options(nomem, nostack),
+                );
+            }
+        }
+    };
+}
+
+mix!(clmul_aes_1_1, "avx2,vaes,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vaesenc", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vaesenc", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vaesenc", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vaesenc", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vaesenc", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vaesenc", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vaesenc", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vaesenc", ", ymm15", 11));
+mix!(clmul_aes_1_2, "avx2,vaes,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 4) ("vaesenc", ", ymm15", 5) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 6) ("vaesenc", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vaesenc", ", ymm15", 8) ("vaesenc", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vaesenc", ", ymm15", 10) ("vaesenc", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 4) ("vaesenc", ", ymm15", 5) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 6) ("vaesenc", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vaesenc", ", ymm15", 8) ("vaesenc", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vaesenc", ", ymm15", 10) ("vaesenc", ", ymm15", 11));
+mix!(clmul_aes_1_5, "avx2,vaes,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 2) ("vaesenc", ", ymm15", 3) ("vaesenc", ", ymm15", 4) ("vaesenc", ", ymm15", 5) ("vaesenc", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 7) ("vaesenc", ", ymm15", 8) ("vaesenc", ", ymm15", 9) ("vaesenc", ", ymm15", 10) ("vaesenc", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 2) ("vaesenc", ", ymm15", 3) ("vaesenc", ", ymm15", 4) ("vaesenc", ", ymm15", 5) ("vaesenc", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 7) ("vaesenc", ", ymm15", 8) ("vaesenc", ", ymm15", 9) ("vaesenc", ", ymm15", 10) ("vaesenc", ", ymm15", 11));
+mix!(clmul_xor_1_1, "avx2,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpxor", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpxor", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpxor", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpxor", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpxor", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpxor", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpxor", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpxor", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpxor", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpxor", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpxor", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpxor", ", ymm15", 11));
+mix!(clmul_shufb_1_1, "avx2,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpshufb", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpshufb", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpshufb", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpshufb", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpshufb", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpshufb", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpshufb", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpshufb", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpshufb", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpshufb", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpshufb", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpshufb", ", ymm15", 11));
+
+/// A mix: name, features, loop, `vpclmulqdq` per loop iteration.
+type Mix = (&'static str, &'static [&'static str], unsafe fn(u64), u32);
+
+const MIXES: &[Mix] = &[
+    (
+        "vpclmulqdq ymm + vaesenc ymm, 1:1",
+        &["avx2", "vaes", "vpclmulqdq"],
+        clmul_aes_1_1,
+        12,
+    ),
+    (
+        "vpclmulqdq ymm + vaesenc ymm, 1:2",
+        &["avx2", "vaes", "vpclmulqdq"],
+        clmul_aes_1_2,
+        8,
+    ),
+    (
+        "vpclmulqdq ymm + vaesenc ymm, 1:5",
+        &["avx2", "vaes", "vpclmulqdq"],
+        clmul_aes_1_5,
+        4,
+    ),
+    (
+        "vpclmulqdq ymm + vpxor ymm, 1:1",
+        &["avx2", "vpclmulqdq"],
+        clmul_xor_1_1,
+        12,
+    ),
+    (
+        "vpclmulqdq ymm + vpshufb ymm, 1:1",
+        &["avx2", "vpclmulqdq"],
+        clmul_shufb_1_1,
+        12,
+    ),
+];
+
+const PROBES: &[Probe] = &[
+    Probe {
+        name: "vpclmulqdq xmm (PCLMULQDQ)",
+        needs: &["avx", "pclmulqdq"],
+        latency: clmul_x_l,
+        throughput: clmul_x_t,
+    },
+    Probe {
+        name: "vpclmulqdq ymm",
+        needs: &["avx2", "vpclmulqdq"],
+        latency: clmul_y_l,
+        throughput: clmul_y_t,
+    },
+    Probe {
+        name: "vaesenc xmm",
+        needs: &["avx", "aes"],
+        latency: aes_x_l,
+        throughput: aes_x_t,
+    },
+    Probe {
+        name: "vaesenc ymm",
+        needs: &["avx2", "vaes"],
+        latency: aes_y_l,
+        throughput: aes_y_t,
+    },
+    Probe {
+        name: "vpshufb xmm",
+        needs: &["avx"],
+        latency: pshufb_x_l,
+        throughput: pshufb_x_t,
+    },
+    Probe {
+        name: "vpshufb ymm",
+        needs: &["avx2"],
+        latency: pshufb_y_l,
+        throughput: pshufb_y_t,
+    },
+    Probe {
+        name: "vpshufd ymm",
+        needs: &["avx2"],
+        latency: pshufd_y_l,
+        throughput: pshufd_y_t,
+    },
+    Probe {
+        name: "vpermq ymm (lane-crossing)",
+        needs: &["avx2"],
+        latency: permq_y_l,
+        throughput: permq_y_t,
+    },
+    Probe {
+        name: "vpslldq ymm (byte shift)",
+        needs: &["avx2"],
+        latency: bslli_y_l,
+        throughput: bslli_y_t,
+    },
+    Probe {
+        name: "vpxor ymm",
+        needs: &["avx2"],
+        latency: xor_y_l,
+        throughput: xor_y_t,
+    },
+    Probe {
+        name: "vpaddq ymm",
+        needs: &["avx2"],
+        latency: add_y_l,
+        throughput: add_y_t,
+    },
+    Probe {
+        name: "vpsllq ymm (bit shift)",
+        needs: &["avx2"],
+        latency: sll_y_l,
+        throughput: sll_y_t,
+    },
+    Probe {
+        name: "vpmuludq ymm",
+        needs: &["avx2"],
+        latency: muludq_y_l,
+        throughput: muludq_y_t,
+    },
+];
+
+fn has(feature: &str) -> bool {
+    match feature {
+        "avx" => is_x86_feature_detected!("avx"),
+        "avx2" => is_x86_feature_detected!("avx2"),
+        "pclmulqdq" => is_x86_feature_detected!("pclmulqdq"),
+        "aes" => is_x86_feature_detected!("aes"),
+        "vaes" => is_x86_feature_detected!("vaes"),
+        "vpclmulqdq" => is_x86_feature_detected!("vpclmulqdq"),
+        _ => false,
+    }
+}
+
+/// 24 dependent register `add`s per iteration: one cycle each on every
+/// x86-64 core, the unit the probes are divided by.
+unsafe fn add_chain(n: u64) {
+    // SAFETY: register-only arithmetic and a loop counter.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            ".rept 24",
+            "add {x}, {y}",
+            ".endr",
+            "dec {n}",
+            "jnz 2b",
+            x = inout(reg) 0u64 => _,
+            y = in(reg) 3u64,
+            n = inout(reg) n => _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// Measures every probe this CPU can run and prints Markdown tables.
+///
+/// Each loop's time is the minimum of 15 runs (a run slowed by another
+/// process only makes that run longer), divided by the minimum time of
+/// the same number of dependent `add`s: cycles without a clock estimate,
+/// so a busy machine gives the same figures, only more slowly.
+pub fn run(clock: &Clock) -> Result<(), String> {
+    const ITERS: u64 = 50_000;
+    let min_ticks = |f: unsafe fn(u64)| {
+        let mut best = u64::MAX;
+        for _ in 0..15 {
+            let t0 = ticks();
+            // SAFETY: `run` calls this only for probes whose features the
+            // CPU has (checked with `has`), and for `add_chain`.
+            unsafe { f(ITERS) };
+            best = best.min(ticks().saturating_sub(t0));
+        }
+        best.max(1) as f64
+    };
+    let unit = min_ticks(add_chain);
+    let per_op = |f: unsafe fn(u64)| min_ticks(f) / unit;
+    println!("{}; {}", benchtime::cpu_model(), clock.describe());
+    println!();
+    println!("| instruction | latency (cycles) | reciprocal throughput (cycles) |");
+    println!("|---|---:|---:|");
+    for p in PROBES {
+        if !p.needs.iter().all(|f| has(f)) {
+            println!("| {} | (not on this CPU) | |", p.name);
+            continue;
+        }
+        let (lat, tput) = (per_op(p.latency), per_op(p.throughput));
+        println!("| {} | {lat:.2} | {tput:.2} |", p.name);
+    }
+    println!();
+    println!(
+        "| instructions issued together | cycles per vpclmulqdq (alone: its reciprocal throughput) |"
+    );
+    println!("|---|---:|");
+    for (name, needs, f, clmuls) in MIXES {
+        if !needs.iter().all(|f| has(f)) {
+            println!("| {name} | (not on this CPU) |");
+            continue;
+        }
+        // `per_op` divides by 24 instructions per iteration.
+        println!("| {name} | {:.2} |", 24.0 * per_op(*f) / f64::from(*clmuls));
+    }
+    Ok(())
+}
