@@ -577,6 +577,41 @@ impl Avx512Clmul {
     }
 }
 
+/// Whether the CPU's vendor string (CPUID leaf 0) is `AuthenticAMD`: where
+/// the best schedule of a kernel differs between AMD and Intel cores of the
+/// same ISA level (the ymm AES-GCM kernel's GHASH products), the choice is
+/// made from this, once per key. Read once and cached: CPUID traps to the
+/// hypervisor in a virtual machine and costs microseconds there.
+pub(crate) fn vendor_is_amd() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not read yet, 1: AMD, 2: another vendor.
+    static VENDOR: AtomicU8 = AtomicU8::new(0);
+    match VENDOR.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let amd = read_vendor_is_amd();
+            VENDOR.store(if amd { 1 } else { 2 }, Ordering::Relaxed);
+            amd
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn read_vendor_is_amd() -> bool {
+    // CPUID leaf 0 exists on every x86-64 CPU (a safe intrinsic).
+    let r = core::arch::x86_64::__cpuid(0);
+    // "AuthenticAMD" in EBX, EDX, ECX.
+    r.ebx == u32::from_le_bytes(*b"Auth")
+        && r.edx == u32::from_le_bytes(*b"enti")
+        && r.ecx == u32::from_le_bytes(*b"cAMD")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn read_vendor_is_amd() -> bool {
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,6 +128,31 @@ enum Direction {
     Decrypt,
 }
 
+/// How the ymm kernel ([`vaes256`]) forms its GHASH products, chosen once
+/// per key from the CPU ([`Schedule::for_this_cpu`]); both are tested on
+/// every CPU with VAES and VPCLMULQDQ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Schedule {
+    /// Four `vpclmulqdq` per register of two blocks: where `vpclmulqdq`
+    /// shares a port with the shuffles Karatsuba adds (Intel).
+    Schoolbook,
+    /// Three `vpclmulqdq`, a `vpshufd` and a `vpxor` per operand: where
+    /// `vpclmulqdq` issues once per two cycles and shuffles are plentiful
+    /// (AMD Zen 3; see the module docs).
+    Karatsuba,
+}
+
+impl Schedule {
+    /// Karatsuba on AMD CPUs, schoolbook elsewhere.
+    pub(crate) fn for_this_cpu() -> Schedule {
+        if crate::cpu::vendor_is_amd() {
+            Schedule::Karatsuba
+        } else {
+            Schedule::Schoolbook
+        }
+    }
+}
+
 /// One AES-GCM key on the engine chosen for it: each variant holds exactly
 /// its engine's AES key schedule and GHASH tables. Dispatch happens once,
 /// here, per call. (The vector engines' tables make the variants differ in
@@ -172,11 +197,18 @@ impl Engine {
         Some(Engine::AesNi(aesni::Key::new(cpu::AesClmul::get()?, key)))
     }
 
+    /// The ymm engine with its GHASH schedule chosen for this CPU.
     #[cfg(target_arch = "x86_64")]
     fn vaes256(key: &[u8]) -> Option<Engine> {
+        Engine::vaes256_with(key, Schedule::for_this_cpu())
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn vaes256_with(key: &[u8], schedule: Schedule) -> Option<Engine> {
         Some(Engine::Vaes256(vaes256::Key::new(
             cpu::VaesAvx2::get()?,
             key,
+            schedule,
         )))
     }
 
@@ -199,6 +231,11 @@ impl Engine {
     }
 
     #[cfg(not(target_arch = "x86_64"))]
+    fn vaes256_with(_key: &[u8], _schedule: Schedule) -> Option<Engine> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
     fn vaes512(_key: &[u8]) -> Option<Engine> {
         None
     }
@@ -208,7 +245,10 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Vaes512(_) => "vaes-avx512",
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes256(_) => "vaes-avx2",
+            Engine::Vaes256(k) => match k.schedule() {
+                Schedule::Schoolbook => "vaes-avx2",
+                Schedule::Karatsuba => "vaes-avx2-karatsuba",
+            },
             #[cfg(target_arch = "x86_64")]
             Engine::AesNi(_) => "aes-ni",
             Engine::Portable(_) => "portable",
@@ -342,7 +382,8 @@ macro_rules! gcm_type {
                 self.key.decrypt(iv, aad, buf, tag)
             }
 
-            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
+            /// The backend in use: `vaes-avx512`, `vaes-avx2` (Intel's
+            /// schedule), `vaes-avx2-karatsuba` (AMD's), `aes-ni` or
             /// `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
@@ -363,6 +404,20 @@ macro_rules! gcm_type {
                 Engine::vaes256(key).map(|key| $name { key })
             }
 
+            /// The ymm engine with schoolbook GHASH products (the
+            /// schedule chosen on Intel CPUs).
+            #[doc(hidden)]
+            pub fn new_vaes256_schoolbook(key: &[u8; $bytes]) -> Option<$name> {
+                Engine::vaes256_with(key, Schedule::Schoolbook).map(|key| $name { key })
+            }
+
+            /// The ymm engine with Karatsuba GHASH products (the schedule
+            /// chosen on AMD CPUs).
+            #[doc(hidden)]
+            pub fn new_vaes256_karatsuba(key: &[u8; $bytes]) -> Option<$name> {
+                Engine::vaes256_with(key, Schedule::Karatsuba).map(|key| $name { key })
+            }
+
             #[doc(hidden)]
             pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
                 Engine::vaes512(key).map(|key| $name { key })
@@ -375,7 +430,8 @@ macro_rules! gcm_type {
             pub fn all_backends(key: &[u8; $bytes]) -> alloc::vec::Vec<$name> {
                 let mut v = alloc::vec![$name::new_portable(key)];
                 v.extend($name::new_aesni(key));
-                v.extend($name::new_vaes256(key));
+                v.extend($name::new_vaes256_schoolbook(key));
+                v.extend($name::new_vaes256_karatsuba(key));
                 v.extend($name::new_vaes512(key));
                 v
             }

@@ -46,40 +46,57 @@
 //!   prefetch. The key's powers are the xmm kernel's with all 32 computed
 //!   (`GcmHashKey::xmm_all_powers`), laid out as the zmm kernel's table.
 //!
-//! # Operation count (per 16 blocks, AES-128)
+//! # Two schedules for the GHASH products ([`Schedule`])
 //!
-//! 72 ymm `vaesenc` (rounds 2–10 of eight registers), ≈ 33 `vpclmulqdq`
-//! (32 products and half a pair reduction's) and ≈ 44 other vector
-//! operations (round-1 XORs, keystream XORs, byte reversals, sum XORs,
-//! the rest of the reduction) on three vector ports: ≈ 50 cycles, ≈ 0.19
-//! cycles/byte. The loop runs at ≈ 70 (the figure below), below the 72
-//! that one `vaesenc` per cycle would allow, so ymm `vaesenc` issues on
-//! more than one port. The zmm kernel does the same work in about half
-//! the instructions.
+//! Schoolbook products take four `vpclmulqdq` per register, Karatsuba three
+//! plus a `vpshufd` and a `vpxor` for each operand's half-sum. Which is
+//! cheaper depends on the core, so the key chooses once, from the CPU
+//! vendor: schoolbook on Intel (where `vpclmulqdq` issues once per cycle
+//! and shares its port with the shuffles), Karatsuba on AMD (Zen 3:
+//! `vpclmulqdq` once per two cycles, shuffles twice per cycle). Both are
+//! tested on every CPU that runs this kernel (`all_backends`).
+//!
+//! # Operation count and floor (per 16 blocks, AES-128)
+//!
+//! 72 ymm `vaesenc` (rounds 2–10 of eight registers) and 8 `vaesenclast`;
+//! GHASH: 32 `vpclmulqdq` (schoolbook) or 24 plus 16 `vpshufd` (Karatsuba),
+//! and ≈ 1 more for the pair reduction; 8 `vpshufb` for the ciphertext's
+//! byte order; ≈ 45 `vpxor`.
+//!
+//! Zen 3 (family 25 model 1, `cargo run --release -p peer-bench --
+//! --isa-rates`): `vpclmulqdq` ymm one per 2 cycles (latency 4); `vaesenc`
+//! ymm, `vpshufb` and `vpshufd` two per cycle on the same two pipes (mixed
+//! with each other they add up); `vpxor` four per cycle; a `vpclmulqdq`
+//! mixed 1:5 with `vaesenc` takes ≈ 1.1 cycles of those two pipes. The
+//! schoolbook loop needs 66 cycles of the `vpclmulqdq` unit; the Karatsuba
+//! loop 50, and ≈ 64 of the AES/shuffle pipes ((80 + 16 + 8 + 25 × 1.1) ÷
+//! 2): a floor of ≈ 64 cycles, 0.25 cycles/byte. Measured: ≈ 0.39
+//! (Karatsuba, 3 % faster than schoolbook; GMAC alone 16 % faster), so the
+//! loop is ≈ 1.5× its port floor; the gap is not yet explained (the round
+//! keys are reloaded from the stack each round, the XOR count is high).
 //!
 //! # Rejected
 //!
 //! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
-//!   slower at every bulk size, ≈ 10 % at 64 KiB.
-//! - Karatsuba products — trades a `vpclmulqdq` for a `vpshufd` and a
-//!   `vpxor` per register: no fewer operations.
+//!   slower at every bulk size, ≈ 10 % at 64 KiB (Xeon).
 //! - Software prefetch (as in the zmm kernel) — no change.
 //!
-//! # Figure
+//! # Figures
 //!
-//! AES-128-GCM encryption of 16 KiB (13 bytes of associated data): 0.274
-//! cycles/byte, 1.22× ring 0.17.14 and 0.76× aws-lc-rs 1.19.0 (measured on
-//! an AVX-512 CPU, Intel Xeon family 6 model 207, 2026-11-21, column
-//! `fieldwork (vaes-avx2)` of `cargo run --release -p peer-bench --
-//! --filter gcm128_encrypt`).
+//! AES-128-GCM encryption of 16 KiB (13 bytes of associated data), column
+//! `fieldwork best` of `cargo run --release -p peer-bench -- --filter
+//! gcm128_encrypt`: on Zen 3, 1.03× ring 0.17.14 (Karatsuba; AES-256
+//! 1.07×); on an Intel Xeon family 6 model 207 under
+//! `FIELDWORK_MAX_ISA=avx2`, 0.274 cycles/byte, 1.22× ring (schoolbook,
+//! 2026-11-21).
 #![allow(unsafe_code)]
 
-use super::Direction;
 use super::pad::{PAD, Pad};
 use super::stitch::{
     ROUND1, TABLE, Units, ghash_padded, hash_key, power_table, round1_base, round1_cached,
     round1_run, tag_bytes,
 };
+use super::{Direction, Schedule};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
 use crate::ghash;
@@ -112,6 +129,7 @@ const _: () = assert!(2 * R == super::stitch::STEP_BLOCKS);
 #[derive(Clone)]
 pub(super) struct Key {
     t: VaesAvx2,
+    schedule: Schedule,
     rk: RoundKeys,
     powers: [u128; TABLE],
     round1: [u128; ROUND1],
@@ -120,12 +138,13 @@ pub(super) struct Key {
 impl Key {
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32` and the
     /// round-1 table.
-    pub(super) fn new(t: VaesAvx2, key: &[u8]) -> Key {
+    pub(super) fn new(t: VaesAvx2, key: &[u8], schedule: Schedule) -> Key {
         let aes = t.aes_clmul();
         let rk = crate::aes::aesni::expand(aes, key);
         let mut powers = ghash::gcm_powers_xmm(aes.clmul(), hash_key(aes, &rk));
         let key = Key {
             t,
+            schedule,
             powers: power_table(&powers),
             round1: crate::aes::aesni::round1_table(aes, &rk),
             rk,
@@ -150,12 +169,18 @@ impl Key {
         // compiled for.
         unsafe {
             let e = dir == Direction::Encrypt;
+            let k = self.schedule == Schedule::Karatsuba;
             match rk.rounds {
-                10 => seal_ymm::<10>(rk, table, round1, e, j0, aad, buf),
-                12 => seal_ymm::<12>(rk, table, round1, e, j0, aad, buf),
-                _ => seal_ymm::<14>(rk, table, round1, e, j0, aad, buf),
+                10 => seal_ymm::<10>(k, rk, table, round1, e, j0, aad, buf),
+                12 => seal_ymm::<12>(k, rk, table, round1, e, j0, aad, buf),
+                _ => seal_ymm::<14>(k, rk, table, round1, e, j0, aad, buf),
             }
         }
+    }
+
+    /// How this key's kernel forms its GHASH products.
+    pub(super) fn schedule(&self) -> Schedule {
+        self.schedule
     }
 
     /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
@@ -207,6 +232,8 @@ struct Ctx<'a> {
     ctr_base: __m256i,
     /// The byte indices 0 … 31, for tail masks.
     byte_index: __m256i,
+    /// GHASH products in Karatsuba form (see [`Schedule`]).
+    karatsuba: bool,
 }
 
 /// The round-1 base of the counters' current run of 256 blocks
@@ -421,7 +448,7 @@ fn group_powers(
 ) -> (usize, bool) {
     let place = units.next();
     if place.starts {
-        *s = zero_sums();
+        *s = zero_sums(s.karatsuba);
         g[0] = _mm256_xor_si256(g[0], _mm256_zextsi128_si256(acc));
     }
     (place.pair_at(GROUP), !place.closes)
@@ -441,7 +468,9 @@ fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m256i; R], acc: &mut __m12
 }
 
 #[target_feature(enable = "avx,avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
+#[allow(clippy::too_many_arguments)]
 fn seal_ymm<const NR: usize>(
+    karatsuba: bool,
     rk: &RoundKeys,
     table: &[u128; TABLE],
     round1: &[u128; ROUND1],
@@ -474,6 +503,7 @@ fn seal_ymm<const NR: usize>(
             0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100,
             0x1f1e_1d1c_1b1a_1918_1716_1514_1312_1110,
         ]),
+        karatsuba,
     };
     let lengths =
         from_u128((u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8));
@@ -486,7 +516,7 @@ fn seal_ymm<const NR: usize>(
     if aad.len() <= 256 && buf.len() <= 240 {
         let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
         let first = 32 - (ab + cb + 1);
-        let mut s = zero_sums();
+        let mut s = zero_sums(ctx.karatsuba);
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
         absorb_one(&ctx, lengths, 31, &mut s);
@@ -498,7 +528,7 @@ fn seal_ymm<const NR: usize>(
     // through the accumulator is then one reduction per 4R blocks).
     let mut chunks = aad.chunks_exact(STEP);
     let mut units = Units::new(chunks.len(), 2);
-    let mut s = zero_sums();
+    let mut s = zero_sums(ctx.karatsuba);
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
         let g: [__m256i; R] = core::array::from_fn(|c| unsafe {
@@ -508,7 +538,7 @@ fn seal_ymm<const NR: usize>(
     }
     let a = chunks.remainder();
     if !a.is_empty() {
-        let mut s = zero_sums();
+        let mut s = zero_sums(ctx.karatsuba);
         absorb_tail(&ctx, a, 32 - a.len().div_ceil(16), acc, &mut s);
         acc = reduce(s, ctx.c);
     }
@@ -525,7 +555,7 @@ fn seal_ymm<const NR: usize>(
     };
     // Every full chunk's ciphertext is hashed in the loop, in pairs.
     let mut units = Units::new(full, 2);
-    let mut s = zero_sums();
+    let mut s = zero_sums(ctx.karatsuba);
     let mut run = Run {
         id: u32::MAX,
         base: _mm256_setzero_si256(),
@@ -581,7 +611,7 @@ fn seal_ymm<const NR: usize>(
     // The last 0 … STEP − 1 bytes and the lengths block: one group.
     let tail = &mut buf[STEP * full..];
     let first = 32 - (tail.len().div_ceil(16) + 1);
-    let mut s = zero_sums();
+    let mut s = zero_sums(ctx.karatsuba);
     let len_block = if tail.is_empty() {
         _mm_xor_si128(lengths, acc)
     } else {

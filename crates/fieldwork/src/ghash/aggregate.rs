@@ -18,11 +18,12 @@
 //! shifts — two shuffles, two carry-less products and four XORs (two
 //! ternary XORs on zmm), on every lane at once.
 //!
-//! Schoolbook, not Karatsuba: `vpclmulqdq` and `vpshufd` share one port on
-//! the cores measured, so Karatsuba's three products plus the shuffle and
-//! XOR that form `d₀ ⊕ d₁` save no slot on that port and cost an XOR
-//! (the xmm GHASH kernel, which keeps `p₀ ⊕ p₁` per key, uses Karatsuba and
-//! recombines before [`xmm::reduce`]).
+//! Schoolbook by default: `vpclmulqdq` and `vpshufd` share one port on
+//! the Intel cores measured, so Karatsuba's three products plus the
+//! shuffle and XOR that form `d₀ ⊕ d₁` save no slot on that port and cost
+//! an XOR (the xmm GHASH kernel, which keeps `p₀ ⊕ p₁` per key, uses
+//! Karatsuba and recombines before [`xmm::reduce`]). The ymm sums can also
+//! be Karatsuba's, for AMD cores (see [`ymm`]).
 //!
 //! Every function here is `#[inline]` with the features it needs, so that
 //! it inlines into kernels compiled for a superset.
@@ -92,29 +93,63 @@ pub(crate) mod xmm {
 }
 
 /// Two 128-bit lanes (ymm): the VAES/VPCLMULQDQ AVX2 kernel.
+///
+/// Its sums take the products in one of two forms, fixed when the sums are
+/// made ([`ymm::zero_sums`]): schoolbook (four `vpclmulqdq` per register), or
+/// Karatsuba — `mid` accumulates `(d₀ ⊕ d₁)(p₀ ⊕ p₁)` (three
+/// `vpclmulqdq`, a `vpshufd` and a `vpxor` for each operand's half-sum) and
+/// [`ymm::reduce`] recombines `mid ⊕ lo ⊕ hi` once. Karatsuba is the schedule for
+/// cores where `vpclmulqdq` is the scarce instruction (AMD Zen 3: one per
+/// two cycles, against two `vpshufd` and four `vpxor` per cycle;
+/// `peer-bench --isa-rates`); schoolbook for cores where it is not (the
+/// Intel cores measured, where `vpclmulqdq` and `vpshufd` share a port).
 pub(crate) mod ymm {
     use core::arch::x86_64::{
         __m128i, __m256i, _mm_xor_si128, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
         _mm256_extracti128_si256, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_xor_si256,
     };
 
-    /// The unreduced schoolbook sums of a group, per lane.
+    /// The unreduced sums of a group, per lane, and their form.
     #[derive(Clone, Copy)]
     pub(crate) struct Sums {
         lo: __m256i,
         hi: __m256i,
         mid: __m256i,
+        /// Karatsuba's `mid` (else schoolbook's): a public, per-key choice.
+        pub(crate) karatsuba: bool,
     }
 
-    /// Empty sums.
+    /// Empty sums of the given form.
     #[inline]
     #[target_feature(enable = "avx,avx2,vpclmulqdq")]
-    pub(crate) fn zero_sums() -> Sums {
+    pub(crate) fn zero_sums(karatsuba: bool) -> Sums {
         let z = _mm256_setzero_si256();
         Sums {
             lo: z,
             hi: z,
             mid: z,
+            karatsuba,
+        }
+    }
+
+    /// `v₀ ⊕ v₁` in each lane's low word (and high word).
+    #[inline]
+    #[target_feature(enable = "avx,avx2,vpclmulqdq")]
+    fn halves(v: __m256i) -> __m256i {
+        _mm256_xor_si256(v, _mm256_shuffle_epi32::<0x4e>(v))
+    }
+
+    /// The middle product of `d·p` in the sums' form.
+    #[inline]
+    #[target_feature(enable = "avx,avx2,vpclmulqdq")]
+    fn mid_product(d: __m256i, p: __m256i, karatsuba: bool) -> __m256i {
+        if karatsuba {
+            _mm256_clmulepi64_epi128::<0x00>(halves(d), halves(p))
+        } else {
+            _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x01>(d, p),
+                _mm256_clmulepi64_epi128::<0x10>(d, p),
+            )
         }
     }
 
@@ -124,13 +159,7 @@ pub(crate) mod ymm {
     pub(crate) fn mul_acc(d: __m256i, p: __m256i, s: &mut Sums) {
         s.lo = _mm256_xor_si256(s.lo, _mm256_clmulepi64_epi128::<0x00>(d, p));
         s.hi = _mm256_xor_si256(s.hi, _mm256_clmulepi64_epi128::<0x11>(d, p));
-        s.mid = _mm256_xor_si256(
-            s.mid,
-            _mm256_xor_si256(
-                _mm256_clmulepi64_epi128::<0x01>(d, p),
-                _mm256_clmulepi64_epi128::<0x10>(d, p),
-            ),
-        );
+        s.mid = _mm256_xor_si256(s.mid, mid_product(d, p, s.karatsuba));
     }
 
     /// [`mul_acc`] for two registers: each sum takes both registers'
@@ -153,13 +182,9 @@ pub(crate) mod ymm {
                 _mm256_clmulepi64_epi128::<0x11>(e, q),
             ),
         );
-        let md = _mm256_xor_si256(
-            _mm256_clmulepi64_epi128::<0x01>(d, p),
-            _mm256_clmulepi64_epi128::<0x10>(d, p),
-        );
-        let me = _mm256_xor_si256(
-            _mm256_clmulepi64_epi128::<0x01>(e, q),
-            _mm256_clmulepi64_epi128::<0x10>(e, q),
+        let (md, me) = (
+            mid_product(d, p, s.karatsuba),
+            mid_product(e, q, s.karatsuba),
         );
         s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
     }
@@ -169,8 +194,13 @@ pub(crate) mod ymm {
     #[inline]
     #[target_feature(enable = "avx,avx2,vpclmulqdq")]
     pub(crate) fn reduce(s: Sums, c: __m256i) -> __m128i {
+        let mid = if s.karatsuba {
+            _mm256_xor_si256(s.mid, _mm256_xor_si256(s.lo, s.hi))
+        } else {
+            s.mid
+        };
         let m = _mm256_xor_si256(
-            s.mid,
+            mid,
             _mm256_xor_si256(
                 _mm256_shuffle_epi32::<0x4e>(s.lo),
                 _mm256_clmulepi64_epi128::<0x00>(s.lo, c),

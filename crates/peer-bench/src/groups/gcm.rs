@@ -168,7 +168,8 @@ trait Gcm: 'static {
 trait Ours: Gcm + Sized {
     fn best(key: &[u8]) -> Option<Self>;
     fn vaes512(key: &[u8]) -> Option<Self>;
-    fn vaes256(key: &[u8]) -> Option<Self>;
+    fn vaes256_schoolbook(key: &[u8]) -> Option<Self>;
+    fn vaes256_karatsuba(key: &[u8]) -> Option<Self>;
     fn aesni(key: &[u8]) -> Option<Self>;
     fn portable(key: &[u8]) -> Option<Self>;
     fn backend(&self) -> &'static str;
@@ -203,8 +204,11 @@ macro_rules! ours {
             fn vaes512(key: &[u8]) -> Option<Self> {
                 <$t>::new_vaes512(key.try_into().ok()?)
             }
-            fn vaes256(key: &[u8]) -> Option<Self> {
-                <$t>::new_vaes256(key.try_into().ok()?)
+            fn vaes256_schoolbook(key: &[u8]) -> Option<Self> {
+                <$t>::new_vaes256_schoolbook(key.try_into().ok()?)
+            }
+            fn vaes256_karatsuba(key: &[u8]) -> Option<Self> {
+                <$t>::new_vaes256_karatsuba(key.try_into().ok()?)
             }
             fn aesni(key: &[u8]) -> Option<Self> {
                 <$t>::new_aesni(key.try_into().ok()?)
@@ -454,9 +458,10 @@ fn tables<V: Variant>(seed: u64) -> Result<Vec<Case>, String> {
         |k| V::Ours::best(k).ok_or_else(|| "wrong key length".into()),
         &inputs,
     )?];
-    let backends: [Constructor<V::Ours>; 4] = [
+    let backends: [Constructor<V::Ours>; 5] = [
         V::Ours::vaes512,
-        V::Ours::vaes256,
+        V::Ours::vaes256_schoolbook,
+        V::Ours::vaes256_karatsuba,
         V::Ours::aesni,
         V::Ours::portable,
     ];
