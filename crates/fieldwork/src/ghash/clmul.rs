@@ -27,6 +27,16 @@
 //! `pclmulqdq` per cycle the products bound the loop at 26 cycles (0.20
 //! cycles/byte); it runs at ≈ 31 (the figure below).
 //!
+//! # Short messages
+//!
+//! A 64-byte POLYVAL (key setup included) is latency-bound: two levels of
+//! power products and the group's product, each ending in the two serial
+//! `pclmulqdq` of the Montgomery reduction. RustCrypto's `polyval` 0.7
+//! reduces with one `pclmulqdq` (its "R/F" form, a per-power precomputed
+//! `swap(H) ⊕ H₀·P₁`, four products per block) and is 1.3× faster there on
+//! Zen 3, 1.2× at 256 bytes; that form is the next idea for these lengths
+//! (GHASH, which pays the peer's byte reversals, is ≥ 1.1× at every length).
+//!
 //! # Rejected
 //!
 //! - Longer groups on xmm (16 or 32 blocks) — within 2 % of 8 in the white
@@ -63,13 +73,13 @@ pub(super) fn powers(t: Clmul, out: &mut [u128], from: usize) {
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn powers_xmm(out: &mut [u128], from: usize) {
     let n = out.len();
-    if from <= 1 && (5..=8).contains(&n) {
-        // A fresh key's first five to eight powers: in registers, at most
+    if from <= 1 && (2..=8).contains(&n) {
+        // A fresh key's first two to eight powers: in registers, at most
         // three products deep (`H^5 … H^8 = H^4·H^1 … H^4·H^4`), stored
-        // once at the end, where the loop below goes through memory and is
-        // four deep for `H^7` (peer-bench A/B: a 1 KiB one-shot hash about
-        // 7 % faster, 256 bytes unchanged); for two to four powers this
-        // path was no faster than the loop, so those stay with the loop.
+        // once at the end, where the loop below goes through memory
+        // (each power re-read by a 16-byte load from two 8-byte stores,
+        // which cannot forward) and is four deep for `H^7`. A 1 KiB
+        // one-shot hash about 7 % faster (Xeon); a 64-byte one 9 % (Zen 3).
         let dot = |a: __m128i, b: __m128i| to_x(dot_x(a, b));
         // `H` as two 8-byte loads: a new state has just written it with two
         // 8-byte stores, and a 16-byte load would wait for them to retire
@@ -219,7 +229,7 @@ pub(super) fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect
     let mut chunks = data.chunks_exact(128);
     if data.len() >= 128 {
         // Powers in the order the blocks meet them: H^8 … H^1.
-        let h8: [__m128i; 8] = core::array::from_fn(|j| to_x(powers[7 - j]));
+        let h8: [__m128i; 8] = core::array::from_fn(|j| power(powers, 7 - j));
         let hx8: [__m128i; 8] = core::array::from_fn(|j| karatsuba_half(h8[j]));
         for c in &mut chunks {
             acc = group(c, &h8, &hx8, acc, reflect);
@@ -239,8 +249,24 @@ fn tail(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     let mut hs = [to_x(0); 8];
     let mut hxs = [to_x(0); 8];
     for j in 0..n {
-        hs[j] = to_x(powers[n - 1 - j]);
+        hs[j] = power(powers, n - 1 - j);
         hxs[j] = karatsuba_half(hs[j]);
     }
     group(data, &hs[..n], &hxs[..n], acc, reflect)
+}
+
+/// `powers[i]` as an xmm register, read as two 8-byte loads: a power may
+/// have just been written by two 8-byte stores (`H` itself, by the state's
+/// constructor), and one 16-byte load cannot take its data from two
+/// stores in flight — it waits for them to retire, which cost a one-block
+/// hash about 60 % of its time (Zen 3, 16-byte POLYVAL 131 → 82 cycles
+/// with this; two 8-byte loads forward from either kind of store).
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn power(powers: &[u128], i: usize) -> __m128i {
+    let src = (&powers[i] as *const u128).cast::<u64>();
+    // SAFETY: `powers[i]` is 16 readable bytes, so 8-aligned words 0 and
+    // 1; volatile so that the two loads are not merged into one.
+    let (lo, hi) = unsafe { (src.read_volatile(), src.add(1).read_volatile()) };
+    _mm_set_epi64x(hi as i64, lo as i64)
 }

@@ -333,7 +333,12 @@ impl State {
             self.blocks(&data[..whole]);
         }
         let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
+        // Guarded: a variable-length copy is a call to `memcpy`, which cost
+        // a one-block hash a fifth of its time when it copied nothing
+        // (callgrind, 16–256-byte POLYVAL).
+        if !rest.is_empty() {
+            self.buf[..rest.len()].copy_from_slice(rest);
+        }
         self.buffered = rest.len();
     }
 
