@@ -71,9 +71,14 @@
 //! schoolbook loop needs 66 cycles of the `vpclmulqdq` unit; the Karatsuba
 //! loop 50, and ≈ 64 of the AES/shuffle pipes ((80 + 16 + 8 + 25 × 1.1) ÷
 //! 2): a floor of ≈ 64 cycles, 0.25 cycles/byte. Measured: ≈ 0.39
-//! (Karatsuba, 3 % faster than schoolbook; GMAC alone 16 % faster), so the
-//! loop is ≈ 1.5× its port floor; the gap is not yet explained (the round
-//! keys are reloaded from the stack each round, the XOR count is high).
+//! (Karatsuba, 3 % faster than schoolbook), against 0.27 for the GMAC row
+//! (the same loop without AES) — the AES rounds and the GHASH products
+//! barely overlap on this core: `vaesenc`, the shuffles and (in part)
+//! `vpclmulqdq` compete for the same two pipes, which a build without the
+//! products confirmed (its AES alone ran near the 40-cycle `vaesenc`
+//! bound). Next ideas: the powers' half-sums precomputed per key (8
+//! `vpshufd` and 8 `vpxor` fewer per 16 blocks), and fewer XORs on those
+//! pipes.
 //!
 //! # Rejected
 //!
