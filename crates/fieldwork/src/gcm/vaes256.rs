@@ -76,15 +76,16 @@
 //! barely overlap on this core: `vaesenc`, the shuffles and (in part)
 //! `vpclmulqdq` compete for the same two pipes, which a build without the
 //! products confirmed (its AES alone ran near the 40-cycle `vaesenc`
-//! bound). Next ideas: the powers' half-sums precomputed per key (8
-//! `vpshufd` and 8 `vpxor` fewer per 16 blocks), and fewer XORs on those
-//! pipes.
+//! bound). Next idea: fewer XORs and shuffles on those pipes.
 //!
 //! # Rejected
 //!
 //! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
 //!   slower at every bulk size, ≈ 10 % at 64 KiB (Xeon).
 //! - Software prefetch (as in the zmm kernel) — no change.
+//! - The powers' Karatsuba half-sums as a second per-key table (8 `vpshufd`
+//!   and 8 `vpxor` fewer per 16 blocks) — twice as slow on Zen 3, both
+//!   schedules; the code generation was not examined.
 //!
 //! # Figures
 //!
