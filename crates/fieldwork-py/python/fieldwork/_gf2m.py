@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import operator
-from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -134,7 +134,7 @@ class GF2m:
         self._f.check(arr)
         return GF2mArray._new(self, arr, scalar)
 
-    def from_ints(self, values: Sequence[int]) -> "GF2mArray":
+    def from_ints(self, values: Union[Sequence[int], np.ndarray]) -> "GF2mArray":
         """An array of elements from ints in [0, 2^m) (bit i is the
         coefficient of x^i); ``ValueError`` for one out of range."""
         nbytes = 8 * self.words
@@ -254,18 +254,20 @@ class GF2mArray:
     @property
     def shape(self) -> Tuple[int, ...]:
         """``()`` for a scalar, ``(n,)`` for an array."""
-        return () if self._scalar else (self._w.shape[0],)
+        return () if self._scalar else (int(self._w.shape[0]),)
 
     def __len__(self) -> int:
         if self._scalar:
             raise TypeError("a GF2m scalar has no len()")
-        return self._w.shape[0]
+        return int(self._w.shape[0])
 
     def __getitem__(self, index: Any) -> "GF2mArray":
         if self._scalar:
             raise TypeError("a GF2m scalar is not indexable")
         if isinstance(index, (int, np.integer)):
-            return GF2mArray._new(self._field, self._w[[index]].copy(), True)
+            i = operator.index(index)
+            row = self._w[i].reshape(1, -1).copy()
+            return GF2mArray._new(self._field, row, True)
         return GF2mArray._new(self._field, np.ascontiguousarray(self._w[index]), False)
 
     def __iter__(self) -> Iterator["GF2mArray"]:
@@ -278,18 +280,21 @@ class GF2mArray:
 
     # Conversions.
 
-    def to_ints(self) -> Union[int, list]:
-        """The elements as ints (bit i is the coefficient of x^i): an int for
-        a scalar, a list for an array."""
+    def _ints(self) -> List[int]:
         raw = self._w.astype("<u8").tobytes()
         step = 8 * self._field.words
-        ints = [int.from_bytes(raw[i : i + step], "little") for i in range(0, len(raw), step)]
+        return [int.from_bytes(raw[i : i + step], "little") for i in range(0, len(raw), step)]
+
+    def to_ints(self) -> Union[int, List[int]]:
+        """The elements as ints (bit i is the coefficient of x^i): an int for
+        a scalar, a list for an array."""
+        ints = self._ints()
         return ints[0] if self._scalar else ints
 
     def __int__(self) -> int:
         if not self._scalar:
             raise TypeError("only a GF2m scalar converts to int")
-        return self.to_ints()  # type: ignore[return-value]
+        return self._ints()[0]
 
     def to_bytes(self) -> bytes:
         """A scalar's big-endian octet string of ceil(m/8) bytes."""
@@ -298,13 +303,13 @@ class GF2mArray:
     def to_galois(self) -> Any:
         """The same values as a ``galois`` FieldArray (needs ``galois``)."""
         gf = self._field.galois_field()
-        return gf(self.to_ints())
+        return gf(self._ints()[0] if self._scalar else self._ints())
 
     def __repr__(self) -> str:
         if self._scalar:
             return f"{self._field!r}({hex(int(self))})"
-        vals = self.to_ints() if len(self) <= 6 else self[:3].to_ints() + ["..."]
-        body = ", ".join(v if isinstance(v, str) else hex(v) for v in vals)
+        vals = [hex(v) for v in (self._ints() if len(self) <= 6 else self[:3]._ints())]
+        body = ", ".join(vals if len(self) <= 6 else vals + ["..."])
         return f"{self._field!r}([{body}])"
 
     # Element-wise arithmetic.
