@@ -201,56 +201,86 @@ impl Gf2Poly {
         })
     }
 
-    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
-        Ok(coerce_num(other)?.map(|o| Gf2Poly(&self.0 + &o)))
+    fn __add__<'py>(&self, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        ret(
+            other.py(),
+            coerce_num(other)?.map(|o| Gf2Poly(&self.0 + &o)),
+        )
     }
 
-    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __radd__<'py>(&self, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         self.__add__(other)
     }
 
     /// Subtraction is addition over GF(2).
-    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __sub__<'py>(&self, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         self.__add__(other)
     }
 
-    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __rsub__<'py>(&self, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         self.__add__(other)
     }
 
-    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
-        Ok(coerce_num(other)?.map(|o| Gf2Poly(mul(py, &self.0, &o))))
+    fn __mul__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        ret(
+            py,
+            coerce_num(other)?.map(|o| Gf2Poly(mul(py, &self.0, &o))),
+        )
     }
 
-    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __rmul__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         self.__mul__(py, other)
     }
 
-    fn __floordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __floordiv__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match coerce_num(other)? {
-            Some(o) => Ok(Some(Gf2Poly(divrem(py, &self.0, &o)?.0))),
-            None => Ok(None),
+            Some(o) => ret(py, Some(Gf2Poly(divrem(py, &self.0, &o)?.0))),
+            None => ret(py, None),
         }
     }
 
-    fn __rfloordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __rfloordiv__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match coerce_num(other)? {
-            Some(o) => Ok(Some(Gf2Poly(divrem(py, &o, &self.0)?.0))),
-            None => Ok(None),
+            Some(o) => ret(py, Some(Gf2Poly(divrem(py, &o, &self.0)?.0))),
+            None => ret(py, None),
         }
     }
 
-    fn __mod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __mod__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match coerce_num(other)? {
-            Some(o) => Ok(Some(Gf2Poly(divrem(py, &self.0, &o)?.1))),
-            None => Ok(None),
+            Some(o) => ret(py, Some(Gf2Poly(divrem(py, &self.0, &o)?.1))),
+            None => ret(py, None),
         }
     }
 
-    fn __rmod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+    fn __rmod__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match coerce_num(other)? {
-            Some(o) => Ok(Some(Gf2Poly(divrem(py, &o, &self.0)?.1))),
-            None => Ok(None),
+            Some(o) => ret(py, Some(Gf2Poly(divrem(py, &o, &self.0)?.1))),
+            None => ret(py, None),
         }
     }
 
@@ -258,13 +288,13 @@ impl Gf2Poly {
         &self,
         py: Python<'py>,
         other: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         match coerce_num(other)? {
             Some(o) => {
                 let (q, r) = divrem(py, &self.0, &o)?;
-                Ok(Some(PyTuple::new(py, [Gf2Poly(q), Gf2Poly(r)])?))
+                Ok(PyTuple::new(py, [Gf2Poly(q), Gf2Poly(r)])?.into_any())
             }
-            None => Ok(None),
+            None => ret(py, None),
         }
     }
 
@@ -272,13 +302,13 @@ impl Gf2Poly {
         &self,
         py: Python<'py>,
         other: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         match coerce_num(other)? {
             Some(o) => {
                 let (q, r) = divrem(py, &o, &self.0)?;
-                Ok(Some(PyTuple::new(py, [Gf2Poly(q), Gf2Poly(r)])?))
+                Ok(PyTuple::new(py, [Gf2Poly(q), Gf2Poly(r)])?.into_any())
             }
-            None => Ok(None),
+            None => ret(py, None),
         }
     }
 
@@ -345,6 +375,15 @@ impl Gf2Poly {
     /// Whether the polynomial is irreducible over GF(2) (Rabin's test).
     fn is_irreducible(&self, py: Python<'_>) -> bool {
         py.detach(|| self.0.is_irreducible())
+    }
+}
+
+/// An operator's result: the polynomial, or `NotImplemented` for an
+/// operand of another type.
+fn ret(py: Python<'_>, p: Option<Gf2Poly>) -> PyResult<Bound<'_, PyAny>> {
+    match p {
+        Some(p) => Ok(Bound::new(py, p)?.into_any()),
+        None => Ok(py.NotImplemented().into_bound(py)),
     }
 }
 
