@@ -13,7 +13,9 @@ from ._native import Gf2Poly
 
 __all__ = ["GF2m", "GF2mArray"]
 
-_Operand = Union["GF2mArray", int]
+#: galois FieldArray classes built so far, by modulus (building one can take
+#: seconds for large m).
+_GALOIS_FIELDS: "dict[int, Any]" = {}
 
 
 class GF2m:
@@ -186,12 +188,15 @@ class GF2m:
         """The same field as a ``galois`` FieldArray class (needs the
         ``galois`` package): ``GF(2**m, irreducible_poly=f)``."""
         if self._galois is None:
-            try:
-                import galois
-            except ImportError as e:  # pragma: no cover - depends on the install
-                raise ImportError("galois conversion needs the galois package") from e
-            poly = galois.Poly.Int(int(self.modulus))
-            self._galois = galois.GF(2**self.m, irreducible_poly=poly, verify=False)
+            key = int(self.modulus)
+            if key not in _GALOIS_FIELDS:
+                try:
+                    import galois
+                except ImportError as e:  # pragma: no cover - depends on the install
+                    raise ImportError("galois conversion needs the galois package") from e
+                poly = galois.Poly.Int(key)
+                _GALOIS_FIELDS[key] = galois.GF(2**self.m, irreducible_poly=poly, verify=False)
+            self._galois = _GALOIS_FIELDS[key]
         return self._galois
 
     def from_galois(self, x: Any) -> "GF2mArray":
