@@ -14,6 +14,7 @@ use zeroize::Zeroizing;
 mod aead;
 mod field;
 mod kummer;
+mod normal;
 mod poly;
 
 pyo3::create_exception!(
@@ -88,5 +89,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     field::register(m)?;
     aead::register(m)?;
     kummer::register(m)?;
+    normal::register(m)?;
     Ok(())
 }

@@ -5,7 +5,8 @@
 - :class:`GF2m` — binary fields GF(2^m) (the NIST degrees 163 … 571 and any
   irreducible modulus) with numpy-backed element arrays
   (:class:`GF2mArray`) whose operations run in Rust, batched, with the GIL
-  released.
+  released; :class:`GaussianNormalBasis` — normal-basis arithmetic and
+  conversion.
 - :class:`AESGCM`, :class:`ChaCha20Poly1305`, :class:`XChaCha20Poly1305` —
   AEADs in the shape of ``cryptography.hazmat.primitives.ciphers.aead``;
   a failed decryption raises :class:`InvalidTag`.
@@ -27,6 +28,7 @@ from ._native import (
     polyval,
 )
 from ._gf2m import GF2m, GF2mArray
+from ._normal import GaussianNormalBasis
 from . import gf2x, poly1305
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "ChaCha20Poly1305",
     "GF2m",
     "GF2mArray",
+    "GaussianNormalBasis",
     "Gf2Poly",
     "InvalidTag",
     "KummerPrivateKey",
