@@ -183,6 +183,10 @@ def main() -> None:
     args = ap.parse_args()
 
     cpu_desc, slug = cpu()
+    try:
+        load = Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        load = "unknown"
     cmd = "python " + " ".join(shlex.quote(a) for a in [os.path.relpath(sys.argv[0], REPO)] + sys.argv[1:])
     versions = [f"numpy {np.__version__}"]
     for mod in ("galois", "cryptography"):
@@ -202,6 +206,7 @@ def main() -> None:
         f"- commit: {commit()}",
         f"- date: {datetime.date.today().isoformat()}",
         f"- Python {platform.python_version()}, {', '.join(versions)}",
+        f"- load average when started: {load} on {os.cpu_count()} logical CPUs (a shared machine: figures are best-of, not medians)",
         "- each figure is the best of the repetitions; one Python call per batch or message, call overhead included",
         "",
         "## GF(2^m) batches: fieldwork against galois",
