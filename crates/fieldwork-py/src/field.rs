@@ -110,17 +110,82 @@ fn store_rt(v: &[fieldwork::gf2m::Element], words: usize) -> Vec<u64> {
     out
 }
 
+/// `op` on each element, streaming: load, compute, store.
 fn fixed_map<F: FieldElement>(a: &[u64], op: impl Fn(&F) -> F) -> Result<Vec<u64>, OpError> {
-    let v: Vec<F> = load(a)?;
-    let r: Vec<F> = v.iter().map(op).collect();
-    Ok(store(&r))
+    let mut out = Vec::with_capacity(a.len());
+    for (i, w) in a.chunks_exact(F::WORDS).enumerate() {
+        let e = F::from_word_slice(w).map_err(|e| element_error(i, e))?;
+        out.extend_from_slice(op(&e).as_words());
+    }
+    Ok(out)
 }
 
-fn zero_check(zero: impl Iterator<Item = bool>) -> Result<(), OpError> {
+/// Elements per chunk of a batch operation: a chunk's inputs and outputs
+/// stay in the L2 cache between loading, computing and storing (at m = 571,
+/// 72 KiB per buffer), and a chunked batch inversion pays one field
+/// inversion per chunk (at most 2.5 % more than one for the whole batch).
+const CHUNK: usize = 1024;
+
+/// Loads rows of words into `dst` (row `first + i` into `dst[i]`).
+fn fill<F: FieldElement>(dst: &mut [F], words: &[u64], first: usize) -> Result<(), OpError> {
+    for (i, (d, w)) in dst.iter_mut().zip(words.chunks_exact(F::WORDS)).enumerate() {
+        *d = F::from_word_slice(w).map_err(|e| element_error(first + i, e))?;
+    }
+    Ok(())
+}
+
+/// `op(first, out, x)` over `a` chunk by chunk, the results appended.
+fn chunked1<F: FieldElement>(
+    a: &[u64],
+    op: impl Fn(usize, &mut [F], &[F]) -> Result<(), OpError>,
+) -> Result<Vec<u64>, OpError> {
+    let w = F::WORDS;
+    let mut out = Vec::with_capacity(a.len());
+    let cap = CHUNK.min(a.len() / w);
+    let (mut x, mut z) = (vec![F::ZERO; cap], vec![F::ZERO; cap]);
+    for (c, ca) in a.chunks(CHUNK * w).enumerate() {
+        let k = ca.len() / w;
+        fill(&mut x[..k], ca, c * CHUNK)?;
+        op(c * CHUNK, &mut z[..k], &x[..k])?;
+        for e in &z[..k] {
+            out.extend_from_slice(e.as_words());
+        }
+    }
+    Ok(out)
+}
+
+/// `op(out, x, y)` over `a` and `b` (of one length) chunk by chunk.
+fn chunked2<F: FieldElement>(
+    a: &[u64],
+    b: &[u64],
+    op: impl Fn(&mut [F], &[F], &[F]) -> Result<(), OpError>,
+) -> Result<Vec<u64>, OpError> {
+    let w = F::WORDS;
+    let mut out = Vec::with_capacity(a.len());
+    let cap = CHUNK.min(a.len() / w);
+    let (mut x, mut y, mut z) = (vec![F::ZERO; cap], vec![F::ZERO; cap], vec![F::ZERO; cap]);
+    for (c, (ca, cb)) in a.chunks(CHUNK * w).zip(b.chunks(CHUNK * w)).enumerate() {
+        let k = ca.len() / w;
+        fill(&mut x[..k], ca, c * CHUNK)?;
+        fill(&mut y[..k], cb, c * CHUNK)?;
+        op(&mut z[..k], &x[..k], &y[..k])?;
+        for e in &z[..k] {
+            out.extend_from_slice(e.as_words());
+        }
+    }
+    Ok(out)
+}
+
+fn length_error(e: Gf2mError) -> OpError {
+    OpError::Value(e.to_string())
+}
+
+fn zero_check(first: usize, zero: impl Iterator<Item = bool>) -> Result<(), OpError> {
     for (i, z) in zero.enumerate() {
         if z {
             return Err(OpError::ZeroDivision(format!(
-                "element {i} is 0, which has no inverse"
+                "element {} is 0, which has no inverse",
+                first + i
             )));
         }
     }
@@ -261,13 +326,7 @@ impl Field {
         let kind = &self.kind;
         let v = py.detach(|| -> Result<Vec<u64>, OpError> {
             dispatch!(kind,
-            F => {
-                let x: Vec<F> = load(wa)?;
-                let y: Vec<F> = load(wb)?;
-                let mut out = vec![F::ZERO; x.len()];
-                F::mul_slices(&mut out, &x, &y).map_err(|e| OpError::Value(e.to_string()))?;
-                Ok(store(&out))
-            },
+            F => chunked2::<F>(wa, wb, |z, x, y| F::mul_slices(z, x, y).map_err(length_error)),
             f => {
                 let x = load_rt(f, wa)?;
                 let y = load_rt(f, wb)?;
@@ -286,12 +345,7 @@ impl Field {
     ) -> PyResult<Bound<'py, PyArray2<u64>>> {
         self.unary(py, a, |kind, w| {
             dispatch!(kind,
-            F => {
-                let x: Vec<F> = load(w)?;
-                let mut out = vec![F::ZERO; x.len()];
-                F::square_slices(&mut out, &x).map_err(|e| OpError::Value(e.to_string()))?;
-                Ok(store(&out))
-            },
+            F => chunked1::<F>(w, |_, z, x| F::square_slices(z, x).map_err(length_error)),
             f => {
                 let x = load_rt(f, w)?;
                 let out: Vec<_> = x.iter().map(|e| e.square()).collect();
@@ -309,15 +363,15 @@ impl Field {
     ) -> PyResult<Bound<'py, PyArray2<u64>>> {
         self.unary(py, a, |kind, w| {
             dispatch!(kind,
-            F => {
-                let mut x: Vec<F> = load(w)?;
-                zero_check(x.iter().map(|e| bool::from(e.is_zero())))?;
-                F::invert_batch(&mut x);
-                Ok(store(&x))
-            },
+            F => chunked1::<F>(w, |first, z, x| {
+                zero_check(first, x.iter().map(|e| bool::from(e.is_zero())))?;
+                z.copy_from_slice(x);
+                F::invert_batch(z);
+                Ok(())
+            }),
             f => {
                 let x = load_rt(f, w)?;
-                zero_check(x.iter().map(|e| bool::from(e.is_zero())))?;
+                zero_check(0, x.iter().map(|e| bool::from(e.is_zero())))?;
                 let mut out = Vec::with_capacity(x.len());
                 for (i, e) in x.iter().enumerate() {
                     let inv = Option::from(e.invert()).ok_or_else(|| {
