@@ -213,3 +213,25 @@ def test_large_batches_match_elementwise():
             assert prod[i] == a[i] * b[i]
             assert inv[i] == b[i].invert()
         assert (a.sqrt().square() == a).all()
+
+
+def test_errors_name_the_element_across_chunks():
+    """Batches run in chunks of 1024: errors still name the global index,
+    and results cross chunk boundaries intact."""
+    F = GF2m(409)
+    a = F.random(5000, rng=np.random.default_rng(9))
+    ints = [v | 1 for v in a.to_ints()]
+    ints[2500] = 0
+    with pytest.raises(ZeroDivisionError, match="element 2500 "):
+        F.from_ints(ints).invert()
+    bad = a.words.copy()
+    bad[1500, -1] |= np.uint64(1 << 63)
+    with pytest.raises(ValueError, match="element 1500:"):
+        F._f.mul(bad, a.words)
+    with pytest.raises(ValueError, match="element 1500:"):
+        F._f.square(bad)
+    ints[2500] = 1
+    b = F.from_ints(ints)
+    for n in (1023, 1024, 1025, 2049):
+        assert ((b[:n].invert() * b[:n]) == 1).all()
+        assert (a[:n] * b[:n])[n - 1] == a[n - 1] * b[n - 1]
