@@ -14,7 +14,7 @@ from fieldwork import Gf2Poly
 
 def ref_mul(a: int, b: int) -> int:
     """Carry-less product by shifting and XOR."""
-    if a.bit_count() > b.bit_count():
+    if bin(a).count("1") > bin(b).count("1"):
         a, b = b, a
     r = 0
     while a:
