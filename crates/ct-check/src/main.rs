@@ -9,9 +9,10 @@
 //! Exit status 0 when no operation was reported (with `--leaky`: when every
 //! leaky variant was reported), 1 otherwise, 2 when not run under valgrind.
 
-use ct_check::ops::{LEAKY, OPS, Op};
+use ct_check::ops::{LEAKY, OPS, Op, UNTAINTED_OUTPUTS};
 use ct_check::valgrind;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 /// Operations not run, because they are documented as not constant time
 /// and take public data only.
@@ -62,17 +63,22 @@ fn main() -> ExitCode {
         .filter(|op| filter.is_none_or(|f| op.name.contains(f.as_str())))
     {
         let before = valgrind::error_count();
+        let untainted_before = UNTAINTED_OUTPUTS.load(Ordering::Relaxed);
         (op.run)(1);
         let reports = valgrind::error_count() - before;
+        let untainted = UNTAINTED_OUTPUTS.load(Ordering::Relaxed) - untainted_before;
         let ok = if leaky {
             reports > 0 || native
         } else {
-            reports == 0
+            reports == 0 && untainted == 0
         };
         if !ok {
             failed += 1;
         }
         let verdict = match (leaky, reports) {
+            (false, 0) if untainted > 0 => format!(
+                "FAIL: {untainted} outputs carry no secret bits (the secret did not reach the code: the check would be vacuous)"
+            ),
             (false, 0) => "ok".to_string(),
             (false, n) => format!("FAIL: {n} reports (see valgrind's output above)"),
             (true, 0) => "FAIL: the deliberate leak was not reported".to_string(),
