@@ -254,6 +254,7 @@ macro_rules! gcm_ops {
 }
 
 gcm_ops!(gcm128_seal, gcm128_open, gcm::Aes128Gcm, 16);
+gcm_ops!(gcm192_seal, gcm192_open, gcm::Aes192Gcm, 24);
 gcm_ops!(gcm256_seal, gcm256_open, gcm::Aes256Gcm, 32);
 
 // ---------------------------------------------------------------- poly1305
@@ -583,6 +584,14 @@ pub const OPS: &[Op] = &[
     Op {
         name: "gcm/aes128-open",
         run: gcm128_open,
+    },
+    Op {
+        name: "gcm/aes192-seal",
+        run: gcm192_seal,
+    },
+    Op {
+        name: "gcm/aes192-open",
+        run: gcm192_open,
     },
     Op {
         name: "gcm/aes256-seal",
