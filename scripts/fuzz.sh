@@ -28,12 +28,20 @@ export CARGO_TARGET_DIR=target/fuzz
 export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+toolchain=()
+# FUZZ_ASAN=1: AddressSanitizer too (out-of-bounds SIMD loads and stores in
+# the unsafe kernels); needs a nightly toolchain (-Zsanitizer).
+if [ "${FUZZ_ASAN:-0}" = 1 ]; then
+  toolchain=(+nightly)
+  export CARGO_TARGET_DIR=target/fuzz-asan
+  RUSTFLAGS="$RUSTFLAGS -Zsanitizer=address"
+fi
 # --target: RUSTFLAGS then instrument the fuzzed code only, not build scripts.
 triple=$(rustc -vV | sed -n 's/^host: //p')
-cargo build -q --release --target "$triple" -p fieldwork-fuzz --features libfuzzer --bin "$target"
+cargo "${toolchain[@]}" build -q --release --target "$triple" -p fieldwork-fuzz --features libfuzzer --bin "$target"
 
 work=target/fuzz/corpus/$target
 artifacts=target/fuzz/artifacts/$target/
 mkdir -p "$work" "$artifacts"
-exec "target/fuzz/$triple/release/$target" "$work" "fuzz/corpus/$target" \
+exec "$CARGO_TARGET_DIR/$triple/release/$target" "$work" "fuzz/corpus/$target" \
   -max_total_time="$seconds" -artifact_prefix="$artifacts" -print_final_stats=1 "$@"
