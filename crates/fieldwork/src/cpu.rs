@@ -435,6 +435,10 @@ pub(crate) fn usable() -> Features {
 }
 
 #[cold]
+#[allow(
+    clippy::panic,
+    reason = "an invalid FIELDWORK_MAX_ISA is a configuration error, documented in `cpu`; `cpu::report` returns it as an error"
+)]
 fn init_usable() -> Features {
     match report() {
         Ok(r) => {

@@ -48,6 +48,12 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// Bad input is an error, never a panic (issue 27): no unwrap, expect or
+// panic in library code; the few documented panics (operators on elements
+// of different fields, division by the zero polynomial, an invalid
+// FIELDWORK_MAX_ISA) carry an `allow` with their reason. Tests are exempt
+// (clippy.toml).
+#![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

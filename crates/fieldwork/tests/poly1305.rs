@@ -379,3 +379,43 @@ fn debug_shows_the_backend_only() {
     assert!(s.contains(p.backend_name()), "{s}");
     assert!(!s.contains("171"), "{s}");
 }
+
+/// Regression (found by the `mac_poly1305` fuzz target): the AVX2 kernels'
+/// final packing of 26-bit limbs ORed limb 1 into place, losing the carry
+/// when limb 1 had reached 2^26 and limb 2 was odd — a wrong tag on both
+/// AVX2 schemes for this key and message (splitmix64 from `u64::MAX`,
+/// lengths 1 904–1 911 on the decimation scheme; the Goll–Gueron scheme
+/// after a first update of 231 bytes).
+#[test]
+fn avx2_limb_packing_keeps_the_carry() {
+    let key: [u8; 32] = [
+        0x68, 0x93, 0, 0, 0x80, 0, 0, 0, 0x1a, 0x1a, 0xff, 0xff, 0xff, 0xb0, 0xb0, 0xb0, 0xb0,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x74, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    ];
+    let mut state = u64::MAX;
+    let msg: Vec<u8> = (0..1911)
+        .map(|_| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as u8
+        })
+        .collect();
+    for len in [1903, 1904, 1908, 1911] {
+        let mut p = Poly1305::new_portable(&key);
+        p.update(&msg[..len]);
+        let expected = p.finalize();
+        for mut m in Poly1305::all_backends(&key) {
+            let name = m.backend_name();
+            m.update(&msg[..len]);
+            assert_eq!(m.finalize(), expected, "{name}, {len} bytes");
+        }
+    }
+    for mut m in Poly1305::all_backends(&key) {
+        let name = m.backend_name();
+        m.update(&msg[..231]);
+        m.update(&msg[231..]);
+        assert_eq!(m.finalize(), tag(&key, &msg), "{name}, split at 231");
+    }
+}

@@ -603,6 +603,10 @@ impl Add for &Element {
     /// # Panics
     ///
     /// If the elements belong to different fields.
+    #[allow(
+        clippy::panic,
+        reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
+    )]
     fn add(self, rhs: &Element) -> Element {
         match self.try_add(rhs) {
             Ok(e) => e,
@@ -616,6 +620,10 @@ impl Mul for &Element {
     /// # Panics
     ///
     /// If the elements belong to different fields.
+    #[allow(
+        clippy::panic,
+        reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
+    )]
     fn mul(self, rhs: &Element) -> Element {
         match self.try_mul(rhs) {
             Ok(e) => e,

@@ -783,6 +783,10 @@ impl ConstantTimeEq for NormalElement {
 ///
 /// If the elements belong to different bases.
 impl core::ops::MulAssign<&NormalElement> for NormalElement {
+    #[allow(
+        clippy::panic,
+        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
+    )]
     fn mul_assign(&mut self, rhs: &NormalElement) {
         if let Err(e) = self.same_basis(rhs) {
             panic!("{e}");
@@ -815,6 +819,10 @@ impl core::ops::MulAssign<&NormalElement> for NormalElement {
 /// If the elements belong to different bases.
 #[allow(clippy::suspicious_op_assign_impl)]
 impl core::ops::AddAssign<&NormalElement> for NormalElement {
+    #[allow(
+        clippy::panic,
+        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
+    )]
     fn add_assign(&mut self, rhs: &NormalElement) {
         if let Err(e) = self.same_basis(rhs) {
             panic!("{e}");
@@ -857,6 +865,10 @@ impl Add for &NormalElement {
     /// # Panics
     ///
     /// If the elements belong to different bases.
+    #[allow(
+        clippy::panic,
+        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
+    )]
     fn add(self, rhs: &NormalElement) -> NormalElement {
         match self.try_add(rhs) {
             Ok(e) => e,
@@ -870,6 +882,10 @@ impl Mul for &NormalElement {
     /// # Panics
     ///
     /// If the elements belong to different bases.
+    #[allow(
+        clippy::panic,
+        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
+    )]
     fn mul(self, rhs: &NormalElement) -> NormalElement {
         match self.try_mul(rhs) {
             Ok(e) => e,

@@ -1,0 +1,391 @@
+//! `dudect`: a statistical constant-time test for the backends valgrind
+//! cannot execute, after Reparaz, Balasch and Verbauwhede, *Dude, is my
+//! code constant time?* (DATE 2017). Each operation runs on two classes of
+//! secret input, a fixed one (all zero) and fresh random ones, chosen at
+//! random for every measurement (interleaved); the cycle counts of the two
+//! classes are compared with Welch's t-test, on all measurements and on
+//! those below several percentiles (dudect's cropping, against the long
+//! tail of interrupts). |t| below 4.5 passes. Not run in CI (it needs a
+//! quiet machine and minutes); see the README for the figures.
+//!
+//! ```text
+//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky] [FILTER]
+//! ```
+//!
+//! Measures natively at the `FIELDWORK_MAX_ISA` level in effect (by default
+//! the CPU's best); prints each operation's backend and largest |t|.
+
+use ct_check::ops::Stream;
+use fieldwork::chachapoly::ChaCha20Poly1305;
+use fieldwork::chachapoly::aead::KeyInit;
+use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
+use fieldwork::gf2m::{F163, FieldElement};
+use fieldwork::{ghash, poly1305};
+use std::hint::black_box;
+use std::process::ExitCode;
+
+/// The pass threshold on |t| (dudect's).
+const THRESHOLD: f64 = 4.5;
+/// Message length for the AEADs and MACs: several vector iterations.
+const LEN: usize = 512;
+/// Secret bytes handed to each operation.
+const SECRET: usize = 32 + LEN;
+
+/// One timed operation: its name, the backend it reaches, and the body
+/// (the secret input in, a value for `black_box` out).
+struct Timed {
+    name: &'static str,
+    backend: fn() -> &'static str,
+    run: fn(&[u8; SECRET]) -> u64,
+}
+
+fn key16(s: &[u8; SECRET]) -> [u8; 16] {
+    s[..16].try_into().unwrap_or_default()
+}
+
+fn key32(s: &[u8; SECRET]) -> [u8; 32] {
+    s[..32].try_into().unwrap_or_default()
+}
+
+fn msg(s: &[u8; SECRET]) -> [u8; LEN] {
+    s[32..].try_into().unwrap_or([0; LEN])
+}
+
+fn gcm128_seal(s: &[u8; SECRET]) -> u64 {
+    let mut buf = msg(s);
+    let tag =
+        Aes128Gcm::new(&key16(s).into()).encrypt_in_place_detached_iv(&[1; 12], b"ad", &mut buf);
+    u64::from(buf[0]) ^ u64::from(tag.unwrap_or_default()[0])
+}
+
+fn gcm256_seal(s: &[u8; SECRET]) -> u64 {
+    let mut buf = msg(s);
+    let tag =
+        Aes256Gcm::new(&key32(s).into()).encrypt_in_place_detached_iv(&[1; 12], b"ad", &mut buf);
+    u64::from(buf[0]) ^ u64::from(tag.unwrap_or_default()[0])
+}
+
+/// Open under a secret key: ciphertext and tag public (the tag fails for
+/// every key but one; the failure path and the comparison are timed).
+fn gcm128_open(s: &[u8; SECRET]) -> u64 {
+    let mut buf = [0x33u8; LEN];
+    let r = Aes128Gcm::new(&key16(s).into()).decrypt_in_place_detached_iv(
+        &[1; 12],
+        b"ad",
+        &mut buf,
+        &[0x44; 16],
+    );
+    u64::from(r.is_ok()) ^ u64::from(buf[0])
+}
+
+fn chachapoly_seal(s: &[u8; SECRET]) -> u64 {
+    let mut buf = msg(s);
+    let tag = ChaCha20Poly1305::new(&key32(s).into())
+        .encrypt_in_place_detached(&[1; 12], b"ad", &mut buf);
+    u64::from(buf[0]) ^ u64::from(tag.unwrap_or_default()[0])
+}
+
+fn chachapoly_open(s: &[u8; SECRET]) -> u64 {
+    let mut buf = [0x33u8; LEN];
+    let r = ChaCha20Poly1305::new(&key32(s).into()).decrypt_in_place_detached(
+        &[1; 12],
+        b"ad",
+        &mut buf,
+        &[0x44; 16],
+    );
+    u64::from(r.is_ok()) ^ u64::from(buf[0])
+}
+
+fn ghash_op(s: &[u8; SECRET]) -> u64 {
+    u64::from(ghash::ghash(&key16(s), &msg(s))[0])
+}
+
+fn poly1305_op(s: &[u8; SECRET]) -> u64 {
+    u64::from(poly1305::tag(&key32(s), &msg(s))[0])
+}
+
+fn backend_gcm() -> &'static str {
+    Aes128Gcm::new(&[0u8; 16].into()).backend_name()
+}
+
+fn backend_chachapoly() -> &'static str {
+    ChaCha20Poly1305::new(&[0u8; 32].into()).backend_name()
+}
+
+fn backend_ghash() -> &'static str {
+    ghash::GHash::new(&[0; 16]).backend_name()
+}
+
+fn backend_poly1305() -> &'static str {
+    poly1305::Poly1305::new(&[0; 32]).backend_name()
+}
+
+fn none() -> &'static str {
+    "-"
+}
+
+/// Leaky on purpose: an early-exit comparison of the secret with a
+/// constant equal to the fixed class.
+fn leaky_compare(s: &[u8; SECRET]) -> u64 {
+    for (i, &b) in s.iter().enumerate() {
+        if b != 0 {
+            return i as u64;
+        }
+    }
+    SECRET as u64
+}
+
+/// Leaky on purpose: square-and-multiply in F163 branching on the bits of
+/// a secret exponent.
+fn leaky_pow(s: &[u8; SECRET]) -> u64 {
+    let a = F163::from_be_slice(&[[0u8; 1].as_slice(), &[7u8; 20]].concat()).unwrap_or(F163::ONE);
+    let e = u64::from_le_bytes(s[..8].try_into().unwrap_or_default());
+    let mut r = F163::ONE;
+    for i in (0..64).rev() {
+        r = r.square();
+        if (e >> i) & 1 == 1 {
+            r *= a;
+        }
+    }
+    r.as_words()[0]
+}
+
+/// Leaky on purpose: table lookups at secret indices (cache timing; a
+/// 256-byte table stays in L1, so this one may well pass: dudect sees only
+/// what the machine's timing shows).
+fn leaky_table(s: &[u8; SECRET]) -> u64 {
+    static TABLE: [u64; 4096] = [0x55; 4096];
+    let mut acc = 0u64;
+    for &b in &s[..64] {
+        acc = acc.wrapping_add(TABLE[(usize::from(b) * 16 + (acc as usize & 15)) % 4096]);
+    }
+    acc
+}
+
+const OPS: &[Timed] = &[
+    Timed {
+        name: "gcm/aes128-seal",
+        backend: backend_gcm,
+        run: gcm128_seal,
+    },
+    Timed {
+        name: "gcm/aes256-seal",
+        backend: backend_gcm,
+        run: gcm256_seal,
+    },
+    Timed {
+        name: "gcm/aes128-open",
+        backend: backend_gcm,
+        run: gcm128_open,
+    },
+    Timed {
+        name: "chachapoly/seal",
+        backend: backend_chachapoly,
+        run: chachapoly_seal,
+    },
+    Timed {
+        name: "chachapoly/open",
+        backend: backend_chachapoly,
+        run: chachapoly_open,
+    },
+    Timed {
+        name: "ghash/ghash",
+        backend: backend_ghash,
+        run: ghash_op,
+    },
+    Timed {
+        name: "poly1305/mac",
+        backend: backend_poly1305,
+        run: poly1305_op,
+    },
+];
+
+const LEAKY: &[Timed] = &[
+    Timed {
+        name: "leaky/early-exit-compare",
+        backend: none,
+        run: leaky_compare,
+    },
+    Timed {
+        name: "leaky/branchy-gf2m-pow",
+        backend: none,
+        run: leaky_pow,
+    },
+    Timed {
+        name: "leaky/secret-table-index",
+        backend: none,
+        run: leaky_table,
+    },
+];
+
+/// The time-stamp counter, fenced so that the operation stays between the
+/// two readings.
+#[cfg(target_arch = "x86_64")]
+fn cycles() -> u64 {
+    // SAFETY: lfence and rdtsc are baseline x86-64 instructions (SSE2 and
+    // the TSC are part of the architecture); they touch no memory.
+    unsafe {
+        core::arch::x86_64::_mm_lfence();
+        let t = core::arch::x86_64::_rdtsc();
+        core::arch::x86_64::_mm_lfence();
+        t
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cycles() -> u64 {
+    std::time::Instant::now().elapsed().as_nanos() as u64
+}
+
+/// Welford's running mean and variance of one class.
+#[derive(Clone, Copy, Default)]
+struct Moments {
+    n: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Moments {
+    fn push(&mut self, x: f64) {
+        self.n += 1.0;
+        let d = x - self.mean;
+        self.mean += d / self.n;
+        self.m2 += d * (x - self.mean);
+    }
+
+    fn var(&self) -> f64 {
+        if self.n > 1.0 {
+            self.m2 / (self.n - 1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Welch's t statistic of two classes.
+fn welch(a: &Moments, b: &Moments) -> f64 {
+    let se = (a.var() / a.n + b.var() / b.n).sqrt();
+    if se > 0.0 {
+        (a.mean - b.mean) / se
+    } else {
+        0.0
+    }
+}
+
+/// Measures `op` `n` times; returns the largest |t| over the crops and the
+/// number of measurements behind it.
+fn measure(op: &Timed, n: usize) -> (f64, f64, &'static str) {
+    const BATCH: usize = 10_000;
+    const CROPS: [(f64, &str); 5] = [
+        (1.0, "all"),
+        (0.99, "p99"),
+        (0.9, "p90"),
+        (0.75, "p75"),
+        (0.5, "p50"),
+    ];
+    let mut rng = Stream(0x00d0_dec7 ^ cycles());
+    let mut inputs = vec![[0u8; SECRET]; BATCH];
+    let mut classes = vec![false; BATCH];
+    let mut times = vec![0u64; BATCH];
+    let mut thresholds = [u64::MAX; CROPS.len()];
+    let mut stats = [[Moments::default(); 2]; CROPS.len()];
+    let mut done = 0;
+    let mut first = true;
+    while done < n {
+        // Prepare a batch outside the timed region: class 0 fixed (zero),
+        // class 1 fresh random.
+        for (input, class) in inputs.iter_mut().zip(classes.iter_mut()) {
+            *class = rng.word() & 1 == 1;
+            if *class {
+                rng.fill(input);
+            } else {
+                *input = [0u8; SECRET];
+            }
+        }
+        for (t, input) in times.iter_mut().zip(&inputs) {
+            let start = cycles();
+            black_box((op.run)(black_box(input)));
+            *t = cycles().wrapping_sub(start);
+        }
+        if first {
+            // The first batch warms up and fixes the crop thresholds.
+            let mut sorted = times.clone();
+            sorted.sort_unstable();
+            for (th, (q, _)) in thresholds.iter_mut().zip(CROPS) {
+                *th = if q >= 1.0 {
+                    u64::MAX
+                } else {
+                    sorted[((BATCH as f64) * q) as usize]
+                };
+            }
+            first = false;
+            continue;
+        }
+        for (&t, &class) in times.iter().zip(&classes) {
+            for (s, &th) in stats.iter_mut().zip(&thresholds) {
+                if t <= th {
+                    s[usize::from(class)].push(t as f64);
+                }
+            }
+        }
+        done += BATCH;
+    }
+    let mut worst = (0.0f64, 0.0f64, "all");
+    for (s, (_, name)) in stats.iter().zip(CROPS) {
+        let t = welch(&s[0], &s[1]);
+        if t.abs() > worst.0.abs() || worst.1 == 0.0 {
+            worst = (t, s[0].n + s[1].n, name);
+        }
+    }
+    worst
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let leaky = args.iter().any(|a| a == "--leaky");
+    let n = args
+        .iter()
+        .position(|a| a == "--n")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000usize);
+    let filter = args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--n"))
+        .map(|(_, a)| a.clone());
+    let level = fieldwork::cpu::report().map(|r| r.level.to_string());
+    println!(
+        "dudect: {n} measurements per operation, level {}, |t| < {THRESHOLD} passes",
+        level.as_deref().unwrap_or("?")
+    );
+    let ops = if leaky { LEAKY } else { OPS };
+    let mut failed = 0;
+    for op in ops
+        .iter()
+        .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())))
+    {
+        let (t, count, crop) = measure(op, n);
+        let leak = t.abs() >= THRESHOLD;
+        let verdict = match (leaky, leak) {
+            (false, false) => "pass",
+            (false, true) => "FAIL (timing depends on the secret)",
+            (true, true) => "leak detected, as expected",
+            (true, false) => "not detected",
+        };
+        if leak != leaky {
+            failed += 1;
+        }
+        println!(
+            "  {:28} {:18} |t| = {:7.2} ({crop}, {count:.0} measurements)  {verdict}",
+            op.name,
+            (op.backend)(),
+            t.abs()
+        );
+    }
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,4 @@
+//! libFuzzer entry for [`fieldwork_fuzz::gf2m_ops`].
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fieldwork_fuzz::gf2m_ops(data));
