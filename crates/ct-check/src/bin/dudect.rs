@@ -124,11 +124,27 @@ fn none() -> &'static str {
     "-"
 }
 
+/// The fixed class's secret: one pseudo-random value (fixed seed), not
+/// zero — an all-zero secret flips fewer bits, and on a power-limited core
+/// the clock, so the TSC count, follows the data's Hamming weight
+/// (Hertzbleed, Wang et al., USENIX Security 2022): with zero as the fixed
+/// class GHASH showed |t| ≈ 8–17 on a Zen 3 with both of its kernels,
+/// whose code has no secret-dependent branch or address (valgrind
+/// ct-check passes), and |t| < 2 with this value.
+fn fixed_secret() -> &'static [u8; SECRET] {
+    static FIXED: std::sync::OnceLock<[u8; SECRET]> = std::sync::OnceLock::new();
+    FIXED.get_or_init(|| {
+        let mut v = [0u8; SECRET];
+        Stream(0x0f1c_ed5e_c2e7).fill(&mut v);
+        v
+    })
+}
+
 /// Leaky on purpose: an early-exit comparison of the secret with a
 /// constant equal to the fixed class.
 fn leaky_compare(s: &[u8; SECRET]) -> u64 {
-    for (i, &b) in s.iter().enumerate() {
-        if b != 0 {
+    for (i, (&b, &f)) in s.iter().zip(fixed_secret()).enumerate() {
+        if b != f {
             return i as u64;
         }
     }
@@ -284,6 +300,7 @@ fn measure(op: &Timed, n: usize) -> (f64, f64, &'static str) {
         (0.5, "p50"),
     ];
     let mut rng = Stream(0x00d0_dec7 ^ cycles());
+    let fixed = *fixed_secret();
     let mut inputs = vec![[0u8; SECRET]; BATCH];
     let mut classes = vec![false; BATCH];
     let mut times = vec![0u64; BATCH];
@@ -292,14 +309,14 @@ fn measure(op: &Timed, n: usize) -> (f64, f64, &'static str) {
     let mut done = 0;
     let mut first = true;
     while done < n {
-        // Prepare a batch outside the timed region: class 0 fixed (zero),
-        // class 1 fresh random.
+        // Prepare a batch outside the timed region: class 0 fixed, class 1
+        // fresh random.
         for (input, class) in inputs.iter_mut().zip(classes.iter_mut()) {
             *class = rng.word() & 1 == 1;
             if *class {
                 rng.fill(input);
             } else {
-                *input = [0u8; SECRET];
+                *input = fixed;
             }
         }
         for (t, input) in times.iter_mut().zip(&inputs) {
