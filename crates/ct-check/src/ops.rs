@@ -1,6 +1,6 @@
 //! The secret-handling operations, each a function that marks its secret
 //! inputs with [`secret`], runs the operation on every backend this process
-//! may use, and declassifies ([`public`]) only what a caller would publish.
+//! may use, and declassifies (`public`) only what a caller would publish.
 //! Shared by `ct-check` (memcheck) and `dudect` (timing).
 
 use crate::valgrind::{is_secret, secret};
