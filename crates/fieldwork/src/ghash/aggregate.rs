@@ -189,11 +189,11 @@ pub(crate) mod ymm {
         s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
     }
 
-    /// The two lanes' sums reduced (`c` holds `C` in each lane's low word)
-    /// and XORed together.
+    /// The two lanes' sums reduced, each in its lane (`c` holds `C` in each
+    /// lane's low word).
     #[inline]
     #[target_feature(enable = "avx,avx2,vpclmulqdq")]
-    pub(crate) fn reduce(s: Sums, c: __m256i) -> __m128i {
+    pub(crate) fn reduce_lanes(s: Sums, c: __m256i) -> __m256i {
         let mid = if s.karatsuba {
             _mm256_xor_si256(s.mid, _mm256_xor_si256(s.lo, s.hi))
         } else {
@@ -206,14 +206,31 @@ pub(crate) mod ymm {
                 _mm256_clmulepi64_epi128::<0x00>(s.lo, c),
             ),
         );
-        let r = _mm256_xor_si256(
+        _mm256_xor_si256(
             s.hi,
             _mm256_xor_si256(
                 _mm256_shuffle_epi32::<0x4e>(m),
                 _mm256_clmulepi64_epi128::<0x00>(m, c),
             ),
-        );
+        )
+    }
+
+    /// The two lanes' sums reduced ([`reduce_lanes`]) and XORed together.
+    #[inline]
+    #[target_feature(enable = "avx,avx2,vpclmulqdq")]
+    pub(crate) fn reduce(s: Sums, c: __m256i) -> __m128i {
+        let r = reduce_lanes(s, c);
         _mm_xor_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r))
+    }
+
+    /// The lane-wise dot products `a·b·x^(−128)`, reduced in each lane
+    /// (schoolbook products).
+    #[inline]
+    #[target_feature(enable = "avx,avx2,vpclmulqdq")]
+    pub(crate) fn dot2(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        let mut s = zero_sums(false);
+        mul_acc(a, b, &mut s);
+        reduce_lanes(s, c)
     }
 }
 

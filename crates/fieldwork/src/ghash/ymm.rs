@@ -89,28 +89,7 @@ fn extend_ymm(powers: &mut [u128]) {
     let h8 = _mm256_broadcastsi128_si256(lane(powers, 7));
     for k in 0..4 {
         let v = pair(powers, 2 * k, 2 * k + 1);
-        // Lane-wise `dot(v, H^8)`: schoolbook product, reduced per lane.
-        let lo = _mm256_clmulepi64_epi128::<0x00>(v, h8);
-        let hi = _mm256_clmulepi64_epi128::<0x11>(v, h8);
-        let mid = _mm256_xor_si256(
-            _mm256_clmulepi64_epi128::<0x01>(v, h8),
-            _mm256_clmulepi64_epi128::<0x10>(v, h8),
-        );
-        // `hi ⊕ fold(mid ⊕ fold(lo))`, `fold(v) = swap64(v) ⊕ v₀·C`.
-        let m = _mm256_xor_si256(
-            mid,
-            _mm256_xor_si256(
-                _mm256_shuffle_epi32::<0x4e>(lo),
-                _mm256_clmulepi64_epi128::<0x00>(lo, c),
-            ),
-        );
-        let r = _mm256_xor_si256(
-            hi,
-            _mm256_xor_si256(
-                _mm256_shuffle_epi32::<0x4e>(m),
-                _mm256_clmulepi64_epi128::<0x00>(m, c),
-            ),
-        );
+        let r = super::aggregate::ymm::dot2(v, h8, c);
         // One 32-byte store: `H^(9+2k)`, `H^(10+2k)` are adjacent.
         // SAFETY: `10 + 2k ≤ 16 ≤ powers.len()`: 32 writable bytes.
         unsafe { _mm256_storeu_si256(powers.as_mut_ptr().add(8 + 2 * k).cast(), r) };
