@@ -65,6 +65,42 @@ else
   exit 1
 fi
 
+echo "== the installed library: scripts/install-gf2x.sh, our gf2x.h, gf2x.pc, libgf2x.a"
+prefix="$work/prefix"
+rm -rf "$prefix"
+"$root/scripts/install-gf2x.sh" --prefix "$prefix" >/dev/null
+pc() { PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@" gf2x; }
+[ "$(pc --modversion)" = 1.3.0 ] || { echo "FAIL: gf2x.pc does not say 1.3.0" >&2; exit 1; }
+[ "$(pc --variable=includedir)/gf2x.h" -ef "$prefix/include/gf2x.h" ] \
+  || { echo "FAIL: gf2x.pc's includedir is not the installed one" >&2; exit 1; }
+# header_check.c compiles only against a header with gf2x 1.3's exact
+# declarations: Debian's and ours, as C and as C++, each run against the
+# library it linked.
+strict="-Wall -Wextra -Werror -pedantic"
+gcc -std=c11 $strict -o "$work/hc_system" "$here/header_check.c" -lgf2x
+g++ -std=c++17 $strict -x c++ -o "$work/hcxx_system" "$here/header_check.c" -lgf2x
+gcc -std=c11 $strict $(pc --cflags) -o "$work/hc_ours" "$here/header_check.c" $(pc --libs)
+g++ -std=c++17 $strict $(pc --cflags) -x c++ -o "$work/hcxx_ours" "$here/header_check.c" $(pc --libs)
+"$work/hc_system" && "$work/hcxx_system"
+LD_LIBRARY_PATH="$prefix/lib" "$work/hc_ours"
+LD_LIBRARY_PATH="$prefix/lib" "$work/hcxx_ours"
+echo "OK: header_check (C and C++) with Debian's gf2x.h and with ours"
+# c_api_check through our header: dynamically (pkg-config's flags) and
+# statically (libgf2x.a with the .pc file's Libs.private), outputs as above.
+"${CC:-gcc}" -O2 -Wall $(pc --cflags) -o "$work/c_api_hdr" "$here/c_api_check.c" $(pc --libs)
+"${CC:-gcc}" -O2 -Wall $(pc --cflags) -o "$work/c_api_static" "$here/c_api_check.c" \
+  "$prefix/lib/libgf2x.a" $(pc --static --libs-only-l | sed 's/-lgf2x\b//')
+if ldd "$work/c_api_static" | grep -q libgf2x; then
+  echo "FAIL: c_api_static loads a shared libgf2x" >&2; exit 1
+fi
+LD_LIBRARY_PATH="$prefix/lib" "$work/c_api_hdr" >"$work/c_hdr.txt"
+"$work/c_api_static" >"$work/c_static.txt"
+for out in c_hdr c_static; do
+  cmp -s "$work/c_system.txt" "$work/$out.txt" \
+    || { echo "FAIL: $out differs from the system library's output" >&2; diff "$work/c_system.txt" "$work/$out.txt" | head >&2; exit 1; }
+done
+echo "OK: c_api_check through the installed header, shared and static, byte-identical"
+
 echo "== ntl_check (sizes up to 2^$max_log words)"
 t0=$(date +%s.%N)
 "$work/ntl_check" "$max_log" >"$work/system.txt"
