@@ -66,6 +66,7 @@ fn system_peers() {
         build.include(dir.join("include"));
     }
     build.compile("fieldwork_peer_shim");
+    ntl_shim_shared(&build);
 
     match &native {
         Some(dir) => {
@@ -87,4 +88,28 @@ fn system_peers() {
     // AES-GCM, Poly1305 and BN_GF2m peers in `src/openssl.rs`. Its symbols do not collide with aws-lc-rs's or
     // ring's C code, which both build with a symbol prefix.
     println!("cargo:rustc-link-lib=dylib=crypto");
+}
+
+/// The same NTL shim as a shared library linked to the system NTL (and so to
+/// whichever `libgf2x.so.3` the loader gives it), for the `libgf2x` group:
+/// loaded twice with `dlmopen`, once over the system libgf2x and once over
+/// fieldwork's, it times NTL through each library in one process. Its path
+/// is `PEER_NTL_SHIM_SO`.
+#[cfg(feature = "system-peers")]
+fn ntl_shim_shared(build: &cc::Build) {
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    let so = out.join("libfieldwork_ntl_shim.so");
+    let status = build
+        .get_compiler()
+        .to_command()
+        .args(["-shared", "-fPIC", "-O2", "-o"])
+        .arg(&so)
+        .arg("shim/ntl_shim.cpp")
+        .args(["-lntl", "-lgmp"])
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other => panic!("building {} failed: {other:?}", so.display()),
+    }
+    println!("cargo:rustc-env=PEER_NTL_SHIM_SO={}", so.display());
 }

@@ -12,6 +12,8 @@ pub mod gf2m;
 pub mod gf2x_mul;
 pub mod ghash;
 pub mod kummer;
+#[cfg(feature = "system-peers")]
+pub mod libgf2x;
 pub mod normal;
 pub mod poly1305;
 pub mod sufan;
@@ -85,6 +87,8 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("clmul64", clmul64::cases),
     ("gf2x_mul", gf2x_mul::cases),
     ("sufan", sufan::cases),
+    #[cfg(feature = "system-peers")]
+    ("libgf2x", libgf2x::cases),
     ("gf2m", gf2m::cases),
     ("normal", normal::cases),
     ("kummer", kummer::cases),
