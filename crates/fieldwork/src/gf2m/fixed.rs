@@ -93,6 +93,15 @@ macro_rules! fixed_field {
             pub fn to_words(&self) -> [u64; $w] {
                 self.0
             }
+
+            /// The reduction alone, for benchmarks: `c`, a product of two
+            /// reduced elements (2·WORDS words), modulo f, by the word-level
+            /// fold on general registers (`words::reduce_sparse`; the
+            /// PCLMULQDQ products of some fields fold in xmm lanes instead).
+            #[doc(hidden)]
+            pub fn reduce_product_words(c: &[u64; 2 * $w]) -> $name {
+                $name(reduce_sparse::<$w, { 2 * $w }>(*c, $m, Self::TERMS))
+            }
         }
 
         // The kernels' trait is crate-private; `FieldSpec` is sealed.

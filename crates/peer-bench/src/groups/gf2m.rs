@@ -81,8 +81,79 @@ pub fn cases() -> Result<Vec<Case>, String> {
     cases.extend(field_cases::<F283>(&NIST_FIELDS[2])?);
     cases.extend(field_cases::<F409>(&NIST_FIELDS[3])?);
     cases.extend(field_cases::<F571>(&NIST_FIELDS[4])?);
+    cases.push(parts_case!(F163, 3, &NIST_FIELDS[0]));
+    cases.push(parts_case!(F233, 4, &NIST_FIELDS[1]));
+    cases.push(parts_case!(F283, 5, &NIST_FIELDS[2]));
+    cases.push(parts_case!(F409, 7, &NIST_FIELDS[3]));
+    cases.push(parts_case!(F571, 9, &NIST_FIELDS[4]));
     Ok(cases)
 }
+
+/// `m=… mul parts`: what a field product costs against its two parts, each
+/// chained through one value — the product through the public API (the
+/// reference), the `gf2x` fixed product alone (`mul_fixed::<W>`, its low W
+/// words fed back) and the reduction alone (`reduce_product_words`, the
+/// word-level fold, its result fed back into the low words of a product).
+/// Checked first: reducing the fixed product gives the field product.
+macro_rules! parts_case {
+    ($F:ident, $w:literal, $field:expr) => {{
+        let field: &NistField = $field;
+        let inputs = inputs(field, BATCH);
+        let (x, y): ($F, $F) = (element(&inputs.x)?, element(&inputs.y)?);
+        let product: [u64; 2 * $w] = fieldwork::gf2x::mul_fixed(&x.to_words(), &y.to_words());
+        if $F::reduce_product_words(&product) != x * y {
+            return Err(format!(
+                "m={}: reducing the gf2x product is not the field product",
+                field.m
+            ));
+        }
+        let mut fused = x;
+        let (mut xw, yw) = (x.to_words(), y.to_words());
+        let mut wide = product;
+        Case {
+            group: "gf2m",
+            size: format!("m={} mul parts", field.m),
+            bytes: None,
+            impls: vec![
+                Impl {
+                    name: "fieldwork mul (product and reduction)".into(),
+                    ours: true,
+                    routine: Box::new(move |n| {
+                        for _ in 0..n {
+                            fused = black_box(fused) * y;
+                        }
+                        black_box(fused);
+                    }),
+                },
+                Impl {
+                    name: format!("gf2x mul_fixed::<{}> alone", $w),
+                    ours: true,
+                    routine: Box::new(move |n| {
+                        for _ in 0..n {
+                            let p: [u64; 2 * $w] = fieldwork::gf2x::mul_fixed(&black_box(xw), &yw);
+                            xw.copy_from_slice(&p[..$w]);
+                        }
+                        black_box(xw);
+                    }),
+                },
+                Impl {
+                    name: "reduction alone (words)".into(),
+                    ours: true,
+                    routine: Box::new(move |n| {
+                        for _ in 0..n {
+                            let r = $F::reduce_product_words(&black_box(wide));
+                            wide[..$w].copy_from_slice(&r.to_words());
+                        }
+                        black_box(wide);
+                    }),
+                },
+            ],
+            heavy: false,
+            per_second: None,
+        }
+    }};
+}
+use parts_case;
 
 /// The element with these words.
 fn element<F: FieldElement>(words: &[u64]) -> Result<F, String> {
