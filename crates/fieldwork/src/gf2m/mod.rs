@@ -88,7 +88,7 @@
 //! CPU, 2026-11-23, each chained through memory): m = 163 fused 58.5
 //! cycles, the 3-word `gf2x` product alone 47, the word-level reduction
 //! alone 44.5; m = 571: 190, 172 and 90. The fused product costs less than
-//! its parts taken one after the other at every m (0.61–0.72 of the sum):
+//! its parts taken one after the other at every m (0.62–0.77 of the sum):
 //! inlined together, the product stays in registers and the fold overlaps
 //! its last multiplications.
 //!
