@@ -44,10 +44,23 @@
 //! (563, 14), where Fan–Dai's Algorithm 1 comes within 7×; within 1.3× of
 //! one p-bit `gf2x` product for t ≥ 4 (m = 571, t = 10: 7 700 cycles
 //! against 7 200); for type I (p = m + 1) faster than the polynomial basis
-//! of the same degree. For t = 2 (m = 233: p = 467, 8 words) the p-bit
-//! product alone is about twice the polynomial basis' 4-word product: the
-//! next idea is the type-II optimal *polynomial* basis (Shokrollahi 2007;
-//! Bernstein and Lange, WAIFI 2010), which needs only size-m products.
+//! of the same degree. Where the p-bit form has a `gf2x` fixed kernel (1–9
+//! or 16 words: every type-I field, and m = 131, 233, 491 of type II) the
+//! product and the fold run with constant sizes (2026-11-23: 871 → 653
+//! instructions per product at m = 233, callgrind; m = 233 2.8× → 2.3× the
+//! polynomial basis, m = 162 type I 107 → 70 cycles).
+//!
+//! For t = 2 (m = 233: p = 467, 8 words) the p-bit product alone is 1.8×
+//! the polynomial basis' 4-word product, so ≤ 2× is out of reach this way.
+//! Tried and rejected: two (m+1)-bit products instead of the p-bit one
+//! (A = a + ā with ā the mirror image, so A·B = v + v̄ with v = a·b +
+//! x^m·(a·b̃), after Bernstein and Lange's type-II optimal polynomial
+//! bases, WAIFI 2010): exact, but mirroring the p-bit result is a bit
+//! reversal of pw words, which costs about as much as the half-product
+//! saved (Karatsuba already does the p-bit product in three half-products):
+//! 1 190 instructions against 871 at m = 233, with `u64::reverse_bits`.
+//! It would pay only with a cheap reversal (GFNI's `gf2p8affineqb`, or a
+//! `pshufb` nibble table) — the next thing to try.
 //!
 //! Inversion is Itoh–Tsujii with the k-fold Frobenius maps done by reading
 //! the coordinates out, rotating and writing back (m + t·m bit moves);
@@ -561,6 +574,10 @@ impl Arith for NbArith<'_> {
         w
     }
     fn mul(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        let mut out = vec![0u64; self.0.pw];
+        if mul_fixed_size(self.0, a, b, &mut out) {
+            return out;
+        }
         let mut c = vec![0u64; 2 * self.0.pw];
         let done = self.0.backend.mul_into(&mut c, a, b);
         debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
@@ -796,6 +813,11 @@ impl core::ops::MulAssign<&NormalElement> for NormalElement {
         // Stack buffers in two tiers (zeroing 2 KiB would cost more than
         // a 653-bit product's overhead).
         let (a, b) = (&self.words, &rhs.words);
+        let mut fixed = [0u64; 16];
+        if mul_fixed_size(inner, a, b, &mut fixed) {
+            self.words.copy_from_slice(&fixed[..pw]);
+            return;
+        }
         if 2 * pw <= 32 {
             let mut c = [0u64; 32];
             let done = inner.backend.mul_into(&mut c[..2 * pw], a, b);
@@ -831,6 +853,60 @@ impl core::ops::AddAssign<&NormalElement> for NormalElement {
             *x ^= y;
         }
     }
+}
+
+/// `out = a·b` when the p-bit form has a `gf2x` fixed kernel (pw = 1…9 or
+/// 16 words: the type-I fields, and m = 131, 233, 491 of type II): the
+/// product and the fold with constant sizes, no dispatch on the length.
+/// `false` (and `out` untouched) for other sizes; `out` holds at least pw
+/// words.
+fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+    macro_rules! sizes {
+        ($($n:literal)*) => {
+            match inner.pw {
+                $($n => {
+                    let (Ok(x), Ok(y)) = (<&[u64; $n]>::try_from(a), <&[u64; $n]>::try_from(b)) else {
+                        return false;
+                    };
+                    let c: [u64; 2 * $n] = inner.backend.mul_fixed(x, y);
+                    fold_fixed::<$n, { 2 * $n }>(inner.p, &c, out);
+                    true
+                })*
+                _ => false,
+            }
+        };
+    }
+    sizes!(1 2 3 4 5 6 7 8 9 16)
+}
+
+/// [`fold_into`] with constant sizes (`P2 = 2·PW`).
+#[inline(always)]
+fn fold_fixed<const PW: usize, const P2: usize>(p: usize, c: &[u64; P2], out: &mut [u64]) {
+    let (w, s) = (p / 64, p % 64);
+    let low_last = if s == 0 { u64::MAX } else { (1u64 << s) - 1 };
+    // c >> p, word by word: c has 2·PW words and p ≥ 64·(PW − 1).
+    let mut hi = [0u64; PW];
+    for (i, h) in hi.iter_mut().enumerate() {
+        let lo = if w + i < P2 { c[w + i] } else { 0 };
+        let up = if w + i + 1 < P2 { c[w + i + 1] } else { 0 };
+        *h = if s == 0 {
+            lo
+        } else {
+            (lo >> s) | (up << (64 - s))
+        };
+    }
+    let mut r = [0u64; PW];
+    for i in 0..PW {
+        r[i] = c[i] ^ hi[i];
+    }
+    r[PW - 1] &= low_last;
+    // The representative with a zero x⁰ coefficient: add Φ_p when it is 1.
+    let flip = core::hint::black_box(r[0] & 1).wrapping_neg();
+    for x in r.iter_mut() {
+        *x ^= flip;
+    }
+    r[PW - 1] &= low_last;
+    out[..PW].copy_from_slice(&r);
 }
 
 /// `c mod (x^p − 1)` (c of degree < 2p − 1) written into `out` (pw words),
@@ -890,6 +966,94 @@ impl Mul for &NormalElement {
         match self.try_mul(rhs) {
             Ok(e) => e,
             Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{GaussianNormalBasis, fold_into, mul_fixed_size};
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The fixed-size product (a `gf2x` fixed kernel, the fold with constant
+    /// sizes) gives the words of the general one (any-length product, then
+    /// [`fold_into`]), through `mul_fixed_size`, `*=` and `try_mul`, for p-bit
+    /// forms of every fixed kernel size.
+    #[test]
+    fn fixed_size_product_matches_the_general_one() {
+        let mut state = 0x243f_6a88_85a3_08d3_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut seen = Vec::new();
+        for (m, t) in [
+            (4, 1),
+            (10, 1),
+            (28, 1),
+            (60, 1),
+            (66, 1),
+            (100, 1),
+            (130, 1),
+            (162, 1),
+            (226, 1),
+            (292, 1),
+            (348, 1),
+            (418, 1),
+            (508, 1),
+            (562, 1),
+            (131, 2),
+            (233, 2),
+            (491, 2),
+            (5, 2),
+            (29, 2),
+            (53, 2),
+            (163, 4),
+        ] {
+            let Ok(nb) = GaussianNormalBasis::new(m, t) else {
+                continue;
+            };
+            let inner = &nb.0;
+            seen.push(inner.pw);
+            for _ in 0..20 {
+                let mut coords = |k: u64| -> Vec<u64> {
+                    let mut c: Vec<u64> = (0..m.div_ceil(64)).map(|_| next() ^ k).collect();
+                    if m % 64 != 0 {
+                        let last = c.len() - 1;
+                        c[last] &= (1 << (m % 64)) - 1;
+                    }
+                    c
+                };
+                let (ca, cb) = (coords(0), coords(1));
+                let (a, b) = (nb.arith().scatter(&ca), nb.arith().scatter(&cb));
+                let mut c = vec![0u64; 2 * inner.pw];
+                assert!(inner.backend.mul_into(&mut c, &a, &b).is_ok());
+                let mut want = vec![0u64; inner.pw];
+                fold_into(inner, &c, &mut want);
+                let mut got = [0u64; 16];
+                if mul_fixed_size(inner, &a, &b, &mut got) {
+                    assert_eq!(&got[..inner.pw], &want[..], "({m}, {t})");
+                }
+                let (Ok(x), Ok(y)) = (nb.from_coordinates(&ca), nb.from_coordinates(&cb)) else {
+                    panic!("coordinates below m");
+                };
+                let Ok(xy) = x.try_mul(&y) else {
+                    panic!("same basis");
+                };
+                assert_eq!(xy.words, want, "({m}, {t}) try_mul");
+                let mut z = x.clone();
+                z *= &y;
+                assert_eq!(z.words, want, "({m}, {t}) *=");
+            }
+        }
+        for pw in [1, 2, 3, 4, 5, 8, 9, 16] {
+            assert!(
+                seen.contains(&pw),
+                "no test field with a {pw}-word form: {seen:?}"
+            );
         }
     }
 }
