@@ -55,12 +55,14 @@
 //! Tried and rejected: two (m+1)-bit products instead of the p-bit one
 //! (A = a + ā with ā the mirror image, so A·B = v + v̄ with v = a·b +
 //! x^m·(a·b̃), after Bernstein and Lange's type-II optimal polynomial
-//! bases, WAIFI 2010): exact, but mirroring the p-bit result is a bit
-//! reversal of pw words, which costs about as much as the half-product
-//! saved (Karatsuba already does the p-bit product in three half-products):
-//! 1 190 instructions against 871 at m = 233, with `u64::reverse_bits`.
-//! It would pay only with a cheap reversal (GFNI's `gf2p8affineqb`, or a
-//! `pshufb` nibble table) — the next thing to try.
+//! bases, WAIFI 2010): exact, but the glue — extracting the halves and
+//! shifting by m across words, masking, the fold, and mirroring the result
+//! (a bit reversal of pw words) — cost more than the half-product saved
+//! (Karatsuba already does the p-bit product in three half-products): 1 190
+//! instructions against 871 at m = 233 (the reversal about 140 of them,
+//! the shifts by a run-time m most of the rest). It could pay with the
+//! shifts specialised per field and a vector reversal (a `pshufb` nibble
+//! table; GFNI's `gf2p8affineqb`) — the next thing to try.
 //!
 //! Inversion is Itoh–Tsujii with the k-fold Frobenius maps done by reading
 //! the coordinates out, rotating and writing back (m + t·m bit moves);
