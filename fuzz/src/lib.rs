@@ -33,6 +33,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mac_ghash", mac_ghash),
     ("chacha20", chacha20),
     ("gf2x_mul", gf2x_mul),
+    ("gf2x_abi", gf2x_abi),
     ("gf2m_ops", gf2m_ops),
     ("kummer", kummer),
     ("decode", decode),
@@ -548,6 +549,144 @@ pub fn gf2x_mul(data: &[u8]) {
     let mut out = vec![0u64; na + nb];
     assert!(gf2x::mul_into(&mut out, &a, &b).is_ok());
     assert_eq!(out, expected, "dispatched product differs");
+}
+
+// ------------------------------------------------------------- libgf2x
+
+/// The drop-in libgf2x's C entry points (`fieldwork-gf2x-abi`) against
+/// `gf2x::mul_into`: `gf2x_mul`, `gf2x_mul_r` with a kept pool and with a
+/// null one, and `gf2x_mul_toom` with `gf2x_toomspace` words of scratch;
+/// the output in its own buffer, exactly on `a` or `b` (as gf2x allows),
+/// or overlapping an input at any word offset (which this library also
+/// takes); zero lengths with null pointers, and a null pointer with a
+/// non-zero length (an error code, output untouched).
+#[allow(
+    unsafe_code,
+    reason = "the C entry points take raw pointers; every call below passes buffers of the documented sizes"
+)]
+pub fn gf2x_abi(data: &[u8]) {
+    use core::ffi::{c_long, c_ulong};
+    use fieldwork_gf2x_abi as abi;
+    let mut d = Input(data);
+    let size = |d: &mut Input<'_>| match d.u8() % 4 {
+        0 | 1 => usize::from(d.u8() % 20),
+        2 => usize::from(d.u16() % 200),
+        _ => usize::from(d.u16() % 1500),
+    };
+    let (na, nb) = (size(&mut d), size(&mut d));
+    let (mode, entry, offset) = (d.u8() % 4, d.u8() % 3, usize::from(d.u8()));
+    let mut s = Stream(d.u64());
+    let (a, b) = (s.words(na, d.u8()), s.words(nb, d.u8()));
+    let cn = na + nb;
+    let mut want = vec![0u64; cn];
+    assert!(gf2x::mul_into(&mut want, &a, &b).is_ok());
+
+    let mut pool = abi::Gf2xMulPool {
+        stk: core::ptr::null_mut(),
+        stk_size: 0,
+    };
+    // SAFETY: pool is a valid, exclusively used pool.
+    unsafe { abi::gf2x_mul_pool_init(&raw mut pool) };
+    let call =
+        |c: *mut c_ulong, pa: *const c_ulong, pb: *const c_ulong, pool: *mut abi::Gf2xMulPool| {
+            // SAFETY: the callers pass c valid for na + nb words, pa for na and
+            // pb for nb (null only for zero lengths), as the entries require.
+            unsafe {
+                match entry {
+                    0 => abi::gf2x_mul(c, pa, na as c_ulong, pb, nb as c_ulong),
+                    1 => abi::gf2x_mul_r(c, pa, na as c_ulong, pb, nb as c_ulong, pool),
+                    _ => abi::gf2x_mul_r(
+                        c,
+                        pa,
+                        na as c_ulong,
+                        pb,
+                        nb as c_ulong,
+                        core::ptr::null_mut(),
+                    ),
+                }
+            }
+        };
+    let ptr_or_null = |v: &[u64]| {
+        if v.is_empty() {
+            core::ptr::null()
+        } else {
+            v.as_ptr()
+        }
+    };
+
+    match mode {
+        // A separate output (null pointers for empty operands).
+        0 => {
+            let mut c = vec![0x5a5a_5a5a_5a5a_5a5a_u64; cn];
+            let cp = if cn == 0 {
+                core::ptr::null_mut()
+            } else {
+                c.as_mut_ptr()
+            };
+            assert_eq!(call(cp, ptr_or_null(&a), ptr_or_null(&b), &raw mut pool), 0);
+            assert_eq!(c, want, "{na}x{nb} entry {entry}");
+        }
+        // The output starting on a (c == a) or on b (c == b).
+        1 | 2 => {
+            let on_a = mode == 1;
+            let mut buf = vec![0u64; cn.max(1)];
+            let (src, other) = if on_a { (&a, &b) } else { (&b, &a) };
+            buf[..src.len()].copy_from_slice(src);
+            let p = buf.as_mut_ptr();
+            let rc = if on_a {
+                call(p, p, ptr_or_null(other), &raw mut pool)
+            } else {
+                call(p, ptr_or_null(other), p, &raw mut pool)
+            };
+            assert_eq!(rc, 0);
+            assert_eq!(&buf[..cn], &want[..], "{na}x{nb} aliased, entry {entry}");
+        }
+        // The output overlapping a at a word offset within one buffer.
+        _ => {
+            let off = if na == 0 { 0 } else { offset % (na + cn) };
+            let mut buf = vec![0u64; na + cn + off];
+            buf[off..off + na].copy_from_slice(&a);
+            let base = buf.as_mut_ptr();
+            // SAFETY: off + na ≤ buf.len() and cn ≤ buf.len() (both within).
+            let (pa, c) = unsafe { (base.add(off), base) };
+            assert_eq!(call(c, pa, ptr_or_null(&b), &raw mut pool), 0);
+            assert_eq!(&buf[..cn], &want[..], "{na}x{nb} overlap at {off}");
+        }
+    }
+    // A null pointer with a non-zero length: an error, output untouched.
+    if na > 0 {
+        let mut c = vec![7u64; cn];
+        assert_eq!(
+            call(
+                c.as_mut_ptr(),
+                core::ptr::null(),
+                ptr_or_null(&b),
+                &raw mut pool
+            ),
+            -1
+        );
+        assert!(c.iter().all(|&w| w == 7));
+    }
+    // gf2x_mul_toom on balanced operands, scratch from gf2x_toomspace.
+    if na == nb {
+        let n = na as c_long;
+        let need = abi::gf2x_toomspace(n);
+        let mut stk = vec![0u64; usize::try_from(need).unwrap_or(0).max(1)];
+        let mut c = vec![0u64; cn.max(1)];
+        // SAFETY: a, b of n words, c of 2n, stk of gf2x_toomspace(n).
+        unsafe {
+            abi::gf2x_mul_toom(
+                c.as_mut_ptr(),
+                ptr_or_null(&a),
+                ptr_or_null(&b),
+                n,
+                stk.as_mut_ptr(),
+            );
+        }
+        assert_eq!(&c[..cn], &want[..], "toom {na}");
+    }
+    // SAFETY: initialised above, not used after.
+    unsafe { abi::gf2x_mul_pool_clear(&raw mut pool) };
 }
 
 // ------------------------------------------------------------- gf2m
