@@ -20,9 +20,10 @@
 //!
 //! Rows: NTL `GF2X` `mul` (independent calls) at 1–65 536 words, NTL `GF2E`
 //! `mul` for the five NIST binary fields, and `gf2x_mul` on one word, chained,
-//! called directly as `fieldwork::gf2x::mul_into` (the reference) and through
-//! each library's C entry point: the difference of the first two is the
-//! drop-in's per-call overhead (issue 28's target: ≤ 5 cycles).
+//! called directly as `fieldwork::gf2x::mul_into` (slices; the reference)
+//! and `mul_fixed::<1>` (arrays, no length dispatch), and through each
+//! library's C entry point: the drop-in's per-call overhead (issue 28's
+//! target: ≤ 5 cycles) is its time less the direct call's.
 //!
 //! Our library is found as `$FIELDWORK_GF2X_ABI_SO`, else next to the
 //! peer-bench executable (`libfieldwork_gf2x_abi.so`, or in its `deps/`,
@@ -371,6 +372,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
     // slices whose lengths the compiler cannot see (the reference), then
     // each library's gf2x_mul through a function pointer.
     let (mut a, b) = operands(1, 1);
+    let (a1, b1) = (a.clone(), b.clone());
     let mut out = [0u64; 2];
     cases.push(Case {
         group: "libgf2x",
@@ -389,6 +391,18 @@ pub fn cases() -> Result<Vec<Case>, String> {
                         a[0] = out[0];
                     }
                     black_box(&out);
+                }),
+            },
+            Impl {
+                name: "fieldwork gf2x::mul_fixed::<1> (Rust, arrays)".into(),
+                ours: true,
+                routine: Box::new(move |n| {
+                    let (mut x, y) = ([a1[0]], [b1[0]]);
+                    for _ in 0..n {
+                        let p: [u64; 2] = fieldwork::gf2x::mul_fixed(&black_box(x), &y);
+                        x[0] = p[0];
+                    }
+                    black_box(x);
                 }),
             },
             c_entry(fw.c_gf2x_mul, "fieldwork libgf2x gf2x_mul (C ABI)", true),
