@@ -363,6 +363,8 @@ pub fn mul_with(
         #[cfg(target_arch = "x86_64")]
         BackendKind::Vpclmulqdq(t) => mul(vpclmul::ZmmFft(t), out, a, b, scratch),
         #[cfg(target_arch = "x86_64")]
+        BackendKind::VpclmulqdqYmm(t) => mul(clmul::ClmulFft(t.clmul()), out, a, b, scratch),
+        #[cfg(target_arch = "x86_64")]
         BackendKind::Pclmulqdq(t) => mul(clmul::ClmulFft(t), out, a, b, scratch),
         BackendKind::Portable => mul(portable::PortableFft, out, a, b, scratch),
     }

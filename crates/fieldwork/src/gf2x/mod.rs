@@ -91,6 +91,8 @@ pub mod reproduce;
 mod sufan;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
 
 #[cfg(feature = "alloc")]
 pub use poly::{Gf2Poly, ParsePolyError};
@@ -294,6 +296,13 @@ macro_rules! fixed_words {
                         c
                     }
                     #[cfg(target_arch = "x86_64")]
+                    BackendKind::VpclmulqdqYmm(t) => {
+                        let mut c = [0u64; 2 * $n];
+                        let done = ymm::YmmKernel(t).fixed(&mut c, a, b);
+                        debug_assert!(done, "every fixed size has a ymm or xmm kernel");
+                        c
+                    }
+                    #[cfg(target_arch = "x86_64")]
                     BackendKind::Pclmulqdq(t) => clmul::$name(t, a, b),
                     BackendKind::Portable => formulas::$name(portable::PortableWord, a, b),
                 }
@@ -330,6 +339,8 @@ enum BackendKind {
     #[cfg(target_arch = "x86_64")]
     Vpclmulqdq(cpu::Avx512Clmul),
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqYmm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "x86_64")]
     Pclmulqdq(cpu::Clmul),
     Portable,
 }
@@ -345,6 +356,10 @@ impl Backend {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512Clmul::get() {
             return Backend(BackendKind::Vpclmulqdq(t));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Backend(BackendKind::VpclmulqdqYmm(t));
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
@@ -379,20 +394,34 @@ impl Backend {
         None
     }
 
+    /// The VPCLMULQDQ backend on ymm (AVX2, no AVX-512), if usable.
+    #[doc(hidden)]
+    pub fn vpclmulqdq_ymm() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Backend(BackendKind::VpclmulqdqYmm(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first (for tests and benchmarks).
     #[doc(hidden)]
     pub fn all() -> impl Iterator<Item = Backend> {
         Backend::vpclmulqdq()
             .into_iter()
+            .chain(Backend::vpclmulqdq_ymm())
             .chain(Backend::pclmulqdq())
             .chain(core::iter::once(Backend::portable()))
     }
 
-    /// The backend's name: `vpclmulqdq`, `pclmulqdq` or `portable`.
+    /// The backend's name: `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq` or
+    /// `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(_) => "vpclmulqdq",
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(_) => "vpclmulqdq-ymm",
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(_) => "pclmulqdq",
             BackendKind::Portable => "portable",
@@ -405,6 +434,8 @@ impl Backend {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => clmul::clmul64(t.clmul(), a, b),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => clmul::clmul64(t.clmul(), a, b),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::clmul64(t, a, b),
             BackendKind::Portable => portable::clmul64(a, b),
@@ -491,6 +522,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).square(out, a),
             #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => ymm::YmmKernel(t).square(out, a),
+            #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).square(out, a),
             BackendKind::Portable => portable::PortableKernel.square(out, a),
         }
@@ -521,6 +554,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => plan::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
             #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => plan::mul(ymm::YmmKernel(t), out, a, b, scratch),
+            #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => plan::mul(clmul::ClmulKernel(t), out, a, b, scratch),
             BackendKind::Portable => plan::mul(portable::PortableKernel, out, a, b, scratch),
         }
@@ -533,6 +568,8 @@ impl Backend {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).fixed(out, a, b),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => ymm::YmmKernel(t).fixed(out, a, b),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).fixed(out, a, b),
             BackendKind::Portable => portable::PortableKernel.fixed(out, a, b),

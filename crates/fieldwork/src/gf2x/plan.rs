@@ -836,6 +836,27 @@ impl Planned for super::vpclmul::ZmmKernel {
     }
 }
 
+/// The ymm backend's fixed kernels (see `ymm.rs`): 4 words is one 4×4
+/// product, 7–8 two limbs, 10–12 three, 13–16 four; the others xmm lanes.
+#[cfg(target_arch = "x86_64")]
+const YMM_FIXED: [u32; 33] = [
+    0, 4, 4, 4, 8, 18, 28, 30, 30, 69, 60, 60, 60, 80, 80, 80, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0,
+];
+#[cfg(target_arch = "x86_64")]
+static YMM_PLAN: Plan = Plan::new(&YMM_FIXED, FFT_MIN_CLMUL, FFT_DENSE_MIN_CLMUL);
+
+#[cfg(target_arch = "x86_64")]
+impl Planned for super::ymm::YmmKernel {
+    type Fft = super::fft::clmul::ClmulFft;
+    fn plan(self) -> &'static Plan {
+        &YMM_PLAN
+    }
+    fn fft(self) -> Self::Fft {
+        super::fft::clmul::ClmulFft(self.0.clmul())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -972,6 +993,10 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = crate::cpu::Avx512Clmul::get() {
             f(&|a, b, w| check_steps(super::super::vpclmul::ZmmKernel(t), a, b, w));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx2Clmul::get() {
+            f(&|a, b, w| check_steps(super::super::ymm::YmmKernel(t), a, b, w));
         }
     }
 

@@ -1,0 +1,285 @@
+//! Target features: `vpclmulqdq`, `avx2`, `avx`, `pclmulqdq`, `sse4.1` —
+//! capability token [`Avx2Clmul`].
+//!
+//! GF(2)\[x\] products on ymm registers, for CPUs with VPCLMULQDQ but
+//! without AVX-512 (AMD Zen 3 and Zen 4 client parts, Intel client cores).
+//!
+//! DOCS-PLACEHOLDER
+#![allow(unsafe_code)]
+
+use super::formulas::{self, Digit, DigitMul, Kernel};
+use crate::cpu::Avx2Clmul;
+use core::arch::x86_64::{
+    __m256i, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_clmulepi64_epi128,
+    _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
+    _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256,
+};
+
+/// Four words of a polynomial in one ymm register, word 0 in the lowest
+/// 64 bits.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limb256(__m256i);
+
+impl core::ops::BitXor for Limb256 {
+    type Output = Limb256;
+    #[inline(always)]
+    fn bitxor(self, o: Limb256) -> Limb256 {
+        // SAFETY: `Limb256` values exist only inside functions compiled with
+        // AVX2 (the backend's `#[target_feature]` entry points, reached
+        // through an `Avx2Clmul` token).
+        Limb256(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXorAssign for Limb256 {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: Limb256) {
+        *self = *self ^ o;
+    }
+}
+
+impl Digit for Limb256 {
+    // SAFETY: every bit pattern is a valid `__m256i`.
+    const ZERO: Limb256 = Limb256(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
+}
+
+/// The 4×4-word multiplier (see the module docs).
+#[derive(Clone, Copy, Debug)]
+struct YmmMul(Avx2Clmul);
+
+impl DigitMul<Limb256> for YmmMul {
+    #[inline(always)]
+    fn mul(self, a: Limb256, b: Limb256) -> [Limb256; 2] {
+        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
+        let (lo, hi) = unsafe { mul4x4(a.0, b.0) };
+        [Limb256(lo), Limb256(hi)]
+    }
+}
+
+/// The 8-word product of two 4-word polynomials, as (low, high) registers:
+/// six `vpclmulqdq` (see the module docs).
+///
+/// # Safety
+///
+/// Needs AVX2 and VPCLMULQDQ.
+#[inline(always)]
+unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the caller guarantees AVX2 and VPCLMULQDQ, all the intrinsics
+    // below need; none touches memory.
+    unsafe {
+        // [b0 b1 | b0 b1] and [b2 b3 | b2 b3].
+        let b0 = _mm256_permute2x128_si256::<0x00>(b, b);
+        let b1 = _mm256_permute2x128_si256::<0x11>(b, b);
+        // Lane k of `x`: a(2k) + a(2k+1) in its low word; `y`: b0 + b1 and
+        // b2 + b3 in the low words of both lanes ([s0 · s1 ·] → [s0 s1 | s0 s1]).
+        let x = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+        let s = _mm256_xor_si256(b, _mm256_shuffle_epi32::<0x4e>(b));
+        let y = _mm256_permute4x64_epi64::<0x88>(s);
+        // Lane k, column t: lo = a(2k)·b(2t), hi = a(2k+1)·b(2t+1),
+        // mid = (a(2k) + a(2k+1))·(b(2t) + b(2t+1)).
+        let lo0 = _mm256_clmulepi64_epi128::<0x00>(a, b0);
+        let hi0 = _mm256_clmulepi64_epi128::<0x11>(a, b0);
+        let lo1 = _mm256_clmulepi64_epi128::<0x00>(a, b1);
+        let hi1 = _mm256_clmulepi64_epi128::<0x11>(a, b1);
+        let mid0 = _mm256_clmulepi64_epi128::<0x00>(x, y);
+        let mid1 = _mm256_clmulepi64_epi128::<0x10>(x, y);
+        // The odd-offset sums a(2k+1)·b(2t) + a(2k)·b(2t+1), at word
+        // 2k + 2t + 1.
+        let o0 = _mm256_xor_si256(mid0, _mm256_xor_si256(lo0, hi0));
+        let o1 = _mm256_xor_si256(mid1, _mm256_xor_si256(lo1, hi1));
+        // Everything by its shift in lanes: s_j lane k lands in result lane
+        // k + j. An odd product's low word goes to the high half of its
+        // lane, its high word to the low half of the next lane.
+        let s0 = _mm256_xor_si256(lo0, _mm256_bslli_epi128::<8>(o0));
+        let s1 = _mm256_xor_si256(
+            _mm256_xor_si256(hi0, lo1),
+            _mm256_xor_si256(_mm256_bsrli_epi128::<8>(o0), _mm256_bslli_epi128::<8>(o1)),
+        );
+        let s2 = _mm256_xor_si256(hi1, _mm256_bsrli_epi128::<8>(o1));
+        // s1 moves up one lane across the (lo, hi) pair.
+        let lo = _mm256_xor_si256(s0, _mm256_permute2x128_si256::<0x08>(s1, s1));
+        let hi = _mm256_xor_si256(s2, _mm256_permute2x128_si256::<0x81>(s1, s1));
+        (lo, hi)
+    }
+}
+
+/// Loads `a` (at most `4·L` words) into `L` limbs, zero-padded.
+///
+/// # Safety
+///
+/// Needs AVX.
+#[inline(always)]
+unsafe fn load_limbs<const L: usize>(a: &[u64]) -> [Limb256; L] {
+    core::array::from_fn(|i| {
+        let start = (4 * i).min(a.len());
+        let chunk = &a[start..a.len().min(4 * i + 4)];
+        let mut padded = [0u64; 4];
+        let src: &[u64] = if chunk.len() == 4 {
+            chunk
+        } else {
+            padded[..chunk.len()].copy_from_slice(chunk);
+            &padded
+        };
+        // SAFETY: AVX per the caller; `src` has four words, 32 readable
+        // bytes; the load is unaligned.
+        Limb256(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
+    })
+}
+
+/// Stores the first `out.len()` words of the limbs.
+///
+/// # Safety
+///
+/// Needs AVX.
+#[inline(always)]
+unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
+    for (i, limb) in c.iter().enumerate() {
+        let start = 4 * i;
+        if start >= out.len() {
+            break;
+        }
+        let end = (start + 4).min(out.len());
+        let dst = &mut out[start..end];
+        if dst.len() == 4 {
+            // SAFETY: AVX per the caller; `dst` has 32 writable bytes.
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), limb.0) };
+        } else {
+            let mut words = [0u64; 4];
+            // SAFETY: AVX per the caller; `words` has 32 writable bytes.
+            unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), limb.0) };
+            let n = dst.len();
+            dst.copy_from_slice(&words[..n]);
+        }
+    }
+}
+
+/// The ymm kernels for the recursive algorithms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct YmmKernel(pub(crate) Avx2Clmul);
+
+impl Kernel for YmmKernel {
+    const BASE_MAX: usize = formulas::BASE_MAX;
+
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        // SAFETY: the token proves every feature `tf::fixed` enables.
+        unsafe { tf::fixed(self.0, out, a, b) }
+    }
+
+    fn square(self, out: &mut [u64], a: &[u64]) {
+        // SAFETY: the token proves every feature `tf::square` enables.
+        unsafe { tf::square(self.0, out, a) }
+    }
+}
+
+/// The `#[target_feature]` functions, reached only through [`YmmKernel`].
+mod tf {
+    use super::*;
+
+    /// The fixed kernels, per size (see the module docs for the table
+    /// that chose them).
+    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+    pub(super) fn fixed(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        if a.len() != b.len() || out.len() != 2 * a.len() {
+            return false;
+        }
+        macro_rules! lanes {
+            ($f:ident, $k:literal) => {{
+                let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
+                    return false;
+                };
+                $f(t, x, y, o)
+            }};
+        }
+        match a.len() {
+            0 => {}
+            1 => lanes!(lanes1, 1),
+            2 => lanes!(lanes2, 2),
+            3 => lanes!(lanes3, 3),
+            4 => limbs1(t, out, a, b),
+            5 => lanes!(lanes5, 5),
+            6 => lanes!(lanes6, 6),
+            7 => limbs2(t, out, a, b),
+            8 => limbs2(t, out, a, b),
+            9 => lanes!(lanes9, 9),
+            10..=12 => limbs3(t, out, a, b),
+            13..=16 => limbs4(t, out, a, b),
+            _ => return false,
+        }
+        true
+    }
+
+    /// `out = a²`, `out.len() == 2·a.len()`: four words at a time, each
+    /// squared by `vpclmulqdq` of the word with itself (imm 0x00 squares
+    /// the even words, 0x11 the odd ones, two to an instruction), put back
+    /// in word order by two lane permutes. The tail (under
+    /// 4 words) goes to the xmm loop.
+    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+    pub(super) fn square(t: Avx2Clmul, out: &mut [u64], a: &[u64]) {
+        debug_assert_eq!(out.len(), 2 * a.len());
+        let full = a.len() / 4;
+        // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the token proves;
+        // each 32-byte load reads `a[4i..4i + 4]` and each pair of stores
+        // writes `out[8i..8i + 8]`, inside the slices (`i < full`).
+        unsafe {
+            for i in 0..full {
+                let x = _mm256_loadu_si256(a.as_ptr().add(4 * i).cast());
+                // Lane k: even = (a(2k))², odd = (a(2k+1))², the output
+                // words 4k, 4k + 1 and 4k + 2, 4k + 3 of this block.
+                let even = _mm256_clmulepi64_epi128::<0x00>(x, x);
+                let odd = _mm256_clmulepi64_epi128::<0x11>(x, x);
+                let dst = out.as_mut_ptr().add(8 * i);
+                _mm256_storeu_si256(dst.cast(), _mm256_permute2x128_si256::<0x20>(even, odd));
+                _mm256_storeu_si256(
+                    dst.add(4).cast(),
+                    _mm256_permute2x128_si256::<0x31>(even, odd),
+                );
+            }
+        }
+        super::super::clmul::ClmulKernel(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
+    }
+
+    /// Defines `$name`: the product of `N ≤ 4·L` words, zero-padded to `L`
+    /// limbs, by the formula `mulL` over 4-word limbs. One function per limb
+    /// count, not inlined into `fixed` (as in the zmm backend: one shared
+    /// frame slowed the larger kernels).
+    macro_rules! limb_products {
+        ($($name:ident $f:ident $l:literal),*) => {$(
+            #[inline(never)]
+            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+            fn $name(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) {
+                // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the
+                // token proves.
+                unsafe {
+                    let x = load_limbs::<$l>(a);
+                    let y = load_limbs::<$l>(b);
+                    let c = formulas::$f(YmmMul(t), &x, &y);
+                    store_limbs(out, &c);
+                }
+            }
+        )*};
+    }
+
+    limb_products!(limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4);
+
+    /// Defines `$name`: the `N`-word product by a formula on xmm lanes,
+    /// compiled with AVX2 (VEX encodings: three-operand forms, no moves).
+    macro_rules! lane_products {
+        ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
+            $(#[$inl])?
+            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+            fn $name(t: Avx2Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+                use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
+                store_lanes(out, $formula(PclmulLane(t.clmul()), &to_lanes(a), &to_lanes(b)));
+            }
+        )*};
+    }
+
+    lane_products!(
+        #[inline] lanes1 1 = formulas::mul1,
+        #[inline(never)] lanes2 2 = formulas::mul2,
+        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2,
+        #[inline(never)] lanes6 6 = formulas::mul6,
+        #[inline(never)] lanes9 9 = formulas::mul9
+    );
+}
