@@ -10,7 +10,9 @@
 use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx2Clmul;
 use core::arch::x86_64::{
-    __m256i, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_clmulepi64_epi128,
+    __m256i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64, _mm_storeu_si128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i, _mm256_setzero_si256,
+    _mm256_zextsi128_si256, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_clmulepi64_epi128,
     _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
     _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256,
 };
@@ -103,34 +105,47 @@ unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
     }
 }
 
-/// Loads `a` (at most `4·L` words) into `L` limbs, zero-padded.
+/// Loads `a` (at most `4·L` words) into `L` limbs, zero-padded. A short
+/// last limb is read with an xmm load and a 64-bit load, never past the
+/// slice (the lengths are public; the data chooses nothing).
 ///
 /// # Safety
 ///
-/// Needs AVX.
+/// Needs AVX2.
 #[inline(always)]
 unsafe fn load_limbs<const L: usize>(a: &[u64]) -> [Limb256; L] {
-    core::array::from_fn(|i| {
+    // A loop, not `array::from_fn`: its closure is compiled without the
+    // caller's target features, so it was not inlined (a call and a stack
+    // round trip per limb: the 4-word product went from 38 to 87 ticks).
+    let mut limbs = [Limb256::ZERO; L];
+    for (i, limb) in limbs.iter_mut().enumerate() {
         let start = (4 * i).min(a.len());
         let chunk = &a[start..a.len().min(4 * i + 4)];
-        let mut padded = [0u64; 4];
-        let src: &[u64] = if chunk.len() == 4 {
-            chunk
-        } else {
-            padded[..chunk.len()].copy_from_slice(chunk);
-            &padded
-        };
-        // SAFETY: AVX per the caller; `src` has four words, 32 readable
-        // bytes; the load is unaligned.
-        Limb256(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
-    })
+        let p = chunk.as_ptr();
+        // SAFETY: AVX2 per the caller; every load below reads only words of
+        // `chunk` (its length is checked first); the loads are unaligned.
+        unsafe {
+            limb.0 = match chunk.len() {
+                4 => _mm256_loadu_si256(p.cast()),
+                3 => _mm256_set_m128i(
+                    _mm_loadl_epi64(p.add(2).cast()),
+                    _mm_loadu_si128(p.cast()),
+                ),
+                2 => _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())),
+                1 => _mm256_zextsi128_si256(_mm_loadl_epi64(p.cast())),
+                _ => _mm256_setzero_si256(),
+            };
+        }
+    }
+    limbs
 }
 
-/// Stores the first `out.len()` words of the limbs.
+/// Stores the first `out.len()` words of the limbs; a short last limb with
+/// an xmm store and a 64-bit store, never past the slice.
 ///
 /// # Safety
 ///
-/// Needs AVX.
+/// Needs AVX2.
 #[inline(always)]
 unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
     for (i, limb) in c.iter().enumerate() {
@@ -140,15 +155,20 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
         }
         let end = (start + 4).min(out.len());
         let dst = &mut out[start..end];
-        if dst.len() == 4 {
-            // SAFETY: AVX per the caller; `dst` has 32 writable bytes.
-            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), limb.0) };
-        } else {
-            let mut words = [0u64; 4];
-            // SAFETY: AVX per the caller; `words` has 32 writable bytes.
-            unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), limb.0) };
-            let n = dst.len();
-            dst.copy_from_slice(&words[..n]);
+        let p = dst.as_mut_ptr();
+        // SAFETY: AVX2 per the caller; every store below writes only words
+        // of `dst` (its length is checked first); the stores are unaligned.
+        unsafe {
+            let low = _mm256_castsi256_si128(limb.0);
+            match dst.len() {
+                4 => _mm256_storeu_si256(p.cast(), limb.0),
+                3 => {
+                    _mm_storeu_si128(p.cast(), low);
+                    _mm_storel_epi64(p.add(2).cast(), _mm256_extracti128_si256::<1>(limb.0));
+                }
+                2 => _mm_storeu_si128(p.cast(), low),
+                _ => _mm_storel_epi64(p.cast(), low),
+            }
         }
     }
 }
@@ -196,11 +216,11 @@ mod tf {
             2 => lanes!(lanes2, 2),
             3 => lanes!(lanes3, 3),
             4 => limbs1(t, out, a, b),
-            5 => lanes!(lanes5, 5),
-            6 => lanes!(lanes6, 6),
+            5 => limbs2(t, out, a, b),
+            6 => limbs2(t, out, a, b),
             7 => limbs2(t, out, a, b),
             8 => limbs2(t, out, a, b),
-            9 => lanes!(lanes9, 9),
+            9 => limbs3(t, out, a, b),
             10..=12 => limbs3(t, out, a, b),
             13..=16 => limbs4(t, out, a, b),
             _ => return false,
