@@ -752,6 +752,9 @@ const FFT_MIN_CLMUL: usize = 24_000;
 /// See [`FFT_MIN_PORTABLE`].
 #[cfg(target_arch = "x86_64")]
 const FFT_MIN_ZMM: usize = 11_000;
+/// See [`FFT_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_MIN_YMM: usize = 110_000;
 /// From these sizes, products that fill at least 85 % of their transform
 /// (`fft_dense`) take the FFT too (the tops of the FFT's cost steps).
 const FFT_DENSE_MIN_PORTABLE: usize = 3_400;
@@ -761,6 +764,9 @@ const FFT_DENSE_MIN_CLMUL: usize = 15_000;
 /// See [`FFT_DENSE_MIN_PORTABLE`].
 #[cfg(target_arch = "x86_64")]
 const FFT_DENSE_MIN_ZMM: usize = 3_400;
+/// See [`FFT_DENSE_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_DENSE_MIN_YMM: usize = 55_000;
 /// The smallest size any backend sends to the FFT: from here up the
 /// scratch bound covers it.
 pub(crate) const FFT_MIN_ANY: usize = 3_400;
@@ -771,6 +777,8 @@ const _: () = assert!(
         && FFT_MIN_ANY <= FFT_MIN_ZMM
         && FFT_MIN_ANY <= FFT_DENSE_MIN_CLMUL
         && FFT_MIN_ANY <= FFT_DENSE_MIN_ZMM
+        && FFT_MIN_ANY <= FFT_MIN_YMM
+        && FFT_MIN_ANY <= FFT_DENSE_MIN_YMM
 );
 
 /// Measured fixed-kernel costs (ticks a call, sizes 0..=32; 0 = no fixed
@@ -836,15 +844,18 @@ impl Planned for super::vpclmul::ZmmKernel {
     }
 }
 
-/// The ymm backend's fixed kernels (see `ymm.rs`): 4 words is one 4×4
-/// product, 7–8 two limbs, 10–12 three, 13–16 four; the others xmm lanes.
+/// The ymm backend's fixed kernels (`ymm.rs`), measured on Zen 3
+/// (2026-11-23, independent products through `mul_into_with_scratch`,
+/// less 15 ticks of call overhead as for PCLMULQDQ): 1–5 words xmm lanes,
+/// 6–8 two 4-word limbs, 9–12 three, 13–16 four, … 29–32 eight; sizes in
+/// between cost as the next limb count.
 #[cfg(target_arch = "x86_64")]
 const YMM_FIXED: [u32; 33] = [
-    0, 4, 4, 4, 8, 18, 28, 30, 30, 69, 60, 60, 60, 80, 80, 80, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0,
+    0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225, 225,
+    322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
 ];
 #[cfg(target_arch = "x86_64")]
-static YMM_PLAN: Plan = Plan::new(&YMM_FIXED, FFT_MIN_CLMUL, FFT_DENSE_MIN_CLMUL);
+static YMM_PLAN: Plan = Plan::new(&YMM_FIXED, FFT_MIN_YMM, FFT_DENSE_MIN_YMM);
 
 #[cfg(target_arch = "x86_64")]
 impl Planned for super::ymm::YmmKernel {
@@ -1096,5 +1107,16 @@ mod tests {
         check_plan(&CLMUL_PLAN);
         #[cfg(target_arch = "x86_64")]
         check_plan(&ZMM_PLAN);
+        #[cfg(target_arch = "x86_64")]
+        check_plan(&YMM_PLAN);
+        // The ymm plan's dense window: 55 706 to 65 536 words (FFT of 2^18
+        // points), then Toom again up to its plain threshold.
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(YMM_PLAN.step(65_536), Step::Fft);
+            assert_eq!(YMM_PLAN.step(56_000), Step::Fft);
+            assert_eq!(YMM_PLAN.step(50_000), Step::Toom3Word);
+            assert_eq!(YMM_PLAN.step(65_537), Step::Toom3Word);
+        }
     }
 }

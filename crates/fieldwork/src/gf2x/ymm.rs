@@ -11,10 +11,10 @@ use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx2Clmul;
 use core::arch::x86_64::{
     __m256i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64, _mm_storeu_si128,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i, _mm256_setzero_si256,
-    _mm256_zextsi128_si256, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_clmulepi64_epi128,
-    _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
-    _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_permute2x128_si256,
+    _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 
 /// Four words of a polynomial in one ymm register, word 0 in the lowest
@@ -127,10 +127,7 @@ unsafe fn load_limbs<const L: usize>(a: &[u64]) -> [Limb256; L] {
         unsafe {
             limb.0 = match chunk.len() {
                 4 => _mm256_loadu_si256(p.cast()),
-                3 => _mm256_set_m128i(
-                    _mm_loadl_epi64(p.add(2).cast()),
-                    _mm_loadu_si128(p.cast()),
-                ),
+                3 => _mm256_set_m128i(_mm_loadl_epi64(p.add(2).cast()), _mm_loadu_si128(p.cast())),
                 2 => _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())),
                 1 => _mm256_zextsi128_si256(_mm_loadl_epi64(p.cast())),
                 _ => _mm256_setzero_si256(),
@@ -215,14 +212,16 @@ mod tf {
             1 => lanes!(lanes1, 1),
             2 => lanes!(lanes2, 2),
             3 => lanes!(lanes3, 3),
-            4 => limbs1(t, out, a, b),
-            5 => limbs2(t, out, a, b),
-            6 => limbs2(t, out, a, b),
-            7 => limbs2(t, out, a, b),
-            8 => limbs2(t, out, a, b),
+            4 => lanes!(lanes4, 4),
+            5 => lanes!(lanes5, 5),
+            6..=8 => limbs2(t, out, a, b),
             9 => limbs3(t, out, a, b),
             10..=12 => limbs3(t, out, a, b),
             13..=16 => limbs4(t, out, a, b),
+            17..=20 => limbs5(t, out, a, b),
+            21..=24 => limbs6(t, out, a, b),
+            25..=28 => limbs7(t, out, a, b),
+            29..=32 => limbs8(t, out, a, b),
             _ => return false,
         }
         true
@@ -279,7 +278,10 @@ mod tf {
         )*};
     }
 
-    limb_products!(limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4);
+    limb_products!(
+        limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
+        limbs7 mul7 7, limbs8 mul8 8
+    );
 
     /// Defines `$name`: the `N`-word product by a formula on xmm lanes,
     /// compiled with AVX2 (VEX encodings: three-operand forms, no moves).
@@ -298,6 +300,7 @@ mod tf {
         #[inline] lanes1 1 = formulas::mul1,
         #[inline(never)] lanes2 2 = formulas::mul2,
         #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline(never)] lanes4 4 = formulas::mul4,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2,
         #[inline(never)] lanes6 6 = formulas::mul6,
         #[inline(never)] lanes9 9 = formulas::mul9
