@@ -279,7 +279,7 @@ mod tf {
     }
 
     limb_products!(
-        limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
+        limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
         limbs7 mul7 7, limbs8 mul8 8
     );
 
@@ -301,8 +301,6 @@ mod tf {
         #[inline(never)] lanes2 2 = formulas::mul2,
         #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
         #[inline(never)] lanes4 4 = formulas::mul4,
-        #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2,
-        #[inline(never)] lanes6 6 = formulas::mul6,
-        #[inline(never)] lanes9 9 = formulas::mul9
+        #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2
     );
 }
