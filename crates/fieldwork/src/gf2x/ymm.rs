@@ -4,7 +4,113 @@
 //! GF(2)\[x\] products on ymm registers, for CPUs with VPCLMULQDQ but
 //! without AVX-512 (AMD Zen 3 and Zen 4 client parts, Intel client cores).
 //!
-//! DOCS-PLACEHOLDER
+//! # The 4×4-word product on ymm
+//!
+//! `vpclmulqdq` on a ymm register computes two independent 64×64 products,
+//! one per 128-bit lane, each lane choosing the low or high word of each
+//! operand by the immediate (bit 0 for the first source, bit 4 for the
+//! second). With `A = [a0 a1 | a2 a3]` (lane k holds words 2k, 2k+1) and
+//! `Bt = [b2t b2t+1 | b2t b2t+1]` (one half of `B` in both lanes), lane k
+//! of the products is
+//!
+//! ```text
+//! 0x00: a(2k)·b(2t)       at word 2k+2t     = lane k+t
+//! 0x11: a(2k+1)·b(2t+1)   at word 2k+2t+2   = lane k+t+1
+//! 0x01: a(2k+1)·b(2t)  ┐
+//! 0x10: a(2k)·b(2t+1)  ┘  at word 2k+2t+1   = lane k+t, plus one word
+//! ```
+//!
+//! The two odd products of a lane are one Karatsuba middle term, so each
+//! column t costs three instructions, not four: with `x` holding
+//! `a(2k) + a(2k+1)` in lane k and `y = [s0 s1 | s0 s1]`,
+//! `st = b(2t) + b(2t+1)`,
+//!
+//! ```text
+//! odd(k, t) = (a(2k) + a(2k+1))·st + a(2k)·b(2t) + a(2k+1)·b(2t+1)
+//! ```
+//!
+//! (`x`·`y` with imm 0x00 for t = 0, 0x10 for t = 1). The sums are
+//! accumulated by their shift in lanes (`s0`, `s1`, `s2`); an odd product's
+//! low word moves to the high half of its lane and its high word to the low
+//! half of the next (`vpslldq`/`vpsrldq` by 8 bytes, in-lane), and `s1`
+//! moves up one lane across the (low, high) result pair. Instructions, as
+//! compiled: 6 `vpclmulqdq`, 4 `vpermq` (the two half-broadcasts of `B` and
+//! the pair of `st`), 1 `vpshufd`, 4 byte shifts, 1 `vperm2i128` + 1
+//! `vextracti128`, 13 `vpxor` — 30, for 16 word products (a Karatsuba
+//! 4-word product on xmm lanes takes 9 `pclmulqdq`, 9 `psrldq` and about
+//! 40 XORs).
+//!
+//! # Fixed kernels
+//!
+//! The formulas of [`super::formulas`] run on [`Limb256`] digits (4 words
+//! each), every partial product and sum in ymm registers (16 of them:
+//! from six limbs the larger formulas spill some sums, still faster than
+//! a Karatsuba step through memory). A size that is not a multiple of 4
+//! is zero-padded in its top limb, loaded and stored with one xmm and one
+//! 64-bit move (never past the slices). Per size:
+//!
+//! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
+//! |---|---|---|
+//! | 1, 2, 3 | xmm lanes: one product, Karatsuba, schoolbook 3-S | 1, 3, 9 (xmm) |
+//! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
+//! | 5 | xmm lanes: Su–Fan 5-2 (3 + 2 split) | 14 (xmm) |
+//! | 6–8 | 2 limbs, Karatsuba: three 4×4 | 18 |
+//! | 9–12 | 3 limbs, three-term formula: six 4×4 | 36 |
+//! | 13–16 | 4 limbs, Karatsuba 2 + 2: nine 4×4 | 54 |
+//! | 17–20 | 5 limbs, Karatsuba 3 + 2: fifteen 4×4 | 90 |
+//! | 21–24 | 6 limbs, Karatsuba 3 + 3 | 108 |
+//! | 25–28 | 7 limbs, Karatsuba 4 + 3 | 144 |
+//! | 29–32 | 8 limbs, Karatsuba 4 + 4 | 162 |
+//!
+//! (The xmm backend takes 27 `pclmulqdq` at 8 words and 81 at 16.) "xmm
+//! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
+//! enabled (VEX three-operand encodings). From 33 words the backend's plan
+//! ([`super::plan`], `YMM_FIXED`) chooses Karatsuba or Toom-3 steps down to
+//! these kernels; the additive FFT (the PCLMULQDQ backend's scalar
+//! butterflies) only from 110 000 words, and from 55 706 to 65 536 where
+//! it fills its transform: below that the ymm Toom plan is faster
+//! (16 384 words: the FFT takes 1.28× the time, 32 768: 1.09×, 65 536:
+//! 0.85×).
+//!
+//! # Zen 3
+//!
+//! `peer-bench --isa-rates` on the AMD EPYC (family 25 model 1):
+//! `vpclmulqdq` has a latency of 4 cycles and issues once per 2 cycles,
+//! on xmm and on ymm alike — so a ymm instruction is twice the word
+//! products per cycle, and the products are the scarce resource (XORs
+//! and in-lane shuffles issue on the other vector pipes alongside them).
+//! A lane-crossing `vpermq` has a latency of 6.6 cycles (throughput 1.26).
+//! Floors: the 8-word kernel's 18 `vpclmulqdq` are 36 cycles; the 16-word
+//! one's 54 are 108 cycles. Measured chained (latency, including the call
+//! and the chaining copy): 57 ticks ≈ 75 cycles at 8 words, 165 ticks ≈
+//! 216 cycles at 16.
+//!
+//! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
+//! words to an instruction) and two `vperm2i128` to put the squares in
+//! word order: two products per 4 words against four `pclmulqdq`.
+//!
+//! # Rejected (measured on the Zen 3, ticks per chained `mul_into`)
+//!
+//! - Schoolbook 4×4 (8 `vpclmulqdq`, no operand sums): level at 4 words,
+//!   slower above (8 words 67 against 60, 64 words 1 958 against 1 825).
+//! - One 4×4 limb at 4 words: 39.5 against 37.8 for xmm lanes (the
+//!   half-broadcasts and operand sums sit before the products on the
+//!   latency chain; `vpermq` is 6.6 cycles).
+//! - Two limbs at 5 words: 60 against 49 for xmm lanes (5-2). xmm lanes at
+//!   6, 7 and 9 words: 63.5, 87 and 119 against 57.5, 58 and 99 on limbs.
+//! - Padding a short limb through a stack buffer (narrow stores, then a
+//!   32-byte load: a store-forwarding stall): 7 words 93 against 58.
+//! - Loading limbs with `core::array::from_fn`: its closure is compiled
+//!   without the caller's target features and was not inlined (4-word limb
+//!   87 ticks against 39).
+//! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
+//!   17–20 words about 400–440 ticks against 240 on five limbs.
+//!
+//! # Figure
+//!
+//! 16 words: 165 ticks against 500 for the PCLMULQDQ backend (3.0×);
+//! `cargo run --release -p peer-bench -- --filter gf2x_mul` (AMD EPYC Zen 3,
+//! 2026-11-23), which times every backend side by side.
 #![allow(unsafe_code)]
 
 use super::formulas::{self, Digit, DigitMul, Kernel};
@@ -192,8 +298,8 @@ impl Kernel for YmmKernel {
 mod tf {
     use super::*;
 
-    /// The fixed kernels, per size (see the module docs for the table
-    /// that chose them).
+    /// The fixed kernels, per size (see the module docs for the table and
+    /// the measurements that chose them).
     #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
     pub(super) fn fixed(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         if a.len() != b.len() || out.len() != 2 * a.len() {
