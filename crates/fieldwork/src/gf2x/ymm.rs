@@ -51,7 +51,7 @@
 //!
 //! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
 //! |---|---|---|
-//! | 1, 2, 3 | xmm lanes: one product, Karatsuba, schoolbook 3-S | 1, 3, 9 (xmm) |
+//! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
 //! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
 //! | 5 | xmm lanes: Su–Fan 5-2 (3 + 2 split) | 14 (xmm) |
 //! | 6–8 | 2 limbs, Karatsuba: three 4×4 | 18 |
@@ -103,6 +103,11 @@
 //! - Loading limbs with `core::array::from_fn`: its closure is compiled
 //!   without the caller's target features and was not inlined (4-word limb
 //!   87 ticks against 39).
+//! - At 3 words the schoolbook 3-S of the PCLMULQDQ backend: 33.2 against
+//!   31.0 for 3-1m. At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba.
+//!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
+//!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
+//!   the time of the limb kernels.
 //! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
 //!   17–20 words about 400–440 ticks against 240 on five limbs.
 //!
@@ -405,7 +410,7 @@ mod tf {
     lane_products!(
         #[inline] lanes1 1 = formulas::mul1,
         #[inline(never)] lanes2 2 = formulas::mul2,
-        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_1m,
         #[inline(never)] lanes4 4 = formulas::mul4,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2
     );
