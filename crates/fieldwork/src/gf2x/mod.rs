@@ -42,9 +42,9 @@
 //! - **Large: the additive FFT** over GF(2^64) in the novel polynomial basis
 //!   of Lin, Chung and Han (FOCS 2014) on the Cantor basis (Gao and Mateer,
 //!   IEEE TIT 2010), with the reduction of GF(2)\[x\] products to it of
-//!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 110 000
+//!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 22 000
 //!   on VPCLMULQDQ-ymm, 24 000 on PCLMULQDQ and 6 000 portable (and from
-//!   3 400 / 55 000 / 15 000 / 3 400 words where the transform is at least
+//!   3 400 / 3 400 / 15 000 / 3 400 words where the transform is at least
 //!   85 % full); see the `plan` and `fft` module docs.
 //! - **Unbalanced**: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
@@ -61,7 +61,8 @@
 //!    (GF(2^64), the Cantor basis) and `fft/levels.rs` (generic butterflies
 //!    and basis conversions).
 //! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs`, `ymm.rs` (fixed
-//!    kernels, squaring) and `fft/{portable,clmul,vpclmul}.rs` (FFT kernels).
+//!    kernels, squaring) and `fft/{portable,clmul,vpclmul,ymm}.rs` (FFT
+//!    kernels).
 //! 3. `fft.rs` (the transform and the FFT product) and `plan.rs` (the size
 //!    plan: Karatsuba, Toom-3 and FFT steps, chosen per backend and size).
 //! 4. `mod.rs` (the public API and dispatch) and `poly.rs` (`Gf2Poly`).

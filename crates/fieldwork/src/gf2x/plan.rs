@@ -123,12 +123,14 @@
 //! (`4n ≥ 0.85·2^r`) take it too — 3 400 on VPCLMULQDQ and portable,
 //! 15 000 on PCLMULQDQ (16 384: 1.34; 12 000: 0.88).
 //!
-//! VPCLMULQDQ-ymm (AMD EPYC Zen 3, 2026-11-23) runs the PCLMULQDQ
-//! backend's scalar FFT, but its Toom plan is about twice as fast, so the
-//! FFT wins later: FFT time ÷ plan time 2.1 at 4 096 words, 1.28 at
-//! 16 384, 1.09 at 32 768, 1.14 at 50 000, 0.97 at 56 000, 0.85 at
-//! 65 536, 1.08 at 100 000 and 0.62 at 131 072 — so 110 000, and 55 000
-//! for the dense window (55 706 to 65 536 words, the 2^18-point transform).
+//! VPCLMULQDQ-ymm (AMD EPYC Zen 3, 2026-11-23, a loaded machine: ±20 %)
+//! has its own butterflies (`fft/ymm.rs`, 2.5–3× the PCLMULQDQ
+//! backend's scalar ones) against a Toom plan about twice as fast as
+//! PCLMULQDQ's. FFT time ÷ plan time: 0.74 at 4 096 words, 1.68 at 4 097,
+//! 0.88 at 6 000, 0.59 at 8 192, 1.13 at 10 000, 0.74 at 12 000, 1.85 at
+//! 16 385, 0.68 at 24 000, 0.90 at 32 769, 0.68 at 40 000: plain threshold
+//! 22 000, dense windows from 3 400 (3 482–4 096, 6 963–8 192,
+//! 13 926–16 384 words).
 //!
 //! # Constant time
 //!
@@ -761,7 +763,7 @@ const FFT_MIN_CLMUL: usize = 24_000;
 const FFT_MIN_ZMM: usize = 11_000;
 /// See [`FFT_MIN_PORTABLE`].
 #[cfg(target_arch = "x86_64")]
-const FFT_MIN_YMM: usize = 110_000;
+const FFT_MIN_YMM: usize = 22_000;
 /// From these sizes, products that fill at least 85 % of their transform
 /// (`fft_dense`) take the FFT too (the tops of the FFT's cost steps).
 const FFT_DENSE_MIN_PORTABLE: usize = 3_400;
@@ -773,7 +775,7 @@ const FFT_DENSE_MIN_CLMUL: usize = 15_000;
 const FFT_DENSE_MIN_ZMM: usize = 3_400;
 /// See [`FFT_DENSE_MIN_PORTABLE`].
 #[cfg(target_arch = "x86_64")]
-const FFT_DENSE_MIN_YMM: usize = 55_000;
+const FFT_DENSE_MIN_YMM: usize = 3_400;
 /// The smallest size any backend sends to the FFT: from here up the
 /// scratch bound covers it.
 pub(crate) const FFT_MIN_ANY: usize = 3_400;
@@ -866,12 +868,12 @@ static YMM_PLAN: Plan = Plan::new(&YMM_FIXED, FFT_MIN_YMM, FFT_DENSE_MIN_YMM);
 
 #[cfg(target_arch = "x86_64")]
 impl Planned for super::ymm::YmmKernel {
-    type Fft = super::fft::clmul::ClmulFft;
+    type Fft = super::fft::ymm::YmmFft;
     fn plan(self) -> &'static Plan {
         &YMM_PLAN
     }
     fn fft(self) -> Self::Fft {
-        super::fft::clmul::ClmulFft(self.0.clmul())
+        super::fft::ymm::YmmFft(self.0)
     }
 }
 
@@ -1116,14 +1118,14 @@ mod tests {
         check_plan(&ZMM_PLAN);
         #[cfg(target_arch = "x86_64")]
         check_plan(&YMM_PLAN);
-        // The ymm plan's dense window: 55 706 to 65 536 words (FFT of 2^18
-        // points), then Toom again up to its plain threshold.
+        // The ymm plan's dense windows below its plain threshold.
         #[cfg(target_arch = "x86_64")]
         {
-            assert_eq!(YMM_PLAN.step(65_536), Step::Fft);
-            assert_eq!(YMM_PLAN.step(56_000), Step::Fft);
-            assert_eq!(YMM_PLAN.step(50_000), Step::Toom3Word);
-            assert_eq!(YMM_PLAN.step(65_537), Step::Toom3Word);
+            assert_eq!(YMM_PLAN.step(4096), Step::Fft);
+            assert_eq!(YMM_PLAN.step(8192), Step::Fft);
+            assert_ne!(YMM_PLAN.step(4097), Step::Fft);
+            assert_ne!(YMM_PLAN.step(16_385), Step::Fft);
+            assert_eq!(YMM_PLAN.step(22_000), Step::Fft);
         }
     }
 }

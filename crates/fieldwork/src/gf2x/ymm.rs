@@ -66,11 +66,10 @@
 //! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
 //! enabled (VEX three-operand encodings). From 33 words the backend's plan
 //! ([`super::plan`], `YMM_FIXED`) chooses Karatsuba or Toom-3 steps down to
-//! these kernels; the additive FFT (the PCLMULQDQ backend's scalar
-//! butterflies) only from 110 000 words, and from 55 706 to 65 536 where
-//! it fills its transform: below that the ymm Toom plan is faster
-//! (16 384 words: the FFT takes 1.28× the time, 32 768: 1.09×, 65 536:
-//! 0.85×).
+//! these kernels, and the additive FFT from 22 000 words (and from 3 400
+//! where it fills its transform) with the butterflies of `fft/ymm.rs`:
+//! four field products in two `vpclmulqdq`, 2.5–3× the speed of the
+//! PCLMULQDQ backend's scalar butterflies.
 //!
 //! # Zen 3
 //!
@@ -108,6 +107,9 @@
 //!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
 //!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
 //!   the time of the limb kernels.
+//! - The PCLMULQDQ backend's scalar FFT: with the ymm Toom plan it would
+//!   win only from about 55 000 words (16 384 words: 1.28× the plan's
+//!   time, 65 536: 0.85×).
 //! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
 //!   17–20 words about 400–440 ticks against 240 on five limbs.
 //!
