@@ -96,7 +96,8 @@
 //!   half-broadcasts and operand sums sit before the products on the
 //!   latency chain; `vpermq` is 6.6 cycles).
 //! - Two limbs at 5 words: 60 against 49 for xmm lanes (5-2). xmm lanes at
-//!   6, 7 and 9 words: 63.5, 87 and 119 against 57.5, 58 and 99 on limbs.
+//!   6 and 9 words: 63.5 and 119 against 57.5 and 99 on limbs (7 words:
+//!   87 on the PCLMULQDQ backend, 58 on two limbs).
 //! - Padding a short limb through a stack buffer (narrow stores, then a
 //!   32-byte load: a store-forwarding stall): 7 words 93 against 58.
 //! - Loading limbs with `core::array::from_fn`: its closure is compiled
@@ -115,9 +116,10 @@
 //!
 //! # Figure
 //!
-//! 16 words: 165 ticks against 500 for the PCLMULQDQ backend (3.0×);
-//! `cargo run --release -p peer-bench -- --filter gf2x_mul` (AMD EPYC Zen 3,
-//! 2026-11-23), which times every backend side by side.
+//! 8 words: 57 ticks against 100 for the PCLMULQDQ backend (1.75×, the
+//! same in four runs); `cargo run --release -p peer-bench -- --filter
+//! gf2x_mul` (AMD EPYC Zen 3, 2026-11-23), which times every backend side
+//! by side.
 #![allow(unsafe_code)]
 
 use super::formulas::{self, Digit, DigitMul, Kernel};
