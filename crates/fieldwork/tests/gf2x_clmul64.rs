@@ -148,6 +148,8 @@ fn dispatch_follows_the_level() {
         Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41,
     ]) {
         "vpclmulqdq"
+    } else if has(&[Vpclmulqdq, Avx, Avx2, Pclmulqdq, Sse41]) {
+        "vpclmulqdq-ymm"
     } else if has(&[Pclmulqdq, Sse41]) {
         "pclmulqdq"
     } else {
@@ -158,10 +160,20 @@ fn dispatch_follows_the_level() {
         Ok("portable") => {
             assert_eq!(level, IsaLevel::Portable);
             assert_eq!(best.name(), "portable");
-            assert!(Backend::pclmulqdq().is_none() && Backend::vpclmulqdq().is_none());
+            assert!(
+                Backend::pclmulqdq().is_none()
+                    && Backend::vpclmulqdq().is_none()
+                    && Backend::vpclmulqdq_ymm().is_none()
+            );
         }
-        Ok("clmul") | Ok("avx2") => {
-            // AVX-512 is above these caps: never the zmm backend.
+        Ok("clmul") => {
+            // AVX2 and AVX-512 are above this cap: the xmm backend.
+            assert!(Backend::vpclmulqdq().is_none() && Backend::vpclmulqdq_ymm().is_none());
+            assert_eq!(best.name(), "pclmulqdq");
+        }
+        Ok("avx2") => {
+            // AVX-512 is above this cap: never the zmm backend; the ymm one
+            // wherever the CPU has VPCLMULQDQ.
             assert!(Backend::vpclmulqdq().is_none());
             assert_ne!(best.name(), "vpclmulqdq");
         }

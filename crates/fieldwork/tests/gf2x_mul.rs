@@ -104,6 +104,25 @@ fn large_and_unbalanced_against_reference() {
     assert!(n >= 2 * shapes.len());
 }
 
+/// The ymm backend's FFT edges (4 096 words take the FFT, 4 097 Toom-3,
+/// 22 000 the FFT again): against the portable backend, whose FFT has its
+/// own field product.
+#[test]
+fn ymm_fft_window_against_portable() {
+    let Some(ymm) = Backend::vpclmulqdq_ymm() else {
+        return;
+    };
+    let mut rng = Rng::new(0x5eed_9f2a_0004);
+    for n in [4096, 4097, 22_000] {
+        let (a, b) = (random_words(&mut rng, n), random_words(&mut rng, n));
+        let mut want = vec![0u64; 2 * n];
+        Backend::portable().mul_into(&mut want, &a, &b).unwrap();
+        let mut got = vec![0u64; 2 * n];
+        ymm.mul_into(&mut got, &a, &b).unwrap();
+        assert!(got == want, "vpclmulqdq-ymm differs at {n} words");
+    }
+}
+
 #[test]
 fn very_large_backends_agree() {
     // Too big for the bitwise reference: backend against backend, plus a

@@ -20,7 +20,7 @@ use fieldwork::chachapoly::ChaCha20Poly1305;
 use fieldwork::chachapoly::aead::KeyInit;
 use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
 use fieldwork::gf2m::{F163, FieldElement};
-use fieldwork::{ghash, poly1305};
+use fieldwork::{gf2x, ghash, poly1305};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -98,6 +98,30 @@ fn chachapoly_open(s: &[u8; SECRET]) -> u64 {
 
 fn ghash_op(s: &[u8; SECRET]) -> u64 {
     u64::from(ghash::ghash(&key16(s), &msg(s))[0])
+}
+
+/// The first `N` words of the secret.
+fn secret_words<const N: usize>(s: &[u8; SECRET], from: usize) -> [u64; N] {
+    core::array::from_fn(|i| {
+        let at = from + 8 * i;
+        u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default())
+    })
+}
+
+/// A 16-word and a 24-word product (one fixed kernel, one limb formula on
+/// the ymm backend), both operands secret.
+fn gf2x_op(s: &[u8; SECRET]) -> u64 {
+    let b = gf2x::Backend::best();
+    let (x, y) = (secret_words::<16>(s, 0), secret_words::<16>(s, 128));
+    let c = b.mul_fixed(&x, &y);
+    let (x, y) = (secret_words::<24>(s, 256), secret_words::<24>(s, 64));
+    let mut out = [0u64; 48];
+    black_box(b.mul_into(&mut out, &x, &y).is_ok());
+    c[0] ^ out[47]
+}
+
+fn backend_gf2x() -> &'static str {
+    gf2x::Backend::best().name()
 }
 
 fn poly1305_op(s: &[u8; SECRET]) -> u64 {
@@ -208,6 +232,11 @@ const OPS: &[Timed] = &[
         name: "ghash/ghash",
         backend: backend_ghash,
         run: ghash_op,
+    },
+    Timed {
+        name: "gf2x/mul",
+        backend: backend_gf2x,
+        run: gf2x_op,
     },
     Timed {
         name: "poly1305/mac",

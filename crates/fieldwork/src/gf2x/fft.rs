@@ -1,6 +1,6 @@
 //! Target features: none here — the additive FFT over GF(2^64) for the
 //! largest products, generic over a backend's butterfly kernels
-//! (`FftKernel`: `portable`, and on x86-64 `clmul` and `vpclmulqdq`).
+//! (`FftKernel`: `portable`, and on x86-64 `clmul`, `vpclmulqdq` and `ymm`).
 //!
 //! # The idea
 //!
@@ -136,6 +136,8 @@ pub(crate) mod portable;
 pub(crate) mod clmul;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ymm;
 
 use super::{Backend, BackendKind, Gf2xError};
 
@@ -363,6 +365,8 @@ pub fn mul_with(
         #[cfg(target_arch = "x86_64")]
         BackendKind::Vpclmulqdq(t) => mul(vpclmul::ZmmFft(t), out, a, b, scratch),
         #[cfg(target_arch = "x86_64")]
+        BackendKind::VpclmulqdqYmm(t) => mul(ymm::YmmFft(t), out, a, b, scratch),
+        #[cfg(target_arch = "x86_64")]
         BackendKind::Pclmulqdq(t) => mul(clmul::ClmulFft(t), out, a, b, scratch),
         BackendKind::Portable => mul(portable::PortableFft, out, a, b, scratch),
     }
@@ -500,6 +504,10 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = crate::cpu::Avx512Clmul::get() {
             f("vpclmul", &|g| g(&vpclmul::ZmmFft(t)));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx2Clmul::get() {
+            f("ymm", &|g| g(&ymm::YmmFft(t)));
         }
     }
 

@@ -42,10 +42,10 @@
 //! - **Large: the additive FFT** over GF(2^64) in the novel polynomial basis
 //!   of Lin, Chung and Han (FOCS 2014) on the Cantor basis (Gao and Mateer,
 //!   IEEE TIT 2010), with the reduction of GF(2)\[x\] products to it of
-//!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 24 000 on
-//!   PCLMULQDQ and 6 000 portable (and from 3 400 / 15 000 / 3 400 words
-//!   where the transform is at least 85 % full); see the `plan` and `fft`
-//!   module docs.
+//!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 22 000
+//!   on VPCLMULQDQ-ymm, 24 000 on PCLMULQDQ and 6 000 portable (and from
+//!   3 400 / 3 400 / 15 000 / 3 400 words where the transform is at least
+//!   85 % full); see the `plan` and `fft` module docs.
 //! - **Unbalanced**: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
 //! - **Squaring**: linear — one carry-less square per word, or bit
@@ -60,8 +60,9 @@
 //!    `sufan.rs` (the Su–Fan formulas the backends use); `fft/field.rs`
 //!    (GF(2^64), the Cantor basis) and `fft/levels.rs` (generic butterflies
 //!    and basis conversions).
-//! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs` (fixed kernels,
-//!    squaring) and `fft/{portable,clmul,vpclmul}.rs` (FFT kernels).
+//! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs`, `ymm.rs` (fixed
+//!    kernels, squaring) and `fft/{portable,clmul,vpclmul,ymm}.rs` (FFT
+//!    kernels).
 //! 3. `fft.rs` (the transform and the FFT product) and `plan.rs` (the size
 //!    plan: Karatsuba, Toom-3 and FFT steps, chosen per backend and size).
 //! 4. `mod.rs` (the public API and dispatch) and `poly.rs` (`Gf2Poly`).
@@ -71,6 +72,7 @@
 //! | backend | needs | word product |
 //! |---|---|---|
 //! | `vpclmulqdq` | VPCLMULQDQ, AVX-512 F/BW/VL/DQ | four per `vpclmulqdq` on zmm (8-word digits) |
+//! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2 (no AVX-512) | two per `vpclmulqdq` on ymm (4-word digits) |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | one `pclmulqdq` |
 //! | `portable` | nothing | 25 masked integer multiplications (5-way bit split) |
 //!
@@ -91,6 +93,8 @@ pub mod reproduce;
 mod sufan;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
 
 #[cfg(feature = "alloc")]
 pub use poly::{Gf2Poly, ParsePolyError};
@@ -294,6 +298,13 @@ macro_rules! fixed_words {
                         c
                     }
                     #[cfg(target_arch = "x86_64")]
+                    BackendKind::VpclmulqdqYmm(t) => {
+                        let mut c = [0u64; 2 * $n];
+                        let done = ymm::YmmKernel(t).fixed(&mut c, a, b);
+                        debug_assert!(done, "every fixed size has a ymm or xmm kernel");
+                        c
+                    }
+                    #[cfg(target_arch = "x86_64")]
                     BackendKind::Pclmulqdq(t) => clmul::$name(t, a, b),
                     BackendKind::Portable => formulas::$name(portable::PortableWord, a, b),
                 }
@@ -330,6 +341,8 @@ enum BackendKind {
     #[cfg(target_arch = "x86_64")]
     Vpclmulqdq(cpu::Avx512Clmul),
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqYmm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "x86_64")]
     Pclmulqdq(cpu::Clmul),
     Portable,
 }
@@ -345,6 +358,10 @@ impl Backend {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512Clmul::get() {
             return Backend(BackendKind::Vpclmulqdq(t));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Backend(BackendKind::VpclmulqdqYmm(t));
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
@@ -379,20 +396,34 @@ impl Backend {
         None
     }
 
+    /// The VPCLMULQDQ backend on ymm (AVX2, no AVX-512), if usable.
+    #[doc(hidden)]
+    pub fn vpclmulqdq_ymm() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Backend(BackendKind::VpclmulqdqYmm(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first (for tests and benchmarks).
     #[doc(hidden)]
     pub fn all() -> impl Iterator<Item = Backend> {
         Backend::vpclmulqdq()
             .into_iter()
+            .chain(Backend::vpclmulqdq_ymm())
             .chain(Backend::pclmulqdq())
             .chain(core::iter::once(Backend::portable()))
     }
 
-    /// The backend's name: `vpclmulqdq`, `pclmulqdq` or `portable`.
+    /// The backend's name: `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq` or
+    /// `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(_) => "vpclmulqdq",
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(_) => "vpclmulqdq-ymm",
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(_) => "pclmulqdq",
             BackendKind::Portable => "portable",
@@ -405,6 +436,8 @@ impl Backend {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => clmul::clmul64(t.clmul(), a, b),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => clmul::clmul64(t.clmul(), a, b),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::clmul64(t, a, b),
             BackendKind::Portable => portable::clmul64(a, b),
@@ -491,6 +524,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).square(out, a),
             #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => ymm::YmmKernel(t).square(out, a),
+            #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).square(out, a),
             BackendKind::Portable => portable::PortableKernel.square(out, a),
         }
@@ -521,6 +556,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => plan::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
             #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => plan::mul(ymm::YmmKernel(t), out, a, b, scratch),
+            #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => plan::mul(clmul::ClmulKernel(t), out, a, b, scratch),
             BackendKind::Portable => plan::mul(portable::PortableKernel, out, a, b, scratch),
         }
@@ -533,6 +570,8 @@ impl Backend {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).fixed(out, a, b),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => ymm::YmmKernel(t).fixed(out, a, b),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).fixed(out, a, b),
             BackendKind::Portable => portable::PortableKernel.fixed(out, a, b),

@@ -123,6 +123,15 @@
 //! (`4n ≥ 0.85·2^r`) take it too — 3 400 on VPCLMULQDQ and portable,
 //! 15 000 on PCLMULQDQ (16 384: 1.34; 12 000: 0.88).
 //!
+//! VPCLMULQDQ-ymm (AMD EPYC Zen 3, 2026-11-23, a loaded machine: ±20 %)
+//! has its own butterflies (`fft/ymm.rs`, 2.5–3× the PCLMULQDQ
+//! backend's scalar ones) against a Toom plan about twice as fast as
+//! PCLMULQDQ's. FFT time ÷ plan time: 0.74 at 4 096 words, 1.68 at 4 097,
+//! 0.88 at 6 000, 0.59 at 8 192, 1.13 at 10 000, 0.74 at 12 000, 1.85 at
+//! 16 385, 0.68 at 24 000, 0.90 at 32 769, 0.68 at 40 000: plain threshold
+//! 22 000, dense windows from 3 400 (3 482–4 096, 6 963–8 192,
+//! 13 926–16 384 words).
+//!
 //! # Constant time
 //!
 //! Only the lengths choose the step, branches and indices; shifts are by
@@ -752,6 +761,9 @@ const FFT_MIN_CLMUL: usize = 24_000;
 /// See [`FFT_MIN_PORTABLE`].
 #[cfg(target_arch = "x86_64")]
 const FFT_MIN_ZMM: usize = 11_000;
+/// See [`FFT_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_MIN_YMM: usize = 22_000;
 /// From these sizes, products that fill at least 85 % of their transform
 /// (`fft_dense`) take the FFT too (the tops of the FFT's cost steps).
 const FFT_DENSE_MIN_PORTABLE: usize = 3_400;
@@ -761,6 +773,9 @@ const FFT_DENSE_MIN_CLMUL: usize = 15_000;
 /// See [`FFT_DENSE_MIN_PORTABLE`].
 #[cfg(target_arch = "x86_64")]
 const FFT_DENSE_MIN_ZMM: usize = 3_400;
+/// See [`FFT_DENSE_MIN_PORTABLE`].
+#[cfg(target_arch = "x86_64")]
+const FFT_DENSE_MIN_YMM: usize = 3_400;
 /// The smallest size any backend sends to the FFT: from here up the
 /// scratch bound covers it.
 pub(crate) const FFT_MIN_ANY: usize = 3_400;
@@ -771,6 +786,8 @@ const _: () = assert!(
         && FFT_MIN_ANY <= FFT_MIN_ZMM
         && FFT_MIN_ANY <= FFT_DENSE_MIN_CLMUL
         && FFT_MIN_ANY <= FFT_DENSE_MIN_ZMM
+        && FFT_MIN_ANY <= FFT_MIN_YMM
+        && FFT_MIN_ANY <= FFT_DENSE_MIN_YMM
 );
 
 /// Measured fixed-kernel costs (ticks a call, sizes 0..=32; 0 = no fixed
@@ -833,6 +850,30 @@ impl Planned for super::vpclmul::ZmmKernel {
     }
     fn fft(self) -> Self::Fft {
         super::fft::vpclmul::ZmmFft(self.0)
+    }
+}
+
+/// The ymm backend's fixed kernels (`ymm.rs`), measured on Zen 3
+/// (2026-11-23, independent products through `mul_into_with_scratch`,
+/// less 15 ticks of call overhead as for PCLMULQDQ): 1–5 words xmm lanes,
+/// 6–8 two 4-word limbs, 9–12 three, 13–16 four, … 29–32 eight; sizes in
+/// between cost as the next limb count.
+#[cfg(target_arch = "x86_64")]
+const YMM_FIXED: [u32; 33] = [
+    0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225, 225,
+    322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
+];
+#[cfg(target_arch = "x86_64")]
+static YMM_PLAN: Plan = Plan::new(&YMM_FIXED, FFT_MIN_YMM, FFT_DENSE_MIN_YMM);
+
+#[cfg(target_arch = "x86_64")]
+impl Planned for super::ymm::YmmKernel {
+    type Fft = super::fft::ymm::YmmFft;
+    fn plan(self) -> &'static Plan {
+        &YMM_PLAN
+    }
+    fn fft(self) -> Self::Fft {
+        super::fft::ymm::YmmFft(self.0)
     }
 }
 
@@ -973,6 +1014,10 @@ mod tests {
         if let Some(t) = crate::cpu::Avx512Clmul::get() {
             f(&|a, b, w| check_steps(super::super::vpclmul::ZmmKernel(t), a, b, w));
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx2Clmul::get() {
+            f(&|a, b, w| check_steps(super::super::ymm::YmmKernel(t), a, b, w));
+        }
     }
 
     #[test]
@@ -1071,5 +1116,16 @@ mod tests {
         check_plan(&CLMUL_PLAN);
         #[cfg(target_arch = "x86_64")]
         check_plan(&ZMM_PLAN);
+        #[cfg(target_arch = "x86_64")]
+        check_plan(&YMM_PLAN);
+        // The ymm plan's dense windows below its plain threshold.
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(YMM_PLAN.step(4096), Step::Fft);
+            assert_eq!(YMM_PLAN.step(8192), Step::Fft);
+            assert_ne!(YMM_PLAN.step(4097), Step::Fft);
+            assert_ne!(YMM_PLAN.step(16_385), Step::Fft);
+            assert_eq!(YMM_PLAN.step(22_000), Step::Fft);
+        }
     }
 }

@@ -35,14 +35,16 @@ pub struct Strategy {
 }
 
 impl Strategy {
-    /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backend
-    /// runs the PCLMULQDQ kernels: these formulas are per-word). Returns
+    /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backends,
+    /// zmm and ymm, run the PCLMULQDQ kernels: these formulas are per-word). Returns
     /// false unless `a.len() == b.len() == self.words` and
     /// `out.len() == 2·self.words`.
     pub fn mul(&self, backend: Backend, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
         match backend.0 {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Vpclmulqdq(t) => (self.clmul)(t.clmul(), a, b, out),
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::VpclmulqdqYmm(t) => (self.clmul)(t.clmul(), a, b, out),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Pclmulqdq(t) => (self.clmul)(t, a, b, out),
             BackendKind::Portable => (self.portable)(a, b, out),

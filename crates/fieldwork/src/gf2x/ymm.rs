@@ -1,0 +1,421 @@
+//! Target features: `vpclmulqdq`, `avx2`, `avx`, `pclmulqdq`, `sse4.1` —
+//! capability token [`Avx2Clmul`].
+//!
+//! GF(2)\[x\] products on ymm registers, for CPUs with VPCLMULQDQ but
+//! without AVX-512 (AMD Zen 3 and Zen 4 client parts, Intel client cores).
+//!
+//! # The 4×4-word product on ymm
+//!
+//! `vpclmulqdq` on a ymm register computes two independent 64×64 products,
+//! one per 128-bit lane, each lane choosing the low or high word of each
+//! operand by the immediate (bit 0 for the first source, bit 4 for the
+//! second). With `A = [a0 a1 | a2 a3]` (lane k holds words 2k, 2k+1) and
+//! `Bt = [b2t b2t+1 | b2t b2t+1]` (one half of `B` in both lanes), lane k
+//! of the products is
+//!
+//! ```text
+//! 0x00: a(2k)·b(2t)       at word 2k+2t     = lane k+t
+//! 0x11: a(2k+1)·b(2t+1)   at word 2k+2t+2   = lane k+t+1
+//! 0x01: a(2k+1)·b(2t)  ┐
+//! 0x10: a(2k)·b(2t+1)  ┘  at word 2k+2t+1   = lane k+t, plus one word
+//! ```
+//!
+//! The two odd products of a lane are one Karatsuba middle term, so each
+//! column t costs three instructions, not four: with `x` holding
+//! `a(2k) + a(2k+1)` in lane k and `y = [s0 s1 | s0 s1]`,
+//! `st = b(2t) + b(2t+1)`,
+//!
+//! ```text
+//! odd(k, t) = (a(2k) + a(2k+1))·st + a(2k)·b(2t) + a(2k+1)·b(2t+1)
+//! ```
+//!
+//! (`x`·`y` with imm 0x00 for t = 0, 0x10 for t = 1). The sums are
+//! accumulated by their shift in lanes (`s0`, `s1`, `s2`); an odd product's
+//! low word moves to the high half of its lane and its high word to the low
+//! half of the next (`vpslldq`/`vpsrldq` by 8 bytes, in-lane), and `s1`
+//! moves up one lane across the (low, high) result pair. Instructions, as
+//! compiled: 6 `vpclmulqdq`, 4 `vpermq` (the two half-broadcasts of `B` and
+//! the pair of `st`), 1 `vpshufd`, 4 byte shifts, 1 `vperm2i128` + 1
+//! `vextracti128`, 13 `vpxor` — 30, for 16 word products (a Karatsuba
+//! 4-word product on xmm lanes takes 9 `pclmulqdq`, 9 `psrldq` and about
+//! 40 XORs).
+//!
+//! # Fixed kernels
+//!
+//! The formulas of [`super::formulas`] run on [`Limb256`] digits (4 words
+//! each), every partial product and sum in ymm registers (16 of them:
+//! from six limbs the larger formulas spill some sums, still faster than
+//! a Karatsuba step through memory). A size that is not a multiple of 4
+//! is zero-padded in its top limb, loaded and stored with one xmm and one
+//! 64-bit move (never past the slices). Per size:
+//!
+//! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
+//! |---|---|---|
+//! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
+//! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
+//! | 5 | xmm lanes: Su–Fan 5-2 (3 + 2 split) | 14 (xmm) |
+//! | 6–8 | 2 limbs, Karatsuba: three 4×4 | 18 |
+//! | 9–12 | 3 limbs, three-term formula: six 4×4 | 36 |
+//! | 13–16 | 4 limbs, Karatsuba 2 + 2: nine 4×4 | 54 |
+//! | 17–20 | 5 limbs, Karatsuba 3 + 2: fifteen 4×4 | 90 |
+//! | 21–24 | 6 limbs, Karatsuba 3 + 3 | 108 |
+//! | 25–28 | 7 limbs, Karatsuba 4 + 3 | 144 |
+//! | 29–32 | 8 limbs, Karatsuba 4 + 4 | 162 |
+//!
+//! (The xmm backend takes 27 `pclmulqdq` at 8 words and 81 at 16.) "xmm
+//! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
+//! enabled (VEX three-operand encodings). From 33 words the backend's plan
+//! ([`super::plan`], `YMM_FIXED`) chooses Karatsuba or Toom-3 steps down to
+//! these kernels, and the additive FFT from 22 000 words (and from 3 400
+//! where it fills its transform) with the butterflies of `fft/ymm.rs`:
+//! four field products in two `vpclmulqdq`, 2.5–3× the speed of the
+//! PCLMULQDQ backend's scalar butterflies.
+//!
+//! # Zen 3
+//!
+//! `peer-bench --isa-rates` on the AMD EPYC (family 25 model 1):
+//! `vpclmulqdq` has a latency of 4 cycles and issues once per 2 cycles,
+//! on xmm and on ymm alike — so a ymm instruction is twice the word
+//! products per cycle, and the products are the scarce resource (XORs
+//! and in-lane shuffles issue on the other vector pipes alongside them).
+//! A lane-crossing `vpermq` has a latency of 6.6 cycles (throughput 1.26).
+//! Floors: the 8-word kernel's 18 `vpclmulqdq` are 36 cycles; the 16-word
+//! one's 54 are 108 cycles. Measured chained (latency, including the call
+//! and the chaining copy): 57 ticks ≈ 75 cycles at 8 words, 165 ticks ≈
+//! 216 cycles at 16.
+//!
+//! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
+//! words to an instruction) and two `vperm2i128` to put the squares in
+//! word order: two products per 4 words against four `pclmulqdq`.
+//!
+//! # Rejected (measured on the Zen 3, ticks per chained `mul_into`)
+//!
+//! - Schoolbook 4×4 (8 `vpclmulqdq`, no operand sums): level at 4 words,
+//!   slower above (8 words 67 against 60, 64 words 1 958 against 1 825).
+//! - One 4×4 limb at 4 words: 39.5 against 37.8 for xmm lanes (the
+//!   half-broadcasts and operand sums sit before the products on the
+//!   latency chain; `vpermq` is 6.6 cycles).
+//! - Two limbs at 5 words: 60 against 49 for xmm lanes (5-2). xmm lanes at
+//!   6 and 9 words: 63.5 and 119 against 57.5 and 99 on limbs (7 words:
+//!   87 on the PCLMULQDQ backend, 58 on two limbs).
+//! - Padding a short limb through a stack buffer (narrow stores, then a
+//!   32-byte load: a store-forwarding stall): 7 words 93 against 58.
+//! - Loading limbs with `core::array::from_fn`: its closure is compiled
+//!   without the caller's target features and was not inlined (4-word limb
+//!   87 ticks against 39).
+//! - At 3 words the schoolbook 3-S of the PCLMULQDQ backend: 33.2 against
+//!   31.0 for 3-1m. At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba.
+//!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
+//!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
+//!   the time of the limb kernels.
+//! - The PCLMULQDQ backend's scalar FFT: with the ymm Toom plan it would
+//!   win only from about 55 000 words (16 384 words: 1.28× the plan's
+//!   time, 65 536: 0.85×).
+//! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
+//!   17–20 words about 400–440 ticks against 240 on five limbs.
+//!
+//! # Figure
+//!
+//! 8 words: 57 ticks against 100 for the PCLMULQDQ backend (1.75×, the
+//! same in four runs); `cargo run --release -p peer-bench -- --filter
+//! gf2x_mul` (AMD EPYC Zen 3, 2026-11-23), which times every backend side
+//! by side.
+#![allow(unsafe_code)]
+
+use super::formulas::{self, Digit, DigitMul, Kernel};
+use crate::cpu::Avx2Clmul;
+use core::arch::x86_64::{
+    __m256i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64, _mm_storeu_si128,
+    _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_permute2x128_si256,
+    _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
+};
+
+/// Four words of a polynomial in one ymm register, word 0 in the lowest
+/// 64 bits.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limb256(__m256i);
+
+impl core::ops::BitXor for Limb256 {
+    type Output = Limb256;
+    #[inline(always)]
+    fn bitxor(self, o: Limb256) -> Limb256 {
+        // SAFETY: `Limb256` values exist only inside functions compiled with
+        // AVX2 (the backend's `#[target_feature]` entry points, reached
+        // through an `Avx2Clmul` token).
+        Limb256(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXorAssign for Limb256 {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: Limb256) {
+        *self = *self ^ o;
+    }
+}
+
+impl Digit for Limb256 {
+    // SAFETY: every bit pattern is a valid `__m256i`.
+    const ZERO: Limb256 = Limb256(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
+}
+
+/// The 4×4-word multiplier (see the module docs).
+#[derive(Clone, Copy, Debug)]
+struct YmmMul(Avx2Clmul);
+
+impl DigitMul<Limb256> for YmmMul {
+    #[inline(always)]
+    fn mul(self, a: Limb256, b: Limb256) -> [Limb256; 2] {
+        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
+        let (lo, hi) = unsafe { mul4x4(a.0, b.0) };
+        [Limb256(lo), Limb256(hi)]
+    }
+}
+
+/// The 8-word product of two 4-word polynomials, as (low, high) registers:
+/// six `vpclmulqdq` (see the module docs).
+///
+/// # Safety
+///
+/// Needs AVX2 and VPCLMULQDQ.
+#[inline(always)]
+unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the caller guarantees AVX2 and VPCLMULQDQ, all the intrinsics
+    // below need; none touches memory.
+    unsafe {
+        // [b0 b1 | b0 b1] and [b2 b3 | b2 b3].
+        let b0 = _mm256_permute2x128_si256::<0x00>(b, b);
+        let b1 = _mm256_permute2x128_si256::<0x11>(b, b);
+        // Lane k of `x`: a(2k) + a(2k+1) in its low word; `y`: b0 + b1 and
+        // b2 + b3 in the low words of both lanes ([s0 · s1 ·] → [s0 s1 | s0 s1]).
+        let x = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+        let s = _mm256_xor_si256(b, _mm256_shuffle_epi32::<0x4e>(b));
+        let y = _mm256_permute4x64_epi64::<0x88>(s);
+        // Lane k, column t: lo = a(2k)·b(2t), hi = a(2k+1)·b(2t+1),
+        // mid = (a(2k) + a(2k+1))·(b(2t) + b(2t+1)).
+        let lo0 = _mm256_clmulepi64_epi128::<0x00>(a, b0);
+        let hi0 = _mm256_clmulepi64_epi128::<0x11>(a, b0);
+        let lo1 = _mm256_clmulepi64_epi128::<0x00>(a, b1);
+        let hi1 = _mm256_clmulepi64_epi128::<0x11>(a, b1);
+        let mid0 = _mm256_clmulepi64_epi128::<0x00>(x, y);
+        let mid1 = _mm256_clmulepi64_epi128::<0x10>(x, y);
+        // The odd-offset sums a(2k+1)·b(2t) + a(2k)·b(2t+1), at word
+        // 2k + 2t + 1.
+        let o0 = _mm256_xor_si256(mid0, _mm256_xor_si256(lo0, hi0));
+        let o1 = _mm256_xor_si256(mid1, _mm256_xor_si256(lo1, hi1));
+        // Everything by its shift in lanes: s_j lane k lands in result lane
+        // k + j. An odd product's low word goes to the high half of its
+        // lane, its high word to the low half of the next lane.
+        let s0 = _mm256_xor_si256(lo0, _mm256_bslli_epi128::<8>(o0));
+        let s1 = _mm256_xor_si256(
+            _mm256_xor_si256(hi0, lo1),
+            _mm256_xor_si256(_mm256_bsrli_epi128::<8>(o0), _mm256_bslli_epi128::<8>(o1)),
+        );
+        let s2 = _mm256_xor_si256(hi1, _mm256_bsrli_epi128::<8>(o1));
+        // s1 moves up one lane across the (lo, hi) pair.
+        let lo = _mm256_xor_si256(s0, _mm256_permute2x128_si256::<0x08>(s1, s1));
+        let hi = _mm256_xor_si256(s2, _mm256_permute2x128_si256::<0x81>(s1, s1));
+        (lo, hi)
+    }
+}
+
+/// Loads `a` (at most `4·L` words) into `L` limbs, zero-padded. A short
+/// last limb is read with an xmm load and a 64-bit load, never past the
+/// slice (the lengths are public; the data chooses nothing).
+///
+/// # Safety
+///
+/// Needs AVX2.
+#[inline(always)]
+unsafe fn load_limbs<const L: usize>(a: &[u64]) -> [Limb256; L] {
+    // A loop, not `array::from_fn`: its closure is compiled without the
+    // caller's target features, so it was not inlined (a call and a stack
+    // round trip per limb: the 4-word product went from 38 to 87 ticks).
+    let mut limbs = [Limb256::ZERO; L];
+    for (i, limb) in limbs.iter_mut().enumerate() {
+        let start = (4 * i).min(a.len());
+        let chunk = &a[start..a.len().min(4 * i + 4)];
+        let p = chunk.as_ptr();
+        // SAFETY: AVX2 per the caller; every load below reads only words of
+        // `chunk` (its length is checked first); the loads are unaligned.
+        unsafe {
+            limb.0 = match chunk.len() {
+                4 => _mm256_loadu_si256(p.cast()),
+                3 => _mm256_set_m128i(_mm_loadl_epi64(p.add(2).cast()), _mm_loadu_si128(p.cast())),
+                2 => _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())),
+                1 => _mm256_zextsi128_si256(_mm_loadl_epi64(p.cast())),
+                _ => _mm256_setzero_si256(),
+            };
+        }
+    }
+    limbs
+}
+
+/// Stores the first `out.len()` words of the limbs; a short last limb with
+/// an xmm store and a 64-bit store, never past the slice.
+///
+/// # Safety
+///
+/// Needs AVX2.
+#[inline(always)]
+unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
+    for (i, limb) in c.iter().enumerate() {
+        let start = 4 * i;
+        if start >= out.len() {
+            break;
+        }
+        let end = (start + 4).min(out.len());
+        let dst = &mut out[start..end];
+        let p = dst.as_mut_ptr();
+        // SAFETY: AVX2 per the caller; every store below writes only words
+        // of `dst` (its length is checked first); the stores are unaligned.
+        unsafe {
+            let low = _mm256_castsi256_si128(limb.0);
+            match dst.len() {
+                4 => _mm256_storeu_si256(p.cast(), limb.0),
+                3 => {
+                    _mm_storeu_si128(p.cast(), low);
+                    _mm_storel_epi64(p.add(2).cast(), _mm256_extracti128_si256::<1>(limb.0));
+                }
+                2 => _mm_storeu_si128(p.cast(), low),
+                _ => _mm_storel_epi64(p.cast(), low),
+            }
+        }
+    }
+}
+
+/// The ymm kernels for the recursive algorithms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct YmmKernel(pub(crate) Avx2Clmul);
+
+impl Kernel for YmmKernel {
+    const BASE_MAX: usize = formulas::BASE_MAX;
+
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        // SAFETY: the token proves every feature `tf::fixed` enables.
+        unsafe { tf::fixed(self.0, out, a, b) }
+    }
+
+    fn square(self, out: &mut [u64], a: &[u64]) {
+        // SAFETY: the token proves every feature `tf::square` enables.
+        unsafe { tf::square(self.0, out, a) }
+    }
+}
+
+/// The `#[target_feature]` functions, reached only through [`YmmKernel`].
+mod tf {
+    use super::*;
+
+    /// The fixed kernels, per size (see the module docs for the table and
+    /// the measurements that chose them).
+    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+    pub(super) fn fixed(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        if a.len() != b.len() || out.len() != 2 * a.len() {
+            return false;
+        }
+        macro_rules! lanes {
+            ($f:ident, $k:literal) => {{
+                let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
+                    return false;
+                };
+                $f(t, x, y, o)
+            }};
+        }
+        match a.len() {
+            0 => {}
+            1 => lanes!(lanes1, 1),
+            2 => lanes!(lanes2, 2),
+            3 => lanes!(lanes3, 3),
+            4 => lanes!(lanes4, 4),
+            5 => lanes!(lanes5, 5),
+            6..=8 => limbs2(t, out, a, b),
+            9 => limbs3(t, out, a, b),
+            10..=12 => limbs3(t, out, a, b),
+            13..=16 => limbs4(t, out, a, b),
+            17..=20 => limbs5(t, out, a, b),
+            21..=24 => limbs6(t, out, a, b),
+            25..=28 => limbs7(t, out, a, b),
+            29..=32 => limbs8(t, out, a, b),
+            _ => return false,
+        }
+        true
+    }
+
+    /// `out = a²`, `out.len() == 2·a.len()`: four words at a time, each
+    /// squared by `vpclmulqdq` of the word with itself (imm 0x00 squares
+    /// the even words, 0x11 the odd ones, two to an instruction), put back
+    /// in word order by two lane permutes. The tail (under
+    /// 4 words) goes to the xmm loop.
+    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+    pub(super) fn square(t: Avx2Clmul, out: &mut [u64], a: &[u64]) {
+        debug_assert_eq!(out.len(), 2 * a.len());
+        let full = a.len() / 4;
+        // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the token proves;
+        // each 32-byte load reads `a[4i..4i + 4]` and each pair of stores
+        // writes `out[8i..8i + 8]`, inside the slices (`i < full`).
+        unsafe {
+            for i in 0..full {
+                let x = _mm256_loadu_si256(a.as_ptr().add(4 * i).cast());
+                // Lane k: even = (a(2k))², odd = (a(2k+1))², the output
+                // words 4k, 4k + 1 and 4k + 2, 4k + 3 of this block.
+                let even = _mm256_clmulepi64_epi128::<0x00>(x, x);
+                let odd = _mm256_clmulepi64_epi128::<0x11>(x, x);
+                let dst = out.as_mut_ptr().add(8 * i);
+                _mm256_storeu_si256(dst.cast(), _mm256_permute2x128_si256::<0x20>(even, odd));
+                _mm256_storeu_si256(
+                    dst.add(4).cast(),
+                    _mm256_permute2x128_si256::<0x31>(even, odd),
+                );
+            }
+        }
+        super::super::clmul::ClmulKernel(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
+    }
+
+    /// Defines `$name`: the product of `N ≤ 4·L` words, zero-padded to `L`
+    /// limbs, by the formula `mulL` over 4-word limbs. One function per limb
+    /// count, not inlined into `fixed` (as in the zmm backend: one shared
+    /// frame slowed the larger kernels).
+    macro_rules! limb_products {
+        ($($name:ident $f:ident $l:literal),*) => {$(
+            #[inline(never)]
+            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+            fn $name(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) {
+                // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the
+                // token proves.
+                unsafe {
+                    let x = load_limbs::<$l>(a);
+                    let y = load_limbs::<$l>(b);
+                    let c = formulas::$f(YmmMul(t), &x, &y);
+                    store_limbs(out, &c);
+                }
+            }
+        )*};
+    }
+
+    limb_products!(
+        limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
+        limbs7 mul7 7, limbs8 mul8 8
+    );
+
+    /// Defines `$name`: the `N`-word product by a formula on xmm lanes,
+    /// compiled with AVX2 (VEX encodings: three-operand forms, no moves).
+    macro_rules! lane_products {
+        ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
+            $(#[$inl])?
+            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+            fn $name(t: Avx2Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+                use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
+                store_lanes(out, $formula(PclmulLane(t.clmul()), &to_lanes(a), &to_lanes(b)));
+            }
+        )*};
+    }
+
+    lane_products!(
+        #[inline] lanes1 1 = formulas::mul1,
+        #[inline(never)] lanes2 2 = formulas::mul2,
+        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_1m,
+        #[inline(never)] lanes4 4 = formulas::mul4,
+        #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2
+    );
+}
