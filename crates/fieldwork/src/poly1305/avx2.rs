@@ -140,19 +140,67 @@ fn acc_of_columns(mut d: Limbs) -> Acc {
     [lo as u64, mid as u64, (mid >> 64) as u64]
 }
 
-/// `r^k` for the vector loop, as broadcast limbs and `5·` limbs.
-#[derive(Clone)]
+/// `r^k` for the vector loop: five 26-bit limbs of the fully reduced
+/// power (the `5·` limbs are formed when they are broadcast, outside the
+/// loop). 32-bit limbs keep [`Key`] — and every `Poly1305` move — small: with
+/// `u64` limbs and stored `5·` limbs the powers took 400 bytes, and moving
+/// the state cost a `memcpy` of about 200 instructions per one-shot tag.
+#[derive(Clone, Default)]
 struct Power {
-    r: Limbs,
-    r5: Limbs,
+    r: [u32; 5],
 }
 
 impl Power {
     fn new(l: Limbs) -> Power {
+        // Limbs below 2^26 + 2^8 (see `mul`): the casts are exact.
         Power {
-            r: l,
-            r5: l.map(|x| 5 * x),
+            r: l.map(|x| x as u32),
         }
+    }
+
+    fn limbs(&self) -> Limbs {
+        self.r.map(u64::from)
+    }
+
+    /// `self·other` by the scalar radix-2^26 product (25 independent `u64`
+    /// products: more instruction-level parallelism than the radix-2^64
+    /// `portable` product chained eight times) and one carry pass, not
+    /// fully reduced: limbs `< 2^26 + 2^8` for inputs with limbs `< 2^26 +
+    /// 2^8` (each column `< 5·5·(2^26 + 2^8)^2 < 2^57`; after the pass
+    /// limbs 0, 2, 3, 4 are below 2^26 and limb 1 below `2^26 +
+    /// ((2^26 + 5·2^32) >> 26) < 2^26 + 2^8`).
+    fn mul(&self, other: &Power) -> Power {
+        let a = self.limbs();
+        let b = other.limbs();
+        let mut d: Limbs = [0; 5];
+        for i in 0..5 {
+            for j in 0..5 {
+                if j <= i {
+                    d[i] += a[j] * b[i - j];
+                } else {
+                    d[i] += a[j] * 5 * b[i + 5 - j];
+                }
+            }
+        }
+        d[1] += d[0] >> 26;
+        d[0] &= MASK26;
+        d[2] += d[1] >> 26;
+        d[1] &= MASK26;
+        d[3] += d[2] >> 26;
+        d[2] &= MASK26;
+        d[4] += d[3] >> 26;
+        d[3] &= MASK26;
+        d[0] += (d[4] >> 26) * 5;
+        d[4] &= MASK26;
+        d[1] += d[0] >> 26;
+        d[0] &= MASK26;
+        Power::new(d)
+    }
+}
+
+impl Drop for Power {
+    fn drop(&mut self) {
+        self.r.zeroize();
     }
 }
 
@@ -167,37 +215,19 @@ struct Powers {
 }
 
 impl Powers {
+    /// `r^2 = r·r`, then `r^3 = r^2·r` and `r^4 = r^2·r^2` (independent),
+    /// then `r^8 = r^4·r^4`: three products deep.
     fn new(scalar: &portable::Key) -> Powers {
-        // r, r^2, r^3, r^4 by the scalar product, fully reduced.
-        let mut acc: Acc = [0; 3];
-        let mut out = [Limbs::default(); 4];
-        // r = 1·r.
-        acc[0] = 1;
-        for k in 0..4 {
-            scalar.mul(&mut acc);
-            let (v, top) = portable::freeze(&acc);
-            out[3 - k] = limbs_of(v, top);
-        }
-        // r^8 = (r^4)^2: four more products by r.
-        for _ in 0..4 {
-            scalar.mul(&mut acc);
-        }
-        let (v, top) = portable::freeze(&acc);
-        acc.zeroize();
-        let p = Powers {
-            by_lane: core::array::from_fn(|j| Power::new(out[j])),
-            r8: Power::new(limbs_of(v, top)),
-        };
-        out.zeroize();
-        p
-    }
-}
-
-impl Drop for Powers {
-    fn drop(&mut self) {
-        for p in self.by_lane.iter_mut().chain([&mut self.r8]) {
-            p.r.zeroize();
-            p.r5.zeroize();
+        let mut rv = scalar.r();
+        let r1 = Power::new(limbs_of(rv, 0));
+        rv.zeroize();
+        let r2 = r1.mul(&r1);
+        let r3 = r2.mul(&r1);
+        let r4 = r2.mul(&r2);
+        let r8 = r4.mul(&r4);
+        Powers {
+            by_lane: [r4, r3, r2, r1],
+            r8,
         }
     }
 }
@@ -215,7 +245,7 @@ pub(crate) struct Key {
 /// products, once per key), the conversions and the final combination cost
 /// more than the vector loop saves on short inputs; 1 KiB is where the
 /// vector path first came out ahead in a quick check (not tuned).
-pub(crate) const MIN_VECTOR_BLOCKS: usize = 64;
+pub(crate) const MIN_VECTOR_BLOCKS: usize = 24;
 
 impl Key {
     pub(crate) fn new(token: Avx2, key: &[u8; 32]) -> Key {
@@ -427,8 +457,8 @@ fn broadcast(p: &Power) -> (Vec5, Vec5) {
     for i in 0..5 {
         // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
         unsafe {
-            r[i] = _mm256_set1_epi64x(p.r[i] as i64);
-            r5[i] = _mm256_set1_epi64x(p.r5[i] as i64);
+            r[i] = _mm256_set1_epi64x(i64::from(p.r[i]));
+            r5[i] = _mm256_set1_epi64x(5 * i64::from(p.r[i]));
         }
     }
     (r, r5)
@@ -443,16 +473,16 @@ fn per_lane(ps: [&Power; 4]) -> (Vec5, Vec5) {
         // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
         unsafe {
             r[i] = _mm256_setr_epi64x(
-                ps[0].r[i] as i64,
-                ps[1].r[i] as i64,
-                ps[2].r[i] as i64,
-                ps[3].r[i] as i64,
+                i64::from(ps[0].r[i]),
+                i64::from(ps[1].r[i]),
+                i64::from(ps[2].r[i]),
+                i64::from(ps[3].r[i]),
             );
             r5[i] = _mm256_setr_epi64x(
-                ps[0].r5[i] as i64,
-                ps[1].r5[i] as i64,
-                ps[2].r5[i] as i64,
-                ps[3].r5[i] as i64,
+                5 * i64::from(ps[0].r[i]),
+                5 * i64::from(ps[1].r[i]),
+                5 * i64::from(ps[2].r[i]),
+                5 * i64::from(ps[3].r[i]),
             );
         }
     }
