@@ -43,9 +43,13 @@
 //!
 //! # Preconditions
 //!
-//! Multiplier inputs: accumulator limbs `< 2^28`; power limbs `< 2^26` (the
-//! powers are fully reduced, `< 2^130`). Then each product `< 2^28·5·2^26 <
-//! 2^58.4` and each column of five `< 2^60.7`: no overflow.
+//! Multiplier inputs: accumulator limbs `< 2^28`; power limbs `< 2^26 +
+//! 2^8` (the powers come from one carry pass, not a full reduction: see
+//! `Power::mul`). Then each product `< 2^28·5·(2^26 + 2^8) < 2^58.4` and
+//! each column of five `< 2^60.7`. In the loop the accumulator limbs are
+//! below `2^27 + 2^11` and the message limbs below 2^26, so a column of
+//! `H·r^12 + G₁·r^8 + G₂·r^4` stays below `2^57.7 + 2·2^56.7 < 2^59`:
+//! no overflow, and within [`carry`]'s input bound of 2^61.
 //!
 //! # Postconditions
 //!
@@ -57,24 +61,73 @@
 //! 4`) has limb 4 below `5·2^24`: all within the multiplier's
 //! precondition.
 //!
-//! # Operation counts
+//! # The loop and its floor (AMD Zen 3)
 //!
-//! Per 4-block group (64 bytes): 25 `vpmuludq` and 20 `vpaddq` for the
-//! columns (the `5·r` limbs are precomputed), the message load (2 loads, 2
-//! unpacks, 2 permutes, 9 shifts/ors/ands), and per pair of groups one
-//! carry (7 steps of shift, and, add, plus the ×5) and 5 more `vpaddq`:
-//! the loop takes two groups per iteration as `H ← H·r^8 + G₁·r^4 + G₂`,
-//! so the product `G₁·r^4` is off the dependency chain through `H`, which
-//! with one group per iteration limited the loop (a latency of about one
-//! product plus one carry per 64 bytes). The combination at the end is one
-//! more product with the per-lane multipliers `(r^4, r^3, r^2, r)` and a
-//! horizontal sum. The powers `r … r^4, r^8` are computed on the first
-//! call that needs them (eight scalar products), and inputs below
-//! [`MIN_VECTOR_BLOCKS`] stay on the scalar loop. The loop needs 25
-//! constant and accumulator vectors: with 16 ymm registers some live on
-//! the stack.
+//! From 128 blocks the loop takes three groups (192 bytes) per iteration,
+//! `H ← H·r^12 + G₁·r^8 + G₂·r^4 + G₃`, with one carry; below that, two
+//! (`H·r^8 + G₁·r^4 + G₂`); a last odd group takes `H·r^4 + G`. Only the
+//! product by `H` and the carry are on the dependency chain; the message
+//! products are not.
 //!
-//! Rejected: radix 2^32/2^64 limbs (AVX2 has no 64×64 multiply).
+//! Per 64 bytes the work that cannot go away is 25 `vpmuludq` (the 5×5
+//! limb products; `5·r` limbs are broadcast once, outside the loop), 20
+//! `vpaddq` for the columns, the message: 2 loads, 2 `vpunpck{l,h}qdq`, 5
+//! shifts, 1 `vpor`, 4 `vpand`, 1 `vpor` of the 2^128 bit, and 5 `vpaddq` to
+//! add it; and per carry 7 steps of shift, `vpand`, `vpaddq` plus 2 for the
+//! ×5, spread over the groups of an iteration. Zen 3 runs vector integer
+//! ops on four pipes: `vpmuludq` on two (0.5 cycles reciprocal throughput,
+//! latency 3), shifts and shuffles on the other two, adds and logic on all
+//! four (`peer-bench --isa-rates`). The compiled three-group loop is 260
+//! instructions per 192 bytes, of which 212 vector ALU ops (75
+//! `vpmuludq`, 84 `vpaddq`, 19 `vpand`, 5 `vpor`, 23 shifts, 6 unpacks) and
+//! 37 spill loads/stores (16 ymm registers for 15 power vectors, 5
+//! accumulator limbs and the message). Floors per 64 bytes: multiplier
+//! pipes 12.5 cycles (0.20 cycles/byte), all four ALU pipes 17.7 cycles
+//! (0.28 cycles/byte) — the binding one; the dependency chain through `H`
+//! (product 3, column adds ≈ 2, carry chain ≈ 10, message add 1) is ≈ 16
+//! cycles per iteration, i.e. ≈ 5.5 per 64 bytes, not binding. Measured:
+//! about 24 core cycles per 64 bytes at 16 KiB (0.118 ns/byte at an
+//! estimated 3.2 GHz), 1.35× the ALU floor.
+//!
+//! Why OpenSSL's AVX2 code (cryptogams `poly1305-x86_64.pl`; 0.48
+//! cycles/byte marginal by the TSC, about 31 core cycles per 64 bytes) was
+//! faster than this file at 16 KiB: not a better algorithm — it uses the
+//! same representation (radix 2^26 in 64-bit lanes, four lanes, powers of
+//! `r`) — but defects of ours, in order of effect: (1) LLVM hoisted
+//! `vpmuludq`'s 32-bit mask of the `r^8` limbs out of the loop and then
+//! emitted 16 of the 25 products of `H·r^8` as 64×32 products (five
+//! instructions each; 245 instructions per 128 bytes, see [`opaque`]);
+//! (2) two lane-crossing `vpermq` per group to put blocks in lane order
+//! (see `LANE_OF`). Beyond those, (3) one carry per 192 bytes instead of
+//! per 128 where the bounds allow. Short inputs: the powers cost eight
+//! chained scalar products and the state a `memcpy` of its 400 bytes per
+//! move; now three chained radix-2^26 products, 32-bit limbs, and no move
+//! in [`tag`].
+//!
+//! The combination at the end is one more product with the per-lane
+//! multipliers `(r^4, r^3, r^2, r)` (in `LANE_OF` order) and a horizontal
+//! sum. The powers `r … r^4, r^8` are computed on the first call that
+//! needs them, `r^12` on the first of [`MIN_TRIPLE_BLOCKS`] blocks or
+//! more, and inputs below [`MIN_VECTOR_BLOCKS`] stay on the scalar loop.
+//!
+//! [`tag`]: super::tag
+//!
+//! Figure (AMD EPYC Zen 3, f25m1, load ≈ 5 on 2 cores, `cargo run
+//! --release -p peer-bench --features system-peers -- --filter poly1305`):
+//! 16 KiB in 1.93 µs; OpenSSL 3.0.22's time ÷ ours 1.31× (marginal rate
+//! 1.35×); 1 KiB 0.98×, 576 B 0.92× (OpenSSL faster), 256 B 1.03×.
+//!
+//! Rejected (measured, reverted):
+//! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
+//! - one group per iteration for inputs below 128 blocks (no `r^8` to
+//!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns.
+//! - three groups per iteration at every length: `r^12` on the powers'
+//!   chain made 576 B 187 → 234 ns; hence [`MIN_TRIPLE_BLOCKS`].
+//! - the combination's horizontal sum in registers (extract, add, unpack)
+//!   instead of a store and scalar adds: 133 more instructions per 576-byte
+//!   tag by callgrind (the register allocation of the loop changed).
+//! - the vector path from 8 blocks: slower than the scalar loop at 256 B
+//!   (193 against 136 ns) with the old powers; 24 blocks now.
 #![allow(unsafe_code)]
 
 use super::portable::{self, Acc};
@@ -247,10 +300,12 @@ pub(crate) struct Key {
     powers: Option<Powers>,
 }
 
-/// Blocks below which the scalar loop is used: the powers (eight scalar
+/// Blocks below which the scalar loop is used: the powers (four scalar
 /// products, once per key), the conversions and the final combination cost
-/// more than the vector loop saves on short inputs; 1 KiB is where the
-/// vector path first came out ahead in a quick check (not tuned).
+/// more than the vector loop saves on short inputs. On Zen 3 (peer-bench,
+/// one-shot tags) the scalar loop and the vector path are level at 256 B
+/// (133 against 136 ns) and the vector path is ahead from 576 B (191
+/// against 236 ns): 24 blocks (384 B) lies between.
 pub(crate) const MIN_VECTOR_BLOCKS: usize = 24;
 
 /// Blocks from which the loop takes three groups per carry (with `r^12`)

@@ -66,16 +66,23 @@
 //!   compared): the same loop over the whole input by complete 4-decimation
 //!   Horner, zero blocks prepended logically when the block count is not a
 //!   multiple of 4 (Bhattacharyya & Sarkar, ePrint 2019/842). Measured at
-//!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`) it is
-//!   level with Goll–Gueron's form below 1 KiB and 3–6 % slower above,
-//!   so the dissertation's gain does not carry over to this core.
+//!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`,
+//!   before the loop changes of this release) it was level with
+//!   Goll–Gueron's form below 1 KiB and 3–6 % slower above, so the
+//!   dissertation's gain does not carry over to this core; since the
+//!   vector path starts at 384 B it is 7–13 % slower at 576 B–1 KiB (its
+//!   first group is copied into a zeroed 64-byte buffer) and level at 16
+//!   KiB (both share one loop).
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
-//!   (below 1 KiB per `update` call) and for a final partial block.
+//!   (below 384 B per `update` call on AVX2, 1 KiB on IFMA) and for a
+//!   final partial block. On Zen 3 the AVX2 path and the scalar loop are
+//!   level at 256 B; the AVX2 path is 1.2× faster at 576 B.
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
-//! vector loops run per `update` call of at least 1 KiB: a stream fed in
+//! vector loops run per `update` call of at least 384 B (AVX2) or 1 KiB
+//! (IFMA): a stream fed in
 //! smaller pieces runs on the scalar loop (the pieces are not collected). The key
 //! (`r`, `s`, any powers of `r`), the accumulator and the buffer are
 //! zeroized on drop. No branch or memory index depends on the key or the
