@@ -66,16 +66,23 @@
 //!   compared): the same loop over the whole input by complete 4-decimation
 //!   Horner, zero blocks prepended logically when the block count is not a
 //!   multiple of 4 (Bhattacharyya & Sarkar, ePrint 2019/842). Measured at
-//!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`) it is
-//!   level with Goll–Gueron's form below 1 KiB and 3–6 % slower above,
-//!   so the dissertation's gain does not carry over to this core.
+//!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`,
+//!   before the loop changes of this release) it was level with
+//!   Goll–Gueron's form below 1 KiB and 3–6 % slower above, so the
+//!   dissertation's gain does not carry over to this core; since the
+//!   vector path starts at 384 B it is 7–13 % slower at 576 B–1 KiB (its
+//!   first group is copied into a zeroed 64-byte buffer) and level at 16
+//!   KiB (both share one loop).
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
-//!   (below 1 KiB per `update` call) and for a final partial block.
+//!   (below 384 B per `update` call on AVX2, 1 KiB on IFMA) and for a
+//!   final partial block. On Zen 3 the AVX2 path and the scalar loop are
+//!   level at 256 B; the AVX2 path is 1.2× faster at 576 B.
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
-//! vector loops run per `update` call of at least 1 KiB: a stream fed in
+//! vector loops run per `update` call of at least 384 B (AVX2) or 1 KiB
+//! (IFMA): a stream fed in
 //! smaller pieces runs on the scalar loop (the pieces are not collected). The key
 //! (`r`, `s`, any powers of `r`), the accumulator and the buffer are
 //! zeroized on drop. No branch or memory index depends on the key or the
@@ -131,6 +138,12 @@ impl core::error::Error for Error {}
 
 /// One Poly1305 key `r` on the backend chosen for it: each variant holds
 /// exactly its backend's key. Dispatch happens here, once per bulk call.
+///
+/// The IFMA key (nine powers of `u64` limbs, 392 bytes) sets the size; the
+/// AVX2 key keeps its powers in 32-bit limbs (128 bytes) so that the AVX2
+/// tier moves less. Shrinking the IFMA powers the same way is left for a
+/// machine that can test them.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Engine {
     #[cfg(target_arch = "x86_64")]
@@ -144,17 +157,26 @@ enum Engine {
 
 impl Engine {
     /// The best backend this CPU runs.
+    ///
+    /// Each arm builds its variant directly (not through the `Option`s of
+    /// the constructors below): the `Option<Engine>` temporaries cost a
+    /// `memcpy` of the whole engine per instance.
+    #[inline]
     fn best(key: &[u8; 32]) -> Engine {
-        if let Some(e) = Engine::ifma(key) {
-            return e;
-        }
-        // Goll–Gueron's form: equal to complete decimation below 1 KiB (both
-        // take the scalar loop there) and 3–6 % faster above on Zen 3 (the
-        // sweep's band means, docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md),
-        // level on the Xeon f6m207's AVX2 tier (0.611 against 0.618
-        // cycles/byte at 16 KiB).
-        if let Some(e) = Engine::avx2_goll_gueron(key) {
-            return e;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(t) = cpu::Avx512Ifma::get() {
+                return Engine::Ifma(ifma::Key::new(t, key));
+            }
+            // Goll–Gueron's form: equal to complete decimation below 1 KiB
+            // (both take the scalar loop there) and 3–6 % faster above on
+            // Zen 3 (the sweep's band means,
+            // docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md), level on the
+            // Xeon f6m207's AVX2 tier (0.611 against 0.618 cycles/byte at 16
+            // KiB).
+            if let Some(t) = cpu::Avx2::get() {
+                return Engine::Avx2GollGueron(avx2::Key::new(t, key));
+            }
         }
         Engine::portable(key)
     }
@@ -238,6 +260,16 @@ impl Engine {
     }
 }
 
+/// `s`, the key's last 16 bytes, as an integer.
+#[inline(always)]
+fn s_of(key: &[u8; 32]) -> u128 {
+    let mut s = [0u8; 16];
+    s.copy_from_slice(&key[16..]);
+    let v = u128::from_le_bytes(s);
+    s.zeroize();
+    v
+}
+
 /// Poly1305 (RFC 8439 §2.5) with streaming input.
 ///
 /// `update` takes any number of bytes, and any split of the message into
@@ -278,24 +310,32 @@ pub struct Poly1305 {
 impl Poly1305 {
     /// A Poly1305 instance for the one-time key `key` (`r ‖ s`), on the
     /// fastest backend.
+    #[inline]
     pub fn new(key: &[u8; 32]) -> Poly1305 {
-        Poly1305::with_engine(key, Engine::best(key))
+        // The struct literal takes `Engine::best` directly (not through
+        // `with_engine`) so that the engine is built in place.
+        let s = s_of(key);
+        Poly1305 {
+            engine: Engine::best(key),
+            h: [0; 3],
+            s,
+            buf: [0; 16],
+            buffered: 0,
+        }
     }
 
     /// An instance on `engine` (made from the same `key`), with `s` from
-    /// the key's last 16 bytes.
+    /// the key's last 16 bytes. Inlined so that the engine is built in
+    /// place rather than copied (a `memcpy` call per instance otherwise).
+    #[inline(always)]
     fn with_engine(key: &[u8; 32], engine: Engine) -> Poly1305 {
-        let mut s = [0u8; 16];
-        s.copy_from_slice(&key[16..]);
-        let p = Poly1305 {
+        Poly1305 {
             engine,
             h: [0; 3],
-            s: u128::from_le_bytes(s),
+            s: s_of(key),
             buf: [0; 16],
             buffered: 0,
-        };
-        s.zeroize();
-        p
+        }
     }
 
     /// Absorbs `data` (any length; see the type docs).
@@ -423,7 +463,9 @@ impl fmt::Debug for Poly1305 {
 pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     let mut p = Poly1305::new(key);
     p.update(msg);
-    p.finalize()
+    // Not `finalize(self)`: moving the state (its size is the IFMA key's)
+    // cost a `memcpy` call per tag.
+    p.tag()
 }
 
 /// Checks in constant time that `tag` is the Poly1305 tag of `msg` under
@@ -458,6 +500,7 @@ pub(crate) fn aead_tag(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
 }
 
 /// [`aead_tag`] on a given instance (tests run it on every backend).
+#[inline]
 fn aead_tag_on(mut p: Poly1305, aad: &[u8], ct: &[u8]) -> [u8; 16] {
     p.update_padded(aad);
     p.update_padded(ct);
@@ -465,7 +508,7 @@ fn aead_tag_on(mut p: Poly1305, aad: &[u8], ct: &[u8]) -> [u8; 16] {
     lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
     lengths[8..].copy_from_slice(&(ct.len() as u64).to_le_bytes());
     p.update(&lengths);
-    p.finalize()
+    p.tag()
 }
 
 /// Blocks per `proc_par_blocks` call of the `universal-hash` backend: the
