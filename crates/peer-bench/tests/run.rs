@@ -273,6 +273,8 @@ fn gf2m_rows_and_columns() {
             let row = format!("| m={m} {op} ");
             assert_eq!(md.matches(&row).count(), 1, "{row} in {md}");
         }
+        let parts = format!("| m={m} parts of mul ");
+        assert_eq!(md.matches(&parts).count(), 1, "{parts} in {md}");
     }
     assert!(md.contains("fieldwork best ("), "{md}");
     assert!(md.contains("fieldwork (portable)"), "{md}");

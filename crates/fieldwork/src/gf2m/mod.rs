@@ -84,7 +84,7 @@
 //! square 49, invert 2 460; m = 571: mul 190, square 95, invert 15 750,
 //! half-trace 2 600.
 //!
-//! What a product costs against its parts (`--filter "mul parts"`, same
+//! What a product costs against its parts (`--filter "parts of mul"`, same
 //! CPU, 2026-11-23, each chained through memory): m = 163 fused 58.5
 //! cycles, the 3-word `gf2x` product alone 47, the word-level reduction
 //! alone 44.5; m = 571: 190, 172 and 90. The fused product costs less than

@@ -89,7 +89,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
-/// `m=… mul parts`: what a field product costs against its two parts, each
+/// `m=… parts of mul`: what a field product costs against its two parts, each
 /// chained through one value — the product through the public API (the
 /// reference), the `gf2x` fixed product alone (`mul_fixed::<W>`, its low W
 /// words fed back) and the reduction alone (`reduce_product_words`, the
@@ -112,7 +112,7 @@ macro_rules! parts_case {
         let mut wide = product;
         Case {
             group: "gf2m",
-            size: format!("m={} mul parts", field.m),
+            size: format!("m={} parts of mul", field.m),
             bytes: None,
             impls: vec![
                 Impl {
