@@ -85,12 +85,14 @@
 //! half-trace 2 600.
 //!
 //! What a product costs against its parts (`--filter "parts of mul"`, same
-//! CPU, 2026-11-23, each chained through memory): m = 163 fused 58.5
-//! cycles, the 3-word `gf2x` product alone 47, the word-level reduction
-//! alone 44.5; m = 571: 190, 172 and 90. The fused product costs less than
-//! its parts taken one after the other at every m (0.62–0.77 of the sum):
-//! inlined together, the product stays in registers and the fold overlaps
-//! its last multiplications.
+//! CPU, 2026-11-23, each chained through memory; the `gf2x` product on the
+//! best backend, `vpclmulqdq-ymm` there): m = 163 fused 58.6 cycles, the
+//! 3-word product alone 48.6, the word-level reduction alone 44.2;
+//! m = 571: 190, 154 and 90. The fused product costs 0.61–0.90 of its
+//! parts taken one after the other: inlined together, the product stays in
+//! registers and the fold overlaps its last multiplications. (The fields'
+//! products are the xmm kernels; the ymm ones are faster from 6 words —
+//! m = 409: 89 cycles alone against 123 fused — and are the next step.)
 //!
 //! Inversion is the operation furthest from its target (4× NTL): NTL's is
 //! a variable-time extended Euclid, ours Itoh–Tsujii in constant time. Its
