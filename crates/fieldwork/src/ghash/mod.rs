@@ -73,15 +73,18 @@
 //!
 //! # Short messages
 //!
-//! POLYVAL of 64 bytes is 0.76× RustCrypto's `polyval` 0.7.3 on an AMD
-//! EPYC Zen 3 (`peer-bench --filter polyval`, key setup included; GHASH is
-//! 1.09× RustCrypto's `ghash` there). Where the time goes (callgrind, 611
-//! instructions per 64-byte hash against `polyval`'s 312): the powers
-//! H²…H⁴ (117), the aggregated step (141), and a 720-byte `memcpy` (100)
-//! when `finalize(self)` moves the state, whose inline 512-byte table of
-//! wide powers dominates its size (LLVM keeps the copy even with
-//! `#[inline(always)]`). Boxing that table would remove the copy but add a
-//! heap allocation to every message of 32 blocks or more — not done.
+//! POLYVAL of 64 bytes is 0.89× RustCrypto's `polyval` 0.7.3 on an AMD
+//! EPYC Zen 3, 256 bytes 0.91×, 1 KiB 1.20× (`peer-bench --filter
+//! polyval`, key setup included; GHASH is 1.26–2.1× RustCrypto's `ghash`
+//! from 16 bytes). Where the time goes (callgrind at `FIELDWORK_MAX_ISA=clmul`,
+//! `examples/polyval_one.rs`, about 500 instructions per 64-byte hash
+//! against `polyval`'s 312): the powers H²…H⁴ (≈ 120), the aggregated step
+//! (≈ 140), the 208-byte copy when `finalize(self)` moves the state (40).
+//! That copy was 720 bytes (100 instructions) while the 512-byte table of
+//! wide powers lived in the state; it is now boxed (with `alloc`), paid
+//! for only by messages of 16 blocks or more. Next idea: fewer powers for
+//! a one-shot message of 16–31 blocks (it computes 15 powers for one
+//! reduction).
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aggregate;
@@ -221,6 +224,16 @@ pub struct GHash {
     inner: State,
 }
 
+/// The table of all [`POWERS`] dot-powers. On the heap where there is one:
+/// `finalize(self)` moves the state, and LLVM keeps that move as a copy of
+/// the whole struct (720 bytes with the table inline: a `memcpy` of about
+/// 100 instructions, a sixth of a 64-byte POLYVAL). The allocation is paid
+/// only by messages long enough for the wide kernels (16 blocks or more).
+#[cfg(feature = "alloc")]
+type WidePowers = alloc::boxed::Box<[u128; POWERS]>;
+#[cfg(not(feature = "alloc"))]
+type WidePowers = [u128; POWERS];
+
 /// The shared engine: key powers, accumulator, partial-block buffer.
 #[derive(Clone)]
 struct State {
@@ -233,7 +246,7 @@ struct State {
     /// zmm kernel first meets a whole 32-block group. Kept apart so that a
     /// new state writes 128 bytes of powers, not 512: for a one-block
     /// message the 512-byte fill cost about as much as the hash.
-    wide: Option<[u128; POWERS]>,
+    wide: Option<WidePowers>,
     /// How many powers are computed (in `low`, then in `wide`).
     ready: usize,
     acc: u128,
@@ -295,17 +308,28 @@ impl State {
             self.ready = upto.min(LOW);
         }
         if upto > LOW {
+            #[cfg(feature = "alloc")]
+            let mut all = alloc::boxed::Box::new([0u128; POWERS]);
+            #[cfg(not(feature = "alloc"))]
             let mut all = [0u128; POWERS];
-            all[..LOW].copy_from_slice(&self.low);
+            let table: &mut [u128; POWERS] = &mut all;
+            table[..LOW].copy_from_slice(&self.low);
             match kernel {
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Zmm(t) => vpclmul::extend_powers(t, &mut all),
+                Kernel::Zmm(t) => vpclmul::extend_powers(t, table),
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Ymm(t) => ymm::extend_powers(t, &mut all),
-                _ => fill(&mut all[..upto], LOW),
+                Kernel::Ymm(t) => ymm::extend_powers(t, table),
+                _ => fill(&mut table[..upto], LOW),
             }
-            self.wide = Some(all);
-            all.zeroize();
+            #[cfg(not(feature = "alloc"))]
+            {
+                self.wide = Some(all);
+                all.zeroize();
+            }
+            #[cfg(feature = "alloc")]
+            {
+                self.wide = Some(all);
+            }
             self.ready = upto;
         }
     }
@@ -314,7 +338,7 @@ impl State {
     /// for `k ≤ ready`.
     fn powers(&self) -> &[u128] {
         match &self.wide {
-            Some(all) => all,
+            Some(all) => &all[..],
             None => &self.low,
         }
     }
@@ -398,7 +422,7 @@ impl Drop for State {
         // Only the computed powers hold key material.
         self.low[..self.ready.min(LOW)].zeroize();
         if let Some(all) = self.wide.as_mut() {
-            all.zeroize();
+            all[..].zeroize();
         }
         self.acc.zeroize();
         // One 16-byte store kept by `black_box`, not `zeroize`'s sixteen
@@ -513,7 +537,6 @@ impl Polyval {
     }
 
     /// The hash, with a final partial block zero-padded.
-    #[inline]
     pub fn finalize(mut self) -> [u8; 16] {
         self.inner.finalize().to_le_bytes()
     }
@@ -567,7 +590,6 @@ impl GHash {
     }
 
     /// The hash, with a final partial block zero-padded.
-    #[inline]
     pub fn finalize(mut self) -> [u8; 16] {
         self.inner.finalize().to_be_bytes()
     }
@@ -729,7 +751,6 @@ macro_rules! universal_hash_impls {
 
             /// The hash, as the inherent `finalize` (a partial block given
             /// to the inherent `update` is zero-padded).
-            #[inline]
             fn finalize(mut self) -> Block<Self> {
                 Array(self.inner.finalize().$to_bytes())
             }
