@@ -49,6 +49,14 @@
 //! product and the fold run with constant sizes (2026-11-23: 871 → 653
 //! instructions per product at m = 233, callgrind; m = 233 2.8× → 2.3× the
 //! polynomial basis, m = 162 type I 107 → 70 cycles).
+//! Elsewhere the fold is one straight loop over the words (`fold_into`):
+//! normal ÷ p-bit product at `FIELDWORK_MAX_ISA` unset on Zen 3
+//! (2026-11-23, `peer-bench --filter normal`), m = 163 t = 4 1.74 → 1.52,
+//! m = 277 t = 4 1.81 → 1.38, m = 409 t = 4 1.43 → 1.26, m = 283 t = 6
+//! 1.43 → 1.21, m = 571 t = 10 1.15 → 1.05. The rest at m = 163 (about
+//! 50 TSC ticks over the 104 of the product) is the fixed cost of an
+//! 11-word call: the zeroed 32-word buffer, the dispatch, the fold and the
+//! copy; an 11-word fixed `gf2x` kernel would remove most of it.
 //!
 //! For t = 2 (m = 233: p = 467, 8 words) the p-bit product alone was 1.8×
 //! the polynomial basis' 4-word product on the `pclmulqdq` backend; with
@@ -919,7 +927,41 @@ fn fold_fixed<const PW: usize, const P2: usize>(p: usize, c: &[u64; P2], out: &m
 /// `c mod (x^p − 1)` (c of degree < 2p − 1) written into `out` (pw words),
 /// then the representative with a zero x⁰ coefficient (adding Φ_p when it
 /// is one, a masked complement).
+///
+/// p is an odd prime, so p = 64·(pw − 1) + s with 0 < s < 64: word i of
+/// `c >> p` is `c[w+i] >> s | c[w+i+1] << (64 − s)` with w = pw − 1, all
+/// inside c's 2·pw words, and the bits of word pw − 1 at and above s (of
+/// `c` and of `c >> p`, which has degree < p − 1) are cleared once at the
+/// end. One straight loop with no per-word conditions: at m = 163, t = 4
+/// (11 words) the earlier per-word `get`s and edge cases cost about as
+/// much as a third of the product.
 fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
+    let (p, pw) = (inner.p, inner.pw);
+    let (w, s) = (p / 64, p % 64);
+    let (Some(low), Some(high), Some(next)) =
+        (c.get(..pw), c.get(w..w + pw), c.get(w + 1..w + 1 + pw))
+    else {
+        // Not reached: c holds 2·pw words and w = pw − 1 (p odd).
+        return fold_into_general(inner, c, out);
+    };
+    if s == 0 {
+        return fold_into_general(inner, c, out);
+    }
+    for (((o, &l), &h), &n) in out.iter_mut().zip(low).zip(high).zip(next) {
+        *o = l ^ (h >> s) ^ (n << (64 - s));
+    }
+    let low_last = (1u64 << s) - 1;
+    out[pw - 1] &= low_last;
+    let flip = core::hint::black_box(out[0] & 1).wrapping_neg();
+    for x in out.iter_mut() {
+        *x ^= flip;
+    }
+    out[pw - 1] &= low_last;
+}
+
+/// [`fold_into`] for any p and any length of `c` (words past its end read
+/// as zero).
+fn fold_into_general(inner: &Inner, c: &[u64], out: &mut [u64]) {
     let (p, pw) = (inner.p, inner.pw);
     let (w, s) = (p / 64, p % 64);
     let low_last = if s == 0 { u64::MAX } else { (1u64 << s) - 1 };
@@ -932,7 +974,11 @@ fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
         } else {
             (lo >> s) | (hi << (64 - s))
         };
-        let low = if i == pw - 1 { c[i] & low_last } else { c[i] };
+        let low = if i == pw - 1 {
+            c.get(i).copied().unwrap_or(0) & low_last
+        } else {
+            c.get(i).copied().unwrap_or(0)
+        };
         *o = low ^ high;
     }
     out[pw - 1] &= low_last;
@@ -979,7 +1025,7 @@ impl Mul for &NormalElement {
 
 #[cfg(test)]
 mod tests {
-    use super::{GaussianNormalBasis, fold_into, mul_fixed_size};
+    use super::{GaussianNormalBasis, fold_into, fold_into_general, mul_fixed_size};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -1061,6 +1107,54 @@ mod tests {
                 seen.contains(&pw),
                 "no test field with a {pw}-word form: {seen:?}"
             );
+        }
+    }
+
+    /// The straight-loop fold equals the general one (per-word bounds and
+    /// edge cases, the earlier form) on random products of degree < 2p − 1,
+    /// for every type of Fan–Dai's Table 4 and the type-I fields.
+    #[test]
+    fn straight_fold_matches_the_general_one() {
+        let mut state = 0x1319_8a2e_0370_7344_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (m, t) in [
+            (163, 4),
+            (277, 4),
+            (409, 4),
+            (283, 6),
+            (571, 10),
+            (563, 14),
+            (131, 2),
+            (233, 2),
+            (162, 1),
+            (4, 1),
+        ] {
+            let Ok(nb) = GaussianNormalBasis::new(m, t) else {
+                panic!("({m}, {t}) is a Gaussian normal basis");
+            };
+            let inner = &nb.0;
+            let (p, pw) = (inner.p, inner.pw);
+            for _ in 0..50 {
+                let mut c: Vec<u64> = (0..2 * pw).map(|_| next()).collect();
+                // Degree < 2p − 1: clear bits 2p − 1 and up.
+                let top = 2 * p - 1;
+                for (i, x) in c.iter_mut().enumerate() {
+                    if 64 * i >= top {
+                        *x = 0;
+                    } else if 64 * (i + 1) > top {
+                        *x &= (1u64 << (top - 64 * i)) - 1;
+                    }
+                }
+                let (mut got, mut want) = (vec![0u64; pw], vec![0u64; pw]);
+                fold_into(inner, &c, &mut got);
+                fold_into_general(inner, &c, &mut want);
+                assert_eq!(got, want, "({m}, {t})");
+            }
         }
     }
 }
