@@ -49,7 +49,11 @@
 //! # Two schedules for the GHASH products ([`Schedule`])
 //!
 //! Schoolbook products take four `vpclmulqdq` per register, Karatsuba three
-//! plus a `vpshufd` and a `vpxor` for each operand's half-sum. Which is
+//! plus a `vpshufd` and a `vpxor` for the data's half-sum (the powers'
+//! half-sums are a second per-key table, `Key::halves`: on Zen 3 that took
+//! AES-128-GCM at 16 KiB from 0.40 to 0.35 cycles/byte, 1.04× → 1.15×
+//! ring; an earlier attempt measured twice as slow, when the kernel's
+//! helpers were not yet forced inline). Which is
 //! cheaper depends on the core, so the key chooses once, from the CPU
 //! vendor: schoolbook on Intel (where `vpclmulqdq` issues once per cycle
 //! and shares its port with the shuffles), Karatsuba on AMD (Zen 3:
@@ -59,7 +63,7 @@
 //! # Operation count and floor (per 16 blocks, AES-128)
 //!
 //! 72 ymm `vaesenc` (rounds 2–10 of eight registers) and 8 `vaesenclast`;
-//! GHASH: 32 `vpclmulqdq` (schoolbook) or 24 plus 16 `vpshufd` (Karatsuba),
+//! GHASH: 32 `vpclmulqdq` (schoolbook) or 24 plus 8 `vpshufd` (Karatsuba),
 //! and ≈ 1 more for the pair reduction; 8 `vpshufb` for the ciphertext's
 //! byte order; ≈ 45 `vpxor`.
 //!
@@ -69,9 +73,9 @@
 //! with each other they add up); `vpxor` four per cycle; a `vpclmulqdq`
 //! mixed 1:5 with `vaesenc` takes ≈ 1.1 cycles of those two pipes. The
 //! schoolbook loop needs 66 cycles of the `vpclmulqdq` unit; the Karatsuba
-//! loop 50, and ≈ 64 of the AES/shuffle pipes ((80 + 16 + 8 + 25 × 1.1) ÷
-//! 2): a floor of ≈ 64 cycles, 0.25 cycles/byte. Measured: ≈ 0.39
-//! (Karatsuba, 3 % faster than schoolbook), against 0.27 for the GMAC row
+//! loop 50, and ≈ 60 of the AES/shuffle pipes ((80 + 8 + 8 + 25 × 1.1) ÷
+//! 2): a floor of ≈ 60 cycles, 0.23 cycles/byte. Measured: ≈ 0.34
+//! (Karatsuba, 10 % faster than schoolbook), against 0.23 for the GMAC row
 //! (the same loop without AES) — the AES rounds and the GHASH products
 //! barely overlap on this core: `vaesenc`, the shuffles and (in part)
 //! `vpclmulqdq` compete for the same two pipes, which a build without the
@@ -83,16 +87,14 @@
 //! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
 //!   slower at every bulk size, ≈ 10 % at 64 KiB (Xeon).
 //! - Software prefetch (as in the zmm kernel) — no change.
-//! - The powers' Karatsuba half-sums as a second per-key table (8 `vpshufd`
-//!   and 8 `vpxor` fewer per 16 blocks) — twice as slow on Zen 3, both
-//!   schedules; the code generation was not examined.
 //!
 //! # Figures
 //!
 //! AES-128-GCM encryption of 16 KiB (13 bytes of associated data), column
 //! `fieldwork best` of `cargo run --release -p peer-bench -- --filter
-//! gcm128_encrypt`: on Zen 3, 1.03× ring 0.17.14 (Karatsuba; AES-256
-//! 1.07×); on an Intel Xeon family 6 model 207 under
+//! gcm128_encrypt`: on Zen 3, 0.351 cycles/byte by the TSC, 1.15× ring
+//! 0.17.14 (Karatsuba, 2026-11-23; 1 MiB 1.16×, decryption 1.05×, AES-256
+//! 1.10×); on an Intel Xeon family 6 model 207 under
 //! `FIELDWORK_MAX_ISA=avx2`, 0.274 cycles/byte, 1.22× ring (schoolbook,
 //! 2026-11-21).
 #![allow(unsafe_code)]
@@ -106,7 +108,7 @@ use super::{Direction, Schedule};
 use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
 use crate::ghash;
-use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, reduce, zero_sums};
+use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, reduce, zero_sums};
 use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
@@ -138,6 +140,9 @@ pub(super) struct Key {
     schedule: Schedule,
     rk: RoundKeys,
     powers: [u128; TABLE],
+    /// Each power's Karatsuba half-sum `p₀ ⊕ p₁` in both words (Karatsuba
+    /// schedule only).
+    halves: [u128; TABLE],
     round1: [u128; ROUND1],
 }
 
@@ -148,10 +153,16 @@ impl Key {
         let aes = t.aes_clmul();
         let rk = crate::aes::aesni::expand(aes, key);
         let mut powers = ghash::gcm_powers_xmm(aes.clmul(), hash_key(aes, &rk));
+        let table = power_table(&powers);
+        let halves = table.map(|p| {
+            let h = (p as u64 ^ (p >> 64) as u64) as u128;
+            h | h << 64
+        });
         let key = Key {
             t,
             schedule,
-            powers: power_table(&powers),
+            powers: table,
+            halves,
             round1: crate::aes::aesni::round1_table(aes, &rk),
             rk,
         };
@@ -169,16 +180,16 @@ impl Key {
         aad: &[u8],
         buf: &mut [u8],
     ) -> [u8; 16] {
-        let (rk, table, round1) = (&self.rk, &self.powers, &self.round1);
+        let (rk, table, halves, round1) = (&self.rk, &self.powers, &self.halves, &self.round1);
         // SAFETY: the token `self.t` proves every feature `seal_ymm` is
         // compiled for.
         unsafe {
             let e = dir == Direction::Encrypt;
             let k = self.schedule == Schedule::Karatsuba;
             match rk.rounds {
-                10 => seal_ymm::<10>(self.t, k, rk, table, round1, e, j0, aad, buf),
-                12 => seal_ymm::<12>(self.t, k, rk, table, round1, e, j0, aad, buf),
-                _ => seal_ymm::<14>(self.t, k, rk, table, round1, e, j0, aad, buf),
+                10 => seal_ymm::<10>(self.t, k, rk, table, halves, round1, e, j0, aad, buf),
+                12 => seal_ymm::<12>(self.t, k, rk, table, halves, round1, e, j0, aad, buf),
+                _ => seal_ymm::<14>(self.t, k, rk, table, halves, round1, e, j0, aad, buf),
             }
         }
     }
@@ -198,6 +209,7 @@ impl Key {
 impl Drop for Key {
     fn drop(&mut self) {
         self.powers.zeroize();
+        self.halves.zeroize();
         self.round1.zeroize();
     }
 }
@@ -214,6 +226,8 @@ struct Ctx<'a> {
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
     c: __m256i,
     table: &'a [u128; TABLE],
+    /// The powers' Karatsuba half-sums ([`Key`]).
+    halves: &'a [u128; TABLE],
     /// The round keys, the round-1 table ([`super::stitch`]) and
     /// `J0` (its bytes little-endian), for the round-1 bases.
     rk: &'a RoundKeys,
@@ -296,6 +310,32 @@ kernel_fns! {
         unsafe { _mm256_loadu_si256(ctx.table.as_ptr().add(i).cast()) }
     }
 
+    /// The half-sums of the powers `table[i..i + 2]`.
+    fn halves2(ctx: &Ctx, i: usize) -> __m256i {
+        let i = i.min(TABLE - 2);
+        // SAFETY: `i + 2 ≤ TABLE`.
+        unsafe { _mm256_loadu_si256(ctx.halves.as_ptr().add(i).cast()) }
+    }
+
+    /// Registers `d` and `e` (four blocks) times the powers from `p`
+    /// (`d` meets `p, p + 1`, `e` meets `p + 2, p + 3`) into `s`, in the
+    /// key's schedule.
+    fn acc2(ctx: &Ctx, d: __m256i, e: __m256i, p: usize, s: &mut Sums) {
+        if ctx.karatsuba {
+            mul_acc2_halves(
+                d,
+                powers2(ctx, p),
+                halves2(ctx, p),
+                e,
+                powers2(ctx, p + 2),
+                halves2(ctx, p + 2),
+                s,
+            );
+        } else {
+            mul_acc2(d, powers2(ctx, p), e, powers2(ctx, p + 2), s);
+        }
+    }
+
     /// The whitened counter blocks `n ⊕ k₀`, `(n + 1) ⊕ k₀` (big-endian),
     /// built from the 32-bit counter (wrapping as `inc32`) in each lane's
     /// low dword of the byte-reversed `J0`.
@@ -342,13 +382,7 @@ kernel_fns! {
     fn ghash_regs(ctx: &Ctx, g: [__m256i; R], p: usize, s: Sums) -> Sums {
         let mut s = s;
         for c in (0..R).step_by(2) {
-            mul_acc2(
-                g[c],
-                powers2(ctx, p + 2 * c),
-                g[c + 1],
-                powers2(ctx, p + 2 * c + 2),
-                &mut s,
-            );
+            acc2(ctx, g[c], g[c + 1], p + 2 * c, &mut s);
         }
         s
     }
@@ -414,13 +448,7 @@ kernel_fns_nr! {
                     *xi = _mm256_aesenc_epi128(*xi, k[r]);
                 }
             }
-            mul_acc2(
-                g[c],
-                powers2(ctx, p + 2 * c),
-                g[c + 1],
-                powers2(ctx, p + 2 * c + 2),
-                &mut s,
-            );
+            acc2(ctx, g[c], g[c + 1], p + 2 * c, &mut s);
         }
         for &kr in &k[R + 2..NR] {
             for xi in &mut x {
@@ -489,6 +517,7 @@ fn seal_ymm<const NR: usize>(
     karatsuba: bool,
     rk: &RoundKeys,
     table: &[u128; TABLE],
+    halves: &[u128; TABLE],
     round1: &[u128; ROUND1],
     encrypt: bool,
     j0: &[u8; 16],
@@ -512,6 +541,7 @@ fn seal_ymm<const NR: usize>(
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
         c: from_u128s([u128::from(ghash::C_HI); 2]),
         table,
+        halves,
         rk,
         round1,
         j0: u128::from_le_bytes(*j0),

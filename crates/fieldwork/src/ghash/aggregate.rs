@@ -189,6 +189,41 @@ pub(crate) mod ymm {
         s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
     }
 
+    /// [`mul_acc2`] for Karatsuba sums with the powers' half-sums given:
+    /// `ph` and `qh` hold each lane's `p₀ ⊕ p₁` and `q₀ ⊕ q₁` in its low word
+    /// (a per-key table), which saves the `vpshufd` and `vpxor` of
+    /// [`halves`] for each power register.
+    #[inline]
+    #[target_feature(enable = "avx,avx2,vpclmulqdq")]
+    pub(crate) fn mul_acc2_halves(
+        d: __m256i,
+        p: __m256i,
+        ph: __m256i,
+        e: __m256i,
+        q: __m256i,
+        qh: __m256i,
+        s: &mut Sums,
+    ) {
+        debug_assert!(s.karatsuba);
+        s.lo = _mm256_xor_si256(
+            s.lo,
+            _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x00>(d, p),
+                _mm256_clmulepi64_epi128::<0x00>(e, q),
+            ),
+        );
+        s.hi = _mm256_xor_si256(
+            s.hi,
+            _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x11>(d, p),
+                _mm256_clmulepi64_epi128::<0x11>(e, q),
+            ),
+        );
+        let md = _mm256_clmulepi64_epi128::<0x00>(halves(d), ph);
+        let me = _mm256_clmulepi64_epi128::<0x00>(halves(e), qh);
+        s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
+    }
+
     /// The two lanes' sums reduced, each in its lane (`c` holds `C` in each
     /// lane's low word).
     #[inline]
