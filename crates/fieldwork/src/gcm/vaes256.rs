@@ -640,8 +640,11 @@ fn seal_ymm<const NR: usize>(
         }
     } else {
         for i in 0..full {
-            let inp: [__m256i; R] = core::array::from_fn(|c| load(i, c));
-            let mut g = inp.map(|v| _mm256_shuffle_epi8(v, ctx.rev));
+            // The ciphertext is loaded twice (for the hash, and again for
+            // the XOR after the AES rounds) rather than kept: eight more
+            // live registers across the rounds would spill.
+            let mut g: [__m256i; R] =
+                core::array::from_fn(|c| _mm256_shuffle_epi8(load(i, c), ctx.rev));
             let x1 = round1_regs(&ctx, &mut run, n);
             let (p, open) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
             let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
@@ -650,8 +653,8 @@ fn seal_ymm<const NR: usize>(
                 acc = reduce(s, ctx.c);
             }
             n = n.wrapping_add(2 * R as u32);
-            for c in 0..R {
-                store(i, c, _mm256_xor_si256(ks[c], inp[c]));
+            for (c, &k) in ks.iter().enumerate() {
+                store(i, c, _mm256_xor_si256(k, load(i, c)));
             }
         }
     }
