@@ -45,6 +45,14 @@
 //! radix-2^64 form of poly1305-donna and OpenSSL's scalar code (radix 2^26
 //! or 2^44 would need 25 or 9 products). No figure here: see the module
 //! docs of `poly1305` for how to measure (`peer-bench --filter poly1305`).
+//!
+//! Rejected (measured on Zen 3, 2026-11-23): three Horner chains over
+//! thirds of the input, joined by `(H₁·r^l + H₂)·r^l + H₃` with `r^l` from a
+//! fourth chain in the same loop. One chain is latency-bound (≈ 17 cycles
+//! a block), but three compile to ≈ 60 instructions a block (the 64×64
+//! products' fixed registers and the 3 × 3 accumulator limbs spill, with
+//! `mulx` too): 256 B 307 → 347 TSC ticks, 16 KiB 12.7 → 11.3 ticks a
+//! block.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
