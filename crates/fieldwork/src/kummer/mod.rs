@@ -73,9 +73,7 @@
 //!   table scans. It needs the curve's Jacobian arithmetic and the map to
 //!   the squared Kummer surface, neither of which exists here; the next
 //!   step if key generation matters.
-//!
-//! [`Backend::scalarmult_pair`] halves the cost per key for callers that
-//! make keys in pairs.
+
 //!
 //! # Example: the raw functions
 //!
