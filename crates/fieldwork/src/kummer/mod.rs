@@ -73,7 +73,6 @@
 //!   table scans. It needs the curve's Jacobian arithmetic and the map to
 //!   the squared Kummer surface, neither of which exists here; the next
 //!   step if key generation matters.
-
 //!
 //! # Example: the raw functions
 //!
