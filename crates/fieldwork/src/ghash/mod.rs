@@ -82,9 +82,13 @@
 //! (≈ 140), the 208-byte copy when `finalize(self)` moves the state (40).
 //! That copy was 720 bytes (100 instructions) while the 512-byte table of
 //! wide powers lived in the state; it is now boxed (with `alloc`), paid
-//! for only by messages of 16 blocks or more. Next idea: fewer powers for
-//! a one-shot message of 16–31 blocks (it computes 15 powers for one
-//! reduction).
+//! for only by messages of 16 blocks or more. Weighed, not built: the
+//! "R/F" form RustCrypto's `polyval` 0.7.3 uses (ePrint 2025/2171 §3.3:
+//! with `D = H·x^(−64)` stored per power, a dot product is four
+//! carry-less products and its reduction one, against Montgomery's two);
+//! computing `D` per message costs the clmul the reduction saves, so it
+//! pays only with `D` kept per key — twice the state, whose size is what
+//! `finalize(self)` copies.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aggregate;
