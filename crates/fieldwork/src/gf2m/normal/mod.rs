@@ -49,14 +49,16 @@
 //! product and the fold run with constant sizes (2026-11-23: 871 → 653
 //! instructions per product at m = 233, callgrind; m = 233 2.8× → 2.3× the
 //! polynomial basis, m = 162 type I 107 → 70 cycles).
-//! Elsewhere the fold is one straight loop over the words (`fold_into`):
-//! normal ÷ p-bit product at `FIELDWORK_MAX_ISA` unset on Zen 3
-//! (2026-11-23, `peer-bench --filter normal`), m = 163 t = 4 1.74 → 1.52,
-//! m = 277 t = 4 1.81 → 1.38, m = 409 t = 4 1.43 → 1.26, m = 283 t = 6
-//! 1.43 → 1.21, m = 571 t = 10 1.15 → 1.05. The rest at m = 163 (about
-//! 50 TSC ticks over the 104 of the product) is the fixed cost of an
-//! 11-word call: the zeroed 32-word buffer, the dispatch, the fold and the
-//! copy; an 11-word fixed `gf2x` kernel would remove most of it.
+//! Elsewhere the fold is one straight pass over the words (`fold_into`,
+//! the complement folded in) and no fixed-size buffer is zeroed for sizes
+//! without a fixed kernel: normal ÷ p-bit product on Zen 3 (2026-11-23,
+//! `peer-bench --filter normal`, TSC), m = 163 t = 4 1.74 → 1.29 (54.9
+//! against 42.5 ns), m = 277 t = 4 1.81 → 1.27, m = 409 t = 4 1.43 →
+//! 1.15, m = 283 t = 6 1.43 → 1.18, m = 571 t = 10 1.15 → 1.02; every
+//! t ≥ 4 field of Table 4 within 1.3×. What is left at m = 163 (about 190
+//! instructions a product, callgrind with `examples/normal_one.rs`) is the
+//! fold, the dispatch and the copy of an 11-word call; an 11-word fixed
+//! `gf2x` kernel would remove most of it.
 //!
 //! For t = 2 (m = 233: p = 467, 8 words) the p-bit product alone was 1.8×
 //! the polynomial basis' 4-word product on the `pclmulqdq` backend; with
@@ -826,10 +828,12 @@ impl core::ops::MulAssign<&NormalElement> for NormalElement {
         // Stack buffers in two tiers (zeroing 2 KiB would cost more than
         // a 653-bit product's overhead).
         let (a, b) = (&self.words, &rhs.words);
-        let mut fixed = [0u64; 16];
-        if mul_fixed_size(inner, a, b, &mut fixed) {
-            self.words.copy_from_slice(&fixed[..pw]);
-            return;
+        if has_fixed_size(pw) {
+            let mut fixed = [0u64; 16];
+            if mul_fixed_size(inner, a, b, &mut fixed) {
+                self.words.copy_from_slice(&fixed[..pw]);
+                return;
+            }
         }
         if 2 * pw <= 32 {
             let mut c = [0u64; 32];
@@ -873,6 +877,12 @@ impl core::ops::AddAssign<&NormalElement> for NormalElement {
 /// product and the fold with constant sizes, no dispatch on the length.
 /// `false` (and `out` untouched) for other sizes; `out` holds at least pw
 /// words.
+/// Whether [`mul_fixed_size`] takes p-bit forms of `pw` words.
+#[inline(always)]
+fn has_fixed_size(pw: usize) -> bool {
+    matches!(pw, 1..=9 | 16)
+}
+
 fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
     macro_rules! sizes {
         ($($n:literal)*) => {
@@ -931,10 +941,11 @@ fn fold_fixed<const PW: usize, const P2: usize>(p: usize, c: &[u64; P2], out: &m
 /// p is an odd prime, so p = 64·(pw − 1) + s with 0 < s < 64: word i of
 /// `c >> p` is `c[w+i] >> s | c[w+i+1] << (64 − s)` with w = pw − 1, all
 /// inside c's 2·pw words, and the bits of word pw − 1 at and above s (of
-/// `c` and of `c >> p`, which has degree < p − 1) are cleared once at the
-/// end. One straight loop with no per-word conditions: at m = 163, t = 4
-/// (11 words) the earlier per-word `get`s and edge cases cost about as
-/// much as a third of the product.
+/// `c`, of `c >> p`, which has degree < p − 1, and of the complement) are
+/// cleared once at the end. One straight loop with no per-word
+/// conditions: at m = 163, t = 4 (11 words) the earlier per-word `get`s,
+/// edge cases and second pass cost about as much as a third of the
+/// product.
 fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
     let (p, pw) = (inner.p, inner.pw);
     let (w, s) = (p / 64, p % 64);
@@ -947,16 +958,18 @@ fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
     if s == 0 {
         return fold_into_general(inner, c, out);
     }
-    for (((o, &l), &h), &n) in out.iter_mut().zip(low).zip(high).zip(next) {
-        *o = l ^ (h >> s) ^ (n << (64 - s));
+    let Some(out) = out.get_mut(..pw) else {
+        return;
+    };
+    // The x⁰ coefficient of the folded value decides the complement, so
+    // it is known before the loop (`next[0] << (64 − s)` has bit 0 clear):
+    // one pass.
+    let flip = core::hint::black_box((low[0] ^ (high[0] >> s)) & 1).wrapping_neg();
+    // Indexed over slices of one known length (the form LLVM vectorises).
+    for i in 0..pw {
+        out[i] = low[i] ^ (high[i] >> s) ^ (next[i] << (64 - s)) ^ flip;
     }
-    let low_last = (1u64 << s) - 1;
-    out[pw - 1] &= low_last;
-    let flip = core::hint::black_box(out[0] & 1).wrapping_neg();
-    for x in out.iter_mut() {
-        *x ^= flip;
-    }
-    out[pw - 1] &= low_last;
+    out[pw - 1] &= (1u64 << s) - 1;
 }
 
 /// [`fold_into`] for any p and any length of `c` (words past its end read
