@@ -162,12 +162,11 @@ pub(crate) mod ymm {
         s.mid = _mm256_xor_si256(s.mid, mid_product(d, p, s.karatsuba));
     }
 
-    /// [`mul_acc`] for two registers: each sum takes both registers'
-    /// products XORed together (the same number of XORs as two
-    /// [`mul_acc`], with half the dependency chain through the sums).
+    /// The low and high products of `d·p` and `e·q` into the sums (both
+    /// forms have them).
     #[inline]
     #[target_feature(enable = "avx,avx2,vpclmulqdq")]
-    pub(crate) fn mul_acc2(d: __m256i, p: __m256i, e: __m256i, q: __m256i, s: &mut Sums) {
+    fn lo_hi2(d: __m256i, p: __m256i, e: __m256i, q: __m256i, s: &mut Sums) {
         s.lo = _mm256_xor_si256(
             s.lo,
             _mm256_xor_si256(
@@ -182,6 +181,15 @@ pub(crate) mod ymm {
                 _mm256_clmulepi64_epi128::<0x11>(e, q),
             ),
         );
+    }
+
+    /// [`mul_acc`] for two registers: each sum takes both registers'
+    /// products XORed together (the same number of XORs as two
+    /// [`mul_acc`], with half the dependency chain through the sums).
+    #[inline]
+    #[target_feature(enable = "avx,avx2,vpclmulqdq")]
+    pub(crate) fn mul_acc2(d: __m256i, p: __m256i, e: __m256i, q: __m256i, s: &mut Sums) {
+        lo_hi2(d, p, e, q, s);
         let (md, me) = (
             mid_product(d, p, s.karatsuba),
             mid_product(e, q, s.karatsuba),
@@ -205,20 +213,7 @@ pub(crate) mod ymm {
         s: &mut Sums,
     ) {
         debug_assert!(s.karatsuba);
-        s.lo = _mm256_xor_si256(
-            s.lo,
-            _mm256_xor_si256(
-                _mm256_clmulepi64_epi128::<0x00>(d, p),
-                _mm256_clmulepi64_epi128::<0x00>(e, q),
-            ),
-        );
-        s.hi = _mm256_xor_si256(
-            s.hi,
-            _mm256_xor_si256(
-                _mm256_clmulepi64_epi128::<0x11>(d, p),
-                _mm256_clmulepi64_epi128::<0x11>(e, q),
-            ),
-        );
+        lo_hi2(d, p, e, q, s);
         let md = _mm256_clmulepi64_epi128::<0x00>(halves(d), ph);
         let me = _mm256_clmulepi64_epi128::<0x00>(halves(e), qh);
         s.mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(md, me));
