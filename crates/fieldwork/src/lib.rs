@@ -79,6 +79,8 @@ pub mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+#[cfg(test)]
+mod zeroize_tests;
 
 /// The README's Rust examples, compiled and run as doctests
 /// (`cargo test -p fieldwork --doc`), so the front page cannot drift from

@@ -45,3 +45,16 @@ impl Key {
         }
     }
 }
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        // The `aes` crate's `Drop` (feature `zeroize`) wipes the whole
+        // struct with `zeroize_flat_type`.
+        match self {
+            Key::Aes128(k) => s.wiped_whole("aes::Aes128 schedule", k),
+            Key::Aes192(k) => s.wiped_whole("aes::Aes192 schedule", k),
+            Key::Aes256(k) => s.wiped_whole("aes::Aes256 schedule", k),
+        }
+    }
+}

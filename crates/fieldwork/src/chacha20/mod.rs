@@ -135,6 +135,31 @@ impl Core {
         Core::with_engine(key, Engine::best())
     }
 
+    /// The key on the portable backend.
+    pub(crate) fn new_portable(key: &[u8; 32]) -> Core {
+        Core::with_engine(key, Engine::Portable)
+    }
+
+    /// The key on the AVX2 backend, if this CPU runs it.
+    pub(crate) fn new_avx2(key: &[u8; 32]) -> Option<Core> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2::get() {
+            return Some(Core::with_engine(key, Engine::Avx2(t)));
+        }
+        let _ = key;
+        None
+    }
+
+    /// The key on the AVX-512 backend, if this CPU runs it.
+    pub(crate) fn new_avx512(key: &[u8; 32]) -> Option<Core> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512::get() {
+            return Some(Core::with_engine(key, Engine::Avx512(t)));
+        }
+        let _ = key;
+        None
+    }
+
     fn with_engine(key: &[u8; 32], engine: Engine) -> Core {
         Core {
             engine,
@@ -205,6 +230,13 @@ impl Drop for Core {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Core {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("ChaCha20 key words", &self.key);
+    }
+}
+
 /// The nonce as the three state words.
 pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
     core::array::from_fn(|i| {
@@ -232,7 +264,7 @@ pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
     };
     // The block function adds the input back; subtract it again to get the
     // rounds' output alone.
-    let input = lanes::input(&core.key, &[w(1), w(2), w(3)], w(0));
+    let mut input = lanes::input(&core.key, &[w(1), w(2), w(3)], w(0));
     let mut ks = lanes::keystream::<1>(&core.key, &[w(1), w(2), w(3)], w(0));
     let mut out = [0u8; 32];
     for (k, i) in [0usize, 1, 2, 3, 12, 13, 14, 15].into_iter().enumerate() {
@@ -240,6 +272,8 @@ pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
         out[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
     }
     ks.zeroize();
+    // The input block holds the key words.
+    input.zeroize();
     out
 }
 
@@ -387,6 +421,21 @@ impl ChaCha20 {
 impl Drop for ChaCha20 {
     fn drop(&mut self) {
         self.block.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for ChaCha20 {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.core.secret_spans(s);
+        s.secret("keystream block", &self.block);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for XChaCha20 {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.inner.secret_spans(s);
     }
 }
 

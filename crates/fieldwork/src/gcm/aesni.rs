@@ -149,6 +149,14 @@ impl Drop for Key {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.rk.secret_spans(s);
+        s.secret("H power table", &self.powers);
+    }
+}
+
 /// Register `c` of the pad.
 #[inline(always)]
 fn pad_load(pad: &mut Pad, c: usize) -> __m128i {

@@ -170,6 +170,21 @@ enum Engine {
     Portable(portable::Key),
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Engine {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Vaes512(k) => k.secret_spans(s),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Vaes256(k) => k.secret_spans(s),
+            #[cfg(target_arch = "x86_64")]
+            Engine::AesNi(k) => k.secret_spans(s),
+            Engine::Portable(k) => k.secret_spans(s),
+        }
+    }
+}
+
 impl Engine {
     /// The best engine this CPU runs.
     fn best(key: &[u8]) -> Engine {
@@ -486,6 +501,13 @@ macro_rules! gcm_type {
                 f.debug_struct(stringify!($name))
                     .field("backend", &self.key.name())
                     .finish_non_exhaustive()
+            }
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for $name {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                self.key.secret_spans(s);
             }
         }
     };

@@ -203,6 +203,15 @@ impl Drop for Key {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.rk.secret_spans(s);
+        s.secret("H power table", &self.powers);
+        s.secret("round-1 table", &self.round1);
+    }
+}
+
 /// Register `c` of the pad.
 #[inline]
 #[target_feature(enable = "avx")]

@@ -238,6 +238,16 @@ impl Drop for Key {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.rk.secret_spans(s);
+        s.secret("H power table", &self.powers);
+        s.secret("uniform power table", &self.uniform);
+        s.secret("round-1 table", &self.round1);
+    }
+}
+
 /// Entries of the zmm kernel's uniform power table ([`uniform_table`]):
 /// a reduction unit of up to four 16-block groups.
 pub(super) const UNIFORM: usize = 64;

@@ -291,6 +291,15 @@ macro_rules! fixed_field {
 
         impl Eq for $name {}
 
+        /// Overwrites the element with zero (volatile writes). The fixed
+        /// elements are `Copy`, so they cannot be zeroized on drop: wipe a
+        /// secret one yourself when done with it.
+        impl zeroize::Zeroize for $name {
+            fn zeroize(&mut self) {
+                zeroize::Zeroize::zeroize(&mut self.0);
+            }
+        }
+
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, concat!(stringify!($name), "({:x})"), self)

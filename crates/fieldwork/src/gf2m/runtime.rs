@@ -408,6 +408,16 @@ pub struct Element {
     words: Vec<u64>,
 }
 
+/// Overwrites the element's words with zero (volatile writes), in place
+/// before its heap buffer is freed; the element is then the field's zero.
+/// Elements are not zeroized on drop (they are values of the arithmetic,
+/// made and dropped by every operation): wipe a secret one with this.
+impl zeroize::Zeroize for Element {
+    fn zeroize(&mut self) {
+        zeroize::Zeroize::zeroize(self.words.as_mut_slice());
+    }
+}
+
 impl fmt::Debug for Element {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Element({:x})", self)

@@ -408,6 +408,32 @@ impl Drop for State {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for State {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("powers H^1..H^8", &self.low);
+        if let Some(wide) = &self.wide {
+            s.secret("powers H^1..H^32", wide);
+        }
+        s.secret("accumulator", &self.acc);
+        s.secret("buffered block", &self.buf);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Polyval {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.inner.secret_spans(s);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for GHash {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.inner.secret_spans(s);
+    }
+}
+
 /// `acc` after absorbing the whole blocks of `data` on `kernel`, whose
 /// powers must be ready in `powers` (see [`State::ensure_powers`]).
 #[inline]

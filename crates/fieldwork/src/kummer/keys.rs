@@ -381,6 +381,13 @@ impl Drop for SecretKey {
 
 impl ZeroizeOnDrop for SecretKey {}
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for SecretKey {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("scalar", &self.bytes);
+    }
+}
+
 impl fmt::Debug for SecretKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SecretKey(<redacted>)")
@@ -494,6 +501,13 @@ impl Drop for SharedSecret {
 }
 
 impl ZeroizeOnDrop for SharedSecret {}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for SharedSecret {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("shared point", &self.0);
+    }
+}
 
 impl fmt::Debug for SharedSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -306,6 +306,22 @@ pub(crate) struct Key {
     powers: Option<Powers>,
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.scalar.secret_spans(s);
+        if let Some(p) = &self.powers {
+            for (k, by_lane) in p.by_lane.iter().enumerate() {
+                s.secret(["r^4", "r^3", "r^2", "r^1"][k], &by_lane.r);
+            }
+            s.secret("r^8", &p.r8.r);
+            if let Some(r12) = &p.r12 {
+                s.secret("r^12", &r12.r);
+            }
+        }
+    }
+}
+
 /// Blocks below which the scalar loop is used: the powers (four scalar
 /// products, once per key), the conversions and the final combination cost
 /// more than the vector loop saves on short inputs. On Zen 3 (peer-bench,

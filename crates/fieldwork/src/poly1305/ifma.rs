@@ -186,6 +186,20 @@ pub(crate) struct Key {
     powers: Option<Powers>,
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.scalar.secret_spans(s);
+        if let Some(p) = &self.powers {
+            for q in p.by_lane.iter().chain([&p.r16]) {
+                s.secret("r^k limbs", &q.r);
+                s.secret("20·r1", &q.r1_20);
+                s.secret("20·r2", &q.r2_20);
+            }
+        }
+    }
+}
+
 impl Key {
     pub(crate) fn new(token: Avx512Ifma, key: &[u8; 32]) -> Key {
         Key {

@@ -440,6 +440,22 @@ impl Drop for Poly1305 {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Poly1305 {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        match &self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.secret_spans(s),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.secret_spans(s),
+            Engine::Portable(k) => k.secret_spans(s),
+        }
+        s.secret("accumulator h", &self.h);
+        s.secret("s", &self.s);
+        s.secret("buffered block", &self.buf);
+    }
+}
+
 impl fmt::Debug for Poly1305 {
     /// The backend only: the key and the state are secret.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -497,6 +513,11 @@ pub fn verify(key: &[u8; 32], msg: &[u8], tag: &[u8; 16]) -> Result<(), Error> {
 /// blocks go through a 16-byte buffer).
 pub(crate) fn aead_tag(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
     aead_tag_on(Poly1305::new(key), aad, ct)
+}
+
+/// [`aead_tag`] on the portable backend (the AEAD's pinned portable path).
+pub(crate) fn aead_tag_portable(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
+    aead_tag_on(Poly1305::new_portable(key), aad, ct)
 }
 
 /// [`aead_tag`] on a given instance (tests run it on every backend).

@@ -159,6 +159,15 @@ impl Drop for Key {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("r0", &self.r0);
+        s.secret("r1", &self.r1);
+        s.secret("sigma1", &self.sigma1);
+    }
+}
+
 /// `h mod p` as a `u128` and the top two bits (`< 4`), fully reduced.
 ///
 /// # Preconditions

@@ -628,6 +628,15 @@ pub struct NormalElement {
     words: Vec<u64>,
 }
 
+/// Overwrites the element's words with zero (volatile writes), in place
+/// before its heap buffer is freed; the element is then zero. Not done on
+/// drop, as for [`crate::gf2m::Element`].
+impl zeroize::Zeroize for NormalElement {
+    fn zeroize(&mut self) {
+        zeroize::Zeroize::zeroize(self.words.as_mut_slice());
+    }
+}
+
 impl NormalElement {
     fn with(&self, words: Vec<u64>) -> NormalElement {
         NormalElement {
