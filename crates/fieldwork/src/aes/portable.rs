@@ -29,8 +29,9 @@ impl Key {
             return Key::Aes192(aes::Aes192::new(&k.into()));
         }
         let mut k = [0u8; 32];
-        let n = key.len().min(32);
-        k[..n].copy_from_slice(&key[..n]);
+        for (d, s) in k.iter_mut().zip(key) {
+            *d = *s;
+        }
         let key = Key::Aes256(aes::Aes256::new(&k.into()));
         k.zeroize();
         key

@@ -163,9 +163,7 @@ impl Core {
     fn with_engine(key: &[u8; 32], engine: Engine) -> Core {
         Core {
             engine,
-            key: core::array::from_fn(|i| {
-                u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
-            }),
+            key: le_words(key),
         }
     }
 
@@ -237,16 +235,18 @@ impl crate::test_util::SecretSpans for Core {
     }
 }
 
+/// The little-endian 32-bit words of `bytes` (`4·N` bytes).
+fn le_words<const N: usize>(bytes: &[u8]) -> [u32; N] {
+    let mut words = [0u32; N];
+    for (w, b) in words.iter_mut().zip(bytes.as_chunks::<4>().0) {
+        *w = u32::from_le_bytes(*b);
+    }
+    words
+}
+
 /// The nonce as the three state words.
 pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
-    core::array::from_fn(|i| {
-        u32::from_le_bytes([
-            nonce[4 * i],
-            nonce[4 * i + 1],
-            nonce[4 * i + 2],
-            nonce[4 * i + 3],
-        ])
-    })
+    le_words(nonce)
 }
 
 /// HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 20 rounds on the state
@@ -254,22 +254,17 @@ pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
 /// the final addition; words 0–3 and 12–15 are the 32-byte subkey.
 pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
     let core = Core::with_engine(key, Engine::Portable);
-    let w = |i: usize| {
-        u32::from_le_bytes([
-            nonce[4 * i],
-            nonce[4 * i + 1],
-            nonce[4 * i + 2],
-            nonce[4 * i + 3],
-        ])
-    };
+    let [n0, n1, n2, n3] = le_words::<4>(nonce);
     // The block function adds the input back; subtract it again to get the
     // rounds' output alone.
-    let mut input = lanes::input(&core.key, &[w(1), w(2), w(3)], w(0));
-    let mut ks = lanes::keystream::<1>(&core.key, &[w(1), w(2), w(3)], w(0));
+    let mut input = lanes::input(&core.key, &[n1, n2, n3], n0);
+    let mut ks = lanes::keystream::<1>(&core.key, &[n1, n2, n3], n0);
     let mut out = [0u8; 32];
-    for (k, i) in [0usize, 1, 2, 3, 12, 13, 14, 15].into_iter().enumerate() {
-        let v = ks[i][0].wrapping_sub(input[i]);
-        out[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
+    // State words 0–3 and 12–15, in order.
+    let words = ks.iter().zip(&input).enumerate();
+    let subkey = words.filter(|&(i, _)| !(4..12).contains(&i));
+    for (o, (_, (k, x))) in out.as_chunks_mut::<4>().0.iter_mut().zip(subkey) {
+        *o = k[0].wrapping_sub(*x).to_le_bytes();
     }
     ks.zeroize();
     // The input block holds the key words.
@@ -325,10 +320,11 @@ impl ChaCha20 {
         let off = (self.pos % 64) as usize;
         if off != 0 {
             let take = (64 - off).min(buf.len());
-            for (b, k) in buf[..take].iter_mut().zip(&self.block[off..off + take]) {
+            let (head, rest) = buf.split_at_mut(take);
+            for (b, k) in head.iter_mut().zip(self.block.iter().skip(off)) {
                 *b ^= k;
             }
-            buf = &mut buf[take..];
+            buf = rest;
             self.pos += take as u64;
         }
         if !buf.is_empty() {

@@ -338,7 +338,9 @@ impl Engine {
         // Two 64-bit constant-time comparisons of the first `tag.len()`
         // bytes (the rest masked off): cheaper than a byte loop.
         let mut given = [0u8; 16];
-        given[..tag.len()].copy_from_slice(tag);
+        for (g, t) in given.iter_mut().zip(tag) {
+            *g = *t;
+        }
         let mask = u128::MAX >> (8 * (16 - tag.len()));
         let e = u128::from_le_bytes(expected) & mask;
         let g = u128::from_le_bytes(given);

@@ -32,6 +32,16 @@ macro_rules! reduce {
     };
 }
 
+/// `a ⊕ b`, word by word.
+#[inline(always)]
+fn xor_words<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+    let mut out = *a;
+    for (x, y) in out.iter_mut().zip(b) {
+        *x ^= y;
+    }
+    out
+}
+
 macro_rules! fixed_field {
     (
         $(#[$doc:meta])*
@@ -71,8 +81,11 @@ macro_rules! fixed_field {
             /// The `ceil(m/8)`-byte big-endian octet string (SEC 1 §2.3.5).
             pub fn to_be_bytes(&self) -> [u8; $bytes] {
                 let mut out = [0u8; $bytes];
-                for (i, byte) in out.iter_mut().rev().enumerate() {
-                    *byte = (self.0[i / 8] >> (8 * (i % 8))) as u8;
+                // Eight bytes a word from the right (the first chunk may be short).
+                for (chunk, word) in out.rchunks_mut(8).zip(&self.0) {
+                    for (j, byte) in chunk.iter_mut().rev().enumerate() {
+                        *byte = (word >> (8 * j)) as u8;
+                    }
                 }
                 out
             }
@@ -117,10 +130,8 @@ macro_rules! fixed_field {
             fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self {
                 let limbs = k.limbs(&a.0);
                 let mut c = [limbs[0]; 2 * $w];
-                for (i, &x) in limbs.iter().enumerate() {
-                    let [lo, hi] = k.square_limb(x);
-                    c[2 * i] = lo;
-                    c[2 * i + 1] = hi;
+                for (pair, &x) in c.as_chunks_mut::<2>().0.iter_mut().zip(&limbs) {
+                    *pair = k.square_limb(x);
                 }
                 $name(reduce!($reduce_sq, k, c, $w, $m, Self::TERMS))
             }
@@ -130,7 +141,7 @@ macro_rules! fixed_field {
                 // a = e(x²) + x·o(x²), so √a = e(x) + √x·o(x).
                 let (e, o) = split_even_odd(&a.0);
                 let p = Self::mul_k(k, &$name(Self::SQRT_X), &$name(o));
-                $name(core::array::from_fn(|i| e[i] ^ p.0[i]))
+                $name(xor_words(&e, &p.0))
             }
 
             #[cfg(feature = "std")]
@@ -138,7 +149,7 @@ macro_rules! fixed_field {
                 use std::sync::OnceLock;
                 static TABLES: [OnceLock<std::vec::Vec<$name>>; 4] = [const { OnceLock::new() }; 4];
                 let at = Self::TABLE_STEPS.iter().position(|&s| s == k && s != 0)?;
-                Some(TABLES[at].get_or_init(|| super::tables::frobenius_rows::<$name>(k)))
+                Some(TABLES.get(at)?.get_or_init(|| super::tables::frobenius_rows::<$name>(k)))
             }
 
             #[cfg(not(feature = "std"))]
@@ -160,8 +171,7 @@ macro_rules! fixed_field {
             #[inline(always)]
             fn apply_rows(rows: &[Self], a: &Self) -> Self {
                 let mut acc = [0u64; $w];
-                for (w, chunk) in rows.chunks(64).enumerate() {
-                    let bits = a.0[w];
+                for (&bits, chunk) in a.0.iter().zip(rows.chunks(64)) {
                     for (b, row) in chunk.iter().enumerate() {
                         // The bit passes through `black_box`: seeing a 0/1 mask,
                         // the compiler turns the masked XOR into a branch on it.
@@ -207,8 +217,12 @@ macro_rules! fixed_field {
                     return Err(Gf2mError::Length { expected: $bytes, actual: bytes.len() });
                 }
                 let mut w = [0u64; $w];
-                for (i, &byte) in bytes.iter().rev().enumerate() {
-                    w[i / 8] |= u64::from(byte) << (8 * (i % 8));
+                // Eight bytes a word from the right (the first chunk may be
+                // short); `bytes.len() == $bytes <= 8·$w`.
+                for (word, chunk) in w.iter_mut().zip(bytes.rchunks(8)) {
+                    for &byte in chunk {
+                        *word = (*word << 8) | u64::from(byte);
+                    }
                 }
                 $name::from_words(&w)
             }
@@ -278,7 +292,11 @@ macro_rules! fixed_field {
 
         impl ConditionallySelectable for $name {
             fn conditional_select(a: &$name, b: &$name, choice: Choice) -> $name {
-                $name(core::array::from_fn(|i| u64::conditional_select(&a.0[i], &b.0[i], choice)))
+                let mut w = a.0;
+                for (x, y) in w.iter_mut().zip(&b.0) {
+                    *x = u64::conditional_select(x, y, choice);
+                }
+                $name(w)
             }
         }
 
@@ -338,7 +356,7 @@ macro_rules! fixed_field {
             type Output = $name;
             #[inline]
             fn add(self, rhs: $name) -> $name {
-                $name(core::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+                $name(xor_words(&self.0, &rhs.0))
             }
         }
 
@@ -356,7 +374,7 @@ macro_rules! fixed_field {
             type Output = $name;
             #[inline]
             fn sub(self, rhs: $name) -> $name {
-                $name(core::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+                $name(xor_words(&self.0, &rhs.0))
             }
         }
 
