@@ -169,9 +169,14 @@ macro_rules! fixed_field {
             }
 
             #[inline(always)]
+            // `w < ⌈rows.len()/64⌉ = ⌈m/64⌉ = $w` (the tables have m rows).
+            // Indexed, not zipped: zipping `a.0` with the chunks measured
+            // F233 half-trace 224 → 305 ns (Zen 3, `fieldwork speed`).
+            #[allow(clippy::indexing_slicing)]
             fn apply_rows(rows: &[Self], a: &Self) -> Self {
                 let mut acc = [0u64; $w];
-                for (&bits, chunk) in a.0.iter().zip(rows.chunks(64)) {
+                for (w, chunk) in rows.chunks(64).enumerate() {
+                    let bits = a.0[w];
                     for (b, row) in chunk.iter().enumerate() {
                         // The bit passes through `black_box`: seeing a 0/1 mask,
                         // the compiler turns the masked XOR into a branch on it.
