@@ -40,6 +40,10 @@ macro_rules! fixed_field {
         reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident
     ) => {
         $(#[$doc])*
+        ///
+        /// `Copy`, so not zeroized on drop (a `Copy` type cannot have a
+        /// `Drop`): wipe an element holding a secret with
+        /// [`zeroize::Zeroize`] when done with it.
         #[derive(Clone, Copy, Default)]
         pub struct $name([u64; $w]);
 

@@ -438,6 +438,10 @@ impl Arith for RuntimeArith<'_> {
 /// Operators between elements of different fields panic (as mixing fields
 /// is a programming error); [`Element::try_mul`] and [`Element::try_add`]
 /// return [`Gf2mError::FieldMismatch`] instead.
+///
+/// Not zeroized on drop (every operation makes and drops elements): wipe
+/// one holding a secret with [`zeroize::Zeroize`], which overwrites its
+/// words in place.
 #[derive(Clone)]
 pub struct Element {
     field: BinaryField,

@@ -635,6 +635,9 @@ impl Arith for NbArith<'_> {
 ///
 /// Operators between elements of different bases panic (a programming
 /// error); [`NormalElement::try_mul`] returns an error instead.
+///
+/// Not zeroized on drop (every operation makes and drops elements): wipe
+/// one holding a secret with [`zeroize::Zeroize`].
 #[derive(Clone)]
 pub struct NormalElement {
     basis: GaussianNormalBasis,
