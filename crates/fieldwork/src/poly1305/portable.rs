@@ -141,13 +141,15 @@ impl Key {
 
     /// Absorbs the final partial block `tail` (1 to 15 bytes) as RFC 8439
     /// does: its bytes, then 0x01, then zeros, and no 2^128 bit.
-    // `tail.len() < 16` (the callers' buffered partial block).
-    #[allow(clippy::indexing_slicing)]
     pub(crate) fn partial_block(&self, h: &mut Acc, tail: &[u8]) {
         debug_assert!(!tail.is_empty() && tail.len() < 16);
         let mut b = [0u8; 16];
-        b[..tail.len()].copy_from_slice(tail);
-        b[tail.len()] = 1;
+        for (d, s) in b.iter_mut().zip(tail) {
+            *d = *s;
+        }
+        if let Some(one) = b.get_mut(tail.len()) {
+            *one = 1;
+        }
         self.block(h, &b, 0);
         b.zeroize();
     }
