@@ -10,6 +10,9 @@
 //! reference software). Bad hex, a wrong length, an invalid public key or a
 //! rejected result is an error message and a non-zero exit code.
 
+// Input parsing: no `[]` index or slice that could panic (issue 27).
+#![warn(clippy::indexing_slicing)]
+
 use clap::{Args, Subcommand};
 use fieldwork::kummer::{PublicKey, SecretKey};
 use std::io::Read;
@@ -98,8 +101,8 @@ fn parse_hex<const N: usize>(what: &str, text: &str) -> Result<[u8; N], String> 
         ));
     }
     let mut out = [0u8; N];
-    for (byte, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
-        *byte = (hex_value(pair[0]) << 4) | hex_value(pair[1]);
+    for (byte, &[hi, lo]) in out.iter_mut().zip(digits.as_chunks::<2>().0) {
+        *byte = (hex_value(hi) << 4) | hex_value(lo);
     }
     Ok(out)
 }

@@ -26,6 +26,10 @@
 //! failure corrupts memory: it is [`GF2X_ERROR_OUT_OF_MEMORY`].
 
 #![deny(unsafe_op_in_unsafe_fn)]
+// Pointer and length handling: no `[]` index or slice that could panic
+// (issue 27); slices are built from (pointer, length) pairs checked for
+// null and overflow, and walked with iterators. No allowance.
+#![warn(clippy::indexing_slicing)]
 
 use core::ffi::{CStr, c_char, c_int, c_long, c_ulong};
 use core::ptr;

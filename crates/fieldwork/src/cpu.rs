@@ -306,7 +306,9 @@ impl IsaCapError {
             cut -= 1;
         }
         let mut value = [0u8; 32];
-        value[..cut].copy_from_slice(&s.as_bytes()[..cut]);
+        for (d, b) in value.iter_mut().zip(s.as_bytes().iter().take(cut)) {
+            *d = *b;
+        }
         IsaCapError {
             value,
             len: cut as u8,
@@ -317,7 +319,10 @@ impl IsaCapError {
     /// The offending value (its first 32 bytes if it was longer).
     pub fn value(&self) -> &str {
         // The stored prefix was cut at a char boundary of a `str`.
-        core::str::from_utf8(&self.value[..self.len as usize]).unwrap_or("")
+        self.value
+            .get(..usize::from(self.len))
+            .and_then(|v| core::str::from_utf8(v).ok())
+            .unwrap_or("")
     }
 }
 

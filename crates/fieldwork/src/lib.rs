@@ -54,6 +54,14 @@
 // FIELDWORK_MAX_ISA) carry an `allow` with their reason. Tests are exempt
 // (clippy.toml).
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// Nor an out-of-bounds index: `[]` indexing and slicing are warned
+// crate-wide. Code reached with a caller's bytes, hex or text (decoders,
+// parsers, constructors, the AEAD and MAC buffer handling, the
+// FIELDWORK_MAX_ISA value) uses `get`, `split_at`, iterators,
+// `chunks_exact` and `try_into`; the kernel modules, whose indices are
+// loop counters over fixed-size arrays or offsets below lengths checked
+// on entry, allow it at module level with the bound stated (SECURITY.md).
+#![warn(clippy::indexing_slicing)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -79,6 +87,8 @@ pub mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+#[cfg(test)]
+mod zeroize_tests;
 
 /// The README's Rust examples, compiled and run as doctests
 /// (`cargo test -p fieldwork --doc`), so the front page cannot drift from

@@ -84,50 +84,92 @@ fn gcm_tag_mismatch_zeroes_the_buffer_on_every_backend() {
 }
 
 #[test]
-fn chachapoly_tag_mismatch_zeroes_the_buffer() {
-    // The backend is chosen by dispatch; CI runs this at every
-    // FIELDWORK_MAX_ISA level (portable, the AVX2 stitched kernel).
+fn chachapoly_tag_mismatch_zeroes_the_buffer_on_every_backend() {
+    // Every backend this CPU runs (portable, ChaCha20 on AVX2 or AVX-512
+    // then Poly1305, the stitched AVX2 kernel), and the dispatched one.
     for key in [[0u8; 32], [0xff; 32], [0x42; 32]] {
-        let c = ChaCha20Poly1305::new(&key.into());
-        let x = XChaCha20Poly1305::new(&key.into());
+        let mut cs = ChaCha20Poly1305::all_backends(&key);
+        cs.push(("dispatch", ChaCha20Poly1305::new(&key.into())));
+        let mut xs = XChaCha20Poly1305::all_backends(&key);
+        xs.push(("dispatch", XChaCha20Poly1305::new(&key.into())));
+        assert!(cs.len() >= 2 && xs.len() >= 2);
         // Past 256 bytes the AVX2 kernel authenticates and decrypts groups.
         for len in LENS.into_iter().chain([256, 257, 4096 + 5]) {
-            let mut buf = message(len);
-            let Ok(tag) = c.encrypt_in_place_detached(&[1; 12], b"ad", &mut buf) else {
+            let mut reference = message(len);
+            let Ok(reference_tag) = ChaCha20Poly1305::new(&key.into()).encrypt_in_place_detached(
+                &[1; 12],
+                b"ad",
+                &mut reference,
+            ) else {
                 panic!("seal failed")
             };
-            let mut t = tag;
-            t[0] ^= 1;
-            let mut b = buf.clone();
-            assert_eq!(
-                c.decrypt_in_place_detached(&[1; 12], b"ad", &mut b, &t),
-                Err(chachapoly::Error::TagMismatch)
-            );
-            assert!(b.iter().all(|&v| v == 0), "len {len}: not zeroed");
-            let mut b = buf.clone();
-            assert!(
-                c.decrypt_in_place_detached(&[1; 12], b"aD", &mut b, &tag)
-                    .is_err()
-            );
-            assert!(
-                b.iter().all(|&v| v == 0),
-                "len {len}, AD changed: not zeroed"
-            );
-
-            let mut buf = message(len);
-            let Ok(tag) = x.encrypt_in_place_detached(&[2; 24], b"", &mut buf) else {
-                panic!("seal failed")
-            };
-            if len > 0 {
-                buf[len / 2] ^= 0x10;
+            for (name, c) in &cs {
+                let mut buf = message(len);
+                let Ok(tag) = c.encrypt_in_place_detached(&[1; 12], b"ad", &mut buf) else {
+                    panic!("{name}: seal failed")
+                };
+                assert_eq!((&buf, tag), (&reference, reference_tag), "{name} len {len}");
+                // A wrong tag, a wrong AD, a changed ciphertext byte.
+                for case in 0..3 {
+                    let (mut b, mut t, mut ad) = (buf.clone(), tag, b"ad".to_vec());
+                    match case {
+                        0 => t[0] ^= 1,
+                        1 => ad[1] ^= 0x20,
+                        _ if len > 0 => b[len / 2] ^= 0x10,
+                        _ => t[15] ^= 0x80,
+                    }
+                    assert_eq!(
+                        c.decrypt_in_place_detached(&[1; 12], &ad, &mut b, &t),
+                        Err(chachapoly::Error::TagMismatch),
+                        "{name} len {len} case {case}"
+                    );
+                    assert!(
+                        b.iter().all(|&v| v == 0),
+                        "{name} len {len} case {case}: not zeroed"
+                    );
+                }
+                // Through the aead trait: an error and no plaintext.
+                let mut inout = buf.clone();
+                let mut t = tag;
+                t[3] ^= 4;
+                let r = c.decrypt_inout_detached(
+                    &[1u8; 12].into(),
+                    b"ad",
+                    inout.as_mut_slice().into(),
+                    &t.into(),
+                );
+                assert!(r.is_err());
+                assert!(
+                    inout.iter().all(|&v| v == 0),
+                    "{name} trait path: not zeroed"
+                );
+                let mut ok = buf.clone();
+                assert_eq!(
+                    c.decrypt_in_place_detached(&[1; 12], b"ad", &mut ok, &tag),
+                    Ok(())
+                );
+                assert_eq!(ok, message(len), "{name} len {len}: round trip");
             }
-            let mut t = tag;
-            t[15] ^= u8::from(len == 0);
-            assert!(
-                x.decrypt_in_place_detached(&[2; 24], b"", &mut buf, &t)
-                    .is_err()
-            );
-            assert!(buf.iter().all(|&v| v == 0), "XChaCha len {len}: not zeroed");
+            for (name, x) in &xs {
+                let mut buf = message(len);
+                let Ok(tag) = x.encrypt_in_place_detached(&[2; 24], b"", &mut buf) else {
+                    panic!("XChaCha {name}: seal failed")
+                };
+                if len > 0 {
+                    buf[len / 2] ^= 0x10;
+                }
+                let mut t = tag;
+                t[15] ^= u8::from(len == 0);
+                assert_eq!(
+                    x.decrypt_in_place_detached(&[2; 24], b"", &mut buf, &t),
+                    Err(chachapoly::Error::TagMismatch),
+                    "XChaCha {name} len {len}"
+                );
+                assert!(
+                    buf.iter().all(|&v| v == 0),
+                    "XChaCha {name} len {len}: not zeroed"
+                );
+            }
         }
     }
 }

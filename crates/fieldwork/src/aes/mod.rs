@@ -52,6 +52,24 @@ impl Drop for RoundKeys {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for RoundKeys {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("AES round keys", &self.rk);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for AesKey {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            AesKey::AesNi(_, rk) => rk.secret_spans(s),
+            AesKey::Portable(k) => k.secret_spans(s),
+        }
+    }
+}
+
 /// One key on one backend. (The portable variant holds the `aes` crate's
 /// fixsliced schedule and is larger; keys are built once, so the size
 /// difference costs nothing worth a heap allocation.)
@@ -147,6 +165,13 @@ macro_rules! aes_type {
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for $name {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                self.key.secret_spans(s);
             }
         }
     };

@@ -29,8 +29,9 @@ impl Key {
             return Key::Aes192(aes::Aes192::new(&k.into()));
         }
         let mut k = [0u8; 32];
-        let n = key.len().min(32);
-        k[..n].copy_from_slice(&key[..n]);
+        for (d, s) in k.iter_mut().zip(key) {
+            *d = *s;
+        }
         let key = Key::Aes256(aes::Aes256::new(&k.into()));
         k.zeroize();
         key
@@ -42,6 +43,19 @@ impl Key {
             Key::Aes128(k) => k.encrypt_block(b),
             Key::Aes192(k) => k.encrypt_block(b),
             Key::Aes256(k) => k.encrypt_block(b),
+        }
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        // The `aes` crate's `Drop` (feature `zeroize`) wipes the whole
+        // struct with `zeroize_flat_type`.
+        match self {
+            Key::Aes128(k) => s.wiped_whole("aes::Aes128 schedule", k),
+            Key::Aes192(k) => s.wiped_whole("aes::Aes192 schedule", k),
+            Key::Aes256(k) => s.wiped_whole("aes::Aes256 schedule", k),
         }
     }
 }

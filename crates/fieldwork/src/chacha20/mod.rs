@@ -135,12 +135,35 @@ impl Core {
         Core::with_engine(key, Engine::best())
     }
 
+    /// The key on the portable backend.
+    pub(crate) fn new_portable(key: &[u8; 32]) -> Core {
+        Core::with_engine(key, Engine::Portable)
+    }
+
+    /// The key on the AVX2 backend, if this CPU runs it.
+    pub(crate) fn new_avx2(key: &[u8; 32]) -> Option<Core> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2::get() {
+            return Some(Core::with_engine(key, Engine::Avx2(t)));
+        }
+        let _ = key;
+        None
+    }
+
+    /// The key on the AVX-512 backend, if this CPU runs it.
+    pub(crate) fn new_avx512(key: &[u8; 32]) -> Option<Core> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512::get() {
+            return Some(Core::with_engine(key, Engine::Avx512(t)));
+        }
+        let _ = key;
+        None
+    }
+
     fn with_engine(key: &[u8; 32], engine: Engine) -> Core {
         Core {
             engine,
-            key: core::array::from_fn(|i| {
-                u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
-            }),
+            key: le_words(key),
         }
     }
 
@@ -205,16 +228,25 @@ impl Drop for Core {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Core {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("ChaCha20 key words", &self.key);
+    }
+}
+
+/// The little-endian 32-bit words of `bytes` (`4·N` bytes).
+fn le_words<const N: usize>(bytes: &[u8]) -> [u32; N] {
+    let mut words = [0u32; N];
+    for (w, b) in words.iter_mut().zip(bytes.as_chunks::<4>().0) {
+        *w = u32::from_le_bytes(*b);
+    }
+    words
+}
+
 /// The nonce as the three state words.
 pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
-    core::array::from_fn(|i| {
-        u32::from_le_bytes([
-            nonce[4 * i],
-            nonce[4 * i + 1],
-            nonce[4 * i + 2],
-            nonce[4 * i + 3],
-        ])
-    })
+    le_words(nonce)
 }
 
 /// HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 20 rounds on the state
@@ -222,24 +254,21 @@ pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
 /// the final addition; words 0–3 and 12–15 are the 32-byte subkey.
 pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
     let core = Core::with_engine(key, Engine::Portable);
-    let w = |i: usize| {
-        u32::from_le_bytes([
-            nonce[4 * i],
-            nonce[4 * i + 1],
-            nonce[4 * i + 2],
-            nonce[4 * i + 3],
-        ])
-    };
+    let [n0, n1, n2, n3] = le_words::<4>(nonce);
     // The block function adds the input back; subtract it again to get the
     // rounds' output alone.
-    let input = lanes::input(&core.key, &[w(1), w(2), w(3)], w(0));
-    let mut ks = lanes::keystream::<1>(&core.key, &[w(1), w(2), w(3)], w(0));
+    let mut input = lanes::input(&core.key, &[n1, n2, n3], n0);
+    let mut ks = lanes::keystream::<1>(&core.key, &[n1, n2, n3], n0);
     let mut out = [0u8; 32];
-    for (k, i) in [0usize, 1, 2, 3, 12, 13, 14, 15].into_iter().enumerate() {
-        let v = ks[i][0].wrapping_sub(input[i]);
-        out[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
+    // State words 0–3 and 12–15, in order.
+    let words = ks.iter().zip(&input).enumerate();
+    let subkey = words.filter(|&(i, _)| !(4..12).contains(&i));
+    for (o, (_, (k, x))) in out.as_chunks_mut::<4>().0.iter_mut().zip(subkey) {
+        *o = k[0].wrapping_sub(*x).to_le_bytes();
     }
     ks.zeroize();
+    // The input block holds the key words.
+    input.zeroize();
     out
 }
 
@@ -291,10 +320,11 @@ impl ChaCha20 {
         let off = (self.pos % 64) as usize;
         if off != 0 {
             let take = (64 - off).min(buf.len());
-            for (b, k) in buf[..take].iter_mut().zip(&self.block[off..off + take]) {
+            let (head, rest) = buf.split_at_mut(take);
+            for (b, k) in head.iter_mut().zip(self.block.iter().skip(off)) {
                 *b ^= k;
             }
-            buf = &mut buf[take..];
+            buf = rest;
             self.pos += take as u64;
         }
         if !buf.is_empty() {
@@ -387,6 +417,21 @@ impl ChaCha20 {
 impl Drop for ChaCha20 {
     fn drop(&mut self) {
         self.block.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for ChaCha20 {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.core.secret_spans(s);
+        s.secret("keystream block", &self.block);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for XChaCha20 {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.inner.secret_spans(s);
     }
 }
 

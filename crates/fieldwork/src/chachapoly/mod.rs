@@ -34,6 +34,10 @@
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).
 //!
+//! The public constructors dispatch at each call; hidden ones pin a key to
+//! one of these paths (portable; ChaCha20 on AVX2 or AVX-512, then
+//! Poly1305; stitched), so that tests reach each in one process.
+//!
 //! Measured (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; `cargo build
 //! --release -p peer-bench && taskset -c 1 ./target/release/peer-bench
 //! --filter chacha --quick`; peer-bench's core clock estimate 3.21 GHz,
@@ -100,19 +104,75 @@ impl fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
+/// Which backend a key runs on: chosen at each call from what the CPU
+/// runs (the public constructors), or pinned (the hidden `new_*`
+/// constructors, so that tests reach every backend in one process).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// The stitched AVX2 kernel when ChaCha20 runs on AVX2 and the CPU has
+    /// BMI2 and ADX; otherwise two passes on the fastest backends.
+    Best,
+    /// Two passes, ChaCha20 and Poly1305 both portable.
+    Portable,
+    /// Two passes: ChaCha20 on AVX2, Poly1305 on its fastest backend (the
+    /// path of an AVX2 CPU without BMI2 or ADX).
+    Avx2TwoPass,
+    /// Two passes: ChaCha20 on AVX-512, Poly1305 on its fastest backend.
+    Avx512TwoPass,
+}
+
+impl Path {
+    /// The ChaCha20 core of `key` on this path (a pinned path was checked
+    /// to run on this CPU when the key was made; `Core::new` otherwise).
+    fn core(self, key: &[u8; 32]) -> Core {
+        match self {
+            Path::Best => Core::new(key),
+            Path::Portable => Core::new_portable(key),
+            Path::Avx2TwoPass => Core::new_avx2(key).unwrap_or_else(|| Core::new(key)),
+            Path::Avx512TwoPass => Core::new_avx512(key).unwrap_or_else(|| Core::new(key)),
+        }
+    }
+
+    /// Whether this CPU runs the path.
+    fn available(self) -> bool {
+        match self {
+            Path::Best | Path::Portable => true,
+            Path::Avx2TwoPass => Core::new_avx2(&[0; 32]).is_some(),
+            Path::Avx512TwoPass => Core::new_avx512(&[0; 32]).is_some(),
+        }
+    }
+
+    /// The Poly1305 tag of the AEAD on this path.
+    fn tag(self, otk: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
+        if self == Path::Portable {
+            crate::poly1305::aead_tag_portable(otk, aad, ct)
+        } else {
+            crate::poly1305::aead_tag(otk, aad, ct)
+        }
+    }
+}
+
 /// Seals `buf` in place under `core` and `nonce`; returns the tag.
-fn seal(core: &Core, nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+fn seal(
+    core: &Core,
+    path: Path,
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> Result<[u8; 16], Error> {
     if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get()) {
+    if path == Path::Best
+        && let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get())
+    {
         return Ok(avx2::seal(t, key.1, nonce, aad, buf));
     }
     let mut block0 = core.xor_after_block0(nonce, buf);
     let mut otk = [0u8; 32];
     otk.copy_from_slice(&block0[..32]);
-    let tag = crate::poly1305::aead_tag(&otk, aad, buf);
+    let tag = path.tag(&otk, aad, buf);
     otk.zeroize();
     block0.zeroize();
     Ok(tag)
@@ -121,6 +181,7 @@ fn seal(core: &Core, nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> Result<[u8
 /// Opens `buf` in place if `tag` authenticates it.
 fn open(
     core: &Core,
+    path: Path,
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
@@ -130,7 +191,9 @@ fn open(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get()) {
+    if path == Path::Best
+        && let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get())
+    {
         return if avx2::open(t, key.1, nonce, aad, buf, tag) {
             Ok(())
         } else {
@@ -140,7 +203,7 @@ fn open(
     let mut block0 = core.block(nonce, 0);
     let mut otk = [0u8; 32];
     otk.copy_from_slice(&block0[..32]);
-    let mut expected = crate::poly1305::aead_tag(&otk, aad, buf);
+    let mut expected = path.tag(&otk, aad, buf);
     otk.zeroize();
     block0.zeroize();
     let ok: bool = expected.ct_eq(tag).into();
@@ -160,13 +223,61 @@ macro_rules! aead_type {
         #[derive(Clone)]
         pub struct $name {
             key: [u8; 32],
+            path: Path,
         }
 
         impl $name {
             /// The cipher core and state nonce for `nonce`.
             fn core(&self, nonce: &[u8; $nonce_len]) -> (Core, [u32; 3]) {
                 #[allow(clippy::redundant_closure_call)]
-                ($setup)(&self.key, nonce)
+                ($setup)(&self.key, nonce, self.path)
+            }
+
+            /// A key pinned to `path`, if this CPU runs it.
+            fn pinned(key: &[u8; 32], path: Path) -> Option<$name> {
+                path.available().then(|| $name { key: *key, path })
+            }
+
+            /// ChaCha20 and Poly1305 portable, one after the other.
+            #[doc(hidden)]
+            pub fn new_portable(key: &[u8; 32]) -> $name {
+                $name { key: *key, path: Path::Portable }
+            }
+
+            /// ChaCha20 on AVX2, then Poly1305 (the path of an AVX2 CPU
+            /// without BMI2 or ADX).
+            #[doc(hidden)]
+            pub fn new_avx2_two_pass(key: &[u8; 32]) -> Option<$name> {
+                $name::pinned(key, Path::Avx2TwoPass)
+            }
+
+            /// ChaCha20 on AVX-512, then Poly1305.
+            #[doc(hidden)]
+            pub fn new_avx512_two_pass(key: &[u8; 32]) -> Option<$name> {
+                $name::pinned(key, Path::Avx512TwoPass)
+            }
+
+            /// The stitched AVX2 kernel, if this CPU runs it (AVX2, BMI2,
+            /// ADX; and ChaCha20's dispatch picks AVX2, i.e. no AVX-512).
+            #[doc(hidden)]
+            pub fn new_avx2_stitched(key: &[u8; 32]) -> Option<$name> {
+                #[cfg(target_arch = "x86_64")]
+                if Core::new(key).avx2().is_some() && cpu::Avx2Bmi2::get().is_some() {
+                    return Some($name { key: *key, path: Path::Best });
+                }
+                None
+            }
+
+            /// One instance per backend this CPU runs, with its name,
+            /// portable first (tests and benchmarks).
+            #[doc(hidden)]
+            #[cfg(feature = "alloc")]
+            pub fn all_backends(key: &[u8; 32]) -> alloc::vec::Vec<(&'static str, $name)> {
+                let mut v = alloc::vec![("portable", $name::new_portable(key))];
+                v.extend($name::new_avx2_two_pass(key).map(|c| ("avx2-two-pass", c)));
+                v.extend($name::new_avx512_two_pass(key).map(|c| ("avx512-two-pass", c)));
+                v.extend($name::new_avx2_stitched(key).map(|c| ("avx2-stitched", c)));
+                v
             }
 
             /// Encrypts `buf` in place and returns the 16-byte tag.
@@ -180,7 +291,7 @@ macro_rules! aead_type {
                 buf: &mut [u8],
             ) -> Result<[u8; 16], Error> {
                 let (core, n) = self.core(nonce);
-                seal(&core, &n, aad, buf)
+                seal(&core, self.path, &n, aad, buf)
             }
 
             /// Decrypts `buf` in place if `tag` (16 bytes, compared in
@@ -197,19 +308,26 @@ macro_rules! aead_type {
                 tag: &[u8; 16],
             ) -> Result<(), Error> {
                 let (core, n) = self.core(nonce);
-                open(&core, &n, aad, buf, tag)
+                open(&core, self.path, &n, aad, buf, tag)
             }
 
             /// The ChaCha20 backend in use (`avx512`, `avx2` or
             /// `portable`).
             pub fn backend_name(&self) -> &'static str {
-                Core::new(&self.key).name()
+                self.path.core(&self.key).name()
             }
         }
 
         impl Drop for $name {
             fn drop(&mut self) {
                 self.key.zeroize();
+            }
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for $name {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                s.secret("key", &self.key);
             }
         }
 
@@ -221,7 +339,7 @@ macro_rules! aead_type {
             fn new(key: &Key<Self>) -> $name {
                 let mut k = [0u8; 32];
                 k.copy_from_slice(key.as_slice());
-                $name { key: k }
+                $name { key: k, path: Path::Best }
             }
         }
 
@@ -275,7 +393,7 @@ aead_type! {
     /// ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte
     /// tag. See the [module docs](self).
     ChaCha20Poly1305, 12, U12,
-    |key: &[u8; 32], nonce: &[u8; 12]| (Core::new(key), nonce_words(nonce))
+    |key: &[u8; 32], nonce: &[u8; 12], path: Path| (path.core(key), nonce_words(nonce))
 }
 
 aead_type! {
@@ -283,9 +401,9 @@ aead_type! {
     /// 24-byte nonce (safe to choose at random), 16-byte tag. See the
     /// [module docs](self).
     XChaCha20Poly1305, 24, U24,
-    |key: &[u8; 32], nonce: &[u8; 24]| {
+    |key: &[u8; 32], nonce: &[u8; 24], path: Path| {
         let (mut subkey, n12) = xchacha_subkey(key, nonce);
-        let core = Core::new(&subkey);
+        let core = path.core(&subkey);
         subkey.zeroize();
         (core, nonce_words(&n12))
     }

@@ -170,6 +170,21 @@ enum Engine {
     Portable(portable::Key),
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Engine {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Vaes512(k) => k.secret_spans(s),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Vaes256(k) => k.secret_spans(s),
+            #[cfg(target_arch = "x86_64")]
+            Engine::AesNi(k) => k.secret_spans(s),
+            Engine::Portable(k) => k.secret_spans(s),
+        }
+    }
+}
+
 impl Engine {
     /// The best engine this CPU runs.
     fn best(key: &[u8]) -> Engine {
@@ -323,7 +338,9 @@ impl Engine {
         // Two 64-bit constant-time comparisons of the first `tag.len()`
         // bytes (the rest masked off): cheaper than a byte loop.
         let mut given = [0u8; 16];
-        given[..tag.len()].copy_from_slice(tag);
+        for (g, t) in given.iter_mut().zip(tag) {
+            *g = *t;
+        }
         let mask = u128::MAX >> (8 * (16 - tag.len()));
         let e = u128::from_le_bytes(expected) & mask;
         let g = u128::from_le_bytes(given);
@@ -486,6 +503,13 @@ macro_rules! gcm_type {
                 f.debug_struct(stringify!($name))
                     .field("backend", &self.key.name())
                     .finish_non_exhaustive()
+            }
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for $name {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                self.key.secret_spans(s);
             }
         }
     };

@@ -137,6 +137,14 @@ impl Drop for Key {
     }
 }
 
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.aes.secret_spans(s);
+        s.secret("GHASH key H", &self.h);
+    }
+}
+
 /// The counter block `prefix ∥ [ctr]₃₂`.
 #[inline]
 fn counter_block(prefix: &[u8; 12], ctr: u32) -> [u8; 16] {

@@ -201,15 +201,18 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
         return Err(Gf2mError::InvalidHex);
     }
     out.fill(0);
-    for (i, &c) in digits.iter().rev().enumerate() {
-        let v = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return Err(Gf2mError::InvalidHex),
-        };
-        let at = out.len() - 1 - i / 2;
-        out[at] |= v << (4 * (i % 2));
+    // Two digits a byte from the right; the leading digit may be alone.
+    // `digits.len() <= 2·out.len()`: every pair has its byte.
+    for (o, pair) in out.iter_mut().rev().zip(digits.rchunks(2)) {
+        for &c in pair {
+            let v = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => c - b'A' + 10,
+                _ => return Err(Gf2mError::InvalidHex),
+            };
+            *o = (*o << 4) | v;
+        }
     }
     Ok(())
 }

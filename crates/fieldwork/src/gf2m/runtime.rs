@@ -130,12 +130,12 @@ impl BinaryField {
         inner.trace_mask = trace_mask(m, &terms);
         let arith = RuntimeArith(&inner);
         let mut x = vec![0u64; words];
-        x[0] = 2; // x, reduced since m ≥ 2
+        set_bit(&mut x, 1); // x, reduced since m ≥ 2
         inner.sqrt_x = algorithms::pow2k(&arith, &x, m - 1);
         let first = (0..m)
-            .find(|&i| (inner.trace_mask[i / 64] >> (i % 64)) & 1 == 1)
+            .find(|&i| bit(&inner.trace_mask, i) == 1)
             .unwrap_or(0);
-        inner.trace_one[first / 64] = 1 << (first % 64);
+        set_bit(&mut inner.trace_one, first);
         Ok(BinaryField(Arc::new(inner)))
     }
 
@@ -215,7 +215,7 @@ impl BinaryField {
     /// 1.
     pub fn one(&self) -> Element {
         let mut w = vec![0; self.0.words];
-        w[0] = 1;
+        set_bit(&mut w, 0);
         self.element(w)
     }
 
@@ -232,7 +232,10 @@ impl BinaryField {
                 actual: words.len(),
             });
         }
-        if words[self.0.words - 1] & !top_mask(self.0.m) != 0 {
+        if words
+            .last()
+            .is_some_and(|&top| top & !top_mask(self.0.m) != 0)
+        {
             return Err(Gf2mError::NotReduced { m: self.0.m });
         }
         Ok(self.element(words.to_vec()))
@@ -252,8 +255,12 @@ impl BinaryField {
             });
         }
         let mut w = vec![0u64; self.0.words];
-        for (i, &byte) in bytes.iter().rev().enumerate() {
-            w[i / 8] |= u64::from(byte) << (8 * (i % 8));
+        // Eight bytes a word from the right (the first chunk may be short);
+        // `bytes.len() == bytes() <= 8·words()`.
+        for (word, chunk) in w.iter_mut().zip(bytes.rchunks(8)) {
+            for &byte in chunk {
+                *word = (*word << 8) | u64::from(byte);
+            }
         }
         self.from_words(&w)
     }
@@ -278,14 +285,18 @@ impl BinaryField {
             .map(Gf2Poly::into_words)
             .unwrap_or_default();
         let mut w = vec![0u64; self.0.words];
-        w[..r.len()].copy_from_slice(&r);
+        for (d, s) in w.iter_mut().zip(&r) {
+            *d = *s;
+        }
         self.element(w)
     }
 
     /// A uniformly random element.
     pub fn random<R: rand_core::Rng + ?Sized>(&self, rng: &mut R) -> Element {
         let mut w: Vec<u64> = (0..self.0.words).map(|_| rng.next_u64()).collect();
-        w[self.0.words - 1] &= top_mask(self.0.m);
+        if let Some(top) = w.last_mut() {
+            *top &= top_mask(self.0.m);
+        }
         self.element(w)
     }
 }
@@ -294,8 +305,9 @@ impl BinaryField {
 /// `words::trace_mask`), for any f given by its terms below x^m.
 fn trace_mask(m: usize, terms: &[usize]) -> Vec<u64> {
     let mut mask = vec![0u64; m.div_ceil(64)];
-    let bit = |mask: &[u64], i: usize| (mask[i / 64] >> (i % 64)) & 1;
-    mask[0] = (m % 2) as u64;
+    if m % 2 == 1 {
+        set_bit(&mut mask, 0);
+    }
     for k in 1..m {
         let mut s = 0u64;
         for &t in terms {
@@ -306,9 +318,30 @@ fn trace_mask(m: usize, terms: &[usize]) -> Vec<u64> {
                 s ^= 1;
             }
         }
-        mask[k / 64] |= s << (k % 64);
+        if s == 1 {
+            set_bit(&mut mask, k);
+        }
     }
     mask
+}
+
+/// Bit `i` of a word vector (0 past its end). For construction and
+/// decoding, not the arithmetic.
+pub(super) fn bit(words: &[u64], i: usize) -> u64 {
+    words.get(i / 64).map_or(0, |w| (w >> (i % 64)) & 1)
+}
+
+/// Sets bit `i` of a word vector (nothing past its end).
+pub(super) fn set_bit(words: &mut [u64], i: usize) {
+    or_bit(words, i, 1);
+}
+
+/// ORs `b` (0 or 1, possibly secret: no branch on it) into bit `i` of a
+/// word vector (nothing past its end; `i` is public).
+pub(super) fn or_bit(words: &mut [u64], i: usize, b: u64) {
+    if let Some(w) = words.get_mut(i / 64) {
+        *w |= b << (i % 64);
+    }
 }
 
 /// The field's arithmetic on word vectors, for the generic algorithms.
@@ -332,10 +365,13 @@ impl RuntimeArith<'_> {
                 let q = shift_right(&q_wide, m, m / 64 + 1);
                 let mut qf = vec![0u64; q.len() + f.len()];
                 mul(inner.backend, &mut qf, &q, f);
+                // `qf` has `q.len() + f.len() >= words` words.
                 let mut r: Vec<u64> = (0..words)
-                    .map(|i| c.get(i).copied().unwrap_or(0) ^ qf[i])
+                    .map(|i| c.get(i).copied().unwrap_or(0) ^ qf.get(i).copied().unwrap_or(0))
                     .collect();
-                r[words - 1] &= top_mask(m);
+                if let Some(top) = r.last_mut() {
+                    *top &= top_mask(m);
+                }
                 r
             }
         }
@@ -372,7 +408,7 @@ impl Arith for RuntimeArith<'_> {
     }
     fn one(&self) -> Vec<u64> {
         let mut w = vec![0; self.0.words];
-        w[0] = 1;
+        set_bit(&mut w, 0);
         w
     }
     fn mul(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
@@ -402,10 +438,24 @@ impl Arith for RuntimeArith<'_> {
 /// Operators between elements of different fields panic (as mixing fields
 /// is a programming error); [`Element::try_mul`] and [`Element::try_add`]
 /// return [`Gf2mError::FieldMismatch`] instead.
+///
+/// Not zeroized on drop (every operation makes and drops elements): wipe
+/// one holding a secret with [`zeroize::Zeroize`], which overwrites its
+/// words in place.
 #[derive(Clone)]
 pub struct Element {
     field: BinaryField,
     words: Vec<u64>,
+}
+
+/// Overwrites the element's words with zero (volatile writes), in place
+/// before its heap buffer is freed; the element is then the field's zero.
+/// Elements are not zeroized on drop (they are values of the arithmetic,
+/// made and dropped by every operation): wipe a secret one with this.
+impl zeroize::Zeroize for Element {
+    fn zeroize(&mut self) {
+        zeroize::Zeroize::zeroize(self.words.as_mut_slice());
+    }
 }
 
 impl fmt::Debug for Element {
@@ -477,7 +527,10 @@ impl Element {
         let n = self.field.bytes();
         (0..n)
             .rev()
-            .map(|i| (self.words[i / 8] >> (8 * (i % 8))) as u8)
+            .map(|i| {
+                let w = self.words.get(i / 8).copied().unwrap_or(0);
+                (w >> (8 * (i % 8))) as u8
+            })
             .collect()
     }
 
@@ -545,13 +598,12 @@ impl Element {
         let n = self.words.len();
         let mut e = vec![0u64; n];
         let mut o = vec![0u64; n];
-        for (i, &w) in self.words.iter().enumerate() {
-            let (we, wo) = (
-                u64::from(super::words::gather_even(w)),
-                u64::from(super::words::gather_even(w >> 1)),
-            );
-            e[i / 2] |= we << (32 * (i % 2));
-            o[i / 2] |= wo << (32 * (i % 2));
+        // Two words' even (odd) bits make one word of `e` (`o`).
+        for ((e, o), pair) in e.iter_mut().zip(o.iter_mut()).zip(self.words.chunks(2)) {
+            for (half, &w) in pair.iter().enumerate() {
+                *e |= u64::from(super::words::gather_even(w)) << (32 * half);
+                *o |= u64::from(super::words::gather_even(w >> 1)) << (32 * half);
+            }
         }
         let a = self.arith();
         let p = a.mul(&self.field.0.sqrt_x, &o);

@@ -32,6 +32,9 @@
 //!
 //! `cargo run --release -p peer-bench -- --filter gf2x_mul` times every
 //! size against gf2x and NTL (with `--features system-peers`).
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// fixed-size kernels: const-generic word counts over `[u64; N]` arrays.
+#![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
 use super::formulas::{self, Digit, DigitMul, Kernel};

@@ -463,12 +463,14 @@ impl Backend {
         }
         if needed <= SMALL_STACK_SCRATCH {
             let mut scratch = [0u64; SMALL_STACK_SCRATCH];
-            self.mul_unchecked(out, a, b, &mut scratch[..needed]);
+            // `needed <= SMALL_STACK_SCRATCH`, checked above.
+            self.mul_unchecked(out, a, b, scratch.split_at_mut(needed).0);
             return Ok(());
         }
         if needed <= STACK_SCRATCH {
             let mut scratch = [0u64; STACK_SCRATCH];
-            self.mul_unchecked(out, a, b, &mut scratch[..needed]);
+            // `needed <= STACK_SCRATCH`, checked above.
+            self.mul_unchecked(out, a, b, scratch.split_at_mut(needed).0);
             return Ok(());
         }
         #[cfg(feature = "alloc")]

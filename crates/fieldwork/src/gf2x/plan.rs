@@ -147,6 +147,9 @@
 //! - The linear passes compiled with the backend's vector features (AVX2,
 //!   AVX-512): they would need the recursion instantiated inside each
 //!   backend's `#[target_feature]` entry point.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// offsets into operands, result and scratch come from the plan, computed from the operand lengths that `mul_into` checked (`InsufficientOutput`, scratch sized by `scratch_len`); fuzzed against portable.
+#![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 
 use super::formulas::{Kernel, xor_into};

@@ -212,6 +212,8 @@ fn xor_into(dst: &mut [u64], src: &[u64]) {
 }
 
 /// `words · x^shift`, normalised.
+// `out` has `words.len() + shift/64 + 1` words: every index below it.
+#[allow(clippy::indexing_slicing)]
 fn shl_words(words: &[u64], shift: usize) -> Vec<u64> {
     if words.is_empty() {
         return Vec::new();
@@ -231,6 +233,8 @@ fn shl_words(words: &[u64], shift: usize) -> Vec<u64> {
 }
 
 /// `floor(words / x^shift)`, normalised.
+// `ws < words.len()`, checked on entry.
+#[allow(clippy::indexing_slicing)]
 fn shr_words(words: &[u64], shift: usize) -> Vec<u64> {
     let (ws, bit) = (shift / 64, shift % 64);
     if ws >= words.len() {
@@ -319,6 +323,8 @@ impl Multiplier {
     /// `f⁻¹ mod x^(64·prec)` for `f[0]` odd, `f.len() ≥ prec ≥ 1`, by Newton
     /// iteration: g ← f·g² mod x^(2l) doubles the precision l (MCA
     /// Algorithm 9.3 with 2g = 0).
+    // `f.len() ≥ prec ≥ 1` (debug-asserted; the divisor's own words), buffers resized to `2p ≥ p`.
+    #[allow(clippy::indexing_slicing)]
     fn inverse_series(&mut self, f: &[u64], prec: usize) -> Vec<u64> {
         debug_assert!(prec >= 1 && f.len() >= prec && f[0] & 1 == 1);
         // One word: six doublings from precision 1 (g = 1) to 64.
@@ -395,6 +401,8 @@ impl<'a> Divisor<'a> {
 
     /// `(q, r)` with `a = q·d + r`, `deg r < deg d`, both normalised,
     /// quotient blocks of at most `block` words (1 = schoolbook).
+    // `r` has `qn + dn ≥ a.len()` words (the degree bound above).
+    #[allow(clippy::indexing_slicing)]
     fn divrem(&mut self, a: &[u64], block: usize) -> (Vec<u64>, Vec<u64>) {
         let m = self.deg;
         let dn = self.d.len();
@@ -426,6 +434,8 @@ impl<'a> Divisor<'a> {
 
     /// Quotient words one at a time: the block is the top 64 coefficients of
     /// r times the one-word inverse, bit-reversed.
+    // `s + j + 1 < qn + dn = r.len()`; `inv` has at least one word.
+    #[allow(clippy::indexing_slicing)]
     fn schoolbook(&self, r: &mut [u64], q: &mut [u64]) {
         let (m, g0) = (self.deg, self.inv[0]);
         for s in (0..q.len()).rev() {
@@ -445,6 +455,8 @@ impl<'a> Divisor<'a> {
 
     /// Quotient blocks of `w ≤ inv.len()` words, top first, each with two
     /// products.
+    // `bw ≤ w ≤ inv.len()`, buffers sized from `w` and `dn`, `s < hi ≤ q.len()`.
+    #[allow(clippy::indexing_slicing)]
     fn blocked(&mut self, r: &mut [u64], q: &mut [u64], w: usize) {
         let (m, dn) = (self.deg, self.d.len());
         let mut window = vec![0u64; w];
@@ -537,7 +549,9 @@ impl Gf2Poly {
     /// The monomial x^n (allocates about n/8 bytes).
     pub fn x_pow(n: usize) -> Gf2Poly {
         let mut words = vec![0u64; n / 64 + 1];
-        words[n / 64] = 1 << (n % 64);
+        if let Some(top) = words.last_mut() {
+            *top = 1 << (n % 64);
+        }
         Gf2Poly { words }
     }
 
@@ -589,7 +603,10 @@ impl Gf2Poly {
         };
         let mut words = vec![0u64; max / 64 + 1];
         for &e in exponents {
-            words[e / 64] ^= 1 << (e % 64);
+            // e ≤ max: always a word.
+            if let Some(w) = words.get_mut(e / 64) {
+                *w ^= 1 << (e % 64);
+            }
         }
         Gf2Poly::from_words(words)
     }
@@ -608,7 +625,9 @@ impl Gf2Poly {
             if wi >= self.words.len() {
                 self.words.resize(wi + 1, 0);
             }
-            self.words[wi] |= 1 << bit;
+            if let Some(w) = self.words.get_mut(wi) {
+                *w |= 1 << bit;
+            }
         } else if let Some(w) = self.words.get_mut(wi) {
             *w &= !(1 << bit);
             normalise(&mut self.words);
@@ -677,13 +696,16 @@ impl Gf2Poly {
             }));
         }
         let mut words = vec![0u64; digits.len().div_ceil(16)];
-        for (i, c) in digits.bytes().rev().enumerate() {
-            let v = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                _ => c - b'A' + 10,
-            };
-            words[i / 16] |= u64::from(v) << (4 * (i % 16));
+        // Sixteen digits a word from the right (the first chunk may be short).
+        for (word, chunk) in words.iter_mut().zip(digits.as_bytes().rchunks(16)) {
+            for &c in chunk {
+                let v = match c {
+                    b'0'..=b'9' => c - b'0',
+                    b'a'..=b'f' => c - b'a' + 10,
+                    _ => c - b'A' + 10,
+                };
+                *word = (*word << 4) | u64::from(v);
+            }
         }
         Ok(Gf2Poly::from_words(words))
     }
@@ -708,8 +730,11 @@ impl Gf2Poly {
     /// byte string (the last byte's bit 0 is the coefficient of x^0).
     pub fn from_be_bytes(bytes: &[u8]) -> Gf2Poly {
         let mut words = vec![0u64; bytes.len().div_ceil(8)];
-        for (i, &b) in bytes.iter().rev().enumerate() {
-            words[i / 8] |= u64::from(b) << (8 * (i % 8));
+        // Eight bytes a word from the right (the first chunk may be short).
+        for (word, chunk) in words.iter_mut().zip(bytes.rchunks(8)) {
+            for &b in chunk {
+                *word = (*word << 8) | u64::from(b);
+            }
         }
         Gf2Poly::from_words(words)
     }
@@ -721,7 +746,10 @@ impl Gf2Poly {
         let len = self.bit_len().div_ceil(8);
         (0..len)
             .rev()
-            .map(|i| (self.words[i / 8] >> (8 * (i % 8))) as u8)
+            .map(|i| {
+                let w = self.words.get(i / 8).copied().unwrap_or(0);
+                (w >> (8 * (i % 8))) as u8
+            })
             .collect()
     }
 
@@ -970,7 +998,7 @@ impl Gf2Poly {
             Some(1) => return true,
             Some(n) => n,
         };
-        if self.words[0] & 1 == 0 {
+        if self.words.first().is_none_or(|w| w & 1 == 0) {
             return false; // divisible by x
         }
         let mut divisor = Divisor::for_modulus(&self.words);
@@ -995,7 +1023,9 @@ impl Gf2Poly {
             if hk.is_empty() {
                 hk.push(0);
             }
-            hk[0] ^= 0b10;
+            if let Some(h0) = hk.first_mut() {
+                *h0 ^= 0b10;
+            }
             normalise(&mut hk);
             Gf2Poly { words: hk }.gcd(&f).is_one()
         })

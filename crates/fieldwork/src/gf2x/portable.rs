@@ -27,6 +27,9 @@
 //!
 //! This assumes the integer multiplier runs in constant time, which holds for
 //! `mul` on x86-64 and for the 64-bit multipliers of current AArch64 cores.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// fixed-size kernels: const-generic word counts over `[u64; N]` arrays.
+#![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 
 /// Bits at positions `≡ c (mod 5)` of a 128-bit word.

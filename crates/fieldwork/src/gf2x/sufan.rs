@@ -14,6 +14,9 @@
 //!
 //! Operands are `N` digits, digit 0 lowest; a formula over `K`-digit pieces
 //! works on blocks of `K` digits, `t = x^(64·K)`, and `Φ = 1 + t + t²`.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// fixed-size formulas: const-generic word counts over arrays and slices of those sizes (checked by the caller).
+#![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 
 use super::formulas::{Digit, DigitMul, mul1, sum, xor_into};

@@ -279,6 +279,8 @@ impl State {
     /// Prepares the powers `H^1 … H^n` (at most [`POWERS`]) if not yet
     /// done: key setup is paid for the powers a message needs, so short
     /// messages stay cheap.
+    // Key setup on fixed arrays: `ready ≤ upto ≤ POWERS`, `LOW ≤ POWERS`.
+    #[allow(clippy::indexing_slicing)]
     fn ensure_powers(&mut self, n: usize) {
         // The zmm kernel takes 32 blocks per reduction, the ymm kernel 16;
         // everything else (the xmm kernel, and the wide kernels' tails)
@@ -358,9 +360,13 @@ impl State {
     fn update(&mut self, mut data: &[u8]) {
         if self.buffered > 0 {
             let take = (16 - self.buffered).min(data.len());
-            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            let (head, tail) = data.split_at(take);
+            // `buffered + take ≤ 16`: always a slice of the buffer.
+            if let Some(dst) = self.buf.get_mut(self.buffered..self.buffered + take) {
+                dst.copy_from_slice(head);
+            }
             self.buffered += take;
-            data = &data[take..];
+            data = tail;
             if self.buffered < 16 {
                 return;
             }
@@ -368,16 +374,17 @@ impl State {
             self.blocks(&b);
             self.buffered = 0;
         }
-        let whole = data.len() - data.len() % 16;
-        if whole > 0 {
-            self.blocks(&data[..whole]);
+        let (whole, rest) = data.split_at(data.len() - data.len() % 16);
+        if !whole.is_empty() {
+            self.blocks(whole);
         }
-        let rest = &data[whole..];
         // Guarded: a variable-length copy is a call to `memcpy`, which cost
         // a one-block hash a fifth of its time when it copied nothing
-        // (callgrind, 16–256-byte POLYVAL).
-        if !rest.is_empty() {
-            self.buf[..rest.len()].copy_from_slice(rest);
+        // (callgrind, 16–256-byte POLYVAL). `rest.len() < 16`.
+        if !rest.is_empty()
+            && let Some(dst) = self.buf.get_mut(..rest.len())
+        {
+            dst.copy_from_slice(rest);
         }
         self.buffered = rest.len();
     }
@@ -390,7 +397,9 @@ impl State {
     fn finalize(&mut self) -> u128 {
         if self.buffered > 0 {
             let mut b = [0u8; 16];
-            b[..self.buffered].copy_from_slice(&self.buf[..self.buffered]);
+            for (d, s) in b.iter_mut().zip(&self.buf).take(self.buffered) {
+                *d = *s;
+            }
             self.blocks(&b);
             self.buffered = 0;
         }
@@ -424,7 +433,10 @@ impl State {
 impl Drop for State {
     fn drop(&mut self) {
         // Only the computed powers hold key material.
-        self.low[..self.ready.min(LOW)].zeroize();
+        self.low
+            .iter_mut()
+            .take(self.ready)
+            .for_each(Zeroize::zeroize);
         if let Some(all) = self.wide.as_mut() {
             all[..].zeroize();
         }
@@ -433,6 +445,36 @@ impl Drop for State {
         // volatile byte stores (see `TraitBackend::clear`).
         self.buf = [0; 16];
         core::hint::black_box(&mut self.buf);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for State {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("powers H^1..H^8", &self.low);
+        // Inline without `alloc`; with it the table is on the heap, wiped
+        // by `Drop` before the box is freed (which this read-back after the
+        // drop cannot see: the memory is gone).
+        #[cfg(not(feature = "alloc"))]
+        if let Some(wide) = &self.wide {
+            s.secret("powers H^1..H^32", wide);
+        }
+        s.secret("accumulator", &self.acc);
+        s.secret("buffered block", &self.buf);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Polyval {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.inner.secret_spans(s);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for GHash {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.inner.secret_spans(s);
     }
 }
 
@@ -447,7 +489,9 @@ fn absorb_blocks(kernel: Kernel, powers: &[u128], acc: u128, data: &[u8], reflec
         Kernel::Ymm(t) => ymm::update(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
         Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
-        Kernel::Portable => portable::update(powers[0], acc, data, reflect),
+        Kernel::Portable => {
+            portable::update(powers.first().copied().unwrap_or(0), acc, data, reflect)
+        }
     }
 }
 
@@ -494,14 +538,16 @@ pub(crate) fn gcm_powers_xmm(t: cpu::Clmul, h: u128) -> [u128; POWERS] {
 /// `absorb(acc, whole_blocks)`.
 #[inline]
 fn gcm_padded(acc: u128, data: &[u8], absorb: impl Fn(u128, &[u8]) -> u128) -> u128 {
-    let whole = data.len() & !15;
+    let (whole, rest) = data.split_at(data.len() & !15);
     let mut acc = acc;
-    if whole > 0 {
-        acc = absorb(acc, &data[..whole]);
+    if !whole.is_empty() {
+        acc = absorb(acc, whole);
     }
-    if whole < data.len() {
+    if !rest.is_empty() {
         let mut b = [0u8; 16];
-        b[..data.len() - whole].copy_from_slice(&data[whole..]);
+        for (d, s) in b.iter_mut().zip(rest) {
+            *d = *s;
+        }
         acc = absorb(acc, &b);
         b.zeroize();
     }
@@ -661,10 +707,12 @@ struct TraitBackend<'a> {
 impl TraitBackend<'_> {
     /// Hashes the collected blocks, in order.
     fn flush(&mut self) {
-        if self.len > 0 {
-            self.state.update(&self.pending[..self.len]);
-            self.len = 0;
+        if let Some(blocks) = self.pending.get(..self.len)
+            && !blocks.is_empty()
+        {
+            self.state.update(blocks);
         }
+        self.len = 0;
     }
 
     /// Overwrites the collected bytes (POLYVAL's input can be a plaintext).
@@ -672,7 +720,7 @@ impl TraitBackend<'_> {
     /// than `zeroize`'s volatile writes, which go one byte at a time (about
     /// 500 cycles for a 31-block tail, as much as hashing it).
     fn clear(&mut self) {
-        self.pending[..self.used].fill(0);
+        self.pending.iter_mut().take(self.used).for_each(|b| *b = 0);
         core::hint::black_box(&mut self.pending);
         self.used = 0;
     }
@@ -692,7 +740,10 @@ impl ParBlocksSizeUser for TraitBackend<'_> {
 impl UhfBackend for TraitBackend<'_> {
     #[inline]
     fn proc_block(&mut self, block: &Block<Self>) {
-        self.pending[self.len..self.len + 16].copy_from_slice(block);
+        // `len` is a multiple of 16 below `pending.len()` (flushed when full).
+        if let Some(dst) = self.pending.get_mut(self.len..self.len + 16) {
+            dst.copy_from_slice(block);
+        }
         self.len += 16;
         self.used = self.used.max(self.len);
         if self.len == self.pending.len() {
@@ -743,11 +794,13 @@ macro_rules! universal_hash_impls {
             /// zero-padded to a block), without the backend's copies.
             #[inline]
             fn update_padded(&mut self, data: &[u8]) {
-                let whole = data.len() - data.len() % 16;
-                self.inner.update(&data[..whole]);
-                if whole < data.len() {
+                let (whole, rest) = data.split_at(data.len() - data.len() % 16);
+                self.inner.update(whole);
+                if !rest.is_empty() {
                     let mut padded = [0u8; 16];
-                    padded[..data.len() - whole].copy_from_slice(&data[whole..]);
+                    for (d, s) in padded.iter_mut().zip(rest) {
+                        *d = *s;
+                    }
                     self.inner.update(&padded);
                     padded.zeroize();
                 }

@@ -9,6 +9,9 @@ use super::field::Fe;
 /// Bit `i` of the scalar: bit `i mod 8` of byte `i / 8` (little-endian).
 /// The one place every backend's ladder reads its bits from.
 #[inline(always)]
+// `i` is the ladder's bit counter, below 251 < 8·32 (not a checked access:
+// this is the ladder's inner loop).
+#[allow(clippy::indexing_slicing)]
 pub(crate) fn scalar_bit(scalar: &[u8; 32], i: usize) -> u8 {
     (scalar[i / 8] >> (i % 8)) & 1
 }
@@ -54,17 +57,20 @@ pub(crate) fn encode_pair(p: [[Fe; 4]; 2]) -> [[u8; 48]; 2] {
     // nz = all ones when d ≠ 0 (d is canonical, so d ≠ 0 ⟺ d − 1 < p − 1
     // ⟺ the subtraction d − 1 does not borrow).
     let nz = d.map(|d| (u128::from(d.0.overflowing_sub(1).1)).wrapping_sub(1));
-    let d1 = [0, 1].map(|i| Fe((d[i].0 & nz[i]) | (1 & !nz[i])));
-    let inv = d1[0].mul(d1[1]).invert();
-    let inv = [inv.mul(d1[1]), inv.mul(d1[0])];
-    [0, 1].map(|i| ratios(p[i], Fe(inv[i].0 & nz[i])))
+    let [d1a, d1b] = [(d[0], nz[0]), (d[1], nz[1])].map(|(d, nz)| Fe((d.0 & nz) | (1 & !nz)));
+    let inv = d1a.mul(d1b).invert();
+    let [pa, pb] = p;
+    [
+        ratios(pa, Fe(inv.mul(d1b).0 & nz[0])),
+        ratios(pb, Fe(inv.mul(d1a).0 & nz[1])),
+    ]
 }
 
 /// The three ratios of a 48-byte point (bit 127 of each ignored).
 pub(crate) fn decode(point: &[u8; 48]) -> [Fe; 3] {
-    core::array::from_fn(|i| {
-        let mut b = [0u8; 16];
-        b.copy_from_slice(&point[16 * i..16 * i + 16]);
-        Fe::from_bytes(&b)
-    })
+    let mut out = [Fe(0); 3];
+    for (o, b) in out.iter_mut().zip(point.as_chunks::<16>().0) {
+        *o = Fe::from_bytes(b);
+    }
+    out
 }

@@ -87,6 +87,8 @@ const SURFACE_4E2S2: i64 = -344_574_175_176;
 
 /// The encoding of the neutral element `(−11 : 22 : 19 : 3)`: the ratios
 /// `−1/2`, `−11/19`, `−11/3` mod p.
+// Evaluated at compile time: an index out of range is a build error.
+#[allow(clippy::indexing_slicing)]
 const NEUTRAL_ENCODING: [u8; 48] = {
     let ratios: [u128; 3] = [
         0x3fff_ffff_ffff_ffff_ffff_ffff_ffff_ffff,
@@ -107,9 +109,19 @@ const NEUTRAL_ENCODING: [u8; 48] = {
     out
 };
 
+/// The three 16-byte coordinates of a 48-byte point.
+fn coordinates(point: &[u8; 48]) -> [[u8; 16]; 3] {
+    let mut out = [[0u8; 16]; 3];
+    for (o, c) in out.iter_mut().zip(point.as_chunks::<16>().0) {
+        *o = *c;
+    }
+    out
+}
+
 /// The 16 bytes of coordinate `i` (0, 1 or 2) of a 48-byte point.
+#[cfg(test)]
 fn coordinate_bytes(point: &[u8; 48], i: usize) -> [u8; 16] {
-    core::array::from_fn(|j| point[16 * i + j])
+    coordinates(point)[i]
 }
 
 /// The surface quartic `K(x, y, z, t)` of the module docs; zero exactly on
@@ -351,7 +363,7 @@ impl SecretKey {
         let [(a, pa), (b, pb)] = pairs;
         let mut both =
             super::Backend::best().scalarmult_pair([&a.bytes, &b.bytes], [&pa.bytes, &pb.bytes]);
-        let out = [0, 1].map(|i| checked(SharedSecret(both[i])));
+        let out = both.map(|b| checked(SharedSecret(b)));
         both.zeroize();
         out
     }
@@ -380,6 +392,13 @@ impl Drop for SecretKey {
 }
 
 impl ZeroizeOnDrop for SecretKey {}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for SecretKey {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("scalar", &self.bytes);
+    }
+}
 
 impl fmt::Debug for SecretKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -436,8 +455,8 @@ impl PublicKey {
     /// ```
     pub fn from_bytes(bytes: &[u8; 48]) -> Result<PublicKey, KummerError> {
         let mut ratios = [Fe(0); 3];
-        for (coordinate, ratio) in ratios.iter_mut().enumerate() {
-            let value = u128::from_le_bytes(coordinate_bytes(bytes, coordinate));
+        for (coordinate, (ratio, c)) in ratios.iter_mut().zip(coordinates(bytes)).enumerate() {
+            let value = u128::from_le_bytes(c);
             if value >= P {
                 return Err(KummerError::NonCanonical { coordinate });
             }
@@ -494,6 +513,13 @@ impl Drop for SharedSecret {
 }
 
 impl ZeroizeOnDrop for SharedSecret {}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for SharedSecret {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("shared point", &self.0);
+    }
+}
 
 impl fmt::Debug for SharedSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -106,6 +106,8 @@ const CD: [i64; 4] = [-114, 57, 66, 418];
 
 /// The base point: x/y = 6, x/z = 0x6b373971f8a71f9d56c7af4d6b1e3068,
 /// x/t = 1 (16 little-endian bytes each).
+// Evaluated at compile time: an index out of range is a build error.
+#[allow(clippy::indexing_slicing)]
 pub const BASE_POINT: [u8; 48] = {
     let mut b = [0u8; 48];
     b[0] = 6;
@@ -264,8 +266,14 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             BackendKind::Ifma(t) => ifma::ladder_pair(t, scalars, u),
             #[cfg(target_arch = "x86_64")]
-            BackendKind::Avx2(t) => [0, 1].map(|i| avx2::ladder(t, scalars[i], u[i])),
-            BackendKind::Portable => [0, 1].map(|i| portable::ladder(scalars[i], u[i])),
+            BackendKind::Avx2(t) => {
+                let ([s0, s1], [u0, u1]) = (scalars, u);
+                [avx2::ladder(t, s0, u0), avx2::ladder(t, s1, u1)]
+            }
+            BackendKind::Portable => {
+                let ([s0, s1], [u0, u1]) = (scalars, u);
+                [portable::ladder(s0, u0), portable::ladder(s1, u1)]
+            }
         };
         encoding::encode_pair(r)
     }

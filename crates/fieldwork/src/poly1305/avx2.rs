@@ -138,6 +138,9 @@
 //!   `memcpy` (76 of ≈ 1 980 instructions per 576-byte tag): a struct
 //!   literal per arm, or the portable engine replaced by assignment — LLVM
 //!   merged the arms and kept the copy, or added a second (callgrind).
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// limb and lane indices are constants or loop counters over fixed 5-limb and 4-lane arrays; data offsets step by whole 64-byte groups below the whole-block length.
+#![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
 use super::portable::{self, Acc};
@@ -308,6 +311,22 @@ pub(crate) struct Key {
     token: Avx2,
     scalar: portable::Key,
     powers: Option<Powers>,
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.scalar.secret_spans(s);
+        if let Some(p) = &self.powers {
+            for (k, by_lane) in p.by_lane.iter().enumerate() {
+                s.secret(["r^4", "r^3", "r^2", "r^1"][k], &by_lane.r);
+            }
+            s.secret("r^8", &p.r8.r);
+            if let Some(r12) = &p.r12 {
+                s.secret("r^12", &r12.r);
+            }
+        }
+    }
 }
 
 /// Blocks below which the scalar loop is used: the powers (four scalar

@@ -64,6 +64,9 @@
 //! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
 //! which this project's CPUs lack.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
+#![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
 use super::portable::{self, Acc};
@@ -184,6 +187,20 @@ pub(crate) struct Key {
     token: Avx512Ifma,
     scalar: portable::Key,
     powers: Option<Powers>,
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.scalar.secret_spans(s);
+        if let Some(p) = &self.powers {
+            for q in p.by_lane.iter().chain([&p.r16]) {
+                s.secret("r^k limbs", &q.r);
+                s.secret("20·r1", &q.r1_20);
+                s.secret("20·r2", &q.r2_20);
+            }
+        }
+    }
 }
 
 impl Key {

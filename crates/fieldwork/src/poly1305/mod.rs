@@ -342,9 +342,13 @@ impl Poly1305 {
     pub fn update(&mut self, mut data: &[u8]) {
         if self.buffered > 0 {
             let take = (16 - self.buffered).min(data.len());
-            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            let (head, tail) = data.split_at(take);
+            // `buffered + take ≤ 16`: always a slice of the buffer.
+            if let Some(dst) = self.buf.get_mut(self.buffered..self.buffered + take) {
+                dst.copy_from_slice(head);
+            }
             self.buffered += take;
-            data = &data[take..];
+            data = tail;
             if self.buffered < 16 {
                 return;
             }
@@ -352,23 +356,27 @@ impl Poly1305 {
             self.engine.blocks(&mut self.h, &b);
             self.buffered = 0;
         }
-        let whole = data.len() - data.len() % 16;
-        if whole > 0 {
-            self.engine.blocks(&mut self.h, &data[..whole]);
+        let (whole, rest) = data.split_at(data.len() - data.len() % 16);
+        if !whole.is_empty() {
+            self.engine.blocks(&mut self.h, whole);
         }
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
+        // `rest.len() < 16`.
+        if let Some(dst) = self.buf.get_mut(..rest.len()) {
+            dst.copy_from_slice(rest);
+        }
         self.buffered = rest.len();
     }
 
     /// Absorbs `data` zero-padded to a whole number of blocks (the AEAD's
     /// `pad16`; `universal-hash`'s `update_padded`).
     fn update_padded(&mut self, data: &[u8]) {
-        let whole = data.len() - data.len() % 16;
-        self.update(&data[..whole]);
-        if whole < data.len() {
+        let (whole, rest) = data.split_at(data.len() - data.len() % 16);
+        self.update(whole);
+        if !rest.is_empty() {
             let mut padded = [0u8; 16];
-            padded[..data.len() - whole].copy_from_slice(&data[whole..]);
+            for (d, s) in padded.iter_mut().zip(rest) {
+                *d = *s;
+            }
             self.update(&padded);
             padded.zeroize();
         }
@@ -382,13 +390,13 @@ impl Poly1305 {
 
     /// The tag of everything absorbed (see [`Poly1305::finalize`]).
     fn tag(&mut self) -> [u8; 16] {
-        if self.buffered > 0 {
-            let n = self.buffered;
-            self.engine
-                .scalar()
-                .partial_block(&mut self.h, &self.buf[..n]);
-            self.buffered = 0;
+        // `buffered < 16`.
+        if self.buffered > 0
+            && let Some(tail) = self.buf.get(..self.buffered)
+        {
+            self.engine.scalar().partial_block(&mut self.h, tail);
         }
+        self.buffered = 0;
         portable::finish(&self.h, self.s)
     }
 
@@ -437,6 +445,22 @@ impl Drop for Poly1305 {
         self.h.zeroize();
         self.s.zeroize();
         self.buf.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Poly1305 {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        match &self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.secret_spans(s),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.secret_spans(s),
+            Engine::Portable(k) => k.secret_spans(s),
+        }
+        s.secret("accumulator h", &self.h);
+        s.secret("s", &self.s);
+        s.secret("buffered block", &self.buf);
     }
 }
 
@@ -499,6 +523,11 @@ pub(crate) fn aead_tag(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
     aead_tag_on(Poly1305::new(key), aad, ct)
 }
 
+/// [`aead_tag`] on the portable backend (the AEAD's pinned portable path).
+pub(crate) fn aead_tag_portable(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
+    aead_tag_on(Poly1305::new_portable(key), aad, ct)
+}
+
 /// [`aead_tag`] on a given instance (tests run it on every backend).
 #[inline]
 fn aead_tag_on(mut p: Poly1305, aad: &[u8], ct: &[u8]) -> [u8; 16] {
@@ -530,14 +559,16 @@ struct TraitBackend<'a> {
 
 impl TraitBackend<'_> {
     fn flush(&mut self) {
-        if self.len > 0 {
-            self.state.update(&self.pending[..self.len]);
-            self.len = 0;
+        if let Some(blocks) = self.pending.get(..self.len)
+            && !blocks.is_empty()
+        {
+            self.state.update(blocks);
         }
+        self.len = 0;
     }
 
     fn clear(&mut self) {
-        self.pending[..self.used].fill(0);
+        self.pending.iter_mut().take(self.used).for_each(|b| *b = 0);
         core::hint::black_box(&mut self.pending);
         self.used = 0;
     }
@@ -554,7 +585,10 @@ impl ParBlocksSizeUser for TraitBackend<'_> {
 impl UhfBackend for TraitBackend<'_> {
     #[inline]
     fn proc_block(&mut self, block: &Block<Self>) {
-        self.pending[self.len..self.len + 16].copy_from_slice(block);
+        // `len` is a multiple of 16 below `pending.len()` (flushed when full).
+        if let Some(dst) = self.pending.get_mut(self.len..self.len + 16) {
+            dst.copy_from_slice(block);
+        }
         self.len += 16;
         self.used = self.used.max(self.len);
         if self.len == self.pending.len() {

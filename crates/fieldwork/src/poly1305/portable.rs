@@ -152,8 +152,12 @@ impl Key {
     pub(crate) fn partial_block(&self, h: &mut Acc, tail: &[u8]) {
         debug_assert!(!tail.is_empty() && tail.len() < 16);
         let mut b = [0u8; 16];
-        b[..tail.len()].copy_from_slice(tail);
-        b[tail.len()] = 1;
+        for (d, s) in b.iter_mut().zip(tail) {
+            *d = *s;
+        }
+        if let Some(one) = b.get_mut(tail.len()) {
+            *one = 1;
+        }
         self.block(h, &b, 0);
         b.zeroize();
     }
@@ -164,6 +168,15 @@ impl Drop for Key {
         self.r0.zeroize();
         self.r1.zeroize();
         self.sigma1.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        s.secret("r0", &self.r0);
+        s.secret("r1", &self.r1);
+        s.secret("sigma1", &self.sigma1);
     }
 }
 

@@ -114,6 +114,7 @@ mod convert;
 pub mod reproduce;
 
 use super::algorithms::{self, Arith};
+use super::runtime::{bit, or_bit, set_bit};
 use super::{BinaryField, FieldElement};
 use crate::gf2x::{Backend, Gf2Poly};
 use alloc::string::String;
@@ -284,7 +285,7 @@ impl GaussianNormalBasis {
         let mut coordinate_mask = vec![0u64; pw];
         let mut two_i = 1usize;
         for _ in 0..m {
-            coordinate_mask[two_i / 64] |= 1 << (two_i % 64);
+            set_bit(&mut coordinate_mask, two_i);
             two_i = two_i * 2 % p;
         }
         Ok(GaussianNormalBasis(Arc::new(Inner {
@@ -351,7 +352,9 @@ impl GaussianNormalBasis {
     /// 1 = Σ β^(2^i): every coordinate one.
     pub fn one(&self) -> NormalElement {
         let mut w = vec![u64::MAX; self.0.pw];
-        w[0] &= !1;
+        if let Some(w0) = w.first_mut() {
+            *w0 &= !1;
+        }
         mask_to_p(&mut w, self.0.p);
         self.element(w)
     }
@@ -398,8 +401,7 @@ impl GaussianNormalBasis {
                     }
                     continue;
                 }
-                let i = m - 1 - j;
-                coords[i / 64] |= bit << (i % 64);
+                or_bit(&mut coords, m - 1 - j, bit);
             }
         }
         self.from_coordinates(&coords)
@@ -420,9 +422,10 @@ impl GaussianNormalBasis {
     pub fn random<R: rand_core::Rng + ?Sized>(&self, rng: &mut R) -> NormalElement {
         let m = self.0.m;
         let mut c: Vec<u64> = (0..m.div_ceil(64)).map(|_| rng.next_u64()).collect();
-        if !m.is_multiple_of(64) {
-            let last = c.len() - 1;
-            c[last] &= (1 << (m % 64)) - 1;
+        if !m.is_multiple_of(64)
+            && let Some(last) = c.last_mut()
+        {
+            *last &= (1 << (m % 64)) - 1;
         }
         match self.from_coordinates(&c) {
             Ok(e) => e,
@@ -509,7 +512,10 @@ pub(super) fn gauss_period_index(
     for i in 0..m {
         let mut k = two_i;
         for _ in 0..t {
-            index[k] = i as u32;
+            // k < p = index.len(): a residue mod p.
+            if let Some(slot) = index.get_mut(k) {
+                *slot = i as u32;
+            }
             k = k * u % p;
         }
         two_i = two_i * 2 % p;
@@ -527,9 +533,10 @@ fn pow_mod(b: usize, e: usize, p: usize) -> usize {
 
 /// Clears the bits at or above p.
 fn mask_to_p(w: &mut [u64], p: usize) {
-    if !p.is_multiple_of(64) {
-        let last = w.len() - 1;
-        w[last] &= (1 << (p % 64)) - 1;
+    if !p.is_multiple_of(64)
+        && let Some(last) = w.last_mut()
+    {
+        *last &= (1 << (p % 64)) - 1;
     }
 }
 
@@ -548,14 +555,16 @@ impl NbArith<'_> {
     /// t positions (P1363's F, public indices).
     fn scatter(&self, coords: &[u64]) -> Vec<u64> {
         let mut w = vec![0u64; self.0.pw];
-        for k in 1..self.0.p {
-            let i = self.0.index[k] as usize;
-            w[k / 64] |= ((coords[i / 64] >> (i % 64)) & 1) << (k % 64);
+        for (k, &i) in self.0.index.iter().enumerate().skip(1) {
+            or_bit(&mut w, k, bit(coords, i as usize));
         }
         w
     }
 
     /// The m coordinates of a p-bit form (read at the positions 2^i).
+    // Arithmetic on the basis' p-bit vectors (`pw` words, indices below p or
+    // m, set by the constructor), not input handling (issue 27's lint scope).
+    #[allow(clippy::indexing_slicing)]
     fn gather(&self, words: &[u64]) -> Vec<u64> {
         let mut c = vec![0u64; self.0.m.div_ceil(64)];
         let mut k = 1usize;
@@ -568,6 +577,9 @@ impl NbArith<'_> {
 }
 
 /// m-bit coordinates rotated by r: position i to (i + r) mod m.
+// Arithmetic on the basis' p-bit vectors (`pw` words, indices below p or
+// m, set by the constructor), not input handling (issue 27's lint scope).
+#[allow(clippy::indexing_slicing)]
 fn rotate_coordinates(c: &[u64], r: usize, m: usize) -> Vec<u64> {
     let mut out = vec![0u64; c.len()];
     for i in 0..m {
@@ -584,7 +596,9 @@ impl Arith for NbArith<'_> {
     }
     fn one(&self) -> Vec<u64> {
         let mut w = vec![u64::MAX; self.0.pw];
-        w[0] &= !1;
+        if let Some(w0) = w.first_mut() {
+            *w0 &= !1;
+        }
         mask_to_p(&mut w, self.0.p);
         w
     }
@@ -631,11 +645,23 @@ impl Arith for NbArith<'_> {
 ///
 /// Operators between elements of different bases panic (a programming
 /// error); [`NormalElement::try_mul`] returns an error instead.
+///
+/// Not zeroized on drop (every operation makes and drops elements): wipe
+/// one holding a secret with [`zeroize::Zeroize`].
 #[derive(Clone)]
 pub struct NormalElement {
     basis: GaussianNormalBasis,
     /// The embedding: p bits, symmetric, x⁰ coefficient zero.
     words: Vec<u64>,
+}
+
+/// Overwrites the element's words with zero (volatile writes), in place
+/// before its heap buffer is freed; the element is then zero. Not done on
+/// drop, as for [`crate::gf2m::Element`].
+impl zeroize::Zeroize for NormalElement {
+    fn zeroize(&mut self) {
+        zeroize::Zeroize::zeroize(self.words.as_mut_slice());
+    }
 }
 
 impl NormalElement {
@@ -664,7 +690,9 @@ impl NormalElement {
         let mut out = vec![0u8; n];
         for i in 0..m {
             let j = m - 1 - i; // bit j of the integer
-            out[n - 1 - j / 8] |= (((c[i / 64] >> (i % 64)) & 1) as u8) << (j % 8);
+            if let Some(byte) = out.iter_mut().rev().nth(j / 8) {
+                *byte |= (bit(&c, i) as u8) << (j % 8);
+            }
         }
         out
     }
@@ -718,6 +746,9 @@ impl NormalElement {
     }
 
     /// `√a`: the coordinates rotated back by one; A(x^((p+1)/2)).
+    // Arithmetic on the basis' p-bit vectors (`pw` words, indices below p or
+    // m, set by the constructor), not input handling (issue 27's lint scope).
+    #[allow(clippy::indexing_slicing)]
     pub fn sqrt(&self) -> NormalElement {
         // √ is the (m − 1)-fold square: one rotation the other way, done
         // here as m − 1 linear-time squarings would be wasteful; instead
@@ -819,6 +850,9 @@ impl core::ops::MulAssign<&NormalElement> for NormalElement {
         clippy::panic,
         reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
     )]
+    // The stack tiers are sliced to `2·pw`, checked against their sizes
+    // just before (issue 27's lint scope: arithmetic, not input handling).
+    #[allow(clippy::indexing_slicing)]
     fn mul_assign(&mut self, rhs: &NormalElement) {
         if let Err(e) = self.same_basis(rhs) {
             panic!("{e}");
@@ -906,6 +940,9 @@ fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool 
 /// body inlined with a literal pw was slower (m = 233, t = 2: 147 against
 /// 124 cycles on Zen 3), its bounds-checked `get`s not folded away.
 #[inline(always)]
+// Arithmetic on the basis' p-bit vectors (`pw` words, indices below p or
+// m, set by the constructor), the hot fold: no checked access (issue 27's lint scope).
+#[allow(clippy::indexing_slicing)]
 fn fold_fixed<const PW: usize, const P2: usize>(p: usize, c: &[u64; P2], out: &mut [u64]) {
     let (w, s) = (p / 64, p % 64);
     let low_last = if s == 0 { u64::MAX } else { (1u64 << s) - 1 };
@@ -946,6 +983,9 @@ fn fold_fixed<const PW: usize, const P2: usize>(p: usize, c: &[u64; P2], out: &m
 /// conditions: at m = 163, t = 4 (11 words) the earlier per-word `get`s,
 /// edge cases and second pass cost about as much as a third of the
 /// product.
+// Arithmetic on the basis' p-bit vectors (`pw` words, indices below p or
+// m, set by the constructor), the hot fold: no checked access (issue 27's lint scope).
+#[allow(clippy::indexing_slicing)]
 fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
     let (p, pw) = (inner.p, inner.pw);
     let (w, s) = (p / 64, p % 64);
@@ -974,6 +1014,9 @@ fn fold_into(inner: &Inner, c: &[u64], out: &mut [u64]) {
 
 /// [`fold_into`] for any p and any length of `c` (words past its end read
 /// as zero).
+// `out` holds pw ≥ 1 words (the basis' form length, set by the
+// constructor), as for `fold_into`.
+#[allow(clippy::indexing_slicing)]
 fn fold_into_general(inner: &Inner, c: &[u64], out: &mut [u64]) {
     let (p, pw) = (inner.p, inner.pw);
     let (w, s) = (p / 64, p % 64);

@@ -75,6 +75,9 @@
 //! only ever pass through AND, XOR, shifts by public amounts and masks
 //! made from a bit (`0 − bit`). No branch and no memory index depends on
 //! an element.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// `reproduce` feature: the papers' normal-basis multipliers over vectors of the basis' size, not a production path.
+#![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 #![cfg(feature = "alloc")]
 

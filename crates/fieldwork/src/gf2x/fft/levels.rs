@@ -5,6 +5,9 @@
 //! `#[inline(always)]`, so a backend's `#[target_feature]` entry point that
 //! calls them gets them compiled with its instructions (the conversions'
 //! XOR loops vectorise). Constant time: indices are public positions.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// butterfly indices are counters below the level's length, within buffers sized for the transform.
+#![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 
 use super::field::span;
