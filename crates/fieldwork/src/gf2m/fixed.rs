@@ -9,7 +9,7 @@
 use super::words::table_steps;
 use super::words::{reduce_limbs, reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
 use super::{Backend, FieldElement, FieldSpec, Gf2mError};
-use crate::gf2x::InlineFixed;
+use crate::gf2x::{InlineFixed, InlinePair};
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
@@ -32,11 +32,31 @@ macro_rules! reduce {
     };
 }
 
+/// The reduced product `a·b`: in `lanes`, the product `mulN` on the
+/// backend's digits folded there; in `words`, the product in words
+/// (`mulN_words`: the ymm backend's limb kernels from 6 words) folded in
+/// general registers.
+macro_rules! product {
+    (lanes, $k:expr, $a:expr, $b:expr, $mul:ident, $mul_words:ident, $w:literal, $m:literal, $terms:expr) => {
+        reduce!(
+            lanes,
+            $k,
+            $k.$mul(&$k.limbs($a), &$k.limbs($b)),
+            $w,
+            $m,
+            $terms
+        )
+    };
+    (words, $k:expr, $a:expr, $b:expr, $mul:ident, $mul_words:ident, $w:literal, $m:literal, $terms:expr) => {
+        reduce_sparse::<$w, { 2 * $w }>($k.$mul_words($a, $b), $m, $terms)
+    };
+}
+
 macro_rules! fixed_field {
     (
         $(#[$doc:meta])*
         $name:ident, m = $m:literal, words = $w:literal, bytes = $bytes:literal,
-        terms = [$($term:literal),*], mul = $mul:ident,
+        terms = [$($term:literal),*], mul = $mul:ident, mul_words = $mul_words:ident,
         reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident
     ) => {
         $(#[$doc])*
@@ -109,8 +129,29 @@ macro_rules! fixed_field {
         impl FieldSpec for $name {
             #[inline(always)]
             fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self {
-                let c = k.$mul(&k.limbs(&a.0), &k.limbs(&b.0));
-                $name(reduce!($reduce_mul, k, c, $w, $m, Self::TERMS))
+                $name(product!($reduce_mul, k, &a.0, &b.0, $mul, $mul_words, $w, $m, Self::TERMS))
+            }
+
+            #[inline(always)]
+            fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]) {
+                let c = k.$mul(&k.pair_limbs(&a[0].0, &a[1].0), &k.pair_limbs(&b[0].0, &b[1].0));
+                let r = reduce_limbs::<K, $w, { 2 * $w }>(k, c, $m, Self::TERMS);
+                let [x, y] = out;
+                k.pair_store(r, &mut x.0, &mut y.0);
+            }
+
+            #[inline(always)]
+            fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]) {
+                let limbs = k.pair_limbs(&a[0].0, &a[1].0);
+                let mut c = [limbs[0]; 2 * $w];
+                for (i, &x) in limbs.iter().enumerate() {
+                    let [lo, hi] = k.square_limb(x);
+                    c[2 * i] = lo;
+                    c[2 * i + 1] = hi;
+                }
+                let r = reduce_limbs::<K, $w, { 2 * $w }>(k, c, $m, Self::TERMS);
+                let [x, y] = out;
+                k.pair_store(r, &mut x.0, &mut y.0);
             }
 
             #[inline(always)]
@@ -397,30 +438,30 @@ fixed_field!(
     /// assert_eq!(a.sqrt().square(), a);
     /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
     /// ```
-    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
+    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3, mul_words = mul3_words,
     reduce_products = lanes, reduce_squares = lanes
 );
 fixed_field!(
     /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
     /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
-    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
+    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4, mul_words = mul4_words,
     reduce_products = lanes, reduce_squares = lanes
 );
 fixed_field!(
     /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
     /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
-    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
+    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5, mul_words = mul5_words,
     reduce_products = words, reduce_squares = lanes
 );
 fixed_field!(
     /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
     /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
-    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
+    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7, mul_words = mul7_words,
     reduce_products = words, reduce_squares = words
 );
 fixed_field!(
     /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
     /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
-    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
+    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9, mul_words = mul9_words,
     reduce_products = words, reduce_squares = words
 );

@@ -66,6 +66,7 @@
 //!
 //! | backend | needs | word product |
 //! |---|---|---|
+//! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `portable` | nothing | masked integer multiplication |
 //!
@@ -121,6 +122,8 @@ mod runtime;
 #[cfg(feature = "std")]
 mod tables;
 mod words;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
 
 pub use fixed::{F163, F233, F283, F409, F571};
 #[cfg(feature = "alloc")]
@@ -215,7 +218,7 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
 }
 
 mod private {
-    use crate::gf2x::InlineFixed;
+    use crate::gf2x::{InlineFixed, InlinePair};
 
     /// A fixed field's product, square and square root on any backend's
     /// inlinable kernels (sealed: implemented by the five types only; its
@@ -228,6 +231,11 @@ mod private {
         fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self;
         /// `√a` with the kernels of `k`.
         fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+        /// `out[i] = a[i]·b[i]` for both `i`, in the same instructions
+        /// (the two slots of `k`'s digits).
+        fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
+        /// `out[i] = a[i]²` for both `i`, in the same instructions.
+        fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]);
         /// The rows (x^i)^(2^k), i < m, of the k-fold Frobenius map, for the
         /// k of the inversion chain that have a table (built on first use;
         /// none without `std`).
@@ -434,7 +442,7 @@ impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
 mod ops {
     use super::algorithms;
     use super::{FieldElement, FixedArith};
-    use crate::gf2x::InlineFixed;
+    use crate::gf2x::{InlineFixed, InlinePair};
     use core::marker::PhantomData;
 
     #[inline(always)]
@@ -487,6 +495,40 @@ mod ops {
             *o = F::square_k(k, x);
         }
     }
+    /// [`mul_slices`] two elements at a time on the pair kernels `p`; an odd
+    /// last element on the single kernels `k`. (The slices have one
+    /// length, checked by the caller; it is public.)
+    #[inline(always)]
+    pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: InlineFixed>(
+        p: P,
+        k: K,
+        out: &mut [F],
+        a: &[F],
+        b: &[F],
+    ) {
+        let (out2, out1) = out.as_chunks_mut::<2>();
+        let (a2, a1) = a.as_chunks::<2>();
+        let (b2, b1) = b.as_chunks::<2>();
+        for ((o, x), y) in out2.iter_mut().zip(a2).zip(b2) {
+            F::mul_pair_k(p, x, y, o);
+        }
+        mul_slices(k, out1, a1, b1);
+    }
+    /// [`square_slices`] two elements at a time on the pair kernels `p`.
+    #[inline(always)]
+    pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: InlineFixed>(
+        p: P,
+        k: K,
+        out: &mut [F],
+        a: &[F],
+    ) {
+        let (out2, out1) = out.as_chunks_mut::<2>();
+        let (a2, a1) = a.as_chunks::<2>();
+        for (o, x) in out2.iter_mut().zip(a2) {
+            F::square_pair_k(p, x, o);
+        }
+        square_slices(k, out1, a1);
+    }
     #[cfg(feature = "alloc")]
     #[inline(always)]
     pub(super) fn invert_batch<F: FieldElement, K: InlineFixed>(
@@ -508,6 +550,8 @@ pub struct Backend(Kind);
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqYmm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "x86_64")]
     Pclmulqdq(cpu::Clmul),
     Portable,
 }
@@ -517,6 +561,8 @@ enum Kind {
 macro_rules! dispatch {
     ($self:expr, $op:ident($($arg:expr),*)) => {
         match $self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmm(t) => ymm::$op(t, $($arg),*),
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq(t) => clmul::$op(t, $($arg),*),
             Kind::Portable => ops::$op(PortableWord, $($arg),*),
@@ -528,6 +574,10 @@ impl Backend {
     /// The fastest backend usable on this CPU under the cap.
     #[inline]
     pub fn best() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Backend(Kind::VpclmulqdqYmm(t));
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
             return Backend(Kind::Pclmulqdq(t));
@@ -549,16 +599,28 @@ impl Backend {
         None
     }
 
+    /// The VPCLMULQDQ backend on ymm (AVX2), if usable.
+    pub fn vpclmulqdq_ymm() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Backend(Kind::VpclmulqdqYmm(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Backend> {
-        Backend::pclmulqdq()
+        Backend::vpclmulqdq_ymm()
             .into_iter()
+            .chain(Backend::pclmulqdq())
             .chain(core::iter::once(Backend::portable()))
     }
 
-    /// `pclmulqdq` or `portable`.
+    /// `vpclmulqdq-ymm`, `pclmulqdq` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmm(_) => "vpclmulqdq-ymm",
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq(_) => "pclmulqdq",
             Kind::Portable => "portable",
