@@ -32,32 +32,30 @@ macro_rules! reduce {
     };
 }
 
-/// The reduced product `a·b`: in `lanes`, the product `mulN` on the
-/// backend's digits folded there; in `words`, the product in words
-/// (`mulN_words`: the ymm backend's limb kernels from 6 words) folded in
-/// general registers.
-macro_rules! product {
-    (lanes, $k:expr, $a:expr, $b:expr, $mul:ident, $mul_words:ident, $w:literal, $m:literal, $terms:expr) => {
-        reduce!(
-            lanes,
-            $k,
-            $k.$mul(&$k.limbs($a), &$k.limbs($b)),
-            $w,
-            $m,
-            $terms
-        )
-    };
-    (words, $k:expr, $a:expr, $b:expr, $mul:ident, $mul_words:ident, $w:literal, $m:literal, $terms:expr) => {
-        reduce_sparse::<$w, { 2 * $w }>($k.$mul_words($a, $b), $m, $terms)
-    };
+/// The reduction of two products in a pair kernel's digits into `out`:
+/// `lanes` folds both at once in the digits (shifts and XORs on ymm),
+/// `words` stores both products and folds each in general registers.
+macro_rules! reduce_pair {
+    (lanes, $k:expr, $c:expr, $out:expr, $w:literal, $m:literal, $terms:expr) => {{
+        let r = reduce_limbs::<K, $w, { 2 * $w }>($k, $c, $m, $terms);
+        let [x, y] = $out;
+        $k.pair_store(r, &mut x.0, &mut y.0);
+    }};
+    (words, $k:expr, $c:expr, $out:expr, $w:literal, $m:literal, $terms:expr) => {{
+        let (mut x, mut y) = ([0u64; 2 * $w], [0u64; 2 * $w]);
+        $k.pair_store($c, &mut x, &mut y);
+        $out[0].0 = reduce_sparse::<$w, { 2 * $w }>(x, $m, $terms);
+        $out[1].0 = reduce_sparse::<$w, { 2 * $w }>(y, $m, $terms);
+    }};
 }
 
 macro_rules! fixed_field {
     (
         $(#[$doc:meta])*
         $name:ident, m = $m:literal, words = $w:literal, bytes = $bytes:literal,
-        terms = [$($term:literal),*], mul = $mul:ident, mul_words = $mul_words:ident,
-        reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident
+        terms = [$($term:literal),*], mul = $mul:ident,
+        reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident,
+        reduce_pairs = $reduce_pairs:ident
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Default)]
@@ -129,15 +127,14 @@ macro_rules! fixed_field {
         impl FieldSpec for $name {
             #[inline(always)]
             fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self {
-                $name(product!($reduce_mul, k, &a.0, &b.0, $mul, $mul_words, $w, $m, Self::TERMS))
+                let c = k.$mul(&k.limbs(&a.0), &k.limbs(&b.0));
+                $name(reduce!($reduce_mul, k, c, $w, $m, Self::TERMS))
             }
 
             #[inline(always)]
             fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]) {
                 let c = k.$mul(&k.pair_limbs(&a[0].0, &a[1].0), &k.pair_limbs(&b[0].0, &b[1].0));
-                let r = reduce_limbs::<K, $w, { 2 * $w }>(k, c, $m, Self::TERMS);
-                let [x, y] = out;
-                k.pair_store(r, &mut x.0, &mut y.0);
+                reduce_pair!($reduce_pairs, k, c, out, $w, $m, Self::TERMS);
             }
 
             #[inline(always)]
@@ -149,9 +146,7 @@ macro_rules! fixed_field {
                     c[2 * i] = lo;
                     c[2 * i + 1] = hi;
                 }
-                let r = reduce_limbs::<K, $w, { 2 * $w }>(k, c, $m, Self::TERMS);
-                let [x, y] = out;
-                k.pair_store(r, &mut x.0, &mut y.0);
+                reduce_pair!($reduce_pairs, k, c, out, $w, $m, Self::TERMS);
             }
 
             #[inline(always)]
@@ -438,30 +433,30 @@ fixed_field!(
     /// assert_eq!(a.sqrt().square(), a);
     /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
     /// ```
-    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3, mul_words = mul3_words,
-    reduce_products = lanes, reduce_squares = lanes
+    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
+    reduce_products = lanes, reduce_squares = lanes, reduce_pairs = lanes
 );
 fixed_field!(
     /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
     /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
-    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4, mul_words = mul4_words,
-    reduce_products = lanes, reduce_squares = lanes
+    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
+    reduce_products = lanes, reduce_squares = lanes, reduce_pairs = lanes
 );
 fixed_field!(
     /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
     /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
-    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5, mul_words = mul5_words,
-    reduce_products = words, reduce_squares = lanes
+    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
+    reduce_products = words, reduce_squares = lanes, reduce_pairs = lanes
 );
 fixed_field!(
     /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
     /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
-    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7, mul_words = mul7_words,
-    reduce_products = words, reduce_squares = words
+    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
+    reduce_products = words, reduce_squares = words, reduce_pairs = lanes
 );
 fixed_field!(
     /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
     /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
-    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9, mul_words = mul9_words,
-    reduce_products = words, reduce_squares = words
+    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
+    reduce_products = words, reduce_squares = words, reduce_pairs = words
 );

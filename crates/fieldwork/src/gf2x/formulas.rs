@@ -227,20 +227,6 @@ pub(crate) trait Kernel: Copy {
     fn square(self, out: &mut [u64], a: &[u64]);
 }
 
-/// Defines `InlineFixed::mulN_words`: the N-word product from words to
-/// words, by default through the backend's digits (`limbs`, `mulN`,
-/// `words`); a backend whose faster kernel for that size works on other
-/// digits overrides it (the ymm backend's 4-word limbs from 6 words).
-macro_rules! products_in_words {
-    ($($name:ident $mul:ident $n:literal),*) => {$(
-        #[doc = concat!("The ", $n, "-word product, words in and out.")]
-        #[inline(always)]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            self.words(self.$mul(&self.limbs(a), &self.limbs(b)))
-        }
-    )*};
-}
-
 /// A backend's fixed-size products and word square as `#[inline(always)]`
 /// functions on arrays of its digits, for other areas (`gf2m`) to inline
 /// into their own `#[target_feature]` entry points: a field operation's
@@ -284,10 +270,6 @@ pub(crate) trait InlineFixed: Copy {
     fn mul16(self, a: &[Self::Limb; 16], b: &[Self::Limb; 16]) -> [Self::Limb; 32];
     /// The square of one word, low word first.
     fn square_limb(self, a: Self::Limb) -> [Self::Limb; 2];
-    products_in_words!(
-        mul3_words mul3 3, mul4_words mul4 4, mul5_words mul5 5, mul6_words mul6 6,
-        mul7_words mul7 7, mul8_words mul8 8, mul9_words mul9 9
-    );
 }
 
 /// Two independent products at once: a backend whose digit holds one word

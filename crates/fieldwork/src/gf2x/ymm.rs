@@ -424,9 +424,8 @@ mod tf {
 /// The fixed kernels `#[inline(always)]` for another area's
 /// `#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]`
 /// entry points (`gf2m`): the PCLMULQDQ backend's formulas on xmm lanes
-/// (VEX-encoded there), except the products in words from 6 words, which
-/// run on 4-word ymm limbs as [`YmmKernel`] does (the table in the module
-/// docs).
+/// (VEX-encoded there). (The 4-word limb products of [`YmmKernel`] are
+/// not faster inside a field product: see `gf2m`'s module docs.)
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct YmmLane(pub(crate) Avx2Clmul);
 
@@ -435,24 +434,6 @@ impl YmmLane {
     fn lane(self) -> super::clmul::PclmulLane {
         super::clmul::PclmulLane(self.0.clmul())
     }
-}
-
-/// Defines `YmmLane::$name`: the product of `N ≤ 4·L` words on `L` ymm
-/// limbs by the formula `formulas::$f`, words in and out.
-macro_rules! limb_products_in_words {
-    ($($name:ident $n:literal = $f:ident $l:literal),*) => {$(
-        #[inline(always)]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let mut c = [0u64; 2 * $n];
-            // SAFETY: the token proves AVX2 and VPCLMULQDQ.
-            unsafe {
-                let x = load_limbs::<$l>(a);
-                let y = load_limbs::<$l>(b);
-                store_limbs(&mut c, &formulas::$f(YmmMul(self.0), &x, &y));
-            }
-            c
-        }
-    )*};
 }
 
 /// Delegates `InlineFixed::$name` to the PCLMULQDQ lanes.
@@ -493,10 +474,6 @@ impl InlineFixed for YmmLane {
     fn square_limb(self, a: Lane64) -> [Lane64; 2] {
         self.lane().square_limb(a)
     }
-    limb_products_in_words!(
-        mul6_words 6 = mul2 2, mul7_words 7 = mul2 2, mul8_words 8 = mul2 2,
-        mul9_words 9 = mul3 3
-    );
 }
 
 /// One word of each of two operands: the first in the low 64 bits of the
@@ -585,7 +562,7 @@ impl InlineFixed for PairLane {
     pair_products!(
         mul1 1 = formulas::mul1,
         mul2 2 = formulas::mul2,
-        mul3 3 = crate::gf2x::sufan::s3_school,
+        mul3 3 = formulas::mul3,
         mul4 4 = formulas::mul4,
         mul5 5 = crate::gf2x::sufan::s5_2,
         mul6 6 = formulas::mul6,
