@@ -163,6 +163,10 @@ karatsuba_step!(mul6, 6 = 3 + 3, mul3, mul3);
 karatsuba_step!(mul7, 7 = 4 + 3, mul4, mul3);
 karatsuba_step!(mul8, 8 = 4 + 4, mul4, mul4);
 three_term!(mul9, 9 = 3 x 3, mul3);
+// 9 words as one Karatsuba step over 5 + 4 (15 + 9 + 15 = 39 products, three
+// more than `mul9`): the ymm pair kernels' 9-word product, where the six
+// 6-digit products of the three-term formula spill more.
+karatsuba_step!(mul9_karatsuba, 9 = 5 + 4, mul5, mul4);
 karatsuba_step!(mul16, 16 = 8 + 8, mul8, mul8);
 
 /// `(a, b, out)` as `(&[u64; N], &[u64; N], &mut [u64; 2N])`, or `None` if
