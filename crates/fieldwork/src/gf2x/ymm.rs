@@ -71,6 +71,15 @@
 //! four field products in two `vpclmulqdq`, 2.5–3× the speed of the
 //! PCLMULQDQ backend's scalar butterflies.
 //!
+//! # For `gf2m`
+//!
+//! [`YmmLane`] hands `gf2m`'s ymm entry points the PCLMULQDQ backend's
+//! formulas on xmm lanes (the field products stay there: see `gf2m`'s
+//! module docs), and [`PairLane`] runs the same formulas on
+//! [`PairLane64`] digits — one word of each of two independent operands,
+//! one per 128-bit lane — so each `vpclmulqdq` does the word product of
+//! both (`gf2m`'s `mul_slices` and `square_slices`).
+//!
 //! # Zen 3
 //!
 //! `peer-bench --isa-rates` on the AMD EPYC (family 25 model 1):
