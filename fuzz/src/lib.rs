@@ -775,6 +775,22 @@ fn fixed_field<F: FieldElement>(d: &mut Input<'_>) {
             );
         }
     }
+    // Batches of 0..=7 elements (pairs and an odd tail on the ymm backend)
+    // against portable; read last, so earlier corpus inputs keep their
+    // meaning.
+    let n = usize::from(d.u8() % 8);
+    let xs: Vec<F> = (0..n).map(|_| field_element::<F>(d)).collect();
+    let ys: Vec<F> = (0..n).map(|_| field_element::<F>(d)).collect();
+    let (mut products, mut squares) = (vec![F::ZERO; n], vec![F::ZERO; n]);
+    assert_eq!(p.mul_slices(&mut products, &xs, &ys), Ok(()));
+    assert_eq!(p.square_slices(&mut squares, &xs), Ok(()));
+    for m in gf2m::Backend::all() {
+        let mut got = vec![F::ONE; n];
+        assert_eq!(m.mul_slices(&mut got, &xs, &ys), Ok(()));
+        assert_eq!(got, products, "{}: {} mul_slices", m.name(), F::M);
+        assert_eq!(m.square_slices(&mut got, &xs), Ok(()));
+        assert_eq!(got, squares, "{}: {} square_slices", m.name(), F::M);
+    }
 }
 
 /// The run-time field with `F`'s modulus, built once per degree (the
@@ -803,7 +819,7 @@ fn normal_basis_163() -> Option<&'static GaussianNormalBasis> {
 }
 
 /// GF(2^m) for the five NIST fields: every backend against portable
-/// (product, square, root, inverse, half-trace, powers), algebraic
+/// (product, square, root, inverse, half-trace, powers, batches), algebraic
 /// identities, encodings, the run-time field, and the normal basis of
 /// F163 (conversion both ways, product through the basis).
 pub fn gf2m_ops(data: &[u8]) {

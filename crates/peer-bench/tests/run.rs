@@ -269,6 +269,7 @@ fn gf2m_rows_and_columns() {
             "sqrt",
             "half_trace",
             "batch mul ×1024",
+            "batch square ×1024",
         ] {
             let row = format!("| m={m} {op} ");
             assert_eq!(md.matches(&row).count(), 1, "{row} in {md}");
@@ -278,6 +279,7 @@ fn gf2m_rows_and_columns() {
     }
     assert!(md.contains("fieldwork best ("), "{md}");
     assert!(md.contains("fieldwork (portable)"), "{md}");
+    assert!(md.contains("fieldwork one at a time"), "{md}");
     if cfg!(feature = "system-peers") {
         assert!(md.contains("NTL GF2E"), "{md}");
         assert!(md.contains(" BN_GF2m"), "{md}");

@@ -19,7 +19,7 @@ use ct_check::ops::Stream;
 use fieldwork::chachapoly::ChaCha20Poly1305;
 use fieldwork::chachapoly::aead::KeyInit;
 use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
-use fieldwork::gf2m::{F163, FieldElement};
+use fieldwork::gf2m::{F163, F571, FieldElement};
 use fieldwork::{gf2x, ghash, poly1305};
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -122,6 +122,35 @@ fn gf2x_op(s: &[u8; SECRET]) -> u64 {
 
 fn backend_gf2x() -> &'static str {
     gf2x::Backend::best().name()
+}
+
+/// An element of `F` from the secret words at byte `from` (bits at or
+/// above m cleared).
+fn secret_element<F: FieldElement, const W: usize>(s: &[u8; SECRET], from: usize) -> F {
+    let mut w = secret_words::<W>(s, from);
+    if F::M % 64 != 0 {
+        w[W - 1] &= (1 << (F::M % 64)) - 1;
+    }
+    F::from_word_slice(&w).unwrap_or(F::ZERO)
+}
+
+/// Three secret products and squares by `mul_slices` / `square_slices`
+/// (on the ymm backend: one pair of elements per instruction and the odd
+/// last one on the single path) in F163 and F571.
+fn gf2m_batch_op(s: &[u8; SECRET]) -> u64 {
+    fn batch<F: FieldElement, const W: usize>(s: &[u8; SECRET]) -> u64 {
+        let a: [F; 3] = core::array::from_fn(|i| secret_element::<F, W>(s, 8 * W * i));
+        let b: [F; 3] = core::array::from_fn(|i| secret_element::<F, W>(s, 8 * W * (i + 3)));
+        let (mut c, mut d) = ([F::ZERO; 3], [F::ZERO; 3]);
+        black_box(F::mul_slices(&mut c, &a, &b).is_ok());
+        black_box(F::square_slices(&mut d, &a).is_ok());
+        c[2].as_words()[0] ^ d[1].as_words()[0]
+    }
+    batch::<F163, 3>(s) ^ batch::<F571, 9>(s)
+}
+
+fn backend_gf2m() -> &'static str {
+    fieldwork::gf2m::Backend::best().name()
 }
 
 fn poly1305_op(s: &[u8; SECRET]) -> u64 {
@@ -237,6 +266,11 @@ const OPS: &[Timed] = &[
         name: "gf2x/mul",
         backend: backend_gf2x,
         run: gf2x_op,
+    },
+    Timed {
+        name: "gf2m/batch",
+        backend: backend_gf2m,
+        run: gf2m_batch_op,
     },
     Timed {
         name: "poly1305/mac",

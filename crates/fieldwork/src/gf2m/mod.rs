@@ -40,6 +40,10 @@
 //!   5, 7, 9 words: Karatsuba and Su–Fan formulas, PCLMULQDQ or the
 //!   portable masked integer products), inlined with the reduction into one
 //!   function per backend.
+//! - **Batches** (`mul_slices`, `square_slices`) on VPCLMULQDQ: two
+//!   elements per ymm instruction, element i in the low 128-bit lane and
+//!   element i + 1 in the high one, through the same formulas and fold
+//!   (below).
 //! - **Reduction**: word-level shift-and-add for the sparse modulus
 //!   (Hankerson, Menezes and Vanstone, *Guide to Elliptic Curve
 //!   Cryptography*, Algorithms 2.41–2.45): each word above bit m is folded
@@ -66,11 +70,40 @@
 //!
 //! | backend | needs | word product |
 //! |---|---|---|
+//! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `portable` | nothing | masked integer multiplication |
 //!
-//! Chosen once per call of a public operation (a compound operation such
-//! as `invert` runs its whole loop inside one backend function).
+//! Chosen once per call of a public operation by [`Backend::best`] (a
+//! cached load; a compound operation such as `invert` runs its whole loop
+//! inside one backend function).
+//!
+//! `vpclmulqdq-ymm` (`ymm.rs`) compiles every operation with AVX2 and
+//! VPCLMULQDQ. Its single-element operations use, for every field, the
+//! xmm-lane formulas of `pclmulqdq` (VEX-encoded), not the `gf2x` ymm
+//! fixed kernels, which measured no faster inside a field product (below);
+//! AVX2 pays in the Frobenius and half-trace maps, whose masked row XORs
+//! the compiler vectorises on ymm (through the public API, against the same
+//! binary under `FIELDWORK_MAX_ISA=clmul`: `invert` 1.07–1.19× at m = 163
+//! … 409 but 0.91× at 571, 17 300 against 15 800 cycles — the same body
+//! instantiated in peer-bench's crate takes 13 000: the compiler's
+//! vectorisation differs; `half_trace` 1.05–1.33×). Its batches run two
+//! elements at once on `gf2x`'s pair digits (one word of each element in
+//! the low 64 bits of its lane; `vpclmulqdq` imm 0x00 and an in-lane
+//! `vpsrldq` per word product, shifts and XORs lane-wise), an odd last
+//! element on the single path. Per two elements, as compiled:
+//!
+//! | m | product formula | `vpclmulqdq` (ymm) per pair | fold |
+//! |---|---|---|---|
+//! | 163 | three-term, 3 × 1 | 6 | ymm lanes |
+//! | 233 | Karatsuba 2 + 2 | 9 | ymm lanes |
+//! | 283 | Su–Fan 5-2 (3 + 2) | 14 | ymm lanes |
+//! | 409 | Karatsuba 4 + 3 | 23 | ymm lanes |
+//! | 571 | Karatsuba 5 + 4 | 36 | general registers, each element |
+//!
+//! A batch square is one `vpclmulqdq` per word (W per pair) and the same
+//! fold (m = 571 in general registers: 18 digits overflow the 16 ymm
+//! registers).
 //!
 //! # Performance
 //!
@@ -90,9 +123,42 @@
 //! 3-word product alone 48.6, the word-level reduction alone 44.2;
 //! m = 571: 190, 154 and 90. The fused product costs 0.61–0.90 of its
 //! parts taken one after the other: inlined together, the product stays in
-//! registers and the fold overlaps its last multiplications. (The fields'
-//! products are the xmm kernels; the ymm ones are faster from 6 words —
-//! m = 409: 89 cycles alone against 123 fused — and are the next step.)
+//! registers and the fold overlaps its last multiplications.
+//!
+//! Batches, `cargo run --release -p peer-bench --features system-peers --
+//! --filter batch` (AMD EPYC Zen 3, family 25 model 1, 2026-11-23; rows
+//! `m=… batch mul ×1024` and `batch square ×1024`, elements per second,
+//! `mul_slices` on `vpclmulqdq-ymm` against the column `fieldwork one at a
+//! time`, the public `a[i] * b[i]` in a loop):
+//!
+//! | m | batch mul | one at a time | × | cycles/element | batch square × |
+//! |---|---|---|---|---|---|
+//! | 163 | 170 M/s | 75 M/s | 2.26 | 18.9 | 1.78 |
+//! | 233 | 161 M/s | 70 M/s | 2.29 | 19.9 | 2.09 |
+//! | 283 | 94 M/s | 45 M/s | 2.08 | 34.2 | 1.72 |
+//! | 409 | 65 M/s | 29 M/s | 2.27 | 49.1 | 2.29 |
+//! | 571 | 34 M/s | 19 M/s | 1.83 | 94.0 | 1.39 |
+//!
+//! (The `pclmulqdq` backend's own `mul_slices`, one element per
+//! instruction, is 1.7–2.0× slower than the pairs.) A chained product is
+//! unchanged by the backend: m = 163 57 cycles, 409 125, 571 176–188.
+//!
+//! Rejected (Zen 3, `peer-bench --filter gf2m`):
+//! - The `gf2x` ymm limb kernels (4 words per register) for the 7 and
+//!   9-word field products, folded in general registers: m = 409 mul
+//!   91–98 ticks against 93 on xmm lanes, m = 571 147 against 144, and
+//!   m = 409 `invert` 2× slower (the product goes through memory).
+//! - Folding the pairs in general registers at 7 words: m = 409 batch mul
+//!   19.2 µs against 15.7 in ymm lanes; in ymm lanes at 9 words: m = 571
+//!   52 against 32.7 µs (products), 31.2 against 18.3 (squares).
+//! - The pairs' 9-word product by the three-term formula (36 products):
+//!   32.7 µs against 30.1 for Karatsuba 5 + 4; the three-term products
+//!   added into the result one by one: 40.6.
+//! - The xmm lanes' schoolbook 3-word product (9) in the pairs: m = 163
+//!   6.5 µs against 6.0 for the three-term formula (6).
+//! - At m = 571, the product of the next pair before the fold of the
+//!   previous one (so the scalar fold overlaps the `vpclmulqdq`s): 34.4 µs
+//!   against 30.1; two pairs per loop iteration: no change.
 //!
 //! Inversion is the operation furthest from its target (4× NTL): NTL's is
 //! a variable-time extended Euclid, ours Itoh–Tsujii in constant time. Its
@@ -121,6 +187,8 @@ mod runtime;
 #[cfg(feature = "std")]
 mod tables;
 mod words;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
 
 pub use fixed::{F163, F233, F283, F409, F571};
 #[cfg(feature = "alloc")]
@@ -218,7 +286,7 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
 }
 
 mod private {
-    use crate::gf2x::InlineFixed;
+    use crate::gf2x::{InlineFixed, InlinePair};
 
     /// A fixed field's product, square and square root on any backend's
     /// inlinable kernels (sealed: implemented by the five types only; its
@@ -231,6 +299,11 @@ mod private {
         fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self;
         /// `√a` with the kernels of `k`.
         fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+        /// `out[i] = a[i]·b[i]` for both `i`, in the same instructions
+        /// (the two slots of `k`'s digits).
+        fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
+        /// `out[i] = a[i]²` for both `i`, in the same instructions.
+        fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]);
         /// The rows (x^i)^(2^k), i < m, of the k-fold Frobenius map, for the
         /// k of the inversion chain that have a table (built on first use;
         /// none without `std`).
@@ -437,7 +510,7 @@ impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
 mod ops {
     use super::algorithms;
     use super::{FieldElement, FixedArith};
-    use crate::gf2x::InlineFixed;
+    use crate::gf2x::{InlineFixed, InlinePair};
     use core::marker::PhantomData;
 
     #[inline(always)]
@@ -490,6 +563,40 @@ mod ops {
             *o = F::square_k(k, x);
         }
     }
+    /// [`mul_slices`] two elements at a time on the pair kernels `p`; an odd
+    /// last element on the single kernels `k`. (The slices have one
+    /// length, checked by the caller; it is public.)
+    #[inline(always)]
+    pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: InlineFixed>(
+        p: P,
+        k: K,
+        out: &mut [F],
+        a: &[F],
+        b: &[F],
+    ) {
+        let (out2, out1) = out.as_chunks_mut::<2>();
+        let (a2, a1) = a.as_chunks::<2>();
+        let (b2, b1) = b.as_chunks::<2>();
+        for ((o, x), y) in out2.iter_mut().zip(a2).zip(b2) {
+            F::mul_pair_k(p, x, y, o);
+        }
+        mul_slices(k, out1, a1, b1);
+    }
+    /// [`square_slices`] two elements at a time on the pair kernels `p`.
+    #[inline(always)]
+    pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: InlineFixed>(
+        p: P,
+        k: K,
+        out: &mut [F],
+        a: &[F],
+    ) {
+        let (out2, out1) = out.as_chunks_mut::<2>();
+        let (a2, a1) = a.as_chunks::<2>();
+        for (o, x) in out2.iter_mut().zip(a2) {
+            F::square_pair_k(p, x, o);
+        }
+        square_slices(k, out1, a1);
+    }
     #[cfg(feature = "alloc")]
     #[inline(always)]
     pub(super) fn invert_batch<F: FieldElement, K: InlineFixed>(
@@ -511,6 +618,8 @@ pub struct Backend(Kind);
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqYmm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "x86_64")]
     Pclmulqdq(cpu::Clmul),
     Portable,
 }
@@ -520,6 +629,8 @@ enum Kind {
 macro_rules! dispatch {
     ($self:expr, $op:ident($($arg:expr),*)) => {
         match $self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmm(t) => ymm::$op(t, $($arg),*),
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq(t) => clmul::$op(t, $($arg),*),
             Kind::Portable => ops::$op(PortableWord, $($arg),*),
@@ -531,6 +642,10 @@ impl Backend {
     /// The fastest backend usable on this CPU under the cap.
     #[inline]
     pub fn best() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Backend(Kind::VpclmulqdqYmm(t));
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
             return Backend(Kind::Pclmulqdq(t));
@@ -552,16 +667,28 @@ impl Backend {
         None
     }
 
+    /// The VPCLMULQDQ backend on ymm (AVX2), if usable.
+    pub fn vpclmulqdq_ymm() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Backend(Kind::VpclmulqdqYmm(t)));
+        }
+        None
+    }
+
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Backend> {
-        Backend::pclmulqdq()
+        Backend::vpclmulqdq_ymm()
             .into_iter()
+            .chain(Backend::pclmulqdq())
             .chain(core::iter::once(Backend::portable()))
     }
 
-    /// `pclmulqdq` or `portable`.
+    /// `vpclmulqdq-ymm`, `pclmulqdq` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmm(_) => "vpclmulqdq-ymm",
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq(_) => "pclmulqdq",
             Kind::Portable => "portable",

@@ -118,7 +118,11 @@ pub(crate) fn reduce_limbs<K: InlineFixed, const W: usize, const W2: usize>(
             }
         }
     }
-    core::array::from_fn(|i| c[i])
+    // A copy, not `array::from_fn`: its closure is compiled without the
+    // caller's target features (ymm digits would leave their registers).
+    let mut out = [c[0]; W];
+    out.copy_from_slice(&c[..W]);
+    out
 }
 
 /// Bit `i` to bit `2i`: the square of a 32-bit polynomial (shifts and

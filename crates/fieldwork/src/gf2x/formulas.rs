@@ -166,6 +166,10 @@ karatsuba_step!(mul6, 6 = 3 + 3, mul3, mul3);
 karatsuba_step!(mul7, 7 = 4 + 3, mul4, mul3);
 karatsuba_step!(mul8, 8 = 4 + 4, mul4, mul4);
 three_term!(mul9, 9 = 3 x 3, mul3);
+// 9 words as one Karatsuba step over 5 + 4 (15 + 9 + 15 = 39 products, three
+// more than `mul9`): the ymm pair kernels' 9-word product, where the six
+// 6-digit products of the three-term formula spill more.
+karatsuba_step!(mul9_karatsuba, 9 = 5 + 4, mul5, mul4);
 karatsuba_step!(mul16, 16 = 8 + 8, mul8, mul8);
 
 /// `(a, b, out)` as `(&[u64; N], &[u64; N], &mut [u64; 2N])`, or `None` if
@@ -273,6 +277,20 @@ pub(crate) trait InlineFixed: Copy {
     fn mul16(self, a: &[Self::Limb; 16], b: &[Self::Limb; 16]) -> [Self::Limb; 32];
     /// The square of one word, low word first.
     fn square_limb(self, a: Self::Limb) -> [Self::Limb; 2];
+}
+
+/// Two independent products at once: a backend whose digit holds one word
+/// of each of two operands (the two 128-bit lanes of a ymm register), so
+/// every formula of [`InlineFixed`] computes `a·b` and `c·d` in the same
+/// instructions. Its [`InlineFixed::limbs`] puts one operand in the first
+/// slot (the second zero) and [`InlineFixed::words`] reads the first slot.
+#[allow(dead_code)]
+pub(crate) trait InlinePair: InlineFixed {
+    /// Words of two operands to digits: `x` in the first slot, `y` in the
+    /// second.
+    fn pair_limbs<const N: usize>(self, x: &[u64; N], y: &[u64; N]) -> [Self::Limb; N];
+    /// Digits to the words of the two slots, stored into `x` and `y`.
+    fn pair_store<const N: usize>(self, c: [Self::Limb; N], x: &mut [u64; N], y: &mut [u64; N]);
 }
 
 /// Spreads the 32 bits of `x` to the even bit positions of a u64 (bit i to

@@ -102,8 +102,10 @@ pub use poly::{Gf2Poly, ParsePolyError};
 // The fixed kernels as inlinable array functions, for `gf2m`'s backends.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use clmul::PclmulLane;
-pub(crate) use formulas::InlineFixed;
+pub(crate) use formulas::{InlineFixed, InlinePair};
 pub(crate) use portable::PortableWord;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use ymm::{PairLane, YmmLane};
 
 use core::fmt;
 use formulas::{BASE_MAX, Kernel};

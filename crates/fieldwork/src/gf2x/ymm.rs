@@ -71,6 +71,15 @@
 //! four field products in two `vpclmulqdq`, 2.5–3× the speed of the
 //! PCLMULQDQ backend's scalar butterflies.
 //!
+//! # For `gf2m`
+//!
+//! [`YmmLane`] hands `gf2m`'s ymm entry points the PCLMULQDQ backend's
+//! formulas on xmm lanes (the field products stay there: see `gf2m`'s
+//! module docs), and [`PairLane`] runs the same formulas on
+//! [`PairLane64`] digits — one word of each of two independent operands,
+//! one per 128-bit lane — so each `vpclmulqdq` does the word product of
+//! both (`gf2m`'s `mul_slices` and `square_slices`).
+//!
 //! # Zen 3
 //!
 //! `peer-bench --isa-rates` on the AMD EPYC (family 25 model 1):
@@ -128,11 +137,12 @@
 use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx2Clmul;
 use core::arch::x86_64::{
-    __m256i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64, _mm_storeu_si128,
-    _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_permute2x128_si256,
-    _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_setzero_si256, _mm256_shuffle_epi32,
-    _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
+    __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128,
+    _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_setzero_si256,
+    _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256,
+    _mm256_unpacklo_epi64, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 
 /// Four words of a polynomial in one ymm register, word 0 in the lowest
@@ -421,4 +431,223 @@ mod tf {
         #[inline(never)] lanes4 4 = formulas::mul4,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2
     );
+}
+
+/// The fixed kernels `#[inline(always)]` for another area's
+/// `#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]`
+/// entry points (`gf2m`): the PCLMULQDQ backend's formulas on xmm lanes
+/// (VEX-encoded there). (The 4-word limb products of [`YmmKernel`] are
+/// not faster inside a field product: see `gf2m`'s module docs.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct YmmLane(pub(crate) Avx2Clmul);
+
+impl YmmLane {
+    #[inline(always)]
+    fn lane(self) -> super::clmul::PclmulLane {
+        super::clmul::PclmulLane(self.0.clmul())
+    }
+}
+
+/// Delegates `InlineFixed::$name` to the PCLMULQDQ lanes.
+macro_rules! lane_delegates {
+    ($($name:ident $n:literal),*) => {$(
+        #[inline(always)]
+        fn $name(self, a: &[Lane64; $n], b: &[Lane64; $n]) -> [Lane64; 2 * $n] {
+            self.lane().$name(a, b)
+        }
+    )*};
+}
+
+use super::clmul::Lane64;
+use formulas::{InlineFixed, InlinePair};
+
+impl InlineFixed for YmmLane {
+    type Limb = Lane64;
+    #[inline(always)]
+    fn limbs<const N: usize>(self, a: &[u64; N]) -> [Lane64; N] {
+        self.lane().limbs(a)
+    }
+    #[inline(always)]
+    fn words<const N: usize>(self, a: [Lane64; N]) -> [u64; N] {
+        self.lane().words(a)
+    }
+    #[inline(always)]
+    fn shl(self, x: Lane64, s: u32) -> Lane64 {
+        self.lane().shl(x, s)
+    }
+    #[inline(always)]
+    fn shr(self, x: Lane64, s: u32) -> Lane64 {
+        self.lane().shr(x, s)
+    }
+    lane_delegates!(
+        mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16
+    );
+    #[inline(always)]
+    fn square_limb(self, a: Lane64) -> [Lane64; 2] {
+        self.lane().square_limb(a)
+    }
+}
+
+/// One word of each of two operands: the first in the low 64 bits of the
+/// low 128-bit lane, the second in the low 64 bits of the high lane; the
+/// high word of each lane is don't-care (XOR and shifts are lane-wise and
+/// `vpclmulqdq` with imm 0x00 reads only the low words, so it never leaks
+/// into a result).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairLane64(__m256i);
+
+impl core::ops::BitXor for PairLane64 {
+    type Output = PairLane64;
+    #[inline(always)]
+    fn bitxor(self, o: PairLane64) -> PairLane64 {
+        // SAFETY: `PairLane64` values exist only inside functions compiled
+        // with AVX2 (`gf2m`'s ymm entry points, reached through an
+        // `Avx2Clmul` token).
+        PairLane64(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXorAssign for PairLane64 {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: PairLane64) {
+        *self = *self ^ o;
+    }
+}
+
+impl Digit for PairLane64 {
+    // SAFETY: every bit pattern is a valid `__m256i`.
+    const ZERO: PairLane64 =
+        PairLane64(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
+}
+
+/// Two independent products per instruction: the fixed formulas on
+/// [`PairLane64`] digits, a word product being one `vpclmulqdq` (imm 0x00)
+/// and one in-lane `vpsrldq` for the high words — the PCLMULQDQ lanes'
+/// instruction sequence, doing two elements' work.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairLane(pub(crate) Avx2Clmul);
+
+impl DigitMul<PairLane64> for PairLane {
+    #[inline(always)]
+    fn mul(self, a: PairLane64, b: PairLane64) -> [PairLane64; 2] {
+        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
+        unsafe {
+            let p = _mm256_clmulepi64_epi128::<0x00>(a.0, b.0);
+            [PairLane64(p), PairLane64(_mm256_bsrli_epi128::<8>(p))]
+        }
+    }
+}
+
+/// The products of `PairLane`: the default formulas of [`formulas`] (the
+/// fewest products: the pair kernels are bound by `vpclmulqdq` throughput,
+/// not latency), the Su–Fan 3 + 2 split at 5 words, and at 9 words
+/// Karatsuba 5 + 4, 39 products (1024 products at m = 571 on Zen 3:
+/// 30.1 µs against 32.7 for the three-term formula, whose six live
+/// products spill more; 40.6 with the three-term products added into the
+/// result one by one). At 3 words the three-term formula, 6 products
+/// (m = 163: 6.0 µs against 6.5 for the xmm lanes' schoolbook).
+macro_rules! pair_products {
+    ($($name:ident $n:literal = $formula:path),*) => {$(
+        #[inline(always)]
+        fn $name(self, a: &[PairLane64; $n], b: &[PairLane64; $n]) -> [PairLane64; 2 * $n] {
+            $formula(self, a, b)
+        }
+    )*};
+}
+
+impl InlineFixed for PairLane {
+    type Limb = PairLane64;
+    #[inline(always)]
+    fn limbs<const N: usize>(self, a: &[u64; N]) -> [PairLane64; N] {
+        self.pair_limbs(a, &[0; N])
+    }
+    #[inline(always)]
+    fn words<const N: usize>(self, a: [PairLane64; N]) -> [u64; N] {
+        let (mut x, mut y) = ([0u64; N], [0u64; N]);
+        self.pair_store(a, &mut x, &mut y);
+        x
+    }
+    #[inline(always)]
+    fn shl(self, x: PairLane64, s: u32) -> PairLane64 {
+        // SAFETY: the token proves AVX2.
+        PairLane64(unsafe { _mm256_sll_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
+    }
+    #[inline(always)]
+    fn shr(self, x: PairLane64, s: u32) -> PairLane64 {
+        // SAFETY: the token proves AVX2.
+        PairLane64(unsafe { _mm256_srl_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
+    }
+    pair_products!(
+        mul1 1 = formulas::mul1,
+        mul2 2 = formulas::mul2,
+        mul3 3 = formulas::mul3,
+        mul4 4 = formulas::mul4,
+        mul5 5 = crate::gf2x::sufan::s5_2,
+        mul6 6 = formulas::mul6,
+        mul7 7 = formulas::mul7,
+        mul8 8 = formulas::mul8,
+        mul9 9 = formulas::mul9_karatsuba,
+        mul16 16 = formulas::mul16
+    );
+    #[inline(always)]
+    fn square_limb(self, a: PairLane64) -> [PairLane64; 2] {
+        self.mul(a, a)
+    }
+}
+
+impl InlinePair for PairLane {
+    #[inline(always)]
+    fn pair_limbs<const N: usize>(self, x: &[u64; N], y: &[u64; N]) -> [PairLane64; N] {
+        let mut c = [PairLane64::ZERO; N];
+        let mut i = 0;
+        // SAFETY: the token proves AVX2; each load reads `x[i..i + 2]` or
+        // `y[i..i + 2]` with `i + 1 < N` (or the single word `N − 1`),
+        // inside the arrays; the loads are unaligned.
+        unsafe {
+            while i + 1 < N {
+                // [x(i) x(i+1) | y(i) y(i+1)]: digit i as it is, digit i + 1
+                // shifted down one word in each lane.
+                let lo = _mm_loadu_si128(x.as_ptr().add(i).cast());
+                let hi = _mm_loadu_si128(y.as_ptr().add(i).cast());
+                let v = _mm256_set_m128i(hi, lo);
+                c[i] = PairLane64(v);
+                c[i + 1] = PairLane64(_mm256_bsrli_epi128::<8>(v));
+                i += 2;
+            }
+            if N % 2 == 1 {
+                let lo = _mm_loadl_epi64(x.as_ptr().add(N - 1).cast());
+                let hi = _mm_loadl_epi64(y.as_ptr().add(N - 1).cast());
+                c[N - 1] = PairLane64(_mm256_set_m128i(hi, lo));
+            }
+        }
+        c
+    }
+
+    #[inline(always)]
+    fn pair_store<const N: usize>(self, c: [PairLane64; N], x: &mut [u64; N], y: &mut [u64; N]) {
+        let mut i = 0;
+        // SAFETY: the token proves AVX2; each store writes `x[i..i + 2]` or
+        // `y[i..i + 2]` with `i + 1 < N` (or the single word `N − 1`),
+        // inside the arrays; the stores are unaligned.
+        unsafe {
+            while i + 1 < N {
+                // Lane k: words i and i + 1 of operand k.
+                let v = _mm256_unpacklo_epi64(c[i].0, c[i + 1].0);
+                _mm_storeu_si128(x.as_mut_ptr().add(i).cast(), _mm256_castsi256_si128(v));
+                _mm_storeu_si128(
+                    y.as_mut_ptr().add(i).cast(),
+                    _mm256_extracti128_si256::<1>(v),
+                );
+                i += 2;
+            }
+            if N % 2 == 1 {
+                let v = c[N - 1].0;
+                _mm_storel_epi64(x.as_mut_ptr().add(N - 1).cast(), _mm256_castsi256_si128(v));
+                _mm_storel_epi64(
+                    y.as_mut_ptr().add(N - 1).cast(),
+                    _mm256_extracti128_si256::<1>(v),
+                );
+            }
+        }
+    }
 }

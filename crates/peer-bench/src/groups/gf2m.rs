@@ -14,6 +14,8 @@
 //! - `batch mul ×1024`: 1024 independent products `c[i] = a[i]·b[i]` per
 //!   call (`FieldElement::mul_slices`; the peers loop over their own
 //!   product), so the figure is throughput.
+//! - `batch square ×1024`: 1024 independent squares per call
+//!   (`FieldElement::square_slices`); fieldwork's alone.
 //!
 //! # Implementations
 //!
@@ -22,6 +24,9 @@
 //!   reference for the ratios.
 //! - `fieldwork (<backend>)`: each backend this CPU has through the hidden
 //!   `gf2m::Backend` (dispatch held, as a benchmark of the kernels alone).
+//! - `fieldwork one at a time` (batch rows): the same 1024 elements by the
+//!   public operator or method in a loop, `c[i] = a[i] * b[i]` or
+//!   `c[i] = a[i].square()` — what the batch call is measured against.
 //! - `NTL GF2E` (`system-peers`): elements and the modulus as NTL objects;
 //!   NTL has no `GF2E` square root, so its `sqrt` is m − 1 squarings.
 //! - `OpenSSL 3.x BN_GF2m` (`system-peers`): `BIGNUM`s and a `BN_CTX`;
@@ -47,21 +52,24 @@ use crate::harness::{Case, Impl};
 use fieldwork::gf2m::{Backend, F163, F233, F283, F409, F571, FieldElement};
 use std::hint::black_box;
 
-/// The rows of one field: the peers' operations, then the half-trace.
-const ROWS: [Row; 6] = [
+/// The rows of one field: the peers' operations, the half-trace and the
+/// batch of squares.
+const ROWS: [Row; 7] = [
     Row::Peer(Op::Mul),
     Row::Peer(Op::Square),
     Row::Peer(Op::Invert),
     Row::Peer(Op::Sqrt),
     Row::HalfTrace,
     Row::Peer(Op::BatchMul),
+    Row::BatchSquare,
 ];
 
-/// A row: an operation the peers have too, or the half-trace.
+/// A row: an operation the peers have too, or one of fieldwork's alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {
     Peer(Op),
     HalfTrace,
+    BatchSquare,
 }
 
 impl Row {
@@ -69,7 +77,13 @@ impl Row {
         match self {
             Row::Peer(op) => op.name(),
             Row::HalfTrace => "half_trace",
+            Row::BatchSquare => "batch square ×1024",
         }
+    }
+
+    /// Whether the row is a batch (and has a one-at-a-time column).
+    fn is_batch(self) -> bool {
+        matches!(self, Row::Peer(Op::BatchMul) | Row::BatchSquare)
     }
 }
 
@@ -206,6 +220,11 @@ fn ours<F: FieldElement>(
             F::mul_slices(&mut c, &o.a, &o.b).map_err(|e| e.to_string())?;
             c.iter().flat_map(|v| v.as_words().to_vec()).collect()
         }
+        (None, Row::BatchSquare) => {
+            let mut c = vec![F::ZERO; o.a.len()];
+            F::square_slices(&mut c, &o.a).map_err(|e| e.to_string())?;
+            c.iter().flat_map(|v| v.as_words().to_vec()).collect()
+        }
         (Some(k), Row::Peer(Op::Mul)) => words(k.mul(&o.x, &o.y)),
         (Some(k), Row::Peer(Op::Square)) => words(k.square(&o.x)),
         (Some(k), Row::Peer(Op::Invert)) => words(k.invert(&o.x)),
@@ -215,6 +234,11 @@ fn ours<F: FieldElement>(
             let mut c = vec![F::ZERO; o.a.len()];
             k.mul_slices(&mut c, &o.a, &o.b)
                 .map_err(|e| e.to_string())?;
+            c.iter().flat_map(|v| v.as_words().to_vec()).collect()
+        }
+        (Some(k), Row::BatchSquare) => {
+            let mut c = vec![F::ZERO; o.a.len()];
+            k.square_slices(&mut c, &o.a).map_err(|e| e.to_string())?;
             c.iter().flat_map(|v| v.as_words().to_vec()).collect()
         }
     })
@@ -269,6 +293,14 @@ fn check<F: FieldElement>(field: &NistField, inputs: &Inputs) -> Result<(), Stri
         if got(Row::Peer(Op::BatchMul))? != want {
             return Err(fail("batch of products"));
         }
+        let want: Vec<u64> = inputs
+            .batch
+            .iter()
+            .flat_map(|(a, _)| field.reference_mul(a, a))
+            .collect();
+        if got(Row::BatchSquare)? != want {
+            return Err(fail("batch of squares"));
+        }
     }
     if half_traces.windows(2).any(|w| w[0] != w[1]) {
         return Err(format!(
@@ -313,6 +345,9 @@ fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>
                     &inputs,
                 )?);
             }
+            if row.is_batch() {
+                impls.push(one_at_a_time::<F>(row, &inputs)?);
+            }
             #[cfg(feature = "system-peers")]
             if let Row::Peer(op) = row {
                 for peer in crate::binary_fields::PeerColumn::ALL {
@@ -333,6 +368,53 @@ fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>
             })
         })
         .collect()
+}
+
+/// The batch rows' baseline: the public operator or method on each element
+/// in a loop (the dispatch per element), checked against the batch call.
+fn one_at_a_time<F: FieldElement + 'static>(row: Row, inputs: &Inputs) -> Result<Impl, String> {
+    let o = operands::<F>(inputs)?;
+    let Operands { a, b, .. } = o;
+    let mut c = vec![F::ZERO; a.len()];
+    let square = row == Row::BatchSquare;
+    for ((c, x), y) in c.iter_mut().zip(&a).zip(&b) {
+        *c = if square { x.square() } else { *x * *y };
+    }
+    let batch = ours(None, row, &operands::<F>(inputs)?)?;
+    if c.iter()
+        .flat_map(|v| v.as_words().to_vec())
+        .collect::<Vec<u64>>()
+        != batch
+    {
+        return Err(format!(
+            "gf2m F{}: one at a time differs from the batch",
+            F::M
+        ));
+    }
+    let routine: benchtime::Routine<'static> = if square {
+        Box::new(move |n| {
+            for _ in 0..n {
+                for (c, x) in c.iter_mut().zip(black_box(&a)) {
+                    *c = x.square();
+                }
+                black_box(&c);
+            }
+        })
+    } else {
+        Box::new(move |n| {
+            for _ in 0..n {
+                for ((c, x), y) in c.iter_mut().zip(black_box(&a)).zip(&b) {
+                    *c = *x * *y;
+                }
+                black_box(&c);
+            }
+        })
+    };
+    Ok(Impl {
+        name: "fieldwork one at a time".into(),
+        ours: true,
+        routine,
+    })
 }
 
 /// fieldwork's timed routine of `row`: through the public API (`backend`
@@ -384,6 +466,12 @@ fn ours_impl<F: FieldElement + 'static>(
                 black_box(&c);
             }
         }),
+        (None, Row::BatchSquare) => Box::new(move |n| {
+            for _ in 0..n {
+                let _ = F::square_slices(&mut c, black_box(&a));
+                black_box(&c);
+            }
+        }),
         (Some(k), Row::Peer(Op::Mul)) => Box::new(move |n| {
             for _ in 0..n {
                 x = k.mul(&black_box(x), &y);
@@ -417,6 +505,12 @@ fn ours_impl<F: FieldElement + 'static>(
         (Some(k), Row::Peer(Op::BatchMul)) => Box::new(move |n| {
             for _ in 0..n {
                 let _ = k.mul_slices(&mut c, black_box(&a), &b);
+                black_box(&c);
+            }
+        }),
+        (Some(k), Row::BatchSquare) => Box::new(move |n| {
+            for _ in 0..n {
+                let _ = k.square_slices(&mut c, black_box(&a));
                 black_box(&c);
             }
         }),
