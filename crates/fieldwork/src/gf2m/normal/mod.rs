@@ -39,12 +39,13 @@
 //!
 //! `cargo run --release -p peer-bench --features system-peers -- --filter
 //! normal` reproduces Fan and Dai's Tables 3 and 4. On an AMD EPYC Zen 3
-//! (family 25 model 1), 2026-11-22, chained products: the embedding is
-//! 11–450× faster than the fastest source algorithm at every field but
-//! (563, 14), where Fan–Dai's Algorithm 1 comes within 7×; within 1.3× of
-//! one p-bit `gf2x` product for t ≥ 4 (m = 571, t = 10: 7 700 cycles
-//! against 7 200); for type I (p = m + 1) faster than the polynomial basis
-//! of the same degree. Where the p-bit form has a `gf2x` fixed kernel (1–9
+//! (family 25 model 1), 2026-11-23 (`docs/benchmarks/amd-epyc-f25m1.md`),
+//! chained products: the embedding is 18–137× faster than the fastest
+//! source algorithm at every field of both tables (the least at (563,
+//! 14), against Fan–Dai's Algorithm 1); within 1.27× of one p-bit `gf2x`
+//! product at every t ≥ 4 (m = 571, t = 10: 4 600 cycles against 4 400);
+//! for type II within 1.7× of the polynomial basis (m = 233; faster at
+//! m = 131, 359, 491), for type I 2–3× faster than it. Where the p-bit form has a `gf2x` fixed kernel (1–9
 //! or 16 words: every type-I field, and m = 131, 233, 491 of type II) the
 //! product and the fold run with constant sizes (2026-11-23: 871 → 653
 //! instructions per product at m = 233, callgrind; m = 233 2.8× → 2.3× the
