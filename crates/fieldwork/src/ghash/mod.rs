@@ -327,15 +327,10 @@ impl State {
                 Kernel::Ymm(t) => ymm::extend_powers(t, table),
                 _ => fill(&mut table[..upto], LOW),
             }
+            self.wide = Some(all);
+            // Inline, `Some(all)` took a copy: wipe the stack original.
             #[cfg(not(feature = "alloc"))]
-            {
-                self.wide = Some(all);
-                all.zeroize();
-            }
-            #[cfg(feature = "alloc")]
-            {
-                self.wide = Some(all);
-            }
+            all.zeroize();
             self.ready = upto;
         }
     }

@@ -179,10 +179,12 @@ fn limbs_of_acc(h: &Acc) -> Limbs {
     limbs_of((h[1] as u128) << 64 | h[0] as u128, h[2])
 }
 
-/// Carries scalar column sums (each `< 2^62`) to limbs and packs them into
-/// an accumulator with `h₂ ≤ 4`.
+/// One carry pass over scalar column sums (each `< 2^62`): limb by limb
+/// from 0 to 4, the carry out of limb 4 folded into limb 0 times 5 (`2^130
+/// ≡ 5`), and once more into limb 1. Afterwards limbs 0, 2, 3, 4 are below
+/// 2^26 and limb 1 below `2^26 + ((d₀ + 5·⌊d₄/2^26⌋) >> 26)`.
 #[inline(always)]
-fn acc_of_columns(mut d: Limbs) -> Acc {
+fn carry_columns(d: &mut Limbs) {
     d[1] += d[0] >> 26;
     d[0] &= MASK26;
     d[2] += d[1] >> 26;
@@ -195,6 +197,13 @@ fn acc_of_columns(mut d: Limbs) -> Acc {
     d[4] &= MASK26;
     d[1] += d[0] >> 26;
     d[0] &= MASK26;
+}
+
+/// Carries scalar column sums (each `< 2^62`) to limbs and packs them into
+/// an accumulator with `h₂ ≤ 4`.
+#[inline(always)]
+fn acc_of_columns(mut d: Limbs) -> Acc {
+    carry_columns(&mut d);
     // Now d₀, d₂, d₃, d₄ < 2^26 and d₁ < 2^27: the value is below 2^131.
     // Added, not ORed: d₁ can reach 2^26 (the last carry into it), and its
     // bit 26 then overlaps bit 0 of d₂ (an OR lost that carry: a wrong tag
@@ -248,18 +257,7 @@ impl Power {
                 }
             }
         }
-        d[1] += d[0] >> 26;
-        d[0] &= MASK26;
-        d[2] += d[1] >> 26;
-        d[1] &= MASK26;
-        d[3] += d[2] >> 26;
-        d[2] &= MASK26;
-        d[4] += d[3] >> 26;
-        d[3] &= MASK26;
-        d[0] += (d[4] >> 26) * 5;
-        d[4] &= MASK26;
-        d[1] += d[0] >> 26;
-        d[0] &= MASK26;
+        carry_columns(&mut d);
         Power::new(d)
     }
 }

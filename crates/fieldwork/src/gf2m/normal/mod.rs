@@ -907,17 +907,30 @@ impl core::ops::AddAssign<&NormalElement> for NormalElement {
     }
 }
 
+/// Calls the macro `$m` with the word counts that have a `gf2x` fixed
+/// kernel: the one list [`has_fixed_size`] and [`mul_fixed_size`] share.
+macro_rules! fixed_sizes {
+    ($m:ident) => {
+        $m!(1 2 3 4 5 6 7 8 9 16)
+    };
+}
+
+/// Whether [`mul_fixed_size`] takes p-bit forms of `pw` words.
+#[inline(always)]
+fn has_fixed_size(pw: usize) -> bool {
+    macro_rules! one_of {
+        ($($n:literal)*) => {
+            matches!(pw, $($n)|*)
+        };
+    }
+    fixed_sizes!(one_of)
+}
+
 /// `out = a·b` when the p-bit form has a `gf2x` fixed kernel (pw = 1…9 or
 /// 16 words: the type-I fields, and m = 131, 233, 491 of type II): the
 /// product and the fold with constant sizes, no dispatch on the length.
 /// `false` (and `out` untouched) for other sizes; `out` holds at least pw
 /// words.
-/// Whether [`mul_fixed_size`] takes p-bit forms of `pw` words.
-#[inline(always)]
-fn has_fixed_size(pw: usize) -> bool {
-    matches!(pw, 1..=9 | 16)
-}
-
 fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
     macro_rules! sizes {
         ($($n:literal)*) => {
@@ -934,7 +947,7 @@ fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool 
             }
         };
     }
-    sizes!(1 2 3 4 5 6 7 8 9 16)
+    fixed_sizes!(sizes)
 }
 
 /// [`fold_into`] with constant sizes (`P2 = 2·PW`). Kept apart: `fold_into`'s
@@ -1086,19 +1099,24 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
+    /// Marsaglia's xorshift64 from `state` (nonzero): reproducible test
+    /// words.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     /// The fixed-size product (a `gf2x` fixed kernel, the fold with constant
     /// sizes) gives the words of the general one (any-length product, then
     /// [`fold_into`]), through `mul_fixed_size`, `*=` and `try_mul`, for p-bit
     /// forms of every fixed kernel size.
     #[test]
     fn fixed_size_product_matches_the_general_one() {
-        let mut state = 0x243f_6a88_85a3_08d3_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x243f_6a88_85a3_08d3_u64);
         let mut seen = Vec::new();
         for (m, t) in [
             (4, 1),
@@ -1172,13 +1190,7 @@ mod tests {
     /// for every type of Fan–Dai's Table 4 and the type-I fields.
     #[test]
     fn straight_fold_matches_the_general_one() {
-        let mut state = 0x1319_8a2e_0370_7344_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x1319_8a2e_0370_7344_u64);
         for (m, t) in [
             (163, 4),
             (277, 4),
