@@ -104,6 +104,15 @@ fn check_field<F: FieldElement>(seed: u64) {
             }
             // a^(2^m) = a; pow against repeated products.
             assert_eq!(backend.pow2k(a, F::M), *a);
+            // a^(2^k) against k squarings for every k ≤ m (the inversion
+            // chain's steps among them, applied as precomputed linear maps).
+            if i % 16 == 5 {
+                let mut s = *a;
+                for k in 1..=F::M {
+                    s = backend.square(&s);
+                    assert_eq!(backend.pow2k(a, k), s, "{name} m={} pow2k {k}", F::M);
+                }
+            }
             let e = [0x1234_5678_9abc_def1u64, 3];
             let mut p = F::ONE;
             for k in (0..128).rev() {

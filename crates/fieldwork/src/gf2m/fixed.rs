@@ -5,8 +5,9 @@
 // Addition in characteristic 2 is XOR, and subtraction is addition.
 #![allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 
+use super::maps::{MapKernel, Quad};
 #[cfg(feature = "std")]
-use super::words::table_steps;
+use super::words::{TABLE_SLOTS, table_steps};
 use super::words::{reduce_limbs, reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
 use super::{Backend, FieldElement, FieldSpec, Gf2mError};
 use crate::gf2x::{InlineFixed, InlinePair};
@@ -83,7 +84,7 @@ macro_rules! fixed_field {
             const TOP: u64 = top_mask($m);
             /// The steps of the inversion chain done by a table (0: none).
             #[cfg(feature = "std")]
-            const TABLE_STEPS: [usize; 4] = table_steps($m);
+            const TABLE_STEPS: [usize; TABLE_SLOTS] = table_steps($m);
 
             /// The element from its `ceil(m/8)`-byte big-endian octet string
             /// (SEC 1 §2.3.5: the coefficient of x^(m−1) first).
@@ -135,7 +136,7 @@ macro_rules! fixed_field {
         }
 
         // The kernels' trait is crate-private; `FieldSpec` is sealed.
-        #[allow(private_bounds)]
+        #[allow(private_bounds, private_interfaces)]
         impl FieldSpec for $name {
             #[inline(always)]
             fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self {
@@ -194,48 +195,33 @@ macro_rules! fixed_field {
             }
 
             #[cfg(feature = "std")]
-            fn frobenius_rows(k: usize) -> Option<&'static [Self]> {
+            fn frobenius_table(k: usize) -> Option<&'static [Quad]> {
                 use std::sync::OnceLock;
-                static TABLES: [OnceLock<std::vec::Vec<$name>>; 4] = [const { OnceLock::new() }; 4];
+                static TABLES: [OnceLock<std::vec::Vec<Quad>>; TABLE_SLOTS] =
+                    [const { OnceLock::new() }; TABLE_SLOTS];
                 let at = Self::TABLE_STEPS.iter().position(|&s| s == k && s != 0)?;
-                Some(TABLES.get(at)?.get_or_init(|| super::tables::frobenius_rows::<$name>(k)))
+                Some(TABLES.get(at)?.get_or_init(|| super::tables::frobenius_table::<$name>(k)))
             }
 
             #[cfg(not(feature = "std"))]
-            fn frobenius_rows(_: usize) -> Option<&'static [Self]> {
+            fn frobenius_table(_: usize) -> Option<&'static [Quad]> {
                 None
             }
 
             #[cfg(feature = "std")]
-            fn half_trace_rows() -> Option<&'static [Self]> {
-                static TABLE: std::sync::OnceLock<std::vec::Vec<$name>> = std::sync::OnceLock::new();
-                Some(TABLE.get_or_init(super::tables::half_trace_rows::<$name>))
+            fn half_trace_table() -> Option<&'static [Quad]> {
+                static TABLE: std::sync::OnceLock<std::vec::Vec<Quad>> = std::sync::OnceLock::new();
+                Some(TABLE.get_or_init(super::tables::half_trace_table::<$name>))
             }
 
             #[cfg(not(feature = "std"))]
-            fn half_trace_rows() -> Option<&'static [Self]> {
+            fn half_trace_table() -> Option<&'static [Quad]> {
                 None
             }
 
             #[inline(always)]
-            // `w < ⌈rows.len()/64⌉ = ⌈m/64⌉ = $w` (the tables have m rows).
-            // Indexed, not zipped: zipping `a.0` with the chunks measured
-            // F233 half-trace 224 → 305 ns (Zen 3, `fieldwork speed`).
-            #[allow(clippy::indexing_slicing)]
-            fn apply_rows(rows: &[Self], a: &Self) -> Self {
-                let mut acc = [0u64; $w];
-                for (w, chunk) in rows.chunks(64).enumerate() {
-                    let bits = a.0[w];
-                    for (b, row) in chunk.iter().enumerate() {
-                        // The bit passes through `black_box`: seeing a 0/1 mask,
-                        // the compiler turns the masked XOR into a branch on it.
-                        let mask = core::hint::black_box((bits >> b) & 1).wrapping_neg();
-                        for (x, r) in acc.iter_mut().zip(row.0) {
-                            *x ^= r & mask;
-                        }
-                    }
-                }
-                $name(acc)
+            fn apply_map_k<K: MapKernel>(k: K, table: &[Quad], a: &Self) -> Self {
+                $name(k.apply::<$w>(table, &a.0))
             }
         }
 

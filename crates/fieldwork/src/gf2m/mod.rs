@@ -180,6 +180,7 @@ mod algorithms;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod fixed;
+mod maps;
 #[cfg(feature = "alloc")]
 pub mod normal;
 #[cfg(feature = "alloc")]
@@ -198,6 +199,7 @@ use crate::gf2x::{InlineFixed, PortableWord};
 use algorithms::Arith;
 use core::fmt;
 use core::marker::PhantomData;
+use maps::MapKernel;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
 #[cfg(target_arch = "x86_64")]
@@ -286,12 +288,13 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
 }
 
 mod private {
+    use super::maps::{MapKernel, Quad};
     use crate::gf2x::{InlineFixed, InlinePair};
 
     /// A fixed field's product, square and square root on any backend's
     /// inlinable kernels (sealed: implemented by the five types only; its
     /// kernels' trait is crate-private).
-    #[allow(private_bounds)]
+    #[allow(private_bounds, private_interfaces)]
     pub trait FieldSpec: Copy + 'static {
         /// `a·b` with the kernels of `k`.
         fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self;
@@ -304,16 +307,16 @@ mod private {
         fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
         /// `out[i] = a[i]²` for both `i`, in the same instructions.
         fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]);
-        /// The rows (x^i)^(2^k), i < m, of the k-fold Frobenius map, for the
-        /// k of the inversion chain that have a table (built on first use;
-        /// none without `std`).
-        fn frobenius_rows(k: usize) -> Option<&'static [Self]>;
-        /// The rows H(x^i), i < m, of the half-trace (built on first use;
-        /// none without `std`).
-        fn half_trace_rows() -> Option<&'static [Self]>;
-        /// Σ a_i·rows\[i\]: a linear map applied with masks, no index or
-        /// branch on `a`.
-        fn apply_rows(rows: &[Self], a: &Self) -> Self;
+        /// The table (`maps` layout) of the rows (x^i)^(2^k), i < m, of the
+        /// k-fold Frobenius map, for the k of the inversion chain that have
+        /// one (built on first use; none without `std`).
+        fn frobenius_table(k: usize) -> Option<&'static [Quad]>;
+        /// The table of the rows H(x^i), i < m, of the half-trace (built on
+        /// first use; none without `std`).
+        fn half_trace_table() -> Option<&'static [Quad]>;
+        /// Σ a_i·row_i for the rows of `table`, with the kernels of `k`:
+        /// masks, no index or branch on `a`.
+        fn apply_map_k<K: MapKernel>(k: K, table: &[Quad], a: &Self) -> Self;
     }
 }
 use private::FieldSpec;
@@ -462,7 +465,7 @@ pub trait FieldElement:
 #[derive(Clone, Copy)]
 struct FixedArith<F, K>(K, PhantomData<F>);
 
-impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
+impl<F: FieldElement, K: InlineFixed + MapKernel> Arith for FixedArith<F, K> {
     type E = F;
     #[inline(always)]
     fn degree(&self) -> usize {
@@ -490,15 +493,15 @@ impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
     }
     #[inline(always)]
     fn pow2k(&self, a: &F, k: usize) -> F {
-        match F::frobenius_rows(k) {
-            Some(rows) => F::apply_rows(rows, a),
+        match F::frobenius_table(k) {
+            Some(table) => F::apply_map_k(self.0, table, a),
             None => algorithms::pow2k_by_squaring(self, a, k),
         }
     }
     #[inline(always)]
     fn half_trace(&self, c: &F) -> F {
-        match F::half_trace_rows() {
-            Some(rows) => F::apply_rows(rows, c),
+        match F::half_trace_table() {
+            Some(table) => F::apply_map_k(self.0, table, c),
             None => algorithms::half_trace_by_squaring(self, c),
         }
     }
@@ -509,6 +512,7 @@ impl<F: FieldElement, K: InlineFixed> Arith for FixedArith<F, K> {
 /// points).
 mod ops {
     use super::algorithms;
+    use super::maps::MapKernel;
     use super::{FieldElement, FixedArith};
     use crate::gf2x::{InlineFixed, InlinePair};
     use core::marker::PhantomData;
@@ -531,19 +535,19 @@ mod ops {
         F::sqrt_k(k, a)
     }
     #[inline(always)]
-    pub(super) fn invert<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+    pub(super) fn invert<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F) -> F {
         algorithms::invert(&arith::<F, K>(k), a)
     }
     #[inline(always)]
-    pub(super) fn half_trace<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+    pub(super) fn half_trace<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F) -> F {
         algorithms::half_trace(&arith::<F, K>(k), a)
     }
     #[inline(always)]
-    pub(super) fn pow2k<F: FieldElement, K: InlineFixed>(k: K, a: &F, n: usize) -> F {
+    pub(super) fn pow2k<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F, n: usize) -> F {
         algorithms::pow2k(&arith::<F, K>(k), a, n)
     }
     #[inline(always)]
-    pub(super) fn pow<F: FieldElement, K: InlineFixed>(k: K, a: &F, e: &[u64]) -> F {
+    pub(super) fn pow<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F, e: &[u64]) -> F {
         algorithms::pow(&arith::<F, K>(k), a, e)
     }
     #[inline(always)]
@@ -599,7 +603,7 @@ mod ops {
     }
     #[cfg(feature = "alloc")]
     #[inline(always)]
-    pub(super) fn invert_batch<F: FieldElement, K: InlineFixed>(
+    pub(super) fn invert_batch<F: FieldElement, K: InlineFixed + MapKernel>(
         k: K,
         v: &mut [F],
         scratch: &mut [F],

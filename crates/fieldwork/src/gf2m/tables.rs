@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 use super::FieldElement;
+use super::maps::{Quad, quads_from_rows};
 use crate::gf2x::PortableWord;
 use std::vec::Vec;
 
@@ -20,8 +21,20 @@ fn x<F: FieldElement>() -> F {
     F::from_word_slice(&w[..F::WORDS]).unwrap_or(F::ONE)
 }
 
+/// The table of the k-fold Frobenius map.
+pub(super) fn frobenius_table<F: FieldElement>(k: usize) -> Vec<Quad> {
+    let rows = frobenius_rows::<F>(k);
+    quads_from_rows(rows.iter().map(F::as_words), F::WORDS)
+}
+
+/// The table of the half-trace.
+pub(super) fn half_trace_table<F: FieldElement>() -> Vec<Quad> {
+    let rows = half_trace_rows::<F>();
+    quads_from_rows(rows.iter().map(F::as_words), F::WORDS)
+}
+
 /// (x^i)^(2^k) = X^i for i < m, X = x^(2^k): m − 1 products by X.
-pub(super) fn frobenius_rows<F: FieldElement>(k: usize) -> Vec<F> {
+fn frobenius_rows<F: FieldElement>(k: usize) -> Vec<F> {
     let mut big_x = x::<F>();
     for _ in 0..k {
         big_x = F::square_k(PortableWord, &big_x);
@@ -37,7 +50,7 @@ pub(super) fn frobenius_rows<F: FieldElement>(k: usize) -> Vec<F> {
 
 /// H(x^i) for i < m: by the recurrence for odd i, and H(x^(2j)) = H(x^j)²
 /// (H commutes with squaring) for even i.
-pub(super) fn half_trace_rows<F: FieldElement>() -> Vec<F> {
+fn half_trace_rows<F: FieldElement>() -> Vec<F> {
     let mut rows: Vec<F> = Vec::with_capacity(F::M);
     let mut xi = F::ONE;
     for i in 0..F::M {

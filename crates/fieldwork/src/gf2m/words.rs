@@ -242,26 +242,32 @@ pub(crate) const fn top_mask(m: usize) -> u64 {
     }
 }
 
+/// The most Frobenius tables a fixed field keeps.
+#[cfg(feature = "std")]
+pub(crate) const TABLE_SLOTS: usize = 4;
+
 /// The multi-squaring steps k of the Itoh–Tsujii chain for m − 1 (see
 /// `algorithms::invert`) worth a precomputed linear map: those with
-/// k ≥ m/12, the largest four, 0 for unused slots. Applying the map costs
-/// m·W masked XORs, k squarings about k·W products and folds, so the
-/// break-even k grows with m: about 16 at m = 163 (a map 386 cycles, a
-/// square 24) and 33 at m = 571 (2 000 and 60; `fieldwork speed --filter
-/// gf2m`, AMD EPYC Zen 3).
+/// k ≥ m/[`TABLE_DIV`], the largest [`TABLE_SLOTS`] (four at each of
+/// the NIST degrees), 0 for unused slots.
 #[cfg(feature = "std")]
-pub(crate) const fn table_steps(m: usize) -> [usize; 4] {
+pub(crate) const fn table_steps(m: usize) -> [usize; TABLE_SLOTS] {
     let n = m - 1;
-    let min = m / 12;
-    let mut steps = [0usize; 4];
+    let min = m / TABLE_DIV;
+    let mut steps = [0usize; TABLE_SLOTS];
     let bits = usize::BITS - n.leading_zeros();
     let mut k = 1;
     let mut i = bits - 1;
     while i > 0 {
         i -= 1;
         if k >= min {
-            // Keep the largest four: shift the list down.
-            steps = [steps[1], steps[2], steps[3], k];
+            // Keep the largest: shift the list down.
+            let mut j = 0;
+            while j + 1 < TABLE_SLOTS {
+                steps[j] = steps[j + 1];
+                j += 1;
+            }
+            steps[TABLE_SLOTS - 1] = k;
         }
         k *= 2;
         if (n >> i) & 1 == 1 {
@@ -270,3 +276,12 @@ pub(crate) const fn table_steps(m: usize) -> [usize; 4] {
     }
     steps
 }
+
+/// Tables for the steps k ≥ m/20: applying a map costs about as much as
+/// 5 (m = 163) to 20 (m = 571) squarings on the AVX2 kernels
+/// (`maps::MapKernel`); m/20 measured best among m/12 … m/40 at every m
+/// (`fieldwork speed --filter invert`, AMD EPYC Zen 3): m = 163 invert
+/// 1 352 cycles at m/12, 1 204 at m/18 … m/24, 1 209 at m/40; m = 571
+/// 11 796, 10 700, 10 960.
+#[cfg(feature = "std")]
+const TABLE_DIV: usize = 20;

@@ -1,0 +1,34 @@
+//! One fixed-field operation in a loop, for callgrind:
+//! `gf2m_one OP M ITERS` with OP one of invert, half_trace, mul, square
+//! and M one of 163, 233, 283, 409, 571 (backend: `FIELDWORK_MAX_ISA`).
+use fieldwork::gf2m::{F163, F233, F283, F409, F571, FieldElement};
+
+fn run<F: FieldElement>(op: &str, iters: usize) -> F {
+    let mut a = F::ONE + F::ONE.sqrt();
+    let b = a.square() + F::ONE;
+    for _ in 0..iters {
+        a = match op {
+            "invert" => a.invert().unwrap_or(F::ONE),
+            "half_trace" => a.half_trace() + b,
+            "mul" => a * b,
+            _ => a.square() + b,
+        };
+        a = std::hint::black_box(a);
+    }
+    a
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let op = args.next().unwrap_or_else(|| "invert".into());
+    let m: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(163);
+    let iters: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let out = match m {
+        163 => format!("{}", run::<F163>(&op, iters)),
+        233 => format!("{}", run::<F233>(&op, iters)),
+        283 => format!("{}", run::<F283>(&op, iters)),
+        409 => format!("{}", run::<F409>(&op, iters)),
+        _ => format!("{}", run::<F571>(&op, iters)),
+    };
+    println!("{}", &out[..8.min(out.len())]);
+}
