@@ -52,15 +52,20 @@
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
 //! - **Inversion**: Itoh–Tsujii over the binary addition chain of m − 1
-//!   (m − 1 squarings, ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products); 0 maps to
-//!   0 and [`FieldElement::invert`] returns none for it.
+//!   (m − 1 squarings, ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products); the
+//!   chain's steps a ↦ a^(2^k) with k ≥ m/20 (four per field: k = 10, 20,
+//!   40, 81 at m = 163; 35, 71, 142, 285 at m = 571) are precomputed
+//!   GF(2)-linear maps applied with masks (`maps.rs`), the others
+//!   squarings; 0 maps to 0 and [`FieldElement::invert`] returns none for
+//!   it.
 //! - **Square root**: a = e(x²) + x·o(x²) ⇒ √a = e(x) + √x·o(x): a bit
 //!   gather and one product by the constant √x.
 //! - **Trace**: Tr is linear; the positions i with Tr(x^i) = 1 come from
 //!   Newton's identities on f at compile time, and Tr(a) is the parity of
 //!   `a AND mask`.
-//! - **Half-trace** (odd m): H(c) = Σ c^(4^i), i ≤ (m−1)/2, by h ← h⁴ + c;
-//!   it solves z² + z = c when Tr(c) = 0.
+//! - **Half-trace** (odd m): H(c) = Σ c^(4^i), i ≤ (m−1)/2, a linear map
+//!   precomputed (its images of x^i) and applied with masks, or by
+//!   h ← h⁴ + c without `std`; it solves z² + z = c when Tr(c) = 0.
 //!
 //! Every operation is constant time in every backend: no branch and no
 //! memory index depends on an element's value; loop counts depend on m
@@ -82,12 +87,11 @@
 //! VPCLMULQDQ. Its single-element operations use, for every field, the
 //! xmm-lane formulas of `pclmulqdq` (VEX-encoded), not the `gf2x` ymm
 //! fixed kernels, which measured no faster inside a field product (below);
-//! AVX2 pays in the Frobenius and half-trace maps, whose masked row XORs
-//! the compiler vectorises on ymm (through the public API, against the same
-//! binary under `FIELDWORK_MAX_ISA=clmul`: `invert` 1.07–1.19× at m = 163
-//! … 409 but 0.91× at 571, 17 300 against 15 800 cycles — the same body
-//! instantiated in peer-bench's crate takes 13 000: the compiler's
-//! vectorisation differs; `half_trace` 1.05–1.33×). Its batches run two
+//! AVX2 pays in the Frobenius and half-trace maps (`maps.rs`: four rows per
+//! `vblendvpd`, against two per SSE4.1 `blendvpd` on `pclmulqdq` and one
+//! mask per bit on `portable`; `fieldwork speed --filter half_trace
+//! --all-backends`, Zen 3: m = 163 140, 277 and 790 cycles, m = 571 1 250,
+//! 2 970 and 3 050). Its batches run two
 //! elements at once on `gf2x`'s pair digits (one word of each element in
 //! the low 64 bits of its lane; `vpclmulqdq` imm 0x00 and an in-lane
 //! `vpsrldq` per word product, shifts and XORs lane-wise), an odd last
@@ -111,11 +115,11 @@
 //! gf2m` measures each operation against NTL's `GF2E` and OpenSSL's
 //! `BN_GF2m_*` (chained calls); `docs/benchmarks/amd-epyc-f25m1.md` has
 //! the generated table. On an AMD EPYC Zen 3 (family 25 model 1, PCLMULQDQ
-//! backend), 2026-11-22: mul 10–15× NTL and 3.8–5.5× OpenSSL; square
+//! backend), 2026-11-22/23: mul 10–15× NTL and 3.8–5.5× OpenSSL; square
 //! 3.0–4.6× NTL; sqrt several hundred times either (they exponentiate);
-//! invert 1.25–1.8× NTL and 4.2–7× OpenSSL; m = 163: mul 58 cycles,
-//! square 49, invert 2 460; m = 571: mul 190, square 95, invert 15 750,
-//! half-trace 2 600.
+//! invert 1.8–3.4× NTL and 6–14× OpenSSL (below); m = 163: mul 58 cycles,
+//! square 49, invert 1 245, half-trace 140; m = 571: mul 190, square 95,
+//! invert 11 200, half-trace 1 250.
 //!
 //! What a product costs against its parts (`--filter "parts of mul"`, same
 //! CPU, 2026-11-23, each chained through memory; the `gf2x` product on the
@@ -161,16 +165,19 @@
 //!   against 30.1; two pairs per loop iteration: no change.
 //!
 //! Inversion is the operation furthest from its target (4× NTL): NTL's is
-//! a variable-time extended Euclid, ours Itoh–Tsujii in constant time. Its
-//! floor at m = 571: ⌊log₂ 570⌋ + popcount(570) − 1 = 13 products (1 900
-//! cycles), three 285/142/71-fold Frobenius maps as tables (m·W = 5 139
-//! masked XORs each, about 2 600 cycles, the half-trace's cost) and 38
-//! single squarings (2 300): about 12 000 cycles at best (we measure
-//! 15 750), against NTL's 19 700. A constant-time divstep inversion
-//! (Bernstein–Yang, with 62 steps per batch on one word and the transition
-//! matrix applied by carry-less products) needs 2m − 1 steps: 19 batches of
-//! about 350 cycles, about 7 000 (2.8× NTL) — the next thing to try, but
-//! still short of 4×.
+//! a variable-time extended Euclid, ours Itoh–Tsujii in constant time.
+//! `peer-bench --filter invert` (Zen 3, 2026-11-23): 1 245 / 1 759 / 3 080 /
+//! 5 318 / 11 185 cycles at m = 163 / 233 / 283 / 409 / 571, 3.1 / 3.4 /
+//! 2.5 / 2.5 / 1.8× NTL and 6–14× OpenSSL. Its floor is the latency chain:
+//! at m = 163, 9 products (about 30 cycles each in the chain), 11 single
+//! squarings (about 20) and 4 maps of 41 groups × (1 shift, 3 blends,
+//! 3 XORs) = 287 vector instructions (about 110 cycles: two blend pipes,
+//! table in L1) — about 940: 4× NTL (960) would take the floor itself. At
+//! m = 571, 13 products (about 100), 37 squarings (60) and 4 maps of 143
+//! groups × 19 instructions whose 41 KiB tables stream from L2 (about
+//! 1 250 each; two blends a cycle would allow 650): about 8 500 at best,
+//! 2.3× NTL. A map costs as much as 5 (m = 163) to 20 (m = 571) squarings
+//! (`words::TABLE_DIV`).
 //!
 //! Rejected: a 4-bit window for the Frobenius tables (a secret table
 //! index); the masked XOR without `black_box` (the compiler made it a branch
