@@ -37,10 +37,10 @@
 //! masked ymm XOR as the compiler vectorised it); m = 571 1 250, 2 970,
 //! 3 050 (2 500 before).
 //!
-//! Rejected: a 4-bit window (a secret table index); `vpand` with masks from
-//! `vpcmpgtq` (one more instruction per group than the blend, which reads
-//! the sign bit itself); the masked XOR without `black_box` in the portable
-//! kernel (the compiler made it a branch on the secret bit).
+//! Rejected: a 4-bit window (a secret table index); the masked XOR without
+//! `black_box` in the portable kernel (the compiler made it a branch on the
+//! secret bit). Not built: `vpand` with masks from `vpcmpgtq` (one more
+//! instruction per group than the blend, which reads the sign bit itself).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // a table of ⌈m/4⌉·W quads, indexed by group g < ⌈m/4⌉ and word w < W;
 // bits of `a` by i < m ≤ 64·W.
