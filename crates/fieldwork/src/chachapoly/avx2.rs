@@ -29,9 +29,12 @@
 //! per block against 400 ticks of rounds per group).
 //!
 //! Figure (`cargo run --release -p peer-bench --features system-peers --
-//! --filter chachapoly`, AMD EPYC Zen 3 family 25 model 1, 2026-11-22; the
+//! --filter chachapoly`, AMD EPYC Zen 3 family 25 model 1, 2026-11-23; the
 //! table is in `docs/benchmarks/amd-epyc-f25m1.md`): sealing 16 KiB with 13
-//! bytes of associated data at 1.15 cycles/byte, 1.16× ring and aws-lc-rs.
+//! bytes of associated data at 1.12 cycles/byte, 1.21× ring and aws-lc-rs;
+//! 1 420 bytes 1.01×, 576 bytes 0.97× (slower: the first 8-block kernel
+//! runs alone, about 520 cycles with no MAC to hide, and the last kernel's
+//! ciphertext is MACed alone).
 //!
 //! Rejected, each measured slower with `peer-bench --filter chachapoly`:
 //! - two passes over the whole message (ChaCha20, then vector Poly1305);
