@@ -149,6 +149,19 @@ fn gf2m_batch_op(s: &[u8; SECRET]) -> u64 {
     batch::<F163, 3>(s) ^ batch::<F571, 9>(s)
 }
 
+/// Inversion and half-trace of a secret element in F163 and F571 (on the
+/// ymm backend: the Frobenius and half-trace maps by `vblendvpd`, which
+/// valgrind cannot run there).
+fn gf2m_maps_op(s: &[u8; SECRET]) -> u64 {
+    fn maps<F: FieldElement, const W: usize>(s: &[u8; SECRET]) -> u64 {
+        let a = secret_element::<F, W>(s, 0);
+        let i = a.invert().unwrap_or(F::ZERO);
+        let h = a.half_trace();
+        i.as_words()[0] ^ h.as_words()[0]
+    }
+    maps::<F163, 3>(s) ^ maps::<F571, 9>(s)
+}
+
 fn backend_gf2m() -> &'static str {
     fieldwork::gf2m::Backend::best().name()
 }
@@ -271,6 +284,11 @@ const OPS: &[Timed] = &[
         name: "gf2m/batch",
         backend: backend_gf2m,
         run: gf2m_batch_op,
+    },
+    Timed {
+        name: "gf2m/invert-half-trace",
+        backend: backend_gf2m,
+        run: gf2m_maps_op,
     },
     Timed {
         name: "poly1305/mac",
