@@ -65,21 +65,25 @@
 //! libsecp256k1's `modinv64`; the code is ours.
 //
 // Indexing is bounded by construction: fixed-size `[_; W]` and
-// `[_; W + 1]` arrays with `i < W` (checked at compile time per field).
+// `[_; W + 1]` arrays with `i < W` (W1 = W + 1 checked at compile time),
+// and word positions below ⌈m/64⌉ = W of the field's own modulus.
 #![allow(clippy::indexing_slicing)]
-#![forbid(unsafe_code)]
 
 use super::FieldElement;
 use super::words::{fold_sparse, top_mask};
-use crate::gf2x::InlineFixed;
+use crate::gf2x::{InlineFixed, PortableWord};
+#[cfg(target_arch = "x86_64")]
+use crate::gf2x::{PclmulLane, YmmLane};
 
-/// The most divsteps one batch runs (the values' bits and the matrix share
-/// a word: see the module doc).
-const MAX_STEPS: usize = 62;
+/// The most divsteps one batch runs: the values' bits and the matrix share
+/// a word, and f's stale bits are cleared four at a time (module doc).
+const MAX_STEPS: usize = 59;
 
-/// One field's constants: the modulus, the batch shape, the start value
-/// x^(−N) mod P.
-struct Plan<const W: usize> {
+/// Divsteps between two clearings of f's stale bits.
+const BLOCK: u32 = 4;
+
+/// One field's constants: the modulus, the batch shape, the start value.
+pub(super) struct Plan<const W: usize> {
     /// m.
     m: usize,
     /// The modulus' exponents below m (with 0).
@@ -88,9 +92,10 @@ struct Plan<const W: usize> {
     modulus: [u64; W],
     /// Batches.
     batches: usize,
-    /// Divsteps per batch, 1..=62.
+    /// Divsteps per batch, 1..=59.
     steps: u32,
-    /// x^(−N) mod P, N = batches·steps.
+    /// x^(−63·batches) mod P: each batch multiplies (d, e) by its matrix
+    /// times x^(63 − j), and x^(j·batches) is the divsteps' own factor.
     start: [u64; W],
 }
 
@@ -102,7 +107,8 @@ const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
     modulus[m / 64] |= 1 << (m % 64);
     let mut i = 0;
     while i < terms.len() {
-        assert!(terms[i] < m);
+        // One fold of a word above m must land below m.
+        assert!(terms[i] + 64 < m);
         modulus[terms[i] / 64] |= 1 << (terms[i] % 64);
         i += 1;
     }
@@ -114,7 +120,7 @@ const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
     let mut y = [0u64; W];
     y[0] = 1;
     let mut k = 0;
-    while k < batches * steps {
+    while k < 63 * batches {
         let odd = (y[0] & 1).wrapping_neg();
         let mut w = 0;
         while w < W {
@@ -147,11 +153,22 @@ const P283: Plan<5> = plan(283, &[12, 7, 5, 0]);
 const P409: Plan<7> = plan(409, &[87, 0]);
 const P571: Plan<9> = plan(571, &[10, 5, 2, 0]);
 
+/// A backend's divstep inversion on W words (W1 = W + 1): the portable
+/// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
+pub(super) trait Divstep: InlineFixed {
+    /// `a^(−1)` (0 for 0), `a` reduced.
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W];
+}
+
 /// `a^(−1)`, and 0 for 0, by divsteps on the kernels `k`. (A field other
 /// than the five — none exists: the trait is sealed — falls back to
 /// Itoh–Tsujii.)
 #[inline(always)]
-pub(super) fn invert<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
     match F::M {
         163 => run::<F, K, 3, 4>(k, a, &P163),
         233 => run::<F, K, 4, 5>(k, a, &P233),
@@ -162,82 +179,105 @@ pub(super) fn invert<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
     }
 }
 
-/// The inversion on W words (W1 = W + 1 for the products).
+/// The element's words in, the inverse's words out.
 #[inline(always)]
-fn run<F: FieldElement, K: InlineFixed, const W: usize, const W1: usize>(
+fn run<F: FieldElement, K: Divstep, const W: usize, const W1: usize>(
     k: K,
     a: &F,
     plan: &Plan<W>,
 ) -> F {
     const { assert!(W1 == W + 1) };
     // The word count is public; it always matches (F::M picked the plan).
-    let Ok(&g) = <&[u64; W]>::try_from(a.as_words()) else {
+    let Ok(a) = <&[u64; W]>::try_from(a.as_words()) else {
         return F::ZERO;
     };
-    let mut f = plan.modulus;
-    let mut g = g;
-    let mut d = [0u64; W];
-    let mut e = plan.start;
-    let mut eta: i64 = -1; // η = −δ, δ = 1
-    for batch in 0..plan.batches {
-        let t = divsteps(f[0], g[0], &mut eta, plan.steps);
-        let [u, v, q, r] = t;
-        if batch + 1 < plan.batches {
-            // (f, g) ← (u·f + v·g, q·f + r·g)/x^j; the last batch needs
-            // only d.
-            let (fl, gl) = (k.limbs(&f), k.limbs(&g));
-            let fx: [u64; W1] = combine(k, u, &fl, v, &gl);
-            let gx: [u64; W1] = combine(k, q, &fl, r, &gl);
-            f = shift_down(&fx, plan.steps);
-            g = shift_down(&gx, plan.steps);
-        }
-        // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
-        let (dl, el) = (k.limbs(&d), k.limbs(&e));
-        let mut dx: [u64; W1] = combine(k, u, &dl, v, &el);
-        let mut ex: [u64; W1] = combine(k, q, &dl, r, &el);
-        fold_sparse(&mut dx, plan.m, plan.terms);
-        fold_sparse(&mut ex, plan.m, plan.terms);
-        d = low_words(&dx);
-        e = low_words(&ex);
-    }
+    let mut d = k.invert_words::<W, W1>(a, plan);
     // Reduced already (the fold clears bits ≥ m); the mask lets the
     // compiler drop `from_word_slice`'s check, a branch on the value.
     d[W - 1] &= top_mask(plan.m);
     F::from_word_slice(&d).unwrap_or(F::ZERO)
 }
 
-/// `j` divsteps (1 ≤ j ≤ 62) on the low words `f0`, `g0` (f0 odd) from
-/// η = −δ: returns the matrix (u, v, q, r) with x^j·(f_j, g_j) =
-/// (u·f + v·g, q·f + r·g) (entries of degree ≤ j) and updates η. Constant
-/// time: the same operations whatever the inputs.
+/// The column (v, r) of the matrix, which shares no word with a value:
+/// a general register, or (x86-64) the low lane of an xmm register, so
+/// its six operations a step leave the integer units to f, g and δ.
+trait Column: Copy {
+    /// The column from two words.
+    fn from_words(f: u64, g: u64) -> [Self; 2];
+    /// One divstep of the column: `f1` holds the f-row entry divided by
+    /// x (as the packed word of f does), `g` the g-row entry.
+    fn step(f1: &mut Self, g: &mut Self, m: u64, swap: u64);
+    /// The word.
+    fn word(self) -> u64;
+}
+
+impl Column for u64 {
+    #[inline(always)]
+    fn from_words(f: u64, g: u64) -> [u64; 2] {
+        [f, g]
+    }
+    #[inline(always)]
+    fn step(f1: &mut u64, g: &mut u64, m: u64, swap: u64) {
+        let g1 = *g >> 1;
+        *g = g1 ^ (*f1 & m);
+        *f1 ^= (*f1 ^ g1) & swap;
+    }
+    #[inline(always)]
+    fn word(self) -> u64 {
+        self
+    }
+}
+
+/// `j` divsteps (1 ≤ j ≤ 59) on the low words `f0`, `g0` (f0 odd) from
+/// η = −δ: returns the matrix (u, v, q, r)·x^(63 − j) (each entry one word:
+/// degree ≤ 63), for which x^63·(f_j, g_j) = (u·f + v·g, q·f + r·g)
+/// scaled alike, and updates η. Constant time: the same operations
+/// whatever the inputs.
 #[inline(always)]
-fn divsteps(f0: u64, g0: u64, eta: &mut i64, j: u32) -> [u64; 4] {
+fn divsteps<C: Column>(f0: u64, g0: u64, eta: &mut i64, j: u32) -> [u64; 4] {
     const ONE: u64 = 1 << 63; // x^0 of a matrix entry
     let low = (1u64 << j) - 1;
-    let mut af = (f0 & low) | ONE; // f's low j bits, and u
-    let mut ag = g0 & low; // g's low j bits, and q
-    let mut bf = 0u64; // v
-    let mut bg = ONE; // r
+    // f's low j bits and u, divided by x (f(0) = 1 is implicit); g's low
+    // j bits and q.
+    let mut af = ((f0 & low) | ONE) >> 1;
+    let mut ag = g0 & low;
+    let [mut bf, mut bg] = C::from_words(0, ONE); // v / x, r
     let mut h = *eta;
-    let mut keep = !(1u64 << 62);
-    for _ in 0..j {
-        // f's stale bit 62 − i, before the matrix reaches it.
+    // Before the block from step s: clear the four bits below the matrix
+    // (`af`: 58 − s ..= 61 − s, the matrix from 62 − s; `ag`: one higher),
+    // dead since j ≤ 59 (module doc).
+    let mut keep = !(0xf << 58);
+    for _ in 0..j / BLOCK {
         af &= keep;
-        keep = keep.rotate_right(1);
-        let m = (ag & 1).wrapping_neg();
-        let swap = m & ((h >> 63) as u64);
-        let xa = (af ^ ag) & swap;
-        ag = (ag ^ (af & m)) >> 1;
-        af ^= xa;
-        let xb = (bf ^ bg) & swap;
-        bg = (bg ^ (bf & m)) >> 1;
-        bf ^= xb;
-        // δ ← 1 − δ on a swap, else 1 + δ: η ← ¬η, else η − 1.
-        h = (h ^ swap as i64).wrapping_add(!swap as i64);
+        ag &= keep.rotate_left(1);
+        keep = keep.rotate_right(BLOCK);
+        for _ in 0..BLOCK {
+            step(&mut af, &mut ag, &mut bf, &mut bg, &mut h);
+        }
+    }
+    af &= keep;
+    ag &= keep.rotate_left(1);
+    for _ in 0..j % BLOCK {
+        step(&mut af, &mut ag, &mut bf, &mut bg, &mut h);
     }
     *eta = h;
-    let s = 63 - j;
-    [af >> s, bf >> s, ag >> s, bg >> s]
+    // The matrix is bits 63 − j and up; below, the values' dead bits.
+    let matrix = !((1u64 << (63 - j)) - 1);
+    [(af << 1) & matrix, bf.word() << 1, ag & matrix, bg.word()]
+}
+
+/// One divstep on the packed words (see [`divsteps`]): `af` = f's bits and
+/// u, divided by x; `ag` = g's bits and q; `bf`, `bg` = v/x, r; `h` = η.
+#[inline(always)]
+fn step<C: Column>(af: &mut u64, ag: &mut u64, bf: &mut C, bg: &mut C, h: &mut i64) {
+    let g1 = *ag >> 1;
+    let m = (*ag & 1).wrapping_neg();
+    let swap = m & ((*h >> 63) as u64);
+    *ag = g1 ^ (*af & m);
+    *af ^= (*af ^ g1) & swap;
+    C::step(bf, bg, m, swap);
+    // δ ← 1 − δ on a swap, else 1 + δ: η ← ¬η, else η − 1.
+    *h = (*h ^ swap as i64).wrapping_add(!swap as i64);
 }
 
 /// `x·a + y·b` (x, y one word; a, b W words as the kernel's digits) as
@@ -263,14 +303,14 @@ fn combine<K: InlineFixed, const W: usize, const W1: usize>(
     k.words(acc)
 }
 
-/// `c / x^j` (its low j bits are zero), 1 ≤ j ≤ 62, in W words (the
-/// quotient has degree ≤ m < 64W).
+/// `c / x^63` (its low 63 bits are zero) in W words (the quotient has
+/// degree ≤ m < 64W).
 #[inline(always)]
-fn shift_down<const W: usize, const W1: usize>(c: &[u64; W1], j: u32) -> [u64; W] {
+fn shift_down<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
     let mut out = [0u64; W];
     // i < W, i + 1 < W1.
     for i in 0..W {
-        out[i] = (c[i] >> j) | (c[i + 1] << (64 - j));
+        out[i] = (c[i] >> 63) | (c[i + 1] << 1);
     }
     out
 }
@@ -281,6 +321,277 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
     let mut out = [0u64; W];
     out.copy_from_slice(&c[..W]);
     out
+}
+
+/// The portable body: the matrix applied by the kernels' word products,
+/// four W-word rows a batch.
+impl Divstep for PortableWord {
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        let k = self;
+        let (mut f, mut g) = (plan.modulus, *a);
+        let (mut d, mut e) = ([0u64; W], plan.start);
+        let mut eta: i64 = -1; // η = −δ, δ = 1
+        for batch in 0..plan.batches {
+            let [u, v, q, r] = divsteps::<u64>(f[0], g[0], &mut eta, plan.steps);
+            if batch + 1 < plan.batches {
+                // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
+                // needs only d.
+                let (fl, gl) = (k.limbs(&f), k.limbs(&g));
+                f = shift_down(&combine::<_, W, W1>(k, u, &fl, v, &gl));
+                g = shift_down(&combine::<_, W, W1>(k, q, &fl, r, &gl));
+            }
+            // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
+            let (dl, el) = (k.limbs(&d), k.limbs(&e));
+            let mut dx: [u64; W1] = combine(k, u, &dl, v, &el);
+            let mut ex: [u64; W1] = combine(k, q, &dl, r, &el);
+            fold_sparse(&mut dx, plan.m, plan.terms);
+            fold_sparse(&mut ex, plan.m, plan.terms);
+            d = low_words(&dx);
+            e = low_words(&ex);
+        }
+        d
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Divstep for PclmulLane {
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        x86::invert_words::<W, W1>(self.0, a, plan)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Divstep for YmmLane {
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        x86::invert_words::<W, W1>(self.0.clmul(), a, plan)
+    }
+}
+
+/// PCLMULQDQ: (f, g) and (d, e) as W xmm registers each, word i of both
+/// in one (lane 0: f or d, lane 1: g or e); the matrix as (u, v) and
+/// (q, r) in two more, so a row's word product u·f_i + v·g_i is two
+/// `pclmulqdq` (imm 0x00 and 0x11) and a XOR, and the shifts and the
+/// modular fold run on both rows of a pair at once.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    #![allow(unsafe_code)]
+
+    use super::{Column, Plan, divsteps};
+    use crate::cpu::Clmul;
+    use core::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
+        _mm_set_epi64x, _mm_setzero_si128, _mm_sll_epi64, _mm_slli_epi64, _mm_srl_epi64,
+        _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
+    };
+
+    /// The column (v, r) in the low lane of an xmm register (the high lane
+    /// is don't-care: everything is lane-wise).
+    #[derive(Clone, Copy)]
+    pub(super) struct Xmm(__m128i);
+
+    impl Column for Xmm {
+        #[inline(always)]
+        fn from_words(f: u64, g: u64) -> [Xmm; 2] {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                [
+                    Xmm(_mm_cvtsi64_si128(f as i64)),
+                    Xmm(_mm_cvtsi64_si128(g as i64)),
+                ]
+            }
+        }
+        #[inline(always)]
+        fn step(f1: &mut Xmm, g: &mut Xmm, m: u64, swap: u64) {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                let m = _mm_cvtsi64_si128(m as i64);
+                let swap = _mm_cvtsi64_si128(swap as i64);
+                let g1 = _mm_srli_epi64::<1>(g.0);
+                g.0 = _mm_xor_si128(g1, _mm_and_si128(f1.0, m));
+                f1.0 = _mm_xor_si128(f1.0, _mm_and_si128(_mm_xor_si128(f1.0, g1), swap));
+            }
+        }
+        #[inline(always)]
+        fn word(self) -> u64 {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { _mm_cvtsi128_si64(self.0) as u64 }
+        }
+    }
+
+    #[inline(always)]
+    fn xor(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_xor_si128(a, b) }
+    }
+
+    /// Both lanes shifted left by `s` < 64 bits.
+    #[inline(always)]
+    fn shl(a: __m128i, s: usize) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_sll_epi64(a, _mm_cvtsi64_si128(s as i64)) }
+    }
+
+    /// Both lanes shifted right by `s` < 64 bits.
+    #[inline(always)]
+    fn shr(a: __m128i, s: usize) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_srl_epi64(a, _mm_cvtsi64_si128(s as i64)) }
+    }
+
+    /// `m·x` for the matrix row `m` = (a, b) and the pairs `x`: per pair
+    /// i, a·x_i.lane0 + b·x_i.lane1 (128 bits).
+    #[inline(always)]
+    fn row(t: Clmul, m: __m128i, x: __m128i) -> __m128i {
+        let _ = t;
+        // SAFETY: the `Clmul` token proves PCLMULQDQ.
+        unsafe {
+            _mm_xor_si128(
+                _mm_clmulepi64_si128::<0x00>(m, x),
+                _mm_clmulepi64_si128::<0x11>(m, x),
+            )
+        }
+    }
+
+    /// Both rows of the matrix (`ma`, `mb`) applied to the pairs `x`: the
+    /// W + 1 words of the two results, interleaved (word k of row `ma` in
+    /// lane 0, of row `mb` in lane 1).
+    #[inline(always)]
+    fn apply<const W: usize, const W1: usize>(
+        t: Clmul,
+        ma: __m128i,
+        mb: __m128i,
+        x: &[__m128i; W],
+    ) -> [__m128i; W1] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        let zero = unsafe { _mm_setzero_si128() };
+        let mut out = [zero; W1];
+        let mut carry = zero;
+        // i < W < W1.
+        for i in 0..W {
+            let pa = row(t, ma, x[i]);
+            let pb = row(t, mb, x[i]);
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let (lo, hi) = unsafe { (_mm_unpacklo_epi64(pa, pb), _mm_unpackhi_epi64(pa, pb)) };
+            out[i] = xor(lo, carry);
+            carry = hi;
+        }
+        out[W] = carry;
+        out
+    }
+
+    /// The pairs of `c` (W + 1 words per lane, degree < m + 63) reduced
+    /// modulo P, both lanes at once: `words::fold_sparse` on lanes.
+    #[inline(always)]
+    fn fold<const W: usize, const W1: usize>(
+        c: &[__m128i; W1],
+        m: usize,
+        terms: &[usize],
+    ) -> [__m128i; W] {
+        let mut out = [c[0]; W];
+        out.copy_from_slice(&c[..W]);
+        // Word W, at x^(64W) = x^(64W − m)·(P − x^m): lands below word W − 1
+        // (terms + 64 < m).
+        let t = c[W];
+        for &term in terms {
+            let pos = 64 * W - m + term;
+            let (w, s) = (pos / 64, pos % 64);
+            out[w] = xor(out[w], shl(t, s));
+            if s != 0 {
+                out[w + 1] = xor(out[w + 1], shr(t, 64 - s));
+            }
+        }
+        // The bits of word W − 1 from m on (m = 64(W − 1) + r, 0 < r).
+        let r = m % 64;
+        let t = shr(out[W - 1], r);
+        out[W - 1] = xor(out[W - 1], shl(t, r));
+        for &term in terms {
+            let (w, s) = (term / 64, term % 64);
+            out[w] = xor(out[w], shl(t, s));
+            if s != 0 && w + 1 < W {
+                out[w + 1] = xor(out[w + 1], shr(t, 64 - s));
+            }
+        }
+        out
+    }
+
+    /// The two lanes' words.
+    #[inline(always)]
+    fn lanes(x: __m128i) -> [u64; 2] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            [
+                _mm_cvtsi128_si64(x) as u64,
+                _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64,
+            ]
+        }
+    }
+
+    /// The whole inversion (see [`super::Divstep`]).
+    #[inline(always)]
+    pub(super) fn invert_words<const W: usize, const W1: usize>(
+        t: Clmul,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        let zero = unsafe { _mm_setzero_si128() };
+        let mut fg = [zero; W];
+        let mut de = [zero; W];
+        // i < W for the four arrays.
+        for i in 0..W {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                fg[i] = _mm_set_epi64x(a[i] as i64, plan.modulus[i] as i64);
+                de[i] = _mm_set_epi64x(plan.start[i] as i64, 0);
+            }
+        }
+        let mut eta: i64 = -1; // η = −δ, δ = 1
+        for batch in 0..plan.batches {
+            let [f0, g0] = lanes(fg[0]);
+            let [u, v, q, r] = divsteps::<Xmm>(f0, g0, &mut eta, plan.steps);
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let (mf, mg) = unsafe {
+                (
+                    _mm_set_epi64x(v as i64, u as i64),
+                    _mm_set_epi64x(r as i64, q as i64),
+                )
+            };
+            if batch + 1 < plan.batches {
+                // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
+                // needs only d.
+                let s: [__m128i; W1] = apply(t, mf, mg, &fg);
+                // i < W, i + 1 < W1.
+                for i in 0..W {
+                    // SAFETY: SSE2 is part of the x86-64 baseline.
+                    fg[i] =
+                        unsafe { xor(_mm_srli_epi64::<63>(s[i]), _mm_slli_epi64::<1>(s[i + 1])) };
+                }
+            }
+            // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
+            let s: [__m128i; W1] = apply(t, mf, mg, &de);
+            de = fold::<W, W1>(&s, plan.m, plan.terms);
+        }
+        let mut d = [0u64; W];
+        for (x, pair) in d.iter_mut().zip(de) {
+            [*x, _] = lanes(pair);
+        }
+        d
+    }
 }
 
 #[cfg(test)]
@@ -389,6 +700,6 @@ mod tests {
         assert_eq!(shape(P233.m, P233.batches, P233.steps), (233, 8, 59, 472));
         assert_eq!(shape(P283.m, P283.batches, P283.steps), (283, 10, 57, 570));
         assert_eq!(shape(P409.m, P409.batches, P409.steps), (409, 14, 59, 826));
-        assert_eq!(shape(P571.m, P571.batches, P571.steps), (571, 19, 61, 1159));
+        assert_eq!(shape(P571.m, P571.batches, P571.steps), (571, 20, 58, 1160));
     }
 }

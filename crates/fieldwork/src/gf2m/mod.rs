@@ -536,7 +536,7 @@ mod ops {
         algorithms::invert(&arith::<F, K>(k), a)
     }
     #[inline(always)]
-    pub(super) fn invert_divstep<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+    pub(super) fn invert_divstep<F: FieldElement, K: super::divstep::Divstep>(k: K, a: &F) -> F {
         super::divstep::invert(k, a)
     }
     #[inline(always)]
