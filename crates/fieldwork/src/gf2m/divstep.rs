@@ -116,9 +116,6 @@ const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
     let n = 2 * m - 1;
     let batches = n.div_ceil(MAX_STEPS);
     let steps = n.div_ceil(batches);
-    // The x86 path spreads a batch's W word products over the next
-    // batch's blocks of steps.
-    assert!(steps / BLOCK as usize >= W);
     // x^(−1) = (P + 1)/x mod P, since P(0) = 1: y/x is y + y(0)·P shifted.
     let mut y = [0u64; W];
     y[0] = 1;
@@ -234,19 +231,10 @@ impl Step for MaskStep {
 /// `j` divsteps (1 ≤ j ≤ 59) on the low words `f0`, `g0` (f0 odd) from
 /// η = −δ: returns the matrix (u, v, q, r)·x^(63 − j) (each entry one word:
 /// degree ≤ 63), for which x^63·(f_j, g_j) = (u·f + v·g, q·f + r·g)
-/// scaled alike, and updates η. Calls `block(t)` before the t-th block
-/// of four steps, t < ⌊j/4⌋ (work independent of the steps, which the
-/// core overlaps with their dependency chain). Constant time: the same
-/// operations whatever the inputs.
+/// scaled alike, and updates η. Constant time: the same operations
+/// whatever the inputs.
 #[inline(always)]
-fn divsteps<S: Step>(
-    st: S,
-    f0: u64,
-    g0: u64,
-    eta: &mut i64,
-    j: u32,
-    block: &mut impl FnMut(usize),
-) -> [u64; 4] {
+fn divsteps<S: Step>(st: S, f0: u64, g0: u64, eta: &mut i64, j: u32) -> [u64; 4] {
     const ONE: u64 = 1 << 63; // x^0 of a matrix entry
     let low = (1u64 << j) - 1;
     // f's low j bits and u, divided by x (f(0) = 1 is implicit); g's low
@@ -259,9 +247,7 @@ fn divsteps<S: Step>(
     // (`af`: 58 − s ..= 61 − s, the matrix from 62 − s; `ag`: one higher),
     // dead since j ≤ 59 (module doc).
     let mut keep = !(0xf << 58);
-    for t in 0..(j / BLOCK) as usize {
-        // Independent work of the caller, overlapping the steps' chain.
-        block(t);
+    for _ in 0..j / BLOCK {
         af &= keep;
         ag &= keep.rotate_left(1);
         keep = keep.rotate_right(BLOCK);
@@ -337,7 +323,7 @@ impl Divstep for PortableWord {
         let (mut d, mut e) = ([0u64; W], plan.start);
         let mut eta: i64 = -1; // η = −δ, δ = 1
         for batch in 0..plan.batches {
-            let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut eta, plan.steps, &mut |_| {});
+            let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut eta, plan.steps);
             if batch + 1 < plan.batches {
                 // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
                 // needs only d.
@@ -556,78 +542,36 @@ mod x86 {
         unsafe { xor(_mm_srli_epi64::<63>(lo), _mm_slli_epi64::<1>(hi)) }
     }
 
-    /// A batch's matrix applied to (f, g) and (d, e), spread over the next
-    /// batch's divsteps: word 0 of the new (f, g) first (the next steps
-    /// start from it), the other words and (d, e) one word pair per block
-    /// of steps ([`Pending::block`]), the rest after them.
-    struct Pending<const W: usize, const W1: usize> {
-        /// The matrix rows (u, v) and (q, r).
+    /// Both rows (`mf`, `mg`) applied to the word pairs `x`: the W + 1
+    /// words of the two results, interleaved (row `mf` in lane 0).
+    #[inline(always)]
+    fn apply<const W: usize, const W1: usize>(
+        t: Clmul,
         mf: __m128i,
         mg: __m128i,
-        /// Word k of the (f, g) products, the last one complete, and the
-        /// high half of the last product (word k + 1, partial).
-        fg_last: __m128i,
-        fg_carry: __m128i,
-        /// The (d, e) products so far, W + 1 words.
-        de: [__m128i; W1],
+        x: &[__m128i; W],
+    ) -> [__m128i; W1] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        let zero = unsafe { _mm_setzero_si128() };
+        let mut out = [zero; W1];
+        let mut carry = zero;
+        // i < W < W1.
+        for i in 0..W {
+            let (lo, hi) = pair(t, mf, mg, x[i]);
+            out[i] = xor(lo, carry);
+            carry = hi;
+        }
+        out[W] = carry;
+        out
     }
 
-    impl<const W: usize, const W1: usize> Pending<W, W1> {
-        /// Starts applying (mf, mg): the new fg[0] now (from the old words 0
-        /// and 1), the rest pending.
-        #[inline(always)]
-        fn start(t: Clmul, mf: __m128i, mg: __m128i, fg: &mut [__m128i; W]) -> Self {
-            let (t0, c0) = pair(t, mf, mg, fg[0]);
-            let (l1, c1) = pair(t, mf, mg, fg[1]);
-            let t1 = xor(l1, c0);
-            fg[0] = down63(t0, t1);
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            let zero = unsafe { _mm_setzero_si128() };
-            Pending {
-                mf,
-                mg,
-                fg_last: t1,
-                fg_carry: c1,
-                de: [zero; W1],
-            }
-        }
-
-        /// Block `b`'s share: word b + 2 of (f, g) (fg[b + 1] completed),
-        /// word b of (d, e). Public indices only.
-        #[inline(always)]
-        fn block(&mut self, t: Clmul, b: usize, fg: &mut [__m128i; W], de: &[__m128i; W]) {
-            if b + 2 < W {
-                let (lo, hi) = pair(t, self.mf, self.mg, fg[b + 2]);
-                let tk = xor(lo, self.fg_carry);
-                fg[b + 1] = down63(self.fg_last, tk);
-                self.fg_last = tk;
-                self.fg_carry = hi;
-            }
-            if b < W {
-                let (lo, hi) = pair(t, self.mf, self.mg, de[b]);
-                self.de[b] = xor(self.de[b], lo);
-                self.de[b + 1] = hi;
-            }
-        }
-
-        /// The last word of (f, g), and (d, e) reduced modulo P.
-        #[inline(always)]
-        fn finish(self, fg: &mut [__m128i; W], de: &mut [__m128i; W], m: usize, terms: &[usize]) {
-            fg[W - 1] = down63(self.fg_last, self.fg_carry);
-            *de = fold::<W, W1>(&self.de, m, terms);
-        }
-    }
-
-    /// The whole inversion (see [`super::Divstep`]). Batch b's matrix is
-    /// applied during batch b + 1's divsteps ([`Pending`]): the products
-    /// run on the vector units while the integer units run the steps.
+    /// The whole inversion (see [`super::Divstep`]).
     #[inline(always)]
     pub(super) fn invert_words<const W: usize, const W1: usize>(
         t: Clmul,
         a: &[u64; W],
         plan: &Plan<W>,
     ) -> [u64; W] {
-        const { assert!(W1 == W + 1 && W >= 2) };
         // SAFETY: SSE2 is part of the x86-64 baseline.
         let zero = unsafe { _mm_setzero_si128() };
         let mut fg = [zero; W];
@@ -641,21 +585,9 @@ mod x86 {
             }
         }
         let mut eta: i64 = -1; // η = −δ, δ = 1
-        let mut pending: Option<Pending<W, W1>> = None;
-        for _ in 0..plan.batches {
+        for batch in 0..plan.batches {
             let [f0, g0] = lanes(fg[0]);
-            let [u, v, q, r] = {
-                let (fg, de) = (&mut fg, &de);
-                let mut block = |b: usize| {
-                    if let Some(p) = pending.as_mut() {
-                        p.block(t, b, fg, de);
-                    }
-                };
-                divsteps(CmovStep, f0, g0, &mut eta, plan.steps, &mut block)
-            };
-            if let Some(p) = pending.take() {
-                p.finish(&mut fg, &mut de, plan.m, plan.terms);
-            }
+            let [u, v, q, r] = divsteps(CmovStep, f0, g0, &mut eta, plan.steps);
             // SAFETY: SSE2 is part of the x86-64 baseline.
             let (mf, mg) = unsafe {
                 (
@@ -663,15 +595,18 @@ mod x86 {
                     _mm_set_epi64x(r as i64, q as i64),
                 )
             };
-            // (The last batch's (f, g) is not needed, but computing it
-            // keeps the loop uniform; it is a few products.)
-            pending = Some(Pending::start(t, mf, mg, &mut fg));
-        }
-        if let Some(mut p) = pending.take() {
-            for b in 0..W {
-                p.block(t, b, &mut fg, &de);
+            if batch + 1 < plan.batches {
+                // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
+                // needs only d.
+                let s: [__m128i; W1] = apply(t, mf, mg, &fg);
+                // i < W, i + 1 < W1.
+                for i in 0..W {
+                    fg[i] = down63(s[i], s[i + 1]);
+                }
             }
-            p.finish(&mut fg, &mut de, plan.m, plan.terms);
+            // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
+            let s: [__m128i; W1] = apply(t, mf, mg, &de);
+            de = fold::<W, W1>(&s, plan.m, plan.terms);
         }
         let mut d = [0u64; W];
         for (x, pair) in d.iter_mut().zip(de) {
