@@ -200,10 +200,12 @@ fn run<F: FieldElement, K: Divstep, const W: usize, const W1: usize>(
 
 /// One divstep on the packed words (see [`divsteps`]): `af` = f's low
 /// bits and u, divided by x; `ag` = g's low bits and q; `bf`, `bg` = v/x,
-/// r; `h` = η = −δ. With m = −g(0) and swap = m ∧ (δ > 0):
-/// `ag ← ag/x + m·af`, `af ← swap ? ag/x : af`, the same for (bf, bg),
-/// `h ← swap ? ¬h : h − 1`.
+/// r; `h` = δ in the stepper's own encoding. With m = −g(0) and swap =
+/// m ∧ (δ > 0): `ag ← ag/x + m·af`, `af ← swap ? ag/x : af`, the same for
+/// (bf, bg), δ ← swap ? 1 − δ : 1 + δ.
 trait Step: Copy {
+    /// δ = 1 in this stepper's encoding.
+    const DELTA_ONE: i64;
     /// The step, in constant time.
     fn step(self, af: &mut u64, ag: &mut u64, bf: &mut u64, bg: &mut u64, h: &mut i64);
 }
@@ -212,7 +214,10 @@ trait Step: Copy {
 #[derive(Clone, Copy)]
 struct MaskStep;
 
+/// δ as η = −δ (libsecp256k1's `modinv64` keeps it so): δ > 0 is η's
+/// sign bit.
 impl Step for MaskStep {
+    const DELTA_ONE: i64 = -1;
     #[inline(always)]
     fn step(self, af: &mut u64, ag: &mut u64, bf: &mut u64, bg: &mut u64, h: &mut i64) {
         let g1 = *ag >> 1;
@@ -229,12 +234,12 @@ impl Step for MaskStep {
 }
 
 /// `j` divsteps (1 ≤ j ≤ 59) on the low words `f0`, `g0` (f0 odd) from
-/// η = −δ: returns the matrix (u, v, q, r)·x^(63 − j) (each entry one word:
+/// δ (in `S`'s encoding): returns the matrix (u, v, q, r)·x^(63 − j) (each entry one word:
 /// degree ≤ 63), for which x^63·(f_j, g_j) = (u·f + v·g, q·f + r·g)
-/// scaled alike, and updates η. Constant time: the same operations
+/// scaled alike, and updates δ. Constant time: the same operations
 /// whatever the inputs.
 #[inline(always)]
-fn divsteps<S: Step>(st: S, f0: u64, g0: u64, eta: &mut i64, j: u32) -> [u64; 4] {
+fn divsteps<S: Step>(st: S, f0: u64, g0: u64, delta: &mut i64, j: u32) -> [u64; 4] {
     const ONE: u64 = 1 << 63; // x^0 of a matrix entry
     let low = (1u64 << j) - 1;
     // f's low j bits and u, divided by x (f(0) = 1 is implicit); g's low
@@ -242,7 +247,7 @@ fn divsteps<S: Step>(st: S, f0: u64, g0: u64, eta: &mut i64, j: u32) -> [u64; 4]
     let mut af = ((f0 & low) | ONE) >> 1;
     let mut ag = g0 & low;
     let (mut bf, mut bg) = (0u64, ONE); // v / x, r
-    let mut h = *eta;
+    let mut h = *delta;
     // Before the block from step s: clear the four bits below the matrix
     // (`af`: 58 − s ..= 61 − s, the matrix from 62 − s; `ag`: one higher),
     // dead since j ≤ 59 (module doc).
@@ -260,7 +265,7 @@ fn divsteps<S: Step>(st: S, f0: u64, g0: u64, eta: &mut i64, j: u32) -> [u64; 4]
     for _ in 0..j % BLOCK {
         st.step(&mut af, &mut ag, &mut bf, &mut bg, &mut h);
     }
-    *eta = h;
+    *delta = h;
     // The matrix is bits 63 − j and up; below, the values' dead bits.
     let matrix = !((1u64 << (63 - j)) - 1);
     [(af << 1) & matrix, bf << 1, ag & matrix, bg]
@@ -321,9 +326,9 @@ impl Divstep for PortableWord {
         let k = self;
         let (mut f, mut g) = (plan.modulus, *a);
         let (mut d, mut e) = ([0u64; W], plan.start);
-        let mut eta: i64 = -1; // η = −δ, δ = 1
+        let mut delta = MaskStep::DELTA_ONE;
         for batch in 0..plan.batches {
-            let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut eta, plan.steps);
+            let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut delta, plan.steps);
             if batch + 1 < plan.batches {
                 // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
                 // needs only d.
@@ -389,41 +394,44 @@ mod x86 {
     };
 
     /// The step with `cmov` (inline assembly, so the compiler can neither
-    /// turn a selection into a branch nor lengthen the chain): ag → `test`
-    /// → `cmov` → `xor` is three cycles, against four with masks, and 14
-    /// integer operations instead of 17 (Zen 3: 4.8 cycles a step against
-    /// 6.6, measured in a loop of them).
+    /// turn a selection into a branch nor lengthen the chain), δ kept as
+    /// δ − 1: `test` g(0) sets ZF, `bt` δ − 1's sign sets CF (leaving ZF),
+    /// so swap is `cmova` and m is `cmovnz`. ag → `test` → `cmov` → `xor`
+    /// is three cycles against four with masks, 13 integer operations
+    /// against 17 (Zen 3, a loop of steps alone: 4.5 cycles a step against
+    /// 6.6 with masks, 4.8 with η and a second `test`).
     #[derive(Clone, Copy)]
     pub(super) struct CmovStep;
 
     impl Step for CmovStep {
+        const DELTA_ONE: i64 = 0;
         #[inline(always)]
         fn step(self, af: &mut u64, ag: &mut u64, bf: &mut u64, bg: &mut u64, h: &mut i64) {
             // SAFETY: register operations only (no memory, no stack);
-            // `cmov` and every other instruction here is in the x86-64
-            // baseline. Constant time: no branch; `cmov` takes the same
-            // time whichever operand it picks.
+            // `cmov`, `bt` and every other instruction here is in the
+            // x86-64 baseline. Constant time: no branch; `cmov` takes the
+            // same time whichever operand it picks.
             unsafe {
                 asm!(
-                    // g1 = ag/x, b1 = bg/x; t = m·af, t2 = m·bf (m = g(0)).
+                    // g1 = ag/x, b1 = bg/x (before the flags are set).
                     "mov {g1}, {ag}",
                     "shr {g1}, 1",
-                    "xor {t:e}, {t:e}",
-                    "xor {t2:e}, {t2:e}",
                     "mov {b1}, {bg}",
                     "shr {b1}, 1",
+                    "xor {t:e}, {t:e}",
+                    "xor {t2:e}, {t2:e}",
+                    // ZF = ¬g(0); CF = (δ − 1 < 0) = ¬(δ > 0), ZF kept.
                     "test {ag:l}, 1",
+                    "bt {h}, 63",
+                    // δ − 1 ← swap ? −δ = ¬(δ − 1) : δ.
+                    "lea {hp}, [{h} + 1]",
+                    "not {h}",
+                    "cmovna {h}, {hp}",
+                    // t = m·af, t2 = m·bf; swap: af ← g1, bf ← b1.
                     "cmovnz {t}, {af}",
                     "cmovnz {t2}, {bf}",
-                    // swap = g(0) ∧ η < 0; η ← swap ? ¬η : η − 1.
-                    "mov {x}, {h}",
-                    "shr {x}, 63",
-                    "lea {hm}, [{h} - 1]",
-                    "not {h}",
-                    "test {ag}, {x}",
-                    "cmovz {h}, {hm}",
-                    "cmovnz {af}, {g1}",
-                    "cmovnz {bf}, {b1}",
+                    "cmova {af}, {g1}",
+                    "cmova {bf}, {b1}",
                     // ag ← g1 + t, bg ← b1 + t2.
                     "xor {t}, {g1}",
                     "mov {ag}, {t}",
@@ -438,8 +446,7 @@ mod x86 {
                     t = out(reg) _,
                     t2 = out(reg) _,
                     b1 = out(reg) _,
-                    x = out(reg) _,
-                    hm = out(reg) _,
+                    hp = out(reg) _,
                     options(pure, nomem, nostack),
                 );
             }
@@ -667,10 +674,10 @@ mod x86 {
                 de[i] = _mm_set_epi64x(plan.start[i] as i64, 0);
             }
         }
-        let mut eta: i64 = -1; // η = −δ, δ = 1
+        let mut delta = CmovStep::DELTA_ONE;
         for batch in 0..plan.batches {
             let [f0, g0] = lanes(fg[0]);
-            let [u, v, q, r] = divsteps(CmovStep, f0, g0, &mut eta, plan.steps);
+            let [u, v, q, r] = divsteps(CmovStep, f0, g0, &mut delta, plan.steps);
             // SAFETY: SSE2 is part of the x86-64 baseline.
             let (mf, mg) = unsafe {
                 (
