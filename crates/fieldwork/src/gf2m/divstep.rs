@@ -804,6 +804,59 @@ mod tests {
         check::<F571>(&[571, 10, 5, 2, 0], 571, 2000);
     }
 
+    /// 100·`DIVSTEP_ROUNDS` (default 10) inversions of each kind on the
+    /// best backend, for instruction counts (ignored: run one under
+    /// `valgrind --tool=callgrind` with `FIELDWORK_MAX_ISA=clmul` —
+    /// valgrind has no ymm VPCLMULQDQ — at two round counts and divide the
+    /// difference of the inclusive counts of `clmul::tf::invert` and
+    /// `clmul::tf::invert_divstep`: the first `invert` builds its tables).
+    fn count<F: FieldElement>() {
+        let b = Backend::best();
+        let xs = inputs::<F>(7, 100);
+        let rounds = std::env::var("DIVSTEP_ROUNDS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(10);
+        let mut acc = F::ZERO;
+        for _ in 0..rounds {
+            for a in xs.iter().take(100) {
+                acc += b.invert(std::hint::black_box(a));
+                acc += b.invert_divstep(std::hint::black_box(a));
+            }
+        }
+        std::hint::black_box(acc);
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f163() {
+        count::<F163>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f233() {
+        count::<F233>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f283() {
+        count::<F283>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f409() {
+        count::<F409>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f571() {
+        count::<F571>();
+    }
+
     /// The batch shapes of the module doc.
     #[test]
     fn plans() {
