@@ -6,9 +6,9 @@
 //! # The algorithm
 //!
 //! Bernstein and Yang, "Fast constant-time gcd computation and modular
-//! inversion", TCHES 2019(3), §6 (polynomials): for f of degree d with
-//! f(0) ≠ 0 and g of degree < d, the divstep over GF(2) (where f(0) = 1
-//! throughout) is
+//! inversion", TCHES 2019(3) (IACR ePrint 2019/266), the polynomial case:
+//! for f of degree d with f(0) ≠ 0 and g of degree < d, the divstep over
+//! GF(2) (where f(0) = 1 throughout) is
 //!
 //! ```text
 //! divstep(δ, f, g) = (1 − δ, g, (g + f)/x)           if δ > 0 and g(0) = 1
@@ -16,54 +16,72 @@
 //! ```
 //!
 //! and from δ = 1, f = the modulus P (degree m, P(0) = 1: the reversal of
-//! the x^m-monic polynomial of their theorem), g = a (degree < m), after
+//! the monic polynomial of their gcd theorem), g = a (degree < m), after
 //! 2m − 1 divsteps g = 0 and f = the reversed gcd, here 1 (P irreducible,
-//! a ≠ 0; their Theorem 6.2). After n steps x^n·(f_n, g_n) = T·(P, a) for a
-//! 2 × 2 matrix T = (u v; q r) of polynomials, so x^n = v·a mod P and
-//! a^(−1) = v·x^(−n) mod P. The code tracks d ≡ v·x^(−N), e ≡ r·x^(−N)
-//! (mod P) from (d, e) = (0, x^(−N) mod P), N the public total step count,
-//! so d ends as a^(−1) with no final product. For a = 0, v stays 0 (g stays
-//! 0: no swap ever), so 0 maps to 0.
+//! a ≠ 0). After n steps x^n·(f_n, g_n) = T·(P, a) for a 2 × 2 matrix
+//! T = (u v; q r) of polynomials, so x^n = v·a mod P and a^(−1) =
+//! v·x^(−n) mod P. The code tracks d ≡ v·c, e ≡ r·c (mod P) for a public
+//! constant c, from (d, e) = (0, c), c chosen so that d ends as a^(−1)
+//! with no final product. For a = 0, g stays 0, no step swaps and v stays
+//! 0: 0 maps to 0.
 //!
 //! # Batches
 //!
-//! The first j ≤ 62 divsteps depend only on the low j bits of f and g, so
-//! they run on one word each ([`divsteps`]), producing the matrix of the
-//! batch (entries of degree ≤ j, one word each); the matrix is then applied
-//! to the whole (f, g), `(u·f + v·g)/x^j` (4W word products and a shift),
-//! and to (d, e) modulo P (4W word products and a sparse fold of the top
-//! word). j and the number of batches depend on m only: ⌈(2m − 1)/62⌉
-//! batches of ⌈(2m − 1)/batches⌉ steps (extra steps are harmless: with
-//! g = 0 a divstep leaves f and g alone, and the count N is public).
+//! The first j divsteps depend only on the low j bits of f and g, so they
+//! run on one word each ([`divsteps`]), giving the batch's matrix with
+//! entries of degree ≤ j; the code keeps them multiplied by x^(63 − j)
+//! (one word each, degree ≤ 63) and applies them to the whole (f, g),
+//! `(u·f + v·g)·x^(63 − j)/x^63` (4W word products and a shift by 63), and
+//! to (d, e) modulo P (4W word products and a sparse fold of the top
+//! word; the factor x^(63 − j) a batch goes into c = x^(−63·batches) mod
+//! P). j ≤ 59 (below) and the number of batches depend on m only:
+//! ⌈(2m − 1)/59⌉ batches of ⌈(2m − 1)/batches⌉ steps (the few extra
+//! steps are harmless: with g = 0 a divstep leaves f and g alone).
 //!
-//! | m | batches × j | N |
+//! | m | batches × j | divsteps |
 //! |---|---|---|
 //! | 163 | 6 × 55 | 330 |
 //! | 233 | 8 × 59 | 472 |
 //! | 283 | 10 × 57 | 570 |
 //! | 409 | 14 × 59 | 826 |
-//! | 571 | 19 × 61 | 1 159 |
+//! | 571 | 20 × 58 | 1 160 |
 //!
 //! # The inner loop
 //!
 //! Both rows of the matrix evolve as f and g do, scaled: keep the entries
 //! divided by x^i after i steps (x^0 at bit 63, x^(−k) at bit 63 − k), and
 //! the update of a row is exactly that of its value — select on a swap,
-//! and (row_g + g(0)·row_f)/x, a right shift. So the value and one column
-//! of the matrix share a word: `af` = f's low bits and u, `ag` = g's low
-//! bits and q, `bf` = v, `bg` = r, and one step is, with masks
-//! `m = −g(0)` and `swap = m ∧ (δ > 0)`, three operations per word and
-//! row plus the masks — no branch and no index on a secret (δ included).
-//! The values' live bits (below j − i) and the matrix (from 63 − i up)
-//! never meet, except that f does not shift: its stale bits are cleared one
-//! per step, bit 62 − i before step i, just before the matrix reaches them
-//! (which needs j ≤ 62). δ is kept as η = −δ, so δ > 0 is the sign bit and
-//! the update is η ← swap ? ¬η : η − 1.
+//! (row_g + g(0)·row_f)/x a right shift. So a value and one column of the
+//! matrix share a word: `af` = f's low bits and u (divided by x: f(0) = 1
+//! is implicit), `ag` = g's low bits and q, `bf` = v/x, `bg` = r. The
+//! values' live bits (below j − i) and the matrix (from 63 − i up) never
+//! meet, but the dead bits between them carry stale value bits, which
+//! move between `af` and `ag` on swaps and, in `af`, do not shift; they
+//! are cleared four at a time in both words before each block of four
+//! steps, just before the matrix can reach them (which needs j ≤ 63 − 4).
+//! One step, no branch and no index on a secret (δ included):
 //!
-//! Idea credits: the batching and the 2 × 2 transition matrices are
-//! Bernstein–Yang's (§§ 2–3, "jumpdivstep"); keeping δ negated as η is
-//! libsecp256k1's `modinv64`; the code is ours.
-//
+//! - portable: masks m = −g(0) and swap = m ∧ (δ > 0), δ kept as η = −δ
+//!   (libsecp256k1's `modinv64` does so) so δ > 0 is η's sign; 17 integer
+//!   operations, a 4-operation chain;
+//! - x86-64: `cmov` in inline assembly (no compiler-made branch), δ kept as
+//!   δ − 1 so that `test` g(0) (ZF) then `bt` the sign (CF, ZF kept) make
+//!   the swap `cmova` and m `cmovnz`; 13 operations, a 3-cycle chain.
+//!
+//! The matrix products: PCLMULQDQ on (f, g) and (d, e) stored as word
+//! pairs (word i of f in lane 0 of an xmm register, of g in lane 1), so a
+//! row's u·f_i + v·g_i is `pclmulqdq` 0x00 and 0x11 and a XOR, and the
+//! shift by 63 and the fold run on both rows at once; with VPCLMULQDQ
+//! (the `vpclmulqdq-ymm` backend) two word pairs per ymm instruction.
+//! Portable: the `gf2x` word products on plain words.
+//!
+//! Idea credits: the divstep, its batching and the 2 × 2 transition
+//! matrices are Bernstein–Yang's; η = −δ is libsecp256k1's; the code is
+//! ours.
+//!
+//! Measured (`fieldwork speed --filter invert --all-backends`, AMD EPYC
+//! Zen 3, 2026-11-23): faster than Itoh–Tsujii at every m, see the report
+//! of issue 24; not wired into `invert`.
 // Indexing is bounded by construction: fixed-size `[_; W]` and
 // `[_; W + 1]` arrays with `i < W` (W1 = W + 1 checked at compile time),
 // and word positions below ⌈m/64⌉ = W of the field's own modulus.
