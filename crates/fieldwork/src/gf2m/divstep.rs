@@ -34,17 +34,17 @@
 //! `(u·f + v·g)·x^(63 − j)/x^63` (4W word products and a shift by 63), and
 //! to (d, e) modulo P (4W word products and a sparse fold of the top
 //! word; the factor x^(63 − j) a batch goes into c = x^(−63·batches) mod
-//! P). j ≤ 59 (below) and the number of batches depend on m only:
-//! ⌈(2m − 1)/59⌉ batches of ⌈(2m − 1)/batches⌉ steps (the few extra
+//! P). j ≤ 55 (below) and the number of batches depend on m only:
+//! ⌈(2m − 1)/55⌉ batches of ⌈(2m − 1)/batches⌉ steps (the few extra
 //! steps are harmless: with g = 0 a divstep leaves f and g alone).
 //!
 //! | m | batches × j | divsteps |
 //! |---|---|---|
 //! | 163 | 6 × 55 | 330 |
-//! | 233 | 8 × 59 | 472 |
-//! | 283 | 10 × 57 | 570 |
-//! | 409 | 14 × 59 | 826 |
-//! | 571 | 20 × 58 | 1 160 |
+//! | 233 | 9 × 52 | 468 |
+//! | 283 | 11 × 52 | 572 |
+//! | 409 | 15 × 55 | 825 |
+//! | 571 | 21 × 55 | 1 155 |
 //!
 //! # The inner loop
 //!
@@ -57,12 +57,13 @@
 //! values' live bits (below j − i) and the matrix (from 63 − i up) never
 //! meet, but the dead bits between them carry stale value bits, which
 //! move between `af` and `ag` on swaps and, in `af`, do not shift; they
-//! are cleared four at a time in both words before each block of four
-//! steps, just before the matrix can reach them (which needs j ≤ 63 − 4).
+//! are cleared eight at a time in both words before each block of eight
+//! steps, just before the matrix can reach them (which needs j ≤ 63 − 8;
+//! blocks of four, j ≤ 59, measured 2–4 % slower on Zen 3).
 //! One step, no branch and no index on a secret (δ included):
 //!
 //! - portable: masks m = −g(0) and swap = m ∧ (δ > 0), δ kept as η = −δ
-//!   (libsecp256k1's `modinv64` does so) so δ > 0 is η's sign; 17 integer
+//!   (libsecp256k1's `modinv64` does so) so δ > 0 is η's sign; 19 integer
 //!   operations, a 4-operation chain;
 //! - x86-64: `cmov` in inline assembly (no compiler-made branch), δ kept as
 //!   δ − 1 so that `test` g(0) (ZF) then `bt` the sign (CF, ZF kept) make
@@ -94,11 +95,11 @@ use crate::gf2x::{InlineFixed, PortableWord};
 use crate::gf2x::{PclmulLane, YmmLane};
 
 /// The most divsteps one batch runs: the values' bits and the matrix share
-/// a word, and f's stale bits are cleared four at a time (module doc).
-const MAX_STEPS: usize = 59;
+/// a word, and the stale bits are cleared `BLOCK` at a time (module doc).
+const MAX_STEPS: usize = 63 - BLOCK as usize;
 
 /// Divsteps between two clearings of f's stale bits.
-const BLOCK: u32 = 4;
+const BLOCK: u32 = 8;
 
 /// One field's constants: the modulus, the batch shape, the start value.
 pub(super) struct Plan<const W: usize> {
@@ -110,7 +111,7 @@ pub(super) struct Plan<const W: usize> {
     modulus: [u64; W],
     /// Batches.
     batches: usize,
-    /// Divsteps per batch, 1..=59.
+    /// Divsteps per batch, 1..=55.
     steps: u32,
     /// x^(−63·batches) mod P: each batch multiplies (d, e) by its matrix
     /// times x^(63 − j), and x^(j·batches) is the divsteps' own factor.
@@ -251,7 +252,7 @@ impl Step for MaskStep {
     }
 }
 
-/// `j` divsteps (1 ≤ j ≤ 59) on the low words `f0`, `g0` (f0 odd) from
+/// `j` divsteps (1 ≤ j ≤ 55) on the low words `f0`, `g0` (f0 odd) from
 /// δ (in `S`'s encoding): returns the matrix (u, v, q, r)·x^(63 − j) (each entry one word:
 /// degree ≤ 63), for which x^63·(f_j, g_j) = (u·f + v·g, q·f + r·g)
 /// scaled alike, and updates δ. Constant time: the same operations
@@ -266,10 +267,10 @@ fn divsteps<S: Step>(st: S, f0: u64, g0: u64, delta: &mut i64, j: u32) -> [u64; 
     let mut ag = g0 & low;
     let (mut bf, mut bg) = (0u64, ONE); // v / x, r
     let mut h = *delta;
-    // Before the block from step s: clear the four bits below the matrix
-    // (`af`: 58 − s ..= 61 − s, the matrix from 62 − s; `ag`: one higher),
-    // dead since j ≤ 59 (module doc).
-    let mut keep = !(0xf << 58);
+    // Before the block from step s: clear the BLOCK bits below the matrix
+    // (`af`: 62 − BLOCK − s ..= 61 − s, the matrix from 62 − s; `ag`: one
+    // higher), dead since j ≤ 63 − BLOCK (module doc).
+    let mut keep = !(((1u64 << BLOCK) - 1) << (62 - BLOCK));
     for _ in 0..j / BLOCK {
         af &= keep;
         ag &= keep.rotate_left(1);
@@ -416,7 +417,7 @@ mod x86 {
     /// δ − 1: `test` g(0) sets ZF, `bt` δ − 1's sign sets CF (leaving ZF),
     /// so swap is `cmova` and m is `cmovnz`. ag → `test` → `cmov` → `xor`
     /// is three cycles against four with masks, 13 integer operations
-    /// against 17 (Zen 3, a loop of steps alone: 4.5 cycles a step against
+    /// against 19 (Zen 3, a loop of steps alone: 4.5 cycles a step against
     /// 6.6 with masks, 4.8 with η and a second `test`).
     #[derive(Clone, Copy)]
     pub(super) struct CmovStep;
@@ -880,9 +881,9 @@ mod tests {
     fn plans() {
         let shape = |m: usize, b: usize, s: u32| (m, b, s, b * s as usize);
         assert_eq!(shape(P163.m, P163.batches, P163.steps), (163, 6, 55, 330));
-        assert_eq!(shape(P233.m, P233.batches, P233.steps), (233, 8, 59, 472));
-        assert_eq!(shape(P283.m, P283.batches, P283.steps), (283, 10, 57, 570));
-        assert_eq!(shape(P409.m, P409.batches, P409.steps), (409, 14, 59, 826));
-        assert_eq!(shape(P571.m, P571.batches, P571.steps), (571, 20, 58, 1160));
+        assert_eq!(shape(P233.m, P233.batches, P233.steps), (233, 9, 52, 468));
+        assert_eq!(shape(P283.m, P283.batches, P283.steps), (283, 11, 52, 572));
+        assert_eq!(shape(P409.m, P409.batches, P409.steps), (409, 15, 55, 825));
+        assert_eq!(shape(P571.m, P571.batches, P571.steps), (571, 21, 55, 1155));
     }
 }
