@@ -80,9 +80,23 @@
 //! matrices are Bernstein–Yang's; η = −δ is libsecp256k1's; the code is
 //! ours.
 //!
-//! Measured (`fieldwork speed --filter invert --all-backends`, AMD EPYC
-//! Zen 3, 2026-11-23): faster than Itoh–Tsujii at every m, see the report
-//! of issue 24; not wired into `invert`.
+//! Measured: `fieldwork speed --filter invert --all-backends` (AMD EPYC
+//! Zen 3, 2026-11-23, cycles per inversion, median of three runs, each
+//! against Itoh–Tsujii's `invert` row of the same run); instructions per
+//! inversion on `pclmulqdq` from the ignored `callgrind_f*` tests:
+//!
+//! | m | ymm: divstep / Itoh–Tsujii | pclmulqdq | portable | instructions (pclmulqdq) |
+//! |---|---|---|---|---|
+//! | 163 | 1 594 / 2 359 | 1 701 / 2 451 | 8 776 / 6 054 | 7 475 / 12 095 |
+//! | 233 | 2 289 / 2 907 | 2 512 / 3 323 | 16 322 / 9 149 | 10 795 / 16 923 |
+//! | 283 | 2 971 / 4 484 | 3 316 / 5 319 | 24 634 / 16 131 | 13 770 / 26 223 |
+//! | 409 | 4 445 / 7 924 | 5 161 / 10 076 | 45 413 / 26 433 | 20 596 / 48 704 |
+//! | 571 | 6 574 / 12 884 | 8 093 / 27 588 | 80 452 / 52 912 | 30 770 / 74 883 |
+//!
+//! Faster than Itoh–Tsujii at every m with carry-less products (1.27× at
+//! m = 233 to 1.96× at 571 on ymm); slower on the portable backend, whose
+//! word products (25 integer multiplications each) it needs three times
+//! as many of. Not wired into `invert`.
 // Indexing is bounded by construction: fixed-size `[_; W]` and
 // `[_; W + 1]` arrays with `i < W` (W1 = W + 1 checked at compile time),
 // and word positions below ⌈m/64⌉ = W of the field's own modulus.
