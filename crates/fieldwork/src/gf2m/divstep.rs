@@ -58,8 +58,7 @@
 //! meet, but the dead bits between them carry stale value bits, which
 //! move between `af` and `ag` on swaps and, in `af`, do not shift; they
 //! are cleared eight at a time in both words before each block of eight
-//! steps, just before the matrix can reach them (which needs j ≤ 63 − 8;
-//! blocks of four, j ≤ 59, measured 2–4 % slower on Zen 3).
+//! steps, just before the matrix can reach them (which needs j ≤ 63 − 8).
 //! One step, no branch and no index on a secret (δ included):
 //!
 //! - portable: masks m = −g(0) and swap = m ∧ (δ > 0), δ kept as η = −δ
@@ -95,8 +94,21 @@
 //!
 //! Faster than Itoh–Tsujii at every m with carry-less products (1.27× at
 //! m = 233 to 1.96× at 571 on ymm); slower on the portable backend, whose
-//! word products (25 integer multiplications each) it needs three times
-//! as many of. Not wired into `invert`.
+//! word products (25 integer multiplications each) it needs about three
+//! times as many of. Not wired into `invert`.
+//!
+//! Rejected (Zen 3, same command):
+//! - The products of a batch spread over the next batch's blocks of steps
+//!   (three word pairs per block): m = 571 8 624 cycles against 6 574 on
+//!   ymm, 163 1 851 against 1 594 — the steps slow down more than the
+//!   products overlap. (In program order after the steps, the products
+//!   are not overlapped either: the steps alone take 5 120 cycles at
+//!   m = 571.)
+//! - Word 0 of the new (f, g) computed and moved to the integer registers
+//!   before the other products: no change.
+//! - The (v, r) column in an xmm register (masks moved over by `movq`):
+//!   no faster than in general registers.
+//! - Blocks of four steps between clearings (j ≤ 59): 2–4 % slower.
 // Indexing is bounded by construction: fixed-size `[_; W]` and
 // `[_; W + 1]` arrays with `i < W` (W1 = W + 1 checked at compile time),
 // and word positions below ⌈m/64⌉ = W of the field's own modulus.
