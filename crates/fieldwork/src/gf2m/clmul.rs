@@ -45,6 +45,7 @@ entries! {
     square(a: &F) -> F;
     sqrt(a: &F) -> F;
     invert(a: &F) -> F;
+    invert_divstep(a: &F) -> F;
     half_trace(a: &F) -> F;
     pow2k(a: &F, n: usize) -> F;
     pow(a: &F, e: &[u64]) -> F;

@@ -186,6 +186,7 @@
 mod algorithms;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+mod divstep;
 mod fixed;
 mod maps;
 #[cfg(feature = "alloc")]
@@ -546,6 +547,10 @@ mod ops {
         algorithms::invert(&arith::<F, K>(k), a)
     }
     #[inline(always)]
+    pub(super) fn invert_divstep<F: FieldElement, K: super::divstep::Divstep>(k: K, a: &F) -> F {
+        super::divstep::invert(k, a)
+    }
+    #[inline(always)]
     pub(super) fn half_trace<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F) -> F {
         algorithms::half_trace(&arith::<F, K>(k), a)
     }
@@ -726,6 +731,14 @@ impl Backend {
     /// `a^(−1)` (0 for 0).
     pub fn invert<F: FieldElement>(self, a: &F) -> F {
         dispatch!(self, invert(a))
+    }
+
+    /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps (`divstep.rs`): the
+    /// candidate measured against [`Backend::invert`] (issue 24), not used by
+    /// [`FieldElement::invert`].
+    #[doc(hidden)]
+    pub fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
+        dispatch!(self, invert_divstep(a))
     }
 
     /// The half-trace.

@@ -48,6 +48,7 @@ entries! {
     square(a: &F) -> F = |t| ops::square::<F, _>(YmmLane(t), a);
     sqrt(a: &F) -> F = |t| ops::sqrt::<F, _>(YmmLane(t), a);
     invert(a: &F) -> F = |t| ops::invert::<F, _>(YmmLane(t), a);
+    invert_divstep(a: &F) -> F = |t| ops::invert_divstep::<F, _>(YmmLane(t), a);
     half_trace(a: &F) -> F = |t| ops::half_trace::<F, _>(YmmLane(t), a);
     pow2k(a: &F, n: usize) -> F = |t| ops::pow2k::<F, _>(YmmLane(t), a, n);
     pow(a: &F, e: &[u64]) -> F = |t| ops::pow::<F, _>(YmmLane(t), a, e);

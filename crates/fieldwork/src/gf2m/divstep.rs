@@ -1,0 +1,915 @@
+//! Inversion by Bernstein–Yang divsteps, in constant time: the candidate of
+//! issue 24 against Itoh–Tsujii (`algorithms::invert`), reached only through
+//! the hidden `Backend::invert_divstep` (tests and `fieldwork speed`), not
+//! through [`FieldElement::invert`].
+//!
+//! # The algorithm
+//!
+//! Bernstein and Yang, "Fast constant-time gcd computation and modular
+//! inversion", TCHES 2019(3) (IACR ePrint 2019/266), the polynomial case:
+//! for f of degree d with f(0) ≠ 0 and g of degree < d, the divstep over
+//! GF(2) (where f(0) = 1 throughout) is
+//!
+//! ```text
+//! divstep(δ, f, g) = (1 − δ, g, (g + f)/x)           if δ > 0 and g(0) = 1
+//!                    (1 + δ, f, (g + g(0)·f)/x)      otherwise
+//! ```
+//!
+//! and from δ = 1, f = the modulus P (degree m, P(0) = 1: the reversal of
+//! the monic polynomial of their gcd theorem), g = a (degree < m), after
+//! 2m − 1 divsteps g = 0 and f = the reversed gcd, here 1 (P irreducible,
+//! a ≠ 0). After n steps x^n·(f_n, g_n) = T·(P, a) for a 2 × 2 matrix
+//! T = (u v; q r) of polynomials, so x^n = v·a mod P and a^(−1) =
+//! v·x^(−n) mod P. The code tracks d ≡ v·c, e ≡ r·c (mod P) for a public
+//! constant c, from (d, e) = (0, c), c chosen so that d ends as a^(−1)
+//! with no final product. For a = 0, g stays 0, no step swaps and v stays
+//! 0: 0 maps to 0.
+//!
+//! # Batches
+//!
+//! The first j divsteps depend only on the low j bits of f and g, so they
+//! run on one word each ([`divsteps`]), giving the batch's matrix with
+//! entries of degree ≤ j; the code keeps them multiplied by x^(63 − j)
+//! (one word each, degree ≤ 63) and applies them to the whole (f, g),
+//! `(u·f + v·g)·x^(63 − j)/x^63` (4W word products and a shift by 63), and
+//! to (d, e) modulo P (4W word products and a sparse fold of the top
+//! word; the factor x^(63 − j) a batch goes into c = x^(−63·batches) mod
+//! P). j ≤ 55 (below) and the number of batches depend on m only:
+//! ⌈(2m − 1)/55⌉ batches of ⌈(2m − 1)/batches⌉ steps (the few extra
+//! steps are harmless: with g = 0 a divstep leaves f and g alone).
+//!
+//! | m | batches × j | divsteps |
+//! |---|---|---|
+//! | 163 | 6 × 55 | 330 |
+//! | 233 | 9 × 52 | 468 |
+//! | 283 | 11 × 52 | 572 |
+//! | 409 | 15 × 55 | 825 |
+//! | 571 | 21 × 55 | 1 155 |
+//!
+//! # The inner loop
+//!
+//! Both rows of the matrix evolve as f and g do, scaled: keep the entries
+//! divided by x^i after i steps (x^0 at bit 63, x^(−k) at bit 63 − k), and
+//! the update of a row is exactly that of its value — select on a swap,
+//! (row_g + g(0)·row_f)/x a right shift. So a value and one column of the
+//! matrix share a word: `af` = f's low bits and u (divided by x: f(0) = 1
+//! is implicit), `ag` = g's low bits and q, `bf` = v/x, `bg` = r. The
+//! values' live bits (below j − i) and the matrix (from 63 − i up) never
+//! meet, but the dead bits between them carry stale value bits, which
+//! move between `af` and `ag` on swaps and, in `af`, do not shift; they
+//! are cleared eight at a time in both words before each block of eight
+//! steps, just before the matrix can reach them (which needs j ≤ 63 − 8).
+//! One step, no branch and no index on a secret (δ included):
+//!
+//! - portable: masks m = −g(0) and swap = m ∧ (δ > 0), δ kept as η = −δ
+//!   (libsecp256k1's `modinv64` does so) so δ > 0 is η's sign; 19 integer
+//!   operations, a 4-operation chain;
+//! - x86-64: `cmov` in inline assembly (no compiler-made branch), δ kept as
+//!   δ − 1 so that `test` g(0) (ZF) then `bt` the sign (CF, ZF kept) make
+//!   the swap `cmova` and m `cmovnz`; 13 operations, a 3-cycle chain.
+//!
+//! The matrix products: PCLMULQDQ on (f, g) and (d, e) stored as word
+//! pairs (word i of f in lane 0 of an xmm register, of g in lane 1), so a
+//! row's u·f_i + v·g_i is `pclmulqdq` 0x00 and 0x11 and a XOR, and the
+//! shift by 63 and the fold run on both rows at once; with VPCLMULQDQ
+//! (the `vpclmulqdq-ymm` backend) two word pairs per ymm instruction.
+//! Portable: the `gf2x` word products on plain words.
+//!
+//! Idea credits: the divstep, its batching and the 2 × 2 transition
+//! matrices are Bernstein–Yang's; η = −δ is libsecp256k1's; the code is
+//! ours.
+//!
+//! Measured: `fieldwork speed --filter invert --all-backends` (AMD EPYC
+//! Zen 3, 2026-11-23, cycles per inversion, median of three runs, each
+//! against Itoh–Tsujii's `invert` row of the same run); instructions per
+//! inversion on `pclmulqdq` from the ignored `callgrind_f*` tests:
+//!
+//! | m | ymm: divstep / Itoh–Tsujii | pclmulqdq | portable | instructions (pclmulqdq) |
+//! |---|---|---|---|---|
+//! | 163 | 1 594 / 2 359 | 1 701 / 2 451 | 8 776 / 6 054 | 7 475 / 12 095 |
+//! | 233 | 2 289 / 2 907 | 2 512 / 3 323 | 16 322 / 9 149 | 10 795 / 16 923 |
+//! | 283 | 2 971 / 4 484 | 3 316 / 5 319 | 24 634 / 16 131 | 13 770 / 26 223 |
+//! | 409 | 4 445 / 7 924 | 5 161 / 10 076 | 45 413 / 26 433 | 20 596 / 48 704 |
+//! | 571 | 6 574 / 12 884 | 8 093 / 27 588 | 80 452 / 52 912 | 30 770 / 74 883 |
+//!
+//! Faster than Itoh–Tsujii at every m with carry-less products (1.27× at
+//! m = 233 to 1.96× at 571 on ymm); slower on the portable backend, whose
+//! word products (25 integer multiplications each) it needs about three
+//! times as many of. Not wired into `invert`.
+//!
+//! Rejected (Zen 3, same command):
+//! - The products of a batch spread over the next batch's blocks of steps
+//!   (three word pairs per block): m = 571 8 624 cycles against 6 574 on
+//!   ymm, 163 1 851 against 1 594 — the steps slow down more than the
+//!   products overlap. (In program order after the steps, the products
+//!   are not overlapped either: the steps alone take 5 120 cycles at
+//!   m = 571.)
+//! - Word 0 of the new (f, g) computed and moved to the integer registers
+//!   before the other products: no change.
+//! - The (v, r) column in an xmm register (masks moved over by `movq`):
+//!   no faster than in general registers.
+//! - Blocks of four steps between clearings (j ≤ 59): 2–4 % slower.
+// Indexing is bounded by construction: fixed-size `[_; W]` and
+// `[_; W + 1]` arrays with `i < W` (W1 = W + 1 checked at compile time),
+// and word positions below ⌈m/64⌉ = W of the field's own modulus.
+#![allow(clippy::indexing_slicing)]
+
+use super::FieldElement;
+use super::words::{fold_sparse, top_mask};
+use crate::gf2x::{InlineFixed, PortableWord};
+#[cfg(target_arch = "x86_64")]
+use crate::gf2x::{PclmulLane, YmmLane};
+
+/// The most divsteps one batch runs: the values' bits and the matrix share
+/// a word, and the stale bits are cleared `BLOCK` at a time (module doc).
+const MAX_STEPS: usize = 63 - BLOCK as usize;
+
+/// Divsteps between two clearings of f's stale bits.
+const BLOCK: u32 = 8;
+
+/// One field's constants: the modulus, the batch shape, the start value.
+pub(super) struct Plan<const W: usize> {
+    /// m.
+    m: usize,
+    /// The modulus' exponents below m (with 0).
+    terms: &'static [usize],
+    /// The modulus P as W words (degree m < 64W).
+    modulus: [u64; W],
+    /// Batches.
+    batches: usize,
+    /// Divsteps per batch, 1..=55.
+    steps: u32,
+    /// x^(−63·batches) mod P: each batch multiplies (d, e) by its matrix
+    /// times x^(63 − j), and x^(j·batches) is the divsteps' own factor.
+    start: [u64; W],
+}
+
+/// The plan of the field x^m + Σ x^terms on W words (compile time).
+// `terms[i] < m < 64W` (asserted), so every index is in range.
+const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
+    assert!(m < 64 * W && m > 64 * (W - 1));
+    let mut modulus = [0u64; W];
+    modulus[m / 64] |= 1 << (m % 64);
+    let mut i = 0;
+    while i < terms.len() {
+        // One fold of a word above m must land below m.
+        assert!(terms[i] + 64 < m);
+        modulus[terms[i] / 64] |= 1 << (terms[i] % 64);
+        i += 1;
+    }
+    assert!(modulus[0] & 1 == 1);
+    let n = 2 * m - 1;
+    let batches = n.div_ceil(MAX_STEPS);
+    let steps = n.div_ceil(batches);
+    // x^(−1) = (P + 1)/x mod P, since P(0) = 1: y/x is y + y(0)·P shifted.
+    let mut y = [0u64; W];
+    y[0] = 1;
+    let mut k = 0;
+    while k < 63 * batches {
+        let odd = (y[0] & 1).wrapping_neg();
+        let mut w = 0;
+        while w < W {
+            y[w] ^= modulus[w] & odd;
+            w += 1;
+        }
+        let mut w = 0;
+        while w < W {
+            let next = if w + 1 < W { y[w + 1] } else { 0 };
+            y[w] = (y[w] >> 1) | (next << 63);
+            w += 1;
+        }
+        k += 1;
+    }
+    Plan {
+        m,
+        terms,
+        modulus,
+        batches,
+        steps: steps as u32,
+        start: y,
+    }
+}
+
+// The five NIST moduli (FIPS 186-4 D.1.3; the same as `fixed.rs`, checked
+// against `FieldElement::modulus_exponents` by the tests).
+const P163: Plan<3> = plan(163, &[7, 6, 3, 0]);
+const P233: Plan<4> = plan(233, &[74, 0]);
+const P283: Plan<5> = plan(283, &[12, 7, 5, 0]);
+const P409: Plan<7> = plan(409, &[87, 0]);
+const P571: Plan<9> = plan(571, &[10, 5, 2, 0]);
+
+/// A backend's divstep inversion on W words (W1 = W + 1): the portable
+/// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
+pub(super) trait Divstep: InlineFixed {
+    /// `a^(−1)` (0 for 0), `a` reduced.
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W];
+}
+
+/// `a^(−1)`, and 0 for 0, by divsteps on the kernels `k`. (A field other
+/// than the five — none exists: the trait is sealed — falls back to
+/// Itoh–Tsujii.)
+#[inline(always)]
+pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
+    match F::M {
+        163 => run::<F, K, 3, 4>(k, a, &P163),
+        233 => run::<F, K, 4, 5>(k, a, &P233),
+        283 => run::<F, K, 5, 6>(k, a, &P283),
+        409 => run::<F, K, 7, 8>(k, a, &P409),
+        571 => run::<F, K, 9, 10>(k, a, &P571),
+        _ => super::ops::invert(k, a),
+    }
+}
+
+/// The element's words in, the inverse's words out.
+#[inline(always)]
+fn run<F: FieldElement, K: Divstep, const W: usize, const W1: usize>(
+    k: K,
+    a: &F,
+    plan: &Plan<W>,
+) -> F {
+    const { assert!(W1 == W + 1) };
+    // The word count is public; it always matches (F::M picked the plan).
+    let Ok(a) = <&[u64; W]>::try_from(a.as_words()) else {
+        return F::ZERO;
+    };
+    let mut d = k.invert_words::<W, W1>(a, plan);
+    // Reduced already (the fold clears bits ≥ m); the mask lets the
+    // compiler drop `from_word_slice`'s check, a branch on the value.
+    d[W - 1] &= top_mask(plan.m);
+    F::from_word_slice(&d).unwrap_or(F::ZERO)
+}
+
+/// One divstep on the packed words (see [`divsteps`]): `af` = f's low
+/// bits and u, divided by x; `ag` = g's low bits and q; `bf`, `bg` = v/x,
+/// r; `h` = δ in the stepper's own encoding. With m = −g(0) and swap =
+/// m ∧ (δ > 0): `ag ← ag/x + m·af`, `af ← swap ? ag/x : af`, the same for
+/// (bf, bg), δ ← swap ? 1 − δ : 1 + δ.
+trait Step: Copy {
+    /// δ = 1 in this stepper's encoding.
+    const DELTA_ONE: i64;
+    /// The step, in constant time.
+    fn step(self, af: &mut u64, ag: &mut u64, bf: &mut u64, bg: &mut u64, h: &mut i64);
+}
+
+/// The step with masks (any target).
+#[derive(Clone, Copy)]
+struct MaskStep;
+
+/// δ as η = −δ (libsecp256k1's `modinv64` keeps it so): δ > 0 is η's
+/// sign bit.
+impl Step for MaskStep {
+    const DELTA_ONE: i64 = -1;
+    #[inline(always)]
+    fn step(self, af: &mut u64, ag: &mut u64, bf: &mut u64, bg: &mut u64, h: &mut i64) {
+        let g1 = *ag >> 1;
+        let m = (*ag & 1).wrapping_neg();
+        let swap = m & ((*h >> 63) as u64);
+        *ag = g1 ^ (*af & m);
+        *af ^= (*af ^ g1) & swap;
+        let b1 = *bg >> 1;
+        *bg = b1 ^ (*bf & m);
+        *bf ^= (*bf ^ b1) & swap;
+        // δ ← 1 − δ on a swap, else 1 + δ: η ← ¬η, else η − 1.
+        *h = (*h ^ swap as i64).wrapping_add(!swap as i64);
+    }
+}
+
+/// `j` divsteps (1 ≤ j ≤ 55) on the low words `f0`, `g0` (f0 odd) from
+/// δ (in `S`'s encoding): returns the matrix (u, v, q, r)·x^(63 − j) (each entry one word:
+/// degree ≤ 63), for which x^63·(f_j, g_j) = (u·f + v·g, q·f + r·g)
+/// scaled alike, and updates δ. Constant time: the same operations
+/// whatever the inputs.
+#[inline(always)]
+fn divsteps<S: Step>(st: S, f0: u64, g0: u64, delta: &mut i64, j: u32) -> [u64; 4] {
+    const ONE: u64 = 1 << 63; // x^0 of a matrix entry
+    let low = (1u64 << j) - 1;
+    // f's low j bits and u, divided by x (f(0) = 1 is implicit); g's low
+    // j bits and q.
+    let mut af = ((f0 & low) | ONE) >> 1;
+    let mut ag = g0 & low;
+    let (mut bf, mut bg) = (0u64, ONE); // v / x, r
+    let mut h = *delta;
+    // Before the block from step s: clear the BLOCK bits below the matrix
+    // (`af`: 62 − BLOCK − s ..= 61 − s, the matrix from 62 − s; `ag`: one
+    // higher), dead since j ≤ 63 − BLOCK (module doc).
+    let mut keep = !(((1u64 << BLOCK) - 1) << (62 - BLOCK));
+    for _ in 0..j / BLOCK {
+        af &= keep;
+        ag &= keep.rotate_left(1);
+        keep = keep.rotate_right(BLOCK);
+        for _ in 0..BLOCK {
+            st.step(&mut af, &mut ag, &mut bf, &mut bg, &mut h);
+        }
+    }
+    af &= keep;
+    ag &= keep.rotate_left(1);
+    for _ in 0..j % BLOCK {
+        st.step(&mut af, &mut ag, &mut bf, &mut bg, &mut h);
+    }
+    *delta = h;
+    // The matrix is bits 63 − j and up; below, the values' dead bits.
+    let matrix = !((1u64 << (63 - j)) - 1);
+    [(af << 1) & matrix, bf << 1, ag & matrix, bg]
+}
+
+/// `x·a + y·b` (x, y one word; a, b W words as the kernel's digits) as
+/// W + 1 words.
+#[inline(always)]
+fn combine<K: InlineFixed, const W: usize, const W1: usize>(
+    k: K,
+    x: u64,
+    a: &[K::Limb; W],
+    y: u64,
+    b: &[K::Limb; W],
+) -> [u64; W1] {
+    let [x] = k.limbs(&[x]);
+    let [y] = k.limbs(&[y]);
+    let mut acc = k.limbs(&[0u64; W1]);
+    // i < W, i + 1 < W1 = W + 1.
+    for i in 0..W {
+        let [p0, p1] = k.mul1(&[x], &[a[i]]);
+        let [q0, q1] = k.mul1(&[y], &[b[i]]);
+        acc[i] ^= p0 ^ q0;
+        acc[i + 1] ^= p1 ^ q1;
+    }
+    k.words(acc)
+}
+
+/// `c / x^63` (its low 63 bits are zero) in W words (the quotient has
+/// degree ≤ m < 64W).
+#[inline(always)]
+fn shift_down<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
+    let mut out = [0u64; W];
+    // i < W, i + 1 < W1.
+    for i in 0..W {
+        out[i] = (c[i] >> 63) | (c[i + 1] << 1);
+    }
+    out
+}
+
+/// The low W words (the fold cleared the top one).
+#[inline(always)]
+fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
+    let mut out = [0u64; W];
+    out.copy_from_slice(&c[..W]);
+    out
+}
+
+/// The portable body: the matrix applied by the kernels' word products,
+/// four W-word rows a batch.
+impl Divstep for PortableWord {
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        let k = self;
+        let (mut f, mut g) = (plan.modulus, *a);
+        let (mut d, mut e) = ([0u64; W], plan.start);
+        let mut delta = MaskStep::DELTA_ONE;
+        for batch in 0..plan.batches {
+            let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut delta, plan.steps);
+            if batch + 1 < plan.batches {
+                // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
+                // needs only d.
+                let (fl, gl) = (k.limbs(&f), k.limbs(&g));
+                f = shift_down(&combine::<_, W, W1>(k, u, &fl, v, &gl));
+                g = shift_down(&combine::<_, W, W1>(k, q, &fl, r, &gl));
+            }
+            // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
+            let (dl, el) = (k.limbs(&d), k.limbs(&e));
+            let mut dx: [u64; W1] = combine(k, u, &dl, v, &el);
+            let mut ex: [u64; W1] = combine(k, q, &dl, r, &el);
+            fold_sparse(&mut dx, plan.m, plan.terms);
+            fold_sparse(&mut ex, plan.m, plan.terms);
+            d = low_words(&dx);
+            e = low_words(&ex);
+        }
+        d
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Divstep for PclmulLane {
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        x86::invert_words::<x86::Xmm, W, W1>(x86::Xmm(self.0), a, plan)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Divstep for YmmLane {
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(self.0), a, plan)
+    }
+}
+
+/// PCLMULQDQ: (f, g) and (d, e) as W xmm registers each, word i of both
+/// in one (lane 0: f or d, lane 1: g or e); the matrix as (u, v) and
+/// (q, r) in two more, so a row's word product u·f_i + v·g_i is two
+/// `pclmulqdq` (imm 0x00 and 0x11) and a XOR, and the shifts and the
+/// modular fold run on both rows of a pair at once.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    #![allow(unsafe_code)]
+
+    use super::{Plan, Step, divsteps};
+    use crate::cpu::{Avx2Clmul, Clmul};
+    use core::arch::asm;
+    use core::arch::x86_64::{
+        __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x,
+        _mm_setzero_si128, _mm_sll_epi64, _mm_slli_epi64, _mm_srl_epi64, _mm_srli_epi64,
+        _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128, _mm256_broadcastsi128_si256,
+        _mm256_castsi256_si128, _mm256_clmulepi64_epi128, _mm256_extracti128_si256,
+        _mm256_set_m128i, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    };
+
+    /// The step with `cmov` (inline assembly, so the compiler can neither
+    /// turn a selection into a branch nor lengthen the chain), δ kept as
+    /// δ − 1: `test` g(0) sets ZF, `bt` δ − 1's sign sets CF (leaving ZF),
+    /// so swap is `cmova` and m is `cmovnz`. ag → `test` → `cmov` → `xor`
+    /// is three cycles against four with masks, 13 integer operations
+    /// against 19 (Zen 3, a loop of steps alone: 4.5 cycles a step against
+    /// 6.6 with masks, 4.8 with η and a second `test`).
+    #[derive(Clone, Copy)]
+    pub(super) struct CmovStep;
+
+    impl Step for CmovStep {
+        const DELTA_ONE: i64 = 0;
+        #[inline(always)]
+        fn step(self, af: &mut u64, ag: &mut u64, bf: &mut u64, bg: &mut u64, h: &mut i64) {
+            // SAFETY: register operations only (no memory, no stack);
+            // `cmov`, `bt` and every other instruction here is in the
+            // x86-64 baseline. Constant time: no branch; `cmov` takes the
+            // same time whichever operand it picks.
+            unsafe {
+                asm!(
+                    // g1 = ag/x, b1 = bg/x (before the flags are set).
+                    "mov {g1}, {ag}",
+                    "shr {g1}, 1",
+                    "mov {b1}, {bg}",
+                    "shr {b1}, 1",
+                    "xor {t:e}, {t:e}",
+                    "xor {t2:e}, {t2:e}",
+                    // ZF = ¬g(0); CF = (δ − 1 < 0) = ¬(δ > 0), ZF kept.
+                    "test {ag:l}, 1",
+                    "bt {h}, 63",
+                    // δ − 1 ← swap ? −δ = ¬(δ − 1) : δ.
+                    "lea {hp}, [{h} + 1]",
+                    "not {h}",
+                    "cmovna {h}, {hp}",
+                    // t = m·af, t2 = m·bf; swap: af ← g1, bf ← b1.
+                    "cmovnz {t}, {af}",
+                    "cmovnz {t2}, {bf}",
+                    "cmova {af}, {g1}",
+                    "cmova {bf}, {b1}",
+                    // ag ← g1 + t, bg ← b1 + t2.
+                    "xor {t}, {g1}",
+                    "mov {ag}, {t}",
+                    "xor {t2}, {b1}",
+                    "mov {bg}, {t2}",
+                    ag = inout(reg) *ag,
+                    af = inout(reg) *af,
+                    bf = inout(reg) *bf,
+                    bg = inout(reg) *bg,
+                    h = inout(reg) *h,
+                    g1 = out(reg) _,
+                    t = out(reg) _,
+                    t2 = out(reg) _,
+                    b1 = out(reg) _,
+                    hp = out(reg) _,
+                    options(pure, nomem, nostack),
+                );
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn xor(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_xor_si128(a, b) }
+    }
+
+    /// Both lanes shifted left by `s` < 64 bits.
+    #[inline(always)]
+    fn shl(a: __m128i, s: usize) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_sll_epi64(a, _mm_cvtsi64_si128(s as i64)) }
+    }
+
+    /// Both lanes shifted right by `s` < 64 bits.
+    #[inline(always)]
+    fn shr(a: __m128i, s: usize) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_srl_epi64(a, _mm_cvtsi64_si128(s as i64)) }
+    }
+
+    /// `m·x` for the matrix row `m` = (a, b) and the pairs `x`: per pair
+    /// i, a·x_i.lane0 + b·x_i.lane1 (128 bits).
+    #[inline(always)]
+    fn row(t: Clmul, m: __m128i, x: __m128i) -> __m128i {
+        let _ = t;
+        // SAFETY: the `Clmul` token proves PCLMULQDQ.
+        unsafe {
+            _mm_xor_si128(
+                _mm_clmulepi64_si128::<0x00>(m, x),
+                _mm_clmulepi64_si128::<0x11>(m, x),
+            )
+        }
+    }
+
+    /// The pairs of `c` (W + 1 words per lane, degree < m + 63) reduced
+    /// modulo P, both lanes at once: `words::fold_sparse` on lanes.
+    #[inline(always)]
+    fn fold<const W: usize, const W1: usize>(
+        c: &[__m128i; W1],
+        m: usize,
+        terms: &[usize],
+    ) -> [__m128i; W] {
+        let mut out = [c[0]; W];
+        out.copy_from_slice(&c[..W]);
+        // Word W, at x^(64W) = x^(64W − m)·(P − x^m): lands below word W − 1
+        // (terms + 64 < m).
+        let t = c[W];
+        for &term in terms {
+            let pos = 64 * W - m + term;
+            let (w, s) = (pos / 64, pos % 64);
+            out[w] = xor(out[w], shl(t, s));
+            if s != 0 {
+                out[w + 1] = xor(out[w + 1], shr(t, 64 - s));
+            }
+        }
+        // The bits of word W − 1 from m on (m = 64(W − 1) + r, 0 < r).
+        let r = m % 64;
+        let t = shr(out[W - 1], r);
+        out[W - 1] = xor(out[W - 1], shl(t, r));
+        for &term in terms {
+            let (w, s) = (term / 64, term % 64);
+            out[w] = xor(out[w], shl(t, s));
+            if s != 0 && w + 1 < W {
+                out[w + 1] = xor(out[w + 1], shr(t, 64 - s));
+            }
+        }
+        out
+    }
+
+    /// The two lanes' words.
+    #[inline(always)]
+    fn lanes(x: __m128i) -> [u64; 2] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            [
+                _mm_cvtsi128_si64(x) as u64,
+                _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64,
+            ]
+        }
+    }
+
+    /// The products of one word pair `x` with both rows (`ma`, `mb`):
+    /// the low and the high words of the two results, interleaved.
+    #[inline(always)]
+    fn pair(t: Clmul, ma: __m128i, mb: __m128i, x: __m128i) -> (__m128i, __m128i) {
+        let pa = row(t, ma, x);
+        let pb = row(t, mb, x);
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { (_mm_unpacklo_epi64(pa, pb), _mm_unpackhi_epi64(pa, pb)) }
+    }
+
+    /// Word k of (f, g)/x^63 from words k and k + 1 of the products.
+    #[inline(always)]
+    fn down63(lo: __m128i, hi: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { xor(_mm_srli_epi64::<63>(lo), _mm_slli_epi64::<1>(hi)) }
+    }
+
+    /// The matrix products of a backend: both rows (`mf`, `mg`) applied to
+    /// the word pairs `x`, the W + 1 words of the two results interleaved
+    /// (row `mf` in lane 0).
+    pub(super) trait Products: Copy {
+        /// The products.
+        fn apply<const W: usize, const W1: usize>(
+            self,
+            mf: __m128i,
+            mg: __m128i,
+            x: &[__m128i; W],
+        ) -> [__m128i; W1];
+    }
+
+    /// PCLMULQDQ: one word pair per `pclmulqdq` pair.
+    #[derive(Clone, Copy)]
+    pub(super) struct Xmm(pub(super) Clmul);
+
+    impl Products for Xmm {
+        #[inline(always)]
+        fn apply<const W: usize, const W1: usize>(
+            self,
+            mf: __m128i,
+            mg: __m128i,
+            x: &[__m128i; W],
+        ) -> [__m128i; W1] {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let zero = unsafe { _mm_setzero_si128() };
+            let mut out = [zero; W1];
+            let mut carry = zero;
+            // i < W < W1.
+            for i in 0..W {
+                let (lo, hi) = pair(self.0, mf, mg, x[i]);
+                out[i] = xor(lo, carry);
+                carry = hi;
+            }
+            out[W] = carry;
+            out
+        }
+    }
+
+    /// VPCLMULQDQ on ymm: two word pairs per `vpclmulqdq` pair (the same
+    /// 2-cycle issue rate as `pclmulqdq` on Zen 3, so half the time); an
+    /// odd last pair on xmm.
+    #[derive(Clone, Copy)]
+    pub(super) struct Ymm(pub(super) Avx2Clmul);
+
+    impl Products for Ymm {
+        #[inline(always)]
+        fn apply<const W: usize, const W1: usize>(
+            self,
+            mf: __m128i,
+            mg: __m128i,
+            x: &[__m128i; W],
+        ) -> [__m128i; W1] {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let zero = unsafe { _mm_setzero_si128() };
+            let mut out = [zero; W1];
+            let mut carry = zero;
+            // SAFETY: the `Avx2Clmul` token proves AVX2 (and AVX).
+            let (mf2, mg2) = unsafe {
+                (
+                    _mm256_broadcastsi128_si256(mf),
+                    _mm256_broadcastsi128_si256(mg),
+                )
+            };
+            // i + 1 < W < W1.
+            let mut i = 0;
+            while i + 1 < W {
+                // SAFETY: the `Avx2Clmul` token proves VPCLMULQDQ, AVX2 and
+                // AVX.
+                let (l0, l1, h0, h1) = unsafe {
+                    let y = _mm256_set_m128i(x[i + 1], x[i]);
+                    let pf = _mm256_xor_si256(
+                        _mm256_clmulepi64_epi128::<0x00>(mf2, y),
+                        _mm256_clmulepi64_epi128::<0x11>(mf2, y),
+                    );
+                    let pg = _mm256_xor_si256(
+                        _mm256_clmulepi64_epi128::<0x00>(mg2, y),
+                        _mm256_clmulepi64_epi128::<0x11>(mg2, y),
+                    );
+                    let lo = _mm256_unpacklo_epi64(pf, pg);
+                    let hi = _mm256_unpackhi_epi64(pf, pg);
+                    (
+                        _mm256_castsi256_si128(lo),
+                        _mm256_extracti128_si256::<1>(lo),
+                        _mm256_castsi256_si128(hi),
+                        _mm256_extracti128_si256::<1>(hi),
+                    )
+                };
+                out[i] = xor(l0, carry);
+                out[i + 1] = xor(l1, h0);
+                carry = h1;
+                i += 2;
+            }
+            if i < W {
+                let (lo, hi) = pair(self.0.clmul(), mf, mg, x[i]);
+                out[i] = xor(lo, carry);
+                carry = hi;
+            }
+            out[W] = carry;
+            out
+        }
+    }
+
+    /// The whole inversion (see [`super::Divstep`]).
+    #[inline(always)]
+    pub(super) fn invert_words<P: Products, const W: usize, const W1: usize>(
+        t: P,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        let zero = unsafe { _mm_setzero_si128() };
+        let mut fg = [zero; W];
+        let mut de = [zero; W];
+        // i < W for the four arrays.
+        for i in 0..W {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                fg[i] = _mm_set_epi64x(a[i] as i64, plan.modulus[i] as i64);
+                de[i] = _mm_set_epi64x(plan.start[i] as i64, 0);
+            }
+        }
+        let mut delta = CmovStep::DELTA_ONE;
+        for batch in 0..plan.batches {
+            let [f0, g0] = lanes(fg[0]);
+            let [u, v, q, r] = divsteps(CmovStep, f0, g0, &mut delta, plan.steps);
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let (mf, mg) = unsafe {
+                (
+                    _mm_set_epi64x(v as i64, u as i64),
+                    _mm_set_epi64x(r as i64, q as i64),
+                )
+            };
+            if batch + 1 < plan.batches {
+                // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
+                // needs only d.
+                let s: [__m128i; W1] = t.apply(mf, mg, &fg);
+                // i < W, i + 1 < W1.
+                for i in 0..W {
+                    fg[i] = down63(s[i], s[i + 1]);
+                }
+            }
+            // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
+            let s: [__m128i; W1] = t.apply(mf, mg, &de);
+            de = fold::<W, W1>(&s, plan.m, plan.terms);
+        }
+        let mut d = [0u64; W];
+        for (x, pair) in d.iter_mut().zip(de) {
+            [*x, _] = lanes(pair);
+        }
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Backend, F163, F233, F283, F409, F571, FieldElement};
+    use super::*;
+    extern crate std;
+    use std::vec::Vec;
+
+    /// SplitMix64: reproducible test inputs.
+    struct SplitMix(u64);
+
+    impl SplitMix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+    }
+
+    /// 0, 1, x^(m−1), x^(m−1) + 1, all ones, and `random` random elements
+    /// (every eighth with the top bit set, every sixteenth sparse).
+    fn inputs<F: FieldElement>(seed: u64, random: usize) -> Vec<F> {
+        let top = top_mask(F::M);
+        let topbit = 1u64 << ((F::M - 1) % 64);
+        let mut rng = SplitMix(seed);
+        let mut w = std::vec![0u64; F::WORDS];
+        let mut out = Vec::new();
+        let mut push = |w: &[u64]| {
+            let mut w = w.to_vec();
+            if let Some(t) = w.last_mut() {
+                *t &= top;
+            }
+            out.push(F::from_word_slice(&w).unwrap_or(F::ZERO));
+        };
+        push(&w);
+        w[0] = 1;
+        push(&w);
+        w[0] = 0;
+        w[F::WORDS - 1] = topbit;
+        push(&w);
+        w[0] = 1;
+        push(&w);
+        push(&std::vec![u64::MAX; F::WORDS]);
+        for i in 0..random {
+            for x in w.iter_mut() {
+                *x = rng.next();
+                if i % 16 == 15 {
+                    *x &= rng.next() & rng.next() & rng.next();
+                }
+            }
+            if i % 8 == 7 {
+                w[F::WORDS - 1] |= topbit;
+            }
+            push(&w);
+        }
+        out
+    }
+
+    fn check<F: FieldElement>(exponents: &[usize], seed: u64, random: usize) {
+        assert_eq!(F::modulus_exponents(), exponents, "the plan's modulus");
+        let xs = inputs::<F>(seed, random);
+        for b in Backend::all() {
+            for a in &xs {
+                let want = Backend::portable().invert(a);
+                let got = b.invert_divstep(a);
+                assert_eq!(got, want, "m = {}, {}, a = {a}", F::M, b.name());
+            }
+            assert_eq!(b.invert_divstep(&F::ZERO), F::ZERO);
+            assert_eq!(b.invert_divstep(&F::ONE), F::ONE);
+        }
+    }
+
+    #[test]
+    fn divstep_matches_itoh_tsujii_f163() {
+        check::<F163>(&[163, 7, 6, 3, 0], 163, 3000);
+    }
+
+    #[test]
+    fn divstep_matches_itoh_tsujii_f233() {
+        check::<F233>(&[233, 74, 0], 233, 3000);
+    }
+
+    #[test]
+    fn divstep_matches_itoh_tsujii_f283() {
+        check::<F283>(&[283, 12, 7, 5, 0], 283, 3000);
+    }
+
+    #[test]
+    fn divstep_matches_itoh_tsujii_f409() {
+        check::<F409>(&[409, 87, 0], 409, 2000);
+    }
+
+    #[test]
+    fn divstep_matches_itoh_tsujii_f571() {
+        check::<F571>(&[571, 10, 5, 2, 0], 571, 2000);
+    }
+
+    /// 100·`DIVSTEP_ROUNDS` (default 10) inversions of each kind on the
+    /// best backend, for instruction counts (ignored: run one under
+    /// `valgrind --tool=callgrind` with `FIELDWORK_MAX_ISA=clmul` —
+    /// valgrind has no ymm VPCLMULQDQ — at two round counts and divide the
+    /// difference of the inclusive counts of `clmul::tf::invert` and
+    /// `clmul::tf::invert_divstep`: the first `invert` builds its tables).
+    fn count<F: FieldElement>() {
+        let b = Backend::best();
+        let xs = inputs::<F>(7, 100);
+        let rounds = std::env::var("DIVSTEP_ROUNDS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(10);
+        let mut acc = F::ZERO;
+        for _ in 0..rounds {
+            for a in xs.iter().take(100) {
+                acc += b.invert(std::hint::black_box(a));
+                acc += b.invert_divstep(std::hint::black_box(a));
+            }
+        }
+        std::hint::black_box(acc);
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f163() {
+        count::<F163>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f233() {
+        count::<F233>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f283() {
+        count::<F283>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f409() {
+        count::<F409>();
+    }
+
+    #[test]
+    #[ignore]
+    fn callgrind_f571() {
+        count::<F571>();
+    }
+
+    /// The batch shapes of the module doc.
+    #[test]
+    fn plans() {
+        let shape = |m: usize, b: usize, s: u32| (m, b, s, b * s as usize);
+        assert_eq!(shape(P163.m, P163.batches, P163.steps), (163, 6, 55, 330));
+        assert_eq!(shape(P233.m, P233.batches, P233.steps), (233, 9, 52, 468));
+        assert_eq!(shape(P283.m, P283.batches, P283.steps), (283, 11, 52, 572));
+        assert_eq!(shape(P409.m, P409.batches, P409.steps), (409, 15, 55, 825));
+        assert_eq!(shape(P571.m, P571.batches, P571.steps), (571, 21, 55, 1155));
+    }
+}
