@@ -30,6 +30,14 @@ pub(crate) trait Arith {
     fn pow2k(&self, a: &Self::E, k: usize) -> Self::E {
         pow2k_by_squaring(self, a, k)
     }
+    /// `a^(−1)` (0 for 0): by default Itoh–Tsujii ([`invert`]); a field
+    /// may use another constant-time method. (Used by the batch inversion,
+    /// which needs `alloc`.)
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[inline(always)]
+    fn invert(&self, a: &Self::E) -> Self::E {
+        invert(self, a)
+    }
     /// The half-trace (odd m): by default the recurrence of
     /// [`half_trace_by_squaring`]; a field may apply a precomputed linear
     /// map instead.
@@ -51,7 +59,7 @@ pub(crate) fn pow2k_by_squaring<A: Arith + ?Sized>(f: &A, a: &A::E, k: usize) ->
 
 /// `a^(2^k)` with the field's fastest method.
 #[inline(always)]
-pub(crate) fn pow2k<A: Arith>(f: &A, a: &A::E, k: usize) -> A::E {
+pub(crate) fn pow2k<A: Arith + ?Sized>(f: &A, a: &A::E, k: usize) -> A::E {
     f.pow2k(a, k)
 }
 
@@ -62,7 +70,7 @@ pub(crate) fn pow2k<A: Arith>(f: &A, a: &A::E, k: usize) -> A::E {
 /// ⌊log₂(m − 1)⌋ + popcount(m − 1) − 1 products and m − 1 squarings. The
 /// chain depends on m only.
 #[inline(always)]
-pub(crate) fn invert<A: Arith>(f: &A, a: &A::E) -> A::E {
+pub(crate) fn invert<A: Arith + ?Sized>(f: &A, a: &A::E) -> A::E {
     let n = f.degree() - 1;
     if n == 0 {
         // GF(2): a^(−1) = a.
@@ -137,7 +145,7 @@ pub(crate) fn invert_batch<A: Arith>(
         let factor = f.select(x, &one, z);
         acc = f.mul(&acc, &factor);
     }
-    let mut inv = invert(f, &acc);
+    let mut inv = f.invert(&acc);
     for (x, s) in v.iter_mut().zip(scratch.iter()).rev() {
         let z = is_zero(x);
         let factor = f.select(x, &one, z);

@@ -1,7 +1,9 @@
-//! Inversion by Bernstein–Yang divsteps, in constant time: the candidate of
-//! issue 24 against Itoh–Tsujii (`algorithms::invert`), reached only through
-//! the hidden `Backend::invert_divstep` (tests and `fieldwork speed`), not
-//! through [`FieldElement::invert`].
+//! Inversion by Bernstein–Yang divsteps, in constant time: what
+//! [`FieldElement::invert`] (and `invert_batch`) use on the carry-less
+//! backends from m = 283 ([`Divstep::DIVSTEP_FROM`]); Itoh–Tsujii
+//! (`algorithms::invert`) below and on the portable backend. The hidden
+//! `Backend::invert_divstep` reaches it at every m (tests, `fieldwork
+//! speed`).
 //!
 //! # The algorithm
 //!
@@ -92,10 +94,15 @@
 //! | 409 | 4 445 / 7 924 | 5 161 / 10 076 | 45 413 / 26 433 | 20 596 / 48 704 |
 //! | 571 | 6 574 / 12 884 | 8 093 / 27 588 | 80 452 / 52 912 | 30 770 / 74 883 |
 //!
-//! Faster than Itoh–Tsujii at every m with carry-less products (1.27× at
-//! m = 233 to 1.96× at 571 on ymm); slower on the portable backend, whose
-//! word products (25 integer multiplications each) it needs about three
-//! times as many of. Not wired into `invert`.
+//! The Itoh–Tsujii column above is before its Frobenius maps ran four rows
+//! an instruction (`maps.rs`). Against that faster Itoh–Tsujii (same
+//! command, one run, TSC ticks per inversion, ymm / pclmulqdq): m = 163
+//! 916 / 1 312 against 1 219 / 1 288 for divsteps; 233 1 289 / 1 909
+//! against 1 749 / 1 917; 283 2 308 against 2 267 on ymm; 409 4 012
+//! against 3 386; 571 8 661 against 5 015. So divsteps from m = 283 on
+//! the carry-less backends (level at 283, 1.2× at 409, 1.7× at 571);
+//! never on the portable backend, whose word products (25 integer
+//! multiplications each) it needs about three times as many of.
 //!
 //! Rejected (Zen 3, same command):
 //! - The products of a batch spread over the next batch's blocks of steps
@@ -115,6 +122,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::FieldElement;
+use super::maps::MapKernel;
 use super::words::{fold_sparse, top_mask};
 use crate::gf2x::{InlineFixed, PortableWord};
 #[cfg(target_arch = "x86_64")]
@@ -198,9 +206,16 @@ const P283: Plan<5> = plan(283, &[12, 7, 5, 0]);
 const P409: Plan<7> = plan(409, &[87, 0]);
 const P571: Plan<9> = plan(571, &[10, 5, 2, 0]);
 
+/// From this degree the carry-less backends invert by divsteps.
+const DIVSTEP_FROM_CARRYLESS: usize = 283;
+
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
 /// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
-pub(super) trait Divstep: InlineFixed {
+pub(super) trait Divstep: InlineFixed + MapKernel {
+    /// The smallest degree m from which [`FieldElement::invert`] takes the
+    /// divsteps on these kernels rather than Itoh–Tsujii (`usize::MAX`:
+    /// never). Measured on Zen 3 (module doc of `gf2m`).
+    const DIVSTEP_FROM: usize;
     /// `a^(−1)` (0 for 0), `a` reduced.
     fn invert_words<const W: usize, const W1: usize>(
         self,
@@ -220,7 +235,7 @@ pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
         283 => run::<F, K, 5, 6>(k, a, &P283),
         409 => run::<F, K, 7, 8>(k, a, &P409),
         571 => run::<F, K, 9, 10>(k, a, &P571),
-        _ => super::ops::invert(k, a),
+        _ => super::ops::invert_itoh_tsujii(k, a),
     }
 }
 
@@ -362,6 +377,8 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
 /// The portable body: the matrix applied by the kernels' word products,
 /// four W-word rows a batch.
 impl Divstep for PortableWord {
+    // Three times the word products of Itoh–Tsujii: 0.56–0.69× as fast.
+    const DIVSTEP_FROM: usize = usize::MAX;
     #[inline(always)]
     fn invert_words<const W: usize, const W1: usize>(
         self,
@@ -396,6 +413,7 @@ impl Divstep for PortableWord {
 
 #[cfg(target_arch = "x86_64")]
 impl Divstep for PclmulLane {
+    const DIVSTEP_FROM: usize = DIVSTEP_FROM_CARRYLESS;
     #[inline(always)]
     fn invert_words<const W: usize, const W1: usize>(
         self,
@@ -408,6 +426,7 @@ impl Divstep for PclmulLane {
 
 #[cfg(target_arch = "x86_64")]
 impl Divstep for YmmLane {
+    const DIVSTEP_FROM: usize = DIVSTEP_FROM_CARRYLESS;
     #[inline(always)]
     fn invert_words<const W: usize, const W1: usize>(
         self,

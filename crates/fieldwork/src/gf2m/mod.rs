@@ -51,13 +51,15 @@
 //!   (`words::reduce_sparse`) and unrolled per modulus by the compiler.
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
-//! - **Inversion**: Itoh–Tsujii over the binary addition chain of m − 1
-//!   (m − 1 squarings, ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products); the
-//!   chain's steps a ↦ a^(2^k) with k ≥ m/20 (four per field: k = 10, 20,
-//!   40, 81 at m = 163; 35, 71, 142, 285 at m = 571) are precomputed
-//!   GF(2)-linear maps applied with masks (`maps.rs`), the others
-//!   squarings; 0 maps to 0 and [`FieldElement::invert`] returns none for
-//!   it.
+//! - **Inversion**: on the carry-less backends from m = 283, Bernstein–Yang
+//!   divsteps in batches of up to 55 on one word, the batch's 2 × 2 matrix
+//!   applied by carry-less products (`divstep.rs`); otherwise Itoh–Tsujii
+//!   over the binary addition chain of m − 1 (m − 1 squarings,
+//!   ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products), whose steps a ↦ a^(2^k)
+//!   with k ≥ m/20 (four per field: k = 10, 20, 40, 81 at m = 163; 35,
+//!   71, 142, 285 at m = 571) are precomputed GF(2)-linear maps applied
+//!   with masks (`maps.rs`), the others squarings. 0 maps to 0 and
+//!   [`FieldElement::invert`] returns none for it.
 //! - **Square root**: a = e(x²) + x·o(x²) ⇒ √a = e(x) + √x·o(x): a bit
 //!   gather and one product by the constant √x.
 //! - **Trace**: Tr is linear; the positions i with Tr(x^i) = 1 come from
@@ -165,19 +167,22 @@
 //!   against 30.1; two pairs per loop iteration: no change.
 //!
 //! Inversion is the operation furthest from its target (4× NTL): NTL's is
-//! a variable-time extended Euclid, ours Itoh–Tsujii in constant time.
-//! `peer-bench --filter invert` (Zen 3, 2026-11-23): 1 245 / 1 759 / 3 080 /
-//! 5 318 / 11 185 cycles at m = 163 / 233 / 283 / 409 / 571, 3.1 / 3.4 /
-//! 2.5 / 2.5 / 1.8× NTL and 6–14× OpenSSL. Its floor is the latency chain:
-//! at m = 163, 9 products (about 30 cycles each in the chain), 11 single
-//! squarings (about 20) and 4 maps of 41 groups × (1 shift, 3 blends,
-//! 3 XORs) = 287 vector instructions (about 110 cycles: two blend pipes,
-//! table in L1) — about 940: 4× NTL (960) would take the floor itself. At
-//! m = 571, 13 products (about 100), 37 squarings (60) and 4 maps of 143
-//! groups × 19 instructions whose 41 KiB tables stream from L2 (about
-//! 1 250 each; two blends a cycle would allow 650): about 8 500 at best,
-//! 2.3× NTL. A map costs as much as 5 (m = 163) to 20 (m = 571) squarings
-//! (`words::TABLE_DIV`).
+//! a variable-time extended Euclid, ours constant time. `peer-bench
+//! --filter invert` (Zen 3, 2026-11-23, TSC ticks): 943 / 1 343 / 2 321 /
+//! 3 449 / 5 076 at m = 163 / 233 / 283 / 409 / 571 (Itoh–Tsujii with maps
+//! at 163 and 233, divsteps from 283), 3.1 / 3.4 / 2.5 / 2.7 / 3.0× NTL and
+//! 10–14× OpenSSL. Itoh–Tsujii's floor is its latency chain: at m = 163,
+//! 9 products (about 30 cycles each in the chain), 11 single squarings
+//! (about 20) and 4 maps of 41 groups × (1 shift, 3 blends, 3 XORs) = 287
+//! vector instructions (about 110 cycles: two blend pipes, table in L1) —
+//! about 940 cycles: 4× NTL (960) would take the floor itself. At m = 571
+//! it would be about 8 500 (13 products, 37 squarings, 4 maps whose 41 KiB
+//! tables stream from L2); the divsteps take 6 600 cycles there: 1 155
+//! steps at about 4.3 cycles (13 integer operations a step, a 3-cycle
+//! chain) and 21 batch products of about 80 (`divstep.rs`), and could
+//! reach about 3 500 if the products overlapped the steps (they did not,
+//! measured). A map costs as much as 5 (m = 163) to 20 (m = 571)
+//! squarings (`words::TABLE_DIV`).
 //!
 //! Rejected: a 4-bit window for the Frobenius tables (a secret table
 //! index); the masked XOR without `black_box` (the compiler made it a branch
@@ -203,11 +208,10 @@ pub use fixed::{F163, F233, F283, F409, F571};
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
 
-use crate::gf2x::{InlineFixed, PortableWord};
+use crate::gf2x::PortableWord;
 use algorithms::Arith;
 use core::fmt;
 use core::marker::PhantomData;
-use maps::MapKernel;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
 #[cfg(target_arch = "x86_64")]
@@ -473,7 +477,7 @@ pub trait FieldElement:
 #[derive(Clone, Copy)]
 struct FixedArith<F, K>(K, PhantomData<F>);
 
-impl<F: FieldElement, K: InlineFixed + MapKernel> Arith for FixedArith<F, K> {
+impl<F: FieldElement, K: divstep::Divstep> Arith for FixedArith<F, K> {
     type E = F;
     #[inline(always)]
     fn degree(&self) -> usize {
@@ -507,6 +511,10 @@ impl<F: FieldElement, K: InlineFixed + MapKernel> Arith for FixedArith<F, K> {
         }
     }
     #[inline(always)]
+    fn invert(&self, a: &F) -> F {
+        ops::invert(self.0, a)
+    }
+    #[inline(always)]
     fn half_trace(&self, c: &F) -> F {
         match F::half_trace_table() {
             Some(table) => F::apply_map_k(self.0, table, c),
@@ -520,7 +528,7 @@ impl<F: FieldElement, K: InlineFixed + MapKernel> Arith for FixedArith<F, K> {
 /// points).
 mod ops {
     use super::algorithms;
-    use super::maps::MapKernel;
+    use super::divstep::Divstep;
     use super::{FieldElement, FixedArith};
     use crate::gf2x::{InlineFixed, InlinePair};
     use core::marker::PhantomData;
@@ -542,24 +550,34 @@ mod ops {
     pub(super) fn sqrt<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
         F::sqrt_k(k, a)
     }
+    /// `a^(−1)`: divsteps from the kernels' [`Divstep::DIVSTEP_FROM`],
+    /// Itoh–Tsujii below (the degree is a constant: no run-time branch).
     #[inline(always)]
-    pub(super) fn invert<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F) -> F {
+    pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
+        if F::M >= K::DIVSTEP_FROM {
+            super::divstep::invert(k, a)
+        } else {
+            invert_itoh_tsujii(k, a)
+        }
+    }
+    #[inline(always)]
+    pub(super) fn invert_itoh_tsujii<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
         algorithms::invert(&arith::<F, K>(k), a)
     }
     #[inline(always)]
-    pub(super) fn invert_divstep<F: FieldElement, K: super::divstep::Divstep>(k: K, a: &F) -> F {
+    pub(super) fn invert_divstep<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
         super::divstep::invert(k, a)
     }
     #[inline(always)]
-    pub(super) fn half_trace<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F) -> F {
+    pub(super) fn half_trace<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
         algorithms::half_trace(&arith::<F, K>(k), a)
     }
     #[inline(always)]
-    pub(super) fn pow2k<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F, n: usize) -> F {
+    pub(super) fn pow2k<F: FieldElement, K: Divstep>(k: K, a: &F, n: usize) -> F {
         algorithms::pow2k(&arith::<F, K>(k), a, n)
     }
     #[inline(always)]
-    pub(super) fn pow<F: FieldElement, K: InlineFixed + MapKernel>(k: K, a: &F, e: &[u64]) -> F {
+    pub(super) fn pow<F: FieldElement, K: Divstep>(k: K, a: &F, e: &[u64]) -> F {
         algorithms::pow(&arith::<F, K>(k), a, e)
     }
     #[inline(always)]
@@ -615,11 +633,7 @@ mod ops {
     }
     #[cfg(feature = "alloc")]
     #[inline(always)]
-    pub(super) fn invert_batch<F: FieldElement, K: InlineFixed + MapKernel>(
-        k: K,
-        v: &mut [F],
-        scratch: &mut [F],
-    ) {
+    pub(super) fn invert_batch<F: FieldElement, K: Divstep>(k: K, v: &mut [F], scratch: &mut [F]) {
         algorithms::invert_batch(&arith::<F, K>(k), v, scratch, |x| x.is_zero());
     }
 }
