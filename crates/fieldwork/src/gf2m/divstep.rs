@@ -774,28 +774,16 @@ mod x86 {
 mod tests {
     use super::super::{Backend, F163, F233, F283, F409, F571, FieldElement};
     use super::*;
+    use crate::test_util::splitmix64;
     extern crate std;
     use std::vec::Vec;
-
-    /// SplitMix64: reproducible test inputs.
-    struct SplitMix(u64);
-
-    impl SplitMix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-    }
 
     /// 0, 1, x^(m−1), x^(m−1) + 1, all ones, and `random` random elements
     /// (every eighth with the top bit set, every sixteenth sparse).
     fn inputs<F: FieldElement>(seed: u64, random: usize) -> Vec<F> {
         let top = top_mask(F::M);
         let topbit = 1u64 << ((F::M - 1) % 64);
-        let mut rng = SplitMix(seed);
+        let mut rng = seed;
         let mut w = std::vec![0u64; F::WORDS];
         let mut out = Vec::new();
         let mut push = |w: &[u64]| {
@@ -816,9 +804,9 @@ mod tests {
         push(&std::vec![u64::MAX; F::WORDS]);
         for i in 0..random {
             for x in w.iter_mut() {
-                *x = rng.next();
+                *x = splitmix64(&mut rng);
                 if i % 16 == 15 {
-                    *x &= rng.next() & rng.next() & rng.next();
+                    *x &= splitmix64(&mut rng) & splitmix64(&mut rng) & splitmix64(&mut rng);
                 }
             }
             if i % 8 == 7 {
@@ -891,35 +879,24 @@ mod tests {
         std::hint::black_box(acc);
     }
 
-    #[test]
-    #[ignore]
-    fn callgrind_f163() {
-        count::<F163>();
+    /// `cargo test --release -p fieldwork-crypto --lib callgrind_f571 --
+    /// --ignored` under callgrind, one per field.
+    macro_rules! callgrind_tests {
+        ($($name:ident: $f:ty),*) => {$(
+            #[test]
+            #[ignore]
+            fn $name() {
+                count::<$f>();
+            }
+        )*};
     }
-
-    #[test]
-    #[ignore]
-    fn callgrind_f233() {
-        count::<F233>();
-    }
-
-    #[test]
-    #[ignore]
-    fn callgrind_f283() {
-        count::<F283>();
-    }
-
-    #[test]
-    #[ignore]
-    fn callgrind_f409() {
-        count::<F409>();
-    }
-
-    #[test]
-    #[ignore]
-    fn callgrind_f571() {
-        count::<F571>();
-    }
+    callgrind_tests!(
+        callgrind_f163: F163,
+        callgrind_f233: F233,
+        callgrind_f283: F283,
+        callgrind_f409: F409,
+        callgrind_f571: F571
+    );
 
     /// The batch shapes of the module doc.
     #[test]
