@@ -1,5 +1,5 @@
 //! Inversion by Bernstein–Yang divsteps, in constant time: what
-//! [`FieldElement::invert`] (and `invert_batch`) use on the carry-less
+//! [`FieldElement::invert`](super::FieldElement::invert) (and `invert_batch`) use on the carry-less
 //! backends from m = 283 ([`Divstep::DIVSTEP_FROM`]); Itoh–Tsujii
 //! (`algorithms::invert`) below and on the portable backend. The hidden
 //! `Backend::invert_divstep` reaches it at every m (tests, `fieldwork
@@ -121,9 +121,8 @@
 // and word positions below ⌈m/64⌉ = W of the field's own modulus.
 #![allow(clippy::indexing_slicing)]
 
-use super::FieldElement;
 use super::maps::MapKernel;
-use super::words::{fold_sparse, top_mask};
+use super::words::fold_sparse;
 use crate::gf2x::{InlineFixed, PortableWord};
 #[cfg(target_arch = "x86_64")]
 use crate::gf2x::{PclmulLane, YmmLane};
@@ -152,9 +151,10 @@ pub(super) struct Plan<const W: usize> {
     start: [u64; W],
 }
 
-/// The plan of the field x^m + Σ x^terms on W words (compile time).
+/// The plan of the field x^m + Σ x^terms on W words (compile time: each
+/// fixed field's `DIVSTEP_PLAN`, from its own terms).
 // `terms[i] < m < 64W` (asserted), so every index is in range.
-const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
+pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
     assert!(m < 64 * W && m > 64 * (W - 1));
     let mut modulus = [0u64; W];
     modulus[m / 64] |= 1 << (m % 64);
@@ -198,21 +198,13 @@ const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
     }
 }
 
-// The five NIST moduli (FIPS 186-4 D.1.3; the same as `fixed.rs`, checked
-// against `FieldElement::modulus_exponents` by the tests).
-const P163: Plan<3> = plan(163, &[7, 6, 3, 0]);
-const P233: Plan<4> = plan(233, &[74, 0]);
-const P283: Plan<5> = plan(283, &[12, 7, 5, 0]);
-const P409: Plan<7> = plan(409, &[87, 0]);
-const P571: Plan<9> = plan(571, &[10, 5, 2, 0]);
-
 /// From this degree the carry-less backends invert by divsteps.
 const DIVSTEP_FROM_CARRYLESS: usize = 283;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
 /// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
 pub(super) trait Divstep: InlineFixed + MapKernel {
-    /// The smallest degree m from which [`FieldElement::invert`] takes the
+    /// The smallest degree m from which [`FieldElement::invert`](super::FieldElement::invert) takes the
     /// divsteps on these kernels rather than Itoh–Tsujii (`usize::MAX`:
     /// never). Measured on Zen 3 (module doc of `gf2m`).
     const DIVSTEP_FROM: usize;
@@ -222,40 +214,6 @@ pub(super) trait Divstep: InlineFixed + MapKernel {
         a: &[u64; W],
         plan: &Plan<W>,
     ) -> [u64; W];
-}
-
-/// `a^(−1)`, and 0 for 0, by divsteps on the kernels `k`. (A field other
-/// than the five — none exists: the trait is sealed — falls back to
-/// Itoh–Tsujii.)
-#[inline(always)]
-pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
-    match F::M {
-        163 => run::<F, K, 3, 4>(k, a, &P163),
-        233 => run::<F, K, 4, 5>(k, a, &P233),
-        283 => run::<F, K, 5, 6>(k, a, &P283),
-        409 => run::<F, K, 7, 8>(k, a, &P409),
-        571 => run::<F, K, 9, 10>(k, a, &P571),
-        _ => super::ops::invert_itoh_tsujii(k, a),
-    }
-}
-
-/// The element's words in, the inverse's words out.
-#[inline(always)]
-fn run<F: FieldElement, K: Divstep, const W: usize, const W1: usize>(
-    k: K,
-    a: &F,
-    plan: &Plan<W>,
-) -> F {
-    const { assert!(W1 == W + 1) };
-    // The word count is public; it always matches (F::M picked the plan).
-    let Ok(a) = <&[u64; W]>::try_from(a.as_words()) else {
-        return F::ZERO;
-    };
-    let mut d = k.invert_words::<W, W1>(a, plan);
-    // Reduced already (the fold clears bits ≥ m); the mask lets the
-    // compiler drop `from_word_slice`'s check, a branch on the value.
-    d[W - 1] &= top_mask(plan.m);
-    F::from_word_slice(&d).unwrap_or(F::ZERO)
 }
 
 /// One divstep on the packed words (see [`divsteps`]): `af` = f's low
@@ -772,8 +730,8 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::words::top_mask;
     use super::super::{Backend, F163, F233, F283, F409, F571, FieldElement};
-    use super::*;
     use crate::test_util::splitmix64;
     extern crate std;
     use std::vec::Vec;
@@ -902,10 +860,16 @@ mod tests {
     #[test]
     fn plans() {
         let shape = |m: usize, b: usize, s: u32| (m, b, s, b * s as usize);
-        assert_eq!(shape(P163.m, P163.batches, P163.steps), (163, 6, 55, 330));
-        assert_eq!(shape(P233.m, P233.batches, P233.steps), (233, 9, 52, 468));
-        assert_eq!(shape(P283.m, P283.batches, P283.steps), (283, 11, 52, 572));
-        assert_eq!(shape(P409.m, P409.batches, P409.steps), (409, 15, 55, 825));
-        assert_eq!(shape(P571.m, P571.batches, P571.steps), (571, 21, 55, 1155));
+        let (p163, p233) = (&F163::DIVSTEP_PLAN, &F233::DIVSTEP_PLAN);
+        let (p283, p409, p571) = (
+            &F283::DIVSTEP_PLAN,
+            &F409::DIVSTEP_PLAN,
+            &F571::DIVSTEP_PLAN,
+        );
+        assert_eq!(shape(p163.m, p163.batches, p163.steps), (163, 6, 55, 330));
+        assert_eq!(shape(p233.m, p233.batches, p233.steps), (233, 9, 52, 468));
+        assert_eq!(shape(p283.m, p283.batches, p283.steps), (283, 11, 52, 572));
+        assert_eq!(shape(p409.m, p409.batches, p409.steps), (409, 15, 55, 825));
+        assert_eq!(shape(p571.m, p571.batches, p571.steps), (571, 21, 55, 1155));
     }
 }

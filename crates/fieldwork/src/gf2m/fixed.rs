@@ -5,6 +5,7 @@
 // Addition in characteristic 2 is XOR, and subtraction is addition.
 #![allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 
+use super::divstep::{Divstep, Plan, plan};
 use super::maps::{MapKernel, Quad};
 #[cfg(feature = "std")]
 use super::words::{TABLE_SLOTS, table_steps};
@@ -82,6 +83,8 @@ macro_rules! fixed_field {
             const TRACE_MASK: [u64; $w] = trace_mask::<$w>($m, Self::TERMS);
             /// The valid bits of the top word.
             const TOP: u64 = top_mask($m);
+            /// The divstep inversion's constants, from this modulus.
+            pub(super) const DIVSTEP_PLAN: Plan<$w> = plan($m, Self::TERMS);
             /// The steps of the inversion chain done by a table (0: none).
             #[cfg(feature = "std")]
             const TABLE_STEPS: [usize; TABLE_SLOTS] = table_steps($m);
@@ -222,6 +225,15 @@ macro_rules! fixed_field {
             #[inline(always)]
             fn apply_map_k<K: MapKernel>(k: K, table: &[Quad], a: &Self) -> Self {
                 $name(k.apply::<$w>(table, &a.0))
+            }
+
+            #[inline(always)]
+            fn invert_divstep_k<K: Divstep>(k: K, a: &Self) -> Self {
+                let mut d = k.invert_words::<$w, { $w + 1 }>(&a.0, &Self::DIVSTEP_PLAN);
+                // Reduced already (the fold clears the bits from m on); the
+                // mask keeps the type's invariant without a check.
+                d[$w - 1] &= Self::TOP;
+                $name(d)
             }
         }
 

@@ -300,6 +300,7 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
 }
 
 mod private {
+    use super::divstep::Divstep;
     use super::maps::{MapKernel, Quad};
     use crate::gf2x::{InlineFixed, InlinePair};
 
@@ -329,6 +330,9 @@ mod private {
         /// Σ a_i·row_i for the rows of `table`, with the kernels of `k`:
         /// masks, no index or branch on `a`.
         fn apply_map_k<K: MapKernel>(k: K, table: &[Quad], a: &Self) -> Self;
+        /// `a^(−1)` (0 for 0) by divsteps on the kernels of `k`, with the
+        /// field's plan (`divstep.rs`).
+        fn invert_divstep_k<K: Divstep>(k: K, a: &Self) -> Self;
     }
 }
 use private::FieldSpec;
@@ -555,7 +559,7 @@ mod ops {
     #[inline(always)]
     pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
         if F::M >= K::DIVSTEP_FROM {
-            super::divstep::invert(k, a)
+            F::invert_divstep_k(k, a)
         } else {
             invert_itoh_tsujii(k, a)
         }
@@ -566,7 +570,7 @@ mod ops {
     }
     #[inline(always)]
     pub(super) fn invert_divstep<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
-        super::divstep::invert(k, a)
+        F::invert_divstep_k(k, a)
     }
     #[inline(always)]
     pub(super) fn half_trace<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
