@@ -7,6 +7,10 @@
 //! gf2x built for this CPU, e.g. `/opt/gf2x-native`, linked statically), else
 //! from `/opt/gf2x-native` if `lib/libgf2x.a` is there, else from the system
 //! (Debian's generic `libgf2x-dev`).
+//!
+//! With the `xs233` feature: compiles `shim/xs233_shim.c` over c-xs233's
+//! `gf233.h` from `$XS233_DIR`, else `target/xs233/c-xs233` (where
+//! `scripts/fetch-xs233.sh` unpacks it).
 
 /// The Rust peers whose versions the tables show.
 const VERSIONED_PEERS: &[(&str, &str)] = &[
@@ -27,6 +31,35 @@ fn main() {
     peer_versions();
     #[cfg(feature = "system-peers")]
     system_peers();
+    #[cfg(feature = "xs233")]
+    xs233();
+}
+
+/// c-xs233's field code through `shim/xs233_shim.c`, with the flags of
+/// c-xs233's Makefile.
+#[cfg(feature = "xs233")]
+fn xs233() {
+    use std::path::PathBuf;
+    println!("cargo:rerun-if-changed=shim/xs233_shim.c");
+    println!("cargo:rerun-if-env-changed=XS233_DIR");
+    let dir = std::env::var_os("XS233_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/xs233/c-xs233"),
+        PathBuf::from,
+    );
+    let header = dir.join("gf233.h");
+    assert!(
+        header.exists(),
+        "{} is missing: run scripts/fetch-xs233.sh, or set XS233_DIR to c-xs233's directory",
+        header.display()
+    );
+    println!("cargo:rerun-if-changed={}", header.display());
+    cc::Build::new()
+        .file("shim/xs233_shim.c")
+        .include(&dir)
+        .flag("-O2")
+        .flag("-mpclmul")
+        .flag("-mavx2")
+        .compile("fieldwork_xs233_shim");
 }
 
 /// Emits `PEER_VERSION_<CRATE>` for each of [`VERSIONED_PEERS`]: the

@@ -36,6 +36,8 @@ mod rates;
 mod sweep;
 #[cfg(feature = "system-peers")]
 mod sys;
+#[cfg(feature = "xs233")]
+mod xs233;
 
 use benchtime::{Clock, Sampler};
 use clap::Parser;

@@ -322,7 +322,34 @@ fn check<F: FieldElement>(field: &NistField, inputs: &Inputs) -> Result<(), Stri
             }
         }
     }
+    #[cfg(feature = "xs233")]
+    for row in ROWS {
+        if let Some(op) = xs233_op(field, row) {
+            let got = crate::xs233::compute(op, x, y, &inputs.batch)?;
+            if got != ours(None, row, &o)? {
+                return Err(format!(
+                    "{} disagrees with fieldwork on F233 {}",
+                    crate::xs233::NAME,
+                    row.name()
+                ));
+            }
+        }
+    }
     Ok(())
+}
+
+/// c-xs233's operation for `row` at m = 233 (when this CPU runs it).
+#[cfg(feature = "xs233")]
+fn xs233_op(field: &NistField, row: Row) -> Option<crate::xs233::Xs233Op> {
+    use crate::xs233::Xs233Op;
+    if field.m != 233 || !crate::xs233::available() {
+        return None;
+    }
+    match row {
+        Row::Peer(op) => Some(Xs233Op::Shared(op)),
+        Row::HalfTrace => Some(Xs233Op::HalfTrace),
+        Row::BatchSquare => None,
+    }
 }
 
 fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>, String> {
@@ -347,6 +374,14 @@ fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>
             }
             if row.is_batch() {
                 impls.push(one_at_a_time::<F>(row, &inputs)?);
+            }
+            #[cfg(feature = "xs233")]
+            if let Some(op) = xs233_op(field, row) {
+                impls.push(Impl {
+                    name: crate::xs233::NAME.into(),
+                    ours: false,
+                    routine: crate::xs233::routine(op, &inputs.x, &inputs.y, &inputs.batch)?,
+                });
             }
             #[cfg(feature = "system-peers")]
             if let Row::Peer(op) = row {
