@@ -203,7 +203,7 @@ const DIVSTEP_FROM_CARRYLESS: usize = 283;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
 /// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
-pub(super) trait Divstep: InlineFixed + MapKernel {
+pub(super) trait Divstep: super::FieldKernel + MapKernel {
     /// The smallest degree m from which [`FieldElement::invert`](super::FieldElement::invert) takes the
     /// divsteps on these kernels rather than Itoh–Tsujii (`usize::MAX`:
     /// never). Measured on Zen 3 (module doc of `gf2m`).

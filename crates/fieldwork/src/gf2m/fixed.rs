@@ -10,8 +10,8 @@ use super::maps::{MapKernel, Quad};
 #[cfg(feature = "std")]
 use super::words::{TABLE_SLOTS, table_steps};
 use super::words::{reduce_limbs, reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
-use super::{Backend, FieldElement, FieldSpec, Gf2mError};
-use crate::gf2x::{InlineFixed, InlinePair};
+use super::{Backend, FieldElement, FieldKernel, FieldSpec, Gf2mError};
+use crate::gf2x::InlinePair;
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
@@ -63,6 +63,7 @@ macro_rules! fixed_field {
         terms = [$($term:literal),*], mul = $mul:ident,
         reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident,
         reduce_pair_products = $reduce_pair_mul:ident, reduce_pair_squares = $reduce_pair_sq:ident
+        $(, xmm = $xmm:ident)?
     ) => {
         $(#[$doc])*
         ///
@@ -142,7 +143,15 @@ macro_rules! fixed_field {
         #[allow(private_bounds, private_interfaces)]
         impl FieldSpec for $name {
             #[inline(always)]
-            fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self {
+            fn mul_k<K: FieldKernel>(k: K, a: &Self, b: &Self) -> Self {
+                // The field's own 128-bit-digit kernel, where it has one
+                // and the kernels have PCLMULQDQ (known at compile time).
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.clmul() {
+                        return $name(super::$xmm::mul(t, &a.0, &b.0));
+                    }
+                )?
                 let c = k.$mul(&k.limbs(&a.0), &k.limbs(&b.0));
                 $name(reduce!($reduce_mul, k, c, $w, $m, Self::TERMS))
             }
@@ -175,7 +184,13 @@ macro_rules! fixed_field {
             // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
             // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
             #[allow(clippy::indexing_slicing)]
-            fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self {
+            fn square_k<K: FieldKernel>(k: K, a: &Self) -> Self {
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.clmul() {
+                        return $name(super::$xmm::square(t, &a.0));
+                    }
+                )?
                 let limbs = k.limbs(&a.0);
                 let mut c = [limbs[0]; 2 * $w];
                 for (i, &x) in limbs.iter().enumerate() {
@@ -190,7 +205,7 @@ macro_rules! fixed_field {
             // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
             // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
             #[allow(clippy::indexing_slicing)]
-            fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self {
+            fn sqrt_k<K: FieldKernel>(k: K, a: &Self) -> Self {
                 // a = e(x²) + x·o(x²), so √a = e(x) + √x·o(x).
                 let (e, o) = split_even_odd(&a.0);
                 let p = Self::mul_k(k, &$name(Self::SQRT_X), &$name(o));
@@ -488,7 +503,8 @@ fixed_field!(
     /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
     /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
     F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
-    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes
+    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes,
+    xmm = xmm233
 );
 fixed_field!(
     /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of

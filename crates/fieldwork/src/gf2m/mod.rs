@@ -202,13 +202,15 @@ mod runtime;
 mod tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
+mod xmm233;
+#[cfg(target_arch = "x86_64")]
 mod ymm;
 
 pub use fixed::{F163, F233, F283, F409, F571};
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
 
-use crate::gf2x::PortableWord;
+use crate::gf2x::{InlineFixed, PortableWord};
 use algorithms::Arith;
 use core::fmt;
 use core::marker::PhantomData;
@@ -302,7 +304,7 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
 mod private {
     use super::divstep::Divstep;
     use super::maps::{MapKernel, Quad};
-    use crate::gf2x::{InlineFixed, InlinePair};
+    use crate::gf2x::InlinePair;
 
     /// A fixed field's product, square and square root on any backend's
     /// inlinable kernels (sealed: implemented by the five types only; its
@@ -310,11 +312,11 @@ mod private {
     #[allow(private_bounds, private_interfaces)]
     pub trait FieldSpec: Copy + 'static {
         /// `a·b` with the kernels of `k`.
-        fn mul_k<K: InlineFixed>(k: K, a: &Self, b: &Self) -> Self;
+        fn mul_k<K: super::FieldKernel>(k: K, a: &Self, b: &Self) -> Self;
         /// `a²` with the kernels of `k`.
-        fn square_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+        fn square_k<K: super::FieldKernel>(k: K, a: &Self) -> Self;
         /// `√a` with the kernels of `k`.
-        fn sqrt_k<K: InlineFixed>(k: K, a: &Self) -> Self;
+        fn sqrt_k<K: super::FieldKernel>(k: K, a: &Self) -> Self;
         /// `out[i] = a[i]·b[i]` for both `i`, in the same instructions
         /// (the two slots of `k`'s digits).
         fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
@@ -336,6 +338,41 @@ mod private {
     }
 }
 use private::FieldSpec;
+
+/// A backend's kernels as the fields see them: `gf2x`'s inlinable fixed
+/// products, and whether they may also use PCLMULQDQ on whole xmm
+/// registers, for a field's own 128-bit-digit kernels (`xmm233.rs`). The
+/// answer is a property of the kernel type, so the choice vanishes at
+/// compile time.
+pub(crate) trait FieldKernel: InlineFixed {
+    /// The PCLMULQDQ token when these kernels run with it.
+    #[cfg(target_arch = "x86_64")]
+    fn clmul(self) -> Option<cpu::Clmul>;
+}
+
+impl FieldKernel for PortableWord {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn clmul(self) -> Option<cpu::Clmul> {
+        None
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl FieldKernel for crate::gf2x::PclmulLane {
+    #[inline(always)]
+    fn clmul(self) -> Option<cpu::Clmul> {
+        Some(self.0)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl FieldKernel for crate::gf2x::YmmLane {
+    #[inline(always)]
+    fn clmul(self) -> Option<cpu::Clmul> {
+        Some(self.0.clmul())
+    }
+}
 
 /// An element of one of the fixed NIST fields ([`F163`] … [`F571`]): the
 /// operations they share, so code can be generic over the field.
@@ -531,10 +568,11 @@ impl<F: FieldElement, K: divstep::Divstep> Arith for FixedArith<F, K> {
 /// compiles (the accelerated ones inside their `#[target_feature]` entry
 /// points).
 mod ops {
+    use super::FieldKernel;
     use super::algorithms;
     use super::divstep::Divstep;
     use super::{FieldElement, FixedArith};
-    use crate::gf2x::{InlineFixed, InlinePair};
+    use crate::gf2x::InlinePair;
     use core::marker::PhantomData;
 
     #[inline(always)]
@@ -543,15 +581,15 @@ mod ops {
     }
 
     #[inline(always)]
-    pub(super) fn mul<F: FieldElement, K: InlineFixed>(k: K, a: &F, b: &F) -> F {
+    pub(super) fn mul<F: FieldElement, K: FieldKernel>(k: K, a: &F, b: &F) -> F {
         F::mul_k(k, a, b)
     }
     #[inline(always)]
-    pub(super) fn square<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+    pub(super) fn square<F: FieldElement, K: FieldKernel>(k: K, a: &F) -> F {
         F::square_k(k, a)
     }
     #[inline(always)]
-    pub(super) fn sqrt<F: FieldElement, K: InlineFixed>(k: K, a: &F) -> F {
+    pub(super) fn sqrt<F: FieldElement, K: FieldKernel>(k: K, a: &F) -> F {
         F::sqrt_k(k, a)
     }
     /// `a^(−1)`: divsteps from the kernels' [`Divstep::DIVSTEP_FROM`],
@@ -585,7 +623,7 @@ mod ops {
         algorithms::pow(&arith::<F, K>(k), a, e)
     }
     #[inline(always)]
-    pub(super) fn mul_slices<F: FieldElement, K: InlineFixed>(
+    pub(super) fn mul_slices<F: FieldElement, K: FieldKernel>(
         k: K,
         out: &mut [F],
         a: &[F],
@@ -596,7 +634,7 @@ mod ops {
         }
     }
     #[inline(always)]
-    pub(super) fn square_slices<F: FieldElement, K: InlineFixed>(k: K, out: &mut [F], a: &[F]) {
+    pub(super) fn square_slices<F: FieldElement, K: FieldKernel>(k: K, out: &mut [F], a: &[F]) {
         for (o, x) in out.iter_mut().zip(a) {
             *o = F::square_k(k, x);
         }
@@ -605,7 +643,7 @@ mod ops {
     /// last element on the single kernels `k`. (The slices have one
     /// length, checked by the caller; it is public.)
     #[inline(always)]
-    pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: InlineFixed>(
+    pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
         p: P,
         k: K,
         out: &mut [F],
@@ -622,7 +660,7 @@ mod ops {
     }
     /// [`square_slices`] two elements at a time on the pair kernels `p`.
     #[inline(always)]
-    pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: InlineFixed>(
+    pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
         p: P,
         k: K,
         out: &mut [F],
