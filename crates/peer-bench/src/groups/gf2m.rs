@@ -468,7 +468,7 @@ fn ours_impl<F: FieldElement + 'static>(
     let routine: benchtime::Routine<'static> = match (backend, row) {
         (None, Row::Peer(Op::Mul)) => Box::new(move |n| {
             for _ in 0..n {
-                x = x * y;
+                x *= y;
             }
             black_box(x);
         }),
