@@ -141,8 +141,16 @@ pub fn command_line(cap: Option<fieldwork::cpu::IsaLevel>, args: &[String]) -> S
         ),
         None => String::from("cargo run --release -p peer-bench"),
     };
-    if cfg!(feature = "system-peers") {
-        cmd.push_str(" --features system-peers");
+    let features: Vec<&str> = [
+        (cfg!(feature = "system-peers"), "system-peers"),
+        (cfg!(feature = "xs233"), "xs233"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if !features.is_empty() {
+        cmd.push_str(" --features ");
+        cmd.push_str(&features.join(","));
     }
     if !args.is_empty() {
         cmd.push_str(" --");
