@@ -190,12 +190,12 @@
 //! --filter m=233`; `docs/benchmarks/amd-epyc-f25m1.md` at b82fb78, Zen 3,
 //! estimated cycles, ours ÷ theirs): invert 1 655 against 2 478 (1.50×
 //! faster), half-trace 216 against 332 (1.54×), 1 024 products by
-//! `mul_slices` 20 341 against 29 292 (1.44×); a lone product 63 against
+//! `mul_slices` 20 417 against 29 371 (1.44×); a lone product 63 against
 //! 32, a square 40 against 20, a square root 83 against 41 (0.50×
 //! each). F233 has c-xs233's representation on the carry-less backends
 //! (`xmm233.rs`: two xmm digits, a fold through x^256) and inside one call
-//! a square and a product chain in about 60 cycles, as c-xs233's do; the
-//! difference is the call: its functions are `static inline` in the
+//! a square and a product chain in about 60 cycles (`pow`: 19 ns a bit),
+//! near c-xs233's 20 + 32; the larger difference is the call: its functions are `static inline` in the
 //! caller's loop, each of ours is a dispatched call whose operands and
 //! result go through memory (about 25 cycles). The compound operations
 //! (`invert`, `half_trace`, `pow`, the batches) pay that once.
