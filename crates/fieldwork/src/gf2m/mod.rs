@@ -194,9 +194,10 @@
 //! 32, a square 40 against 20, a square root 83 against 41 (0.50×
 //! each). F233 has c-xs233's representation on the carry-less backends
 //! (`xmm233.rs`: two xmm digits, a fold through x^256) and inside one call
-//! a square and a product chain in about 60 cycles (`pow`: 19 ns a bit),
-//! near c-xs233's 20 + 32; the larger difference is the call: its functions are `static inline` in the
-//! caller's loop, each of ours is a dispatched call whose operands and
+//! a square and a product chain in about 60 cycles (`--example
+//! gf2m_pow`: 19 ns a bit), near c-xs233's 20 + 32; the larger difference
+//! is the call: its functions are `static inline` in the caller's loop,
+//! each of ours is a dispatched call whose operands and
 //! result go through memory (about 25 cycles). The compound operations
 //! (`invert`, `half_trace`, `pow`, the batches) pay that once.
 //!

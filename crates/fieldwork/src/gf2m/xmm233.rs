@@ -29,8 +29,8 @@
 //! and the operands' round trip through memory (peer-bench `--filter
 //! m=233`), where c-xs233, inlined into its caller, takes 32 and 20.
 //! Rejected: Karatsuba for the 128×128 products (9 PCLMULQDQ: 20.0 against
-//! 19.0 ns a bit of `pow`); the product written in place through a
-//! `mul_assign` entry (62 → 83 cycles a chained product).
+//! 19.0 ns a bit of `pow`, `--example gf2m_pow`); the product written in
+//! place through a `mul_assign` entry (62 → 83 cycles a chained product).
 #![allow(unsafe_code)]
 
 use crate::cpu::Clmul;
