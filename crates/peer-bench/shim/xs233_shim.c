@@ -39,45 +39,21 @@ void fw_xs233_mul(uint64_t x[4], const uint64_t y[4], size_t n) {
   store(x, &a);
 }
 
-/* x <- x^2, n times. */
-void fw_xs233_sqr(uint64_t x[4], size_t n) {
-  gf a;
-  load(&a, x);
-  for (size_t i = 0; i < n; i++) {
-    gf_sqr(&a, &a);
+/* NAME(x, n): x <- OP(x), n times. */
+#define CHAIN(NAME, OP)                  \
+  void NAME(uint64_t x[4], size_t n) {   \
+    gf a;                                \
+    load(&a, x);                         \
+    for (size_t i = 0; i < n; i++) {     \
+      OP(&a, &a);                        \
+    }                                    \
+    store(x, &a);                        \
   }
-  store(x, &a);
-}
 
-/* x <- 1/x, n times (0 for 0). */
-void fw_xs233_inv(uint64_t x[4], size_t n) {
-  gf a;
-  load(&a, x);
-  for (size_t i = 0; i < n; i++) {
-    gf_inv(&a, &a);
-  }
-  store(x, &a);
-}
-
-/* x <- sqrt(x), n times. */
-void fw_xs233_sqrt(uint64_t x[4], size_t n) {
-  gf a;
-  load(&a, x);
-  for (size_t i = 0; i < n; i++) {
-    gf_sqrt(&a, &a);
-  }
-  store(x, &a);
-}
-
-/* x <- H(x), the half-trace, n times. */
-void fw_xs233_halftrace(uint64_t x[4], size_t n) {
-  gf a;
-  load(&a, x);
-  for (size_t i = 0; i < n; i++) {
-    gf_halftrace(&a, &a);
-  }
-  store(x, &a);
-}
+CHAIN(fw_xs233_sqr, gf_sqr)             /* x^2 */
+CHAIN(fw_xs233_inv, gf_inv)             /* 1/x (0 for 0) */
+CHAIN(fw_xs233_sqrt, gf_sqrt)           /* sqrt(x) */
+CHAIN(fw_xs233_halftrace, gf_halftrace) /* H(x), the half-trace */
 
 /* c[i] = a[i] * b[i] for i < count, each fully reduced (4 words each). */
 void fw_xs233_mul_batch(uint64_t *c, const uint64_t *a, const uint64_t *b,

@@ -64,6 +64,14 @@ fn chain(op: Xs233Op, x: &mut [u64; 4], y: &[u64; 4], n: usize) {
     }
 }
 
+/// The batch's left and right operands, each as one flat run of words.
+fn flatten(pairs: &[(Vec<u64>, Vec<u64>)]) -> (Vec<u64>, Vec<u64>) {
+    (
+        pairs.iter().flat_map(|(a, _)| a.iter().copied()).collect(),
+        pairs.iter().flat_map(|(_, b)| b.iter().copied()).collect(),
+    )
+}
+
 /// `c[i] = a[i]·b[i]` on flat 4-word elements.
 fn batch(c: &mut [u64], a: &[u64], b: &[u64]) {
     assert!(c.len() == a.len() && a.len() == b.len() && a.len().is_multiple_of(4));
@@ -83,8 +91,7 @@ pub fn compute(
         return Err("c-xs233 needs AVX2 and PCLMULQDQ".into());
     }
     if op == Xs233Op::Shared(Op::BatchMul) {
-        let a: Vec<u64> = pairs.iter().flat_map(|(a, _)| a.clone()).collect();
-        let b: Vec<u64> = pairs.iter().flat_map(|(_, b)| b.clone()).collect();
+        let (a, b) = flatten(pairs);
         let mut c = vec![0u64; a.len()];
         batch(&mut c, &a, &b);
         return Ok(c);
@@ -106,8 +113,7 @@ pub fn routine(
         return Err("c-xs233 needs AVX2 and PCLMULQDQ".into());
     }
     if op == Xs233Op::Shared(Op::BatchMul) {
-        let a: Vec<u64> = pairs.iter().flat_map(|(a, _)| a.clone()).collect();
-        let b: Vec<u64> = pairs.iter().flat_map(|(_, b)| b.clone()).collect();
+        let (a, b) = flatten(pairs);
         let mut c = vec![0u64; a.len()];
         return Ok(Box::new(move |n| {
             for _ in 0..n {
