@@ -31,11 +31,15 @@
 //!
 //! A 64-byte POLYVAL (key setup included) is latency-bound: two levels of
 //! power products and the group's product, each ending in the two serial
-//! `pclmulqdq` of the Montgomery reduction. RustCrypto's `polyval` 0.7
-//! reduces with one `pclmulqdq` (its "R/F" form, a per-power precomputed
-//! `swap(H) ⊕ H₀·P₁`, four products per block) and is 1.3× faster there on
-//! Zen 3, 1.2× at 256 bytes; that form is the next idea for these lengths
-//! (GHASH, which pays the peer's byte reversals, is ≥ 1.1× at every length).
+//! `pclmulqdq` of the Montgomery reduction. On cores with VPCLMULQDQ the
+//! ymm kernel takes messages of 2 to 31 blocks instead ([`super::ymm`]:
+//! powers two lanes at a time, made in registers for a fresh key's first
+//! group); there a 64-byte POLYVAL is 131 cycles against RustCrypto
+//! `polyval` 0.7's 135, 256 bytes 215 against 241 (Zen 3, `peer-bench
+//! --filter polyval`). RustCrypto reduces with one `pclmulqdq` (its "R/F"
+//! form, a per-power precomputed `swap(H) ⊕ H₀·P₁`, four products per
+//! block), which shortens each level by about one `pclmulqdq` latency: the
+//! next idea if these lengths need more.
 //!
 //! # Rejected
 //!

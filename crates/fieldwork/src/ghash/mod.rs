@@ -302,7 +302,7 @@ impl State {
             #[cfg(target_arch = "x86_64")]
             Kernel::Zmm(t) => clmul::powers(t.clmul(), out, from),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(t) => clmul::powers(t.clmul(), out, from),
+            Kernel::Ymm(t) => ymm::powers(t, out, from),
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(t) => clmul::powers(t, out, from),
             Kernel::Portable => {
@@ -350,6 +350,16 @@ impl State {
     fn blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         let n = data.len() / 16;
+        #[cfg(target_arch = "x86_64")]
+        if let Kernel::Ymm(t) = self.kernel
+            && self.ready == 1
+            && (2..=LOW).contains(&n)
+        {
+            let (acc, ready) = ymm::fresh_group(t, &mut self.low, self.acc, data, self.reflect);
+            self.acc = acc;
+            self.ready = ready;
+            return;
+        }
         self.ensure_powers(n);
         self.acc = absorb_blocks(self.kernel, self.powers(), self.acc, data, self.reflect);
     }

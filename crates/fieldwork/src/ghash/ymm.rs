@@ -8,8 +8,10 @@
 //! per register. Register `c`, lane `l` holds block `2c + l` of a group and
 //! meets `H^(16 − 2c − l)`; the accumulator enters block 0 only, so the
 //! loop-carried chain is one product, the XOR tree, the lane sum and the
-//! reduction. Messages of fewer than 32 blocks, and the last 0–15 blocks,
-//! go through the xmm path ([`super::clmul`]).
+//! reduction. Messages of 2 to 31 blocks, and the last 2–15 blocks, are
+//! groups of at most eight on ymm ([`update_short`]; a fresh key's first
+//! group makes its powers in registers, [`fresh_group`]); one block goes
+//! through the xmm path ([`super::clmul`]).
 //!
 //! # Representation
 //!
@@ -45,13 +47,15 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::aggregate::ymm;
 use super::field::{C_HI, mont_reduce};
 use crate::cpu::Avx2Clmul;
 use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_xor_si128, _mm256_broadcastsi128_si256,
-    _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_set_m128i, _mm256_set1_epi64x,
+    __m128i, __m256i, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_bslli_epi128, _mm256_bsrli_epi128,
+    _mm256_castsi256_si128, _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_set1_epi64x,
     _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256,
     _mm256_zextsi128_si256,
 };
@@ -69,7 +73,12 @@ pub(super) const MIN_BLOCKS: usize = 2 * GROUP;
 /// path needs.
 pub(super) fn update(t: Avx2Clmul, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     if data.len() < 16 * MIN_BLOCKS {
-        return super::clmul::update(t.clmul(), powers, acc, data, reflect);
+        if data.len() < 32 {
+            return super::clmul::update(t.clmul(), powers, acc, data, reflect);
+        }
+        // SAFETY: the token proves every feature `update_short` is
+        // compiled for.
+        return unsafe { update_short(powers, acc, data, reflect) };
     }
     // SAFETY: the token proves every feature `update_ymm` is compiled for.
     unsafe { update_ymm(powers, acc, data, reflect) }
@@ -92,7 +101,7 @@ fn extend_ymm(powers: &mut [u128]) {
     let h8 = _mm256_broadcastsi128_si256(lane(powers, 7));
     for k in 0..4 {
         let v = pair(powers, 2 * k, 2 * k + 1);
-        let r = super::aggregate::ymm::dot2(v, h8, c);
+        let r = ymm::dot2(v, h8, c);
         // One 32-byte store: `H^(9+2k)`, `H^(10+2k)` are adjacent.
         // SAFETY: `10 + 2k ≤ 16 ≤ powers.len()`: 32 writable bytes.
         unsafe { _mm256_storeu_si256(powers.as_mut_ptr().add(8 + 2 * k).cast(), r) };
@@ -152,8 +161,13 @@ fn update_ymm(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u12
         let hi = _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(mid));
         acc = mont_reduce(lanes_sum(lo), lanes_sum(hi));
     }
-    // Fewer than 16 blocks left: the xmm path.
-    super::clmul::update_blocks(powers, acc, groups.remainder(), reflect)
+    // Fewer than 16 blocks left: groups of at most eight (one block: xmm).
+    let rest = groups.remainder();
+    if rest.len() >= 32 {
+        update_short(powers, acc, rest, reflect)
+    } else {
+        super::clmul::update_blocks(powers, acc, rest, reflect)
+    }
 }
 
 /// The XOR of the two 128-bit lanes.
@@ -164,4 +178,219 @@ fn lanes_sum(v: __m256i) -> u128 {
         _mm256_castsi256_si128(v),
         _mm256_extracti128_si256::<1>(v),
     ))
+}
+
+/// `powers[i]` as an xmm register from two 8-byte loads: `H` itself was
+/// written by the state's constructor as two 8-byte stores, which one
+/// 16-byte load cannot take from the store buffer (see
+/// `super::clmul::power`; the 8-byte loads forward from either kind of
+/// store).
+#[inline]
+#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+fn fresh_lane(powers: &[u128], i: usize) -> __m128i {
+    let src = (&powers[i] as *const u128).cast::<u64>();
+    // SAFETY: `powers[i]` is 16 readable bytes, so 8-aligned words 0 and
+    // 1; volatile so that the two loads are not merged into one.
+    let (lo, hi) = unsafe { (src.read_volatile(), src.add(1).read_volatile()) };
+    _mm_set_epi64x(hi as i64, lo as i64)
+}
+
+/// The dot-powers `H^1 … H^n` into `out[..n]` (`out[0]` = H given), from
+/// index `from` on. A fresh key's first three to eight powers are two
+/// lanes at a time: `(H², H²) = (H, H)·(H, H)`, `(H³, H⁴) = (H², H²)·(H,
+/// H²)`, `(H^(4+i), H^(5+i)) = (H⁴, H⁴)·(H^i, H^(i+1))` — four two-lane
+/// products for eight powers where the xmm path
+/// ([`super::clmul::powers`]) takes seven, on cores where `vpclmulqdq`
+/// issues once per two cycles whatever its width. Schoolbook products
+/// (four `vpclmulqdq`, no half-sums): the chain of powers is
+/// latency-bound, and Karatsuba's half-sums lengthen it (64-byte POLYVAL
+/// 133 against 137 cycles, Zen 3). Anything else goes to the xmm path.
+pub(super) fn powers(t: Avx2Clmul, out: &mut [u128], from: usize) {
+    if from <= 1 && (3..=8).contains(&out.len()) {
+        // SAFETY: the token proves every feature `powers_ymm` is compiled
+        // for.
+        unsafe { powers_ymm(out) }
+    } else {
+        super::clmul::powers(t.clmul(), out, from)
+    }
+}
+
+#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+fn powers_ymm(out: &mut [u128]) {
+    let n = out.len();
+    debug_assert!((3..=8).contains(&n));
+    let c = _mm256_set1_epi64x(C_HI as i64);
+    let h1 = _mm256_broadcastsi128_si256(fresh_lane(out, 0));
+    let h22 = ymm::dot2(h1, h1, c);
+    // (H, H²): lane 0 from `h1`, lane 1 from `h22`.
+    let h12 = _mm256_blend_epi32::<0xf0>(h1, h22);
+    let h34 = ymm::dot2(h22, h12, c);
+    let dst = out.as_mut_ptr();
+    // SAFETY: `n ≥ 3`: elements 1 and 2 are 16 writable bytes each.
+    unsafe {
+        _mm_storeu_si128(dst.add(1).cast(), _mm256_castsi256_si128(h22));
+        _mm_storeu_si128(dst.add(2).cast(), _mm256_castsi256_si128(h34));
+    }
+    if n < 4 {
+        return;
+    }
+    // SAFETY: `n ≥ 4`: element 3 is 16 writable bytes.
+    unsafe { _mm_storeu_si128(dst.add(3).cast(), _mm256_extracti128_si256::<1>(h34)) };
+    if n < 5 {
+        return;
+    }
+    let h44 = _mm256_permute2x128_si256::<0x11>(h34, h34);
+    let h56 = ymm::dot2(h44, h12, c);
+    let h78 = ymm::dot2(h44, h34, c);
+    for (k, v) in [h56, h78].into_iter().enumerate() {
+        for l in 0..2 {
+            let i = 4 + 2 * k + l;
+            if i < n {
+                let x = if l == 0 {
+                    _mm256_castsi256_si128(v)
+                } else {
+                    _mm256_extracti128_si256::<1>(v)
+                };
+                // SAFETY: `i < n`: a 16-byte element of `out`.
+                unsafe { _mm_storeu_si128(dst.add(i).cast(), x) };
+            }
+        }
+    }
+}
+
+/// Two to [`MIN_BLOCKS`]` − 1` whole blocks: groups of eight, then the
+/// last one to seven blocks as one group, each group on ymm (two blocks a
+/// register, Karatsuba products, one reduction): for a 64-byte message
+/// 8 `vpclmulqdq` where the xmm group takes 14.
+#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+fn update_short(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
+    let mut chunks = data.chunks_exact(128);
+    for g in &mut chunks {
+        acc = group_short::<8>(powers, g, acc, reflect);
+    }
+    let rem = chunks.remainder();
+    match rem.len() / 16 {
+        1 => group_short::<1>(powers, rem, acc, reflect),
+        2 => group_short::<2>(powers, rem, acc, reflect),
+        3 => group_short::<3>(powers, rem, acc, reflect),
+        4 => group_short::<4>(powers, rem, acc, reflect),
+        5 => group_short::<5>(powers, rem, acc, reflect),
+        6 => group_short::<6>(powers, rem, acc, reflect),
+        7 => group_short::<7>(powers, rem, acc, reflect),
+        _ => acc,
+    }
+}
+
+/// One group of `N ≤ 8` blocks: block `j` meets `H^(N − j)`; register `r`
+/// holds blocks `2r` and `2r + 1` (for odd `N` the last register holds
+/// one block and a zero lane); `acc` enters block 0, whose register is
+/// multiplied last.
+#[inline]
+#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+fn group_short<const N: usize>(powers: &[u128], g: &[u8], acc: u128, reflect: bool) -> u128 {
+    debug_assert!(N <= 8 && N <= powers.len() && g.len() >= 16 * N);
+    let rev = from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]);
+    let c = _mm256_set1_epi64x(C_HI as i64);
+    let mut s = ymm::zero_sums(true);
+    for r in (0..N.div_ceil(2)).rev() {
+        let j = 2 * r;
+        let (mut y, p) = if j + 1 < N {
+            // SAFETY: `j + 2 ≤ N`: bytes 16j..16j + 32 of `g` are readable.
+            let y = unsafe { _mm256_loadu_si256(g.as_ptr().add(16 * j).cast()) };
+            let p = _mm256_set_m128i(fresh_lane(powers, N - 2 - j), fresh_lane(powers, N - 1 - j));
+            (y, p)
+        } else {
+            // SAFETY: `j < N`: bytes 16j..16j + 16 of `g` are readable.
+            let y = unsafe { _mm_loadu_si128(g.as_ptr().add(16 * j).cast()) };
+            (
+                _mm256_zextsi128_si256(y),
+                _mm256_zextsi128_si256(fresh_lane(powers, 0)),
+            )
+        };
+        if reflect {
+            y = _mm256_shuffle_epi8(y, rev);
+        }
+        if r == 0 {
+            y = _mm256_xor_si256(y, _mm256_zextsi128_si256(from_u128(acc)));
+        }
+        ymm::mul_acc(y, p, &mut s);
+    }
+    to_u128(ymm::reduce(s, c))
+}
+
+/// A fresh key's first whole blocks, two to eight of them, in one pass:
+/// the powers they need are made two lanes at a time as in [`powers`]
+/// (`(H, H²)`, `(H³, H⁴)`, …, whole pairs), stored into `low` for later
+/// calls, and used from the registers by the group (no store and reload
+/// between key setup and hash, which is most of a short message's
+/// latency). Returns the new accumulator and how many powers `low` now
+/// holds.
+pub(super) fn fresh_group(
+    t: Avx2Clmul,
+    low: &mut [u128; 8],
+    acc: u128,
+    data: &[u8],
+    reflect: bool,
+) -> (u128, usize) {
+    let _ = t;
+    assert!((32..=128).contains(&data.len()) && data.len().is_multiple_of(16));
+    // SAFETY: the token proves every feature `fresh_group_ymm` is
+    // compiled for.
+    unsafe { fresh_group_ymm(low, acc, data, reflect) }
+}
+
+#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+fn fresh_group_ymm(low: &mut [u128; 8], acc: u128, data: &[u8], reflect: bool) -> (u128, usize) {
+    let n = data.len() / 16;
+    let pairs = n.div_ceil(2);
+    let c = _mm256_set1_epi64x(C_HI as i64);
+    let h1 = _mm256_broadcastsi128_si256(fresh_lane(low, 0));
+    let h22 = ymm::dot2(h1, h1, c);
+    // pw[k] = (H^(2k+1), H^(2k+2)).
+    let mut pw = [_mm256_blend_epi32::<0xf0>(h1, h22); 4];
+    if pairs > 1 {
+        pw[1] = ymm::dot2(h22, pw[0], c);
+    }
+    if pairs > 2 {
+        let h44 = _mm256_permute2x128_si256::<0x11>(pw[1], pw[1]);
+        pw[2] = ymm::dot2(h44, pw[0], c);
+        if pairs > 3 {
+            pw[3] = ymm::dot2(h44, pw[1], c);
+        }
+    }
+    let dst = low.as_mut_ptr();
+    for (k, p) in pw.iter().enumerate().take(pairs) {
+        // SAFETY: `2k + 2 ≤ 2·pairs ≤ 8`: 32 writable bytes of `low`.
+        unsafe { _mm256_storeu_si256(dst.add(2 * k).cast(), *p) };
+    }
+    let rev = from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]);
+    let mut s = ymm::zero_sums(true);
+    // Pair k meets blocks n − 1 − 2k (lane 0) and n − 2 − 2k (lane 1);
+    // block 0, which carries `acc`, is in the last pair.
+    for (k, p) in pw.iter().enumerate().take(pairs) {
+        let mut y = if n >= 2 * k + 2 {
+            let at = 16 * (n - 2 - 2 * k);
+            // SAFETY: `at + 32 ≤ 16n = data.len()`.
+            let y = unsafe { _mm256_loadu_si256(data.as_ptr().add(at).cast()) };
+            _mm256_permute4x64_epi64::<0x4e>(y)
+        } else {
+            // SAFETY: `data` has at least 16 bytes (block 0).
+            _mm256_zextsi128_si256(unsafe { _mm_loadu_si128(data.as_ptr().cast()) })
+        };
+        if reflect {
+            y = _mm256_shuffle_epi8(y, rev);
+        }
+        if k + 1 == pairs {
+            let a = _mm256_zextsi128_si256(from_u128(acc));
+            // Block 0 is lane 1 when `n` is even, lane 0 when it is odd.
+            let a = if n.is_multiple_of(2) {
+                _mm256_permute4x64_epi64::<0x4e>(a)
+            } else {
+                a
+            };
+            y = _mm256_xor_si256(y, a);
+        }
+        ymm::mul_acc(y, *p, &mut s);
+    }
+    (to_u128(ymm::reduce(s, c)), 2 * pairs)
 }
