@@ -1,6 +1,7 @@
-//! Target features: none of its own — a helper of the ymm and xmm stitched
-//! kernels ([`super::vaes256`], [`super::aesni`]), inlined into their
-//! target-feature functions.
+//! Target features: none of its own — a helper of the xmm stitched kernel
+//! ([`super::aesni`]), inlined into its target-feature functions (the ymm
+//! kernel reads and writes partial registers with AVX2's masked moves
+//! instead; see [`super::vaes256`]).
 //!
 //! The zeroed stack buffer through which those kernels process tails and
 //! short messages: without AVX-512BW they have no masked byte loads or
