@@ -144,3 +144,29 @@ fn keystream_limit() {
     }
     assert!(Error::KeystreamExhausted.to_string().contains("exhausted"));
 }
+
+/// Every backend at every length 0 … 1100 against a guard page at either
+/// end: the partial last register is read and written without touching a
+/// byte outside the buffer, and the stream is RustCrypto's.
+#[cfg(unix)]
+#[test]
+fn buffers_against_guard_pages() {
+    let mut rng = common::Rng::new(0x6775_6172_6421);
+    let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
+    let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
+    let mut page = common::Guarded::new();
+    for n in 0..=1100 {
+        let data = bytes(&mut rng, n);
+        let mut want = data.clone();
+        let mut theirs = chacha20::ChaCha20::new(&key.into(), &nonce.into());
+        theirs.apply_keystream(&mut want);
+        for end in [true, false] {
+            for mut ours in ChaCha20::all_backends(&key, &nonce) {
+                let buf = page.slice(n, end);
+                buf.copy_from_slice(&data);
+                ours.apply_keystream(buf).unwrap();
+                assert_eq!(buf, &want[..], "{} len {n}", ours.backend_name());
+            }
+        }
+    }
+}

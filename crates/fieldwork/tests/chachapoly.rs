@@ -257,3 +257,42 @@ fn tampering_is_rejected_in_long_messages() {
         assert!(b.iter().all(|&x| x == 0));
     }
 }
+
+/// Every backend at every length 0 … 600 (each tail of the one-, two- and
+/// eight-block kernels), text and associated data each against a guard
+/// page at either end: no fault, and RustCrypto's ciphertext and tag.
+#[cfg(unix)]
+#[test]
+fn buffers_against_guard_pages() {
+    let mut rng = common::Rng::new(0x6775_6172_6420);
+    let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
+    let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
+    let theirs = chacha20poly1305::ChaCha20Poly1305::new_from_slice(&key).unwrap();
+    let mut text = common::Guarded::new();
+    let mut aad_page = common::Guarded::new();
+    for len in 0..=600 {
+        for end in [true, false] {
+            let pt = bytes(&mut rng, len);
+            let aad_bytes = bytes(&mut rng, len % 37);
+            let aad = aad_page.slice(aad_bytes.len(), end);
+            aad.copy_from_slice(&aad_bytes);
+            let aad: &[u8] = aad;
+            let expect = chacha20poly1305::aead::Aead::encrypt(
+                &theirs,
+                &nonce.into(),
+                chacha20poly1305::aead::Payload { msg: &pt, aad },
+            )
+            .unwrap();
+            for (name, ours) in ChaCha20Poly1305::all_backends(&key) {
+                let buf = text.slice(len, end);
+                buf.copy_from_slice(&pt);
+                let tag = ours.encrypt_in_place_detached(&nonce, aad, buf).unwrap();
+                assert_eq!(buf, &expect[..len], "{name} ciphertext, len {len}");
+                assert_eq!(tag, expect[len..], "{name} tag, len {len}");
+                ours.decrypt_in_place_detached(&nonce, aad, buf, &tag)
+                    .unwrap();
+                assert_eq!(buf, &pt[..], "{name} plaintext, len {len}");
+            }
+        }
+    }
+}

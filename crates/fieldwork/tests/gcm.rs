@@ -368,60 +368,6 @@ fn rand_0_10_makes_keys_and_nonces() {
     assert_ne!(other, nonce);
 }
 
-/// Bytes between two inaccessible pages (`mmap` with `PROT_NONE` around
-/// one read-write page): a read or write past either end of a slice placed
-/// against a guard faults, so the kernels' partial-register loads and
-/// stores (masked, no stack copy) are shown to stay inside the buffer.
-#[cfg(unix)]
-struct Guarded {
-    base: *mut u8,
-    page: usize,
-}
-
-#[cfg(unix)]
-impl Guarded {
-    fn new() -> Guarded {
-        // SAFETY: plain POSIX calls; the result is checked.
-        unsafe {
-            let page = libc::sysconf(libc::_SC_PAGESIZE) as usize;
-            let base = libc::mmap(
-                core::ptr::null_mut(),
-                3 * page,
-                libc::PROT_NONE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            );
-            assert_ne!(base, libc::MAP_FAILED);
-            let base = base.cast::<u8>();
-            let rw = libc::mprotect(
-                base.add(page).cast(),
-                page,
-                libc::PROT_READ | libc::PROT_WRITE,
-            );
-            assert_eq!(rw, 0);
-            Guarded { base, page }
-        }
-    }
-
-    /// `len` bytes ending at the guard after the page (`end`) or starting
-    /// at the guard before it.
-    fn slice(&mut self, len: usize, end: bool) -> &mut [u8] {
-        assert!(len <= self.page);
-        let start = if end { 2 * self.page - len } else { self.page };
-        // SAFETY: `start .. start + len` lies in the read-write page.
-        unsafe { core::slice::from_raw_parts_mut(self.base.add(start), len) }
-    }
-}
-
-#[cfg(unix)]
-impl Drop for Guarded {
-    fn drop(&mut self) {
-        // SAFETY: the mapping made in `new`.
-        unsafe { libc::munmap(self.base.cast(), 3 * self.page) };
-    }
-}
-
 /// Every backend at every length 0 … 300 with the text, then the
 /// associated data, against a guard page at either end: no fault, and the
 /// same ciphertext and tag as RustCrypto.
@@ -432,8 +378,8 @@ fn buffers_against_guard_pages() {
     let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
     let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
     let theirs = aes_gcm::Aes256Gcm::new(&key.into());
-    let mut text = Guarded::new();
-    let mut aad_page = Guarded::new();
+    let mut text = common::Guarded::new();
+    let mut aad_page = common::Guarded::new();
     for len in 0..=300 {
         for end in [true, false] {
             let pt = bytes(&mut rng, len);

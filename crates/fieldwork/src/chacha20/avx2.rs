@@ -68,7 +68,6 @@ use core::arch::x86_64::{
     _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
-use zeroize::Zeroize;
 
 /// XORs the keystream from block `counter` into `data` (any length).
 pub(super) fn xor(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
@@ -480,17 +479,9 @@ pub(crate) fn xor8_partial(_: Masks, ks: &[__m256i; 16], data: &mut [u8]) {
                 _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
             }
         } else if at < len {
-            let mut pad = [0u8; 32];
             // SAFETY: `at < len`: the `len − at` bytes from `at` are in
-            // `data`; AVX is available (entry points with cpu::Avx2).
-            unsafe {
-                let piece = core::slice::from_raw_parts_mut(ptr.add(at), len - at);
-                pad[..piece.len()].copy_from_slice(piece);
-                let p = pad.as_mut_ptr().cast::<__m256i>();
-                _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
-                piece.copy_from_slice(&pad[..piece.len()]);
-            }
-            pad.zeroize();
+            // `data`; AVX2 is available (entry points with cpu::Avx2).
+            unsafe { xor_partial(ptr.add(at), len - at, k) };
         }
     });
 }
@@ -677,16 +668,9 @@ pub(crate) fn xor_rows(_: Masks, rows: &[__m256i], data: &mut [u8]) {
     let tail = pieces.into_remainder();
     if !tail.is_empty() {
         let k = rows[whole];
-        let mut pad = [0u8; 32];
-        pad[..tail.len()].copy_from_slice(tail);
-        // SAFETY: AVX is available (entry points with cpu::Avx2); `pad` is
-        // 32 bytes.
-        unsafe {
-            let p = pad.as_mut_ptr().cast::<__m256i>();
-            _mm256_storeu_si256(p, _mm256_xor_si256(_mm256_loadu_si256(p), k));
-        }
-        tail.copy_from_slice(&pad[..tail.len()]);
-        pad.zeroize();
+        // SAFETY: AVX2 is available (entry points with cpu::Avx2); `tail`
+        // is its `tail.len()` bytes.
+        unsafe { xor_partial(tail.as_mut_ptr(), tail.len(), k) };
     }
 }
 
@@ -699,6 +683,23 @@ pub(crate) fn store_rows(_: Masks, rows: &[__m256i], out: &mut [u8]) {
         // SAFETY: AVX is available (entry points with cpu::Avx2); `piece`
         // is 32 bytes.
         unsafe { _mm256_storeu_si256(piece.as_mut_ptr().cast::<__m256i>(), *k) }
+    }
+}
+
+/// XORs the low `len` bytes (below 32) of `k` into `p .. p + len` in place,
+/// touching nothing past them: masked moves, not a stack copy (whose
+/// full-width load waited for the copy's stores; see
+/// [`crate::simd::load_partial32`]).
+///
+/// # Safety
+///
+/// AVX2 must be available; `p .. p + len` readable and writable.
+#[inline(always)]
+unsafe fn xor_partial(p: *mut u8, len: usize, k: __m256i) {
+    // SAFETY: the caller's.
+    unsafe {
+        let v = crate::simd::load_partial32(p, len);
+        crate::simd::store_partial32(p, len, _mm256_xor_si256(v, k));
     }
 }
 

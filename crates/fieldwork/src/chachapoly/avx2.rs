@@ -55,7 +55,7 @@ use crate::chacha20::avx2::{
     xor8_after_block0, xor8_partial,
 };
 use crate::cpu::Avx2Bmi2;
-use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
+use crate::poly1305::{ScalarAcc, ScalarKey, le_partial, scalar_finish};
 use core::arch::x86_64::{__m256i, _mm256_storeu_si256};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -138,9 +138,7 @@ fn absorb_padded(mac: &ScalarKey, h: &mut ScalarAcc, data: &[u8]) {
     mac.blocks(h, &data[..whole]);
     let tail = &data[whole..];
     if !tail.is_empty() {
-        let mut b = [0u8; 16];
-        b[..tail.len()].copy_from_slice(tail);
-        mac.block(h, &b, 1);
+        mac.block_value(h, le_partial(tail), 1);
     }
 }
 

@@ -39,7 +39,7 @@
 //! - No masked byte loads or stores (no AVX-512BW): the last partial
 //!   register of a tail (the last 0–255 bytes, short messages, associated
 //!   data) is read and written with AVX2's masked dword loads and stores
-//!   plus 1–3 single bytes (`load_partial`, `store_partial`). Copying it to
+//!   plus 1–3 single bytes (`simd::load_partial32`, `store_partial32`). Copying it to
 //!   a zeroed stack buffer and loading whole registers from there, as
 //!   before, made each load wait for the copy's stores (a store-forwarding
 //!   miss on the tag's dependency chain): on Zen 3 AES-256-GCM with 13
@@ -125,14 +125,14 @@ use crate::aes::RoundKeys;
 use crate::cpu::VaesAvx2;
 use crate::ghash;
 use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, reduce, zero_sums};
-use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
+use crate::simd::{
+    from_u128, load_partial32, store_partial32, to_u128, ymm_from_u128s as from_u128s,
+};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
     _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_broadcastsi128_si256, _mm256_cmpeq_epi32, _mm256_cmpgt_epi8, _mm256_cmpgt_epi32,
-    _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_maskload_epi32, _mm256_maskstore_epi32,
-    _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_storeu_si256,
+    _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_set1_epi8,
+    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_storeu_si256,
     _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 use zeroize::Zeroize;
@@ -405,7 +405,7 @@ kernel_fns! {
 
     /// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
     /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0. A
-    /// last partial register is read with [`load_partial`].
+    /// last partial register is read with [`load_partial32`].
     fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len().min(PAD);
         let ptr = data.as_ptr();
@@ -417,7 +417,7 @@ kernel_fns! {
                 if rest >= 32 {
                     _mm256_loadu_si256(ptr.add(32 * c).cast())
                 } else {
-                    load_partial(ctx, ptr.add(32 * c), rest)
+                    load_partial32(ptr.add(32 * c), rest)
                 }
             };
             let mut g = _mm256_shuffle_epi8(v, ctx.rev);
@@ -494,7 +494,7 @@ kernel_fns_nr! {
 /// the AES pipes half idle: AES-256-GCM at 224 bytes took 140 ns, more
 /// than 256 bytes through the loop), then the registers that hold data are
 /// XORed, stored and hashed, two at a time. A last partial register is
-/// read and written with [`load_partial`] and [`store_partial`], and its
+/// read and written with [`load_partial32`] and [`store_partial32`], and its
 /// keystream past the end is masked off before it is hashed.
 #[inline(always)]
 #[allow(unused_unsafe)]
@@ -533,9 +533,9 @@ fn ctr_regs<const NR: usize, const M: usize>(
                 _mm256_storeu_si256(at.cast(), out);
                 (inp, out)
             } else {
-                let inp = load_partial(ctx, at, rest);
+                let inp = load_partial32(at, rest);
                 let out = keep_bytes(ctx, _mm256_xor_si256(ks[c], inp), rest);
-                store_partial(ctx, at, rest, out);
+                store_partial32(at, rest, out);
                 (inp, out)
             };
             g[c] = _mm256_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
@@ -548,65 +548,6 @@ fn ctr_regs<const NR: usize, const M: usize>(
         }
         if c < regs {
             mul_acc(g[c], powers2(ctx, first + 2 * c), s);
-        }
-    }
-}
-
-/// The `len` bytes (1 … 31) at `p` in the low bytes of a register, the
-/// rest zero, reading nothing past `p + len`: whole dwords by a masked
-/// load, the last 1 … 3 bytes one by one. Unlike a copy to a zeroed stack
-/// buffer and a full-width load from it, the load does not wait for the
-/// copy's stores to retire (a store-forwarding miss: about 40 cycles of
-/// AES-GCM at 16 bytes on Zen 3). The mask and the branches depend on the
-/// public length only.
-///
-/// # Safety
-///
-/// `p .. p + len` must be readable; the token in `ctx` proves AVX2.
-#[inline(always)]
-unsafe fn load_partial(ctx: &Ctx, p: *const u8, len: usize) -> __m256i {
-    let _: VaesAvx2 = ctx.t;
-    let dwords = (len / 4) as i32;
-    // SAFETY: the caller's; the masked-off dwords are not accessed.
-    unsafe {
-        let index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(dwords), index);
-        let mut v = _mm256_maskload_epi32(p.cast(), mask);
-        let tail = len % 4;
-        if tail > 0 {
-            let mut t = 0u32;
-            for i in 0..tail {
-                t |= u32::from(*p.add(4 * dwords as usize + i)) << (8 * i);
-            }
-            let at = _mm256_cmpeq_epi32(_mm256_set1_epi32(dwords), index);
-            v = _mm256_or_si256(v, _mm256_and_si256(at, _mm256_set1_epi32(t as i32)));
-        }
-        v
-    }
-}
-
-/// Writes the low `len` bytes (1 … 31) of `v` to `p`, nothing past `p +
-/// len`: whole dwords by a masked store, the last 1 … 3 bytes one by one.
-///
-/// # Safety
-///
-/// `p .. p + len` must be writable; the token in `ctx` proves AVX2.
-#[inline(always)]
-unsafe fn store_partial(ctx: &Ctx, p: *mut u8, len: usize, v: __m256i) {
-    let _: VaesAvx2 = ctx.t;
-    let dwords = (len / 4) as i32;
-    // SAFETY: the caller's; the masked-off dwords are not accessed.
-    unsafe {
-        let index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(dwords), index);
-        _mm256_maskstore_epi32(p.cast(), mask, v);
-        let tail = len % 4;
-        if tail > 0 {
-            let t = _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(dwords)))
-                as u32;
-            for i in 0..tail {
-                *p.add(4 * dwords as usize + i) = (t >> (8 * i)) as u8;
-            }
         }
     }
 }

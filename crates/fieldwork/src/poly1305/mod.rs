@@ -103,7 +103,9 @@ pub use universal_hash;
 /// The scalar Poly1305 (radix 2^64) that the stitched ChaCha20-Poly1305
 /// kernels interleave with their vector ChaCha20 rounds.
 #[cfg(target_arch = "x86_64")]
-pub(crate) use portable::{Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish};
+pub(crate) use portable::{
+    Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish, le_partial,
+};
 
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
@@ -372,7 +374,12 @@ impl Poly1305 {
     fn update_padded(&mut self, data: &[u8]) {
         let (whole, rest) = data.split_at(data.len() - data.len() % 16);
         self.update(whole);
-        if !rest.is_empty() {
+        if !rest.is_empty() && self.buffered == 0 {
+            // The zero-padded block built in registers (see `le_partial`).
+            let mut m = portable::le_partial(rest);
+            self.engine.scalar().block_value(&mut self.h, m, 1);
+            m.zeroize();
+        } else if !rest.is_empty() {
             let mut padded = [0u8; 16];
             for (d, s) in padded.iter_mut().zip(rest) {
                 *d = *s;

@@ -144,3 +144,57 @@ pub fn differential<I: Debug, O: PartialEq + Debug>(
     }
     compared
 }
+
+/// Bytes between two inaccessible pages (`mmap` with `PROT_NONE` around
+/// one read-write page): a read or write past either end of a slice placed
+/// against a guard faults, so the kernels' partial-register loads and
+/// stores (masked, no stack copy) are shown to stay inside the buffer.
+#[cfg(unix)]
+pub struct Guarded {
+    base: *mut u8,
+    page: usize,
+}
+
+#[cfg(unix)]
+impl Guarded {
+    pub fn new() -> Guarded {
+        // SAFETY: plain POSIX calls; the result is checked.
+        unsafe {
+            let page = libc::sysconf(libc::_SC_PAGESIZE) as usize;
+            let base = libc::mmap(
+                core::ptr::null_mut(),
+                3 * page,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            assert_ne!(base, libc::MAP_FAILED);
+            let base = base.cast::<u8>();
+            let rw = libc::mprotect(
+                base.add(page).cast(),
+                page,
+                libc::PROT_READ | libc::PROT_WRITE,
+            );
+            assert_eq!(rw, 0);
+            Guarded { base, page }
+        }
+    }
+
+    /// `len` bytes ending at the guard after the page (`end`) or starting
+    /// at the guard before it.
+    pub fn slice(&mut self, len: usize, end: bool) -> &mut [u8] {
+        assert!(len <= self.page);
+        let start = if end { 2 * self.page - len } else { self.page };
+        // SAFETY: `start .. start + len` lies in the read-write page.
+        unsafe { core::slice::from_raw_parts_mut(self.base.add(start), len) }
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`.
+        unsafe { libc::munmap(self.base.cast(), 3 * self.page) };
+    }
+}
