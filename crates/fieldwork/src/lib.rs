@@ -82,6 +82,7 @@ pub mod gf2m;
 pub mod gf2x;
 pub mod ghash;
 pub mod kummer;
+mod partial;
 pub mod poly1305;
 #[cfg(target_arch = "x86_64")]
 mod simd;

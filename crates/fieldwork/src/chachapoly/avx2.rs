@@ -55,7 +55,8 @@ use crate::chacha20::avx2::{
     xor8_after_block0, xor8_partial,
 };
 use crate::cpu::Avx2Bmi2;
-use crate::poly1305::{ScalarAcc, ScalarKey, le_partial, scalar_finish};
+use crate::partial::le_partial;
+use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
 use core::arch::x86_64::{__m256i, _mm256_storeu_si256};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;

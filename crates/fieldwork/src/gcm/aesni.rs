@@ -35,9 +35,11 @@
 //!   round-1 table).
 //! - The key's power table `H^32 … H^1` and four zeros, of which this
 //!   kernel reads the last 16 entries.
-//! - Tails (and short messages) go through a zeroed 256-byte stack buffer
-//!   ([`super::pad`]), with the bytes past the end cleared by a `pcmpgtb`
-//!   mask before they are stored or hashed.
+//! - Tails (and short messages) are read and written block by block; a
+//!   partial last block through registers ([`crate::partial`]: a copy to a
+//!   zeroed stack buffer made its vector load miss store forwarding), with
+//!   the keystream bytes past the end cleared by a `pcmpgtb` mask before
+//!   they are hashed.
 //!
 //! # Operation count (per 8 blocks, AES-128)
 //!
@@ -69,8 +71,7 @@
 #![allow(unsafe_code)]
 
 use super::Direction;
-use super::pad::{PAD, Pad};
-use super::stitch::{TABLE, Units, ghash_padded, hash_key, power_table, tag_bytes};
+use super::stitch::{TABLE, TAIL, Units, ghash_padded, hash_key, power_table, tag_bytes};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::ghash;
@@ -90,7 +91,7 @@ const R: usize = 8;
 const GROUP: usize = R;
 /// Bytes per loop iteration.
 const STEP: usize = 16 * R;
-const _: () = assert!(STEP <= PAD);
+const _: () = assert!(STEP <= TAIL);
 
 /// The engine's key: the AES-NI key schedule and the power table
 /// ([`power_table`]), made once per key.
@@ -158,20 +159,6 @@ impl crate::test_util::SecretSpans for Key {
         self.rk.secret_spans(s);
         s.secret("H power table", &self.powers);
     }
-}
-
-/// Register `c` of the pad.
-#[inline(always)]
-fn pad_load(pad: &mut Pad, c: usize) -> __m128i {
-    // SAFETY: `Pad::reg` points at 16 readable bytes.
-    unsafe { _mm_loadu_si128(pad.reg::<16>(c).cast()) }
-}
-
-/// Overwrites register `c` of the pad.
-#[inline(always)]
-fn pad_store(pad: &mut Pad, c: usize, v: __m128i) {
-    // SAFETY: `Pad::reg` points at 16 writable bytes.
-    unsafe { _mm_storeu_si128(pad.reg::<16>(c).cast(), v) }
 }
 
 /// Per-call constants.
@@ -260,18 +247,36 @@ kernel_fns! {
     }
 
     /// Absorbs the ≤ 256 bytes of `data` (the last block zero-padded) into
-    /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0.
+    /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0. A
+    /// partial last block is read with [`crate::partial::le_partial`].
     fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
-        let mut pad = Pad::EMPTY;
-        pad.fill(data);
-        for c in 0..pad.regs::<16>() {
-            let mut g = _mm_shuffle_epi8(pad_load(&mut pad, c), ctx.rev);
+        for (c, block) in data.chunks(16).take(TAIL / 16).enumerate() {
+            let mut g = _mm_shuffle_epi8(load_block(block), ctx.rev);
             if c == 0 {
                 g = _mm_xor_si128(g, inject);
             }
             mul_acc(g, power(ctx.table, first + c), s);
         }
-        pad.wipe();
+    }
+}
+
+/// A block of at most 16 bytes, zero-padded: a whole block by one load,
+/// a partial one built in registers (a copy to a zeroed stack buffer made
+/// the vector load wait for the copy's stores; see [`crate::partial`]).
+#[inline(always)]
+fn load_block(block: &[u8]) -> __m128i {
+    match block.first_chunk::<16>() {
+        Some(b) => from_u128(u128::from_le_bytes(*b)),
+        None => from_u128(crate::partial::le_partial(block)),
+    }
+}
+
+/// Writes the first `block.len()` (≤ 16) bytes of `v` to `block`.
+#[inline(always)]
+fn store_block(block: &mut [u8], v: __m128i) {
+    match block.first_chunk_mut::<16>() {
+        Some(b) => *b = to_u128(v).to_le_bytes(),
+        None => crate::partial::store_le_partial(block, to_u128(v)),
     }
 }
 
@@ -322,26 +327,22 @@ kernel_fns_nr! {
 
     /// Counter mode in place over the ≤ 256 bytes of `data` from the
     /// counter `n`, absorbing the ciphertext into `s` (block `j` meets
-    /// `table[first + j]`; `inject` enters block 0). Through a zeroed
-    /// stack copy; keystream past the end is masked off before it is
-    /// stored or hashed.
+    /// `table[first + j]`; `inject` enters block 0). A partial last block
+    /// is read and written through registers ([`load_block`],
+    /// [`store_block`]); its keystream past the end is masked off before
+    /// it is hashed.
     fn ctr_tail(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
-        let len = data.len();
-        let mut pad = Pad::EMPTY;
-        pad.fill(data);
-        for c in 0..pad.regs::<16>() {
+        for (c, block) in data.chunks_mut(16).take(TAIL / 16).enumerate() {
             let ks = aes_reg::<NR>(ctx, counter_reg(ctx, n.wrapping_add(c as u32)));
-            let inp = pad_load(&mut pad, c);
-            let out = keep_bytes(ctx, _mm_xor_si128(ks, inp), len - 16 * c);
-            pad_store(&mut pad, c, out);
+            let inp = load_block(block);
+            let out = keep_bytes(ctx, _mm_xor_si128(ks, inp), block.len());
+            store_block(block, out);
             let mut g = _mm_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
             if c == 0 {
                 g = _mm_xor_si128(g, inject);
             }
             mul_acc(g, power(ctx.table, first + c), s);
         }
-        pad.copy_to(data);
-        pad.wipe();
     }
 }
 

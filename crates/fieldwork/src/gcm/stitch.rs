@@ -65,6 +65,11 @@ pub(super) fn ghash_padded(t: Clmul, table: &[u128; TABLE], acc: u128, data: &[u
 /// Blocks per loop iteration of the zmm and ymm kernels.
 pub(super) const STEP_BLOCKS: usize = 16;
 
+/// The most bytes the xmm and ymm kernels' tail functions take: the
+/// short-message path's 256 bytes of associated data or text, and a
+/// loop's last `STEP − 1` bytes (each kernel asserts `STEP ≤ TAIL`).
+pub(super) const TAIL: usize = 256;
+
 /// Entries of the counter-mode round-1 table (module docs): one per value
 /// of a counter block's last byte.
 pub(super) const ROUND1: usize = 256;

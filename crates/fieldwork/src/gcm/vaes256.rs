@@ -115,9 +115,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::pad::PAD;
 use super::stitch::{
-    ROUND1, TABLE, Units, ghash_padded, hash_key, power_table, round1_base, round1_cached,
+    ROUND1, TABLE, TAIL, Units, ghash_padded, hash_key, power_table, round1_base, round1_cached,
     round1_run, tag_bytes,
 };
 use super::{Direction, Schedule};
@@ -146,7 +145,7 @@ const GROUP: usize = 2 * R;
 /// Bytes per loop iteration.
 const STEP: usize = 32 * R;
 const _: () = assert!(R.is_multiple_of(2));
-const _: () = assert!(STEP <= PAD);
+const _: () = assert!(STEP <= TAIL);
 const _: () = assert!(2 * R == super::stitch::STEP_BLOCKS);
 
 /// The engine's key: the AES-NI key schedule, the power table
@@ -407,7 +406,7 @@ kernel_fns! {
     /// `s`: block `j` meets `table[first + j]`; `inject` enters block 0. A
     /// last partial register is read with [`load_partial32`].
     fn absorb_tail(ctx: &Ctx, data: &[u8], first: usize, inject: __m128i, s: &mut Sums) {
-        let len = data.len().min(PAD);
+        let len = data.len().min(TAIL);
         let ptr = data.as_ptr();
         for c in 0..len.div_ceil(32) {
             let rest = len - 32 * c;

@@ -103,9 +103,7 @@ pub use universal_hash;
 /// The scalar Poly1305 (radix 2^64) that the stitched ChaCha20-Poly1305
 /// kernels interleave with their vector ChaCha20 rounds.
 #[cfg(target_arch = "x86_64")]
-pub(crate) use portable::{
-    Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish, le_partial,
-};
+pub(crate) use portable::{Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish};
 
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
@@ -376,7 +374,7 @@ impl Poly1305 {
         self.update(whole);
         if !rest.is_empty() && self.buffered == 0 {
             // The zero-padded block built in registers (see `le_partial`).
-            let mut m = portable::le_partial(rest);
+            let mut m = crate::partial::le_partial(rest);
             self.engine.scalar().block_value(&mut self.h, m, 1);
             m.zeroize();
         } else if !rest.is_empty() {

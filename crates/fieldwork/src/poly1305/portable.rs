@@ -156,39 +156,9 @@ impl Key {
     /// does: its bytes, then 0x01, then zeros, and no 2^128 bit.
     pub(crate) fn partial_block(&self, h: &mut Acc, tail: &[u8]) {
         debug_assert!(!tail.is_empty() && tail.len() < 16);
-        let mut m = le_partial(tail) | 1 << (8 * (tail.len() % 16));
+        let mut m = crate::partial::le_partial(tail) | 1 << (8 * (tail.len() % 16));
         self.block_value(h, m, 0);
         m.zeroize();
-    }
-}
-
-/// The first `min(b.len(), 8)` bytes of `b` as a little-endian integer,
-/// read with at most two overlapping loads (the bytes they share are the
-/// same, so OR joins them). The branches depend on the length only.
-#[inline(always)]
-fn le_u64_partial(b: &[u8]) -> u64 {
-    let n = b.len();
-    if let Some(w) = b.first_chunk::<8>() {
-        u64::from_le_bytes(*w)
-    } else if let (Some(lo), Some(hi)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
-        u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << (8 * (n - 4))
-    } else if let (Some(&a), Some(&m), Some(&z)) = (b.first(), b.get(n / 2), b.last()) {
-        u64::from(a) | u64::from(m) << (8 * (n / 2)) | u64::from(z) << (8 * (n - 1))
-    } else {
-        0
-    }
-}
-
-/// The first `min(b.len(), 16)` bytes of `b` as a little-endian integer
-/// (a partial block zero-padded), built in registers. Copying the bytes to
-/// a zeroed 16-byte array and loading it as two words made each load wait
-/// for the copy's smaller stores (a store-forwarding miss on the MAC's
-/// dependency chain).
-#[inline(always)]
-pub(crate) fn le_partial(b: &[u8]) -> u128 {
-    match b.split_at_checked(8) {
-        Some((lo, hi)) => u128::from(le_u64_partial(lo)) | u128::from(le_u64_partial(hi)) << 64,
-        None => u128::from(le_u64_partial(b)),
     }
 }
 
