@@ -63,6 +63,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod aesni;
+#[cfg(target_arch = "x86_64")]
+mod pad;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod stitch;
