@@ -105,9 +105,10 @@
 //!
 //! AES-128-GCM encryption of 16 KiB (13 bytes of associated data), column
 //! `fieldwork best` of `cargo run --release -p peer-bench -- --filter
-//! gcm128_encrypt`: on Zen 3, 0.351 cycles/byte by the TSC, 1.15× ring
-//! 0.17.14 (Karatsuba, 2026-11-23; 1 MiB 1.16×, decryption 1.05×, AES-256
-//! 1.10×); on an Intel Xeon family 6 model 207 under
+//! gcm128_encrypt`: on Zen 3, 0.345 cycles/byte by the TSC, 1.18× ring
+//! 0.17.14 (Karatsuba, 2026-11-23, page at e65fe4e; 1 MiB 1.14×,
+//! decryption 1.13×, AES-256 1.12×; 16 bytes 1.81×, 256 bytes 1.46×); on
+//! an Intel Xeon family 6 model 207 under
 //! `FIELDWORK_MAX_ISA=avx2`, 0.274 cycles/byte, 1.22× ring (schoolbook,
 //! 2026-11-21).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
