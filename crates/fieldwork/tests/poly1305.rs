@@ -419,3 +419,29 @@ fn avx2_limb_packing_keeps_the_carry() {
         assert_eq!(m.finalize(), tag(&key, &msg), "{name}, split at 231");
     }
 }
+
+/// The trait's `update_padded` after the inherent `update` left part of a
+/// block: the zero-padded bytes continue the byte stream, exactly as the
+/// inherent `update` of the bytes and their padding, on every backend.
+#[test]
+fn update_padded_mid_block_continues_the_stream() {
+    let data: Vec<u8> = (0..200u32).map(|i| (i * 37 + 11) as u8).collect();
+    let key: [u8; 32] = core::array::from_fn(|i| (i * 7 + 1) as u8);
+    for head in [1usize, 5, 15, 17] {
+        for len in [1usize, 7, 15, 16, 33, 100] {
+            let (h, d) = (&data[..head], &data[head..head + len]);
+            let mut padded = d.to_vec();
+            padded.resize(len.div_ceil(16) * 16, 0);
+            for p in backends(&key) {
+                let name = p.backend_name();
+                let mut u = p.clone();
+                u.update(h);
+                UniversalHash::update_padded(&mut u, d);
+                let mut q = p;
+                q.update(h);
+                q.update(&padded);
+                assert_eq!(u.finalize(), q.finalize(), "{name}, {head} + {len}");
+            }
+        }
+    }
+}

@@ -73,7 +73,6 @@
 
 use super::Direction;
 use super::pad::Pad;
-
 use super::stitch::{TABLE, TAIL, Units, ghash_padded, hash_key, power_table, tag_bytes};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
@@ -162,6 +161,20 @@ impl crate::test_util::SecretSpans for Key {
         self.rk.secret_spans(s);
         s.secret("H power table", &self.powers);
     }
+}
+
+/// Register `c` of the pad.
+#[inline(always)]
+fn pad_load(pad: &mut Pad, c: usize) -> __m128i {
+    // SAFETY: `Pad::reg` points at 16 readable bytes.
+    unsafe { _mm_loadu_si128(pad.reg::<16>(c).cast()) }
+}
+
+/// Overwrites register `c` of the pad.
+#[inline(always)]
+fn pad_store(pad: &mut Pad, c: usize, v: __m128i) {
+    // SAFETY: `Pad::reg` points at 16 writable bytes.
+    unsafe { _mm_storeu_si128(pad.reg::<16>(c).cast(), v) }
 }
 
 /// Per-call constants.
@@ -261,20 +274,6 @@ kernel_fns! {
             mul_acc(g, power(ctx.table, first + c), s);
         }
     }
-}
-
-/// Register `c` of the pad.
-#[inline(always)]
-fn pad_load(pad: &mut Pad, c: usize) -> __m128i {
-    // SAFETY: `Pad::reg` points at 16 readable bytes.
-    unsafe { _mm_loadu_si128(pad.reg::<16>(c).cast()) }
-}
-
-/// Overwrites register `c` of the pad.
-#[inline(always)]
-fn pad_store(pad: &mut Pad, c: usize, v: __m128i) {
-    // SAFETY: `Pad::reg` points at 16 writable bytes.
-    unsafe { _mm_storeu_si128(pad.reg::<16>(c).cast(), v) }
 }
 
 /// A block of at most 16 bytes, zero-padded: a whole block by one load,

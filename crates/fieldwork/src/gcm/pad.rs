@@ -3,10 +3,10 @@
 //! kernel reads and writes partial registers with AVX2's masked moves
 //! instead; see [`super::vaes256`]).
 //!
-//! The zeroed stack buffer through which those kernels process tails and
-//! short messages: without AVX-512BW they have no masked byte loads or
-//! stores, so at most 256 bytes (`PAD`) are copied here, processed with
-//! whole-register accesses of the kernel's width, copied back, and wiped
+//! The zeroed stack buffer through which that kernel processes the text of
+//! tails and short messages: without masked byte loads or stores, at most
+//! 256 bytes (`PAD`) are copied here, processed with whole-register
+//! accesses of the kernel's width, copied back, and wiped
 //! with volatile stores over the 16-byte blocks that held data.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // the pad is a fixed array; register offsets are const generics and counters below `PAD / width`.

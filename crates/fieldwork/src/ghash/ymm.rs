@@ -220,42 +220,44 @@ fn powers_ymm(out: &mut [u128]) {
     let n = out.len();
     debug_assert!((3..=8).contains(&n));
     let c = _mm256_set1_epi64x(C_HI as i64);
-    let h1 = _mm256_broadcastsi128_si256(fresh_lane(out, 0));
-    let h22 = ymm::dot2(h1, h1, c);
-    // (H, H²): lane 0 from `h1`, lane 1 from `h22`.
-    let h12 = _mm256_blend_epi32::<0xf0>(h1, h22);
-    let h34 = ymm::dot2(h22, h12, c);
+    let pw = power_pairs(
+        _mm256_broadcastsi128_si256(fresh_lane(out, 0)),
+        n.div_ceil(2),
+        c,
+    );
     let dst = out.as_mut_ptr();
-    // SAFETY: `n ≥ 3`: elements 1 and 2 are 16 writable bytes each.
-    unsafe {
-        _mm_storeu_si128(dst.add(1).cast(), _mm256_castsi256_si128(h22));
-        _mm_storeu_si128(dst.add(2).cast(), _mm256_castsi256_si128(h34));
+    // Whole pairs (the first rewrites `H` with its own value), then the
+    // low lane of a last half pair.
+    for (k, p) in pw.iter().enumerate().take(n / 2) {
+        // SAFETY: `2k + 2 ≤ n`: 32 writable bytes of `out`.
+        unsafe { _mm256_storeu_si256(dst.add(2 * k).cast(), *p) };
     }
-    if n < 4 {
-        return;
+    if n % 2 == 1 {
+        // SAFETY: `n − 1 < n`: a 16-byte element of `out`.
+        unsafe { _mm_storeu_si128(dst.add(n - 1).cast(), _mm256_castsi256_si128(pw[n / 2])) };
     }
-    // SAFETY: `n ≥ 4`: element 3 is 16 writable bytes.
-    unsafe { _mm_storeu_si128(dst.add(3).cast(), _mm256_extracti128_si256::<1>(h34)) };
-    if n < 5 {
-        return;
+}
+
+/// `pw[k] = (H^(2k+1), H^(2k+2))` for `k < pairs` (1 … 4; later entries
+/// are left at `(H, H²)`), from `h1 = (H, H)`: `(H², H²) = (H, H)·(H, H)`,
+/// `(H³, H⁴) = (H², H²)·(H, H²)`, `(H^(4+i), H^(5+i)) = (H⁴, H⁴)·(H^i,
+/// H^(i+1))`. Shared by [`powers`] and [`fresh_group`].
+#[inline]
+#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+fn power_pairs(h1: __m256i, pairs: usize, c: __m256i) -> [__m256i; 4] {
+    let h22 = ymm::dot2(h1, h1, c);
+    let mut pw = [_mm256_blend_epi32::<0xf0>(h1, h22); 4];
+    if pairs > 1 {
+        pw[1] = ymm::dot2(h22, pw[0], c);
     }
-    let h44 = _mm256_permute2x128_si256::<0x11>(h34, h34);
-    let h56 = ymm::dot2(h44, h12, c);
-    let h78 = ymm::dot2(h44, h34, c);
-    for (k, v) in [h56, h78].into_iter().enumerate() {
-        for l in 0..2 {
-            let i = 4 + 2 * k + l;
-            if i < n {
-                let x = if l == 0 {
-                    _mm256_castsi256_si128(v)
-                } else {
-                    _mm256_extracti128_si256::<1>(v)
-                };
-                // SAFETY: `i < n`: a 16-byte element of `out`.
-                unsafe { _mm_storeu_si128(dst.add(i).cast(), x) };
-            }
+    if pairs > 2 {
+        let h44 = _mm256_permute2x128_si256::<0x11>(pw[1], pw[1]);
+        pw[2] = ymm::dot2(h44, pw[0], c);
+        if pairs > 3 {
+            pw[3] = ymm::dot2(h44, pw[1], c);
         }
     }
+    pw
 }
 
 /// Two to [`MIN_BLOCKS`]` − 1` whole blocks: groups of eight, then the
@@ -344,20 +346,7 @@ fn fresh_group_ymm(low: &mut [u128; 8], acc: u128, data: &[u8], reflect: bool) -
     let n = data.len() / 16;
     let pairs = n.div_ceil(2);
     let c = _mm256_set1_epi64x(C_HI as i64);
-    let h1 = _mm256_broadcastsi128_si256(fresh_lane(low, 0));
-    let h22 = ymm::dot2(h1, h1, c);
-    // pw[k] = (H^(2k+1), H^(2k+2)).
-    let mut pw = [_mm256_blend_epi32::<0xf0>(h1, h22); 4];
-    if pairs > 1 {
-        pw[1] = ymm::dot2(h22, pw[0], c);
-    }
-    if pairs > 2 {
-        let h44 = _mm256_permute2x128_si256::<0x11>(pw[1], pw[1]);
-        pw[2] = ymm::dot2(h44, pw[0], c);
-        if pairs > 3 {
-            pw[3] = ymm::dot2(h44, pw[1], c);
-        }
-    }
+    let pw = power_pairs(_mm256_broadcastsi128_si256(fresh_lane(low, 0)), pairs, c);
     let dst = low.as_mut_ptr();
     for (k, p) in pw.iter().enumerate().take(pairs) {
         // SAFETY: `2k + 2 ≤ 2·pairs ≤ 8`: 32 writable bytes of `low`.

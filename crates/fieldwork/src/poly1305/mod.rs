@@ -372,18 +372,20 @@ impl Poly1305 {
     fn update_padded(&mut self, data: &[u8]) {
         let (whole, rest) = data.split_at(data.len() - data.len() % 16);
         self.update(whole);
-        if !rest.is_empty() && self.buffered == 0 {
-            // The zero-padded block built in registers (see `le_partial`).
+        if rest.is_empty() {
+            return;
+        }
+        if self.buffered == 0 {
+            // At a block boundary: the zero-padded block built in registers
+            // (see `le_partial`).
             let mut m = crate::partial::le_partial(rest);
             self.engine.scalar().block_value(&mut self.h, m, 1);
             m.zeroize();
-        } else if !rest.is_empty() {
-            let mut padded = [0u8; 16];
-            for (d, s) in padded.iter_mut().zip(rest) {
-                *d = *s;
-            }
-            self.update(&padded);
-            padded.zeroize();
+        } else {
+            // Mid-block (bytes left by the inherent `update`): the 16
+            // padded bytes continue the byte stream.
+            self.update(rest);
+            self.update([0u8; 16].get(rest.len()..).unwrap_or_default());
         }
     }
 
