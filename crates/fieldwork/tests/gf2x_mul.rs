@@ -25,6 +25,7 @@ fn backends<'a>() -> Vec<Candidate<'a, Pair, Vec<u64>>> {
         Candidate::new("portable", Some(via(Backend::portable()))),
         Candidate::new("pclmulqdq", Backend::pclmulqdq().map(via)),
         Candidate::new("vpclmulqdq", Backend::vpclmulqdq().map(via)),
+        Candidate::new("vpclmulqdq-ymm", Backend::vpclmulqdq_ymm().map(via)),
         Candidate::new(
             "dispatched mul_into",
             Some(|(a, b): &Pair| {

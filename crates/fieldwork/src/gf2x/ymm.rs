@@ -53,8 +53,8 @@
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
 //! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
-//! | 5 | xmm lanes: Su–Fan 5-2 (3 + 2 split) | 14 (xmm) |
-//! | 6–8 | 2 limbs, Karatsuba: three 4×4 | 18 |
+//! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
+//! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9–12 | 3 limbs, three-term formula: six 4×4 | 36 |
 //! | 13–16 | 4 limbs, Karatsuba 2 + 2: nine 4×4 | 54 |
 //! | 17–20 | 5 limbs, Karatsuba 3 + 2: fifteen 4×4 | 90 |
@@ -70,6 +70,24 @@
 //! where it fills its transform) with the butterflies of `fft/ymm.rs`:
 //! four field products in two `vpclmulqdq`, 2.5–3× the speed of the
 //! PCLMULQDQ backend's scalar butterflies.
+//!
+//! # 5 and 6 words: two digit products per register
+//!
+//! [`mul_three_digits`] cuts the operands into three 2-word digits and
+//! takes the three-term Karatsuba formula's six digit products two to a
+//! register (`[A0 | A1]`, `[A2 | A0 + A1]`, `[A0 + A2 | A1 + A2]`, all
+//! built from loads and in-lane XORs), each a 2-word Karatsuba in its lane
+//! (`lane_karatsuba`: three `vpclmulqdq`), and assembles the 12 result
+//! words with three `vperm2i128`: 9 `vpclmulqdq`, about 55 instructions.
+//! It replaced two padded 4-word limbs (18 `vpclmulqdq`) at 6 words and
+//! the Su–Fan 5-2 split on xmm lanes (14 `pclmulqdq`) at 5. Chained
+//! (`peer-bench --filter gf2x_mul`, Zen 3, old and new binaries
+//! alternated three times): 6 words 25.7 → 21.0–22.3 ns, 5 words 22.1 →
+//! 20.8–21.0 ns; native gf2x takes 25.5 ns at 5 words (1.23×) and 23.9 or
+//! 37.5 ns at 6 (bimodal: 1.12× or 1.7×). Latency floor: the nine
+//! products issue over 18 cycles; the chain is load (store-forwarded from
+//! the previous product) → operand sums → products → one lane cross →
+//! store, about 40 of the measured ≈ 55 cycles, the rest the call.
 //!
 //! # For `gf2m`
 //!
@@ -106,7 +124,11 @@
 //!   latency chain; `vpermq` is 6.6 cycles).
 //! - Two limbs at 5 words: 60 against 49 for xmm lanes (5-2). xmm lanes at
 //!   6 and 9 words: 63.5 and 119 against 57.5 and 99 on limbs (7 words:
-//!   87 on the PCLMULQDQ backend, 58 on two limbs).
+//!   87 on the PCLMULQDQ backend, 58 on two limbs). Both 5 and 6 now take
+//!   the three-digit kernel above.
+//! - Its two-digit sibling at 3 and 4 words (`[A0 | A1]` and `A0 + A1` in
+//!   two registers, six `vpclmulqdq`): level with xmm lanes (3 words 1.22×
+//!   native gf2x either way, 4 words 1.00–1.04×; three alternating runs).
 //! - Padding a short limb through a stack buffer (narrow stores, then a
 //!   32-byte load: a store-forwarding stall): 7 words 93 against 58.
 //! - Loading limbs with `core::array::from_fn`: its closure is compiled
@@ -138,8 +160,8 @@ use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx2Clmul;
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128,
-    _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128, _mm256_bsrli_epi128,
+    _mm256_castsi256_si128, _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_setzero_si256,
     _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256,
     _mm256_unpacklo_epi64, _mm256_xor_si256, _mm256_zextsi128_si256,
@@ -230,6 +252,135 @@ unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         let lo = _mm256_xor_si256(s0, _mm256_permute2x128_si256::<0x08>(s1, s1));
         let hi = _mm256_xor_si256(s2, _mm256_permute2x128_si256::<0x81>(s1, s1));
         (lo, hi)
+    }
+}
+
+/// The two-word Karatsuba product in each 128-bit lane: lane k of `x`
+/// and `y` holds a two-word digit; the result is the lane's 256-bit
+/// product as (low 128 bits, high 128 bits), each in lane k. Three
+/// `vpclmulqdq`: low words, high words, and the sums of each digit's two
+/// words (the in-lane `vpshufd` swap).
+///
+/// # Safety
+///
+/// Needs AVX2 and VPCLMULQDQ.
+#[inline(always)]
+unsafe fn lane_karatsuba(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the caller guarantees AVX2 and VPCLMULQDQ; no memory access.
+    unsafe {
+        let lo = _mm256_clmulepi64_epi128::<0x00>(x, y);
+        let hi = _mm256_clmulepi64_epi128::<0x11>(x, y);
+        let xs = _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x));
+        let ys = _mm256_xor_si256(y, _mm256_shuffle_epi32::<0x4e>(y));
+        let mid = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128::<0x00>(xs, ys),
+            _mm256_xor_si256(lo, hi),
+        );
+        (
+            _mm256_xor_si256(lo, _mm256_bslli_epi128::<8>(mid)),
+            _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(mid)),
+        )
+    }
+}
+
+/// A 5- or 6-word operand as the three pairs of two-word digits the
+/// three-term formula multiplies (`A = A0 + A1·t + A2·t²`, `t = x^128`):
+/// `[A0 | A1]`, `[A2 | A0 + A1]`, `[A0 + A2 | A1 + A2]` (low lane first).
+/// At 5 words `A2` is one word, zero-extended; nothing past the slice is
+/// read.
+///
+/// # Safety
+///
+/// Needs AVX2; `a.len()` is 5 or 6.
+#[inline(always)]
+unsafe fn digit_pairs(a: &[u64]) -> [__m256i; 3] {
+    debug_assert!(a.len() == 5 || a.len() == 6);
+    let p = a.as_ptr();
+    // SAFETY: AVX2 per the caller; the loads read words 0–3 and then word
+    // 4 alone (5 words) or words 4–5 (6 words), inside the slice.
+    unsafe {
+        let a01 = _mm256_loadu_si256(p.cast());
+        let a2 = if a.len() == 6 {
+            _mm_loadu_si128(p.add(4).cast())
+        } else {
+            _mm_loadl_epi64(p.add(4).cast())
+        };
+        // A0 + A1 from two xmm loads: no lane-crossing extract.
+        let s01 = _mm_xor_si128(_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(2).cast()));
+        [
+            a01,
+            _mm256_set_m128i(s01, a2),
+            _mm256_xor_si256(a01, _mm256_set_m128i(a2, a2)),
+        ]
+    }
+}
+
+/// The product of two 5- or 6-word polynomials (`out.len() == 2·a.len()`)
+/// by the three-term Karatsuba formula over two-word digits — six digit
+/// products, two to a register, each a two-word Karatsuba in its lane:
+/// nine `vpclmulqdq` against eighteen for two padded 4-word limbs.
+///
+/// With `P0 = A0·B0`, `P1`, `P2`, `P01 = (A0 + A1)(B0 + B1)`, `P02`, `P12`,
+/// `S = P0 + P1·t + P2·t²` and `R = P01 + P02·t + P12·t²` (digits
+/// `s0 … s3`, `r0 … r3`), the product is `S·(1 + t + t²) + R·t`:
+///
+/// ```text
+/// c0 = s0            c3 = s1 + s2 + s3 + r2
+/// c1 = s0 + s1 + r0  c4 = s2 + s3 + r3
+/// c2 = s0 + s1 + s2 + r1      c5 = s3
+/// ```
+///
+/// assembled as three output registers `[c0 | c1]`, `[c2 | c3]`, `[c4 |
+/// c5]` with one lane-crossing `vperm2i128` each.
+///
+/// # Safety
+///
+/// Needs AVX2 and VPCLMULQDQ; `a.len() == b.len()` is 5 or 6 and
+/// `out.len() == 2·a.len()`.
+#[inline(always)]
+unsafe fn mul_three_digits(out: &mut [u64], a: &[u64], b: &[u64]) {
+    debug_assert!(a.len() == b.len() && out.len() == 2 * a.len());
+    // SAFETY: the caller guarantees AVX2, VPCLMULQDQ and the lengths; the
+    // stores write words 0–7 and then 8–9 (10 words) or 8–11 (12 words),
+    // inside `out`.
+    unsafe {
+        let [x1, x2, x3] = digit_pairs(a);
+        let [y1, y2, y3] = digit_pairs(b);
+        // Lanes: (l1, h1) = [P0 | P1], (l2, h2) = [P2 | P01], (l3, h3) =
+        // [P02 | P12], each product as its low and high 128 bits.
+        let (l1, h1) = lane_karatsuba(x1, y1);
+        let (l2, h2) = lane_karatsuba(x2, y2);
+        let (l3, h3) = lane_karatsuba(x3, y3);
+        let zero = _mm256_setzero_si256();
+        let l2_low = _mm256_blend_epi32::<0xf0>(l2, zero); // [p2l | 0]
+        let l2_high = _mm256_blend_epi32::<0x0f>(l2, zero); // [0 | p01l]
+        let y = _mm256_xor_si256(l1, h1); // [p0l + p0h | p1l + p1h]
+        // [c0 | c1] = [p0l | p1l + p01l] + [0 | p0l + p0h].
+        let v01 = _mm256_xor_si256(
+            _mm256_xor_si256(l1, l2_high),
+            _mm256_permute2x128_si256::<0x08>(y, y),
+        );
+        // [c2 | c3]: in-lane terms [p0l + p0h + p2l + p02l | p1l + p1h +
+        // p12l], and across lanes [p1l + p1h + p01h | p0h + p2l + p2h + p02h].
+        let w = _mm256_xor_si256(_mm256_xor_si256(y, l3), l2_low);
+        let z = _mm256_permute2x128_si256::<0x21>(
+            _mm256_xor_si256(y, h2),
+            _mm256_xor_si256(_mm256_xor_si256(h1, l2), _mm256_xor_si256(h2, h3)),
+        );
+        let v23 = _mm256_xor_si256(w, z);
+        // [c4 | c5] = [p1h + p12h | p2h] + [p2l + p2h | 0].
+        let v45 = _mm256_xor_si256(
+            _mm256_permute2x128_si256::<0x21>(_mm256_xor_si256(h1, h3), h2),
+            _mm256_blend_epi32::<0xf0>(_mm256_xor_si256(l2, h2), zero),
+        );
+        let o = out.as_mut_ptr();
+        _mm256_storeu_si256(o.cast(), v01);
+        _mm256_storeu_si256(o.add(4).cast(), v23);
+        if out.len() == 12 {
+            _mm256_storeu_si256(o.add(8).cast(), v45);
+        } else {
+            _mm_storeu_si128(o.add(8).cast(), _mm256_castsi256_si128(v45));
+        }
     }
 }
 
@@ -341,8 +492,8 @@ mod tf {
             2 => lanes!(lanes2, 2),
             3 => lanes!(lanes3, 3),
             4 => lanes!(lanes4, 4),
-            5 => lanes!(lanes5, 5),
-            6..=8 => limbs2(t, out, a, b),
+            5 | 6 => digits3(out, a, b),
+            7 | 8 => limbs2(t, out, a, b),
             9 => limbs3(t, out, a, b),
             10..=12 => limbs3(t, out, a, b),
             13..=16 => limbs4(t, out, a, b),
@@ -406,6 +557,16 @@ mod tf {
         )*};
     }
 
+    /// The 5- and 6-word products by [`mul_three_digits`].
+    #[inline(never)]
+    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
+    fn digits3(out: &mut [u64], a: &[u64], b: &[u64]) {
+        // SAFETY: compiled with AVX2 and VPCLMULQDQ (the token of `fixed`,
+        // the only caller, proves them); `fixed` checked `out.len() ==
+        // 2·a.len()`, `a.len() == b.len()`, and the match arm 5 or 6.
+        unsafe { mul_three_digits(out, a, b) }
+    }
+
     limb_products!(
         limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
         limbs7 mul7 7, limbs8 mul8 8
@@ -428,8 +589,7 @@ mod tf {
         #[inline] lanes1 1 = formulas::mul1,
         #[inline(never)] lanes2 2 = formulas::mul2,
         #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_1m,
-        #[inline(never)] lanes4 4 = formulas::mul4,
-        #[inline(never)] lanes5 5 = crate::gf2x::sufan::s5_2
+        #[inline(never)] lanes4 4 = formulas::mul4
     );
 }
 
