@@ -88,6 +88,7 @@ pub mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+mod wipe;
 #[cfg(test)]
 mod zeroize_tests;
 

@@ -221,8 +221,11 @@ fn acc_of_columns(mut d: Limbs) -> Acc {
 /// `u64` limbs and stored `5·` limbs the powers took 400 bytes, and moving
 /// the state cost a `memcpy` of about 200 instructions per one-shot tag.
 #[derive(Clone, Default)]
+#[repr(C, align(8))]
 struct Power {
     r: [u32; 5],
+    /// Zero: makes the value three whole words, wiped by three stores.
+    pad: u32,
 }
 
 impl Power {
@@ -230,6 +233,7 @@ impl Power {
         // Limbs below 2^26 + 2^8 (see `mul`): the casts are exact.
         Power {
             r: l.map(|x| x as u32),
+            pad: 0,
         }
     }
 
@@ -263,10 +267,24 @@ impl Power {
 }
 
 impl Drop for Power {
+    /// Three volatile `u64` stores (five `u32` ones through `zeroize`: the
+    /// stores of a short tag's wipes measured about 5 % of its time).
     fn drop(&mut self) {
-        self.r.zeroize();
+        let p = (self as *mut Power).cast::<u64>();
+        // SAFETY: `Power` is `repr(C, align(8))` and 24 bytes (five `u32`
+        // limbs and the pad), so the three aligned `u64` writes cover
+        // exactly `*self`, an exclusive reference; zero is a valid value of
+        // every field.
+        unsafe {
+            for i in 0..3 {
+                core::ptr::write_volatile(p.add(i), 0);
+            }
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
+
+const _: () = assert!(size_of::<Power>() == 24);
 
 /// The powers the kernels use: `r^4` for the loop; lane `j` of the
 /// combination multiplies by `r^(4−j)`.
@@ -606,19 +624,40 @@ fn combine(hv: &Vec5, powers: &Powers) -> Acc {
         &b[LANE_OF[3]],
     ]);
     let d = mul_columns(hv, &r, &r5);
+    let mut lanes = Lanes([[0u64; 4]; 5]);
     let mut cols = [0u64; 5];
-    for (c, v) in cols.iter_mut().zip(d) {
-        let mut lanes = [0u64; 4];
+    for ((c, v), l) in cols.iter_mut().zip(d).zip(lanes.0.iter_mut()) {
         // SAFETY: AVX2 is available (the kernels take cpu::Avx2); the store
-        // writes the 32 bytes of `lanes`.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), v) };
+        // writes the 32 bytes of `l`.
+        unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast::<__m256i>(), v) };
         // Four columns below 2^61 each: the sum fits.
-        *c = lanes.iter().sum();
-        lanes.zeroize();
+        *c = l.iter().sum();
     }
+    lanes.wipe();
     let acc = acc_of_columns(cols);
-    cols.zeroize();
+    crate::wipe::wipe(&mut cols);
     acc
+}
+
+/// The combination's column vectors, stored to be summed: aligned so that
+/// they are wiped by five aligned ymm stores (element by element, through
+/// `zeroize`, they were twenty).
+#[repr(C, align(32))]
+struct Lanes([[u64; 4]; 5]);
+
+impl Lanes {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        for l in self.0.iter_mut() {
+            // SAFETY: AVX2 is available (the kernels take cpu::Avx2); each
+            // `[u64; 4]` of the `align(32)` array starts on a multiple of
+            // 32 bytes, and the write covers exactly its 32 bytes.
+            unsafe {
+                core::ptr::write_volatile(l.as_mut_ptr().cast::<__m256i>(), zero());
+            }
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// The accumulator `h` in lane `lane` (0 elsewhere), as limbs.

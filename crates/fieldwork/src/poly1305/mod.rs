@@ -266,7 +266,7 @@ fn s_of(key: &[u8; 32]) -> u128 {
     let mut s = [0u8; 16];
     s.copy_from_slice(&key[16..]);
     let v = u128::from_le_bytes(s);
-    s.zeroize();
+    crate::wipe::wipe(&mut s);
     v
 }
 
@@ -451,7 +451,7 @@ impl Drop for Poly1305 {
         // The engine's keys zeroize themselves.
         self.h.zeroize();
         self.s.zeroize();
-        self.buf.zeroize();
+        crate::wipe::wipe(&mut self.buf);
     }
 }
 

@@ -77,7 +77,7 @@ impl Key {
         let mut bytes = [0u8; 16];
         bytes.copy_from_slice(&key[..16]);
         let key = Key::from_r(u128::from_le_bytes(bytes));
-        bytes.zeroize();
+        crate::wipe::wipe(&mut bytes);
         key
     }
 
