@@ -115,7 +115,13 @@
 //! Figure (AMD EPYC Zen 3, f25m1, load ≈ 5 on 2 cores, `cargo run
 //! --release -p peer-bench --features system-peers -- --filter poly1305`):
 //! 16 KiB in 1.93 µs; OpenSSL 3.0.22's time ÷ ours 1.31× (marginal rate
-//! 1.35×); 1 KiB 0.98×, 576 B 0.92× (OpenSSL faster), 256 B 1.03×.
+//! 1.35×); 1 KiB 0.98×, 576 B 0.92× (OpenSSL faster), 256 B 1.03×. Since
+//! the secrets' wipes take fewer stores (`crate::wipe`, `Lanes`, `Power`'s
+//! drop; 89 fewer instructions a tag), 576 B 0.95–1.00× and 1 KiB
+//! 1.00–1.02× in alternated runs: a 576-byte tag is ≈ 1 790 instructions,
+//! of which ≈ 1 110 the vector loop and combination, ≈ 440 the powers
+//! (≈ 100 `imul`, the multiplier port's share), ≈ 240 key setup, dispatch
+//! and the final reduction.
 //!
 //! Rejected (measured, reverted):
 //! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
