@@ -49,6 +49,12 @@ impl Fe {
         self.0.to_le_bytes()
     }
 
+    /// The canonical element congruent to `x` (any `x < 2^128`).
+    #[inline(always)]
+    pub(crate) fn reduced(x: u128) -> Fe {
+        Fe(reduce(x))
+    }
+
     /// A small signed constant.
     pub(crate) const fn small(c: i64) -> Fe {
         if c >= 0 {
@@ -107,13 +113,13 @@ impl Fe {
 /// One fold of `x < 2^128` (2^127 ≡ 1): the result is `≤ 2^127`, congruent
 /// to x, not necessarily canonical.
 #[inline(always)]
-fn loose(x: u128) -> u128 {
+pub(crate) fn loose(x: u128) -> u128 {
     (x & P) + (x >> 127)
 }
 
 /// `a·b` folded to below 2^128 (congruent mod p), for `a, b ≤ 2^127`.
 #[inline(always)]
-fn mul_fold(a: u128, b: u128) -> u128 {
+pub(crate) fn mul_fold(a: u128, b: u128) -> u128 {
     let (a0, a1) = (a as u64 as u128, a >> 64);
     let (b0, b1) = (b as u64 as u128, b >> 64);
     // a1, b1 ≤ 2^63 and a0, b0 < 2^64: each middle product is < 2^127, so
@@ -129,7 +135,7 @@ fn mul_fold(a: u128, b: u128) -> u128 {
 
 /// `a²` folded to below 2^128, for `a ≤ 2^127`: three products.
 #[inline(always)]
-fn square_fold(a: u128) -> u128 {
+pub(crate) fn square_fold(a: u128) -> u128 {
     let (a0, a1) = (a as u64 as u128, a >> 64);
     // 2·a0·a1 < 2^128.
     let mid = (a0 * a1) << 1;

@@ -47,13 +47,26 @@
 //! X/Y, X/Z, X/T with one inversion (`r = X·(Y·Z·T)^(p−2)`, then three
 //! products), by a fixed addition chain; when `Y·Z·T = 0` every ratio is 0.
 //!
-//! # Key generation: no fixed-base speed-up yet
+//! # Key generation: a comb on the Jacobian
 //!
-//! [`scalarmult_base`] runs the same ladder as [`scalarmult`]: on an AMD
-//! EPYC Zen 3 it takes about 0.53× the time of aws-lc-rs's X25519 key
-//! generation, which uses a precomputed table of the base point's
-//! multiples on the Edwards curve. What was weighed, and why nothing is
-//! built yet:
+//! [`scalarmult_base`] (and so [`SecretKey::public_key`]) does not run the
+//! ladder: it computes `k·D` on the Jacobian of the genus-2 curve under
+//! the surface, for the base point's preimage `D`, by a fixed-base comb
+//! (50 mixed additions over a 51 KiB table of multiples of `D`, signed
+//! odd 5-bit digits, constant-time row scans) and maps the result to the
+//! surface with one linear map; the curve, the map and the table were
+//! derived from the surface and checked against the ladder by
+//! `scripts/kummer_fixed_base/derive.py`. Details, formulas and the
+//! exceptional cases in `fixed_base.rs`. The result is byte for byte the
+//! ladder's (tested on edge and random scalars); [`Backend::scalarmult_base`]
+//! still runs the named backend's ladder.
+//!
+//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, three runs) it
+//! takes 15.3–15.8 µs against the AVX2 ladder's 16.6–17.1 µs and the
+//! portable ladder's 65 µs; aws-lc-rs's X25519 key generation (a
+//! fixed-base comb on the Edwards curve) takes 8.9–9.2 µs: 0.57–0.58×.
+//! On AVX-512 IFMA machines the ladder still runs (not yet measured
+//! against the comb). What was weighed before it:
 //!
 //! - A right-to-left ladder over a table of `2^i·P` (Oliveira, López,
 //!   Hışıl, Faz-Hernández and Rodríguez-Henríquez, *How to (pre-)compute a
@@ -65,14 +78,11 @@
 //!   products per step. Counted per bit: 4 products, 1 square, 3
 //!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
 //!   no gain, so not written.
-//! - A comb over precomputed multiples on the Jacobian of the underlying
-//!   genus-2 curve, mapped to the surface at the end (as the Kummer-based
-//!   signature schemes do for verification): about 63 mixed additions of
-//!   ≈ 40 field products each with 4-bit windows, ≈ 25 000 cycles with a
-//!   scalar `mulx` field — near aws-lc-rs's 25 800, before the constant-time
-//!   table scans. It needs the curve's Jacobian arithmetic and the map to
-//!   the squared Kummer surface, neither of which exists here; the next
-//!   step if key generation matters.
+//! - Where the comb's time goes: about 160 k instructions a key, most of
+//!   them in the 50 products and squares of each addition, done one at a
+//!   time on `u128` (four `mul` and a fold each). Next: the additions' many
+//!   independent products four at a time on ymm (the AVX2 ladder's field),
+//!   or fewer products per addition.
 //!
 //! # Example: the raw functions
 //!
@@ -88,6 +98,8 @@
 mod avx2;
 mod encoding;
 mod field;
+mod fixed_base;
+mod fixed_base_table;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 mod portable;
@@ -134,9 +146,18 @@ pub fn scalarmult(scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
     Backend::best().scalarmult(scalar, point)
 }
 
-/// `scalar · BASE_POINT`, SUPERCOP's `crypto_scalarmult_base`.
+/// `scalar · BASE_POINT`, SUPERCOP's `crypto_scalarmult_base`: the same
+/// bytes as `scalarmult(scalar, &BASE_POINT)`, by a fixed-base comb on the
+/// Jacobian under the surface (module docs, "Key generation"), except on
+/// the AVX-512 IFMA backend, whose ladder runs instead (the comb has not
+/// been measured against it).
 pub fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
-    Backend::best().scalarmult(scalar, &BASE_POINT)
+    let b = Backend::best();
+    if b.prefers_ladder_for_keygen() {
+        b.scalarmult(scalar, &BASE_POINT)
+    } else {
+        fixed_base::scalarmult_base(scalar)
+    }
 }
 
 /// A Kummer ladder implementation usable on this CPU.
@@ -278,7 +299,19 @@ impl Backend {
         encoding::encode_pair(r)
     }
 
-    /// `scalar · BASE_POINT` on this backend (see [`scalarmult_base`]).
+    /// Whether [`scalarmult_base`] runs this backend's ladder rather than
+    /// the fixed-base comb: only on AVX-512 IFMA, where the comb has not
+    /// been measured against the ladder.
+    fn prefers_ladder_for_keygen(self) -> bool {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Ifma(_) => true,
+            _ => false,
+        }
+    }
+
+    /// `scalar · BASE_POINT` by this backend's ladder (the fixed-base comb
+    /// of [`scalarmult_base`] gives the same bytes).
     pub fn scalarmult_base(self, scalar: &[u8; 32]) -> [u8; 48] {
         self.scalarmult(scalar, &BASE_POINT)
     }

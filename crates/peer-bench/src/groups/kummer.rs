@@ -6,7 +6,8 @@
 //! # Rows
 //!
 //! - `keygen (fixed base)`: a public key from a secret key. Ours:
-//!   `scalarmult_base`. x25519-dalek: `PublicKey::from(&StaticSecret)`
+//!   `scalarmult_base` (a fixed-base comb on the Jacobian under the
+//!   surface, `kummer/fixed_base.rs`). x25519-dalek: `PublicKey::from(&StaticSecret)`
 //!   (a fixed-base comb on the Edwards curve with the `precomputed-tables`
 //!   feature, x25519-dalek's default). aws-lc-rs:
 //!   `PrivateKey::from_private_key` + `compute_public_key`. ring: it cannot
