@@ -374,20 +374,57 @@ mod tests {
         assert_eq!(bytes, le(N2));
     }
 
+    /// 32 pseudo-random bytes (an LCG's top bytes), advancing `s`.
+    fn lcg_scalar(s: &mut u64) -> [u8; 32] {
+        let mut k = [0u8; 32];
+        for b in k.iter_mut() {
+            *s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            *b = (*s >> 56) as u8;
+        }
+        k
+    }
+
     #[test]
     fn digits_recompose_to_an_odd_representative() {
         let mut s = 0x1234_5678_9abc_def0u64;
         for _ in 0..200 {
-            let mut k = [0u8; 32];
-            for b in k.iter_mut() {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                *b = (s >> 56) as u8;
-            }
+            let k = lcg_scalar(&mut s);
             let d = digits(&k);
             assert!(d.iter().all(|&x| x % 2 != 0 && (-31..=31).contains(&x)));
             assert!(matches!(d[WINDOWS - 1], 1 | 3));
+            // Horner from the top digit: every partial value is positive.
+            let mut v = [0u64; 4];
+            for &di in d.iter().rev() {
+                let [v0, v1, v2, v3] = v;
+                v = [
+                    v0 << W,
+                    (v1 << W) | (v0 >> 59),
+                    (v2 << W) | (v1 >> 59),
+                    (v3 << W) | (v2 >> 59),
+                ];
+                let mut carry = i128::from(di);
+                for limb in v.iter_mut() {
+                    let t = i128::from(*limb) + carry;
+                    *limb = t as u64;
+                    carry = t >> 64;
+                }
+            }
+            // Expected: k mod N2, or N2 minus it when that is even.
+            let mut e = [0u64; 4];
+            for (limb, b) in e.iter_mut().zip(k.chunks_exact(8)) {
+                *limb = u64::from_le_bytes(b.try_into().unwrap());
+            }
+            e[3] &= (1 << 59) - 1;
+            let (r, borrow) = sub4(e, N2);
+            if borrow == 0 {
+                e = r;
+            }
+            if e[0] & 1 == 0 {
+                e = sub4(N2, e).0;
+            }
+            assert_eq!(v, e, "{k:02x?}");
         }
     }
 
@@ -411,14 +448,7 @@ mod tests {
         }
         let mut s = 42u64;
         for _ in 0..40 {
-            let mut k = [0u8; 32];
-            for b in k.iter_mut() {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                *b = (s >> 56) as u8;
-            }
-            cases.push(k);
+            cases.push(lcg_scalar(&mut s));
         }
         for k in cases.iter().rev() {
             assert_eq!(scalarmult_base(k), ladder(k), "{k:02x?}");
