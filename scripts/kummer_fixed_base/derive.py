@@ -197,7 +197,6 @@ def derive():
     assert sum(x*y for x, y in zip(q, mono(pts[5]))) % p == 0
     Mq = [[2*q[0], q[1], q[2]], [q[1], 2*q[3], q[4]], [q[2], q[4], 2*q[5]]]
     Q0, R1, R2 = pts[0], [1, 2, 3], [5, -7, 11]
-    t = [Q0[i]*Mq[i][j] for i in range(3) for j in range(3)]
     g = [sum(Q0[i]*Mq[i][j] for i in range(3)) % p for j in range(3)]
     ts = [-sum(g[j]*R1[j] for j in range(3)) * inv(sum(g[j]*R2[j] for j in range(3))) % p]
     ts += [-det3(Q0, Qi, R1) * inv(det3(Q0, Qi, R2)) % p for Qi in pts[1:]]

@@ -77,6 +77,8 @@
 use super::encoding::encode;
 use super::field::{Fe, P, loose, mul_fold, square_fold};
 use super::fixed_base_table::{F, MAP, TABLE};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
 
 /// The base point's order N2, four little-endian 64-bit limbs.
 const N2: [u64; 4] = [
@@ -117,11 +119,12 @@ fn sub(a: u128, b: u128) -> u128 {
     loose(a + (P - b))
 }
 
-/// All ones when `a ≡ 0 (mod p)` (a is 0 or p), else 0; no branch.
+/// Whether `a ≡ 0 (mod p)` (a is 0 or p), in constant time.
 #[inline(always)]
-fn zero_mask(a: u128) -> u64 {
-    let nz = |x: u128| ((x | x.wrapping_neg()) >> 127) as u64; // 1 when x ≠ 0
-    (nz(a) & nz(a ^ P)).wrapping_sub(1)
+fn is_zero(a: u128) -> Choice {
+    // subtle compares integers up to 64 bits: both halves.
+    let zero = |x: u128| (x as u64).ct_eq(&0) & ((x >> 64) as u64).ct_eq(&0);
+    zero(a) | zero(a ^ P)
 }
 
 // ---------------------------------------------------------------- scalar
@@ -140,14 +143,12 @@ fn sub4(a: [u64; 4], b: [u64; 4]) -> ([u64; 4], u64) {
     (out, borrow)
 }
 
+/// `a` when `choice` is set, else `b`, limb by limb (subtle's selection).
 #[inline(always)]
-fn select4(mask: u64, a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    // Through `black_box`: seeing a 0/all-ones mask, LLVM turns the select
-    // into a branch or `cmov` on it (ct-check reports either).
-    let mask = core::hint::black_box(mask);
-    let mut out = [0u64; 4];
-    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
-        *o = (x & mask) | (y & !mask);
+fn select4(choice: Choice, a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    let mut out = b;
+    for (o, x) in out.iter_mut().zip(a) {
+        o.conditional_assign(&x, choice);
     }
     out
 }
@@ -163,10 +164,10 @@ fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
     k = [k0, k1, k2, k3 & ((1 << 59) - 1)]; // the low 251 bits
     // k < 2^251 < 2·N2: one conditional subtraction reduces it.
     let (d, borrow) = sub4(k, N2);
-    k = select4(borrow.wrapping_sub(1), d, k);
+    k = select4(Choice::from((borrow ^ 1) as u8), d, k);
     // Even (including 0): take N2 − k, which is odd.
     let (neg, _) = sub4(N2, k);
-    k = select4((k[0] & 1).wrapping_sub(1), neg, k);
+    k = select4(Choice::from((!k[0] & 1) as u8), neg, k);
     // Regular recoding: d = (k mod 64) − 32 is odd, k − d ≡ 32 (mod 64),
     // so (k − d)/32 is odd again; the last quotient is 1 or 3 (k < 2^251).
     let mut out = [0i8; WINDOWS];
@@ -222,9 +223,9 @@ fn lookup(row: &[[u128; 4]; 16], d: i8) -> [u128; 4] {
     [e[0], e[1], flip(e[2]), flip(e[3])]
 }
 
-/// `R + T` (module docs), with the mask of an exceptional case.
+/// `R + T` (module docs), and whether the case was exceptional.
 #[inline(always)]
-fn mixed_add(r: [u128; 5], t: [u128; 4]) -> ([u128; 5], u64) {
+fn mixed_add(r: [u128; 5], t: [u128; 4]) -> ([u128; 5], Choice) {
     let [a1, a0, b1, b0, z] = r;
     let [c1, c0, d1, d0] = t;
     let z1 = sub(a1, mul(c1, z));
@@ -236,7 +237,7 @@ fn mixed_add(r: [u128; 5], t: [u128; 4]) -> ([u128; 5], u64) {
     let dl = add(mul(z0, t0), mul(c0, sq(z1)));
     let s1 = sub(mul(e1, z0), mul(e0, z1));
     let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0));
-    let bad = zero_mask(dl) | zero_mask(s1);
+    let bad = is_zero(dl) | is_zero(s1);
     let (s11, s00, s10, dd) = (sq(s1), sq(s0), mul(s1, s0), sq(dl));
     let s10x2 = add(s10, s10);
     // The top of (f − V²)/u₁ over Z·δ², then its quotient by u₂.
@@ -302,14 +303,14 @@ fn to_surface(r: [u128; 5]) -> [Fe; 4] {
     })
 }
 
-/// The comb: `scalar·BASE_POINT` on the surface, projectively, and the
-/// mask of an exceptional case (the result is then meaningless).
+/// The comb: `scalar·BASE_POINT` on the surface, projectively, and
+/// whether an addition was exceptional (the result is then meaningless).
 #[inline(never)]
-fn comb(scalar: &[u8; 32]) -> ([Fe; 4], u64) {
-    let d = digits(scalar);
-    let mut rows = TABLE.iter().zip(d);
+fn comb(scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+    let mut d = digits(scalar);
+    let mut rows = TABLE.iter().zip(d.iter().copied());
     let mut r = [0u128; 5];
-    let mut bad = 0u64;
+    let mut bad = Choice::from(0);
     if let Some((row, d0)) = rows.next() {
         let [c1, c0, e1, e0] = lookup(row, d0);
         r = [c1, c0, e1, e0, 1];
@@ -319,6 +320,8 @@ fn comb(scalar: &[u8; 32]) -> ([Fe; 4], u64) {
         r = s;
         bad |= b;
     }
+    // The digits spell the secret scalar.
+    d.zeroize();
     (to_surface(r), bad)
 }
 
@@ -335,9 +338,9 @@ fn encode_result(point: [Fe; 4]) -> [u8; 48] {
 #[inline(never)]
 pub(crate) fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
     let (point, bad) = comb(scalar);
-    // The declassification point: a nonzero mask means the comb met an
-    // exceptional addition (module docs); the ladder has none.
-    if bad != 0 {
+    // The declassification point: the comb met an exceptional addition
+    // (module docs); the ladder has none.
+    if bool::from(bad) {
         super::Backend::best().scalarmult(scalar, &super::BASE_POINT)
     } else {
         encode_result(point)
@@ -454,9 +457,9 @@ mod tests {
             assert_eq!(scalarmult_base(k), ladder(k), "{k:02x?}");
         }
         // The exceptional scalars are flagged (and fall back), the others not.
-        assert_ne!(comb(&[0u8; 32]).1, 0);
-        assert_ne!(comb(&le(exceptional)).1, 0);
-        assert_eq!(comb(&[7u8; 32]).1, 0);
+        assert!(bool::from(comb(&[0u8; 32]).1));
+        assert!(bool::from(comb(&le(exceptional)).1));
+        assert!(!bool::from(comb(&[7u8; 32]).1));
     }
 
     #[test]
