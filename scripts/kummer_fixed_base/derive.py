@@ -28,7 +28,7 @@ published constants; every step is computed and checked here:
 Run: python3 scripts/kummer_fixed_base/derive.py > crates/fieldwork/src/kummer/fixed_base_table.rs
 (about two minutes; pure Python 3, no packages).
 """
-import itertools, random, sys
+import itertools, os, random, sys
 
 p = 2**127 - 1
 def inv(a): return pow(a % p, p - 2, p)
@@ -256,7 +256,11 @@ def derive():
 
 
 # ---- the fixed-base comb, as the Rust code computes it
-W, WINDOWS = 5, 51          # signed odd digits in base 2^5 of an odd k < 2^251
+# Signed odd digits in base 2^W of an odd k < 2^251: WINDOWS − 1 steps leave
+# a quotient below 2^(251 − (WINDOWS − 1)·W) + 1 ≤ 2^W, the last digit.
+W = int(os.environ.get("KUMMER_COMB_W", "6"))
+WINDOWS = 250 // W + 1
+ENTRIES = 1 << (W - 1)
 
 def mixed_add(f4, R, T):
     """R + T for R = (A1, A0, B1, B0, Z) projective (u = x^2 + (A1/Z) x +
@@ -291,18 +295,20 @@ def table(f, D):
     rows = []
     base = D
     for i in range(WINDOWS):
-        divs = [cantor_mul(f, 2*j + 1, base) for j in range(16)]
+        two = cantor_add(f, base, base)
+        divs = [base]
+        while len(divs) < ENTRIES: divs.append(cantor_add(f, divs[-1], two))
         # every entry has a degree-2 u (the mixed addition needs it)
         assert all(len(u) == 3 for u, _ in divs)
         row = [affine(dv) for dv in divs]
         rows.append(row)
-        base = cantor_mul(f, 1 << W, base)
+        for _ in range(W): base = cantor_add(f, base, base)
     return rows
 
 def recode(k):
     digits = []
     for _ in range(WINDOWS - 1):
-        d = (k & 63) - 32; digits.append(d); k = (k - d) >> W
+        d = (k & ((2 << W) - 1)) - (1 << W); digits.append(d); k = (k - d) >> W
     digits.append(k)
     return digits
 
@@ -337,11 +343,18 @@ def rust_table(f, M, tab):
            "pub(super) const MAP: [[u128; 4]; 4] = ["]
     for row in M: out.append("    [" + ", ".join(f"{c:#034x}" for c in row) + "],")
     out.append("];")
-    out.append(f"/// `TABLE[i][j]` = (2j + 1)·2^({W}i)·D, affine (u1, u0, v1, v0).")
-    out.append(f"pub(super) static TABLE: [[[u128; 4]; 16]; {WINDOWS}] = [")
+    out.append("/// Window width of the comb, its number of windows, entries per window.")
+    out.append(f"pub(super) const W: u32 = {W};")
+    out.append(f"pub(super) const WINDOWS: usize = {WINDOWS};")
+    out.append(f"pub(super) const ENTRIES: usize = {ENTRIES};")
+    out.append(f"/// `TABLE[i][j]` = (2j + 1)·2^({W}i)·D, affine (u1, u0, v1, v0), each")
+    out.append("/// coordinate as two little-endian 64-bit words.")
+    out.append("pub(super) static TABLE: [[[u64; 8]; ENTRIES]; WINDOWS] = [")
     for row in tab:
         out.append("    [")
-        for e in row: out.append("        [" + ", ".join(f"{c:#034x}" for c in e) + "],")
+        for e in row:
+            words = [w for c in e for w in (c & (2**64 - 1), c >> 64)]
+            out.append("        [" + ", ".join(f"{w:#018x}" for w in words) + "],")
         out.append("    ],")
     out.append("];")
     return "\n".join(out) + "\n"

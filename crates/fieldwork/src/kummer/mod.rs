@@ -52,8 +52,8 @@
 //! [`scalarmult_base`] (and so [`SecretKey::public_key`]) does not run the
 //! ladder: it computes `k·D` on the Jacobian of the genus-2 curve under
 //! the surface, for the base point's preimage `D`, by a fixed-base comb
-//! (50 mixed additions over a 51 KiB table of multiples of `D`, signed
-//! odd 5-bit digits, constant-time row scans) and maps the result to the
+//! (41 mixed additions over an 84 KiB table of multiples of `D`, signed
+//! odd 6-bit digits, constant-time row scans) and maps the result to the
 //! surface with one linear map; the curve, the map and the table were
 //! derived from the surface and checked against the ladder by
 //! `scripts/kummer_fixed_base/derive.py`. Details, formulas and the
@@ -61,10 +61,10 @@
 //! ladder's (tested on edge and random scalars); [`Backend::scalarmult_base`]
 //! still runs the named backend's ladder.
 //!
-//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, three runs) it
-//! takes 15.3–15.8 µs against the AVX2 ladder's 16.6–17.1 µs and the
-//! portable ladder's 65 µs; aws-lc-rs's X25519 key generation (a
-//! fixed-base comb on the Edwards curve) takes 8.9–9.2 µs: 0.57–0.58×.
+//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, two runs) it
+//! takes 11.5–11.7 µs against the AVX2 ladder's 15.2–15.4 µs and the
+//! portable ladder's 60 µs; aws-lc-rs's X25519 key generation (a
+//! fixed-base comb on the Edwards curve) takes 8.1–8.2 µs: 0.70×.
 //! On AVX-512 IFMA machines the ladder still runs (not yet measured
 //! against the comb). What was weighed before it:
 //!
@@ -78,8 +78,8 @@
 //!   products per step. Counted per bit: 4 products, 1 square, 3
 //!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
 //!   no gain, so not written.
-//! - Where the comb's time goes: about 160 k instructions a key, most of
-//!   them in the 50 products and squares of each addition, done one at a
+//! - Where the comb's time goes: about 138 k instructions a key (callgrind),
+//!   most of them in the 50 products and squares of each addition, done one at a
 //!   time on `u128` (four `mul` and a fold each). Next: the additions' many
 //!   independent products four at a time on ymm (the AVX2 ladder's field),
 //!   or fewer products per addition.
