@@ -141,10 +141,10 @@
 use super::field::{Fe, P};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_mul_epi32,
-    _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
-    _mm256_shuffle_epi32, _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
+    _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64,
+    _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 /// Limb `l` nominally holds bits `OFFSET[l] .. OFFSET[l] + WIDTH[l]`.
@@ -573,9 +573,45 @@ pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     unsafe { tf::ladder(t, scalar, u) }
 }
 
-/// The `#[target_feature]` entry point, reached only through [`ladder`].
+/// The fixed-base comb's row scan (`fixed_base.rs`): the OR of the row's
+/// entries, each ANDed with its mask. The same loop as the portable scan,
+/// compiled with AVX2, where LLVM vectorises it on ymm (a `vpbroadcastq`
+/// and two `vpand`/`vpor` pairs an entry, against four pairs on xmm).
+pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], masks: &[u64; N]) -> [u64; 8] {
+    let _ = t;
+    // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
+    unsafe { tf::scan_row(row, masks) }
+}
+
+/// The `#[target_feature]` entry points, reached only through [`ladder`]
+/// and [`scan_row`].
 mod tf {
     use super::*;
+
+    #[target_feature(enable = "avx,avx2")]
+    #[inline(never)]
+    pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], masks: &[u64; N]) -> [u64; 8] {
+        // Written with intrinsics: left to itself, LLVM vectorised the
+        // loop across entries, gathering words with `vmovsd`.
+        let zero = _mm256_setzero_si256();
+        let (mut lo, mut hi) = (zero, zero);
+        for (entry, &m) in row.iter().zip(masks) {
+            let m = _mm256_set1_epi64x(m as i64);
+            let p = entry.as_ptr().cast::<__m256i>();
+            // SAFETY: `entry` is 8 words, two unaligned 32-byte loads.
+            let (a, b) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+            lo = _mm256_or_si256(lo, _mm256_and_si256(a, m));
+            hi = _mm256_or_si256(hi, _mm256_and_si256(b, m));
+        }
+        let mut out = [0u64; 8];
+        let q = out.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `out` is 8 words, two unaligned 32-byte stores.
+        unsafe {
+            _mm256_storeu_si256(q, lo);
+            _mm256_storeu_si256(q.add(1), hi);
+        }
+        out
+    }
 
     #[target_feature(enable = "avx,avx2")]
     pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {

@@ -34,8 +34,10 @@
 //! `dᵢ ∈ {±1, ±3, …, ±63}` (every digit odd, so no table entry is the
 //! neutral element), and `R = Σ dᵢ·64ⁱ·D` is accumulated from the table
 //! `TABLE[i][j] = (2j + 1)·64ⁱ·D` (32 affine entries per window, 84 KiB):
-//! each entry is read by a masked scan of its whole row (SSE2 `pand`/`por`,
-//! 17 instructions an entry) and negated by mask when `dᵢ < 0`. The
+//! each entry is read by a masked scan of its whole row and negated by
+//! mask when `dᵢ < 0`. The scan is portable code that LLVM vectorises on
+//! xmm (SSE2 `pand`/`por`, 17 instructions an entry) or, when the Kummer
+//! backend is AVX2, `avx2::scan_row` on ymm (5 instructions an entry). The
 //! window width is the generator's `KUMMER_COMB_W`: 5 bits (50 additions,
 //! 16-entry rows) measured 13 % slower; 7 bits (35 additions, 64-entry
 //! rows, 144 KiB) saves six additions but scans twice as much, about even
@@ -72,10 +74,25 @@
 //!
 //! # Cost
 //!
-//! 41 mixed additions (≈ 50 products each, scalar `u128` arithmetic with
-//! one fold per product, values kept in `[0, p]`), 42 masked row scans,
-//! the map (≈ 35 products) and the encoding's inversion. Figures:
-//! `peer-bench --filter kummer`, row `keygen`.
+//! 41 mixed additions (52 products and squares each, scalar `u128`
+//! arithmetic with one fold per product, values kept in `[0, p]`), 42
+//! masked row scans, the map (≈ 35 products) and the encoding's
+//! inversion: about 123 k instructions a key with the AVX2 scan
+//! (callgrind, `examples/kummer_keygen_one`), of which the additions are
+//! 90 k (≈ 2 200 each: 4 `mul` and ≈ 20 adds, shifts and moves per
+//! product, plus the additions and subtractions), the scans 9 k, the rest
+//! (recoding, masks, map, inversion) 24 k. At the ≈ 3.3 instructions a
+//! cycle measured this is ≈ 37 k cycles. The floor of this method on one
+//! core: 2 132 products at 4 `mul` each on Zen 3's single 64-bit
+//! multiplier is 8.5 k cycles, and the instruction stream at Zen 3's
+//! ≈ 4–5 sustained instructions a cycle ≈ 25–30 k: dispatch, not the
+//! multiplier, bounds it, so fewer products per addition (published
+//! mixed additions use ≈ 40) and fewer instructions per product are the
+//! levers; the ymm 4-way field of the ladder costs ≈ 7 ticks a product
+//! against ≈ 10 here, too little to pay for the regrouping. A `mulx`/`adx`
+//! build (no fixed `rdx:rax`, 19 % fewer instructions in the additions)
+//! measured the same time: the moves it removes are eliminated at rename.
+//! Figures: `peer-bench --filter kummer`, row `keygen`.
 #![forbid(unsafe_code)]
 
 use super::encoding::encode;
@@ -199,10 +216,39 @@ fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
 
 // ---------------------------------------------------------------- Jacobian
 
+/// A table row.
+type Row = [[u64; 8]; ENTRIES];
+
+/// How the comb scans a row: the OR of its entries, each ANDed with its
+/// mask ([`scan`], or the AVX2 backend's copy of it on ymm).
+pub(super) trait Scan: Copy {
+    fn scan(self, row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8];
+}
+
+/// The portable scan, [`scan`].
+#[derive(Clone, Copy)]
+pub(super) struct PortableScan;
+
+impl Scan for PortableScan {
+    #[inline(always)]
+    fn scan(self, row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8] {
+        scan(row, masks)
+    }
+}
+
+/// The AVX2 scan, on ymm ([`super::avx2::scan_row`]).
+#[cfg(target_arch = "x86_64")]
+impl Scan for crate::cpu::Avx2 {
+    #[inline(always)]
+    fn scan(self, row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8] {
+        super::avx2::scan_row(self, row, masks)
+    }
+}
+
 /// `d·2^(W·i)·D` for an odd digit `|d| < 2^W`, affine `(u1, u0, v1, v0)`:
 /// the whole row is read, the entry picked by mask, `v` negated by mask.
 #[inline(always)]
-fn lookup(row: &[[u64; 8]; ENTRIES], d: i8) -> [u128; 4] {
+fn lookup(s: impl Scan, row: &Row, d: i8) -> [u128; 4] {
     let sign = i64::from(d) >> 63; // 0 or −1
     let idx = (((i64::from(d) ^ sign) - sign) as u64) >> 1; // (|d| − 1)/2
     // The masks, through `black_box` once: seeing a mask that is 0 or all
@@ -213,7 +259,7 @@ fn lookup(row: &[[u64; 8]; ENTRIES], d: i8) -> [u128; 4] {
         *m = ((j ^ idx).wrapping_sub(1) >> 63).wrapping_neg();
     }
     let masks = core::hint::black_box(masks);
-    let e = words_to_coords(scan(row, &masks));
+    let e = words_to_coords(s.scan(row, &masks));
     let neg = core::hint::black_box(i128::from(sign) as u128); // all ones when d < 0
     let flip = |v: u128| (v & !neg) | (loose(P - v) & neg);
     [e[0], e[1], flip(e[2]), flip(e[3])]
@@ -224,7 +270,7 @@ fn lookup(row: &[[u64; 8]; ENTRIES], d: i8) -> [u128; 4] {
 /// four words pairs an entry); inlined into the comb it vectorised only
 /// half of each entry.
 #[inline(never)]
-fn scan(row: &[[u64; 8]; ENTRIES], masks: &[u64; ENTRIES]) -> [u64; 8] {
+fn scan(row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8] {
     let mut acc = [0u64; 8];
     for (entry, &m) in row.iter().zip(masks) {
         for (x, y) in acc.iter_mut().zip(entry) {
@@ -325,18 +371,18 @@ fn to_surface(r: [u128; 5]) -> [Fe; 4] {
 /// The comb: `scalar·BASE_POINT` on the surface, projectively, and
 /// whether an addition was exceptional (the result is then meaningless).
 #[inline(never)]
-fn comb(scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+fn comb(s: impl Scan, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     let mut d = digits(scalar);
     let mut rows = TABLE.iter().zip(d.iter().copied());
     let mut r = [0u128; 5];
     let mut bad = Choice::from(0);
     if let Some((row, d0)) = rows.next() {
-        let [c1, c0, e1, e0] = lookup(row, d0);
+        let [c1, c0, e1, e0] = lookup(s, row, d0);
         r = [c1, c0, e1, e0, 1];
     }
     for (row, di) in rows {
-        let (s, b) = mixed_add(r, lookup(row, di));
-        r = s;
+        let (sum, b) = mixed_add(r, lookup(s, row, di));
+        r = sum;
         bad |= b;
     }
     // The digits spell the secret scalar.
@@ -355,8 +401,8 @@ fn encode_result(point: [Fe; 4]) -> [u8; 48] {
 /// [`super::Backend::scalarmult`] (tested).
 /// Constant time except for the exceptional case of the module docs.
 #[inline(never)]
-pub(crate) fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
-    let (point, bad) = comb(scalar);
+pub(super) fn scalarmult_base(s: impl Scan, scalar: &[u8; 32]) -> [u8; 48] {
+    let (point, bad) = comb(s, scalar);
     // The declassification point: the comb met an exceptional addition
     // (module docs); the ladder has none.
     if bool::from(bad) {
@@ -476,15 +522,19 @@ mod tests {
             cases.push(lcg_scalar(&mut s));
         }
         for k in cases.iter().rev() {
-            assert_eq!(scalarmult_base(k), ladder(k), "{k:02x?}");
+            assert_eq!(scalarmult_base(PortableScan, k), ladder(k), "{k:02x?}");
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = crate::cpu::Avx2::get() {
+                assert_eq!(scalarmult_base(t, k), ladder(k), "avx2 scan {k:02x?}");
+            }
         }
         // The exceptional scalars derive.py reports for this table (0 and
         // N2, whose last addition is S + (−S)) are flagged and fall back;
         // the others are not flagged.
-        assert!(bool::from(comb(&[0u8; 32]).1));
-        assert!(bool::from(comb(&n2).1));
-        assert!(!bool::from(comb(&le(exceptional)).1));
-        assert!(!bool::from(comb(&[7u8; 32]).1));
+        assert!(bool::from(comb(PortableScan, &[0u8; 32]).1));
+        assert!(bool::from(comb(PortableScan, &n2).1));
+        assert!(!bool::from(comb(PortableScan, &le(exceptional)).1));
+        assert!(!bool::from(comb(PortableScan, &[7u8; 32]).1));
     }
 
     #[test]

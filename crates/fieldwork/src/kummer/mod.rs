@@ -61,10 +61,10 @@
 //! ladder's (tested on edge and random scalars); [`Backend::scalarmult_base`]
 //! still runs the named backend's ladder.
 //!
-//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, two runs) it
-//! takes 11.5–11.7 µs against the AVX2 ladder's 15.2–15.4 µs and the
-//! portable ladder's 60 µs; aws-lc-rs's X25519 key generation (a
-//! fixed-base comb on the Edwards curve) takes 8.1–8.2 µs: 0.70×.
+//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, two quiet runs) it
+//! takes 11.2 µs against the AVX2 ladder's 15.2 µs and the portable
+//! ladder's 60 µs; aws-lc-rs's X25519 key generation (a fixed-base comb on
+//! the Edwards curve) takes 8.1–8.2 µs: 0.72–0.73×.
 //! On AVX-512 IFMA machines the ladder still runs (not yet measured
 //! against the comb). What was weighed before it:
 //!
@@ -78,11 +78,12 @@
 //!   products per step. Counted per bit: 4 products, 1 square, 3
 //!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
 //!   no gain, so not written.
-//! - Where the comb's time goes: about 138 k instructions a key (callgrind),
-//!   most of them in the 50 products and squares of each addition, done one at a
-//!   time on `u128` (four `mul` and a fold each). Next: the additions' many
-//!   independent products four at a time on ymm (the AVX2 ladder's field),
-//!   or fewer products per addition.
+//! - Where the comb's time goes: about 123 k instructions a key
+//!   (callgrind), 90 k of them in the 52 products and squares of each of
+//!   the 41 additions, done one at a time on `u128` (four `mul` and a fold
+//!   each); the floor analysis is in `fixed_base.rs`. Next: fewer
+//!   products per addition (published projective mixed additions in
+//!   genus 2 use about 40).
 //!
 //! # Example: the raw functions
 //!
@@ -153,10 +154,12 @@ pub fn scalarmult(scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
 /// been measured against it).
 pub fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
     let b = Backend::best();
-    if b.prefers_ladder_for_keygen() {
-        b.scalarmult(scalar, &BASE_POINT)
-    } else {
-        fixed_base::scalarmult_base(scalar)
+    match b.0 {
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Ifma(_) => b.scalarmult(scalar, &BASE_POINT),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Avx2(t) => fixed_base::scalarmult_base(t, scalar),
+        BackendKind::Portable => fixed_base::scalarmult_base(fixed_base::PortableScan, scalar),
     }
 }
 
@@ -297,17 +300,6 @@ impl Backend {
             }
         };
         encoding::encode_pair(r)
-    }
-
-    /// Whether [`scalarmult_base`] runs this backend's ladder rather than
-    /// the fixed-base comb: only on AVX-512 IFMA, where the comb has not
-    /// been measured against the ladder.
-    fn prefers_ladder_for_keygen(self) -> bool {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Ifma(_) => true,
-            _ => false,
-        }
     }
 
     /// `scalar · BASE_POINT` by this backend's ladder (the fixed-base comb
