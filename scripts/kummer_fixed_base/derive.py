@@ -26,7 +26,8 @@ published constants; every step is computed and checked here:
 5. Random scalars: the image of k*D equals the ladder's k*base.
 
 Run: python3 scripts/kummer_fixed_base/derive.py > crates/fieldwork/src/kummer/fixed_base_table.rs
-(about two minutes; pure Python 3, no packages).
+then `cargo fmt` (the committed file is the formatted output; about a minute;
+pure Python 3, no packages). KUMMER_COMB_W sets the window width (default 6).
 """
 import itertools, os, random, sys
 
@@ -273,17 +274,21 @@ def mixed_add(f4, R, T):
     dl = (Z0*T0 + c0*Z1*Z1) % p
     s1 = (E1*Z0 - E0*Z1) % p
     s0 = (E1*Z1*c0 + E0*T0) % p
-    s11, s00, s10, dd = s1*s1 % p, s0*s0 % p, s1*s0 % p, dl*dl % p
-    Q2 = (-Z*s11) % p
-    W3 = (Z*(dd - 2*s10) - A1*s11) % p
+    s11, s00, dd = s1*s1 % p, s0*s0 % p, dl*dl % p
+    s10x2 = ((s1 + s0)**2 - s11 - s00) % p      # 2·s1·s0
     B1dl = B1*dl % p
-    W2 = ((f4*Z - A1)*dd - 2*B1dl*s1 - Z*s00 - 2*A1*s10 - A0*s11) % p
-    Q1 = (W3 - c1*Q2) % p
-    Q0 = (W2 - c1*Q1 - c0*Q2) % p
-    s1Z, m = s1*Z % p, (Z*s0 + A1*s1) % p
+    # The quotient by u2 with c1·Z = A1 − Z1 and c0·Z = A0 − Z0 folded in.
+    Q2 = (-Z*s11) % p
+    Q1 = (Z*(dd - s10x2) - Z1*s11) % p
+    Q0 = (((f4 - c1)*Z - A1)*dd - Z1*s10x2 - 2*B1dl*s1 - Z*s00 - T0*s11) % p
+    # V·Z·dl = Z s1 x^3 + (Z s0 + A1 s1) x^2 + (A1 s0 + A0 s1 + B1 dl) x + A0 s0 + B0 dl,
+    # the middle by Karatsuba.
+    a1s1, a0s0 = A1*s1 % p, A0*s0 % p
+    mid = ((A1 + A0)*(s1 + s0) - a1s1 - a0s0) % p
+    s1Z, m = s1*Z % p, (Z*s0 + a1s1) % p
     Q12, Q02, Q22, Q10 = Q1*Q2 % p, Q0*Q2 % p, Q2*Q2 % p, Q1*Q0 % p
-    V1 = -(s1Z*(Q1*Q1 - Q02) - m*Q12 + (A1*s0 + A0*s1 + B1dl)*Q22) % p
-    V0 = -(s1Z*Q10 - m*Q02 + (A0*s0 + B0*dl)*Q22) % p
+    V1 = -(s1Z*(Q1*Q1 - Q02) - m*Q12 + (mid + B1dl)*Q22) % p
+    V0 = -(s1Z*Q10 - m*Q02 + (a0s0 + B0*dl)*Q22) % p
     Zd = Z*dl % p
     return (Q12*Zd % p, Q02*Zd % p, V1, V0, Zd*Q22 % p), dl, s1
 

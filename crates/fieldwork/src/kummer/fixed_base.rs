@@ -53,7 +53,14 @@
 //! `r = z₀² − c₁z₀z₁ + c₀z₁²` the resultant, and only the top three
 //! coefficients of `(f − V²)/u₁` are needed for the exact quotient by
 //! `u₂`. Written over the common denominators `Z`, `r·Z²` and the new
-//! leading coefficient, it costs 50 products and squares, no inversion.
+//! leading coefficient, it costs 48 products and squares, no inversion.
+//! Three savings against the plain homogenisation (52): `c₁Z = A1 − z₁`
+//! and `c₀Z = A0 − z₀`, already known, fold the quotient's correction
+//! terms into `q₁ = Z(δ² − 2s₁s₀) − z₁s₁²` and `q₀`; `A1s0 + A0s1` by
+//! Karatsuba next to `A1s1` and `A0s0`; `2s₁s₀` as `(s₁ + s₀)² − s₁² −
+//! s₀²`. Not taken: moving `f₄` to 0 (one product less, but `f₀ ≠ 0` in
+//! the map); separate denominators for `u` and `v` (two output products
+//! less, more inside).
 //!
 //! Exceptional cases — `r = 0` (the two `u`'s share a root: `R = ±T`) or
 //! `s₁ = 0` (the sum has a degree-1 `u`) — are flagged in constant time;
@@ -74,17 +81,17 @@
 //!
 //! # Cost
 //!
-//! 41 mixed additions (52 products and squares each, scalar `u128`
+//! 41 mixed additions (48 products and squares each, scalar `u128`
 //! arithmetic with one fold per product, values kept in `[0, p]`), 42
 //! masked row scans, the map (≈ 35 products) and the encoding's
-//! inversion: about 123 k instructions a key with the AVX2 scan
+//! inversion: about 118 k instructions a key with the AVX2 scan
 //! (callgrind, `examples/kummer_keygen_one`), of which the additions are
-//! 90 k (≈ 2 200 each: 4 `mul` and ≈ 20 adds, shifts and moves per
+//! 85 k (≈ 2 070 each: 4 `mul` and ≈ 20 adds, shifts and moves per
 //! product, plus the additions and subtractions), the scans 9 k, the rest
 //! (recoding, masks, map, inversion) 24 k. At the ≈ 3.3 instructions a
-//! cycle measured this is ≈ 37 k cycles. The floor of this method on one
-//! core: 2 132 products at 4 `mul` each on Zen 3's single 64-bit
-//! multiplier is 8.5 k cycles, and the instruction stream at Zen 3's
+//! cycle measured this is ≈ 36 k cycles. The floor of this method on one
+//! core: 1 968 products at 4 `mul` each on Zen 3's single 64-bit
+//! multiplier is 7.9 k cycles, and the instruction stream at Zen 3's
 //! ≈ 4–5 sustained instructions a cycle ≈ 25–30 k: dispatch, not the
 //! multiplier, bounds it, so fewer products per addition (published
 //! mixed additions use ≈ 40) and fewer instructions per product are the
@@ -303,32 +310,34 @@ fn mixed_add(r: [u128; 5], t: [u128; 4]) -> ([u128; 5], Choice) {
     let s1 = sub(mul(e1, z0), mul(e0, z1));
     let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0));
     let bad = is_zero(dl) | is_zero(s1);
-    let (s11, s00, s10, dd) = (sq(s1), sq(s0), mul(s1, s0), sq(dl));
-    let s10x2 = add(s10, s10);
-    // The top of (f − V²)/u₁ over Z·δ², then its quotient by u₂.
-    let q2 = sub(0, mul(z, s11));
-    let w3 = sub(mul(z, sub(dd, s10x2)), mul(a1, s11));
+    let (s11, s00, dd) = (sq(s1), sq(s0), sq(dl));
+    let s10x2 = sub(sq(add(s1, s0)), add(s11, s00)); // 2·s1·s0
     let b1dl = mul(b1, dl);
-    let w2 = sub(
+    // The quotient of the top of (f − V²)/u₁ (over Z·δ²) by u₂, with
+    // c1·Z = A1 − z1 and c0·Z = A0 − z0 folded in.
+    let q2 = sub(0, mul(z, s11));
+    let q1 = sub(mul(z, sub(dd, s10x2)), mul(z1, s11));
+    let q0 = sub(
         sub(
-            mul(sub(mul(F[4], z), a1), dd),
-            add(mul(add(b1dl, b1dl), s1), mul(z, s00)),
+            mul(sub(mul(sub(F[4], c1), z), a1), dd),
+            add(mul(z1, s10x2), mul(add(b1dl, b1dl), s1)),
         ),
-        add(mul(a1, s10x2), mul(a0, s11)),
+        add(mul(z, s00), mul(t0, s11)),
     );
-    let q1 = sub(w3, mul(c1, q2));
-    let q0 = sub(sub(w2, mul(c1, q1)), mul(c0, q2));
-    // v' = −V mod u', over Z·δ·Q2².
+    // v' = −V mod u', over Z·δ·Q2², where V·Z·δ = Z s1 x³ + (Z s0 + A1 s1) x²
+    // + (A1 s0 + A0 s1 + B1 δ) x + A0 s0 + B0 δ, the middle by Karatsuba.
+    let (a1s1, a0s0) = (mul(a1, s1), mul(a0, s0));
+    let mid = sub(mul(add(a1, a0), add(s1, s0)), add(a1s1, a0s0));
     let s1z = mul(s1, z);
-    let m = add(mul(z, s0), mul(a1, s1));
+    let m = add(mul(z, s0), a1s1);
     let (q12, q02, q22, q10) = (mul(q1, q2), mul(q0, q2), sq(q2), mul(q1, q0));
     let v1 = sub(
         sub(mul(m, q12), mul(s1z, sub(sq(q1), q02))),
-        mul(add(add(mul(a1, s0), mul(a0, s1)), b1dl), q22),
+        mul(add(mid, b1dl), q22),
     );
     let v0 = sub(
         sub(mul(m, q02), mul(s1z, q10)),
-        mul(add(mul(a0, s0), mul(b0, dl)), q22),
+        mul(add(a0s0, mul(b0, dl)), q22),
     );
     let zd = mul(z, dl);
     ([mul(q12, zd), mul(q02, zd), v1, v0, mul(zd, q22)], bad)
