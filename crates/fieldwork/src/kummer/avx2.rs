@@ -110,6 +110,10 @@
 //!
 //! # Rejected
 //!
+//! - Two parallel carry passes instead of each sequential chain (depth 4
+//!   instead of 12, 12 more instructions a carry): shared secret 48.8 k →
+//!   51.7 k cycles on Zen 3 (`peer-bench --filter "shared secret"`), so
+//!   the step is bound by vector throughput, not by the chains' latency.
 //! - Closures (`array::map`, `array::from_fn`) in the helpers: a closure
 //!   does not inherit the entry point's target features, so the intrinsics
 //!   inside stayed calls (30× slower). The helpers use loops.
