@@ -145,10 +145,11 @@
 use super::field::{Fe, P};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256,
-    _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64,
-    _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32,
-    _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64,
+    _mm256_loadu_si256, _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256,
+    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_shuffle_epi32, _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 /// Limb `l` nominally holds bits `OFFSET[l] .. OFFSET[l] + WIDTH[l]`.
@@ -577,14 +578,14 @@ pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     unsafe { tf::ladder(t, scalar, u) }
 }
 
-/// The fixed-base comb's row scan (`fixed_base.rs`): the OR of the row's
-/// entries, each ANDed with its mask. The same loop as the portable scan,
-/// compiled with AVX2, where LLVM vectorises it on ymm (a `vpbroadcastq`
-/// and two `vpand`/`vpor` pairs an entry, against four pairs on xmm).
-pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], masks: &[u64; N]) -> [u64; 8] {
+/// The fixed-base comb's row read (`fixed_base.rs`): entry `idx` of
+/// `row`, by ANDing every entry with a mask that is all ones for entry
+/// `idx` only (a `vpcmpeqq` of the broadcast index against the entry's
+/// number) and ORing the results: no address or branch depends on `idx`.
+pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
     let _ = t;
     // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
-    unsafe { tf::scan_row(row, masks) }
+    unsafe { tf::scan_row(row, idx) }
 }
 
 /// The `#[target_feature]` entry points, reached only through [`ladder`]
@@ -594,13 +595,17 @@ mod tf {
 
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
-    pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], masks: &[u64; N]) -> [u64; 8] {
+    pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
         // Written with intrinsics: left to itself, LLVM vectorised the
         // loop across entries, gathering words with `vmovsd`.
         let zero = _mm256_setzero_si256();
         let (mut lo, mut hi) = (zero, zero);
-        for (entry, &m) in row.iter().zip(masks) {
-            let m = _mm256_set1_epi64x(m as i64);
+        let want = _mm256_set1_epi64x(idx as i64);
+        let one = _mm256_set1_epi64x(1);
+        let mut j = zero;
+        for entry in row {
+            let m = _mm256_cmpeq_epi64(j, want);
+            j = _mm256_add_epi64(j, one);
             let p = entry.as_ptr().cast::<__m256i>();
             // SAFETY: `entry` is 8 words, two unaligned 32-byte loads.
             let (a, b) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };

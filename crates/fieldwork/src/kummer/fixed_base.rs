@@ -36,8 +36,10 @@
 //! `TABLE[i][j] = (2j + 1)·64ⁱ·D` (32 affine entries per window, 84 KiB):
 //! each entry is read by a masked scan of its whole row and negated by
 //! mask when `dᵢ < 0`. The scan is portable code that LLVM vectorises on
-//! xmm (SSE2 `pand`/`por`, 17 instructions an entry) or, when the Kummer
-//! backend is AVX2, `avx2::scan_row` on ymm (5 instructions an entry). The
+//! xmm (SSE2 `pand`/`por`, 17 instructions an entry, masks computed on
+//! scalars) or, when the Kummer backend is AVX2, `avx2::scan_row` on ymm
+//! (a `vpcmpeqq` of the index against the entry's number, two
+//! `vpand`/`vpor` pairs: 6 instructions an entry). The
 //! window width is the generator's `KUMMER_COMB_W`: 5 bits (50 additions,
 //! 16-entry rows) measured 13 % slower; 7 bits (35 additions, 64-entry
 //! rows, 144 KiB) saves six additions but scans twice as much, about even
@@ -84,12 +86,12 @@
 //! 41 mixed additions (48 products and squares each, scalar `u128`
 //! arithmetic with one fold per product, values kept in `[0, p]`), 42
 //! masked row scans, the map (≈ 35 products) and the encoding's
-//! inversion: about 118 k instructions a key with the AVX2 scan
+//! inversion: about 113 k instructions a key with the AVX2 scan
 //! (callgrind, `examples/kummer_keygen_one`), of which the additions are
-//! 85 k (≈ 2 070 each: 4 `mul` and ≈ 20 adds, shifts and moves per
-//! product, plus the additions and subtractions), the scans 9 k, the rest
-//! (recoding, masks, map, inversion) 24 k. At the ≈ 3.3 instructions a
-//! cycle measured this is ≈ 36 k cycles. The floor of this method on one
+//! ≈ 81 k (≈ 1 980 each: 4 `mul` and ≈ 20 adds, shifts and moves per
+//! product, plus the additions and subtractions), the scans 8 k, the rest
+//! (recoding, negation, map, inversion) ≈ 24 k. At the ≈ 3.4 instructions
+//! a cycle measured this is ≈ 33 k cycles. The floor of this method on one
 //! core: 1 968 products at 4 `mul` each on Zen 3's single 64-bit
 //! multiplier is 7.9 k cycles, and the instruction stream at Zen 3's
 //! ≈ 4–5 sustained instructions a cycle ≈ 25–30 k: dispatch, not the
@@ -226,10 +228,11 @@ fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
 /// A table row.
 type Row = [[u64; 8]; ENTRIES];
 
-/// How the comb scans a row: the OR of its entries, each ANDed with its
-/// mask ([`scan`], or the AVX2 backend's copy of it on ymm).
+/// How the comb reads a row: entry `idx` (secret), by a scan of all of
+/// them, each ANDed with a mask that is all ones for entry `idx` only
+/// ([`scan`], or the AVX2 backend's scan on ymm).
 pub(super) trait Scan: Copy {
-    fn scan(self, row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8];
+    fn scan(self, row: &Row, idx: u64) -> [u64; 8];
 }
 
 /// The portable scan, [`scan`].
@@ -238,8 +241,16 @@ pub(super) struct PortableScan;
 
 impl Scan for PortableScan {
     #[inline(always)]
-    fn scan(self, row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8] {
-        scan(row, masks)
+    fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
+        // The masks, through `black_box` once: seeing a mask that is 0 or
+        // all ones, LLVM turns the selection into `cmov`s on it (ct-check
+        // reports those); loaded from memory, they are plain AND/OR
+        // operands.
+        let mut masks = [0u64; ENTRIES];
+        for (j, m) in (0u64..).zip(masks.iter_mut()) {
+            *m = ((j ^ idx).wrapping_sub(1) >> 63).wrapping_neg();
+        }
+        scan(row, &core::hint::black_box(masks))
     }
 }
 
@@ -247,8 +258,8 @@ impl Scan for PortableScan {
 #[cfg(target_arch = "x86_64")]
 impl Scan for crate::cpu::Avx2 {
     #[inline(always)]
-    fn scan(self, row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8] {
-        super::avx2::scan_row(self, row, masks)
+    fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
+        super::avx2::scan_row(self, row, idx)
     }
 }
 
@@ -258,15 +269,7 @@ impl Scan for crate::cpu::Avx2 {
 fn lookup(s: impl Scan, row: &Row, d: i8) -> [u128; 4] {
     let sign = i64::from(d) >> 63; // 0 or −1
     let idx = (((i64::from(d) ^ sign) - sign) as u64) >> 1; // (|d| − 1)/2
-    // The masks, through `black_box` once: seeing a mask that is 0 or all
-    // ones, LLVM turns the selection into `cmov`s on it (ct-check reports
-    // those); loaded from memory, they are plain AND/OR operands.
-    let mut masks = [0u64; ENTRIES];
-    for (j, m) in (0u64..).zip(masks.iter_mut()) {
-        *m = ((j ^ idx).wrapping_sub(1) >> 63).wrapping_neg();
-    }
-    let masks = core::hint::black_box(masks);
-    let e = words_to_coords(s.scan(row, &masks));
+    let e = words_to_coords(s.scan(row, idx));
     let neg = core::hint::black_box(i128::from(sign) as u128); // all ones when d < 0
     let flip = |v: u128| (v & !neg) | (loose(P - v) & neg);
     [e[0], e[1], flip(e[2]), flip(e[3])]

@@ -62,9 +62,9 @@
 //! still runs the named backend's ladder.
 //!
 //! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, three runs) it
-//! takes 10.8–10.9 µs against the AVX2 ladder's 15.2 µs and the portable
+//! takes 10.3 µs against the AVX2 ladder's 15.2 µs and the portable
 //! ladder's 60 µs; aws-lc-rs's X25519 key generation (a fixed-base comb on
-//! the Edwards curve) takes 8.1–8.2 µs: 0.75×.
+//! the Edwards curve) takes 8.1 µs: 0.79×.
 //! On AVX-512 IFMA machines the ladder still runs (not yet measured
 //! against the comb). What was weighed before it:
 //!
@@ -78,8 +78,8 @@
 //!   products per step. Counted per bit: 4 products, 1 square, 3
 //!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
 //!   no gain, so not written.
-//! - Where the comb's time goes: about 118 k instructions a key
-//!   (callgrind), 85 k of them in the 48 products and squares of each of
+//! - Where the comb's time goes: about 113 k instructions a key
+//!   (callgrind), 81 k of them in the 48 products and squares of each of
 //!   the 41 additions, done one at a time on `u128` (four `mul` and a fold
 //!   each); the floor analysis is in `fixed_base.rs`. Next: fewer
 //!   products per addition (published projective mixed additions in
