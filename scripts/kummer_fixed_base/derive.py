@@ -27,7 +27,7 @@ published constants; every step is computed and checked here:
 
 Run: python3 scripts/kummer_fixed_base/derive.py > crates/fieldwork/src/kummer/fixed_base_table.rs
 then `cargo fmt` (the committed file is the formatted output; about a minute;
-pure Python 3, no packages). KUMMER_COMB_W sets the window width (default 6).
+pure Python 3, no packages). KUMMER_COMB_W sets the window width (default 7).
 """
 import itertools, os, random, sys
 
@@ -259,7 +259,7 @@ def derive():
 # ---- the fixed-base comb, as the Rust code computes it
 # Signed odd digits in base 2^W of an odd k < 2^251: WINDOWS − 1 steps leave
 # a quotient below 2^(251 − (WINDOWS − 1)·W) + 1 ≤ 2^W, the last digit.
-W = int(os.environ.get("KUMMER_COMB_W", "6"))
+W = int(os.environ.get("KUMMER_COMB_W", "7"))
 WINDOWS = 250 // W + 1
 ENTRIES = 1 << (W - 1)
 

@@ -6,7 +6,7 @@
 //! [`super`]). Its Jacobian has one: the surface is the quotient of the
 //! Jacobian of `C: y² = f(x)`, `f = x(x + 1)(x + λ)(x + μ)(x + ν)` (the
 //! Rosenhain form, quadratic twist by −1), by `±1`. With a table of the
-//! base point's preimage `D`, `k·D` costs 41 additions instead of 251
+//! base point's preimage `D`, `k·D` costs 35 additions instead of 251
 //! ladder steps, and one linear map takes the result to the surface.
 //!
 //! # Where the constants come from
@@ -30,20 +30,24 @@
 //! The scalar `k < 2^251` is reduced mod `N2` (the base point's order);
 //! if it is even it is replaced by `N2 − k`, whose multiple is `−k·D` with
 //! the same image on the surface (`±1` is what the surface forgets). The
-//! odd result is recoded in 42 signed odd digits `k = Σ dᵢ·64ⁱ`,
-//! `dᵢ ∈ {±1, ±3, …, ±63}` (every digit odd, so no table entry is the
-//! neutral element), and `R = Σ dᵢ·64ⁱ·D` is accumulated from the table
-//! `TABLE[i][j] = (2j + 1)·64ⁱ·D` (32 affine entries per window, 84 KiB):
+//! odd result is recoded in 36 signed odd digits `k = Σ dᵢ·128ⁱ`,
+//! `dᵢ ∈ {±1, ±3, …, ±127}` (every digit odd, so no table entry is the
+//! neutral element), and `R = Σ dᵢ·128ⁱ·D` is accumulated from the table
+//! `TABLE[i][j] = (2j + 1)·128ⁱ·D` (64 affine entries per window,
+//! 144 KiB):
 //! each entry is read by a masked scan of its whole row and negated by
 //! mask when `dᵢ < 0`. The scan is portable code that LLVM vectorises on
 //! xmm (SSE2 `pand`/`por`, 17 instructions an entry, masks computed on
 //! scalars) or, when the Kummer backend is AVX2, `avx2::scan_row` on ymm
 //! (a `vpcmpeqq` of the index against the entry's number, two
-//! `vpand`/`vpor` pairs: 6 instructions an entry). The
-//! window width is the generator's `KUMMER_COMB_W`: 5 bits (50 additions,
-//! 16-entry rows) measured 13 % slower; 7 bits (35 additions, 64-entry
-//! rows, 144 KiB) saves six additions but scans twice as much, about even
-//! by instruction count, so not taken. The accumulator is projective, `(A1 : A0 : B1 : B0
+//! `vpand`/`vpor` pairs: 6 instructions an entry). The window width is
+//! the generator's `KUMMER_COMB_W`, 7 bits. Measured on Zen 3
+//! (`examples/kummer_keygen_one`, alternating runs): 6 bits (41
+//! additions, 32-entry rows, 84 KiB) is 6 % slower with the AVX2 scan and
+//! 3 % faster with the portable one; 5 bits (50 additions, 51 KiB) 13 %
+//! slower than 6. 8 bits would save four more additions (8 k
+//! instructions) and add 11 k of scanning in a 256 KiB table: not tried.
+//! The accumulator is projective, `(A1 : A0 : B1 : B0
 //! : Z)` for `u = x² + (A1/Z)x + A0/Z`, `v = (B1/Z)x + B0/Z`.
 //!
 //! # Mixed addition (Cantor's composition, homogenised)
@@ -83,17 +87,17 @@
 //!
 //! # Cost
 //!
-//! 41 mixed additions (48 products and squares each, scalar `u128`
-//! arithmetic with one fold per product, values kept in `[0, p]`), 42
+//! 35 mixed additions (48 products and squares each, scalar `u128`
+//! arithmetic with one fold per product, values kept in `[0, p]`), 36
 //! masked row scans, the map (≈ 35 products) and the encoding's
-//! inversion: about 113 k instructions a key with the AVX2 scan
+//! inversion: about 109 k instructions a key with the AVX2 scan
 //! (callgrind, `examples/kummer_keygen_one`), of which the additions are
-//! ≈ 81 k (≈ 1 980 each: 4 `mul` and ≈ 20 adds, shifts and moves per
-//! product, plus the additions and subtractions), the scans 8 k, the rest
-//! (recoding, negation, map, inversion) ≈ 24 k. At the ≈ 3.4 instructions
-//! a cycle measured this is ≈ 33 k cycles. The floor of this method on one
-//! core: 1 968 products at 4 `mul` each on Zen 3's single 64-bit
-//! multiplier is 7.9 k cycles, and the instruction stream at Zen 3's
+//! ≈ 70 k (≈ 1 980 each: 4 `mul` and ≈ 20 adds, shifts and moves per
+//! product, plus the additions and subtractions), the scans 14 k, the rest
+//! (recoding, negation, map, inversion) ≈ 25 k. At the ≈ 3.5 instructions
+//! a cycle measured this is ≈ 31 k cycles. The floor of this method on one
+//! core: 1 680 products at 4 `mul` each on Zen 3's single 64-bit
+//! multiplier is 6.7 k cycles, and the instruction stream at Zen 3's
 //! ≈ 4–5 sustained instructions a cycle ≈ 25–30 k: dispatch, not the
 //! multiplier, bounds it, so fewer products per addition (published
 //! mixed additions use ≈ 40) and fewer instructions per product are the
@@ -472,8 +476,11 @@ mod tests {
         for _ in 0..200 {
             let k = lcg_scalar(&mut s);
             let d = digits(&k);
-            let top = 1i8 << W;
-            assert!(d.iter().all(|&x| x % 2 != 0 && (-top..top).contains(&x)));
+            let top = 1i16 << W;
+            assert!(
+                d.iter()
+                    .all(|&x| x % 2 != 0 && (-top..top).contains(&i16::from(x)))
+            );
             // The last digit is positive: below 2^(251 − (WINDOWS − 1)·W) + 1.
             let last_bits = 251 - (WINDOWS as u32 - 1) * W;
             assert!((1..=(1i16 << last_bits)).contains(&i16::from(d[WINDOWS - 1])));

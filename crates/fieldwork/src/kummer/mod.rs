@@ -52,8 +52,8 @@
 //! [`scalarmult_base`] (and so [`SecretKey::public_key`]) does not run the
 //! ladder: it computes `k·D` on the Jacobian of the genus-2 curve under
 //! the surface, for the base point's preimage `D`, by a fixed-base comb
-//! (41 mixed additions over an 84 KiB table of multiples of `D`, signed
-//! odd 6-bit digits, constant-time row scans) and maps the result to the
+//! (35 mixed additions over a 144 KiB table of multiples of `D`, signed
+//! odd 7-bit digits, constant-time row scans) and maps the result to the
 //! surface with one linear map; the curve, the map and the table were
 //! derived from the surface and checked against the ladder by
 //! `scripts/kummer_fixed_base/derive.py`. Details, formulas and the
@@ -62,9 +62,9 @@
 //! still runs the named backend's ladder.
 //!
 //! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, three runs) it
-//! takes 10.3 µs against the AVX2 ladder's 15.2 µs and the portable
+//! takes 9.7–9.8 µs against the AVX2 ladder's 15.2 µs and the portable
 //! ladder's 60 µs; aws-lc-rs's X25519 key generation (a fixed-base comb on
-//! the Edwards curve) takes 8.1 µs: 0.79×.
+//! the Edwards curve) takes 8.1 µs: 0.83–0.84×.
 //! On AVX-512 IFMA machines the ladder still runs (not yet measured
 //! against the comb). What was weighed before it:
 //!
@@ -78,9 +78,9 @@
 //!   products per step. Counted per bit: 4 products, 1 square, 3
 //!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
 //!   no gain, so not written.
-//! - Where the comb's time goes: about 113 k instructions a key
-//!   (callgrind), 81 k of them in the 48 products and squares of each of
-//!   the 41 additions, done one at a time on `u128` (four `mul` and a fold
+//! - Where the comb's time goes: about 109 k instructions a key
+//!   (callgrind), 70 k of them in the 48 products and squares of each of
+//!   the 35 additions, done one at a time on `u128` (four `mul` and a fold
 //!   each); the floor analysis is in `fixed_base.rs`. Next: fewer
 //!   products per addition (published projective mixed additions in
 //!   genus 2 use about 40).
