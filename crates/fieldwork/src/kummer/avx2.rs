@@ -114,6 +114,9 @@
 //!   instead of 12, 12 more instructions a carry): shared secret 48.8 k →
 //!   51.7 k cycles on Zen 3 (`peer-bench --filter "shared secret"`), so
 //!   the step is bound by vector throughput, not by the chains' latency.
+//! - `vperm2i128` for the half swap (`vpermq` has latency 6.6 and
+//!   reciprocal throughput 1.26 on Zen 3 by `--isa-rates`): LLVM emits
+//!   `vpermq` for `_mm256_permute2x128_si256` of one register too.
 //! - Closures (`array::map`, `array::from_fn`) in the helpers: a closure
 //!   does not inherit the entry point's target features, so the intrinsics
 //!   inside stayed calls (30× slower). The helpers use loops.
