@@ -92,11 +92,11 @@ impl Fe {
         let x = self.0;
         let sq = |mut v: u128, k: u32| {
             for _ in 0..k {
-                v = loose(square_fold(v));
+                v = square_loose(v);
             }
             v
         };
-        let mul = |a: u128, b: u128| loose(mul_fold(a, b));
+        let mul = mul_loose;
         let t2 = mul(sq(x, 1), x); // 2^2 − 1
         let t3 = mul(sq(t2, 1), x); // 2^3 − 1
         let t5 = mul(sq(t3, 2), t2); // 2^5 − 1
@@ -117,9 +117,23 @@ pub(crate) fn loose(x: u128) -> u128 {
     (x & P) + (x >> 127)
 }
 
+/// `a·b` folded twice, for `a, b ≤ 2^127`: the fold is `≤ 2^128 − 2`, so
+/// the result is `≤ p` — loose values (the inversion chain) and values in
+/// `[0, p]` (the fixed-base comb) stay in range.
+#[inline(always)]
+pub(crate) fn mul_loose(a: u128, b: u128) -> u128 {
+    loose(mul_fold(a, b))
+}
+
+/// `a²` folded twice, with the bounds of [`mul_loose`].
+#[inline(always)]
+pub(crate) fn square_loose(a: u128) -> u128 {
+    loose(square_fold(a))
+}
+
 /// `a·b` folded to below 2^128 (congruent mod p), for `a, b ≤ 2^127`.
 #[inline(always)]
-pub(crate) fn mul_fold(a: u128, b: u128) -> u128 {
+fn mul_fold(a: u128, b: u128) -> u128 {
     let (a0, a1) = (a as u64 as u128, a >> 64);
     let (b0, b1) = (b as u64 as u128, b >> 64);
     // a1, b1 ≤ 2^63 and a0, b0 < 2^64: each middle product is < 2^127, so
@@ -135,7 +149,7 @@ pub(crate) fn mul_fold(a: u128, b: u128) -> u128 {
 
 /// `a²` folded to below 2^128, for `a ≤ 2^127`: three products.
 #[inline(always)]
-pub(crate) fn square_fold(a: u128) -> u128 {
+fn square_fold(a: u128) -> u128 {
     let (a0, a1) = (a as u64 as u128, a >> 64);
     // 2·a0·a1 < 2^128.
     let mid = (a0 * a1) << 1;

@@ -111,7 +111,7 @@
 #![forbid(unsafe_code)]
 
 use super::encoding::encode;
-use super::field::{Fe, P, loose, mul_fold, square_fold};
+use super::field::{Fe, P, loose, mul_loose as mul, square_loose as sq};
 use super::fixed_base_table::{ENTRIES, F, MAP, TABLE, W, WINDOWS};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
@@ -127,19 +127,9 @@ const N2: [u64; 4] = [
 // test `n2_limbs` checks them against the KAT file's bytes.
 
 // ---------------------------------------------------------------- field
-// Values are u128 in [0, p] (p itself stands for 0): `mul_fold` takes
-// operands ≤ 2^127 and its fold is ≤ 2^128 − 2, so `loose` of it is ≤ p;
-// a sum of two values is ≤ 2p < 2^128, folded likewise.
-
-#[inline(always)]
-fn mul(a: u128, b: u128) -> u128 {
-    loose(mul_fold(a, b))
-}
-
-#[inline(always)]
-fn sq(a: u128) -> u128 {
-    loose(square_fold(a))
-}
+// Values are u128 in [0, p] (p itself stands for 0): products and squares
+// are the field's `mul_loose`/`square_loose`, which keep [0, p]; a sum of
+// two values is ≤ 2p < 2^128, folded likewise.
 
 #[inline(always)]
 fn add(a: u128, b: u128) -> u128 {
@@ -556,6 +546,29 @@ mod tests {
         assert!(bool::from(comb(PortableScan, &n2).1));
         assert!(!bool::from(comb(PortableScan, &le(exceptional)).1));
         assert!(!bool::from(comb(PortableScan, &[7u8; 32]).1));
+    }
+
+    #[test]
+    fn scans_read_exactly_the_indexed_entry() {
+        // Every index of a few rows, through each scan.
+        for i in [0, WINDOWS / 2, WINDOWS - 1] {
+            let row = &TABLE[i];
+            for idx in 0..ENTRIES {
+                assert_eq!(
+                    PortableScan.scan(row, idx as u64),
+                    row[idx],
+                    "row {i} entry {idx}"
+                );
+                #[cfg(target_arch = "x86_64")]
+                if let Some(t) = crate::cpu::Avx2::get() {
+                    assert_eq!(
+                        t.scan(row, idx as u64),
+                        row[idx],
+                        "avx2, row {i} entry {idx}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
