@@ -148,11 +148,11 @@
 use super::field::{Fe, P};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64,
-    _mm256_loadu_si256, _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256,
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
+    _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256,
     _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
     _mm256_shuffle_epi32, _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
 /// Limb `l` nominally holds bits `OFFSET[l] .. OFFSET[l] + WIDTH[l]`.
@@ -600,20 +600,32 @@ mod tf {
     #[inline(never)]
     pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
         // Written with intrinsics: left to itself, LLVM vectorised the
-        // loop across entries, gathering words with `vmovsd`.
+        // loop across entries, gathering words with `vmovsd`. Four entries
+        // a round against four shifted copies of the index (one counter
+        // add a round), each picked by `vpblendvb` with the entry as its
+        // memory operand: 3¼ instructions an entry.
         let zero = _mm256_setzero_si256();
         let (mut lo, mut hi) = (zero, zero);
         let want = _mm256_set1_epi64x(idx as i64);
-        let one = _mm256_set1_epi64x(1);
+        let want = [0i64, 1, 2, 3].map(|k| _mm256_sub_epi64(want, _mm256_set1_epi64x(k)));
+        let four = _mm256_set1_epi64x(4);
         let mut j = zero;
-        for entry in row {
-            let m = _mm256_cmpeq_epi64(j, want);
-            j = _mm256_add_epi64(j, one);
+        let mut pick = |entry: &[u64; 8], m: __m256i| {
             let p = entry.as_ptr().cast::<__m256i>();
             // SAFETY: `entry` is 8 words, two unaligned 32-byte loads.
             let (a, b) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
-            lo = _mm256_or_si256(lo, _mm256_and_si256(a, m));
-            hi = _mm256_or_si256(hi, _mm256_and_si256(b, m));
+            lo = _mm256_blendv_epi8(lo, a, m);
+            hi = _mm256_blendv_epi8(hi, b, m);
+        };
+        let mut quads = row.chunks_exact(4);
+        for quad in &mut quads {
+            for (entry, w) in quad.iter().zip(want) {
+                pick(entry, _mm256_cmpeq_epi64(j, w));
+            }
+            j = _mm256_add_epi64(j, four);
+        }
+        for (entry, w) in quads.remainder().iter().zip(want) {
+            pick(entry, _mm256_cmpeq_epi64(j, w));
         }
         let mut out = [0u64; 8];
         let q = out.as_mut_ptr().cast::<__m256i>();
