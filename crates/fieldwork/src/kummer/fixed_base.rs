@@ -98,25 +98,25 @@
 //! ≈ 70 k (≈ 1 980 each: 4 `mul` and ≈ 20 adds, shifts and moves per
 //! product, plus the additions and subtractions), the scans 6 k, the rest
 //! (recoding, negation, map, inversion) ≈ 25 k. Where the time goes on
-//! Zen 3 (3.2 GHz, timed piece by piece in a scratch test, 9.8 µs a key):
+//! Zen 3 (9.8 µs a key; ns → cycles at the 3.2 GHz core clock; the test
+//! `cost_probe`, run by hand: `cargo test --release -p fieldwork-crypto
+//! --lib cost_probe -- --ignored --nocapture`):
 //!
-//! - the 35 additions ≈ 7.4 µs, ≈ 680 cycles each (2.9 instructions a
-//!   cycle). One `u128` product has a latency of ≈ 17 cycles and, eight
-//!   independent chains at once, a throughput of ≈ 11 cycles (register
-//!   pressure spills them), so 48 products are ≈ 530 cycles: the products'
-//!   throughput, not the multiplier (4 `mul` at ≈ 1.2 cycles) nor the
-//!   dependency chain (≈ 8 products deep, ≈ 140 cycles), bounds the
-//!   addition. A fold without `shld` (`L + 2H`, 2^128 ≡ 2) measured the
-//!   same, and a `mulx`/`adx` build (19 % fewer instructions) the same
-//!   time: the moves it removes are eliminated at rename;
-//! - the 36 scans ≈ 1.4 µs, bound by streaming the 144 KiB table from L2
-//!   (≈ 31 bytes a cycle; the same scans on one L1-resident row take
-//!   1.2 µs, so the ymm work itself is close behind). The scans do not
-//!   overlap the additions: a row's scan and the addition that needs it
-//!   are ≈ 250 and ≈ 2 000 instructions, more than the 256-entry reorder
-//!   buffer holds;
-//! - the encoding ≈ 0.7 µs, most of it the inversion chain (137 dependent
-//!   products at ≈ 17 cycles).
+//! - the 35 additions 7.4 µs, ≈ 675 cycles each (≈ 2.9 instructions a
+//!   cycle). One `u128` product has a latency of ≈ 17 cycles and a
+//!   throughput of ≈ 10.5 cycles (four independent chains), so 48
+//!   products are ≈ 500 cycles: the products' throughput bounds the
+//!   addition, not its dependency chain (≈ 8 products deep, ≈ 140
+//!   cycles). Four `mul`s and ≈ 20 adds, shifts and moves make a product;
+//!   a fold without `shld` (`L + 2H`, 2^128 ≡ 2) measured the same, and a
+//!   `mulx`/`adx` build (19 % fewer instructions) the same time;
+//! - the 36 scans 1.44 µs, bound by streaming the 144 KiB table from L2:
+//!   the same scans of one L1-resident row take 1.18 µs, so the ymm work
+//!   itself is close behind. The scans do not overlap the additions: a
+//!   row's scan and the addition that needs it are ≈ 250 and ≈ 2 000
+//!   instructions, more than the 256-entry reorder buffer holds;
+//! - the encoding 0.73 µs, most of it the inversion chain (137 dependent
+//!   products at ≈ 17 cycles); the map 0.17 µs, the recoding 0.12 µs.
 //!
 //! The ymm 4-way field of the ladder costs ≈ 7 ticks a product against
 //! ≈ 10 here, too little to pay for the regrouping. So fewer products per
@@ -622,5 +622,102 @@ mod tests {
                 assert_eq!(encode(p), ladder(&le(acc)), "row {i} entry {j}");
             }
         }
+    }
+}
+
+/// The time of each part of a key, for the module docs' "Cost": a
+/// profile, not a test of anything (it asserts nothing and is ignored).
+/// `cargo test --release -p fieldwork-crypto --lib cost_probe --
+/// --ignored --nocapture`.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod cost_probe {
+    use super::*;
+    extern crate std;
+
+    /// The fastest of 30 runs of 2 000 calls, in ns a call.
+    fn time(name: &str, mut f: impl FnMut(u64) -> u64) {
+        let mut best = u128::MAX;
+        let mut acc = 0;
+        for _ in 0..30 {
+            let start = std::time::Instant::now();
+            for k in 0..2000u64 {
+                acc ^= f(k);
+            }
+            best = best.min(start.elapsed().as_nanos());
+        }
+        std::println!("{name:>16}: {:8.1} ns   ({acc:x})", best as f64 / 2000.0);
+    }
+
+    #[test]
+    #[ignore = "a profile for the module docs, run by hand"]
+    fn cost_probe() {
+        let Some(t) = crate::cpu::Avx2::get() else {
+            return;
+        };
+        let mut sc = [7u8; 32];
+        time("key", |k| {
+            sc[0] = k as u8;
+            u64::from(scalarmult_base(t, core::hint::black_box(&sc))[0])
+        });
+        let e = words_to_coords(TABLE[1][5]);
+        let e2 = words_to_coords(TABLE[2][9]);
+        time("35 additions", |_| {
+            let mut r = [e[0], e[1], e[2], e[3], 1];
+            for _ in 0..35 {
+                r = mixed_add(r, core::hint::black_box(e2)).0;
+            }
+            r[0] as u64
+        });
+        time("36 scans", |k| {
+            let mut acc = 0;
+            for (i, row) in TABLE.iter().enumerate() {
+                acc ^= t.scan(row, core::hint::black_box((k * 7 + i as u64) % 64))[3];
+            }
+            acc
+        });
+        time("36 scans, 1 row", |k| {
+            let mut acc = 0;
+            for i in 0..WINDOWS as u64 {
+                acc ^= t.scan(&TABLE[0], core::hint::black_box((k * 7 + i) % 64))[3];
+            }
+            acc
+        });
+        // One `u128` product (`mul_loose`): four independent chains of
+        // 100 (throughput), one chain of 400 (latency), ns a product × 400.
+        let y = core::hint::black_box(e2[1]);
+        time("400 products", |k| {
+            let mut x = [e[0], e[1], e[2], e[3] ^ u128::from(k)];
+            for _ in 0..100 {
+                for v in x.iter_mut() {
+                    *v = mul(*v, y);
+                }
+            }
+            x.iter().fold(0, |a, v| a ^ *v as u64)
+        });
+        time("400 dependent", |k| {
+            let mut v = e[0] ^ u128::from(k);
+            for _ in 0..400 {
+                v = mul(v, y);
+            }
+            v as u64
+        });
+        time("recoding", |k| {
+            sc[0] = k as u8;
+            digits(core::hint::black_box(&sc))[3] as u64
+        });
+        time("to_surface", |k| {
+            to_surface(core::hint::black_box([
+                e[0],
+                e[1],
+                e[2],
+                e[3],
+                u128::from(k) + 1,
+            ]))[0]
+                .0 as u64
+        });
+        time("encoding", |k| {
+            let p = [Fe(u128::from(k) + 5), Fe(7), Fe(9), Fe(11)];
+            u64::from(encode_result(core::hint::black_box(p))[0])
+        });
     }
 }
