@@ -101,6 +101,14 @@
 //! step is 32 `u128` field multiplications (four `mul` and the folds each)
 //! and 32 additions or subtractions, ≈ 490 cycles.
 //!
+//! # The comb's row reads
+//!
+//! Key generation (`fixed_base.rs`) reads its table rows here:
+//! [`scan_part`] merges a part of a row under a `vpcmpeqq` mask with
+//! `vpblendvb`, and [`comb`] compiles the whole comb with AVX2 enabled so
+//! that the parts, spread through each scalar mixed addition, inline as
+//! ymm code that runs beside the scalar products.
+//!
 //! # Measured
 //!
 //! Shared secret 43 000 ticks against 181 000 for the portable backend
@@ -154,6 +162,7 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi32, _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
     _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
 };
+use subtle::Choice;
 
 /// Limb `l` nominally holds bits `OFFSET[l] .. OFFSET[l] + WIDTH[l]`.
 const WIDTH: [u32; 5] = [26, 25, 26, 25, 25];
@@ -581,60 +590,111 @@ pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     unsafe { tf::ladder(t, scalar, u) }
 }
 
-/// The fixed-base comb's row read (`fixed_base.rs`): entry `idx` of
-/// `row`, by ANDing every entry with a mask that is all ones for entry
-/// `idx` only (a `vpcmpeqq` of the broadcast index against the entry's
-/// number) and ORing the results: no address or branch depends on `idx`.
+/// The fixed-base comb's read of a whole row (`fixed_base.rs`): entry
+/// `idx` of `row`, by [`scan_part`] over all of it.
 pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
     let _ = t;
     // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
     unsafe { tf::scan_row(row, idx) }
 }
 
-/// The `#[target_feature]` entry points, reached only through [`ladder`]
-/// and [`scan_row`].
+/// Part of the comb's row read (`fixed_base.rs`): entries
+/// `[first, first + n)` of `row` (`n` a multiple of 4) merged into `acc` where the
+/// entry's number is `idx` — a `vpblendvb` of each entry (its memory
+/// operand) under a mask that is all ones for entry `idx` only (a
+/// `vpcmpeqq` of the broadcast index against the entry's number): no
+/// address or branch depends on `idx`. Four entries a round against four
+/// shifted copies of the index: 3¼ instructions an entry.
+///
+/// For [`comb`]'s AVX2 context, where it is inlined and the intrinsics
+/// become single instructions; anywhere else they would stay calls
+/// (correct, since the token proves the features, but slow).
+#[inline(always)]
+pub(super) fn scan_part<const N: usize>(
+    t: Avx2,
+    acc: &mut [u64; 8],
+    row: &[[u64; 8]; N],
+    idx: u64,
+    first: usize,
+    n: usize,
+) {
+    let _ = t;
+    // SAFETY: the token proves AVX and AVX2, all `tf::scan_part` needs.
+    unsafe { tf::scan_part(acc, row, idx, first, n) }
+}
+
+/// The fixed-base comb (`fixed_base.rs`) compiled with AVX2 enabled, so
+/// that the row reads it spreads through its scalar arithmetic
+/// ([`scan_part`]) inline as ymm code.
+pub(super) fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+    // SAFETY: the token proves AVX and AVX2, all `tf::comb` enables.
+    unsafe { tf::comb(t, scalar) }
+}
+
+/// The `#[target_feature]` entry points, reached only through [`ladder`],
+/// [`scan_row`], [`scan_part`] and [`comb`].
 mod tf {
     use super::*;
+
+    /// [`super::scan_part`]; an `unsafe fn` rather than a
+    /// `#[target_feature]` one so that it inlines into the comb (no
+    /// closures either: a closure does not inherit target features).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX and AVX2.
+    #[inline(always)]
+    pub(super) unsafe fn scan_part<const N: usize>(
+        acc: &mut [u64; 8],
+        row: &[[u64; 8]; N],
+        idx: u64,
+        first: usize,
+        n: usize,
+    ) {
+        let Some(part) = row.get(first..first + n) else {
+            return;
+        };
+        // SAFETY: AVX and AVX2 by the contract; the loads and stores are
+        // 32-byte halves of 8-word arrays.
+        unsafe {
+            let q = acc.as_mut_ptr().cast::<__m256i>();
+            let (mut lo, mut hi) = (_mm256_loadu_si256(q), _mm256_loadu_si256(q.add(1)));
+            let w0 = _mm256_set1_epi64x(idx.wrapping_sub(first as u64) as i64);
+            let want = [
+                w0,
+                _mm256_sub_epi64(w0, _mm256_set1_epi64x(1)),
+                _mm256_sub_epi64(w0, _mm256_set1_epi64x(2)),
+                _mm256_sub_epi64(w0, _mm256_set1_epi64x(3)),
+            ];
+            let four = _mm256_set1_epi64x(4);
+            let mut j = _mm256_setzero_si256();
+            for h in 0..n / 4 {
+                for e in 0..4 {
+                    let m = _mm256_cmpeq_epi64(j, want[e]);
+                    let p = part[4 * h + e].as_ptr().cast::<__m256i>();
+                    lo = _mm256_blendv_epi8(lo, _mm256_loadu_si256(p), m);
+                    hi = _mm256_blendv_epi8(hi, _mm256_loadu_si256(p.add(1)), m);
+                }
+                j = _mm256_add_epi64(j, four);
+            }
+            _mm256_storeu_si256(q, lo);
+            _mm256_storeu_si256(q.add(1), hi);
+        }
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    #[inline(never)]
+    pub(super) fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+        super::super::fixed_base::comb(t, scalar)
+    }
 
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
     pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
-        // Written with intrinsics: left to itself, LLVM vectorised the
-        // loop across entries, gathering words with `vmovsd`. Four entries
-        // a round against four shifted copies of the index (one counter
-        // add a round), each picked by `vpblendvb` with the entry as its
-        // memory operand: 3¼ instructions an entry.
-        let zero = _mm256_setzero_si256();
-        let (mut lo, mut hi) = (zero, zero);
-        let want = _mm256_set1_epi64x(idx as i64);
-        let want = [0i64, 1, 2, 3].map(|k| _mm256_sub_epi64(want, _mm256_set1_epi64x(k)));
-        let four = _mm256_set1_epi64x(4);
-        let mut j = zero;
-        let mut pick = |entry: &[u64; 8], m: __m256i| {
-            let p = entry.as_ptr().cast::<__m256i>();
-            // SAFETY: `entry` is 8 words, two unaligned 32-byte loads.
-            let (a, b) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
-            lo = _mm256_blendv_epi8(lo, a, m);
-            hi = _mm256_blendv_epi8(hi, b, m);
-        };
-        let mut quads = row.chunks_exact(4);
-        for quad in &mut quads {
-            for (entry, w) in quad.iter().zip(want) {
-                pick(entry, _mm256_cmpeq_epi64(j, w));
-            }
-            j = _mm256_add_epi64(j, four);
-        }
-        for (entry, w) in quads.remainder().iter().zip(want) {
-            pick(entry, _mm256_cmpeq_epi64(j, w));
-        }
-        let mut out = [0u64; 8];
-        let q = out.as_mut_ptr().cast::<__m256i>();
-        // SAFETY: `out` is 8 words, two unaligned 32-byte stores.
-        unsafe {
-            _mm256_storeu_si256(q, lo);
-            _mm256_storeu_si256(q.add(1), hi);
-        }
-        out
+        let mut acc = [0u64; 8];
+        // SAFETY: this function's target features are scan_part's contract.
+        unsafe { scan_part(&mut acc, row, idx, 0, N) };
+        acc
     }
 
     #[target_feature(enable = "avx,avx2")]
