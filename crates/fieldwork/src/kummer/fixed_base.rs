@@ -146,7 +146,7 @@
 use super::encoding::encode;
 use super::field::{Fe, P, loose, mul_loose as mul, square_loose as sq};
 use super::fixed_base_table::{ENTRIES, F, MAP, TABLE, W, WINDOWS};
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
 /// The base point's order N2, four little-endian 64-bit limbs.
@@ -174,12 +174,15 @@ fn sub(a: u128, b: u128) -> u128 {
     loose(a + (P - b))
 }
 
-/// Whether `a ≡ 0 (mod p)` (a is 0 or p), in constant time.
+/// 1 when `a ≡ 0 (mod p)` (for `a ∈ [0, p]`: 0 or p), else 0, by
+/// arithmetic: `a & P` is 0 only for `a = 0` and `(a + 1) & P` only for
+/// `a = p`, and `v < 2^127` is nonzero exactly when `v | −v` has bit 127
+/// set. (Replaces subtle's `ct_eq` on four 64-bit halves, each through
+/// `black_box`: a key 0.8 % faster on Zen 3 by `scripts/ab-time.sh`.)
 #[inline(always)]
-fn is_zero(a: u128) -> Choice {
-    // subtle compares integers up to 64 bits: both halves.
-    let zero = |x: u128| (x as u64).ct_eq(&0) & ((x >> 64) as u64).ct_eq(&0);
-    zero(a) | zero(a ^ P)
+fn zero_bit(a: u128) -> u64 {
+    let nonzero = |v: u128| ((v | v.wrapping_neg()) >> 127) as u64;
+    (nonzero(a & P) & nonzero((a + 1) & P)) ^ 1
 }
 
 // ---------------------------------------------------------------- scalar
@@ -393,7 +396,7 @@ fn words_to_coords(w: [u64; 8]) -> [u128; 4] {
     [join(a, b), join(c, d), join(e, f), join(g, h)]
 }
 
-/// `R + T` (module docs), and whether the case was exceptional.
+/// `R + T` (module docs), and 1 if the case was exceptional (else 0).
 #[inline(always)]
 fn mixed_add<S: Scan>(
     r: [u128; 5],
@@ -401,7 +404,7 @@ fn mixed_add<S: Scan>(
     s: S,
     next: Option<(&Row, u64)>,
     acc: &mut [u64; 8],
-) -> ([u128; 5], Choice) {
+) -> ([u128; 5], u64) {
     let [a1, a0, b1, b0, z] = r;
     let [c1, c0, d1, d0] = t;
     let z1 = sub(a1, mul(c1, z));
@@ -419,7 +422,7 @@ fn mixed_add<S: Scan>(
         s.scan_part(row, idx, 1, acc);
     }
     let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0));
-    let bad = is_zero(dl) | is_zero(s1);
+    let bad = zero_bit(dl) | zero_bit(s1);
     let (s11, s00, dd) = (sq(s1), sq(s0), sq(dl));
     let s10x2 = sub(sq(add(s1, s0)), add(s11, s00)); // 2·s1·s0
     if let Some((row, idx)) = next {
@@ -510,7 +513,7 @@ fn to_surface(r: [u128; 5]) -> [Fe; 4] {
 #[inline(always)]
 pub(super) fn comb<S: Scan>(s: S, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     let mut d = digits(scalar);
-    let mut bad = Choice::from(0);
+    let mut bad = 0u64;
     let mut r = [0u128; 5];
     let mut acc = [0u64; 8];
     // Row 0, read whole, starts the sum; row i + 1 is read during
@@ -539,7 +542,10 @@ pub(super) fn comb<S: Scan>(s: S, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     // The digits spell the secret scalar.
     d.zeroize();
     // `acc` is zero again: the last addition read no row.
-    (to_surface(r), bad)
+    (
+        to_surface(r),
+        Choice::from(core::hint::black_box(bad as u8)),
+    )
 }
 
 /// The encoding, kept out of [`scalarmult_base`]'s own frame (ct-check's
