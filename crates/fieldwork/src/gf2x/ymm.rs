@@ -144,6 +144,11 @@
 //!   time, 65 536: 0.85×).
 //! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
 //!   17–20 words about 400–440 ticks against 240 on five limbs.
+//! - The 4-word lanes and the 5/6-word `digits3` inlined into `fixed`
+//!   like the 2- and 3-word lanes (which gained a call: chained, 2 words
+//!   31.8 → 29.8 and 3 words 39.7 → 37.7 core cycles, `peer-bench
+//!   --filter gf2x_mul`): 4 words unchanged and 3 words back to 38.7
+//!   (code layout), 5 and 6 words unchanged.
 //!
 //! # Figure
 //!
@@ -587,8 +592,8 @@ mod tf {
 
     lane_products!(
         #[inline] lanes1 1 = formulas::mul1,
-        #[inline(never)] lanes2 2 = formulas::mul2,
-        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_1m,
+        #[inline] lanes2 2 = formulas::mul2,
+        #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
         #[inline(never)] lanes4 4 = formulas::mul4
     );
 }
