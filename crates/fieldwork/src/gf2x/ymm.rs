@@ -84,10 +84,17 @@
 //! (`peer-bench --filter gf2x_mul`, Zen 3, old and new binaries
 //! alternated three times): 6 words 25.7 → 21.0–22.3 ns, 5 words 22.1 →
 //! 20.8–21.0 ns; native gf2x takes 25.5 ns at 5 words (1.23×) and 23.9 or
-//! 37.5 ns at 6 (bimodal: 1.12× or 1.7×). Latency floor: the nine
-//! products issue over 18 cycles; the chain is load (store-forwarded from
-//! the previous product) → operand sums → products → one lane cross →
-//! store, about 40 of the measured ≈ 55 cycles, the rest the call.
+//! 37.5 ns at 6 (bimodal: 1.12× or 1.7×). The operands' first four words
+//! are then read as two 16-byte halves ([`load_halves`]) instead of one
+//! 32-byte load: words written by 16-byte stores — the chaining copy's,
+//! and most callers' — cannot be forwarded to a 32-byte load, which
+//! waits for the stores to retire. Chained on Zen 3 (same command, three
+//! runs): 5 words 62.3 → 47.6 core cycles, 6 words 64.2 → 49.2; native
+//! gf2x's time ÷ ours 1.23 → 1.61 and 1.12 → 1.45. (The 4-word limbs of
+//! 7 words and up read the same way: 7 and 8 words 79 → 81–84, so they
+//! keep their 32-byte loads.) Latency floor: the nine products issue over
+//! 18 cycles; the chain is load → operand sums → products → one lane
+//! cross → store, about 40 of the ≈ 48 cycles, the rest the call.
 //!
 //! # For `gf2m`
 //!
@@ -164,7 +171,7 @@
 use super::formulas::{self, Digit, DigitMul, Kernel};
 use crate::cpu::Avx2Clmul;
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
+    __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
     _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128, _mm256_bsrli_epi128,
     _mm256_castsi256_si128, _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_setzero_si256,
@@ -304,14 +311,14 @@ unsafe fn digit_pairs(a: &[u64]) -> [__m256i; 3] {
     // SAFETY: AVX2 per the caller; the loads read words 0–3 and then word
     // 4 alone (5 words) or words 4–5 (6 words), inside the slice.
     unsafe {
-        let a01 = _mm256_loadu_si256(p.cast());
+        let (a01, a0, a1) = load_halves(p);
         let a2 = if a.len() == 6 {
             _mm_loadu_si128(p.add(4).cast())
         } else {
             _mm_loadl_epi64(p.add(4).cast())
         };
-        // A0 + A1 from two xmm loads: no lane-crossing extract.
-        let s01 = _mm_xor_si128(_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(2).cast()));
+        // A0 + A1 from the two xmm loads: no lane-crossing extract.
+        let s01 = _mm_xor_si128(a0, a1);
         [
             a01,
             _mm256_set_m128i(s01, a2),
@@ -386,6 +393,35 @@ unsafe fn mul_three_digits(out: &mut [u64], a: &[u64], b: &[u64]) {
         } else {
             _mm_storeu_si128(o.add(8).cast(), _mm256_castsi256_si128(v45));
         }
+    }
+}
+
+/// Four words at `p` as a ymm register, read as two 16-byte halves (also
+/// returned): a 32-byte load of words that were written by narrower
+/// stores (two xmm stores, as a copy or most callers' code writes them)
+/// cannot be store-forwarded and waits for the stores to retire — on Zen 3
+/// about 15 cycles on a chained product. The halves are loaded by `asm!`
+/// because LLVM merges two adjacent 16-byte loads back into one 32-byte
+/// load.
+///
+/// # Safety
+///
+/// Needs AVX2; `p` points to four readable words.
+#[inline(always)]
+unsafe fn load_halves(p: *const u64) -> (__m256i, __m128i, __m128i) {
+    let (lo, hi): (__m128i, __m128i);
+    // SAFETY: the caller guarantees AVX2 and 32 readable bytes at `p`; the
+    // two unaligned loads read exactly those bytes and write nothing.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu {lo}, xmmword ptr [{p}]",
+            "vmovdqu {hi}, xmmword ptr [{p} + 16]",
+            p = in(reg) p,
+            lo = out(xmm_reg) lo,
+            hi = out(xmm_reg) hi,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+        (_mm256_set_m128i(hi, lo), lo, hi)
     }
 }
 
