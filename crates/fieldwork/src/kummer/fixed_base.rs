@@ -106,7 +106,7 @@
 //! `cost_probe`, run by hand: `cargo test --release -p fieldwork-crypto
 //! --lib cost_probe -- --ignored --nocapture`):
 //!
-//! - the 35 additions 7.4 µs, ≈ 675 cycles each (≈ 2.9 instructions a
+//! - the 35 additions 7.2 µs, ≈ 660 cycles each (≈ 3 instructions a
 //!   cycle). One `u128` product has a latency of ≈ 17 cycles and a
 //!   throughput of ≈ 10.5 cycles (four independent chains), so 48
 //!   products are ≈ 500 cycles: the products' throughput bounds the
@@ -117,7 +117,7 @@
 //! - the 36 scans 1.44 µs alone, bound by streaming the 144 KiB table
 //!   from L2 (the same scans of one L1-resident row take 1.18 µs, so the
 //!   ymm work itself is close behind). Interleaved with the additions
-//!   (above), a key takes 8.9 µs instead of 9.8: ≈ 0.9 µs of them hide
+//!   (above), a key takes 8.8 µs instead of 9.7: ≈ 0.9 µs of them hide
 //!   under the scalar work. Read whole before each addition they cannot:
 //!   a row's scan and the addition that needs it are ≈ 250 and ≈ 2 000
 //!   instructions, more than the 256-entry reorder buffer holds;
