@@ -73,7 +73,11 @@
 //! Karatsuba next to `A1s1` and `A0s0`; `2s₁s₀` as `(s₁ + s₀)² − s₁² −
 //! s₀²`. Not taken: moving `f₄` to 0 (one product less, but `f₀ ≠ 0` in
 //! the map); separate denominators for `u` and `v` (two output products
-//! less, more inside).
+//! less, more inside); interpolating `V` through the affine `T` (Lange's
+//! orientation, `V = v₂ + s·u₂`): reducing modulo the projective `u₁`
+//! costs about 4 products more and the affine `l = s''·u₂` saves about 5
+//! in `v'` (counted, not written). Published projective mixed additions
+//! (Lange 2005, Costello–Lauter 2011) reach ≈ 41–43.
 //!
 //! Exceptional cases — `r = 0` (the two `u`'s share a root: `R = ±T`) or
 //! `s₁ = 0` (the sum has a degree-1 `u`) — are flagged in constant time;
