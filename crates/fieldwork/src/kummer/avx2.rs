@@ -651,6 +651,7 @@ mod tf {
         first: usize,
         n: usize,
     ) {
+        debug_assert!(n.is_multiple_of(4), "whole rounds of four entries");
         let Some(part) = row.get(first..first + n) else {
             return;
         };

@@ -325,13 +325,9 @@ impl Scan for PortableScan {
     #[inline(always)]
     fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
         let masks = Self::masks::<PART>(PART * k, idx);
-        let Some(entries) = row.get(PART * k..PART * (k + 1)) else {
-            return;
-        };
-        for (entry, &m) in entries.iter().zip(&masks) {
-            for (x, y) in acc.iter_mut().zip(entry) {
-                *x |= y & m;
-            }
+        let entries = row.get(PART * k..PART * (k + 1));
+        if let Some(entries) = entries.and_then(|e| <&[[u64; 8]; PART]>::try_from(e).ok()) {
+            or_masked(acc, entries, &masks);
         }
     }
 
@@ -384,12 +380,19 @@ fn signed_entry(e: [u64; 8], d: i8) -> [u128; 4] {
 #[inline(never)]
 fn scan(row: &Row, masks: &[u64; ENTRIES]) -> [u64; 8] {
     let mut acc = [0u64; 8];
-    for (entry, &m) in row.iter().zip(masks) {
+    or_masked(&mut acc, row, masks);
+    acc
+}
+
+/// ORs each entry, ANDed with its mask, into `acc` (the portable scan's
+/// whole rows and parts).
+#[inline(always)]
+fn or_masked<const N: usize>(acc: &mut [u64; 8], entries: &[[u64; 8]; N], masks: &[u64; N]) {
+    for (entry, &m) in entries.iter().zip(masks) {
         for (x, y) in acc.iter_mut().zip(entry) {
             *x |= y & m;
         }
     }
-    acc
 }
 
 /// An entry's eight little-endian words as its four coordinates.
@@ -409,36 +412,38 @@ fn mixed_add<S: Scan>(
     next: Option<(&Row, u64)>,
     acc: &mut [u64; 8],
 ) -> ([u128; 5], u64) {
+    // Part k of the next row's read. A macro, not a closure: a closure does
+    // not inherit the AVX2 comb's target features (its intrinsics would
+    // stay calls).
+    macro_rules! part {
+        ($k:literal) => {
+            if let Some((row, idx)) = next {
+                s.scan_part(row, idx, $k, acc);
+            }
+        };
+    }
     let [a1, a0, b1, b0, z] = r;
     let [c1, c0, d1, d0] = t;
     let z1 = sub(a1, mul(c1, z));
     let z0 = sub(a0, mul(c0, z));
     let e1 = sub(mul(d1, z), b1);
     let e0 = sub(mul(d0, z), b0);
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 0, acc);
-    }
+    part!(0);
     let t0 = sub(z0, mul(c1, z1));
     // δ = r·Z²; s = (s1 x + s0)/δ.
     let dl = add(mul(z0, t0), mul(c0, sq(z1)));
     let s1 = sub(mul(e1, z0), mul(e0, z1));
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 1, acc);
-    }
+    part!(1);
     let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0));
     let bad = zero_bit(dl) | zero_bit(s1);
     let (s11, s00, dd) = (sq(s1), sq(s0), sq(dl));
     let s10x2 = sub(sq(add(s1, s0)), add(s11, s00)); // 2·s1·s0
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 2, acc);
-    }
+    part!(2);
     let b1dl = mul(b1, dl);
     // The quotient of the top of (f − V²)/u₁ (over Z·δ²) by u₂, with
     // c1·Z = A1 − z1 and c0·Z = A0 − z0 folded in.
     let q2 = sub(0, mul(z, s11));
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 3, acc);
-    }
+    part!(3);
     let q1 = sub(mul(z, sub(dd, s10x2)), mul(z1, s11));
     let q0 = sub(
         sub(
@@ -449,20 +454,14 @@ fn mixed_add<S: Scan>(
     );
     // v' = −V mod u', over Z·δ·Q2², where V·Z·δ = Z s1 x³ + (Z s0 + A1 s1) x²
     // + (A1 s0 + A0 s1 + B1 δ) x + A0 s0 + B0 δ, the middle by Karatsuba.
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 4, acc);
-    }
+    part!(4);
     let (a1s1, a0s0) = (mul(a1, s1), mul(a0, s0));
     let mid = sub(mul(add(a1, a0), add(s1, s0)), add(a1s1, a0s0));
     let s1z = mul(s1, z);
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 5, acc);
-    }
+    part!(5);
     let m = add(mul(z, s0), a1s1);
     let (q12, q02, q22, q10) = (mul(q1, q2), mul(q0, q2), sq(q2), mul(q1, q0));
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 6, acc);
-    }
+    part!(6);
     let v1 = sub(
         sub(mul(m, q12), mul(s1z, sub(sq(q1), q02))),
         mul(add(mid, b1dl), q22),
@@ -471,9 +470,7 @@ fn mixed_add<S: Scan>(
         sub(mul(m, q02), mul(s1z, q10)),
         mul(add(a0s0, mul(b0, dl)), q22),
     );
-    if let Some((row, idx)) = next {
-        s.scan_part(row, idx, 7, acc);
-    }
+    part!(7);
     let zd = mul(z, dl);
     ([mul(q12, zd), mul(q02, zd), v1, v0, mul(zd, q22)], bad)
 }
