@@ -264,33 +264,32 @@ WINDOWS = 250 // W + 1
 ENTRIES = 1 << (W - 1)
 
 def mixed_add(f4, R, T):
-    """R + T for R = (A1, A0, B1, B0, Z) projective (u = x^2 + (A1/Z) x +
-    A0/Z, v = (B1/Z) x + B0/Z) and T = (c1, c0, d1, d0) affine, u's coprime.
-    Returns the sum and the two values whose vanishing marks an exceptional
-    case (the resultant times Z^2, and s1)."""
-    A1, A0, B1, B0, Z = R; c1, c0, d1, d0 = T
-    Z1 = (A1 - c1*Z) % p; Z0 = (A0 - c0*Z) % p; E1 = (d1*Z - B1) % p; E0 = (d0*Z - B0) % p
-    T0 = (Z0 - c1*Z1) % p
-    dl = (Z0*T0 + c0*Z1*Z1) % p
-    s1 = (E1*Z0 - E0*Z1) % p
-    s0 = (E1*Z1*c0 + E0*T0) % p
-    s11, s00, dd = s1*s1 % p, s0*s0 % p, dl*dl % p
-    s10x2 = ((s1 + s0)**2 - s11 - s00) % p      # 2·s1·s0
+    """R + T for R = (A1, A0, B1, B0, Zu, Y) projective (u = x^2 + (A1 x +
+    A0)/Zu, v = (B1 x + B0)/(Zu Y)) and T = (c1, c0, d1, d0) affine, u's
+    coprime: the 41-product formula of fixed_base.rs. Returns the sum and
+    the two values whose vanishing marks an exceptional case (the
+    resultant times Zu^2, and S1)."""
+    A1, A0, B1, B0, Zu, Y = R; c1, c0, d1, d0 = T
+    Zv = Zu*Y % p
+    z1 = (A1 - c1*Zu) % p; z0 = (A0 - c0*Zu) % p
+    e1 = (d1*Zv - B1) % p; e0 = (d0*Zv - B0) % p
+    t0 = (z0 - c1*z1) % p
+    dl = (z0*t0 + c0*z1*z1) % p
+    S1 = (e1*z0 - e0*z1) % p
+    S0 = (e1*z1*c0 + e0*t0) % p
+    Dy = Y*dl % p                                   # s = (S1 x + S0)/Dy
+    s11, s00, DD, s10 = S1*S1 % p, S0*S0 % p, Dy*Dy % p, S1*S0 % p
+    # u' = x^2 + (N1 x + N0)/(Zu S1^2)
+    N1 = (Zu*(2*s10 - DD) + z1*s11) % p
     B1dl = B1*dl % p
-    # The quotient by u2 with c1·Z = A1 − Z1 and c0·Z = A0 − Z0 folded in.
-    Q2 = (-Z*s11) % p
-    Q1 = (Z*(dd - s10x2) - Z1*s11) % p
-    Q0 = (((f4 - c1)*Z - A1)*dd - Z1*s10x2 - 2*B1dl*s1 - Z*s00 - T0*s11) % p
-    # V·Z·dl = Z s1 x^3 + (Z s0 + A1 s1) x^2 + (A1 s0 + A0 s1 + B1 dl) x + A0 s0 + B0 dl,
-    # the middle by Karatsuba.
-    a1s1, a0s0 = A1*s1 % p, A0*s0 % p
-    mid = ((A1 + A0)*(s1 + s0) - a1s1 - a0s0) % p
-    s1Z, m = s1*Z % p, (Z*s0 + a1s1) % p
-    Q12, Q02, Q22, Q10 = Q1*Q2 % p, Q0*Q2 % p, Q2*Q2 % p, Q1*Q0 % p
-    V1 = -(s1Z*(Q1*Q1 - Q02) - m*Q12 + (mid + B1dl)*Q22) % p
-    V0 = -(s1Z*Q10 - m*Q02 + (a0s0 + B0*dl)*Q22) % p
-    Zd = Z*dl % p
-    return (Q12*Zd % p, Q02*Zd % p, V1, V0, Zd*Q22 % p), dl, s1
+    N0 = (Zu*s00 + 2*z1*s10 + t0*s11 + 2*B1dl*S1 + (2*A1 - z1 - f4*Zu)*DD) % p
+    # v' = -(V mod u'), V = v1 + s u1, over Zu S1^2 * Dy S1
+    Wq = (c1*s11 - s10 + DD) % p
+    mid = (A0*S1 + A1*S0) % p
+    s13 = s11*S1 % p
+    V1 = (Wq*N1 - s13*(B1dl + mid) + s11*N0) % p
+    V0 = (Wq*N0 - s13*(B0*dl + A0*S0)) % p
+    return (N1, N0, V1, V0, Zu*s11 % p, Dy*S1 % p), dl, S1
 
 def affine(Dv):
     u, v = Dv; u = u + [0]*3; v = v + [0]*2
@@ -318,7 +317,8 @@ def recode(k):
     return digits
 
 def kummer_of(f, M, R):
-    A1, A0, B1, B0, Z = R
+    A1, A0, B1, B0, Zu, Y = R
+    A1, A0, Z = A1*Y % p, A0*Y % p, Zu*Y % p  # one denominator
     disc = (A1*A1 - 4*A0*Z) % p
     k4 = (-f[1]*A1*Z*Z + 2*f[2]*A0*Z*Z - f[3]*A0*A1*Z + 2*f[4]*A0*A0*Z - A0*A0*A1
           - 2*(B1*B1*A0 - B1*B0*A1 + B0*B0*Z)) % p
@@ -334,7 +334,7 @@ def comb(f, M, tab, scalar):
     for i, d in enumerate(recode(k)):
         c1, c0, d1, d0 = tab[i][(abs(d) - 1) // 2]
         T = (c1, c0, d1, d0) if d > 0 else (c1, c0, -d1 % p, -d0 % p)
-        if R is None: R = T + (1,); continue
+        if R is None: R = T + (1, 1); continue
         R, dl, s1 = mixed_add(f[4], R, T)
         ok = ok and dl != 0 and s1 != 0
     return kummer_of(f, M, R) if ok else None

@@ -54,30 +54,40 @@
 //! 3 % faster with the portable one; 5 bits (50 additions, 51 KiB) 13 %
 //! slower than 6. 8 bits would save four more additions (8 k
 //! instructions) and add 11 k of scanning in a 256 KiB table: not tried.
-//! The accumulator is projective, `(A1 : A0 : B1 : B0
-//! : Z)` for `u = x² + (A1/Z)x + A0/Z`, `v = (B1/Z)x + B0/Z`.
+//! The accumulator is projective with separate denominators for `u` and
+//! `v`, `(A1, A0, B1, B0, Zu, Y)` for `u = x² + (A1·x + A0)/Zu`, `v =
+//! (B1·x + B0)/(Zu·Y)`: the weighting of Lange's "new coordinates" (u over
+//! one denominator, v over that one times another), which lets each
+//! addition's natural denominators become the output's without products.
 //!
 //! # Mixed addition (Cantor's composition, homogenised)
 //!
 //! For `R = (u₁, v₁)` and an affine `T = (u₂, v₂)` with coprime `u`'s:
-//! `s ≡ (v₂ − v₁)/u₁ (mod u₂)` is linear; `V = v₁ + u₁s` meets both;
+//! `s ≡ (v₂ − v₁)/u₁ (mod u₂)` is linear; `V = v₁ + s·u₁` meets both;
 //! the sum is `u' = (f − V²)/(u₁u₂)` made monic and `v' = −V mod u'`.
-//! The inverse of `u₁ mod u₂ = z₁x + z₀` is `(−z₁x + z₀ − c₁z₁)/r` with
-//! `r = z₀² − c₁z₀z₁ + c₀z₁²` the resultant, and only the top three
-//! coefficients of `(f − V²)/u₁` are needed for the exact quotient by
-//! `u₂`. Written over the common denominators `Z`, `r·Z²` and the new
-//! leading coefficient, it costs 48 products and squares, no inversion.
-//! Three savings against the plain homogenisation (52): `c₁Z = A1 − z₁`
-//! and `c₀Z = A0 − z₀`, already known, fold the quotient's correction
-//! terms into `q₁ = Z(δ² − 2s₁s₀) − z₁s₁²` and `q₀`; `A1s0 + A0s1` by
-//! Karatsuba next to `A1s1` and `A0s0`; `2s₁s₀` as `(s₁ + s₀)² − s₁² −
-//! s₀²`. Not taken: moving `f₄` to 0 (one product less, but `f₀ ≠ 0` in
-//! the map); separate denominators for `u` and `v` (two output products
-//! less, more inside); interpolating `V` through the affine `T` (Lange's
-//! orientation, `V = v₂ + s·u₂`): reducing modulo the projective `u₁`
-//! costs about 4 products more and the affine `l = s''·u₂` saves about 5
-//! in `v'` (counted, not written). Published projective mixed additions
-//! (Lange 2005, Costello–Lauter 2011) reach ≈ 41–43.
+//! The inverse of `u₁ mod u₂ = (z₁x + z₀)/Zu` is `Zu·(−z₁x + t₀)/δ` with
+//! `t₀ = z₀ − c₁z₁` and `δ = z₀t₀ + c₀z₁²` (the resultant times Zu²), so
+//! `s = (S₁x + S₀)/Δ` with `Δ = Y·δ`. Writing `σ = S₀/S₁` and `ω = 1/s₁ =
+//! Δ/S₁`, the exact quotient gives (this crate's derivation, in the
+//! affine shape of Lange 2005's formulas, checked in `derive.py`)
+//!
+//! ```text
+//! u'₁ = 2σ + z₁ − ω²,   u'₀ = σ² + 2σz₁ + t₀ + 2b₁ω + (a₁ + c₁ − f₄)·ω²,
+//! v' = −v₁ − s₁·(l mod u'),   l = (x + σ)·u₁,   l mod u' = l − (x + w)·u',
+//! w = c₁ − σ + ω²,
+//! ```
+//!
+//! (`z`, `t₀` affine here). Over denominators: `u' = x² + (N₁x +
+//! N₀)/(Zu·S₁²)` and `v'` over `Zu·S₁² · Δ·S₁`, so the output is `(N₁, N₀,
+//! V₁, V₀, Zu·S₁², Δ·S₁)` — 41 products and squares, no inversion (the
+//! count is written beside each line of [`mixed_add`]); `2A₁ − z₁ = A₁ +
+//! c₁Zu` reuses `c₁Zu`. The map takes one denominator: `Z = Zu·Y`, three
+//! products once. Earlier formula, rejected: `(A1 : A0 : B1 : B0 : Z)`
+//! with one denominator, Cantor's steps homogenised directly (48
+//! products; the same key 9.0 µs against 7.8 on Zen 3, `scripts/ab-time.sh`).
+//! Not taken: moving `f₄` to 0 (one product less, but `f₀ ≠ 0` in the map
+//! and a new table); `2S₁S₀` as `(S₁ + S₀)² − S₁² − S₀²` with a halving
+//! rotation (4 % slower).
 //!
 //! Exceptional cases — `r = 0` (the two `u`'s share a root: `R = ±T`) or
 //! `s₁ = 0` (the sum has a degree-1 `u`) — are flagged in constant time;
@@ -98,41 +108,34 @@
 //!
 //! # Cost
 //!
-//! 35 mixed additions (48 products and squares each, scalar `u128`
+//! 35 mixed additions (41 products and squares each, scalar `u128`
 //! arithmetic with one fold per product, values kept in `[0, p]`), 36
-//! masked row scans, the map (≈ 35 products) and the encoding's
-//! inversion: about 102 k instructions a key with the AVX2 scan
-//! (callgrind, `examples/kummer_keygen_one`), of which the additions are
-//! ≈ 70 k (≈ 1 980 each: 4 `mul` and ≈ 20 adds, shifts and moves per
-//! product, plus the additions and subtractions), the scans 6 k, the rest
-//! (recoding, negation, map, inversion) ≈ 25 k. Where the time goes on
-//! Zen 3 (ns → cycles at the 3.2 GHz core clock; the test
-//! `cost_probe`, run by hand: `cargo test --release -p fieldwork-crypto
-//! --lib cost_probe -- --ignored --nocapture`):
+//! masked row scans, the map (≈ 38 products) and the encoding's
+//! inversion. Where the time goes on Zen 3 (ns → cycles at the 3.2 GHz
+//! core clock, estimated from the TSC; the test `cost_probe`, run by
+//! hand: `cargo test --release -p fieldwork-crypto --lib cost_probe --
+//! --ignored --nocapture`):
 //!
-//! - the 35 additions 7.2 µs, ≈ 660 cycles each (≈ 3 instructions a
-//!   cycle). One `u128` product has a latency of ≈ 17 cycles and a
-//!   throughput of ≈ 10.5 cycles (four independent chains), so 48
-//!   products are ≈ 500 cycles: the products' throughput bounds the
-//!   addition, not its dependency chain (≈ 8 products deep, ≈ 140
-//!   cycles). Four `mul`s and ≈ 20 adds, shifts and moves make a product;
-//!   a fold without `shld` (`L + 2H`, 2^128 ≡ 2) measured the same, and a
-//!   `mulx`/`adx` build (19 % fewer instructions) the same time;
-//! - the 36 scans 1.44 µs alone, bound by streaming the 144 KiB table
-//!   from L2 (the same scans of one L1-resident row take 1.18 µs, so the
+//! - the 35 additions 6.0 µs, ≈ 550 cycles each. One `u128` product has a
+//!   latency of ≈ 17 cycles and a throughput of ≈ 10.5 cycles (four
+//!   independent chains), so 41 products are ≈ 430 cycles: the products'
+//!   throughput bounds the addition, not its dependency chain (≈ 8
+//!   products deep, ≈ 140 cycles). Four `mul`s and ≈ 20 adds, shifts and
+//!   moves make a product; a fold without `shld` (`L + 2H`, 2^128 ≡ 2)
+//!   measured the same, and a `mulx`/`adx` build (19 % fewer
+//!   instructions) the same time;
+//! - the 36 scans 1.45 µs alone, bound by streaming the 144 KiB table
+//!   from L2 (the same scans of one L1-resident row take 1.19 µs, so the
 //!   ymm work itself is close behind). Interleaved with the additions
-//!   (above), a key takes 8.8 µs instead of 9.7: ≈ 0.9 µs of them hide
-//!   under the scalar work. Read whole before each addition they cannot:
-//!   a row's scan and the addition that needs it are ≈ 250 and ≈ 2 000
-//!   instructions, more than the 256-entry reorder buffer holds;
+//!   (above), most of them hide under the scalar work. Read whole before
+//!   each addition they cannot: a row's scan and the addition that needs
+//!   it are ≈ 250 and ≈ 1 700 instructions, more than the 256-entry
+//!   reorder buffer holds;
 //! - the encoding 0.73 µs, most of it the inversion chain (137 dependent
-//!   products at ≈ 17 cycles); the map 0.17 µs, the recoding 0.12 µs.
+//!   products at ≈ 17 cycles); the map 0.17 µs, the recoding 0.13 µs.
 //!
-//! The ymm 4-way field of the ladder costs ≈ 7 ticks a product against
-//! ≈ 10 here, too little to pay for the regrouping. So fewer products per
-//! addition (published mixed additions use ≈ 40: Lange 2005, Costello–
-//! Lauter 2011) is the remaining lever on this method, worth ≈ 12 % of a
-//! key at most.
+//! A key: 7.9 µs. The ymm 4-way field of the ladder costs ≈ 7 ticks a
+//! product against ≈ 10 here, too little to pay for the regrouping.
 //!
 //! Rejected, measured with `scripts/ab-time.sh`: prefetching the next row
 //! (`prefetcht0` on its 64 lines before the addition), 3–6 % slower; the
@@ -404,14 +407,18 @@ fn words_to_coords(w: [u64; 8]) -> [u128; 4] {
 }
 
 /// `R + T` (module docs), and 1 if the case was exceptional (else 0).
+///
+/// `R = (A1, A0, B1, B0, Zu, Y)`: `u = x² + (A1·x + A0)/Zu`, `v = (B1·x +
+/// B0)/(Zu·Y)`; `T = (c1, c0, d1, d0)` affine. 41 products and squares
+/// (the count beside each line).
 #[inline(always)]
 fn mixed_add<S: Scan>(
-    r: [u128; 5],
+    r: [u128; 6],
     t: [u128; 4],
     s: S,
     next: Option<(&Row, u64)>,
     acc: &mut [u64; 8],
-) -> ([u128; 5], u64) {
+) -> ([u128; 6], u64) {
     // Part k of the next row's read. A macro, not a closure: a closure does
     // not inherit the AVX2 comb's target features (its intrinsics would
     // stay calls).
@@ -422,57 +429,59 @@ fn mixed_add<S: Scan>(
             }
         };
     }
-    let [a1, a0, b1, b0, z] = r;
+    let [a1, a0, b1, b0, zu, y] = r;
     let [c1, c0, d1, d0] = t;
-    let z1 = sub(a1, mul(c1, z));
-    let z0 = sub(a0, mul(c0, z));
-    let e1 = sub(mul(d1, z), b1);
-    let e0 = sub(mul(d0, z), b0);
+    // u₁ mod u₂ = (z1·x + z0)/Zu; v₂ − v₁ = (e1·x + e0)/Zv.
+    let zv = mul(zu, y); // 1
+    let z1 = sub(a1, mul(c1, zu)); // 2
+    let z0 = sub(a0, mul(c0, zu)); // 3
+    let e1 = sub(mul(d1, zv), b1); // 4
+    let e0 = sub(mul(d0, zv), b0); // 5
     part!(0);
-    let t0 = sub(z0, mul(c1, z1));
-    // δ = r·Z²; s = (s1 x + s0)/δ.
-    let dl = add(mul(z0, t0), mul(c0, sq(z1)));
-    let s1 = sub(mul(e1, z0), mul(e0, z1));
+    // δ = r·Zu² (r the resultant); s = (S1·x + S0)/Δ with Δ = Y·δ.
+    let t0 = sub(z0, mul(c1, z1)); // 6
+    let dl = add(mul(z0, t0), mul(c0, sq(z1))); // 9
+    let s1 = sub(mul(e1, z0), mul(e0, z1)); // 11
     part!(1);
-    let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0));
+    let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0)); // 14
+    let dy = mul(y, dl); // 15
     let bad = zero_bit(dl) | zero_bit(s1);
-    let (s11, s00, dd) = (sq(s1), sq(s0), sq(dl));
-    let s10x2 = sub(sq(add(s1, s0)), add(s11, s00)); // 2·s1·s0
     part!(2);
-    let b1dl = mul(b1, dl);
-    // The quotient of the top of (f − V²)/u₁ (over Z·δ²) by u₂, with
-    // c1·Z = A1 − z1 and c0·Z = A0 − z0 folded in.
-    let q2 = sub(0, mul(z, s11));
+    let (s11, s00, dd, s10) = (sq(s1), sq(s0), sq(dy), mul(s1, s0)); // 19
+    let s10x2 = add(s10, s10);
+    // u' = x² + (N1·x + N0)/(Zu·S1²).
+    let n1 = add(mul(zu, sub(s10x2, dd)), mul(z1, s11)); // 21
     part!(3);
-    let q1 = sub(mul(z, sub(dd, s10x2)), mul(z1, s11));
-    let q0 = sub(
-        sub(
-            mul(sub(mul(sub(F[4], c1), z), a1), dd),
-            add(mul(z1, s10x2), mul(add(b1dl, b1dl), s1)),
-        ),
-        add(mul(z, s00), mul(t0, s11)),
+    let b1dl = mul(b1, dl); // 22
+    let f4z = sub(sub(add(a1, a1), z1), mul(F[4], zu)); // 23
+    let n0 = add(
+        add(add(mul(zu, s00), mul(z1, s10x2)), mul(t0, s11)), // 26
+        add(mul(add(b1dl, b1dl), s1), mul(f4z, dd)),          // 28
     );
-    // v' = −V mod u', over Z·δ·Q2², where V·Z·δ = Z s1 x³ + (Z s0 + A1 s1) x²
-    // + (A1 s0 + A0 s1 + B1 δ) x + A0 s0 + B0 δ, the middle by Karatsuba.
     part!(4);
-    let (a1s1, a0s0) = (mul(a1, s1), mul(a0, s0));
-    let mid = sub(mul(add(a1, a0), add(s1, s0)), add(a1s1, a0s0));
-    let s1z = mul(s1, z);
+    // v' = −(V mod u') with V = v₁ + s·u₁, over Zu·S1²·Y·δ·S1: the
+    // quotient's leading term w = W/S1² and l = (x + S0/S1)·u₁.
+    let w = add(sub(mul(c1, s11), s10), dd); // 29
+    let mid = add(mul(a0, s1), mul(a1, s0)); // 31
+    let a0s0 = mul(a0, s0); // 32
     part!(5);
-    let m = add(mul(z, s0), a1s1);
-    let (q12, q02, q22, q10) = (mul(q1, q2), mul(q0, q2), sq(q2), mul(q1, q0));
+    let s13 = mul(s11, s1); // 33
+    let v1 = add(
+        sub(mul(w, n1), mul(s13, add(b1dl, mid))), // 35
+        mul(s11, n0),                              // 36
+    );
     part!(6);
-    let v1 = sub(
-        sub(mul(m, q12), mul(s1z, sub(sq(q1), q02))),
-        mul(add(mid, b1dl), q22),
-    );
-    let v0 = sub(
-        sub(mul(m, q02), mul(s1z, q10)),
-        mul(add(a0s0, mul(b0, dl)), q22),
-    );
+    let v0 = sub(mul(w, n0), mul(s13, add(mul(b0, dl), a0s0))); // 39
     part!(7);
-    let zd = mul(z, dl);
-    ([mul(q12, zd), mul(q02, zd), v1, v0, mul(zd, q22)], bad)
+    ([n1, n0, v1, v0, mul(zu, s11), mul(dy, s1)], bad) // 41
+}
+
+/// A sum `(A1, A0, B1, B0, Zu, Y)` of [`mixed_add`] over the one
+/// denominator `Z = Zu·Y` that [`to_surface`] takes.
+#[inline(always)]
+fn common_denominator(r: [u128; 6]) -> [u128; 5] {
+    let [a1, a0, b1, b0, zu, y] = r;
+    [mul(a1, y), mul(a0, y), b1, b0, mul(zu, y)]
 }
 
 /// The surface point of a projective divisor (module docs, "The map").
@@ -515,14 +524,14 @@ fn to_surface(r: [u128; 5]) -> [Fe; 4] {
 pub(super) fn comb<S: Scan>(s: S, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     let mut d = digits(scalar);
     let mut bad = 0u64;
-    let mut r = [0u128; 5];
+    let mut r = [0u128; 6];
     let mut acc = [0u64; 8];
     // Row 0, read whole, starts the sum; row i + 1 is read during
     // addition i (row 1 whole, before the first addition).
     let mut steps = TABLE.iter().zip(d.iter().copied()).enumerate();
     if let Some((_, (row, d0))) = steps.next() {
         let [c1, c0, e1, e0] = signed_entry(s.scan(row, entry_index(d0)), d0);
-        r = [c1, c0, e1, e0, 1];
+        r = [c1, c0, e1, e0, 1, 1];
     }
     while let Some((i, (row, di))) = steps.next() {
         let e = if i == 1 || !S::INTERLEAVED {
@@ -544,7 +553,7 @@ pub(super) fn comb<S: Scan>(s: S, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     d.zeroize();
     // `acc` is zero again: the last addition read no row.
     (
-        to_surface(r),
+        to_surface(common_denominator(r)),
         Choice::from(core::hint::black_box(bad as u8)),
     )
 }
@@ -829,7 +838,7 @@ mod cost_probe {
         let e = words_to_coords(TABLE[1][5]);
         let e2 = words_to_coords(TABLE[2][9]);
         time("35 additions", |_| {
-            let mut r = [e[0], e[1], e[2], e[3], 1];
+            let mut r = [e[0], e[1], e[2], e[3], 1, 1];
             for _ in 0..35 {
                 r = mixed_add(r, core::hint::black_box(e2), t, None, &mut [0; 8]).0;
             }

@@ -61,10 +61,10 @@
 //! ladder's (tested on edge and random scalars); [`Backend::scalarmult_base`]
 //! still runs the named backend's ladder.
 //!
-//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, two runs) it
-//! takes 8.8 µs against the AVX2 ladder's 15.2 µs and the portable
-//! ladder's 62 µs; aws-lc-rs's X25519 key generation (a fixed-base comb on
-//! the Edwards curve) takes 8.1 µs: 0.92–0.93×.
+//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, three runs) it
+//! takes 7.7 µs against the AVX2 ladder's 15.2 µs and the portable
+//! ladder's 60 µs; aws-lc-rs's X25519 key generation (a fixed-base comb on
+//! the Edwards curve) takes 8.1 µs: 1.05×.
 //! On AVX-512 IFMA machines the ladder still runs (not yet measured
 //! against the comb). What was weighed before it:
 //!
@@ -78,13 +78,10 @@
 //!   products per step. Counted per bit: 4 products, 1 square, 3
 //!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
 //!   no gain, so not written.
-//! - Where the comb's time goes: about 102 k instructions a key
-//!   (callgrind), 70 k of them in the 48 products and squares of each of
-//!   the 35 additions, done one at a time on `u128` (four `mul` and a fold
-//!   each), the AVX2 row reads overlapping them; the floor analysis is in
-//!   `fixed_base.rs`. Next: fewer
-//!   products per addition (published projective mixed additions in
-//!   genus 2 use about 40).
+//! - Where the comb's time goes: the 35 additions (41 products and
+//!   squares each, one at a time on `u128`: four `mul` and a fold) are
+//!   6.0 of the 7.9 µs, the AVX2 row reads overlapping them; the floor
+//!   analysis is in `fixed_base.rs`.
 //!
 //! # Example: the raw functions
 //!
