@@ -112,16 +112,16 @@
 //!
 //! [`tag`]: super::tag
 //!
-//! Figure (AMD EPYC Zen 3, f25m1, load ≈ 5 on 2 cores, `cargo run
-//! --release -p peer-bench --features system-peers -- --filter poly1305`):
-//! 16 KiB in 1.93 µs; OpenSSL 3.0.22's time ÷ ours 1.31× (marginal rate
-//! 1.35×); 1 KiB 0.98×, 576 B 0.92× (OpenSSL faster), 256 B 1.03×. Since
-//! the secrets' wipes take fewer stores (`crate::wipe`, `Lanes`, `Power`'s
-//! drop; 89 fewer instructions a tag), 576 B 0.95–1.00× and 1 KiB
-//! 1.00–1.02× in alternated runs: a 576-byte tag is ≈ 1 790 instructions,
-//! of which ≈ 1 110 the vector loop and combination, ≈ 440 the powers
-//! (≈ 100 `imul`, the multiplier port's share), ≈ 240 key setup, dispatch
-//! and the final reduction.
+//! Figure (AMD EPYC Zen 3, f25m1, `cargo run --release -p peer-bench
+//! --features system-peers -- --filter poly1305`, three runs): 576 B
+//! level with OpenSSL 3.0.22 (1.00×), 1 KiB 1.04–1.05×; the 16 KiB and
+//! marginal figures are on the CPU's page in `docs/benchmarks/`. A
+//! 576-byte tag is ≈ 1 720 instructions (callgrind, `examples/poly_one`):
+//! ≈ 980 the vector loop and combination, ≈ 450 the powers and their
+//! tables, the rest key setup, dispatch and the final reduction. Its time
+//! is mostly two chains end to end: the powers (three squares, each a
+//! product and a carry) and the loop (four pairs, each bound by the four
+//! vector pipes, ≈ 48 cycles), then the combination.
 //!
 //! Rejected (measured, reverted):
 //! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
@@ -129,9 +129,6 @@
 //!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns.
 //! - three groups per iteration at every length: `r^12` on the powers'
 //!   chain made 576 B 187 → 234 ns; hence [`MIN_TRIPLE_BLOCKS`].
-//! - the combination's horizontal sum in registers (extract, add, unpack)
-//!   instead of a store and scalar adds: 133 more instructions per 576-byte
-//!   tag by callgrind (the register allocation of the loop changed).
 //! - the powers on the vector unit (lanes `r^2`, `(r^3, r^4)`, `(r^6,
 //!   r^8)`: three vector products): 34 fewer instructions but slower, 576 B
 //!   191 → 208 ns, 1 KiB 248 → 263 ns.
@@ -159,10 +156,11 @@
 use super::portable::{self, Acc};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_and_si256, _mm256_cvtepu32_epi64,
-    _mm256_loadu_si256, _mm256_mul_epu32, _mm256_or_si256, _mm256_set1_epi64x, _mm256_setr_epi64x,
-    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi64,
+    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_unpackhi_epi64,
+    _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_si128, _mm256_cvtepu32_epi64,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_or_si256,
+    _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 use zeroize::Zeroize;
 
@@ -741,40 +739,18 @@ fn zero() -> __m256i {
 fn combine(hv: &Vec5, powers: &Powers) -> Acc {
     let (r, r5) = per_lane(&powers.by_lane);
     let d = mul_columns(hv, &r, &r5);
-    let mut lanes = Lanes([[0u64; 4]; 5]);
     let mut cols = [0u64; 5];
-    for ((c, v), l) in cols.iter_mut().zip(d).zip(lanes.0.iter_mut()) {
-        // SAFETY: AVX2 is available (the kernels take cpu::Avx2); the store
-        // writes the 32 bytes of `l`.
-        unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast::<__m256i>(), v) };
+    for (c, v) in cols.iter_mut().zip(d) {
         // Four columns below 2^61 each: the sum fits.
-        *c = l.iter().sum();
+        // SAFETY: AVX2 is available (the kernels take cpu::Avx2).
+        *c = unsafe {
+            let s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            _mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))) as u64
+        };
     }
-    lanes.wipe();
     let acc = acc_of_columns(cols);
     crate::wipe::wipe(&mut cols);
     acc
-}
-
-/// The combination's column vectors, stored to be summed: aligned so that
-/// they are wiped by five aligned ymm stores (element by element, through
-/// `zeroize`, they were twenty).
-#[repr(C, align(32))]
-struct Lanes([[u64; 4]; 5]);
-
-impl Lanes {
-    #[inline(always)]
-    fn wipe(&mut self) {
-        for l in self.0.iter_mut() {
-            // SAFETY: AVX2 is available (the kernels take cpu::Avx2); each
-            // `[u64; 4]` of the `align(32)` array starts on a multiple of
-            // 32 bytes, and the write covers exactly its 32 bytes.
-            unsafe {
-                core::ptr::write_volatile(l.as_mut_ptr().cast::<__m256i>(), zero());
-            }
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-    }
 }
 
 /// The accumulator `h` in lane `lane` (0 elsewhere), as limbs.
