@@ -19,9 +19,12 @@
 //!
 //! Two ways to handle a block count that is not a multiple of 4:
 //!
-//! - [`Key::blocks_goll_gueron`]: the vector loop takes `4⌊n/4⌋` blocks,
-//!   the lanes are combined, and the last `n mod 4` blocks go through the
-//!   scalar Horner loop (the portable backend), as in Goll & Gueron.
+//! - [`Key::blocks_goll_gueron`]: the vector loop takes `4⌊n/4⌋` blocks
+//!   and the lanes are combined; the other `n mod 4` go through the scalar
+//!   Horner loop (the portable backend) as in Goll & Gueron, but first,
+//!   not last: on a key's first input they run while the powers are
+//!   computed (Zen 3, `scripts/ab-time.sh` on `examples/poly_one`: 400 B
+//!   164.3 → 157.9 ns, 432 B 174.4 → 166.9 ns).
 //! - [`Key::blocks_decimation`]: S. Bhattacharyya and P. Sarkar, *Improved
 //!   SIMD implementation of Poly1305* (ePrint 2019/842, §3), observe that
 //!   prepending zero blocks does not change the polynomial (a zero block
@@ -65,7 +68,10 @@
 //!
 //! From 128 blocks the loop takes three groups (192 bytes) per iteration,
 //! `H ← H·r^12 + G₁·r^8 + G₂·r^4 + G₃`, with one carry; below that, two
-//! (`H·r^8 + G₁·r^4 + G₂`); a last odd group takes `H·r^4 + G`. Only the
+//! (`H·r^8 + G₁·r^4 + G₂`); an odd group takes `H·r^4 + G`, before the
+//! pairs (it needs only `r^4`, so it runs while `r^8` is squared: 432 B
+//! 166.9 → 159.3 ns, 640 B 185.5 → 179.3 ns on Zen 3 with the change
+//! above, `scripts/ab-time.sh`). Only the
 //! product by `H` and the carry are on the dependency chain; the message
 //! products are not.
 //!
@@ -136,7 +142,7 @@
 //!   instead of 437 instructions for the powers): no measurable change
 //!   (576 B 190 against 191 ns, 1 KiB 250 against 248 ns).
 //! - the vector path from 8 blocks: slower than the scalar loop at 256 B
-//!   (193 against 136 ns) with the old powers; 24 blocks now.
+//!   (193 against 136 ns) with the old powers; 21 blocks now.
 //! - the scalar blocks (`n mod 4`, and four more on a key's first input)
 //!   before the vector loop instead of after, to run while the powers are
 //!   computed: slower, 576 B 178 → 189 ns, 1 KiB 232 → 242 ns
@@ -476,13 +482,14 @@ impl crate::test_util::SecretSpans for Key {
     }
 }
 
-/// Blocks below which the scalar loop is used: the powers (four scalar
-/// products, once per key), the conversions and the final combination cost
-/// more than the vector loop saves on short inputs. On Zen 3 (peer-bench,
-/// one-shot tags) the scalar loop and the vector path are level at 256 B
-/// (133 against 136 ns) and the vector path is ahead from 576 B (191
-/// against 236 ns): 24 blocks (384 B) lies between.
-pub(crate) const MIN_VECTOR_BLOCKS: usize = 24;
+/// Blocks below which the scalar loop is used: the powers (three squares
+/// and a product, once per key), the conversions and the final
+/// combination cost more than the vector loop saves on short inputs. On
+/// Zen 3 (`scripts/ab-time.sh` on `examples/poly_one`, one-shot tags) the
+/// two are level at 20 blocks (320 B: 144.7 against 144.4 ns) and the
+/// vector path is ahead from 22 (352 B: 150.8 against 154.7 ns); 16
+/// blocks on it is 11 % slower at 256 B.
+pub(crate) const MIN_VECTOR_BLOCKS: usize = 21;
 
 /// Blocks from which the loop takes three groups per carry (with `r^12`)
 /// rather than two.
@@ -522,12 +529,12 @@ impl Key {
             self.scalar.blocks(h, data);
             return;
         }
-        let (body, tail) = data.split_at(64 * (n / 4));
+        let (head, body) = data.split_at(16 * (n % 4));
+        self.scalar.blocks(h, head);
         let token = self.token;
         let powers = self.powers(n);
         // SAFETY: the token proves AVX and AVX2 (cpu::Avx2).
         unsafe { goll_gueron(token, powers, h, body) };
-        self.scalar.blocks(h, tail);
     }
 
     /// Absorbs whole blocks (`data.len()` a multiple of 16) by complete
@@ -808,7 +815,25 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8]) -> Acc {
         );
         hv = add(&carry(d), &load4(g3, hibit));
     }
-    let (pairs, odd) = rest.as_chunks::<128>();
+    // An odd number of groups left: the single step first, which needs
+    // only r^4, while r^8 (one square further on the powers' chain) is
+    // computed.
+    let rest = if (rest.len() / 64) % 2 == 1 {
+        match rest.split_first_chunk::<64>() {
+            Some((group, tail)) => {
+                hv = add(
+                    &carry(mul_columns(&opaque(hv), &r4, &r4_5)),
+                    &load4(group, hibit),
+                );
+                tail
+            }
+            None => rest,
+        }
+    } else {
+        rest
+    };
+    // An even number of groups is left: pairs only.
+    let (pairs, _) = rest.as_chunks::<128>();
     for pair in pairs {
         let (g1, g2) = pair.split_at(64);
         let (Ok(g1), Ok(g2)) = (<&[u8; 64]>::try_from(g1), <&[u8; 64]>::try_from(g2)) else {
@@ -819,12 +844,6 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8]) -> Acc {
             &mul_columns(&load4(g1, hibit), &r4, &r4_5),
         );
         hv = add(&carry(d), &load4(g2, hibit));
-    }
-    for group in odd.as_chunks::<64>().0 {
-        hv = add(
-            &carry(mul_columns(&opaque(hv), &r4, &r4_5)),
-            &load4(group, hibit),
-        );
     }
     combine(&hv, powers)
 }

@@ -61,7 +61,7 @@
 //!   Horner chains with `r^8`, complete 8-decimation as below.
 //! - `avx2-goll-gueron` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
 //!   interleaved Horner chains with the multiplier `r^4` (Goll & Gueron,
-//!   ITNG 2015), the last `n mod 4` blocks on the scalar loop.
+//!   ITNG 2015), the other `n mod 4` blocks on the scalar loop (first).
 //! - `avx2-decimation` (same file; not chosen by default, kept to be
 //!   compared): the same loop over the whole input by complete 4-decimation
 //!   Horner, zero blocks prepended logically when the block count is not a
@@ -70,18 +70,18 @@
 //!   before the loop changes of this release) it was level with
 //!   Goll–Gueron's form below 1 KiB and 3–6 % slower above, so the
 //!   dissertation's gain does not carry over to this core; since the
-//!   vector path starts at 384 B it is 7–13 % slower at 576 B–1 KiB (its
+//!   vector path starts at 336 B it is 7–13 % slower at 576 B–1 KiB (its
 //!   first group is copied into a zeroed 64-byte buffer) and level at 16
 //!   KiB (both share one loop).
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
-//!   (below 384 B per `update` call on AVX2, 1 KiB on IFMA) and for a
+//!   (below 336 B per `update` call on AVX2, 1 KiB on IFMA) and for a
 //!   final partial block. On Zen 3 the AVX2 path and the scalar loop are
-//!   level at 256 B; the AVX2 path is 1.2× faster at 576 B.
+//!   level at 320 B; the AVX2 path is 1.3× faster at 576 B.
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
-//! vector loops run per `update` call of at least 384 B (AVX2) or 1 KiB
+//! vector loops run per `update` call of at least 336 B (AVX2) or 1 KiB
 //! (IFMA): a stream fed in
 //! smaller pieces runs on the scalar loop (the pieces are not collected). The key
 //! (`r`, `s`, any powers of `r`), the accumulator and the buffer are
