@@ -52,7 +52,11 @@
 //! a block), but three compile to ≈ 60 instructions a block (the 64×64
 //! products' fixed registers and the 3 × 3 accumulator limbs spill, with
 //! `mulx` too): 256 B 307 → 347 TSC ticks, 16 KiB 12.7 → 11.3 ticks a
-//! block.
+//! block. Two chains over the odd and even blocks with the multiplier
+//! `r²` in radix 2^44 (nine products a block, `(H₁·r² + H₂·r)` at the
+//! end): 256 B 121 → 167 ns on Zen 3 (`scripts/ab-time.sh` on
+//! `examples/poly_one`), 935 → 1 766 instructions a tag (callgrind): the
+//! two chains' `u128` columns spill.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
