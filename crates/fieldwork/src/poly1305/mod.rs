@@ -67,12 +67,12 @@
 //!   Horner, zero blocks prepended logically when the block count is not a
 //!   multiple of 4 (Bhattacharyya & Sarkar, ePrint 2019/842). Measured at
 //!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`,
-//!   before the loop changes of this release) it was level with
-//!   Goll–Gueron's form below 1 KiB and 3–6 % slower above, so the
-//!   dissertation's gain does not carry over to this core; since the
-//!   vector path starts at 336 B it is 7–13 % slower at 576 B–1 KiB (its
-//!   first group is copied into a zeroed 64-byte buffer) and level at 16
-//!   KiB (both share one loop).
+//!   `docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md`) it is 5–9 %
+//!   slower than Goll–Gueron's form (band means), whose scalar remainder
+//!   runs while the powers are computed and whose first group is loaded
+//!   in place (decimation's is copied into a zeroed 64-byte buffer), so
+//!   the dissertation's gain does not carry over to this core; level at
+//!   16 KiB (both share one loop).
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
 //!   (below 336 B per `update` call on AVX2, 1 KiB on IFMA) and for a
@@ -168,9 +168,8 @@ impl Engine {
             if let Some(t) = cpu::Avx512Ifma::get() {
                 return Engine::Ifma(ifma::Key::new(t, key));
             }
-            // Goll–Gueron's form: equal to complete decimation below 1 KiB
-            // (both take the scalar loop there) and 3–6 % faster above on
-            // Zen 3 (the sweep's band means,
+            // Goll–Gueron's form: 5–9 % faster than complete decimation
+            // on Zen 3 (the sweep's band means to 4 000 B,
             // docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md), level on the
             // Xeon f6m207's AVX2 tier (0.611 against 0.618 cycles/byte at 16
             // KiB).
