@@ -143,11 +143,11 @@
 //!   (576 B 190 against 191 ns, 1 KiB 250 against 248 ns).
 //! - the vector path from 8 blocks: slower than the scalar loop at 256 B
 //!   (193 against 136 ns) with the old powers; 21 blocks now.
-//! - the scalar blocks (`n mod 4`, and four more on a key's first input)
-//!   before the vector loop instead of after, to run while the powers are
-//!   computed: slower, 576 B 178 → 189 ns, 1 KiB 232 → 242 ns
-//!   (`scripts/ab-time.sh` on `examples/poly_one`); they do not overlap
-//!   the powers' chain. Squares in [`Power::mul`] taken once (15 products
+//! - four more scalar blocks ahead of the vector loop on a key's first
+//!   input (beside the `n mod 4`), to shorten the vector part: slower, 576
+//!   B 178 → 189 ns, 1 KiB 232 → 242 ns (`scripts/ab-time.sh` on
+//!   `examples/poly_one`, radix-2^26 powers then); four chained blocks
+//!   outlast the powers. Squares in [`Power::mul`] taken once (15 products
 //!   instead of 25): no change — LLVM already merges the symmetric
 //!   products of `r.mul(&r)`.
 //! - building `Poly1305::new`'s engine in place to drop its 392-byte
