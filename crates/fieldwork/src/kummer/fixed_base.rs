@@ -85,9 +85,14 @@
 //! products once. Earlier formula, rejected: `(A1 : A0 : B1 : B0 : Z)`
 //! with one denominator, Cantor's steps homogenised directly (48
 //! products; the same key 9.0 µs against 7.8 on Zen 3, `scripts/ab-time.sh`).
-//! Not taken: moving `f₄` to 0 (one product less, but `f₀ ≠ 0` in the map
-//! and a new table); `2S₁S₀` as `(S₁ + S₀)² − S₁² − S₀²` with a halving
-//! rotation (4 % slower).
+//! Not taken: `2S₁S₀` as `(S₁ + S₀)² − S₁² − S₀²` with a halving rotation
+//! (4 % slower); moving `f₄` to 0 by running the comb on the curve
+//! translated by `f₄/5` (a new table, entries translated, the sum
+//! translated back before the map): one product less, the 35 additions
+//! alone 6.04 → 5.86 µs (`cost_probe`) but a key 7.76 → 7.74 µs
+//! (`scripts/ab-time.sh`, 16 rounds), within the noise — the interleaved
+//! comb is now partly bound by streaming the table — so not worth a
+//! second table (Zen 3).
 //!
 //! Exceptional cases — `r = 0` (the two `u`'s share a root: `R = ±T`) or
 //! `s₁ = 0` (the sum has a degree-1 `u`) — are flagged in constant time;
