@@ -132,7 +132,9 @@
 //! Rejected (measured, reverted):
 //! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
 //! - one group per iteration for inputs below 128 blocks (no `r^8` to
-//!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns.
+//!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns;
+//!   for up to six groups only, with today's powers: 400 B 150.9 → 164.0
+//!   ns, 512 B 163.8 → 167.0 ns (`scripts/ab-time.sh`).
 //! - three groups per iteration at every length: `r^12` on the powers'
 //!   chain made 576 B 187 → 234 ns; hence [`MIN_TRIPLE_BLOCKS`].
 //! - the powers on the vector unit (lanes `r^2`, `(r^3, r^4)`, `(r^6,
