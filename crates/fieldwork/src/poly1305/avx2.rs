@@ -162,6 +162,7 @@
 #![allow(unsafe_code)]
 
 use super::portable::{self, Acc};
+use super::radix44;
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_unpackhi_epi64,
@@ -312,8 +313,9 @@ const _: () = assert!(size_of::<Power>() == 24);
 struct Powers {
     /// `r^4`, for one group per step.
     r4: Power,
-    /// The combination's multipliers, limb-major: `by_lane.0[i][j]` is limb
-    /// `i` of the power that lane `j` meets, `r^(4 − LANE_OF[j])`.
+    /// The combination's multipliers, limb-major: 32-bit field `j` of
+    /// `by_lane.0[i]` is limb `i` of the power that lane `j` meets, `r^(4 −
+    /// LANE_OF[j])`.
     by_lane: ByLane,
     /// `r^8`, for two groups per iteration.
     r8: Power,
@@ -325,26 +327,26 @@ struct Powers {
 
 impl Powers {
     /// `r^2 = r²`, `r^4 = (r^2)²`, `r^8 = (r^4)²` and `r^3 = r^2·r` in
-    /// radix 2^44 ([`L44`]), then as 26-bit limbs: the squares are the
+    /// radix 2^44 ([`radix44`]), then as 26-bit limbs: the squares are the
     /// chain a short input waits for. Six `mul` a square against fifteen
     /// `imul` in radix 2^26: a 576-byte tag 1.4 % faster on Zen 3
     /// (`scripts/ab-time.sh` on `examples/poly_one`, 176.0 → 173.6 ns).
     fn new(scalar: &portable::Key) -> Powers {
         let mut rv = scalar.r();
-        let r1 = l44_of(rv);
+        let r1 = radix44::limbs_of(rv, 0);
         let p1 = Power::new(limbs_of(rv, 0));
         rv.zeroize();
-        let r2 = sq44(r1);
-        let r4 = sq44(r2);
-        let r8 = sq44(r4);
-        let r3 = mul44(r2, r1);
+        let r2 = radix44::square(r1);
+        let r4 = radix44::square(r2);
+        let r8 = radix44::square(r4);
+        let r3 = radix44::mul(r2, r1);
         let by_power = [power_of_l44(r4), power_of_l44(r3), power_of_l44(r2), p1];
-        let mut by_lane = ByLane([[0; 4]; 5]);
-        for (i, limbs) in by_lane.0.iter_mut().enumerate() {
-            for (j, l) in limbs.iter_mut().enumerate() {
+        let mut by_lane = ByLane([0; 5]);
+        for (i, row) in by_lane.0.iter_mut().enumerate() {
+            for (j, &k) in LANE_OF.iter().enumerate() {
                 // Lane j holds block LANE_OF[j] (an involution) and is
                 // multiplied by r^(4 − LANE_OF[j]) = by_power[LANE_OF[j]].
-                *l = by_power[LANE_OF[j]].r[i];
+                *row |= u128::from(by_power[k].r[i]) << (32 * j);
             }
         }
         let [r4, ..] = by_power;
@@ -361,95 +363,19 @@ impl Powers {
 /// `vpmovzxdq` load a limb in the combination, instead of assembling
 /// each vector from four scalars.
 #[derive(Clone)]
-#[repr(C, align(16))]
-struct ByLane([[u32; 4]; 5]);
+struct ByLane([u128; 5]);
 
 impl Drop for ByLane {
-    /// Ten volatile `u64` stores.
     fn drop(&mut self) {
-        let p = (self as *mut ByLane).cast::<u64>();
-        // SAFETY: `ByLane` is `repr(C, align(16))` and 80 bytes (20 `u32`),
-        // so the ten aligned `u64` writes cover exactly `*self`, an
-        // exclusive reference; zero is a valid value of every field.
-        unsafe {
-            for i in 0..10 {
-                core::ptr::write_volatile(p.add(i), 0);
-            }
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        crate::wipe::wipe(&mut self.0);
     }
 }
 
-const _: () = assert!(size_of::<ByLane>() == 80);
-
-/// A power of `r` as three limbs of radix 2^44 (44, 44 and 42 bits
-/// nominal; the value below `2^130 + 2^49`, not fully reduced): limbs 0 and
-/// 2 below 2^44 and 2^42, limb 1 below `2^44 + 2^5` (the clamped `r` itself:
-/// below 2^44, 2^44 and 2^36).
-type L44 = [u64; 3];
-
-const MASK44: u64 = (1 << 44) - 1;
-const MASK42: u64 = (1 << 42) - 1;
-
-/// The clamped `r` (`< 2^124`) in radix 2^44.
-#[inline(always)]
-fn l44_of(r: u128) -> L44 {
-    [
-        r as u64 & MASK44,
-        (r >> 44) as u64 & MASK44,
-        (r >> 88) as u64,
-    ]
-}
-
-/// Column sums carried to [`L44`] limbs: `0→1→2`, the bits from 2^130
-/// (limb 2 past 42 bits) folded into limb 0 times 5, and limb 0's carry
-/// into limb 1. For the columns of [`sq44`] and [`mul44`] (`d₀ < 2^91.5`,
-/// `d₁ < 2^89.8`, `d₂ < 2^88.6`) the fold is `< 5·2^46.6 < 2^49`, so limb
-/// 1 ends below `2^44 + 2^5`.
-#[inline(always)]
-fn carry44(d: [u128; 3]) -> L44 {
-    let [d0, d1, d2] = d;
-    let d1 = d1 + (d0 >> 44);
-    let d2 = d2 + (d1 >> 44);
-    let l0 = (d0 as u64 & MASK44) + 5 * (d2 >> 42) as u64;
-    let l1 = (d1 as u64 & MASK44) + (l0 >> 44);
-    [l0 & MASK44, l1, d2 as u64 & MASK42]
-}
-
-/// `a²` in radix 2^44: `2^132 ≡ 20`, so `d₀ = a₀² + 40·a₁a₂`, `d₁ =
-/// 2a₀a₁ + 20a₂²`, `d₂ = 2a₀a₂ + a₁²`; six `mul`, the small factors
-/// (`40·a₂ < 2^47.4`) formed on 64 bits. For [`L44`] inputs the columns
-/// are below `2^91.5`, `2^89.8` and `2^88.6`.
-#[inline(always)]
-fn sq44(a: L44) -> L44 {
-    let [a0, a1, a2] = a;
-    let w = |x: u64, y: u64| u128::from(x) * u128::from(y);
-    carry44([
-        w(a0, a0) + w(a1, 40 * a2),
-        w(a0, 2 * a1) + w(a2, 20 * a2),
-        w(a0, 2 * a2) + w(a1, a1),
-    ])
-}
-
-/// `a·b` in radix 2^44 (nine `mul`); for [`L44`] inputs the columns are
-/// below `2^91.5`, `2^89.8` and `2^88.6`.
-#[inline(always)]
-fn mul44(a: L44, b: L44) -> L44 {
-    let [a0, a1, a2] = a;
-    let [b0, b1, b2] = b;
-    let w = |x: u64, y: u64| u128::from(x) * u128::from(y);
-    carry44([
-        w(a0, b0) + w(a1, 20 * b2) + w(a2, 20 * b1),
-        w(a0, b1) + w(a1, b0) + w(a2, 20 * b2),
-        w(a0, b2) + w(a1, b1) + w(a2, b0),
-    ])
-}
-
-/// An [`L44`] value as the 26-bit limbs of a [`Power`]: bits 0–25, 26–51,
+/// A [`radix44::Limbs`] value as the 26-bit limbs of a [`Power`]: bits 0–25, 26–51,
 /// 52–77, 78–103 and 104–129, limb 1's excess past 44 bits landing in limb
 /// 3 (`< 2^26 + 1`); every limb within [`Power`]'s `2^26 + 2^8`.
 #[inline(always)]
-fn power_of_l44(l: L44) -> Power {
+fn power_of_l44(l: radix44::Limbs) -> Power {
     let [l0, l1, l2] = l;
     Power::new([
         l0 & MASK26,
@@ -730,7 +656,7 @@ fn per_lane(b: &ByLane) -> (Vec5, Vec5) {
         // SAFETY: AVX2 is available: only the kernels, which take
         // cpu::Avx2, reach here; the load reads the 16 bytes of `b.0[i]`.
         unsafe {
-            r[i] = _mm256_cvtepu32_epi64(_mm_loadu_si128(b.0[i].as_ptr().cast::<__m128i>()));
+            r[i] = _mm256_cvtepu32_epi64(_mm_loadu_si128((&raw const b.0[i]).cast::<__m128i>()));
             r5[i] = _mm256_add_epi64(r[i], _mm256_slli_epi64::<2>(r[i]));
         }
     }

@@ -70,6 +70,7 @@
 #![allow(unsafe_code)]
 
 use super::portable::{self, Acc};
+use super::radix44::{Limbs, MASK42, MASK44, limbs_of};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
@@ -79,8 +80,6 @@ use core::arch::x86_64::{
 };
 use zeroize::Zeroize;
 
-const MASK44: u64 = (1 << 44) - 1;
-const MASK42: u64 = (1 << 42) - 1;
 /// The 2^128 bit of a whole block, in limb 2.
 const HIBIT: u64 = 1 << 40;
 
@@ -89,21 +88,6 @@ const HIBIT: u64 = 1 << 40;
 /// than the vector loop saves on short inputs; a quick check of one-shot
 /// tags put the break-even between 512 bytes and 1 KiB (not tuned).
 pub(crate) const MIN_VECTOR_BLOCKS: usize = 64;
-
-/// Three limbs (scalar).
-type Limbs = [u64; 3];
-
-/// A value below 2^131 (`top` the bits from 2^128) as radix-2^44 limbs.
-#[inline(always)]
-fn limbs_of(v: u128, top: u64) -> Limbs {
-    let lo = v as u64;
-    let hi = (v >> 64) as u64;
-    [
-        lo & MASK44,
-        ((lo >> 44) | (hi << 20)) & MASK44,
-        (hi >> 24) | (top << 40),
-    ]
-}
 
 /// Carries scalar column sums (each `< 2^60`) and packs them into an
 /// accumulator with `h₂ ≤ 4`.

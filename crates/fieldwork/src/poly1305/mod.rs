@@ -94,6 +94,8 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod radix44;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
 /// implements; re-exported so that users can name them
