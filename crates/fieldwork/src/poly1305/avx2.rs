@@ -161,15 +161,16 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::portable::{self, Acc};
+use super::portable::{self, Acc, Tail};
 use super::radix44;
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_unpackhi_epi64,
-    _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_si128, _mm256_cvtepu32_epi64,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_or_si256,
-    _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_set_epi64x,
+    _mm_unpackhi_epi64, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi128_si256,
+    _mm256_castsi256_si128, _mm256_cvtepu32_epi64, _mm256_extracti128_si256,
+    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_slli_epi64,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 use zeroize::Zeroize;
 
@@ -448,6 +449,32 @@ impl Key {
         p
     }
 
+    /// The default: whole blocks by complete decimation when their count
+    /// is 3 mod 4 (one zero block prepended, where Goll–Gueron runs three
+    /// chained scalar blocks first), by Goll–Gueron otherwise (its one or
+    /// two scalar head blocks run while the powers are computed, where
+    /// decimation spends a vector step on a group of one or two blocks).
+    /// Zen 3, `scripts/ab-time.sh` on `examples/poly_one`: 336 B 144.9
+    /// (Goll–Gueron) against 156.6 ns (decimation), 352 B 151.6 against
+    /// 156.9, 368 B (23 blocks) 158.6 against 156.3.
+    pub(crate) fn blocks_best(&mut self, h: &mut Acc, data: &[u8]) {
+        if data.len() / 16 % 4 == 3 {
+            self.blocks_decimation(h, data, false);
+        } else {
+            self.blocks_goll_gueron(h, data, false);
+        }
+    }
+
+    /// [`Key::blocks_best`] for whole blocks and then `tail`, by the count
+    /// of both.
+    pub(crate) fn blocks_tail_best(&mut self, h: &mut Acc, data: &[u8], tail: &Tail) {
+        if (data.len() / 16 + tail.len()) % 4 == 3 {
+            self.blocks_tail_decimation(h, data, tail, false);
+        } else {
+            self.blocks_tail_goll_gueron(h, data, tail, false);
+        }
+    }
+
     /// Absorbs whole blocks (`data.len()` a multiple of 16) the Goll–Gueron
     /// way: `4⌊n/4⌋` blocks on the vector unit, the rest scalar. Inputs
     /// below [`MIN_VECTOR_BLOCKS`] blocks stay scalar unless `force`.
@@ -462,7 +489,67 @@ impl Key {
         let token = self.token;
         let powers = self.powers(n);
         // SAFETY: the token proves AVX and AVX2 (cpu::Avx2).
-        unsafe { goll_gueron(token, powers, h, body) };
+        unsafe { goll_gueron(token, powers, h, body, None) };
+    }
+
+    /// Absorbs whole blocks (`data.len()` a multiple of 16) and then
+    /// `tail` the Goll–Gueron way, the tail's blocks in the vector loop's
+    /// last group (the scalar path below [`MIN_VECTOR_BLOCKS`] blocks in
+    /// all, unless `force`).
+    pub(crate) fn blocks_tail_goll_gueron(
+        &mut self,
+        h: &mut Acc,
+        data: &[u8],
+        tail: &Tail,
+        force: bool,
+    ) {
+        let total = data.len() / 16 + tail.len();
+        if tail.len() == 0 || total < 4 || (total < MIN_VECTOR_BLOCKS && !force) {
+            self.blocks_goll_gueron(h, data, force);
+            tail.absorb(&self.scalar, h);
+            return;
+        }
+        // The first `total mod 4` blocks scalar; the rest is whole groups
+        // and then the last group, `4 − c` whole blocks and the `c` tail
+        // blocks (`total ≥ 4`, so they are there).
+        let (head, body) = data.split_at(16 * (total % 4));
+        let Some((body, end)) =
+            body.split_at_checked(body.len().saturating_sub(16 * (4 - tail.len())))
+        else {
+            // Unreachable (the counts above): the plain path.
+            self.blocks_goll_gueron(h, data, force);
+            tail.absorb(&self.scalar, h);
+            return;
+        };
+        self.scalar.blocks(h, head);
+        let token = self.token;
+        let powers = self.powers(total);
+        // SAFETY: the token proves AVX and AVX2 (cpu::Avx2).
+        unsafe { goll_gueron(token, powers, h, body, Some((end, tail))) };
+    }
+
+    /// [`Key::blocks_tail_goll_gueron`] by complete 4-decimation.
+    pub(crate) fn blocks_tail_decimation(
+        &mut self,
+        h: &mut Acc,
+        data: &[u8],
+        tail: &Tail,
+        force: bool,
+    ) {
+        let total = data.len() / 16 + tail.len();
+        match data.len().checked_sub(16 * (4 - tail.len())) {
+            Some(at) if (1..=2).contains(&tail.len()) && (total >= MIN_VECTOR_BLOCKS || force) => {
+                let (body, end) = data.split_at(at);
+                let token = self.token;
+                let powers = self.powers(total);
+                // SAFETY: the token proves AVX and AVX2 (cpu::Avx2).
+                unsafe { decimation(token, powers, h, body, Some((end, tail))) };
+            }
+            _ => {
+                self.blocks_decimation(h, data, force);
+                tail.absorb(&self.scalar, h);
+            }
+        }
     }
 
     /// Absorbs whole blocks (`data.len()` a multiple of 16) by complete
@@ -477,7 +564,7 @@ impl Key {
         let token = self.token;
         let powers = self.powers(n);
         // SAFETY: the token proves AVX and AVX2 (cpu::Avx2).
-        unsafe { decimation(token, powers, h, data) };
+        unsafe { decimation(token, powers, h, data, None) };
     }
 }
 
@@ -502,6 +589,16 @@ fn load4(block: &[u8; 64], hibit: __m256i) -> Vec5 {
     unsafe {
         let a = _mm256_loadu_si256(block.as_ptr().cast::<__m256i>());
         let b = _mm256_loadu_si256(block.as_ptr().add(32).cast::<__m256i>());
+        limbs4(a, b, hibit)
+    }
+}
+
+/// [`load4`] of the blocks already in registers: `a` holds blocks 0 and
+/// 1, `b` blocks 2 and 3.
+#[inline(always)]
+fn limbs4(a: __m256i, b: __m256i, hibit: __m256i) -> Vec5 {
+    // SAFETY: AVX and AVX2 are available (as in `load4`).
+    unsafe {
         // (lo0, lo2, lo1, lo3) and (hi0, hi2, hi1, hi3): LANE_OF.
         let lo = _mm256_unpacklo_epi64(a, b);
         let hi = _mm256_unpackhi_epi64(a, b);
@@ -688,18 +785,51 @@ fn combine(hv: &Vec5, powers: &Powers) -> Acc {
     acc
 }
 
-/// The accumulator `h` in lane `lane` (0 elsewhere), as limbs.
+/// The accumulator `h` in lane `lane` (0 elsewhere), as limbs: each limb
+/// broadcast and masked (a variable lane costs no store and reload).
 #[inline(always)]
 fn acc_in_lane(h: &Acc, lane: usize) -> Vec5 {
     let l = limbs_of_acc(h);
+    let m = |j: usize| -i64::from(j == lane);
     let mut out = [zero(); 5];
-    for i in 0..5 {
-        let mut v = [0i64; 4];
-        v[lane] = l[i] as i64;
-        // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
-        out[i] = unsafe { _mm256_setr_epi64x(v[0], v[1], v[2], v[3]) };
+    // Loops, not `array::map`: in the kernels' AVX2 context `map` became
+    // an out-of-line call passing the vectors through memory (≈ 180
+    // instructions a tag, callgrind).
+    // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
+    unsafe {
+        let mask = _mm256_setr_epi64x(m(0), m(1), m(2), m(3));
+        for i in 0..5 {
+            out[i] = _mm256_and_si256(_mm256_set1_epi64x(l[i] as i64), mask);
+        }
     }
     out
+}
+
+/// Complete decimation's first group: `z` zero blocks, then the first
+/// `4 − z` blocks of `data`, as [`load4`]'s two 32-byte halves. Built in
+/// registers from two loads of `data` (a copy into a zeroed stack block
+/// would make the loads wait: no store-to-load forwarding from the copy's
+/// smaller stores).
+#[inline(always)]
+fn shifted_first(data: &[u8; 64], z: usize) -> (__m256i, __m256i) {
+    // SAFETY: AVX2 is available (only the kernels, which take cpu::Avx2,
+    // reach here); the loads read the 64 bytes of `data`.
+    unsafe {
+        let a = _mm256_loadu_si256(data.as_ptr().cast::<__m256i>());
+        let b = _mm256_loadu_si256(data.as_ptr().add(32).cast::<__m256i>());
+        // Blocks (d0, d1 | d2, d3) moved up by z: the low 128 bits of a
+        // `permute2x128` result come from selector bits 0–1 (3 zeroes
+        // them), the high from bits 4–5 (7 zeroes them).
+        match z {
+            0 => (a, b),
+            1 => (
+                _mm256_permute2x128_si256::<0x08>(a, a),
+                _mm256_permute2x128_si256::<0x21>(a, b),
+            ),
+            2 => (zero(), a),
+            _ => (zero(), _mm256_permute2x128_si256::<0x08>(a, a)),
+        }
+    }
 }
 
 /// `H ← H·r^4 + next group`, over the groups of `rest` (a multiple of 64
@@ -714,7 +844,7 @@ fn acc_in_lane(h: &Acc, lane: usize) -> Vec5 {
 /// comparison of register allocations.
 #[inline(never)]
 #[target_feature(enable = "avx,avx2")]
-fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8]) -> Acc {
+fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8], last: Option<&LastGroup>) -> Acc {
     let (r4, r4_5) = broadcast(&powers.r4);
     let (r8, r8_5) = broadcast(&powers.r8);
     let hibit = _mm256_set1_epi64x(HIBIT as i64);
@@ -743,25 +873,37 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8]) -> Acc {
         );
         hv = add(&carry(d), &load4(g3, hibit));
     }
-    // An odd number of groups left: the single step first, which needs
-    // only r^4, while r^8 (one square further on the powers' chain) is
-    // computed.
-    let rest = if (rest.len() / 64) % 2 == 1 {
-        match rest.split_first_chunk::<64>() {
-            Some((group, tail)) => {
+    // The groups left are those of `rest` (fewer than three if there were
+    // triples), then `last`. An odd number: the single step first, which
+    // needs only r^4, while r^8 (one square further on the powers' chain)
+    // is computed.
+    let mut last = last;
+    let left = rest.len() / 64 + usize::from(last.is_some());
+    let rest = if left % 2 == 1 {
+        match (rest.split_first_chunk::<64>(), last) {
+            (Some((group, tail)), _) => {
                 hv = add(
                     &carry(mul_columns(&opaque(hv), &r4, &r4_5)),
                     &load4(group, hibit),
                 );
                 tail
             }
-            None => rest,
+            (None, Some(l)) => {
+                hv = add(
+                    &carry(mul_columns(&opaque(hv), &r4, &r4_5)),
+                    &load4(&l.bytes, l.hibit),
+                );
+                last = None;
+                rest
+            }
+            (None, None) => rest,
         }
     } else {
         rest
     };
-    // An even number of groups is left: pairs only.
-    let (pairs, _) = rest.as_chunks::<128>();
+    // An even number of groups is left: pairs only, the last pair's second
+    // group `last` if there is one.
+    let (pairs, odd) = rest.as_chunks::<128>();
     for pair in pairs {
         let (g1, g2) = pair.split_at(64);
         let (Ok(g1), Ok(g2)) = (<&[u8; 64]>::try_from(g1), <&[u8; 64]>::try_from(g2)) else {
@@ -773,46 +915,158 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8]) -> Acc {
         );
         hv = add(&carry(d), &load4(g2, hibit));
     }
+    if let (Ok(g1), Some(l)) = (<&[u8; 64]>::try_from(odd), last) {
+        let d = add(
+            &mul_columns(&hv, &opaque(r8), &opaque(r8_5)),
+            &mul_columns(&load4(g1, hibit), &r4, &r4_5),
+        );
+        hv = add(&carry(d), &load4(&l.bytes, l.hibit));
+    }
     combine(&hv, powers)
 }
 
-/// Goll–Gueron: `body` is a non-zero multiple of 64 bytes.
-///
-/// # Safety
-/// The CPU must support AVX and AVX2 (the caller holds [`Avx2`]).
-#[target_feature(enable = "avx,avx2")]
-unsafe fn goll_gueron(_: Avx2, powers: &Powers, h: &mut Acc, body: &[u8]) {
-    debug_assert!(!body.is_empty() && body.len().is_multiple_of(64));
-    let (groups, _) = body.as_chunks::<64>();
-    let Some((first, _)) = groups.split_first() else {
-        return;
-    };
-    let hibit = _mm256_set1_epi64x(HIBIT as i64);
-    let hv = add(&load4(first, hibit), &acc_in_lane(h, LANE_OF[0]));
-    *h = horner4(hv, powers, &body[64..]);
+/// The last group of a message that ends in [`Tail`] blocks: its whole
+/// blocks and the tail's, stored with two 32-byte stores (so that
+/// [`load4`]'s two loads are forwarded from them; byte copies would stall
+/// them), and the per-lane 2^128 bits.
+struct LastGroup {
+    bytes: [u8; 64],
+    hibit: __m256i,
 }
 
-/// Complete 4-decimation: `data` is a non-zero multiple of 16 bytes.
+impl LastGroup {
+    /// The group of `end` (the message's last `4 − c` whole blocks) and the
+    /// `c` blocks of `tail` (`c` = 1 or 2); `None` if the lengths do not
+    /// fit that.
+    #[inline(always)]
+    fn new(end: &[u8], tail: &Tail) -> Option<LastGroup> {
+        let c = tail.len();
+        if !(1..=2).contains(&c) || end.len() != 16 * (4 - c) {
+            return None;
+        }
+        let mut vals = [0u128; 2];
+        let mut hibits = [1u64; 4];
+        for (i, (m, hb)) in tail.blocks().enumerate() {
+            vals[i] = m;
+            hibits[4 - c + i] = hb;
+        }
+        let bit = |j: usize| (hibits[LANE_OF[j]] * HIBIT) as i64;
+        let mut bytes = [0u8; 64];
+        let half = |v: u128| (v as i64, (v >> 64) as i64);
+        let ((l0, h0), (l1, h1)) = (half(vals[0]), half(vals[1]));
+        // SAFETY: AVX2 is available (reached only from the kernels' callers,
+        // which hold cpu::Avx2); `end` is 48 bytes for `c = 1` and 32 for
+        // `c = 2` (checked above), so the loads stay inside it; the stores
+        // write the 64 bytes of `bytes`.
+        unsafe {
+            let p = end.as_ptr();
+            let a = _mm256_loadu_si256(p.cast::<__m256i>());
+            let b = if c == 1 {
+                _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(p.add(32).cast::<__m128i>())),
+                    _mm_set_epi64x(h0, l0),
+                )
+            } else {
+                _mm256_setr_epi64x(l0, h0, l1, h1)
+            };
+            _mm256_storeu_si256(bytes.as_mut_ptr().cast::<__m256i>(), a);
+            _mm256_storeu_si256(bytes.as_mut_ptr().add(32).cast::<__m256i>(), b);
+        }
+        vals.zeroize();
+        Some(LastGroup {
+            bytes,
+            // SAFETY: AVX is available (as above).
+            hibit: unsafe { _mm256_setr_epi64x(bit(0), bit(1), bit(2), bit(3)) },
+        })
+    }
+}
+
+impl Drop for LastGroup {
+    fn drop(&mut self) {
+        for half in self.bytes.as_chunks_mut::<32>().0 {
+            crate::wipe::wipe(half);
+        }
+    }
+}
+
+/// Goll–Gueron: `body` (a multiple of 64 bytes), then `last`; at least one
+/// group in all.
 ///
 /// # Safety
 /// The CPU must support AVX and AVX2 (the caller holds [`Avx2`]).
 #[target_feature(enable = "avx,avx2")]
-unsafe fn decimation(_: Avx2, powers: &Powers, h: &mut Acc, data: &[u8]) {
+unsafe fn goll_gueron(
+    _: Avx2,
+    powers: &Powers,
+    h: &mut Acc,
+    body: &[u8],
+    last: Option<(&[u8], &Tail)>,
+) {
+    debug_assert!(body.len().is_multiple_of(64));
+    // Built here, where the intrinsics inline (AVX2 enabled).
+    let last = last.and_then(|(end, tail)| LastGroup::new(end, tail));
+    let last = last.as_ref();
+    let hibit = _mm256_set1_epi64x(HIBIT as i64);
+    let ((first, first_hibit), rest, last) = match (body.split_first_chunk::<64>(), last) {
+        (Some((f, rest)), l) => ((f, hibit), rest, l),
+        (None, Some(l)) => ((&l.bytes, l.hibit), body, None),
+        (None, None) => return,
+    };
+    let hv = add(&load4(first, first_hibit), &acc_in_lane(h, LANE_OF[0]));
+    *h = horner4(hv, powers, rest, last);
+}
+
+/// Complete 4-decimation: `data` (a multiple of 16 bytes), then `last`;
+/// at least one block in all.
+///
+/// # Safety
+/// The CPU must support AVX and AVX2 (the caller holds [`Avx2`]).
+#[target_feature(enable = "avx,avx2")]
+unsafe fn decimation(
+    _: Avx2,
+    powers: &Powers,
+    h: &mut Acc,
+    data: &[u8],
+    last: Option<(&[u8], &Tail)>,
+) {
+    // Built here, where the intrinsics inline (AVX2 enabled).
+    let last = last.and_then(|(end, tail)| LastGroup::new(end, tail));
+    let last = last.as_ref();
     let n = data.len() / 16;
-    debug_assert!(n > 0 && data.len().is_multiple_of(16));
-    // z zero blocks prepended: the first group holds 4 − z real blocks in
-    // lanes z…3, and no 2^128 bit in lanes below z.
+    debug_assert!(data.len().is_multiple_of(16));
+    if n == 0 {
+        // The last group alone: no zero blocks to prepend.
+        if let Some(l) = last {
+            let hv = add(&load4(&l.bytes, l.hibit), &acc_in_lane(h, LANE_OF[0]));
+            *h = horner4(hv, powers, &[], None);
+        }
+        return;
+    }
+    // z zero blocks prepended (the last group's four blocks do not change
+    // the count mod 4): the first group holds 4 − z real blocks in lanes
+    // z…3, and no 2^128 bit in lanes below z.
     let z = (4 - n % 4) % 4;
     let (first, rest) = data.split_at(16 * (4 - z));
-    let mut block = [0u8; 64];
-    block[16 * z..].copy_from_slice(first);
     // Lane j holds block LANE_OF[j]: a real block (2^128 bit) if ≥ z.
-    let bits = LANE_OF.map(|k| if k >= z { HIBIT as i64 } else { 0 });
-    let hibit = _mm256_setr_epi64x(bits[0], bits[1], bits[2], bits[3]);
-    let hv = add(&load4(&block, hibit), &acc_in_lane(h, LANE_OF[z]));
-    block.fill(0);
-    core::hint::black_box(&mut block);
-    *h = horner4(hv, powers, rest);
+    let bit = |j: usize| if LANE_OF[j] >= z { HIBIT as i64 } else { 0 };
+    let hibit = _mm256_setr_epi64x(bit(0), bit(1), bit(2), bit(3));
+    let g = match data.first_chunk::<64>() {
+        Some(d) => {
+            let (a, b) = shifted_first(d, z);
+            limbs4(a, b, hibit)
+        }
+        None => {
+            // Fewer than four blocks in all (forced short inputs only).
+            let mut block = [0u8; 64];
+            block[16 * z..].copy_from_slice(first);
+            let g = load4(&block, hibit);
+            block.fill(0);
+            core::hint::black_box(&mut block);
+            g
+        }
+    };
+    let hv = add(&g, &acc_in_lane(h, LANE_OF[z]));
+    *h = horner4(hv, powers, rest, last);
 }
 
 #[cfg(test)]
@@ -860,6 +1114,70 @@ mod tests {
                 k.blocks_decimation(&mut h, &data[..16 * n], true);
                 assert_eq!(portable::freeze(&h), want, "decimation, {n} blocks");
                 assert!(h[2] <= 4);
+            }
+        }
+    }
+
+    /// Both tail kernels (whole blocks, then one or two tail blocks with
+    /// either 2^128 bit in the vector loop's last group), forced onto the
+    /// vector path at every block count up to 40 and unforced up to 140
+    /// (the three-group loop from 128), against the scalar loop.
+    #[test]
+    fn tail_kernels_match_scalar() {
+        let Some(token) = Avx2::get() else {
+            return;
+        };
+        let mut s = 0x6a09_e667_f3bc_c909_u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut data = [0u8; 16 * 140];
+        for trial in 0..6 {
+            let key: [u8; 32] = core::array::from_fn(|i| {
+                if trial == 0 {
+                    0xff
+                } else {
+                    (next() >> (i % 8)) as u8
+                }
+            });
+            for b in data.iter_mut() {
+                *b = if trial == 0 { 0xff } else { next() as u8 };
+            }
+            let prefix: [u8; 32] = core::array::from_fn(|_| next() as u8);
+            let counts = (0..=40)
+                .map(|n| (n, true))
+                .chain((0..=140).map(|n| (n, false)));
+            for (n, force) in counts {
+                for c in 1..=2 {
+                    let mut tail = Tail::new();
+                    for _ in 0..c {
+                        let m = if trial == 0 {
+                            u128::MAX
+                        } else {
+                            u128::from(next()) << 64 | u128::from(next())
+                        };
+                        tail.push(m, next() & 1);
+                    }
+                    let scalar = portable::Key::new(&key);
+                    let mut start: Acc = [0; 3];
+                    scalar.blocks(&mut start, &prefix);
+                    let mut want = start;
+                    scalar.blocks(&mut want, &data[..16 * n]);
+                    tail.absorb(&scalar, &mut want);
+                    let want = portable::freeze(&want);
+                    let mut k = Key::new(token, &key);
+                    let mut h = start;
+                    k.blocks_tail_goll_gueron(&mut h, &data[..16 * n], &tail, force);
+                    assert_eq!(portable::freeze(&h), want, "Goll–Gueron, {n} + {c} blocks");
+                    assert!(h[2] <= 4);
+                    let mut h = start;
+                    k.blocks_tail_decimation(&mut h, &data[..16 * n], &tail, force);
+                    assert_eq!(portable::freeze(&h), want, "decimation, {n} + {c} blocks");
+                    assert!(h[2] <= 4);
+                }
             }
         }
     }

@@ -150,6 +150,10 @@ impl core::error::Error for Error {}
 enum Engine {
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::Key),
+    /// The AVX2 default: per call, Goll–Gueron or complete decimation,
+    /// whichever is faster for the block count (see [`avx2::Key::blocks_best`]).
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Key),
     #[cfg(target_arch = "x86_64")]
     Avx2Decimation(avx2::Key),
     #[cfg(target_arch = "x86_64")]
@@ -170,13 +174,8 @@ impl Engine {
             if let Some(t) = cpu::Avx512Ifma::get() {
                 return Engine::Ifma(ifma::Key::new(t, key));
             }
-            // Goll–Gueron's form: 5–9 % faster than complete decimation
-            // on Zen 3 (the sweep's band means to 4 000 B,
-            // docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md), level on the
-            // Xeon f6m207's AVX2 tier (0.611 against 0.618 cycles/byte at 16
-            // KiB).
             if let Some(t) = cpu::Avx2::get() {
-                return Engine::Avx2GollGueron(avx2::Key::new(t, key));
+                return Engine::Avx2(avx2::Key::new(t, key));
             }
         }
         Engine::portable(key)
@@ -189,6 +188,16 @@ impl Engine {
 
     #[cfg(not(target_arch = "x86_64"))]
     fn ifma(_key: &[u8; 32]) -> Option<Engine> {
+        None
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2(key: &[u8; 32]) -> Option<Engine> {
+        Some(Engine::Avx2(avx2::Key::new(cpu::Avx2::get()?, key)))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn avx2(_key: &[u8; 32]) -> Option<Engine> {
         None
     }
 
@@ -228,6 +237,8 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Ifma(_) => "avx512ifma",
             #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
             Engine::Avx2Decimation(_) => "avx2-decimation",
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2GollGueron(_) => "avx2-goll-gueron",
@@ -241,7 +252,7 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Ifma(k) => k.scalar(),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.scalar(),
+            Engine::Avx2(k) | Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.scalar(),
             Engine::Portable(k) => k,
         }
     }
@@ -253,10 +264,30 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Ifma(k) => k.blocks(h, data, false),
             #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(k) => k.blocks_best(h, data),
+            #[cfg(target_arch = "x86_64")]
             Engine::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2GollGueron(k) => k.blocks_goll_gueron(h, data, false),
             Engine::Portable(k) => k.blocks(h, data),
+        }
+    }
+
+    /// Absorbs whole 16-byte blocks and then the final `tail` blocks: the
+    /// AVX2 kernels take the tail into their last vector group.
+    fn blocks_tail(&mut self, h: &mut portable::Acc, data: &[u8], tail: &portable::Tail) {
+        debug_assert_eq!(data.len() % 16, 0);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(k) => k.blocks_tail_best(h, data, tail),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2Decimation(k) => k.blocks_tail_decimation(h, data, tail, false),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2GollGueron(k) => k.blocks_tail_goll_gueron(h, data, tail, false),
+            _ => {
+                self.blocks(h, data);
+                tail.absorb(self.scalar(), h);
+            }
         }
     }
 }
@@ -361,10 +392,11 @@ impl Poly1305 {
         if !whole.is_empty() {
             self.engine.blocks(&mut self.h, whole);
         }
-        // `rest.len() < 16`.
-        if let Some(dst) = self.buf.get_mut(..rest.len()) {
-            dst.copy_from_slice(rest);
-        }
+        // `rest.len() < 16`. Written as one 16-byte value, zero past its
+        // bytes (byte copies would stall `tag`'s 16-byte load: no
+        // store-to-load forwarding from several smaller stores). Invariant:
+        // while `buffered > 0`, the bytes of `buf` past `buffered` are zero.
+        self.buf = crate::partial::le_partial(rest).to_le_bytes();
         self.buffered = rest.len();
     }
 
@@ -398,18 +430,20 @@ impl Poly1305 {
 
     /// The tag of everything absorbed (see [`Poly1305::finalize`]).
     fn tag(&mut self) -> [u8; 16] {
-        // `buffered < 16`.
-        if self.buffered > 0
-            && let Some(tail) = self.buf.get(..self.buffered)
-        {
-            self.engine.scalar().partial_block(&mut self.h, tail);
+        // `buffered < 16`, and the buffer is zero past its bytes (see
+        // `update`): the partial block is the buffer's value plus 0x01 after
+        // its bytes.
+        if self.buffered > 0 {
+            let mut m = u128::from_le_bytes(self.buf) | 1 << (8 * (self.buffered % 16));
+            self.engine.scalar().block_value(&mut self.h, m, 0);
+            m.zeroize();
         }
         self.buffered = 0;
         portable::finish(&self.h, self.s)
     }
 
-    /// The backend in use: `avx512ifma`, `avx2-decimation`,
-    /// `avx2-goll-gueron` or `portable`.
+    /// The backend in use: `avx512ifma`, `avx2` (the AVX2 default),
+    /// `avx2-decimation`, `avx2-goll-gueron` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.engine.name()
     }
@@ -422,6 +456,12 @@ impl Poly1305 {
     #[doc(hidden)]
     pub fn new_ifma(key: &[u8; 32]) -> Option<Poly1305> {
         Engine::ifma(key).map(|e| Poly1305::with_engine(key, e))
+    }
+
+    /// The AVX2 default (Goll–Gueron or complete decimation per call).
+    #[doc(hidden)]
+    pub fn new_avx2(key: &[u8; 32]) -> Option<Poly1305> {
+        Engine::avx2(key).map(|e| Poly1305::with_engine(key, e))
     }
 
     #[doc(hidden)]
@@ -440,6 +480,7 @@ impl Poly1305 {
     #[cfg(feature = "alloc")]
     pub fn all_backends(key: &[u8; 32]) -> alloc::vec::Vec<Poly1305> {
         let mut v = alloc::vec![Poly1305::new_portable(key)];
+        v.extend(Poly1305::new_avx2(key));
         v.extend(Poly1305::new_avx2_goll_gueron(key));
         v.extend(Poly1305::new_avx2_decimation(key));
         v.extend(Poly1305::new_ifma(key));
@@ -463,7 +504,9 @@ impl crate::test_util::SecretSpans for Poly1305 {
             #[cfg(target_arch = "x86_64")]
             Engine::Ifma(k) => k.secret_spans(s),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.secret_spans(s),
+            Engine::Avx2(k) | Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => {
+                k.secret_spans(s)
+            }
             Engine::Portable(k) => k.secret_spans(s),
         }
         s.secret("accumulator h", &self.h);
@@ -481,6 +524,11 @@ impl fmt::Debug for Poly1305 {
     }
 }
 
+/// Whole blocks from which the one-shot [`tag`] and the AEAD's tag hand
+/// their last blocks to [`Engine::blocks_tail`]: the AVX2 vector path's
+/// threshold.
+const TAIL_MIN_BLOCKS: usize = 20;
+
 /// One-shot Poly1305 (RFC 8439 §2.5) of `msg` under the one-time key `key`
 /// (`r ‖ s`), on the fastest backend.
 ///
@@ -494,7 +542,18 @@ impl fmt::Debug for Poly1305 {
 /// ```
 pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     let mut p = Poly1305::new(key);
-    p.update(msg);
+    // The whole message at once: a partial last block goes into the SIMD
+    // kernels' last group rather than through a scalar product after them.
+    // Short messages keep the plain path (the tail's set-up costs them more
+    // than it saves).
+    let (whole, rest) = msg.split_at(msg.len() - msg.len() % 16);
+    if !rest.is_empty() && whole.len() >= 16 * TAIL_MIN_BLOCKS {
+        let mut tail = portable::Tail::new();
+        tail.push(crate::partial::le_partial(rest) | 1 << (8 * rest.len()), 0);
+        p.engine.blocks_tail(&mut p.h, whole, &tail);
+    } else {
+        p.update(msg);
+    }
     // Not `finalize(self)`: moving the state (its size is the IFMA key's)
     // cost a `memcpy` call per tag.
     p.tag()
@@ -540,11 +599,27 @@ pub(crate) fn aead_tag_portable(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 1
 #[inline]
 fn aead_tag_on(mut p: Poly1305, aad: &[u8], ct: &[u8]) -> [u8; 16] {
     p.update_padded(aad);
-    p.update_padded(ct);
-    let mut lengths = [0u8; 16];
-    lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-    lengths[8..].copy_from_slice(&(ct.len() as u64).to_le_bytes());
-    p.update(&lengths);
+    // At a block boundary now (`update_padded` pads): `ct`'s whole blocks,
+    // then its zero-padded partial block and the lengths as the tail.
+    debug_assert_eq!(p.buffered, 0);
+    let (whole, rest) = ct.split_at(ct.len() - ct.len() % 16);
+    if whole.len() < 16 * TAIL_MIN_BLOCKS {
+        p.update_padded(ct);
+        let mut lengths = [0u8; 16];
+        lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
+        lengths[8..].copy_from_slice(&(ct.len() as u64).to_le_bytes());
+        p.update(&lengths);
+        return p.tag();
+    }
+    let mut tail = portable::Tail::new();
+    if !rest.is_empty() {
+        tail.push(crate::partial::le_partial(rest), 1);
+    }
+    tail.push(
+        u128::from(aad.len() as u64) | u128::from(ct.len() as u64) << 64,
+        1,
+    );
+    p.engine.blocks_tail(&mut p.h, whole, &tail);
     p.tag()
 }
 

@@ -22,12 +22,15 @@
 //!
 //! # Implementations
 //!
-//! - `fieldwork best (<backend>)`: `Poly1305::new`, which chooses the
-//!   fastest backend (named from `backend_name()`); the reference for the
-//!   ratios.
+//! - `fieldwork best (<backend>)`: the one-shot `fieldwork::poly1305::tag`
+//!   (the call for a whole message; on the fastest backend, named from
+//!   `backend_name()`); the reference for the ratios. Unlike streaming, it
+//!   knows where the message ends, so the SIMD backends take a final
+//!   partial block into their last vector group.
 //! - `fieldwork (<backend>)`: each backend this CPU has, through the
-//!   hidden per-backend constructors (`new_portable`, `new_avx2_goll_gueron`,
-//!   `new_avx2_decimation`, `new_ifma`), each as its own column.
+//!   hidden per-backend constructors (`new_portable`, `new_avx2`,
+//!   `new_avx2_goll_gueron`, `new_avx2_decimation`, `new_ifma`) and the
+//!   streaming `update(message)`, `finalize()`, each as its own column.
 //! - `RustCrypto poly1305`: `KeyInit::new`, `compute_unpadded(message)`
 //!   (RFC 8439 padding of a partial last block, as ours); it chooses at run
 //!   time between AVX2 code and a portable fallback.
@@ -97,9 +100,7 @@ pub struct Column {
 
 #[inline(always)]
 fn best(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
-    let mut p = Poly1305::new(key);
-    p.update(msg);
-    p.finalize()
+    fieldwork::poly1305::tag(key, msg)
 }
 
 #[inline(always)]
@@ -112,6 +113,7 @@ fn peer(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 /// Our backends: column name and constructor.
 const BACKENDS: &[(&str, MakeFn)] = &[
     ("avx512ifma", Poly1305::new_ifma),
+    ("avx2", Poly1305::new_avx2),
     ("avx2-decimation", Poly1305::new_avx2_decimation),
     ("avx2-goll-gueron", Poly1305::new_avx2_goll_gueron),
     ("portable", |k| Some(Poly1305::new_portable(k))),
