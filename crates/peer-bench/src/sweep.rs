@@ -5,7 +5,7 @@
 //!
 //! Each length is one comparison of its own: every column (fieldwork's
 //! Goll–Gueron AVX2 backend, its complete-decimation AVX2 backend, its
-//! default `Poly1305::new`, and the peers of the `poly1305` group) is timed
+//! default (the one-shot `tag`), and the peers of the `poly1305` group) is timed
 //! interleaved on the same key and message, key setup included, with a short
 //! sampling budget per length ([`sampler`]), and its median converted to
 //! estimated core cycles per byte. Every column is first checked against
@@ -378,7 +378,9 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: Result<&[Band], &str>) ->
         out,
         "Each length is timed on its own: every column interleaved on the same \
          random key and message, the whole keyed MAC per call (key setup, \
-         message, finalisation), the median of up to {MAX_SAMPLES} interleaved \
+         message, finalisation: `update` and `finalize` for the per-backend \
+         columns, the one-shot `tag` for fieldwork's default), the median of up \
+         to {MAX_SAMPLES} interleaved \
          samples of at least 5 µs per column (a budget of about 20 ms per length \
          for all columns), converted to estimated core cycles per byte. \
          Single lengths are noisy on a shared machine; the band means are the \

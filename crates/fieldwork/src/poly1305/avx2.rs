@@ -33,7 +33,26 @@
 //!   prepended *logically* — the first vector step loads the first `4 − z`
 //!   blocks into lanes `z … 3` (lanes below `z` are zero, with no 2^128
 //!   bit) and `h` is added to lane `z`, the lane of `c₁`. No scalar tail
-//!   and no second lane layout.
+//!   and no second lane layout. The first group is the message's first 64
+//!   bytes moved up by `z` blocks in registers (`vperm2i128`).
+//!
+//! [`Key::blocks_best`], the default, takes decimation when the block
+//! count is 3 mod 4 and Goll–Gueron otherwise: one or two scalar head
+//! blocks hide behind the powers' chain, three do not, and decimation's
+//! extra vector step on a first group of one or two real blocks costs more
+//! than the hidden head.
+//!
+//! # The message's end
+//!
+//! When the caller knows where the message ends (the one-shot tag, the
+//! AEAD's tag), up to two final blocks that are not plain 16-byte blocks
+//! (a partial block with 0x01 after its bytes and no 2^128 bit; the AEAD's
+//! padded block and length block) come as a [`Tail`]; the last group is
+//! then the message's last whole blocks and the tail, built with two
+//! 32-byte stores, with per-lane 2^128 bits (`LastGroup`). The tag then
+//! waits for no scalar product after the combination (Zen 3,
+//! `scripts/ab-time.sh` on `examples/poly_one`: 353 B 160.8 → 155.1 ns,
+//! 361 B 165.7 → 156.0 ns with the default above).
 //!
 //! # Representation
 //!
@@ -119,9 +138,10 @@
 //! [`tag`]: super::tag
 //!
 //! Figure (AMD EPYC Zen 3, f25m1, `cargo run --release -p peer-bench
-//! --features system-peers -- --filter poly1305`, three runs): 576 B
-//! level with OpenSSL 3.0.22 (1.00×), 1 KiB 1.04–1.05×; the 16 KiB and
-//! marginal figures are on the CPU's page in `docs/benchmarks/`. A
+//! --features system-peers -- --poly1305-sweep FILE.csv`): the one-shot
+//! tag is faster than OpenSSL 3.0.22 at every length from 49 to 4 000 B;
+//! the 16 KiB and marginal figures are on the CPU's page in
+//! `docs/benchmarks/`. A
 //! 576-byte tag is ≈ 1 720 instructions (callgrind, `examples/poly_one`):
 //! ≈ 980 the vector loop and combination, ≈ 450 the powers and their
 //! tables, the rest key setup, dispatch and the final reduction. Its time
@@ -130,6 +150,12 @@
 //! vector pipes, ≈ 48 cycles), then the combination.
 //!
 //! Rejected (measured, reverted):
+//! - the tail's group built in a 64-byte stack buffer by byte copies, or
+//!   built outside the `target_feature` kernels (the intrinsics became
+//!   calls): 353 B 160 → 175 ns. `array::map` inside the kernels also
+//!   compiles to an out-of-line call (≈ 180 instructions a tag).
+//! - decimation for every block count: 1–5 % slower than the default per
+//!   count class below 1 KiB (sweep, best ÷ OpenSSL per class).
 //! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
 //! - one group per iteration for inputs below 128 blocks (no `r^8` to
 //!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns;

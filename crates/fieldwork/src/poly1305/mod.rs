@@ -59,25 +59,41 @@
 //! - `avx512ifma` (`poly1305/ifma.rs`): radix 2^44 on zmm with the
 //!   52-bit multiply-add (`vpmadd52luq`/`vpmadd52huq`), eight interleaved
 //!   Horner chains with `r^8`, complete 8-decimation as below.
-//! - `avx2-goll-gueron` (`poly1305/avx2.rs`): radix 2^26 on ymm, four
-//!   interleaved Horner chains with the multiplier `r^4` (Goll & Gueron,
-//!   ITNG 2015), the other `n mod 4` blocks on the scalar loop (first).
-//! - `avx2-decimation` (same file; not chosen by default, kept to be
-//!   compared): the same loop over the whole input by complete 4-decimation
-//!   Horner, zero blocks prepended logically when the block count is not a
-//!   multiple of 4 (Bhattacharyya & Sarkar, ePrint 2019/842). Measured at
-//!   every length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`,
-//!   `docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md`) it is 5–9 %
-//!   slower than Goll–Gueron's form (band means), whose scalar remainder
-//!   runs while the powers are computed and whose first group is loaded
-//!   in place (decimation's is copied into a zeroed 64-byte buffer), so
-//!   the dissertation's gain does not carry over to this core; level at
-//!   16 KiB (both share one loop).
+//! - `avx2` (`poly1305/avx2.rs`): radix 2^26 on ymm, four interleaved
+//!   Horner chains with the multiplier `r^4`; per call, complete
+//!   decimation when the block count is 3 mod 4 and Goll–Gueron's form
+//!   otherwise (measured per count class; see `Key::blocks_best` there).
+//! - `avx2-goll-gueron` (same file, kept to be compared): Goll & Gueron,
+//!   ITNG 2015 — the other `n mod 4` blocks on the scalar loop (first).
+//! - `avx2-decimation` (same file, kept to be compared): the same loop
+//!   over the whole input by complete 4-decimation Horner, zero blocks
+//!   prepended logically when the block count is not a multiple of 4
+//!   (Bhattacharyya & Sarkar, ePrint 2019/842). In the sweep of every
+//!   length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`,
+//!   `docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md`) it is 2–3 %
+//!   faster than Goll–Gueron's form per 1 KiB band (band means; up to 9 %
+//!   at single lengths), less than the dissertation's 34 % on Skylake:
+//!   our Goll–Gueron form runs its scalar remainder while the powers are
+//!   computed, so only the remainder's latency beyond them is saved.
+//!   (Until 2026-11-24 it measured 5–9 % *slower*: `array::map` in the
+//!   kernel compiled to an out-of-line call, and its first group was
+//!   copied into a stack buffer whose loads missed store forwarding.)
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
 //!   (below 336 B per `update` call on AVX2, 1 KiB on IFMA) and for a
-//!   final partial block. On Zen 3 the AVX2 path and the scalar loop are
-//!   level at 320 B; the AVX2 path is 1.3× faster at 576 B.
+//!   final partial block when streaming. On Zen 3 the AVX2 path and the
+//!   scalar loop are level at 320 B; the AVX2 path is 1.3× faster at 576 B.
+//!
+//! The one-shot [`tag`] (and the AEAD's tag) knows where the message ends:
+//! on the AVX2 backends its final partial block (the AEAD's: the padded
+//! ciphertext block and the length block) goes into the vector loop's last
+//! group, not through a scalar product after the lanes are combined. The
+//! streaming [`Poly1305::finalize`] cannot, and `new` and `finalize` move
+//! the state (464 bytes, set by the IFMA key): two `memcpy` calls, ≈ 21 ns
+//! of a 64-byte MAC on Zen 3 (73 against 52 ns). Prefer [`tag`] for a
+//! whole message. Rejected: `#[inline(always)]` or `#[inline(never)]` on
+//! them (rustc still copies the moved value; `inline(always)` added
+//! copies).
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
