@@ -155,7 +155,8 @@
 //!   calls): 353 B 160 → 175 ns. `array::map` inside the kernels also
 //!   compiles to an out-of-line call (≈ 180 instructions a tag).
 //! - decimation for every block count: 1–5 % slower than the default per
-//!   count class below 1 KiB (sweep, best ÷ OpenSSL per class).
+//!   count class 336–1 024 B (one sweep each, OpenSSL's column as the
+//!   common reference; sweeps differ by about 2 % run to run).
 //! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
 //! - one group per iteration for inputs below 128 blocks (no `r^8` to
 //!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns;

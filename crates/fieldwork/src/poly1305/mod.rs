@@ -70,11 +70,11 @@
 //!   prepended logically when the block count is not a multiple of 4
 //!   (Bhattacharyya & Sarkar, ePrint 2019/842). In the sweep of every
 //!   length 49–4 000 B on Zen 3 (`peer-bench --poly1305-sweep`,
-//!   `docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md`) it is 2–3 %
-//!   faster than Goll–Gueron's form per 1 KiB band (band means; up to 9 %
-//!   at single lengths), less than the dissertation's 34 % on Skylake:
-//!   our Goll–Gueron form runs its scalar remainder while the powers are
-//!   computed, so only the remainder's latency beyond them is saved.
+//!   `docs/benchmarks/poly1305-sweep-amd-epyc-f25m1.md`) the two are
+//!   level: band means 0.99–1.03 in three sweeps (single lengths up to
+//!   ±8 %), far from the dissertation's 34 % on Skylake, because our
+//!   Goll–Gueron form runs its scalar remainder while the powers are
+//!   computed, so only the remainder's latency beyond them can be saved.
 //!   (Until 2026-11-24 it measured 5–9 % *slower*: `array::map` in the
 //!   kernel compiled to an out-of-line call, and its first group was
 //!   copied into a stack buffer whose loads missed store forwarding.)
