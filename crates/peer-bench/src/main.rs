@@ -21,6 +21,8 @@
 //! `--poly1305-sweep CSV_FILE` runs no group: it measures Poly1305 at every
 //! length 49–4000 bytes and writes the CSV, an SVG of it and a Markdown note
 //! (see `sweep.rs`); `--poly1305-plot CSV_FILE` redraws the SVG from a CSV.
+//! `--chachapoly-sweep CSV_FILE` does the same for ChaCha20-Poly1305
+//! sealing at every length 64–2048 bytes (CSV and note, no figure).
 //!
 //! `--isa-rates` runs no group: it prints the latency and throughput of the
 //! vector instructions the kernels use (see `rates.rs`).
@@ -84,6 +86,11 @@ struct Args {
     /// decimation over Goll–Gueron per 1 KiB band (same name, .md).
     #[arg(long, value_name = "CSV_FILE", conflicts_with = "poly1305_plot")]
     poly1305_sweep: Option<PathBuf>,
+    /// Instead of the groups: ChaCha20-Poly1305 sealing's cycles/byte at
+    /// every length 64..=2048 bytes for fieldwork and each peer, written to
+    /// CSV_FILE, with a note (same name, .md) of where each peer is faster.
+    #[arg(long, value_name = "CSV_FILE")]
+    chachapoly_sweep: Option<PathBuf>,
     /// Redraw the figure (CSV_FILE with .svg) from an existing sweep and
     /// print its band table, without measuring.
     #[arg(long, value_name = "CSV_FILE")]
@@ -137,6 +144,15 @@ fn main() -> ExitCode {
     }
     if let Some(csv) = &args.poly1305_plot {
         return match plot(csv) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(csv) = &args.chachapoly_sweep {
+        return match run_chachapoly_sweep(csv, &args, report) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -295,17 +311,7 @@ fn run_sweep(
     }
     let svg_path = csv.with_extension("svg");
     let md_path = csv.with_extension("md");
-    // The figures are cycles: without a core-clock estimate (the add and
-    // imul chains disagree when the machine is busy) they would be ticks.
-    let clock = (0..5)
-        .map(|i| {
-            if i > 0 {
-                std::thread::sleep(std::time::Duration::from_secs(1));
-            }
-            Clock::calibrate()
-        })
-        .find(|c| c.core_ghz.is_some())
-        .ok_or("the core clock could not be estimated in five tries (is the machine busy?)")?;
+    let clock = sweep_clock()?;
     let sampler = sweep::sampler(&clock, args.quick);
     let date = benchtime::today_utc();
     let cpu = cpu_description();
@@ -372,6 +378,90 @@ fn run_sweep(
     }
     println!("{}", sweep::column_means_table(&data));
     for p in [csv, &svg_path, &md_path] {
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+/// The clock of a sweep. The figures are cycles: without a core-clock
+/// estimate (the add and imul chains disagree when the machine is busy)
+/// they would be ticks, so it is tried five times.
+fn sweep_clock() -> Result<Clock, String> {
+    (0..5)
+        .map(|i| {
+            if i > 0 {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+            Clock::calibrate()
+        })
+        .find(|c| c.core_ghz.is_some())
+        .ok_or_else(|| {
+            "the core clock could not be estimated in five tries (is the machine busy?)".into()
+        })
+}
+
+/// `--chachapoly-sweep`: measures, then writes the CSV and the note.
+fn run_chachapoly_sweep(
+    csv: &std::path::Path,
+    args: &Args,
+    report: fieldwork::cpu::CpuReport,
+) -> Result<(), String> {
+    let parent = csv.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(dir) = parent.filter(|d| !d.is_dir()) {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    let md_path = csv.with_extension("md");
+    let clock = sweep_clock()?;
+    let sampler = sweep::sampler(&clock, args.quick);
+    let cpu = cpu_description();
+    eprintln!(
+        "chachapoly sweep {}..={} bytes on {cpu}; {}",
+        groups::chachapoly::SWEEP_FIRST,
+        groups::chachapoly::SWEEP_LAST,
+        clock.describe()
+    );
+    let started = std::time::Instant::now();
+    let data = groups::chachapoly::sweep(&clock, &sampler, |length| {
+        eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
+    })?;
+    let after = Clock::calibrate();
+    let level = match report.cap {
+        Some(c) => format!("`{}` ({}={c})", report.level, fieldwork::cpu::CAP_VARIABLE),
+        None => format!("`{}`", report.level),
+    };
+    let name = csv
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let info = sweep::NoteInfo {
+        cpu,
+        level,
+        date: benchtime::today_utc(),
+        commit: page::git_commit(),
+        command: page::command_line(
+            report.cap,
+            &std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+        ),
+        clock: clock.describe(),
+        clock_after: (after.describe(), false),
+        csv: name,
+        svg: String::new(),
+    };
+    let note = sweep::peer_note(
+        &info,
+        &data,
+        "ChaCha20-Poly1305 sealing (13 B AAD)",
+        "--chachapoly-sweep",
+    );
+    let write = |path: &std::path::Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(csv, &data.to_csv())?;
+    write(&md_path, &note)?;
+    println!("{note}");
+    for p in [csv, &md_path] {
         eprintln!("wrote {}", p.display());
     }
     Ok(())

@@ -207,20 +207,16 @@ less_safe_key_seal!(aws_lc_rs ring);
 
 type Column = (String, bool, std::rc::Rc<dyn Seal>);
 
-/// The `chachapoly` cases (ChaCha20-Poly1305 and XChaCha20-Poly1305).
-pub fn cases() -> Result<Vec<Case>, String> {
-    let mut rng = Rng(0x6368_6163_6861_706f);
-    let key: [u8; 32] = random(&mut rng, 32).try_into().unwrap_or([0; 32]);
-    let data = random(&mut rng, 65536);
-    let nonce12 = random(&mut rng, 12);
-    let nonce24 = random(&mut rng, 24);
-    let ours = ChaCha20Poly1305::new(&key.into());
+/// The ChaCha20-Poly1305 sealing columns under `key`: fieldwork (first),
+/// then RustCrypto, aws-lc-rs and ring.
+fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
+    let ours = ChaCha20Poly1305::new(key.into());
     let backend = ours.backend_name();
-    let aws = aws_lc_rs::aead::UnboundKey::new(&aws_lc_rs::aead::CHACHA20_POLY1305, &key)
+    let aws = aws_lc_rs::aead::UnboundKey::new(&aws_lc_rs::aead::CHACHA20_POLY1305, key)
         .map_err(|_| "aws-lc-rs refused the key".to_string())?;
-    let rng_key = ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &key)
+    let rng_key = ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, key)
         .map_err(|_| "ring refused the key".to_string())?;
-    let columns: Vec<Column> = vec![
+    Ok(vec![
         (
             format!("fieldwork ({backend})"),
             true,
@@ -233,7 +229,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             )
             .into(),
             false,
-            std::rc::Rc::new(chacha20poly1305::ChaCha20Poly1305::new(&key.into())),
+            std::rc::Rc::new(chacha20poly1305::ChaCha20Poly1305::new(key.into())),
         ),
         (
             concat!("aws-lc-rs ", env!("PEER_VERSION_AWS_LC_RS")).into(),
@@ -245,7 +241,96 @@ pub fn cases() -> Result<Vec<Case>, String> {
             false,
             std::rc::Rc::new(ring::aead::LessSafeKey::new(rng_key)),
         ),
-    ];
+    ])
+}
+
+/// Every column's sealing of `data[..n]` under `nonce` equals fieldwork's
+/// (the first column's), for each `n` of `lengths`.
+fn check_seal(
+    cols: &[Column],
+    nonce: &[u8],
+    data: &[u8],
+    lengths: impl IntoIterator<Item = usize>,
+) -> Result<(), String> {
+    for n in lengths {
+        let Some(((_, _, first), rest)) = cols.split_first() else {
+            return Ok(());
+        };
+        let mut want = data[..n].to_vec();
+        let want_tag = first
+            .seal(nonce, AAD, &mut want)
+            .ok_or("fieldwork refused to seal")?;
+        for (name, _, c) in rest {
+            let mut got = data[..n].to_vec();
+            let tag = c
+                .seal(nonce, AAD, &mut got)
+                .ok_or(format!("{name} refused to seal"))?;
+            if got != want || tag != want_tag {
+                return Err(format!(
+                    "{name} disagrees with fieldwork at {n} bytes: tag {} instead of {}",
+                    hexed(&tag),
+                    hexed(&want_tag)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first swept length of `--chachapoly-sweep`.
+pub const SWEEP_FIRST: usize = 64;
+/// The last swept length of `--chachapoly-sweep`.
+pub const SWEEP_LAST: usize = 2048;
+
+/// `--chachapoly-sweep`: ChaCha20-Poly1305 sealing (13 bytes of associated
+/// data) at every length [`SWEEP_FIRST`]..=[`SWEEP_LAST`], every column
+/// interleaved per length, after checking every column against fieldwork
+/// at every length; cycles/byte per column. `progress` is told every 100
+/// lengths.
+pub fn sweep(
+    clock: &benchtime::Clock,
+    sampler: &benchtime::Sampler,
+    mut progress: impl FnMut(usize),
+) -> Result<crate::sweep::Sweep, String> {
+    let mut rng = Rng(0x7377_6565_7063_6870);
+    let key: [u8; 32] = random(&mut rng, 32).try_into().unwrap_or([0; 32]);
+    let data = random(&mut rng, SWEEP_LAST);
+    let nonce = random(&mut rng, 12);
+    let cols = seal_columns(&key)?;
+    check_seal(&cols, &nonce, &data, SWEEP_FIRST..=SWEEP_LAST)?;
+    let mut rows = Vec::new();
+    for n in SWEEP_FIRST..=SWEEP_LAST {
+        let mut routines: Vec<Routine<'static>> = cols
+            .iter()
+            .map(|(_, _, c)| seal_routine(c.clone(), nonce.clone(), n))
+            .collect();
+        let timings = sampler.run(&mut routines);
+        rows.push(crate::sweep::Row {
+            length: n,
+            cycles_per_byte: timings
+                .iter()
+                .map(|t| clock.cycles(t.median) / n as f64)
+                .collect(),
+        });
+        if n.is_multiple_of(100) {
+            progress(n);
+        }
+    }
+    Ok(crate::sweep::Sweep {
+        columns: cols.into_iter().map(|(name, _, _)| name).collect(),
+        rows,
+    })
+}
+
+/// The `chachapoly` cases (ChaCha20-Poly1305 and XChaCha20-Poly1305).
+pub fn cases() -> Result<Vec<Case>, String> {
+    let mut rng = Rng(0x6368_6163_6861_706f);
+    let key: [u8; 32] = random(&mut rng, 32).try_into().unwrap_or([0; 32]);
+    let data = random(&mut rng, 65536);
+    let nonce12 = random(&mut rng, 12);
+    let nonce24 = random(&mut rng, 24);
+    let backend = ChaCha20Poly1305::new(&key.into()).backend_name();
+    let columns = seal_columns(&key)?;
     let xcolumns: Vec<Column> = vec![
         (
             format!("fieldwork ({backend})"),
@@ -266,26 +351,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
         (&columns, &nonce12, SEAL_SIZES),
         (&xcolumns, &nonce24, XSEAL_SIZES),
     ] {
-        for n in sizes.iter().chain(CHECK_ONLY).copied() {
-            let mut want = data[..n].to_vec();
-            let want_tag = cols[0]
-                .2
-                .seal(nonce, AAD, &mut want)
-                .ok_or("fieldwork refused to seal")?;
-            for (name, _, c) in cols.iter().skip(1) {
-                let mut got = data[..n].to_vec();
-                let tag = c
-                    .seal(nonce, AAD, &mut got)
-                    .ok_or(format!("{name} refused to seal"))?;
-                if got != want || tag != want_tag {
-                    return Err(format!(
-                        "{name} disagrees with fieldwork at {n} bytes: tag {} instead of {}",
-                        hexed(&tag),
-                        hexed(&want_tag)
-                    ));
-                }
-            }
-        }
+        check_seal(cols, nonce, &data, sizes.iter().chain(CHECK_ONLY).copied())?;
     }
     let mut cases = Vec::new();
     for (group, cols, nonce, sizes) in [
