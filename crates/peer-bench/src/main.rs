@@ -421,7 +421,7 @@ fn run_chachapoly_sweep(
         clock.describe()
     );
     let started = std::time::Instant::now();
-    let data = groups::chachapoly::sweep(&clock, &sampler, |length| {
+    let (data, open) = groups::chachapoly::sweep(&clock, &sampler, |length| {
         eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
     })?;
     let after = Clock::calibrate();
@@ -449,19 +449,38 @@ fn run_chachapoly_sweep(
         csv: name,
         svg: String::new(),
     };
-    let note = sweep::peer_note(
+    let open_csv = csv.with_file_name(format!(
+        "{}-open.csv",
+        csv.file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    ));
+    let open_name = open_csv
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut note = sweep::peer_note(
         &info,
         &data,
-        "ChaCha20-Poly1305 sealing (13 B AAD)",
+        "ChaCha20-Poly1305 sealing and opening (13 B AAD)",
         "--chachapoly-sweep",
+    );
+    let _ = std::fmt::Write::write_fmt(
+        &mut note,
+        format_args!(
+            "\n## Opening\n\nThe same, opening in place (each call first copies the \
+         sealed message into the work buffer: every column pays the same copy); \
+         data: [{open_name}]({open_name}).\n\n{}\n## Opening: mean cycles/byte per band\n\n{}",
+            sweep::peer_table(&open),
+            sweep::column_means_table(&open)
+        ),
     );
     let write = |path: &std::path::Path, text: &str| {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
     write(csv, &data.to_csv())?;
+    write(&open_csv, &open.to_csv())?;
     write(&md_path, &note)?;
     println!("{note}");
-    for p in [csv, &md_path] {
+    for p in [csv, &open_csv, &md_path] {
         eprintln!("wrote {}", p.display());
     }
     Ok(())

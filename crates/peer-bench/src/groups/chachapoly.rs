@@ -146,26 +146,39 @@ fn keystream_routine(
     })
 }
 
-/// Seals `buf` in place with a detached tag: one column's implementation.
+/// Seals `buf` in place with a detached tag, and opens: one column's
+/// implementation.
 trait Seal {
     fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]>;
+    /// Opens `sealed` (ciphertext ‖ tag) in place; whether it was
+    /// authentic.
+    fn open(&self, nonce: &[u8], aad: &[u8], sealed: &mut [u8]) -> bool;
 }
 
-impl Seal for ChaCha20Poly1305 {
-    #[inline(always)]
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
-        self.encrypt_in_place_detached(nonce.try_into().ok()?, aad, buf)
-            .ok()
-    }
+macro_rules! fieldwork_seal {
+    ($($t:ty),*) => {$(
+        impl Seal for $t {
+            #[inline(always)]
+            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+                self.encrypt_in_place_detached(nonce.try_into().ok()?, aad, buf)
+                    .ok()
+            }
+            #[inline(always)]
+            fn open(&self, nonce: &[u8], aad: &[u8], sealed: &mut [u8]) -> bool {
+                let (Ok(nonce), Some(n)) = (nonce.try_into(), sealed.len().checked_sub(16)) else {
+                    return false;
+                };
+                let (ct, tag) = sealed.split_at_mut(n);
+                let Ok(tag) = <&[u8; 16]>::try_from(&*tag) else {
+                    return false;
+                };
+                self.decrypt_in_place_detached(nonce, aad, ct, tag.into())
+                    .is_ok()
+            }
+        }
+    )*};
 }
-
-impl Seal for XChaCha20Poly1305 {
-    #[inline(always)]
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
-        self.encrypt_in_place_detached(nonce.try_into().ok()?, aad, buf)
-            .ok()
-    }
-}
+fieldwork_seal!(ChaCha20Poly1305, XChaCha20Poly1305);
 
 macro_rules! rustcrypto_seal {
     ($($t:ty),*) => {$(
@@ -176,6 +189,17 @@ macro_rules! rustcrypto_seal {
                     .encrypt_inout_detached(nonce.try_into().ok()?, aad, buf.into())
                     .ok()?;
                 Some(tag.into())
+            }
+            #[inline(always)]
+            fn open(&self, nonce: &[u8], aad: &[u8], sealed: &mut [u8]) -> bool {
+                let (Ok(nonce), Some(n)) = (nonce.try_into(), sealed.len().checked_sub(16)) else {
+                    return false;
+                };
+                let (ct, tag) = sealed.split_at_mut(n);
+                let Ok(tag) = (&*tag).try_into() else {
+                    return false;
+                };
+                self.decrypt_inout_detached(nonce, aad, ct.into(), tag).is_ok()
             }
         }
     )*};
@@ -199,6 +223,14 @@ macro_rules! less_safe_key_seal {
                     )
                     .ok()?;
                 tag.as_ref().try_into().ok()
+            }
+            #[inline(always)]
+            fn open(&self, nonce: &[u8], aad: &[u8], sealed: &mut [u8]) -> bool {
+                use $krate::aead::{Aad, Nonce};
+                let Ok(nonce) = Nonce::try_assume_unique_for_key(nonce) else {
+                    return false;
+                };
+                self.open_in_place(nonce, Aad::from(aad), sealed).is_ok()
             }
         }
     )*};
@@ -282,43 +314,86 @@ pub const SWEEP_FIRST: usize = 64;
 /// The last swept length of `--chachapoly-sweep`.
 pub const SWEEP_LAST: usize = 2048;
 
-/// `--chachapoly-sweep`: ChaCha20-Poly1305 sealing (13 bytes of associated
-/// data) at every length [`SWEEP_FIRST`]..=[`SWEEP_LAST`], every column
-/// interleaved per length, after checking every column against fieldwork
-/// at every length; cycles/byte per column. `progress` is told every 100
-/// lengths.
+/// `--chachapoly-sweep`: ChaCha20-Poly1305 sealing and opening (13 bytes
+/// of associated data) at every length [`SWEEP_FIRST`]..=[`SWEEP_LAST`],
+/// every column interleaved per length, after checking every column
+/// against fieldwork at every length (the same sealing; each opens
+/// fieldwork's); cycles/byte per column, sealing then opening. `progress`
+/// is told every 100 lengths.
 pub fn sweep(
     clock: &benchtime::Clock,
     sampler: &benchtime::Sampler,
     mut progress: impl FnMut(usize),
-) -> Result<crate::sweep::Sweep, String> {
+) -> Result<(crate::sweep::Sweep, crate::sweep::Sweep), String> {
     let mut rng = Rng(0x7377_6565_7063_6870);
     let key: [u8; 32] = random(&mut rng, 32).try_into().unwrap_or([0; 32]);
     let data = random(&mut rng, SWEEP_LAST);
     let nonce = random(&mut rng, 12);
     let cols = seal_columns(&key)?;
     check_seal(&cols, &nonce, &data, SWEEP_FIRST..=SWEEP_LAST)?;
-    let mut rows = Vec::new();
+    let mut seal_rows = Vec::new();
+    let mut open_rows = Vec::new();
     for n in SWEEP_FIRST..=SWEEP_LAST {
-        let mut routines: Vec<Routine<'static>> = cols
-            .iter()
-            .map(|(_, _, c)| seal_routine(c.clone(), nonce.clone(), n))
-            .collect();
-        let timings = sampler.run(&mut routines);
-        rows.push(crate::sweep::Row {
-            length: n,
-            cycles_per_byte: timings
+        let mut sealed = data[..n].to_vec();
+        let tag = cols[0]
+            .2
+            .seal(&nonce, AAD, &mut sealed)
+            .ok_or("fieldwork refused to seal")?;
+        sealed.extend_from_slice(&tag);
+        for (name, _, c) in &cols {
+            let mut work = sealed.clone();
+            if !c.open(&nonce, AAD, &mut work) || work[..n] != data[..n] {
+                return Err(format!(
+                    "{name} failed to open fieldwork's sealing of {n} bytes"
+                ));
+            }
+        }
+        for (rows, open) in [(&mut seal_rows, false), (&mut open_rows, true)] {
+            let mut routines: Vec<Routine<'static>> = cols
                 .iter()
-                .map(|t| clock.cycles(t.median) / n as f64)
-                .collect(),
-        });
+                .map(|(_, _, c)| {
+                    if open {
+                        open_routine(c.clone(), nonce.clone(), sealed.clone())
+                    } else {
+                        seal_routine(c.clone(), nonce.clone(), n)
+                    }
+                })
+                .collect();
+            let timings = sampler.run(&mut routines);
+            rows.push(crate::sweep::Row {
+                length: n,
+                cycles_per_byte: timings
+                    .iter()
+                    .map(|t| clock.cycles(t.median) / n as f64)
+                    .collect(),
+            });
+        }
         if n.is_multiple_of(100) {
             progress(n);
         }
     }
-    Ok(crate::sweep::Sweep {
-        columns: cols.into_iter().map(|(name, _, _)| name).collect(),
-        rows,
+    let names: Vec<String> = cols.into_iter().map(|(name, _, _)| name).collect();
+    Ok((
+        crate::sweep::Sweep {
+            columns: names.clone(),
+            rows: seal_rows,
+        },
+        crate::sweep::Sweep {
+            columns: names,
+            rows: open_rows,
+        },
+    ))
+}
+
+/// Opening `sealed` (ciphertext ‖ tag) in place per call, after copying it
+/// into the work buffer (every column pays the same copy of at most 2 KiB).
+fn open_routine(c: std::rc::Rc<dyn Seal>, nonce: Vec<u8>, sealed: Vec<u8>) -> Routine<'static> {
+    let mut work = sealed.clone();
+    Box::new(move |calls| {
+        for _ in 0..calls {
+            work.copy_from_slice(black_box(&sealed));
+            black_box(c.open(black_box(&nonce), black_box(AAD), &mut work));
+        }
     })
 }
 
