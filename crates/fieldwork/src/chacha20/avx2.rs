@@ -602,6 +602,34 @@ pub(crate) fn keystream_h_with<const S: usize>(
     nonce: &[u32; 3],
     counter: u32,
     m: Masks,
+    between: impl FnMut(usize),
+) -> [[__m256i; 4]; S] {
+    let offsets = core::array::from_fn(|s| [2 * s as u32, 2 * s as u32 + 1]);
+    keystream_h_offsets(key, nonce, counter, offsets, m, between)
+}
+
+/// The keystream blocks `counter + offsets[s][i]` (state `s`, half `i`),
+/// in the layout of [`keystream_h`]: blocks that need not be consecutive
+/// in one kernel call (the AEAD's opening computes block 0 with the
+/// message's last blocks).
+#[inline(always)]
+pub(crate) fn keystream_h_at<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    offsets: [[u32; 2]; S],
+    m: Masks,
+) -> [[__m256i; 4]; S] {
+    keystream_h_offsets(key, nonce, counter, offsets, m, |_| {})
+}
+
+#[inline(always)]
+fn keystream_h_offsets<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    offsets: [[u32; 2]; S],
+    m: Masks,
     mut between: impl FnMut(usize),
 ) -> [[__m256i; 4]; S] {
     let [s0, s1, s2, s3] = SIGMA.map(|x| x as i32);
@@ -620,13 +648,9 @@ pub(crate) fn keystream_h_with<const S: usize>(
             _mm256_broadcastsi128_si256(row3),
         );
         core::array::from_fn(|s| {
-            let step = 2 * s as i32;
-            [
-                a,
-                b,
-                c,
-                add(d, _mm256_setr_epi32(step, 0, 0, 0, step + 1, 0, 0, 0)),
-            ]
+            let [o0, o1] = offsets[s];
+            let (o0, o1) = (w(o0), w(o1));
+            [a, b, c, add(d, _mm256_setr_epi32(o0, 0, 0, 0, o1, 0, 0, 0))]
         })
     };
     let mut st = start;

@@ -18,9 +18,14 @@
 //! and the tail (under 512 bytes, on the smallest kernel that covers it)
 //! MAC the ciphertext of the call before them. Messages up to 192 bytes
 //! take one horizontal kernel call (block 0 included) and a scalar MAC.
-//! Opening MACs each 512-byte group while its keystream is computed, then
-//! XORs it in; the tail is MACed, the tag checked, and only then is the
-//! tail decrypted (on a mismatch the whole buffer is wiped).
+//! Opening up to 320 bytes takes one kernel call (block 0 and the
+//! keystream), the MAC, the check, then the XOR. Longer: block 0 from a
+//! call of its own (with the keystream of a tail of up to 64 bytes after
+//! the groups in its second block), then each 512-byte group MACed
+//! between the double rounds of its own keystream call and XORed; a
+//! longer tail is MACed between the rounds of its keystream call; the tag
+//! is checked before the tail is decrypted (on a mismatch the whole
+//! buffer is wiped).
 //!
 //! Per 512-byte group: the 8-block kernel's 10 double rounds (1 280 vector
 //! instructions) and 32 Poly1305 blocks (each 4 `mulx` and one `imul`, the
@@ -28,13 +33,21 @@
 //! scalar chain and the vector rounds nearly balance (about 13 TSC ticks
 //! per block against 400 ticks of rounds per group).
 //!
-//! Figure (`cargo run --release -p peer-bench --features system-peers --
-//! --filter chachapoly`, AMD EPYC Zen 3 family 25 model 1, 2026-11-23; the
-//! table is in `docs/benchmarks/amd-epyc-f25m1.md`): sealing 16 KiB with 13
-//! bytes of associated data at 1.12 cycles/byte, 1.21× ring and aws-lc-rs;
-//! 1 420 bytes 1.01×, 576 bytes 0.97× (slower: the first 8-block kernel
-//! runs alone, about 520 cycles with no MAC to hide, and the last kernel's
-//! ciphertext is MACed alone).
+//! Figures: AMD EPYC Zen 3 family 25 model 1, sealing 16 KiB with 13 bytes
+//! of associated data at 1.15 cycles/byte, 1.17× ring and aws-lc-rs
+//! (`peer-bench --filter chachapoly`, the CPU's page in
+//! `docs/benchmarks/`). At every length 64–2 048 B
+//! (`peer-bench --chachapoly-sweep`,
+//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`) ring still seals
+//! faster at about a quarter of the lengths, by at most 6 %, mostly
+//! 193–320 B (one 6-block call, then the MAC alone: ring's 6-block code
+//! is about 30 cycles faster), and opens faster where a tail of 65–511
+//! bytes needs a keystream call of its own after the groups (down to
+//! 0.83× at 672–704 B); opening is faster than ring's where the message
+//! ends within 64 bytes after whole groups (1.09–1.22×). What would close
+//! the opening gap: the tail's keystream computed early, in block 0's
+//! call (done for tails up to 64 bytes; with two or three states it
+//! measured slower, the early rows held across the groups).
 //!
 //! Rejected, each measured slower with `peer-bench --filter chachapoly`:
 //! - two passes over the whole message (ChaCha20, then vector Poly1305);
@@ -51,13 +64,13 @@
 #![allow(unsafe_code)]
 
 use crate::chacha20::avx2::{
-    Masks, keystream_h, keystream_h_with, keystream8, keystream8_with, xor_rows, xor8,
-    xor8_after_block0, xor8_partial,
+    Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
+    xor8, xor8_after_block0, xor8_partial,
 };
 use crate::cpu::Avx2Bmi2;
 use crate::partial::le_partial;
 use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
-use core::arch::x86_64::{__m256i, _mm256_storeu_si256};
+use core::arch::x86_64::{__m256i, _mm256_setzero_si256, _mm256_storeu_si256};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -302,6 +315,56 @@ fn open_short<const S: usize>(
     ok
 }
 
+/// Authenticates and decrypts the whole 512-byte groups of `body` (each
+/// MACed between the double rounds of its own keystream call, then
+/// XORed), from block 1; returns the counter after them.
+#[inline(always)]
+fn open_groups(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    mac: &ScalarKey,
+    h: &mut ScalarAcc,
+    body: &mut [u8],
+) -> u32 {
+    let mut counter = 1u32;
+    for g in body.chunks_exact_mut(GROUP) {
+        if let Ok(g) = <&mut [u8; GROUP]>::try_from(g) {
+            let ks = keystream8_with(key, nonce, counter, m, |r| {
+                absorb_range(mac, h, g, 3 * r..3 * r + 3)
+            });
+            absorb_range(mac, h, g, 30..32);
+            xor8(m, &ks, g);
+        }
+        counter = counter.wrapping_add(8);
+    }
+    counter
+}
+
+/// Block 0 and the keystream of a tail of at most 64 bytes after `whole`
+/// bytes of groups, from one call of one state of two blocks; the tail's
+/// rows go to `early`. Returns block 0's first row (the Poly1305 key).
+#[inline(always)]
+fn block0_and_tail(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    whole: usize,
+    early: &mut [__m256i; 2],
+) -> __m256i {
+    let tail_counter = ((whole / 64) as u32).wrapping_add(1);
+    let [[b0, _, t0, t1]] = keystream_h_at::<1>(key, nonce, 0, [[0, tail_counter]], m);
+    *early = [t0, t1];
+    b0
+}
+
+/// An all-zero row.
+#[inline(always)]
+fn zero_row() -> __m256i {
+    // SAFETY: AVX is available (entry points with cpu::Avx2Bmi2).
+    unsafe { _mm256_setzero_si256() }
+}
+
 /// Finishes the MAC and compares it with `tag` in constant time.
 #[inline(always)]
 fn check(
@@ -338,29 +401,44 @@ fn open_avx2(
         193..=320 => return open_short::<3>(key, nonce, m, aad, buf, tag),
         _ => {}
     }
-    let (mac, mut s) = mac_key(keystream_h::<1>(key, nonce, 0, m)[0][0]);
+    let whole = len / GROUP * GROUP;
+    // Whole groups and a tail of at most 64 bytes: block 0 and the tail's
+    // keystream from one kernel call first (the call for block 0 computes
+    // two blocks anyway; none for the tail after the groups); the tail is
+    // then MACed after the groups and decrypted after the check. `early`
+    // holds the tail's keystream rows. Longer tails measured slower this
+    // way (with two or three states, 608–832 B 0.77–0.92× ring's time
+    // against 0.90–0.95× with the tail's own call).
+    let mut early = [zero_row(); 2];
+    let (block0, early_tail) = match (whole, len - whole) {
+        (1.., 0..=64) => (block0_and_tail(key, nonce, m, whole, &mut early), true),
+        _ => (keystream_h::<1>(key, nonce, 0, m)[0][0], false),
+    };
+    let (mac, mut s) = mac_key(block0);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
-    let whole = len / GROUP * GROUP;
     let (body, rest) = buf.split_at_mut(whole);
-    let mut counter = 1u32;
-    for g in body.chunks_exact_mut(GROUP) {
-        if let Ok(g) = <&mut [u8; GROUP]>::try_from(g) {
-            let ks = keystream8_with(key, nonce, counter, m, |r| {
-                absorb_range(&mac, &mut h, g, 3 * r..3 * r + 3)
-            });
-            absorb_range(&mac, &mut h, g, 30..32);
-            xor8(m, &ks, g);
+    // One call site of the group loop: its MAC closure is then inlined
+    // (with four, LLVM made it a function: 512 B 1 087 → 1 390 cycles).
+    let counter = open_groups(key, nonce, m, &mac, &mut h, body);
+    if early_tail {
+        absorb_padded(&mac, &mut h, rest);
+        let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
+        if ok {
+            xor_rows(m, &early, rest);
+        } else {
+            buf.zeroize();
         }
-        counter = counter.wrapping_add(8);
+        return ok;
     }
-    // The tail's keystream on the 1-, 2- or 8-block kernel, MACing the
-    // tail's ciphertext between its double rounds; the tag is checked
-    // before the tail is decrypted (the tail MACed alone, then a kernel
-    // call after the check: 576 B 0.80× ring's time, now 0.87×). The
-    // 6-block kernel is not used here: with the MAC between its rounds it
-    // took 538 ns at 384 B against 416 ns on the 8-block one (Zen 3,
-    // `scripts/ab-time.sh` on `examples/chachapoly_one 384 N open`).
+    // The tail's keystream on the 2- or 8-block kernel, MACing the tail's
+    // ciphertext between its double rounds; the tag is checked before the
+    // tail is decrypted (the tail MACed alone, then a kernel call after the
+    // check: 576 B 0.80× ring's time). The 4- and 6-block kernels are not
+    // used here: with the MAC between their rounds they were slower than
+    // the 8-block one (Zen 3, `scripts/ab-time.sh` on `examples/
+    // chachapoly_one LEN N open`: 384 B 538 against 416 ns, 672 B 625
+    // against 605 ns).
     let (whole_tail, partial) = rest.split_at(rest.len() & !15);
     let mut pending: &[u8] = whole_tail;
     // One hook closure per kernel (as in sealing): a shared one was not
@@ -370,17 +448,6 @@ fn open_avx2(
         1..=128 => {
             let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
             let ks = keystream_h_with::<1>(key, nonce, counter, m, hook);
-            absorb_some(&mac, &mut h, &mut pending, 32);
-            absorb_padded(&mac, &mut h, partial);
-            let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
-            if ok {
-                xor_rows(m, ks.as_flattened(), rest);
-            }
-            ok
-        }
-        129..=256 => {
-            let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
-            let ks = keystream_h_with::<2>(key, nonce, counter, m, hook);
             absorb_some(&mac, &mut h, &mut pending, 32);
             absorb_padded(&mac, &mut h, partial);
             let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
