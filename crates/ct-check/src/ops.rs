@@ -160,6 +160,15 @@ fn public_stream() -> Stream {
 /// backend (8-block GHASH, 4-block Poly1305, 8-block ChaCha20), and tails.
 const MSG_LENS: [usize; 3] = [5, 16 * 9 + 5, 16 * 40 + 7];
 
+/// Poly1305 also at 23 blocks with a partial last one: the AVX2 default's
+/// complete-decimation path with the message's end in the last group.
+const POLY_LENS: [usize; 4] = [5, 16 * 9 + 5, 16 * 22 + 7, 16 * 40 + 7];
+
+/// ChaCha20-Poly1305 also at each AVX2 path's lengths: one 6-block call
+/// (250), no whole group (400), a tail of at most 64 bytes after a group
+/// (552), two groups and a 76-byte tail (1 100).
+const AEAD_LENS: [usize; 7] = [5, 16 * 9 + 5, 250, 400, 552, 16 * 40 + 7, 1100];
+
 // ---------------------------------------------------------------- ghash
 
 fn ghash_op(seed: u64) {
@@ -262,7 +271,7 @@ gcm_ops!(gcm256_seal, gcm256_open, gcm::Aes256Gcm, 32);
 fn poly1305_op(seed: u64) {
     let mut s = secret_stream(seed);
     let key = s.bytes::<32>();
-    for len in MSG_LENS {
+    for len in POLY_LENS {
         let msg = s.vec(len);
         for mut m in poly1305::Poly1305::all_backends(&key) {
             let (a, b) = msg.split_at(len / 2);
@@ -282,7 +291,7 @@ fn poly1305_verify_op(seed: u64) {
     let mut s = secret_stream(seed);
     let key = s.bytes::<32>();
     let mut p = public_stream();
-    for len in MSG_LENS {
+    for len in POLY_LENS {
         let msg = p.vec(len);
         let mut t = poly1305::tag(&key, &msg);
         public(&t);
@@ -326,7 +335,7 @@ fn chachapoly_seal_op(seed: u64) {
     let key = s.bytes::<32>();
     let mut p = public_stream();
     let (nonce, xnonce, aad) = (p.bytes::<12>(), p.bytes::<24>(), p.vec(13));
-    for len in MSG_LENS.into_iter().chain([1100]) {
+    for len in AEAD_LENS {
         let pt = s.vec(len);
         let mut buf = pt.clone();
         let c = chachapoly::ChaCha20Poly1305::new(&key.into());
@@ -350,7 +359,7 @@ fn chachapoly_open_op(seed: u64) {
     let mut p = public_stream();
     let (nonce, aad) = (p.bytes::<12>(), p.vec(13));
     let c = chachapoly::ChaCha20Poly1305::new(&key.into());
-    for len in MSG_LENS.into_iter().chain([1100]) {
+    for len in AEAD_LENS {
         let mut ct = p.vec(len);
         let tag = c
             .encrypt_in_place_detached(&nonce, &aad, &mut ct)
