@@ -224,7 +224,7 @@ impl Core {
 
 impl Drop for Core {
     fn drop(&mut self) {
-        self.key.zeroize();
+        crate::wipe::wipe(&mut self.key);
     }
 }
 
@@ -416,7 +416,10 @@ impl ChaCha20 {
 
 impl Drop for ChaCha20 {
     fn drop(&mut self) {
-        self.block.zeroize();
+        // Two 32-byte volatile writes, not 64 single-byte ones (`zeroize`).
+        for half in self.block.as_chunks_mut::<32>().0 {
+            crate::wipe::wipe(half);
+        }
     }
 }
 

@@ -377,7 +377,7 @@ fn check(
 ) -> bool {
     let mut expected = finish(mac, h, s, aad_len, ct_len);
     let ok: bool = expected.ct_eq(tag).into();
-    expected.zeroize();
+    crate::wipe::wipe(&mut expected);
     ok
 }
 

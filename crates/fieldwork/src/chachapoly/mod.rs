@@ -173,9 +173,18 @@ fn seal(
     let mut otk = [0u8; 32];
     otk.copy_from_slice(&block0[..32]);
     let tag = path.tag(&otk, aad, buf);
-    otk.zeroize();
-    block0.zeroize();
+    wipe_key_block(&mut otk, &mut block0);
     Ok(tag)
+}
+
+/// Wipes the one-time key and keystream block 0 with 32-byte volatile
+/// writes (`zeroize` clears them byte by byte: 96 stores a message).
+#[inline(always)]
+fn wipe_key_block(otk: &mut [u8; 32], block0: &mut [u8; 64]) {
+    crate::wipe::wipe(otk);
+    for half in block0.as_chunks_mut::<32>().0 {
+        crate::wipe::wipe(half);
+    }
 }
 
 /// Opens `buf` in place if `tag` authenticates it.
@@ -204,10 +213,9 @@ fn open(
     let mut otk = [0u8; 32];
     otk.copy_from_slice(&block0[..32]);
     let mut expected = path.tag(&otk, aad, buf);
-    otk.zeroize();
-    block0.zeroize();
+    wipe_key_block(&mut otk, &mut block0);
     let ok: bool = expected.ct_eq(tag).into();
-    expected.zeroize();
+    crate::wipe::wipe(&mut expected);
     if ok {
         core.xor(nonce, 1, buf);
         Ok(())
