@@ -52,8 +52,11 @@
 //! --release -p peer-bench && taskset -c 1 ./target/release/peer-bench
 //! --filter chacha --quick`; peer-bench's core clock estimate 3.21 GHz,
 //! cycles = TSC ticks × 1.313): 16 KiB at 1.02 cycles/byte against 1.51
-//! for RustCrypto's AVX2 `chacha20` (1.48×); 1 KiB 1.39×; 64 B 0.93× (one
-//! block, latency-bound: 6.57 against 6.11 cycles/byte).
+//! for RustCrypto's AVX2 `chacha20` (1.48×); 1 KiB 1.39×. 64 B (one
+//! block, latency-bound): level, 0.98–1.00× (`peer-bench --filter
+//! chacha20`, three runs, 2026-11-24) since the state's keystream block
+//! and key are wiped with whole-value writes (`zeroize` stored them byte
+//! by byte: 0.93× before).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // state-word and lane indices are constants or loop counters over fixed 16-word states and fixed lane arrays; data offsets step by whole blocks below the length the caller split off.
 #![allow(clippy::indexing_slicing)]
