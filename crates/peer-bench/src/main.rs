@@ -325,44 +325,15 @@ fn run_sweep(
     let data = sweep::measure(&clock, &sampler, |length| {
         eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
     })?;
-    let after = Clock::calibrate();
-    let drifted = match (clock.core_ghz, after.core_ghz) {
-        (Some(a), Some(b)) => (a - b).abs() > 0.1 * a.min(b),
-        _ => true,
-    };
-    if drifted {
-        eprintln!(
-            "warning: the core-clock estimate moved or was lost during the sweep ({} → {}): cycles/byte are doubtful, speed-ups are not",
-            clock.describe(),
-            after.describe()
-        );
-    }
-    let commit = page::git_commit();
-    let name = |p: &std::path::Path| {
-        p.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    };
-    let level = match report.cap {
-        Some(c) => format!("`{}` ({}={c})", report.level, fieldwork::cpu::CAP_VARIABLE),
-        None => format!("`{}`", report.level),
-    };
-    let info = sweep::NoteInfo {
-        cpu: cpu.clone(),
-        level,
-        date: date.clone(),
-        commit: commit.clone(),
-        command: page::command_line(
-            report.cap,
-            &std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect::<Vec<_>>(),
-        ),
-        clock: clock.describe(),
-        clock_after: (after.describe(), drifted),
-        csv: name(csv),
-        svg: name(&svg_path),
-    };
+    let info = sweep_info(
+        report,
+        &cpu,
+        &date,
+        &clock,
+        file_name(csv),
+        file_name(&svg_path),
+    );
+    let commit = info.commit.clone();
     let title = format!("Poly1305 cycles/byte — {cpu}; {date}; commit {commit}");
     let write = |path: &std::path::Path, text: &str| {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -400,6 +371,59 @@ fn sweep_clock() -> Result<Clock, String> {
         })
 }
 
+/// A path's file name, as text (empty if it has none).
+fn file_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// Where, when and how a sweep ran, for its note: the clock is calibrated
+/// again now (after the sweep) and compared with `clock`, with a warning
+/// on standard error if the core-clock estimate moved by more than 10 % or
+/// was lost.
+fn sweep_info(
+    report: fieldwork::cpu::CpuReport,
+    cpu: &str,
+    date: &str,
+    clock: &Clock,
+    csv: String,
+    svg: String,
+) -> sweep::NoteInfo {
+    let after = Clock::calibrate();
+    let drifted = match (clock.core_ghz, after.core_ghz) {
+        (Some(a), Some(b)) => (a - b).abs() > 0.1 * a.min(b),
+        _ => true,
+    };
+    if drifted {
+        eprintln!(
+            "warning: the core-clock estimate moved or was lost during the sweep ({} → {}): cycles/byte are doubtful, speed-ups are not",
+            clock.describe(),
+            after.describe()
+        );
+    }
+    let level = match report.cap {
+        Some(c) => format!("`{}` ({}={c})", report.level, fieldwork::cpu::CAP_VARIABLE),
+        None => format!("`{}`", report.level),
+    };
+    sweep::NoteInfo {
+        cpu: cpu.to_string(),
+        level,
+        date: date.to_string(),
+        commit: page::git_commit(),
+        command: page::command_line(
+            report.cap,
+            &std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+        ),
+        clock: clock.describe(),
+        clock_after: (after.describe(), drifted),
+        csv,
+        svg,
+    }
+}
+
 /// `--chachapoly-sweep`: measures, then writes the CSV and the note.
 fn run_chachapoly_sweep(
     csv: &std::path::Path,
@@ -424,39 +448,20 @@ fn run_chachapoly_sweep(
     let (data, open) = groups::chachapoly::sweep(&clock, &sampler, |length| {
         eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
     })?;
-    let after = Clock::calibrate();
-    let level = match report.cap {
-        Some(c) => format!("`{}` ({}={c})", report.level, fieldwork::cpu::CAP_VARIABLE),
-        None => format!("`{}`", report.level),
-    };
-    let name = csv
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let info = sweep::NoteInfo {
-        cpu,
-        level,
-        date: benchtime::today_utc(),
-        commit: page::git_commit(),
-        command: page::command_line(
-            report.cap,
-            &std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect::<Vec<_>>(),
-        ),
-        clock: clock.describe(),
-        clock_after: (after.describe(), false),
-        csv: name,
-        svg: String::new(),
-    };
+    let info = sweep_info(
+        report,
+        &cpu,
+        &benchtime::today_utc(),
+        &clock,
+        file_name(csv),
+        String::new(),
+    );
     let open_csv = csv.with_file_name(format!(
         "{}-open.csv",
         csv.file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
     ));
-    let open_name = open_csv
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let open_name = file_name(&open_csv);
     let mut note = sweep::peer_note(
         &info,
         &data,
