@@ -39,12 +39,12 @@
 //! `docs/benchmarks/`). At every length 64–2 048 B
 //! (`peer-bench --chachapoly-sweep`,
 //! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`) ring still seals
-//! faster at about a quarter of the lengths, by at most 6 %, mostly
+//! faster at about a fifth of the lengths, by at most 5 %, mostly
 //! 193–320 B (one 6-block call, then the MAC alone: ring's 6-block code
-//! is about 30 cycles faster), and opens faster where a tail of 65–511
-//! bytes needs a keystream call of its own after the groups (down to
-//! 0.83× at 672–704 B); opening is faster than ring's where the message
-//! ends within 64 bytes after whole groups (1.09–1.22×). What would close
+//! is about 30 cycles faster), and opens faster at about half, where a
+//! tail of 65–511 bytes needs a keystream call of its own after the
+//! groups (down to 0.85× near 670 B); opening is faster than ring's where
+//! the message ends within 64 bytes after whole groups (1.09–1.22×). What would close
 //! the opening gap: the tail's keystream computed early, in block 0's
 //! call (done for tails up to 64 bytes; with two or three states it
 //! measured slower, the early rows held across the groups).
