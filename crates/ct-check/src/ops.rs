@@ -164,10 +164,11 @@ const MSG_LENS: [usize; 3] = [5, 16 * 9 + 5, 16 * 40 + 7];
 /// complete-decimation path with the message's end in the last group.
 const POLY_LENS: [usize; 4] = [5, 16 * 9 + 5, 16 * 22 + 7, 16 * 40 + 7];
 
-/// ChaCha20-Poly1305 also at each AVX2 path's lengths: one 6-block call
-/// (250), no whole group (400), a tail of at most 64 bytes after a group
-/// (552), two groups and a 76-byte tail (1 100).
-const AEAD_LENS: [usize; 7] = [5, 16 * 9 + 5, 250, 400, 552, 16 * 40 + 7, 1100];
+/// ChaCha20-Poly1305 also at each AVX2 path's lengths: block 0 on the
+/// integer unit beside the vector keystream (100, 149, 250), one 6-block
+/// call (300), no whole group (400), a tail of at most 64 bytes after a
+/// group (552), two groups and a 76-byte tail (1 100).
+const AEAD_LENS: [usize; 9] = [5, 100, 16 * 9 + 5, 250, 300, 400, 552, 16 * 40 + 7, 1100];
 
 // ---------------------------------------------------------------- ghash
 

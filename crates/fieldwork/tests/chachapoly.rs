@@ -231,10 +231,13 @@ fn tampering_is_rejected_in_long_messages() {
     let key = [0x31u8; 32];
     let nonce = [0x42u8; 12];
     let c = ChaCha20Poly1305::new(&key.into());
-    // The one-call short paths (one, two, three ymm states), then each
+    // The short paths (one call with block 0 up to 64 bytes; block 0 on the
+    // integer unit beside one or two ymm states up to 256; three states up
+    // to 320), then each
     // tail kernel after the groups (one, two, three states, eight blocks).
     let lengths = [
         60usize,
+        100,
         190,
         300,
         321,

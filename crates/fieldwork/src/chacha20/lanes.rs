@@ -55,6 +55,19 @@ fn quarter<const N: usize>(x: &mut [[u32; N]; 16], a: usize, b: usize, c: usize,
     }
 }
 
+/// One double round (a column pass, then a diagonal pass) on every lane.
+#[inline(always)]
+pub(crate) fn double_round<const N: usize>(x: &mut [[u32; N]; 16]) {
+    quarter(x, 0, 4, 8, 12);
+    quarter(x, 1, 5, 9, 13);
+    quarter(x, 2, 6, 10, 14);
+    quarter(x, 3, 7, 11, 15);
+    quarter(x, 0, 5, 10, 15);
+    quarter(x, 1, 6, 11, 12);
+    quarter(x, 2, 7, 8, 13);
+    quarter(x, 3, 4, 9, 14);
+}
+
 /// The 20 rounds and the final addition for `N` consecutive blocks from
 /// `counter`: word `i` of block `j` is `out[i][j]`.
 #[inline(always)]
@@ -73,14 +86,7 @@ pub(crate) fn keystream<const N: usize>(
     }
     let start = x;
     for _ in 0..10 {
-        quarter(&mut x, 0, 4, 8, 12);
-        quarter(&mut x, 1, 5, 9, 13);
-        quarter(&mut x, 2, 6, 10, 14);
-        quarter(&mut x, 3, 7, 11, 15);
-        quarter(&mut x, 0, 5, 10, 15);
-        quarter(&mut x, 1, 6, 11, 12);
-        quarter(&mut x, 2, 7, 8, 13);
-        quarter(&mut x, 3, 4, 9, 14);
+        double_round(&mut x);
     }
     for i in 0..16 {
         for j in 0..N {

@@ -56,7 +56,7 @@
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-mod lanes;
+pub(crate) mod lanes;
 mod portable;
 
 #[cfg(target_arch = "x86_64")]

@@ -67,6 +67,7 @@ use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
     xor8, xor8_after_block0, xor8_partial,
 };
+use crate::chacha20::lanes;
 use crate::cpu::Avx2Bmi2;
 use crate::partial::le_partial;
 use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
@@ -175,6 +176,31 @@ fn finish(
     t
 }
 
+/// Sealing 65–256 bytes: the data's keystream from block 1 on the vector
+/// unit (`S` states of two blocks) while block 0, the Poly1305 key, is
+/// computed on the integer unit between its double rounds; then the MAC.
+#[inline(always)]
+fn seal_scalar_block0<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let init = lanes::input(key, nonce, 0);
+    let mut x = [[0u32; 1]; 16];
+    for (w, i) in x.iter_mut().zip(init) {
+        *w = [i];
+    }
+    let ks = keystream_h_with::<S>(key, nonce, 1, m, |_| lanes::double_round(&mut x));
+    xor_rows(m, ks.as_flattened(), buf);
+    let (mac, mut s) = scalar_mac_key(&mut x, &init);
+    let mut h: ScalarAcc = [0; 3];
+    absorb_padded(&mac, &mut h, aad);
+    absorb_padded(&mac, &mut h, buf);
+    finish(&mac, &mut h, &mut s, aad.len(), buf.len())
+}
+
 #[target_feature(enable = "avx,avx2,bmi2,adx")]
 fn seal_avx2(
     t: Avx2Bmi2,
@@ -193,11 +219,10 @@ fn seal_avx2(
             let ks = keystream_h::<1>(key, nonce, 0, m);
             xor_rows(m, &ks[0][2..], buf);
             ks[0][0]
-        } else if len <= 192 {
-            let ks = keystream_h::<2>(key, nonce, 0, m);
-            let rows = ks.as_flattened();
-            xor_rows(m, &rows[2..], buf);
-            rows[0]
+        } else if len <= 128 {
+            return seal_scalar_block0::<1>(key, nonce, m, aad, buf);
+        } else if len <= 256 {
+            return seal_scalar_block0::<2>(key, nonce, m, aad, buf);
         } else {
             let ks = keystream_h::<3>(key, nonce, 0, m);
             let rows = ks.as_flattened();
@@ -365,6 +390,53 @@ fn zero_row() -> __m256i {
     unsafe { _mm256_setzero_si256() }
 }
 
+/// Opening 65–256 bytes as [`seal_scalar_block0`] seals them: the
+/// keystream from block 1 on the vector unit, block 0 on the integer unit
+/// between its double rounds; then the MAC, the check and the XOR. (A copy
+/// of the sealing function's body rather than a shared helper: the hook
+/// closures must stay one per kernel call to be inlined.)
+#[inline(always)]
+fn open_scalar_block0<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> bool {
+    let init = lanes::input(key, nonce, 0);
+    let mut x = [[0u32; 1]; 16];
+    for (w, i) in x.iter_mut().zip(init) {
+        *w = [i];
+    }
+    let ks = keystream_h_with::<S>(key, nonce, 1, m, |_| lanes::double_round(&mut x));
+    let (mac, mut s) = scalar_mac_key(&mut x, &init);
+    let mut h: ScalarAcc = [0; 3];
+    absorb_padded(&mac, &mut h, aad);
+    absorb_padded(&mac, &mut h, buf);
+    let ok = check(&mac, &mut h, &mut s, aad.len(), buf.len(), tag);
+    if ok {
+        xor_rows(m, ks.as_flattened(), buf);
+    } else {
+        buf.zeroize();
+    }
+    ok
+}
+
+/// The Poly1305 key from block 0's state after its 20 rounds (`x`, then
+/// wiped) and its input words: `r` (clamped by [`ScalarKey::from_r`]) and
+/// `s`.
+#[inline(always)]
+fn scalar_mac_key(x: &mut [[u32; 1]; 16], init: &[u32; 16]) -> (ScalarKey, u128) {
+    let w = |i: usize| u64::from(x[i][0].wrapping_add(init[i]));
+    let r = u128::from(w(0) | w(1) << 32) | u128::from(w(2) | w(3) << 32) << 64;
+    let s = u128::from(w(4) | w(5) << 32) | u128::from(w(6) | w(7) << 32) << 64;
+    for word in x.iter_mut() {
+        *word = [0];
+    }
+    (ScalarKey::from_r(r), s)
+}
+
 /// Finishes the MAC and compares it with `tag` in constant time.
 #[inline(always)]
 fn check(
@@ -397,8 +469,9 @@ fn open_avx2(
     // time at 64–448 bytes on Zen 3, `peer-bench --chachapoly-sweep`).
     match len {
         0..=64 => return open_short::<1>(key, nonce, m, aad, buf, tag),
-        65..=192 => return open_short::<2>(key, nonce, m, aad, buf, tag),
-        193..=320 => return open_short::<3>(key, nonce, m, aad, buf, tag),
+        65..=128 => return open_scalar_block0::<1>(key, nonce, m, aad, buf, tag),
+        129..=256 => return open_scalar_block0::<2>(key, nonce, m, aad, buf, tag),
+        257..=320 => return open_short::<3>(key, nonce, m, aad, buf, tag),
         _ => {}
     }
     let whole = len / GROUP * GROUP;
