@@ -39,12 +39,15 @@
 //! `docs/benchmarks/`). At every length 64–2 048 B
 //! (`peer-bench --chachapoly-sweep`,
 //! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`) ring still seals
-//! faster at about a fifth of the lengths, by at most 5 %, mostly
-//! 193–320 B (one 6-block call, then the MAC alone: ring's 6-block code
-//! is about 30 cycles faster), and opens faster at about half, where a
-//! tail of 65–511 bytes needs a keystream call of its own after the
-//! groups (down to 0.85× near 670 B); opening is faster than ring's where
-//! the message ends within 64 bytes after whole groups (1.09–1.22×). What would close
+//! faster at about a sixth of the lengths, by at most 5.3 %, mostly
+//! 257–320 B (one 6-block call, then the MAC alone: ring's 6-block code
+//! is about 30 cycles faster), and opens faster at about two fifths,
+//! where a tail of 65–511 bytes needs a keystream call of its own after
+//! the groups (down to 0.86× near 670 B); opening is faster than ring's
+//! where the message ends within 64 bytes after whole groups
+//! (1.09–1.22×). From 65 to 256 bytes block 0 is computed on the integer
+//! unit between the vector kernel's double rounds (sealing 100 B 210.9 →
+//! 195.9 ns, 256 B 284.1 → 256.9 ns, `scripts/ab-time.sh`). What would close
 //! the opening gap: the tail's keystream computed early, in block 0's
 //! call (done for tails up to 64 bytes; with two or three states it
 //! measured slower, the early rows held across the groups).
