@@ -191,10 +191,7 @@ fn seal_scalar_block0<const S: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     let init = lanes::input(key, nonce, 0);
-    let mut x = [[0u32; 1]; 16];
-    for (w, i) in x.iter_mut().zip(init) {
-        *w = [i];
-    }
+    let mut x = one_lane(&init);
     let ks = keystream_h_with::<S>(key, nonce, 1, m, |_| lanes::double_round(&mut x));
     xor_rows(m, ks.as_flattened(), buf);
     let (mac, mut s) = scalar_mac_key(&mut x, &init);
@@ -330,17 +327,8 @@ fn open_short<const S: usize>(
 ) -> bool {
     let ks = keystream_h::<S>(key, nonce, 0, m);
     let rows = ks.as_flattened();
-    let (mac, mut s) = mac_key(rows[0]);
-    let mut h: ScalarAcc = [0; 3];
-    absorb_padded(&mac, &mut h, aad);
-    absorb_padded(&mac, &mut h, buf);
-    let ok = check(&mac, &mut h, &mut s, aad.len(), buf.len(), tag);
-    if ok {
-        xor_rows(m, &rows[2..], buf);
-    } else {
-        buf.zeroize();
-    }
-    ok
+    let (mac, s) = mac_key(rows[0]);
+    open_one_call(m, &mac, s, aad, buf, tag, &rows[2..])
 }
 
 /// Authenticates and decrypts the whole 512-byte groups of `body` (each
@@ -395,9 +383,9 @@ fn zero_row() -> __m256i {
 
 /// Opening 65–256 bytes as [`seal_scalar_block0`] seals them: the
 /// keystream from block 1 on the vector unit, block 0 on the integer unit
-/// between its double rounds; then the MAC, the check and the XOR. (A copy
-/// of the sealing function's body rather than a shared helper: the hook
-/// closures must stay one per kernel call to be inlined.)
+/// between its double rounds; then the MAC, the check and the XOR. (The
+/// kernel call is not shared with sealing: the hook closures must stay one
+/// per kernel call to be inlined.)
 #[inline(always)]
 fn open_scalar_block0<const S: usize>(
     key: &[u32; 8],
@@ -408,22 +396,45 @@ fn open_scalar_block0<const S: usize>(
     tag: &[u8],
 ) -> bool {
     let init = lanes::input(key, nonce, 0);
-    let mut x = [[0u32; 1]; 16];
-    for (w, i) in x.iter_mut().zip(init) {
-        *w = [i];
-    }
+    let mut x = one_lane(&init);
     let ks = keystream_h_with::<S>(key, nonce, 1, m, |_| lanes::double_round(&mut x));
-    let (mac, mut s) = scalar_mac_key(&mut x, &init);
+    let (mac, s) = scalar_mac_key(&mut x, &init);
+    open_one_call(m, &mac, s, aad, buf, tag, ks.as_flattened())
+}
+
+/// The rest of a one-call opening, once the keystream `rows` of `buf` and
+/// the MAC key are known: the MAC, the check, then the XOR (on a mismatch
+/// the buffer is wiped).
+#[inline(always)]
+fn open_one_call(
+    m: Masks,
+    mac: &ScalarKey,
+    mut s: u128,
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+    rows: &[__m256i],
+) -> bool {
     let mut h: ScalarAcc = [0; 3];
-    absorb_padded(&mac, &mut h, aad);
-    absorb_padded(&mac, &mut h, buf);
-    let ok = check(&mac, &mut h, &mut s, aad.len(), buf.len(), tag);
+    absorb_padded(mac, &mut h, aad);
+    absorb_padded(mac, &mut h, buf);
+    let ok = check(mac, &mut h, &mut s, aad.len(), buf.len(), tag);
     if ok {
-        xor_rows(m, ks.as_flattened(), buf);
+        xor_rows(m, rows, buf);
     } else {
         buf.zeroize();
     }
     ok
+}
+
+/// Block 0's input words as the one-lane state of [`lanes::double_round`].
+#[inline(always)]
+fn one_lane(init: &[u32; 16]) -> [[u32; 1]; 16] {
+    let mut x = [[0u32; 1]; 16];
+    for (w, &i) in x.iter_mut().zip(init) {
+        *w = [i];
+    }
+    x
 }
 
 /// The Poly1305 key from block 0's state after its 20 rounds (`x`, then
