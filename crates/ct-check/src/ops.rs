@@ -166,9 +166,22 @@ const POLY_LENS: [usize; 4] = [5, 16 * 9 + 5, 16 * 22 + 7, 16 * 40 + 7];
 
 /// ChaCha20-Poly1305 also at each AVX2 path's lengths: block 0 on the
 /// integer unit beside the vector keystream (100, 149, 250), one 6-block
-/// call (300), no whole group (400), a tail of at most 64 bytes after a
-/// group (552), two groups and a 76-byte tail (1 100).
-const AEAD_LENS: [usize; 9] = [5, 100, 16 * 9 + 5, 250, 300, 400, 552, 16 * 40 + 7, 1100];
+/// call (300), two calls (400), block 0 alone and the 8-block kernel
+/// (480), a tail of at most 64, 192 or 320 bytes after groups from block
+/// 0's call (552, 647 and 1 100, 812).
+const AEAD_LENS: [usize; 11] = [
+    5,
+    100,
+    16 * 9 + 5,
+    250,
+    300,
+    400,
+    480,
+    552,
+    16 * 40 + 7,
+    812,
+    1100,
+];
 
 // ---------------------------------------------------------------- ghash
 

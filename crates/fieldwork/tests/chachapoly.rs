@@ -231,10 +231,12 @@ fn tampering_is_rejected_in_long_messages() {
     let key = [0x31u8; 32];
     let nonce = [0x42u8; 12];
     let c = ChaCha20Poly1305::new(&key.into());
-    // The short paths (one call with block 0 up to 64 bytes; block 0 on the
-    // integer unit beside one or two ymm states up to 256; three states up
-    // to 320), then each
-    // tail kernel after the groups (one, two, three states, eight blocks).
+    // The AVX2 opening's paths: one call with block 0 up to 64 bytes;
+    // block 0 on the integer unit beside one or two ymm states up to 256;
+    // three states up to 320; two calls up to 448; block 0 alone and the
+    // 8-block kernel for the rest up to 511; after whole groups, a tail of
+    // up to 64, 192 or 320 bytes from block 0's call (one, two, three
+    // states), and a longer one from its own 8-block call.
     let lengths = [
         60usize,
         100,
@@ -242,12 +244,15 @@ fn tampering_is_rejected_in_long_messages() {
         300,
         321,
         400,
+        460,
         512,
         512 + 60,
+        512 + 100,
         512 + 200,
         512 + 300,
         512 + 450,
         1024 + 100,
+        1024 + 330,
         4096 + 7,
     ];
     for n in lengths {

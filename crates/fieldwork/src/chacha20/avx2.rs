@@ -399,7 +399,12 @@ fn keystream8_rounds<const FOUR: bool>(
     // cpu::Avx2, reach here.
     let lanes = unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) };
     let counters = add(splat(counter), lanes);
-    let mut x: [__m256i; 16] = core::array::from_fn(|i| splat(init[i]));
+    // Loops, not `array::from_fn`: its closure lost the target features
+    // and its intrinsics became calls when LLVM did not inline it.
+    let mut x = [counters; 16];
+    for (row, &w) in x.iter_mut().zip(&init) {
+        *row = splat(w);
+    }
     x[12] = counters;
     for r in 0..10 {
         if FOUR {
@@ -650,11 +655,12 @@ fn keystream_h_offsets<const S: usize>(
             half(key[4..].as_ptr()),
             _mm256_broadcastsi128_si256(row3),
         );
-        core::array::from_fn(|s| {
-            let [o0, o1] = offsets[s];
-            let (o0, o1) = (w(o0), w(o1));
-            [a, b, c, add(d, _mm256_setr_epi32(o0, 0, 0, 0, o1, 0, 0, 0))]
-        })
+        // Loops, not `array::from_fn` (see `keystream8_rounds`).
+        let mut start = [[a, b, c, d]; S];
+        for (st, [o0, o1]) in start.iter_mut().zip(offsets) {
+            st[3] = add(d, _mm256_setr_epi32(w(o0), 0, 0, 0, w(o1), 0, 0, 0));
+        }
+        start
     };
     let mut st = start;
     for r in 0..10 {
@@ -672,16 +678,17 @@ fn keystream_h_offsets<const S: usize>(
     // SAFETY: AVX2 is available: only the entry points above, which take
     // cpu::Avx2, reach here.
     unsafe {
-        core::array::from_fn(|s| {
-            let [a, b, c, d] = st[s];
-            [
+        for s in st.iter_mut() {
+            let [a, b, c, d] = *s;
+            *s = [
                 _mm256_permute2x128_si256::<0x20>(a, b),
                 _mm256_permute2x128_si256::<0x20>(c, d),
                 _mm256_permute2x128_si256::<0x31>(a, b),
                 _mm256_permute2x128_si256::<0x31>(c, d),
-            ]
-        })
+            ];
+        }
     }
+    st
 }
 
 /// XORs keystream rows (32 bytes each, in order) into `data`, which is at

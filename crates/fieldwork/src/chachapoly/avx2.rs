@@ -75,7 +75,6 @@ use crate::cpu::Avx2Bmi2;
 use crate::partial::le_partial;
 use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
 use core::arch::x86_64::{__m256i, _mm256_setzero_si256, _mm256_storeu_si256};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// Bytes per 8-block group.
@@ -357,21 +356,31 @@ fn open_groups(
     counter
 }
 
-/// Block 0 and the keystream of a tail of at most 64 bytes after `whole`
-/// bytes of groups, from one call of one state of two blocks; the tail's
-/// rows go to `early`. Returns block 0's first row (the Poly1305 key).
+/// Block 0 and the keystream of a tail of at most `64·(2S − 1)` bytes
+/// after `whole` bytes of groups, from one call of `S` states (blocks 0,
+/// then the tail's `2S − 1`); the tail's rows go to the front of `early`.
+/// Returns block 0's first row (the Poly1305 key).
 #[inline(always)]
-fn block0_and_tail(
+fn block0_and_tail<const S: usize>(
     key: &[u32; 8],
     nonce: &[u32; 3],
     m: Masks,
     whole: usize,
-    early: &mut [__m256i; 2],
+    early: &mut [__m256i; 10],
 ) -> __m256i {
     let tail_counter = ((whole / 64) as u32).wrapping_add(1);
-    let [[b0, _, t0, t1]] = keystream_h_at::<1>(key, nonce, 0, [[0, tail_counter]], m);
-    *early = [t0, t1];
-    b0
+    // Offsets from block 0: 0, then the tail's blocks, pairwise.
+    let mut offsets = [[0u32; 2]; S];
+    for (s, o) in offsets.iter_mut().enumerate() {
+        let first = (2 * s as u32).wrapping_add(tail_counter).wrapping_sub(1);
+        *o = [if s == 0 { 0 } else { first }, first.wrapping_add(1)];
+    }
+    let ks = keystream_h_at::<S>(key, nonce, 0, offsets, m);
+    let rows = ks.as_flattened();
+    for (e, r) in early.iter_mut().zip(&rows[2..]) {
+        *e = *r;
+    }
+    rows[0]
 }
 
 /// An all-zero row.
@@ -427,6 +436,43 @@ fn open_one_call(
     ok
 }
 
+/// Opening 321–448 bytes in two calls: block 0 and the first 320 bytes'
+/// keystream from three states (the call takes as long as with one), then
+/// the last 128 bytes' keystream from one state, with the ciphertext MACed
+/// between its double rounds; the check, then the XOR. (449–511 bytes: the
+/// 8-block kernel for the rest measured faster than two states.)
+#[inline(always)]
+fn open_two_calls(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> bool {
+    let first = keystream_h::<3>(key, nonce, 0, m);
+    let rows = first.as_flattened();
+    let (mac, mut s) = mac_key(rows[0]);
+    let mut h: ScalarAcc = [0; 3];
+    absorb_padded(&mac, &mut h, aad);
+    let len = buf.len();
+    let (whole, partial) = buf.split_at(len & !15);
+    let mut pending: &[u8] = whole;
+    let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
+    let second = keystream_h_with::<1>(key, nonce, 6, m, hook);
+    absorb_some(&mac, &mut h, &mut pending, 32);
+    absorb_padded(&mac, &mut h, partial);
+    let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
+    if ok {
+        let (head, rest) = buf.split_at_mut(320);
+        xor_rows(m, &rows[2..], head);
+        xor_rows(m, second.as_flattened(), rest);
+    } else {
+        buf.zeroize();
+    }
+    ok
+}
+
 /// Block 0's input words as the one-lane state of [`lanes::double_round`].
 #[inline(always)]
 fn one_lane(init: &[u32; 16]) -> [[u32; 1]; 16] {
@@ -462,7 +508,7 @@ fn check(
     tag: &[u8],
 ) -> bool {
     let mut expected = finish(mac, h, s, aad_len, ct_len);
-    let ok: bool = expected.ct_eq(tag).into();
+    let ok = crate::poly1305::tags_equal(&expected, tag);
     crate::wipe::wipe(&mut expected);
     ok
 }
@@ -486,20 +532,23 @@ fn open_avx2(
         65..=128 => return open_scalar_block0::<1>(key, nonce, m, aad, buf, tag),
         129..=256 => return open_scalar_block0::<2>(key, nonce, m, aad, buf, tag),
         257..=320 => return open_short::<3>(key, nonce, m, aad, buf, tag),
+        321..=448 => return open_two_calls(key, nonce, m, aad, buf, tag),
         _ => {}
     }
     let whole = len / GROUP * GROUP;
-    // Whole groups and a tail of at most 64 bytes: block 0 and the tail's
-    // keystream from one kernel call first (the call for block 0 computes
-    // two blocks anyway; none for the tail after the groups); the tail is
-    // then MACed after the groups and decrypted after the check. `early`
-    // holds the tail's keystream rows. Longer tails measured slower this
-    // way (with two or three states, 608–832 B 0.77–0.92× ring's time
-    // against 0.90–0.95× with the tail's own call).
-    let mut early = [zero_row(); 2];
-    let (block0, early_tail) = match (whole, len - whole) {
-        (1.., 0..=64) => (block0_and_tail(key, nonce, m, whole, &mut early), true),
-        _ => (keystream_h::<1>(key, nonce, 0, m)[0][0], false),
+    // A tail of at most 320 bytes after whole groups: block 0 and the
+    // tail's keystream from one call of up to three states first (the call
+    // is latency-bound: one state or three take the same time); the tail is
+    // MACed after the groups and decrypted after the check. `early` holds
+    // its keystream rows. A longer tail (or a message under 512 bytes):
+    // block 0 alone, and the tail's keystream from its own call, which
+    // MACs the tail between its double rounds.
+    let mut early = [zero_row(); 10];
+    let block0 = match len - whole {
+        0..=64 => block0_and_tail::<1>(key, nonce, m, whole, &mut early),
+        65..=192 => block0_and_tail::<2>(key, nonce, m, whole, &mut early),
+        193..=320 => block0_and_tail::<3>(key, nonce, m, whole, &mut early),
+        _ => keystream_h::<1>(key, nonce, 0, m)[0][0],
     };
     let (mac, mut s) = mac_key(block0);
     let mut h: ScalarAcc = [0; 3];
@@ -508,52 +557,25 @@ fn open_avx2(
     // One call site of the group loop: its MAC closure is then inlined
     // (with four, LLVM made it a function: 512 B 1 087 → 1 390 cycles).
     let counter = open_groups(key, nonce, m, &mac, &mut h, body);
-    if early_tail {
+    let ok = if rest.len() <= 320 {
         absorb_padded(&mac, &mut h, rest);
         let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
         if ok {
             xor_rows(m, &early, rest);
-        } else {
-            buf.zeroize();
         }
-        return ok;
-    }
-    // The tail's keystream on the 2- or 8-block kernel, MACing the tail's
-    // ciphertext between its double rounds; the tag is checked before the
-    // tail is decrypted (the tail MACed alone, then a kernel call after the
-    // check: 576 B 0.80× ring's time). The 4- and 6-block kernels are not
-    // used here: with the MAC between their rounds they were slower than
-    // the 8-block one (Zen 3, `scripts/ab-time.sh` on `examples/
-    // chachapoly_one LEN N open`: 384 B 538 against 416 ns, 672 B 625
-    // against 605 ns).
-    let (whole_tail, partial) = rest.split_at(rest.len() & !15);
-    let mut pending: &[u8] = whole_tail;
-    // One hook closure per kernel (as in sealing): a shared one was not
-    // inlined.
-    let ok = match rest.len() {
-        0 => check(&mac, &mut h, &mut s, aad.len(), len, tag),
-        1..=128 => {
-            let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
-            let ks = keystream_h_with::<1>(key, nonce, counter, m, hook);
-            absorb_some(&mac, &mut h, &mut pending, 32);
-            absorb_padded(&mac, &mut h, partial);
-            let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
-            if ok {
-                xor_rows(m, ks.as_flattened(), rest);
-            }
-            ok
+        ok
+    } else {
+        let (whole_tail, partial) = rest.split_at(rest.len() & !15);
+        let mut pending: &[u8] = whole_tail;
+        let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
+        let ks = keystream8_with(key, nonce, counter, m, hook);
+        absorb_some(&mac, &mut h, &mut pending, 32);
+        absorb_padded(&mac, &mut h, partial);
+        let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
+        if ok {
+            xor8_partial(m, &ks, rest);
         }
-        _ => {
-            let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
-            let ks = keystream8_with(key, nonce, counter, m, hook);
-            absorb_some(&mac, &mut h, &mut pending, 32);
-            absorb_padded(&mac, &mut h, partial);
-            let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
-            if ok {
-                xor8_partial(m, &ks, rest);
-            }
-            ok
-        }
+        ok
     };
     if !ok {
         // The whole groups were decrypted while they were authenticated:
@@ -561,4 +583,93 @@ fn open_avx2(
         buf.zeroize();
     }
     ok
+}
+
+/// The latencies the opening's schedule rests on, in TSC ticks (each
+/// call's input depends on the call before, so calls do not overlap):
+/// `cargo test --release -p fieldwork-crypto --lib kernel_latencies --
+/// --ignored --nocapture`. A design probe, not a benchmark: speed figures
+/// come from peer-bench.
+#[cfg(test)]
+mod probe {
+    extern crate std;
+    use super::*;
+    use core::arch::x86_64::_rdtsc;
+    use std::println;
+
+    #[target_feature(enable = "avx,avx2,bmi2,adx")]
+    fn run(t: Avx2Bmi2) {
+        let m = Masks::new(t.avx2());
+        let (key, nonce, data) = ([1u32; 8], [2u32; 3], [3u8; GROUP]);
+        let mac = ScalarKey::from_r(12_345_678_901_234_567_890);
+        let zero = core::hint::black_box(0u64);
+        let time = |name: &str, f: &mut dyn FnMut(u64) -> u64| {
+            let mut best = u64::MAX;
+            for _ in 0..5 {
+                let mut acc = 0u64;
+                // SAFETY: RDTSC exists on every x86-64 CPU.
+                let t0 = unsafe { _rdtsc() };
+                for _ in 0..20_000 {
+                    acc = f(acc & zero);
+                }
+                // SAFETY: as above.
+                let t1 = unsafe { _rdtsc() };
+                core::hint::black_box(acc);
+                best = best.min((t1 - t0) / 20_000);
+            }
+            println!("{name:28} {best:5} ticks");
+        };
+        let lane = |v: __m256i| {
+            let mut w = [0u64; 4];
+            // SAFETY: AVX is available (this function's features); `w` is
+            // 32 bytes.
+            unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), v) };
+            w[0]
+        };
+        time("one state (2 blocks)", &mut |d| {
+            lane(keystream_h::<1>(&key, &nonce, d as u32, m)[0][0])
+        });
+        time("three states (6 blocks)", &mut |d| {
+            lane(keystream_h::<3>(&key, &nonce, d as u32, m)[2][0])
+        });
+        time("8-block kernel", &mut |d| {
+            lane(keystream8(&key, &nonce, d as u32, m)[0])
+        });
+        time("block 0 on the integer unit", &mut |d| {
+            let init = lanes::input(&key, &nonce, d as u32);
+            let mut x = one_lane(&init);
+            for _ in 0..10 {
+                lanes::double_round(&mut x);
+            }
+            u64::from(x[0][0])
+        });
+        time("MAC, 32 blocks", &mut |d| {
+            let mut h = [d, 0, 0];
+            absorb_range(&mac, &mut h, &data, 0..32);
+            h[0]
+        });
+        time("8-block kernel + MAC of 30", &mut |d| {
+            let mut h = [d, 0, 0];
+            let k = keystream8_with(&key, &nonce, 1, m, |r| {
+                absorb_range(&mac, &mut h, &data, 3 * r..3 * r + 3)
+            });
+            lane(k[0]) ^ h[0]
+        });
+        time("one state + MAC of 30", &mut |d| {
+            let mut h = [d, 0, 0];
+            let k = keystream_h_with::<1>(&key, &nonce, 1, m, |r| {
+                absorb_range(&mac, &mut h, &data, 3 * r..3 * r + 3)
+            });
+            lane(k[0][0]) ^ h[0]
+        });
+    }
+
+    #[test]
+    #[ignore = "a timing probe: run by hand, in release"]
+    fn kernel_latencies() {
+        if let Some(t) = Avx2Bmi2::get() {
+            // SAFETY: the token proves the features `run` enables.
+            unsafe { run(t) }
+        }
+    }
 }

@@ -575,6 +575,20 @@ pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     p.tag()
 }
 
+/// Whether the expected 16-byte tag equals `given` (a slice of any other
+/// length is unequal; the length is public), in constant time: the two
+/// 128-bit values XORed, the halves ORed, one `ct_eq` against zero.
+/// (subtle's byte-slice `ct_eq` was an out-of-line loop of 16 steps,
+/// about 60 TSC ticks of a 400-byte ChaCha20-Poly1305 opening on Zen 3.)
+#[inline(always)]
+pub(crate) fn tags_equal(expected: &[u8; 16], given: &[u8]) -> bool {
+    let Ok(given) = <&[u8; 16]>::try_from(given) else {
+        return false;
+    };
+    let d = u128::from_le_bytes(*expected) ^ u128::from_le_bytes(*given);
+    ((d as u64) | (d >> 64) as u64).ct_eq(&0).into()
+}
+
 /// Checks in constant time that `tag` is the Poly1305 tag of `msg` under
 /// `key`.
 ///
@@ -593,7 +607,7 @@ pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 /// ```
 pub fn verify(key: &[u8; 32], msg: &[u8], tag: &[u8; 16]) -> Result<(), Error> {
     let mut expected = self::tag(key, msg);
-    let ok: bool = expected.ct_eq(tag).into();
+    let ok = tags_equal(&expected, tag);
     expected.zeroize();
     if ok { Ok(()) } else { Err(Error::TagMismatch) }
 }

@@ -147,6 +147,7 @@ impl Key {
 
     /// Absorbs the whole 16-byte blocks of `data` (`data.len()` a multiple
     /// of 16), each with the bit 2^128 set.
+    #[inline(always)]
     pub(crate) fn blocks(&self, h: &mut Acc, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         for chunk in data.chunks_exact(16) {
