@@ -18,41 +18,71 @@
 //! and the tail (under 512 bytes, on the smallest kernel that covers it)
 //! MAC the ciphertext of the call before them. Messages up to 192 bytes
 //! take one horizontal kernel call (block 0 included) and a scalar MAC.
+//!
+//! Opening is bound by the MAC, which cannot start before block 0 (the
+//! Poly1305 key) is known, and then runs at one block per 13 TSC ticks
+//! (≈ 17 cycles: the radix-2^64 Horner step is one dependency chain).
 //! Opening up to 320 bytes takes one kernel call (block 0 and the
-//! keystream), the MAC, the check, then the XOR. Longer: block 0 from a
-//! call of its own (with the keystream of a tail of up to 64 bytes after
-//! the groups in its second block), then each 512-byte group MACed
-//! between the double rounds of its own keystream call and XORed; a
-//! longer tail is MACed between the rounds of its keystream call; the tag
-//! is checked before the tail is decrypted (on a mismatch the whole
-//! buffer is wiped).
+//! keystream), the MAC, the check, then the XOR; 321–448 bytes, block 0
+//! and 320 bytes of keystream from three states, then the rest from one
+//! state with the MAC between its rounds. Longer: each 512-byte group is
+//! MACed between the double rounds of its own keystream call and XORed; a
+//! tail of up to 320 bytes after the groups takes its keystream from block
+//! 0's call, before the groups (one, two or three states), and is MACed
+//! last; a longer tail, and messages of 449–511 bytes, MAC the tail
+//! between the rounds of its own 8-block call. The tag is checked before
+//! the tail is decrypted (on a mismatch the whole buffer is wiped).
+//!
+//! The latencies this schedule rests on (Zen 3, TSC ticks, each call
+//! waiting for the one before: the ignored test `kernel_latencies`
+//! below): one horizontal state 244, three states 244 (the call is
+//! latency-bound: a quarter-round step waits for the one before, so
+//! three interleaved states cost no more than one), the 8-block kernel
+//! 392, block 0 on the integer unit 233, 32 MAC blocks alone 424, the
+//! 8-block kernel with 30 MAC blocks between its rounds 399, one state
+//! with 30 MAC blocks 394. So the floor of an opening of `L` bytes is
+//! about 244 + 13·(⌈L/16⌉ + 2) ticks plus the tag and the XOR: 400 B
+//! measures 784 ticks against a floor of about 600 + 60; ring's code has
+//! the same single Horner chain.
 //!
 //! Per 512-byte group: the 8-block kernel's 10 double rounds (1 280 vector
 //! instructions) and 32 Poly1305 blocks (each 4 `mulx` and one `imul`, the
 //! fold `(d₂ & !3) + (d₂ >> 2)`, a dozen additions with carry): on Zen 3 the
-//! scalar chain and the vector rounds nearly balance (about 13 TSC ticks
-//! per block against 400 ticks of rounds per group).
+//! scalar chain and the vector rounds nearly balance (399 ticks with 30
+//! blocks between the rounds against 392 without).
 //!
 //! Figures: AMD EPYC Zen 3 family 25 model 1, sealing 16 KiB with 13 bytes
 //! of associated data at 1.15 cycles/byte, 1.17× ring and aws-lc-rs
 //! (`peer-bench --filter chachapoly`, the CPU's page in
 //! `docs/benchmarks/`). At every length 64–2 048 B
 //! (`peer-bench --chachapoly-sweep`,
-//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`) ring still seals
-//! faster at about a sixth of the lengths, by at most 5.3 %, mostly
-//! 257–320 B (one 6-block call, then the MAC alone: ring's 6-block code
-//! is about 30 cycles faster), and opens faster at about two fifths,
-//! where a tail of 65–511 bytes needs a keystream call of its own after
-//! the groups (down to 0.86× near 670 B); opening is faster than ring's
-//! where the message ends within 64 bytes after whole groups
-//! (1.09–1.22×). From 65 to 256 bytes block 0 is computed on the integer
-//! unit between the vector kernel's double rounds (sealing 100 B 210.9 →
-//! 195.9 ns, 256 B 284.1 → 256.9 ns, `scripts/ab-time.sh`). What would close
-//! the opening gap: the tail's keystream computed early, in block 0's
-//! call (done for tails up to 64 bytes; with two or three states it
-//! measured slower, the early rows held across the groups).
+//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`, at 28490f5) ring
+//! seals faster at 276 of 1 985 lengths, by at most 5.9 %, mostly
+//! 256–320 B (one 6-block call, then the MAC alone: both at the floor
+//! above) and 576–831 B (within 3 %); it opens faster at 187, by at most
+//! 8.3 %, at 321–447 B and at tails of 321–447 bytes after a group (both
+//! MAC-bound); the band means of ring's time over ours, opening, are
+//! 1.06, 1.15, 1.17, 1.18 per 512 B. From 65 to 256 bytes block 0 is
+//! computed on the integer unit between the vector kernel's double
+//! rounds (sealing 100 B 210.9 → 195.9 ns, 256 B 284.1 → 256.9 ns,
+//! `scripts/ab-time.sh`). What would move the floor: a MAC with two
+//! independent Horner chains (even and odd blocks, multiplier `r²`),
+//! where the MAC runs alone; in radix 2^64 `r²` has no clamped shape, so
+//! the fold needs a second reduction step (not yet tried; the radix-2^44
+//! form spilled, see `poly1305/portable.rs`).
 //!
-//! Rejected, each measured slower with `peer-bench --filter chachapoly`:
+//! Rejected, each measured slower with `peer-bench --filter chachapoly`
+//! (or `scripts/ab-time.sh` on `examples/chachapoly_one`):
+//! - opening with the MAC one call behind the keystream (block 0 on the
+//!   integer unit in the first group's call, each later call MACing the
+//!   group before): faster for tails of 65–320 bytes than a tail call of
+//!   their own, slower than their keystream from block 0's call (672 B
+//!   604 against 491 ns), and slower for longer tails (the last group's
+//!   MAC runs alone);
+//! - opening 321–511 bytes on the 8-block kernel with block 0 on the
+//!   integer unit, then the MAC alone (400 B 449 against 411 ns);
+//! - four MAC blocks per double round in the tail's 8-block call (672 B
+//!   601 → 628 ns);
 //! - two passes over the whole message (ChaCha20, then vector Poly1305);
 //! - two passes over L1-sized chunks of 512 B to 4 KiB (the vector
 //!   Poly1305 wants 1 KiB or more per call);
