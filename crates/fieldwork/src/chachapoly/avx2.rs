@@ -12,12 +12,18 @@
 //! (used by ring and aws-lc); this is our own code on this crate's
 //! kernels.
 //!
-//! Sealing MACs ciphertext one kernel call behind the encryption: blocks 0
-//! to 7 (the Poly1305 key block and the first 448 bytes; 0 to 3 and 192
-//! bytes for messages under 448 bytes) run alone, then each 512-byte group
-//! and the tail (under 512 bytes, on the smallest kernel that covers it)
-//! MAC the ciphertext of the call before them. Messages up to 192 bytes
-//! take one horizontal kernel call (block 0 included) and a scalar MAC.
+//! Sealing MACs ciphertext one kernel call behind the encryption. Up to
+//! 320 bytes: one call (block 0 on the integer unit for 65–256 bytes),
+//! then the MAC. Longer: a head from one or two calls of three states
+//! (blocks 0 to 5, then 6 to 11 MACing the first 320 bytes between their
+//! rounds: the first ciphertext after one latency-bound call, since the
+//! MAC is the bound from there on), or from the 8-block kernel (blocks 0
+//! to 7) where the two-call head would leave a tail of 256–511 bytes;
+//! then each 512-byte group and the tail (under 512 bytes, on the
+//! smallest kernel that covers it) MAC the ciphertext of the call before
+//! them, and the tail is MACed last. Against the 8-block head alone: 1–5 %
+//! per 128-byte band below 2 KiB (Zen 3, `peer-bench --chachapoly-sweep`
+//! before and after).
 //!
 //! Opening is bound by the MAC, which cannot start before block 0 (the
 //! Poly1305 key) is known, and then runs at one block per 13 TSC ticks
@@ -264,23 +270,42 @@ fn seal_avx2(
         absorb_padded(&mac, &mut h, buf);
         return finish(&mac, &mut h, &mut s, aad.len(), len);
     }
-    // Blocks 0 to 7 (or 0 to 3): the Poly1305 key and the first data.
-    let first = if len >= 448 { 448 } else { 192 };
-    let (head, mut rest) = buf.split_at_mut(first);
-    let block0 = if let Ok(head) = <&mut [u8; 448]>::try_from(&mut *head) {
-        xor8_after_block0(m, &keystream8(key, nonce, 0, m), head)
-    } else {
-        let ks = keystream_h::<2>(key, nonce, 0, m);
-        let rows = ks.as_flattened();
-        xor_rows(m, &rows[2..], head);
-        rows[0]
+    // The head: blocks 0 to 5 (the Poly1305 key and the first 320 bytes)
+    // from three states, so the MAC (the bound from here on) starts after
+    // one latency-bound call; if more than 384 bytes follow, blocks 6 to
+    // 11 from three more states, MACing the first 320 bytes between their
+    // rounds (704 bytes in all). Where that would leave a tail of 256 to
+    // 511 bytes after the groups, blocks 0 to 7 from the 8-block kernel
+    // instead (448 bytes), which leaves one of 0 to 255: a long tail's MAC
+    // runs alone after its call (Zen 3, `peer-bench --chachapoly-sweep`:
+    // the 704-byte head alone was 3–4 % slower there, 2–8 % faster
+    // elsewhere below 2 KiB).
+    let head8 = len > 704 && (len - 704) % GROUP >= 256;
+    let (head, mut rest) = buf.split_at_mut(if head8 { 448 } else { 320 });
+    let block0 = match <&mut [u8; 448]>::try_from(&mut *head) {
+        Ok(head) => xor8_after_block0(m, &keystream8(key, nonce, 0, m), head),
+        Err(_) => {
+            let ks = keystream_h::<3>(key, nonce, 0, m);
+            let rows = ks.as_flattened();
+            xor_rows(m, &rows[2..], head);
+            rows[0]
+        }
     };
     let (mac, mut s) = mac_key(block0);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
     // Ciphertext not yet MACed: whole blocks, at most 32.
     let mut pending: &[u8] = head;
-    let mut counter = (first / 64) as u32 + 1;
+    let mut counter = if head8 { 8u32 } else { 6 };
+    if !head8 && rest.len() > 384 {
+        let (second, more) = core::mem::take(&mut rest).split_at_mut(384);
+        let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
+        let ks = keystream_h_with::<3>(key, nonce, counter, m, hook);
+        xor_rows(m, ks.as_flattened(), second);
+        pending = second;
+        counter = 12;
+        rest = more;
+    }
     let whole = rest.len() / GROUP * GROUP;
     let (body, tail) = core::mem::take(&mut rest).split_at_mut(whole);
     rest = tail;
@@ -288,7 +313,7 @@ fn seal_avx2(
         .chunks_exact_mut(GROUP)
         .filter_map(|g| <&mut [u8; GROUP]>::try_from(g).ok());
     if let Some(g) = groups.next() {
-        // The first group MACs the head (448 bytes: 28 blocks).
+        // The first group MACs the chunk before it (at most 24 blocks).
         let ks = keystream8_with(key, nonce, counter, m, |_| {
             absorb_some(&mac, &mut h, &mut pending, 3)
         });
