@@ -71,11 +71,10 @@
 //! 1.06, 1.15, 1.17, 1.18 per 512 B. From 65 to 256 bytes block 0 is
 //! computed on the integer unit between the vector kernel's double
 //! rounds (sealing 100 B 210.9 → 195.9 ns, 256 B 284.1 → 256.9 ns,
-//! `scripts/ab-time.sh`). What would move the floor: a MAC with two
-//! independent Horner chains (even and odd blocks, multiplier `r²`),
-//! where the MAC runs alone; in radix 2^64 `r²` has no clamped shape, so
-//! the fold needs a second reduction step (not yet tried; the radix-2^44
-//! form spilled, see `poly1305/portable.rs`).
+//! `scripts/ab-time.sh`). What would move the floor: a faster MAC. Two
+//! scalar Horner chains with the multiplier `r²` lose to one (see
+//! `poly1305/portable.rs`); the next idea is the 4-way vector Poly1305
+//! in the spare vector slots of the latency-bound horizontal calls.
 //!
 //! Rejected, each measured slower with `peer-bench --filter chachapoly`
 //! (or `scripts/ab-time.sh` on `examples/chachapoly_one`):

@@ -56,7 +56,10 @@
 //! `r²` in radix 2^44 (nine products a block, `(H₁·r² + H₂·r)` at the
 //! end): 256 B 121 → 167 ns on Zen 3 (`scripts/ab-time.sh` on
 //! `examples/poly_one`), 935 → 1 766 instructions a tag (callgrind): the
-//! two chains' `u128` columns spill.
+//! two chains' `u128` columns spill. The same two chains in radix 2^64
+//! (eight 64×64 products a block, as `r²` has no clamped shape, and a
+//! second fold to keep `h₂` small): slower than one chain too, at 8 to 32
+//! blocks on Zen 3 (a scratch comparison, not kept).
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
