@@ -57,18 +57,19 @@
 //! scalar chain and the vector rounds nearly balance (399 ticks with 30
 //! blocks between the rounds against 392 without).
 //!
-//! Figures: AMD EPYC Zen 3 family 25 model 1, sealing 16 KiB with 13 bytes
-//! of associated data at 1.15 cycles/byte, 1.17× ring and aws-lc-rs
-//! (`peer-bench --filter chachapoly`, the CPU's page in
-//! `docs/benchmarks/`). At every length 64–2 048 B
+//! Figures: AMD EPYC Zen 3 family 25 model 1, 16 KiB with 13 bytes of
+//! associated data sealed at 1.15 cycles/byte, 1.18× ring and 1.17×
+//! aws-lc-rs, opened at 1.13, 1.22× both (`peer-bench --filter
+//! chachapoly`, the CPU's page in `docs/benchmarks/` at 466f2bd). At every length 64–2 048 B
 //! (`peer-bench --chachapoly-sweep`,
-//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`, at 28490f5) ring
-//! seals faster at 276 of 1 985 lengths, by at most 5.9 %, mostly
-//! 256–320 B (one 6-block call, then the MAC alone: both at the floor
-//! above) and 576–831 B (within 3 %); it opens faster at 187, by at most
-//! 8.3 %, at 321–447 B and at tails of 321–447 bytes after a group (both
-//! MAC-bound); the band means of ring's time over ours, opening, are
-//! 1.06, 1.15, 1.17, 1.18 per 512 B. From 65 to 256 bytes block 0 is
+//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`, at 4f1e24e) the
+//! band means of ring's time over ours per 512 B are 1.04, 1.03, 1.05,
+//! 1.03 sealing and 1.06, 1.16, 1.17, 1.18 opening; ring seals faster at
+//! 413 of the 1 985 lengths, most within 3 % (256–320 B and 576–831 B:
+//! one latency-bound call then the MAC, at the floor above), and opens
+//! faster at 154, mostly 321–511 B (MAC-bound on both sides), by at most
+//! 10 % at single lengths, whose medians vary by a few per cent from one
+//! sweep to the next. From 65 to 256 bytes block 0 is
 //! computed on the integer unit between the vector kernel's double
 //! rounds (sealing 100 B 210.9 → 195.9 ns, 256 B 284.1 → 256.9 ns,
 //! `scripts/ab-time.sh`). What would move the floor: a faster MAC. Two
@@ -77,7 +78,8 @@
 //! in the spare vector slots of the latency-bound horizontal calls.
 //!
 //! Rejected, each measured slower with `peer-bench --filter chachapoly`
-//! (or `scripts/ab-time.sh` on `examples/chachapoly_one`):
+//! (or `scripts/ab-time.sh` on `examples/chachapoly_one` at 40 000
+//! iterations, whose times include about 80 ns of process start):
 //! - opening with the MAC one call behind the keystream (block 0 on the
 //!   integer unit in the first group's call, each later call MACing the
 //!   group before): faster for tails of 65–320 bytes than a tail call of
