@@ -778,6 +778,24 @@ mod tests {
         out
     }
 
+    /// The tag comparison: equal tags match; a flip of any one bit, in
+    /// either half, does not; nor does a tag of another length.
+    #[test]
+    fn tags_equal_finds_every_differing_bit() {
+        let t: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xa5);
+        assert!(tags_equal(&t, &t));
+        for bit in 0..128 {
+            let mut u = t;
+            u[bit / 8] ^= 1 << (bit % 8);
+            assert!(!tags_equal(&t, &u), "bit {bit}");
+            assert!(!tags_equal(&u, &t), "bit {bit}");
+        }
+        assert!(!tags_equal(&[0; 16], &[0; 15]));
+        assert!(!tags_equal(&[0; 16], &[0; 17]));
+        assert!(!tags_equal(&[0; 16], &[]));
+        assert!(tags_equal(&[0xff; 16], &[0xff; 16]));
+    }
+
     /// RFC 8439 §2.8.2: the Poly1305 key, AAD, ciphertext and tag.
     #[test]
     fn aead_tag_matches_rfc8439_2_8_2() {
