@@ -387,6 +387,7 @@ pub fn peer_table(sweep: &Sweep) -> String {
     let mut headers: Vec<(&str, bool)> = vec![
         ("peer", false),
         ("lengths where it is faster", true),
+        ("faster by over 3 %", true),
         ("smallest ratio (at length)", true),
     ];
     headers.extend(band_names.iter().map(|n| (n.as_str(), true)));
@@ -401,6 +402,9 @@ pub fn peer_table(sweep: &Sweep) -> String {
             })
             .collect();
         let faster = ratios.iter().filter(|(_, x)| *x < 1.0).count();
+        // Single lengths' medians move by a few per cent from one sweep to
+        // the next: the count past 3 % separates losses from that noise.
+        let clearly = ratios.iter().filter(|(_, x)| *x < 0.97).count();
         let min = ratios
             .iter()
             .copied()
@@ -409,6 +413,7 @@ pub fn peer_table(sweep: &Sweep) -> String {
         let mut row = vec![
             name.clone(),
             format!("{faster} of {}", ratios.len()),
+            format!("{clearly}"),
             format!("{:.3}× ({} B)", min.1, min.0),
         ];
         for (lo, hi) in &bands {
@@ -890,5 +895,25 @@ mod tests {
         assert_eq!(log_ticks(0.4, 60.0), [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]);
         assert_eq!(tick_label(0.5), "0.5");
         assert_eq!(tick_label(20.0), "20");
+    }
+
+    #[test]
+    fn peer_table_counts_the_clear_losses() {
+        let row = |length, peer| Row {
+            length,
+            cycles_per_byte: vec![1.0, peer],
+        };
+        let sweep = Sweep {
+            columns: vec!["ours".into(), "peer".into()],
+            rows: vec![row(64, 0.99), row(65, 0.95), row(66, 1.10), row(600, 1.2)],
+        };
+        let t = peer_table(&sweep);
+        assert!(t.contains("faster by over 3 %"), "{t}");
+        // Two lengths where the peer is faster, one of them by over 3 %.
+        assert!(t.contains("2 of 4"), "{t}");
+        assert!(t.contains(" 1 | "), "{t}");
+        assert!(t.contains("0.950× (65 B)"), "{t}");
+        // Band means: (0.99 + 0.95 + 1.10) / 3 and 1.2.
+        assert!(t.contains("1.013×") && t.contains("1.200×"), "{t}");
     }
 }
