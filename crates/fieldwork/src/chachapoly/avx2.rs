@@ -35,9 +35,18 @@
 //! MACed between the double rounds of its own keystream call and XORed; a
 //! tail of up to 320 bytes after the groups takes its keystream from block
 //! 0's call, before the groups (one, two or three states), and is MACed
-//! last; a longer tail, and messages of 449–511 bytes, MAC the tail
-//! between the rounds of its own 8-block call. The tag is checked before
-//! the tail is decrypted (on a mismatch the whole buffer is wiped).
+//! last; a tail of 321–448 bytes takes its first 320 bytes' keystream from
+//! block 0's call and the rest from one state after the groups, MACing the
+//! tail between its rounds; a tail of 449–511 bytes MACs itself between
+//! the rounds of its own 8-block call. The tag is checked before the tail
+//! is decrypted (on a mismatch the whole buffer is wiped). Each shape is a
+//! function of its own ([`open_long`]).
+//!
+//! In a call of two-block states (≈ 24 ticks a double round) the MAC
+//! blocks are spread evenly over the ten double rounds ([`absorb_share`]):
+//! three a round (≈ 39 ticks) left the last rounds without any, and 20
+//! blocks took 316 ticks against 267 spread and 261 for the MAC alone
+//! (`kernel_latencies` below).
 //!
 //! The latencies this schedule rests on (Zen 3, TSC ticks, each call
 //! waiting for the one before: the ignored test `kernel_latencies`
@@ -181,6 +190,17 @@ fn absorb_some(mac: &ScalarKey, h: &mut ScalarAcc, pending: &mut &[u8], n: usize
             *pending = rest;
         }
     }
+}
+
+/// Absorbs double round `r`'s share of `n` whole blocks from the front of
+/// `pending`, the `n` spread evenly over a call's ten double rounds. In a
+/// latency-bound call of two-block states (≈ 24 TSC ticks a double round
+/// on Zen 3) three blocks a round (≈ 39 ticks) made the MAC the bound for
+/// the rounds that had them and left the last rounds without any: 21
+/// blocks took 7·39 + 3·24 ticks instead of about 21·13.
+#[inline(always)]
+fn absorb_share(mac: &ScalarKey, h: &mut ScalarAcc, pending: &mut &[u8], n: usize, r: usize) {
+    absorb_some(mac, h, pending, n / 10 + usize::from(r < n % 10));
 }
 
 /// Absorbs `data` as whole blocks, a partial last block padded with zeros
@@ -371,7 +391,8 @@ fn seal_avx2(
 /// Opening up to 320 bytes: one kernel call for block 0 and the data's
 /// keystream (`S` states of two blocks), the MAC, the tag check, and only
 /// then the keystream XORed in (on a mismatch the buffer is wiped).
-#[inline(always)]
+#[target_feature(enable = "avx,avx2,bmi2,adx")]
+#[inline(never)]
 fn open_short<const S: usize>(
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -451,7 +472,8 @@ fn zero_row() -> __m256i {
 /// between its double rounds; then the MAC, the check and the XOR. (The
 /// kernel call is not shared with sealing: the hook closures must stay one
 /// per kernel call to be inlined.)
-#[inline(always)]
+#[target_feature(enable = "avx,avx2,bmi2,adx")]
+#[inline(never)]
 fn open_scalar_block0<const S: usize>(
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -492,12 +514,40 @@ fn open_one_call(
     ok
 }
 
+/// The keystream of a tail's bytes after its first 320 (blocks `counter`
+/// on, `S` states of two blocks) with the whole tail MACed between the
+/// double rounds, then its partial last block. (The call is latency-bound
+/// and the MAC of 21–32 blocks longer than it.)
+#[inline(always)]
+fn late_tail<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    mac: &ScalarKey,
+    h: &mut ScalarAcc,
+    counter: u32,
+    tail: &[u8],
+) -> [[__m256i; 4]; S] {
+    let (whole, partial) = tail.split_at(tail.len() & !15);
+    let mut pending: &[u8] = whole;
+    let n = whole.len() / 16;
+    let ks = keystream_h_with::<S>(key, nonce, counter, m, |r| {
+        absorb_share(mac, h, &mut pending, n, r)
+    });
+    absorb_some(mac, h, &mut pending, 32);
+    absorb_padded(mac, h, partial);
+    ks
+}
+
 /// Opening 321–448 bytes in two calls: block 0 and the first 320 bytes'
 /// keystream from three states (the call takes as long as with one), then
 /// the last 128 bytes' keystream from one state, with the ciphertext MACed
-/// between its double rounds; the check, then the XOR. (449–511 bytes: the
-/// 8-block kernel for the rest measured faster than two states.)
-#[inline(always)]
+/// between its double rounds; the check, then the XOR. (The general path
+/// does the same with its keystream rows kept in an array: 400 B 338
+/// against 349 ns, `scripts/ab-time.sh`. [`late_tail`] is not shared with
+/// it: a closure with two call sites is compiled as a function.)
+#[target_feature(enable = "avx,avx2,bmi2,adx")]
+#[inline(never)]
 fn open_two_calls(
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -514,7 +564,8 @@ fn open_two_calls(
     let len = buf.len();
     let (whole, partial) = buf.split_at(len & !15);
     let mut pending: &[u8] = whole;
-    let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
+    let n = whole.len() / 16;
+    let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
     let second = keystream_h_with::<1>(key, nonce, 6, m, hook);
     absorb_some(&mac, &mut h, &mut pending, 32);
     absorb_padded(&mac, &mut h, partial);
@@ -591,21 +642,46 @@ fn open_avx2(
         321..=448 => return open_two_calls(key, nonce, m, aad, buf, tag),
         _ => {}
     }
-    let whole = len / GROUP * GROUP;
     // A tail of at most 320 bytes after whole groups: block 0 and the
     // tail's keystream from one call of up to three states first (the call
     // is latency-bound: one state or three take the same time); the tail is
-    // MACed after the groups and decrypted after the check. `early` holds
-    // its keystream rows. A longer tail (or a message under 512 bytes):
-    // block 0 alone, and the tail's keystream from its own call, which
-    // MACs the tail between its double rounds.
+    // MACed after the groups and decrypted after the check. A longer tail:
+    // block 0 and its first 320 bytes' keystream first, the rest's from a
+    // call of its own after the groups, which MACs the tail between its
+    // double rounds (449–511 bytes: block 0 alone first, the tail from
+    // the 8-block kernel).
+    match len % GROUP {
+        0..=64 => open_long::<1, 0>(m, key, nonce, aad, buf, tag),
+        65..=192 => open_long::<2, 0>(m, key, nonce, aad, buf, tag),
+        193..=320 => open_long::<3, 0>(m, key, nonce, aad, buf, tag),
+        321..=448 => open_long::<3, 1>(m, key, nonce, aad, buf, tag),
+        _ => open_long::<1, 8>(m, key, nonce, aad, buf, tag),
+    }
+}
+
+/// Opening more than 448 bytes: block 0 and the first keystream rows of
+/// the tail after the whole groups from one call of `S` states; the
+/// groups, each MACed between the double rounds of its own call; then,
+/// with `LATE` = 1, the rest of a tail of 321–448 bytes from one state,
+/// MACing the tail between its rounds; with `LATE` = 8 the whole tail
+/// (449–511 bytes) from the 8-block kernel, MACing it between its rounds. One function per shape,
+/// not inlined: in one function the shapes' register allocation moved
+/// with each other's code (tails of 0–255 bytes 4–5 % slower after a
+/// change to the long tails, `peer-bench --chachapoly-sweep`).
+#[target_feature(enable = "avx,avx2,bmi2,adx")]
+#[inline(never)]
+fn open_long<const S: usize, const LATE: usize>(
+    m: Masks,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> bool {
+    let len = buf.len();
+    let whole = len / GROUP * GROUP;
     let mut early = [zero_row(); 10];
-    let block0 = match len - whole {
-        0..=64 => block0_and_tail::<1>(key, nonce, m, whole, &mut early),
-        65..=192 => block0_and_tail::<2>(key, nonce, m, whole, &mut early),
-        193..=320 => block0_and_tail::<3>(key, nonce, m, whole, &mut early),
-        _ => keystream_h::<1>(key, nonce, 0, m)[0][0],
-    };
+    let block0 = block0_and_tail::<S>(key, nonce, m, whole, &mut early);
     let (mac, mut s) = mac_key(block0);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
@@ -613,14 +689,10 @@ fn open_avx2(
     // One call site of the group loop: its MAC closure is then inlined
     // (with four, LLVM made it a function: 512 B 1 087 → 1 390 cycles).
     let counter = open_groups(key, nonce, m, &mac, &mut h, body);
-    let ok = if rest.len() <= 320 {
-        absorb_padded(&mac, &mut h, rest);
-        let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
-        if ok {
-            xor_rows(m, &early, rest);
-        }
-        ok
-    } else {
+    let ok = if LATE == 8 {
+        // The whole tail's keystream from the 8-block kernel, MACing the
+        // tail between its rounds (449–511 bytes: 3 + 2 states measured
+        // 500 B 397 → 424 ns, `scripts/ab-time.sh`).
         let (whole_tail, partial) = rest.split_at(rest.len() & !15);
         let mut pending: &[u8] = whole_tail;
         let hook = |_| absorb_some(&mac, &mut h, &mut pending, 3);
@@ -630,6 +702,22 @@ fn open_avx2(
         let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
         if ok {
             xor8_partial(m, &ks, rest);
+        }
+        ok
+    } else if LATE == 0 || rest.len() <= 320 {
+        absorb_padded(&mac, &mut h, rest);
+        let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
+        if ok {
+            xor_rows(m, &early, rest);
+        }
+        ok
+    } else {
+        let late = late_tail::<LATE>(key, nonce, m, &mac, &mut h, counter.wrapping_add(5), rest);
+        let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
+        if ok {
+            let (head, last) = rest.split_at_mut(320);
+            xor_rows(m, &early, head);
+            xor_rows(m, late.as_flattened(), last);
         }
         ok
     };
@@ -718,6 +806,30 @@ mod probe {
             });
             lane(k[0][0]) ^ h[0]
         });
+        for n in [20usize, 25, 28] {
+            time(&std::format!("MAC, {n} blocks"), &mut |d| {
+                let mut h = [d, 0, 0];
+                absorb_range(&mac, &mut h, &data, 0..n);
+                h[0]
+            });
+            time(&std::format!("one state + {n}, 3 a round"), &mut |d| {
+                let mut h = [d, 0, 0];
+                let mut p: &[u8] = &data[..16 * n];
+                let k = keystream_h_with::<1>(&key, &nonce, d as u32, m, |_| {
+                    absorb_some(&mac, &mut h, &mut p, 3)
+                });
+                absorb_some(&mac, &mut h, &mut p, 32);
+                lane(k[0][0]) ^ h[0]
+            });
+            time(&std::format!("one state + {n}, spread"), &mut |d| {
+                let mut h = [d, 0, 0];
+                let mut p: &[u8] = &data[..16 * n];
+                let k = keystream_h_with::<1>(&key, &nonce, d as u32, m, |r| {
+                    absorb_share(&mac, &mut h, &mut p, n, r)
+                });
+                lane(k[0][0]) ^ h[0]
+            });
+        }
     }
 
     #[test]
