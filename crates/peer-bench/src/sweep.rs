@@ -44,6 +44,27 @@ pub struct Sweep {
     pub rows: Vec<Row>,
 }
 
+impl Sweep {
+    /// Keeps, for every length and column, the smaller cycles/byte of
+    /// `self` and `other` (the same columns and lengths, from another pass).
+    pub fn keep_fastest(&mut self, other: &Sweep) -> Result<(), String> {
+        if self.columns != other.columns || self.rows.len() != other.rows.len() {
+            return Err("passes of a sweep differ in columns or lengths".into());
+        }
+        for (a, b) in self.rows.iter().zip(&other.rows) {
+            if a.length != b.length || a.cycles_per_byte.len() != b.cycles_per_byte.len() {
+                return Err(format!("passes of a sweep differ at {} bytes", a.length));
+            }
+        }
+        for (a, b) in self.rows.iter_mut().zip(&other.rows) {
+            for (x, y) in a.cycles_per_byte.iter_mut().zip(&b.cycles_per_byte) {
+                *x = x.min(*y);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One length of a sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -317,6 +338,7 @@ pub fn column_means_table(sweep: &Sweep) -> String {
 }
 
 /// Where and how a sweep was measured, for its Markdown note.
+#[derive(Clone)]
 pub struct NoteInfo {
     /// CPU model, with vendor, family and model when known.
     pub cpu: String,
@@ -335,6 +357,8 @@ pub struct NoteInfo {
     /// not be made (the cycle figures are then doubtful; the speed-ups,
     /// ratios of ticks, are not).
     pub clock_after: (String, bool),
+    /// Passes over all the lengths (each column's fastest median kept).
+    pub passes: u32,
     /// File names of the CSV and the SVG, relative to the note.
     pub csv: String,
     /// See `csv`.
@@ -433,6 +457,19 @@ pub fn peer_table(sweep: &Sweep) -> String {
     t.render_markdown()
 }
 
+/// The sentence on passes for a note (nothing for one pass).
+fn passes_text(passes: u32) -> String {
+    if passes > 1 {
+        format!(
+            " Every length was measured in each of {passes} passes over all the \
+             lengths, and each column's fastest median is kept (a disturbance \
+             of the machine lasting seconds spoils one pass's lengths)."
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// The Markdown note of a sweep against peers (no figure): where it was
 /// measured, then [`peer_table`] and each column's mean per 1 KiB band.
 pub fn peer_note(info: &NoteInfo, sweep: &Sweep, what: &str, flag: &str) -> String {
@@ -451,7 +488,11 @@ pub fn peer_note(info: &NoteInfo, sweep: &Sweep, what: &str, flag: &str) -> Stri
          key, nonce and message, the median of up to 301 interleaved samples \
          of at least 5 µs per column (about 20 ms per length for all columns), \
          converted to estimated core cycles per byte. Single lengths are noisy \
-         on a shared machine.\n\n## Against fieldwork\n\nRatio = the peer's \
+         on a shared machine.",
+    );
+    out.push_str(&passes_text(info.passes));
+    out.push_str(
+        "\n\n## Against fieldwork\n\nRatio = the peer's \
          cycles ÷ fieldwork's at the same length (> 1: fieldwork is faster).\n\n",
     );
     out.push_str(&peer_table(sweep));
@@ -485,7 +526,8 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: Result<&[Band], &str>) ->
          samples of at least 5 µs per column (a budget of about 20 ms per length \
          for all columns), converted to estimated core cycles per byte. \
          Single lengths are noisy on a shared machine; the band means are the \
-         figures to read.\n\n",
+         figures to read.{}\n\n",
+        passes_text(info.passes)
     );
     let _ = writeln!(out, "![Poly1305 cycles per byte]({})\n", info.svg);
     out.push_str(
@@ -871,6 +913,7 @@ mod tests {
             command: "cargo run --release -p peer-bench -- --poly1305-sweep x.csv".into(),
             clock: "TSC 1 GHz".into(),
             clock_after: ("TSC 1 GHz, later".into(), true),
+            passes: 1,
             csv: "x.csv".into(),
             svg: "x.svg".into(),
         };
@@ -889,6 +932,16 @@ mod tests {
         ] {
             assert!(md.contains(needle), "{needle} in {md}");
         }
+        assert!(!md.contains("passes over all"), "{md}");
+        let three = NoteInfo {
+            passes: 3,
+            ..info.clone()
+        };
+        let md3 = markdown(&three, &sweep, Ok(&bands(&sweep).unwrap()));
+        assert!(
+            md3.contains("in each of 3 passes over all the lengths"),
+            "{md3}"
+        );
         let none = markdown(&info, &sweep, Err("no AVX2"));
         assert!(none.contains("No speed-up on this run: no AVX2."), "{none}");
         assert!(none.contains("## Mean cycles/byte per band"), "{none}");
@@ -915,5 +968,36 @@ mod tests {
         assert!(t.contains("0.950× (65 B)"), "{t}");
         // Band means: (0.99 + 0.95 + 1.10) / 3 and 1.2.
         assert!(t.contains("1.013×") && t.contains("1.200×"), "{t}");
+    }
+
+    #[test]
+    fn keep_fastest_takes_each_columns_minimum() {
+        let row = |length, a, b| Row {
+            length,
+            cycles_per_byte: vec![a, b],
+        };
+        let columns = vec!["ours".to_string(), "peer".to_string()];
+        let mut first = Sweep {
+            columns: columns.clone(),
+            rows: vec![row(64, 2.0, 3.0), row(65, 1.0, 4.0)],
+        };
+        let second = Sweep {
+            columns: columns.clone(),
+            rows: vec![row(64, 2.5, 2.0), row(65, 0.5, 5.0)],
+        };
+        first.keep_fastest(&second).unwrap();
+        assert_eq!(first.rows, vec![row(64, 2.0, 2.0), row(65, 0.5, 4.0)]);
+        let shorter = Sweep {
+            columns: columns.clone(),
+            rows: vec![row(64, 1.0, 1.0)],
+        };
+        assert!(first.keep_fastest(&shorter).is_err());
+        let shifted = Sweep {
+            columns,
+            rows: vec![row(64, 1.0, 1.0), row(66, 1.0, 1.0)],
+        };
+        assert!(first.keep_fastest(&shifted).is_err());
+        // Nothing is changed by a pass that does not match.
+        assert_eq!(first.rows, vec![row(64, 2.0, 2.0), row(65, 0.5, 4.0)]);
     }
 }
