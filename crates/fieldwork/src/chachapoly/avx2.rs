@@ -67,24 +67,30 @@
 //! blocks between the rounds against 392 without).
 //!
 //! Figures: AMD EPYC Zen 3 family 25 model 1, 16 KiB with 13 bytes of
-//! associated data sealed at 1.15 cycles/byte, 1.18× ring and 1.17×
-//! aws-lc-rs, opened at 1.13, 1.22× both (`peer-bench --filter
-//! chachapoly`, the CPU's page in `docs/benchmarks/` at 466f2bd). At every length 64–2 048 B
-//! (`peer-bench --chachapoly-sweep`,
-//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`, at 4f1e24e) the
-//! band means of ring's time over ours per 512 B are 1.04, 1.03, 1.05,
-//! 1.03 sealing and 1.06, 1.16, 1.17, 1.18 opening; ring seals faster at
-//! 413 of the 1 985 lengths, most within 3 % (256–320 B and 576–831 B:
-//! one latency-bound call then the MAC, at the floor above), and opens
-//! faster at 154, mostly 321–511 B (MAC-bound on both sides), by at most
-//! 10 % at single lengths, whose medians vary by a few per cent from one
-//! sweep to the next. From 65 to 256 bytes block 0 is
+//! associated data sealed at 1.16 cycles/byte, 1.15× ring and aws-lc-rs,
+//! opened at 1.15, 1.20× both (`peer-bench --filter chachapoly`, the
+//! CPU's page in `docs/benchmarks/`). At every length 64–2 048 B
+//! (`peer-bench --chachapoly-sweep --passes 3`,
+//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`) the band means of
+//! ring's time over ours per 512 B are 1.06, 1.06, 1.03, 1.02 sealing and
+//! 1.06, 1.21, 1.19, 1.19 opening; ring is faster by over 3 % at 85 of the
+//! 1 985 lengths sealing and 90 opening, mostly 257–320 B (one
+//! latency-bound call, then the MAC: the floor above, on both sides) and
+//! 385–447 B opening, by 4–8 %. From 65 to 256 bytes block 0 is
 //! computed on the integer unit between the vector kernel's double
 //! rounds (sealing 100 B 210.9 → 195.9 ns, 256 B 284.1 → 256.9 ns,
 //! `scripts/ab-time.sh`). What would move the floor: a faster MAC. Two
 //! scalar Horner chains with the multiplier `r²` lose to one (see
 //! `poly1305/portable.rs`); the next idea is the 4-way vector Poly1305
 //! in the spare vector slots of the latency-bound horizontal calls.
+//!
+//! Short openings move by up to 10 % between builds in which their code
+//! is the same instructions (64 B: 395 TSC ticks at 1608b25, 436 after
+//! the long shapes moved out of line; `peer-bench --filter "chachapoly
+//! open"` on both binaries in one sitting): placement, not schedule, and
+//! `scripts/ab-time.sh` on `examples/chachapoly_one` disagrees with
+//! peer-bench about such changes. Decide between shapes with
+//! `--chachapoly-sweep --passes 3`.
 //!
 //! Rejected, each measured slower with `peer-bench --filter chachapoly`
 //! (or `scripts/ab-time.sh` on `examples/chachapoly_one` at 40 000
@@ -106,7 +112,9 @@
 //!   multiplication mod 2^130 − 5 per group);
 //! - spreading a group's blocks over the double rounds by `32·r/10` (a
 //!   division per double round);
-//! - the hooks' blocks chosen by index with length tests instead of slices.
+//! - the hooks' blocks chosen by index with length tests instead of slices;
+//! - sealing up to 320 bytes and beyond in two functions of their own
+//!   (±1 %, `scripts/ab-time.sh`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // lane and word indices over fixed arrays; data offsets step by whole 512-byte groups below `buf.len()` rounded down.
 #![allow(clippy::indexing_slicing)]
