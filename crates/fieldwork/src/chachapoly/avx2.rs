@@ -13,7 +13,7 @@
 //! kernels.
 //!
 //! Sealing MACs ciphertext one kernel call behind the encryption. Up to
-//! 320 bytes: one call (block 0 on the integer unit for 65–320 bytes),
+//! 320 bytes: one call (block 0 on the integer unit for 65–256 bytes),
 //! then the MAC. Longer: a head from one or two calls of three states
 //! (blocks 0 to 5, then 6 to 11 MACing the first 320 bytes between their
 //! rounds: the first ciphertext after one latency-bound call, since the
@@ -114,7 +114,12 @@
 //!   division per double round);
 //! - the hooks' blocks chosen by index with length tests instead of slices;
 //! - sealing up to 320 bytes and beyond in two functions of their own
-//!   (±1 %, `scripts/ab-time.sh`).
+//!   (±1 %, `scripts/ab-time.sh`);
+//! - 257–320 bytes with block 0 on the integer unit beside three states
+//!   from block 1: the sweep had opening 3 % faster, but calls back to
+//!   back (`examples/chachapoly_one`) opened 300 B in 436 against 335 ns
+//!   and sealed 3 % slower (block 0's ≈ 1 000 integer operations then
+//!   share the integer unit with the previous call's MAC).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // lane and word indices over fixed arrays; data offsets step by whole 512-byte groups below `buf.len()` rounded down.
 #![allow(clippy::indexing_slicing)]
@@ -243,7 +248,7 @@ fn finish(
     t
 }
 
-/// Sealing 65–320 bytes: the data's keystream from block 1 on the vector
+/// Sealing 65–256 bytes: the data's keystream from block 1 on the vector
 /// unit (`S` states of two blocks) while block 0, the Poly1305 key, is
 /// computed on the integer unit between its double rounds; then the MAC.
 #[inline(always)]
@@ -275,24 +280,29 @@ fn seal_avx2(
 ) -> [u8; 16] {
     let m = Masks::new(t.avx2());
     let len = buf.len();
-    match len {
+    if len <= 320 {
         // One kernel call: block 0 and the data blocks together (two
         // calls, four blocks then the rest, made 193–320 bytes 10 % slower
-        // than ring on Zen 3: `peer-bench --chachapoly-sweep`); from 65
-        // bytes block 0 on the integer unit beside it.
-        0..=64 => {
+        // than ring on Zen 3: `peer-bench --chachapoly-sweep`).
+        let block0 = if len <= 64 {
             let ks = keystream_h::<1>(key, nonce, 0, m);
             xor_rows(m, &ks[0][2..], buf);
-            let (mac, mut s) = mac_key(ks[0][0]);
-            let mut h: ScalarAcc = [0; 3];
-            absorb_padded(&mac, &mut h, aad);
-            absorb_padded(&mac, &mut h, buf);
-            return finish(&mac, &mut h, &mut s, aad.len(), len);
-        }
-        65..=128 => return seal_scalar_block0::<1>(key, nonce, m, aad, buf),
-        129..=256 => return seal_scalar_block0::<2>(key, nonce, m, aad, buf),
-        257..=320 => return seal_scalar_block0::<3>(key, nonce, m, aad, buf),
-        _ => {}
+            ks[0][0]
+        } else if len <= 128 {
+            return seal_scalar_block0::<1>(key, nonce, m, aad, buf);
+        } else if len <= 256 {
+            return seal_scalar_block0::<2>(key, nonce, m, aad, buf);
+        } else {
+            let ks = keystream_h::<3>(key, nonce, 0, m);
+            let rows = ks.as_flattened();
+            xor_rows(m, &rows[2..], buf);
+            rows[0]
+        };
+        let (mac, mut s) = mac_key(block0);
+        let mut h: ScalarAcc = [0; 3];
+        absorb_padded(&mac, &mut h, aad);
+        absorb_padded(&mac, &mut h, buf);
+        return finish(&mac, &mut h, &mut s, aad.len(), len);
     }
     // The head: blocks 0 to 5 (the Poly1305 key and the first 320 bytes)
     // from three states, so the MAC (the bound from here on) starts after
@@ -396,11 +406,9 @@ fn seal_avx2(
 /// Opening up to 320 bytes: one kernel call for block 0 and the data's
 /// keystream (`S` states of two blocks), the MAC, the tag check, and only
 /// then the keystream XORed in (on a mismatch the buffer is wiped).
-/// Used up to 64 bytes (one state). Inlined in the dispatcher, unlike the
-/// other shapes: out of line, with three states for 257–320 bytes, it
-/// opened them 4 % slower (`peer-bench --chachapoly-sweep --passes 3`,
-/// band mean of ring's time over ours 0.95 against 0.99); block 0 on the
-/// integer unit ([`open_scalar_block0`]) then took 1.03.
+/// Inlined in the dispatcher, unlike the other shapes: out of line,
+/// 257–320 bytes opened 4 % slower (`peer-bench --chachapoly-sweep
+/// --passes 3`, band mean of ring's time over ours 0.95 against 0.99).
 #[inline(always)]
 fn open_short<const S: usize>(
     key: &[u32; 8],
@@ -476,7 +484,7 @@ fn zero_row() -> __m256i {
     unsafe { _mm256_setzero_si256() }
 }
 
-/// Opening 65–320 bytes as [`seal_scalar_block0`] seals them: the
+/// Opening 65–256 bytes as [`seal_scalar_block0`] seals them: the
 /// keystream from block 1 on the vector unit, block 0 on the integer unit
 /// between its double rounds; then the MAC, the check and the XOR. (The
 /// kernel call is not shared with sealing: the hook closures must stay one
@@ -647,7 +655,7 @@ fn open_avx2(
         0..=64 => return open_short::<1>(key, nonce, m, aad, buf, tag),
         65..=128 => return open_scalar_block0::<1>(key, nonce, m, aad, buf, tag),
         129..=256 => return open_scalar_block0::<2>(key, nonce, m, aad, buf, tag),
-        257..=320 => return open_scalar_block0::<3>(key, nonce, m, aad, buf, tag),
+        257..=320 => return open_short::<3>(key, nonce, m, aad, buf, tag),
         321..=448 => return open_two_calls(key, nonce, m, aad, buf, tag),
         _ => {}
     }
