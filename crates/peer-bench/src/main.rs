@@ -327,16 +327,11 @@ fn run_sweep(
         sweep::LAST,
         clock.describe()
     );
-    let started = std::time::Instant::now();
-    let mut data = sweep::measure(&clock, &sampler, |length| {
-        eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
-    })?;
+    let mut progress = sweep_progress();
+    let mut data = sweep::measure(&clock, &sampler, &mut progress)?;
     for pass in 2..=args.passes {
         eprintln!("pass {pass} of {}", args.passes);
-        let again = sweep::measure(&clock, &sampler, |length| {
-            eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
-        })?;
-        data.keep_fastest(&again)?;
+        data.keep_fastest(&sweep::measure(&clock, &sampler, &mut progress)?)?;
     }
     let info = sweep_info(
         report,
@@ -366,6 +361,13 @@ fn run_sweep(
         eprintln!("wrote {}", p.display());
     }
     Ok(())
+}
+
+/// A sweep's progress report: each length it is told of, with the seconds
+/// since the sweep began (all passes).
+fn sweep_progress() -> impl FnMut(usize) {
+    let started = std::time::Instant::now();
+    move |length| eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64())
 }
 
 /// The clock of a sweep. The figures are cycles: without a core-clock
@@ -460,15 +462,11 @@ fn run_chachapoly_sweep(
         groups::chachapoly::SWEEP_LAST,
         clock.describe()
     );
-    let started = std::time::Instant::now();
-    let (mut data, mut open) = groups::chachapoly::sweep(&clock, &sampler, |length| {
-        eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
-    })?;
+    let mut progress = sweep_progress();
+    let (mut data, mut open) = groups::chachapoly::sweep(&clock, &sampler, &mut progress)?;
     for pass in 2..=args.passes {
         eprintln!("pass {pass} of {}", args.passes);
-        let (d, o) = groups::chachapoly::sweep(&clock, &sampler, |length| {
-            eprintln!("  {length} B ({:.0} s)", started.elapsed().as_secs_f64());
-        })?;
+        let (d, o) = groups::chachapoly::sweep(&clock, &sampler, &mut progress)?;
         data.keep_fastest(&d)?;
         open.keep_fastest(&o)?;
     }

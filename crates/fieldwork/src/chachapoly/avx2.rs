@@ -532,11 +532,12 @@ fn open_one_call(
 }
 
 /// The keystream of a tail's bytes after its first 320 (blocks `counter`
-/// on, `S` states of two blocks) with the whole tail MACed between the
-/// double rounds, then its partial last block. (The call is latency-bound
-/// and the MAC of 21–32 blocks longer than it.)
+/// and `counter + 1`, one state) with the tail's whole blocks MACed
+/// between the double rounds ([`absorb_share`] takes them all), then its
+/// partial last block. (The call is latency-bound and the MAC of 21–28
+/// blocks longer than it.)
 #[inline(always)]
-fn late_tail<const S: usize>(
+fn late_tail(
     key: &[u32; 8],
     nonce: &[u32; 3],
     m: Masks,
@@ -544,14 +545,13 @@ fn late_tail<const S: usize>(
     h: &mut ScalarAcc,
     counter: u32,
     tail: &[u8],
-) -> [[__m256i; 4]; S] {
+) -> [[__m256i; 4]; 1] {
     let (whole, partial) = tail.split_at(tail.len() & !15);
     let mut pending: &[u8] = whole;
     let n = whole.len() / 16;
-    let ks = keystream_h_with::<S>(key, nonce, counter, m, |r| {
+    let ks = keystream_h_with::<1>(key, nonce, counter, m, |r| {
         absorb_share(mac, h, &mut pending, n, r)
     });
-    absorb_some(mac, h, &mut pending, 32);
     absorb_padded(mac, h, partial);
     ks
 }
@@ -584,7 +584,6 @@ fn open_two_calls(
     let n = whole.len() / 16;
     let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
     let second = keystream_h_with::<1>(key, nonce, 6, m, hook);
-    absorb_some(&mac, &mut h, &mut pending, 32);
     absorb_padded(&mac, &mut h, partial);
     let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
     if ok {
@@ -729,7 +728,7 @@ fn open_long<const S: usize, const LATE: usize>(
         }
         ok
     } else {
-        let late = late_tail::<LATE>(key, nonce, m, &mac, &mut h, counter.wrapping_add(5), rest);
+        let late = late_tail(key, nonce, m, &mac, &mut h, counter.wrapping_add(5), rest);
         let ok = check(&mac, &mut h, &mut s, aad.len(), len, tag);
         if ok {
             let (head, last) = rest.split_at_mut(320);
