@@ -28,8 +28,11 @@ use std::process::ExitCode;
 const THRESHOLD: f64 = 4.5;
 /// Message length for the AEADs and MACs: several vector iterations.
 const LEN: usize = 512;
+/// The longest ChaCha20-Poly1305 message timed (one per opening and
+/// sealing shape, see [`OPS`]).
+const MAX_LEN: usize = 1420;
 /// Secret bytes handed to each operation.
-const SECRET: usize = 32 + LEN;
+const SECRET: usize = 32 + MAX_LEN;
 
 /// One timed operation: its name, the backend it reaches, and the body
 /// (the secret input in, a value for `black_box` out).
@@ -48,7 +51,11 @@ fn key32(s: &[u8; SECRET]) -> [u8; 32] {
 }
 
 fn msg(s: &[u8; SECRET]) -> [u8; LEN] {
-    s[32..].try_into().unwrap_or([0; LEN])
+    msg_n(s)
+}
+
+fn msg_n<const N: usize>(s: &[u8; SECRET]) -> [u8; N] {
+    s[32..32 + N].try_into().unwrap_or([0; N])
 }
 
 fn gcm128_seal(s: &[u8; SECRET]) -> u64 {
@@ -78,15 +85,19 @@ fn gcm128_open(s: &[u8; SECRET]) -> u64 {
     u64::from(r.is_ok()) ^ u64::from(buf[0])
 }
 
-fn chachapoly_seal(s: &[u8; SECRET]) -> u64 {
-    let mut buf = msg(s);
+/// Sealing `N` bytes under a secret key: the length (public) picks the
+/// stitched kernel's shape, so [`OPS`] times one length per shape.
+fn chachapoly_seal<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    let mut buf = msg_n::<N>(s);
     let tag = ChaCha20Poly1305::new(&key32(s).into())
         .encrypt_in_place_detached(&[1; 12], b"ad", &mut buf);
     u64::from(buf[0]) ^ u64::from(tag.unwrap_or_default()[0])
 }
 
-fn chachapoly_open(s: &[u8; SECRET]) -> u64 {
-    let mut buf = [0x33u8; LEN];
+/// Opening `N` public bytes under a secret key (the tag fails: the MAC,
+/// the comparison and the wipe are timed).
+fn chachapoly_open<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    let mut buf = [0x33u8; N];
     let r = ChaCha20Poly1305::new(&key32(s).into()).decrypt_in_place_detached(
         &[1; 12],
         b"ad",
@@ -244,6 +255,13 @@ fn leaky_table(s: &[u8; SECRET]) -> u64 {
     acc
 }
 
+/// ChaCha20-Poly1305 at one length per shape of `chachapoly/avx2.rs`:
+/// sealing ≤ 64 B, 65–256 (block 0 on the integer unit), 257–320 (one
+/// call), then heads of 320 B with tails of 80 and 192 B, a second head
+/// call, and a group; opening ≤ 64 B, one call of two and of three states,
+/// 321–448 B (two calls), a group alone, a group with a 488-byte tail (its
+/// own 8-block call), and two groups with a 396-byte tail (block 0's call
+/// and one state after the groups).
 const OPS: &[Timed] = &[
     Timed {
         name: "gcm/aes128-seal",
@@ -261,14 +279,74 @@ const OPS: &[Timed] = &[
         run: gcm128_open,
     },
     Timed {
-        name: "chachapoly/seal",
+        name: "chachapoly/seal-64",
         backend: backend_chachapoly,
-        run: chachapoly_seal,
+        run: chachapoly_seal::<64>,
     },
     Timed {
-        name: "chachapoly/open",
+        name: "chachapoly/seal-200",
         backend: backend_chachapoly,
-        run: chachapoly_open,
+        run: chachapoly_seal::<200>,
+    },
+    Timed {
+        name: "chachapoly/seal-300",
+        backend: backend_chachapoly,
+        run: chachapoly_seal::<300>,
+    },
+    Timed {
+        name: "chachapoly/seal-400",
+        backend: backend_chachapoly,
+        run: chachapoly_seal::<400>,
+    },
+    Timed {
+        name: "chachapoly/seal-512",
+        backend: backend_chachapoly,
+        run: chachapoly_seal::<512>,
+    },
+    Timed {
+        name: "chachapoly/seal-1000",
+        backend: backend_chachapoly,
+        run: chachapoly_seal::<1000>,
+    },
+    Timed {
+        name: "chachapoly/seal-1420",
+        backend: backend_chachapoly,
+        run: chachapoly_seal::<1420>,
+    },
+    Timed {
+        name: "chachapoly/open-64",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<64>,
+    },
+    Timed {
+        name: "chachapoly/open-200",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<200>,
+    },
+    Timed {
+        name: "chachapoly/open-300",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<300>,
+    },
+    Timed {
+        name: "chachapoly/open-400",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<400>,
+    },
+    Timed {
+        name: "chachapoly/open-512",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<512>,
+    },
+    Timed {
+        name: "chachapoly/open-1000",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<1000>,
+    },
+    Timed {
+        name: "chachapoly/open-1420",
+        backend: backend_chachapoly,
+        run: chachapoly_open::<1420>,
     },
     Timed {
         name: "ghash/ghash",
