@@ -110,6 +110,14 @@
 //!   Poly1305 wants 1 KiB or more per call);
 //! - the MAC as two Horner chains joined by `h·r^16 + h_B` (a general
 //!   multiplication mod 2^130 − 5 per group);
+//! - the MAC of a one-call shape's message as two chains over its
+//!   halves joined once by `h·r^k + g` (`r^k` by radix-2^44
+//!   square-and-multiply): slower at 8 to 28 blocks (8: 104 → 140–179
+//!   ticks, 28: 366 → 376–456). The chains alone gain (32 blocks in two
+//!   chains 302 ticks against 418 in one, three chains of 10 282:
+//!   `kernel_latencies`), but two chains already run the integer units
+//!   near their throughput (≈ 9.4 ticks a block), and the power and the
+//!   join cost more than the ≈ 3.6 ticks a block saved;
 //! - spreading a group's blocks over the double rounds by `32·r/10` (a
 //!   division per double round);
 //! - the hooks' blocks chosen by index with length tests instead of slices;
@@ -821,6 +829,26 @@ mod probe {
                 absorb_range(&mac, &mut h, &data, 3 * r..3 * r + 3)
             });
             lane(k[0][0]) ^ h[0]
+        });
+        time("MAC, 32 blocks, 2 chains of 16", &mut |d| {
+            let mut h = [d, 0, 0];
+            let mut g = [d, 0, 0];
+            for j in 0..16 {
+                absorb_range(&mac, &mut h, &data, j..j + 1);
+                absorb_range(&mac, &mut g, &data, 16 + j..17 + j);
+            }
+            h[0] ^ g[0]
+        });
+        time("MAC, 32 blocks, 3 chains", &mut |d| {
+            let mut h = [d, 0, 0];
+            let mut g = [d, 0, 0];
+            let mut f = [d, 0, 0];
+            for j in 0..10 {
+                absorb_range(&mac, &mut h, &data, j..j + 1);
+                absorb_range(&mac, &mut g, &data, 10 + j..11 + j);
+                absorb_range(&mac, &mut f, &data, 20 + j..21 + j);
+            }
+            h[0] ^ g[0] ^ f[0]
         });
         for n in [20usize, 25, 28] {
             time(&std::format!("MAC, {n} blocks"), &mut |d| {
