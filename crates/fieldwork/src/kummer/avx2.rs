@@ -101,6 +101,20 @@
 //! step is 32 `u128` field multiplications (four `mul` and the folds each)
 //! and 32 additions or subtractions, ≈ 490 cycles.
 //!
+//! On Zen 3 (four vector pipes; `vpmuludq`, shifts and shuffles two a
+//! cycle, additions four, `peer-bench --isa-rates`) `llvm-mca-14
+//! -mcpu=znver3` on the compiled loop (546 instructions) puts ≈ 118
+//! cycles of work on each of the four pipes and predicts 148 cycles a
+//! step: the step is as much latency- as throughput-bound (the carry
+//! chains, the two Hadamard transforms and three products in a row on
+//! each point's chain). Measured: ≈ 187 cycles a step with the encoding.
+//! The exchange of 128-bit halves in each transform is `vperm2i128`
+//! (3.1 cycles of latency on Zen 3) rather than the `vpermq` LLVM makes of
+//! it (6.4): that took the shared secret from 38 012 to 35 844 TSC ticks.
+//! What would move the floor: fewer instructions (the carries), or work
+//! from a second scalar multiplication between the chains' gaps (the
+//! `two at a time` entry point has the IFMA backend only).
+//!
 //! # The comb's row reads
 //!
 //! Key generation (`fixed_base.rs`) reads its table rows here:
@@ -114,7 +128,10 @@
 //! Shared secret 43 000 ticks against 181 000 for the portable backend
 //! (4.2×) and 79 400 for aws-lc-rs 1.19's X25519 (Intel Xeon family 6 model
 //! 207, 2026-11-22, `FIELDWORK_MAX_ISA` unset, column `fieldwork (avx2)` of
-//! `cargo run --release -p peer-bench -- --filter kummer --quick`).
+//! `cargo run --release -p peer-bench -- --filter kummer --quick`). On an
+//! AMD EPYC Zen 3 (family 25 model 1, 2026-11-24, `peer-bench --filter
+//! kummer`): 35 844 ticks (≈ 47 000 cycles) against 68 037 for aws-lc-rs,
+//! 1.90×.
 //!
 //! # Rejected
 //!
@@ -122,9 +139,6 @@
 //!   instead of 12, 12 more instructions a carry): shared secret 48.8 k →
 //!   51.7 k cycles on Zen 3 (`peer-bench --filter "shared secret"`), so
 //!   the step is bound by vector throughput, not by the chains' latency.
-//! - `vperm2i128` for the half swap (`vpermq` has latency 6.6 and
-//!   reciprocal throughput 1.26 on Zen 3 by `--isa-rates`): LLVM emits
-//!   `vpermq` for `_mm256_permute2x128_si256` of one register too.
 //! - Closures (`array::map`, `array::from_fn`) in the helpers: a closure
 //!   does not inherit the entry point's target features, so the intrinsics
 //!   inside stayed calls (30× slower). The helpers use loops.
@@ -158,9 +172,9 @@ use crate::cpu::Avx2;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
     _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256,
-    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
-    _mm256_shuffle_epi32, _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
+    _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+    _mm256_xor_si256,
 };
 use subtle::Choice;
 
@@ -323,13 +337,42 @@ impl Lanes {
         Lanes { v, t: self.t }
     }
 
-    /// `(v2, v3, v0, v1)`: `vpermq` exchanging the 128-bit halves.
+    /// `(v2, v3, v0, v1)`: `vperm2i128` exchanging the 128-bit halves,
+    /// written as inline assembly because LLVM turns
+    /// `_mm256_permute2x128_si256` of one register into `vpermq`, which on
+    /// Zen 3 has twice the latency (6.4 against 3.1 cycles, measured by a
+    /// dependent chain of each) and sits twice on each point's dependency
+    /// chain per ladder step; on Intel cores both take 3 cycles.
     #[inline(always)]
     fn swap_halves(self) -> Lanes {
         // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_permute4x64_epi64::<0x4e>(self.v) };
+        let v = unsafe { vperm2i128_swap(self.v) };
         Lanes { v, t: self.t }
     }
+}
+
+/// [`Lanes::swap_halves`]'s instruction. A `#[target_feature]` function
+/// (inline assembly on ymm registers needs the feature enabled), inlined
+/// into the ladder, which enables the same features.
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[target_feature(enable = "avx,avx2")]
+#[inline]
+unsafe fn vperm2i128_swap(x: __m256i) -> __m256i {
+    let v: __m256i;
+    // SAFETY: AVX2 by the contract; the instruction reads and writes
+    // registers only.
+    unsafe {
+        core::arch::asm!(
+            "vperm2i128 {o}, {i}, {i}, 0x01",
+            o = lateout(ymm_reg) v,
+            i = in(ymm_reg) x,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    v
 }
 
 /// `vpsignd` operands: keep both 32-bit halves of a lane, or negate both.
