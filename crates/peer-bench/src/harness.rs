@@ -103,6 +103,32 @@ pub fn measure(case: &mut Case, sampler: &Sampler) -> Vec<Measured> {
     out
 }
 
+/// One case's rows from several passes of [`measure`] merged: each row
+/// (implementation, and derived calls-per-second row) keeps its fastest
+/// median, and the ratios are recomputed against the merged reference.
+/// One pass is returned as it is.
+pub fn fastest(runs: Vec<Vec<Measured>>) -> Vec<Measured> {
+    let mut runs = runs.into_iter();
+    let Some(mut best) = runs.next() else {
+        return Vec::new();
+    };
+    for run in runs {
+        for (b, m) in best.iter_mut().zip(run) {
+            if m.timing.median < b.timing.median {
+                *b = m;
+            }
+        }
+    }
+    let reference = best
+        .iter()
+        .find(|m| m.ours && !m.per_second)
+        .map_or(f64::NAN, |m| m.timing.median);
+    for m in &mut best {
+        m.ratio = m.timing.median / reference;
+    }
+    best
+}
+
 /// Calls per second on one core: one over the median time per call.
 fn calls_per_second(clock: &Clock, m: &Measured) -> f64 {
     1e9 / clock.ns(m.timing.median)
@@ -472,4 +498,53 @@ pub fn json(clock: &Clock, results: &[Measured], marginals: &[Marginal], level: 
             ),
         ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, ours: bool, median: f64, per_second: bool) -> Measured {
+        Measured {
+            group: "g",
+            size: "1 B".into(),
+            bytes: None,
+            name: name.into(),
+            ours,
+            timing: Timing {
+                median,
+                q1: median,
+                q3: median,
+                samples: 1,
+                iters: 1,
+            },
+            ratio: f64::NAN,
+            per_second,
+        }
+    }
+
+    /// Each row keeps its fastest median across passes, whichever pass it
+    /// came from, and the ratios follow the merged reference.
+    #[test]
+    fn fastest_keeps_each_rows_best_pass() {
+        let pass1 = vec![
+            row("ours", true, 100.0, false),
+            row("peer", false, 300.0, false),
+            row("ours", true, 100.0, true),
+        ];
+        let pass2 = vec![
+            row("ours", true, 150.0, false),
+            row("peer", false, 200.0, false),
+            row("ours", true, 80.0, true),
+        ];
+        let merged = fastest(vec![pass1, pass2]);
+        let medians: Vec<f64> = merged.iter().map(|m| m.timing.median).collect();
+        assert_eq!(medians, [100.0, 200.0, 80.0]);
+        let ratios: Vec<f64> = merged.iter().map(|m| m.ratio).collect();
+        assert_eq!(ratios, [1.0, 2.0, 0.8]);
+        assert!(fastest(Vec::new()).is_empty());
+        let one = fastest(vec![vec![row("ours", true, 7.0, false)]]);
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].ratio, 1.0);
+    }
 }

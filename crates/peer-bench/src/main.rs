@@ -91,10 +91,9 @@ struct Args {
     /// CSV_FILE, with a note (same name, .md) of where each peer is faster.
     #[arg(long, value_name = "CSV_FILE")]
     chachapoly_sweep: Option<PathBuf>,
-    /// Sweeps only: measure every length in N passes over all the lengths
-    /// and keep each column's fastest median (a disturbance of a shared
-    /// machine lasting seconds then spoils the lengths of one pass, not the
-    /// figure).
+    /// Measure in N passes (over all the cases, or a sweep's lengths) and
+    /// keep each column's fastest median: a disturbance of a shared machine
+    /// lasting seconds then spoils the rows of one pass, not the figures.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9))]
     passes: u32,
     /// Redraw the figure (CSV_FILE with .svg) from an existing sweep and
@@ -230,20 +229,31 @@ fn main() -> ExitCode {
     );
     let tty = std::io::stderr().is_terminal();
     let total = cases.len();
-    let mut results = Vec::new();
-    for (i, case) in cases.iter_mut().enumerate() {
-        let label = format!("{} {}", case.group, case.size);
-        if tty {
-            eprint!("\r\x1b[2K[{}/{total}] {label}", i + 1);
-        } else {
-            eprintln!("[{}/{total}] {label}", i + 1);
+    // Per case, its rows from each pass; merged to the fastest afterwards.
+    let mut passes: Vec<Vec<Vec<harness::Measured>>> = (0..total).map(|_| Vec::new()).collect();
+    for pass in 1..=args.passes {
+        for (i, case) in cases.iter_mut().enumerate() {
+            let of = if args.passes > 1 {
+                format!(" (pass {pass} of {})", args.passes)
+            } else {
+                String::new()
+            };
+            let label = format!("{} {}{of}", case.group, case.size);
+            if tty {
+                eprint!("\r\x1b[2K[{}/{total}] {label}", i + 1);
+            } else {
+                eprintln!("[{}/{total}] {label}", i + 1);
+            }
+            let _ = std::io::stderr().flush();
+            if let Some(runs) = passes.get_mut(i) {
+                runs.push(harness::measure(case, &sampler));
+            }
         }
-        let _ = std::io::stderr().flush();
-        results.extend(harness::measure(case, &sampler));
     }
     if tty {
         eprintln!("\r\x1b[2Kdone: {total} cases");
     }
+    let results: Vec<harness::Measured> = passes.into_iter().flat_map(harness::fastest).collect();
 
     let (group, short, long) = groups::poly1305::MARGINAL;
     let marginals = harness::marginals(&clock, &results, group, short, long);
@@ -274,6 +284,7 @@ fn main() -> ExitCode {
                     .collect::<Vec<_>>(),
             ),
             clock: clock.describe(),
+            passes: args.passes,
         };
         if let Err(e) = std::fs::write(path, page::render(&info, &tables)) {
             eprintln!("error: cannot write {}: {e}", path.display());

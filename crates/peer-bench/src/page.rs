@@ -24,6 +24,9 @@ pub struct PageInfo {
     pub command: String,
     /// [`benchtime::Clock::describe`].
     pub clock: String,
+    /// Passes over all the cases (`--passes`); each figure is the fastest
+    /// median of them.
+    pub passes: u32,
 }
 
 /// The CPU's vendor string and family/model numbers (as Linux prints them
@@ -219,8 +222,17 @@ pub fn render(info: &PageInfo, tables: &str) -> String {
     out.push_str(
         "Figures are medians of interleaved samples (every implementation of a \
          row runs in turn in one process); the ratio in brackets is that \
-         column's time ÷ fieldwork's first column (> 1: fieldwork is faster).\n\n",
+         column's time ÷ fieldwork's first column (> 1: fieldwork is faster).",
     );
+    if info.passes > 1 {
+        out.push_str(&format!(
+            " Every row was measured in each of {} passes over all the rows, \
+             and each figure is the fastest of its medians (a disturbance of \
+             the machine spoils the rows of one pass, not the figures).",
+            info.passes
+        ));
+    }
+    out.push_str("\n\n");
     out.push_str(tables);
     if !tables.ends_with('\n') {
         out.push('\n');
