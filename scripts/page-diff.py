@@ -82,6 +82,24 @@ def tables(text):
     return cells, own
 
 
+def listed(old, new, threshold, show_all, sign, words, fmt):
+    """Prints the cells of both pages that moved by more than `threshold`,
+    worst first (`sign` 1: a fall is worse, -1: a rise is); returns them."""
+    moved = []
+    for key in sorted(old.keys() & new.keys()):
+        change = new[key] / old[key] - 1
+        if show_all or abs(change) > threshold:
+            moved.append((sign * change, change, key))
+    moved.sort()
+    for worse, change, (title, row, col) in moved:
+        word = words[0] if worse < 0 else words[1]
+        print(
+            f"{change * 100:+6.1f} %  {word:6}  {title} · {row} · {col}: "
+            f"{fmt.format(old[(title, row, col)])} → {fmt.format(new[(title, row, col)])}"
+        )
+    return moved
+
+
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     threshold = 0.05
@@ -95,32 +113,12 @@ def main(argv):
         return 2
     (old, old_own), (new, new_own) = tables(read(args[0])), tables(read(args[1]))
     print("fieldwork's reference column, cycles per call (clock estimates differ by a few % between runs):")
-    slower = []
-    for key in sorted(old_own.keys() & new_own.keys()):
-        change = new_own[key] / old_own[key] - 1
-        if show_all or abs(change) > threshold:
-            slower.append((-change, key))
-    slower.sort()
-    for neg, (title, row, col) in slower:
-        word = "slower" if neg < 0 else "faster"
-        print(
-            f"{-neg * 100:+6.1f} %  {word:6}  {title} · {row} · {col}: "
-            f"{old_own[(title, row, col)]:.0f} → {new_own[(title, row, col)]:.0f}"
-        )
+    # A rise in our own cycles is bad, a rise in a ratio is good: sort and
+    # name each so that the worst comes first.
+    listed(old_own, new_own, threshold, show_all, -1, ("slower", "faster"), "{:.0f}")
     print()
     print("ratios (column ÷ fieldwork's reference; a fall is ground lost):")
-    moved = []
-    for key in sorted(old.keys() & new.keys()):
-        change = new[key] / old[key] - 1
-        if show_all or abs(change) > threshold:
-            moved.append((change, key))
-    moved.sort()
-    for change, (title, row, col) in moved:
-        word = "lost" if change < 0 else "gained"
-        print(
-            f"{change * 100:+6.1f} %  {word:6}  {title} · {row} · {col}: "
-            f"{old[(title, row, col)]:.2f}× → {new[(title, row, col)]:.2f}×"
-        )
+    moved = listed(old, new, threshold, show_all, 1, ("lost", "gained"), "{:.2f}×")
     only = len(old.keys() ^ new.keys())
     print(
         f"{len(moved)} of {len(old.keys() & new.keys())} shared ratios moved by more than "
