@@ -48,17 +48,18 @@ fn operands(an: usize, bn: usize) -> (Vec<u64>, Vec<u64>) {
 }
 
 fn ours(m: Backend, an: usize, bn: usize) -> Impl {
-    let (mut a, b) = operands(an, bn);
-    let mut out = vec![0u64; an + bn];
-    let mut scratch = vec![0u64; mul_scratch_len(an, bn)];
+    let (a, b) = operands(an, bn);
+    let (out, scratch) = (vec![0u64; an + bn], vec![0u64; mul_scratch_len(an, bn)]);
+    let mut words = super::PlacedWords::new(&[&a, &b, &out, &scratch]);
     Impl {
         name: format!("fieldwork ({})", m.name()),
         ours: true,
         routine: Box::new(move |n| {
+            let [a, b, out, scratch] = words.parts::<4>();
             for _ in 0..n {
                 // Lengths are fixed and right: the call cannot fail.
-                let _ = m.mul_into_with_scratch(&mut out, &a, &b, &mut scratch);
-                super::chain_copy(&mut a, &out);
+                let _ = m.mul_into_with_scratch(out, a, b, scratch);
+                super::chain_copy(a, out);
             }
             black_box(&out);
         }),

@@ -17,15 +17,16 @@ fn operands(n: usize) -> (Vec<u64>, Vec<u64>) {
 }
 
 fn strategy_impl(s: Strategy, m: Backend) -> Impl {
-    let (mut a, b) = operands(s.words);
-    let mut out = vec![0u64; 2 * s.words];
+    let (a, b) = operands(s.words);
+    let mut words = super::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
     Impl {
         name: format!("{} ({} products)", s.name, s.products),
         ours: true,
         routine: Box::new(move |iters| {
+            let [a, b, out] = words.parts::<3>();
             for _ in 0..iters {
-                s.mul(m, &a, &b, &mut out);
-                super::chain_copy(&mut a, &out);
+                s.mul(m, a, b, out);
+                super::chain_copy(a, out);
             }
             black_box(&out);
         }),
@@ -33,15 +34,16 @@ fn strategy_impl(s: Strategy, m: Backend) -> Impl {
 }
 
 fn default_impl(m: Backend, n: usize) -> Impl {
-    let (mut a, b) = operands(n);
-    let mut out = vec![0u64; 2 * n];
+    let (a, b) = operands(n);
+    let mut words = super::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
     Impl {
         name: format!("default mul_into ({})", m.name()),
         ours: true,
         routine: Box::new(move |iters| {
+            let [a, b, out] = words.parts::<3>();
             for _ in 0..iters {
-                let _ = m.mul_into(&mut out, &a, &b);
-                super::chain_copy(&mut a, &out);
+                let _ = m.mul_into(out, a, b);
+                super::chain_copy(a, out);
             }
             black_box(&out);
         }),
