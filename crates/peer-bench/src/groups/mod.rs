@@ -40,8 +40,9 @@ impl Rng {
 /// same in every run. With a vector each, they landed wherever the
 /// allocator's history put them, and a row measured differently in the
 /// full page and under `--filter` (Zen 3: the 7-word product 89 against
-/// 79 cycles, with the same binary), through 4 KiB aliasing between one
-/// call's stores and the next call's loads.
+/// 79 cycles, with the same binary; placed, 80.9 and 80.6). The mechanism
+/// was not traced; 4 KiB aliasing between one call's stores and the next
+/// call's loads is the likely one.
 pub struct PlacedWords {
     store: Vec<u64>,
     start: usize,
