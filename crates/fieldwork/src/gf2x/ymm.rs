@@ -118,6 +118,15 @@
 //! and the chaining copy): 57 ticks ≈ 75 cycles at 8 words, 165 ticks ≈
 //! 216 cycles at 16.
 //!
+//! At 3 and 4 words the chained slice call costs about 9 cycles more than
+//! the same kernel through `mul_fixed`'s arrays (3 words 39 against 30, 4
+//! words 48 against 39, 2026-11-24), which native gf2x's slice call pays
+//! too (50 and 49): 1.27× and 1.02× it, short of issue 26's 1.3×. The
+//! 4-word kernel (9 `pclmulqdq` on xmm lanes, Karatsuba) has a throughput
+//! floor of 18 cycles; the rest is its latency chain and the product's
+//! way through memory into the next call (stores, the chaining copy,
+//! loads), which no kernel change here has shortened.
+//!
 //! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
 //! words to an instruction) and two `vperm2i128` to put the squares in
 //! word order: two products per 4 words against four `pclmulqdq`.
