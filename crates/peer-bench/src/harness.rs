@@ -64,11 +64,6 @@ pub fn measure(case: &mut Case, sampler: &Sampler) -> Vec<Measured> {
     for (i, r) in case.impls.iter_mut().zip(routines) {
         i.routine = r;
     }
-    let reference = case
-        .impls
-        .iter()
-        .position(|i| i.ours)
-        .map_or(f64::NAN, |k| timings[k].median);
     let mut out: Vec<Measured> = case
         .impls
         .iter()
@@ -80,10 +75,11 @@ pub fn measure(case: &mut Case, sampler: &Sampler) -> Vec<Measured> {
             name: i.name.clone(),
             ours: i.ours,
             timing: t,
-            ratio: t.median / reference,
+            ratio: f64::NAN,
             per_second: false,
         })
         .collect();
+    set_ratios(&mut out);
     if let Some(label) = case.per_second {
         let derived: Vec<Measured> = out
             .iter()
@@ -119,14 +115,20 @@ pub fn fastest(runs: Vec<Vec<Measured>>) -> Vec<Measured> {
             }
         }
     }
-    let reference = best
+    set_ratios(&mut best);
+    best
+}
+
+/// Each row's ratio: its median ÷ the median of the case's first `ours`
+/// implementation (NaN without one).
+fn set_ratios(rows: &mut [Measured]) {
+    let reference = rows
         .iter()
         .find(|m| m.ours && !m.per_second)
         .map_or(f64::NAN, |m| m.timing.median);
-    for m in &mut best {
+    for m in rows {
         m.ratio = m.timing.median / reference;
     }
-    best
 }
 
 /// Calls per second on one core: one over the median time per call.

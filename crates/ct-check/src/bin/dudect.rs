@@ -29,7 +29,7 @@ const THRESHOLD: f64 = 4.5;
 /// Message length for the AEADs and MACs: several vector iterations.
 const LEN: usize = 512;
 /// The longest ChaCha20-Poly1305 message timed (one per opening and
-/// sealing shape, see [`OPS`]).
+/// sealing shape, see [`CHACHAPOLY_OPS`]).
 const MAX_LEN: usize = 1420;
 /// Secret bytes handed to each operation.
 const SECRET: usize = 32 + MAX_LEN;
@@ -86,7 +86,7 @@ fn gcm128_open(s: &[u8; SECRET]) -> u64 {
 }
 
 /// Sealing `N` bytes under a secret key: the length (public) picks the
-/// stitched kernel's shape, so [`OPS`] times one length per shape.
+/// stitched kernel's shape, so [`CHACHAPOLY_OPS`] times one length per shape.
 fn chachapoly_seal<const N: usize>(s: &[u8; SECRET]) -> u64 {
     let mut buf = msg_n::<N>(s);
     let tag = ChaCha20Poly1305::new(&key32(s).into())
@@ -255,6 +255,25 @@ fn leaky_table(s: &[u8; SECRET]) -> u64 {
     acc
 }
 
+/// The ChaCha20-Poly1305 entries, `chachapoly/seal-N` and
+/// `chachapoly/open-N` for each length `N`.
+macro_rules! chachapoly_ops {
+    ($($n:literal)*) => {
+        &[
+            $(Timed {
+                name: concat!("chachapoly/seal-", $n),
+                backend: backend_chachapoly,
+                run: chachapoly_seal::<$n>,
+            },)*
+            $(Timed {
+                name: concat!("chachapoly/open-", $n),
+                backend: backend_chachapoly,
+                run: chachapoly_open::<$n>,
+            },)*
+        ]
+    };
+}
+
 /// ChaCha20-Poly1305 at one length per shape of `chachapoly/avx2.rs`:
 /// sealing ≤ 64 B, 65–256 (block 0 on the integer unit), 257–320 (one
 /// call), then heads of 320 B with tails of 80 and 192 B, a second head
@@ -262,6 +281,8 @@ fn leaky_table(s: &[u8; SECRET]) -> u64 {
 /// 321–448 B (two calls), a group alone, a group with a 488-byte tail (its
 /// own 8-block call), and two groups with a 396-byte tail (block 0's call
 /// and one state after the groups).
+const CHACHAPOLY_OPS: &[Timed] = chachapoly_ops!(64 200 300 400 512 1000 1420);
+
 const OPS: &[Timed] = &[
     Timed {
         name: "gcm/aes128-seal",
@@ -277,76 +298,6 @@ const OPS: &[Timed] = &[
         name: "gcm/aes128-open",
         backend: backend_gcm,
         run: gcm128_open,
-    },
-    Timed {
-        name: "chachapoly/seal-64",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<64>,
-    },
-    Timed {
-        name: "chachapoly/seal-200",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<200>,
-    },
-    Timed {
-        name: "chachapoly/seal-300",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<300>,
-    },
-    Timed {
-        name: "chachapoly/seal-400",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<400>,
-    },
-    Timed {
-        name: "chachapoly/seal-512",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<512>,
-    },
-    Timed {
-        name: "chachapoly/seal-1000",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<1000>,
-    },
-    Timed {
-        name: "chachapoly/seal-1420",
-        backend: backend_chachapoly,
-        run: chachapoly_seal::<1420>,
-    },
-    Timed {
-        name: "chachapoly/open-64",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<64>,
-    },
-    Timed {
-        name: "chachapoly/open-200",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<200>,
-    },
-    Timed {
-        name: "chachapoly/open-300",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<300>,
-    },
-    Timed {
-        name: "chachapoly/open-400",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<400>,
-    },
-    Timed {
-        name: "chachapoly/open-512",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<512>,
-    },
-    Timed {
-        name: "chachapoly/open-1000",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<1000>,
-    },
-    Timed {
-        name: "chachapoly/open-1420",
-        backend: backend_chachapoly,
-        run: chachapoly_open::<1420>,
     },
     Timed {
         name: "ghash/ghash",
@@ -535,10 +486,15 @@ fn main() -> ExitCode {
         "dudect: {n} measurements per operation, level {}, |t| < {THRESHOLD} passes",
         level.as_deref().unwrap_or("?")
     );
-    let ops = if leaky { LEAKY } else { OPS };
+    let ops: &[&[Timed]] = if leaky {
+        &[LEAKY]
+    } else {
+        &[OPS, CHACHAPOLY_OPS]
+    };
     let mut failed = 0;
     for op in ops
         .iter()
+        .flat_map(|o| o.iter())
         .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())))
     {
         let (t, count, crop) = measure(op, n);

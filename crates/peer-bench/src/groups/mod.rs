@@ -46,39 +46,40 @@ impl Rng {
 pub struct PlacedWords {
     store: Vec<u64>,
     start: usize,
-    /// Each part's length and its length rounded up to a cache line.
-    spans: Vec<(usize, usize)>,
+    /// Each part's length; each starts on a cache line ([`line_words`]).
+    lens: Vec<usize>,
+}
+
+/// `len` words rounded up to whole 64-byte cache lines.
+fn line_words(len: usize) -> usize {
+    len.div_ceil(8) * 8
 }
 
 impl PlacedWords {
     /// The parts, each a copy of its initial contents.
     pub fn new(parts: &[&[u64]]) -> PlacedWords {
-        let spans: Vec<(usize, usize)> = parts
-            .iter()
-            .map(|p| (p.len(), p.len().div_ceil(8) * 8))
-            .collect();
-        let total: usize = spans.iter().map(|s| s.1).sum();
+        let total: usize = parts.iter().map(|p| line_words(p.len())).sum();
         let mut store = vec![0u64; total + 512];
         let start = (512 - (store.as_ptr() as usize / 8) % 512) % 512;
         let mut at = start;
-        for (p, s) in parts.iter().zip(&spans) {
-            store[at..at + s.0].copy_from_slice(p);
-            at += s.1;
+        for p in parts {
+            store[at..at + p.len()].copy_from_slice(p);
+            at += line_words(p.len());
         }
         PlacedWords {
             store,
             start,
-            spans,
+            lens: parts.iter().map(|p| p.len()).collect(),
         }
     }
 
     /// The `N` parts (`N` as many as were placed), mutable.
     pub fn parts<const N: usize>(&mut self) -> [&mut [u64]; N] {
-        assert_eq!(N, self.spans.len(), "PlacedWords: wrong part count");
+        assert_eq!(N, self.lens.len(), "PlacedWords: wrong part count");
         let mut rest = &mut self.store[self.start..];
         let mut out: [&mut [u64]; N] = std::array::from_fn(|_| <&mut [u64]>::default());
-        for (slot, &(len, padded)) in out.iter_mut().zip(&self.spans) {
-            let (head, tail) = std::mem::take(&mut rest).split_at_mut(padded);
+        for (slot, &len) in out.iter_mut().zip(&self.lens) {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(line_words(len));
             *slot = &mut head[..len];
             rest = tail;
         }
