@@ -513,9 +513,16 @@ impl Avx2Bmi2 {
 }
 
 capability_token! {
-    /// AVX-512 F/BW/VL/DQ: 512-bit integer vectors with masks (the ChaCha20
-    /// zmm backend).
-    Avx512 = [Avx512f, Avx512bw, Avx512vl, Avx512dq]
+    /// AVX-512 F/BW/VL/DQ with AVX2: 512-bit integer vectors with masks
+    /// (the ChaCha20 zmm backend, whose tails run the AVX2 kernels).
+    Avx512 = [Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq]
+}
+
+impl Avx512 {
+    /// The AVX2 token this one implies (its features are a subset).
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
 }
 
 capability_token! {

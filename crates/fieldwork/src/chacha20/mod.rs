@@ -23,19 +23,20 @@
 //!
 //! # Backends
 //!
-//! Chosen once per key, best first: `avx512` (16 blocks per zmm pass, the
-//! generic word-sliced block function of `chacha20/lanes.rs` compiled with
-//! AVX-512), `avx2` (hand-written kernels, `chacha20/avx2.rs`: 8 blocks
-//! word-sliced for the bulk, 2 and 4 blocks in the horizontal layout for
-//! tails and short messages), `portable` (`lanes.rs`, one block at a time).
-//! The AVX2 kernels also serve the stitched ChaCha20-Poly1305
-//! ([`crate::chachapoly`]).
+//! Chosen once per key, best first: `avx512` (hand-written, 16 blocks
+//! per zmm pass with `vprold` rotations, `chacha20/avx512.rs`; its tails
+//! run the AVX2 kernels), `avx2` (hand-written kernels,
+//! `chacha20/avx2.rs`: 8 blocks word-sliced for the bulk, 2 and 4 blocks
+//! in the horizontal layout for tails and short messages), `portable`
+//! (`lanes.rs`, one block at a time). The AVX2 kernels also serve the
+//! stitched ChaCha20-Poly1305 ([`crate::chachapoly`]).
 //!
 //! Measured: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
 //! `chacha20` (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; details and
-//! command in `chacha20/avx2.rs`); AVX-512 16 KiB at 1.38 cycles/byte,
-//! 1.23× RustCrypto (Intel Xeon family 6 model 207, 2026-11-22, `cargo run
-//! --release -p peer-bench -- --filter chacha20 --quick`).
+//! command in `chacha20/avx2.rs`); AVX-512 16 KiB at 0.69 cycles/byte,
+//! 2.25× RustCrypto and 1.64× our AVX2 kernel on the same core (AMD EPYC
+//! Zen 4, family 25 model 17, 2026-11-24, `cargo run --release -p
+//! peer-bench --features system-peers,xs233 -- --filter chacha20`).
 //!
 //! ```
 //! use fieldwork::chacha20::ChaCha20;
