@@ -3,12 +3,12 @@
 //! rotation of the quarter-round is one operation over `N` lanes. Plain
 //! Rust, generic over `N` and `#[inline(always)]`: a backend's
 //! `#[target_feature]` entry point that instantiates it gets every lane
-//! operation compiled to its vector instructions (`N` = 16 on zmm, where
-//! the rotations become `vprold`; 8 and 4 on the AVX-512 backend's ymm
-//! tails), and the portable backend uses `N` = 1. The AVX2 backend has
-//! hand-written kernels instead (`chacha20/avx2.rs`: compiled at `N` = 8
-//! without AVX-512's rotations, this code spilled and half-scalarised) and
-//! takes only [`SIGMA`] and [`input`] from here. The counter is the only input that differs between
+//! operation compiled to its instructions; the portable backend uses `N`
+//! = 1. The vector backends have hand-written kernels instead
+//! (`chacha20/avx2.rs`: compiled at `N` = 8 without AVX-512's rotations,
+//! this code spilled and half-scalarised; `chacha20/avx512.rs`: at `N` =
+//! 16 rustc 1.95 moved rows through gathers and scatters) and take only
+//! [`SIGMA`] and [`input`] from here. The counter is the only input that differs between
 //! lanes (block `j` has counter `counter + j`, wrapping as RFC 8439's
 //! 32-bit counter does).
 //!

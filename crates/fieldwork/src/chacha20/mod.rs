@@ -197,13 +197,15 @@ impl Core {
         }
     }
 
-    /// The AVX2 token and the key words, when this key runs on the AVX2
-    /// backend (the stitched AEAD kernels use them).
+    /// The key words when this key runs on a vector backend, with whether
+    /// that backend is AVX-512 (the stitched AEAD kernels, which run the
+    /// AVX2 kernels, use them; AVX-512 implies AVX2).
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn avx2(&self) -> Option<(cpu::Avx2, &[u32; 8])> {
+    pub(crate) fn vector_key(&self) -> Option<(&[u32; 8], bool)> {
         match self.engine {
-            Engine::Avx2(t) => Some((t, &self.key)),
-            _ => None,
+            Engine::Avx2(_) => Some((&self.key, false)),
+            Engine::Avx512(_) => Some((&self.key, true)),
+            Engine::Portable => None,
         }
     }
 

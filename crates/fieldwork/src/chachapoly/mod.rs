@@ -30,6 +30,15 @@
 //!   the vector ChaCha20 kernels of `chacha20/avx2.rs` with a scalar
 //!   radix-2^64 Poly1305 (`mulx`) between their double rounds, so the MAC
 //!   runs on the integer ports while ChaCha20 holds the vector ones.
+//! - ChaCha20 on its AVX-512 backend: the same stitched kernel below
+//!   2 KiB, two passes from there (the 16-block zmm ChaCha20, then the
+//!   IFMA Poly1305, each faster alone than the stitched pair once the
+//!   message is long). Crossover on AMD EPYC Zen 4 (family 25 model 17,
+//!   2026-11-24, `peer-bench --filter chachapoly`, which shows both
+//!   pinned paths on AVX-512 CPUs): sealing, equal at 1–1.8 KiB and the
+//!   two passes 17 % faster at 3 KiB; opening, the stitched kernel 3–14 %
+//!   faster to 2.5 KiB. 16 KiB seals at 0.98 cycles/byte, 1.42× ring
+//!   (1.39); 64 B at 386 cycles, 1.26× ring.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).
@@ -118,6 +127,32 @@ enum Path {
     Avx2TwoPass,
     /// Two passes: ChaCha20 on AVX-512, Poly1305 on its fastest backend.
     Avx512TwoPass,
+    /// The stitched AVX2 kernel at every length, whichever ChaCha20 backend
+    /// `Best` would pick (reaches it on AVX-512 CPUs for long messages).
+    Avx2Stitched,
+}
+
+/// On a CPU whose ChaCha20 runs on AVX-512, `Path::Best` seals and opens
+/// messages shorter than this with the stitched AVX2 kernel and longer ones
+/// in two passes (AVX-512 ChaCha20, then the IFMA or AVX2 Poly1305): the
+/// stitched kernel's scalar MAC hides behind the rounds where the vector
+/// MAC's setup and the second pass do not pay (the crossover is in the
+/// module docs).
+#[cfg(target_arch = "x86_64")]
+const STITCH_BELOW_ON_AVX512: usize = 2048;
+
+/// The stitched kernel's token and ChaCha20 key words, if `path` runs
+/// `len` bytes through it.
+#[cfg(target_arch = "x86_64")]
+fn stitched(core: &Core, path: Path, len: usize) -> Option<(cpu::Avx2Bmi2, &[u32; 8])> {
+    let t = cpu::Avx2Bmi2::get()?;
+    let (key, avx512) = core.vector_key()?;
+    let take = match path {
+        Path::Best => !avx512 || len < STITCH_BELOW_ON_AVX512,
+        Path::Avx2Stitched => true,
+        Path::Portable | Path::Avx2TwoPass | Path::Avx512TwoPass => false,
+    };
+    take.then_some((t, key))
 }
 
 impl Path {
@@ -125,7 +160,7 @@ impl Path {
     /// to run on this CPU when the key was made; `Core::new` otherwise).
     fn core(self, key: &[u8; 32]) -> Core {
         match self {
-            Path::Best => Core::new(key),
+            Path::Best | Path::Avx2Stitched => Core::new(key),
             Path::Portable => Core::new_portable(key),
             Path::Avx2TwoPass => Core::new_avx2(key).unwrap_or_else(|| Core::new(key)),
             Path::Avx512TwoPass => Core::new_avx512(key).unwrap_or_else(|| Core::new(key)),
@@ -138,6 +173,12 @@ impl Path {
             Path::Best | Path::Portable => true,
             Path::Avx2TwoPass => Core::new_avx2(&[0; 32]).is_some(),
             Path::Avx512TwoPass => Core::new_avx512(&[0; 32]).is_some(),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2Stitched => {
+                cpu::Avx2Bmi2::get().is_some() && Core::new(&[0; 32]).vector_key().is_some()
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Path::Avx2Stitched => false,
         }
     }
 
@@ -163,10 +204,8 @@ fn seal(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if path == Path::Best
-        && let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get())
-    {
-        return Ok(avx2::seal(t, key.1, nonce, aad, buf));
+    if let Some((t, key)) = stitched(core, path, buf.len()) {
+        return Ok(avx2::seal(t, key, nonce, aad, buf));
     }
     let mut block0 = core.xor_after_block0(nonce, buf);
     let mut otk = [0u8; 32];
@@ -199,10 +238,8 @@ fn open(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if path == Path::Best
-        && let Some((key, t)) = core.avx2().zip(cpu::Avx2Bmi2::get())
-    {
-        return if avx2::open(t, key.1, nonce, aad, buf, tag) {
+    if let Some((t, key)) = stitched(core, path, buf.len()) {
+        return if avx2::open(t, key, nonce, aad, buf, tag) {
             Ok(())
         } else {
             Err(Error::TagMismatch)
@@ -264,15 +301,11 @@ macro_rules! aead_type {
                 $name::pinned(key, Path::Avx512TwoPass)
             }
 
-            /// The stitched AVX2 kernel, if this CPU runs it (AVX2, BMI2,
-            /// ADX; and ChaCha20's dispatch picks AVX2, i.e. no AVX-512).
+            /// The stitched AVX2 kernel at every length, if this CPU runs
+            /// it (AVX2, BMI2, ADX).
             #[doc(hidden)]
             pub fn new_avx2_stitched(key: &[u8; 32]) -> Option<$name> {
-                #[cfg(target_arch = "x86_64")]
-                if Core::new(key).avx2().is_some() && cpu::Avx2Bmi2::get().is_some() {
-                    return Some($name { key: *key, path: Path::Best });
-                }
-                None
+                $name::pinned(key, Path::Avx2Stitched)
             }
 
             /// One instance per backend this CPU runs, with its name,

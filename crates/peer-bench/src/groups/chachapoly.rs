@@ -248,12 +248,27 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
         .map_err(|_| "aws-lc-rs refused the key".to_string())?;
     let rng_key = ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, key)
         .map_err(|_| "ring refused the key".to_string())?;
-    Ok(vec![
-        (
-            format!("fieldwork ({backend})"),
-            true,
-            std::rc::Rc::new(ours),
-        ),
+    let mut cols: Vec<Column> = vec![(
+        format!("fieldwork ({backend})"),
+        true,
+        std::rc::Rc::new(ours),
+    )];
+    // On AVX-512 the default switches from the stitched AVX2 kernel to two
+    // passes with the message's length: both paths pinned, to show where.
+    if backend == "avx512" {
+        for (name, pinned) in [
+            ("avx2-stitched", ChaCha20Poly1305::new_avx2_stitched(key)),
+            (
+                "avx512-two-pass",
+                ChaCha20Poly1305::new_avx512_two_pass(key),
+            ),
+        ] {
+            if let Some(c) = pinned {
+                cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
+            }
+        }
+    }
+    cols.extend::<[Column; 3]>([
         (
             concat!(
                 "RustCrypto chacha20poly1305 ",
@@ -273,7 +288,8 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
             false,
             std::rc::Rc::new(ring::aead::LessSafeKey::new(rng_key)),
         ),
-    ])
+    ]);
+    Ok(cols)
 }
 
 /// Every column's sealing of `data[..n]` under `nonce` equals fieldwork's
