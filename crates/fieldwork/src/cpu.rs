@@ -526,8 +526,16 @@ impl Avx512 {
 }
 
 capability_token! {
-    /// AVX-512 F/BW/VL/DQ with IFMA (52-bit multiply-accumulate on zmm).
-    Avx512Ifma = [Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
+    /// AVX-512 F/BW/VL/DQ with IFMA (52-bit multiply-accumulate on zmm),
+    /// and AVX2.
+    Avx512Ifma = [Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
+}
+
+impl Avx512Ifma {
+    /// The AVX2 token this one implies (its features are a subset).
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
 }
 
 capability_token! {
