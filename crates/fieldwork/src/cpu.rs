@@ -491,7 +491,14 @@ capability_token! {
 capability_token! {
     /// VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ (four 64×64 carry-less
     /// products per instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
-    Avx512Clmul = [Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41]
+    Avx512Clmul = [Vpclmulqdq, Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41]
+}
+
+impl Avx512Clmul {
+    /// The ymm token this one implies (its features are a subset).
+    pub(crate) fn avx2_clmul(self) -> Avx2Clmul {
+        Avx2Clmul(())
+    }
 }
 
 capability_token! {

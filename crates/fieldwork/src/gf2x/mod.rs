@@ -295,7 +295,7 @@ macro_rules! fixed_words {
                     #[cfg(target_arch = "x86_64")]
                     BackendKind::Vpclmulqdq(t) => {
                         let mut c = [0u64; 2 * $n];
-                        let done = vpclmul::ZmmKernel(t).fixed(&mut c, a, b);
+                        let done = vpclmul::ZmmKernel(t).fixed_arrays(&mut c, a, b);
                         debug_assert!(done, "every fixed size has a zmm or xmm kernel");
                         c
                     }

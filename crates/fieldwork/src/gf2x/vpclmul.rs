@@ -204,6 +204,14 @@ impl Kernel for ZmmKernel {
     const BASE_MAX: usize = formulas::BASE_MAX;
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        // On AMD's Zen 4 the ymm backend's 5- and 6-word kernel (three
+        // 2-word ymm digits) beats the xmm lanes compiled here: 46 and 47
+        // cycles against 71 and 93 per chained `mul_into` (peer-bench
+        // `gf2x_mul`, family 25 model 17, 2026-11-24). Intel keeps the
+        // lanes (measured on the Xeon above; the ymm kernel was not).
+        if matches!(a.len(), 5 | 6) && crate::cpu::vendor_is_amd() {
+            return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
+        }
         // SAFETY: the token proves every feature `tf::fixed` enables.
         unsafe { tf::fixed(self.0, out, a, b) }
     }
@@ -211,6 +219,20 @@ impl Kernel for ZmmKernel {
     fn square(self, out: &mut [u64], a: &[u64]) {
         // SAFETY: the token proves every feature `tf::square` enables.
         unsafe { tf::square(self.0, out, a) }
+    }
+}
+
+impl ZmmKernel {
+    /// [`Kernel::fixed`] for `mul_fixed`'s arrays, where the product is
+    /// returned by value instead of chained through memory: there the
+    /// xmm lanes stay faster at 5 words on Zen 4 too (60 against 73
+    /// cycles; 6 words 90 against 56 on the ymm kernel).
+    pub(crate) fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        if a.len() == 5 {
+            // SAFETY: the token proves every feature `tf::fixed` enables.
+            return unsafe { tf::fixed(self.0, out, a, b) };
+        }
+        self.fixed(out, a, b)
     }
 }
 
