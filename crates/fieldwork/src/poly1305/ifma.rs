@@ -63,7 +63,25 @@
 //!
 //! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
-//! which this project's CPUs lack.
+//! which this project's CPUs lack; the powers by a product tree in radix
+//! 2^44 (`r^2, r^4, r^8, r^16` squared in a chain of four, the odd powers
+//! off it, each frozen) instead of sixteen multiplications by `r`: slower,
+//! not faster, on Zen 4 (one-shot 1 KiB tag 556 → 695 TSC ticks,
+//! `peer-bench --filter poly1305` back to back, 2026-11-24; not traced).
+//!
+//! # Floor on Zen 4
+//!
+//! AMD EPYC family 25 model 17 runs zmm operations as two 256-bit halves;
+//! taking one zmm `vpmadd52` a cycle (AMD's figure; `peer-bench
+//! --isa-rates` does not measure it), 18 per 8-block group are 18
+//! cycles, and the
+//! ≈ 25 other zmm operations (folding, carry, load) about 12 more on the
+//! four vector pipes: ≈ 30 cycles per 128 bytes, 0.23 cycles/byte.
+//! Measured: 0.23 cycles/byte marginal, 0.27 at 16 KiB with the fixed
+//! cost (`peer-bench --filter poly1305`, 2026-11-24), against OpenSSL
+//! 3.0.22's AVX-512 code at 0.28–0.30: the kernel is at this floor, so
+//! the issue's 1.5× over OpenSSL's marginal rate is out of reach here
+//! (1.2×).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]
