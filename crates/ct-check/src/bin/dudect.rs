@@ -1,7 +1,7 @@
 //! `dudect`: a statistical constant-time test for the backends valgrind
 //! cannot execute, after Reparaz, Balasch and Verbauwhede, *Dude, is my
 //! code constant time?* (DATE 2017). Each operation runs on two classes of
-//! secret input, a fixed one (all zero) and fresh random ones, chosen at
+//! secret input, a fixed one (one pseudo-random value) and fresh random ones, chosen at
 //! random for every measurement (interleaved); the cycle counts of the two
 //! classes are compared with Welch's t-test, on all measurements and on
 //! those below several percentiles (dudect's cropping, against the long
@@ -20,7 +20,7 @@ use fieldwork::chachapoly::ChaCha20Poly1305;
 use fieldwork::chachapoly::aead::KeyInit;
 use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
 use fieldwork::gf2m::{F163, F571, FieldElement};
-use fieldwork::{gf2x, ghash, poly1305};
+use fieldwork::{gf2x, ghash, kummer, poly1305};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -28,9 +28,11 @@ use std::process::ExitCode;
 const THRESHOLD: f64 = 4.5;
 /// Message length for the AEADs and MACs: several vector iterations.
 const LEN: usize = 512;
-/// The longest ChaCha20-Poly1305 message timed (one per opening and
-/// sealing shape, see [`CHACHAPOLY_OPS`]).
-const MAX_LEN: usize = 1420;
+/// The longest message timed: 4 KiB, which reaches the kernels that only
+/// long messages run (the zmm AES-GCM kernel of AMD's split keys, the
+/// IFMA Poly1305 from 64 blocks, ChaCha20-Poly1305's two passes on
+/// AVX-512 from 2 KiB).
+const MAX_LEN: usize = 4096;
 /// Secret bytes handed to each operation.
 const SECRET: usize = 32 + MAX_LEN;
 
@@ -58,15 +60,15 @@ fn msg_n<const N: usize>(s: &[u8; SECRET]) -> [u8; N] {
     s[32..32 + N].try_into().unwrap_or([0; N])
 }
 
-fn gcm128_seal(s: &[u8; SECRET]) -> u64 {
-    let mut buf = msg(s);
+fn gcm128_seal<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    let mut buf = msg_n::<N>(s);
     let tag =
         Aes128Gcm::new(&key16(s).into()).encrypt_in_place_detached_iv(&[1; 12], b"ad", &mut buf);
     u64::from(buf[0]) ^ u64::from(tag.unwrap_or_default()[0])
 }
 
-fn gcm256_seal(s: &[u8; SECRET]) -> u64 {
-    let mut buf = msg(s);
+fn gcm256_seal<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    let mut buf = msg_n::<N>(s);
     let tag =
         Aes256Gcm::new(&key32(s).into()).encrypt_in_place_detached_iv(&[1; 12], b"ad", &mut buf);
     u64::from(buf[0]) ^ u64::from(tag.unwrap_or_default()[0])
@@ -177,8 +179,22 @@ fn backend_gf2m() -> &'static str {
     fieldwork::gf2m::Backend::best().name()
 }
 
-fn poly1305_op(s: &[u8; SECRET]) -> u64 {
-    u64::from(poly1305::tag(&key32(s), &msg(s))[0])
+fn poly1305_op<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    u64::from(poly1305::tag(&key32(s), &msg_n::<N>(s))[0])
+}
+
+/// A shared secret: the secret scalar times a public point (the ladder).
+fn kummer_dh(s: &[u8; SECRET]) -> u64 {
+    u64::from(kummer::scalarmult(&key32(s), &kummer::BASE_POINT)[0])
+}
+
+/// Key generation: the secret scalar times the base point (the comb).
+fn kummer_keygen(s: &[u8; SECRET]) -> u64 {
+    u64::from(kummer::scalarmult_base(&key32(s))[0])
+}
+
+fn backend_kummer() -> &'static str {
+    kummer::Backend::best().name()
 }
 
 fn backend_gcm() -> &'static str {
@@ -281,18 +297,29 @@ macro_rules! chachapoly_ops {
 /// 321–448 B (two calls), a group alone, a group with a 488-byte tail (its
 /// own 8-block call), and two groups with a 396-byte tail (block 0's call
 /// and one state after the groups).
-const CHACHAPOLY_OPS: &[Timed] = chachapoly_ops!(64 200 300 400 512 1000 1420);
+/// 4 096 B: two passes where ChaCha20 runs on AVX-512.
+const CHACHAPOLY_OPS: &[Timed] = chachapoly_ops!(64 200 300 400 512 1000 1420 4096);
 
 const OPS: &[Timed] = &[
     Timed {
         name: "gcm/aes128-seal",
         backend: backend_gcm,
-        run: gcm128_seal,
+        run: gcm128_seal::<LEN>,
     },
     Timed {
         name: "gcm/aes256-seal",
         backend: backend_gcm,
-        run: gcm256_seal,
+        run: gcm256_seal::<LEN>,
+    },
+    Timed {
+        name: "gcm/aes128-seal-4096",
+        backend: backend_gcm,
+        run: gcm128_seal::<4096>,
+    },
+    Timed {
+        name: "gcm/aes256-seal-4096",
+        backend: backend_gcm,
+        run: gcm256_seal::<4096>,
     },
     Timed {
         name: "gcm/aes128-open",
@@ -322,7 +349,22 @@ const OPS: &[Timed] = &[
     Timed {
         name: "poly1305/mac",
         backend: backend_poly1305,
-        run: poly1305_op,
+        run: poly1305_op::<LEN>,
+    },
+    Timed {
+        name: "poly1305/mac-4096",
+        backend: backend_poly1305,
+        run: poly1305_op::<4096>,
+    },
+    Timed {
+        name: "kummer/shared-secret",
+        backend: backend_kummer,
+        run: kummer_dh,
+    },
+    Timed {
+        name: "kummer/keygen",
+        backend: backend_kummer,
+        run: kummer_keygen,
     },
 ];
 
