@@ -37,8 +37,8 @@
 //!   2026-11-24, `peer-bench --filter chachapoly`, which shows both
 //!   pinned paths on AVX-512 CPUs): sealing, equal at 1–1.8 KiB and the
 //!   two passes 17 % faster at 3 KiB; opening, the stitched kernel 3–14 %
-//!   faster to 2.5 KiB. 16 KiB seals at 0.98 cycles/byte, 1.42× ring
-//!   (1.39); 64 B at 386 cycles, 1.26× ring.
+//!   faster to 2.5 KiB. 16 KiB seals at 0.97 cycles/byte, 1.41× ring
+//!   (1.37); 64 B at 541 cycles, 1.25× ring (the Zen 4 page).
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).

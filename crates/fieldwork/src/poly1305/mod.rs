@@ -83,6 +83,12 @@
 //!   (below 336 B per `update` call on AVX2, 1 KiB on IFMA) and for a
 //!   final partial block when streaming. On Zen 3 the AVX2 path and the
 //!   scalar loop are level at 320 B; the AVX2 path is 1.3× faster at 576 B.
+//!   On Zen 4 (AMD EPYC family 25 model 17) the IFMA key's scalar loop
+//!   and its kernel's fixed cost both lose to the AVX2 engine from 512 B
+//!   to 1.5 KiB, so the one-shot [`tag`] takes the AVX2 engine there on
+//!   AMD cores with IFMA: 576 B 631 → 486 cycles (0.68× → 0.89× OpenSSL's
+//!   AVX-512 code), 1 KiB 775 → 636 (0.74× → 0.91×); `peer-bench --filter
+//!   poly1305`, 2026-11-24.
 //!
 //! The one-shot [`tag`] (and the AEAD's tag) knows where the message ends:
 //! on the AVX2 backends its final partial block (the AEAD's: the padded
@@ -158,9 +164,12 @@ impl core::error::Error for Error {}
 /// exactly its backend's key. Dispatch happens here, once per bulk call.
 ///
 /// The IFMA key (nine powers of `u64` limbs, 392 bytes) sets the size; the
-/// AVX2 key keeps its powers in 32-bit limbs (128 bytes) so that the AVX2
-/// tier moves less. Shrinking the IFMA powers the same way is left for a
-/// machine that can test them.
+/// AVX2 key keeps its powers in 32-bit limbs (128 bytes). Rejected on Zen
+/// 4: the IFMA powers without their stored `20·r₁`, `20·r₂` (24 bytes a
+/// power, the state 464 → 320 bytes): streaming no faster (16 B 190
+/// against 186 cycles, 64 B 225 against 221), the one-shot [`tag`] at 64 B
+/// slower (104 → 113); `peer-bench --filter poly1305` back to back,
+/// 2026-11-24.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Engine {
@@ -195,6 +204,25 @@ impl Engine {
             }
         }
         Engine::portable(key)
+    }
+
+    /// Whether the one-shot [`tag`] of `len` bytes takes the AVX2 engine:
+    /// on AMD cores with IFMA within [`AVX2_ON_AMD_IFMA`], where it beats
+    /// both of the IFMA engine's paths (the scalar loop below
+    /// [`ifma::MIN_VECTOR_BLOCKS`], the kernel's fixed cost above).
+    #[inline]
+    fn avx2_for(len: usize) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            AVX2_ON_AMD_IFMA.contains(&len)
+                && cpu::Avx512Ifma::get().is_some()
+                && cpu::vendor_is_amd()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = len;
+            false
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -540,6 +568,15 @@ impl fmt::Debug for Poly1305 {
     }
 }
 
+/// Message lengths for which the one-shot [`tag`] takes the AVX2 engine on
+/// AMD cores with IFMA. AMD EPYC Zen 4 (family 25 model 17, 2026-11-24,
+/// `peer-bench --filter poly1305`, columns `avx512ifma` default and
+/// `avx2`): 576 B 451 against 398 TSC ticks, 1 KiB 556 against 506; the
+/// IFMA engine wins at 256 B (its scalar loop, 215 against 275) and 2 KiB
+/// (742 against 832).
+#[cfg(target_arch = "x86_64")]
+const AVX2_ON_AMD_IFMA: core::ops::Range<usize> = 512..1536;
+
 /// Whole blocks from which the one-shot [`tag`] and the AEAD's tag hand
 /// their last blocks to [`Engine::blocks_tail`]: the AVX2 vector path's
 /// threshold.
@@ -557,7 +594,11 @@ const TAIL_MIN_BLOCKS: usize = 20;
 /// assert_eq!(&tag(&key, b"any message at all"), b"0123456789abcdef");
 /// ```
 pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
-    let mut p = Poly1305::new(key);
+    let mut p = if Engine::avx2_for(msg.len()) {
+        Poly1305::new_avx2(key).unwrap_or_else(|| Poly1305::new(key))
+    } else {
+        Poly1305::new(key)
+    };
     // The whole message at once: a partial last block goes into the SIMD
     // kernels' last group rather than through a scalar product after them.
     // Short messages keep the plain path (the tail's set-up costs them more
