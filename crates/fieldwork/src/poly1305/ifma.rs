@@ -56,8 +56,11 @@
 //! 5 shifts and adds for the folding, the load (2 loads, 2 `vpermt2q`,
 //! 6 shifts/ors/ands); per pair of groups one carry (4 steps) and 3 adds.
 //! The combination at the end is one product by the per-lane multipliers
-//! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8, r^16`
-//! (sixteen scalar products) are computed on the first call that needs
+//! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8` (eight
+//! scalar products by `r`) and `r^16` (one square of `r^8` in radix 2^44;
+//! it was eight more products by `r`: one-shot 2 KiB 1 021–1 053 → 950–985
+//! cycles, 4 KiB 1 510–1 526 → 1 425–1 454, Zen 4, `peer-bench --filter
+//! poly1305`, two alternated runs each, 2026-11-24) are computed on the first call that needs
 //! them; inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar
 //! loop.
 //!
@@ -65,9 +68,10 @@
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
 //! which this project's CPUs lack; the powers by a product tree in radix
 //! 2^44 (`r^2, r^4, r^8, r^16` squared in a chain of four, the odd powers
-//! off it, each frozen) instead of sixteen multiplications by `r`: slower,
+//! off it, each frozen) instead of products by `r` up to `r^8`: slower,
 //! not faster, on Zen 4 (one-shot 1 KiB tag 556 → 695 TSC ticks,
-//! `peer-bench --filter poly1305` back to back, 2026-11-24; not traced).
+//! `peer-bench --filter poly1305` back to back, 2026-11-24; not traced,
+//! while the single square for `r^16` above pays).
 //!
 //! # Floor on Zen 4
 //!
@@ -160,16 +164,28 @@ impl Powers {
             let (v, top) = portable::freeze(&acc);
             by_lane[7 - k] = Power::new(limbs_of(v, top));
         }
-        for _ in 0..8 {
-            scalar.mul(&mut acc);
-        }
-        let (v, top) = portable::freeze(&acc);
         acc.zeroize();
+        // r^16 = (r^8)², one square in radix 2^44 (limbs below 2^44 + 2^5
+        // in limb 1: frozen below).
+        let mut sq = super::radix44::square(by_lane[0].r);
+        let r16 = frozen(sq);
+        sq.zeroize();
         Powers {
             by_lane,
-            r16: Power::new(limbs_of(v, top)),
+            r16: Power::new(r16),
         }
     }
+}
+
+/// Radix-2^44 limbs within `radix44`'s bounds (a value below `2^130 +
+/// 2^49`), fully reduced modulo `2^130 − 5` and split again.
+fn frozen(l: Limbs) -> Limbs {
+    const MASK40: u64 = (1 << 40) - 1;
+    let low = u128::from(l[0]) + (u128::from(l[1]) << 44);
+    let (v, carry) = low.overflowing_add(u128::from(l[2] & MASK40) << 88);
+    let top = (l[2] >> 40) + u64::from(carry);
+    let (v, top) = portable::freeze(&[v as u64, (v >> 64) as u64, top]);
+    limbs_of(v, top)
 }
 
 impl Drop for Powers {
