@@ -165,27 +165,16 @@ impl Powers {
             by_lane[7 - k] = Power::new(limbs_of(v, top));
         }
         acc.zeroize();
-        // r^16 = (r^8)², one square in radix 2^44 (limbs below 2^44 + 2^5
-        // in limb 1: frozen below).
-        let mut sq = super::radix44::square(by_lane[0].r);
-        let r16 = frozen(sq);
+        // r^16 = (r^8)², one square in radix 2^44, packed and fully
+        // reduced like the powers above.
+        let mut sq = acc_of_columns(super::radix44::square(by_lane[0].r));
+        let (v, top) = portable::freeze(&sq);
         sq.zeroize();
         Powers {
             by_lane,
-            r16: Power::new(r16),
+            r16: Power::new(limbs_of(v, top)),
         }
     }
-}
-
-/// Radix-2^44 limbs within `radix44`'s bounds (a value below `2^130 +
-/// 2^49`), fully reduced modulo `2^130 − 5` and split again.
-fn frozen(l: Limbs) -> Limbs {
-    const MASK40: u64 = (1 << 40) - 1;
-    let low = u128::from(l[0]) + (u128::from(l[1]) << 44);
-    let (v, carry) = low.overflowing_add(u128::from(l[2] & MASK40) << 88);
-    let top = (l[2] >> 40) + u64::from(carry);
-    let (v, top) = portable::freeze(&[v as u64, (v >> 64) as u64, top]);
-    limbs_of(v, top)
 }
 
 impl Drop for Powers {
