@@ -9,7 +9,7 @@
 //! quiet machine and minutes); see the README for the figures.
 //!
 //! ```text
-//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky] [FILTER]
+//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky | --null] [--detail | --per-input K] [FILTER]
 //! ```
 //!
 //! Measures natively at the `FIELDWORK_MAX_ISA` level in effect (by default
@@ -224,13 +224,32 @@ fn none() -> &'static str {
 /// class GHASH showed |t| ≈ 8–17 on a Zen 3 with both of its kernels,
 /// whose code has no secret-dependent branch or address (valgrind
 /// ct-check passes), and |t| < 2 with this value.
+///
+/// `DUDECT_FIXED_SEED=N` draws it from another seed: a real leak shows
+/// with any fixed value, a clock that follows the data's weight changes
+/// sign and size with it.
 fn fixed_secret() -> &'static [u8; SECRET] {
     static FIXED: std::sync::OnceLock<[u8; SECRET]> = std::sync::OnceLock::new();
     FIXED.get_or_init(|| {
+        let seed = std::env::var("DUDECT_FIXED_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0x0f1c_ed5e_c2e7);
         let mut v = [0u8; SECRET];
-        Stream(0x0f1c_ed5e_c2e7).fill(&mut v);
+        Stream(seed).fill(&mut v);
         v
     })
+}
+
+/// The control: the F571 inversion and half-trace of a public constant,
+/// the secret read and discarded. It must pass; a failure means the
+/// harness, not the code, tells the classes apart.
+fn null_op(s: &[u8; SECRET]) -> u64 {
+    let public = [0x5au8; SECRET];
+    black_box(s[0]);
+    let a = secret_element::<F571, 9>(black_box(&public), 0);
+    let i = a.invert().unwrap_or(F571::ZERO);
+    i.as_words()[0] ^ a.half_trace().as_words()[0]
 }
 
 /// Leaky on purpose: an early-exit comparison of the secret with a
@@ -368,6 +387,13 @@ const OPS: &[Timed] = &[
     },
 ];
 
+/// The harness's control (`--null`): must pass.
+const NULL: &[Timed] = &[Timed {
+    name: "null/public-gf2m-maps",
+    backend: backend_gf2m,
+    run: null_op,
+}];
+
 const LEAKY: &[Timed] = &[
     Timed {
         name: "leaky/early-exit-compare",
@@ -441,8 +467,9 @@ fn welch(a: &Moments, b: &Moments) -> f64 {
 }
 
 /// Measures `op` `n` times; returns the largest |t| over the crops and the
-/// number of measurements behind it.
-fn measure(op: &Timed, n: usize) -> (f64, f64, &'static str) {
+/// number of measurements behind it. With `detail`, prints each crop's
+/// class means (ticks) and t.
+fn measure(op: &Timed, n: usize, detail: bool) -> (f64, f64, &'static str) {
     const BATCH: usize = 10_000;
     const CROPS: [(f64, &str); 5] = [
         (1.0, "all"),
@@ -502,6 +529,12 @@ fn measure(op: &Timed, n: usize) -> (f64, f64, &'static str) {
     let mut worst = (0.0f64, 0.0f64, "all");
     for (s, (_, name)) in stats.iter().zip(CROPS) {
         let t = welch(&s[0], &s[1]);
+        if detail {
+            println!(
+                "    {name:4} fixed {:9.2} ticks (n {:7.0})  random {:9.2} (n {:7.0})  t {t:7.2}",
+                s[0].mean, s[0].n, s[1].mean, s[1].n
+            );
+        }
         if t.abs() > worst.0.abs() || worst.1 == 0.0 {
             worst = (t, s[0].n + s[1].n, name);
         }
@@ -509,9 +542,58 @@ fn measure(op: &Timed, n: usize) -> (f64, f64, &'static str) {
     worst
 }
 
+/// `--per-input K`: times `op` on K inputs (the fixed class's first, then
+/// pseudo-random ones from a fixed seed) round-robin, `reps` times each,
+/// and prints each input's mean below the 75th percentile of all
+/// measurements with its standard error. A secret-dependent cost makes the
+/// same inputs slow in every run; noise moves from run to run.
+fn per_input(op: &Timed, k: usize, reps: usize) {
+    let mut rng = Stream(0x5eed_1b0f);
+    let mut inputs = vec![*fixed_secret(); k.max(1)];
+    for input in inputs.iter_mut().skip(1) {
+        rng.fill(input);
+    }
+    let mut times = vec![Vec::with_capacity(reps); inputs.len()];
+    for _ in 0..reps {
+        for (t, input) in times.iter_mut().zip(&inputs) {
+            let start = cycles();
+            black_box((op.run)(black_box(input)));
+            t.push(cycles().wrapping_sub(start));
+        }
+    }
+    let mut all: Vec<u64> = times.iter().flatten().copied().collect();
+    all.sort_unstable();
+    let th = all.get(all.len() * 3 / 4).copied().unwrap_or(u64::MAX);
+    println!(
+        "  {} ({}), mean ticks ≤ p75 of each input",
+        op.name,
+        (op.backend)()
+    );
+    for (i, t) in times.iter().enumerate() {
+        let mut m = Moments::default();
+        for &x in t.iter().filter(|&&x| x <= th) {
+            m.push(x as f64);
+        }
+        println!(
+            "    input {i:3}{} {:9.2} ± {:4.2} (n {:.0})",
+            if i == 0 { " (fixed)" } else { "        " },
+            m.mean,
+            (m.var() / m.n).sqrt(),
+            m.n
+        );
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let leaky = args.iter().any(|a| a == "--leaky");
+    let null = args.iter().any(|a| a == "--null");
+    let detail = args.iter().any(|a| a == "--detail");
+    let per_input_k: Option<usize> = args
+        .iter()
+        .position(|a| a == "--per-input")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok());
     let n = args
         .iter()
         .position(|a| a == "--n")
@@ -521,7 +603,10 @@ fn main() -> ExitCode {
     let filter = args
         .iter()
         .enumerate()
-        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--n"))
+        .find(|(i, a)| {
+            !a.starts_with("--")
+                && (*i == 0 || !matches!(args[i - 1].as_str(), "--n" | "--per-input"))
+        })
         .map(|(_, a)| a.clone());
     let level = fieldwork::cpu::report().map(|r| r.level.to_string());
     println!(
@@ -530,16 +615,28 @@ fn main() -> ExitCode {
     );
     let ops: &[&[Timed]] = if leaky {
         &[LEAKY]
+    } else if null {
+        &[NULL]
     } else {
         &[OPS, CHACHAPOLY_OPS]
     };
+    if let Some(k) = per_input_k {
+        for op in ops
+            .iter()
+            .flat_map(|o| o.iter())
+            .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())))
+        {
+            per_input(op, k, (n / k.max(1)).max(1));
+        }
+        return ExitCode::SUCCESS;
+    }
     let mut failed = 0;
     for op in ops
         .iter()
         .flat_map(|o| o.iter())
         .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())))
     {
-        let (t, count, crop) = measure(op, n);
+        let (t, count, crop) = measure(op, n, detail);
         let leak = t.abs() >= THRESHOLD;
         let verdict = match (leaky, leak) {
             (false, false) => "pass",
