@@ -123,6 +123,65 @@ fn backends_agree_with_portable() {
             g.update(&data);
             assert_eq!(g.finalize(), want_g, "ghash vpclmulqdq-ymm, {n} bytes");
         }
+        // Both zmm kernels on any AVX-512 CPU (each vendor's best is one).
+        for split in [false, true] {
+            if let Some(mut p) = Polyval::new_vpclmulqdq_zmm(&h, split) {
+                p.update(&data);
+                assert_eq!(p.finalize(), want_p, "polyval zmm split {split}, {n} bytes");
+            }
+            if let Some(mut g) = GHash::new_vpclmulqdq_zmm(&h, split) {
+                g.update(&data);
+                assert_eq!(g.finalize(), want_g, "ghash zmm split {split}, {n} bytes");
+            }
+        }
+    }
+}
+
+/// The split zmm kernel changes kernels between calls: short calls (ymm,
+/// whose table holds 16 powers) before and after long ones (zmm, 32), in
+/// both hashes, at lengths around the 16- and 32-block groups.
+#[test]
+fn split_kernel_streams_across_its_kernels() {
+    let mut rng = common::Rng::new(0x5b11);
+    let cuts: &[&[usize]] = &[
+        &[64, 4096, 100],
+        &[16 * 20, 16 * 33, 16 * 31, 16 * 64 + 5],
+        &[3, 16 * 16, 16 * 47, 16 * 2],
+        &[16 * 40, 16 * 17, 16 * 32],
+        &[16 * 31, 16 * 32, 16 * 15, 16 * 48 + 15],
+    ];
+    for (i, parts) in cuts.iter().enumerate() {
+        let total: usize = parts.iter().sum();
+        for split in [false, true] {
+            let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
+            let data = random_bytes(&mut rng, total);
+            let (Some(mut p), Some(mut g)) = (
+                Polyval::new_vpclmulqdq_zmm(&h, split),
+                GHash::new_vpclmulqdq_zmm(&h, split),
+            ) else {
+                return;
+            };
+            let mut at = 0;
+            for &k in *parts {
+                p.update(&data[at..at + k]);
+                g.update(&data[at..at + k]);
+                at += k;
+            }
+            let mut want_p = Polyval::new_portable(&h);
+            want_p.update(&data);
+            let mut want_g = GHash::new_portable(&h);
+            want_g.update(&data);
+            assert_eq!(
+                p.finalize(),
+                want_p.finalize(),
+                "polyval case {i} split {split}"
+            );
+            assert_eq!(
+                g.finalize(),
+                want_g.finalize(),
+                "ghash case {i} split {split}"
+            );
+        }
     }
 }
 

@@ -65,6 +65,29 @@ pub(super) fn update(
     unsafe { update_zmm(powers, acc, data, reflect) }
 }
 
+/// As [`update`], with what is left after the 32-block groups (and calls
+/// of fewer than 32 blocks) on the ymm kernel rather than xmm: AMD's
+/// choice (`Kernel::ZmmSplit`). `powers` holds all 32 powers if `data`
+/// has 32 blocks or more, else the ymm kernel's.
+pub(super) fn update_split(
+    t: Avx512Clmul,
+    powers: &[u128],
+    acc: u128,
+    data: &[u8],
+    reflect: bool,
+) -> u128 {
+    let whole = data.len() - data.len() % (16 * POWERS);
+    let (groups, rest) = data.split_at(whole);
+    let acc = if groups.is_empty() {
+        acc
+    } else {
+        // SAFETY: the token proves every feature `update_zmm` is compiled
+        // for.
+        unsafe { update_zmm(powers, acc, groups, reflect) }
+    };
+    super::ymm::update_rest(t.avx2_clmul(), powers, acc, rest, reflect)
+}
+
 /// Extends the dot-powers `H^1 … H^8` in `powers[..8]` to all 32, four
 /// per product: `H^(8+i) = H^i·H^8` for `i ≤ 8`, then `H^(16+i) = H^i·H^16`
 /// (dot-powers multiply to the dot-power of the summed exponent). Six

@@ -84,6 +84,25 @@ pub(super) fn update(t: Avx2Clmul, powers: &[u128], acc: u128, data: &[u8], refl
     unsafe { update_ymm(powers, acc, data, reflect) }
 }
 
+/// Fewer than [`MIN_BLOCKS`] blocks with `H^1 … H^16` ready (the split
+/// zmm kernel's last blocks): a 16-block group if there is one, then
+/// groups of at most eight.
+pub(super) fn update_rest(
+    t: Avx2Clmul,
+    powers: &[u128],
+    acc: u128,
+    data: &[u8],
+    reflect: bool,
+) -> u128 {
+    if data.len() >= 16 * GROUP && powers.len() >= GROUP {
+        // SAFETY: the token proves every feature `update_ymm` is compiled
+        // for.
+        unsafe { update_ymm(powers, acc, data, reflect) }
+    } else {
+        update(t, powers, acc, data, reflect)
+    }
+}
+
 /// Extends the dot-powers `H^1 … H^8` in `powers[..8]` to `H^1 … H^16`:
 /// `H^(8+i) = H^i·H^8`, four independent two-lane products (dot-powers
 /// multiply to the dot-power of the summed exponent), instead of eight
