@@ -59,10 +59,13 @@
 //! - `fieldwork best (<backend>)`: `GHash::new` / `Polyval::new`, which
 //!   choose the fastest backend (named from `backend_name()`); the reference
 //!   for the ratios.
-//! - `fieldwork (vpclmulqdq-ymm)`, `fieldwork (pclmulqdq)`,
-//!   `fieldwork (portable)`: the hidden per-backend constructors (the ymm
-//!   column only where the CPU has VPCLMULQDQ and the best kernel is
-//!   another, the xmm one only where it has PCLMULQDQ).
+//! - `fieldwork (vpclmulqdq)`, `fieldwork (vpclmulqdq-ymm)`,
+//!   `fieldwork (pclmulqdq)`, `fieldwork (portable)`: the hidden
+//!   per-backend constructors (the zmm column only where the best is the
+//!   split kernel, i.e. AMD with AVX-512; the ymm column only where the
+//!   CPU has VPCLMULQDQ and the best kernel is another; the xmm one only
+//!   where it has PCLMULQDQ). They are `#[inline]`, as `new` is: before,
+//!   moving their `Option` cost these columns about 35 ticks a call.
 //! - `RustCrypto ghash` / `RustCrypto polyval`: `KeyInit::new`,
 //!   `update_padded(message)` (whole blocks, then the tail zero-padded to a
 //!   block, as our `finalize` pads), `finalize()`. RustCrypto's `ghash` is a
@@ -188,6 +191,7 @@ trait Algorithm: KeyedHash {
     fn new_best(h: &[u8; 16]) -> Self;
     fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self>;
     fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self>;
+    fn new_vpclmulqdq_zmm(h: &[u8; 16]) -> Option<Self>;
     fn new_portable(h: &[u8; 16]) -> Self;
     fn backend_name(&self) -> &'static str;
     fn new_peer(h: &[u8; 16]) -> Self::Peer;
@@ -213,6 +217,9 @@ impl Algorithm for fieldwork::ghash::GHash {
     }
     fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self> {
         Self::new_vpclmulqdq_ymm(h)
+    }
+    fn new_vpclmulqdq_zmm(h: &[u8; 16]) -> Option<Self> {
+        Self::new_vpclmulqdq_zmm(h, false)
     }
     fn new_portable(h: &[u8; 16]) -> Self {
         Self::new_portable(h)
@@ -246,6 +253,9 @@ impl Algorithm for fieldwork::ghash::Polyval {
     }
     fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self> {
         Self::new_vpclmulqdq_ymm(h)
+    }
+    fn new_vpclmulqdq_zmm(h: &[u8; 16]) -> Option<Self> {
+        Self::new_vpclmulqdq_zmm(h, false)
     }
     fn new_portable(h: &[u8; 16]) -> Self {
         Self::new_portable(h)
@@ -400,6 +410,19 @@ fn table<A: Algorithm>(seed: u64) -> Result<Vec<Case>, String> {
         A::new_best,
         &inputs,
     )?];
+    // The zmm kernel alone where the best is the split one (AMD): what
+    // the split gains below 32 blocks.
+    if best == "vpclmulqdq-split" && A::new_vpclmulqdq_zmm(&inputs.key).is_some() {
+        columns.push(column::<A, _, _>(
+            "fieldwork (vpclmulqdq)".into(),
+            true,
+            |h| {
+                A::new_vpclmulqdq_zmm(h)
+                    .expect("AVX-512 VPCLMULQDQ present (checked when the column was made)")
+            },
+            &inputs,
+        )?);
+    }
     // The ymm kernel as a column of its own where it is not the best (an
     // AVX-512 CPU): the avx2 tier's kernel, measured on this core.
     if best != "vpclmulqdq-ymm" && A::new_vpclmulqdq_ymm(&inputs.key).is_some() {
