@@ -56,19 +56,23 @@
 //! 5 shifts and adds for the folding, the load (2 loads, 2 `vpermt2q`,
 //! 6 shifts/ors/ands); per pair of groups one carry (4 steps) and 3 adds.
 //! The combination at the end is one product by the per-lane multipliers
-//! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8` (eight
-//! scalar products by `r`) and `r^16` (one square of `r^8` in radix 2^44;
-//! it was eight more products by `r`: one-shot 2 KiB 1 021–1 053 → 950–985
-//! cycles, 4 KiB 1 510–1 526 → 1 425–1 454, Zen 4, `peer-bench --filter
-//! poly1305`, two alternated runs each, 2026-11-24) are computed on the first call that needs
-//! them; inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar
-//! loop.
+//! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8` and
+//! `r^16` are computed on the first call that needs them by four
+//! lane-wise products in a chain ([`powers_ifma`]); they were nine scalar
+//! products with a freeze each, about 93 ns of a one-shot tag against
+//! about 60 ns now (measured by computing them twice), one-shot 2 KiB
+//! 261–262 → 247–254 ns, 4 KiB 389–391 → 376–381 ns (Zen 4, `peer-bench
+//! --filter poly1305`, two alternated runs of each build, 2026-11-24).
+//! Inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar loop;
+//! on AMD the one-shot [`super::tag`] of 512 B–1.5 KiB takes the AVX2
+//! engine, still faster there (576 B 132 against 155 ns with this
+//! engine from 32 blocks, 1 KiB 173 against 185).
 //!
 //! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
-//! which this project's CPUs lack; the powers by a product tree in radix
-//! 2^44 (`r^2, r^4, r^8, r^16` squared in a chain of four, the odd powers
-//! off it, each frozen) instead of products by `r` up to `r^8`: slower,
+//! which this project's CPUs lack; the powers by a scalar product tree in
+//! radix 2^44 (`r^2, r^4, r^8, r^16` squared in a chain of four, the odd
+//! powers off it, each frozen) instead of scalar products by `r`: slower,
 //! not faster, on Zen 4 (one-shot 1 KiB tag 556 → 695 TSC ticks,
 //! `peer-bench --filter poly1305` back to back, 2026-11-24; not traced,
 //! while the single square for `r^16` above pays).
@@ -96,19 +100,20 @@ use super::radix44::{Limbs, MASK42, MASK44, limbs_of};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_or_si512, _mm512_permutex2var_epi64, _mm512_reduce_add_epi64,
-    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
-    _mm512_srli_epi64,
+    _mm512_madd52lo_epu64, _mm512_mask_blend_epi64, _mm512_or_si512, _mm512_permutex2var_epi64,
+    _mm512_permutexvar_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
+    _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
 };
 use zeroize::Zeroize;
 
 /// The 2^128 bit of a whole block, in limb 2.
 const HIBIT: u64 = 1 << 40;
 
-/// Blocks below which the scalar loop is used: the powers (sixteen scalar
-/// products, once per key), the conversions and the combination cost more
-/// than the vector loop saves on short inputs; a quick check of one-shot
-/// tags put the break-even between 512 bytes and 1 KiB (not tuned).
+/// Blocks below which the scalar loop is used: the powers (once per key),
+/// the conversions and the combination cost more than the vector loop
+/// saves on short inputs; a quick check of one-shot tags put the
+/// break-even between 512 bytes and 1 KiB (not tuned; on AMD the one-shot
+/// tag takes the AVX2 engine there anyway).
 pub(crate) const MIN_VECTOR_BLOCKS: usize = 64;
 
 /// Carries scalar column sums (each `< 2^60`) and packs them into an
@@ -129,61 +134,30 @@ fn acc_of_columns(mut t: Limbs) -> Acc {
     [lo as u64, mid as u64, (mid >> 64) as u64]
 }
 
-/// `r^k` as limbs, with `20·r₁` and `20·r₂`.
-#[derive(Clone, Copy, Default)]
-struct Power {
-    r: Limbs,
-    r1_20: u64,
-    r2_20: u64,
-}
-
-impl Power {
-    fn new(r: Limbs) -> Power {
-        Power {
-            r,
-            r1_20: 20 * r[1],
-            r2_20: 20 * r[2],
-        }
-    }
-}
-
+/// The powers of `r` the kernel uses, as the lanes it loads them into:
+/// `by_lane[f][j]` is field `f` of `r^(8−j)` (`f` = limbs 0, 1, 2, then
+/// `20·r₁`, `20·r₂`), `r16` the same fields of `r^16`. Limbs below
+/// `(2^44, 2^44 + 1, 2^42)` (the kernel's carry; not fully reduced).
 #[derive(Clone)]
 struct Powers {
-    /// `by_lane[j]` = `r^(8−j)`.
-    by_lane: [Power; 8],
-    /// `r^16`.
-    r16: Power,
+    by_lane: [[u64; 8]; 5],
+    r16: [u64; 5],
 }
 
 impl Powers {
-    fn new(scalar: &portable::Key) -> Powers {
-        let mut acc: Acc = [1, 0, 0];
-        let mut by_lane = [Power::default(); 8];
-        for k in 0..8 {
-            scalar.mul(&mut acc);
-            let (v, top) = portable::freeze(&acc);
-            by_lane[7 - k] = Power::new(limbs_of(v, top));
-        }
-        acc.zeroize();
-        // r^16 = (r^8)², one square in radix 2^44, packed and fully
-        // reduced like the powers above.
-        let mut sq = acc_of_columns(super::radix44::square(by_lane[0].r));
-        let (v, top) = portable::freeze(&sq);
-        sq.zeroize();
-        Powers {
-            by_lane,
-            r16: Power::new(limbs_of(v, top)),
-        }
+    fn new(token: Avx512Ifma, scalar: &portable::Key) -> Powers {
+        let mut r = limbs_of(scalar.r(), 0);
+        // SAFETY: the token proves AVX-512 F/BW/VL/DQ and IFMA.
+        let p = unsafe { powers_ifma(token, r) };
+        r.zeroize();
+        p
     }
 }
 
 impl Drop for Powers {
     fn drop(&mut self) {
-        for p in self.by_lane.iter_mut().chain([&mut self.r16]) {
-            p.r.zeroize();
-            p.r1_20.zeroize();
-            p.r2_20.zeroize();
-        }
+        self.by_lane.zeroize();
+        self.r16.zeroize();
     }
 }
 
@@ -201,11 +175,8 @@ impl crate::test_util::SecretSpans for Key {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
         self.scalar.secret_spans(s);
         if let Some(p) = &self.powers {
-            for q in p.by_lane.iter().chain([&p.r16]) {
-                s.secret("r^k limbs", &q.r);
-                s.secret("20·r1", &q.r1_20);
-                s.secret("20·r2", &q.r2_20);
-            }
+            s.secret("r^k lanes", &p.by_lane);
+            s.secret("r^16", &p.r16);
         }
     }
 }
@@ -235,7 +206,9 @@ impl Key {
         }
         let token = self.token;
         let scalar = &self.scalar;
-        let powers = self.powers.get_or_insert_with(|| Powers::new(scalar));
+        let powers = self
+            .powers
+            .get_or_insert_with(|| Powers::new(token, scalar));
         // SAFETY: the token proves AVX-512 F/BW/VL/DQ and IFMA
         // (cpu::Avx512Ifma).
         unsafe { decimation(token, powers, h, data) };
@@ -351,34 +324,98 @@ fn carry(t: Vec3) -> Vec3 {
     }
 }
 
+/// Fields `f` of a power in every lane.
 #[inline(always)]
-fn broadcast(p: &Power) -> Bcast {
-    (p.r.map(splat), splat(p.r1_20), splat(p.r2_20))
+fn broadcast(p: &[u64; 5]) -> Bcast {
+    (
+        [splat(p[0]), splat(p[1]), splat(p[2])],
+        splat(p[3]),
+        splat(p[4]),
+    )
 }
 
-/// Lane `j` from `ps[j]`.
+/// Lane `j` from `by_lane[·][j]`.
 #[inline(always)]
-fn per_lane(ps: &[Power; 8]) -> Bcast {
-    let v = |f: fn(&Power) -> u64| {
-        // SAFETY: AVX-512F is available (as in `splat`).
-        unsafe {
-            _mm512_setr_epi64(
-                f(&ps[0]) as i64,
-                f(&ps[1]) as i64,
-                f(&ps[2]) as i64,
-                f(&ps[3]) as i64,
-                f(&ps[4]) as i64,
-                f(&ps[5]) as i64,
-                f(&ps[6]) as i64,
-                f(&ps[7]) as i64,
-            )
-        }
+fn per_lane(by_lane: &[[u64; 8]; 5]) -> Bcast {
+    // SAFETY: AVX-512F is available (as in `splat`); each load reads one
+    // 64-byte row of `by_lane`.
+    let v = |f: usize| unsafe { _mm512_loadu_si512(by_lane[f].as_ptr().cast::<__m512i>()) };
+    ([v(0), v(1), v(2)], v(3), v(4))
+}
+
+/// `20·x` per lane (`16x + 4x`).
+#[inline(always)]
+fn times20(x: __m512i) -> __m512i {
+    // SAFETY: AVX-512F is available (as in `splat`).
+    unsafe { add(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<2>(x)) }
+}
+
+/// A product's limbs with the multiplier fields `mul_columns` takes.
+#[inline(always)]
+fn fields(v: Vec3) -> Bcast {
+    (v, times20(v[1]), times20(v[2]))
+}
+
+/// Lane `j` of `v` from `a` where bit `j` of `mask` is set, else from `b`.
+#[inline(always)]
+fn blend(mask: u8, a: &Vec3, b: &Vec3) -> Vec3 {
+    // SAFETY: AVX-512F is available (as in `splat`).
+    unsafe { core::array::from_fn(|k| _mm512_mask_blend_epi64(mask, b[k], a[k])) }
+}
+
+/// Lane 0 of `v` in every lane.
+#[inline(always)]
+fn lane0(v: &Vec3) -> Vec3 {
+    // SAFETY: AVX-512F is available (as in `splat`).
+    unsafe { v.map(|x| _mm512_permutexvar_epi64(_mm512_setzero_si512(), x)) }
+}
+
+/// The powers `r … r^8` (lane `j` = `r^(8−j)`) and `r^16` from `r`'s
+/// limbs, four lane-wise products in a chain instead of nine scalar ones:
+/// `r²` in every lane; `(r⁴, r³)` in even and odd lanes as `(r², r)·r²`;
+/// `r^(4−j mod 4)` by blending; times `r⁴` gives `r^(8−j mod 4)`, whose
+/// lanes 0–3 with lanes 4–7 of the former are the eight powers; `r^16` is
+/// lane 0 squared. Each product is the kernel's `mul_columns` and `carry`,
+/// so limbs stay below `(2^44, 2^44 + 1, 2^42)`, which `mul_columns`
+/// takes as either operand. (Nine scalar products and eight freezes cost
+/// about 240 TSC ticks of a one-shot tag, Zen 4.)
+///
+/// # Safety
+/// The CPU must support AVX-512 F/BW/VL/DQ and IFMA.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+unsafe fn powers_ifma(_: Avx512Ifma, r: Limbs) -> Powers {
+    let p1: Vec3 = r.map(splat);
+    let p2 = carry(mul_columns(&p1, &fields(p1)));
+    // Even lanes r², odd lanes r.
+    let t2 = blend(0xaa, &p1, &p2);
+    // Even lanes r⁴, odd lanes r³.
+    let t4 = carry(mul_columns(&t2, &fields(p2)));
+    // Lane j: r^(4 − j mod 4).
+    let u4 = blend(0x33, &t4, &t2);
+    let p4 = lane0(&t4);
+    // Lane j: r^(8 − j mod 4).
+    let u8 = carry(mul_columns(&u4, &fields(p4)));
+    let by_lane = blend(0x0f, &u8, &u4);
+    let p8 = lane0(&u8);
+    let r16 = carry(mul_columns(&p8, &fields(p8)));
+    let (l, a, b) = fields(by_lane);
+    let (l16, a16, b16) = fields(r16);
+    let mut out = Powers {
+        by_lane: [[0; 8]; 5],
+        r16: [0; 5],
     };
-    (
-        [v(|p| p.r[0]), v(|p| p.r[1]), v(|p| p.r[2])],
-        v(|p| p.r1_20),
-        v(|p| p.r2_20),
-    )
+    for (row, v) in out.by_lane.iter_mut().zip([l[0], l[1], l[2], a, b]) {
+        // SAFETY: a 64-byte store into one row of `by_lane`.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast::<__m512i>(), v) };
+    }
+    let mut lane = [0u64; 8];
+    for (f, v) in out.r16.iter_mut().zip([l16[0], l16[1], l16[2], a16, b16]) {
+        // SAFETY: a 64-byte store into `lane`.
+        unsafe { _mm512_storeu_si512(lane.as_mut_ptr().cast::<__m512i>(), v) };
+        *f = lane[0];
+    }
+    lane.zeroize();
+    out
 }
 
 /// Complete 8-decimation over `data` (a non-zero multiple of 16 bytes).
@@ -414,7 +451,7 @@ unsafe fn decimation(_: Avx512Ifma, powers: &Powers, h: &mut Acc, data: &[u8]) {
     core::hint::black_box(&mut block);
     acc_lane.zeroize();
 
-    let r8 = broadcast(&powers.by_lane[0]);
+    let r8 = broadcast(&powers.by_lane.map(|f| f[0]));
     let r16 = broadcast(&powers.r16);
     let hibit = splat(HIBIT);
     let (pairs, odd) = rest.as_chunks::<256>();

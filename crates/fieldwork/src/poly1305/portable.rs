@@ -101,18 +101,18 @@ impl Key {
         }
     }
 
-    /// `h·r mod p`, partially reduced.
-    ///
-    /// # Preconditions
-    /// `h[2] < 8`.
-    /// # Postconditions
-    /// `h[2] ≤ 4`.
     /// The clamped `r` (the SIMD backends derive their powers from it).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn r(&self) -> u128 {
         (self.r1 as u128) << 64 | self.r0 as u128
     }
 
+    /// `h·r mod p`, partially reduced.
+    ///
+    /// # Preconditions
+    /// `h[2] < 8`.
+    /// # Postconditions
+    /// `h[2] ≤ 4`.
     #[inline(always)]
     pub(crate) fn mul(&self, h: &mut Acc) {
         let [h0, h1, h2] = *h;
