@@ -63,6 +63,11 @@
 //! about 60 ns now (measured by computing them twice), one-shot 2 KiB
 //! 261–262 → 247–254 ns, 4 KiB 389–391 → 376–381 ns (Zen 4, `peer-bench
 //! --filter poly1305`, two alternated runs of each build, 2026-11-24).
+//! The first group (`8 − z` blocks behind `z` zero ones) is loaded by
+//! masked loads and one lane permutation per limb pair ([`load_first`]);
+//! it went through a 128-byte stack buffer, whose byte stores the vector
+//! loads could not forward from: one-shot 2 KiB 248–250 → 231–232 ns,
+//! 4 KiB 378–379 → 359–360 (Zen 4, two alternated runs each).
 //! Inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar loop;
 //! on AMD the one-shot [`super::tag`] of 512 B–1.5 KiB takes the AVX2
 //! engine, still faster there (576 B 132 against 155 ns with this
@@ -100,9 +105,11 @@ use super::radix44::{Limbs, MASK42, MASK44, limbs_of};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_mask_blend_epi64, _mm512_or_si512, _mm512_permutex2var_epi64,
-    _mm512_permutexvar_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
-    _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+    _mm512_madd52lo_epu64, _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi64,
+    _mm512_maskz_permutex2var_epi64, _mm512_maskz_set1_epi64, _mm512_or_si512,
+    _mm512_permutex2var_epi64, _mm512_permutexvar_epi64, _mm512_reduce_add_epi64,
+    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
+    _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
 };
 use zeroize::Zeroize;
 
@@ -285,6 +292,49 @@ fn load8(block: &[u8; 128], hibit: __m512i) -> Vec3 {
     }
 }
 
+/// The first group of a message of `8 − z` blocks mod 8 (`first`, whole
+/// blocks `0 … 7 − z`) as limbs with `z` zero blocks prepended: lane `j`
+/// holds block `j − z` with the 2^128 bit, lanes below `z` are zero.
+/// Masked loads and a lane permutation, so nothing goes through a stack
+/// buffer (its byte stores could not forward to the vector loads).
+#[inline(always)]
+fn load_first(first: &[u8], z: usize) -> Vec3 {
+    debug_assert!(z < 8 && first.len() == 16 * (8 - z));
+    let words = 2 * (8 - z) as u32;
+    let m_lo = (((1u32 << words.min(8)) - 1) & 0xff) as u8;
+    let m_hi = ((1u32 << words.saturating_sub(8)) - 1) as u8;
+    let live = !((1u16 << z) - 1) as u8;
+    // SAFETY: AVX-512F is available (as in `splat`); the masked loads
+    // read the `16·(8 − z)` bytes of `first` and nothing else (masked-off
+    // words are not accessed; the second address is formed with
+    // `wrapping_add` and read only where `m_hi` is non-zero, i.e. where
+    // `first` has more than 64 bytes).
+    unsafe {
+        let p = first.as_ptr().cast::<i64>();
+        let a = _mm512_maskz_loadu_epi64(m_lo, p);
+        let b = _mm512_maskz_loadu_epi64(m_hi, p.wrapping_add(8));
+        // Lane j takes word 2(j − z) (low) and 2(j − z) + 1 (high) of the
+        // pair (a, b); lanes below z are zeroed by the mask.
+        let shift = _mm512_set1_epi64(2 * z as i64);
+        let lo_idx = _mm512_sub_epi64(_mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), shift);
+        let hi_idx = _mm512_sub_epi64(_mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), shift);
+        let l = _mm512_maskz_permutex2var_epi64(live, a, lo_idx, b);
+        let h = _mm512_maskz_permutex2var_epi64(live, a, hi_idx, b);
+        let m = splat(MASK44);
+        [
+            _mm512_and_si512(l, m),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<44>(l), _mm512_slli_epi64::<20>(h)),
+                m,
+            ),
+            _mm512_or_si512(
+                _mm512_srli_epi64::<24>(h),
+                _mm512_maskz_set1_epi64(live, HIBIT as i64),
+            ),
+        ]
+    }
+}
+
 /// Folded column sums of `h·r` (not carried; below 2^54, see the module
 /// docs).
 #[inline(always)]
@@ -440,25 +490,15 @@ unsafe fn decimation(_: Avx512Ifma, powers: &Powers, h: &mut Acc, data: &[u8]) {
     // lanes z…7, no 2^128 bit below z, and h joins lane z.
     let z = (8 - n % 8) % 8;
     let (first, rest) = data.split_at(16 * (8 - z));
-    let mut block = [0u8; 128];
-    block[16 * z..].copy_from_slice(first);
-    let mut bits = [HIBIT as i64; 8];
-    bits[..z].fill(0);
-    let mut acc_lane = [[0i64; 8]; 3];
     let l = limbs_of((h[1] as u128) << 64 | h[0] as u128, h[2]);
-    for k in 0..3 {
-        acc_lane[k][z] = l[k] as i64;
-    }
-    let setr = |v: &[i64; 8]| _mm512_setr_epi64(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
-    let first_group = load8(&block, setr(&bits));
+    let first_group = load_first(first, z);
+    // h joins lane z.
+    let at_z = 1u8 << z;
     let mut hv = [
-        add(first_group[0], setr(&acc_lane[0])),
-        add(first_group[1], setr(&acc_lane[1])),
-        add(first_group[2], setr(&acc_lane[2])),
+        add(first_group[0], _mm512_maskz_set1_epi64(at_z, l[0] as i64)),
+        add(first_group[1], _mm512_maskz_set1_epi64(at_z, l[1] as i64)),
+        add(first_group[2], _mm512_maskz_set1_epi64(at_z, l[2] as i64)),
     ];
-    block.fill(0);
-    core::hint::black_box(&mut block);
-    acc_lane.zeroize();
 
     let r8 = broadcast(&powers.by_lane.map(|f| f[0]));
     let r16 = broadcast(&powers.r16);
