@@ -69,9 +69,9 @@
 //! loads could not forward from: one-shot 2 KiB 248–250 → 231–232 ns,
 //! 4 KiB 378–379 → 359–360 (Zen 4, two alternated runs each).
 //! Inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar loop;
-//! on AMD the one-shot [`super::tag`] of 512 B–1.5 KiB takes the AVX2
-//! engine, still faster there (576 B 132 against 155 ns with this
-//! engine from 32 blocks, 1 KiB 173 against 185).
+//! on AMD the one-shot [`super::tag`] of 512 B to 1 KiB takes the AVX2
+//! engine, still faster there (576 B 132 against 155 ns with this engine
+//! from 32 blocks, before the stack buffer went).
 //!
 //! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),

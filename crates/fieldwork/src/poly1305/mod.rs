@@ -85,10 +85,10 @@
 //!   scalar loop are level at 320 B; the AVX2 path is 1.3× faster at 576 B.
 //!   On Zen 4 (AMD EPYC family 25 model 17) the IFMA key's scalar loop
 //!   and its kernel's fixed cost both lose to the AVX2 engine from 512 B
-//!   to 1.5 KiB, so the one-shot [`tag`] takes the AVX2 engine there on
+//!   to 1 KiB, so the one-shot [`tag`] takes the AVX2 engine there on
 //!   AMD cores with IFMA: 576 B 631 → 486 cycles (0.68× → 0.89× OpenSSL's
-//!   AVX-512 code), 1 KiB 775 → 636 (0.74× → 0.91×); `peer-bench --filter
-//!   poly1305`, 2026-11-24.
+//!   AVX-512 code); `peer-bench --filter poly1305`, 2026-11-24 (the range
+//!   ended at 1.5 KiB until the IFMA setup got cheaper).
 //!
 //! The one-shot [`tag`] (and the AEAD's tag) knows where the message ends:
 //! on the AVX2 backends its final partial block (the AEAD's: the padded
@@ -573,9 +573,16 @@ impl fmt::Debug for Poly1305 {
 /// `peer-bench --filter poly1305`, columns `avx512ifma` default and
 /// `avx2`): 576 B 451 against 398 TSC ticks, 1 KiB 556 against 506; the
 /// IFMA engine wins at 256 B (its scalar loop, 215 against 275) and 2 KiB
-/// (742 against 832).
+/// (742 against 832). Since the IFMA key setup got cheaper (vector powers,
+/// no stack buffer) it wins at 1 KiB too (one-shot 169–170 against
+/// 173 ns, best column with the range ending at 1 000 or 1 536 bytes), so
+/// the range ends there (its end must stay at or below the IFMA vector
+/// path's 64 blocks).
 #[cfg(target_arch = "x86_64")]
-const AVX2_ON_AMD_IFMA: core::ops::Range<usize> = 512..1536;
+const AVX2_ON_AMD_IFMA: core::ops::Range<usize> = 512..1024;
+
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(AVX2_ON_AMD_IFMA.end <= 16 * ifma::MIN_VECTOR_BLOCKS);
 
 /// Whole blocks from which the one-shot [`tag`] and the AEAD's tag hand
 /// their last blocks to [`Engine::blocks_tail`]: the AVX2 vector path's
