@@ -207,9 +207,12 @@ impl Kernel for ZmmKernel {
         // On AMD's Zen 4 the ymm backend's 5- and 6-word kernel (three
         // 2-word ymm digits) beats the xmm lanes compiled here: 46 and 47
         // cycles against 71 and 93 per chained `mul_into` (peer-bench
-        // `gf2x_mul`, family 25 model 17, 2026-11-24). Intel keeps the
-        // lanes (measured on the Xeon above; the ymm kernel was not).
-        if matches!(a.len(), 5 | 6) && crate::cpu::vendor_is_amd() {
+        // `gf2x_mul`, family 25 model 17, 2026-11-24); at 3 words its
+        // lanes (the same formula, compiled for AVX2) too: 28.1 → 26.0
+        // ticks (1.12× → 1.24× gf2x native, two alternated runs). Not at
+        // 4 words (32.3 against 31.6). Intel keeps the lanes (measured on
+        // the Xeon above; the ymm kernel was not).
+        if matches!(a.len(), 3 | 5 | 6) && crate::cpu::vendor_is_amd() {
             return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
         }
         // SAFETY: the token proves every feature `tf::fixed` enables.
