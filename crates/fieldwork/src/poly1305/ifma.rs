@@ -90,11 +90,12 @@
 //! cycles, and the
 //! ≈ 25 other zmm operations (folding, carry, load) about 12 more on the
 //! four vector pipes: ≈ 30 cycles per 128 bytes, 0.23 cycles/byte.
-//! Measured: 0.23 cycles/byte marginal, 0.27 at 16 KiB with the fixed
-//! cost (`peer-bench --filter poly1305`, 2026-11-24), against OpenSSL
-//! 3.0.22's AVX-512 code at 0.28–0.30: the kernel is at this floor, so
-//! the issue's 1.5× over OpenSSL's marginal rate is out of reach here
-//! (1.2×).
+//! Measured: 0.23 cycles/byte marginal, 0.254 at 16 KiB with the fixed
+//! cost (362 cycles a tag; `peer-bench --filter poly1305`, page of
+//! 2026-11-25 at 977ba31), against OpenSSL 3.0.22's AVX-512 code at
+//! 0.28–0.30: the kernel is at this floor, so the issue's 1.5× over
+//! OpenSSL's marginal rate is out of reach here (1.2×). Below 2 KiB the
+//! fixed cost decides: OpenSSL's is about 300 cycles.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]
