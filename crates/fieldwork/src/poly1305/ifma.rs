@@ -105,10 +105,10 @@ use super::portable::{self, Acc};
 use super::radix44::{Limbs, MASK42, MASK44, limbs_of};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi64,
-    _mm512_maskz_permutex2var_epi64, _mm512_maskz_set1_epi64, _mm512_or_si512,
-    _mm512_permutex2var_epi64, _mm512_permutexvar_epi64, _mm512_reduce_add_epi64,
+    __m512i, _mm_cvtsi128_si64, _mm512_add_epi64, _mm512_and_si512, _mm512_castsi512_si128,
+    _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_mask_blend_epi64,
+    _mm512_maskz_loadu_epi64, _mm512_maskz_permutex2var_epi64, _mm512_maskz_set1_epi64,
+    _mm512_or_si512, _mm512_permutex2var_epi64, _mm512_permutexvar_epi64, _mm512_reduce_add_epi64,
     _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
     _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
 };
@@ -279,8 +279,20 @@ fn load8(block: &[u8; 128], hibit: __m512i) -> Vec3 {
         let b = _mm512_loadu_si512(block.as_ptr().add(64).cast::<__m512i>());
         let lo_idx = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
         let hi_idx = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-        let l = _mm512_permutex2var_epi64(a, lo_idx, b);
-        let h = _mm512_permutex2var_epi64(a, hi_idx, b);
+        limbs_of_halves(
+            _mm512_permutex2var_epi64(a, lo_idx, b),
+            _mm512_permutex2var_epi64(a, hi_idx, b),
+            hibit,
+        )
+    }
+}
+
+/// Blocks given as their low (`l`) and high (`h`) 64-bit halves, one block
+/// per lane, as 44-bit limbs with `hibit` in limb 2.
+#[inline(always)]
+fn limbs_of_halves(l: __m512i, h: __m512i, hibit: __m512i) -> Vec3 {
+    // SAFETY: AVX-512F is available (as in `splat`).
+    unsafe {
         let m = splat(MASK44);
         [
             _mm512_and_si512(l, m),
@@ -319,20 +331,11 @@ fn load_first(first: &[u8], z: usize) -> Vec3 {
         let shift = _mm512_set1_epi64(2 * z as i64);
         let lo_idx = _mm512_sub_epi64(_mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), shift);
         let hi_idx = _mm512_sub_epi64(_mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), shift);
-        let l = _mm512_maskz_permutex2var_epi64(live, a, lo_idx, b);
-        let h = _mm512_maskz_permutex2var_epi64(live, a, hi_idx, b);
-        let m = splat(MASK44);
-        [
-            _mm512_and_si512(l, m),
-            _mm512_and_si512(
-                _mm512_or_si512(_mm512_srli_epi64::<44>(l), _mm512_slli_epi64::<20>(h)),
-                m,
-            ),
-            _mm512_or_si512(
-                _mm512_srli_epi64::<24>(h),
-                _mm512_maskz_set1_epi64(live, HIBIT as i64),
-            ),
-        ]
+        limbs_of_halves(
+            _mm512_maskz_permutex2var_epi64(live, a, lo_idx, b),
+            _mm512_maskz_permutex2var_epi64(live, a, hi_idx, b),
+            _mm512_maskz_set1_epi64(live, HIBIT as i64),
+        )
     }
 }
 
@@ -468,13 +471,10 @@ unsafe fn powers_ifma(_: Avx512Ifma, r: Limbs) -> Powers {
         // SAFETY: a 64-byte store into one row of `by_lane`.
         unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast::<__m512i>(), v) };
     }
-    let mut lane = [0u64; 8];
     for (f, v) in out.r16.iter_mut().zip([l16[0], l16[1], l16[2], a16, b16]) {
-        // SAFETY: a 64-byte store into `lane`.
-        unsafe { _mm512_storeu_si512(lane.as_mut_ptr().cast::<__m512i>(), v) };
-        *f = lane[0];
+        // Lane 0 (every lane holds r^16).
+        *f = _mm_cvtsi128_si64(_mm512_castsi512_si128(v)) as u64;
     }
-    lane.zeroize();
     out
 }
 
