@@ -360,10 +360,15 @@ impl State {
             self.ready = upto.min(LOW);
         }
         if upto > LOW {
-            #[cfg(feature = "alloc")]
-            let mut all = alloc::boxed::Box::new([0u128; POWERS]);
-            #[cfg(not(feature = "alloc"))]
-            let mut all = [0u128; POWERS];
+            // A split key's table of 16 ymm powers is extended in place
+            // when the zmm kernel first needs 32.
+            let mut all = match self.wide.take() {
+                Some(table) => table,
+                #[cfg(feature = "alloc")]
+                None => alloc::boxed::Box::new([0u128; POWERS]),
+                #[cfg(not(feature = "alloc"))]
+                None => [0u128; POWERS],
+            };
             let table: &mut [u128; POWERS] = &mut all;
             table[..LOW].copy_from_slice(&self.low);
             match kernel {
@@ -372,11 +377,6 @@ impl State {
                 #[cfg(target_arch = "x86_64")]
                 Kernel::Ymm(t) => ymm::extend_powers(t, table),
                 _ => fill(&mut table[..upto], LOW),
-            }
-            // A split key's 16 ymm powers give way to the zmm kernel's 32:
-            // wipe the old table before it is freed.
-            if let Some(old) = self.wide.as_mut() {
-                old[..].zeroize();
             }
             self.wide = Some(all);
             // Inline, `Some(all)` took a copy: wipe the stack original.

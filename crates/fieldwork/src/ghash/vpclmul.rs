@@ -50,7 +50,8 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
-/// Absorbs whole blocks of `data` into `acc`.
+/// Absorbs whole blocks of `data` into `acc`: 32-block groups on zmm,
+/// what is left (and calls of fewer than 32 blocks) on xmm.
 pub(super) fn update(
     t: Avx512Clmul,
     powers: &[u128],
@@ -58,17 +59,13 @@ pub(super) fn update(
     data: &[u8],
     reflect: bool,
 ) -> u128 {
-    if data.len() < 16 * POWERS {
-        return super::clmul::update(t.clmul(), powers, acc, data, reflect);
-    }
-    // SAFETY: the token proves every feature `update_zmm` is compiled for.
-    unsafe { update_zmm(powers, acc, data, reflect) }
+    let (acc, rest) = groups(t, powers, acc, data, reflect);
+    super::clmul::update(t.clmul(), powers, acc, rest, reflect)
 }
 
-/// As [`update`], with what is left after the 32-block groups (and calls
-/// of fewer than 32 blocks) on the ymm kernel rather than xmm: AMD's
-/// choice (`Kernel::ZmmSplit`). `powers` holds all 32 powers if `data`
-/// has 32 blocks or more, else the ymm kernel's.
+/// As [`update`], with what the 32-block groups leave on the ymm kernel
+/// rather than xmm: AMD's choice (`Kernel::ZmmSplit`, which sends calls of
+/// fewer than 32 blocks to the ymm kernel before they get here).
 pub(super) fn update_split(
     t: Avx512Clmul,
     powers: &[u128],
@@ -76,16 +73,26 @@ pub(super) fn update_split(
     data: &[u8],
     reflect: bool,
 ) -> u128 {
-    let whole = data.len() - data.len() % (16 * POWERS);
-    let (groups, rest) = data.split_at(whole);
-    let acc = if groups.is_empty() {
-        acc
-    } else {
-        // SAFETY: the token proves every feature `update_zmm` is compiled
-        // for.
-        unsafe { update_zmm(powers, acc, groups, reflect) }
-    };
+    let (acc, rest) = groups(t, powers, acc, data, reflect);
     super::ymm::update_rest(t.avx2_clmul(), powers, acc, rest, reflect)
+}
+
+/// The whole 32-block groups of `data` absorbed into `acc` (`powers` then
+/// holds all 32 powers), and the bytes after them.
+fn groups<'a>(
+    t: Avx512Clmul,
+    powers: &[u128],
+    acc: u128,
+    data: &'a [u8],
+    reflect: bool,
+) -> (u128, &'a [u8]) {
+    let _ = t;
+    let (whole, rest) = data.split_at(data.len() - data.len() % (16 * POWERS));
+    if whole.is_empty() {
+        return (acc, rest);
+    }
+    // SAFETY: the token proves every feature `update_zmm` is compiled for.
+    (unsafe { update_zmm(powers, acc, whole, reflect) }, rest)
 }
 
 /// Extends the dot-powers `H^1 … H^8` in `powers[..8]` to all 32, four
@@ -133,6 +140,7 @@ fn dot4(a: __m512i, b: __m512i) -> __m512i {
     super::aggregate::zmm::dot4(a, b, _mm512_set1_epi64(C_HI as i64))
 }
 
+/// `data`: whole 32-block groups.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
 fn update_zmm(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
     // Register c, lane l holds block 4c + l of a group, which meets
@@ -168,8 +176,8 @@ fn update_zmm(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u12
         let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
         acc = mont_reduce(lanes_sum(lo), lanes_sum(hi));
     }
-    // Fewer than 32 blocks left: groups of eight on xmm.
-    super::clmul::update_blocks(powers, acc, groups.remainder(), reflect)
+    debug_assert!(groups.remainder().is_empty());
+    acc
 }
 
 /// The XOR of the four 128-bit lanes.

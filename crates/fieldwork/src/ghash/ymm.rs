@@ -94,7 +94,7 @@ pub(super) fn update_rest(
     data: &[u8],
     reflect: bool,
 ) -> u128 {
-    if data.len() >= 16 * GROUP && powers.len() >= GROUP {
+    if data.len() >= 16 * GROUP {
         // SAFETY: the token proves every feature `update_ymm` is compiled
         // for.
         unsafe { update_ymm(powers, acc, data, reflect) }
