@@ -637,22 +637,18 @@ fn main() -> ExitCode {
     } else {
         &[OPS, CHACHAPOLY_OPS]
     };
+    let selected = ops
+        .iter()
+        .flat_map(|o| o.iter())
+        .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())));
     if let Some(k) = per_input_k {
-        for op in ops
-            .iter()
-            .flat_map(|o| o.iter())
-            .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())))
-        {
+        for op in selected {
             per_input(op, k, (n / k.max(1)).max(1));
         }
         return ExitCode::SUCCESS;
     }
     let mut failed = 0;
-    for op in ops
-        .iter()
-        .flat_map(|o| o.iter())
-        .filter(|op| filter.as_ref().is_none_or(|f| op.name.contains(f.as_str())))
-    {
+    for op in selected {
         let (t, count, crop) = measure(op, n, detail);
         let leak = t.abs() >= THRESHOLD;
         let verdict = match (leaky, leak) {
