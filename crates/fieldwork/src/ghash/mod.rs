@@ -163,12 +163,8 @@ enum Kernel {
 impl Kernel {
     fn best() -> Kernel {
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return if cpu::vendor_is_amd() {
-                Kernel::ZmmSplit(t)
-            } else {
-                Kernel::Zmm(t)
-            };
+        if let Some(k) = Kernel::vpclmulqdq_zmm(cpu::vendor_is_amd()) {
+            return k;
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
@@ -191,7 +187,8 @@ impl Kernel {
         }
     }
 
-    /// The zmm kernel, plain or split, if usable (tests and benchmarks).
+    /// The zmm kernel, plain or split (AMD's choice in [`Kernel::best`]),
+    /// if usable.
     fn vpclmulqdq_zmm(split: bool) -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512Clmul::get() {
