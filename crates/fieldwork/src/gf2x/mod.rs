@@ -451,11 +451,21 @@ impl Backend {
     /// # Errors
     ///
     /// As [`mul_into`].
+    #[inline]
     pub fn mul_into(self, out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
-        check_output(out, a.len() + b.len())?;
-        if self.fixed(out, a, b) {
+        // Balanced products with a fixed kernel take one call from here:
+        // the general path's frame (scratch tiers, error values) stays out
+        // of line.
+        if a.len() == b.len() && out.len() == 2 * a.len() && self.fixed(out, a, b) {
             return Ok(());
         }
+        self.mul_into_general(out, a, b)
+    }
+
+    /// [`Backend::mul_into`] past the fixed kernels.
+    #[inline(never)]
+    fn mul_into_general(self, out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
+        check_output(out, a.len() + b.len())?;
         let needed = mul_scratch_len(a.len(), b.len());
         // Stack buffers in tiers: zeroing 8 KiB would cost more than a small
         // product (sizes up to 9 words need no scratch at all).
@@ -493,6 +503,7 @@ impl Backend {
     /// # Errors
     ///
     /// As [`mul_into_with_scratch`].
+    #[inline]
     pub fn mul_into_with_scratch(
         self,
         out: &mut [u64],
@@ -500,12 +511,28 @@ impl Backend {
         b: &[u64],
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
-        check_output(out, a.len() + b.len())?;
-        // Balanced products up to `BASE_MAX` words need no scratch and have
-        // fixed kernels: go straight there (the scratch bound is a call).
-        if a.len() == b.len() && a.len() <= BASE_MAX && self.fixed(out, a, b) {
+        // As in `mul_into` up to `BASE_MAX` words, where no product needs
+        // scratch (past it the scratch length is checked first).
+        if a.len() == b.len()
+            && a.len() <= BASE_MAX
+            && out.len() == 2 * a.len()
+            && self.fixed(out, a, b)
+        {
             return Ok(());
         }
+        self.mul_scratch_general(out, a, b, scratch)
+    }
+
+    /// [`Backend::mul_into_with_scratch`] past the fixed kernels.
+    #[inline(never)]
+    fn mul_scratch_general(
+        self,
+        out: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        scratch: &mut [u64],
+    ) -> Result<(), Gf2xError> {
+        check_output(out, a.len() + b.len())?;
         let needed = mul_scratch_len(a.len(), b.len());
         if scratch.len() < needed {
             return Err(Gf2xError::ScratchLength {

@@ -207,12 +207,12 @@ impl Kernel for ZmmKernel {
         // On AMD's Zen 4 the ymm backend's 5- and 6-word kernel (three
         // 2-word ymm digits) beats the xmm lanes compiled here: 46 and 47
         // cycles against 71 and 93 per chained `mul_into` (peer-bench
-        // `gf2x_mul`, family 25 model 17, 2026-11-24); at 3 words its
-        // lanes (the same formula, compiled for AVX2) too: 28.1 → 26.0
-        // ticks (1.12× → 1.24× gf2x native, two alternated runs). Not at
-        // 4 words (32.3 against 31.6). Intel keeps the lanes (measured on
-        // the Xeon above; the ymm kernel was not).
-        if matches!(a.len(), 3 | 5 | 6) && crate::cpu::vendor_is_amd() {
+        // `gf2x_mul`, family 25 model 17, 2026-11-24). Not at 3 words (the
+        // same schoolbook either way since 2026-11-25: 19–20 ticks) nor
+        // at 4 (Karatsuba here 26.9, the ymm backend's schoolbook 27.4).
+        // Intel keeps the lanes (measured on the Xeon above; the ymm
+        // kernel was not).
+        if matches!(a.len(), 5 | 6) && crate::cpu::vendor_is_amd() {
             return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
         }
         // SAFETY: the token proves every feature `tf::fixed` enables.
@@ -228,11 +228,10 @@ impl Kernel for ZmmKernel {
 impl ZmmKernel {
     /// [`Kernel::fixed`] for `mul_fixed`'s arrays, where the product is
     /// returned by value instead of chained through memory: there the
-    /// xmm lanes stay faster at 3 and 5 words on Zen 4 too (5 words 60
-    /// against 73 cycles; 3 words 19.7 against 22.1 ticks; 6 words 90
-    /// against 56 on the ymm kernel).
+    /// xmm lanes stay faster at 5 words on Zen 4 too (60 against 73
+    /// cycles; 6 words 90 against 56 on the ymm kernel).
     pub(crate) fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if matches!(a.len(), 3 | 5) {
+        if a.len() == 5 {
             // SAFETY: the token proves every feature `tf::fixed` enables.
             return unsafe { tf::fixed(self.0, out, a, b) };
         }

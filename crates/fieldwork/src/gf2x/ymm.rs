@@ -51,8 +51,8 @@
 //!
 //! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
 //! |---|---|---|
-//! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
-//! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
+//! | 1, 2 | xmm lanes: one product, Karatsuba | 1, 3 (xmm) |
+//! | 3, 4 | xmm lanes: schoolbook (Su–Fan 3-S at 3) | 9, 16 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9–12 | 3 limbs, three-term formula: six 4×4 | 36 |
@@ -118,14 +118,18 @@
 //! and the chaining copy): 57 ticks ≈ 75 cycles at 8 words, 165 ticks ≈
 //! 216 cycles at 16.
 //!
-//! At 3 and 4 words the chained slice call costs about 9 cycles more than
-//! the same kernel through `mul_fixed`'s arrays (3 words 39 against 30, 4
-//! words 48 against 39, 2026-11-24), which native gf2x's slice call pays
-//! too (50 and 49): 1.27× and 1.02× it, short of issue 26's 1.3×. The
-//! 4-word kernel (9 `pclmulqdq` on xmm lanes, Karatsuba) has a throughput
-//! floor of 18 cycles; the rest is its latency chain and the product's
-//! way through memory into the next call (stores, the chaining copy,
-//! loads), which no kernel change here has shortened.
+//! Small products are latency chains: the product's way through memory
+//! into the next call (stores, the chaining copy, loads) and the
+//! kernel's own chain. Up to 2026-11-25 the chained slice call also paid
+//! about 9 cycles for the dispatch frame of `Backend::mul_into` (which
+//! saved six registers for the scratch path) and a second call into the
+//! kernel; with the fixed kernels one call from an inlined `mul_into` the
+//! schoolbook wins at 3 and 4 words, where its independent products
+//! shorten the chain more than its extra products cost: avx2 cap on the
+//! Zen 4, ticks per chained `mul_into`, medians of six processes, 3 words
+//! 21.8 (3-1m) → 19.0, 4 words 28.5 (Karatsuba) → 26.7; native gf2x 31.6
+//! and 31.6. The 4-word schoolbook's 16 `pclmulqdq` are a 32-cycle
+//! throughput floor on both Zens (one per 2 cycles).
 //!
 //! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
 //! words to an instruction) and two `vperm2i128` to put the squares in
@@ -150,8 +154,8 @@
 //! - Loading limbs with `core::array::from_fn`: its closure is compiled
 //!   without the caller's target features and was not inlined (4-word limb
 //!   87 ticks against 39).
-//! - At 3 words the schoolbook 3-S of the PCLMULQDQ backend: 33.2 against
-//!   31.0 for 3-1m. At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba.
+//! - At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba (before the
+//!   dispatch change; 3-S then lost at 3 words, 33.2 against 31.0).
 //!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
 //!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
 //!   the time of the limb kernels.
@@ -160,11 +164,8 @@
 //!   time, 65 536: 0.85×).
 //! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
 //!   17–20 words about 400–440 ticks against 240 on five limbs.
-//! - The 4-word lanes and the 5/6-word `digits3` inlined into `fixed`
-//!   like the 2- and 3-word lanes (which gained a call: chained, 2 words
-//!   31.8 → 29.8 and 3 words 39.7 → 37.7 core cycles, `peer-bench
-//!   --filter gf2x_mul`): 4 words unchanged and 3 words back to 38.7
-//!   (code layout), 5 and 6 words unchanged.
+//! - The 5/6-word `digits3` inlined into `fixed` like the 1–4-word lanes
+//!   (each of which gains a call): 5 and 6 words unchanged.
 //!
 //! # Figure
 //!
@@ -638,8 +639,8 @@ mod tf {
     lane_products!(
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
-        #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
-        #[inline(never)] lanes4 4 = formulas::mul4
+        #[inline] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline] lanes4 4 = crate::gf2x::sufan::schoolbook
     );
 }
 
