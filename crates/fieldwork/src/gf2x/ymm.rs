@@ -157,6 +157,12 @@
 //!   87 ticks against 39).
 //! - At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba (before the
 //!   dispatch change; 3-S then lost at 3 words, 33.2 against 31.0).
+//! - At 4 words after it (Zen 4, avx2 cap): one 4×4 limb, a ymm
+//!   schoolbook on 128-bit broadcast loads (8 `vpclmulqdq`, no input
+//!   shuffles) and two lane Karatsubas on `[A01 | A23]` and its swap all
+//!   measured 2–5 % slower than the schoolbook lanes. Most of a chained
+//!   4-word call is its stores, the chaining copy and the forwarded loads:
+//!   a trivial out-of-line kernel (XOR loops) costs about 80 % of it.
 //!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
 //!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
 //!   the time of the limb kernels.
