@@ -709,7 +709,7 @@ mod tf {
     lane_products!(
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
-        #[inline] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
         #[inline] lanes4 4 = crate::gf2x::sufan::schoolbook
     );
 }
