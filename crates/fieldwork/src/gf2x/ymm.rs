@@ -51,8 +51,8 @@
 //!
 //! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
 //! |---|---|---|
-//! | 1, 2 | xmm lanes: one product, Karatsuba | 1, 3 (xmm) |
-//! | 3, 4 | xmm lanes: schoolbook (Su–Fan 3-S at 3) | 9, 16 (xmm) |
+//! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
+//! | 4 | xmm lanes: schoolbook | 16 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -125,12 +125,13 @@
 //! about 9 cycles for the dispatch frame of `Backend::mul_into` (which
 //! saved six registers for the scratch path) and a second call into the
 //! kernel; with the fixed kernels one call from an inlined `mul_into` the
-//! schoolbook wins at 3 and 4 words, where its independent products
-//! shorten the chain more than its extra products cost: avx2 cap on the
-//! Zen 4, ticks per chained `mul_into`, medians of six processes, 3 words
-//! 21.8 (3-1m) → 19.0, 4 words 28.5 (Karatsuba) → 26.7; native gf2x 31.6
-//! and 31.6. The 4-word schoolbook's 16 `pclmulqdq` are a 32-cycle
-//! throughput floor on both Zens (one per 2 cycles).
+//! schoolbook wins at 4 words, where its independent products shorten
+//! the chain more than its extra products cost (avx2 cap on the Zen 4,
+//! `peer-bench --passes 3 --filter gf2x_mul`: 32.3 → 28.8 ticks per
+//! chained `mul_into` with both changes; native gf2x 31.6). The 4-word
+//! schoolbook's 16 `pclmulqdq` are a 32-cycle throughput floor on both
+//! Zens (one per 2 cycles), of which 10 feed the low words the chain
+//! carries.
 //!
 //! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
 //! words to an instruction) and two `vperm2i128` to put the squares in
@@ -156,7 +157,11 @@
 //!   without the caller's target features and was not inlined (4-word limb
 //!   87 ticks against 39).
 //! - At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba (before the
-//!   dispatch change; 3-S then lost at 3 words, 33.2 against 31.0).
+//!   dispatch change). At 3 words the schoolbook 3-S: 33.2 against 31.0
+//!   before it; after it 3 % faster in chained `mul_into` (21.1 against
+//!   21.8 ticks) but 11 % slower in the normal-basis product at m = 162,
+//!   which takes `mul_fixed::<3>` and then a fold (64 against 57.5;
+//!   `peer-bench --passes 2 --filter m=162`, avx2 cap, Zen 4).
 //! - At 4 words after it (Zen 4, avx2 cap): one 4×4 limb, a ymm
 //!   schoolbook on 128-bit broadcast loads (8 `vpclmulqdq`, no input
 //!   shuffles) and two lane Karatsubas on `[A01 | A23]` and its swap all
