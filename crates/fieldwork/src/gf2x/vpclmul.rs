@@ -209,14 +209,15 @@ impl Kernel for ZmmKernel {
         // cycles against 71 and 93 per chained `mul_into` (peer-bench
         // `gf2x_mul`, family 25 model 17, 2026-11-24), and its 8 + 1-word
         // kernel at 9 words: 81.5 → 57.6 ticks (medians of ten processes,
-        // 2026-11-25); its two-limb kernel at 7 and 8 words too: 50.6 →
-        // 47.1 and 52.2 → 47.7 (against the xmm lanes and the one zmm
-        // limb, `--passes 3`, two alternated runs). Not at 3 words (the
+        // 2026-11-25); its two-limb kernel at 7 words too: 57.0 → 47.1
+        // (`--passes 2`, two alternated runs). Not at 8 words: chained,
+        // 52.2 → 47.7, but the normal-basis product at m = 233 (p = 467,
+        // `mul_fixed::<8>` and a fold) went 84 → 90. Not at 3 words (the
         // same schoolbook either way since 2026-11-25: 19–20 ticks) nor
         // at 4 (Karatsuba here 26.9, the ymm backend's schoolbook 27.4).
         // Intel keeps the lanes (measured on the Xeon above; the ymm
         // kernel was not).
-        if matches!(a.len(), 5..=9) && crate::cpu::vendor_is_amd() {
+        if matches!(a.len(), 5..=7 | 9) && crate::cpu::vendor_is_amd() {
             return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
         }
         // SAFETY: the token proves every feature `tf::fixed` enables.
