@@ -52,7 +52,7 @@
 //! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
-//! | 4 | xmm lanes: schoolbook | 16 (xmm) |
+//! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -124,14 +124,12 @@
 //! kernel's own chain. Up to 2026-11-25 the chained slice call also paid
 //! about 9 cycles for the dispatch frame of `Backend::mul_into` (which
 //! saved six registers for the scratch path) and a second call into the
-//! kernel; with the fixed kernels one call from an inlined `mul_into` the
-//! schoolbook wins at 4 words, where its independent products shorten
-//! the chain more than its extra products cost (avx2 cap on the Zen 4,
-//! `peer-bench --passes 3 --filter gf2x_mul`: 32.3 → 28.8 ticks per
-//! chained `mul_into` with both changes; native gf2x 31.6). The 4-word
-//! schoolbook's 16 `pclmulqdq` are a 32-cycle throughput floor on both
-//! Zens (one per 2 cycles), of which 10 feed the low words the chain
-//! carries.
+//! kernel; with the fixed kernels one call from an inlined `mul_into`,
+//! 4 words went 32.3 → 28.6 ticks per chained `mul_into` (avx2 cap on
+//! the Zen 4, `peer-bench --passes 2 --filter gf2x_mul`; native gf2x
+//! 31.6). The 4-word Karatsuba's 9 `pclmulqdq` are an 18-cycle
+//! throughput floor on both Zens (one per 2 cycles); a chained call of a
+//! trivial kernel costs about 80 % of the 28.6 (see below).
 //!
 //! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
 //! words to an instruction) and two `vperm2i128` to put the squares in
@@ -162,12 +160,17 @@
 //!   21.8 ticks) but 11 % slower in the normal-basis product at m = 162,
 //!   which takes `mul_fixed::<3>` and then a fold (64 against 57.5;
 //!   `peer-bench --passes 2 --filter m=162`, avx2 cap, Zen 4).
-//! - At 4 words after it (Zen 4, avx2 cap): one 4×4 limb, a ymm
-//!   schoolbook on 128-bit broadcast loads (8 `vpclmulqdq`, no input
-//!   shuffles) and two lane Karatsubas on `[A01 | A23]` and its swap all
-//!   measured 2–5 % slower than the schoolbook lanes. Most of a chained
-//!   4-word call is its stores, the chaining copy and the forwarded loads:
-//!   a trivial out-of-line kernel (XOR loops) costs about 80 % of it.
+//! - At 4 words after it (Zen 4, avx2 cap): the schoolbook on xmm lanes
+//!   (16 products): level in chained `mul_into` (28.8 against 28.6
+//!   ticks) and 12 % slower in the normal-basis product at m = 226,
+//!   which takes `mul_fixed::<4>` and a fold (70 against 62; `peer-bench
+//!   --passes 2 --filter m=226`). One 4×4 limb, a ymm schoolbook on
+//!   128-bit broadcast loads (8 `vpclmulqdq`, no input shuffles) and two
+//!   lane Karatsubas on `[A01 | A23]` and its swap: 2–5 % slower than
+//!   the lanes in a scratch harness of chained calls, where a trivial
+//!   out-of-line kernel (XOR loops) cost about 80 % of a 4-word call:
+//!   the stores, the chaining copy and the forwarded loads, not the
+//!   products, are most of it.
 //!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
 //!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
 //!   the time of the limb kernels.
@@ -715,7 +718,7 @@ mod tf {
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
         #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
-        #[inline] lanes4 4 = crate::gf2x::sufan::schoolbook
+        #[inline(never)] lanes4 4 = formulas::mul4
     );
 }
 
