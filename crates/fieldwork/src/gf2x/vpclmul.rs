@@ -212,11 +212,10 @@ impl Kernel for ZmmKernel {
         // 2026-11-25); its two-limb kernel at 7 words too: 57.0 → 47.1
         // (`--passes 2`, two alternated runs). Not at 8 words: chained,
         // 52.2 → 47.7, but the normal-basis product at m = 233 (p = 467,
-        // `mul_fixed::<8>` and a fold) went 84 → 90. Not at 3 words (the
-        // same schoolbook either way since 2026-11-25: 19–20 ticks) nor
-        // at 4 (Karatsuba here 26.9, the ymm backend's schoolbook 27.4).
-        // Intel keeps the lanes (measured on the Xeon above; the ymm
-        // kernel was not).
+        // `mul_fixed::<8>` and a fold) went 84 → 90. Not at 3 words
+        // (level: 30.8 cycles either way on the Zen 4 page at 09ee0c2)
+        // nor at 4 (36.8 here against 40.4). Intel keeps the lanes
+        // (measured on the Xeon above; the ymm kernel was not).
         if matches!(a.len(), 5..=7 | 9) && crate::cpu::vendor_is_amd() {
             return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
         }

@@ -635,8 +635,9 @@ mod tf {
     #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
     fn eight_plus_one(t: Avx2Clmul, a: &[u64; 9], b: &[u64; 9], out: &mut [u64; 18]) {
         // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the token
-        // proves; the loads read `a` and `b`, the stores write `out`, all
-        // through bounds-checked slices.
+        // proves; the limb loads and stores go through bounds-checked
+        // slices of `a`, `b` and `out`, and the last store writes the 16
+        // bytes of `high` (words 16 and 17).
         unsafe {
             let x = load_limbs::<2>(&a[..8]);
             let y = load_limbs::<2>(&b[..8]);
