@@ -129,7 +129,8 @@ fn secret_words<const N: usize>(s: &[u8; SECRET], from: usize) -> [u64; N] {
 }
 
 /// A 16-word and a 24-word product (one fixed kernel, one limb formula on
-/// the ymm backend), both operands secret.
+/// the ymm backend) and a 9-word one (the ymm backend's 8 + 1 kernel, which
+/// the zmm backend takes on AMD), all operands secret.
 fn gf2x_op(s: &[u8; SECRET]) -> u64 {
     let b = gf2x::Backend::best();
     let (x, y) = (secret_words::<16>(s, 0), secret_words::<16>(s, 128));
@@ -137,7 +138,10 @@ fn gf2x_op(s: &[u8; SECRET]) -> u64 {
     let (x, y) = (secret_words::<24>(s, 256), secret_words::<24>(s, 64));
     let mut out = [0u64; 48];
     black_box(b.mul_into(&mut out, &x, &y).is_ok());
-    c[0] ^ out[47]
+    let (x, y) = (secret_words::<9>(s, 32), secret_words::<9>(s, 200));
+    let mut out9 = [0u64; 18];
+    black_box(b.mul_into(&mut out9, &x, &y).is_ok());
+    c[0] ^ out[47] ^ out9[17]
 }
 
 fn backend_gf2x() -> &'static str {
