@@ -204,17 +204,12 @@ impl Kernel for ZmmKernel {
     const BASE_MAX: usize = formulas::BASE_MAX;
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // On AMD's Zen 4 the ymm backend's 5- and 6-word kernel (three
-        // 2-word ymm digits) beats the xmm lanes compiled here: 46 and 47
-        // cycles against 71 and 93 per chained `mul_into` (peer-bench
-        // `gf2x_mul`, family 25 model 17, 2026-11-24), and its 8 + 1-word
-        // kernel at 9 words: 81.5 → 57.6 ticks (medians of ten processes,
-        // 2026-11-25); its two-limb kernel at 7 words too: 57.0 → 47.1
-        // (`--passes 2`, two alternated runs). Not at 8 words: chained,
-        // 52.2 → 47.7, but the normal-basis product at m = 233 (p = 467,
-        // `mul_fixed::<8>` and a fold) went 84 → 90. Not at 3 words
-        // (level: 30.8 cycles either way on the Zen 4 page at 09ee0c2)
-        // nor at 4 (36.8 here against 40.4). Intel keeps the lanes
+        // On AMD's Zen 4 the ymm backend's kernels beat the ones here at
+        // 5, 6, 7 and 9 words (cycles per chained `mul_into`, peer-bench
+        // `gf2x_mul`: 46, 47, 66 and 83 against 71, 93, 80 and 127). Not
+        // at 3 words (level), 4 (36.8 here against 40.4) or 8: faster
+        // chained, but 7 % slower in the normal-basis product at m = 233
+        // (`mul_fixed::<8>` and a fold). Intel keeps the kernels here
         // (measured on the Xeon above; the ymm kernel was not).
         if matches!(a.len(), 5..=7 | 9) && crate::cpu::vendor_is_amd() {
             return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);

@@ -119,17 +119,13 @@
 //! and the chaining copy): 57 ticks ≈ 75 cycles at 8 words, 165 ticks ≈
 //! 216 cycles at 16.
 //!
-//! Small products are latency chains: the product's way through memory
-//! into the next call (stores, the chaining copy, loads) and the
-//! kernel's own chain. Up to 2026-11-25 the chained slice call also paid
-//! about 9 cycles for the dispatch frame of `Backend::mul_into` (which
-//! saved six registers for the scratch path) and a second call into the
-//! kernel; with the fixed kernels one call from an inlined `mul_into`,
-//! 4 words went 32.3 → 28.6 ticks per chained `mul_into` (avx2 cap on
-//! the Zen 4, `peer-bench --passes 2 --filter gf2x_mul`; native gf2x
-//! 31.6). The 4-word Karatsuba's 9 `pclmulqdq` are an 18-cycle
-//! throughput floor on both Zens (one per 2 cycles); a chained call of a
-//! trivial kernel costs about 80 % of the 28.6 (see below).
+//! Small products are latency chains: the kernel's own chain plus the
+//! product's way through memory into the next call (stores, the caller's
+//! chaining copy, forwarded loads), which gf2x pays too. `mul_into`
+//! reaches the fixed kernels in one call (see `Backend::mul_into`). At 4
+//! words the Karatsuba's 9 `pclmulqdq` are an 18-cycle throughput floor
+//! on both Zens (one per 2 cycles); the chained call measures 40.4 cycles
+//! on the Zen 4 with the avx2 cap, 1.11× gf2x's 44.7 (page at 09ee0c2).
 //!
 //! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
 //! words to an instruction) and two `vperm2i128` to put the squares in
@@ -154,26 +150,19 @@
 //! - Loading limbs with `core::array::from_fn`: its closure is compiled
 //!   without the caller's target features and was not inlined (4-word limb
 //!   87 ticks against 39).
-//! - At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba (before the
-//!   dispatch change). At 3 words the schoolbook 3-S: 33.2 against 31.0
-//!   before it; after it 3 % faster in chained `mul_into` (21.1 against
-//!   21.8 ticks) but 11 % slower in the normal-basis product at m = 162,
-//!   which takes `mul_fixed::<3>` and then a fold (64 against 57.5;
-//!   `peer-bench --passes 2 --filter m=162`, avx2 cap, Zen 4).
-//! - At 4 words after it (Zen 4, avx2 cap): the schoolbook on xmm lanes
-//!   (16 products): level in chained `mul_into` (28.8 against 28.6
-//!   ticks) and 12 % slower in the normal-basis product at m = 226,
-//!   which takes `mul_fixed::<4>` and a fold (70 against 62; `peer-bench
-//!   --passes 2 --filter m=226`). One 4×4 limb, a ymm schoolbook on
+//! - At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba.
+//! - The schoolbook on xmm lanes at 3 and 4 words (Zen 4, avx2 cap):
+//!   within 3 % of 3-1m and Karatsuba in chained `mul_into`, and 11 % and
+//!   12 % slower in the normal-basis products that take `mul_fixed` and a
+//!   fold (m = 162: 64 against 57.5 ticks; m = 226: 70 against 62;
+//!   `peer-bench --passes 2 --filter m=162`, `m=226`).
+//! - At 4 words on ymm (Zen 4, avx2 cap): one 4×4 limb, a schoolbook on
 //!   128-bit broadcast loads (8 `vpclmulqdq`, no input shuffles) and two
-//!   lane Karatsubas on `[A01 | A23]` and its swap: 2–5 % slower than
-//!   the lanes in a scratch harness of chained calls, where a trivial
-//!   out-of-line kernel (XOR loops) cost about 80 % of a 4-word call:
-//!   the stores, the chaining copy and the forwarded loads, not the
-//!   products, are most of it.
-//!   At 7 and 9 words every Su–Fan strategy on xmm lanes (`peer-bench
-//!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3 1.10–1.17×
-//!   the time of the limb kernels.
+//!   lane Karatsubas on `[A01 | A23]` and its swap: none faster than the
+//!   xmm lanes; the memory round trip, not the products, dominates.
+//! - Su–Fan strategies on xmm lanes at 7 and 9 words (`peer-bench
+//!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3
+//!   1.10–1.17× the time of the limb kernels.
 //! - The PCLMULQDQ backend's scalar FFT: with the ymm Toom plan it would
 //!   win only from about 55 000 words (16 384 words: 1.28× the plan's
 //!   time, 65 536: 0.85×).
@@ -184,10 +173,11 @@
 //!
 //! # Figure
 //!
-//! 8 words: 57 ticks against 100 for the PCLMULQDQ backend (1.75×, the
-//! same in four runs); `cargo run --release -p peer-bench -- --filter
-//! gf2x_mul` (AMD EPYC Zen 3, 2026-11-23), which times every backend side
-//! by side.
+//! 9 words (the 8 + 1 kernel): 82.4 cycles per chained `mul_into`
+//! against 130 for gf2x 1.3 built `-march=native` (1.58×), AMD EPYC Zen 4
+//! with the avx2 cap; `FIELDWORK_MAX_ISA=avx2 cargo run --release -p
+//! peer-bench --features system-peers,xs233 -- --filter gf2x_mul`
+//! (docs/benchmarks/amd-epyc-f25m17-max-avx2.md, 09ee0c2).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // fixed-size kernels: const-generic word counts over `[u64; N]` arrays.
 #![allow(clippy::indexing_slicing)]
@@ -290,6 +280,30 @@ unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         let lo = _mm256_xor_si256(s0, _mm256_permute2x128_si256::<0x08>(s1, s1));
         let hi = _mm256_xor_si256(s2, _mm256_permute2x128_si256::<0x81>(s1, s1));
         (lo, hi)
+    }
+}
+
+/// `a8·Bj + b8·Aj` for one limb pair (`a8`, `b8` broadcast to every
+/// word), as its even word products (word 2k of the limb times the top
+/// word, at offset 2k of the limb) and its odd ones (word 2k + 1, at
+/// offset 2k + 1): four `vpclmulqdq`, for the 9-word kernel.
+///
+/// # Safety
+///
+/// Needs AVX2 and VPCLMULQDQ.
+#[inline(always)]
+unsafe fn cross_terms(aj: __m256i, bj: __m256i, a8: __m256i, b8: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the caller guarantees AVX2 and VPCLMULQDQ; no memory access.
+    unsafe {
+        let even = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128::<0x00>(bj, a8),
+            _mm256_clmulepi64_epi128::<0x00>(aj, b8),
+        );
+        let odd = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128::<0x01>(bj, a8),
+            _mm256_clmulepi64_epi128::<0x01>(aj, b8),
+        );
+        (even, odd)
     }
 }
 
@@ -644,22 +658,8 @@ mod tf {
             let p = formulas::mul2(YmmMul(t), &x, &y);
             let a8 = _mm256_set1_epi64x(a[8] as i64);
             let b8 = _mm256_set1_epi64x(b[8] as i64);
-            // Per limb j: the even word products (word 2k of the limb
-            // times the top word, at offset 2k) and the odd ones (word
-            // 2k + 1, at offset 2k + 1) of a8·Bj + b8·Aj.
-            let cross = |aj: __m256i, bj: __m256i| {
-                let even = _mm256_xor_si256(
-                    _mm256_clmulepi64_epi128::<0x00>(bj, a8),
-                    _mm256_clmulepi64_epi128::<0x00>(aj, b8),
-                );
-                let odd = _mm256_xor_si256(
-                    _mm256_clmulepi64_epi128::<0x01>(bj, a8),
-                    _mm256_clmulepi64_epi128::<0x01>(aj, b8),
-                );
-                (even, odd)
-            };
-            let (e0, o0) = cross(x[0].0, y[0].0);
-            let (e1, o1) = cross(x[1].0, y[1].0);
+            let (e0, o0) = cross_terms(x[0].0, y[0].0, a8, b8);
+            let (e1, o1) = cross_terms(x[1].0, y[1].0, a8, b8);
             // An odd product's low word goes to the high half of its
             // lane; its high word (`h`) to the low half of the next lane,
             // across limbs: limb 0 lane 1 ← h0 lane 0, limb 1 ← (h0 lane

@@ -80,13 +80,12 @@ pub(super) fn update_split(
 /// The whole 32-block groups of `data` absorbed into `acc` (`powers` then
 /// holds all 32 powers), and the bytes after them.
 fn groups<'a>(
-    t: Avx512Clmul,
+    _token: Avx512Clmul,
     powers: &[u128],
     acc: u128,
     data: &'a [u8],
     reflect: bool,
 ) -> (u128, &'a [u8]) {
-    let _ = t;
     let (whole, rest) = data.split_at(data.len() - data.len() % (16 * POWERS));
     if whole.is_empty() {
         return (acc, rest);
