@@ -2,7 +2,12 @@
 # ct-check: every secret-handling operation of fieldwork under valgrind
 # memcheck with its secrets marked undefined (crates/ct-check), at each ISA
 # level valgrind 3.19 can execute, then the deliberately leaky variants,
-# which must all be reported. Needs valgrind (apt-get install -y valgrind).
+# which must all be reported; then the ymm backends (gf2x, gf2m, ghash, the
+# AVX2 AES-GCM kernel), whose VPCLMULQDQ and VAES no valgrind executes, with
+# those two instructions emulated by their 128-bit forms
+# (crates/fieldwork/src/vex256.rs) under valgrind 3.24, which
+# scripts/fetch-valgrind.sh fetches. Needs valgrind (apt-get install -y
+# valgrind), apt-get and dpkg-deb.
 #
 #   scripts/ct-check.sh [FILTER]     e.g. scripts/ct-check.sh gcm
 set -euo pipefail
@@ -22,5 +27,19 @@ done
 
 echo "--- self-test: the deliberately leaky variants must be reported"
 FIELDWORK_MAX_ISA=portable "${vg[@]}" "$bin" --leaky 2>/dev/null || status=1
+
+echo "--- FIELDWORK_MAX_ISA=avx2, VPCLMULQDQ and VAES emulated (valgrind 3.24)"
+scripts/fetch-valgrind.sh
+cargo build -q --release -p ct-check --features emulate-vex256
+out=$(mktemp)
+FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg[@]:1}" --error-exitcode=1 "$bin" "$@" | tee "$out" || status=1
+# The tier must have reached the ymm backends, or it checked nothing new.
+for b in gf2x=vpclmulqdq-ymm gf2m=vpclmulqdq-ymm ghash=vpclmulqdq-ymm gcm=vaes-avx2; do
+  grep -q "backends in effect:.* $b" "$out" || { echo "ct-check: emulated tier did not reach $b"; status=1; }
+done
+rm -f "$out"
+FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg[@]:1}" "$bin" --leaky 2>/dev/null || status=1
+# Leave the plain binary behind (dudect and later runs expect it).
+cargo build -q --release -p ct-check
 
 exit $status

@@ -55,6 +55,11 @@ fn main() -> ExitCode {
         "ct-check: FIELDWORK_MAX_ISA level in effect: {}",
         level.as_deref().unwrap_or("(invalid FIELDWORK_MAX_ISA)")
     );
+    if cfg!(feature = "emulate-vex256") {
+        println!(
+            "VPCLMULQDQ and VAES on ymm emulated by their 128-bit forms (feature emulate-vex256)"
+        );
+    }
     println!("backends in effect: {}", backends());
     let ops: &[Op] = if leaky { LEAKY } else { OPS };
     let mut failed = 0;

@@ -192,6 +192,7 @@ fn ghash_op(seed: u64) {
         let msg = s.vec(len);
         let mut backends = vec![ghash::GHash::new_portable(&h)];
         backends.extend(ghash::GHash::new_pclmulqdq(&h));
+        backends.extend(ghash::GHash::new_vpclmulqdq_ymm(&h));
         backends.push(ghash::GHash::new(&h));
         for mut g in backends {
             let (a, b) = msg.split_at(len / 3);
@@ -210,6 +211,7 @@ fn polyval_op(seed: u64) {
         let msg = s.vec(len);
         let mut backends = vec![ghash::Polyval::new_portable(&h)];
         backends.extend(ghash::Polyval::new_pclmulqdq(&h));
+        backends.extend(ghash::Polyval::new_vpclmulqdq_ymm(&h));
         backends.push(ghash::Polyval::new(&h));
         for mut g in backends {
             let (a, b) = msg.split_at(len / 3);
@@ -450,7 +452,11 @@ fn gf2x_op(seed: u64) {
             (1, 1),
             (2, 2),
             (3, 3),
+            (4, 4),
             (5, 5),
+            (6, 6),
+            (7, 7),
+            (8, 8),
             (9, 9),
             (16, 16),
             (17, 17),

@@ -183,7 +183,7 @@ macro_rules! features {
         fn detect_raw() -> Features {
             let mut f = Features::EMPTY;
             $( if std::is_x86_feature_detected!($name) { f = f.with(Feature::$variant); } )*
-            f
+            emulated_vex256(f)
         }
 
         /// Build-time detection (without `std`): what the compiler was told.
@@ -220,6 +220,24 @@ features! {
     Avx512vbmi = 20, "avx512vbmi", Avx512;
     Avx512vbmi2 = 21, "avx512vbmi2", Avx512;
     Avx512ifma = 22, "avx512ifma", Avx512Ifma;
+}
+
+/// With the test-only feature `emulate-vex256` (`crate::vex256`), VPCLMULQDQ
+/// where PCLMULQDQ and AVX2 are and VAES where AES-NI and AVX2 are: the ymm
+/// kernels then run on their emulated instructions (under valgrind).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+fn emulated_vex256(f: Features) -> Features {
+    if !cfg!(feature = "emulate-vex256") || !f.has(Feature::Avx2) {
+        return f;
+    }
+    let mut f = f;
+    if f.has(Feature::Pclmulqdq) {
+        f = f.with(Feature::Vpclmulqdq);
+    }
+    if f.has(Feature::Aes) {
+        f = f.with(Feature::Vaes);
+    }
+    f
 }
 
 #[cfg(not(target_arch = "x86_64"))]

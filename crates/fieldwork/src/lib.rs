@@ -88,6 +88,8 @@ pub mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+#[cfg(target_arch = "x86_64")]
+mod vex256;
 mod wipe;
 #[cfg(test)]
 mod zeroize_tests;

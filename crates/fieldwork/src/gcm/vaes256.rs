@@ -134,12 +134,12 @@ use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, red
 use crate::simd::{
     from_u128, load_partial32, store_partial32, to_u128, ymm_from_u128s as from_u128s,
 };
+use crate::vex256::{_mm256_aesenc_epi128, _mm256_aesenclast_epi128};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
-    _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_set1_epi8,
-    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_storeu_si256,
-    _mm256_xor_si256, _mm256_zextsi128_si256,
+    _mm256_and_si256, _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8,
+    _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 use zeroize::Zeroize;
 

@@ -104,9 +104,10 @@ pub(crate) mod xmm {
 /// `peer-bench --isa-rates`); schoolbook for cores where it is not (the
 /// Intel cores measured, where `vpclmulqdq` and `vpshufd` share a port).
 pub(crate) mod ymm {
+    use crate::vex256::_mm256_clmulepi64_epi128;
     use core::arch::x86_64::{
-        __m128i, __m256i, _mm_xor_si128, _mm256_castsi256_si128, _mm256_clmulepi64_epi128,
-        _mm256_extracti128_si256, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_xor_si256,
+        __m128i, __m256i, _mm_xor_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
+        _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_xor_si256,
     };
 
     /// The unreduced sums of a group, per lane, and their form.

@@ -40,11 +40,11 @@ use super::clmul::ClmulMul;
 use super::field::span;
 use super::levels;
 use crate::cpu::Avx2Clmul;
+use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
-    __m256i, _mm256_clmulepi64_epi128, _mm256_loadu_si256, _mm256_permute2x128_si256,
-    _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
-    _mm256_xor_si256,
+    __m256i, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 /// The ymm FFT kernels.

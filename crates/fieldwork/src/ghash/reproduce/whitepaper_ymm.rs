@@ -29,10 +29,11 @@ use super::whitepaper::{
 };
 use crate::cpu::{Avx2Clmul, Clmul};
 use crate::simd::ymm_from_u128s as from_u128s;
+use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_slli_si128, _mm_srli_si128, _mm_xor_si128, _mm256_castsi256_si128,
-    _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_shuffle_epi8,
-    _mm256_shuffle_epi32, _mm256_xor_si256,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
+    _mm256_xor_si256,
 };
 use zeroize::Zeroize;
 
