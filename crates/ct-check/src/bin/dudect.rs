@@ -9,7 +9,7 @@
 //! quiet machine and minutes); see the README for the figures.
 //!
 //! ```text
-//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky | --null] [--detail | --per-input K] [FILTER]
+//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky | --null | --parts] [--detail | --per-input K] [FILTER]
 //! ```
 //!
 //! Measures natively at the `FIELDWORK_MAX_ISA` level in effect (by default
@@ -184,6 +184,57 @@ fn gf2m_maps_op(s: &[u8; SECRET]) -> u64 {
         i.as_words()[0] ^ h.as_words()[0]
     }
     maps::<F163, 3>(s) ^ maps::<F571, 9>(s)
+}
+
+/// One of [`gf2m_maps_op`]'s four maps (`P`: F163 inversion, F163
+/// half-trace, F571 inversion, F571 half-trace).
+fn gf2m_part<const P: u8>(s: &[u8; SECRET]) -> u64 {
+    match P {
+        0 => secret_element::<F163, 3>(s, 0)
+            .invert()
+            .unwrap_or(F163::ZERO)
+            .as_words()[0],
+        1 => secret_element::<F163, 3>(s, 0).half_trace().as_words()[0],
+        2 => secret_element::<F571, 9>(s, 0)
+            .invert()
+            .unwrap_or(F571::ZERO)
+            .as_words()[0],
+        _ => secret_element::<F571, 9>(s, 0).half_trace().as_words()[0],
+    }
+}
+
+/// Eight chains of 500 `vpclmulqdq ymm` + `vpxor` on the secret's first
+/// 256 bytes and a secret multiplier: the same instructions whatever the
+/// values, about as long as the F571 inversion.
+fn clmul_chains(s: &[u8; SECRET]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,vpclmulqdq")]
+    fn chains(s: &[u8; SECRET]) -> u64 {
+        use core::arch::x86_64::{
+            __m256i, _mm256_clmulepi64_epi128, _mm256_extract_epi64, _mm256_loadu_si256,
+            _mm256_xor_si256,
+        };
+        let load = |at: usize| {
+            let bytes: [u8; 32] = s[at..at + 32].try_into().unwrap_or([0; 32]);
+            // SAFETY: `bytes` is 32 readable bytes; the load is unaligned.
+            unsafe { _mm256_loadu_si256(bytes.as_ptr().cast::<__m256i>()) }
+        };
+        let mut x: [__m256i; 8] = core::array::from_fn(|i| load(32 * i));
+        let y = load(256);
+        for _ in 0..500 {
+            for v in &mut x {
+                *v = _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x01>(*v, y), y);
+            }
+        }
+        let acc = x.into_iter().fold(y, |a, v| _mm256_xor_si256(a, v));
+        _mm256_extract_epi64::<0>(acc) as u64
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("vpclmulqdq") {
+        // SAFETY: AVX2 and VPCLMULQDQ were detected.
+        return unsafe { chains(s) };
+    }
+    0
 }
 
 fn backend_gf2m() -> &'static str {
@@ -408,6 +459,38 @@ const OPS: &[Timed] = &[
     },
 ];
 
+/// `--parts`: the `gf2m/invert-half-trace` entry's four maps one at a
+/// time, and a VPCLMULQDQ ymm sequence on the secret whose instructions
+/// and addresses do not depend on it (does the instruction's own timing
+/// follow its operands?), to localise that entry's finding (SECURITY.md).
+const PARTS: &[Timed] = &[
+    Timed {
+        name: "parts/invert-F163",
+        backend: backend_gf2m,
+        run: gf2m_part::<0>,
+    },
+    Timed {
+        name: "parts/half-trace-F163",
+        backend: backend_gf2m,
+        run: gf2m_part::<1>,
+    },
+    Timed {
+        name: "parts/invert-F571",
+        backend: backend_gf2m,
+        run: gf2m_part::<2>,
+    },
+    Timed {
+        name: "parts/half-trace-F571",
+        backend: backend_gf2m,
+        run: gf2m_part::<3>,
+    },
+    Timed {
+        name: "parts/vpclmulqdq-ymm-chains",
+        backend: none,
+        run: clmul_chains,
+    },
+];
+
 /// The harness's control (`--null`): must pass.
 const NULL: &[Timed] = &[Timed {
     name: "null/public-gf2m-maps",
@@ -609,6 +692,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let leaky = args.iter().any(|a| a == "--leaky");
     let null = args.iter().any(|a| a == "--null");
+    let parts = args.iter().any(|a| a == "--parts");
     let detail = args.iter().any(|a| a == "--detail");
     let per_input_k: Option<usize> = args
         .iter()
@@ -638,6 +722,8 @@ fn main() -> ExitCode {
         &[LEAKY]
     } else if null {
         &[NULL]
+    } else if parts {
+        &[PARTS]
     } else {
         &[OPS, CHACHAPOLY_OPS]
     };
