@@ -33,6 +33,7 @@ mod harness;
 #[cfg(feature = "system-peers")]
 mod openssl;
 mod page;
+mod peer_cap;
 #[cfg(target_arch = "x86_64")]
 mod rates;
 mod sweep;
@@ -116,6 +117,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Before any peer library is used (OpenSSL reads its variable when it
+    // loads, so the whole process runs again with it set).
+    if let Some(code) = peer_cap::reexec(report.cap) {
+        return code;
+    }
     if args.list {
         for (name, _) in groups::GROUPS {
             println!("{name}");

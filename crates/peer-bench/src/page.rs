@@ -208,6 +208,14 @@ pub fn render(info: &PageInfo, tables: &str) -> String {
     out.push_str(&format!("- CPU: {}{cpu_id}\n", info.cpu_model));
     out.push_str(&format!("- ISA level in effect: `{}`\n", r.level));
     out.push_str(&format!("- cap: {cap}\n"));
+    if let Some(v) = std::env::var_os(crate::peer_cap::VARIABLE) {
+        out.push_str(&format!(
+            "- peers capped too: {}={} (OpenSSL and aws-lc read it; set by \
+             peer-bench from the cap unless given)\n",
+            crate::peer_cap::VARIABLE,
+            v.to_string_lossy()
+        ));
+    }
     out.push_str(&format!("- CPU features detected: {}\n", r.detected));
     if r.usable != r.detected {
         out.push_str(&format!(
