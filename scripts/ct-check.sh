@@ -5,8 +5,9 @@
 # which must all be reported; then the ymm backends (gf2x, gf2m, ghash, the
 # AVX2 AES-GCM kernel), whose VPCLMULQDQ and VAES no valgrind executes, with
 # those two instructions emulated by their 128-bit forms
-# (crates/fieldwork/src/vex256.rs) under valgrind 3.24, which
-# scripts/fetch-valgrind.sh fetches. Needs valgrind (apt-get install -y
+# (crates/fieldwork/src/vex256.rs), and the ADX-stitched ChaCha20-Poly1305
+# (valgrind runs adcx/adox but hides ADX from CPUID), under valgrind 3.24,
+# which scripts/fetch-valgrind.sh fetches (the build feature valgrind-isa). Needs valgrind (apt-get install -y
 # valgrind), apt-get and dpkg-deb.
 #
 #   scripts/ct-check.sh [FILTER]     e.g. scripts/ct-check.sh gcm
@@ -28,15 +29,19 @@ done
 echo "--- self-test: the deliberately leaky variants must be reported"
 FIELDWORK_MAX_ISA=portable "${vg[@]}" "$bin" --leaky 2>/dev/null || status=1
 
-echo "--- FIELDWORK_MAX_ISA=avx2, VPCLMULQDQ and VAES emulated (valgrind 3.24)"
+echo "--- FIELDWORK_MAX_ISA=avx2, VPCLMULQDQ and VAES emulated, ADX reported (valgrind 3.24)"
 scripts/fetch-valgrind.sh
-cargo build -q --release -p ct-check --features emulate-vex256
+cargo build -q --release -p ct-check --features valgrind-isa
 out=$(mktemp)
 FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg[@]:1}" --error-exitcode=1 "$bin" "$@" | tee "$out" || status=1
 # The tier must have reached the ymm backends, or it checked nothing new.
 for b in gf2x=vpclmulqdq-ymm gf2m=vpclmulqdq-ymm ghash=vpclmulqdq-ymm gcm=vaes-avx2; do
   grep -q "backends in effect:.* $b" "$out" || { echo "ct-check: emulated tier did not reach $b"; status=1; }
 done
+# ADX (the stitched ChaCha20-Poly1305) where the host has it.
+if grep -qw adx /proc/cpuinfo; then
+  grep -q "features in effect:.* adx" "$out" || { echo "ct-check: emulated tier did not enable ADX"; status=1; }
+fi
 rm -f "$out"
 FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg[@]:1}" "$bin" --leaky 2>/dev/null || status=1
 # Leave the plain binary behind (dudect and later runs expect it).

@@ -55,10 +55,13 @@ fn main() -> ExitCode {
         "ct-check: FIELDWORK_MAX_ISA level in effect: {}",
         level.as_deref().unwrap_or("(invalid FIELDWORK_MAX_ISA)")
     );
-    if cfg!(feature = "emulate-vex256") {
+    if cfg!(feature = "valgrind-isa") {
         println!(
-            "VPCLMULQDQ and VAES on ymm emulated by their 128-bit forms (feature emulate-vex256)"
+            "VPCLMULQDQ and VAES on ymm emulated by their 128-bit forms, ADX reported (feature valgrind-isa)"
         );
+    }
+    if let Ok(r) = fieldwork::cpu::report() {
+        println!("features in effect: {}", r.usable);
     }
     println!("backends in effect: {}", backends());
     let ops: &[Op] = if leaky { LEAKY } else { OPS };

@@ -183,7 +183,7 @@ macro_rules! features {
         fn detect_raw() -> Features {
             let mut f = Features::EMPTY;
             $( if std::is_x86_feature_detected!($name) { f = f.with(Feature::$variant); } )*
-            emulated_vex256(f)
+            valgrind_isa(f)
         }
 
         /// Build-time detection (without `std`): what the compiler was told.
@@ -222,12 +222,14 @@ features! {
     Avx512ifma = 22, "avx512ifma", Avx512Ifma;
 }
 
-/// With the test-only feature `emulate-vex256` (`crate::vex256`), VPCLMULQDQ
-/// where PCLMULQDQ and AVX2 are and VAES where AES-NI and AVX2 are: the ymm
-/// kernels then run on their emulated instructions (under valgrind).
+/// With the test-only feature `valgrind-isa` (`crate::vex256`), VPCLMULQDQ
+/// where PCLMULQDQ and AVX2 are and VAES where AES-NI and AVX2 are (the
+/// ymm kernels then run on their emulated instructions), and ADX where
+/// BMI2 and AVX2 are (valgrind runs `adcx`/`adox` but hides their CPUID
+/// bit): so ct-check reaches those backends under valgrind.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-fn emulated_vex256(f: Features) -> Features {
-    if !cfg!(feature = "emulate-vex256") || !f.has(Feature::Avx2) {
+fn valgrind_isa(f: Features) -> Features {
+    if !cfg!(feature = "valgrind-isa") || !f.has(Feature::Avx2) {
         return f;
     }
     let mut f = f;
@@ -236,6 +238,9 @@ fn emulated_vex256(f: Features) -> Features {
     }
     if f.has(Feature::Aes) {
         f = f.with(Feature::Vaes);
+    }
+    if f.has(Feature::Bmi2) {
+        f = f.with(Feature::Adx);
     }
     f
 }

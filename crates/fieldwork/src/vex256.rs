@@ -5,23 +5,24 @@
 //! Valgrind (3.19 to 3.24) cannot execute VPCLMULQDQ or VAES, so under it
 //! the CPU appears to lack them and the ymm backends (`gf2x`, `gf2m`,
 //! `ghash`, the AVX2 AES-GCM kernel) never ran in ct-check. With the
-//! test-only feature `emulate-vex256`, each such instruction is two of its
+//! test-only feature `valgrind-isa`, each such instruction is two of its
 //! 128-bit forms (`pclmulqdq`, `aesenc`, `aesenclast`) joined by AVX2 lane
 //! moves, and [`crate::cpu`] reports VPCLMULQDQ where PCLMULQDQ and AVX2
 //! are, VAES where AES-NI and AVX2 are. The kernels' data flow — every
 //! branch and every address — is then the ymm backends' own, and valgrind
 //! can follow it; only the timing of the two instructions themselves is
-//! outside the check. The emulation is slower and is never for production:
-//! nothing but `crates/ct-check` turns the feature on.
+//! outside the check. (The same feature reports ADX, which valgrind runs
+//! but hides; see [`crate::cpu`].) The emulation is slower and is never for
+//! production: nothing but `crates/ct-check` turns the feature on.
 //!
 //! Without the feature the names are `core::arch`'s intrinsics.
 #![allow(unsafe_code)]
 
-#[cfg(not(feature = "emulate-vex256"))]
+#[cfg(not(feature = "valgrind-isa"))]
 pub(crate) use core::arch::x86_64::{
     _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_clmulepi64_epi128,
 };
-#[cfg(feature = "emulate-vex256")]
+#[cfg(feature = "valgrind-isa")]
 pub(crate) use emulated::{
     _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_clmulepi64_epi128,
 };
