@@ -6,8 +6,9 @@
 # AVX2 AES-GCM kernel), whose VPCLMULQDQ and VAES no valgrind executes, with
 # those two instructions emulated by their 128-bit forms
 # (crates/fieldwork/src/vex256.rs), and the ADX-stitched ChaCha20-Poly1305
-# (valgrind runs adcx/adox but hides ADX from CPUID), under valgrind 3.24,
-# which scripts/fetch-valgrind.sh fetches (the build feature valgrind-isa). Needs valgrind (apt-get install -y
+# (valgrind runs adcx/adox but hides ADX from CPUID; the host must have
+# ADX), under valgrind 3.24, which scripts/fetch-valgrind.sh fetches (the
+# build feature valgrind-isa). Needs valgrind (apt-get install -y
 # valgrind), apt-get and dpkg-deb.
 #
 #   scripts/ct-check.sh [FILTER]     e.g. scripts/ct-check.sh gcm
