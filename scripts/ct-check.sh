@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 
 cargo build -q --release -p ct-check
 bin=target/release/ct-check
-vg=(valgrind -q --error-limit=no --suppressions=crates/ct-check/declassify.supp)
+vg_opts=(-q --error-limit=no --suppressions=crates/ct-check/declassify.supp)
+vg=(valgrind "${vg_opts[@]}")
 
 status=0
 for level in portable clmul avx2; do
@@ -34,7 +35,7 @@ echo "--- FIELDWORK_MAX_ISA=avx2, VPCLMULQDQ and VAES emulated, ADX reported (va
 scripts/fetch-valgrind.sh
 cargo build -q --release -p ct-check --features valgrind-isa
 out=$(mktemp)
-FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg[@]:1}" --error-exitcode=1 "$bin" "$@" | tee "$out" || status=1
+FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg_opts[@]}" --error-exitcode=1 "$bin" "$@" | tee "$out" || status=1
 # The tier must have reached the ymm backends, or it checked nothing new.
 for b in gf2x=vpclmulqdq-ymm gf2m=vpclmulqdq-ymm ghash=vpclmulqdq-ymm gcm=vaes-avx2; do
   grep -q "backends in effect:.* $b" "$out" || { echo "ct-check: emulated tier did not reach $b"; status=1; }
@@ -44,7 +45,7 @@ if grep -qw adx /proc/cpuinfo; then
   grep -q "features in effect:.* adx" "$out" || { echo "ct-check: emulated tier did not enable ADX"; status=1; }
 fi
 rm -f "$out"
-FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg[@]:1}" "$bin" --leaky 2>/dev/null || status=1
+FIELDWORK_MAX_ISA=avx2 target/valgrind/bin/valgrind "${vg_opts[@]}" "$bin" --leaky 2>/dev/null || status=1
 # Leave the plain binary behind (dudect and later runs expect it).
 cargo build -q --release -p ct-check
 

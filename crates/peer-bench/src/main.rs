@@ -319,6 +319,7 @@ fn main() -> ExitCode {
             ),
             clock: clock.describe(),
             passes: args.passes,
+            peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
         };
         if let Err(e) = std::fs::write(path, page::render(&info, &tables)) {
             eprintln!("error: cannot write {}: {e}", path.display());

@@ -27,6 +27,9 @@ pub struct PageInfo {
     /// Passes over all the cases (`--passes`); each figure is the fastest
     /// median of them.
     pub passes: u32,
+    /// The `OPENSSL_ia32cap` value the peers ran under, if any
+    /// ([`crate::peer_cap`]).
+    pub peer_cap: Option<String>,
 }
 
 /// The CPU's vendor string and family/model numbers (as Linux prints them
@@ -208,12 +211,11 @@ pub fn render(info: &PageInfo, tables: &str) -> String {
     out.push_str(&format!("- CPU: {}{cpu_id}\n", info.cpu_model));
     out.push_str(&format!("- ISA level in effect: `{}`\n", r.level));
     out.push_str(&format!("- cap: {cap}\n"));
-    if let Some(v) = std::env::var_os(crate::peer_cap::VARIABLE) {
+    if let Some(v) = &info.peer_cap {
         out.push_str(&format!(
-            "- peers capped too: {}={} (OpenSSL and aws-lc read it; set by \
+            "- peers capped too: {}={v} (OpenSSL and aws-lc read it; set by \
              peer-bench from the cap unless given)\n",
             crate::peer_cap::VARIABLE,
-            v.to_string_lossy()
         ));
     }
     out.push_str(&format!("- CPU features detected: {}\n", r.detected));

@@ -64,7 +64,13 @@ pub fn reexec(cap: Option<IsaLevel>) -> Option<std::process::ExitCode> {
         return None;
     }
     let v = value(cap)?;
-    let exe = std::env::current_exe().ok()?;
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("warning: peers not capped ({VARIABLE} unset): {e}");
+            return None;
+        }
+    };
     let status = std::process::Command::new(exe)
         .args(std::env::args_os().skip(1))
         .env(VARIABLE, &v)
