@@ -51,10 +51,11 @@ macro_rules! probe {
                 core::arch::asm!(
                     "2:",
                     lines!($mn, $r, $tail; 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0),
-                    "dec {n}",
+                    "dec rcx",
                     "jnz 2b",
-                    n = inout(reg) n => _,
-                    out("ymm0") _, out("ymm15") _,
+                    inout("rcx") n => _,
+                    // Every vector register (zmm included where enabled).
+                    clobber_abi("C"),
                     options(nomem, nostack),
                 );
             }
@@ -68,13 +69,10 @@ macro_rules! probe {
                 core::arch::asm!(
                     "2:",
                     lines!($mn, $r, $tail; 0 1 2 3 4 5 6 7 8 9 10 11 0 1 2 3 4 5 6 7 8 9 10 11),
-                    "dec {n}",
+                    "dec rcx",
                     "jnz 2b",
-                    n = inout(reg) n => _,
-                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                    out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                    out("ymm15") _,
+                    inout("rcx") n => _,
+                    clobber_abi("C"),
                     options(nomem, nostack),
                 );
             }
@@ -109,6 +107,31 @@ probe!(add_y_l, add_y_t, "avx2", "vpaddq", "ymm", ", ymm15");
 probe!(muludq_y_l, muludq_y_t, "avx2", "vpmuludq", "ymm", ", ymm15");
 probe!(sll_y_l, sll_y_t, "avx2", "vpsllq", "ymm", ", 3");
 probe!(bslli_y_l, bslli_y_t, "avx2", "vpslldq", "ymm", ", 8");
+probe!(
+    madd_y_l,
+    madd_y_t,
+    "avx512f,avx512vl,avx512ifma",
+    "vpmadd52luq",
+    "ymm",
+    ", ymm15"
+);
+probe!(
+    madd_z_l,
+    madd_z_t,
+    "avx512f,avx512ifma",
+    "vpmadd52luq",
+    "zmm",
+    ", zmm15"
+);
+probe!(
+    mullq_z_l,
+    mullq_z_t,
+    "avx512f,avx512dq",
+    "vpmullq",
+    "zmm",
+    ", zmm15"
+);
+probe!(add_z_l, add_z_t, "avx512f", "vpaddq", "zmm", ", zmm15");
 
 /// A loop of the given instructions `(mnemonic, other operands, register)`
 /// on registers 0–11 (register 15 the constant source), issued together:
@@ -259,6 +282,30 @@ const PROBES: &[Probe] = &[
         latency: muludq_y_l,
         throughput: muludq_y_t,
     },
+    Probe {
+        name: "vpaddq zmm",
+        needs: &["avx512f"],
+        latency: add_z_l,
+        throughput: add_z_t,
+    },
+    Probe {
+        name: "vpmadd52luq ymm (IFMA, EVEX)",
+        needs: &["avx512f", "avx512vl", "avx512ifma"],
+        latency: madd_y_l,
+        throughput: madd_y_t,
+    },
+    Probe {
+        name: "vpmadd52luq zmm (IFMA)",
+        needs: &["avx512f", "avx512ifma"],
+        latency: madd_z_l,
+        throughput: madd_z_t,
+    },
+    Probe {
+        name: "vpmullq zmm",
+        needs: &["avx512f", "avx512dq"],
+        latency: mullq_z_l,
+        throughput: mullq_z_t,
+    },
 ];
 
 fn has(feature: &str) -> bool {
@@ -269,6 +316,10 @@ fn has(feature: &str) -> bool {
         "aes" => is_x86_feature_detected!("aes"),
         "vaes" => is_x86_feature_detected!("vaes"),
         "vpclmulqdq" => is_x86_feature_detected!("vpclmulqdq"),
+        "avx512f" => is_x86_feature_detected!("avx512f"),
+        "avx512vl" => is_x86_feature_detected!("avx512vl"),
+        "avx512dq" => is_x86_feature_detected!("avx512dq"),
+        "avx512ifma" => is_x86_feature_detected!("avx512ifma"),
         _ => false,
     }
 }

@@ -58,20 +58,21 @@
 //! The combination at the end is one product by the per-lane multipliers
 //! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8` and
 //! `r^16` are computed on the first call that needs them by four
-//! lane-wise products in a chain ([`powers_ifma`]); they were nine scalar
-//! products with a freeze each, about 93 ns of a one-shot tag against
-//! about 60 ns now (measured by computing them twice), one-shot 2 KiB
-//! 261–262 → 247–254 ns, 4 KiB 389–391 → 376–381 ns (Zen 4, `peer-bench
-//! --filter poly1305`, two alternated runs of each build, 2026-11-24).
-//! The first group (`8 − z` blocks behind `z` zero ones) is loaded by
-//! masked loads and one lane permutation per limb pair ([`load_first`]);
-//! it went through a 128-byte stack buffer, whose byte stores the vector
-//! loads could not forward from: one-shot 2 KiB 248–250 → 231–232 ns,
-//! 4 KiB 378–379 → 359–360 (Zen 4, two alternated runs each).
-//! Inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar loop;
-//! on AMD the one-shot [`super::tag`] of 512 B to 1 KiB takes the AVX2
-//! engine, still faster there (576 B 132 against 155 ns with this engine
-//! from 32 blocks, before the stack buffer went).
+//! lane-wise products in a chain, on ymm ([`powers_ifma`]). A product is
+//! 18 `vpmadd52` in six chains of three; Zen 4 issues one zmm `vpmadd52`
+//! a cycle and two ymm ones (latency 4 either way: `peer-bench
+//! --isa-rates`), so on zmm the 18 took longer to issue than the chain's
+//! 12 cycles of latency and the four products of the powers waited on
+//! the multiplier. Moving them to ymm, and issuing first the columns the
+//! carry needs first (`u₂`, `l₀`; the kernel's own product gained too),
+//! took one-shot tags from 836 to 751 cycles at 2 KiB and 1 318 to 1 212
+//! at 4 KiB, the marginal rate from 0.232 to 0.222 cycles/byte, and
+//! moved the scalar loop's crossover from 64 blocks down to 24 (Zen 4,
+//! `peer-bench --filter poly1305`, 2026-11-25). The first group (`8 − z`
+//! blocks behind `z` zero ones) is loaded by masked loads and one lane
+//! permutation per limb pair ([`load_first`]) rather than through a stack
+//! buffer, whose byte stores the vector loads could not forward from.
+//! Inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar loop.
 //!
 //! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
@@ -80,29 +81,24 @@
 //! powers off it, each frozen) instead of scalar products by `r`: slower,
 //! not faster, on Zen 4 (one-shot 1 KiB tag 556 → 695 TSC ticks,
 //! `peer-bench --filter poly1305` back to back, 2026-11-24; not traced,
-//! while the single square for `r^16` above pays). A four-lane kernel on
-//! ymm (EVEX `vpmadd52` on `__m256i`, 4-decimation over `r^4` and `r^8`
-//! with these powers, for 16–63 blocks on AMD): one-shot 256 B 309
-//! against 215 ticks on the scalar loop, 576 B 365 against 341 on the
-//! AVX2 engine and 358 on eight lanes (Zen 4, `peer-bench --passes 2
-//! --filter poly1305`, two alternated runs, 2026-11-25): below 1 KiB
-//! the powers, not the lane count, are the fixed cost that loses to
-//! OpenSSL.
+//! while the single square for `r^16` above pays); a four-lane kernel on
+//! ymm for 16–63 blocks (4-decimation over `r^4` and `r^8`, zmm powers):
+//! slower than the scalar loop at 256 B and than this kernel at 576 B
+//! (Zen 4, 2026-11-25), since the fixed cost below 1 KiB was the powers'
+//! chain, not the lane count.
 //!
 //! # Floor on Zen 4
 //!
-//! AMD EPYC family 25 model 17 runs zmm operations as two 256-bit halves;
-//! taking one zmm `vpmadd52` a cycle (AMD's figure; `peer-bench
-//! --isa-rates` does not measure it), 18 per 8-block group are 18
-//! cycles, and the
-//! ≈ 25 other zmm operations (folding, carry, load) about 12 more on the
-//! four vector pipes: ≈ 30 cycles per 128 bytes, 0.23 cycles/byte.
-//! Measured: 0.23 cycles/byte marginal, 0.254 at 16 KiB with the fixed
-//! cost (362 cycles a tag; `peer-bench --filter poly1305`, page of
-//! 2026-11-25 at 977ba31), against OpenSSL 3.0.22's AVX-512 code at
+//! AMD EPYC family 25 model 17 runs zmm operations as two 256-bit halves:
+//! one zmm `vpmadd52` a cycle (`peer-bench --isa-rates`), so the 18 per
+//! 8-block group are 18 cycles, and the ≈ 25 other zmm operations
+//! (folding, carry, load) about 12 more on the four vector pipes: ≈ 30
+//! cycles per 128 bytes, 0.23 cycles/byte. Measured: 0.222 cycles/byte
+//! marginal, 0.241 at 16 KiB with the fixed cost (`peer-bench --filter
+//! poly1305`, 2026-11-25), against OpenSSL 3.0.22's AVX-512 code at
 //! 0.28–0.30: the kernel is at this floor, so the issue's 1.5× over
-//! OpenSSL's marginal rate is out of reach here (1.2×). Below 2 KiB the
-//! fixed cost decides: OpenSSL's is about 300 cycles.
+//! OpenSSL's marginal rate is out of reach here (1.17× at 16 KiB, 1.27×
+//! marginal against marginal).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]
@@ -112,12 +108,14 @@ use super::portable::{self, Acc};
 use super::radix44::{Limbs, MASK42, MASK44, limbs_of};
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
-    __m512i, _mm_cvtsi128_si64, _mm512_add_epi64, _mm512_and_si512, _mm512_castsi512_si128,
-    _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_mask_blend_epi64,
-    _mm512_maskz_loadu_epi64, _mm512_maskz_permutex2var_epi64, _mm512_maskz_set1_epi64,
-    _mm512_or_si512, _mm512_permutex2var_epi64, _mm512_permutexvar_epi64, _mm512_reduce_add_epi64,
-    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
-    _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
+    __m256i, __m512i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm256_add_epi64, _mm256_and_si256,
+    _mm256_broadcastq_epi64, _mm256_castsi256_si128, _mm256_madd52hi_epu64, _mm256_madd52lo_epu64,
+    _mm256_mask_blend_epi64, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srl_epi64, _mm256_storeu_si256, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512,
+    _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_maskz_loadu_epi64,
+    _mm512_maskz_permutex2var_epi64, _mm512_maskz_set1_epi64, _mm512_or_si512,
+    _mm512_permutex2var_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
+    _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_sub_epi64,
 };
 use zeroize::Zeroize;
 
@@ -126,10 +124,10 @@ const HIBIT: u64 = 1 << 40;
 
 /// Blocks below which the scalar loop is used: the powers (once per key),
 /// the conversions and the combination cost more than the vector loop
-/// saves on short inputs; a quick check of one-shot tags put the
-/// break-even between 512 bytes and 1 KiB (not tuned; on AMD the one-shot
-/// tag takes the AVX2 engine there anyway).
-pub(crate) const MIN_VECTOR_BLOCKS: usize = 64;
+/// saves on short inputs. On Zen 4 the break-even of one-shot tags is at
+/// about 24 blocks with the powers on ymm (it was above 32 with them on
+/// zmm); not measured on Intel.
+pub(crate) const MIN_VECTOR_BLOCKS: usize = 24;
 
 /// Carries scalar column sums (each `< 2^60`) and packs them into an
 /// accumulator with `h₂ ≤ 4`.
@@ -239,40 +237,141 @@ impl Key {
     }
 }
 
-/// Eight elements, limb by limb.
-type Vec3 = [__m512i; 3];
+/// The 64-bit-lane vector operations the product and the carry use, on
+/// zmm (eight lanes: the kernel) and ymm (four lanes, EVEX-encoded: the
+/// powers, whose products are latency-bound and where ymm `vpmadd52`
+/// issues twice as fast on Zen 4; see [`powers_ifma`]).
+///
+/// Implemented only for `__m512i` and `__m256i`, and reached only from the
+/// `#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]`
+/// functions of this module, which take the [`Avx512Ifma`] token; each
+/// `unsafe` in the implementations relies on that.
+trait Lanes: Copy {
+    fn splat(x: u64) -> Self;
+    fn zero() -> Self;
+    fn add(self, b: Self) -> Self;
+    fn and(self, b: Self) -> Self;
+    fn shl<const N: u32>(self) -> Self;
+    fn shr<const N: u32>(self) -> Self;
+    /// `self + lo52(a·b)` per lane.
+    fn madd_lo(self, a: Self, b: Self) -> Self;
+    /// `self + hi52(a·b)` per lane.
+    fn madd_hi(self, a: Self, b: Self) -> Self;
+}
+
+macro_rules! lanes_impl {
+    ($t:ty, $set1:ident, $zero:ident, $add:ident, $and:ident, $sll:ident, $srl:ident,
+     $mlo:ident, $mhi:ident) => {
+        impl Lanes for $t {
+            #[inline(always)]
+            fn splat(x: u64) -> Self {
+                // SAFETY: see the trait docs.
+                unsafe { $set1(x as i64) }
+            }
+            #[inline(always)]
+            fn zero() -> Self {
+                // SAFETY: see the trait docs.
+                unsafe { $zero() }
+            }
+            #[inline(always)]
+            fn add(self, b: Self) -> Self {
+                // SAFETY: see the trait docs.
+                unsafe { $add(self, b) }
+            }
+            #[inline(always)]
+            fn and(self, b: Self) -> Self {
+                // SAFETY: see the trait docs.
+                unsafe { $and(self, b) }
+            }
+            #[inline(always)]
+            fn shl<const N: u32>(self) -> Self {
+                $sll::<N>(self)
+            }
+            #[inline(always)]
+            fn shr<const N: u32>(self) -> Self {
+                $srl::<N>(self)
+            }
+            #[inline(always)]
+            fn madd_lo(self, a: Self, b: Self) -> Self {
+                // SAFETY: see the trait docs.
+                unsafe { $mlo(self, a, b) }
+            }
+            #[inline(always)]
+            fn madd_hi(self, a: Self, b: Self) -> Self {
+                // SAFETY: see the trait docs.
+                unsafe { $mhi(self, a, b) }
+            }
+        }
+    };
+}
+
+// Shifts by a constant: the zmm intrinsics take it as `u32`, the ymm
+// (AVX2) ones as `i32`, which a generic `u32` cannot be converted to in a
+// const argument; the ymm shifts take the count in a register (LLVM folds
+// the constant back into the immediate form).
+#[inline(always)]
+fn zmm_shl<const N: u32>(x: __m512i) -> __m512i {
+    // SAFETY: see the `Lanes` docs.
+    unsafe { _mm512_slli_epi64::<N>(x) }
+}
+#[inline(always)]
+fn zmm_shr<const N: u32>(x: __m512i) -> __m512i {
+    // SAFETY: see the `Lanes` docs.
+    unsafe { _mm512_srli_epi64::<N>(x) }
+}
+#[inline(always)]
+fn ymm_shl<const N: u32>(x: __m256i) -> __m256i {
+    // SAFETY: see the `Lanes` docs.
+    unsafe { _mm256_sll_epi64(x, _mm_cvtsi64_si128(i64::from(N))) }
+}
+#[inline(always)]
+fn ymm_shr<const N: u32>(x: __m256i) -> __m256i {
+    // SAFETY: see the `Lanes` docs.
+    unsafe { _mm256_srl_epi64(x, _mm_cvtsi64_si128(i64::from(N))) }
+}
+
+lanes_impl!(
+    __m512i,
+    _mm512_set1_epi64,
+    _mm512_setzero_si512,
+    _mm512_add_epi64,
+    _mm512_and_si512,
+    zmm_shl,
+    zmm_shr,
+    _mm512_madd52lo_epu64,
+    _mm512_madd52hi_epu64
+);
+lanes_impl!(
+    __m256i,
+    _mm256_set1_epi64x,
+    _mm256_setzero_si256,
+    _mm256_add_epi64,
+    _mm256_and_si256,
+    ymm_shl,
+    ymm_shr,
+    _mm256_madd52lo_epu64,
+    _mm256_madd52hi_epu64
+);
+
+/// Elements limb by limb: eight (zmm) or four (ymm) lanes.
+type Vec3<V = __m512i> = [V; 3];
 
 /// A power in every lane: limbs, `20r₁`, `20r₂`.
-type Bcast = (Vec3, __m512i, __m512i);
+type Bcast<V = __m512i> = (Vec3<V>, V, V);
 
-// These helpers are reached only from `decimation`, a
+// The free functions below are reached only from the
 // `#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]`
-// kernel that takes the `cpu::Avx512Ifma` token; each `unsafe` below relies
-// on that.
+// functions of this module, which take the `cpu::Avx512Ifma` token; each
+// `unsafe` below relies on that.
 
 #[inline(always)]
 fn splat(x: u64) -> __m512i {
-    // SAFETY: AVX-512F is available (only the kernel, which takes
-    // cpu::Avx512Ifma, reaches here).
-    unsafe { _mm512_set1_epi64(x as i64) }
+    __m512i::splat(x)
 }
 
 #[inline(always)]
 fn add(a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY: as in `splat`.
-    unsafe { _mm512_add_epi64(a, b) }
-}
-
-#[inline(always)]
-fn lo(acc: __m512i, a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY: AVX-512 IFMA is available (as in `splat`).
-    unsafe { _mm512_madd52lo_epu64(acc, a, b) }
-}
-
-#[inline(always)]
-fn hi(acc: __m512i, a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY: AVX-512 IFMA is available (as in `splat`).
-    unsafe { _mm512_madd52hi_epu64(acc, a, b) }
+    a.add(b)
 }
 
 /// Eight blocks (128 bytes) as limbs, lane `j` = block `j`, with `hibit`
@@ -347,51 +446,42 @@ fn load_first(first: &[u8], z: usize) -> Vec3 {
 }
 
 /// Folded column sums of `h·r` (not carried; below 2^54, see the module
-/// docs).
+/// docs). The columns on the carry's critical path (`u₂`, folded into
+/// column 0, and `l₀`) come first.
 #[inline(always)]
-fn mul_columns(h: &Vec3, p: &Bcast) -> Vec3 {
+fn mul_columns<V: Lanes>(h: &Vec3<V>, p: &Bcast<V>) -> Vec3<V> {
     let (r, r1_20, r2_20) = p;
     let [h0, h1, h2] = *h;
-    // SAFETY: AVX-512F is available (as in `splat`).
-    let z = unsafe { _mm512_setzero_si512() };
-    let l0 = lo(lo(lo(z, h0, r[0]), h1, *r2_20), h2, *r1_20);
-    let l1 = lo(lo(lo(z, h0, r[1]), h1, r[0]), h2, *r2_20);
-    let l2 = lo(lo(lo(z, h0, r[2]), h1, r[1]), h2, r[0]);
-    let u0 = hi(hi(hi(z, h0, r[0]), h1, *r2_20), h2, *r1_20);
-    let u1 = hi(hi(hi(z, h0, r[1]), h1, r[0]), h2, *r2_20);
-    let u2 = hi(hi(hi(z, h0, r[2]), h1, r[1]), h2, r[0]);
-    // SAFETY: AVX-512F is available (as in `splat`).
-    unsafe {
-        [
-            add(
-                l0,
-                add(_mm512_slli_epi64::<12>(u2), _mm512_slli_epi64::<10>(u2)),
-            ),
-            add(l1, _mm512_slli_epi64::<8>(u0)),
-            add(l2, _mm512_slli_epi64::<8>(u1)),
-        ]
-    }
+    let z = V::zero();
+    let u2 = z.madd_hi(h0, r[2]).madd_hi(h1, r[1]).madd_hi(h2, r[0]);
+    let l0 = z.madd_lo(h0, r[0]).madd_lo(h1, *r2_20).madd_lo(h2, *r1_20);
+    let u0 = z.madd_hi(h0, r[0]).madd_hi(h1, *r2_20).madd_hi(h2, *r1_20);
+    let l1 = z.madd_lo(h0, r[1]).madd_lo(h1, r[0]).madd_lo(h2, *r2_20);
+    let u1 = z.madd_hi(h0, r[1]).madd_hi(h1, r[0]).madd_hi(h2, *r2_20);
+    let l2 = z.madd_lo(h0, r[2]).madd_lo(h1, r[1]).madd_lo(h2, r[0]);
+    [
+        l0.add(u2.shl::<12>().add(u2.shl::<10>())),
+        l1.add(u0.shl::<8>()),
+        l2.add(u1.shl::<8>()),
+    ]
 }
 
 /// Carries folded columns (`< 2^56`) to limbs below `(2^44, 2^44 + 1,
 /// 2^42)`.
 #[inline(always)]
-fn carry(t: Vec3) -> Vec3 {
-    // SAFETY: AVX-512F is available (as in `splat`).
-    unsafe {
-        let (m44, m42) = (splat(MASK44), splat(MASK42));
-        let [mut t0, mut t1, mut t2] = t;
-        t1 = add(t1, _mm512_srli_epi64::<44>(t0));
-        t0 = _mm512_and_si512(t0, m44);
-        t2 = add(t2, _mm512_srli_epi64::<44>(t1));
-        t1 = _mm512_and_si512(t1, m44);
-        let c = _mm512_srli_epi64::<42>(t2);
-        t2 = _mm512_and_si512(t2, m42);
-        t0 = add(t0, add(c, _mm512_slli_epi64::<2>(c)));
-        t1 = add(t1, _mm512_srli_epi64::<44>(t0));
-        t0 = _mm512_and_si512(t0, m44);
-        [t0, t1, t2]
-    }
+fn carry<V: Lanes>(t: Vec3<V>) -> Vec3<V> {
+    let (m44, m42) = (V::splat(MASK44), V::splat(MASK42));
+    let [mut t0, mut t1, mut t2] = t;
+    t1 = t1.add(t0.shr::<44>());
+    t0 = t0.and(m44);
+    t2 = t2.add(t1.shr::<44>());
+    t1 = t1.and(m44);
+    let c = t2.shr::<42>();
+    t2 = t2.and(m42);
+    t0 = t0.add(c.add(c.shl::<2>()));
+    t1 = t1.add(t0.shr::<44>());
+    t0 = t0.and(m44);
+    [t0, t1, t2]
 }
 
 /// Fields `f` of a power in every lane.
@@ -415,72 +505,85 @@ fn per_lane(by_lane: &[[u64; 8]; 5]) -> Bcast {
 
 /// `20·x` per lane (`16x + 4x`).
 #[inline(always)]
-fn times20(x: __m512i) -> __m512i {
-    // SAFETY: AVX-512F is available (as in `splat`).
-    unsafe { add(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<2>(x)) }
+fn times20<V: Lanes>(x: V) -> V {
+    x.shl::<4>().add(x.shl::<2>())
 }
 
 /// A product's limbs with the multiplier fields `mul_columns` takes.
 #[inline(always)]
-fn fields(v: Vec3) -> Bcast {
+fn fields<V: Lanes>(v: Vec3<V>) -> Bcast<V> {
     (v, times20(v[1]), times20(v[2]))
 }
 
-/// Lane `j` of `v` from `a` where bit `j` of `mask` is set, else from `b`.
+/// Lane `j` of `v` from `a` where bit `j` of `mask` is set, else from `b`
+/// (four lanes).
 #[inline(always)]
-fn blend(mask: u8, a: &Vec3, b: &Vec3) -> Vec3 {
-    // SAFETY: AVX-512F is available (as in `splat`).
-    unsafe { core::array::from_fn(|k| _mm512_mask_blend_epi64(mask, b[k], a[k])) }
+fn blend4(mask: u8, a: &Vec3<__m256i>, b: &Vec3<__m256i>) -> Vec3<__m256i> {
+    // SAFETY: AVX-512VL is available (see the `Lanes` docs).
+    unsafe { core::array::from_fn(|k| _mm256_mask_blend_epi64(mask, b[k], a[k])) }
 }
 
-/// Lane 0 of `v` in every lane.
+/// Lane 0 of `v` in every lane (four lanes).
 #[inline(always)]
-fn lane0(v: &Vec3) -> Vec3 {
-    // SAFETY: AVX-512F is available (as in `splat`).
-    unsafe { v.map(|x| _mm512_permutexvar_epi64(_mm512_setzero_si512(), x)) }
+fn lane0(v: &Vec3<__m256i>) -> Vec3<__m256i> {
+    // SAFETY: AVX2 is available (see the `Lanes` docs).
+    unsafe { v.map(|x| _mm256_broadcastq_epi64(_mm256_castsi256_si128(x))) }
 }
 
 /// The powers `r … r^8` (lane `j` = `r^(8−j)`) and `r^16` from `r`'s
 /// limbs, four lane-wise products in a chain instead of nine scalar ones:
-/// `r²` in every lane; `(r⁴, r³)` in even and odd lanes as `(r², r)·r²`;
-/// `r^(4−j mod 4)` by blending; times `r⁴` gives `r^(8−j mod 4)`, whose
-/// lanes 0–3 with lanes 4–7 of the former are the eight powers; `r^16` is
-/// lane 0 squared. Each product is the kernel's `mul_columns` and `carry`,
+/// `r²` in every lane; `(r⁴, r³)` in lanes 0 and 1 as `(r², r)·r²`;
+/// with lanes 2 and 3 kept at `(r², r)`, times `r⁴` that gives
+/// `(r⁸, r⁷, r⁶, r⁵)`, and the two halves are the eight powers; `r^16` is
+/// `r⁸` squared. Each product is the kernel's `mul_columns` and `carry`,
 /// so limbs stay below `(2^44, 2^44 + 1, 2^42)`, which `mul_columns`
-/// takes as either operand. (Nine scalar products and eight freezes cost
-/// about 240 TSC ticks of a one-shot tag, Zen 4.)
+/// takes as either operand.
+///
+/// The products run on ymm: they are a latency chain, and on Zen 4 a zmm
+/// `vpmadd52` issues once a cycle, so the 18 of a product held the chain
+/// (product and carry 41 cycles on zmm, TSC-estimated, against 27 from
+/// the instructions' latencies; ymm issues two a cycle).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW/VL/DQ and IFMA.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
 unsafe fn powers_ifma(_: Avx512Ifma, r: Limbs) -> Powers {
-    let p1: Vec3 = r.map(splat);
+    let p1: Vec3<__m256i> = r.map(__m256i::splat);
     let p2 = carry(mul_columns(&p1, &fields(p1)));
-    // Even lanes r², odd lanes r.
-    let t2 = blend(0xaa, &p1, &p2);
-    // Even lanes r⁴, odd lanes r³.
+    // Lanes (r², r, r², r).
+    let t2 = blend4(0b1010, &p1, &p2);
+    // Lanes (r⁴, r³, r⁴, r³).
     let t4 = carry(mul_columns(&t2, &fields(p2)));
-    // Lane j: r^(4 − j mod 4).
-    let u4 = blend(0x33, &t4, &t2);
-    let p4 = lane0(&t4);
-    // Lane j: r^(8 − j mod 4).
-    let u8 = carry(mul_columns(&u4, &fields(p4)));
-    let by_lane = blend(0x0f, &u8, &u4);
+    // Lanes (r⁴, r³, r², r).
+    let u4 = blend4(0b0011, &t4, &t2);
+    // Lanes (r⁸, r⁷, r⁶, r⁵).
+    let u8 = carry(mul_columns(&u4, &fields(lane0(&t4))));
     let p8 = lane0(&u8);
     let r16 = carry(mul_columns(&p8, &fields(p8)));
-    let (l, a, b) = fields(by_lane);
+    let (hi4, a_hi, b_hi) = fields(u8);
+    let (lo4, a_lo, b_lo) = fields(u4);
     let (l16, a16, b16) = fields(r16);
     let mut out = Powers {
         by_lane: [[0; 8]; 5],
         r16: [0; 5],
     };
-    for (row, v) in out.by_lane.iter_mut().zip([l[0], l[1], l[2], a, b]) {
-        // SAFETY: a 64-byte store into one row of `by_lane`.
-        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast::<__m512i>(), v) };
+    let rows = [
+        (hi4[0], lo4[0]),
+        (hi4[1], lo4[1]),
+        (hi4[2], lo4[2]),
+        (a_hi, a_lo),
+        (b_hi, b_lo),
+    ];
+    for (row, (h, l)) in out.by_lane.iter_mut().zip(rows) {
+        // SAFETY: two 32-byte stores into one 64-byte row of `by_lane`.
+        unsafe {
+            _mm256_storeu_si256(row.as_mut_ptr().cast::<__m256i>(), h);
+            _mm256_storeu_si256(row.as_mut_ptr().add(4).cast::<__m256i>(), l);
+        }
     }
     for (f, v) in out.r16.iter_mut().zip([l16[0], l16[1], l16[2], a16, b16]) {
         // Lane 0 (every lane holds r^16).
-        *f = _mm_cvtsi128_si64(_mm512_castsi512_si128(v)) as u64;
+        *f = _mm_cvtsi128_si64(_mm256_castsi256_si128(v)) as u64;
     }
     out
 }

@@ -80,15 +80,12 @@
 //!   copied into a stack buffer whose loads missed store forwarding.)
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
-//!   (below 336 B per `update` call on AVX2, 1 KiB on IFMA) and for a
+//!   (below 336 B per `update` call on AVX2, 384 B on IFMA) and for a
 //!   final partial block when streaming. On Zen 3 the AVX2 path and the
 //!   scalar loop are level at 320 B; the AVX2 path is 1.3× faster at 576 B.
-//!   On Zen 4 (AMD EPYC family 25 model 17) the IFMA key's scalar loop
-//!   and its kernel's fixed cost both lose to the AVX2 engine from 512 B
-//!   to 1 KiB, so the one-shot [`tag`] takes the AVX2 engine there on
-//!   AMD cores with IFMA: 576 B 631 → 486 cycles (0.68× → 0.89× OpenSSL's
-//!   AVX-512 code); `peer-bench --filter poly1305`, 2026-11-24 (the range
-//!   ended at 1.5 KiB until the IFMA setup got cheaper).
+//!   On Zen 4 (AMD EPYC family 25 model 17) the IFMA kernel, with its
+//!   powers on ymm (see `ifma.rs`), and the scalar loop are level at 24
+//!   blocks; the kernel is 1.4× faster at 36 (576 B).
 //!
 //! The one-shot [`tag`] (and the AEAD's tag) knows where the message ends:
 //! on the AVX2 backends its final partial block (the AEAD's: the padded
@@ -103,7 +100,7 @@
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The
-//! vector loops run per `update` call of at least 336 B (AVX2) or 1 KiB
+//! vector loops run per `update` call of at least 336 B (AVX2) or 384 B
 //! (IFMA): a stream fed in
 //! smaller pieces runs on the scalar loop (the pieces are not collected). The key
 //! (`r`, `s`, any powers of `r`), the accumulator and the buffer are
@@ -204,25 +201,6 @@ impl Engine {
             }
         }
         Engine::portable(key)
-    }
-
-    /// Whether the one-shot [`tag`] of `len` bytes takes the AVX2 engine:
-    /// on AMD cores with IFMA within [`AVX2_ON_AMD_IFMA`], where it beats
-    /// both of the IFMA engine's paths (the scalar loop below
-    /// [`ifma::MIN_VECTOR_BLOCKS`], the kernel's fixed cost above).
-    #[inline]
-    fn avx2_for(len: usize) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            AVX2_ON_AMD_IFMA.contains(&len)
-                && cpu::Avx512Ifma::get().is_some()
-                && cpu::vendor_is_amd()
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = len;
-            false
-        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -568,22 +546,6 @@ impl fmt::Debug for Poly1305 {
     }
 }
 
-/// Message lengths for which the one-shot [`tag`] takes the AVX2 engine on
-/// AMD cores with IFMA. AMD EPYC Zen 4 (family 25 model 17, 2026-11-24,
-/// `peer-bench --filter poly1305`, columns `avx512ifma` default and
-/// `avx2`): 576 B 451 against 398 TSC ticks, 1 KiB 556 against 506; the
-/// IFMA engine wins at 256 B (its scalar loop, 215 against 275) and 2 KiB
-/// (742 against 832). Since the IFMA key setup got cheaper (vector powers,
-/// no stack buffer) it wins at 1 KiB too (one-shot 169–170 against
-/// 173 ns, best column with the range ending at 1 000 or 1 536 bytes), so
-/// the range ends there (its end must stay at or below the IFMA vector
-/// path's 64 blocks).
-#[cfg(target_arch = "x86_64")]
-const AVX2_ON_AMD_IFMA: core::ops::Range<usize> = 512..1024;
-
-#[cfg(target_arch = "x86_64")]
-const _: () = assert!(AVX2_ON_AMD_IFMA.end <= 16 * ifma::MIN_VECTOR_BLOCKS);
-
 /// Whole blocks from which the one-shot [`tag`] and the AEAD's tag hand
 /// their last blocks to [`Engine::blocks_tail`]: the AVX2 vector path's
 /// threshold.
@@ -601,11 +563,7 @@ const TAIL_MIN_BLOCKS: usize = 20;
 /// assert_eq!(&tag(&key, b"any message at all"), b"0123456789abcdef");
 /// ```
 pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
-    let mut p = if Engine::avx2_for(msg.len()) {
-        Poly1305::new_avx2(key).unwrap_or_else(|| Poly1305::new(key))
-    } else {
-        Poly1305::new(key)
-    };
+    let mut p = Poly1305::new(key);
     // The whole message at once: a partial last block goes into the SIMD
     // kernels' last group rather than through a scalar product after them.
     // Short messages keep the plain path (the tail's set-up costs them more
