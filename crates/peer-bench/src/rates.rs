@@ -17,8 +17,10 @@
 //! Loop overhead (`dec`/`jnz`, one pair per 24 instructions) is not
 //! subtracted. Instructions the CPU lacks are skipped. A second table
 //! times `vpclmulqdq` mixed with other instructions in the ratios the GHASH
-//! and AES-GCM kernels issue them: the cycles per `vpclmulqdq` stay at its
-//! own reciprocal throughput while the others issue on other ports.
+//! and AES-GCM kernels issue them, and `vpmadd52luq zmm` with the
+//! additions, shifts and permutations of the IFMA Poly1305: the cycles per
+//! first-named instruction stay at its own reciprocal throughput while the
+//! others issue on other ports.
 
 use benchtime::{Clock, ticks};
 
@@ -147,13 +149,10 @@ macro_rules! mix {
                 core::arch::asm!(
                     "2:",
                     $(lines!($mn, $r, $tail; $n),)*
-                    "dec {n}",
+                    "dec rcx",
                     "jnz 2b",
-                    n = inout(reg) n => _,
-                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                    out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                    out("ymm15") _,
+                    inout("rcx") n => _,
+                    clobber_abi("C"),
                     options(nomem, nostack),
                 );
             }
@@ -167,7 +166,13 @@ mix!(clmul_aes_1_5, "avx2,vaes,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00
 mix!(clmul_xor_1_1, "avx2,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpxor", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpxor", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpxor", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpxor", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpxor", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpxor", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpxor", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpxor", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpxor", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpxor", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpxor", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpxor", ", ymm15", 11));
 mix!(clmul_shufb_1_1, "avx2,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpshufb", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpshufb", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpshufb", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpshufb", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpshufb", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpshufb", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpshufb", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpshufb", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpshufb", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpshufb", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpshufb", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpshufb", ", ymm15", 11));
 
-/// A mix: name, features, loop, `vpclmulqdq` per loop iteration.
+mix!(madd_add_1_1, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpaddq", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpaddq", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpaddq", ", zmm15", 11) ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpaddq", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpaddq", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpaddq", ", zmm15", 11));
+mix!(madd_add_1_2, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpaddq", ", zmm15", 2) ("vpmadd52luq", ", zmm15", 3) ("vpaddq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpaddq", ", zmm15", 8) ("vpmadd52luq", ", zmm15", 9) ("vpaddq", ", zmm15", 10) ("vpaddq", ", zmm15", 11) ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpaddq", ", zmm15", 2) ("vpmadd52luq", ", zmm15", 3) ("vpaddq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpaddq", ", zmm15", 8) ("vpmadd52luq", ", zmm15", 9) ("vpaddq", ", zmm15", 10) ("vpaddq", ", zmm15", 11));
+mix!(madd_srl_1_1, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpsrlq", ", 3", 1) ("vpmadd52luq", ", zmm15", 2) ("vpsrlq", ", 3", 3) ("vpmadd52luq", ", zmm15", 4) ("vpsrlq", ", 3", 5) ("vpmadd52luq", ", zmm15", 6) ("vpsrlq", ", 3", 7) ("vpmadd52luq", ", zmm15", 8) ("vpsrlq", ", 3", 9) ("vpmadd52luq", ", zmm15", 10) ("vpsrlq", ", 3", 11) ("vpmadd52luq", ", zmm15", 0) ("vpsrlq", ", 3", 1) ("vpmadd52luq", ", zmm15", 2) ("vpsrlq", ", 3", 3) ("vpmadd52luq", ", zmm15", 4) ("vpsrlq", ", 3", 5) ("vpmadd52luq", ", zmm15", 6) ("vpsrlq", ", 3", 7) ("vpmadd52luq", ", zmm15", 8) ("vpsrlq", ", 3", 9) ("vpmadd52luq", ", zmm15", 10) ("vpsrlq", ", 3", 11));
+mix!(madd_perm_1_1, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpermt2q", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpermt2q", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpermt2q", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpermt2q", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpermt2q", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpermt2q", ", zmm15", 11) ("vpmadd52luq", ", zmm15", 0) ("vpermt2q", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpermt2q", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpermt2q", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpermt2q", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpermt2q", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpermt2q", ", zmm15", 11));
+
+/// A mix: name, features, loop, first-named instructions (`vpclmulqdq`,
+/// `vpmadd52luq`) per loop iteration.
 type Mix = (&'static str, &'static [&'static str], unsafe fn(u64), u32);
 
 const MIXES: &[Mix] = &[
@@ -199,6 +204,30 @@ const MIXES: &[Mix] = &[
         "vpclmulqdq ymm + vpshufb ymm, 1:1",
         &["avx2", "vpclmulqdq"],
         clmul_shufb_1_1,
+        12,
+    ),
+    (
+        "vpmadd52luq zmm + vpaddq zmm, 1:1",
+        &["avx512f", "avx512ifma"],
+        madd_add_1_1,
+        12,
+    ),
+    (
+        "vpmadd52luq zmm + vpaddq zmm, 1:2",
+        &["avx512f", "avx512ifma"],
+        madd_add_1_2,
+        8,
+    ),
+    (
+        "vpmadd52luq zmm + vpsrlq zmm, 1:1",
+        &["avx512f", "avx512ifma"],
+        madd_srl_1_1,
+        12,
+    ),
+    (
+        "vpmadd52luq zmm + vpermt2q zmm, 1:1",
+        &["avx512f", "avx512ifma"],
+        madd_perm_1_1,
         12,
     ),
 ];
@@ -379,7 +408,7 @@ pub fn run(clock: &Clock) -> Result<(), String> {
     }
     println!();
     println!(
-        "| instructions issued together | cycles per vpclmulqdq (alone: its reciprocal throughput) |"
+        "| instructions issued together | cycles per first-named instruction (alone: its reciprocal throughput) |"
     );
     println!("|---|---:|");
     for (name, needs, f, clmuls) in MIXES {

@@ -89,16 +89,26 @@
 //!
 //! # Floor on Zen 4
 //!
-//! AMD EPYC family 25 model 17 runs zmm operations as two 256-bit halves:
-//! one zmm `vpmadd52` a cycle (`peer-bench --isa-rates`), so the 18 per
-//! 8-block group are 18 cycles, and the ≈ 25 other zmm operations
-//! (folding, carry, load) about 12 more on the four vector pipes: ≈ 30
-//! cycles per 128 bytes, 0.23 cycles/byte. Measured: 0.222 cycles/byte
-//! marginal, 0.241 at 16 KiB with the fixed cost (`peer-bench --filter
-//! poly1305`, 2026-11-25), against OpenSSL 3.0.22's AVX-512 code at
-//! 0.28–0.30: the kernel is at this floor, so the issue's 1.5× over
-//! OpenSSL's marginal rate is out of reach here (1.17× at 16 KiB, 1.27×
-//! marginal against marginal).
+//! AMD EPYC family 25 model 17 runs a zmm operation as two 256-bit
+//! halves on its four vector pipes (`peer-bench --isa-rates`: `vpaddq
+//! zmm` 0.5 cycles, `vpmadd52luq zmm` 1.0, on the two multiplier pipes).
+//! The compiled two-group loop issues, per 256 bytes, 37 `vpmadd52` (the
+//! carry's `×5` is one) and one `vpmullq` (the fold's `×5120`) on the
+//! multiplier pipes, 42 other vector ALU operations (16 adds, 19 shifts
+//! and logic, 4 `vpermt2q`, 2 `vpternlogq`, 1 or) and 4 loads: 19
+//! multiplier cycles per 8-block group, and 160 half-operations on four
+//! pipes, a floor of 20 cycles per 128 bytes (0.16 cycles/byte). The
+//! scheduler does not reach it: `--isa-rates` times `vpmadd52luq zmm`
+//! issued 1:1 with `vpaddq` at 1.28 cycles each, with `vpsrlq` at 1.36
+//! (the others take multiplier slots). Measured: 0.222 cycles/byte
+//! marginal (28.4 cycles per group), 0.241 at 16 KiB with the fixed cost
+//! (`peer-bench --filter poly1305`, 2026-11-25), against OpenSSL
+//! 3.0.22's AVX-512 code at 0.28–0.30: 1.17× at 16 KiB and 1.27× marginal
+//! against marginal, short of the issue's 1.5× (0.19 cycles/byte, 24
+//! cycles per group). Next idea: fewer non-multiplier operations per
+//! group (the fold's shifts, by multipliers pre-shifted for the high
+//! halves where they fit in 52 bits), since the multiplier pipes are not
+//! full.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]
