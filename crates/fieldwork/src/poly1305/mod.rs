@@ -295,6 +295,16 @@ impl Engine {
         }
     }
 
+    /// [`Engine::blocks`] for the key's last input: the IFMA key then
+    /// keeps no powers (see [`ifma::Key::blocks_once`]).
+    fn blocks_once(&mut self, h: &mut portable::Acc, data: &[u8]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Ifma(k) => k.blocks_once(h, data),
+            _ => self.blocks(h, data),
+        }
+    }
+
     /// Absorbs whole 16-byte blocks and then the final `tail` blocks: the
     /// AVX2 kernels take the tail into their last vector group.
     fn blocks_tail(&mut self, h: &mut portable::Acc, data: &[u8], tail: &portable::Tail) {
@@ -307,7 +317,7 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2GollGueron(k) => k.blocks_tail_goll_gueron(h, data, tail, false),
             _ => {
-                self.blocks(h, data);
+                self.blocks_once(h, data);
                 tail.absorb(self.scalar(), h);
             }
         }
@@ -573,6 +583,8 @@ pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
         let mut tail = portable::Tail::new();
         tail.push(crate::partial::le_partial(rest) | 1 << (8 * rest.len()), 0);
         p.engine.blocks_tail(&mut p.h, whole, &tail);
+    } else if rest.is_empty() {
+        p.engine.blocks_once(&mut p.h, whole);
     } else {
         p.update(msg);
     }
