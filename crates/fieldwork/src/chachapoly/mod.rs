@@ -31,14 +31,16 @@
 //!   radix-2^64 Poly1305 (`mulx`) between their double rounds, so the MAC
 //!   runs on the integer ports while ChaCha20 holds the vector ones.
 //! - ChaCha20 on its AVX-512 backend: the same stitched kernel below
-//!   2 KiB, two passes from there (the 16-block zmm ChaCha20, then the
+//!   1 KiB, two passes from there (the 16-block zmm ChaCha20, then the
 //!   IFMA Poly1305, each faster alone than the stitched pair once the
-//!   message is long). Crossover on AMD EPYC Zen 4 (family 25 model 17,
-//!   2026-11-24, `peer-bench --filter chachapoly`, which shows both
-//!   pinned paths on AVX-512 CPUs): sealing, equal at 1–1.8 KiB and the
-//!   two passes 17 % faster at 3 KiB; opening, the stitched kernel 3–14 %
-//!   faster to 2.5 KiB. 16 KiB seals at 0.97 cycles/byte, 1.41× ring
-//!   (1.37); 64 B at 541 cycles, 1.25× ring (the Zen 4 page).
+//!   message is long). On AMD EPYC Zen 4 (family 25 model 17,
+//!   2026-11-25, `peer-bench --filter chachapoly`, which shows both
+//!   pinned paths on AVX-512 CPUs), two passes against the stitched
+//!   kernel: sealing 576 B 1.26× slower, 1 KiB 0.83×, 1420 B 0.97×;
+//!   opening 1.44×, 0.98×, 0.93× (the crossover moved down from 2 KiB
+//!   when the IFMA tag stopped storing its powers). 16 KiB seals at 0.98
+//!   cycles/byte, 1.45× ring; 64 B at 543 cycles, 1.25× ring (the Zen 4
+//!   page).
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).
@@ -139,7 +141,7 @@ enum Path {
 /// MAC's setup and the second pass do not pay (the crossover is in the
 /// module docs).
 #[cfg(target_arch = "x86_64")]
-const STITCH_BELOW_ON_AVX512: usize = 2048;
+const STITCH_BELOW_ON_AVX512: usize = 1024;
 
 /// The stitched kernel's token and ChaCha20 key words, if `path` runs
 /// `len` bytes through it.
