@@ -31,16 +31,16 @@
 //!   radix-2^64 Poly1305 (`mulx`) between their double rounds, so the MAC
 //!   runs on the integer ports while ChaCha20 holds the vector ones.
 //! - ChaCha20 on its AVX-512 backend: the same stitched kernel below
-//!   1 KiB, two passes from there (the 16-block zmm ChaCha20, then the
-//!   IFMA Poly1305, each faster alone than the stitched pair once the
-//!   message is long). On AMD EPYC Zen 4 (family 25 model 17,
-//!   2026-11-25, `peer-bench --filter chachapoly`, which shows both
-//!   pinned paths on AVX-512 CPUs), two passes against the stitched
-//!   kernel: sealing 576 B 1.26× slower, 1 KiB 0.83×, 1420 B 0.97×;
-//!   opening 1.44×, 0.98×, 0.93× (the crossover moved down from 2 KiB
-//!   when the IFMA tag stopped storing its powers). 16 KiB seals at 0.98
-//!   cycles/byte, 1.45× ring; 64 B at 543 cycles, 1.25× ring (the Zen 4
-//!   page).
+//!   1 KiB when sealing and 2 KiB when opening, two passes from there (the
+//!   16-block zmm ChaCha20, then the IFMA Poly1305, each faster alone than
+//!   the stitched pair once the message is long). On AMD EPYC Zen 4
+//!   (family 25 model 17, page of 2026-11-25, `peer-bench --filter
+//!   chachapoly`, which shows both pinned paths on AVX-512 CPUs), two
+//!   passes against the stitched kernel: sealing 576 B 1.26× slower, 1 KiB
+//!   0.83×, 1420 B 0.97×; opening 1.42×, 0.99×, 1.09× (the sealing
+//!   crossover moved down from 2 KiB when the IFMA tag stopped storing
+//!   its powers). 16 KiB seals at 0.95 cycles/byte, 1.45× ring; 64 B at
+//!   544 cycles, 1.21× aws-lc-rs (the Zen 4 page).
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).
@@ -134,23 +134,33 @@ enum Path {
     Avx2Stitched,
 }
 
-/// On a CPU whose ChaCha20 runs on AVX-512, `Path::Best` seals and opens
-/// messages shorter than this with the stitched AVX2 kernel and longer ones
-/// in two passes (AVX-512 ChaCha20, then the IFMA or AVX2 Poly1305): the
-/// stitched kernel's scalar MAC hides behind the rounds where the vector
-/// MAC's setup and the second pass do not pay (the crossover is in the
-/// module docs).
+/// On a CPU whose ChaCha20 runs on AVX-512, `Path::Best` seals messages
+/// shorter than this with the stitched AVX2 kernel and longer ones in two
+/// passes (AVX-512 ChaCha20, then the IFMA or AVX2 Poly1305): the stitched
+/// kernel's scalar MAC hides behind the rounds where the vector MAC's
+/// setup and the second pass do not pay (the crossover is in the module
+/// docs).
 #[cfg(target_arch = "x86_64")]
-const STITCH_BELOW_ON_AVX512: usize = 1024;
+const SEAL_STITCHED_BELOW_ON_AVX512: usize = 1024;
+
+/// [`SEAL_STITCHED_BELOW_ON_AVX512`] for opening, where the MAC runs
+/// first and the stitched kernel keeps its lead longer.
+#[cfg(target_arch = "x86_64")]
+const OPEN_STITCHED_BELOW_ON_AVX512: usize = 2048;
 
 /// The stitched kernel's token and ChaCha20 key words, if `path` runs
 /// `len` bytes through it.
 #[cfg(target_arch = "x86_64")]
-fn stitched(core: &Core, path: Path, len: usize) -> Option<(cpu::Avx2Bmi2, &[u32; 8])> {
+fn stitched(
+    core: &Core,
+    path: Path,
+    len: usize,
+    below_on_avx512: usize,
+) -> Option<(cpu::Avx2Bmi2, &[u32; 8])> {
     let t = cpu::Avx2Bmi2::get()?;
     let (key, avx512) = core.vector_key()?;
     let take = match path {
-        Path::Best => !avx512 || len < STITCH_BELOW_ON_AVX512,
+        Path::Best => !avx512 || len < below_on_avx512,
         Path::Avx2Stitched => true,
         Path::Portable | Path::Avx2TwoPass | Path::Avx512TwoPass => false,
     };
@@ -206,7 +216,7 @@ fn seal(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = stitched(core, path, buf.len()) {
+    if let Some((t, key)) = stitched(core, path, buf.len(), SEAL_STITCHED_BELOW_ON_AVX512) {
         return Ok(avx2::seal(t, key, nonce, aad, buf));
     }
     let mut block0 = core.xor_after_block0(nonce, buf);
@@ -240,7 +250,7 @@ fn open(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = stitched(core, path, buf.len()) {
+    if let Some((t, key)) = stitched(core, path, buf.len(), OPEN_STITCHED_BELOW_ON_AVX512) {
         return if avx2::open(t, key, nonce, aad, buf, tag) {
             Ok(())
         } else {
