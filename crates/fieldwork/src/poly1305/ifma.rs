@@ -36,25 +36,36 @@
 //!
 //! # Preconditions
 //!
-//! Accumulator limbs below `(2^45, 2^45 + 1, 2^43)`; power limbs below
-//! `(2^44, 2^44, 2^42)`, so `20r₁ < 2^48.4`, `20r₂ < 2^46.4`, all under
-//! the multiplier's 52 bits. Then `L_k < 3·2^52`, `H₀ < 2^40.6`,
-//! `H₁ < 2^38.7`, `H₂ < 2^37.6`, and the folded columns stay below 2^54.
-//! Two products summed (the two-group iteration) stay below 2^55.
+//! Accumulator limbs below `(2^46, 2^46, 2^44)`; power limbs below
+//! `(2^44 + 2^15, 2^44 + 2^11, 2^42 + 2^11)`, so `20r₁ < 2^48.4`,
+//! `20r₂ < 2^46.4`, all under the multiplier's 52 bits. Then
+//! `L_k < 3·2^52`, `H₀ < 2^41.5`, `H₁ < 2^39.7`, `H₂ < 2^38.6`, and the
+//! folded columns stay below 2^54; two products summed (the two-group
+//! iteration) stay below 2^55.
 //!
 //! # Postconditions
 //!
-//! The carry (`0→1→2→5·0→1`, carries at 44, 44 and 42 bits) leaves limbs
-//! below `(2^44, 2^44 + 1, 2^42)`; adding a block (limbs below `2^44,
-//! 2^44, 2^41` with the 2^128 bit, which is 2^40 in limb 2) meets the
-//! precondition. The incoming accumulator (`h₂ ≤ 4`) has limb 2 below
-//! `5·2^40`, which the same bound covers.
+//! The carry, one round with the three limbs in parallel (`0→1`, `1→2`,
+//! `2→5·0`, at 44, 44 and 42 bits), takes columns below 2^55 to limbs
+//! below `(2^44 + 2^15.4, 2^44 + 2^11, 2^42 + 2^11)`, and a single
+//! product's (below 2^54) to limbs within the power bound; adding a block
+//! (limbs below `2^44, 2^44, 2^41` with the 2^128 bit, which is 2^40 in
+//! limb 2) meets the accumulator bound. The incoming accumulator (`h₂ ≤
+//! 4`) has limb 2 below `5·2^40`, which the same bound covers. The lanes
+//! summed at the end (eight products below 2^54 each) stay below 2^57,
+//! under the scalar carry's 2^60.
 //!
 //! # Operation counts
 //!
 //! Per 8-block group (128 bytes): 9 `vpmadd52luq` and 9 `vpmadd52huq`,
-//! 5 shifts and adds for the folding, the load (2 loads, 2 `vpermt2q`,
-//! 6 shifts/ors/ands); per pair of groups one carry (4 steps) and 3 adds.
+//! the load (2 loads, 2 `vpermt2q`, 6 shifts/ors/ands) and 3 adds of the
+//! block; per pair of groups one fold (5 shifts and adds) and one carry.
+//! In the two-group step the product `H·r^16` multiply-adds onto the
+//! columns of `G₁·r^8`, so the two products are summed for nothing and
+//! folded once (against two folds and 6 adds: marginal 0.222 → 0.192
+//! cycles/byte), and the carry is one round with the limbs in parallel
+//! (against a sequential chain of 12 operations: 0.192 → 0.185; Zen 4,
+//! `peer-bench --filter poly1305`, 2026-11-25).
 //! The combination at the end is one product by the per-lane multipliers
 //! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8` and
 //! `r^16` are computed on the first call that needs them by four
@@ -109,21 +120,20 @@
 //! zmm` 0.5 cycles, `vpmadd52luq zmm` 1.0, on the two multiplier pipes).
 //! The compiled two-group loop issues, per 256 bytes, 37 `vpmadd52` (the
 //! carry's `×5` is one) and one `vpmullq` (the fold's `×5120`) on the
-//! multiplier pipes, 42 other vector ALU operations (16 adds, 19 shifts
-//! and logic, 4 `vpermt2q`, 2 `vpternlogq`, 1 or) and 4 loads: 19
-//! multiplier cycles per 8-block group, and 160 half-operations on four
-//! pipes, a floor of 20 cycles per 128 bytes (0.16 cycles/byte). The
-//! scheduler does not reach it: `--isa-rates` times `vpmadd52luq zmm`
-//! issued 1:1 with `vpaddq` at 1.28 cycles each, with `vpsrlq` at 1.36
-//! (the others take multiplier slots). Measured: 0.222 cycles/byte
-//! marginal (28.4 cycles per group), 0.241 at 16 KiB with the fixed cost
+//! multiplier pipes, 32 other vector ALU operations (9 adds, 16 shifts
+//! and logic, 4 `vpermt2q`, 2 `vpternlogq`, 1 or) and 4 loads: a floor
+//! of 38 cycles per 256 bytes on the multiplier pipes (0.148
+//! cycles/byte), 35 on all four. The scheduler does not reach it:
+//! `--isa-rates` times `vpmadd52luq zmm` issued 1:1 with `vpaddq` at 1.28
+//! cycles each, with `vpsrlq` at 1.36 (the others take multiplier
+//! slots). Measured: 0.185 cycles/byte marginal (47 cycles per 256
+//! bytes, 1.25× the floor), 0.199 at 16 KiB with the fixed cost
 //! (`peer-bench --filter poly1305`, 2026-11-25), against OpenSSL
-//! 3.0.22's AVX-512 code at 0.28–0.30: 1.17× at 16 KiB and 1.27× marginal
-//! against marginal, short of the issue's 1.5× (0.19 cycles/byte, 24
-//! cycles per group). Next idea: fewer non-multiplier operations per
-//! group (the fold's shifts, by multipliers pre-shifted for the high
-//! halves where they fit in 52 bits), since the multiplier pipes are not
-//! full.
+//! 3.0.22's AVX-512 code at 0.28–0.30: 1.51× at 16 KiB, 1.53× marginal
+//! against marginal, and 1.42× for the issue's measure (our 16 KiB rate
+//! against OpenSSL's marginal rate; 1.5× is 0.189 cycles/byte). Next
+//! idea: fewer operations that are not `vpmadd52` (the block loads are 16
+//! of the 32), since the multiplier pipes are not full.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]
@@ -181,8 +191,8 @@ fn acc_of_columns(mut t: Limbs) -> Acc {
 
 /// The powers of `r` the kernel uses, as the lanes it loads them into:
 /// `by_lane[f][j]` is field `f` of `r^(8−j)` (`f` = limbs 0, 1, 2, then
-/// `20·r₁`, `20·r₂`), `r16` the same fields of `r^16`. Limbs below
-/// `(2^44, 2^44 + 1, 2^42)` (the kernel's carry; not fully reduced).
+/// `20·r₁`, `20·r₂`), `r16` the same fields of `r^16`. Limbs within the
+/// power bound of the module docs (the kernel's carry; not fully reduced).
 #[derive(Clone)]
 struct Powers {
     by_lane: [[u64; 8]; 5],
@@ -500,20 +510,30 @@ fn load_first(first: &[u8], z: usize) -> Vec3 {
     }
 }
 
-/// Folded column sums of `h·r` (not carried; below 2^54, see the module
-/// docs). The columns on the carry's critical path (`u₂`, folded into
-/// column 0, and `l₀`) come first.
+/// The low and high halves of the columns of `h·r`, `(u₂, l₀, u₀, l₁,
+/// u₁, l₂)`, added to `acc` (the multiply-adds accumulate into it, so a
+/// second product costs no additions). The columns on the carry's
+/// critical path (`u₂`, folded into column 0, and `l₀`) come first.
 #[inline(always)]
-fn mul_columns<V: Lanes>(h: &Vec3<V>, p: &Bcast<V>) -> Vec3<V> {
+fn products<V: Lanes>(acc: [V; 6], h: &Vec3<V>, p: &Bcast<V>) -> [V; 6] {
     let (r, r1_20, r2_20) = p;
     let [h0, h1, h2] = *h;
-    let z = V::zero();
-    let u2 = z.madd_hi(h0, r[2]).madd_hi(h1, r[1]).madd_hi(h2, r[0]);
-    let l0 = z.madd_lo(h0, r[0]).madd_lo(h1, *r2_20).madd_lo(h2, *r1_20);
-    let u0 = z.madd_hi(h0, r[0]).madd_hi(h1, *r2_20).madd_hi(h2, *r1_20);
-    let l1 = z.madd_lo(h0, r[1]).madd_lo(h1, r[0]).madd_lo(h2, *r2_20);
-    let u1 = z.madd_hi(h0, r[1]).madd_hi(h1, r[0]).madd_hi(h2, *r2_20);
-    let l2 = z.madd_lo(h0, r[2]).madd_lo(h1, r[1]).madd_lo(h2, r[0]);
+    let [u2, l0, u0, l1, u1, l2] = acc;
+    [
+        u2.madd_hi(h0, r[2]).madd_hi(h1, r[1]).madd_hi(h2, r[0]),
+        l0.madd_lo(h0, r[0]).madd_lo(h1, *r2_20).madd_lo(h2, *r1_20),
+        u0.madd_hi(h0, r[0]).madd_hi(h1, *r2_20).madd_hi(h2, *r1_20),
+        l1.madd_lo(h0, r[1]).madd_lo(h1, r[0]).madd_lo(h2, *r2_20),
+        u1.madd_hi(h0, r[1]).madd_hi(h1, r[0]).madd_hi(h2, *r2_20),
+        l2.madd_lo(h0, r[2]).madd_lo(h1, r[1]).madd_lo(h2, r[0]),
+    ]
+}
+
+/// The halves from [`products`] folded into three columns: `H₀` and
+/// `H₁` one column up times 2^8, `H₂` to column 0 times 5120.
+#[inline(always)]
+fn fold<V: Lanes>(c: [V; 6]) -> Vec3<V> {
+    let [u2, l0, u0, l1, u1, l2] = c;
     [
         l0.add(u2.shl::<12>().add(u2.shl::<10>())),
         l1.add(u0.shl::<8>()),
@@ -521,22 +541,29 @@ fn mul_columns<V: Lanes>(h: &Vec3<V>, p: &Bcast<V>) -> Vec3<V> {
     ]
 }
 
-/// Carries folded columns (`< 2^56`) to limbs below `(2^44, 2^44 + 1,
-/// 2^42)`.
+/// Folded column sums of `h·r` (not carried; below 2^54, see the module
+/// docs).
+#[inline(always)]
+fn mul_columns<V: Lanes>(h: &Vec3<V>, p: &Bcast<V>) -> Vec3<V> {
+    fold(products([V::zero(); 6], h, p))
+}
+
+/// One carry round, the three limbs in parallel (`0→1`, `1→2`, `2→5·0`,
+/// at 44, 44 and 42 bits): folded columns below 2^55 become limbs below
+/// `(2^44 + 2^15.4, 2^44 + 2^11, 2^42 + 2^11)`, which every product takes
+/// (see the module docs). A sequential chain (`0→1→2→5·0→1`) would leave
+/// them a few bits smaller for three more operations and twice the
+/// latency.
 #[inline(always)]
 fn carry<V: Lanes>(t: Vec3<V>) -> Vec3<V> {
     let (m44, m42) = (V::splat(MASK44), V::splat(MASK42));
-    let [mut t0, mut t1, mut t2] = t;
-    t1 = t1.add(t0.shr::<44>());
-    t0 = t0.and(m44);
-    t2 = t2.add(t1.shr::<44>());
-    t1 = t1.and(m44);
-    let c = t2.shr::<42>();
-    t2 = t2.and(m42);
-    t0 = t0.add(c.add(c.shl::<2>()));
-    t1 = t1.add(t0.shr::<44>());
-    t0 = t0.and(m44);
-    [t0, t1, t2]
+    let [t0, t1, t2] = t;
+    let (c0, c1, c2) = (t0.shr::<44>(), t1.shr::<44>(), t2.shr::<42>());
+    [
+        t0.and(m44).add(c2.add(c2.shl::<2>())),
+        t1.and(m44).add(c0),
+        t2.and(m42).add(c1),
+    ]
 }
 
 /// Fields `f` of a power in every lane.
@@ -598,8 +625,8 @@ struct PowerVecs {
 /// `(r⁴, r³)` in lanes 0 and 1 as `(r², r)·r²`; with lanes 2 and 3 kept
 /// at `(r², r)`, times `r⁴` that gives `(r⁸, r⁷, r⁶, r⁵)`, and the two
 /// halves are the eight powers; `r^16` is `r⁸` squared. Each product is
-/// the kernel's `mul_columns` and `carry`, so limbs stay below `(2^44,
-/// 2^44 + 1, 2^42)`, which `mul_columns` takes as either operand.
+/// the kernel's `mul_columns` and `carry`, so limbs stay within the power
+/// bound of the module docs, which `mul_columns` takes as either operand.
 ///
 /// The products run on ymm: they are a latency chain (12 cycles of
 /// `vpmadd52` latency each), and Zen 4 issues one zmm `vpmadd52` a cycle
@@ -750,9 +777,9 @@ fn decimation_with(
         let (Ok(g1), Ok(g2)) = (<&[u8; 128]>::try_from(g1), <&[u8; 128]>::try_from(g2)) else {
             continue; // unreachable: both halves are 128 bytes
         };
-        let a = mul_columns(&hv, r16);
-        let b = mul_columns(&load8(g1, hibit), r8);
-        let t = carry([add(a[0], b[0]), add(a[1], b[1]), add(a[2], b[2])]);
+        // G₁·r^8 first (off the chain), then H·r^16 accumulated onto it.
+        let b = products([splat(0); 6], &load8(g1, hibit), r8);
+        let t = carry(fold(products(b, &hv, r16)));
         let m = load8(g2, hibit);
         hv = [add(t[0], m[0]), add(t[1], m[1]), add(t[2], m[2])];
     }
