@@ -4,8 +4,10 @@
 //! # Math: eight interleaved Horner chains
 //!
 //! As the AVX2 backend (`avx2.rs`) with eight lanes: lane `j` runs Horner's
-//! rule with the multiplier `r^8` over blocks `j+1, j+9, …`, and the lanes
-//! are combined at the end by multiplying lane `j` by `r^(8−j)` (the
+//! rule with the multiplier `r^8` over blocks `j+1, j+9, …` (block `j` of
+//! each group of eight; the lanes hold them in the order of
+//! [`LANE_BLOCK`]), and the lanes are combined at the end by multiplying
+//! lane `j` by `r^(8−j)` (the
 //! vectorisation of Goll & Gueron, ITNG 2015, widened). The whole input
 //! goes through the complete 8-decimation Horner scheme of Bhattacharyya &
 //! Sarkar (ePrint 2019/842): `z = (8 − n mod 8) mod 8` zero blocks are
@@ -58,8 +60,12 @@
 //! # Operation counts
 //!
 //! Per 8-block group (128 bytes): 9 `vpmadd52luq` and 9 `vpmadd52huq`,
-//! the load (2 loads, 2 `vpermt2q`, 6 shifts/ors/ands) and 3 adds of the
-//! block; per pair of groups one fold (5 shifts and adds) and one carry.
+//! the load (2 loads, 2 `vpunpck{l,h}qdq`, 6 shifts/ors/ands) and 3 adds
+//! of the block; per pair of groups one fold (5 shifts and adds) and one
+//! carry. The unpacks leave lane `j` with block [`LANE_BLOCK`]`[j]` of
+//! its group, `(0, 4, 1, 5, 2, 6, 3, 7)`, and the lane powers are stored
+//! in that order, so no lane-crossing `vpermt2q` puts the blocks in order
+//! (0.185 → 0.170 cycles/byte marginal).
 //! In the two-group step the product `H·r^16` multiply-adds onto the
 //! columns of `G₁·r^8`, so the two products are summed for nothing and
 //! folded once (against two folds and 6 adds: marginal 0.222 → 0.192
@@ -121,19 +127,15 @@
 //! The compiled two-group loop issues, per 256 bytes, 37 `vpmadd52` (the
 //! carry's `×5` is one) and one `vpmullq` (the fold's `×5120`) on the
 //! multiplier pipes, 32 other vector ALU operations (9 adds, 16 shifts
-//! and logic, 4 `vpermt2q`, 2 `vpternlogq`, 1 or) and 4 loads: a floor
-//! of 38 cycles per 256 bytes on the multiplier pipes (0.148
-//! cycles/byte), 35 on all four. The scheduler does not reach it:
-//! `--isa-rates` times `vpmadd52luq zmm` issued 1:1 with `vpaddq` at 1.28
-//! cycles each, with `vpsrlq` at 1.36 (the others take multiplier
-//! slots). Measured: 0.185 cycles/byte marginal (47 cycles per 256
-//! bytes, 1.25× the floor), 0.199 at 16 KiB with the fixed cost
+//! and logic, 4 unpacks, 2 `vpternlogq`, 1 or) and 4 loads: a floor of
+//! 38 cycles per 256 bytes on the multiplier pipes (0.148 cycles/byte),
+//! 35 on all four. `--isa-rates` times `vpmadd52luq zmm` issued 1:1 with
+//! `vpaddq` at 1.28 cycles each, with `vpsrlq` at 1.36 (the others take
+//! multiplier slots). Measured: 0.170 cycles/byte marginal (43.5 cycles
+//! per 256 bytes, 1.14× the floor), 0.183 at 16 KiB with the fixed cost
 //! (`peer-bench --filter poly1305`, 2026-11-25), against OpenSSL
-//! 3.0.22's AVX-512 code at 0.28–0.30: 1.51× at 16 KiB, 1.53× marginal
-//! against marginal, and 1.42× for the issue's measure (our 16 KiB rate
-//! against OpenSSL's marginal rate; 1.5× is 0.189 cycles/byte). Next
-//! idea: fewer operations that are not `vpmadd52` (the block loads are 16
-//! of the 32), since the multiplier pipes are not full.
+//! 3.0.22's AVX-512 code at 0.28–0.30: 1.54× for the issue's measure (our
+//! 16 KiB rate against OpenSSL's marginal rate), 1.63× at 16 KiB.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]
@@ -150,9 +152,9 @@ use core::arch::x86_64::{
     _mm512_castsi256_si512, _mm512_castsi512_si128, _mm512_inserti64x4, _mm512_loadu_si512,
     _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_maskz_loadu_epi64,
     _mm512_maskz_permutex2var_epi64, _mm512_maskz_set1_epi64, _mm512_or_si512,
-    _mm512_permutex2var_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
+    _mm512_permutexvar_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
     _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
-    _mm512_sub_epi64,
+    _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 use zeroize::Zeroize;
 
@@ -190,7 +192,7 @@ fn acc_of_columns(mut t: Limbs) -> Acc {
 }
 
 /// The powers of `r` the kernel uses, as the lanes it loads them into:
-/// `by_lane[f][j]` is field `f` of `r^(8−j)` (`f` = limbs 0, 1, 2, then
+/// `by_lane[f][j]` is field `f` of `r^(8 − LANE_BLOCK[j])` (`f` = limbs 0, 1, 2, then
 /// `20·r₁`, `20·r₂`), `r16` the same fields of `r^16`. Limbs within the
 /// power bound of the module docs (the kernel's carry; not fully reduced).
 #[derive(Clone)]
@@ -439,8 +441,13 @@ fn add(a: __m512i, b: __m512i) -> __m512i {
     a.add(b)
 }
 
-/// Eight blocks (128 bytes) as limbs, lane `j` = block `j`, with `hibit`
-/// (per lane) added to limb 2.
+/// The block of an 8-block group that lane `j` holds: the order in which
+/// `vpunpck{l,h}qdq` of the group's two halves leaves the blocks' low and
+/// high words (each 128-bit lane pairs block `k` with block `4 + k`).
+const LANE_BLOCK: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
+
+/// Eight blocks (128 bytes) as limbs, lane `j` = block `LANE_BLOCK[j]`,
+/// with `hibit` (per lane) added to limb 2.
 #[inline(always)]
 fn load8(block: &[u8; 128], hibit: __m512i) -> Vec3 {
     // SAFETY: AVX-512F is available (as in `splat`); the loads read the 128
@@ -448,11 +455,9 @@ fn load8(block: &[u8; 128], hibit: __m512i) -> Vec3 {
     unsafe {
         let a = _mm512_loadu_si512(block.as_ptr().cast::<__m512i>());
         let b = _mm512_loadu_si512(block.as_ptr().add(64).cast::<__m512i>());
-        let lo_idx = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
-        let hi_idx = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
         limbs_of_halves(
-            _mm512_permutex2var_epi64(a, lo_idx, b),
-            _mm512_permutex2var_epi64(a, hi_idx, b),
+            _mm512_unpacklo_epi64(a, b),
+            _mm512_unpackhi_epi64(a, b),
             hibit,
         )
     }
@@ -487,7 +492,8 @@ fn load_first(first: &[u8], z: usize) -> Vec3 {
     let words = 2 * (8 - z) as u32;
     let m_lo = (((1u32 << words.min(8)) - 1) & 0xff) as u8;
     let m_hi = ((1u32 << words.saturating_sub(8)) - 1) as u8;
-    let live = !((1u16 << z) - 1) as u8;
+    // Lanes whose block of the group is a real one (block ≥ z).
+    let live = (0..8).fold(0u8, |m, j| m | (u8::from(LANE_BLOCK[j] >= z) << j));
     // SAFETY: AVX-512F is available (as in `splat`); the masked loads
     // read the `16·(8 − z)` bytes of `first` and nothing else (masked-off
     // words are not accessed; the second address is formed with
@@ -497,11 +503,12 @@ fn load_first(first: &[u8], z: usize) -> Vec3 {
         let p = first.as_ptr().cast::<i64>();
         let a = _mm512_maskz_loadu_epi64(m_lo, p);
         let b = _mm512_maskz_loadu_epi64(m_hi, p.wrapping_add(8));
-        // Lane j takes word 2(j − z) (low) and 2(j − z) + 1 (high) of the
-        // pair (a, b); lanes below z are zeroed by the mask.
-        let shift = _mm512_set1_epi64(2 * z as i64);
-        let lo_idx = _mm512_sub_epi64(_mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), shift);
-        let hi_idx = _mm512_sub_epi64(_mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), shift);
+        // Lane j takes word 2(LANE_BLOCK[j] − z) (low) and the next one
+        // (high) of the pair (a, b); lanes of the z zero blocks are zeroed
+        // by the mask (their indices are unused).
+        let lo = |j: usize| 2 * LANE_BLOCK[j] as i64 - 2 * z as i64;
+        let lo_idx = _mm512_setr_epi64(lo(0), lo(1), lo(2), lo(3), lo(4), lo(5), lo(6), lo(7));
+        let hi_idx = _mm512_add_epi64(lo_idx, _mm512_set1_epi64(1));
         limbs_of_halves(
             _mm512_maskz_permutex2var_epi64(live, a, lo_idx, b),
             _mm512_maskz_permutex2var_epi64(live, a, hi_idx, b),
@@ -646,6 +653,12 @@ fn power_vectors(r: Limbs) -> PowerVecs {
     let u8 = carry(mul_columns(&u4, &fields(lane0(&t4))));
     let p8 = lane0(&u8);
     let r16 = carry(mul_columns(&p8, &fields(p8)));
+    // Lane j: r^(8 − LANE_BLOCK[j]) from lane j = r^(8 − j).
+    // SAFETY: AVX-512F is available (see the `Lanes` docs).
+    let in_lane_order = |v: __m512i| unsafe {
+        let [a, b, c, d, e, f, g, h] = LANE_BLOCK.map(|k| k as i64);
+        _mm512_permutexvar_epi64(_mm512_setr_epi64(a, b, c, d, e, f, g, h), v)
+    };
     // SAFETY: AVX-512F is available (see the `Lanes` docs).
     let wide = |v: __m256i| unsafe { _mm512_broadcastq_epi64(_mm256_castsi256_si128(v)) };
     // SAFETY: as for `wide`.
@@ -658,12 +671,12 @@ fn power_vectors(r: Limbs) -> PowerVecs {
         r16: (l16.map(wide), wide(a16), wide(b16)),
         lanes: (
             [
-                join(hi4[0], lo4[0]),
-                join(hi4[1], lo4[1]),
-                join(hi4[2], lo4[2]),
+                in_lane_order(join(hi4[0], lo4[0])),
+                in_lane_order(join(hi4[1], lo4[1])),
+                in_lane_order(join(hi4[2], lo4[2])),
             ],
-            join(a_hi, a_lo),
-            join(b_hi, b_lo),
+            in_lane_order(join(a_hi, a_lo)),
+            in_lane_order(join(b_hi, b_lo)),
         ),
     }
 }
@@ -759,8 +772,11 @@ fn decimation_with(
     let (first, rest) = data.split_at(16 * (8 - z));
     let l = limbs_of((h[1] as u128) << 64 | h[0] as u128, h[2]);
     let first_group = load_first(first, z);
-    // h joins lane z.
-    let at_z = 1u8 << z;
+    // h joins the lane of block z.
+    let at_z = LANE_BLOCK
+        .iter()
+        .position(|&b| b == z)
+        .map_or(0, |j| 1u8 << j);
     // SAFETY: AVX-512F is available (only the kernels, which take
     // cpu::Avx512Ifma, reach here).
     let lane_z = |x: u64| unsafe { _mm512_maskz_set1_epi64(at_z, x as i64) };
