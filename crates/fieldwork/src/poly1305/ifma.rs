@@ -3,17 +3,17 @@
 //!
 //! # Math: eight interleaved Horner chains
 //!
-//! As the AVX2 backend (`avx2.rs`) with eight lanes: lane `j` runs Horner's
-//! rule with the multiplier `r^8` over blocks `j+1, j+9, …` (block `j` of
-//! each group of eight; the lanes hold them in the order of
-//! [`LANE_BLOCK`]), and the lanes are combined at the end by multiplying
-//! lane `j` by `r^(8−j)` (the
-//! vectorisation of Goll & Gueron, ITNG 2015, widened). The whole input
-//! goes through the complete 8-decimation Horner scheme of Bhattacharyya &
-//! Sarkar (ePrint 2019/842): `z = (8 − n mod 8) mod 8` zero blocks are
-//! prepended logically (the first step fills lanes `z … 7`, lanes below
-//! `z` are zero without the 2^128 bit, and the incoming accumulator joins
-//! lane `z`), so there is no scalar tail. The loop takes two groups per
+//! As the AVX2 backend (`avx2.rs`) with eight lanes: the lane of block
+//! `k` of each group of eight runs Horner's rule with the multiplier `r^8`
+//! over blocks `k+1, k+9, …`, and the lanes are combined at the end by
+//! multiplying that lane by `r^(8−k)` (the vectorisation of Goll & Gueron,
+//! ITNG 2015, widened; lane `j` holds block [`LANE_BLOCK`]`[j]`). The
+//! whole input goes through the complete 8-decimation Horner scheme of
+//! Bhattacharyya & Sarkar (ePrint 2019/842): `z = (8 − n mod 8) mod 8`
+//! zero blocks are prepended logically (the first step fills the lanes of
+//! blocks `z … 7`, the others are zero without the 2^128 bit, and the
+//! incoming accumulator joins the lane of block `z`), so there is no
+//! scalar tail. The loop takes two groups per
 //! iteration, `H ← H·r^16 + G₁·r^8 + G₂`, keeping the product `G₁·r^8`
 //! off the dependency chain through `H`.
 //!
@@ -60,46 +60,41 @@
 //! # Operation counts
 //!
 //! Per 8-block group (128 bytes): 9 `vpmadd52luq` and 9 `vpmadd52huq`,
-//! the load (2 loads, 2 `vpunpck{l,h}qdq`, 6 shifts/ors/ands) and 3 adds
-//! of the block; per pair of groups one fold (5 shifts and adds) and one
-//! carry. The unpacks leave lane `j` with block [`LANE_BLOCK`]`[j]` of
-//! its group, `(0, 4, 1, 5, 2, 6, 3, 7)`, and the lane powers are stored
-//! in that order, so no lane-crossing `vpermt2q` puts the blocks in order
-//! (0.185 → 0.170 cycles/byte marginal).
-//! In the two-group step the product `H·r^16` multiply-adds onto the
-//! columns of `G₁·r^8`, so the two products are summed for nothing and
-//! folded once (against two folds and 6 adds: marginal 0.222 → 0.192
-//! cycles/byte), and the carry is one round with the limbs in parallel
-//! (against a sequential chain of 12 operations: 0.192 → 0.185; Zen 4,
-//! `peer-bench --filter poly1305`, 2026-11-25).
-//! The combination at the end is one product by the per-lane multipliers
-//! `(r^8, …, r)` and three horizontal sums. The powers `r … r^8` and
-//! `r^16` are computed on the first call that needs them by four
-//! lane-wise products in a chain, on ymm ([`powers_ifma`]). A product is
-//! 18 `vpmadd52` in six chains of three; Zen 4 issues one zmm `vpmadd52`
-//! a cycle and two ymm ones (latency 4 either way: `peer-bench
-//! --isa-rates`), so on zmm the 18 took longer to issue than the chain's
-//! 12 cycles of latency and the four products of the powers waited on
-//! the multiplier. Moving them to ymm, and issuing first the columns the
-//! carry needs first (`u₂`, `l₀`; the kernel's own product gained too),
-//! took one-shot tags from 836 to 751 cycles at 2 KiB and 1 318 to 1 212
-//! at 4 KiB, the marginal rate from 0.232 to 0.222 cycles/byte, and
-//! moved the scalar loop's crossover from 64 blocks down to 24 (Zen 4,
-//! `peer-bench --filter poly1305`, 2026-11-25). The first group (`8 − z`
-//! blocks behind `z` zero ones) is loaded by masked loads and one lane
-//! permutation per limb pair ([`load_first`]) rather than through a stack
-//! buffer, whose byte stores the vector loads could not forward from.
-//! Inputs below [`MIN_VECTOR_BLOCKS`] per call stay on the scalar loop.
+//! the block load (2 loads, 2 `vpunpck{l,h}qdq`, 6 shifts/ors/ands) and
+//! 3 adds; per pair of groups one fold (5 shifts and adds) and one carry.
+//! The loop is throughput-bound (see the floor below), so three choices
+//! keep the operations that are not `vpmadd52` few (Zen 4, `peer-bench
+//! --filter poly1305`, marginal cycles/byte, 2026-11-25):
 //!
-//! A key's last input (the one-shot [`super::tag`], the AEAD's tag) takes
-//! [`decimation_once`]: the powers go from the chain straight into the
-//! kernel's registers, and only the lane powers wait for the combination,
-//! in a five-zmm stack buffer that the kernel wipes; nothing is stored in
-//! the key, reloaded or zeroized on drop. One-shot tags (Zen 4,
-//! `peer-bench --filter poly1305`, 2026-11-25): 576 B 421 → 352 cycles,
-//! 1 KiB 522 → 447, 2 KiB 751 → 677; fixed cost per tag ≈ 200 cycles
-//! against OpenSSL's ≈ 280; and from [`MIN_ONCE_BLOCKS`] (13) rather
-//! than 24 blocks, 256 B 296 → 248.
+//! - `H·r^16` multiply-adds onto the columns of `G₁·r^8`, so the two
+//!   products are summed for nothing and folded once (0.222 → 0.192);
+//! - the carry is one round with the limbs in parallel, 9 operations
+//!   instead of a chain of 12 (0.192 → 0.185);
+//! - the blocks are split by in-lane unpacks, which leave lane `j` with
+//!   block [`LANE_BLOCK`]`[j]` of its group, `(0, 4, 1, 5, 2, 6, 3, 7)`,
+//!   and the lane powers are stored in that order, instead of two
+//!   lane-crossing `vpermt2q` (0.185 → 0.170).
+//!
+//! The combination at the end is one product by the per-lane powers and
+//! three horizontal sums.
+//!
+//! The powers `r … r^8` and `r^16` are four lane-wise products in a chain
+//! on ymm ([`power_vectors`]): Zen 4 issues one zmm `vpmadd52` a cycle and
+//! two ymm ones (latency 4 either way, `peer-bench --isa-rates`), so on
+//! zmm the 18 of a product took longer to issue than their 12-cycle chain
+//! (one-shot 2 KiB 836 → 751 cycles). A key that sees more input keeps
+//! them ([`powers_ifma`]); a key's last input (the one-shot tag, the
+//! AEAD's tag) takes [`decimation_once`], where they go straight into the
+//! kernel's registers and only the lane powers wait for the combination,
+//! in a five-zmm stack buffer that the kernel wipes (held in registers,
+//! they were spilled to slots nothing wiped). The fixed cost of a one-shot
+//! tag is then ≈ 215 cycles against OpenSSL's ≈ 315 (the Zen 4 page),
+//! and the crossover with the scalar loop is at 13 blocks
+//! ([`MIN_ONCE_BLOCKS`]; [`MIN_VECTOR_BLOCKS`], 24, for a key that keeps
+//! its powers). The first group (`8 − z` blocks behind `z` zero ones) is
+//! loaded by masked loads and one permutation per limb pair
+//! ([`load_first`]), not through a stack buffer, whose byte stores the
+//! vector loads could not forward from.
 //!
 //! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
 //! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
