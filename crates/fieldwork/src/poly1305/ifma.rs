@@ -156,16 +156,15 @@ use zeroize::Zeroize;
 /// The 2^128 bit of a whole block, in limb 2.
 const HIBIT: u64 = 1 << 40;
 
-/// Blocks below which the scalar loop is used: the powers (once per key),
-/// the conversions and the combination cost more than the vector loop
-/// saves on short inputs. On Zen 4 the break-even of one-shot tags is at
-/// about 24 blocks with the powers on ymm (it was above 32 with them on
-/// zmm); not measured on Intel.
+/// Blocks below which a key that keeps its powers uses the scalar loop:
+/// the powers (once per key), the conversions and the combination cost
+/// more than the vector loop saves on short inputs. On Zen 4 the
+/// break-even is at about 24 blocks; not measured on Intel.
 pub(crate) const MIN_VECTOR_BLOCKS: usize = 24;
 
-/// [`MIN_VECTOR_BLOCKS`] for [`Key::blocks_once`], whose powers are
-/// neither stored nor wiped: on Zen 4 its break-even with the scalar loop
-/// is at 12 blocks (one-shot tags; not measured on Intel).
+/// [`MIN_VECTOR_BLOCKS`] for [`Key::blocks_once`], which keeps no powers:
+/// on Zen 4 its break-even with the scalar loop is at 12 blocks (one-shot
+/// tags; not measured on Intel).
 pub(crate) const MIN_ONCE_BLOCKS: usize = 13;
 
 /// Carries scalar column sums (each `< 2^60`) and packs them into an
@@ -187,8 +186,8 @@ fn acc_of_columns(mut t: Limbs) -> Acc {
 }
 
 /// The powers of `r` the kernel uses, as the lanes it loads them into:
-/// `by_lane[f][j]` is field `f` of `r^(8 − LANE_BLOCK[j])` (`f` = limbs 0, 1, 2, then
-/// `20·r₁`, `20·r₂`), `r16` the same fields of `r^16`. Limbs within the
+/// `by_lane[f][j]` is field `f` of `r^(8 − LANE_BLOCK[j])` (`f` = limbs
+/// 0, 1, 2, then `20·r₁`, `20·r₂`), `r16` the same fields of `r^16`. Limbs within the
 /// power bound of the module docs (the kernel's carry; not fully reduced).
 #[derive(Clone)]
 struct Powers {
@@ -615,7 +614,8 @@ fn lane0(v: &Vec3<__m256i>) -> Vec3<__m256i> {
 }
 
 /// The powers as the kernel's operands: `r^8` and `r^16` in every lane,
-/// and `r^(8−j)` in lane `j` (the combination's multipliers).
+/// and `r^(8 − LANE_BLOCK[j])` in lane `j` (the combination's
+/// multipliers).
 struct PowerVecs {
     r8: Bcast,
     r16: Bcast,
@@ -727,7 +727,7 @@ unsafe fn decimation_once(_: Avx512Ifma, r: Limbs, h: &mut Acc, data: &[u8]) {
     // in registers across the loop, the compiler spilled them to slots
     // that could not be wiped.
     let (l, a, b) = pv.lanes;
-    let mut held = [l[0], l[1], l[2], a, b];
+    let mut held = [_mm512_setzero_si512(); 5];
     let slots = held.as_mut_ptr();
     for (k, v) in [l[0], l[1], l[2], a, b].into_iter().enumerate() {
         // SAFETY: `slots.add(k)`, `k < 5`, is an element of `held`.

@@ -574,19 +574,23 @@ const TAIL_MIN_BLOCKS: usize = 20;
 /// ```
 pub fn tag(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     let mut p = Poly1305::new(key);
-    // The whole message at once: a partial last block goes into the SIMD
-    // kernels' last group rather than through a scalar product after them.
-    // Short messages keep the plain path (the tail's set-up costs them more
-    // than it saves).
+    // The whole message at once, as the key's last input: a partial last
+    // block goes into the SIMD kernels' last group rather than through a
+    // scalar product after them. Shorter messages (the tail's set-up costs
+    // them more than it saves) give their whole blocks in one call and the
+    // partial block to the buffer.
     let (whole, rest) = msg.split_at(msg.len() - msg.len() % 16);
     if !rest.is_empty() && whole.len() >= 16 * TAIL_MIN_BLOCKS {
         let mut tail = portable::Tail::new();
         tail.push(crate::partial::le_partial(rest) | 1 << (8 * rest.len()), 0);
         p.engine.blocks_tail(&mut p.h, whole, &tail);
-    } else if rest.is_empty() {
-        p.engine.blocks_once(&mut p.h, whole);
     } else {
-        p.update(msg);
+        if !whole.is_empty() {
+            p.engine.blocks_once(&mut p.h, whole);
+        }
+        if !rest.is_empty() {
+            p.update(rest);
+        }
     }
     // Not `finalize(self)`: moving the state (its size is the IFMA key's)
     // cost a `memcpy` call per tag.
