@@ -111,9 +111,16 @@
 //! The exchange of 128-bit halves in each transform is `vperm2i128`
 //! (3.1 cycles of latency on Zen 3) rather than the `vpermq` LLVM makes of
 //! it (6.4): that took the shared secret from 38 012 to 35 844 TSC ticks.
-//! What would move the floor: fewer instructions (the carries), or work
-//! from a second scalar multiplication between the chains' gaps (the
-//! `two at a time` entry point has the IFMA backend only).
+//! What would move the floor: fewer instructions (the carries); work
+//! from a second scalar multiplication does not fill the gap (below).
+//!
+//! `scalarmult_pair` runs both ladders' steps in one loop: 42 900
+//! cycles a secret against 44 500 for two calls and 45 500 for one
+//! (Zen 4 with the avx2 cap, `peer-bench --filter kummer`). On the same
+//! core the loop's 472 vector ALU instructions are 118 cycles of work for
+//! four pipes and it measures ≈ 173 cycles a step; `llvm-mca-14
+//! -mcpu=znver3` predicts 139 for one ladder and 147 a secret for the two
+//! interleaved, so the gap is not one ladder's latency chains.
 //!
 //! # The comb's row reads
 //!
@@ -157,6 +164,9 @@
 //!   the noise; not kept.
 //! - One point's whole step before the other's instead of interleaved
 //!   statements: slower.
+//! - The pair's two steps interleaved statement by statement instead of
+//!   one after the other: 42 425 against 42 933 cycles a secret (1 %),
+//!   for a second copy of the step; not kept.
 //! - Two points per register pair: by count about 60 instructions a step
 //!   more; not written.
 //! - The schedule LLVM picks is fragile (an iterator instead of an index
@@ -633,6 +643,13 @@ pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     unsafe { tf::ladder(t, scalar, u) }
 }
 
+/// Two ladders, [`ladder`] on each `(scalars[i], u[i])`, interleaved in
+/// one loop so that each fills the other's latency gaps.
+pub(super) fn ladder_pair(t: Avx2, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+    // SAFETY: the token proves AVX and AVX2, all `tf::ladder_pair` enables.
+    unsafe { tf::ladder_pair(t, scalars, u) }
+}
+
 /// The fixed-base comb's read of a whole row (`fixed_base.rs`): entry
 /// `idx` of `row`, by [`scan_part`] over all of it.
 pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
@@ -741,24 +758,39 @@ mod tf {
         acc
     }
 
-    #[target_feature(enable = "avx,avx2")]
-    pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
-        let [u1, u2, u3] = u;
-        let [c0, c1, c2, c3] = super::super::CH;
-        let ch = Lanes::new(t, [c0, c2, c1, c3].map(|c| c as u64)); // σ(CH)
-        let cd = Lanes::new(t, super::super::CD.map(|c| c as u64));
-        let diff = Fe4::from_fe(t, [Fe::ONE, u1, u2, u3]);
-        let diff = (diff, diff.double());
-        let mut r0 = Fe4::from_fe(t, super::super::NEUTRAL.map(Fe::small));
-        let mut r1 = Fe4::from_fe(t, crate::kummer::encoding::point_from_ratios(u));
-        let mut prev = 0u8;
-        // The step of `portable::ladder`, both points interleaved; the
-        // bounds after each line are in the module docs' table.
-        for i in (0..251).rev() {
-            let bit = crate::kummer::encoding::scalar_bit(scalar, i);
-            let swap = Lanes::splat(t, u64::from(bit ^ prev).wrapping_neg());
-            prev = bit;
-            let (mut p0, mut p1) = (r0.pack(), r1.pack());
+    /// One ladder's state and its loop invariants.
+    #[derive(Clone, Copy)]
+    struct Ladder {
+        r0: Fe4,
+        r1: Fe4,
+        /// `(1, u1, u2, u3)` and its double.
+        diff: (Fe4, Fe4),
+        /// The previous scalar bit.
+        prev: u8,
+    }
+
+    impl Ladder {
+        #[inline(always)]
+        fn new(t: Avx2, u: [Fe; 3]) -> Ladder {
+            let [u1, u2, u3] = u;
+            let diff = Fe4::from_fe(t, [Fe::ONE, u1, u2, u3]);
+            Ladder {
+                r0: Fe4::from_fe(t, super::super::NEUTRAL.map(Fe::small)),
+                r1: Fe4::from_fe(t, crate::kummer::encoding::point_from_ratios(u)),
+                diff: (diff, diff.double()),
+                prev: 0,
+            }
+        }
+
+        /// The step of `portable::ladder` for scalar bit `bit`, both points
+        /// interleaved; the bounds after each line are in the module docs'
+        /// table. `ch` is `σ(CH)`, `cd` is `CD`.
+        #[inline(always)]
+        fn step(&mut self, bit: u8, ch: Lanes, cd: Lanes) {
+            let t = ch.t;
+            let swap = Lanes::splat(t, u64::from(bit ^ self.prev).wrapping_neg());
+            self.prev = bit;
+            let (mut p0, mut p1) = (self.r0.pack(), self.r1.pack());
             Packed::cswap(&mut p0, &mut p1, swap);
             let a = p0.hadamard();
             let b = p1.hadamard();
@@ -772,13 +804,48 @@ mod tf {
             // loop, the operand's zero-extension is invisible to the
             // instruction selector, which then multiplies 64 × 32 bits
             // (two `vpmuludq` and three more instructions a product).
-            let (diff, diff2) = core::hint::black_box(&diff);
-            r1 = b.mul(diff, diff2).carry();
-            r0 = a.mul_small(cd).add_bias(&BIAS_CD).carry_parallel();
+            let (diff, diff2) = core::hint::black_box(&self.diff);
+            self.r1 = b.mul(diff, diff2).carry();
+            self.r0 = a.mul_small(cd).add_bias(&BIAS_CD).carry_parallel();
         }
-        let swap = Lanes::splat(t, u64::from(prev).wrapping_neg());
-        Fe4::cswap(&mut r0, &mut r1, swap);
-        r0.to_fe()
+
+        /// Undoes the last swap; the result, fully reduced.
+        #[inline(always)]
+        fn finish(mut self) -> [Fe; 4] {
+            let swap = Lanes::splat(self.r0.0[0].t, u64::from(self.prev).wrapping_neg());
+            Fe4::cswap(&mut self.r0, &mut self.r1, swap);
+            self.r0.to_fe()
+        }
+    }
+
+    /// `σ(CH)` and `CD` as lanes.
+    #[inline(always)]
+    fn constants(t: Avx2) -> (Lanes, Lanes) {
+        let [c0, c1, c2, c3] = super::super::CH;
+        let ch = Lanes::new(t, [c0, c2, c1, c3].map(|c| c as u64)); // σ(CH)
+        let cd = Lanes::new(t, super::super::CD.map(|c| c as u64));
+        (ch, cd)
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+        let (ch, cd) = constants(t);
+        let mut l = Ladder::new(t, u);
+        for i in (0..251).rev() {
+            l.step(crate::kummer::encoding::scalar_bit(scalar, i), ch, cd);
+        }
+        l.finish()
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn ladder_pair(t: Avx2, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+        let (ch, cd) = constants(t);
+        let (mut l0, mut l1) = (Ladder::new(t, u[0]), Ladder::new(t, u[1]));
+        for i in (0..251).rev() {
+            l0.step(crate::kummer::encoding::scalar_bit(scalars[0], i), ch, cd);
+            l1.step(crate::kummer::encoding::scalar_bit(scalars[1], i), ch, cd);
+        }
+        [l0.finish(), l1.finish()]
     }
 }
 
@@ -1255,6 +1322,31 @@ mod tests {
             ] {
                 assert_eq!(ladder(t, &k, u), portable::ladder(&k, u), "{k:02x?} {u:x?}");
             }
+        }
+    }
+
+    /// The interleaved pair gives each ladder's result, on random inputs
+    /// and on pairs mixing the edge cases (so one ladder's state cannot
+    /// leak into the other's).
+    #[test]
+    fn ladder_pair_matches_portable() {
+        let Some(t) = token() else { return };
+        let mut rng = SplitMix(0x7061_6972);
+        let mut cases = std::vec::Vec::new();
+        for _ in 0..40 {
+            cases.push((
+                rng.next_scalar(),
+                [rng.next_fe(), rng.next_fe(), rng.next_fe()],
+            ));
+        }
+        cases.push(([0u8; 32], [Fe(0); 3]));
+        cases.push(([0xff; 32], [Fe(P - 1); 3]));
+        cases.push(([0xff; 32], encoding::decode(&super::super::BASE_POINT)));
+        for (i, (k0, u0)) in cases.iter().enumerate() {
+            let (k1, u1) = &cases[(i * 7 + 3) % cases.len()];
+            let got = ladder_pair(t, [k0, k1], [*u0, *u1]);
+            assert_eq!(got[0], portable::ladder(k0, *u0), "{k0:02x?} {u0:x?}");
+            assert_eq!(got[1], portable::ladder(k1, *u1), "{k1:02x?} {u1:x?}");
         }
     }
 
