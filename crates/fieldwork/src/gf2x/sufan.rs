@@ -221,6 +221,14 @@ two_term_refined!(
     "2 words: Karatsuba, refined recombination `t·m01 + (1 + t)·(m0 + m1·t)`. 3 products."
 );
 two_term_refined!(
+    s4_1m,
+    4 = 2 + 2,
+    mul2_refined,
+    mul2_refined,
+    "4 words, strategy 4-1m: Karatsuba over 2 + 2 words with the refined \
+     recombination at both levels. 9 products."
+);
+two_term_refined!(
     s5_2,
     5 = 3 + 2,
     s3_1m,

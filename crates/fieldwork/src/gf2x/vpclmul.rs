@@ -266,7 +266,10 @@ mod tf {
     /// chain and wins at 2, 5 and 6 words (5 words 24.6 → 19.7 ticks, 6 words
     /// 28.4 → 24.6–28); Karatsuba stays at 4 and 7 (schoolbook: 23.2 and
     /// 79.8, the 49 products of 7 words exceed the registers), the
-    /// three-term formula at 9. The 8-word lane kernel measured 382 ticks in
+    /// three-term formula at 9. At 4 words Karatsuba's recombination is
+    /// Su–Fan's refined one (4-1m; Zen 4, ticks: `mul_fixed` 27.0 → 24.6,
+    /// the `sufan` group's chained `mul_into` 26.9 → 25.3, the `gf2x_mul`
+    /// row unchanged at 26.0; not re-measured on the Xeon). The 8-word lane kernel measured 382 ticks in
     /// the chain (some stall we did not pin down; gf2x's native 8-word
     /// kernel shows the same figure without a `vzeroupper`), so 8 words stay
     /// on the zmm product (45 ticks).
@@ -383,7 +386,7 @@ mod tf {
         #[inline] lanes1 1 = formulas::mul1,
         #[inline(never)] lanes2 2 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
-        #[inline(never)] lanes4 4 = formulas::mul4,
+        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_1m,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes6 6 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes7 7 = formulas::mul7,

@@ -52,7 +52,7 @@
 //! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
-//! | 4 | xmm lanes: Karatsuba 2 + 2 | 9 (xmm) |
+//! | 4 | xmm lanes: Su–Fan 4-1m (Karatsuba 2 + 2, refined recombination) | 9 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -124,8 +124,11 @@
 //! chaining copy, forwarded loads), which gf2x pays too. `mul_into`
 //! reaches the fixed kernels in one call (see `Backend::mul_into`). At 4
 //! words the Karatsuba's 9 `pclmulqdq` are an 18-cycle throughput floor
-//! on both Zens (one per 2 cycles); the chained call measures 40.4 cycles
-//! on the Zen 4 with the avx2 cap, 1.11× gf2x's 44.7 (page at 09ee0c2).
+//! on both Zens (one per 2 cycles); the chained call measures 37.8 cycles
+//! on the Zen 4 with the avx2 cap, 1.18× gf2x's 44.7 (`peer-bench --filter
+//! "4 words"`). Su–Fan's refined recombination (4-1m: `C = t·P1 + (1 +
+//! t)·(P0 + t·P2)` at both levels, fewer XORs after the products) took it
+//! from 40.3: the same on Zen 3, 7 % faster on Zen 4.
 //!
 //! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
 //! words to an instruction) and two `vperm2i128` to put the squares in
@@ -150,7 +153,6 @@
 //! - Loading limbs with `core::array::from_fn`: its closure is compiled
 //!   without the caller's target features and was not inlined (4-word limb
 //!   87 ticks against 39).
-//! - At 4 words Su–Fan 4-1m: 37.8, the same as Karatsuba.
 //! - The schoolbook on xmm lanes at 3 and 4 words (Zen 4, avx2 cap):
 //!   within 3 % of 3-1m and Karatsuba in chained `mul_into`, and 11 % and
 //!   12 % slower in the normal-basis products that take `mul_fixed` and a
@@ -719,7 +721,7 @@ mod tf {
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
         #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
-        #[inline(never)] lanes4 4 = formulas::mul4
+        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_1m
     );
 }
 
