@@ -171,8 +171,11 @@ mix!(madd_add_1_2, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("
 mix!(madd_srl_1_1, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpsrlq", ", 3", 1) ("vpmadd52luq", ", zmm15", 2) ("vpsrlq", ", 3", 3) ("vpmadd52luq", ", zmm15", 4) ("vpsrlq", ", 3", 5) ("vpmadd52luq", ", zmm15", 6) ("vpsrlq", ", 3", 7) ("vpmadd52luq", ", zmm15", 8) ("vpsrlq", ", 3", 9) ("vpmadd52luq", ", zmm15", 10) ("vpsrlq", ", 3", 11) ("vpmadd52luq", ", zmm15", 0) ("vpsrlq", ", 3", 1) ("vpmadd52luq", ", zmm15", 2) ("vpsrlq", ", 3", 3) ("vpmadd52luq", ", zmm15", 4) ("vpsrlq", ", 3", 5) ("vpmadd52luq", ", zmm15", 6) ("vpsrlq", ", 3", 7) ("vpmadd52luq", ", zmm15", 8) ("vpsrlq", ", 3", 9) ("vpmadd52luq", ", zmm15", 10) ("vpsrlq", ", 3", 11));
 mix!(madd_perm_1_1, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpermt2q", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpermt2q", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpermt2q", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpermt2q", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpermt2q", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpermt2q", ", zmm15", 11) ("vpmadd52luq", ", zmm15", 0) ("vpermt2q", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpermt2q", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpermt2q", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpermt2q", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpermt2q", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpermt2q", ", zmm15", 11));
 
+mix!(muludq_add_1_2, "avx2", "ymm"; ("vpmuludq", ", ymm15", 0) ("vpaddq", ", ymm15", 1) ("vpaddq", ", ymm15", 2) ("vpmuludq", ", ymm15", 3) ("vpaddq", ", ymm15", 4) ("vpaddq", ", ymm15", 5) ("vpmuludq", ", ymm15", 6) ("vpaddq", ", ymm15", 7) ("vpaddq", ", ymm15", 8) ("vpmuludq", ", ymm15", 9) ("vpaddq", ", ymm15", 10) ("vpaddq", ", ymm15", 11) ("vpmuludq", ", ymm15", 0) ("vpaddq", ", ymm15", 1) ("vpaddq", ", ymm15", 2) ("vpmuludq", ", ymm15", 3) ("vpaddq", ", ymm15", 4) ("vpaddq", ", ymm15", 5) ("vpmuludq", ", ymm15", 6) ("vpaddq", ", ymm15", 7) ("vpaddq", ", ymm15", 8) ("vpmuludq", ", ymm15", 9) ("vpaddq", ", ymm15", 10) ("vpaddq", ", ymm15", 11));
+mix!(muludq_srl_add_1_1_2, "avx2", "ymm"; ("vpmuludq", ", ymm15", 0) ("vpsrlq", ", 3", 1) ("vpaddq", ", ymm15", 2) ("vpaddq", ", ymm15", 3) ("vpmuludq", ", ymm15", 4) ("vpsrlq", ", 3", 5) ("vpaddq", ", ymm15", 6) ("vpaddq", ", ymm15", 7) ("vpmuludq", ", ymm15", 8) ("vpsrlq", ", 3", 9) ("vpaddq", ", ymm15", 10) ("vpaddq", ", ymm15", 11) ("vpmuludq", ", ymm15", 0) ("vpsrlq", ", 3", 1) ("vpaddq", ", ymm15", 2) ("vpaddq", ", ymm15", 3) ("vpmuludq", ", ymm15", 4) ("vpsrlq", ", 3", 5) ("vpaddq", ", ymm15", 6) ("vpaddq", ", ymm15", 7) ("vpmuludq", ", ymm15", 8) ("vpsrlq", ", 3", 9) ("vpaddq", ", ymm15", 10) ("vpaddq", ", ymm15", 11));
+
 /// A mix: name, features, loop, first-named instructions (`vpclmulqdq`,
-/// `vpmadd52luq`) per loop iteration.
+/// `vpmuludq`, `vpmadd52luq`) per loop iteration.
 type Mix = (&'static str, &'static [&'static str], unsafe fn(u64), u32);
 
 const MIXES: &[Mix] = &[
@@ -205,6 +208,18 @@ const MIXES: &[Mix] = &[
         &["avx2", "vpclmulqdq"],
         clmul_shufb_1_1,
         12,
+    ),
+    (
+        "vpmuludq ymm + vpaddq ymm, 1:2",
+        &["avx2"],
+        muludq_add_1_2,
+        8,
+    ),
+    (
+        "vpmuludq ymm + vpsrlq ymm + vpaddq ymm, 1:1:2",
+        &["avx2"],
+        muludq_srl_add_1_1_2,
+        6,
     ),
     (
         "vpmadd52luq zmm + vpaddq zmm, 1:1",
