@@ -120,7 +120,11 @@
 //! core the loop's 472 vector ALU instructions are 118 cycles of work for
 //! four pipes and it measures ≈ 173 cycles a step; `llvm-mca-14
 //! -mcpu=znver3` predicts 139 for one ladder and 147 a secret for the two
-//! interleaved, so the gap is not one ladder's latency chains.
+//! interleaved. The pipes themselves do not lose the gap: `peer-bench
+//! --isa-rates` issues `vpmuludq` with `vpaddq` 1:2 at 0.75 cycles per
+//! multiplication and with `vpsrlq` and `vpaddq` 1:1:2 at 1.00, the
+//! four-pipe ideal. Not pinned down: the 57 spill loads and stores a step
+//! on the chains, or a scheduler window that sees one chain at a time.
 //!
 //! # The comb's row reads
 //!
@@ -164,6 +168,9 @@
 //!   the noise; not kept.
 //! - One point's whole step before the other's instead of interleaved
 //!   statements: slower.
+//! - The two carry chains after the products, and the two after the
+//!   squares, interleaved carry by carry: one ladder 45 500 → 45 200
+//!   cycles, the pair 42 900 → 43 400; not kept.
 //! - The pair's two steps interleaved statement by statement instead of
 //!   one after the other: 42 425 against 42 933 cycles a secret (1 %),
 //!   for a second copy of the step; not kept.
