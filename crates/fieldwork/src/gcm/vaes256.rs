@@ -91,6 +91,18 @@
 //! products confirmed (its AES alone ran near the 40-cycle `vaesenc`
 //! bound). Next idea: fewer XORs and shuffles on those pipes.
 //!
+//! Zen 4 under `FIELDWORK_MAX_ISA=avx2` (family 25 model 17, `peer-bench
+//! --isa-rates`): `vpclmulqdq` ymm one per 2 cycles, `vaesenc` ymm two a
+//! cycle; mixed 1:2 the products keep their rate, mixed 1:5 a product
+//! costs 3.0 cycles against 2.5 on separate pipes, so a product takes an
+//! AES pipe for part of its two cycles. Counting each product as two
+//! cycles of one of the two AES/shuffle pipes: (80 + 16 + 2 × 25) ÷ 2 =
+//! 73 cycles an iteration; the kernel alone decrypts 16 KiB in 3 496
+//! ticks, 77 cycles an iteration (encrypts in 3 591; the ignored test
+//! `gcm_kernel_directions` with the cap), within 6 % of that floor. The
+//! decrypt rows on that page (1.09× ring at 16 KiB) add the copy of the
+//! ciphertext (≈ 550 ticks at 16 KiB).
+//!
 //! # Rejected
 //!
 //! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
