@@ -91,7 +91,8 @@ fn random_bytes(rng: &mut common::Rng, n: usize) -> Vec<u8> {
 fn backends_agree_with_portable() {
     let mut rng = common::Rng::new(0x6ba5);
     let mut lens: Vec<usize> = (0..=1100).collect();
-    lens.extend([4096, 4096 + 16 * 31, 65536 + 48]);
+    // Around the split kernel's first zmm call on a fresh key (128 blocks).
+    lens.extend([2032, 2047, 2048, 2063, 4096, 4096 + 16 * 31, 65536 + 48]);
     for &n in &lens {
         let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
         let data = random_bytes(&mut rng, n);
@@ -139,7 +140,8 @@ fn backends_agree_with_portable() {
 
 /// The split zmm kernel changes kernels between calls: short calls (ymm,
 /// whose table holds 16 powers) before and after long ones (zmm, 32), in
-/// both hashes, at lengths around the 16- and 32-block groups.
+/// both hashes, at lengths around the 16- and 32-block groups and around
+/// the 128 blocks from which a fresh key's call takes the zmm kernel.
 #[test]
 fn split_kernel_streams_across_its_kernels() {
     let mut rng = common::Rng::new(0x5b11);
@@ -149,6 +151,10 @@ fn split_kernel_streams_across_its_kernels() {
         &[3, 16 * 16, 16 * 47, 16 * 2],
         &[16 * 40, 16 * 17, 16 * 32],
         &[16 * 31, 16 * 32, 16 * 15, 16 * 48 + 15],
+        // Fresh key: 127 blocks stay on ymm, then 128 make the 32 powers,
+        // then 40 run on zmm with them.
+        &[16 * 127, 16 * 128, 16 * 40, 16 * 100 + 9],
+        &[16 * 64, 16 * 127 + 3, 16 * 33],
     ];
     for (i, parts) in cuts.iter().enumerate() {
         let total: usize = parts.iter().sum();

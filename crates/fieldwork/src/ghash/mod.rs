@@ -80,7 +80,12 @@
 //! they saved below 1.5 KiB. Zen 4, `peer-bench --filter ghash`, ticks
 //! before → after: POLYVAL 64 B 113 → 92 (0.89× → 1.07× RustCrypto's
 //! `polyval`), 256 B 194 → 156 (0.95× → 1.14×), 1 420 B 571 → 517; GHASH
-//! 1 420 B 601 → 519. From 8 KiB unchanged. Intel keeps the zmm kernel
+//! 1 420 B 601 → 519. From 8 KiB unchanged. A call that would first
+//! make the zmm kernel's 32 powers stays on ymm below 128 blocks
+//! ([`SPLIT_FRESH_BLOCKS`]; with the powers made, the zmm kernel takes 32
+//! blocks and more): GHASH with key setup, `peer-bench --filter ghash`,
+//! ticks, 1 KiB 439 → 412, 1 420 B 563 → 530; 2 KiB 548 either way (the
+//! ymm kernel alone: 571). Intel keeps the zmm kernel
 //! with xmm tails (`vpclmulqdq`), as measured on the Xeon; the ymm short
 //! path has not been timed there.
 //!
@@ -137,6 +142,10 @@ use field::{POWERS, mont_reduce, mul_x};
 
 /// Powers every kernel's short groups use (groups of at most eight).
 const LOW: usize = 8;
+/// From this many blocks a call on the split kernel takes the zmm kernel
+/// even when its 32 powers must first be made (see
+/// [`Kernel::for_blocks`]).
+const SPLIT_FRESH_BLOCKS: usize = 128;
 
 /// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time).
 #[inline]
@@ -177,12 +186,17 @@ impl Kernel {
         Kernel::Portable
     }
 
-    /// The kernel that takes a call of `n` whole blocks: the split
-    /// kernel's ymm half below [`POWERS`] blocks, else `self`.
-    fn for_blocks(self, n: usize) -> Kernel {
+    /// The kernel that takes a call of `n` whole blocks when `ready`
+    /// powers are made: the split kernel's ymm half below [`POWERS`]
+    /// blocks, and below [`SPLIT_FRESH_BLOCKS`] while the zmm kernel's 32
+    /// powers are not made yet (making them costs more than the zmm
+    /// groups save on such a call), else `self`.
+    fn for_blocks(self, n: usize, ready: usize) -> Kernel {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::ZmmSplit(t) if n < POWERS => Kernel::Ymm(t.avx2_clmul()),
+            Kernel::ZmmSplit(t) if n < POWERS || (ready < POWERS && n < SPLIT_FRESH_BLOCKS) => {
+                Kernel::Ymm(t.avx2_clmul())
+            }
             k => k,
         }
     }
@@ -396,7 +410,7 @@ impl State {
     fn blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
         let n = data.len() / 16;
-        let kernel = self.kernel.for_blocks(n);
+        let kernel = self.kernel.for_blocks(n, self.ready);
         #[cfg(target_arch = "x86_64")]
         if let Kernel::Ymm(t) = kernel
             && self.ready == 1

@@ -31,7 +31,7 @@
 //!
 //! # Rows
 //!
-//! - `N B` (N = 16, 64, 256, 1024, 1420, 8192, 16384, 65536): the whole
+//! - `N B` (N = 16, 64, 256, 1024, 1420, 2048, 4096, 8192, 16384, 65536): the whole
 //!   keyed hash of one N-byte message, key setup included: `new(key)`,
 //!   `update(message)`, `finalize()` (ours computes key powers when a
 //!   message first needs them, so how much key setup a row pays depends on
@@ -104,7 +104,7 @@ use benchtime::Routine;
 use std::hint::black_box;
 
 /// The timed message lengths in bytes.
-const SIZES: &[usize] = &[16, 64, 256, 1024, 1420, 8192, 16384, 65536];
+const SIZES: &[usize] = &[16, 64, 256, 1024, 1420, 2048, 4096, 8192, 16384, 65536];
 /// The length of the prepared-key row.
 const PREPARED: usize = 16384;
 /// Zero bytes a prepared state absorbs before it is cloned (see the module
