@@ -82,7 +82,7 @@
 //! `polyval`), 256 B 194 → 156 (0.95× → 1.14×), 1 420 B 571 → 517; GHASH
 //! 1 420 B 601 → 519. From 8 KiB unchanged. A call that would first
 //! make the zmm kernel's 32 powers stays on ymm below 128 blocks
-//! ([`SPLIT_FRESH_BLOCKS`]; with the powers made, the zmm kernel takes 32
+//! (`SPLIT_FRESH_BLOCKS`; with the powers made, the zmm kernel takes 32
 //! blocks and more): GHASH with key setup, `peer-bench --filter ghash`,
 //! ticks, 1 KiB 439 → 412, 1 420 B 563 → 530; 2 KiB 548 either way (the
 //! ymm kernel alone: 571). Intel keeps the zmm kernel
