@@ -477,7 +477,7 @@ macro_rules! fixed_field {
         impl MulAssign for $name {
             #[inline]
             fn mul_assign(&mut self, rhs: $name) {
-                *self = *self * rhs;
+                *self = Backend::best().mul(self, &rhs);
             }
         }
     };
