@@ -650,8 +650,9 @@ pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     unsafe { tf::ladder(t, scalar, u) }
 }
 
-/// Two ladders, [`ladder`] on each `(scalars[i], u[i])`, interleaved in
-/// one loop so that each fills the other's latency gaps.
+/// Two ladders, [`ladder`] on each `(scalars[i], u[i])`, their steps one
+/// after the other in one loop (the out-of-order core overlaps each step
+/// with the next; see the module docs for the measured effect).
 pub(super) fn ladder_pair(t: Avx2, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
     // SAFETY: the token proves AVX and AVX2, all `tf::ladder_pair` enables.
     unsafe { tf::ladder_pair(t, scalars, u) }
