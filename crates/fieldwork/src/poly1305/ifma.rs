@@ -440,6 +440,17 @@ fn add(a: __m512i, b: __m512i) -> __m512i {
 /// high words (each 128-bit lane pairs block `k` with block `4 + k`).
 const LANE_BLOCK: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
 
+/// The lane that holds block `k` of a group: the inverse of [`LANE_BLOCK`].
+const BLOCK_LANE: [usize; 8] = {
+    let mut lane = [0; 8];
+    let mut j = 0;
+    while j < 8 {
+        lane[LANE_BLOCK[j]] = j;
+        j += 1;
+    }
+    lane
+};
+
 /// Eight blocks (128 bytes) as limbs, lane `j` = block `LANE_BLOCK[j]`,
 /// with `hibit` (per lane) added to limb 2.
 #[inline(always)]
@@ -768,10 +779,7 @@ fn decimation_with(
     let l = limbs_of((h[1] as u128) << 64 | h[0] as u128, h[2]);
     let first_group = load_first(first, z);
     // h joins the lane of block z.
-    let at_z = LANE_BLOCK
-        .iter()
-        .position(|&b| b == z)
-        .map_or(0, |j| 1u8 << j);
+    let at_z = 1u8 << BLOCK_LANE[z];
     // SAFETY: AVX-512F is available (only the kernels, which take
     // cpu::Avx512Ifma, reach here).
     let lane_z = |x: u64| unsafe { _mm512_maskz_set1_epi64(at_z, x as i64) };

@@ -238,7 +238,7 @@ use crate::gf2x::sufan::{
     add_at, mul2_refined, part, three_term_factored, times_one_plus, times_phi, two_term_refined,
 };
 /// The strategies production uses are defined there; the table has them all.
-pub(crate) use crate::gf2x::sufan::{s3_1m, s3_school, s5_2};
+pub(crate) use crate::gf2x::sufan::{s3_1m, s3_school, s4_1m, s5_2};
 
 /// Every strategy here: name as in Su & Fan's Table 1 (a trailing `m` marks
 /// the factored form of a formula the table lists unfactored), operand words,
@@ -614,15 +614,6 @@ two_term_plain!(
     "4 words, strategy 4-1: Karatsuba over 2 + 2 words, recursively, recombined as \
      printed at both levels. 9 products."
 );
-two_term_refined!(
-    s4_1m,
-    4 = 2 + 2,
-    mul2_refined,
-    mul2_refined,
-    "4 words, strategy 4-1m: Karatsuba over 2 + 2 words, recursively, with the refined \
-     recombination at both levels. 9 products."
-);
-
 /// 4 words, strategy 4-2: the non-recursive four-term formula (Su & Fan
 /// formula (2)) with its coefficients summed as printed. 9 products.
 #[inline(always)]
