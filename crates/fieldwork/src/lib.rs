@@ -16,6 +16,7 @@
 //! | [`gf2m`] | binary fields GF(2^m) | the NIST fields `F163` … `F571` and [`gf2m::BinaryField`] for any irreducible modulus: product, square, Itoh–Tsujii inversion, square root, trace, half-trace, quadratic solving, batches; PCLMULQDQ and portable; Gaussian normal bases of any type in [`gf2m::normal`] (Gauss-period embedding, conversion to and from the polynomial basis pinned by FIPS 186-2) and every source algorithm in `gf2m::normal::reproduce` (feature `reproduce`) |
 //! | [`ghash`] | GHASH and POLYVAL | done: streaming, `universal-hash` traits, one-shot; portable / PCLMULQDQ / VPCLMULQDQ; the white paper's algorithm progression in `ghash::reproduce` (feature `reproduce`) |
 //! | [`aes`], [`gcm`] | AES and AES-GCM | done: AES-128/192/256; AES-GCM with the `aead` traits and SP 800-38D's detached-IV API; stitched VAES/VPCLMULQDQ kernels on zmm and ymm, AES-NI and portable engines |
+//! | [`gcm_siv`] | AES-GCM-SIV (RFC 8452) | AES-128/256-GCM-SIV with the `aead` traits; POLYVAL's kernels and counter mode on VAES zmm/ymm, AES-NI, portable |
 //! | [`poly1305`] | Poly1305 (RFC 8439) | done: streaming, `universal-hash` traits, one-shot `tag`/`verify`; AVX-512 IFMA, AVX2 (Goll–Gueron and complete 4-decimation), portable |
 //! | [`chacha20`], [`chachapoly`] | ChaCha20, XChaCha20; ChaCha20-Poly1305, XChaCha20-Poly1305 | ChaCha20 on AVX-512, AVX2 (hand-written kernels), portable; the AEADs with the `aead` traits, stitched with a scalar Poly1305 on AVX2 |
 //! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |
@@ -78,6 +79,7 @@ pub mod chacha20;
 pub mod chachapoly;
 pub mod cpu;
 pub mod gcm;
+pub mod gcm_siv;
 pub mod gf2m;
 pub mod gf2x;
 pub mod ghash;

@@ -57,6 +57,20 @@ fn aes_gcm_keys_on_every_backend() {
 }
 
 #[test]
+fn aes_gcm_siv_keys_on_every_backend() {
+    use crate::gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+    let mut names = Vec::new();
+    for c in Aes128GcmSiv::all_backends(&[0xa5; 16]) {
+        names.push(c.backend_name());
+        assert_zeroized_on_drop(&format!("Aes128GcmSiv {}", c.backend_name()), c);
+    }
+    for c in Aes256GcmSiv::all_backends(&[0xa5; 32]) {
+        assert_zeroized_on_drop(&format!("Aes256GcmSiv {}", c.backend_name()), c);
+    }
+    assert!(names.contains(&"portable"));
+}
+
+#[test]
 fn ghash_and_polyval_states_on_every_backend() {
     use crate::ghash::{GHash, Polyval};
     // 64 blocks and a partial one: the ymm kernel's wide powers are made,

@@ -32,6 +32,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ctr;
 pub(crate) mod portable;
 
 use crate::cpu;
@@ -125,6 +127,34 @@ impl AesKey {
             AesKey::Portable(_) => "portable",
         }
     }
+}
+
+/// `c` with its low 32 bits advanced by `i` modulo 2^32.
+#[inline(always)]
+pub(crate) fn add32(c: u128, i: u32) -> u128 {
+    (c & !0xffff_ffff) | u128::from((c as u32).wrapping_add(i))
+}
+
+/// Counter mode with AES-GCM-SIV's counter (RFC 8452 §4; see `ctr.rs`
+/// for the vector kernels): the reference loop, on any backend of
+/// [`AesKey`]: eight counter blocks
+/// at a time through [`AesKey::encrypt_blocks`], XORed into `data`.
+pub(crate) fn ctr32le_xor_generic(key: &AesKey, ctr: &[u8; 16], data: &mut [u8]) {
+    let mut c = u128::from_le_bytes(*ctr);
+    let mut ks = [[0u8; 16]; 8];
+    for chunk in data.chunks_mut(128) {
+        let n = chunk.len().div_ceil(16);
+        let blocks = ks.get_mut(..n).unwrap_or_default();
+        for (i, b) in blocks.iter_mut().enumerate() {
+            *b = add32(c, i as u32).to_le_bytes();
+        }
+        key.encrypt_blocks(blocks);
+        for (d, k) in chunk.iter_mut().zip(ks.iter().flatten()) {
+            *d ^= k;
+        }
+        c = add32(c, 8);
+    }
+    ks.zeroize();
 }
 
 macro_rules! aes_type {

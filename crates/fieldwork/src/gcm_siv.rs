@@ -1,0 +1,526 @@
+//! AES-GCM-SIV, nonce-misuse-resistant authenticated encryption (RFC 8452).
+//!
+//! [`Aes128GcmSiv`] and [`Aes256GcmSiv`] implement RustCrypto's [`aead`]
+//! 0.6 traits (`KeyInit`, `AeadCore`, `AeadInOut`, and `Aead` with
+//! `alloc`) with 96-bit nonces and 16-byte tags appended to the
+//! ciphertext, as the `aes-gcm-siv` crate does, so code written for it
+//! works with them; [`Aes128GcmSiv::encrypt_in_place_detached`] and
+//! [`Aes128GcmSiv::decrypt_in_place_detached`] are the same without the
+//! traits.
+//!
+//! Repeating a nonce with the same key reveals only whether the two
+//! (nonce, associated data, message) triples were equal — unlike AES-GCM,
+//! where it gives away the authentication key. It is still best to use
+//! distinct (for instance random) nonces: RFC 8452 §9 bounds how many
+//! messages one key may seal.
+//!
+//! # Construction (RFC 8452 §4, §5)
+//!
+//! Per message, from the key-generating key `K` and the nonce `N`:
+//!
+//! 1. `AES(K, [i]₃₂ ∥ N)` for `i` = 0 … 3 (AES-128) or 0 … 5 (AES-256),
+//!    with `[i]₃₂` little-endian, and the first 8 bytes of each: the
+//!    message-authentication key (`i` = 0, 1) and the message-encryption
+//!    key (the rest);
+//! 2. `S = POLYVAL(auth, A ∥ 0^v ∥ P ∥ 0^u ∥ [len(A)]₆₄ ∥ [len(P)]₆₄)`
+//!    (bit lengths, little-endian; [`crate::ghash::Polyval`]);
+//! 3. the tag `T = AES(enc, (S ⊕ N) with bit 127 cleared)`;
+//! 4. `C = P ⊕ AES-CTR(enc, T with bit 127 set)`, the counter being the
+//!    first four bytes, little-endian, incremented modulo 2^32.
+//!
+//! Decryption runs counter mode from the received tag first, then
+//! recomputes the tag over the plaintext and compares in constant time
+//! (`subtle`); on a mismatch the buffer is zeroed and
+//! [`Error::TagMismatch`] returned, so no unauthenticated plaintext is
+//! released. Limits: message and associated data at most 2^36 bytes each;
+//! longer inputs are errors. The per-message keys, the derivation blocks
+//! and the POLYVAL state are zeroized after use, the key-generating key's
+//! round keys on drop.
+//!
+//! # Backends
+//!
+//! Chosen once per key, best first; each is POLYVAL on its tier and the
+//! counter mode of `aes/ctr.rs`:
+//!
+//! - `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
+//!   [`ZMM_FROM`] bytes, on ymm below; POLYVAL's best kernel;
+//! - `vaes-avx2`: counter mode on ymm (16 blocks per iteration), POLYVAL
+//!   on ymm;
+//! - `aes-ni`: counter mode on xmm (8 blocks per iteration), POLYVAL with
+//!   PCLMULQDQ;
+//! - `portable`: RustCrypto's fixsliced `aes` and the portable POLYVAL.
+//!
+//! The hash and the counter mode are two passes over the data (the tag,
+//! which is the initial counter, depends on the whole message, so they
+//! cannot be stitched as in AES-GCM), each at the speed of its kernel.
+//!
+//! ```
+//! use fieldwork::gcm_siv::aead::{Aead, KeyInit};
+//! use fieldwork::gcm_siv::Aes256GcmSiv;
+//!
+//! let cipher = Aes256GcmSiv::new(&[0x42; 32].into());
+//! let nonce = [7u8; 12].into();
+//! let sealed = cipher.encrypt(&nonce, b"attack at dawn".as_slice()).unwrap();
+//! assert_eq!(sealed.len(), 14 + 16);
+//! let opened = cipher.decrypt(&nonce, sealed.as_slice()).unwrap();
+//! assert_eq!(opened, b"attack at dawn");
+//! ```
+
+pub use aead;
+
+#[cfg(target_arch = "x86_64")]
+use crate::aes::ctr;
+use crate::aes::{self, AesKey};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
+use crate::ghash::Polyval;
+use aead::consts::{U12, U16, U32};
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use core::fmt;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// The longest message (plaintext) RFC 8452 allows: 2^36 bytes.
+pub const MAX_PLAINTEXT_BYTES: u64 = 1 << 36;
+/// The longest associated data RFC 8452 allows: 2^36 bytes.
+pub const MAX_AAD_BYTES: u64 = 1 << 36;
+/// From this many bytes the `vaes-avx512` backend runs counter mode on zmm
+/// registers; below, on ymm.
+pub const ZMM_FROM: usize = 512;
+
+/// Why an AES-GCM-SIV call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The plaintext or ciphertext exceeds 2^36 bytes.
+    MessageTooLong,
+    /// The associated data exceeds 2^36 bytes.
+    AadTooLong,
+    /// Authentication failed: the ciphertext, associated data, nonce or tag
+    /// was altered (or the key is wrong). The buffer has been zeroed.
+    TagMismatch,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Error::MessageTooLong => "AES-GCM-SIV: the message exceeds 2^36 bytes",
+            Error::AadTooLong => "AES-GCM-SIV: the associated data exceeds 2^36 bytes",
+            Error::TagMismatch => "AES-GCM-SIV: authentication failed (tag mismatch)",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+/// The instruction-set tier of a key: which counter-mode kernel and which
+/// POLYVAL kernel its messages use.
+#[derive(Clone, Copy)]
+enum Tier {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    AesNi,
+    #[cfg(target_arch = "x86_64")]
+    Vaes256(cpu::VaesAvx2),
+    #[cfg(target_arch = "x86_64")]
+    Vaes512(cpu::VaesAvx512, cpu::VaesAvx2),
+}
+
+impl Tier {
+    fn best() -> Tier {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = Tier::vaes512() {
+            return t;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = Tier::vaes256() {
+            return t;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = Tier::aesni() {
+            return t;
+        }
+        Tier::Portable
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn aesni() -> Option<Tier> {
+        cpu::AesClmul::get().map(|_| Tier::AesNi)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn vaes256() -> Option<Tier> {
+        cpu::VaesAvx2::get().map(Tier::Vaes256)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn vaes512() -> Option<Tier> {
+        Some(Tier::Vaes512(
+            cpu::VaesAvx512::get()?,
+            cpu::VaesAvx2::get()?,
+        ))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn aesni() -> Option<Tier> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn vaes256() -> Option<Tier> {
+        None
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn vaes512() -> Option<Tier> {
+        None
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Tier::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNi => "aes-ni",
+            #[cfg(target_arch = "x86_64")]
+            Tier::Vaes256(_) => "vaes-avx2",
+            #[cfg(target_arch = "x86_64")]
+            Tier::Vaes512(..) => "vaes-avx512",
+        }
+    }
+
+    /// An AES key on this tier's block cipher.
+    fn aes(self, key: &[u8]) -> AesKey {
+        match self {
+            Tier::Portable => AesKey::new_portable(key),
+            #[cfg(target_arch = "x86_64")]
+            _ => AesKey::new(key),
+        }
+    }
+
+    /// A POLYVAL state keyed by `h` on this tier's kernel.
+    fn polyval(self, h: &[u8; 16]) -> Polyval {
+        match self {
+            Tier::Portable => Polyval::new_portable(h),
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNi => Polyval::new_pclmulqdq(h).unwrap_or_else(|| Polyval::new_portable(h)),
+            #[cfg(target_arch = "x86_64")]
+            Tier::Vaes256(_) => {
+                Polyval::new_vpclmulqdq_ymm(h).unwrap_or_else(|| Polyval::new_portable(h))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Tier::Vaes512(..) => Polyval::new(h),
+        }
+    }
+
+    /// `data ⊕ AES-CTR(key, ctr)` with RFC 8452's counter, in place.
+    fn ctr(self, key: &AesKey, ctr: &[u8; 16], data: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if let AesKey::AesNi(t, rk) = key {
+            match self {
+                Tier::Vaes512(t512, _) if data.len() >= ZMM_FROM => {
+                    ctr::xor_zmm(t512, rk, ctr, data)
+                }
+                Tier::Vaes512(_, t256) | Tier::Vaes256(t256) => ctr::xor_ymm(t256, rk, ctr, data),
+                _ => ctr::xor_xmm(*t, rk, ctr, data),
+            }
+            return;
+        }
+        aes::ctr32le_xor_generic(key, ctr, data);
+    }
+}
+
+/// The two message keys of RFC 8452 §4 for one nonce.
+struct MessageKeys {
+    auth: [u8; 16],
+    enc: AesKey,
+}
+
+impl Drop for MessageKeys {
+    fn drop(&mut self) {
+        self.auth.zeroize();
+    }
+}
+
+/// One key-generating key on one tier (the key types below wrap it).
+#[derive(Clone)]
+struct Engine {
+    kgk: AesKey,
+    /// 16 or 32: the length of the key-generating key and of the
+    /// message-encryption key.
+    key_len: usize,
+    tier: Tier,
+}
+
+/// Sixteen zero bytes: the padding after the associated data and the
+/// message.
+const ZEROS: [u8; 16] = [0; 16];
+
+/// The zero bytes that pad `len` bytes to a whole number of blocks.
+fn padding(len: usize) -> &'static [u8] {
+    ZEROS.get(..(16 - len % 16) % 16).unwrap_or_default()
+}
+
+impl Engine {
+    fn new(key: &[u8], tier: Tier) -> Engine {
+        Engine {
+            kgk: tier.aes(key),
+            key_len: key.len(),
+            tier,
+        }
+    }
+
+    /// The message keys for `nonce` (RFC 8452 §4, `derive_keys`).
+    fn derive(&self, nonce: &[u8; 12]) -> MessageKeys {
+        let mut blocks = [[0u8; 16]; 6];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            let (ctr, n) = b.split_at_mut(4);
+            ctr.copy_from_slice(&(i as u32).to_le_bytes());
+            n.copy_from_slice(nonce);
+        }
+        let count = if self.key_len == 32 { 6 } else { 4 };
+        let used = blocks.get_mut(..count).unwrap_or_default();
+        self.kgk.encrypt_blocks(used);
+        // The first 8 bytes of each block, in order: auth ∥ enc.
+        let mut halves = [0u8; 48];
+        for (h, b) in halves.chunks_exact_mut(8).zip(used.iter()) {
+            h.copy_from_slice(b.get(..8).unwrap_or_default());
+        }
+        let (auth, enc) = halves.split_at(16);
+        let mut a = [0u8; 16];
+        a.copy_from_slice(auth);
+        let keys = MessageKeys {
+            auth: a,
+            enc: self.tier.aes(enc.get(..self.key_len).unwrap_or_default()),
+        };
+        a.zeroize();
+        halves.zeroize();
+        blocks.zeroize();
+        keys
+    }
+
+    /// The tag of `msg` (RFC 8452 §4 steps 2–3).
+    fn tag(&self, keys: &MessageKeys, nonce: &[u8; 12], aad: &[u8], msg: &[u8]) -> [u8; 16] {
+        let mut p = self.tier.polyval(&keys.auth);
+        p.update(aad);
+        p.update(padding(aad.len()));
+        p.update(msg);
+        p.update(padding(msg.len()));
+        let mut lengths = [0u8; 16];
+        let (a, m) = lengths.split_at_mut(8);
+        a.copy_from_slice(&((aad.len() as u64) * 8).to_le_bytes());
+        m.copy_from_slice(&((msg.len() as u64) * 8).to_le_bytes());
+        p.update(&lengths);
+        let mut s = p.finalize();
+        for (x, n) in s.iter_mut().zip(nonce) {
+            *x ^= n;
+        }
+        s[15] &= 0x7f;
+        keys.enc.encrypt_block(&mut s);
+        s
+    }
+
+    fn check_lengths(aad: &[u8], buf: &[u8]) -> Result<(), Error> {
+        if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
+            return Err(Error::MessageTooLong);
+        }
+        if aad.len() as u64 > MAX_AAD_BYTES {
+            return Err(Error::AadTooLong);
+        }
+        Ok(())
+    }
+
+    /// The counter block of RFC 8452 §4 step 4: the tag with bit 127 set.
+    fn counter(tag: &[u8; 16]) -> [u8; 16] {
+        let mut c = *tag;
+        c[15] |= 0x80;
+        c
+    }
+
+    fn encrypt(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+        Engine::check_lengths(aad, buf)?;
+        let keys = self.derive(nonce);
+        let tag = self.tag(&keys, nonce, aad, buf);
+        self.tier.ctr(&keys.enc, &Engine::counter(&tag), buf);
+        Ok(tag)
+    }
+
+    fn decrypt(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) -> Result<(), Error> {
+        Engine::check_lengths(aad, buf)?;
+        let keys = self.derive(nonce);
+        self.tier.ctr(&keys.enc, &Engine::counter(tag), buf);
+        let mut expected = self.tag(&keys, nonce, aad, buf);
+        let ok: bool = expected.ct_eq(tag).into();
+        expected.zeroize();
+        if ok {
+            Ok(())
+        } else {
+            buf.zeroize();
+            Err(Error::TagMismatch)
+        }
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Engine {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.kgk.secret_spans(s);
+    }
+}
+
+macro_rules! gcm_siv_type {
+    ($(#[$doc:meta])* $name:ident, $bytes:literal, $ksize:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            engine: Engine,
+        }
+
+        impl $name {
+            /// Encrypts `buf` in place and returns the 16-byte tag (RFC 8452
+            /// §4).
+            ///
+            /// # Errors
+            /// [`Error::MessageTooLong`], [`Error::AadTooLong`]; `buf` is
+            /// untouched then.
+            pub fn encrypt_in_place_detached(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> Result<[u8; 16], Error> {
+                self.engine.encrypt(nonce, aad, buf)
+            }
+
+            /// Decrypts `buf` in place if `tag` (compared in constant time)
+            /// authenticates it (RFC 8452 §5).
+            ///
+            /// # Errors
+            /// [`Error::TagMismatch`] with `buf` zeroed;
+            /// [`Error::MessageTooLong`], [`Error::AadTooLong`] with `buf`
+            /// untouched.
+            pub fn decrypt_in_place_detached(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                buf: &mut [u8],
+                tag: &[u8; 16],
+            ) -> Result<(), Error> {
+                self.engine.decrypt(nonce, aad, buf, tag)
+            }
+
+            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
+            /// `portable`.
+            pub fn backend_name(&self) -> &'static str {
+                self.engine.tier.name()
+            }
+
+            #[doc(hidden)]
+            pub fn new_portable(key: &[u8; $bytes]) -> $name {
+                $name { engine: Engine::new(key, Tier::Portable) }
+            }
+
+            #[doc(hidden)]
+            pub fn new_aesni(key: &[u8; $bytes]) -> Option<$name> {
+                Tier::aesni().map(|t| $name { engine: Engine::new(key, t) })
+            }
+
+            #[doc(hidden)]
+            pub fn new_vaes256(key: &[u8; $bytes]) -> Option<$name> {
+                Tier::vaes256().map(|t| $name { engine: Engine::new(key, t) })
+            }
+
+            #[doc(hidden)]
+            pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
+                Tier::vaes512().map(|t| $name { engine: Engine::new(key, t) })
+            }
+
+            /// One instance per backend this CPU can run, portable first
+            /// (tests and benchmarks).
+            #[doc(hidden)]
+            #[cfg(feature = "alloc")]
+            pub fn all_backends(key: &[u8; $bytes]) -> alloc::vec::Vec<$name> {
+                let mut v = alloc::vec![$name::new_portable(key)];
+                v.extend($name::new_aesni(key));
+                v.extend($name::new_vaes256(key));
+                v.extend($name::new_vaes512(key));
+                v
+            }
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = $ksize;
+        }
+
+        impl KeyInit for $name {
+            fn new(key: &Key<Self>) -> $name {
+                $name { engine: Engine::new(key.as_slice(), Tier::best()) }
+            }
+        }
+
+        impl AeadCore for $name {
+            type NonceSize = U12;
+            type TagSize = U16;
+            const TAG_POSITION: TagPosition = TagPosition::Postfix;
+        }
+
+        impl AeadInOut for $name {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+            ) -> aead::Result<Tag<Self>> {
+                let buf = buffer.into_out_with_copied_in();
+                self.engine
+                    .encrypt(&nonce.0, associated_data, buf)
+                    .map(Tag::<Self>::from)
+                    .map_err(|_| aead::Error)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+                tag: &Tag<Self>,
+            ) -> aead::Result<()> {
+                let buf = buffer.into_out_with_copied_in();
+                self.engine
+                    .decrypt(&nonce.0, associated_data, buf, &tag.0)
+                    .map_err(|_| aead::Error)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.engine.tier.name())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for $name {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                self.engine.secret_spans(s);
+            }
+        }
+    };
+}
+
+gcm_siv_type! {
+    /// AEAD_AES_128_GCM_SIV (RFC 8452). See the [module docs](self).
+    Aes128GcmSiv, 16, U16
+}
+gcm_siv_type! {
+    /// AEAD_AES_256_GCM_SIV (RFC 8452). See the [module docs](self).
+    Aes256GcmSiv, 32, U32
+}
