@@ -14,6 +14,7 @@
 
 /// The Rust peers whose versions the tables show.
 const VERSIONED_PEERS: &[(&str, &str)] = &[
+    ("aes-gcm-siv", "PEER_VERSION_AES_GCM_SIV"),
     ("aws-lc-rs", "PEER_VERSION_AWS_LC_RS"),
     ("chacha20", "PEER_VERSION_CHACHA20"),
     ("chacha20poly1305", "PEER_VERSION_CHACHA20POLY1305"),

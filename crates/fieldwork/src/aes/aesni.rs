@@ -43,15 +43,121 @@ use crate::cpu::AesClmul;
 use crate::simd::from_u128 as to_x;
 use core::arch::x86_64::{
     __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi128_si32, _mm_loadu_si128,
-    _mm_set1_epi32, _mm_setzero_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_si128, _mm_storeu_si128,
+    _mm_xor_si128,
 };
 
 /// The expanded key of `key` (16, 24 or 32 bytes; any other length is read
 /// as a zero-padded 32-byte key).
 pub(crate) fn expand(t: AesClmul, key: &[u8]) -> RoundKeys {
     let _ = t;
+    // SAFETY: the token proves AES-NI, SSSE3 and SSE4.1.
+    unsafe {
+        if let Ok(k) = <&[u8; 16]>::try_from(key) {
+            return expand128(k);
+        }
+        if let Ok(k) = <&[u8; 32]>::try_from(key) {
+            return expand256(k);
+        }
+        expand_ni(key)
+    }
+}
+
+/// `RotWord` (if `ROT`) and `SubWord` of word 3 of `k`, in all four words:
+/// `pshufb` gathers the word's bytes (rotated) into every column, where
+/// `aesenclast` with a zero round key is `SubBytes` alone (`ShiftRows`
+/// permutes equal columns).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+fn sub_rot_word3<const ROT: bool>(k: __m128i) -> __m128i {
+    let pick = if ROT {
+        // Bytes 13, 14, 15, 12 of `k` in every 32-bit word.
+        _mm_set1_epi32(0x0c0f_0e0d)
+    } else {
+        _mm_set1_epi32(0x0f0e_0d0c)
+    };
+    _mm_aesenclast_si128(_mm_shuffle_epi8(k, pick), _mm_setzero_si128())
+}
+
+/// `w₀, w₀⊕w₁, w₀⊕w₁⊕w₂, w₀⊕…⊕w₃` for the words `wᵢ` of `k`: the chain
+/// `w[i] = w[i − Nk] ⊕ w[i − 1]` of FIPS 197 §5.2 over one 4-word group.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn prefix_xor(k: __m128i) -> __m128i {
+    let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    _mm_xor_si128(k, _mm_slli_si128::<8>(k))
+}
+
+/// The round constants of FIPS 197 §5.2 for the ten AES-128 rounds (the
+/// first seven serve AES-256).
+const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+
+/// AES-128's key expansion four words at a time (the per-message key of
+/// AES-GCM-SIV is expanded on every call): round key `r + 1` is
+/// `prefix_xor(rk[r]) ⊕ (SubWord(RotWord(w₃)) ⊕ Rcon)` in every word —
+/// FIPS 197 §5.2 with `Nk = 4`, the grouping of Gueron's AES-NI white
+/// paper (Intel 323641), written here with `pshufb` instead of
+/// `aeskeygenassist`.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+fn expand128(key: &[u8; 16]) -> RoundKeys {
+    let mut rk = [0u128; 15];
+    let mut k = to_x(u128::from_le_bytes(*key));
+    rk[0] = crate::simd::to_u128(k);
+    for (r, &rc) in RCON.iter().enumerate() {
+        let t = _mm_xor_si128(sub_rot_word3::<true>(k), _mm_set1_epi32(rc));
+        k = _mm_xor_si128(prefix_xor(k), t);
+        rk[r + 1] = crate::simd::to_u128(k);
+    }
+    RoundKeys { rk, rounds: 10 }
+}
+
+/// AES-256's key expansion four words at a time: with `Nk = 8` the even
+/// groups take `SubWord(RotWord(·)) ⊕ Rcon` of the previous group's last
+/// word, the odd ones `SubWord(·)` alone (FIPS 197 §5.2's `i mod Nk = 4`).
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+fn expand256(key: &[u8; 32]) -> RoundKeys {
+    let mut rk = [0u128; 15];
+    let (lo, hi) = key.split_at(16);
+    let mut a = to_x(u128::from_le_bytes(lo.try_into().unwrap_or_default()));
+    let mut b = to_x(u128::from_le_bytes(hi.try_into().unwrap_or_default()));
+    rk[0] = crate::simd::to_u128(a);
+    rk[1] = crate::simd::to_u128(b);
+    for (i, &rc) in RCON.iter().take(7).enumerate() {
+        let t = _mm_xor_si128(sub_rot_word3::<true>(b), _mm_set1_epi32(rc));
+        a = _mm_xor_si128(prefix_xor(a), t);
+        rk[2 * i + 2] = crate::simd::to_u128(a);
+        if i < 6 {
+            b = _mm_xor_si128(prefix_xor(b), sub_rot_word3::<false>(a));
+            rk[2 * i + 3] = crate::simd::to_u128(b);
+        }
+    }
+    RoundKeys { rk, rounds: 14 }
+}
+
+/// Encrypts `N` blocks (read little-endian), all in registers: for the few
+/// blocks a call needs at a time (AES-GCM-SIV's key derivation and tag),
+/// where [`encrypt_blocks`]'s chunk loop costs more than the rounds.
+pub(crate) fn encrypt_array<const N: usize>(
+    t: AesClmul,
+    rk: &RoundKeys,
+    blocks: [u128; N],
+) -> [u128; N] {
+    let _ = t;
     // SAFETY: the token proves AES-NI and SSE4.1.
-    unsafe { expand_ni(key) }
+    unsafe { encrypt_array_ni(rk, blocks) }
+}
+
+#[target_feature(enable = "aes,sse4.1")]
+fn encrypt_array_ni<const N: usize>(rk: &RoundKeys, blocks: [u128; N]) -> [u128; N] {
+    let mut x = blocks.map(|b| to_x(b ^ rk.rk[0]));
+    for r in 1..rk.rounds {
+        let k = to_x(rk.rk[r]);
+        for xi in &mut x {
+            *xi = _mm_aesenc_si128(*xi, k);
+        }
+    }
+    let last = to_x(rk.rk[rk.rounds]);
+    x.map(|xi| crate::simd::to_u128(_mm_aesenclast_si128(xi, last)))
 }
 
 #[target_feature(enable = "aes,sse4.1")]
@@ -168,6 +274,46 @@ fn encrypt_blocks_ni(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
         for (xi, b) in x.iter().zip(chunk.iter_mut()) {
             // SAFETY: `b` is 16 writable bytes.
             unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_aesenclast_si128(*xi, last)) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-word expansions of AES-128 and AES-256 against the
+    /// word-by-word one (FIPS 197 §5.2 as written), and `encrypt_array`
+    /// against `encrypt_blocks`, on keys from a fixed generator.
+    #[test]
+    fn fast_paths_match_the_word_loop() {
+        let Some(t) = AesClmul::get() else { return };
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..200 {
+            let mut key = [0u8; 32];
+            for b in &mut key {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                *b = (x >> 56) as u8;
+            }
+            for len in [16, 32] {
+                let fast = expand(t, &key[..len]);
+                // SAFETY: the token proves AES-NI and SSE4.1.
+                let slow = unsafe { expand_ni(&key[..len]) };
+                assert_eq!(
+                    (fast.rk, fast.rounds),
+                    (slow.rk, slow.rounds),
+                    "key {len}: {key:02x?}"
+                );
+                let blocks: [u128; 6] = core::array::from_fn(|i| u128::from(x) << i);
+                let mut want = blocks.map(u128::to_le_bytes);
+                encrypt_blocks(t, &fast, &mut want);
+                assert_eq!(
+                    encrypt_array(t, &fast, blocks),
+                    want.map(u128::from_le_bytes)
+                );
+            }
         }
     }
 }

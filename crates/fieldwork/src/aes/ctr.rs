@@ -22,9 +22,11 @@
 //! load, one XOR, one store. The kernels keep eight registers of blocks in
 //! flight (8, 16 and 32 blocks for xmm, ymm and zmm) to cover the latency
 //! of `aesenc` (4 cycles on Zen 4), and the round keys, broadcast to every
-//! lane, as memory operands. A tail shorter than one iteration goes
-//! through a zeroed stack buffer with only the registers it needs
-//! (`⌈len / register⌉`), and the buffer is wiped.
+//! lane. A tail shorter than one iteration runs all eight registers (on
+//! ymm, about the latency of one) and stores the whole ones in place, a
+//! partial last one through a zeroed register-sized stack buffer, wiped
+//! afterwards; callers of the zmm kernel give its tail to the ymm one
+//! ([`xor_zmm`] returns how many bytes it left).
 //!
 //! Measured inside AES-GCM-SIV (`peer-bench --filter gcm_siv`), which is
 //! where these kernels are used.
@@ -33,17 +35,20 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::RoundKeys;
+#[cfg(test)]
+use super::add32;
 #[cfg(test)]
 use super::{AesKey, ctr32le_xor_generic as xor_generic};
-use super::{RoundKeys, add32};
 use crate::cpu::{AesClmul, VaesAvx2, VaesAvx512};
 use crate::simd::{from_u128, ymm_from_u128s, zmm_from_u128s};
 use crate::vex256::{_mm256_aesenc_epi128, _mm256_aesenclast_epi128};
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128,
-    _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_loadu_si256,
-    _mm256_storeu_si256, _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128,
-    _mm512_aesenclast_epi128, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
+    _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm256_add_epi32,
+    _mm256_broadcastsi128_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm512_add_epi32, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
+    _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
 };
 use zeroize::Zeroize;
 
@@ -73,17 +78,23 @@ pub(crate) fn xor_ymm(t: VaesAvx2, rk: &RoundKeys, ctr: &[u8; 16], data: &mut [u
     }
 }
 
-/// XORs `data` with the key stream from `ctr` on zmm (VAES, AVX-512).
-pub(crate) fn xor_zmm(t: VaesAvx512, rk: &RoundKeys, ctr: &[u8; 16], data: &mut [u8]) {
+/// XORs the whole 32-block iterations of `data` with the key stream from
+/// `ctr` on zmm (VAES, AVX-512) and returns how many bytes that was (a
+/// multiple of 512): the rest goes to [`xor_ymm`] from the counter
+/// advanced by that many blocks, whose eight-register tail costs less.
+pub(crate) fn xor_zmm(t: VaesAvx512, rk: &RoundKeys, ctr: &[u8; 16], data: &mut [u8]) -> usize {
     let _ = t;
+    let done = data.len() / 512 * 512;
+    let (head, _) = data.split_at_mut(done);
     // SAFETY: the token proves VAES, AVX-512 F/BW/VL/DQ, AES-NI, SSE4.1.
     unsafe {
         match rk.rounds {
-            10 => xor_zmm_nr::<10>(rk, ctr, data),
-            12 => xor_zmm_nr::<12>(rk, ctr, data),
-            _ => xor_zmm_nr::<14>(rk, ctr, data),
+            10 => xor_zmm_nr::<10>(rk, ctr, head),
+            12 => xor_zmm_nr::<12>(rk, ctr, head),
+            _ => xor_zmm_nr::<14>(rk, ctr, head),
         }
     }
+    done
 }
 
 /// An xmm register holding `v[0]` (the one-lane form of
@@ -93,11 +104,17 @@ fn xmm_from_u128s(v: [u128; 1]) -> __m128i {
     from_u128(v[0])
 }
 
+/// The one-lane "broadcast" (for the kernel macro).
+#[inline(always)]
+fn xmm_same(k: __m128i) -> __m128i {
+    k
+}
+
 /// Generates the three kernels: `$lanes` blocks per register, eight
 /// registers an iteration.
 macro_rules! ctr_kernel {
     (
-        $name:ident, $feat:literal, $v:ty, $lanes:literal, from = $from:ident,
+        $name:ident, $feat:literal, $v:ty, $lanes:literal, from = $from:ident, bcast = $bcast:ident,
         add = $add:ident, enc = $enc:ident, last = $last:ident, xor = $xor:ident,
         load = $load:ident, store = $store:ident
     ) => {
@@ -105,14 +122,26 @@ macro_rules! ctr_kernel {
         fn $name<const NR: usize>(rk: &RoundKeys, ctr: &[u8; 16], data: &mut [u8]) {
             const REG: usize = 16 * $lanes;
             const ITER: usize = 8 * REG;
-            // Round keys in every lane (entries past `NR` are unused).
-            let k: [$v; 15] = core::array::from_fn(|r| $from([rk.rk[r]; $lanes]));
+            // Round keys broadcast to every lane straight from memory
+            // (entries past `NR` are unused): built from `[u128; lanes]`
+            // arrays they were scalar stores that the vector loads could
+            // not forward from.
+            let k: [$v; 15] = core::array::from_fn(|r| {
+                // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
+                let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
+                $bcast(key)
+            });
             // Counters of the eight registers of an iteration (block
-            // `j·lanes + i` in lane `i` of register `j`), and the step
-            // from one iteration to the next.
-            let c0 = u128::from_le_bytes(*ctr);
+            // `j·lanes + i` in lane `i` of register `j`): the broadcast
+            // counter block plus constants, and the step from one
+            // iteration to the next.
+            // SAFETY: `ctr` is 16 readable bytes.
+            let base = $bcast(unsafe { _mm_loadu_si128(ctr.as_ptr().cast()) });
             let mut c: [$v; 8] = core::array::from_fn(|j| {
-                $from(core::array::from_fn(|i| add32(c0, (j * $lanes + i) as u32)))
+                $add(
+                    base,
+                    $from(core::array::from_fn(|i| (j * $lanes + i) as u128)),
+                )
             });
             let advance: $v = $from([(8 * $lanes) as u128; $lanes]);
             let mut chunks = data.chunks_exact_mut(ITER);
@@ -135,29 +164,44 @@ macro_rules! ctr_kernel {
                     *cj = $add(*cj, advance);
                 }
             }
+            // The tail: `n` registers, whole ones straight from `data`,
+            // the partial last one through a zeroed register-sized buffer.
             let rest = chunks.into_remainder();
-            if rest.is_empty() {
+            let n = rest.len().div_ceil(REG);
+            if n == 0 {
                 return;
             }
-            let mut buf = [0u8; ITER];
-            buf[..rest.len()].copy_from_slice(rest);
-            let n = rest.len().div_ceil(REG);
+            // All eight registers, used or not: with a run-time count the
+            // blocks went through memory every round (a store-forwarding
+            // chain), while eight registers' rounds issue in about the
+            // latency of one (`aesenc`: 4 cycles, two a cycle on ymm).
             let mut x: [$v; 8] = core::array::from_fn(|j| $xor(c[j], k[0]));
             for kr in &k[1..NR] {
-                for xi in &mut x[..n] {
+                for xi in &mut x {
                     *xi = $enc(*xi, *kr);
                 }
             }
-            let p = buf.as_mut_ptr();
-            for (j, xi) in x[..n].iter().enumerate() {
-                // SAFETY: `j < n ≤ 8`: inside `buf`.
+            let whole = rest.len() / REG;
+            let (full, part) = rest.split_at_mut(whole * REG);
+            let p = full.as_mut_ptr();
+            for (j, xi) in x[..whole].iter().enumerate() {
+                // SAFETY: `j < whole`: a whole register inside `full`.
                 unsafe {
                     let q = p.add(j * REG).cast();
                     $store(q, $xor($last(*xi, k[NR]), $load(q)));
                 }
             }
-            rest.copy_from_slice(&buf[..rest.len()]);
-            buf.zeroize();
+            if !part.is_empty() {
+                let mut buf = [0u8; REG];
+                buf[..part.len()].copy_from_slice(part);
+                // SAFETY: `buf` is one register wide.
+                unsafe {
+                    let q = buf.as_mut_ptr().cast();
+                    $store(q, $xor($last(x[whole], k[NR]), $load(q)));
+                }
+                part.copy_from_slice(&buf[..part.len()]);
+                buf.zeroize();
+            }
         }
     };
 }
@@ -168,6 +212,7 @@ ctr_kernel!(
     __m128i,
     1,
     from = xmm_from_u128s,
+    bcast = xmm_same,
     add = _mm_add_epi32,
     enc = _mm_aesenc_si128,
     last = _mm_aesenclast_si128,
@@ -182,6 +227,7 @@ ctr_kernel!(
     __m256i,
     2,
     from = ymm_from_u128s,
+    bcast = _mm256_broadcastsi128_si256,
     add = _mm256_add_epi32,
     enc = _mm256_aesenc_epi128,
     last = _mm256_aesenclast_epi128,
@@ -196,6 +242,7 @@ ctr_kernel!(
     __m512i,
     4,
     from = zmm_from_u128s,
+    bcast = _mm512_broadcast_i32x4,
     add = _mm512_add_epi32,
     enc = _mm512_aesenc_epi128,
     last = _mm512_aesenclast_epi128,
@@ -247,9 +294,13 @@ mod tests {
                         xor_ymm(t, rk, &ctr, &mut got);
                         assert_eq!(got, want, "ymm, key {key_len}, ctr {low:#x}, len {len}");
                     }
-                    if let Some(t) = VaesAvx512::get() {
+                    if let (Some(t), Some(t2)) = (VaesAvx512::get(), VaesAvx2::get()) {
                         let mut got = data.clone();
-                        xor_zmm(t, rk, &ctr, &mut got);
+                        let done = xor_zmm(t, rk, &ctr, &mut got);
+                        assert_eq!(done, len / 512 * 512);
+                        let next =
+                            add32(u128::from_le_bytes(ctr), (done / 16) as u32).to_le_bytes();
+                        xor_ymm(t2, rk, &next, &mut got[done..]);
                         assert_eq!(got, want, "zmm, key {key_len}, ctr {low:#x}, len {len}");
                     }
                 }

@@ -100,10 +100,23 @@ impl AesKey {
 
     /// Encrypts one block in place.
     pub(crate) fn encrypt_block(&self, block: &mut [u8; 16]) {
+        let [b] = self.encrypt_array([u128::from_le_bytes(*block)]);
+        *block = b.to_le_bytes();
+    }
+
+    /// Encrypts `N` blocks (each read little-endian), in registers on
+    /// AES-NI: for the few blocks a call needs at once.
+    pub(crate) fn encrypt_array<const N: usize>(&self, blocks: [u128; N]) -> [u128; N] {
         match self {
             #[cfg(target_arch = "x86_64")]
-            AesKey::AesNi(t, rk) => aesni::encrypt_blocks(*t, rk, core::slice::from_mut(block)),
-            AesKey::Portable(k) => k.encrypt_block(block),
+            AesKey::AesNi(t, rk) => aesni::encrypt_array(*t, rk, blocks),
+            AesKey::Portable(k) => blocks.map(|b| {
+                let mut x = b.to_le_bytes();
+                k.encrypt_block(&mut x);
+                let y = u128::from_le_bytes(x);
+                x.zeroize();
+                y
+            }),
         }
     }
 

@@ -119,13 +119,13 @@ const AAD_BYTES: usize = 13;
 /// Bytes of additional data in the GMAC row.
 const GMAC_AAD_BYTES: usize = 16384;
 /// Tag bytes.
-const TAG: usize = 16;
+pub(super) const TAG: usize = 16;
 /// The misaligned row's message length and its offset from a cache line.
 const MISALIGNED: (usize, usize) = (16384, 16);
 
 /// A byte buffer placed `offset` bytes past a 4 KiB boundary (so past a
 /// 64-byte one too).
-struct Placed {
+pub(super) struct Placed {
     store: Vec<u8>,
     start: usize,
     len: usize,
@@ -133,7 +133,7 @@ struct Placed {
 
 impl Placed {
     /// A copy of `data` at `offset` (< 4096) bytes past a page boundary.
-    fn new(data: &[u8], offset: usize) -> Placed {
+    pub(super) fn new(data: &[u8], offset: usize) -> Placed {
         let mut store = vec![0u8; data.len() + 8192];
         let start = (4096 - store.as_ptr() as usize % 4096) % 4096 + offset;
         store[start..start + data.len()].copy_from_slice(data);
@@ -161,8 +161,9 @@ const KAT_PT: [u8; 60] = hex(concat!(
 /// … and the additional data, shared by both cases.
 const KAT_AAD: [u8; 20] = hex("feedfacedeadbeeffeedfacedeadbeefabaddad2");
 
-/// One keyed AES-GCM implementation, as the timed routines call it.
-trait Gcm: 'static {
+/// One keyed AES-GCM (or AES-GCM-SIV: the same calls, see `gcm_siv.rs`)
+/// implementation, as the timed routines call it.
+pub(super) trait Gcm: 'static {
     /// Encrypts `buf` in place and returns the tag (`None` on an error).
     fn seal(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option<[u8; TAG]>;
     /// Decrypts `sealed` (ciphertext ‖ tag) in place; whether it was
@@ -236,7 +237,7 @@ ours! {
 }
 
 /// RustCrypto's `aes-gcm` types, through `AeadInOut` on a buffer in place.
-struct RustCrypto<T>(T);
+pub(super) struct RustCrypto<T>(pub(super) T);
 
 impl<T> Gcm for RustCrypto<T>
 where
@@ -707,7 +708,7 @@ where
 
 /// `n` encryptions of `buf` in place (the buffer's contents change each
 /// call; the cost does not).
-fn seal_routine<G: Gcm>(
+pub(super) fn seal_routine<G: Gcm>(
     mut g: G,
     nonce: [u8; 12],
     aad: Rc<[u8]>,
@@ -717,7 +718,7 @@ fn seal_routine<G: Gcm>(
         for _ in 0..n {
             let tag = g
                 .seal(black_box(&nonce), black_box(&aad), black_box(buf.bytes()))
-                .expect("AES-GCM encryption (checked before timing)");
+                .expect("encryption (checked before timing)");
             black_box(tag);
         }
     })
@@ -725,7 +726,7 @@ fn seal_routine<G: Gcm>(
 
 /// `n` decryptions of `pristine` (ciphertext ‖ tag): each copies it into
 /// the work buffer, then opens it there.
-fn open_routine<G: Gcm>(
+pub(super) fn open_routine<G: Gcm>(
     mut g: G,
     nonce: [u8; 12],
     aad: Rc<[u8]>,
@@ -739,7 +740,7 @@ fn open_routine<G: Gcm>(
             let work = work.bytes();
             work.copy_from_slice(black_box(source.bytes()));
             let authentic = g.open(black_box(&nonce), black_box(&aad), black_box(work));
-            assert!(authentic, "AES-GCM decryption (checked before timing)");
+            assert!(authentic, "decryption (checked before timing)");
         }
         black_box(work.bytes());
     })

@@ -8,6 +8,7 @@
 pub mod chachapoly;
 pub mod clmul64;
 pub mod gcm;
+pub mod gcm_siv;
 pub mod gf2m;
 pub mod gf2x_mul;
 pub mod ghash;
@@ -147,6 +148,7 @@ pub const GROUPS: &[(&str, CaseBuilder)] = &[
     ("kummer", kummer::cases),
     ("ghash", ghash::cases),
     ("gcm", gcm::cases),
+    ("gcm_siv", gcm_siv::cases),
     ("poly1305", poly1305::cases),
     ("chacha20", chachapoly::keystream_cases),
     ("chachapoly", chachapoly::cases),
