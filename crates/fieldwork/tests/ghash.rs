@@ -92,7 +92,9 @@ fn backends_agree_with_portable() {
     let mut rng = common::Rng::new(0x6ba5);
     let mut lens: Vec<usize> = (0..=1100).collect();
     // Around the split kernel's first zmm call on a fresh key (128 blocks).
-    lens.extend([2032, 2047, 2048, 2063, 4096, 4096 + 16 * 31, 65536 + 48]);
+    // Around the Intel ymm kernel's first ymm call on a fresh key (192).
+    lens.extend([2032, 2047, 2048, 2063, 3056, 3071, 3072, 3087]);
+    lens.extend([4096, 4096 + 16 * 31, 65536 + 48]);
     for &n in &lens {
         let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
         let data = random_bytes(&mut rng, n);
@@ -124,7 +126,7 @@ fn backends_agree_with_portable() {
             g.update(&data);
             assert_eq!(g.finalize(), want_g, "ghash vpclmulqdq-ymm, {n} bytes");
         }
-        // Both zmm kernels on any AVX-512 CPU (each vendor's best is one).
+        // Every vendor's choice on any CPU with its instructions.
         for split in [false, true] {
             if let Some(mut p) = Polyval::new_vpclmulqdq_zmm(&h, split) {
                 p.update(&data);
@@ -135,15 +137,61 @@ fn backends_agree_with_portable() {
                 assert_eq!(g.finalize(), want_g, "ghash zmm split {split}, {n} bytes");
             }
         }
+        if let Some(mut p) = Polyval::new_vpclmulqdq_zmm_split_xmm(&h) {
+            p.update(&data);
+            assert_eq!(p.finalize(), want_p, "polyval zmm split-xmm, {n} bytes");
+        }
+        if let Some(mut g) = GHash::new_vpclmulqdq_zmm_split_xmm(&h) {
+            g.update(&data);
+            assert_eq!(g.finalize(), want_g, "ghash zmm split-xmm, {n} bytes");
+        }
+        if let Some(mut p) = Polyval::new_vpclmulqdq_ymm_fresh_xmm(&h) {
+            p.update(&data);
+            assert_eq!(p.finalize(), want_p, "polyval ymm fresh-xmm, {n} bytes");
+        }
+        if let Some(mut g) = GHash::new_vpclmulqdq_ymm_fresh_xmm(&h) {
+            g.update(&data);
+            assert_eq!(g.finalize(), want_g, "ghash ymm fresh-xmm, {n} bytes");
+        }
     }
 }
 
-/// The split zmm kernel changes kernels between calls: short calls (ymm,
-/// whose table holds 16 powers) before and after long ones (zmm, 32), in
-/// both hashes, at lengths around the 16- and 32-block groups and around
-/// the 128 blocks from which a fresh key's call takes the zmm kernel.
+/// The kernels that change kernels between calls (AMD's split zmm kernel,
+/// Intel's zmm and ymm ones, and the plain zmm kernel for comparison):
+/// short calls (ymm, whose table holds 16 powers, or xmm) before and after
+/// long ones (zmm, 32), in both hashes, at lengths around the 16- and
+/// 32-block groups, around the 128 blocks from which a fresh key's call
+/// takes the zmm kernel and the 192 from which Intel's ymm kernel makes
+/// its 16 powers.
 #[test]
 fn split_kernel_streams_across_its_kernels() {
+    type Make = fn(&[u8; 16]) -> Option<(Polyval, GHash)>;
+    let makers: [(&str, Make); 4] = [
+        ("zmm", |h| {
+            Some((
+                Polyval::new_vpclmulqdq_zmm(h, false)?,
+                GHash::new_vpclmulqdq_zmm(h, false)?,
+            ))
+        }),
+        ("zmm split", |h| {
+            Some((
+                Polyval::new_vpclmulqdq_zmm(h, true)?,
+                GHash::new_vpclmulqdq_zmm(h, true)?,
+            ))
+        }),
+        ("zmm split-xmm", |h| {
+            Some((
+                Polyval::new_vpclmulqdq_zmm_split_xmm(h)?,
+                GHash::new_vpclmulqdq_zmm_split_xmm(h)?,
+            ))
+        }),
+        ("ymm fresh-xmm", |h| {
+            Some((
+                Polyval::new_vpclmulqdq_ymm_fresh_xmm(h)?,
+                GHash::new_vpclmulqdq_ymm_fresh_xmm(h)?,
+            ))
+        }),
+    ];
     let mut rng = common::Rng::new(0x5b11);
     let cuts: &[&[usize]] = &[
         &[64, 4096, 100],
@@ -151,21 +199,21 @@ fn split_kernel_streams_across_its_kernels() {
         &[3, 16 * 16, 16 * 47, 16 * 2],
         &[16 * 40, 16 * 17, 16 * 32],
         &[16 * 31, 16 * 32, 16 * 15, 16 * 48 + 15],
-        // Fresh key: 127 blocks stay on ymm, then 128 make the 32 powers,
-        // then 40 run on zmm with them.
+        // Fresh key: 127 blocks stay on ymm (or xmm), then 128 make the 32
+        // powers, then 40 run on zmm with them.
         &[16 * 127, 16 * 128, 16 * 40, 16 * 100 + 9],
         &[16 * 64, 16 * 127 + 3, 16 * 33],
+        // Intel's ymm kernel: 191 blocks on xmm, then 192 make 16 powers.
+        &[16 * 191, 16 * 192, 16 * 40, 16 * 33 + 1],
+        &[16 * 40 + 7, 16 * 191, 16 * 31],
     ];
     for (i, parts) in cuts.iter().enumerate() {
         let total: usize = parts.iter().sum();
-        for split in [false, true] {
+        for (name, make) in makers {
             let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
             let data = random_bytes(&mut rng, total);
-            let (Some(mut p), Some(mut g)) = (
-                Polyval::new_vpclmulqdq_zmm(&h, split),
-                GHash::new_vpclmulqdq_zmm(&h, split),
-            ) else {
-                return;
+            let Some((mut p, mut g)) = make(&h) else {
+                continue;
             };
             let mut at = 0;
             for &k in *parts {
@@ -177,16 +225,8 @@ fn split_kernel_streams_across_its_kernels() {
             want_p.update(&data);
             let mut want_g = GHash::new_portable(&h);
             want_g.update(&data);
-            assert_eq!(
-                p.finalize(),
-                want_p.finalize(),
-                "polyval case {i} split {split}"
-            );
-            assert_eq!(
-                g.finalize(),
-                want_g.finalize(),
-                "ghash case {i} split {split}"
-            );
+            assert_eq!(p.finalize(), want_p.finalize(), "polyval case {i} {name}");
+            assert_eq!(g.finalize(), want_g.finalize(), "ghash case {i} {name}");
         }
     }
 }

@@ -85,9 +85,20 @@
 //! (`SPLIT_FRESH_BLOCKS`; with the powers made, the zmm kernel takes 32
 //! blocks and more): GHASH with key setup, `peer-bench --filter ghash`,
 //! ticks, 1 KiB 439 → 412, 1 420 B 563 → 530; 2 KiB 548 either way (the
-//! ymm kernel alone: 571). Intel keeps the zmm kernel
-//! with xmm tails (`vpclmulqdq`), as measured on the Xeon; the ymm short
-//! path has not been timed there.
+//! ymm kernel alone: 571).
+//!
+//! Intel's choices differ where the wide kernels' powers must first be
+//! made (16 or 32 of them, in a boxed table): there the xmm kernel, whose
+//! eight powers live in the state, is the faster for mid-length calls.
+//! With AVX-512 the best kernel is `vpclmulqdq-split-xmm`: ymm below 32
+//! blocks, xmm for a fresh key below 128, zmm (with xmm tails) otherwise;
+//! without it `vpclmulqdq-ymm-fresh-xmm`: xmm for a fresh key from 32 to
+//! 191 blocks, ymm otherwise. Xeon family 6 model 207, `peer-bench
+//! --filter polyval`, cycles with key setup, zmm / ymm / xmm kernel alone:
+//! 64 B 123 / 77 / 124, 256 B 171 / 141 / 171, 1 KiB 472 / 446 / 325,
+//! 1 420 B 607 / 563 / 473, 2 KiB 571 / 594 / 529, 4 KiB 774 / 891 / 939;
+//! under `FIELDWORK_MAX_ISA=avx2` ymm / xmm: 1 KiB 460 / 331, 2 KiB
+//! 609 / 540, 4 KiB 917 / 957 (2026-11-25).
 //!
 //! POLYVAL of 64 bytes is 0.89× RustCrypto's `polyval` 0.7.3 on an AMD
 //! EPYC Zen 3, 256 bytes 0.91×, 1 KiB 1.20× (`peer-bench --filter
@@ -146,6 +157,10 @@ const LOW: usize = 8;
 /// even when its 32 powers must first be made (see
 /// [`Kernel::for_blocks`]).
 const SPLIT_FRESH_BLOCKS: usize = 128;
+/// Below this many blocks a call of the Intel ymm kernel
+/// ([`Kernel::YmmFreshXmm`]) that would first make the ymm kernel's 16
+/// powers runs on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
+const YMM_FRESH_XMM_BLOCKS: usize = 192;
 
 /// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time).
 #[inline]
@@ -162,8 +177,19 @@ enum Kernel {
     /// kernel below and for what the zmm groups leave ([`Kernel::for_blocks`]).
     #[cfg(target_arch = "x86_64")]
     ZmmSplit(cpu::Avx512Clmul),
+    /// Intel with AVX-512: the ymm kernel below 32 blocks, the xmm kernel
+    /// for a call that would first make the zmm kernel's 32 powers below
+    /// [`SPLIT_FRESH_BLOCKS`], else the zmm kernel with xmm tails
+    /// ([`Kernel::for_blocks`]).
+    #[cfg(target_arch = "x86_64")]
+    ZmmSplitXmm(cpu::Avx512Clmul),
     #[cfg(target_arch = "x86_64")]
     Ymm(cpu::Avx2Clmul),
+    /// Intel without AVX-512: the ymm kernel, but the xmm kernel for a
+    /// call of [`ymm::MIN_BLOCKS`] to [`YMM_FRESH_XMM_BLOCKS`] blocks that
+    /// would first make the ymm kernel's 16 powers ([`Kernel::for_blocks`]).
+    #[cfg(target_arch = "x86_64")]
+    YmmFreshXmm(cpu::Avx2Clmul),
     #[cfg(target_arch = "x86_64")]
     Xmm(cpu::Clmul),
     Portable,
@@ -172,12 +198,22 @@ enum Kernel {
 impl Kernel {
     fn best() -> Kernel {
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = Kernel::vpclmulqdq_zmm(cpu::vendor_is_amd()) {
-            return k;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Kernel::Ymm(t);
+        {
+            let amd = cpu::vendor_is_amd();
+            if let Some(t) = cpu::Avx512Clmul::get() {
+                return if amd {
+                    Kernel::ZmmSplit(t)
+                } else {
+                    Kernel::ZmmSplitXmm(t)
+                };
+            }
+            if let Some(t) = cpu::Avx2Clmul::get() {
+                return if amd {
+                    Kernel::Ymm(t)
+                } else {
+                    Kernel::YmmFreshXmm(t)
+                };
+            }
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
@@ -187,18 +223,65 @@ impl Kernel {
     }
 
     /// The kernel that takes a call of `n` whole blocks when `ready`
-    /// powers are made: the split kernel's ymm half below [`POWERS`]
-    /// blocks, and below [`SPLIT_FRESH_BLOCKS`] while the zmm kernel's 32
-    /// powers are not made yet (making them costs more than the zmm
-    /// groups save on such a call), else `self`.
+    /// powers are made. Making a wide kernel's powers (and the box that
+    /// holds them) costs more than its groups save on a mid-length call:
+    ///
+    /// - `ZmmSplit` (AMD): the ymm kernel below [`POWERS`] blocks, and
+    ///   below [`SPLIT_FRESH_BLOCKS`] while the zmm kernel's 32 powers are
+    ///   not made yet;
+    /// - `ZmmSplitXmm` (Intel): the ymm kernel below [`POWERS`] blocks
+    ///   (its short path needs eight powers), the xmm kernel below
+    ///   [`SPLIT_FRESH_BLOCKS`] while the 32 are not made, else plain zmm;
+    /// - `YmmFreshXmm` (Intel): the xmm kernel from [`ymm::MIN_BLOCKS`] to
+    ///   [`YMM_FRESH_XMM_BLOCKS`] blocks while the ymm kernel's 16 powers
+    ///   are not made, else plain ymm;
+    /// - any other kernel: itself.
     fn for_blocks(self, n: usize, ready: usize) -> Kernel {
         match self {
             #[cfg(target_arch = "x86_64")]
             Kernel::ZmmSplit(t) if n < POWERS || (ready < POWERS && n < SPLIT_FRESH_BLOCKS) => {
                 Kernel::Ymm(t.avx2_clmul())
             }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::ZmmSplitXmm(t) => {
+                if n < POWERS {
+                    Kernel::Ymm(t.avx2_clmul())
+                } else if ready < POWERS && n < SPLIT_FRESH_BLOCKS {
+                    Kernel::Xmm(t.clmul())
+                } else {
+                    Kernel::Zmm(t)
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::YmmFreshXmm(t) => {
+                if ready < ymm::GROUP && (ymm::MIN_BLOCKS..YMM_FRESH_XMM_BLOCKS).contains(&n) {
+                    Kernel::Xmm(t.clmul())
+                } else {
+                    Kernel::Ymm(t)
+                }
+            }
             k => k,
         }
+    }
+
+    /// The zmm kernel with Intel's choice of kernels by call
+    /// ([`Kernel::ZmmSplitXmm`]), if usable (tests and benchmarks).
+    fn vpclmulqdq_zmm_split_xmm() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512Clmul::get() {
+            return Some(Kernel::ZmmSplitXmm(t));
+        }
+        None
+    }
+
+    /// The ymm kernel with Intel's choice for a fresh key
+    /// ([`Kernel::YmmFreshXmm`]), if usable (tests and benchmarks).
+    fn vpclmulqdq_ymm_fresh_xmm() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Kernel::YmmFreshXmm(t));
+        }
+        None
     }
 
     /// The zmm kernel, plain or split (AMD's choice in [`Kernel::best`]),
@@ -241,7 +324,11 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::ZmmSplit(_) => "vpclmulqdq-split",
             #[cfg(target_arch = "x86_64")]
+            Kernel::ZmmSplitXmm(_) => "vpclmulqdq-split-xmm",
+            #[cfg(target_arch = "x86_64")]
             Kernel::Ymm(_) => "vpclmulqdq-ymm",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::YmmFreshXmm(_) => "vpclmulqdq-ymm-fresh-xmm",
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(_) => "pclmulqdq",
             Kernel::Portable => "portable",
@@ -345,9 +432,9 @@ impl State {
         // takes groups of at most 8.
         let upto = match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(_) | Kernel::ZmmSplit(_) if n >= POWERS => POWERS,
+            Kernel::Zmm(_) | Kernel::ZmmSplit(_) | Kernel::ZmmSplitXmm(_) if n >= POWERS => POWERS,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(_) if n >= ymm::MIN_BLOCKS => ymm::GROUP,
+            Kernel::Ymm(_) | Kernel::YmmFreshXmm(_) if n >= ymm::MIN_BLOCKS => ymm::GROUP,
             _ => n.min(LOW),
         };
         if self.ready >= upto {
@@ -355,9 +442,11 @@ impl State {
         }
         let fill = |out: &mut [u128], from: usize| match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(t) | Kernel::ZmmSplit(t) => clmul::powers(t.clmul(), out, from),
+            Kernel::Zmm(t) | Kernel::ZmmSplit(t) | Kernel::ZmmSplitXmm(t) => {
+                clmul::powers(t.clmul(), out, from)
+            }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(t) => ymm::powers(t, out, from),
+            Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::powers(t, out, from),
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(t) => clmul::powers(t, out, from),
             Kernel::Portable => {
@@ -384,9 +473,11 @@ impl State {
             table[..LOW].copy_from_slice(&self.low);
             match kernel {
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Zmm(t) | Kernel::ZmmSplit(t) => vpclmul::extend_powers(t, table),
+                Kernel::Zmm(t) | Kernel::ZmmSplit(t) | Kernel::ZmmSplitXmm(t) => {
+                    vpclmul::extend_powers(t, table)
+                }
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Ymm(t) => ymm::extend_powers(t, table),
+                Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::extend_powers(t, table),
                 _ => fill(&mut table[..upto], LOW),
             }
             self.wide = Some(all);
@@ -552,11 +643,11 @@ impl crate::test_util::SecretSpans for GHash {
 fn absorb_blocks(kernel: Kernel, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Zmm(t) => vpclmul::update(t, powers, acc, data, reflect),
+        Kernel::Zmm(t) | Kernel::ZmmSplitXmm(t) => vpclmul::update(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
         Kernel::ZmmSplit(t) => vpclmul::update_split(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
-        Kernel::Ymm(t) => ymm::update(t, powers, acc, data, reflect),
+        Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::update(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
         Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
         Kernel::Portable => {
@@ -663,8 +754,10 @@ impl Polyval {
     }
 
     /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-split` (zmm
-    /// from 32 blocks, ymm below: AMD), `vpclmulqdq-ymm`, `pclmulqdq` or
-    /// `portable`.
+    /// from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm` (the same,
+    /// with xmm for a fresh key's mid-length calls: Intel),
+    /// `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel without
+    /// AVX-512), `pclmulqdq` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.inner.kernel.name()
     }
@@ -702,6 +795,26 @@ impl Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
+
+    /// The zmm kernel with Intel's choice of kernels by call length, on
+    /// any AVX-512 CPU.
+    #[doc(hidden)]
+    #[inline]
+    pub fn new_vpclmulqdq_zmm_split_xmm(h: &[u8; 16]) -> Option<Polyval> {
+        Kernel::vpclmulqdq_zmm_split_xmm().map(|k| Polyval {
+            inner: State::new(u128::from_le_bytes(*h), false, k),
+        })
+    }
+
+    /// The ymm kernel with Intel's choice for a fresh key's mid-length
+    /// calls, on any CPU with VPCLMULQDQ and AVX2.
+    #[doc(hidden)]
+    #[inline]
+    pub fn new_vpclmulqdq_ymm_fresh_xmm(h: &[u8; 16]) -> Option<Polyval> {
+        Kernel::vpclmulqdq_ymm_fresh_xmm().map(|k| Polyval {
+            inner: State::new(u128::from_le_bytes(*h), false, k),
+        })
+    }
 }
 
 impl GHash {
@@ -731,8 +844,10 @@ impl GHash {
     }
 
     /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-split` (zmm
-    /// from 32 blocks, ymm below: AMD), `vpclmulqdq-ymm`, `pclmulqdq` or
-    /// `portable`.
+    /// from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm` (the same,
+    /// with xmm for a fresh key's mid-length calls: Intel),
+    /// `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel without
+    /// AVX-512), `pclmulqdq` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.inner.kernel.name()
     }
@@ -760,6 +875,20 @@ impl GHash {
     #[inline]
     pub fn new_vpclmulqdq_zmm(h: &[u8; 16], split: bool) -> Option<GHash> {
         Kernel::vpclmulqdq_zmm(split).map(|k| GHash::with_kernel(h, k))
+    }
+
+    /// See [`Polyval::new_vpclmulqdq_zmm_split_xmm`].
+    #[doc(hidden)]
+    #[inline]
+    pub fn new_vpclmulqdq_zmm_split_xmm(h: &[u8; 16]) -> Option<GHash> {
+        Kernel::vpclmulqdq_zmm_split_xmm().map(|k| GHash::with_kernel(h, k))
+    }
+
+    /// See [`Polyval::new_vpclmulqdq_ymm_fresh_xmm`].
+    #[doc(hidden)]
+    #[inline]
+    pub fn new_vpclmulqdq_ymm_fresh_xmm(h: &[u8; 16]) -> Option<GHash> {
+        Kernel::vpclmulqdq_ymm_fresh_xmm().map(|k| GHash::with_kernel(h, k))
     }
 }
 
