@@ -34,12 +34,14 @@
 //!   with VPCLMULQDQ in one loop, 16 blocks per iteration, with aggregated
 //!   reduction (Gueron & Kounavis, Intel white paper 323640); its
 //!   derivations are in `docs/gcm-stitched-kernels.md`.
-//! - `vaes-avx512-split` (AMD cores with AVX-512, Zen 4 on): the zmm
-//!   kernel from 1 KiB (AES-128) or 1.5 KiB (AES-192/256) of message and
-//!   associated data, the ymm kernel below, where its short-message path
-//!   is faster on these cores (AES-128 16 B: 1.29× ring against 0.97×
-//!   with the zmm kernel alone; `peer-bench --filter gcm`, Zen 4 family 25
-//!   model 17, 2026-11-24).
+//! - `vaes-avx512-split` (every CPU with AVX-512): the zmm kernel for
+//!   long messages, the ymm kernel for short ones, where its
+//!   short-message path is faster: on AMD (Zen 4 on) below 1 KiB (AES-128)
+//!   or 1.5 KiB (AES-192/256) of message and associated data (AES-128
+//!   16 B: 1.29× ring against 0.97× with the zmm kernel alone;
+//!   `peer-bench --filter gcm`, Zen 4 family 25 model 17, 2026-11-24), on
+//!   Intel below 160 bytes (16 B: 161 against 183 cycles, Xeon family 6
+//!   model 207, 2026-11-25).
 //! - `vaes-avx2`: the same stitched kernel on ymm (`gcm/vaes256.rs`, two
 //!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
 //!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack
@@ -169,8 +171,8 @@ impl Schedule {
 enum Engine {
     #[cfg(target_arch = "x86_64")]
     Vaes512(vaes512::Key),
-    /// AMD cores with AVX-512 (Zen 4 on): the zmm kernel for long messages,
-    /// the ymm one below [`Split::narrow_below`] bytes (see [`Split`]).
+    /// CPUs with AVX-512: the zmm kernel for long messages, the ymm one
+    /// below [`Split::narrow_below`] bytes (see [`Split`]).
     #[cfg(target_arch = "x86_64")]
     Vaes512Split(Split),
     #[cfg(target_arch = "x86_64")]
@@ -200,15 +202,25 @@ impl crate::test_util::SecretSpans for Engine {
     }
 }
 
-/// The zmm and ymm engines of one key, for AMD cores with AVX-512: on
-/// Zen 4 (AMD EPYC family 25 model 17) the zmm kernel's short-message path
-/// (byte-masked zmm loads and stores, the zmm set-up of a call) costs more
-/// than the whole ymm kernel: AES-128-GCM sealing 16 B took 299 cycles
-/// against 181, 256 B 329 against 269; from 1 KiB (AES-128) or 1.5 KiB
-/// (AES-256) the zmm kernel wins (`peer-bench --filter gcm`, columns
-/// `vaes-avx512` and `vaes-avx2-karatsuba`, 2026-11-24). On Intel the zmm
-/// kernel is the faster at every length (Xeon family 6 model 207: 16 B
-/// 221 against 244 cycles), so Intel keys hold the zmm engine alone.
+/// On Intel CPUs with AVX-512, messages (plaintext and associated data
+/// together) shorter than this run on the ymm kernel: between the 77
+/// bytes where it is measured faster and the 269 where it is not (see
+/// [`Split`]).
+#[cfg(target_arch = "x86_64")]
+const NARROW_BELOW_INTEL: usize = 160;
+
+/// The zmm and ymm engines of one key, for CPUs with AVX-512: the zmm
+/// kernel's short-message path (byte-masked zmm loads and stores, the zmm
+/// set-up of a call) costs more than the whole ymm kernel on short
+/// messages. On Zen 4 (AMD EPYC family 25 model 17) AES-128-GCM sealing
+/// 16 B took 299 cycles against 181, 256 B 329 against 269, and the zmm
+/// kernel wins from 1 KiB (AES-128) or 1.5 KiB (AES-256) (`peer-bench
+/// --filter gcm`, columns `vaes-avx512` and `vaes-avx2-karatsuba`,
+/// 2026-11-24). On an Intel Xeon (family 6 model 207, 2026-11-25, same
+/// command) the ymm kernel wins by less and for less long: 16 B 161 against
+/// 183 cycles (decryption 151 against 181), 64 B 167 against 183; at 256 B
+/// the two are level for sealing and the zmm kernel is 14 % faster for
+/// opening, so Intel's crossover is [`NARROW_BELOW_INTEL`].
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone)]
 struct Split {
@@ -223,13 +235,7 @@ impl Engine {
     /// The best engine this CPU runs.
     fn best(key: &[u8]) -> Engine {
         #[cfg(target_arch = "x86_64")]
-        if crate::cpu::vendor_is_amd()
-            && let Some(e) = Engine::vaes512_split(key)
-        {
-            return e;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Engine::vaes512(key) {
+        if let Some(e) = Engine::vaes512_split(key) {
             return e;
         }
         #[cfg(target_arch = "x86_64")]
@@ -275,13 +281,19 @@ impl Engine {
         )))
     }
 
-    /// Both vector engines, the ymm one with AMD's (Karatsuba) schedule.
+    /// Both vector engines, the ymm one with this CPU's schedule, and the
+    /// crossover measured on this CPU's vendor (see [`Split`]).
     #[cfg(target_arch = "x86_64")]
     fn vaes512_split(key: &[u8]) -> Option<Engine> {
+        let narrow_below = match (crate::cpu::vendor_is_amd(), key.len()) {
+            (true, 16) => 1024,
+            (true, _) => 1536,
+            (false, _) => NARROW_BELOW_INTEL,
+        };
         Some(Engine::Vaes512Split(Split {
             wide: vaes512::Key::new(cpu::VaesAvx512::get()?, key),
-            narrow: vaes256::Key::new(cpu::VaesAvx2::get()?, key, Schedule::Karatsuba),
-            narrow_below: if key.len() == 16 { 1024 } else { 1536 },
+            narrow: vaes256::Key::new(cpu::VaesAvx2::get()?, key, Schedule::for_this_cpu()),
+            narrow_below,
         }))
     }
 
@@ -466,8 +478,8 @@ macro_rules! gcm_type {
                 self.key.decrypt(iv, aad, buf, tag)
             }
 
-            /// The backend in use: `vaes-avx512`, `vaes-avx512-split` (AMD
-            /// cores with AVX-512: the ymm kernel for short messages),
+            /// The backend in use: `vaes-avx512`, `vaes-avx512-split` (CPUs
+            /// with AVX-512: the ymm kernel for short messages),
             /// `vaes-avx2` (Intel's schedule), `vaes-avx2-karatsuba`
             /// (AMD's), `aes-ni` or `portable`.
             pub fn backend_name(&self) -> &'static str {
@@ -508,8 +520,8 @@ macro_rules! gcm_type {
                 Engine::vaes512(key).map(|key| $name { key })
             }
 
-            /// The zmm engine for long messages and the ymm one (Karatsuba
-            /// schedule) for short ones: the choice on AMD CPUs.
+            /// The zmm engine for long messages and the ymm one (this CPU's
+            /// schedule) for short ones: the choice on CPUs with AVX-512.
             #[doc(hidden)]
             pub fn new_vaes512_split(key: &[u8; $bytes]) -> Option<$name> {
                 Engine::vaes512_split(key).map(|key| $name { key })
