@@ -22,10 +22,10 @@
 //! load, one XOR, one store. The kernels keep eight registers of blocks in
 //! flight (8, 16 and 32 blocks for xmm, ymm and zmm) to cover the latency
 //! of `aesenc` (4 cycles on Zen 4), and the round keys, broadcast to every
-//! lane. A tail shorter than one iteration runs all eight registers (on
-//! ymm, about the latency of one) and stores the whole ones in place, a
-//! partial last one through a zeroed register-sized stack buffer, wiped
-//! afterwards; callers of the zmm kernel give its tail to the ymm one
+//! lane. A tail that fits one register runs one; a longer tail shorter
+//! than one iteration runs all eight registers (on ymm, about the latency
+//! of one) and stores the whole ones in place, a partial last one through
+//! a zeroed register-sized stack buffer, wiped afterwards; callers of the zmm kernel give its tail to the ymm one
 //! ([`xor_zmm`] returns how many bytes it left).
 //!
 //! Measured inside AES-GCM-SIV (`peer-bench --filter gcm_siv`), which is
@@ -171,10 +171,38 @@ macro_rules! ctr_kernel {
             if n == 0 {
                 return;
             }
-            // All eight registers, used or not: with a run-time count the
-            // blocks went through memory every round (a store-forwarding
-            // chain), while eight registers' rounds issue in about the
-            // latency of one (`aesenc`: 4 cycles, two a cycle on ymm).
+            // One register when the tail fits one (a short message: its
+            // other seven would be rounds for nothing on the message's
+            // dependency chain), else all eight, used or not: with a
+            // run-time count the blocks went through memory every round
+            // (a store-forwarding chain), while eight registers' rounds
+            // issue in about the latency of one (`aesenc`: 4 cycles, two
+            // a cycle on ymm).
+            if n == 1 {
+                let mut x = $xor(c[0], k[0]);
+                for kr in &k[1..NR] {
+                    x = $enc(x, *kr);
+                }
+                let x = $last(x, k[NR]);
+                if rest.len() == REG {
+                    // SAFETY: `rest` is one whole register.
+                    unsafe {
+                        let q = rest.as_mut_ptr().cast();
+                        $store(q, $xor(x, $load(q)));
+                    }
+                } else {
+                    let mut buf = [0u8; REG];
+                    buf[..rest.len()].copy_from_slice(rest);
+                    // SAFETY: `buf` is one register wide.
+                    unsafe {
+                        let q = buf.as_mut_ptr().cast();
+                        $store(q, $xor(x, $load(q)));
+                    }
+                    rest.copy_from_slice(&buf[..rest.len()]);
+                    buf.zeroize();
+                }
+                return;
+            }
             let mut x: [$v; 8] = core::array::from_fn(|j| $xor(c[j], k[0]));
             for kr in &k[1..NR] {
                 for xi in &mut x {

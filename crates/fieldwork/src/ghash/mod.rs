@@ -207,12 +207,8 @@ impl Kernel {
                     Kernel::ZmmSplitXmm(t)
                 };
             }
-            if let Some(t) = cpu::Avx2Clmul::get() {
-                return if amd {
-                    Kernel::Ymm(t)
-                } else {
-                    Kernel::YmmFreshXmm(t)
-                };
+            if let Some(k) = Kernel::ymm_for_vendor() {
+                return k;
             }
         }
         #[cfg(target_arch = "x86_64")]
@@ -262,6 +258,20 @@ impl Kernel {
             }
             k => k,
         }
+    }
+
+    /// The best kernel without AVX-512, if usable: plain ymm on AMD,
+    /// [`Kernel::YmmFreshXmm`] elsewhere.
+    fn ymm_for_vendor() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(if cpu::vendor_is_amd() {
+                Kernel::Ymm(t)
+            } else {
+                Kernel::YmmFreshXmm(t)
+            });
+        }
+        None
     }
 
     /// The zmm kernel with Intel's choice of kernels by call
@@ -792,6 +802,16 @@ impl Polyval {
     #[inline]
     pub fn new_vpclmulqdq_zmm(h: &[u8; 16], split: bool) -> Option<Polyval> {
         Kernel::vpclmulqdq_zmm(split).map(|k| Polyval {
+            inner: State::new(u128::from_le_bytes(*h), false, k),
+        })
+    }
+
+    /// The best kernel of a CPU without AVX-512 (ymm, with the vendor's
+    /// choice for a fresh key), if this CPU has VPCLMULQDQ and AVX2: the
+    /// POLYVAL of AES-GCM-SIV's `vaes-avx2` tier.
+    #[inline]
+    pub(crate) fn new_ymm_tier(h: &[u8; 16]) -> Option<Polyval> {
+        Kernel::ymm_for_vendor().map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
