@@ -136,10 +136,15 @@
 //!
 //! # Measured
 //!
-//! Shared secret 43 000 ticks against 181 000 for the portable backend
-//! (4.2×) and 79 400 for aws-lc-rs 1.19's X25519 (Intel Xeon family 6 model
-//! 207, 2026-11-22, `FIELDWORK_MAX_ISA` unset, column `fieldwork (avx2)` of
-//! `cargo run --release -p peer-bench -- --filter kummer --quick`). On an
+//! Intel Xeon family 6 model 207 under `FIELDWORK_MAX_ISA=avx2` (peers
+//! capped too), 2026-11-25, `peer-bench --filter kummer --passes 2`:
+//! shared secret 48 900 cycles against 75 000 for aws-lc-rs 1.19's X25519
+//! (1.53×) and 154 000 for x25519-dalek; key generation 23 000 against
+//! aws-lc-rs's 23 800 (1.03×). On this core the step's floor above (≈ 157
+//! cycles: multiplications, shifts and `vpsignd` on two ports) times the
+//! 251 steps is ≈ 39 400 cycles before the encoding, so this instruction
+//! mix cannot reach 2.5× aws-lc-rs here (30 000 cycles); it would take
+//! fewer multiplications or shifts a step, not a better schedule. On an
 //! AMD EPYC Zen 3 (family 25 model 1, 2026-11-24, `peer-bench --filter
 //! kummer`): 35 844 ticks (≈ 47 000 cycles) against 68 037 for aws-lc-rs,
 //! 1.90×.
