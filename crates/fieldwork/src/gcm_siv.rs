@@ -77,23 +77,24 @@
 //! `AesKey` (≈ 1 KiB with the portable variant) returned inside a struct
 //! was copied whole (→ the key bytes are kept, expanded where used): 630
 //! ticks. On an Intel Xeon (family 6 model 207, 2026-11-25, same command,
-//! cycles): AES-128 sealing 16 B 557 against aws-lc-rs's 316 (0.57×;
-//! 630 before the three changes below), 64 B 545 against 376, 256 B 620
-//! against 528, 1 KiB level, 16 KiB 2.0×. The ignored test
-//! `stage_probe::stage_ticks` (`cargo test --release -p fieldwork-crypto
-//! --lib stage_probe -- --ignored --nocapture`) times the stages of a
-//! 16-byte seal there: derivation 28 ns, expansion ≈ 44, POLYVAL and tag
-//! ≈ 86, counter mode ≈ 46 (≈ 205 in all). Changed for short messages: a
-//! counter-mode tail of one register runs one register, not eight (16 B
-//! 630 → 578); POLYVAL inputs of at most [`ONE_CALL_BYTES`] hashed in one
-//! call from a stack copy (64 B 643 → 604); the message keys wiped by one
-//! volatile write each instead of `zeroize`'s 48 byte stores (derivation
-//! 48 → 28 ns). Next: keep the message keys, the tag and the counter
-//! block in registers from one stage to the next (each now crosses memory
-//! as 8-byte or 1-byte stores read back as 16-byte loads, which the store
-//! buffer cannot forward: seen in the disassembly of `Engine::encrypt`),
-//! then start the tag's rounds while the expansion runs, as BoringSSL's
-//! GCM-SIV assembly does.
+//! `--passes 3`, cycles): AES-128 sealing 16 B 454 against aws-lc-rs's
+//! 315 (0.69×; 630 before the changes below), 64 B 438 against 375
+//! (0.86×), 256 B and 1 KiB level or ahead, 16 KiB 2.0×; opening 16 B
+//! 0.82×. The ignored test `stage_probe::stage_ticks` (`cargo test
+//! --release -p fieldwork-crypto --lib stage_probe -- --ignored
+//! --nocapture`) times the stages of a 16-byte seal. Changed for short
+//! messages, 16-byte AES-128 seal: a counter-mode tail of one register
+//! runs one register, not eight (630 → 578); POLYVAL inputs of at most
+//! [`ONE_CALL_BYTES`] hashed in one call from a stack copy (64 B 643 →
+//! 604); the message keys wiped by one volatile write each instead of
+//! `zeroize`'s 48 byte stores; the message keys, the tag's input block
+//! and the counter block built in vector registers or passed by value,
+//! not written as 8-byte or 1-byte stores and read back by a 16-byte load
+//! (which the store buffer cannot forward: seen in the disassembly of
+//! `Engine::encrypt`; 557 → 454). Next: start the tag's rounds while the
+//! expansion runs, and the POLYVAL state without its 192-byte move on
+//! `finalize`, as BoringSSL's GCM-SIV assembly keeps everything in
+//! registers.
 //!
 //! ```
 //! use fieldwork::gcm_siv::aead::{Aead, KeyInit};
@@ -256,16 +257,17 @@ impl Tier {
         }
     }
 
-    /// `data ⊕ AES-CTR(key, ctr)` with RFC 8452's counter, in place.
-    fn ctr(self, key: &AesKey, ctr: &[u8; 16], data: &mut [u8]) {
+    /// `data ⊕ AES-CTR(key, ctr)` with RFC 8452's counter (the counter
+    /// block read little-endian), in place.
+    fn ctr(self, key: &AesKey, ctr: u128, data: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         if let AesKey::AesNi(t, rk) = key {
             match self {
                 Tier::Vaes512(t512, t256) if data.len() >= ZMM_FROM => {
                     let done = ctr::xor_zmm(t512, rk, ctr, data);
-                    let next = aes::add32(u128::from_le_bytes(*ctr), (done / 16) as u32);
+                    let next = aes::add32(ctr, (done / 16) as u32);
                     if let Some(rest) = data.get_mut(done..) {
-                        ctr::xor_ymm(t256, rk, &next.to_le_bytes(), rest);
+                        ctr::xor_ymm(t256, rk, next, rest);
                     }
                 }
                 Tier::Vaes512(_, t256) | Tier::Vaes256(t256) => ctr::xor_ymm(t256, rk, ctr, data),
@@ -317,6 +319,35 @@ const ONE_CALL_BYTES: usize = 128;
 /// message.
 const ZEROS: [u8; 16] = [0; 16];
 
+/// `a`'s low 64 bits, then `b`'s: on x86-64 in a vector register, so the
+/// message keys reach the key expansion and POLYVAL's 16-byte loads
+/// through the store buffer (see [`crate::simd::unpack_lo64`]).
+#[inline(always)]
+fn pack_low64(a: u128, b: u128) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::simd::unpack_lo64(a, b)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (a & u128::from(u64::MAX)) | (b << 64)
+    }
+}
+
+/// `(a ⊕ b) ∧ m`: on x86-64 in a vector register, so the tag's input
+/// block reaches the AES rounds' 16-byte load through the store buffer.
+#[inline(always)]
+fn xor_and(a: u128, b: u128, m: u128) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::simd::xor_and(a, b, m)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (a ^ b) & m
+    }
+}
+
 /// The zero bytes that pad `len` bytes to a whole number of blocks.
 fn padding(len: usize) -> &'static [u8] {
     ZEROS.get(..(16 - len % 16) % 16).unwrap_or_default()
@@ -343,14 +374,13 @@ impl Engine {
         let mut b = self
             .kgk
             .encrypt_array(core::array::from_fn::<u128, 6, _>(|i| n | i as u128));
-        let low = |x: u128| x & u128::from(u64::MAX);
         let mut keys = MessageKeys {
-            auth: (low(b[0]) | low(b[1]) << 64).to_le_bytes(),
+            auth: pack_low64(b[0], b[1]).to_le_bytes(),
             enc: [0; 32],
         };
         let (e0, e1) = keys.enc.split_at_mut(16);
-        e0.copy_from_slice(&(low(b[2]) | low(b[3]) << 64).to_le_bytes());
-        e1.copy_from_slice(&(low(b[4]) | low(b[5]) << 64).to_le_bytes());
+        e0.copy_from_slice(&pack_low64(b[2], b[3]).to_le_bytes());
+        e1.copy_from_slice(&pack_low64(b[4], b[5]).to_le_bytes());
         b.zeroize();
         keys
     }
@@ -361,7 +391,7 @@ impl Engine {
             .aes(keys.enc.get(..self.key_len).unwrap_or_default())
     }
 
-    /// The tag of `msg` (RFC 8452 §4 steps 2–3).
+    /// The tag of `msg` (RFC 8452 §4 steps 2–3), read little-endian.
     fn tag(
         &self,
         keys: &MessageKeys,
@@ -369,7 +399,7 @@ impl Engine {
         nonce: &[u8; 12],
         aad: &[u8],
         msg: &[u8],
-    ) -> [u8; 16] {
+    ) -> u128 {
         let mut p = self.tier.polyval(&keys.auth);
         let mut lengths = [0u8; 16];
         let (a, m) = lengths.split_at_mut(8);
@@ -403,13 +433,15 @@ impl Engine {
             p.update(padding(msg.len()));
             p.update(&lengths);
         }
-        let mut s = p.finalize();
-        for (x, n) in s.iter_mut().zip(nonce) {
-            *x ^= n;
-        }
-        s[15] &= 0x7f;
-        enc.encrypt_block(&mut s);
-        s
+        let mut n = [0u8; 16];
+        n.get_mut(..12).unwrap_or_default().copy_from_slice(nonce);
+        let s = xor_and(
+            u128::from_le_bytes(p.finalize()),
+            u128::from_le_bytes(n),
+            !(1 << 127),
+        );
+        let [tag] = enc.encrypt_array([s]);
+        tag
     }
 
     fn check_lengths(aad: &[u8], buf: &[u8]) -> Result<(), Error> {
@@ -422,11 +454,10 @@ impl Engine {
         Ok(())
     }
 
-    /// The counter block of RFC 8452 §4 step 4: the tag with bit 127 set.
-    fn counter(tag: &[u8; 16]) -> [u8; 16] {
-        let mut c = *tag;
-        c[15] |= 0x80;
-        c
+    /// The counter block of RFC 8452 §4 step 4: the tag with bit 127 set
+    /// (both read little-endian).
+    fn counter(tag: u128) -> u128 {
+        tag | 1 << 127
     }
 
     fn encrypt(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
@@ -434,8 +465,8 @@ impl Engine {
         let keys = self.derive(nonce);
         let enc = self.enc_key(&keys);
         let tag = self.tag(&keys, &enc, nonce, aad, buf);
-        self.tier.ctr(&enc, &Engine::counter(&tag), buf);
-        Ok(tag)
+        self.tier.ctr(&enc, Engine::counter(tag), buf);
+        Ok(tag.to_le_bytes())
     }
 
     fn decrypt(
@@ -448,8 +479,9 @@ impl Engine {
         Engine::check_lengths(aad, buf)?;
         let keys = self.derive(nonce);
         let enc = self.enc_key(&keys);
-        self.tier.ctr(&enc, &Engine::counter(tag), buf);
-        let mut expected = self.tag(&keys, &enc, nonce, aad, buf);
+        self.tier
+            .ctr(&enc, Engine::counter(u128::from_le_bytes(*tag)), buf);
+        let mut expected = self.tag(&keys, &enc, nonce, aad, buf).to_le_bytes();
         let ok: bool = expected.ct_eq(tag).into();
         expected.zeroize();
         if ok {
@@ -655,7 +687,7 @@ mod stage_probe {
             time!("derive+expand+tag", {
                 let k = e.derive(black_box(&nonce));
                 let enc = e.enc_key(&k);
-                e.tag(&k, &enc, &nonce, &aad, black_box(&buf))[0]
+                e.tag(&k, &enc, &nonce, &aad, black_box(&buf))
             });
             time!("polyval alone", {
                 let k = e.derive(black_box(&nonce));

@@ -19,6 +19,27 @@ pub(crate) fn from_u128(v: u128) -> __m128i {
     unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
 
+/// `a`'s low 64 bits, then `b`'s (`punpcklqdq`, SSE2: every x86-64 CPU):
+/// built in a vector register, the result is stored with one 16-byte
+/// store, which a 16-byte load can take from the store buffer (two 8-byte
+/// stores of a `u128` built in general registers cannot be forwarded to
+/// it).
+#[inline(always)]
+pub(crate) fn unpack_lo64(a: u128, b: u128) -> u128 {
+    // SAFETY: SSE2 is part of the x86-64 baseline (every target this
+    // module compiles for has it).
+    to_u128(unsafe { core::arch::x86_64::_mm_unpacklo_epi64(from_u128(a), from_u128(b)) })
+}
+
+/// `(a ⊕ b) ∧ m` in a vector register (SSE2), for the same reason as
+/// [`unpack_lo64`]: the result reaches a 16-byte load by one 16-byte store.
+#[inline(always)]
+pub(crate) fn xor_and(a: u128, b: u128, m: u128) -> u128 {
+    use core::arch::x86_64::{_mm_and_si128, _mm_xor_si128};
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    to_u128(unsafe { _mm_and_si128(_mm_xor_si128(from_u128(a), from_u128(b)), from_u128(m)) })
+}
+
 /// The `u128` an xmm register holds.
 #[inline(always)]
 pub(crate) fn to_u128(v: __m128i) -> u128 {

@@ -152,8 +152,8 @@ pub(crate) fn add32(c: u128, i: u32) -> u128 {
 /// for the vector kernels): the reference loop, on any backend of
 /// [`AesKey`]: eight counter blocks
 /// at a time through [`AesKey::encrypt_blocks`], XORed into `data`.
-pub(crate) fn ctr32le_xor_generic(key: &AesKey, ctr: &[u8; 16], data: &mut [u8]) {
-    let mut c = u128::from_le_bytes(*ctr);
+pub(crate) fn ctr32le_xor_generic(key: &AesKey, ctr: u128, data: &mut [u8]) {
+    let mut c = ctr;
     let mut ks = [[0u8; 16]; 8];
     for chunk in data.chunks_mut(128) {
         let n = chunk.len().div_ceil(16);
