@@ -622,6 +622,11 @@ impl VaesAvx2 {
     pub(crate) fn aes_clmul(self) -> AesClmul {
         AesClmul(())
     }
+
+    /// The ymm carry-less token this one implies.
+    pub(crate) fn avx2_clmul(self) -> Avx2Clmul {
+        Avx2Clmul(())
+    }
 }
 
 impl Avx512Clmul {

@@ -115,7 +115,7 @@ use crate::aes::ctr;
 use crate::aes::{self, AesKey};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
-use crate::ghash::Polyval;
+use crate::ghash::{Polyval, SHORT_BLOCKS, Short as ShortPolyval, polyval_short};
 use aead::consts::{U12, U16, U32};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
@@ -257,6 +257,17 @@ impl Tier {
         }
     }
 
+    /// The kernel of [`crate::ghash::polyval_short`] on this tier.
+    fn short_polyval(self) -> ShortPolyval {
+        match self {
+            Tier::Portable => ShortPolyval::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNi => cpu::Clmul::get().map_or(ShortPolyval::Portable, ShortPolyval::Xmm),
+            #[cfg(target_arch = "x86_64")]
+            Tier::Vaes256(t) | Tier::Vaes512(_, t) => ShortPolyval::Ymm(t.avx2_clmul()),
+        }
+    }
+
     /// `data ⊕ AES-CTR(key, ctr)` with RFC 8452's counter (the counter
     /// block read little-endian), in place.
     fn ctr(self, key: &AesKey, ctr: u128, data: &mut [u8]) {
@@ -310,10 +321,10 @@ struct Engine {
 
 /// POLYVAL inputs (the zero-padded associated data and message and the
 /// lengths block) of at most this many bytes are hashed in one call from a
-/// stack copy rather than in up to five `update` calls: one group with
-/// its key setup fused (on ymm, two to eight blocks) instead of a kernel
-/// call per part.
-const ONE_CALL_BYTES: usize = 128;
+/// stack copy by [`polyval_short`] rather than by a [`Polyval`] state in up
+/// to five `update` calls: one group with its key setup fused (on ymm, two
+/// to eight blocks), and no state to build, move and wipe.
+const ONE_CALL_BYTES: usize = 16 * SHORT_BLOCKS;
 
 /// Sixteen zero bytes: the padding after the associated data and the
 /// message.
@@ -400,7 +411,6 @@ impl Engine {
         aad: &[u8],
         msg: &[u8],
     ) -> u128 {
-        let mut p = self.tier.polyval(&keys.auth);
         let mut lengths = [0u8; 16];
         let (a, m) = lengths.split_at_mut(8);
         a.copy_from_slice(&((aad.len() as u64) * 8).to_le_bytes());
@@ -409,7 +419,7 @@ impl Engine {
             aad.len().next_multiple_of(16),
             aad.len().next_multiple_of(16) + msg.len().next_multiple_of(16),
         );
-        if m_end + 16 <= ONE_CALL_BYTES {
+        let s = if m_end + 16 <= ONE_CALL_BYTES {
             // One call on a stack copy (wiped: it holds the message).
             let mut copy = [[0u8; 32]; ONE_CALL_BYTES / 32];
             let flat = copy.as_flattened_mut();
@@ -424,22 +434,25 @@ impl Engine {
             tail.get_mut(..16)
                 .unwrap_or_default()
                 .copy_from_slice(&lengths);
-            p.update(flat.get(..m_end + 16).unwrap_or_default());
+            let s = polyval_short(
+                self.tier.short_polyval(),
+                &keys.auth,
+                flat.get(..m_end + 16).unwrap_or_default(),
+            );
             crate::wipe::wipe(&mut copy);
+            s
         } else {
+            let mut p = self.tier.polyval(&keys.auth);
             p.update(aad);
             p.update(padding(aad.len()));
             p.update(msg);
             p.update(padding(msg.len()));
             p.update(&lengths);
-        }
+            p.finalize()
+        };
         let mut n = [0u8; 16];
         n.get_mut(..12).unwrap_or_default().copy_from_slice(nonce);
-        let s = xor_and(
-            u128::from_le_bytes(p.finalize()),
-            u128::from_le_bytes(n),
-            !(1 << 127),
-        );
+        let s = xor_and(u128::from_le_bytes(s), u128::from_le_bytes(n), !(1 << 127));
         let [tag] = enc.encrypt_array([s]);
         tag
     }

@@ -162,6 +162,48 @@ const SPLIT_FRESH_BLOCKS: usize = 128;
 /// powers runs on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
 const YMM_FRESH_XMM_BLOCKS: usize = 192;
 
+/// The kernel of [`polyval_short`].
+#[derive(Clone, Copy)]
+pub(crate) enum Short {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Xmm(cpu::Clmul),
+    #[cfg(target_arch = "x86_64")]
+    Ymm(cpu::Avx2Clmul),
+}
+
+/// Most blocks [`polyval_short`] takes.
+pub(crate) const SHORT_BLOCKS: usize = LOW;
+
+/// POLYVAL under `h` of `data`, whole blocks, at most [`SHORT_BLOCKS`] of
+/// them (more are an error of the caller: the hash is then of the first
+/// eight only), in one call and without a [`Polyval`] state to build, move
+/// on `finalize` and wipe: AES-GCM-SIV's short messages. On ymm the key
+/// setup is fused with the group (`ymm::fresh_group`); the powers are
+/// wiped before returning.
+pub(crate) fn polyval_short(kernel: Short, h: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    let data = data
+        .get(..data.len().min(16 * SHORT_BLOCKS))
+        .unwrap_or_default();
+    let n = data.len() / 16;
+    let mut low = [0u128; LOW];
+    low[0] = u128::from_le_bytes(*h);
+    let acc = match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Short::Ymm(t) if n >= 2 => ymm::fresh_group(t, &mut low, 0, data, false).0,
+        #[cfg(target_arch = "x86_64")]
+        Short::Ymm(t) => clmul::update(t.clmul(), &low, 0, data, false),
+        #[cfg(target_arch = "x86_64")]
+        Short::Xmm(t) => {
+            clmul::powers(t, low.get_mut(..n.max(1)).unwrap_or_default(), 1);
+            clmul::update(t, &low, 0, data, false)
+        }
+        Short::Portable => portable::update(low[0], 0, data, false),
+    };
+    crate::wipe::wipe(&mut low);
+    acc.to_le_bytes()
+}
+
 /// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time).
 #[inline]
 pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
@@ -1084,6 +1126,37 @@ universal_hash_impls!(GHash, to_be_bytes);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stateless short POLYVAL equals the portable `Polyval` on every
+    /// kernel this CPU has, at every block count it takes (and ignores
+    /// blocks past them).
+    #[test]
+    fn polyval_short_matches_the_state() {
+        let mut kernels = alloc::vec![Short::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.extend(cpu::Clmul::get().map(Short::Xmm));
+            kernels.extend(cpu::Avx2Clmul::get().map(Short::Ymm));
+        }
+        let h: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0xc3);
+        let data: alloc::vec::Vec<u8> = (0..16 * (SHORT_BLOCKS + 1))
+            .map(|i| (i as u8).wrapping_mul(13).wrapping_add(7))
+            .collect();
+        for n in 0..=SHORT_BLOCKS {
+            let mut p = Polyval::new_portable(&h);
+            p.update(&data[..16 * n]);
+            let want = p.finalize();
+            for &k in &kernels {
+                assert_eq!(polyval_short(k, &h, &data[..16 * n]), want, "{n} blocks");
+            }
+        }
+        for &k in &kernels {
+            assert_eq!(
+                polyval_short(k, &h, &data),
+                polyval_short(k, &h, &data[..16 * SHORT_BLOCKS])
+            );
+        }
+    }
 
     /// Bit-by-bit POLYVAL dot: a·b·x^(−128) mod P, by shift-and-add and
     /// 128 halvings.
