@@ -42,9 +42,9 @@ use super::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::simd::from_u128 as to_x;
 use core::arch::x86_64::{
-    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi128_si32, _mm_loadu_si128,
-    _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_si128, _mm_storeu_si128,
-    _mm_xor_si128,
+    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi32_si128, _mm_cvtsi128_si32,
+    _mm_loadu_si128, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_si128,
+    _mm_storeu_si128, _mm_xor_si128,
 };
 
 /// The expanded key of `key` (16, 24 or 32 bytes; any other length is read
@@ -145,6 +145,34 @@ pub(crate) fn encrypt_array<const N: usize>(
     let _ = t;
     // SAFETY: the token proves AES-NI and SSE4.1.
     unsafe { encrypt_array_ni(rk, blocks) }
+}
+
+/// Encrypts the `N` blocks `base + i` (`i < N` added to the low 32-bit
+/// word, which must be zero in `base`), built in registers from `base`
+/// passed by value: no block is read back from narrower stores.
+pub(crate) fn encrypt_counters<const N: usize>(
+    t: AesClmul,
+    rk: &RoundKeys,
+    base: u128,
+) -> [u128; N] {
+    let _ = t;
+    // SAFETY: the token proves AES-NI and SSE4.1.
+    unsafe { encrypt_counters_ni(rk, base) }
+}
+
+#[target_feature(enable = "aes,sse4.1")]
+fn encrypt_counters_ni<const N: usize>(rk: &RoundKeys, base: u128) -> [u128; N] {
+    let b = _mm_xor_si128(to_x(base), to_x(rk.rk[0]));
+    let mut x: [__m128i; N] =
+        core::array::from_fn(|i| _mm_xor_si128(b, _mm_cvtsi32_si128(i as i32)));
+    for r in 1..rk.rounds {
+        let k = to_x(rk.rk[r]);
+        for xi in &mut x {
+            *xi = _mm_aesenc_si128(*xi, k);
+        }
+    }
+    let last = to_x(rk.rk[rk.rounds]);
+    x.map(|xi| crate::simd::to_u128(_mm_aesenclast_si128(xi, last)))
 }
 
 #[target_feature(enable = "aes,sse4.1")]

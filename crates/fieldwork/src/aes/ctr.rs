@@ -22,10 +22,11 @@
 //! load, one XOR, one store. The kernels keep eight registers of blocks in
 //! flight (8, 16 and 32 blocks for xmm, ymm and zmm) to cover the latency
 //! of `aesenc` (4 cycles on Zen 4), and the round keys, broadcast to every
-//! lane. A tail that fits one register runs one; a longer tail shorter
-//! than one iteration runs all eight registers (on ymm, about the latency
-//! of one) and stores the whole ones in place, a partial last one through
-//! a zeroed register-sized stack buffer, wiped afterwards; callers of the zmm kernel give its tail to the ymm one
+//! lane. A tail shorter than one iteration runs the fewest of 1, 2, 4 or
+//! 8 registers that hold it (a fixed count each: rounds of a few registers
+//! issue in about the latency of one) and stores the whole ones in place,
+//! a partial last one through a zeroed register-sized stack buffer, wiped
+//! afterwards; callers of the zmm kernel give its tail to the ymm one
 //! ([`xor_zmm`] returns how many bytes it left).
 //!
 //! Measured inside AES-GCM-SIV (`peer-bench --filter gcm_siv`), which is
@@ -112,6 +113,44 @@ fn xmm_same(k: __m128i) -> __m128i {
     k
 }
 
+/// The tail of a kernel in `$kk` registers of blocks (at least the tail's
+/// `⌈len / REG⌉`): the whole registers XORed in place, a partial last
+/// one through a zeroed register-sized buffer, wiped afterwards.
+macro_rules! ctr_tail {
+    (
+        $kk:literal, $v:ty, $xor:ident, $enc:ident, $last:ident, $load:ident, $store:ident,
+        $reg:ident, $nr:ident, $c:ident, $k:ident, $rest:ident
+    ) => {{
+        let mut x: [$v; $kk] = core::array::from_fn(|j| $xor($c[j], $k[0]));
+        for kr in &$k[1..$nr] {
+            for xi in &mut x {
+                *xi = $enc(*xi, *kr);
+            }
+        }
+        let whole = $rest.len() / $reg;
+        let (full, part) = $rest.split_at_mut(whole * $reg);
+        let p = full.as_mut_ptr();
+        for (j, xi) in x[..whole].iter().enumerate() {
+            // SAFETY: `j < whole`: a whole register inside `full`.
+            unsafe {
+                let q = p.add(j * $reg).cast();
+                $store(q, $xor($last(*xi, $k[$nr]), $load(q)));
+            }
+        }
+        if !part.is_empty() {
+            let mut buf = [0u8; $reg];
+            buf[..part.len()].copy_from_slice(part);
+            // SAFETY: `buf` is one register wide.
+            unsafe {
+                let q = buf.as_mut_ptr().cast();
+                $store(q, $xor($last(x[whole], $k[$nr]), $load(q)));
+            }
+            part.copy_from_slice(&buf[..part.len()]);
+            buf.zeroize();
+        }
+    }};
+}
+
 /// Generates the three kernels: `$lanes` blocks per register, eight
 /// registers an iteration.
 macro_rules! ctr_kernel {
@@ -172,64 +211,18 @@ macro_rules! ctr_kernel {
             if n == 0 {
                 return;
             }
-            // One register when the tail fits one (a short message: its
-            // other seven would be rounds for nothing on the message's
-            // dependency chain), else all eight, used or not: with a
-            // run-time count the blocks went through memory every round
-            // (a store-forwarding chain), while eight registers' rounds
-            // issue in about the latency of one (`aesenc`: 4 cycles, two
-            // a cycle on ymm).
-            if n == 1 {
-                let mut x = $xor(c[0], k[0]);
-                for kr in &k[1..NR] {
-                    x = $enc(x, *kr);
-                }
-                let x = $last(x, k[NR]);
-                if rest.len() == REG {
-                    // SAFETY: `rest` is one whole register.
-                    unsafe {
-                        let q = rest.as_mut_ptr().cast();
-                        $store(q, $xor(x, $load(q)));
-                    }
-                } else {
-                    let mut buf = [0u8; REG];
-                    buf[..rest.len()].copy_from_slice(rest);
-                    // SAFETY: `buf` is one register wide.
-                    unsafe {
-                        let q = buf.as_mut_ptr().cast();
-                        $store(q, $xor(x, $load(q)));
-                    }
-                    rest.copy_from_slice(&buf[..rest.len()]);
-                    buf.zeroize();
-                }
-                return;
-            }
-            let mut x: [$v; 8] = core::array::from_fn(|j| $xor(c[j], k[0]));
-            for kr in &k[1..NR] {
-                for xi in &mut x {
-                    *xi = $enc(*xi, *kr);
-                }
-            }
-            let whole = rest.len() / REG;
-            let (full, part) = rest.split_at_mut(whole * REG);
-            let p = full.as_mut_ptr();
-            for (j, xi) in x[..whole].iter().enumerate() {
-                // SAFETY: `j < whole`: a whole register inside `full`.
-                unsafe {
-                    let q = p.add(j * REG).cast();
-                    $store(q, $xor($last(*xi, k[NR]), $load(q)));
-                }
-            }
-            if !part.is_empty() {
-                let mut buf = [0u8; REG];
-                buf[..part.len()].copy_from_slice(part);
-                // SAFETY: `buf` is one register wide.
-                unsafe {
-                    let q = buf.as_mut_ptr().cast();
-                    $store(q, $xor($last(x[whole], k[NR]), $load(q)));
-                }
-                part.copy_from_slice(&buf[..part.len()]);
-                buf.zeroize();
+            // The fewest of 1, 2, 4 or 8 registers that hold the tail (a
+            // short message: more would be rounds for nothing on its
+            // dependency chain). A fixed count each: with a run-time count
+            // the blocks went through memory every round (a
+            // store-forwarding chain), while a few registers' rounds issue
+            // in about the latency of one (`aesenc`: 3–4 cycles, two a
+            // cycle).
+            match n {
+                1 => ctr_tail!(1, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
+                2 => ctr_tail!(2, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
+                3 | 4 => ctr_tail!(4, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
+                _ => ctr_tail!(8, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
             }
         }
     };

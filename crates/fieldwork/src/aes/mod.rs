@@ -120,6 +120,18 @@ impl AesKey {
         }
     }
 
+    /// Encrypts the `N` blocks `base + i`, `i < N` added to the low 32-bit
+    /// word (read little-endian), which must be zero in `base`: on AES-NI
+    /// built in registers from `base` (AES-GCM-SIV's key derivation).
+    pub(crate) fn encrypt_counters<const N: usize>(&self, base: u128) -> [u128; N] {
+        debug_assert_eq!(base as u32, 0);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            AesKey::AesNi(t, rk) => aesni::encrypt_counters(*t, rk, base),
+            AesKey::Portable(_) => self.encrypt_array(core::array::from_fn(|i| base | i as u128)),
+        }
+    }
+
     /// Encrypts blocks in place.
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
         match self {
