@@ -86,7 +86,7 @@
 //! --nocapture`) times the stages of a 16-byte seal. Changed for short
 //! messages, 16-byte AES-128 seal: a counter-mode tail of one register
 //! runs one register, not eight (630 → 578); POLYVAL inputs of at most
-//! [`ONE_CALL_BYTES`] hashed in one call from a stack copy (64 B 643 →
+//! 128 bytes hashed in one call from a stack copy (64 B 643 →
 //! 604); the message keys wiped by one volatile write each instead of
 //! `zeroize`'s 48 byte stores; the message keys, the tag's input block
 //! and the counter block built in vector registers or passed by value,
