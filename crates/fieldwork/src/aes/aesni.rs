@@ -163,21 +163,22 @@ pub(crate) fn encrypt_counters<const N: usize>(
 #[target_feature(enable = "aes,sse4.1")]
 fn encrypt_counters_ni<const N: usize>(rk: &RoundKeys, base: u128) -> [u128; N] {
     let b = _mm_xor_si128(to_x(base), to_x(rk.rk[0]));
-    let mut x: [__m128i; N] =
-        core::array::from_fn(|i| _mm_xor_si128(b, _mm_cvtsi32_si128(i as i32)));
-    for r in 1..rk.rounds {
-        let k = to_x(rk.rk[r]);
-        for xi in &mut x {
-            *xi = _mm_aesenc_si128(*xi, k);
-        }
-    }
-    let last = to_x(rk.rk[rk.rounds]);
-    x.map(|xi| crate::simd::to_u128(_mm_aesenclast_si128(xi, last)))
+    rounds_after_whitening(
+        rk,
+        core::array::from_fn(|i| _mm_xor_si128(b, _mm_cvtsi32_si128(i as i32))),
+    )
 }
 
 #[target_feature(enable = "aes,sse4.1")]
 fn encrypt_array_ni<const N: usize>(rk: &RoundKeys, blocks: [u128; N]) -> [u128; N] {
-    let mut x = blocks.map(|b| to_x(b ^ rk.rk[0]));
+    rounds_after_whitening(rk, blocks.map(|b| to_x(b ^ rk.rk[0])))
+}
+
+/// Rounds 1 … Nr of `N` blocks already XORed with round key 0, all in
+/// registers.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn rounds_after_whitening<const N: usize>(rk: &RoundKeys, mut x: [__m128i; N]) -> [u128; N] {
     for r in 1..rk.rounds {
         let k = to_x(rk.rk[r]);
         for xi in &mut x {
