@@ -287,11 +287,6 @@ impl Tier {
                         ctr::xor_ymm(t256, rk, next, rest);
                     }
                 }
-                // One block: xmm's single register (a ymm register's
-                // second block would be rounds for nothing).
-                Tier::Vaes512(_, t256) | Tier::Vaes256(t256) if data.len() <= 16 => {
-                    ctr::xor_xmm(t256.aes_clmul(), rk, ctr, data)
-                }
                 Tier::Vaes512(_, t256) | Tier::Vaes256(t256) => ctr::xor_ymm(t256, rk, ctr, data),
                 _ => ctr::xor_xmm(*t, rk, ctr, data),
             }

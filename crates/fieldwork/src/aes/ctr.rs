@@ -70,7 +70,12 @@ pub(crate) fn xor_xmm(t: AesClmul, rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
 
 /// XORs `data` with the key stream from `ctr` on ymm (VAES).
 pub(crate) fn xor_ymm(t: VaesAvx2, rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
-    let _ = t;
+    // One block: the xmm kernel's single register (the ymm kernel's setup
+    // and a second block cost more: a 16-byte AES-GCM-SIV seal 376 → 297
+    // cycles on the Xeon f6m207).
+    if data.len() <= 16 {
+        return xor_xmm(t.aes_clmul(), rk, ctr, data);
+    }
     // SAFETY: the token proves VAES, AVX2, AES-NI and SSE4.1.
     unsafe {
         match rk.rounds {
