@@ -80,8 +80,11 @@
 //! --passes 2`, alternated with the old binary twice): AES-128-GCM
 //! encryption 16 KiB 1.11× → 1.19× ring, AES-256 1.15× → 1.21×, 1 MiB
 //! 1.03–1.05× → 1.09–1.11× (AES-256 0.96–1.07× → 1.16–1.19×), decryption
-//! 16 KiB 1.07× → 1.09× (AES-256 1.13× → 1.15–1.19×). Not re-measured on
-//! AMD.
+//! 16 KiB 1.07× → 1.09× (AES-256 1.13× → 1.15–1.19×). The Karatsuba
+//! schedule gained on the same core (`--example gcm_schedules`, 16 KiB
+//! encryption, old and new builds alternated twice: AES-128 1 627–1 679
+//! → 1 572 ns, AES-256 1 957–1 961 → 1 848 ns; schoolbook 1 594–1 613 →
+//! 1 441–1 485 and 1 881–1 883 → 1 716); not yet measured on AMD.
 //!
 //! # Operation count and floor (per 16 blocks, AES-128)
 //!
