@@ -134,6 +134,30 @@
 //! words to an instruction) and two `vperm2i128` to put the squares in
 //! word order: two products per 4 words against four `pclmulqdq`.
 //!
+//! # Intel (Xeon family 6 model 207 under the avx2 cap)
+//!
+//! `peer-bench --isa-rates`: `vpclmulqdq` one a cycle with a latency of 3
+//! on xmm and ymm, on the pipe that also takes the lane-crossing
+//! `vpermq`/`vperm2i128` (latency 3, one a cycle); in-lane shuffles and
+//! byte shifts two a cycle, `vpxor` three. Chained `mul_into`, core
+//! cycles estimated from the TSC (`FIELDWORK_MAX_ISA=avx2 peer-bench
+//! --filter gf2x_mul --passes 3`, 2026-11-25), ours against gf2x 1.3
+//! built `-march=native` (which, uncapped, uses AVX-512's three-input
+//! XOR): 1 word 18.5 / 35.5, 2 words 20.7 / 25.3, 3 words 23.0 / 27.7,
+//! 4 words 30.1 / 29.2, 5 words 39.8 / 44.2, 6 words 39.3 / 39.4, 7 words
+//! 56.8 / 64.9, 8 words 63.4 / 73.5, 9 words 73.7 / 95.0. A one-word
+//! product's chain (call, load, one product, store, the caller's copy
+//! forwarded to the next call's load) is already 18.5 cycles: 1.3× gf2x
+//! at 4 words would need 22.5, four cycles more for nine products that
+//! issue one a cycle on one pipe after the operand sums — below this
+//! core's floor, as at 3 words (21.3 needed). From 7 words the products
+//! share their pipe with the limb kernels' lane crossings (per 4×4 product
+//! 6 `vpclmulqdq`, 3 broadcasts and 2 lane moves: 11 cycles of one pipe
+//! for 6 of products). Next idea for Intel: the `B` half-broadcasts as
+//! `vbroadcasti128` loads (load ports, no shuffle) and the lane move of
+//! the middle sums deferred to the end of a whole limb formula (one per
+//! output limb instead of two per product).
+//!
 //! # Rejected (measured on the Zen 3, ticks per chained `mul_into`)
 //!
 //! - Schoolbook 4×4 (8 `vpclmulqdq`, no operand sums): level at 4 words,
