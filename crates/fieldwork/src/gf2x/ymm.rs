@@ -154,9 +154,15 @@
 //! share their pipe with the limb kernels' lane crossings (per 4×4 product
 //! 6 `vpclmulqdq`, 3 broadcasts and 2 lane moves: 11 cycles of one pipe
 //! for 6 of products). Next idea for Intel: the `B` half-broadcasts as
-//! `vbroadcasti128` loads (load ports, no shuffle) and the lane move of
-//! the middle sums deferred to the end of a whole limb formula (one per
-//! output limb instead of two per product).
+//! `vbroadcasti128` loads (load ports, no shuffle; a sum of limbs is the
+//! sum of their broadcasts) and the lane move of the middle sums deferred
+//! to the end of a whole limb formula (one per output limb instead of two
+//! per product). Tried at 8 words alone (a Karatsuba step over two
+//! broadcast limbs): no change the noisy machine could show in the
+//! chained row, where `B` is the same every call and its broadcasts were
+//! never on the chain; the gain, if any, is in the throughput-bound
+//! products from 16 words, which needs the broadcast form as the
+//! formulas' digit type.
 //!
 //! # Rejected (measured on the Zen 3, ticks per chained `mul_into`)
 //!
