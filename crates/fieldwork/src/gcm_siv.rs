@@ -99,8 +99,17 @@
 //! (`AesKey::encrypt_counters`, four blocks for AES-128 rather than six:
 //! 16 B 162 → 128 ns there); a one-block message's counter mode on xmm
 //! (on ymm: 376 → 297 cycles); counter-mode tails on the fewest of 1, 2,
-//! 4 or 8 registers (64 B 389 → 285). Next: start the tag's rounds while
-//! the expansion runs, as BoringSSL's GCM-SIV assembly does.
+//! 4 or 8 registers (64 B 389 → 285). Tried and not kept: the key
+//! expansion with the tag's rounds (sealing) or the keystream's (opening
+//! of up to 64 bytes, whose counter blocks come from the received tag) run
+//! beside it, as BoringSSL's GCM-SIV assembly does — each round as soon
+//! as its round key exists, in one non-inlined function returning the key
+//! and the blocks. On the Xeon under the avx2 cap (`peer-bench --filter
+//! gcm_siv --passes 2`, alternated twice) sealing did not change and
+//! opening of 16 and 64 bytes took 10–15 % longer (AES-128 16 B 127–130
+//! → 148–151 ns). Why is not pinned down; the next attempt would inline
+//! the fused expansion into the caller and keep the keystream in
+//! registers.
 //!
 //! ```
 //! use fieldwork::gcm_siv::aead::{Aead, KeyInit};
