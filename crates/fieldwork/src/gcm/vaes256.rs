@@ -266,31 +266,31 @@ impl Key {
         aad: &[u8],
         buf: &mut [u8],
     ) -> [u8; 16] {
+        if self.schedule == Schedule::Karatsuba {
+            self.seal_as::<true>(dir, j0, aad, buf)
+        } else {
+            self.seal_as::<false>(dir, j0, aad, buf)
+        }
+    }
+
+    /// [`Key::seal`] on the kernel instantiated for the schedule `K`
+    /// (Karatsuba if true) and the key's round count.
+    fn seal_as<const K: bool>(
+        &self,
+        dir: Direction,
+        j0: &[u8; 16],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
         let (rk, table, halves, round1) = (&self.rk, &self.powers, &self.halves, &self.round1);
+        let e = dir == Direction::Encrypt;
         // SAFETY: the token `self.t` proves every feature `seal_ymm` is
         // compiled for.
         unsafe {
-            let e = dir == Direction::Encrypt;
-            let k = self.schedule == Schedule::Karatsuba;
-            match (rk.rounds, k) {
-                (10, false) => {
-                    seal_ymm::<10, false>(self.t, rk, table, halves, round1, e, j0, aad, buf)
-                }
-                (12, false) => {
-                    seal_ymm::<12, false>(self.t, rk, table, halves, round1, e, j0, aad, buf)
-                }
-                (_, false) => {
-                    seal_ymm::<14, false>(self.t, rk, table, halves, round1, e, j0, aad, buf)
-                }
-                (10, true) => {
-                    seal_ymm::<10, true>(self.t, rk, table, halves, round1, e, j0, aad, buf)
-                }
-                (12, true) => {
-                    seal_ymm::<12, true>(self.t, rk, table, halves, round1, e, j0, aad, buf)
-                }
-                (_, true) => {
-                    seal_ymm::<14, true>(self.t, rk, table, halves, round1, e, j0, aad, buf)
-                }
+            match rk.rounds {
+                10 => seal_ymm::<10, K>(self.t, rk, table, halves, round1, e, j0, aad, buf),
+                12 => seal_ymm::<12, K>(self.t, rk, table, halves, round1, e, j0, aad, buf),
+                _ => seal_ymm::<14, K>(self.t, rk, table, halves, round1, e, j0, aad, buf),
             }
         }
     }
@@ -763,6 +763,18 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
         // SAFETY: as for `load`.
         unsafe { _mm256_storeu_si256(ptr.add(STEP * i + 32 * c).cast(), v) }
     };
+    // The GHASH inputs of chunk `j` for [`aes_ghash`], each formed where
+    // its product is taken (module docs), `inject` entering block 0.
+    let ghash_inputs = |j: usize, inject: __m256i| {
+        move |c: usize| {
+            let v = _mm256_shuffle_epi8(load(j, c), ctx.rev);
+            if c == 0 {
+                _mm256_xor_si256(v, inject)
+            } else {
+                v
+            }
+        }
+    };
     // Every full chunk's ciphertext is hashed in the loop, in pairs.
     let mut units = Units::new(full, 2);
     let mut s = zero_sums(ctx.karatsuba);
@@ -782,15 +794,7 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
             let x1 = round1_regs(&ctx, &mut run, n);
             let ks = if i >= LAG {
                 let (p, open, inject) = group_place(&ctx, &mut units, acc, &mut s);
-                let g = |c: usize| {
-                    let v = _mm256_shuffle_epi8(load(i - LAG, c), ctx.rev);
-                    if c == 0 {
-                        _mm256_xor_si256(v, inject)
-                    } else {
-                        v
-                    }
-                };
-                let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
+                let (ks, s2) = aes_ghash::<NR>(&ctx, x1, ghash_inputs(i - LAG, inject), p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
@@ -816,15 +820,7 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
             // the rounds would spill.
             let x1 = round1_regs(&ctx, &mut run, n);
             let (p, open, inject) = group_place(&ctx, &mut units, acc, &mut s);
-            let g = |c: usize| {
-                let v = _mm256_shuffle_epi8(load(i, c), ctx.rev);
-                if c == 0 {
-                    _mm256_xor_si256(v, inject)
-                } else {
-                    v
-                }
-            };
-            let (ks, s2) = aes_ghash::<NR>(&ctx, x1, g, p, s);
+            let (ks, s2) = aes_ghash::<NR>(&ctx, x1, ghash_inputs(i, inject), p, s);
             s = s2;
             if !open {
                 acc = reduce(s, ctx.c);
