@@ -278,7 +278,7 @@ macro_rules! fixed_entries {
 
 // The formula per size: the Karatsuba/three-term defaults of `formulas`, except
 // where peer-bench's `sufan` group measured a Su–Fan strategy faster on this
-// core (2026-11-21, cycles per chained call): schoolbook 3-S at 3 words
+// core (cycles per chained call): schoolbook 3-S at 3 words
 // (36.1 against 42.0 for the three-term formula) and the 3 + 2 split 5-2 at
 // 5 words (60.3 against 63.0 for Montgomery's 5-1 and 68 for the default).
 fixed_entries!(

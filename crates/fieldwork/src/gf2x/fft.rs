@@ -99,12 +99,12 @@
 //! coefficients at a time with constant indices (`bottom16`): done level by
 //! level with short slices they took 60 % of a 65 536-word product.
 //!
-//! Measured with `cargo run --release -p peer-bench --features system-peers
-//! -- --filter gf2x_mul --heavy` (Intel Xeon family 6 model 207,
-//! 2026-11-22, VPCLMULQDQ backend): 65 536 words in 15.6·10⁶ ticks against
-//! 40.8·10⁶ for gf2x 1.3 built with `-march=native` (2.62×), 2^20 words
-//! 3.48×. At 65 536 words about half of the time is the three conversions
-//! (levels 4 to 16), a quarter the forward transforms.
+//! At 65 536 words about half of the time is the three conversions
+//! (levels 4 to 16), a quarter the forward transforms. Figure (VPCLMULQDQ
+//! backend, Intel Xeon family 6 model 207, `cargo run --release -p
+//! peer-bench --features system-peers -- --filter gf2x_mul --heavy`):
+//! 65 536 words 2.62× gf2x 1.3 built with `-march=native`, 2^20 words
+//! 3.48×; the dated run is in `docs/notes/gf2x.md`.
 //!
 //! Where it loses:
 //! - The cost is a step function: `n` words take `2^⌈log2 4n⌉` points, so

@@ -66,7 +66,7 @@
 //! 3. `fft.rs` (the transform and the FFT product) and `plan.rs` (the size
 //!    plan: Karatsuba, Toom-3 and FFT steps, chosen per backend and size).
 //! 4. `mod.rs` (the public API and dispatch) and `poly.rs` (`Gf2Poly`).
-
+//!
 //! # Backends
 //!
 //! | backend | needs | word product |

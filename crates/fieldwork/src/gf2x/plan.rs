@@ -123,14 +123,11 @@
 //! (`4n ≥ 0.85·2^r`) take it too — 3 400 on VPCLMULQDQ and portable,
 //! 15 000 on PCLMULQDQ (16 384: 1.34; 12 000: 0.88).
 //!
-//! VPCLMULQDQ-ymm (AMD EPYC Zen 3, 2026-11-23, a loaded machine: ±20 %)
-//! has its own butterflies (`fft/ymm.rs`, 2.5–3× the PCLMULQDQ
-//! backend's scalar ones) against a Toom plan about twice as fast as
-//! PCLMULQDQ's. FFT time ÷ plan time: 0.74 at 4 096 words, 1.68 at 4 097,
-//! 0.88 at 6 000, 0.59 at 8 192, 1.13 at 10 000, 0.74 at 12 000, 1.85 at
-//! 16 385, 0.68 at 24 000, 0.90 at 32 769, 0.68 at 40 000: plain threshold
-//! 22 000, dense windows from 3 400 (3 482–4 096, 6 963–8 192,
-//! 13 926–16 384 words).
+//! VPCLMULQDQ-ymm has its own butterflies (`fft/ymm.rs`, 2.5–3× the
+//! PCLMULQDQ backend's scalar ones) against a Toom plan about twice as
+//! fast as PCLMULQDQ's: plain threshold 22 000, dense windows from 3 400
+//! (3 482–4 096, 6 963–8 192, 13 926–16 384 words). The measured ratios
+//! behind the thresholds are in `docs/notes/gf2x.md`.
 //!
 //! # Constant time
 //!

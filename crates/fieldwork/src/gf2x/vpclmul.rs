@@ -210,7 +210,7 @@ impl Kernel for ZmmKernel {
         // at 3 words (level), 4 (36.8 here against 40.4) or 8: faster
         // chained, but 7 % slower in the normal-basis product at m = 233
         // (`mul_fixed::<8>` and a fold). On Intel (Xeon family 6 model
-        // 207, 2026-11-25) only at 9 words: 80 against 109 cycles, and
+        // 207) only at 9 words: 80 against 109 cycles, and
         // 9×1000 words 0.71× the time; 5 words 40 against 25, 6 and 7
         // within 4 %.
         if a.len() == 9 || (matches!(a.len(), 5..=7) && crate::cpu::vendor_is_amd()) {

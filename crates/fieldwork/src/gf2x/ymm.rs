@@ -3,6 +3,7 @@
 //!
 //! GF(2)\[x\] products on ymm registers, for CPUs with VPCLMULQDQ but
 //! without AVX-512 (AMD Zen 3 and Zen 4 client parts, Intel client cores).
+//! Measured history and next ideas: `docs/notes/gf2x-ymm.md`.
 //!
 //! # The 4×4-word product on ymm
 //!
@@ -79,23 +80,15 @@
 //! register (`[A0 | A1]`, `[A2 | A0 + A1]`, `[A0 + A2 | A1 + A2]`, all
 //! built from loads and in-lane XORs), each a 2-word Karatsuba in its lane
 //! (`lane_karatsuba`: three `vpclmulqdq`), and assembles the 12 result
-//! words with three `vperm2i128`: 9 `vpclmulqdq`, about 55 instructions.
-//! It replaced two padded 4-word limbs (18 `vpclmulqdq`) at 6 words and
-//! the Su–Fan 5-2 split on xmm lanes (14 `pclmulqdq`) at 5. Chained
-//! (`peer-bench --filter gf2x_mul`, Zen 3, old and new binaries
-//! alternated three times): 6 words 25.7 → 21.0–22.3 ns, 5 words 22.1 →
-//! 20.8–21.0 ns; native gf2x takes 25.5 ns at 5 words (1.23×) and 23.9 or
-//! 37.5 ns at 6 (bimodal: 1.12× or 1.7×). The operands' first four words
-//! are then read as two 16-byte halves ([`load_halves`]) instead of one
-//! 32-byte load: words written by 16-byte stores — the chaining copy's,
-//! and most callers' — cannot be forwarded to a 32-byte load, which
-//! waits for the stores to retire. Chained on Zen 3 (same command, three
-//! runs): 5 words 62.3 → 47.6 core cycles, 6 words 64.2 → 49.2; native
-//! gf2x's time ÷ ours 1.23 → 1.61 and 1.12 → 1.45. (The 4-word limbs of
-//! 7 words and up read the same way: 7 and 8 words 79 → 81–84, so they
-//! keep their 32-byte loads.) Latency floor: the nine products issue over
-//! 18 cycles; the chain is load → operand sums → products → one lane
-//! cross → store, about 40 of the ≈ 48 cycles, the rest the call.
+//! words with three `vperm2i128`: 9 `vpclmulqdq`, about 55 instructions
+//! (two padded 4-word limbs would take 18, the Su–Fan 5-2 split on xmm
+//! lanes 14 `pclmulqdq`). The operands' first four words are read as two
+//! 16-byte halves ([`load_halves`]) instead of one 32-byte load: words
+//! written by 16-byte stores — the chaining copy's, and most callers' —
+//! cannot be forwarded to a 32-byte load, which waits for the stores to
+//! retire. Latency floor: the nine products issue over 18 cycles; the
+//! chain is load → operand sums → products → one lane cross → store,
+//! about 40 of the ≈ 48 cycles of a chained call, the rest the call.
 //!
 //! # For `gf2m`
 //!
@@ -106,102 +99,78 @@
 //! one per 128-bit lane — so each `vpclmulqdq` does the word product of
 //! both (`gf2m`'s `mul_slices` and `square_slices`).
 //!
-//! # Zen 3
+//! # Squaring
 //!
-//! `peer-bench --isa-rates` on the AMD EPYC (family 25 model 1):
-//! `vpclmulqdq` has a latency of 4 cycles and issues once per 2 cycles,
-//! on xmm and on ymm alike — so a ymm instruction is twice the word
-//! products per cycle, and the products are the scarce resource (XORs
-//! and in-lane shuffles issue on the other vector pipes alongside them).
-//! A lane-crossing `vpermq` has a latency of 6.6 cycles (throughput 1.26).
-//! Floors: the 8-word kernel's 18 `vpclmulqdq` are 36 cycles; the 16-word
-//! one's 54 are 108 cycles. Measured chained (latency, including the call
-//! and the chaining copy): 57 ticks ≈ 75 cycles at 8 words, 165 ticks ≈
-//! 216 cycles at 16.
+//! `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two words to
+//! an instruction) and two `vperm2i128` to put the squares in word order:
+//! two products per 4 words against four `pclmulqdq`.
 //!
-//! Small products are latency chains: the kernel's own chain plus the
+//! # Port model and floors
+//!
+//! Zen 3 (family 25 model 1, `peer-bench --isa-rates`): `vpclmulqdq` has a
+//! latency of 4 cycles and issues once per 2 cycles (as on Zen 4), on xmm
+//! and on ymm alike — so
+//! a ymm instruction is twice the word products per cycle, and the
+//! products are the scarce resource (XORs and in-lane shuffles issue on
+//! the other vector pipes alongside them). A lane-crossing `vpermq` has a
+//! latency of 6.6 cycles (throughput 1.26). Floors: the 8-word kernel's 18
+//! `vpclmulqdq` are 36 cycles, the 16-word one's 54 are 108; at 4 words
+//! the Karatsuba's 9 `pclmulqdq` are 18 cycles. Chained calls measure
+//! about twice these (≈ 75 cycles at 8 words, ≈ 216 at 16 on Zen 3):
+//! small products are latency chains — the kernel's own chain plus the
 //! product's way through memory into the next call (stores, the caller's
 //! chaining copy, forwarded loads), which gf2x pays too. `mul_into`
-//! reaches the fixed kernels in one call (see `Backend::mul_into`). At 4
-//! words the Karatsuba's 9 `pclmulqdq` are an 18-cycle throughput floor
-//! on both Zens (one per 2 cycles); the chained call measures 37.8 cycles
-//! on the Zen 4 with the avx2 cap, 1.18× gf2x's 44.7 (`peer-bench --filter
-//! "4 words"`). Su–Fan's refined recombination (4-1m: `C = t·P1 + (1 +
-//! t)·(P0 + t·P2)` at both levels, fewer XORs after the products) took it
-//! from 40.3: the same on Zen 3, 7 % faster on Zen 4.
+//! reaches the fixed kernels in one call (see `Backend::mul_into`).
 //!
-//! Squaring: `vpclmulqdq` of each word with itself (imm 0x00 and 0x11, two
-//! words to an instruction) and two `vperm2i128` to put the squares in
-//! word order: two products per 4 words against four `pclmulqdq`.
-//!
-//! # Intel (Xeon family 6 model 207 under the avx2 cap)
-//!
-//! `peer-bench --isa-rates`: `vpclmulqdq` one a cycle with a latency of 3
-//! on xmm and ymm, on the pipe that also takes the lane-crossing
+//! Intel (Xeon family 6 model 207 under the avx2 cap, `peer-bench
+//! --isa-rates`): `vpclmulqdq` one a cycle with a latency of 3 on xmm and
+//! ymm, on the pipe that also takes the lane-crossing
 //! `vpermq`/`vperm2i128` (latency 3, one a cycle); in-lane shuffles and
-//! byte shifts two a cycle, `vpxor` three. Chained `mul_into`, core
-//! cycles estimated from the TSC (`FIELDWORK_MAX_ISA=avx2 peer-bench
-//! --filter gf2x_mul --passes 3`, 2026-11-25), ours against gf2x 1.3
-//! built `-march=native` (which, uncapped, uses AVX-512's three-input
-//! XOR): 1 word 18.5 / 35.5, 2 words 20.7 / 25.3, 3 words 23.0 / 27.7,
-//! 4 words 30.1 / 29.2, 5 words 39.8 / 44.2, 6 words 39.3 / 39.4, 7 words
-//! 56.8 / 64.9, 8 words 63.4 / 73.5, 9 words 73.7 / 95.0. A one-word
-//! product's chain (call, load, one product, store, the caller's copy
-//! forwarded to the next call's load) is already 18.5 cycles: 1.3× gf2x
-//! at 4 words would need 22.5, four cycles more for nine products that
-//! issue one a cycle on one pipe after the operand sums — below this
-//! core's floor, as at 3 words (21.3 needed). From 7 words the products
-//! share their pipe with the limb kernels' lane crossings (per 4×4 product
-//! 6 `vpclmulqdq`, 3 broadcasts and 2 lane moves: 11 cycles of one pipe
-//! for 6 of products). Next idea for Intel: the `B` half-broadcasts as
-//! `vbroadcasti128` loads (load ports, no shuffle; a sum of limbs is the
-//! sum of their broadcasts) and the lane move of the middle sums deferred
-//! to the end of a whole limb formula (one per output limb instead of two
-//! per product). Tried at 8 words alone (a Karatsuba step over two
-//! broadcast limbs): no change the noisy machine could show in the
-//! chained row, where `B` is the same every call and its broadcasts were
-//! never on the chain; the gain, if any, is in the throughput-bound
-//! products from 16 words, which needs the broadcast form as the
-//! formulas' digit type.
+//! byte shifts two a cycle, `vpxor` three. A one-word product's chain
+//! (call, load, one product, store, the caller's copy forwarded to the
+//! next call's load) is already ≈ 18.5 cycles, so at 3 and 4 words the
+//! remaining few cycles are below what the products' issue allows: small
+//! sizes are at this core's floor. From 7 words the products share their
+//! pipe with the limb kernels' lane crossings (per 4×4 product 6
+//! `vpclmulqdq`, 3 broadcasts and 2 lane moves: 11 cycles of one pipe for
+//! 6 of products).
 //!
-//! # Rejected (measured on the Zen 3, ticks per chained `mul_into`)
+//! # Rejected
 //!
-//! - Schoolbook 4×4 (8 `vpclmulqdq`, no operand sums): level at 4 words,
-//!   slower above (8 words 67 against 60, 64 words 1 958 against 1 825).
-//! - One 4×4 limb at 4 words: 39.5 against 37.8 for xmm lanes (the
-//!   half-broadcasts and operand sums sit before the products on the
-//!   latency chain; `vpermq` is 6.6 cycles).
-//! - Two limbs at 5 words: 60 against 49 for xmm lanes (5-2). xmm lanes at
-//!   6 and 9 words: 63.5 and 119 against 57.5 and 99 on limbs (7 words:
-//!   87 on the PCLMULQDQ backend, 58 on two limbs). Both 5 and 6 now take
-//!   the three-digit kernel above.
-//! - Its two-digit sibling at 3 and 4 words (`[A0 | A1]` and `A0 + A1` in
-//!   two registers, six `vpclmulqdq`): level with xmm lanes (3 words 1.22×
-//!   native gf2x either way, 4 words 1.00–1.04×; three alternating runs).
-//! - Padding a short limb through a stack buffer (narrow stores, then a
-//!   32-byte load: a store-forwarding stall): 7 words 93 against 58.
-//! - Loading limbs with `core::array::from_fn`: its closure is compiled
-//!   without the caller's target features and was not inlined (4-word limb
-//!   87 ticks against 39).
-//! - The schoolbook on xmm lanes at 3 and 4 words (Zen 4, avx2 cap):
-//!   within 3 % of 3-1m and Karatsuba in chained `mul_into`, and 11 % and
-//!   12 % slower in the normal-basis products that take `mul_fixed` and a
-//!   fold (m = 162: 64 against 57.5 ticks; m = 226: 70 against 62;
-//!   `peer-bench --passes 2 --filter m=162`, `m=226`).
-//! - At 4 words on ymm (Zen 4, avx2 cap): one 4×4 limb, a schoolbook on
-//!   128-bit broadcast loads (8 `vpclmulqdq`, no input shuffles) and two
-//!   lane Karatsubas on `[A01 | A23]` and its swap: none faster than the
-//!   xmm lanes; the memory round trip, not the products, dominates.
-//! - Su–Fan strategies on xmm lanes at 7 and 9 words (`peer-bench
-//!   --filter sufan`): 7-1 to 7-3 take 1.19–1.33× and 9-1 to 9-3
-//!   1.10–1.17× the time of the limb kernels.
-//! - The PCLMULQDQ backend's scalar FFT: with the ymm Toom plan it would
-//!   win only from about 55 000 words (16 384 words: 1.28× the plan's
-//!   time, 65 536: 0.85×).
-//! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels:
-//!   17–20 words about 400–440 ticks against 240 on five limbs.
-//! - The 5/6-word `digits3` inlined into `fixed` like the 1–4-word lanes
-//!   (each of which gains a call): 5 and 6 words unchanged.
+//! Measured chained `mul_into` on Zen 3 unless said otherwise; figures in
+//! the notes.
+//!
+//! - Schoolbook 4×4 (8 `vpclmulqdq`, no operand sums) — level at 4 words,
+//!   slower above (8 and 64 words ≈ 7–12 %).
+//! - One 4×4 limb at 4 words — the half-broadcasts and operand sums sit
+//!   before the products on the latency chain (`vpermq` is 6.6 cycles).
+//! - Two limbs at 5 words, xmm lanes at 6 and 9 — slower than xmm lanes
+//!   (5-2) and limbs respectively; 5 and 6 now take the three-digit kernel.
+//! - The three-digit kernel's two-digit sibling at 3 and 4 words — level
+//!   with xmm lanes.
+//! - Padding a short limb through a stack buffer — a store-forwarding
+//!   stall (7 words 93 against 58 ticks).
+//! - Loading limbs with `core::array::from_fn` — its closure is compiled
+//!   without the caller's target features and was not inlined.
+//! - The schoolbook on xmm lanes at 3 and 4 words (Zen 4) — level chained,
+//!   11–12 % slower in the normal-basis products that take `mul_fixed` and
+//!   a fold.
+//! - At 4 words on ymm (Zen 4): one 4×4 limb, a schoolbook on 128-bit
+//!   broadcast loads, two lane Karatsubas — none faster than xmm lanes; the
+//!   memory round trip, not the products, dominates.
+//! - The 4-word limbs of 7 words and up read as two 16-byte halves — slower
+//!   (they keep their 32-byte loads).
+//! - Su–Fan strategies on xmm lanes at 7 and 9 words — 1.10–1.33× the time
+//!   of the limb kernels.
+//! - The PCLMULQDQ backend's scalar FFT — would win only from about 55 000
+//!   words against the ymm Toom plan.
+//! - Sizes 17–32 through a Karatsuba step over the 9–16-word kernels —
+//!   ≈ 1.7–1.8× the time of five limbs at 17–20 words.
+//! - The 5/6-word `digits3` inlined into `fixed` like the 1–4-word lanes —
+//!   unchanged.
+//! - The `B` half-broadcasts as `vbroadcasti128` loads at 8 words (Intel) —
+//!   no measurable change chained, where `B`'s broadcasts are not on the
+//!   chain.
 //!
 //! # Figure
 //!
@@ -209,7 +178,7 @@
 //! against 130 for gf2x 1.3 built `-march=native` (1.58×), AMD EPYC Zen 4
 //! with the avx2 cap; `FIELDWORK_MAX_ISA=avx2 cargo run --release -p
 //! peer-bench --features system-peers,xs233 -- --filter gf2x_mul`
-//! (docs/benchmarks/amd-epyc-f25m17-max-avx2.md, 09ee0c2).
+//! (docs/benchmarks/amd-epyc-f25m17-max-avx2.md).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // fixed-size kernels: const-generic word counts over `[u64; N]` arrays.
 #![allow(clippy::indexing_slicing)]
