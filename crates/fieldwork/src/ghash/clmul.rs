@@ -34,12 +34,10 @@
 //! `pclmulqdq` of the Montgomery reduction. On cores with VPCLMULQDQ the
 //! ymm kernel takes messages of 2 to 31 blocks instead ([`super::ymm`]:
 //! powers two lanes at a time, made in registers for a fresh key's first
-//! group); there a 64-byte POLYVAL is 131 cycles against RustCrypto
-//! `polyval` 0.7's 135, 256 bytes 215 against 241 (Zen 3, `peer-bench
-//! --filter polyval`). RustCrypto reduces with one `pclmulqdq` (its "R/F"
-//! form, a per-power precomputed `swap(H) ⊕ H₀·P₁`, four products per
-//! block), which shortens each level by about one `pclmulqdq` latency: the
-//! next idea if these lengths need more.
+//! group). RustCrypto's one-`pclmulqdq` reduction ("R/F" form) would
+//! shorten each level by about one `pclmulqdq` latency; see the module
+//! docs of [`super`] for why it is not built, and `docs/notes/ghash.md`
+//! for the figures and the next idea.
 //!
 //! # Rejected
 //!
@@ -50,9 +48,9 @@
 //! # Figure
 //!
 //! GHASH of 16 KiB, key prepared: 0.240 cycles/byte, 1.98× RustCrypto
-//! `ghash` 0.6.0 (Intel Xeon family 6 model 207, 2026-11-21, column
-//! `fieldwork (pclmulqdq)` of `cargo run --release -p peer-bench --
-//! --filter ghash`).
+//! `ghash` 0.6.0 (Intel Xeon family 6 model 207, column `fieldwork
+//! (pclmulqdq)` of `cargo run --release -p peer-bench -- --filter
+//! ghash`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // power indices are loop counters below the group size (at most 8 here), within the powers `State::ensure_powers` made; data offsets step by 16 below the whole-block length.
 #![allow(clippy::indexing_slicing)]

@@ -73,51 +73,39 @@
 //!
 //! # Short messages
 //!
-//! On AMD with AVX-512 the best kernel is `vpclmulqdq-split`: calls of
-//! fewer than 32 blocks, and what a call's 32-block groups leave, run on
-//! the ymm kernel (its fused key setup for 2–8 blocks, 16-block groups);
-//! on Zen 4 the zmm kernel's xmm tails and its 32 powers cost more than
-//! they saved below 1.5 KiB. Zen 4, `peer-bench --filter ghash`, ticks
-//! before → after: POLYVAL 64 B 113 → 92 (0.89× → 1.07× RustCrypto's
-//! `polyval`), 256 B 194 → 156 (0.95× → 1.14×), 1 420 B 571 → 517; GHASH
-//! 1 420 B 601 → 519. From 8 KiB unchanged. A call that would first
-//! make the zmm kernel's 32 powers stays on ymm below 128 blocks
-//! (`SPLIT_FRESH_BLOCKS`; with the powers made, the zmm kernel takes 32
-//! blocks and more): GHASH with key setup, `peer-bench --filter ghash`,
-//! ticks, 1 KiB 439 → 412, 1 420 B 563 → 530; 2 KiB 548 either way (the
-//! ymm kernel alone: 571).
+//! Which kernel runs depends on the call's length and on whether the wide
+//! kernels' powers (16 or 32 of them, in a boxed table) are already made:
 //!
-//! Intel's choices differ where the wide kernels' powers must first be
-//! made (16 or 32 of them, in a boxed table): there the xmm kernel, whose
-//! eight powers live in the state, is the faster for mid-length calls.
-//! With AVX-512 the best kernel is `vpclmulqdq-split-xmm`: ymm below 32
-//! blocks, xmm for a fresh key below 128, zmm (with xmm tails) otherwise;
-//! without it `vpclmulqdq-ymm-fresh-xmm`: xmm for a fresh key from 32 to
-//! 191 blocks, ymm otherwise. Xeon family 6 model 207, `peer-bench
-//! --filter polyval`, cycles with key setup, zmm / ymm / xmm kernel alone:
-//! 64 B 123 / 77 / 124, 256 B 171 / 141 / 171, 1 KiB 472 / 446 / 325,
-//! 1 420 B 607 / 563 / 473, 2 KiB 571 / 594 / 529, 4 KiB 774 / 891 / 939;
-//! under `FIELDWORK_MAX_ISA=avx2` ymm / xmm: 1 KiB 460 / 331, 2 KiB
-//! 609 / 540, 4 KiB 917 / 957 (2026-11-25).
+//! - AMD with AVX-512, `vpclmulqdq-split`: calls of fewer than 32 blocks,
+//!   and what a call's 32-block groups leave, run on the ymm kernel (its
+//!   fused key setup for 2–8 blocks, 16-block groups); the zmm kernel's
+//!   xmm tails and its 32 powers cost more than they save below 1.5 KiB. A
+//!   call that would first make the zmm kernel's 32 powers stays on ymm
+//!   below 128 blocks (`SPLIT_FRESH_BLOCKS`; with the powers made, the zmm
+//!   kernel takes 32 blocks and more).
+//! - Intel with AVX-512, `vpclmulqdq-split-xmm`: ymm below 32 blocks, xmm
+//!   for a fresh key below 128, zmm (with xmm tails) otherwise; without
+//!   AVX-512, `vpclmulqdq-ymm-fresh-xmm`: xmm for a fresh key from 32 to
+//!   191 blocks, ymm otherwise. There the xmm kernel, whose eight powers
+//!   live in the state, is the faster for a fresh key's mid-length calls.
 //!
-//! POLYVAL of 64 bytes is 0.89× RustCrypto's `polyval` 0.7.3 on an AMD
-//! EPYC Zen 3, 256 bytes 0.91×, 1 KiB 1.20× (`peer-bench --filter
-//! polyval`, key setup included; GHASH is 1.26–2.1× RustCrypto's `ghash`
-//! from 16 bytes). Where the time goes (callgrind at `FIELDWORK_MAX_ISA=clmul`,
-//! `examples/polyval_one.rs`, about 500 instructions per 64-byte hash
-//! against `polyval`'s 312): the powers H²…H⁴ (≈ 120), the aggregated step
-//! (≈ 140), the 208-byte copy when `finalize(self)` moves the state (40).
-//! That copy was 720 bytes (100 instructions) while the 512-byte table of
-//! wide powers lived in the state; it is now boxed (with `alloc`), paid
-//! for only by messages of 16 blocks or more. Weighed, not built: the
-//! "R/F" form RustCrypto's `polyval` 0.7.3 uses (ePrint 2025/2171 §3.3:
-//! with `D = H·x^(−64)` stored per power, a dot product is four
-//! carry-less products and its reduction one, against Montgomery's two);
-//! computing `D` per message costs the clmul the reduction saves, so it
-//! pays only with `D` kept per key — twice the state, whose size is what
-//! `finalize(self)` copies. Rejected: `#[inline]` on `Polyval`'s `new`,
-//! `update` and `finalize`, so the caller could build and finish the state
-//! in place — the copy stayed (537 → 534 instructions per 64-byte hash).
+//! A 64-byte POLYVAL (key setup included, `examples/polyval_one.rs` under
+//! callgrind at `FIELDWORK_MAX_ISA=clmul`) is about 500 instructions: the
+//! powers H²…H⁴ (≈ 120), the aggregated step (≈ 140), the 208-byte copy
+//! when `finalize(self)` moves the state (40). The table of wide powers is
+//! boxed (with `alloc`), so that copy stays small and only messages of 16
+//! blocks or more pay for the table. Measured history of these choices:
+//! `docs/notes/ghash.md`.
+//!
+//! Rejected:
+//!
+//! - The "R/F" form of RustCrypto's `polyval` 0.7.3 (ePrint 2025/2171
+//!   §3.3: `D = H·x^(−64)` stored per power, a dot product of four
+//!   carry-less products and a one-product reduction) — computing `D` per
+//!   message costs the clmul the reduction saves; it pays only with `D`
+//!   kept per key, twice the state that `finalize(self)` copies.
+//! - `#[inline]` on `Polyval`'s `new`, `update` and `finalize`, to build
+//!   and finish the state in place — the copy stayed.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aggregate;

@@ -11,8 +11,8 @@
 //! shifts and a few XORs — so aggregating reductions would save little.
 //!
 //! GHASH of 16 KiB, key prepared: 8.20 cycles/byte (Intel Xeon family 6
-//! model 207, 2026-11-21, column `fieldwork (portable)` of `cargo run
-//! --release -p peer-bench -- --filter ghash`).
+//! model 207, column `fieldwork (portable)` of `cargo run --release -p
+//! peer-bench -- --filter ghash`).
 #![forbid(unsafe_code)]
 
 use super::field::{load, mont_reduce};

@@ -32,8 +32,8 @@
 //! # Figure
 //!
 //! GHASH of 16 KiB, key prepared: 0.115 cycles/byte, 4.14× RustCrypto
-//! `ghash` 0.6.0 (Intel Xeon family 6 model 207, 2026-11-21, `cargo run
-//! --release -p peer-bench -- --filter ghash`).
+//! `ghash` 0.6.0 (Intel Xeon family 6 model 207, `cargo run --release -p
+//! peer-bench -- --filter ghash`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // power indices are loop counters below `POWERS` (32) within the table made for it; data offsets step by whole groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]

@@ -89,24 +89,14 @@
 //!
 //! # Measured
 //!
-//! Cycles per byte of a whole keyed GHASH of 16 KiB (key setup included),
-//! two runs of `cargo run --release -p peer-bench -- --filter
-//! ghash_progression`, 2026-11-21, on a shared 2-core Intel Xeon (reported
-//! as "Intel(R) Xeon(R) Processor"; AVX-512 with FP16, VPCLMULQDQ; about
-//! ±10 % noise):
-//!
-//! | kernel | c/B | | kernel | c/B |
-//! |---|---|---|---|---|
-//! | schoolbook + Alg. 5 | 1.69–1.78 | | aggregated 4 (xmm) | 0.37–0.39 |
-//! | Karatsuba + Alg. 4 | 1.68–1.76 | | aggregated 8 (xmm) | 0.35–0.37 |
-//! | Karatsuba + folding | 1.23–1.29 | | aggregated 16 (xmm) | 0.35–0.36 |
-//! | Karatsuba + Montgomery | 1.17–1.22 | | aggregated 32 (xmm) | 0.36–0.38 |
-//!
-//! The bit reflection costs Algorithm 4 what Karatsuba saves; reduction by
-//! `pclmulqdq` beats reduction by shifts by about a third; aggregation
-//! gains a factor 3–5 and saturates at 8 blocks on xmm, where the three
-//! `pclmulqdq` per block are the bottleneck (the ymm and zmm kernels, and
-//! [`crate::ghash::GHash`] at 0.14 c/B, go further).
+//! `cargo run --release -p peer-bench -- --filter ghash_progression`
+//! reproduces the progression (the measured table is in
+//! `docs/notes/ghash-progression.md`). The bit reflection costs Algorithm
+//! 4 what Karatsuba saves; reduction by `pclmulqdq` beats reduction by
+//! shifts by about a third; aggregation gains a factor 3–5 and saturates
+//! at 8 blocks on xmm, where the three `pclmulqdq` per block are the
+//! bottleneck (the ymm and zmm kernels, and [`crate::ghash::GHash`], go
+//! further).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // `reproduce` feature: the white paper's kernels over fixed-size tables, not a production path.
 #![allow(clippy::indexing_slicing)]

@@ -15,10 +15,9 @@
 //! A tail of fewer than N blocks is one xmm group with the powers
 //! `H^r … H^1`.
 //!
-//! Measured (16 KiB keyed GHASH, key setup included; `peer-bench --filter
-//! ghash_progression`, 2026-11-21, shared 2-core AVX-512 Xeon, ±10 %):
-//! N = 8: 0.24–0.25 c/B (a group is too short to hide the reduction's
-//! latency), N = 16: 0.16, N = 32: 0.16–0.17.
+//! At N = 8 a group is too short to hide the reduction's latency; N = 16
+//! and N = 32 run at the same speed (`peer-bench --filter
+//! ghash_progression`; figures in `docs/notes/ghash-progression.md`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // `reproduce` feature: the white paper's kernels over fixed-size tables, not a production path.
 #![allow(clippy::indexing_slicing)]

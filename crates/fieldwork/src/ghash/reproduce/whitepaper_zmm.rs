@@ -14,10 +14,10 @@
 //! [`crate::ghash::GHash`] runs). A tail of fewer than N blocks is one xmm group
 //! with the powers `H^r … H^1`.
 //!
-//! Measured (16 KiB keyed GHASH, key setup included; `peer-bench --filter
-//! ghash_progression`, 2026-11-21, shared 2-core AVX-512 Xeon, ±10 %):
-//! N = 16: 0.18–0.19 c/B (four registers per group: latency-bound, slower
-//! than ymm with N = 16), N = 32: 0.15.
+//! At N = 16 (four registers per group) the kernel is latency-bound and
+//! slower than ymm with N = 16; N = 32 is the fastest of the progression
+//! (`peer-bench --filter ghash_progression`; figures in
+//! `docs/notes/ghash-progression.md`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // `reproduce` feature: the white paper's kernels over fixed-size tables, not a production path.
 #![allow(clippy::indexing_slicing)]
