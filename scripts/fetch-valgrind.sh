@@ -3,13 +3,18 @@
 # installing it, for ct-check's emulated ymm tier (scripts/ct-check.sh).
 # Debian 12's valgrind 3.19 stops at `vmovq xmm, xmm` in its 66 0F D6
 # register form, which LLVM emits in the ymm kernels; 3.24 executes it.
-# The package is fetched by apt (signatures checked against the system's
-# keyring) from a throwaway source list; nothing on the system changes.
+# The package is fetched by apt (signatures checked against the keyring the
+# configured source names, else debian-archive-keyring) from a throwaway
+# source list: suite trixie on the Debian archive this machine's own apt
+# sources point at (scripts/lib/apt-sources.sh), with its own lists and
+# cache, so nothing on the system changes.
 # Its launcher needs glibc 2.34, its tools are static.
 #
 #   scripts/fetch-valgrind.sh        then target/valgrind/bin/valgrind ...
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source-path=SCRIPTDIR source=lib/apt-sources.sh
+. scripts/lib/apt-sources.sh
 
 dest=target/valgrind
 if [ -x "$dest/bin/valgrind" ]; then
@@ -18,18 +23,10 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
-echo "deb http://deb.debian.org/debian trixie main" > "$tmp/sources.list"
-opts=(
-  -o Dir::Etc::SourceList="$tmp/sources.list"
-  -o Dir::Etc::SourceParts=/dev/null
-  -o Dir::State::Lists="$tmp/lists"
-  -o Dir::Cache="$tmp/cache"
-  -o APT::Get::List-Cleanup=0
-  -o APT::Sandbox::User=root
-)
-apt-get "${opts[@]}" -q update > /dev/null
-(cd "$tmp" && apt-get "${opts[@]}" -q download valgrind > /dev/null)
+apt_sources_opts "$tmp"
+apt_sources_debian_archive trixie main > "$tmp/sources.list.d/trixie.sources"
+apt-get "${apt_opts[@]}" -q update > /dev/null
+(cd "$tmp" && apt-get "${apt_opts[@]}" -q download valgrind > /dev/null)
 
 rm -rf "$dest.tmp"
 mkdir -p "$dest.tmp/root"
