@@ -57,59 +57,31 @@
 //!
 //! # Cost
 //!
-//! Per message, before the data: the derivation (six AES blocks in
-//! registers), the expansion of the message-encryption key (four words at
+//! Per message, before the data: the derivation (the AES blocks of the
+//! message keys, built in registers from the nonce: four for AES-128, six
+//! for AES-256), the expansion of the message-encryption key (four words at
 //! a time, `aes/aesni.rs`: about 130 cycles for AES-256, a chain of 13
-//! `pshufb`–`aesenclast`–XOR steps), a POLYVAL state, the tag (one AES
-//! block). These form one dependency chain — derivation, expansion, tag,
-//! first counter block, ≈ 60 + 130 + 60 + 60 cycles on Zen 4 — which is
-//! why short messages trail aws-lc-rs, whose assembly fuses the
-//! expansion with the first encryptions; long ones run at the kernels'
-//! speed. Zen 4 (AMD EPYC family 25 model 17), `cargo run --release -p
-//! peer-bench -- --filter gcm_siv`, TSC ticks, ours against aws-lc-rs 1.19:
-//! AES-128 sealing 16 B 515 against 263 (0.51×), 1 KiB 888 against 938
-//! (1.06×), 16 KiB 4 244 against 10 261 (2.42×); AES-256 16 KiB 5 025
-//! against 11 794 (2.35×). Measured and changed while writing it (16-byte
-//! AES-256 message, per call): the word-by-word key expansion (a division
-//! by `Nk` per word) 1 162 → 780 ticks with the four-word one and
-//! in-register derivation; a counter-mode tail with a run-time register
-//! count went through memory every round (→ eight registers always);
-//! `AesKey` (≈ 1 KiB with the portable variant) returned inside a struct
-//! was copied whole (→ the key bytes are kept, expanded where used): 630
-//! ticks. On an Intel Xeon (family 6 model 207, 2026-11-25, same command,
-//! `--passes 3`, cycles): AES-128 sealing 16 B 268 against aws-lc-rs's
-//! 314 (1.17×; 630 before the changes below), 64 B 285 against 374
-//! (1.31×), 256 B 1.15×, 1 KiB 1.20×, 8 KiB 1.85×; opening 16 B 1.14×,
-//! 64 B 1.03×; AES-256 sealing 1.15× and opening 1.01× at 16 B. The
-//! ignored test `stage_probe::stage_ticks` (`cargo test
-//! --release -p fieldwork-crypto --lib stage_probe -- --ignored
-//! --nocapture`) times the stages of a 16-byte seal. Changed for short
-//! messages, 16-byte AES-128 seal: a counter-mode tail of one register
-//! runs one register, not eight (630 → 578); POLYVAL inputs of at most
-//! 128 bytes hashed in one call from a stack copy (64 B 643 →
-//! 604); the message keys wiped by one volatile write each instead of
-//! `zeroize`'s 48 byte stores; the message keys, the tag's input block
-//! and the counter block built in vector registers or passed by value,
-//! not written as 8-byte or 1-byte stores and read back by a 16-byte load
-//! (which the store buffer cannot forward: seen in the disassembly of
-//! `Engine::encrypt`; 557 → 454); those inputs hashed without a
-//! `Polyval` state (`ghash::polyval_short`: no 192-byte move on
-//! `finalize`; 64 B 172 → 157 ns in `examples/gcm_siv_one`); the
-//! derivation's counter blocks built in registers from the nonce
-//! (`AesKey::encrypt_counters`, four blocks for AES-128 rather than six:
-//! 16 B 162 → 128 ns there); a one-block message's counter mode on xmm
-//! (on ymm: 376 → 297 cycles); counter-mode tails on the fewest of 1, 2,
-//! 4 or 8 registers (64 B 389 → 285). Tried and not kept: the key
-//! expansion with the tag's rounds (sealing) or the keystream's (opening
-//! of up to 64 bytes, whose counter blocks come from the received tag) run
-//! beside it, as BoringSSL's GCM-SIV assembly does — each round as soon
-//! as its round key exists, in one non-inlined function returning the key
-//! and the blocks. On the Xeon under the avx2 cap (`peer-bench --filter
-//! gcm_siv --passes 2`, alternated twice) sealing did not change and
-//! opening of 16 and 64 bytes took 10–15 % longer (AES-128 16 B 127–130
-//! → 148–151 ns). Why is not pinned down; the next attempt would inline
-//! the fused expansion into the caller and keep the keystream in
-//! registers.
+//! `pshufb`–`aesenclast`–XOR steps), the POLYVAL of the data, the tag (one
+//! AES block). These form one dependency chain — derivation, expansion,
+//! tag, first counter block, ≈ 60 + 130 + 60 + 60 cycles on Zen 4 — which
+//! bounds short messages; long ones run at the kernels' speed. To keep
+//! that chain short, the message keys, the tag's input block and the
+//! counter block are built in vector registers or passed by value (never
+//! written as narrow stores and read back by a wider load, which the store
+//! buffer cannot forward); POLYVAL inputs of at most 128 bytes are hashed
+//! in one call from a stack copy without a `Polyval` state
+//! (`ghash::polyval_short`); the message keys are wiped by one volatile
+//! write each; a one-block message's counter mode runs on xmm and other
+//! tails on the fewest of 1, 2, 4 or 8 registers. The ignored test
+//! `stage_probe::stage_ticks` (`cargo test --release -p fieldwork-crypto
+//! --lib stage_probe -- --ignored --nocapture`) times the stages of a
+//! 16-byte seal. Figures: `peer-bench --filter gcm_siv` (against aws-lc-rs
+//! and RustCrypto); measured history and the next idea:
+//! `docs/notes/gcm-siv.md`.
+//!
+//! Rejected: the key expansion fused with the tag's rounds (sealing) or
+//! the keystream's (opening), as BoringSSL's GCM-SIV assembly does — sealing
+//! unchanged, opening of 16–64 B 10–15 % slower (Xeon, avx2 cap).
 //!
 //! ```
 //! use fieldwork::gcm_siv::aead::{Aead, KeyInit};

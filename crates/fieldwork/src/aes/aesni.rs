@@ -5,13 +5,20 @@
 //!
 //! # Math and source
 //!
-//! Key expansion is FIPS 197 §5.2 (`KeyExpansion`) one 32-bit word at a
-//! time, for all three key sizes: `SubWord(w)` is `aesenclast` of the
-//! state with `w` in all four columns and a zero round key — ShiftRows
-//! moves bytes between columns, which changes nothing when the columns are
-//! equal, and the final AddRoundKey adds zero. `RotWord` is a rotation,
-//! `Rcon` a constant: no table, no secret-dependent branch or address.
-//! Encryption is FIPS 197 §5.1: `pxor` with round key 0, `aesenc` for
+//! Key expansion is FIPS 197 §5.2 (`KeyExpansion`). `SubWord(w)` is
+//! `aesenclast` of the state with `w` in all four columns and a zero round
+//! key — ShiftRows moves bytes between columns, which changes nothing when
+//! the columns are equal, and the final AddRoundKey adds zero. AES-128 and
+//! AES-256 (whose per-message keys AES-GCM-SIV expands on every call) run
+//! four words at a time, the grouping of Gueron's AES-NI white paper
+//! (Intel 323641): for AES-128 round key `r + 1` is the prefix XOR of
+//! round key `r`'s words XORed with `SubWord(RotWord(w₃)) ⊕ Rcon` in every
+//! word, `w₃` gathered into every column by one `pshufb`; for AES-256 a
+//! group is the prefix XOR of the group two back XORed with
+//! `SubWord(RotWord(·)) ⊕ Rcon` (even groups) or `SubWord(·)` (odd ones)
+//! of the previous group's last word. AES-192 runs one word at a time.
+//! `RotWord` is a byte permutation, `Rcon` a constant: no S-box table, no
+//! secret-dependent branch or address. Encryption is FIPS 197 §5.1: `pxor` with round key 0, `aesenc` for
 //! rounds 1 … Nr − 1, `aesenclast`.
 //!
 //! # Representation
@@ -21,15 +28,17 @@
 //!
 //! # Operation count
 //!
-//! Key expansion: one `aesenclast` per `SubWord`, at most 14 per key.
+//! Key expansion: one `aesenclast` per `SubWord`, at most 13 per key
+//! (AES-256: a chain of 13 `pshufb`–`aesenclast`–XOR steps).
 //! Encryption: `Nr + 1` AES operations per block, eight blocks in flight
 //! to cover the latency (≈ 3–4 cycles, two per cycle on xmm on the
 //! measured core).
 //!
 //! # Rejected
 //!
-//! - The usual `aeskeygenassist` sequences — a different shuffle per key
-//!   size and an immediate per round, against one loop for all three.
+//! - The usual `aeskeygenassist` sequences — an immediate round constant
+//!   per instruction, so no loop over the rounds; `pshufb` and
+//!   `aesenclast` take `Rcon` from a table.
 //!
 //! No figure of its own: peer-bench measures it inside AES-GCM (the
 //! `fieldwork (aes-ni)` column of `--filter gcm`).

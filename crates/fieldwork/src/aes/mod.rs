@@ -5,12 +5,12 @@
 //! block. Two backends, chosen when a key is created:
 //!
 //! - **AES-NI** (`aes`, `pclmulqdq`, `ssse3`, `sse4.1`; fieldwork's own
-//!   code, `aes/aesni.rs`): the key expansion of FIPS 197 §5.2 word by
-//!   word, with `SubWord` computed by `aesenclast` on a broadcast word
-//!   (ShiftRows is the identity on a state whose four columns are equal),
-//!   so one routine serves all three key sizes and nothing is looked up in
-//!   a table; encryption is `aesenc` per round, eight blocks interleaved to
-//!   cover the instruction's latency.
+//!   code, `aes/aesni.rs`): the key expansion of FIPS 197 §5.2, four words
+//!   at a time for AES-128 and AES-256 and word by word for AES-192, with
+//!   `SubWord` computed by `aesenclast` on a broadcast word (ShiftRows is
+//!   the identity on a state whose four columns are equal), so nothing is
+//!   looked up in a table; encryption is `aesenc` per round, eight blocks
+//!   interleaved to cover the instruction's latency.
 //!   The VAES kernels of [`crate::gcm`] use the same round keys.
 //! - **portable** (`aes/portable.rs`): RustCrypto's `aes` crate, whose software
 //!   path is the constant-time fixsliced implementation (Adomnicai & Peyrin,

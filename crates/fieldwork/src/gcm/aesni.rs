@@ -63,9 +63,9 @@
 //!
 //! AES-128-GCM encryption of 16 KiB (13 bytes of associated data): 0.529
 //! cycles/byte, 1.14× the system OpenSSL 3.0.19's stitched AES-NI code
-//! (Intel Xeon family 6 model 207, 2026-11-21, column `fieldwork (aes-ni)`
-//! of `cargo run --release -p peer-bench --features system-peers --
-//! --filter gcm128_encrypt`).
+//! (Intel Xeon family 6 model 207, column `fieldwork (aes-ni)` of `cargo
+//! run --release -p peer-bench --features system-peers -- --filter
+//! gcm128_encrypt`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // round and table indices are const-generic round counts and loop counters over the fixed power table; data offsets step by whole groups below `buf.len()` rounded down.
 #![allow(clippy::indexing_slicing)]

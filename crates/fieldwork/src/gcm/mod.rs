@@ -37,11 +37,8 @@
 //! - `vaes-avx512-split` (every CPU with AVX-512): the zmm kernel for
 //!   long messages, the ymm kernel for short ones, where its
 //!   short-message path is faster: on AMD (Zen 4 on) below 1 KiB (AES-128)
-//!   or 1.5 KiB (AES-192/256) of message and associated data (AES-128
-//!   16 B: 1.29× ring against 0.97× with the zmm kernel alone;
-//!   `peer-bench --filter gcm`, Zen 4 family 25 model 17, 2026-11-24), on
-//!   Intel below 160 bytes (16 B: 161 against 183 cycles, Xeon family 6
-//!   model 207, 2026-11-25).
+//!   or 1.5 KiB (AES-192/256) of message and associated data, on Intel
+//!   below 160 bytes (the measurements: `docs/notes/gcm.md`).
 //! - `vaes-avx2`: the same stitched kernel on ymm (`gcm/vaes256.rs`, two
 //!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
 //!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack

@@ -8,7 +8,7 @@
 //! VPCLMULQDQ in the same loop, the lengths block and the tag — in one
 //! function. It follows the zmm kernel ([`super::vaes512`]) function for
 //! function; the math, its sources and the derivations are documented
-//! there.
+//! there. Measured history and next ideas: `docs/notes/gcm-vaes256.md`.
 //!
 //! # The algorithm, in brief
 //!
@@ -27,7 +27,11 @@
 //! 32-bit counter (`inc32` semantics) and run through round 1. With at most
 //! 256 bytes of associated data and 256 of text (31 blocks in all) the
 //! whole hash is one aggregated reduction of at most 32 blocks, and the
-//! text's counter registers go through the AES rounds together.
+//! text's counter registers go through the AES rounds together. The
+//! stitched loops form each GHASH input (load, byte reversal, the
+//! accumulator into the first block) where its product is taken, not all
+//! eight before the rounds, where they would live across the rounds beside
+//! eight AES states spilled to the stack.
 //!
 //! # Representation: differences from the zmm kernel
 //!
@@ -39,17 +43,13 @@
 //! - No masked byte loads or stores (no AVX-512BW): the last partial
 //!   register of a tail (the last 0–255 bytes, short messages, associated
 //!   data) is read and written with AVX2's masked dword loads and stores
-//!   plus 1–3 single bytes (`simd::load_partial32`, `store_partial32`). Copying it to
-//!   a zeroed stack buffer and loading whole registers from there, as
-//!   before, made each load wait for the copy's stores (a store-forwarding
-//!   miss on the tag's dependency chain): on Zen 3 AES-256-GCM with 13
-//!   bytes of associated data took 300 cycles at 16 bytes and 412 at 256,
-//!   now 215 and 322 (`peer-bench --filter gcm256_encrypt`). Keystream
-//!   bytes past the end are cleared by a `vpcmpgtb` mask built from the
-//!   public length before they are hashed, so the partial block is
-//!   zero-padded as GHASH requires; the test `buffers_against_guard_pages`
-//!   puts buffers against inaccessible pages to show nothing past either
-//!   end is touched.
+//!   plus 1–3 single bytes (`simd::load_partial32`, `store_partial32`), not
+//!   through a zeroed stack buffer, whose whole-register loads would miss
+//!   store forwarding on the tag's dependency chain. Keystream bytes past
+//!   the end are cleared by a `vpcmpgtb` mask built from the public length
+//!   before they are hashed, so the partial block is zero-padded as GHASH
+//!   requires; the test `buffers_against_guard_pages` puts buffers against
+//!   inaccessible pages to show nothing past either end is touched.
 //! - No `vpternlogq`: three-way XORs are two `vpxor`.
 //! - No uniform powers, no round-2 cache, no aligned head, no software
 //!   prefetch. The key's powers are the xmm kernel's with all 32 computed
@@ -59,32 +59,14 @@
 //!
 //! Schoolbook products take four `vpclmulqdq` per register, Karatsuba three
 //! plus a `vpshufd` and a `vpxor` for the data's half-sum (the powers'
-//! half-sums are a second per-key table, `Key::halves`: on Zen 3 that took
-//! AES-128-GCM at 16 KiB from 0.40 to 0.35 cycles/byte, 1.04× → 1.15×
-//! ring; an earlier attempt measured twice as slow, when the kernel's
-//! helpers were not yet forced inline). Which is
-//! cheaper depends on the core, so the key chooses once, from the CPU
-//! vendor: schoolbook on Intel (where `vpclmulqdq` issues once per cycle
-//! and shares its port with the shuffles), Karatsuba on AMD (Zen 3:
-//! `vpclmulqdq` once per two cycles, shuffles twice per cycle). Both are
-//! tested on every CPU that runs this kernel (`all_backends`). The
-//! schedule is a const parameter of the kernel, not a flag tested in the
-//! loop: the test split each iteration into basic blocks the compiler
-//! schedules separately.
-//!
-//! The stitched loops form each GHASH input (load, byte reversal, the
-//! accumulator into the first block) where its product is taken, not all
-//! eight before the rounds: eight reversed blocks live across the rounds
-//! beside eight AES states spilled to the stack. With both changes, Xeon
-//! family 6 model 207 under the avx2 cap (`peer-bench --filter gcm
-//! --passes 2`, alternated with the old binary twice): AES-128-GCM
-//! encryption 16 KiB 1.11× → 1.19× ring, AES-256 1.15× → 1.21×, 1 MiB
-//! 1.03–1.05× → 1.09–1.11× (AES-256 0.96–1.07× → 1.16–1.19×), decryption
-//! 16 KiB 1.07× → 1.09× (AES-256 1.13× → 1.15–1.19×). The Karatsuba
-//! schedule gained on the same core (`--example gcm_schedules`, 16 KiB
-//! encryption, old and new builds alternated twice: AES-128 1 627–1 679
-//! → 1 572 ns, AES-256 1 957–1 961 → 1 848 ns; schoolbook 1 594–1 613 →
-//! 1 441–1 485 and 1 881–1 883 → 1 716); not yet measured on AMD.
+//! half-sums are a second per-key table, `Key::halves`). Which is cheaper
+//! depends on the core, so the key chooses once, from the CPU vendor:
+//! schoolbook on Intel (where `vpclmulqdq` issues once per cycle and shares
+//! its port with the shuffles), Karatsuba on AMD (Zen 3: `vpclmulqdq` once
+//! per two cycles, shuffles twice per cycle). Both are tested on every CPU
+//! that runs this kernel (`all_backends`). The schedule is a const
+//! parameter of the kernel, not a flag tested in the loop: the test split
+//! each iteration into basic blocks the compiler schedules separately.
 //!
 //! # Operation count and floor (per 16 blocks, AES-128)
 //!
@@ -100,85 +82,57 @@
 //! mixed 1:5 with `vaesenc` takes ≈ 1.1 cycles of those two pipes. The
 //! schoolbook loop needs 66 cycles of the `vpclmulqdq` unit; the Karatsuba
 //! loop 50, and ≈ 60 of the AES/shuffle pipes ((80 + 8 + 8 + 25 × 1.1) ÷
-//! 2): a floor of ≈ 60 cycles, 0.23 cycles/byte. Measured: ≈ 0.34
-//! (Karatsuba, 10 % faster than schoolbook), against 0.23 for the GMAC row
-//! (the same loop without AES) — the AES rounds and the GHASH products
-//! barely overlap on this core: `vaesenc`, the shuffles and (in part)
-//! `vpclmulqdq` compete for the same two pipes, which a build without the
-//! products confirmed (its AES alone ran near the 40-cycle `vaesenc`
-//! bound). Next idea: fewer XORs and shuffles on those pipes.
+//! 2): a floor of ≈ 60 cycles, 0.23 cycles/byte. The loop runs well above
+//! it: the AES rounds and the GHASH products barely overlap on this core
+//! (`vaesenc`, the shuffles and in part `vpclmulqdq` compete for the same
+//! two pipes).
 //!
 //! Zen 4 under `FIELDWORK_MAX_ISA=avx2` (family 25 model 17, `peer-bench
 //! --isa-rates`): `vpclmulqdq` ymm one per 2 cycles, `vaesenc` ymm two a
-//! cycle; mixed 1:2 the products keep their rate, mixed 1:5 a product
-//! costs 3.0 cycles against 2.5 on separate pipes, so a product takes an
-//! AES pipe for part of its two cycles. Counting each product as two
-//! cycles of one of the two AES/shuffle pipes: (80 + 16 + 2 × 25) ÷ 2 =
-//! 73 cycles an iteration; the kernel alone decrypts 16 KiB in 3 496
-//! ticks, 77 cycles an iteration (encrypts in 3 591; the ignored test
-//! `gcm_kernel_directions` with the cap), within 6 % of that floor. The
-//! decrypt rows on that page (1.09× ring at 16 KiB) add the copy of the
-//! ciphertext (≈ 550 ticks at 16 KiB).
+//! cycle; mixed 1:5 a product costs 3.0 cycles against 2.5 on separate
+//! pipes, so a product takes an AES pipe for part of its two cycles.
+//! Counting each product as two cycles of one of the two AES/shuffle
+//! pipes: (80 + 16 + 2 × 25) ÷ 2 = 73 cycles an iteration; the kernel runs
+//! within about 6 % of that floor.
 //!
 //! Intel Xeon family 6 model 207 under the avx2 cap (`peer-bench
-//! --isa-rates`, core clock ≈ 2.94 GHz estimated from the TSC):
-//! `vaesenc` ymm two a cycle (latency 3), `vpclmulqdq` ymm one a cycle
-//! (latency 3) on another pipe (mixed 1:5 with `vaesenc`, 2.66 cycles a
-//! product: the products hide under the rounds), `vpxor` three a cycle,
-//! `vpshufb` two. Per 16 blocks (AES-128, schoolbook): 80 AES
+//! --isa-rates`): `vaesenc` ymm two a cycle (latency 3), `vpclmulqdq` ymm
+//! one a cycle (latency 3) on another pipe (mixed 1:5 with `vaesenc`, 2.66
+//! cycles a product: the products hide under the rounds), `vpxor` three a
+//! cycle, `vpshufb` two. Per 16 blocks (AES-128, schoolbook): 80 AES
 //! instructions on two pipes (40 cycles), 34 products on a third, and ≈
 //! 59 that can issue on any of the three (8 byte reversals, 8 round-1
 //! XORs, 32 XORs into the sums, 8 keystream XORs, the reduction's share):
-//! 173 over three pipes, a floor of ≈ 58 cycles. The kernel encrypts 16
-//! KiB in 1 441–1 485 ns (`--example gcm_schedules`), ≈ 64 cycles per 16
-//! blocks after the fixed costs, 10 % over the floor; ring's kernel takes
-//! ≈ 83. Decryption runs as fast, but its peer-bench rows add the
-//! ciphertext copy (≈ 90 ns at 16 KiB, `--example gcm_dec_probe`) and
-//! ring's decryption kernel is ≈ 6 % faster than its encryption, so the
-//! decrypt rows show 1.09× where encryption shows 1.19×. At 1 MiB both
-//! directions are bound by the caches rather than the pipes (the
-//! decrypt row's source and work buffer are 2 MiB, this core's L2): ours
-//! and ring's decryption take within 2–10 % of each other there. Next
-//! idea: the loop body as one `asm!` block with a measured instruction
-//! order — the compiler's order cannot be steered from the source (see
-//! the fence under Rejected) and the 10 % left is in the order, not the
-//! count (without AVX-512's three-input `vpternlogq` the XORs cannot
-//! shrink).
+//! 173 over three pipes, a floor of ≈ 58 cycles; the kernel runs about
+//! 10 % over it, the rest being in the instruction order, not the count.
+//! At 1 MiB both directions are bound by the caches rather than the pipes.
+//!
+//! The peer-bench decrypt rows add the copy of the ciphertext into the
+//! work buffer that every in-place API needs, which compresses their
+//! ratios; the ignored test `gcm_kernel_directions` times the kernel alone
+//! in both directions, and the copy.
 //!
 //! # Rejected
 //!
 //! - An empty `asm!` fence after each register pair's products, to keep
-//!   the rounds and the products interleaved in the machine code as in
-//!   the source (the compiler otherwise hoists an iteration's products
-//!   above its rounds): Xeon under the avx2 cap, 16 KiB encryption 1.19×
-//!   → 0.99× ring, decryption 1.09× → 1.01–1.04×.
-//! - Decryption's second read of the ciphertext by an `asm!` load, so the
-//!   compiler does not keep the hash's load of it in a spill slot: AES-128
-//!   unchanged, AES-256 16 KiB 1.16× → 1.04–1.07× ring (Xeon, avx2 cap).
+//!   rounds and products interleaved as in the source — 16 KiB
+//!   encryption ≈ 20 % slower (Xeon, avx2 cap).
+//! - Decryption's second read of the ciphertext by an `asm!` load, to
+//!   keep the hash's load out of a spill slot — AES-256 ≈ 10 % slower.
 //! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
 //!   slower at every bulk size, ≈ 10 % at 64 KiB (Xeon).
 //! - Software prefetch (as in the zmm kernel) — no change.
-//! - The GHASH products of `aes_ghash` spread evenly over all the rounds
-//!   (three AES-256 rounds a product pair), or all after the first four
-//!   rounds: both slower on Zen 3 (AES-128 16 KiB 1.15× → 1.13× ring;
-//!   AES-256 decryption down to 0.97×); two rounds a pair from round 2.
+//! - The GHASH products spread evenly over all the rounds, or all after
+//!   the first four rounds — both slower on Zen 3; two rounds a product
+//!   pair from round 2 is kept.
 //!
 //! # Figures
 //!
 //! AES-128-GCM encryption of 16 KiB (13 bytes of associated data), column
 //! `fieldwork best` of `cargo run --release -p peer-bench -- --filter
 //! gcm128_encrypt`: on Zen 3, 0.345 cycles/byte by the TSC, 1.18× ring
-//! 0.17.14 (Karatsuba, 2026-11-23, page at e65fe4e; 1 MiB 1.14×,
-//! decryption 1.13×, AES-256 1.12×; 16 bytes 1.81×, 256 bytes 1.46×); on
-//! an Intel Xeon family 6 model 207 under
-//! `FIELDWORK_MAX_ISA=avx2`, 0.274 cycles/byte, 1.22× ring (schoolbook,
-//! 2026-11-21).
-//!
-//! The decrypt rows include the copy of the ciphertext into the work
-//! buffer that every in-place API needs there (≈ 430 ticks at 16 KiB on
-//! Zen 3), which compresses their ratios: the kernel alone decrypts 2 %
-//! faster than it encrypts (AES-128 16 KiB 4 148 against 4 254 ticks;
-//! ignored test `gcm_kernel_directions`, which also times the copy).
+//! 0.17.14 (Karatsuba); on an Intel Xeon family 6 model 207 under
+//! `FIELDWORK_MAX_ISA=avx2`, 0.274 cycles/byte, 1.22× ring (schoolbook).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // round and table indices are const-generic round counts and loop counters over the fixed power and round-1 tables; data offsets step by whole groups below `buf.len()` rounded down.
 #![allow(clippy::indexing_slicing)]

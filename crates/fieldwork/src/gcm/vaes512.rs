@@ -129,8 +129,7 @@
 //!
 //! AES-128-GCM encryption of 16 KiB (13 bytes of associated data): 0.168
 //! cycles/byte, 1.24× aws-lc-rs 1.19.0 (Intel Xeon family 6 model 207,
-//! 2026-11-21, `cargo run --release -p peer-bench -- --filter
-//! gcm128_encrypt`).
+//! `cargo run --release -p peer-bench -- --filter gcm128_encrypt`).
 //!
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // round and table indices are const-generic round counts and loop counters over the fixed power, uniform and round-1 tables; data offsets step by whole groups below `buf.len()` rounded down.
