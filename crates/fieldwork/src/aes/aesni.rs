@@ -18,8 +18,8 @@
 //! `SubWord(RotWord(·)) ⊕ Rcon` (even groups) or `SubWord(·)` (odd ones)
 //! of the previous group's last word. AES-192 runs one word at a time.
 //! `RotWord` is a byte permutation, `Rcon` a constant: no S-box table, no
-//! secret-dependent branch or address. Encryption is FIPS 197 §5.1: `pxor` with round key 0, `aesenc` for
-//! rounds 1 … Nr − 1, `aesenclast`.
+//! secret-dependent branch or address. Encryption is FIPS 197 §5.1:
+//! `pxor` with round key 0, `aesenc` for rounds 1 … Nr − 1, `aesenclast`.
 //!
 //! # Representation
 //!
