@@ -1,5 +1,7 @@
 //! Target features: `avx`, `avx2` — capability token [`Avx2`].
 //!
+//! Measured history and rejected ideas' figures: `docs/notes/poly1305-avx2.md`.
+//!
 //! # Math: four interleaved Horner chains
 //!
 //! For `N = 4t` blocks `c₁ … c_N` and an incoming accumulator `h`,
@@ -23,8 +25,7 @@
 //!   and the lanes are combined; the other `n mod 4` go through the scalar
 //!   Horner loop (the portable backend) as in Goll & Gueron, but first,
 //!   not last: on a key's first input they run while the powers are
-//!   computed (Zen 3, `scripts/ab-time.sh` on `examples/poly_one`: 400 B
-//!   164.3 → 157.9 ns, 432 B 174.4 → 166.9 ns).
+//!   computed.
 //! - [`Key::blocks_decimation`]: S. Bhattacharyya and P. Sarkar, *Improved
 //!   SIMD implementation of Poly1305* (ePrint 2019/842, §3), observe that
 //!   prepending zero blocks does not change the polynomial (a zero block
@@ -50,9 +51,7 @@
 //! padded block and length block) come as a [`Tail`]; the last group is
 //! then the message's last whole blocks and the tail, built with two
 //! 32-byte stores, with per-lane 2^128 bits (`LastGroup`). The tag then
-//! waits for no scalar product after the combination (Zen 3,
-//! `scripts/ab-time.sh` on `examples/poly_one`: 353 B 160.8 → 155.1 ns,
-//! 361 B 165.7 → 156.0 ns with the default above).
+//! waits for no scalar product after the combination.
 //!
 //! # Representation
 //!
@@ -61,7 +60,9 @@
 //! registers hold four elements), so `vpmuludq` (32×32 → 64 per lane)
 //! forms the 25 limb products; `r^k` is kept with `5·r^k` limbs, since
 //! `2^130 ≡ 5` folds the products above 2^130 back into the low limbs:
-//! `d_i = Σ_{j≤i} h_j·r_{i−j} + Σ_{j>i} h_j·5r_{i−j+5}`.
+//! `d_i = Σ_{j≤i} h_j·r_{i−j} + Σ_{j>i} h_j·5r_{i−j+5}`. Blocks sit in
+//! lanes in `LANE_OF` order, the order the in-lane unpacks leave them in
+//! (no lane-crossing `vpermq`).
 //!
 //! # Preconditions
 //!
@@ -88,11 +89,11 @@
 //! From 128 blocks the loop takes three groups (192 bytes) per iteration,
 //! `H ← H·r^12 + G₁·r^8 + G₂·r^4 + G₃`, with one carry; below that, two
 //! (`H·r^8 + G₁·r^4 + G₂`); an odd group takes `H·r^4 + G`, before the
-//! pairs (it needs only `r^4`, so it runs while `r^8` is squared: 432 B
-//! 166.9 → 159.3 ns, 640 B 185.5 → 179.3 ns on Zen 3 with the change
-//! above, `scripts/ab-time.sh`). Only the
-//! product by `H` and the carry are on the dependency chain; the message
-//! products are not.
+//! pairs (it needs only `r^4`, so it runs while `r^8` is squared). Only
+//! the product by `H` and the carry are on the dependency chain; the
+//! message products are not. The `r^8` vectors pass through [`opaque`] at
+//! the top of each iteration, so that LLVM keeps `vpmuludq`'s 32-bit mask
+//! in the instruction instead of hoisting it and emitting 64×32 products.
 //!
 //! Per 64 bytes the work that cannot go away is 25 `vpmuludq` (the 5×5
 //! limb products; `5·r` limbs are broadcast once, outside the loop), 20
@@ -110,30 +111,19 @@
 //! pipes 12.5 cycles (0.20 cycles/byte), all four ALU pipes 17.7 cycles
 //! (0.28 cycles/byte) — the binding one; the dependency chain through `H`
 //! (product 3, column adds ≈ 2, carry chain ≈ 10, message add 1) is ≈ 16
-//! cycles per iteration, i.e. ≈ 5.5 per 64 bytes, not binding. Measured:
-//! about 24 core cycles per 64 bytes at 16 KiB (0.118 ns/byte at an
-//! estimated 3.2 GHz), 1.35× the ALU floor.
-//!
-//! Why OpenSSL's AVX2 code (cryptogams `poly1305-x86_64.pl`; 0.48
-//! cycles/byte marginal by the TSC, about 31 core cycles per 64 bytes) was
-//! faster than this file at 16 KiB: not a better algorithm — it uses the
-//! same representation (radix 2^26 in 64-bit lanes, four lanes, powers of
-//! `r`) — but defects of ours, in order of effect: (1) LLVM hoisted
-//! `vpmuludq`'s 32-bit mask of the `r^8` limbs out of the loop and then
-//! emitted 16 of the 25 products of `H·r^8` as 64×32 products (five
-//! instructions each; 245 instructions per 128 bytes, see [`opaque`]);
-//! (2) two lane-crossing `vpermq` per group to put blocks in lane order
-//! (see `LANE_OF`). Beyond those, (3) one carry per 192 bytes instead of
-//! per 128 where the bounds allow. Short inputs: the powers cost eight
-//! chained scalar products and the state a `memcpy` of its 400 bytes per
-//! move; now three chained radix-2^44 squares, 32-bit limbs, and no move
-//! in [`tag`].
+//! cycles per iteration, i.e. ≈ 5.5 per 64 bytes, not binding. The loop
+//! runs at about 1.35× the ALU floor (≈ 24 core cycles per 64 bytes at
+//! 16 KiB).
 //!
 //! The combination at the end is one more product with the per-lane
 //! multipliers `(r^4, r^3, r^2, r)` (in `LANE_OF` order) and a horizontal
 //! sum. The powers `r … r^4, r^8` are computed on the first call that
-//! needs them, `r^12` on the first of [`MIN_TRIPLE_BLOCKS`] blocks or
-//! more, and inputs below [`MIN_VECTOR_BLOCKS`] stay on the scalar loop.
+//! needs them (three chained radix-2^44 squares, 32-bit limbs), `r^12` on
+//! the first of [`MIN_TRIPLE_BLOCKS`] blocks or more, and inputs below
+//! [`MIN_VECTOR_BLOCKS`] stay on the scalar loop. A short tag's time is
+//! mostly two chains end to end: the powers (three squares, each a product
+//! and a carry) and the loop (pairs of groups, each bound by the four
+//! vector pipes), then the combination; [`tag`] moves no state.
 //!
 //! [`tag`]: super::tag
 //!
@@ -141,48 +131,32 @@
 //! --features system-peers -- --poly1305-sweep FILE.csv`): the one-shot
 //! tag is faster than OpenSSL 3.0.22 at every length from 49 to 4 000 B;
 //! the 16 KiB and marginal figures are on the CPU's page in
-//! `docs/benchmarks/`. A
-//! 576-byte tag is ≈ 1 720 instructions (callgrind, `examples/poly_one`):
-//! ≈ 980 the vector loop and combination, ≈ 450 the powers and their
-//! tables, the rest key setup, dispatch and the final reduction. Its time
-//! is mostly two chains end to end: the powers (three squares, each a
-//! product and a carry) and the loop (four pairs, each bound by the four
-//! vector pipes, ≈ 48 cycles), then the combination.
+//! `docs/benchmarks/`.
 //!
-//! Rejected (measured, reverted):
-//! - the tail's group built in a 64-byte stack buffer by byte copies, or
-//!   built outside the `target_feature` kernels (the intrinsics became
-//!   calls): 353 B 160 → 175 ns. `array::map` inside the kernels also
-//!   compiles to an out-of-line call (≈ 180 instructions a tag).
-//! - decimation for every block count: 1–5 % slower than the default per
-//!   count class 336–1 024 B (one sweep each, OpenSSL's column as the
-//!   common reference; sweeps differ by about 2 % run to run).
-//! - radix 2^32/2^64 limbs: AVX2 has no 64×64 multiply.
-//! - one group per iteration for inputs below 128 blocks (no `r^8` to
-//!   compute): latency-bound, 576 B 191 → 209 ns, 1 KiB 248 → 282 ns;
-//!   for up to six groups only, with today's powers: 400 B 150.9 → 164.0
-//!   ns, 512 B 163.8 → 167.0 ns (`scripts/ab-time.sh`).
-//! - three groups per iteration at every length: `r^12` on the powers'
-//!   chain made 576 B 187 → 234 ns; hence [`MIN_TRIPLE_BLOCKS`].
-//! - the powers on the vector unit (lanes `r^2`, `(r^3, r^4)`, `(r^6,
-//!   r^8)`: three vector products): 34 fewer instructions but slower, 576 B
-//!   191 → 208 ns, 1 KiB 248 → 263 ns.
-//! - `r^2 … r^4` by the radix-2^64 `portable` product plus freeze (322
-//!   instead of 437 instructions for the powers): no measurable change
-//!   (576 B 190 against 191 ns, 1 KiB 250 against 248 ns).
-//! - the vector path from 8 blocks: slower than the scalar loop at 256 B
-//!   (193 against 136 ns) with the old powers; 21 blocks now.
-//! - four more scalar blocks ahead of the vector loop on a key's first
-//!   input (beside the `n mod 4`), to shorten the vector part: slower, 576
-//!   B 178 → 189 ns, 1 KiB 232 → 242 ns (`scripts/ab-time.sh` on
-//!   `examples/poly_one`, radix-2^26 powers then); four chained blocks
-//!   outlast the powers. Squares in [`Power::mul`] taken once (15 products
-//!   instead of 25): no change — LLVM already merges the symmetric
-//!   products of `r.mul(&r)`.
-//! - building `Poly1305::new`'s engine in place to drop its 392-byte
-//!   `memcpy` (76 of ≈ 1 980 instructions per 576-byte tag): a struct
-//!   literal per arm, or the portable engine replaced by assignment — LLVM
-//!   merged the arms and kept the copy, or added a second (callgrind).
+//! # Rejected
+//!
+//! - The tail's group built in a stack buffer by byte copies, or outside
+//!   the `target_feature` kernels — ≈ 9 % slower at 353 B; `array::map`
+//!   inside the kernels compiles to an out-of-line call.
+//! - Decimation for every block count — 1–5 % slower than the default per
+//!   count class from 336 to 1 024 B.
+//! - Radix 2^32/2^64 limbs — AVX2 has no 64×64 multiply.
+//! - The vector path from 8 blocks — slower than the scalar loop at 256
+//!   B; hence [`MIN_VECTOR_BLOCKS`].
+//! - One group per iteration below 128 blocks — latency-bound, 2–14 %
+//!   slower.
+//! - Three groups per iteration at every length — `r^12` on the powers'
+//!   chain, ≈ 25 % slower at 576 B; hence [`MIN_TRIPLE_BLOCKS`].
+//! - The powers on the vector unit (three vector products) — fewer
+//!   instructions, 6–9 % slower.
+//! - `r^2 … r^4` by the radix-2^64 `portable` product plus freeze — fewer
+//!   instructions, no measurable change.
+//! - Four more scalar blocks ahead of the vector loop on a key's first
+//!   input — four chained blocks outlast the powers; 4–6 % slower.
+//! - Squares in [`Power::mul`] taken once (15 products instead of 25) —
+//!   no change: LLVM already merges the symmetric products.
+//! - Building `Poly1305::new`'s engine in place to drop its `memcpy` —
+//!   LLVM merged the arms and kept the copy, or added a second.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 5-limb and 4-lane arrays; data offsets step by whole 64-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]

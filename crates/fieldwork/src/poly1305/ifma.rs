@@ -63,17 +63,16 @@
 //! the block load (2 loads, 2 `vpunpck{l,h}qdq`, 6 shifts/ors/ands) and
 //! 3 adds; per pair of groups one fold (5 shifts and adds) and one carry.
 //! The loop is throughput-bound (see the floor below), so three choices
-//! keep the operations that are not `vpmadd52` few (Zen 4, `peer-bench
-//! --filter poly1305`, marginal cycles/byte, 2026-11-25):
+//! keep the operations that are not `vpmadd52` few:
 //!
 //! - `H·r^16` multiply-adds onto the columns of `G₁·r^8`, so the two
-//!   products are summed for nothing and folded once (0.222 → 0.192);
+//!   products are summed for nothing and folded once;
 //! - the carry is one round with the limbs in parallel, 9 operations
-//!   instead of a chain of 12 (0.192 → 0.185);
+//!   instead of a chain of 12;
 //! - the blocks are split by in-lane unpacks, which leave lane `j` with
 //!   block [`LANE_BLOCK`]`[j]` of its group, `(0, 4, 1, 5, 2, 6, 3, 7)`,
 //!   and the lane powers are stored in that order, instead of two
-//!   lane-crossing `vpermt2q` (0.185 → 0.170).
+//!   lane-crossing `vpermt2q`.
 //!
 //! The combination at the end is one product by the per-lane powers and
 //! three horizontal sums.
@@ -81,38 +80,33 @@
 //! The powers `r … r^8` and `r^16` are four lane-wise products in a chain
 //! on ymm ([`power_vectors`]): Zen 4 issues one zmm `vpmadd52` a cycle and
 //! two ymm ones (latency 4 either way, `peer-bench --isa-rates`), so on
-//! zmm the 18 of a product took longer to issue than their 12-cycle chain
-//! (one-shot 2 KiB 836 → 751 cycles). A key that sees more input keeps
-//! them ([`powers_ifma`]); a key's last input (the one-shot tag, the
-//! AEAD's tag) takes [`decimation_once`], where they go straight into the
-//! kernel's registers and only the lane powers wait for the combination,
-//! in a five-zmm stack buffer that the kernel wipes (held in registers,
-//! they were spilled to slots nothing wiped). The fixed cost of a one-shot
-//! tag is then ≈ 215 cycles against OpenSSL's ≈ 315 (the Zen 4 page),
-//! and the crossover with the scalar loop is at 13 blocks
+//! zmm the 18 of a product take longer to issue than their 12-cycle chain.
+//! A key that sees more input keeps them ([`powers_ifma`]); a key's last
+//! input (the one-shot tag, the AEAD's tag) takes [`decimation_once`],
+//! where they go straight into the kernel's registers and only the lane
+//! powers wait for the combination, in a five-zmm stack buffer that the
+//! kernel wipes (held in registers, they were spilled to slots nothing
+//! wiped). The crossover with the scalar loop is then at 13 blocks
 //! ([`MIN_ONCE_BLOCKS`]; [`MIN_VECTOR_BLOCKS`], 24, for a key that keeps
 //! its powers). The first group (`8 − z` blocks behind `z` zero ones) is
 //! loaded by masked loads and one permutation per limb pair
 //! ([`load_first`]), not through a stack buffer, whose byte stores the
 //! vector loads could not forward from.
 //!
-//! Rejected: radix 2^26 on zmm (25 products per element where IFMA needs
-//! 9, and 52-bit products are what IFMA gives); 256-bit IFMA (`avxifma`),
-//! which this project's CPUs lack; the powers by a scalar product tree in
-//! radix 2^44 (`r^2, r^4, r^8, r^16` squared in a chain of four, the odd
-//! powers off it, each frozen) instead of scalar products by `r`: slower,
-//! not faster, on Zen 4 (one-shot 1 KiB tag 556 → 695 TSC ticks,
-//! `peer-bench --filter poly1305` back to back, 2026-11-24; not traced,
-//! while the single square for `r^16` above pays); a four-lane kernel on
-//! ymm for 16–63 blocks (4-decimation over `r^4` and `r^8`, zmm powers):
-//! slower than the scalar loop at 256 B and than this kernel at 576 B
-//! (Zen 4, 2026-11-25), since the fixed cost below 1 KiB was the powers'
-//! chain, not the lane count.
-//! Two Horner chains by `r^16` over alternate groups (more independent
-//! accumulators, merged as `A·r^8 + B`) instead of the two-group step:
-//! marginal 0.222 → 0.233 cycles/byte (Zen 4, `peer-bench --filter
-//! poly1305`, 2026-11-25): the loop is throughput-bound, and the second
-//! chain's carry costs more than the latency it hides.
+//! Rejected (figures in `docs/notes/poly1305-ifma.md`):
+//!
+//! - Radix 2^26 on zmm — 25 products per element where IFMA needs 9, and
+//!   52-bit products are what IFMA gives.
+//! - 256-bit IFMA (`avxifma`) — this project's CPUs lack it.
+//! - The powers by a scalar radix-2^44 product tree (`r^2, r^4, r^8,
+//!   r^16` squared in a chain, the odd powers off it) — slower on Zen 4.
+//! - A four-lane kernel on ymm for 16–63 blocks — slower than the scalar
+//!   loop at 256 B and than this kernel at 576 B: the fixed cost below 1
+//!   KiB is the powers' chain, not the lane count.
+//! - Two Horner chains by `r^16` over alternate groups instead of the
+//!   two-group step — ≈ 5 % slower marginally: the loop is
+//!   throughput-bound, and the second chain's carry costs more than the
+//!   latency it hides.
 //!
 //! # Floor on Zen 4
 //!
@@ -126,11 +120,9 @@
 //! 38 cycles per 256 bytes on the multiplier pipes (0.148 cycles/byte),
 //! 35 on all four. `--isa-rates` times `vpmadd52luq zmm` issued 1:1 with
 //! `vpaddq` at 1.28 cycles each, with `vpsrlq` at 1.36 (the others take
-//! multiplier slots). Measured: 0.170 cycles/byte marginal (43.5 cycles
-//! per 256 bytes, 1.14× the floor), 0.183 at 16 KiB with the fixed cost
-//! (`peer-bench --filter poly1305`, 2026-11-25), against OpenSSL
-//! 3.0.22's AVX-512 code at 0.28–0.30: 1.54× for the issue's measure (our
-//! 16 KiB rate against OpenSSL's marginal rate), 1.63× at 16 KiB.
+//! multiplier slots). The loop runs at about 1.14× the floor (0.170
+//! cycles/byte marginal); `peer-bench --filter poly1305` compares it with
+//! OpenSSL's AVX-512 code (dated figures in `docs/notes/poly1305-ifma.md`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed 3-limb and 8-lane arrays; data offsets step by whole 128-byte groups below the whole-block length.
 #![allow(clippy::indexing_slicing)]

@@ -75,9 +75,6 @@
 //!   ±8 %), far from the dissertation's 34 % on Skylake, because our
 //!   Goll–Gueron form runs its scalar remainder while the powers are
 //!   computed, so only the remainder's latency beyond them can be saved.
-//!   (Until 2026-11-24 it measured 5–9 % *slower*: `array::map` in the
-//!   kernel compiled to an out-of-line call, and its first group was
-//!   copied into a stack buffer whose loads missed store forwarding.)
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
 //!   (below 336 B per `update` call on AVX2, 384 B on IFMA) and for a
@@ -92,11 +89,11 @@
 //! ciphertext block and the length block) goes into the vector loop's last
 //! group, not through a scalar product after the lanes are combined. The
 //! streaming [`Poly1305::finalize`] cannot, and `new` and `finalize` move
-//! the state (464 bytes, set by the IFMA key): two `memcpy` calls, ≈ 21 ns
-//! of a 64-byte MAC on Zen 3 (73 against 52 ns). Prefer [`tag`] for a
-//! whole message. Rejected: `#[inline(always)]` or `#[inline(never)]` on
-//! them (rustc still copies the moved value; `inline(always)` added
-//! copies).
+//! the state (464 bytes, set by the IFMA key): two `memcpy` calls, about
+//! 30 % of a 64-byte MAC. Prefer [`tag`] for a whole message. Rejected:
+//! `#[inline(always)]` or `#[inline(never)]` on them — rustc still copies
+//! the moved value (`inline(always)` added copies). Measured history:
+//! `docs/notes/poly1305.md`.
 //!
 //! Whole blocks go to the backend in bulk; a partial block waits in a
 //! 16-byte buffer for more input or for [`Poly1305::finalize`]. The

@@ -46,20 +46,18 @@
 //! or 2^44 would need 25 or 9 products). No figure here: see the module
 //! docs of `poly1305` for how to measure (`peer-bench --filter poly1305`).
 //!
-//! Rejected (measured on Zen 3, 2026-11-23): three Horner chains over
-//! thirds of the input, joined by `(H₁·r^l + H₂)·r^l + H₃` with `r^l` from a
-//! fourth chain in the same loop. One chain is latency-bound (≈ 17 cycles
-//! a block), but three compile to ≈ 60 instructions a block (the 64×64
-//! products' fixed registers and the 3 × 3 accumulator limbs spill, with
-//! `mulx` too): 256 B 307 → 347 TSC ticks, 16 KiB 12.7 → 11.3 ticks a
-//! block. Two chains over the odd and even blocks with the multiplier
-//! `r²` in radix 2^44 (nine products a block, `(H₁·r² + H₂·r)` at the
-//! end): 256 B 121 → 167 ns on Zen 3 (`scripts/ab-time.sh` on
-//! `examples/poly_one`), 935 → 1 766 instructions a tag (callgrind): the
-//! two chains' `u128` columns spill. The same two chains in radix 2^64
-//! (eight 64×64 products a block, as `r²` has no clamped shape, and a
-//! second fold to keep `h₂` small): slower than one chain too, at 8 to 32
-//! blocks on Zen 3 (a scratch comparison, not kept).
+//! Rejected (Zen 3; figures in `docs/notes/poly1305.md`). One chain is
+//! latency-bound (≈ 17 cycles a block), but more chains spill:
+//!
+//! - Three Horner chains over thirds of the input, joined by `(H₁·r^l +
+//!   H₂)·r^l + H₃` with `r^l` from a fourth chain — ≈ 60 instructions a
+//!   block (the 64×64 products' fixed registers and the 3 × 3 accumulator
+//!   limbs spill); 13 % slower at 256 B, 11 % faster a block at 16 KiB.
+//! - Two chains over the odd and even blocks with the multiplier `r²` in
+//!   radix 2^44 — the two chains' `u128` columns spill; ≈ 40 % slower at
+//!   256 B.
+//! - The same two chains in radix 2^64 (eight products a block, a second
+//!   fold) — slower than one chain at 8 to 32 blocks.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
