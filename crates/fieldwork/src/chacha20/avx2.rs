@@ -39,24 +39,23 @@
 //! of 2 blocks (19 per block), latency-bound for one state (each
 //! quarter-round step waits for the one before).
 //!
-//! Rejected: the usual diagonalisation by rows b, c, d (one more step on the
-//! dependency chain per round: one block 332 against 315 ticks); the
-//! compiler's vectorisation of the generic word-sliced code
-//! (`lanes.rs` at N = 8; it vectorised part of the 16 rows and ran the
-//! rest as scalar `rol`/`add`/`xor` with `vpextrd` crossings: 2.84 TSC
-//! ticks/byte at 16 KiB); quarter-rounds two at a time when alone (0.818
-//! against 0.780 ticks/byte); four at a time with Poly1305 between the
-//! rounds (0.96 against 0.87 for the stitched seal).
+//! The state's keystream block and key are wiped with whole-value writes,
+//! not `zeroize`'s byte stores, which cost a one-block call several
+//! percent.
 //!
-//! Measured (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; `cargo build
-//! --release -p peer-bench && taskset -c 1 ./target/release/peer-bench
-//! --filter chacha --quick`; peer-bench's core clock estimate 3.21 GHz,
-//! cycles = TSC ticks × 1.313): 16 KiB at 1.02 cycles/byte against 1.51
-//! for RustCrypto's AVX2 `chacha20` (1.48×); 1 KiB 1.39×. 64 B (one
-//! block, latency-bound): level, 0.98–1.00× (`peer-bench --filter
-//! chacha20`, three runs, 2026-11-24) since the state's keystream block
-//! and key are wiped with whole-value writes (`zeroize` stored them byte
-//! by byte: 0.93× before).
+//! Rejected (Zen 3; figures in `docs/notes/chacha20.md`):
+//!
+//! - The usual diagonalisation by rows b, c, d — one more step on the
+//!   dependency chain per round; ≈ 5 % slower for one block.
+//! - The compiler's vectorisation of the generic word-sliced code
+//!   (`lanes.rs` at N = 8) — it vectorised part of the 16 rows and ran
+//!   the rest as scalar `rol`/`add`/`xor` with `vpextrd` crossings.
+//! - Quarter-rounds two at a time when alone — ≈ 5 % slower.
+//! - Four at a time with Poly1305 between the rounds — ≈ 10 % slower
+//!   for the stitched seal.
+//!
+//! Figure: 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2 `chacha20`
+//! (AMD EPYC Zen 3, family 25 model 1, `peer-bench --filter chacha`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // state-word and lane indices are constants or loop counters over fixed 16-word states and fixed lane arrays; data offsets step by whole blocks below the length the caller split off.
 #![allow(clippy::indexing_slicing)]

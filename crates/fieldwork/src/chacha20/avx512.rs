@@ -23,10 +23,9 @@
 //! round for 16 blocks, 0.47 cycles/byte for the rounds alone.
 //!
 //! Rejected: the compiler's vectorisation of the generic word-sliced code
-//! (`lanes.rs` at N = 16, this backend until 2026-11-24): the rustc 1.95
-//! build moved rows through `vpgatherqd`/`vpscatterqd`, 128 of each per
-//! call, and ran at 2.21 cycles/byte on Zen 4 (AMD EPYC family 25 model 17),
-//! half the speed of the AVX2 kernel on the same core.
+//! (`lanes.rs` at N = 16) — the rustc 1.95 build moved rows through
+//! `vpgatherqd`/`vpscatterqd` and ran at half the speed of the AVX2 kernel
+//! on Zen 4 (history in `docs/notes/chacha20.md`).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // state-word and lane indices are constants or loop counters over fixed 16-word states; data offsets step by whole blocks below the length the caller split off.
 #![allow(clippy::indexing_slicing)]

@@ -31,12 +31,12 @@
 //! (`lanes.rs`, one block at a time). The AVX2 kernels also serve the
 //! stitched ChaCha20-Poly1305 ([`crate::chachapoly`]).
 //!
-//! Measured: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
-//! `chacha20` (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; details and
-//! command in `chacha20/avx2.rs`); AVX-512 16 KiB at 0.69 cycles/byte,
-//! 2.25× RustCrypto and 1.64× our AVX2 kernel on the same core (AMD EPYC
-//! Zen 4, family 25 model 17, 2026-11-24, `cargo run --release -p
-//! peer-bench --features system-peers,xs233 -- --filter chacha20`).
+//! Figures: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
+//! `chacha20` (AMD EPYC Zen 3, family 25 model 1); AVX-512 16 KiB at 0.69
+//! cycles/byte, 2.25× RustCrypto and 1.64× our AVX2 kernel on the same
+//! core (AMD EPYC Zen 4, family 25 model 17); `cargo run --release -p
+//! peer-bench --features system-peers,xs233 -- --filter chacha20`. Dated
+//! runs: `docs/notes/chacha20.md`.
 //!
 //! ```
 //! use fieldwork::chacha20::ChaCha20;
