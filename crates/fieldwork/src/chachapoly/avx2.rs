@@ -10,7 +10,9 @@
 //! idea of running a scalar Poly1305 in the shadow of a vector ChaCha20 is
 //! that of the stitched AEAD code in OpenSSL's `chacha20_poly1305_x86_64`
 //! (used by ring and aws-lc); this is our own code on this crate's
-//! kernels.
+//! kernels. Measured history and next ideas: `docs/notes/chachapoly.md`.
+//!
+//! # Sealing
 //!
 //! Sealing MACs ciphertext one kernel call behind the encryption. Up to
 //! 320 bytes: one call (block 0 on the integer unit for 65–256 bytes),
@@ -21,9 +23,9 @@
 //! to 7) where the two-call head would leave a tail of 256–511 bytes;
 //! then each 512-byte group and the tail (under 512 bytes, on the
 //! smallest kernel that covers it) MAC the ciphertext of the call before
-//! them, and the tail is MACed last. Against the 8-block head alone: 1–5 %
-//! per 128-byte band below 2 KiB (Zen 3, `peer-bench --chachapoly-sweep`
-//! before and after).
+//! them, and the tail is MACed last.
+//!
+//! # Opening
 //!
 //! Opening is bound by the MAC, which cannot start before block 0 (the
 //! Poly1305 key) is known, and then runs at one block per 13 TSC ticks
@@ -44,95 +46,71 @@
 //!
 //! In a call of two-block states (≈ 24 ticks a double round) the MAC
 //! blocks are spread evenly over the ten double rounds ([`absorb_share`]):
-//! three a round (≈ 39 ticks) left the last rounds without any, and 20
-//! blocks took 316 ticks against 267 spread and 261 for the MAC alone
-//! (`kernel_latencies` below).
+//! three a round (≈ 39 ticks) would leave the last rounds without any.
 //!
-//! The latencies this schedule rests on (Zen 3, TSC ticks, each call
-//! waiting for the one before: the ignored test `kernel_latencies`
-//! below): one horizontal state 244, three states 244 (the call is
-//! latency-bound: a quarter-round step waits for the one before, so
-//! three interleaved states cost no more than one), the 8-block kernel
-//! 392, block 0 on the integer unit 233, 32 MAC blocks alone 424, the
-//! 8-block kernel with 30 MAC blocks between its rounds 399, one state
-//! with 30 MAC blocks 394. So the floor of an opening of `L` bytes is
-//! about 244 + 13·(⌈L/16⌉ + 2) ticks plus the tag and the XOR: 400 B
-//! measures 784 ticks against a floor of about 600 + 60; ring's code has
-//! the same single Horner chain.
+//! # Latencies and floor (Zen 3)
+//!
+//! The latencies this schedule rests on (TSC ticks, each call waiting for
+//! the one before: the ignored test `kernel_latencies` below): one
+//! horizontal state 244, three states 244 (the call is latency-bound: a
+//! quarter-round step waits for the one before, so three interleaved
+//! states cost no more than one), the 8-block kernel 392, block 0 on the
+//! integer unit 233, 32 MAC blocks alone 424, the 8-block kernel with 30
+//! MAC blocks between its rounds 399, one state with 30 MAC blocks 394.
+//! So the floor of an opening of `L` bytes is about 244 + 13·(⌈L/16⌉ + 2)
+//! ticks plus the tag and the XOR; ring's code has the same single Horner
+//! chain.
 //!
 //! Per 512-byte group: the 8-block kernel's 10 double rounds (1 280 vector
 //! instructions) and 32 Poly1305 blocks (each 4 `mulx` and one `imul`, the
-//! fold `(d₂ & !3) + (d₂ >> 2)`, a dozen additions with carry): on Zen 3 the
-//! scalar chain and the vector rounds nearly balance (399 ticks with 30
-//! blocks between the rounds against 392 without).
-//!
-//! Figures: AMD EPYC Zen 3 family 25 model 1, 16 KiB with 13 bytes of
-//! associated data sealed at 1.16 cycles/byte, 1.15× ring and aws-lc-rs,
-//! opened at 1.15, 1.20× both (`peer-bench --filter chachapoly`, the
-//! CPU's page in `docs/benchmarks/`). At every length 64–2 048 B
-//! (`peer-bench --chachapoly-sweep --passes 3`,
-//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`) the band means of
-//! ring's time over ours per 512 B are 1.06, 1.06, 1.03, 1.02 sealing and
-//! 1.06, 1.21, 1.19, 1.19 opening; ring is faster by over 3 % at 85 of the
-//! 1 985 lengths sealing and 90 opening, mostly 257–320 B (one
-//! latency-bound call, then the MAC: the floor above, on both sides) and
-//! 385–447 B opening, by 4–8 %. From 65 to 256 bytes block 0 is
-//! computed on the integer unit between the vector kernel's double
-//! rounds (sealing 100 B 210.9 → 195.9 ns, 256 B 284.1 → 256.9 ns,
-//! `scripts/ab-time.sh`). What would move the floor: a faster MAC. Two
-//! scalar Horner chains with the multiplier `r²` lose to one (see
-//! `poly1305/portable.rs`); the next idea is the 4-way vector Poly1305
-//! in the spare vector slots of the latency-bound horizontal calls.
+//! fold `(d₂ & !3) + (d₂ >> 2)`, a dozen additions with carry): on Zen 3
+//! the scalar chain and the vector rounds nearly balance.
 //!
 //! Short openings move by up to 10 % between builds in which their code
-//! is the same instructions (64 B: 395 TSC ticks at 1608b25, 436 after
-//! the long shapes moved out of line; `peer-bench --filter "chachapoly
-//! open"` on both binaries in one sitting): placement, not schedule, and
+//! is the same instructions (placement, not schedule), and
 //! `scripts/ab-time.sh` on `examples/chachapoly_one` disagrees with
-//! peer-bench about such changes. Decide between shapes with
-//! `--chachapoly-sweep --passes 3`.
+//! peer-bench about such changes: decide between shapes with
+//! `peer-bench --chachapoly-sweep --passes 3`.
 //!
-//! Rejected, each measured slower with `peer-bench --filter chachapoly`
-//! (or `scripts/ab-time.sh` on `examples/chachapoly_one` at 40 000
-//! iterations, whose times include about 80 ns of process start):
-//! - opening with the MAC one call behind the keystream (block 0 on the
-//!   integer unit in the first group's call, each later call MACing the
-//!   group before): faster for tails of 65–320 bytes than a tail call of
-//!   their own, slower than their keystream from block 0's call (672 B
-//!   604 against 491 ns), and slower for longer tails (the last group's
-//!   MAC runs alone);
-//! - opening 321–511 bytes on the 8-block kernel with block 0 on the
-//!   integer unit, then the MAC alone (400 B 449 against 411 ns);
-//! - four MAC blocks per double round in the tail's 8-block call (672 B
-//!   601 → 628 ns);
-//! - two passes over the whole message (ChaCha20, then vector Poly1305);
-//! - two passes over L1-sized chunks of 512 B to 4 KiB (the vector
-//!   Poly1305 wants 1 KiB or more per call);
-//! - the MAC as two Horner chains joined by `h·r^16 + h_B` (a general
-//!   multiplication mod 2^130 − 5 per group);
-//! - the MAC of a one-call shape's message as two chains over its
-//!   halves joined once by `h·r^k + g` (`r^k` by radix-2^44
-//!   square-and-multiply): slower at 8 to 28 blocks (8: 104 → 140–179
-//!   ticks, 28: 366 → 376–456). The chains alone gain (32 blocks in two
-//!   chains 302 ticks against 418 in one, three chains of 10 282:
-//!   `kernel_latencies`), but two chains already run the integer units
-//!   near their throughput (≈ 9.4 ticks a block), and the power and the
-//!   join cost more than the ≈ 3.6 ticks a block saved;
-//! - bulk opening with two chains (half of each group's 32 blocks into a
-//!   second chain over the second half of the message, joined once):
-//!   eight groups back to back took 3 764 against 3 563 ticks
-//!   (`kernel_latencies`): with the MAC in two chains the integer work
-//!   slows the vector rounds it shares the core's issue width with;
-//! - spreading a group's blocks over the double rounds by `32·r/10` (a
-//!   division per double round);
-//! - the hooks' blocks chosen by index with length tests instead of slices;
-//! - sealing up to 320 bytes and beyond in two functions of their own
-//!   (±1 %, `scripts/ab-time.sh`);
+//! Figure: AMD EPYC Zen 3 family 25 model 1, 16 KiB with 13 bytes of
+//! associated data sealed at 1.16 cycles/byte, 1.15× ring and aws-lc-rs,
+//! opened at 1.15, 1.20× both (`peer-bench --filter chachapoly`, the CPU's
+//! page in `docs/benchmarks/`; the sweep of every length 64–2 048 B is
+//! `docs/benchmarks/chachapoly-sweep-amd-epyc-f25m1.md`).
+//!
+//! # Rejected
+//!
+//! Each measured slower with `peer-bench --filter chachapoly` or
+//! `scripts/ab-time.sh` on `examples/chachapoly_one`; figures in the
+//! notes.
+//!
+//! - Opening with the MAC one call behind the keystream — slower than a
+//!   tail's keystream from block 0's call, and for longer tails (the last
+//!   group's MAC runs alone).
+//! - Opening 321–511 bytes on the 8-block kernel with block 0 on the
+//!   integer unit, then the MAC alone — ≈ 9 % slower at 400 B.
+//! - Four MAC blocks per double round in the tail's 8-block call — ≈ 4 %
+//!   slower.
+//! - Two passes over the whole message (ChaCha20, then vector Poly1305),
+//!   or over L1-sized chunks of 512 B to 4 KiB — the vector Poly1305 wants
+//!   1 KiB or more per call.
+//! - The MAC as two Horner chains joined by `h·r^16 + h_B` — a general
+//!   multiplication mod 2^130 − 5 per group.
+//! - The MAC of a one-call shape's message as two chains over its halves
+//!   — two chains already run the integer units near their throughput, and
+//!   the power and the join cost more than they save.
+//! - Bulk opening with two chains — the integer work slows the vector
+//!   rounds it shares the core's issue width with.
+//! - Spreading a group's blocks over the double rounds by `32·r/10` — a
+//!   division per double round.
+//! - The hooks' blocks chosen by index with length tests instead of
+//!   slices.
+//! - Sealing up to 320 bytes and beyond in two functions of their own —
+//!   ±1 %.
 //! - 257–320 bytes with block 0 on the integer unit beside three states
-//!   from block 1: the sweep had opening 3 % faster, but calls back to
-//!   back (`examples/chachapoly_one`) opened 300 B in 436 against 335 ns
-//!   and sealed 3 % slower (block 0's ≈ 1 000 integer operations then
-//!   share the integer unit with the previous call's MAC).
+//!   from block 1 — calls back to back opened 300 B ≈ 30 % slower (block
+//!   0's integer work shares the integer unit with the previous call's
+//!   MAC).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // lane and word indices over fixed arrays; data offsets step by whole 512-byte groups below `buf.len()` rounded down.
 #![allow(clippy::indexing_slicing)]

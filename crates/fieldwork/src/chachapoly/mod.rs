@@ -31,18 +31,13 @@
 //!   radix-2^64 Poly1305 (`mulx`) between their double rounds, so the MAC
 //!   runs on the integer ports while ChaCha20 holds the vector ones.
 //! - ChaCha20 on its AVX-512 backend: the same stitched kernel below
-//!   1 KiB when sealing and 2 KiB when opening (1 KiB on Intel, where two
-//!   passes open 1 KiB 25 % faster: Xeon family 6 model 207,
-//!   2026-11-25), two passes from there (the
-//!   16-block zmm ChaCha20, then the IFMA Poly1305, each faster alone than
-//!   the stitched pair once the message is long). On AMD EPYC Zen 4
-//!   (family 25 model 17, page of 2026-11-25, `peer-bench --filter
-//!   chachapoly`, which shows both pinned paths on AVX-512 CPUs), two
-//!   passes against the stitched kernel: sealing 576 B 1.26× slower, 1 KiB
-//!   0.83×, 1420 B 0.97×; opening 1.42×, 0.99×, 1.09× (the sealing
-//!   crossover moved down from 2 KiB when the IFMA tag stopped storing
-//!   its powers). 16 KiB seals at 0.95 cycles/byte, 1.45× ring; 64 B at
-//!   544 cycles, 1.21× aws-lc-rs (the Zen 4 page).
+//!   1 KiB when sealing and 2 KiB when opening (1 KiB on Intel), two
+//!   passes from there (the 16-block zmm ChaCha20, then the IFMA
+//!   Poly1305, each faster alone than the stitched pair once the message
+//!   is long). `peer-bench --filter chachapoly` shows both pinned paths on
+//!   AVX-512 CPUs. Figure (AMD EPYC Zen 4, family 25 model 17, the Zen 4
+//!   page): 16 KiB seals at 0.95 cycles/byte, 1.45× ring; 64 B at 544
+//!   cycles, 1.21× aws-lc-rs.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).
@@ -51,17 +46,9 @@
 //! one of these paths (portable; ChaCha20 on AVX2 or AVX-512, then
 //! Poly1305; stitched), so that tests reach each in one process.
 //!
-//! Measured (AMD EPYC Zen 3, family 25 model 1, 2026-11-22; `cargo build
-//! --release -p peer-bench && taskset -c 1 ./target/release/peer-bench
-//! --filter chacha --quick`; peer-bench's core clock estimate 3.21 GHz,
-//! cycles = TSC ticks × 1.313): sealing 16 KiB with 13 bytes of associated
-//! data at 1.13 cycles/byte, 1.19× ring and aws-lc-rs (1.35); 64 B 1.08×
-//! ring; 576 to 1420 B still 0.89–0.95× ring, where the MAC of the last
-//! kernel call's ciphertext is not hidden.
-//! Rejected: two passes (AVX2 ChaCha20, then the AVX2 Poly1305, which
-//! took the vector path from 384 B then) instead of the stitched kernel —
-//! slower at every length (576 B 612 against 469 ns, 1420 B 988 against
-//! 923 ns, 16 KiB 7.58 against 5.93 µs).
+//! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
+//! instead of the stitched kernel — slower at every length, 7–30 %.
+//! Measured history: `docs/notes/chachapoly.md`.
 //!
 //! ```
 //! use fieldwork::chachapoly::ChaCha20Poly1305;
