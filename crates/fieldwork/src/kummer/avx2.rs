@@ -190,6 +190,7 @@
 #![allow(unsafe_code)]
 
 use super::field::{Fe, P};
+use super::fixed_base::{self, PART, Row, Scan};
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
@@ -665,7 +666,7 @@ pub(super) fn ladder_pair(t: Avx2, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> 
 
 /// The fixed-base comb's read of a whole row (`fixed_base.rs`): entry
 /// `idx` of `row`, by [`scan_part`] over all of it.
-pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
+fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
     let _ = t;
     // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
     unsafe { tf::scan_row(row, idx) }
@@ -683,7 +684,7 @@ pub(super) fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -
 /// become single instructions; anywhere else they would stay calls
 /// (correct, since the token proves the features, but slow).
 #[inline(always)]
-pub(super) fn scan_part<const N: usize>(
+fn scan_part<const N: usize>(
     t: Avx2,
     acc: &mut [u64; 8],
     row: &[[u64; 8]; N],
@@ -699,9 +700,29 @@ pub(super) fn scan_part<const N: usize>(
 /// The fixed-base comb (`fixed_base.rs`) compiled with AVX2 enabled, so
 /// that the row reads it spreads through its scalar arithmetic
 /// ([`scan_part`]) inline as ymm code.
-pub(super) fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     // SAFETY: the token proves AVX and AVX2, all `tf::comb` enables.
     unsafe { tf::comb(t, scalar) }
+}
+
+/// The comb's scan on ymm ([`scan_part`]), interleaved: the parts of the
+/// next row's read run on the vector unit while the scalar units multiply.
+impl Scan for Avx2 {
+    const INTERLEAVED: bool = true;
+
+    #[inline(always)]
+    fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
+        scan_row(self, row, idx)
+    }
+
+    #[inline(always)]
+    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
+        scan_part(self, acc, row, idx, PART * k, PART)
+    }
+
+    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+        comb(self, scalar)
+    }
 }
 
 /// The `#[target_feature]` entry points, reached only through [`ladder`],
@@ -759,7 +780,7 @@ mod tf {
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
     pub(super) fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        super::super::fixed_base::comb(t, scalar)
+        fixed_base::comb(t, scalar)
     }
 
     #[target_feature(enable = "avx,avx2")]

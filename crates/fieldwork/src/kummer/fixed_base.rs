@@ -270,13 +270,13 @@ fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
 // ---------------------------------------------------------------- Jacobian
 
 /// A table row.
-type Row = [[u64; 8]; ENTRIES];
+pub(super) type Row = [[u64; 8]; ENTRIES];
 
 /// A row is read in [`PARTS`] parts of `PART` entries: the parts of the
 /// next row's read are spread through the current mixed addition, so the
 /// vector unit scans while the scalar units multiply.
 const PARTS: usize = 8;
-const PART: usize = ENTRIES / PARTS;
+pub(super) const PART: usize = ENTRIES / PARTS;
 const _: () = assert!(PART * PARTS == ENTRIES && PART.is_multiple_of(4));
 
 /// How the comb reads a row: entry `idx` (secret), by a scan of all of
@@ -341,26 +341,6 @@ impl Scan for PortableScan {
 
     fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
         comb(self, scalar)
-    }
-}
-
-/// The AVX2 scan, on ymm ([`super::avx2::scan_part`]), interleaved.
-#[cfg(target_arch = "x86_64")]
-impl Scan for crate::cpu::Avx2 {
-    const INTERLEAVED: bool = true;
-
-    #[inline(always)]
-    fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
-        super::avx2::scan_row(self, row, idx)
-    }
-
-    #[inline(always)]
-    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
-        super::avx2::scan_part(self, acc, row, idx, PART * k, PART)
-    }
-
-    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        super::avx2::comb(self, scalar)
     }
 }
 
