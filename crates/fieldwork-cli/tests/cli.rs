@@ -30,6 +30,20 @@ fn cpu_reports_the_portable_cap() {
 }
 
 #[test]
+fn empty_cap_counts_as_unset() {
+    // `FIELDWORK_MAX_ISA=` (a script's unset variable passed on) is no cap,
+    // as an empty RUSTFLAGS is no flags: the same report as without it.
+    let empty = fieldwork(Some(""), &["cpu"]);
+    assert!(empty.status.success(), "{empty:?}");
+    let unset = fieldwork(None, &["cpu"]);
+    assert_eq!(stdout(&empty), stdout(&unset));
+    assert!(stdout(&empty).contains("FIELDWORK_MAX_ISA unset"));
+    // A blank that is not empty is still an unknown level.
+    let blank = fieldwork(Some(" "), &["cpu"]);
+    assert_eq!(blank.status.code(), Some(2), "{blank:?}");
+}
+
+#[test]
 fn cpu_without_cap_reports_detection() {
     let o = fieldwork(None, &["cpu"]);
     assert!(o.status.success());
@@ -45,7 +59,7 @@ fn cpu_without_cap_reports_detection() {
 
 #[test]
 fn bad_cap_is_a_clear_error() {
-    for bad in ["avx3", "", "AVX-512"] {
+    for bad in ["avx3", " ", "AVX-512"] {
         let o = fieldwork(Some(bad), &["cpu"]);
         assert_eq!(o.status.code(), Some(2), "cap {bad:?}");
         let e = String::from_utf8_lossy(&o.stderr);

@@ -19,7 +19,7 @@
 //! The environment variable `FIELDWORK_MAX_ISA` names an [`IsaLevel`]; every
 //! feature whose level (see [`Feature::level`]) is above the cap is hidden from
 //! every backend for the whole process. It is read once, at the first use of
-//! any primitive. An unknown value is not silently ignored: [`report`] returns
+//! any primitive; unset or empty, there is no cap. An unknown value is not silently ignored: [`report`] returns
 //! an [`IsaCapError`], and the dispatching primitives panic with the same
 //! message at first use (a mistyped cap must not let a test matrix run the
 //! wrong backend and pass). Call [`report`] early if you want to handle it.
@@ -386,11 +386,21 @@ pub const CAP_VARIABLE: &str = "FIELDWORK_MAX_ISA";
 fn cap() -> Result<Option<IsaLevel>, IsaCapError> {
     static CAP: std::sync::OnceLock<Result<Option<IsaLevel>, IsaCapError>> =
         std::sync::OnceLock::new();
-    CAP.get_or_init(|| match std::env::var_os(CAP_VARIABLE) {
+    CAP.get_or_init(|| parse_cap(std::env::var_os(CAP_VARIABLE).as_deref()))
+        .clone()
+}
+
+/// The cap a value of `FIELDWORK_MAX_ISA` names. Unset and empty both mean
+/// no cap (as an empty `RUSTFLAGS` does for cargo: a script's unset variable
+/// passed on as `FIELDWORK_MAX_ISA=` must not stop the program); any other
+/// value that is not a level's name is an error.
+#[cfg(feature = "std")]
+fn parse_cap(value: Option<&std::ffi::OsStr>) -> Result<Option<IsaLevel>, IsaCapError> {
+    match value {
         None => Ok(None),
+        Some(v) if v.is_empty() => Ok(None),
         Some(v) => v.to_string_lossy().parse().map(Some),
-    })
-    .clone()
+    }
 }
 
 /// Without `std` there is no environment: no cap.
@@ -728,5 +738,21 @@ mod tests {
         assert!(!r.usable.has(Feature::Avx2));
         let r = compute(None);
         assert_eq!(r.usable, r.detected);
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn empty_cap_is_unset_and_unknown_is_an_error() {
+        use std::ffi::OsStr;
+        assert_eq!(parse_cap(None), Ok(None));
+        assert_eq!(parse_cap(Some(OsStr::new(""))), Ok(None));
+        assert_eq!(
+            parse_cap(Some(OsStr::new("avx2"))),
+            Ok(Some(IsaLevel::Avx2))
+        );
+        for bad in [" ", "AVX3", "avx-2", "none"] {
+            let e = parse_cap(Some(OsStr::new(bad))).unwrap_err();
+            assert_eq!(e.value(), bad);
+        }
     }
 }
