@@ -14,7 +14,7 @@
 //! below check NTL and OpenSSL against each other and against a bit-by-bit
 //! reference at every m.
 
-use crate::groups::Rng;
+use crate::util::Rng;
 
 /// A NIST binary field: its degree and the exponents of its modulus.
 #[derive(Clone, Copy, Debug)]

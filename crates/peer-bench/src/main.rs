@@ -39,6 +39,7 @@ mod rates;
 mod sweep;
 #[cfg(feature = "system-peers")]
 mod sys;
+mod util;
 #[cfg(feature = "xs233")]
 mod xs233;
 
@@ -351,6 +352,58 @@ fn cpu_description() -> String {
     }
 }
 
+/// The columns of the Poly1305 sweep: Goll–Gueron, complete decimation
+/// (where this CPU or the cap allows AVX2), fieldwork's default, then the
+/// peers of the `poly1305` group.
+fn poly1305_sweep_columns() -> Result<Vec<groups::poly1305::Column>, String> {
+    use groups::poly1305 as group;
+    let mut columns: Vec<group::Column> = [sweep::GOLL_GUERON, sweep::DECIMATION]
+        .iter()
+        .filter_map(|b| group::backend(b))
+        .collect();
+    columns.push(group::best_column());
+    columns.extend(group::peer_columns()?);
+    Ok(columns)
+}
+
+/// Measures the Poly1305 sweep ([`sweep::FIRST`]..=[`sweep::LAST`] bytes),
+/// reporting progress to `progress` every 100 lengths.
+fn measure_poly1305_sweep(
+    clock: &Clock,
+    sampler: &Sampler,
+    mut progress: impl FnMut(usize),
+) -> Result<sweep::Sweep, String> {
+    use groups::poly1305 as group;
+    use sweep::{FIRST, LAST};
+    let columns = poly1305_sweep_columns()?;
+    let (key, data) = group::key_and_data(LAST);
+    for c in &columns {
+        group::check(c, &key, &data, FIRST..=LAST)?;
+    }
+    let mut rows = Vec::with_capacity(LAST - FIRST + 1);
+    for length in FIRST..=LAST {
+        let mut routines = columns
+            .iter()
+            .map(|c| group::routine(c.kind, key, data[..length].to_vec()))
+            .collect::<Result<Vec<_>, String>>()?;
+        let timings = sampler.run(&mut routines);
+        rows.push(sweep::Row {
+            length,
+            cycles_per_byte: timings
+                .iter()
+                .map(|t| clock.cycles(t.median) / length as f64)
+                .collect(),
+        });
+        if length.is_multiple_of(100) {
+            progress(length);
+        }
+    }
+    Ok(sweep::Sweep {
+        columns: columns.into_iter().map(|c| c.name).collect(),
+        rows,
+    })
+}
+
 /// `--poly1305-sweep`: measures, then writes the CSV, the SVG and the note.
 fn run_sweep(
     csv: &std::path::Path,
@@ -374,10 +427,10 @@ fn run_sweep(
         clock.describe()
     );
     let mut progress = sweep_progress();
-    let mut data = sweep::measure(&clock, &sampler, &mut progress)?;
+    let mut data = measure_poly1305_sweep(&clock, &sampler, &mut progress)?;
     for pass in 2..=args.passes {
         eprintln!("pass {pass} of {}", args.passes);
-        data.keep_fastest(&sweep::measure(&clock, &sampler, &mut progress)?)?;
+        data.keep_fastest(&measure_poly1305_sweep(&clock, &sampler, &mut progress)?)?;
     }
     let info = sweep_info(
         report,

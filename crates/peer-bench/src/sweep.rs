@@ -18,8 +18,12 @@
 //! with the command, CPU, commit, date and the speed-up per 1 KiB band
 //! ([`bands`]). `--poly1305-plot CSV_FILE` redraws the SVG and prints the
 //! band table from an existing CSV without measuring.
+//!
+//! This module holds a sweep's data and its reports only, and names no
+//! group: the Poly1305 measurement is `measure_poly1305_sweep` in `main.rs`
+//! (over the `poly1305` group's columns), and `groups::chachapoly::sweep`
+//! builds the ChaCha20-Poly1305 sweep from the same [`Sweep`] and [`Row`].
 
-use crate::groups::poly1305::{self as group, Column};
 use benchtime::{Clock, Sampler, Table, fmt_num};
 use std::fmt::Write as _;
 
@@ -32,8 +36,8 @@ pub const BAND: usize = 1024;
 /// The CSV's first column.
 const LENGTH_HEADER: &str = "length_bytes";
 /// Name fragments of the two columns the speed-up compares.
-const GOLL_GUERON: &str = "avx2-goll-gueron";
-const DECIMATION: &str = "avx2-decimation";
+pub const GOLL_GUERON: &str = "avx2-goll-gueron";
+pub const DECIMATION: &str = "avx2-decimation";
 
 /// A sweep: for each length, cycles per byte of each column.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,53 +112,6 @@ pub fn sampler(clock: &Clock, quick: bool) -> Sampler {
 
 /// The most samples per column and length.
 const MAX_SAMPLES: usize = 301;
-
-/// The columns of a sweep: Goll–Gueron, complete decimation (where this CPU
-/// or the cap allows AVX2), fieldwork's default, then the peers.
-pub fn columns() -> Result<Vec<Column>, String> {
-    let mut columns: Vec<Column> = [GOLL_GUERON, DECIMATION]
-        .iter()
-        .filter_map(|b| group::backend(b))
-        .collect();
-    columns.push(group::best_column());
-    columns.extend(group::peer_columns()?);
-    Ok(columns)
-}
-
-/// Measures the sweep, reporting progress to `progress` every 100 lengths.
-pub fn measure(
-    clock: &Clock,
-    sampler: &Sampler,
-    mut progress: impl FnMut(usize),
-) -> Result<Sweep, String> {
-    let columns = columns()?;
-    let (key, data) = group::key_and_data(LAST);
-    for c in &columns {
-        group::check(c, &key, &data, FIRST..=LAST)?;
-    }
-    let mut rows = Vec::with_capacity(LAST - FIRST + 1);
-    for length in FIRST..=LAST {
-        let mut routines = columns
-            .iter()
-            .map(|c| group::routine(c.kind, key, data[..length].to_vec()))
-            .collect::<Result<Vec<_>, String>>()?;
-        let timings = sampler.run(&mut routines);
-        rows.push(Row {
-            length,
-            cycles_per_byte: timings
-                .iter()
-                .map(|t| clock.cycles(t.median) / length as f64)
-                .collect(),
-        });
-        if length.is_multiple_of(100) {
-            progress(length);
-        }
-    }
-    Ok(Sweep {
-        columns: columns.into_iter().map(|c| c.name).collect(),
-        rows,
-    })
-}
 
 impl Sweep {
     /// The CSV text: a header line (`length_bytes`, then the column names,

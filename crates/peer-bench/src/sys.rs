@@ -87,7 +87,7 @@ impl Drop for NtlGf2x {
 pub fn gf2x_chained(a: Vec<u64>, b: Vec<u64>) -> Impl {
     let out = vec![0u64; a.len() + b.len()];
     // Placed as ours are (see `PlacedWords`).
-    let mut words = crate::groups::PlacedWords::new(&[&a, &b, &out]);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &out]);
     #[cfg(target_arch = "x86_64")]
     let avx = std::is_x86_feature_detected!("avx");
     Impl {
@@ -102,7 +102,7 @@ pub fn gf2x_chained(a: Vec<u64>, b: Vec<u64>) -> Impl {
                     // SAFETY: AVX was detected above.
                     unsafe { std::arch::x86_64::_mm256_zeroupper() };
                 }
-                crate::groups::chain_copy(a, out);
+                crate::util::chain_copy(a, out);
             }
             black_box(&out);
         }),

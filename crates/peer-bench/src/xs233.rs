@@ -133,7 +133,7 @@ pub fn routine(
 mod tests {
     use super::*;
     use crate::binary_fields::{NIST_FIELDS, Op};
-    use crate::groups::Rng;
+    use crate::util::Rng;
 
     /// c-xs233 against the bit-by-bit reference at m = 233: products,
     /// squares, inverses, square roots, half-traces and a batch.

@@ -24,9 +24,9 @@
 //! fieldwork's on random keys, nonces and data at every timed length and
 //! 0, 1, 63, 65 bytes; any difference stops the run.
 
-use super::Rng;
 use super::hexed;
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use benchtime::Routine;
 use chacha20::cipher::{KeyIvInit, StreamCipher};
 use chacha20poly1305::aead::AeadInOut;

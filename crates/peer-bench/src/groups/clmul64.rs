@@ -7,8 +7,8 @@
 //! points, so part of what they pay is size dispatch; that is what a user of
 //! those libraries pays for one word too.
 
-use super::Rng;
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use fieldwork::gf2x::Backend;
 use std::hint::black_box;
 

@@ -101,9 +101,9 @@
 //! Any disagreement stops the run with the implementation, the length and
 //! what differed.
 
-use super::Rng;
 use super::{hex, hexed};
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use aes_gcm::aead::consts::{U12, U16};
 use aes_gcm::aead::{AeadInOut, KeyInit};
 use benchtime::Routine;

@@ -40,8 +40,9 @@
 //! ciphertext gives the message back, and with one tag bit flipped fails.
 
 use super::gcm::{Gcm, Placed, RustCrypto, TAG, open_routine, seal_routine};
-use super::{Rng, hex, hexed};
+use super::{hex, hexed};
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use aes_gcm_siv::aead::KeyInit;
 use std::rc::Rc;
 

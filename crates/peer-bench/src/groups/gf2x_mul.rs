@@ -9,8 +9,8 @@
 //! `gf2x_mul` (native or Debian build, as linked), NTL's `GF2X` `mul`
 //! (independent calls: chaining would time NTL's conversion).
 
-use super::Rng;
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use fieldwork::gf2x::{Backend, mul_scratch_len};
 use std::hint::black_box;
 
@@ -50,7 +50,7 @@ fn operands(an: usize, bn: usize) -> (Vec<u64>, Vec<u64>) {
 fn ours(m: Backend, an: usize, bn: usize) -> Impl {
     let (a, b) = operands(an, bn);
     let (out, scratch) = (vec![0u64; an + bn], vec![0u64; mul_scratch_len(an, bn)]);
-    let mut words = super::PlacedWords::new(&[&a, &b, &out, &scratch]);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &out, &scratch]);
     Impl {
         name: format!("fieldwork ({})", m.name()),
         ours: true,
@@ -59,7 +59,7 @@ fn ours(m: Backend, an: usize, bn: usize) -> Impl {
             for _ in 0..n {
                 // Lengths are fixed and right: the call cannot fail.
                 let _ = m.mul_into_with_scratch(out, a, b, scratch);
-                super::chain_copy(a, out);
+                crate::util::chain_copy(a, out);
             }
             black_box(&out);
         }),
@@ -87,7 +87,7 @@ fn ours_fixed(m: Backend, n: usize) -> Option<Impl> {
                         routine: Box::new(move |iters| {
                             for _ in 0..iters {
                                 let c = m.mul_fixed(&a, &b);
-                                super::chain_copy(&mut a, &c);
+                                crate::util::chain_copy(&mut a, &c);
                             }
                             black_box(&a);
                         }),

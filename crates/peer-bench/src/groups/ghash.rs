@@ -96,9 +96,9 @@
 //! `H = AES_K(0)`, XORed with `AES_K(J0)`, the AES blocks from aws-lc-rs.
 //! Any disagreement stops the run with the length and both results.
 
-use super::Rng;
 use super::{hex, hexed};
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use ::ghash::universal_hash::{KeyInit, UniversalHash};
 use benchtime::Routine;
 use std::hint::black_box;

@@ -67,9 +67,9 @@
 //! x25519-dalek ratio divided by the `fieldwork (portable)` ratio is at least
 //! 1 / 1.5 ≈ 0.67.
 
-use super::Rng;
 use super::{hex, hexed};
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use fieldwork::kummer::{self, Backend};
 use std::hint::black_box;
 

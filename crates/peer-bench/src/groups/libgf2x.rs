@@ -29,8 +29,8 @@
 //! peer-bench executable (`libfieldwork_gf2x_abi.so`, or in its `deps/`,
 //! where building peer-bench with `system-peers` puts it).
 
-use super::Rng;
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use std::ffi::{CStr, CString, c_char, c_int, c_long, c_void};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -20,8 +20,8 @@
 //! fastest source algorithm, and within 1.3× of the p-bit product for
 //! t > 2 (within 2× of the polynomial basis for t ≤ 2).
 
-use super::Rng;
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use fieldwork::gf2m::normal::GaussianNormalBasis;
 use fieldwork::gf2m::normal::reproduce::{NbMulAlgorithm, NbTable};
 use fieldwork::gf2m::{BinaryField, F163, F233, F283, F409, F571, FieldElement};
@@ -174,7 +174,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             routine: Box::new(move |iters| {
                 for _ in 0..iters {
                     let _ = k.mul_into(&mut pc, &pa, &pb);
-                    super::chain_copy(&mut pa, &pc[..pw]);
+                    crate::util::chain_copy(&mut pa, &pc[..pw]);
                 }
                 black_box(&pc);
             }),

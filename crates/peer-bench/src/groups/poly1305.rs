@@ -47,9 +47,9 @@
 //! length and a few more (0, 1, 15, 17, 100, 4097 bytes). Any disagreement
 //! stops the run with the length and both results.
 
-use super::Rng;
 use super::{hex, hexed};
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use ::poly1305::universal_hash::KeyInit;
 use benchtime::Routine;
 use fieldwork::poly1305::Poly1305;

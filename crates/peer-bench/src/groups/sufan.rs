@@ -2,8 +2,8 @@
 //! for 3, 4, 5, 7 and 9 words on the word-by-word PCLMULQDQ kernels, next to
 //! our default (`mul_fixed` with the best backend) and gf2x, chained calls.
 
-use super::Rng;
 use crate::harness::{Case, Impl};
+use crate::util::Rng;
 use fieldwork::gf2x::Backend;
 use fieldwork::gf2x::reproduce::{Strategy, strategies};
 use std::hint::black_box;
@@ -18,7 +18,7 @@ fn operands(n: usize) -> (Vec<u64>, Vec<u64>) {
 
 fn strategy_impl(s: Strategy, m: Backend) -> Impl {
     let (a, b) = operands(s.words);
-    let mut words = super::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
     Impl {
         name: format!("{} ({} products)", s.name, s.products),
         ours: true,
@@ -26,7 +26,7 @@ fn strategy_impl(s: Strategy, m: Backend) -> Impl {
             let [a, b, out] = words.parts::<3>();
             for _ in 0..iters {
                 s.mul(m, a, b, out);
-                super::chain_copy(a, out);
+                crate::util::chain_copy(a, out);
             }
             black_box(&out);
         }),
@@ -35,7 +35,7 @@ fn strategy_impl(s: Strategy, m: Backend) -> Impl {
 
 fn default_impl(m: Backend, n: usize) -> Impl {
     let (a, b) = operands(n);
-    let mut words = super::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
     Impl {
         name: format!("default mul_into ({})", m.name()),
         ours: true,
@@ -43,7 +43,7 @@ fn default_impl(m: Backend, n: usize) -> Impl {
             let [a, b, out] = words.parts::<3>();
             for _ in 0..iters {
                 let _ = m.mul_into(out, a, b);
-                super::chain_copy(a, out);
+                crate::util::chain_copy(a, out);
             }
             black_box(&out);
         }),
