@@ -713,7 +713,7 @@ fn fixed_field<F: FieldElement>(d: &mut Input<'_>) {
     let (a, b) = (field_element::<F>(d), field_element::<F>(d));
     let k = usize::from(d.u8() % 20);
     let e = [d.u64(), d.u64()];
-    let p = gf2m::Backend::portable();
+    let p = gf2m::Dispatch::portable();
     let expected = (
         p.mul(&a, &b),
         p.square(&a),
@@ -723,7 +723,7 @@ fn fixed_field<F: FieldElement>(d: &mut Input<'_>) {
         p.pow2k(&a, k),
         p.pow(&a, &e),
     );
-    for m in gf2m::Backend::all() {
+    for m in gf2m::Dispatch::all() {
         let got = (
             m.mul(&a, &b),
             m.square(&a),
@@ -784,7 +784,7 @@ fn fixed_field<F: FieldElement>(d: &mut Input<'_>) {
     let (mut products, mut squares) = (vec![F::ZERO; n], vec![F::ZERO; n]);
     assert_eq!(p.mul_slices(&mut products, &xs, &ys), Ok(()));
     assert_eq!(p.square_slices(&mut squares, &xs), Ok(()));
-    for m in gf2m::Backend::all() {
+    for m in gf2m::Dispatch::all() {
         let mut got = vec![F::ONE; n];
         assert_eq!(m.mul_slices(&mut got, &xs, &ys), Ok(()));
         assert_eq!(got, products, "{}: {} mul_slices", m.name(), F::M);

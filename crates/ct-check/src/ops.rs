@@ -500,7 +500,7 @@ fn fixed_field<F: FieldElement>(s: &mut SecretRng) {
     let (a, c) = (F::random(s), F::random(s));
     let mut e = [s.word(), s.word()];
     secret(&mut e);
-    for b in gf2m::Backend::all() {
+    for b in gf2m::Dispatch::all() {
         tainted(b.mul(&a, &c));
         black_box(b.square(&a));
         black_box(b.sqrt(&a));

@@ -181,10 +181,10 @@ fn normal_cases(m: usize, t: usize) -> Vec<SpeedCase> {
 /// half-traces of one field (each input the previous output, so the figure
 /// is latency), and a batch of 1024 independent products.
 fn gf2m_cases<F: FieldElement + 'static>(all_backends: bool) -> Vec<SpeedCase> {
-    let backends: Vec<gf2m::Backend> = if all_backends {
-        gf2m::Backend::all().collect()
+    let backends: Vec<gf2m::Dispatch> = if all_backends {
+        gf2m::Dispatch::all().collect()
     } else {
-        vec![gf2m::Backend::best()]
+        vec![gf2m::Dispatch::best()]
     };
     let element = |seed: u64| {
         let mut w = words(F::WORDS, seed);
@@ -195,7 +195,7 @@ fn gf2m_cases<F: FieldElement + 'static>(all_backends: bool) -> Vec<SpeedCase> {
     };
     let (a0, b) = (element(1), element(2));
     let mut out = Vec::new();
-    type Op<F> = fn(gf2m::Backend, &F, &F) -> F;
+    type Op<F> = fn(gf2m::Dispatch, &F, &F) -> F;
     let ops: [(&str, Op<F>); 6] = [
         ("mul", |k, a, b| k.mul(a, b)),
         ("square", |k, a, _| k.square(a)),

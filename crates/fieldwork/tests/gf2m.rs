@@ -8,7 +8,7 @@ mod common;
 
 use common::Rng;
 use fieldwork::gf2m::{
-    Backend, BinaryField, F163, F233, F283, F409, F571, FieldElement, Gf2mError,
+    BinaryField, Dispatch, F163, F233, F283, F409, F571, FieldElement, Gf2mError,
 };
 use fieldwork::gf2x::Gf2Poly;
 use subtle::ConstantTimeEq;
@@ -75,7 +75,7 @@ fn check_field<F: FieldElement>(seed: u64) {
     let mut rng = Rng::new(seed);
     let mut inputs = edge_cases::<F>();
     inputs.extend((0..40).map(|_| random::<F>(&mut rng)));
-    for backend in Backend::all() {
+    for backend in Dispatch::all() {
         let name = backend.name();
         for (i, a) in inputs.iter().enumerate() {
             let b = inputs[(i * 7 + 3) % inputs.len()];
@@ -231,7 +231,7 @@ fn f571_against_reference() {
 }
 
 /// Operands (one element, or a batch) to results, on one backend.
-type BatchOp<F> = fn(Backend, &(Vec<F>, Vec<F>)) -> Vec<F>;
+type BatchOp<F> = fn(Dispatch, &(Vec<F>, Vec<F>)) -> Vec<F>;
 
 /// Every backend against portable through the shared harness (a backend
 /// the CPU or the cap lacks is reported and skipped): the single
@@ -241,11 +241,11 @@ type BatchOp<F> = fn(Backend, &(Vec<F>, Vec<F>)) -> Vec<F>;
 /// `vpclmulqdq-ymm` against its single path, odd tails included).
 fn backends_against_portable<F: FieldElement>(seed: u64) {
     let mut rng = Rng::new(seed);
-    let portable = Backend::portable();
+    let portable = Dispatch::portable();
     let candidates = |f: BatchOp<F>| {
         [
-            ("vpclmulqdq-ymm", Backend::vpclmulqdq_ymm()),
-            ("pclmulqdq", Backend::pclmulqdq()),
+            ("vpclmulqdq-ymm", Dispatch::vpclmulqdq_ymm()),
+            ("pclmulqdq", Dispatch::pclmulqdq()),
         ]
         .map(|(name, k)| common::Candidate::new(name, k.map(move |k| move |i: &_| f(k, i))))
     };
@@ -269,7 +269,7 @@ fn backends_against_portable<F: FieldElement>(seed: u64) {
             &candidates(op),
             singles.iter().cloned(),
         );
-        assert!(compared > 0 || Backend::pclmulqdq().is_none());
+        assert!(compared > 0 || Dispatch::pclmulqdq().is_none());
     }
     let random_len = 10 + (rng.next_u64() % 90) as usize;
     let batches: Vec<(Vec<F>, Vec<F>)> = (0..=9)
@@ -302,7 +302,7 @@ fn backends_against_portable<F: FieldElement>(seed: u64) {
             batches.iter().cloned(),
         );
     }
-    for k in Backend::all() {
+    for k in Dispatch::all() {
         for (a, b) in &batches {
             let one_by_one: Vec<F> = a.iter().zip(b).map(|(x, y)| k.mul(x, y)).collect();
             assert_eq!(
@@ -675,4 +675,87 @@ fn nist_curve_base_points() {
             m => panic!("unexpected degree {m}"),
         }
     }
+}
+
+/// A mixed chain written once over `gf2m::Backend`: products, squares,
+/// roots, a half-trace, an inversion and a power, each feeding the next.
+struct Mixed<'a, F> {
+    start: F,
+    others: &'a [F],
+}
+
+impl<F: FieldElement> fieldwork::gf2m::Computation for Mixed<'_, F> {
+    type Output = Vec<F>;
+    #[inline(always)]
+    fn run<B: fieldwork::gf2m::Backend>(self, b: B) -> Vec<F> {
+        let mut x = self.start;
+        let mut trail = Vec::with_capacity(self.others.len());
+        for (i, y) in self.others.iter().enumerate() {
+            x = match i % 6 {
+                0 => b.mul(&x, y),
+                1 => b.square(&b.mul(&x, y)),
+                2 => b.sqrt(&x) + *y,
+                3 => b.half_trace(&x) + b.pow2k(y, i),
+                4 => b.invert(&(x + *y)),
+                _ => b.pow(&x, &[i as u64 + 3, 1]),
+            };
+            trail.push(x);
+        }
+        trail
+    }
+}
+
+/// The same chain by the operators and element methods.
+fn mixed_by_operators<F: FieldElement>(start: F, others: &[F]) -> Vec<F> {
+    let mut x = start;
+    let mut trail = Vec::new();
+    for (i, y) in others.iter().enumerate() {
+        x = match i % 6 {
+            0 => x * *y,
+            1 => (x * *y).square(),
+            2 => x.sqrt() + *y,
+            3 => x.half_trace() + y.pow2k(i),
+            4 => (x + *y).invert().unwrap_or(F::ZERO),
+            _ => x.pow(&[i as u64 + 3, 1]),
+        };
+        trail.push(x);
+    }
+    trail
+}
+
+fn check_computation<F: FieldElement>(seed: u64) {
+    let mut rng = Rng::new(seed);
+    let mut others = edge_cases::<F>();
+    others.extend((0..60).map(|_| random::<F>(&mut rng)));
+    let start = random::<F>(&mut rng);
+    let want = Dispatch::portable().run(Mixed {
+        start,
+        others: &others,
+    });
+    assert_eq!(want, mixed_by_operators(start, &others), "m={}", F::M);
+    let mut ran = 0;
+    for backend in Dispatch::all() {
+        let got = backend.run(Mixed {
+            start,
+            others: &others,
+        });
+        assert_eq!(got, want, "{} m={}", backend.name(), F::M);
+        ran += 1;
+    }
+    assert!(ran >= 1);
+    // `gf2m::run` is the best backend's.
+    let got = fieldwork::gf2m::run(Mixed {
+        start,
+        others: &others,
+    });
+    assert_eq!(got, want, "gf2m::run m={}", F::M);
+}
+
+#[test]
+fn computation_on_every_backend_matches_portable_and_the_operators() {
+    check_computation::<F163>(0x163);
+    check_computation::<F233>(0x233);
+    check_computation::<F283>(0x283);
+    check_computation::<F409>(0x409);
+    check_computation::<F571>(0x571);
 }

@@ -393,7 +393,7 @@ fn fixed_hostile<F: FieldElement>() {
     if bool::from(c.trace()) {
         assert!(bool::from(c.solve_quadratic().is_none()), "{name}");
     }
-    for b in gf2m::Backend::all() {
+    for b in gf2m::Dispatch::all() {
         let mut out = vec![F::ZERO; 2];
         assert!(
             b.mul_slices(&mut out, &[F::ONE], &[F::ONE, F::ONE])

@@ -238,7 +238,7 @@ fn clmul_chains(s: &[u8; SECRET]) -> u64 {
 }
 
 fn backend_gf2m() -> &'static str {
-    fieldwork::gf2m::Backend::best().name()
+    fieldwork::gf2m::Dispatch::best().name()
 }
 
 fn poly1305_op<const N: usize>(s: &[u8; SECRET]) -> u64 {

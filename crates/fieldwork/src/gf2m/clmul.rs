@@ -1,56 +1,48 @@
 //! Target features: `pclmulqdq`, `sse4.1` — capability token [`Clmul`].
 //!
-//! Each field operation compiled with PCLMULQDQ: the `gf2x` fixed kernel
+//! The fields' operations compiled with PCLMULQDQ: the `gf2x` fixed kernel
 //! of the field's size ([`PclmulLane`], its partial products in xmm
-//! registers), the reduction and the loop around them (Itoh–Tsujii's
-//! squarings, the half-trace recurrence, a batch) inlined into one
-//! `#[target_feature]` function per operation and field, so a compound
-//! operation pays one call.
+//! registers; F233's own two-digit kernels, `xmm233.rs`), the reduction
+//! and whatever loop the caller's [`Computation`] puts around them, inlined
+//! into one `#[target_feature]` entry point ([`Pclmulqdq::run`]), so a
+//! chain of operations pays one call.
 #![allow(unsafe_code)]
 
-use super::FieldElement;
-use super::ops;
+use super::private::Kernels;
+use super::{Backend, Computation};
 use crate::cpu::Clmul;
 use crate::gf2x::PclmulLane;
 
-macro_rules! entries {
-    ($($(#[$attr:meta])* $op:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
-        $(
-            $(#[$attr])*
-            #[inline]
-            pub(super) fn $op<F: FieldElement>(t: Clmul, $($arg: $ty),*) $(-> $ret)? {
-                // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::$op`
-                // enables.
-                unsafe { tf::$op::<F>(t, $($arg),*) }
-            }
-        )*
+/// The PCLMULQDQ `gf2m` backend (see [`Backend`]); holding one proves the
+/// instructions.
+#[derive(Clone, Copy, Debug)]
+pub struct Pclmulqdq(pub(super) Clmul);
 
-        /// The `#[target_feature]` bodies, reached through the token-taking
-        /// wrappers above.
-        mod tf {
-            use super::*;
-            $(
-                $(#[$attr])*
-                #[target_feature(enable = "pclmulqdq,sse4.1")]
-                pub(super) fn $op<F: FieldElement>(t: Clmul, $($arg: $ty),*) $(-> $ret)? {
-                    ops::$op::<F, _>(PclmulLane(t), $($arg),*)
-                }
-            )*
-        }
-    };
+impl Kernels for Pclmulqdq {
+    type K = PclmulLane;
+    #[inline(always)]
+    fn kernels(self) -> PclmulLane {
+        PclmulLane(self.0)
+    }
 }
 
-entries! {
-    mul(a: &F, b: &F) -> F;
-    square(a: &F) -> F;
-    sqrt(a: &F) -> F;
-    invert(a: &F) -> F;
-    invert_divstep(a: &F) -> F;
-    half_trace(a: &F) -> F;
-    pow2k(a: &F, n: usize) -> F;
-    pow(a: &F, e: &[u64]) -> F;
-    mul_slices(out: &mut [F], a: &[F], b: &[F]);
-    square_slices(out: &mut [F], a: &[F]);
-    #[cfg(feature = "alloc")]
-    invert_batch(v: &mut [F], scratch: &mut [F]);
+impl Backend for Pclmulqdq {
+    fn name(self) -> &'static str {
+        "pclmulqdq"
+    }
+}
+
+impl Pclmulqdq {
+    /// `computation` compiled with PCLMULQDQ and SSE4.1.
+    #[inline]
+    pub(super) fn run<C: Computation>(self, computation: C) -> C::Output {
+        // SAFETY: the token in `self` proves PCLMULQDQ and SSE4.1, all
+        // `run_tf` enables.
+        unsafe { run_tf(self, computation) }
+    }
+}
+
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn run_tf<C: Computation>(backend: Pclmulqdq, computation: C) -> C::Output {
+    computation.run(backend)
 }

@@ -2,7 +2,7 @@
 //! [`FieldElement::invert`](super::FieldElement::invert) (and `invert_batch`) use on the carry-less
 //! backends from m = 283 ([`Divstep::DIVSTEP_FROM`]); Itoh–Tsujii
 //! (`algorithms::invert`) below and on the portable backend. The hidden
-//! `Backend::invert_divstep` reaches it at every m (tests, `fieldwork
+//! `Dispatch::invert_divstep` reaches it at every m (tests, `fieldwork
 //! speed`).
 //!
 //! # The algorithm
@@ -732,7 +732,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::super::words::top_mask;
-    use super::super::{Backend, F163, F233, F283, F409, F571, FieldElement};
+    use super::super::{Dispatch, F163, F233, F283, F409, F571, FieldElement};
     use crate::test_util::splitmix64;
     extern crate std;
     use std::vec::Vec;
@@ -779,9 +779,9 @@ mod tests {
     fn check<F: FieldElement>(exponents: &[usize], seed: u64, random: usize) {
         assert_eq!(F::modulus_exponents(), exponents, "the plan's modulus");
         let xs = inputs::<F>(seed, random);
-        for b in Backend::all() {
+        for b in Dispatch::all() {
             for a in &xs {
-                let want = Backend::portable().invert(a);
+                let want = Dispatch::portable().invert(a);
                 let got = b.invert_divstep(a);
                 assert_eq!(got, want, "m = {}, {}, a = {a}", F::M, b.name());
             }
@@ -822,7 +822,7 @@ mod tests {
     /// difference of the inclusive counts of `clmul::tf::invert` and
     /// `clmul::tf::invert_divstep`: the first `invert` builds its tables).
     fn count<F: FieldElement>() {
-        let b = Backend::best();
+        let b = Dispatch::best();
         let xs = inputs::<F>(7, 100);
         let rounds = std::env::var("DIVSTEP_ROUNDS")
             .ok()

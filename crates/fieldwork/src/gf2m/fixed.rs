@@ -10,7 +10,7 @@ use super::maps::{MapKernel, Quad};
 #[cfg(feature = "std")]
 use super::words::{TABLE_SLOTS, table_steps};
 use super::words::{reduce_limbs, reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
-use super::{Backend, FieldElement, FieldKernel, FieldSpec, Gf2mError};
+use super::{Dispatch, FieldElement, FieldKernel, FieldSpec, Gf2mError};
 use crate::gf2x::InlinePair;
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -314,16 +314,16 @@ macro_rules! fixed_field {
 
             #[inline]
             fn square(&self) -> $name {
-                Backend::best().square(self)
+                Dispatch::best().square(self)
             }
 
             fn invert(&self) -> CtOption<$name> {
-                let inv = Backend::best().invert(self);
+                let inv = Dispatch::best().invert(self);
                 CtOption::new(inv, !self.is_zero())
             }
 
             fn sqrt(&self) -> $name {
-                Backend::best().sqrt(self)
+                Dispatch::best().sqrt(self)
             }
 
             fn trace(&self) -> Choice {
@@ -335,15 +335,15 @@ macro_rules! fixed_field {
             }
 
             fn half_trace(&self) -> $name {
-                Backend::best().half_trace(self)
+                Dispatch::best().half_trace(self)
             }
 
             fn pow(&self, exponent: &[u64]) -> $name {
-                Backend::best().pow(self, exponent)
+                Dispatch::best().pow(self, exponent)
             }
 
             fn pow2k(&self, k: usize) -> $name {
-                Backend::best().pow2k(self, k)
+                Dispatch::best().pow2k(self, k)
             }
 
             fn is_zero(&self) -> Choice {
@@ -470,14 +470,14 @@ macro_rules! fixed_field {
             type Output = $name;
             #[inline]
             fn mul(self, rhs: $name) -> $name {
-                Backend::best().mul(&self, &rhs)
+                Dispatch::best().mul(&self, &rhs)
             }
         }
 
         impl MulAssign for $name {
             #[inline]
             fn mul_assign(&mut self, rhs: $name) {
-                *self = Backend::best().mul(self, &rhs);
+                *self = Dispatch::best().mul(self, &rhs);
             }
         }
     };

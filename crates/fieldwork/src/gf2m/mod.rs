@@ -81,9 +81,15 @@
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `portable` | nothing | masked integer multiplication |
 //!
-//! Chosen once per call of a public operation by [`Backend::best`] (a
-//! cached load; a compound operation such as `invert` runs its whole loop
-//! inside one backend function).
+//! Each backend is a type implementing [`Backend`] (the operations, written
+//! once as its default methods over the backend's kernels), with one
+//! `#[target_feature]` entry point that runs a [`Computation`]: code written
+//! once over `B: Backend` and compiled per backend, so a chain of
+//! products, squares and roots inlines with no call per operation
+//! ([`run`], [`Dispatch::run`]). The operators and element methods choose
+//! the backend per call by [`Dispatch::best`] (a cached load) and run the
+//! one operation as a computation; a compound operation such as `invert`
+//! runs its whole loop inside one entry.
 //!
 //! `vpclmulqdq-ymm` (`ymm.rs`) compiles every operation with AVX2 and
 //! VPCLMULQDQ. Its single-element operations use, for every field, the
@@ -213,6 +219,8 @@ mod fixed;
 mod maps;
 #[cfg(feature = "alloc")]
 pub mod normal;
+mod ops;
+mod portable;
 #[cfg(feature = "alloc")]
 mod runtime;
 #[cfg(feature = "std")]
@@ -223,14 +231,17 @@ mod xmm233;
 #[cfg(target_arch = "x86_64")]
 mod ymm;
 
+#[cfg(target_arch = "x86_64")]
+pub use clmul::Pclmulqdq;
 pub use fixed::{F163, F233, F283, F409, F571};
+pub use portable::Portable;
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
+#[cfg(target_arch = "x86_64")]
+pub use ymm::VpclmulqdqYmm;
 
 use crate::gf2x::{InlineFixed, PortableWord};
-use algorithms::Arith;
 use core::fmt;
-use core::marker::PhantomData;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
 #[cfg(target_arch = "x86_64")]
@@ -353,6 +364,17 @@ mod private {
         /// field's plan (`divstep.rs`).
         fn invert_divstep_k<K: Divstep>(k: K, a: &Self) -> Self;
     }
+
+    /// A backend's kernels (sealed: only the backends of this module
+    /// implement it, so only they implement [`Backend`](super::Backend)).
+    pub trait Kernels {
+        /// The kernels' type.
+        #[allow(private_bounds, private_interfaces)]
+        type K: Divstep;
+        /// The kernels, with the token they carry.
+        #[allow(private_interfaces)]
+        fn kernels(self) -> Self::K;
+    }
 }
 use private::FieldSpec;
 
@@ -365,6 +387,19 @@ pub(crate) trait FieldKernel: InlineFixed {
     /// The PCLMULQDQ token when these kernels run with it.
     #[cfg(target_arch = "x86_64")]
     fn clmul(self) -> Option<cpu::Clmul>;
+
+    /// `out[i] = a[i]·b[i]`, the slices of one length: one element at a
+    /// time, unless the kernels have a pair form.
+    #[inline(always)]
+    fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
+        ops::mul_slices(self, out, a, b)
+    }
+
+    /// `out[i] = a[i]²`, the slices of one length.
+    #[inline(always)]
+    fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
+        ops::square_slices(self, out, a)
+    }
 }
 
 impl FieldKernel for PortableWord {
@@ -388,6 +423,18 @@ impl FieldKernel for crate::gf2x::YmmLane {
     #[inline(always)]
     fn clmul(self) -> Option<cpu::Clmul> {
         Some(self.0.clmul())
+    }
+
+    /// Two elements per instruction, one per 128-bit lane
+    /// ([`PairLane`](crate::gf2x::PairLane)); an odd last one on `self`.
+    #[inline(always)]
+    fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
+        ops::mul_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a, b)
+    }
+
+    #[inline(always)]
+    fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
+        ops::square_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a)
     }
 }
 
@@ -510,7 +557,7 @@ pub trait FieldElement:
     ///
     /// [`Gf2mError::Length`] unless the three slices have one length.
     fn mul_slices(out: &mut [Self], a: &[Self], b: &[Self]) -> Result<(), Gf2mError> {
-        Backend::best().mul_slices(out, a, b)
+        Dispatch::best().mul_slices(out, a, b)
     }
 
     /// `out[i] = a[i]²`, with the backend chosen once for the batch.
@@ -519,314 +566,312 @@ pub trait FieldElement:
     ///
     /// [`Gf2mError::Length`] unless the two slices have one length.
     fn square_slices(out: &mut [Self], a: &[Self]) -> Result<(), Gf2mError> {
-        Backend::best().square_slices(out, a)
+        Dispatch::best().square_slices(out, a)
     }
 
     /// Replaces every element by its inverse, 0 by 0, with one inversion
     /// and 3 products per element (Montgomery's trick), in constant time.
     #[cfg(feature = "alloc")]
     fn invert_batch(elements: &mut [Self]) {
-        Backend::best().invert_batch(elements)
+        Dispatch::best().invert_batch(elements)
     }
 }
 
-/// A fixed field's arithmetic on the kernels `K`, for the generic
-/// algorithms.
-#[derive(Clone, Copy)]
-struct FixedArith<F, K>(K, PhantomData<F>);
+/// One `gf2m` backend: the fixed fields' operations on one instruction
+/// set, written once (the default methods) over the backend's kernels.
+///
+/// A value of a `Backend` type exists only inside [`Dispatch::run`] (or
+/// [`run`]), which hands it to a [`Computation`] compiled for that backend
+/// under its target features, so a chain of its operations inlines into
+/// the caller's loop. The trait is sealed: the backends are
+/// [`Portable`], `Pclmulqdq` and `VpclmulqdqYmm` (x86-64).
+///
+/// Every method runs in constant time in the elements' values.
+#[allow(private_bounds)]
+pub trait Backend: Copy + private::Kernels {
+    /// `portable`, `pclmulqdq` or `vpclmulqdq-ymm`.
+    fn name(self) -> &'static str;
 
-impl<F: FieldElement, K: divstep::Divstep> Arith for FixedArith<F, K> {
-    type E = F;
+    /// `a·b`.
     #[inline(always)]
-    fn degree(&self) -> usize {
-        F::M
+    fn mul<F: FieldElement>(self, a: &F, b: &F) -> F {
+        ops::mul(self.kernels(), a, b)
     }
+
+    /// `a²`.
     #[inline(always)]
-    fn one(&self) -> F {
-        F::ONE
+    fn square<F: FieldElement>(self, a: &F) -> F {
+        ops::square(self.kernels(), a)
     }
+
+    /// `√a`.
     #[inline(always)]
-    fn mul(&self, a: &F, b: &F) -> F {
-        F::mul_k(self.0, a, b)
+    fn sqrt<F: FieldElement>(self, a: &F) -> F {
+        ops::sqrt(self.kernels(), a)
     }
+
+    /// `a^(−1)`, 0 for 0.
     #[inline(always)]
-    fn square(&self, a: &F) -> F {
-        F::square_k(self.0, a)
+    fn invert<F: FieldElement>(self, a: &F) -> F {
+        ops::invert(self.kernels(), a)
     }
+
+    /// `a^(−1)`, 0 for 0, by Bernstein–Yang divsteps (`divstep.rs`) at
+    /// every m: the candidate [`Backend::invert`] is measured against.
+    #[doc(hidden)]
     #[inline(always)]
-    fn add(&self, a: &F, b: &F) -> F {
-        *a + *b
+    fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
+        ops::invert_divstep(self.kernels(), a)
     }
+
+    /// The half-trace.
     #[inline(always)]
-    fn select(&self, a: &F, b: &F, choice: Choice) -> F {
-        F::conditional_select(a, b, choice)
+    fn half_trace<F: FieldElement>(self, a: &F) -> F {
+        ops::half_trace(self.kernels(), a)
     }
+
+    /// `a^(2^k)`.
     #[inline(always)]
-    fn pow2k(&self, a: &F, k: usize) -> F {
-        match F::frobenius_table(k) {
-            Some(table) => F::apply_map_k(self.0, table, a),
-            None => algorithms::pow2k_by_squaring(self, a, k),
-        }
+    fn pow2k<F: FieldElement>(self, a: &F, k: usize) -> F {
+        ops::pow2k(self.kernels(), a, k)
     }
+
+    /// `a^e`, the exponent as little-endian words.
     #[inline(always)]
-    fn invert(&self, a: &F) -> F {
-        ops::invert(self.0, a)
+    fn pow<F: FieldElement>(self, a: &F, e: &[u64]) -> F {
+        ops::pow(self.kernels(), a, e)
     }
+
+    /// `out[i] = a[i]·b[i]` (two elements per instruction where the
+    /// backend has a pair kernel).
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless the slices have one length.
     #[inline(always)]
-    fn half_trace(&self, c: &F) -> F {
-        match F::half_trace_table() {
-            Some(table) => F::apply_map_k(self.0, table, c),
-            None => algorithms::half_trace_by_squaring(self, c),
-        }
+    fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) -> Result<(), Gf2mError> {
+        same_len(out.len(), a.len())?;
+        same_len(out.len(), b.len())?;
+        self.kernels().mul_slices(out, a, b);
+        Ok(())
+    }
+
+    /// `out[i] = a[i]²`.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless the slices have one length.
+    #[inline(always)]
+    fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) -> Result<(), Gf2mError> {
+        same_len(out.len(), a.len())?;
+        self.kernels().square_slices(out, a);
+        Ok(())
+    }
+
+    /// Every element of `v` inverted in place (0 stays 0), with one
+    /// inversion and 3 products per element (Montgomery's trick);
+    /// `scratch` is working space of `v`'s length.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::Length`] unless `scratch` is as long as `v`.
+    #[inline(always)]
+    fn invert_batch_with_scratch<F: FieldElement>(
+        self,
+        v: &mut [F],
+        scratch: &mut [F],
+    ) -> Result<(), Gf2mError> {
+        same_len(v.len(), scratch.len())?;
+        ops::invert_batch(self.kernels(), v, scratch);
+        Ok(())
     }
 }
 
-/// The whole of one operation on the kernels `K`: the bodies every backend
-/// compiles (the accelerated ones inside their `#[target_feature]` entry
-/// points).
-mod ops {
-    use super::FieldKernel;
-    use super::algorithms;
-    use super::divstep::Divstep;
-    use super::{FieldElement, FixedArith};
-    use crate::gf2x::InlinePair;
-    use core::marker::PhantomData;
-
-    #[inline(always)]
-    fn arith<F, K>(k: K) -> FixedArith<F, K> {
-        FixedArith(k, PhantomData)
-    }
-
-    #[inline(always)]
-    pub(super) fn mul<F: FieldElement, K: FieldKernel>(k: K, a: &F, b: &F) -> F {
-        F::mul_k(k, a, b)
-    }
-    #[inline(always)]
-    pub(super) fn square<F: FieldElement, K: FieldKernel>(k: K, a: &F) -> F {
-        F::square_k(k, a)
-    }
-    #[inline(always)]
-    pub(super) fn sqrt<F: FieldElement, K: FieldKernel>(k: K, a: &F) -> F {
-        F::sqrt_k(k, a)
-    }
-    /// `a^(−1)`: divsteps from the kernels' [`Divstep::DIVSTEP_FROM`],
-    /// Itoh–Tsujii below (the degree is a constant: no run-time branch).
-    #[inline(always)]
-    pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
-        if F::M >= K::DIVSTEP_FROM {
-            F::invert_divstep_k(k, a)
-        } else {
-            invert_itoh_tsujii(k, a)
-        }
-    }
-    #[inline(always)]
-    pub(super) fn invert_itoh_tsujii<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
-        algorithms::invert(&arith::<F, K>(k), a)
-    }
-    #[inline(always)]
-    pub(super) fn invert_divstep<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
-        F::invert_divstep_k(k, a)
-    }
-    #[inline(always)]
-    pub(super) fn half_trace<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
-        algorithms::half_trace(&arith::<F, K>(k), a)
-    }
-    #[inline(always)]
-    pub(super) fn pow2k<F: FieldElement, K: Divstep>(k: K, a: &F, n: usize) -> F {
-        algorithms::pow2k(&arith::<F, K>(k), a, n)
-    }
-    #[inline(always)]
-    pub(super) fn pow<F: FieldElement, K: Divstep>(k: K, a: &F, e: &[u64]) -> F {
-        algorithms::pow(&arith::<F, K>(k), a, e)
-    }
-    #[inline(always)]
-    pub(super) fn mul_slices<F: FieldElement, K: FieldKernel>(
-        k: K,
-        out: &mut [F],
-        a: &[F],
-        b: &[F],
-    ) {
-        for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
-            *o = F::mul_k(k, x, y);
-        }
-    }
-    #[inline(always)]
-    pub(super) fn square_slices<F: FieldElement, K: FieldKernel>(k: K, out: &mut [F], a: &[F]) {
-        for (o, x) in out.iter_mut().zip(a) {
-            *o = F::square_k(k, x);
-        }
-    }
-    /// [`mul_slices`] two elements at a time on the pair kernels `p`; an odd
-    /// last element on the single kernels `k`. (The slices have one
-    /// length, checked by the caller; it is public.)
-    #[inline(always)]
-    pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
-        p: P,
-        k: K,
-        out: &mut [F],
-        a: &[F],
-        b: &[F],
-    ) {
-        let (out2, out1) = out.as_chunks_mut::<2>();
-        let (a2, a1) = a.as_chunks::<2>();
-        let (b2, b1) = b.as_chunks::<2>();
-        for ((o, x), y) in out2.iter_mut().zip(a2).zip(b2) {
-            F::mul_pair_k(p, x, y, o);
-        }
-        mul_slices(k, out1, a1, b1);
-    }
-    /// [`square_slices`] two elements at a time on the pair kernels `p`.
-    #[inline(always)]
-    pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
-        p: P,
-        k: K,
-        out: &mut [F],
-        a: &[F],
-    ) {
-        let (out2, out1) = out.as_chunks_mut::<2>();
-        let (a2, a1) = a.as_chunks::<2>();
-        for (o, x) in out2.iter_mut().zip(a2) {
-            F::square_pair_k(p, x, o);
-        }
-        square_slices(k, out1, a1);
-    }
-    #[cfg(feature = "alloc")]
-    #[inline(always)]
-    pub(super) fn invert_batch<F: FieldElement, K: Divstep>(k: K, v: &mut [F], scratch: &mut [F]) {
-        algorithms::invert_batch(&arith::<F, K>(k), v, scratch, |x| x.is_zero());
-    }
+/// A computation over the fixed fields written once, generically over the
+/// [`Backend`], and compiled by [`Dispatch::run`] once per backend under
+/// that backend's target features: the backend is chosen once, and every
+/// field operation inside inlines into the computation's own loop (as
+/// c-xs233's `static inline` functions do in C), with no call and no
+/// round trip through memory per operation. The operators (`a * b`,
+/// `a.square()`) choose the backend at every call instead.
+///
+/// Mark `run` `#[inline(always)]`: the dispatcher's `#[target_feature]`
+/// entry calls it, and if the compiler left it out of line it would lose
+/// those features (correct, but each product then a call). The idea is
+/// `pulp`'s `WithSimd` trait.
+///
+/// ```
+/// use fieldwork::gf2m::{self, Backend, Computation, F233, FieldElement};
+///
+/// /// c0 + c1·x + c2·x² + … by Horner's rule.
+/// struct Horner<'a> {
+///     coefficients: &'a [F233],
+///     x: F233,
+/// }
+///
+/// impl Computation for Horner<'_> {
+///     type Output = F233;
+///     #[inline(always)]
+///     fn run<B: Backend>(self, f: B) -> F233 {
+///         let mut acc = F233::ZERO;
+///         for c in self.coefficients.iter().rev() {
+///             acc = f.mul(&acc, &self.x) + *c;
+///         }
+///         acc
+///     }
+/// }
+///
+/// let x: F233 = "0x1234567890abcdef".parse()?;
+/// let c = [F233::ONE, x, x.sqrt()];
+/// let y = gf2m::run(Horner { coefficients: &c, x });
+/// assert_eq!(y, F233::ONE + x * x + x.sqrt() * x.square());
+/// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
+/// ```
+pub trait Computation {
+    /// What the computation returns.
+    type Output;
+    /// The computation on `backend`'s operations.
+    fn run<B: Backend>(self, backend: B) -> Self::Output;
 }
 
-/// A chosen `gf2m` backend: the fixed fields' operations with the dispatch
-/// done once (for tests and benchmarks; the element methods use
-/// [`Backend::best`]).
-#[doc(hidden)]
+/// `computation` on the fastest backend of this CPU ([`Dispatch::best`]):
+/// the backend is chosen once, the computation compiled for it.
+///
+/// # Panics
+///
+/// If `FIELDWORK_MAX_ISA` holds an unknown level (see [`crate::cpu`]).
+#[inline]
+pub fn run<C: Computation>(computation: C) -> C::Output {
+    Dispatch::best().run(computation)
+}
+
+/// A chosen `gf2m` backend, held: [`Dispatch::run`] runs a [`Computation`]
+/// on it. The element methods and operators use [`Dispatch::best`] at
+/// every call; tests and benchmarks hold one of [`Dispatch::all`].
 #[derive(Clone, Copy, Debug)]
-pub struct Backend(Kind);
+pub struct Dispatch(Kind);
 
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     #[cfg(target_arch = "x86_64")]
-    VpclmulqdqYmm(cpu::Avx2Clmul),
+    VpclmulqdqYmm(VpclmulqdqYmm),
     #[cfg(target_arch = "x86_64")]
-    Pclmulqdq(cpu::Clmul),
+    Pclmulqdq(Pclmulqdq),
     Portable,
 }
 
-/// One operation on the chosen backend: the `#[target_feature]` entry
-/// point of an accelerated backend, or the portable body.
-macro_rules! dispatch {
-    ($self:expr, $op:ident($($arg:expr),*)) => {
-        match $self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::VpclmulqdqYmm(t) => ymm::$op(t, $($arg),*),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Pclmulqdq(t) => clmul::$op(t, $($arg),*),
-            Kind::Portable => ops::$op(PortableWord, $($arg),*),
-        }
-    };
-}
-
-impl Backend {
+impl Dispatch {
     /// The fastest backend usable on this CPU under the cap.
     #[inline]
-    pub fn best() -> Backend {
+    pub fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Backend(Kind::VpclmulqdqYmm(t));
+            return Dispatch(Kind::VpclmulqdqYmm(VpclmulqdqYmm(t)));
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
-            return Backend(Kind::Pclmulqdq(t));
+            return Dispatch(Kind::Pclmulqdq(Pclmulqdq(t)));
         }
-        Backend(Kind::Portable)
+        Dispatch(Kind::Portable)
     }
 
     /// The portable backend.
-    pub fn portable() -> Backend {
-        Backend(Kind::Portable)
+    pub fn portable() -> Dispatch {
+        Dispatch(Kind::Portable)
     }
 
     /// The PCLMULQDQ backend, if usable.
-    pub fn pclmulqdq() -> Option<Backend> {
+    pub fn pclmulqdq() -> Option<Dispatch> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
-            return Some(Backend(Kind::Pclmulqdq(t)));
+            return Some(Dispatch(Kind::Pclmulqdq(Pclmulqdq(t))));
         }
         None
     }
 
     /// The VPCLMULQDQ backend on ymm (AVX2), if usable.
-    pub fn vpclmulqdq_ymm() -> Option<Backend> {
+    pub fn vpclmulqdq_ymm() -> Option<Dispatch> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Backend(Kind::VpclmulqdqYmm(t)));
+            return Some(Dispatch(Kind::VpclmulqdqYmm(VpclmulqdqYmm(t))));
         }
         None
     }
 
     /// Every usable backend, best first.
-    pub fn all() -> impl Iterator<Item = Backend> {
-        Backend::vpclmulqdq_ymm()
+    pub fn all() -> impl Iterator<Item = Dispatch> {
+        Dispatch::vpclmulqdq_ymm()
             .into_iter()
-            .chain(Backend::pclmulqdq())
-            .chain(core::iter::once(Backend::portable()))
+            .chain(Dispatch::pclmulqdq())
+            .chain(core::iter::once(Dispatch::portable()))
     }
 
     /// `vpclmulqdq-ymm`, `pclmulqdq` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Kind::VpclmulqdqYmm(_) => "vpclmulqdq-ymm",
+            Kind::VpclmulqdqYmm(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
-            Kind::Pclmulqdq(_) => "pclmulqdq",
-            Kind::Portable => "portable",
+            Kind::Pclmulqdq(b) => b.name(),
+            Kind::Portable => Portable.name(),
+        }
+    }
+
+    /// `computation` compiled for this backend, under its target features.
+    #[inline]
+    pub fn run<C: Computation>(self, computation: C) -> C::Output {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmm(b) => b.run(computation),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Pclmulqdq(b) => b.run(computation),
+            Kind::Portable => computation.run(Portable),
         }
     }
 
     /// `a·b`.
     #[inline]
     pub fn mul<F: FieldElement>(self, a: &F, b: &F) -> F {
-        dispatch!(self, mul(a, b))
+        self.run(one_op::Mul(a, b))
     }
 
     /// `a²`.
     #[inline]
     pub fn square<F: FieldElement>(self, a: &F) -> F {
-        dispatch!(self, square(a))
+        self.run(one_op::Square(a))
     }
 
     /// `√a`.
     pub fn sqrt<F: FieldElement>(self, a: &F) -> F {
-        dispatch!(self, sqrt(a))
+        self.run(one_op::Sqrt(a))
     }
 
     /// `a^(−1)` (0 for 0).
     pub fn invert<F: FieldElement>(self, a: &F) -> F {
-        dispatch!(self, invert(a))
+        self.run(one_op::Invert(a))
     }
 
     /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps (`divstep.rs`): the
-    /// candidate measured against [`Backend::invert`] (issue 24), not used by
+    /// candidate measured against [`Dispatch::invert`], not used by
     /// [`FieldElement::invert`].
     #[doc(hidden)]
     pub fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
-        dispatch!(self, invert_divstep(a))
+        self.run(one_op::InvertDivstep(a))
     }
 
     /// The half-trace.
     pub fn half_trace<F: FieldElement>(self, a: &F) -> F {
-        dispatch!(self, half_trace(a))
+        self.run(one_op::HalfTrace(a))
     }
 
     /// `a^(2^k)`.
     pub fn pow2k<F: FieldElement>(self, a: &F, k: usize) -> F {
-        dispatch!(self, pow2k(a, k))
+        self.run(one_op::Pow2k(a, k))
     }
 
     /// `a^e`.
     pub fn pow<F: FieldElement>(self, a: &F, e: &[u64]) -> F {
-        dispatch!(self, pow(a, e))
+        self.run(one_op::Pow(a, e))
     }
 
     /// `out[i] = a[i]·b[i]`.
@@ -840,10 +885,7 @@ impl Backend {
         a: &[F],
         b: &[F],
     ) -> Result<(), Gf2mError> {
-        same_len(out.len(), a.len())?;
-        same_len(out.len(), b.len())?;
-        dispatch!(self, mul_slices(out, a, b));
-        Ok(())
+        self.run(one_op::MulSlices(out, a, b))
     }
 
     /// `out[i] = a[i]²`.
@@ -852,16 +894,52 @@ impl Backend {
     ///
     /// [`Gf2mError::Length`] unless the slices have one length.
     pub fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) -> Result<(), Gf2mError> {
-        same_len(out.len(), a.len())?;
-        dispatch!(self, square_slices(out, a));
-        Ok(())
+        self.run(one_op::SquareSlices(out, a))
     }
 
     /// Every element inverted in place (0 stays 0).
     #[cfg(feature = "alloc")]
     pub fn invert_batch<F: FieldElement>(self, v: &mut [F]) {
         let mut scratch = alloc::vec![F::ZERO; v.len()];
-        dispatch!(self, invert_batch(v, &mut scratch));
+        // The scratch has `v`'s length: cannot fail.
+        let _ = self.run(one_op::InvertBatch(v, &mut scratch));
+    }
+}
+
+/// Each of [`Dispatch`]'s single operations as a [`Computation`], so that
+/// it runs inside the backend's target features like any other.
+mod one_op {
+    use super::{Backend, Computation, FieldElement, Gf2mError};
+
+    macro_rules! one_op {
+        ($($name:ident<$($lt:lifetime),*>($($ty:ty),*) -> $out:ty = |$b:ident, $($v:ident),*| $body:expr;)*) => {$(
+            pub(super) struct $name<$($lt,)* F>($(pub(super) $ty),*);
+            impl<$($lt,)* F: FieldElement> Computation for $name<$($lt,)* F> {
+                type Output = $out;
+                #[inline(always)]
+                fn run<B: Backend>(self, $b: B) -> $out {
+                    let $name($($v),*) = self;
+                    $body
+                }
+            }
+        )*};
+    }
+
+    one_op! {
+        Mul<'a>(&'a F, &'a F) -> F = |b, x, y| b.mul(x, y);
+        Square<'a>(&'a F) -> F = |b, x| b.square(x);
+        Sqrt<'a>(&'a F) -> F = |b, x| b.sqrt(x);
+        Invert<'a>(&'a F) -> F = |b, x| b.invert(x);
+        InvertDivstep<'a>(&'a F) -> F = |b, x| b.invert_divstep(x);
+        HalfTrace<'a>(&'a F) -> F = |b, x| b.half_trace(x);
+        Pow2k<'a>(&'a F, usize) -> F = |b, x, k| b.pow2k(x, k);
+        Pow<'a, 'e>(&'a F, &'e [u64]) -> F = |b, x, e| b.pow(x, e);
+        MulSlices<'o, 'a>(&'o mut [F], &'a [F], &'a [F]) -> Result<(), Gf2mError> =
+            |b, out, x, y| b.mul_slices(out, x, y);
+        SquareSlices<'o, 'a>(&'o mut [F], &'a [F]) -> Result<(), Gf2mError> =
+            |b, out, x| b.square_slices(out, x);
+        InvertBatch<'o, 's>(&'o mut [F], &'s mut [F]) -> Result<(), Gf2mError> =
+            |b, v, scratch| b.invert_batch_with_scratch(v, scratch);
     }
 }
 

@@ -96,7 +96,7 @@ impl Digit for Lane64 {
 /// The lane multiplier: callers run with PCLMULQDQ enabled (the token
 /// proves the CPU has it).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PclmulLane(pub(crate) Clmul);
+pub struct PclmulLane(pub(crate) Clmul);
 
 impl DigitMul<Lane64> for PclmulLane {
     #[inline(always)]

@@ -79,7 +79,7 @@ use super::formulas::{self, DigitMul, Kernel};
 
 /// The portable word multiplier.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PortableWord;
+pub struct PortableWord;
 
 impl DigitMul<u64> for PortableWord {
     #[inline(always)]

@@ -730,7 +730,7 @@ mod tf {
 /// (VEX-encoded there). (The 4-word limb products of [`YmmKernel`] are
 /// not faster inside a field product: see `gf2m`'s module docs.)
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct YmmLane(pub(crate) Avx2Clmul);
+pub struct YmmLane(pub(crate) Avx2Clmul);
 
 impl YmmLane {
     #[inline(always)]

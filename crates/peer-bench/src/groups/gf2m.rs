@@ -19,11 +19,17 @@
 //!
 //! # Implementations
 //!
-//! - `fieldwork best (<backend>)`: the public API — the operators and
-//!   `FieldElement` methods, which dispatch through `Backend::best()` — the
-//!   reference for the ratios.
-//! - `fieldwork (<backend>)`: each backend this CPU has through the hidden
-//!   `gf2m::Backend` (dispatch held, as a benchmark of the kernels alone).
+//! - `fieldwork best (<backend>)`, the reference for the ratios: on the
+//!   chained rows the chain written once over `gf2m::Backend` and run by
+//!   `gf2m::run` (the backend chosen once, every step inlined into the
+//!   loop under its target features, as c-xs233's `static inline`
+//!   functions are in C); on the batch rows `FieldElement::mul_slices` and
+//!   `square_slices`.
+//! - `fieldwork operators (<backend>)` (chained rows): the same chain
+//!   through the operators and `FieldElement` methods, which choose the
+//!   backend by `Dispatch::best()` and make a call at every step.
+//! - `fieldwork (<backend>)`: each backend this CPU has, held in a
+//!   `gf2m::Dispatch` (its chain run inside `Dispatch::run`).
 //! - `fieldwork one at a time` (batch rows): the same 1024 elements by the
 //!   public operator or method in a loop, `c[i] = a[i] * b[i]` or
 //!   `c[i] = a[i].square()` — what the batch call is measured against.
@@ -49,7 +55,7 @@
 
 use crate::binary_fields::{BATCH, Inputs, NIST_FIELDS, NistField, Op, inputs};
 use crate::harness::{Case, Impl};
-use fieldwork::gf2m::{Backend, F163, F233, F283, F409, F571, FieldElement};
+use fieldwork::gf2m::{Backend, Computation, Dispatch, F163, F233, F283, F409, F571, FieldElement};
 use std::hint::black_box;
 
 /// The rows of one field: the peers' operations, the half-trace and the
@@ -202,7 +208,7 @@ fn operands<F: FieldElement>(inputs: &Inputs) -> Result<Operands<F>, String> {
 /// fieldwork's result of `row` on the inputs: through the public API
 /// (`backend` `None`) or one backend.
 fn ours<F: FieldElement>(
-    backend: Option<Backend>,
+    backend: Option<Dispatch>,
     row: Row,
     o: &Operands<F>,
 ) -> Result<Vec<u64>, String> {
@@ -225,11 +231,11 @@ fn ours<F: FieldElement>(
             F::square_slices(&mut c, &o.a).map_err(|e| e.to_string())?;
             c.iter().flat_map(|v| v.as_words().to_vec()).collect()
         }
-        (Some(k), Row::Peer(Op::Mul)) => words(k.mul(&o.x, &o.y)),
-        (Some(k), Row::Peer(Op::Square)) => words(k.square(&o.x)),
-        (Some(k), Row::Peer(Op::Invert)) => words(k.invert(&o.x)),
-        (Some(k), Row::Peer(Op::Sqrt)) => words(k.sqrt(&o.x)),
-        (Some(k), Row::HalfTrace) => words(k.half_trace(&o.x)),
+        (Some(k), Row::Peer(Op::Mul)) => words(chain(k, Step::Mul, o.x, o.y, 1)),
+        (Some(k), Row::Peer(Op::Square)) => words(chain(k, Step::Square, o.x, o.y, 1)),
+        (Some(k), Row::Peer(Op::Invert)) => words(chain(k, Step::Invert, o.x, o.y, 1)),
+        (Some(k), Row::Peer(Op::Sqrt)) => words(chain(k, Step::Sqrt, o.x, o.y, 1)),
+        (Some(k), Row::HalfTrace) => words(chain(k, Step::HalfTrace, o.x, o.y, 1)),
         (Some(k), Row::Peer(Op::BatchMul)) => {
             let mut c = vec![F::ZERO; o.a.len()];
             k.mul_slices(&mut c, &o.a, &o.b)
@@ -258,7 +264,7 @@ fn check<F: FieldElement>(field: &NistField, inputs: &Inputs) -> Result<(), Stri
     let o = operands::<F>(inputs)?;
     let (x, y) = (&inputs.x, &inputs.y);
     let mut half_traces = Vec::new();
-    for backend in std::iter::once(None).chain(Backend::all().map(Some)) {
+    for backend in std::iter::once(None).chain(Dispatch::all().map(Some)) {
         let who = backend.map_or("the API".to_string(), |k| k.name().to_string());
         let fail = |what: &str| format!("fieldwork gf2m F{} ({who}): wrong {what}", F::M);
         let got = |row| ours(backend, row, &o);
@@ -355,16 +361,29 @@ fn xs233_op(field: &NistField, row: Row) -> Option<crate::xs233::Xs233Op> {
 fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>, String> {
     let inputs = inputs(field, BATCH);
     check::<F>(field, &inputs)?;
-    let best = Backend::best();
+    let best = Dispatch::best();
     ROWS.iter()
         .map(|&row| {
+            let (reference, operators) = if row.is_batch() {
+                (None, None)
+            } else {
+                (Some(best), Some(None))
+            };
             let mut impls = vec![ours_impl::<F>(
                 format!("fieldwork best ({})", best.name()),
-                None,
+                reference,
                 row,
                 &inputs,
             )?];
-            for k in Backend::all() {
+            if let Some(none) = operators {
+                impls.push(ours_impl::<F>(
+                    format!("fieldwork operators ({})", best.name()),
+                    none,
+                    row,
+                    &inputs,
+                )?);
+            }
+            for k in Dispatch::all() {
                 impls.push(ours_impl::<F>(
                     format!("fieldwork ({})", k.name()),
                     Some(k),
@@ -452,11 +471,77 @@ fn one_at_a_time<F: FieldElement + 'static>(row: Row, inputs: &Inputs) -> Result
     })
 }
 
+/// One step of a chained row.
+#[derive(Clone, Copy)]
+enum Step {
+    Mul,
+    Square,
+    Sqrt,
+    Invert,
+    HalfTrace,
+}
+
+/// `n` steps chained through `x` (`x ← x·y`, `x²`, `√x`, `x⁻¹`, `H(x)`),
+/// written once over the backend and compiled per backend by
+/// `Dispatch::run`: the loop and every step under the backend's target
+/// features, no call per step.
+struct Chain<F> {
+    step: Step,
+    x: F,
+    y: F,
+    n: u64,
+}
+
+impl<F: FieldElement> Computation for Chain<F> {
+    type Output = F;
+    #[inline(always)]
+    fn run<B: Backend>(self, b: B) -> F {
+        let Chain { step, mut x, y, n } = self;
+        // Plain loops, no closures: a closure the compiler leaves out of
+        // line would lose the backend's target features.
+        match step {
+            Step::Mul => {
+                for _ in 0..n {
+                    x = b.mul(&x, &y);
+                }
+            }
+            Step::Square => {
+                for _ in 0..n {
+                    x = b.square(&x);
+                }
+            }
+            Step::Sqrt => {
+                for _ in 0..n {
+                    x = b.sqrt(&x);
+                }
+            }
+            Step::Invert => {
+                for _ in 0..n {
+                    x = b.invert(&x);
+                }
+            }
+            Step::HalfTrace => {
+                for _ in 0..n {
+                    x = b.half_trace(&x);
+                }
+            }
+        }
+        x
+    }
+}
+
+/// [`Chain`] of `n` steps on `k`.
+fn chain<F: FieldElement>(k: Dispatch, step: Step, x: F, y: F, n: u64) -> F {
+    k.run(Chain { step, x, y, n })
+}
+
 /// fieldwork's timed routine of `row`: through the public API (`backend`
-/// `None`) or one backend; chained, or [`BATCH`] independent products.
+/// `None`: the operators, or the batch calls) or one backend held (the
+/// chains inside one `Dispatch::run`); chained, or [`BATCH`] independent
+/// products.
 fn ours_impl<F: FieldElement + 'static>(
     name: String,
-    backend: Option<Backend>,
+    backend: Option<Dispatch>,
     row: Row,
     inputs: &Inputs,
 ) -> Result<Impl, String> {
@@ -511,34 +596,19 @@ fn ours_impl<F: FieldElement + 'static>(
             }
         }),
         (Some(k), Row::Peer(Op::Mul)) => Box::new(move |n| {
-            for _ in 0..n {
-                x = k.mul(&x, &y);
-            }
-            black_box(x);
+            x = black_box(chain(k, Step::Mul, x, y, n));
         }),
         (Some(k), Row::Peer(Op::Square)) => Box::new(move |n| {
-            for _ in 0..n {
-                x = k.square(&x);
-            }
-            black_box(x);
+            x = black_box(chain(k, Step::Square, x, y, n));
         }),
         (Some(k), Row::Peer(Op::Invert)) => Box::new(move |n| {
-            for _ in 0..n {
-                x = k.invert(&x);
-            }
-            black_box(x);
+            x = black_box(chain(k, Step::Invert, x, y, n));
         }),
         (Some(k), Row::Peer(Op::Sqrt)) => Box::new(move |n| {
-            for _ in 0..n {
-                x = k.sqrt(&x);
-            }
-            black_box(x);
+            x = black_box(chain(k, Step::Sqrt, x, y, n));
         }),
         (Some(k), Row::HalfTrace) => Box::new(move |n| {
-            for _ in 0..n {
-                x = k.half_trace(&x);
-            }
-            black_box(x);
+            x = black_box(chain(k, Step::HalfTrace, x, y, n));
         }),
         (Some(k), Row::Peer(Op::BatchMul)) => Box::new(move |n| {
             for _ in 0..n {

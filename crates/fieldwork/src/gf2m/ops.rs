@@ -1,0 +1,165 @@
+//! A fixed field's operations on any backend's kernels `K`: the bodies
+//! every backend compiles (the accelerated ones inside their
+//! `#[target_feature]` entry point, [`Backend`](super::Backend)'s default
+//! methods call them), and the field's arithmetic for the generic
+//! algorithms of `algorithms.rs`. Everything here is `#[inline(always)]`:
+//! it must land in the caller's target features.
+#![forbid(unsafe_code)]
+
+use super::FieldElement;
+use super::FieldKernel;
+use super::algorithms::{self, Arith};
+use super::divstep::Divstep;
+use crate::gf2x::InlinePair;
+use core::marker::PhantomData;
+use subtle::Choice;
+
+/// A fixed field's arithmetic on the kernels `K`, for the generic
+/// algorithms.
+#[derive(Clone, Copy)]
+pub(super) struct FixedArith<F, K>(K, PhantomData<F>);
+
+impl<F: FieldElement, K: Divstep> Arith for FixedArith<F, K> {
+    type E = F;
+    #[inline(always)]
+    fn degree(&self) -> usize {
+        F::M
+    }
+    #[inline(always)]
+    fn one(&self) -> F {
+        F::ONE
+    }
+    #[inline(always)]
+    fn mul(&self, a: &F, b: &F) -> F {
+        F::mul_k(self.0, a, b)
+    }
+    #[inline(always)]
+    fn square(&self, a: &F) -> F {
+        F::square_k(self.0, a)
+    }
+    #[inline(always)]
+    fn add(&self, a: &F, b: &F) -> F {
+        *a + *b
+    }
+    #[inline(always)]
+    fn select(&self, a: &F, b: &F, choice: Choice) -> F {
+        F::conditional_select(a, b, choice)
+    }
+    #[inline(always)]
+    fn pow2k(&self, a: &F, k: usize) -> F {
+        match F::frobenius_table(k) {
+            Some(table) => F::apply_map_k(self.0, table, a),
+            None => algorithms::pow2k_by_squaring(self, a, k),
+        }
+    }
+    #[inline(always)]
+    fn invert(&self, a: &F) -> F {
+        invert(self.0, a)
+    }
+    #[inline(always)]
+    fn half_trace(&self, c: &F) -> F {
+        match F::half_trace_table() {
+            Some(table) => F::apply_map_k(self.0, table, c),
+            None => algorithms::half_trace_by_squaring(self, c),
+        }
+    }
+}
+
+#[inline(always)]
+fn arith<F, K>(k: K) -> FixedArith<F, K> {
+    FixedArith(k, PhantomData)
+}
+
+#[inline(always)]
+pub(super) fn mul<F: FieldElement, K: FieldKernel>(k: K, a: &F, b: &F) -> F {
+    F::mul_k(k, a, b)
+}
+#[inline(always)]
+pub(super) fn square<F: FieldElement, K: FieldKernel>(k: K, a: &F) -> F {
+    F::square_k(k, a)
+}
+#[inline(always)]
+pub(super) fn sqrt<F: FieldElement, K: FieldKernel>(k: K, a: &F) -> F {
+    F::sqrt_k(k, a)
+}
+/// `a^(−1)`: divsteps from the kernels' [`Divstep::DIVSTEP_FROM`],
+/// Itoh–Tsujii below (the degree is a constant: no run-time branch).
+#[inline(always)]
+pub(super) fn invert<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
+    if F::M >= K::DIVSTEP_FROM {
+        F::invert_divstep_k(k, a)
+    } else {
+        invert_itoh_tsujii(k, a)
+    }
+}
+#[inline(always)]
+pub(super) fn invert_itoh_tsujii<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
+    algorithms::invert(&arith::<F, K>(k), a)
+}
+#[inline(always)]
+pub(super) fn invert_divstep<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
+    F::invert_divstep_k(k, a)
+}
+#[inline(always)]
+pub(super) fn half_trace<F: FieldElement, K: Divstep>(k: K, a: &F) -> F {
+    algorithms::half_trace(&arith::<F, K>(k), a)
+}
+#[inline(always)]
+pub(super) fn pow2k<F: FieldElement, K: Divstep>(k: K, a: &F, n: usize) -> F {
+    algorithms::pow2k(&arith::<F, K>(k), a, n)
+}
+#[inline(always)]
+pub(super) fn pow<F: FieldElement, K: Divstep>(k: K, a: &F, e: &[u64]) -> F {
+    algorithms::pow(&arith::<F, K>(k), a, e)
+}
+#[inline(always)]
+pub(super) fn mul_slices<F: FieldElement, K: FieldKernel>(k: K, out: &mut [F], a: &[F], b: &[F]) {
+    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+        *o = F::mul_k(k, x, y);
+    }
+}
+#[inline(always)]
+pub(super) fn square_slices<F: FieldElement, K: FieldKernel>(k: K, out: &mut [F], a: &[F]) {
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = F::square_k(k, x);
+    }
+}
+/// [`mul_slices`] two elements at a time on the pair kernels `p`; an odd
+/// last element on the single kernels `k`. (The slices have one
+/// length, checked by the caller; it is public.)
+#[inline(always)]
+pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
+    p: P,
+    k: K,
+    out: &mut [F],
+    a: &[F],
+    b: &[F],
+) {
+    let (out2, out1) = out.as_chunks_mut::<2>();
+    let (a2, a1) = a.as_chunks::<2>();
+    let (b2, b1) = b.as_chunks::<2>();
+    for ((o, x), y) in out2.iter_mut().zip(a2).zip(b2) {
+        F::mul_pair_k(p, x, y, o);
+    }
+    mul_slices(k, out1, a1, b1);
+}
+/// [`square_slices`] two elements at a time on the pair kernels `p`.
+#[inline(always)]
+pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
+    p: P,
+    k: K,
+    out: &mut [F],
+    a: &[F],
+) {
+    let (out2, out1) = out.as_chunks_mut::<2>();
+    let (a2, a1) = a.as_chunks::<2>();
+    for (o, x) in out2.iter_mut().zip(a2) {
+        F::square_pair_k(p, x, o);
+    }
+    square_slices(k, out1, a1);
+}
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(super) fn invert_batch<F: FieldElement, K: Divstep>(k: K, v: &mut [F], scratch: &mut [F]) {
+    algorithms::invert_batch(&arith::<F, K>(k), v, scratch, |x| x.is_zero());
+}
