@@ -9,6 +9,8 @@
 //! strikes back: new DH speed records* (ASIACRYPT 2014, ePrint 2014/134);
 //! the radix, the bounds and the instruction choices here are ours.
 //!
+//! Measured history and next ideas: `docs/notes/kummer-avx2.md`.
+//!
 //! # Representation
 //!
 //! An element of GF(p), p = 2^127 − 1, is five limbs of radix 2^25.4:
@@ -96,10 +98,11 @@
 //! constant products and their biases 30. Multiplications, shifts and
 //! `vpsignd` issue on two ports, the rest on three, so the step needs at
 //! least ≈ 157 cycles; `llvm-mca -mcpu=sapphirerapids` on the compiled loop
-//! predicts 174; the figure below is ≈ 200 cycles a step with the encoding
-//! (cycles estimated from the time-stamp counter). The portable
-//! step is 32 `u128` field multiplications (four `mul` and the folds each)
-//! and 32 additions or subtractions, ≈ 490 cycles.
+//! predicts 174. Over 251 steps that floor is ≈ 39 400 cycles before the
+//! encoding: only fewer multiplications or shifts a step would lower it,
+//! not a better schedule. The portable step is 32 `u128` field
+//! multiplications (four `mul` and the folds each) and 32 additions or
+//! subtractions, ≈ 490 cycles.
 //!
 //! On Zen 3 (four vector pipes; `vpmuludq`, shifts and shuffles two a
 //! cycle, additions four, `peer-bench --isa-rates`) `llvm-mca-14
@@ -107,83 +110,56 @@
 //! cycles of work on each of the four pipes and predicts 148 cycles a
 //! step: the step is as much latency- as throughput-bound (the carry
 //! chains, the two Hadamard transforms and three products in a row on
-//! each point's chain). Measured: ≈ 187 cycles a step with the encoding.
-//! The exchange of 128-bit halves in each transform is `vperm2i128`
-//! (3.1 cycles of latency on Zen 3) rather than the `vpermq` LLVM makes of
-//! it (6.4): that took the shared secret from 38 012 to 35 844 TSC ticks.
-//! What would move the floor: fewer instructions (the carries); work
-//! from a second scalar multiplication does not fill the gap (below).
+//! each point's chain). The exchange of 128-bit halves in each transform
+//! is `vperm2i128` (3.1 cycles of latency on Zen 3) rather than the
+//! `vpermq` LLVM makes of it (6.4).
 //!
-//! `scalarmult_pair` runs both ladders' steps in one loop: 42 900
-//! cycles a secret against 44 500 for two calls and 45 500 for one
-//! (Zen 4 with the avx2 cap, `peer-bench --filter kummer`). On the same
-//! core the loop's 472 vector ALU instructions are 118 cycles of work for
-//! four pipes and it measures ≈ 173 cycles a step; `llvm-mca-14
-//! -mcpu=znver3` predicts 139 for one ladder and 147 a secret for the two
-//! interleaved. The pipes themselves do not lose the gap: `peer-bench
-//! --isa-rates` issues `vpmuludq` with `vpaddq` 1:2 at 0.75 cycles per
-//! multiplication and with `vpsrlq` and `vpaddq` 1:1:2 at 1.00, the
-//! four-pipe ideal. Not pinned down: the 57 spill loads and stores a step
-//! on the chains, or a scheduler window that sees one chain at a time.
+//! `scalarmult_pair` runs both ladders' steps in one loop, so that the
+//! out-of-order core overlaps each step with the other ladder's;
+//! `llvm-mca-14 -mcpu=znver3` predicts 139 cycles a step for one ladder
+//! and 147 a secret for the two interleaved.
 //!
 //! # The comb's row reads
 //!
-//! Key generation (`fixed_base.rs`) reads its table rows here:
-//! [`scan_part`] merges a part of a row under a `vpcmpeqq` mask with
-//! `vpblendvb`, and [`comb`] compiles the whole comb with AVX2 enabled so
-//! that the parts, spread through each scalar mixed addition, inline as
-//! ymm code that runs beside the scalar products.
-//!
-//! # Measured
-//!
-//! Intel Xeon family 6 model 207 under `FIELDWORK_MAX_ISA=avx2` (peers
-//! capped too), 2026-11-25, `peer-bench --filter kummer --passes 2`:
-//! shared secret 48 900 cycles against 75 000 for aws-lc-rs 1.19's X25519
-//! (1.53×) and 154 000 for x25519-dalek; key generation 23 000 against
-//! aws-lc-rs's 23 800 (1.03×). On this core the step's floor above (≈ 157
-//! cycles: multiplications, shifts and `vpsignd` on two ports) times the
-//! 251 steps is ≈ 39 400 cycles before the encoding, so this instruction
-//! mix cannot reach 2.5× aws-lc-rs here (30 000 cycles); it would take
-//! fewer multiplications or shifts a step, not a better schedule. On an
-//! AMD EPYC Zen 3 (family 25 model 1, 2026-11-24, `peer-bench --filter
-//! kummer`): 35 844 ticks (≈ 47 000 cycles) against 68 037 for aws-lc-rs,
-//! 1.90×.
+//! Key generation (`fixed_base.rs`) reads its table rows here: this file
+//! implements the comb's [`Scan`] for [`Avx2`]. [`scan_part`] merges a
+//! part of a row under a `vpcmpeqq` mask with `vpblendvb`, and [`comb`]
+//! compiles the whole comb with AVX2 enabled so that the parts, spread
+//! through each scalar mixed addition, inline as ymm code that runs beside
+//! the scalar products.
 //!
 //! # Rejected
 //!
 //! - Two parallel carry passes instead of each sequential chain (depth 4
-//!   instead of 12, 12 more instructions a carry): shared secret 48.8 k →
-//!   51.7 k cycles on Zen 3 (`peer-bench --filter "shared secret"`), so
+//!   instead of 12, 12 more instructions a carry): about 6 % slower, so
 //!   the step is bound by vector throughput, not by the chains' latency.
 //! - Closures (`array::map`, `array::from_fn`) in the helpers: a closure
 //!   does not inherit the entry point's target features, so the intrinsics
-//!   inside stayed calls (30× slower). The helpers use loops.
+//!   inside stay calls. The helpers use loops.
 //! - Signed limbs and `vpmuldq` for every product: LLVM rewrote the sign
-//!   extensions and doubled operands into extra instructions (about 15 %
-//!   slower); with `vpmuludq`, re-reading `(1, u1, u2, u3)` through
+//!   extensions and doubled operands into extra instructions (slower);
+//!   with `vpmuludq`, re-reading `(1, u1, u2, u3)` through
 //!   [`core::hint::black_box`] each step keeps a loop-invariant operand's
 //!   rewrite away.
 //! - `W` on full 64-bit lanes straight after `⊙ σ(CH)` with one carry after
-//!   it: slower than carrying first and using the 32-bit `W`; packing two
-//!   limbs a lane for `W` and the swap removes 40 instructions a step but
-//!   measured within the noise.
+//!   it: slower than carrying first and using the 32-bit `W`.
 //! - Unpacking limbs 1 and 3 with `vpsrlq` instead of `vpshufd`: LLVM
 //!   rewrote their doubles into one more instruction each.
 //! - A two-chain carry (shorter latency, three more instructions): within
-//!   the noise; not kept.
+//!   the noise.
 //! - One point's whole step before the other's instead of interleaved
 //!   statements: slower.
-//! - The two carry chains after the products, and the two after the
-//!   squares, interleaved carry by carry: one ladder 45 500 → 45 200
-//!   cycles, the pair 42 900 → 43 400; not kept.
+//! - The carry chains after the products, and after the squares,
+//!   interleaved carry by carry: one ladder 0.7 % faster, the pair 1 %
+//!   slower.
 //! - The pair's two steps interleaved statement by statement instead of
-//!   one after the other: 42 425 against 42 933 cycles a secret (1 %),
-//!   for a second copy of the step; not kept.
-//! - Two points per register pair: by count about 60 instructions a step
-//!   more; not written.
-//! - The schedule LLVM picks is fragile (an iterator instead of an index
-//!   loop once moved the time by 6 % with the same instruction counts):
-//!   re-measure after edits.
+//!   one after the other: 1 % faster, not worth a second copy of the
+//!   step.
+//! - Two points per register pair: about 60 instructions a step more by
+//!   count; not written.
+//!
+//! The schedule LLVM picks is fragile (the same instruction counts have
+//! measured 6 % apart): re-measure after edits.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed limb and lane arrays (no input-dependent index: inputs are fixed-size arrays).
 #![allow(clippy::indexing_slicing)]

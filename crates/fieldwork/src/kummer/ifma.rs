@@ -1,6 +1,8 @@
 //! Target features: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`,
 //! `avx512ifma` — capability token [`Avx512Ifma`].
 //!
+//! Measured history: `docs/notes/kummer-ifma.md`.
+//!
 //! # Layout
 //!
 //! One zmm register holds a limb of eight field elements: lanes 0–3 the
@@ -115,22 +117,16 @@
 //! cycles of latency, over about 158 instructions on the two 512-bit vector
 //! ports (≥ 79 cycles); a single ladder runs near 100 cycles a step, two
 //! interleaved ladders ([`ladder_pair`](super::Backend::scalarmult_pair))
-//! nearer their port floor. Deleting one phase at a time (timing only)
-//! showed each phase on the chain costing about twice its latency, and
-//! instructions off the chain (the constants' selection) costing nothing
-//! measurable: instructions on the chain matter twice, those off it hardly
-//! at all.
-//!
-//! Measured: shared secret 24 300 ticks (≈ 30 000 cycles estimated from the
-//! TSC), 3.3× aws-lc-rs 1.19's X25519; two at a time 22 100 ticks a secret
-//! (Intel Xeon family 6 model 207, 2026-11-22,
-//! `cargo run --release -p peer-bench -- --filter kummer --quick`).
+//! nearer their port floor. Each phase on the chain costs about twice its
+//! latency, and instructions off the chain (the constants' selection)
+//! nothing measurable: instructions on the chain matter twice, those off
+//! it hardly at all.
 //!
 //! # Rejected
 //!
-//! - Carried products with radix-2^43 limbs (the first version): about 15 %
-//!   slower than the lazy products split at the limb boundary with a 41-bit
-//!   top limb and CH's sign in the masks.
+//! - Carried products with radix-2^43 limbs (the first version): slower
+//!   than the lazy products split at the limb boundary with a 41-bit top
+//!   limb and CH's sign in the masks.
 //! - Chains of three multiply-adds in the last product instead of two plus
 //!   one: six instructions fewer but slower alone.
 //! - The broadcast composed with the first transform's second layer: two

@@ -61,29 +61,16 @@
 //! ladder's (tested on edge and random scalars); [`Backend::scalarmult_base`]
 //! still runs the named backend's ladder.
 //!
-//! On an AMD EPYC Zen 3 (`peer-bench --filter keygen`, three runs) it
-//! takes 7.7 µs against the AVX2 ladder's 15.2 µs and the portable
-//! ladder's 60 µs; aws-lc-rs's X25519 key generation (a fixed-base comb on
-//! the Edwards curve) takes 8.1 µs: 1.05×.
-//! On AVX-512 IFMA machines the comb runs too (its row scans on AVX2): on
-//! an AMD EPYC Zen 4 (family 25 model 17, `peer-bench --filter kummer`,
-//! 2026-11-24) it takes 6.67 µs against the IFMA ladder's 9.54 µs, and
-//! aws-lc-rs 7.31 µs: 1.10×. What was weighed before it:
+//! It runs on every backend, on AVX-512 IFMA machines too (its row scans
+//! on AVX2), and is faster than each backend's ladder. Measured history:
+//! `docs/notes/kummer-fixed-base.md`.
 //!
-//! - A right-to-left ladder over a table of `2^i·P` (Oliveira, López,
-//!   Hışıl, Faz-Hernández and Rodríguez-Henríquez, *How to (pre-)compute a
-//!   ladder*, SAC 2017), which removes the doubling from each step: on the
-//!   Kummer surface the doubling is the cheap half of a step (it shares the
-//!   Hadamard transforms and the squares with the differential addition),
-//!   while the addition that is left needs a *variable* difference — its
-//!   four coordinates' products `(YZT, XZT, XYT, XYZ)`, two more vector
-//!   products per step. Counted per bit: 4 products, 1 square, 3
-//!   transforms against the ladder's 2 products, 3 squares, 4 transforms —
-//!   no gain, so not written.
-//! - Where the comb's time goes: the 35 additions (41 products and
-//!   squares each, one at a time on `u128`: four `mul` and a fold) are
-//!   6.0 of the 7.9 µs, the AVX2 row reads overlapping them; the floor
-//!   analysis is in `fixed_base.rs`.
+//! Rejected before it: a right-to-left ladder over a table of `2^i·P`
+//! (Oliveira, López, Hışıl, Faz-Hernández and Rodríguez-Henríquez, *How
+//! to (pre-)compute a ladder*, SAC 2017). It drops the doubling, the cheap
+//! half of a Kummer step, and the addition left needs a variable
+//! difference: per bit 4 products, 1 square and 3 transforms against the
+//! ladder's 2, 3 and 4 — no gain, so not written.
 //!
 //! # Example: the raw functions
 //!
