@@ -206,6 +206,12 @@ macro_rules! fixed_field {
             // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
             #[allow(clippy::indexing_slicing)]
             fn sqrt_k<K: FieldKernel>(k: K, a: &Self) -> Self {
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.clmul() {
+                        return $name(super::$xmm::sqrt(t, &a.0, &Self::SQRT_X));
+                    }
+                )?
                 // a = e(x²) + x·o(x²), so √a = e(x) + √x·o(x).
                 let (e, o) = split_even_odd(&a.0);
                 let p = Self::mul_k(k, &$name(Self::SQRT_X), &$name(o));

@@ -119,97 +119,34 @@
 //!
 //! # Performance
 //!
-//! `cargo run --release -p peer-bench --features system-peers -- --filter
-//! gf2m` measures each operation against NTL's `GF2E` and OpenSSL's
-//! `BN_GF2m_*` (chained calls); `docs/benchmarks/amd-epyc-f25m1.md` has
-//! the generated table. On an AMD EPYC Zen 3 (family 25 model 1, PCLMULQDQ
-//! backend), 2026-11-22/23: mul 10–15× NTL and 3.8–5.5× OpenSSL; square
-//! 3.0–4.6× NTL; sqrt several hundred times either (they exponentiate);
-//! invert 1.8–3.4× NTL and 6–14× OpenSSL (below); m = 163: mul 58 cycles,
-//! square 49, invert 1 245, half-trace 140; m = 571: mul 190, square 95,
-//! invert 11 200, half-trace 1 250.
-//!
-//! What a product costs against its parts (`--filter "parts of mul"`, same
-//! CPU, 2026-11-23, each chained through memory; the `gf2x` product on the
-//! best backend, `vpclmulqdq-ymm` there): m = 163 fused 58.6 cycles, the
-//! 3-word product alone 48.6, the word-level reduction alone 44.2;
-//! m = 571: 190, 154 and 90. The fused product costs 0.61–0.90 of its
-//! parts taken one after the other: inlined together, the product stays in
-//! registers and the fold overlaps its last multiplications.
-//!
-//! Batches, `cargo run --release -p peer-bench --features system-peers --
-//! --filter batch` (AMD EPYC Zen 3, family 25 model 1, 2026-11-23; rows
-//! `m=… batch mul ×1024` and `batch square ×1024`, elements per second,
-//! `mul_slices` on `vpclmulqdq-ymm` against the column `fieldwork one at a
-//! time`, the public `a[i] * b[i]` in a loop):
-//!
-//! | m | batch mul | one at a time | × | cycles/element | batch square × |
-//! |---|---|---|---|---|---|
-//! | 163 | 170 M/s | 75 M/s | 2.26 | 18.9 | 1.78 |
-//! | 233 | 161 M/s | 70 M/s | 2.29 | 19.9 | 2.09 |
-//! | 283 | 94 M/s | 45 M/s | 2.08 | 34.2 | 1.72 |
-//! | 409 | 65 M/s | 29 M/s | 2.27 | 49.1 | 2.29 |
-//! | 571 | 34 M/s | 19 M/s | 1.83 | 94.0 | 1.39 |
-//!
-//! (The `pclmulqdq` backend's own `mul_slices`, one element per
-//! instruction, is 1.7–2.0× slower than the pairs.) A chained product is
-//! unchanged by the backend: m = 163 57 cycles, 409 125, 571 176–188.
-//!
-//! Rejected (Zen 3, `peer-bench --filter gf2m`):
-//! - The `gf2x` ymm limb kernels (4 words per register) for the 7 and
-//!   9-word field products, folded in general registers: m = 409 mul
-//!   91–98 ticks against 93 on xmm lanes, m = 571 147 against 144, and
-//!   m = 409 `invert` 2× slower (the product goes through memory).
-//! - Folding the pairs in general registers at 7 words: m = 409 batch mul
-//!   19.2 µs against 15.7 in ymm lanes; in ymm lanes at 9 words: m = 571
-//!   52 against 32.7 µs (products), 31.2 against 18.3 (squares).
-//! - The pairs' 9-word product by the three-term formula (36 products):
-//!   32.7 µs against 30.1 for Karatsuba 5 + 4; the three-term products
-//!   added into the result one by one: 40.6.
-//! - The xmm lanes' schoolbook 3-word product (9) in the pairs: m = 163
-//!   6.5 µs against 6.0 for the three-term formula (6).
-//! - At m = 571, the product of the next pair before the fold of the
-//!   previous one (so the scalar fold overlaps the `vpclmulqdq`s): 34.4 µs
-//!   against 30.1; two pairs per loop iteration: no change.
-//!
-//! Inversion is the operation furthest from its target (4× NTL): NTL's is
-//! a variable-time extended Euclid, ours constant time. `peer-bench
-//! --filter invert` (Zen 3, 2026-11-23, TSC ticks): 943 / 1 343 / 2 321 /
-//! 3 449 / 5 076 at m = 163 / 233 / 283 / 409 / 571 (Itoh–Tsujii with maps
-//! at 163 and 233, divsteps from 283), 3.1 / 3.4 / 2.5 / 2.7 / 3.0× NTL and
-//! 10–14× OpenSSL. Itoh–Tsujii's floor is its latency chain: at m = 163,
-//! 9 products (about 30 cycles each in the chain), 11 single squarings
-//! (about 20) and 4 maps of 41 groups × (1 shift, 3 blends, 3 XORs) = 287
-//! vector instructions (about 110 cycles: two blend pipes, table in L1) —
-//! about 940 cycles: 4× NTL (960) would take the floor itself. At m = 571
-//! it would be about 8 500 (13 products, 37 squarings, 4 maps whose 41 KiB
-//! tables stream from L2); the divsteps take 6 600 cycles there: 1 155
-//! steps at about 4.3 cycles (13 integer operations a step, a 3-cycle
-//! chain) and 21 batch products of about 80 (`divstep.rs`), and could
-//! reach about 3 500 if the products overlapped the steps (they did not,
-//! measured). A map costs as much as 5 (m = 163) to 20 (m = 571)
-//! squarings (`words::TABLE_DIV`).
-//!
-//! Against Pornin's constant-time GF(2^233) (c-xs233, ePrint 2022/1325,
-//! the reference issue 24 names; `scripts/fetch-xs233.sh`, then
 //! `cargo run --release -p peer-bench --features system-peers,xs233 --
-//! --filter m=233`; `docs/benchmarks/amd-epyc-f25m1.md` at b82fb78, Zen 3,
-//! estimated cycles, ours ÷ theirs): invert 1 655 against 2 478 (1.50×
-//! faster), half-trace 216 against 332 (1.54×), 1 024 products by
-//! `mul_slices` 20 417 against 29 371 (1.44×); a lone product 63 against
-//! 32, a square 40 against 20, a square root 83 against 41 (0.50×
-//! each). F233 has c-xs233's representation on the carry-less backends
-//! (`xmm233.rs`: two xmm digits, a fold through x^256) and inside one call
-//! a square and a product chain in about 60 cycles (`--example
-//! gf2m_pow`: 19 ns a bit), near c-xs233's 20 + 32; the larger difference
-//! is the call: its functions are `static inline` in the caller's loop,
-//! each of ours is a dispatched call whose operands and
-//! result go through memory (about 25 cycles). The compound operations
-//! (`invert`, `half_trace`, `pow`, the batches) pay that once.
+//! --filter gf2m` measures each operation against NTL's `GF2E`, OpenSSL's
+//! `BN_GF2m_*` and (m = 233) c-xs233, chained through one element; the
+//! generated pages in `docs/benchmarks/` hold the figures, and the
+//! measured history is in `docs/notes/gf2m.md`.
 //!
-//! Rejected: a 4-bit window for the Frobenius tables (a secret table
-//! index); the masked XOR without `black_box` (the compiler made it a branch
-//! on the secret bit — found in the disassembly).
+//! A chained operation is bound by latency. Itoh–Tsujii's floor is its
+//! chain: at m = 163, 9 products, 11 single squarings and 4 maps of 41
+//! groups × (1 shift, 3 blends, 3 XORs) on two blend pipes; at m = 571 the
+//! maps' tables stream from L2, and the divsteps (1 155 steps of 13
+//! integer operations on a 3-cycle chain, 21 batch products) are shorter.
+//! A map costs as much as 5 (m = 163) to 20 (m = 571) squarings
+//! (`words::TABLE_DIV`). Through the operators each lone operation is a
+//! dispatched call whose operands and result go through memory; inside
+//! one [`run`] it is not.
+//!
+//! Rejected (the figures in `docs/notes/gf2m.md`):
+//! - the `gf2x` ymm limb kernels for the 7- and 9-word field products:
+//!   no faster, and `invert` at m = 409 2× slower;
+//! - folding the pairs in general registers at 7 words, or in ymm lanes at
+//!   9 words: slower;
+//! - the three-term formula for the pairs' 9-word product, and the xmm
+//!   lanes' schoolbook 3-word product in the pairs: slower;
+//! - at m = 571, the next pair's product before the previous fold, or two
+//!   pairs an iteration: slower or no change;
+//! //! - a 4-bit window for the Frobenius tables: a secret table index;
+//! - the masked XOR without `black_box`: the compiler made it a branch on
+//!   the secret bit (found in the disassembly).
 
 mod algorithms;
 #[cfg(target_arch = "x86_64")]

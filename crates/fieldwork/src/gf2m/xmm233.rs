@@ -2,42 +2,48 @@
 //! registers, words 0–1 and 2–3, for the PCLMULQDQ and VPCLMULQDQ backends'
 //! product, square and square root (`FieldKernel::clmul`).
 //!
-//! The idea is Pornin's GF(2^233) code for xsk233 (ePrint 2022/1325, and
-//! c-xs233's `gf233.h`): one Karatsuba level over 128-bit halves, then a
-//! fold of the high half through x^256 ≡ x^97 + x^23 with shifts of whole
-//! xmm registers. Written here from that description; unlike c-xs233 the
-//! result is always fully reduced (the last 23 bits are folded too), as
-//! every fieldwork element is.
+//! The representation and the product's shape are Pornin's GF(2^233) code
+//! for xsk233 (ePrint 2022/1325, and c-xs233's `gf233.h`): one Karatsuba
+//! level over 128-bit halves with the three middle terms summed before
+//! they are shifted, and the square root by gathering even and odd bits
+//! in lanes. Written here from that description. The reduction is our
+//! own and differs: every fieldwork element is fully reduced, so instead
+//! of two folds through x^256 ≡ x^97 + x^23 and a final fold of bits
+//! 233–255, [`reduce`] takes the five terms of D mod f
+//! (L + G + G·x^74 mod x^233 + G' + G'·x^74, with G = D >> 233 and
+//! G' = D >> 392) from the unreduced product side by side: no fold waits
+//! on another.
 //!
-//! # Cost (AMD Zen 3: PCLMULQDQ latency 4, one per 2 cycles, from
-//! `peer-bench --isa-rates`)
+//! # Cost
 //!
-//! - Product: 12 PCLMULQDQ (three 128×128 schoolbook products), 4 byte
-//!   shifts, about 20 XORs; the general 64-bit-digit formulas of `gf2x`
-//!   (`mul4` on `Lane64`) take 9 products but a byte shift per product and
-//!   twice the XORs, one word per register. The product of the halves'
-//!   sums comes last, so the other two are folded while it is computed.
-//! - Square: 4 PCLMULQDQ (each word with itself).
-//! - Reduction: the 4 high words T fold as T·x^23 + T·x^97 (word shifts
-//!   `psllq`/`psrlq` by 23, 41, 33, 31 and `palignr`/`pslldq` to move a
-//!   word up), the one word that overflows x^256 folds again the same way,
-//!   then bits 233–255 fold as v + v·x^74: about 30 instructions.
+//! - Product: 12 PCLMULQDQ (three 128×128 schoolbook products), 4
+//!   shuffles (byte shifts, `palignr`) and 12 XORs to assemble the
+//!   464-bit product, then the reduction.
+//! - Square: 4 PCLMULQDQ (each word with itself), then the reduction.
+//! - Square root: 12 mask/shift/XOR steps and 2 `pshufb` per half to
+//!   gather e and o (128 bits each), 8 PCLMULQDQ for √x·o (o below
+//!   2^117, √x two digits), 4 shuffles, then the reduction (its top digit
+//!   zero).
+//! - Reduction: 5 shuffles, 10 word shifts, 2 ANDs, about 12 XORs; depth
+//!   about 6 after the product's last word.
 //!
-//! Inside one call (a chain of squares and products in `pow`) a square and
-//! a product take about 60 cycles together; through the operators a
-//! product costs about 60 cycles and a square 40, the rest being the call
-//! and the operands' round trip through memory (peer-bench `--filter
-//! m=233`), where c-xs233, inlined into its caller, takes 32 and 20.
-//! Rejected: Karatsuba for the 128×128 products (9 PCLMULQDQ: 20.0 against
-//! 19.0 ns a bit of `pow`, `--example gf2m_pow`); the product written in
-//! place through a `mul_assign` entry (62 → 83 cycles a chained product).
+//! A chained product is bound by latency, not ports: twelve PCLMULQDQ
+//! issue one a cycle on one port, the last returns three cycles later,
+//! and assembly and reduction add about ten dependent operations (the
+//! schoolbook digits' middle sums, the Karatsuba sum, the straddles, the
+//! shifts, the XOR tree).
+//!
+//! Rejected: Karatsuba inside the 128×128 products (9 PCLMULQDQ): slower
+//! in Zen 3's chains of squares and products, 3.5 % faster in an Intel
+//! Xeon's chain of products; not kept without a per-CPU table. Measured
+//! history: `docs/notes/gf2m.md`.
 #![allow(unsafe_code)]
 
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi64x,
-    _mm_slli_epi64, _mm_slli_si128, _mm_srli_epi64, _mm_srli_si128, _mm_storeu_si128,
-    _mm_xor_si128,
+    _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi64, _mm_slli_si128,
+    _mm_srli_epi64, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
 };
 
 /// Words 0–1 and 2–3 of an element (or of a 256-bit partial result).
@@ -76,117 +82,189 @@ fn store(r: Pair) -> [u64; 4] {
     out
 }
 
-/// The 256-bit product of two 128-bit polynomials: four PCLMULQDQ
-/// (schoolbook; Karatsuba's three put an XOR and a shuffle before the
-/// third product, and measured slower in a chain of squares and products:
-/// 20.0 against 19.0 ns a bit of `pow`, Zen 3).
-#[inline(always)]
-fn mul128(x: __m128i, y: __m128i) -> Pair {
-    // SAFETY: see above.
-    unsafe {
-        let l = _mm_clmulepi64_si128::<0x00>(x, y);
-        let h = _mm_clmulepi64_si128::<0x11>(x, y);
-        let m = xor(
-            _mm_clmulepi64_si128::<0x01>(x, y),
-            _mm_clmulepi64_si128::<0x10>(x, y),
-        );
-        Pair(
-            xor(l, _mm_slli_si128::<8>(m)),
-            xor(h, _mm_srli_si128::<8>(m)),
-        )
-    }
+/// `x >> 8·N` (`vpsrldq`) and `x << 8·N` (`vpslldq`), whole register.
+macro_rules! bytes_right {
+    ($x:expr, $n:literal) => {
+        // SAFETY: see above.
+        unsafe { _mm_srli_si128::<$n>($x) }
+    };
+}
+macro_rules! bytes_left {
+    ($x:expr, $n:literal) => {
+        // SAFETY: see above.
+        unsafe { _mm_slli_si128::<$n>($x) }
+    };
 }
 
-/// `lo + hi·x^256` folded below x^256 (not yet below x^233), for
-/// `hi < 2^209`: hi·x^256 ≡ hi·x^23 + hi·x^97.
-#[inline(always)]
-fn fold256(lo: Pair, hi: Pair) -> Pair {
-    // SAFETY: see above.
-    unsafe {
-        // hi's words t0..t3, t3 < 2^17. t·x^23: (t << 23) into the same
-        // word, (t >> 41) into the next. t·x^97 = t·x^(64+33): (t << 33)
-        // into the next word, (t >> 31) into the one after.
-        let (t0, t1) = (hi.0, hi.1);
-        let a0 = _mm_slli_epi64::<23>(t0);
-        let a1 = _mm_slli_epi64::<23>(t1);
-        // Words moving up one: (t >> 41) ^ (t << 33), per word.
-        let b0 = xor(_mm_srli_epi64::<41>(t0), _mm_slli_epi64::<33>(t0));
-        let b1 = xor(_mm_srli_epi64::<41>(t1), _mm_slli_epi64::<33>(t1));
-        // Words moving up two: t >> 31.
-        let d0 = _mm_srli_epi64::<31>(t0);
-        let d1 = _mm_srli_epi64::<31>(t1);
-        // Word 0: a(t0). Word 1: a(t1) ^ b(t0). Words 2–3: a(t2..3) ^
-        // b(t1..2) ^ d(t0..1). Word 4 (past x^256): b(t3) ^ d(t2) (d(t3)
-        // = 0 as t3 < 2^17).
-        let r0 = xor(xor(lo.0, a0), _mm_slli_si128::<8>(b0));
-        let r1 = xor(xor(lo.1, a1), xor(_mm_alignr_epi8::<8>(b1, b0), d0));
-        let o = xor(_mm_srli_si128::<8>(b1), d1); // word 4 in the low lane
-        // o < 2^64 at x^256 folds the same way into words 0–2: o << 23 to
-        // word 0; (o >> 41) ^ (o << 33) to word 1; o >> 31 to word 2.
-        let ob = xor(_mm_srli_epi64::<41>(o), _mm_slli_epi64::<33>(o));
-        let r0 = xor(xor(r0, _mm_slli_epi64::<23>(o)), _mm_slli_si128::<8>(ob));
-        let r1 = xor(r1, _mm_srli_epi64::<31>(o));
-        Pair(r0, r1)
-    }
+/// Each 64-bit word shifted: `words_left!(x, n)` is `psllq`, `words_right!`
+/// `psrlq`.
+macro_rules! words_left {
+    ($x:expr, $n:literal) => {
+        // SAFETY: see above.
+        unsafe { _mm_slli_epi64::<$n>($x) }
+    };
+}
+macro_rules! words_right {
+    ($x:expr, $n:literal) => {
+        // SAFETY: see above.
+        unsafe { _mm_srli_epi64::<$n>($x) }
+    };
 }
 
-/// `r` (< 2^256) fully reduced: bits 233..255 (word 3's bits 41..63), v,
-/// fold as v + v·x^74 (v·x^74 = (v << 10) in word 1).
 #[inline(always)]
-fn normalize(r: Pair) -> Pair {
+fn clmul<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
     // SAFETY: see above.
-    unsafe {
-        let v = _mm_srli_si128::<8>(_mm_srli_epi64::<41>(r.1)); // v in the low lane
-        let r1 = _mm_and_si128(r.1, _mm_set_epi64x((1 << 41) - 1, -1));
-        let r0 = xor(r.0, xor(v, _mm_slli_si128::<8>(_mm_slli_epi64::<10>(v))));
-        Pair(r0, r1)
-    }
+    unsafe { _mm_clmulepi64_si128::<IMM>(a, b) }
 }
 
-/// `a·b`.
+#[inline(always)]
+fn and(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: see above.
+    unsafe { _mm_and_si128(a, b) }
+}
+
+/// Words 1 and 0 of `(hi, lo)`'s concatenation shifted right by one word:
+/// `(lo.1, hi.0)` (`palignr`).
+#[inline(always)]
+fn straddle(hi: __m128i, lo: __m128i) -> __m128i {
+    // SAFETY: see above.
+    unsafe { _mm_alignr_epi8::<8>(hi, lo) }
+}
+
+/// The mask of bits 0–40 of word 1 (word 0 whole): bits below 233 of
+/// words 2–3.
+#[inline(always)]
+fn low233() -> __m128i {
+    // SAFETY: see above.
+    unsafe { _mm_set_epi64x((1 << 41) - 1, -1) }
+}
+
+/// `d0 + d1·x^128 + d2·x^256 + d3·x^384` (words 0–7, word 7 below 2^17:
+/// any product of two reduced elements) fully reduced modulo
+/// f = x^233 + x^74 + 1, in one pass with no second fold of the result.
+///
+/// With G = D >> 233 (below 2^232): D ≡ L + G + G·x^74, L = D mod x^233.
+/// G·x^74 overflows x^233 by G' = G >> 159 = D >> 392 (below 2^73), and
+/// x^233·G' ≡ G' + G'·x^74 (below 2^147): so
+/// D ≡ L + G + ((D >> 159) masked to bits 74–232) + G' + G'·x^74,
+/// five terms taken from D side by side, none waiting on another fold.
+/// Shuffles (`palignr`, byte shifts): five.
+#[inline(always)]
+fn reduce(d0: __m128i, d1: __m128i, d2: __m128i, d3: __m128i) -> Pair {
+    let s12 = straddle(d2, d1); // words 3, 4
+    let s23 = straddle(d3, d2); // words 5, 6
+    // G: word k = (w[3+k] >> 41) | (w[4+k] << 23).
+    let g0 = xor(words_right!(s12, 41), words_left!(d2, 23));
+    let g1 = xor(words_right!(s23, 41), words_left!(d3, 23));
+    // D >> 159: word k = (w[2+k] >> 31) | (w[3+k] << 33); its words 0 and
+    // 1's low 10 bits (below x^74) are L's, not G·x^74's.
+    let t0 = xor(words_right!(d1, 31), words_left!(s12, 33));
+    let t1 = xor(words_right!(d2, 31), words_left!(s23, 33));
+    // SAFETY: see above.
+    let m0 = and(t0, unsafe { _mm_set_epi64x(!0x3ff, 0) });
+    // G' = D >> 392: d3 shifted right by one byte. G'·x^74 = (G' << 10)
+    // one word up: u = G' << 10 per word, v = the bits crossing words
+    // (G'[0] >> 54; G'[1] >> 54 is 0 as G' < 2^73).
+    let gp = bytes_right!(d3, 1);
+    let u = words_left!(gp, 10);
+    let v = words_right!(gp, 54);
+    let lo = xor(xor(d0, g0), xor(xor(m0, gp), bytes_left!(u, 8)));
+    let hi = xor(
+        and(xor(d1, t1), low233()),
+        xor(g1, xor(bytes_right!(u, 8), v)),
+    );
+    Pair(lo, hi)
+}
+
+/// `a·b`: one Karatsuba level over the 128-bit halves, each 128×128
+/// product schoolbook (four PCLMULQDQ), the three middle terms summed
+/// before they are shifted into place, then [`reduce`].
 #[inline(always)]
 pub(super) fn mul(_: Clmul, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let (a, b) = (load(a), load(b));
-    let (a2, b2) = (xor(a.0, a.1), xor(b.0, b.1));
-    let p0 = mul128(a.0, b.0);
-    let p2 = mul128(a.1, b.1);
-    let p1 = mul128(a2, b2);
-    // c = p0 + (p0 + p1 + p2)·x^128 + p2·x^256. The product of the sums,
-    // p1, is ready last: p0's and p2's terms are folded while it is
-    // computed, and p1's alone after (its high half, at x^256, folds
-    // into words 0–3 without overflow).
-    let early = fold256(
-        Pair(p0.0, xor(p0.1, xor(p0.0, p2.0))),
-        Pair(xor(p2.0, xor(p0.1, p2.1)), p2.1),
-    );
-    // SAFETY: see above.
-    let late = unsafe {
-        let t = p1.1;
-        let b = xor(_mm_srli_epi64::<41>(t), _mm_slli_epi64::<33>(t));
-        Pair(
-            xor(_mm_slli_epi64::<23>(t), _mm_slli_si128::<8>(b)),
-            xor(p1.0, xor(_mm_srli_si128::<8>(b), _mm_srli_epi64::<31>(t))),
-        )
-    };
-    store(normalize(Pair(xor(early.0, late.0), xor(early.1, late.1))))
+    let (u, v) = (xor(a.0, a.1), xor(b.0, b.1));
+    // F = a1·b1 first: its words feed the deepest part of the reduction.
+    let f0 = clmul::<0x00>(a.1, b.1);
+    let f1 = clmul::<0x11>(a.1, b.1);
+    let f2 = xor(clmul::<0x01>(a.1, b.1), clmul::<0x10>(a.1, b.1));
+    let g0 = clmul::<0x00>(u, v);
+    let g1 = clmul::<0x11>(u, v);
+    let g2 = xor(clmul::<0x01>(u, v), clmul::<0x10>(u, v));
+    let e0 = clmul::<0x00>(a.0, b.0);
+    let e1 = clmul::<0x11>(a.0, b.0);
+    let e2 = xor(clmul::<0x01>(a.0, b.0), clmul::<0x10>(a.0, b.0));
+    // D = E + (E + F + G)·x^128 + F·x^256, with each of E, F, G as
+    // p0 + p2·x^64 + p1·x^128 (p2 the middle term): the middle terms of
+    // the x^128 row are one sum, k, shifted once.
+    let k = xor(g2, xor(e2, f2));
+    let h = xor(e1, f0);
+    let d0 = xor(e0, bytes_left!(e2, 8));
+    let d1 = xor(xor(e0, h), xor(g0, straddle(k, e2)));
+    let d2 = xor(xor(h, f1), xor(g1, straddle(f2, k)));
+    let d3 = xor(f1, bytes_right!(f2, 8));
+    store(reduce(d0, d1, d2, d3))
 }
 
 /// `a²`: each word's square is its PCLMULQDQ with itself.
 #[inline(always)]
 pub(super) fn square(_: Clmul, a: &[u64; 4]) -> [u64; 4] {
     let a = load(a);
-    // SAFETY: see above.
-    let (lo, hi) = unsafe {
+    store(reduce(
+        clmul::<0x00>(a.0, a.0),
+        clmul::<0x11>(a.0, a.0),
+        clmul::<0x00>(a.1, a.1),
+        clmul::<0x11>(a.1, a.1),
+    ))
+}
+
+/// `√a`: a = e(x²) + x·o(x²) gives √a = e(x) + √x·o(x). The even and odd
+/// bits of each word are gathered in xmm lanes (three mask-shift-XOR steps
+/// leave each word's 32 even bits as the low bytes of its 16-bit units,
+/// then one `pshufb` per register picks those bytes), e and o below 2^117 in one register each;
+/// √x·o is two 128×128 schoolbook products (eight PCLMULQDQ, below
+/// 2^350) and [`reduce`].
+#[inline(always)]
+pub(super) fn sqrt(_: Clmul, a: &[u64; 4], sqrt_x: &[u64; 4]) -> [u64; 4] {
+    let a = load(a);
+    let s = load(sqrt_x);
+    // SAFETY: see above (SSSE3's `pshufb`, implied by SSE4.1).
+    let (e, o) = unsafe {
+        let m1 = _mm_set1_epi8(0x55);
+        let m2 = _mm_set1_epi8(0x33);
+        let m4 = _mm_set1_epi8(0x0f);
+        // Per 64-bit word: the even bits (mask 0x55…) packed two, four,
+        // then eight to a byte, in the low byte of each 16-bit unit.
+        let pack = |x: __m128i| {
+            let x = _mm_and_si128(x, m1);
+            let x = _mm_and_si128(xor(x, _mm_srli_epi64::<1>(x)), m2);
+            let x = _mm_and_si128(xor(x, _mm_srli_epi64::<2>(x)), m4);
+            xor(x, _mm_srli_epi64::<4>(x))
+        };
+        // The low bytes of the 16-bit units: bytes 0, 2, …, 14 → 0–7 (low
+        // half, from the first register) or 8–15 (high half, the second).
+        let lo_half = _mm_set_epi64x(-1, 0x0e0c_0a08_0604_0200);
+        let hi_half = _mm_set_epi64x(0x0e0c_0a08_0604_0200, -1);
+        let join = |x0: __m128i, x1: __m128i| {
+            xor(
+                _mm_shuffle_epi8(pack(x0), lo_half),
+                _mm_shuffle_epi8(pack(x1), hi_half),
+            )
+        };
         (
-            Pair(
-                _mm_clmulepi64_si128::<0x00>(a.0, a.0),
-                _mm_clmulepi64_si128::<0x11>(a.0, a.0),
-            ),
-            Pair(
-                _mm_clmulepi64_si128::<0x00>(a.1, a.1),
-                _mm_clmulepi64_si128::<0x11>(a.1, a.1),
-            ),
+            join(a.0, a.1),
+            join(_mm_srli_epi64::<1>(a.0), _mm_srli_epi64::<1>(a.1)),
         )
     };
-    store(normalize(fold256(lo, hi)))
+    // √x·o = o·s0 + o·s1·x^128.
+    let l0 = clmul::<0x00>(o, s.0);
+    let h0 = clmul::<0x11>(o, s.0);
+    let m0 = xor(clmul::<0x01>(o, s.0), clmul::<0x10>(o, s.0));
+    let l1 = clmul::<0x00>(o, s.1);
+    let h1 = clmul::<0x11>(o, s.1);
+    let m1 = xor(clmul::<0x01>(o, s.1), clmul::<0x10>(o, s.1));
+    let d0 = xor(xor(l0, e), bytes_left!(m0, 8));
+    let d1 = xor(xor(h0, bytes_right!(m0, 8)), xor(l1, bytes_left!(m1, 8)));
+    let d2 = xor(h1, bytes_right!(m1, 8));
+    // SAFETY: see above.
+    store(reduce(d0, d1, d2, unsafe { _mm_setzero_si128() }))
 }
