@@ -144,7 +144,7 @@
 //!   lanes' schoolbook 3-word product in the pairs: slower;
 //! - at m = 571, the next pair's product before the previous fold, or two
 //!   pairs an iteration: slower or no change;
-//! //! - a 4-bit window for the Frobenius tables: a secret table index;
+//! - a 4-bit window for the Frobenius tables: a secret table index;
 //! - the masked XOR without `black_box`: the compiler made it a branch on
 //!   the secret bit (found in the disassembly).
 
