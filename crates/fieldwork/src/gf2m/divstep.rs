@@ -81,41 +81,35 @@
 //! matrices are Bernstein–Yang's; η = −δ is libsecp256k1's; the code is
 //! ours.
 //!
-//! Measured: `fieldwork speed --filter invert --all-backends` (AMD EPYC
-//! Zen 3, 2026-11-23, cycles per inversion, median of three runs, each
-//! against Itoh–Tsujii's `invert` row of the same run); instructions per
-//! inversion on `pclmulqdq` from the ignored `callgrind_f*` tests:
+//! # Operation counts and where it is used
 //!
-//! | m | ymm: divstep / Itoh–Tsujii | pclmulqdq | portable | instructions (pclmulqdq) |
-//! |---|---|---|---|---|
-//! | 163 | 1 594 / 2 359 | 1 701 / 2 451 | 8 776 / 6 054 | 7 475 / 12 095 |
-//! | 233 | 2 289 / 2 907 | 2 512 / 3 323 | 16 322 / 9 149 | 10 795 / 16 923 |
-//! | 283 | 2 971 / 4 484 | 3 316 / 5 319 | 24 634 / 16 131 | 13 770 / 26 223 |
-//! | 409 | 4 445 / 7 924 | 5 161 / 10 076 | 45 413 / 26 433 | 20 596 / 48 704 |
-//! | 571 | 6 574 / 12 884 | 8 093 / 27 588 | 80 452 / 52 912 | 30 770 / 74 883 |
+//! Per inversion: batches × j steps (13 integer operations on a 3-cycle
+//! chain each on x86-64, 19 on a 4-operation chain portable) and
+//! (8·batches − 4)·W `pclmulqdq` for the matrix products (four per word
+//! pair for both rows; the last batch skips (f, g)), on ymm two word pairs
+//! per instruction (an odd last pair on xmm). At m = 571 the 1 155 steps
+//! alone are a latency floor of about 3 500 cycles.
 //!
-//! The Itoh–Tsujii column above is before its Frobenius maps ran four rows
-//! an instruction (`maps.rs`). Against that faster Itoh–Tsujii (same
-//! command, one run, TSC ticks per inversion, ymm / pclmulqdq): m = 163
-//! 916 / 1 312 against 1 219 / 1 288 for divsteps; 233 1 289 / 1 909
-//! against 1 749 / 1 917; 283 2 308 against 2 267 on ymm; 409 4 012
-//! against 3 386; 571 8 661 against 5 015. So divsteps from m = 283 on
-//! the carry-less backends (level at 283, 1.2× at 409, 1.7× at 571);
-//! never on the portable backend, whose word products (25 integer
-//! multiplications each) it needs about three times as many of.
+//! [`Divstep::DIVSTEP_FROM`] (tuned on Zen 3): the carry-less backends
+//! from m = 283, where the divsteps are level with Itoh–Tsujii and
+//! faster above; never on the portable backend, whose word products (25
+//! integer multiplications each) the divsteps need about three times as
+//! many of as Itoh–Tsujii.
 //!
-//! Rejected (Zen 3, same command):
-//! - The products of a batch spread over the next batch's blocks of steps
-//!   (three word pairs per block): m = 571 8 624 cycles against 6 574 on
-//!   ymm, 163 1 851 against 1 594 — the steps slow down more than the
-//!   products overlap. (In program order after the steps, the products
-//!   are not overlapped either: the steps alone take 5 120 cycles at
-//!   m = 571.)
+//! Measured history: `docs/notes/gf2m-divstep.md`.
+//!
+//! # Rejected
+//!
+//! - The products of a batch spread over the next batch's blocks of steps:
+//!   the steps slow down more than the products overlap.
 //! - Word 0 of the new (f, g) computed and moved to the integer registers
 //!   before the other products: no change.
 //! - The (v, r) column in an xmm register (masks moved over by `movq`):
 //!   no faster than in general registers.
-//! - Blocks of four steps between clearings (j ≤ 59): 2–4 % slower.
+//! - Blocks of four steps between clearings (j ≤ 59): slower.
+//! - δ as η = −δ in the `cmov` step (a second `test`): slower than δ − 1
+//!   with `bt`.
+//! - Masks instead of `cmov` on x86-64: a 4-cycle chain against 3.
 // Indexing is bounded by construction: fixed-size `[_; W]` and
 // `[_; W + 1]` arrays with `i < W` (W1 = W + 1 checked at compile time),
 // and word positions below ⌈m/64⌉ = W of the field's own modulus.
@@ -198,7 +192,8 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
     }
 }
 
-/// From this degree the carry-less backends invert by divsteps.
+/// From this degree the carry-less backends invert by divsteps (tuned on
+/// Zen 3: level with Itoh–Tsujii there, faster above).
 const DIVSTEP_FROM_CARRYLESS: usize = 283;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
@@ -206,7 +201,8 @@ const DIVSTEP_FROM_CARRYLESS: usize = 283;
 pub(super) trait Divstep: super::FieldKernel + MapKernel {
     /// The smallest degree m from which [`FieldElement::invert`](super::FieldElement::invert) takes the
     /// divsteps on these kernels rather than Itoh–Tsujii (`usize::MAX`:
-    /// never). Measured on Zen 3 (module doc of `gf2m`).
+    /// never). Tuned on Zen 3 (AMD EPYC, family 25 model 1); the figures
+    /// are in `docs/notes/gf2m-divstep.md`.
     const DIVSTEP_FROM: usize;
     /// `a^(−1)` (0 for 0), `a` reduced.
     fn invert_words<const W: usize, const W1: usize>(
@@ -335,7 +331,8 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
 /// The portable body: the matrix applied by the kernels' word products,
 /// four W-word rows a batch.
 impl Divstep for PortableWord {
-    // Three times the word products of Itoh–Tsujii: 0.56–0.69× as fast.
+    // Three times the word products of Itoh–Tsujii: slower at every m
+    // (`docs/notes/gf2m-divstep.md`).
     const DIVSTEP_FROM: usize = usize::MAX;
     #[inline(always)]
     fn invert_words<const W: usize, const W1: usize>(
@@ -421,8 +418,7 @@ mod x86 {
     /// δ − 1: `test` g(0) sets ZF, `bt` δ − 1's sign sets CF (leaving ZF),
     /// so swap is `cmova` and m is `cmovnz`. ag → `test` → `cmov` → `xor`
     /// is three cycles against four with masks, 13 integer operations
-    /// against 19 (Zen 3, a loop of steps alone: 4.5 cycles a step against
-    /// 6.6 with masks, 4.8 with η and a second `test`).
+    /// against 19 (the measured steps: `docs/notes/gf2m-divstep.md`).
     #[derive(Clone, Copy)]
     pub(super) struct CmovStep;
 
@@ -819,8 +815,10 @@ mod tests {
     /// best backend, for instruction counts (ignored: run one under
     /// `valgrind --tool=callgrind` with `FIELDWORK_MAX_ISA=clmul` —
     /// valgrind has no ymm VPCLMULQDQ — at two round counts and divide the
-    /// difference of the inclusive counts of `clmul::tf::invert` and
-    /// `clmul::tf::invert_divstep`: the first `invert` builds its tables).
+    /// difference of the inclusive counts of `clmul::run_tf` for
+    /// `one_op::Invert` and for `one_op::InvertDivstep`: the first `invert`
+    /// builds its tables; from m = 283 `invert` is itself the divsteps on
+    /// this backend).
     fn count<F: FieldElement>() {
         let b = Dispatch::best();
         let xs = inputs::<F>(7, 100);

@@ -31,16 +31,16 @@
 //!   the compiler from turning the masked XOR into a branch) and W AND/XOR
 //!   pairs: m·W masked XORs.
 //!
-//! One map, the half-trace (`fieldwork speed --filter half_trace
-//! --all-backends`, AMD EPYC Zen 3, cycles per call with the call): m = 163
-//! 140 on AVX2, 277 on SSE4.1, 790 portable (457 before, one row per
-//! masked ymm XOR as the compiler vectorised it); m = 571 1 250, 2 970,
-//! 3 050 (2 500 before).
+//! Measured history: `docs/notes/gf2m-maps.md`.
 //!
-//! Rejected: a 4-bit window (a secret table index); the masked XOR without
-//! `black_box` in the portable kernel (the compiler made it a branch on the
-//! secret bit). Not built: `vpand` with masks from `vpcmpgtq` (one more
-//! instruction per group than the blend, which reads the sign bit itself).
+//! # Rejected
+//!
+//! - A 4-bit window: a secret table index.
+//! - The masked XOR without `black_box` in the portable kernel: the
+//!   compiler made it a branch on the secret bit.
+//! - `vpand` with masks from `vpcmpgtq` (weighed, not built): one more
+//!   instruction per group than the blend, which reads the sign bit
+//!   itself.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // a table of ⌈m/4⌉·W quads, indexed by group g < ⌈m/4⌉ and word w < W;
 // bits of `a` by i < m ≤ 64·W.

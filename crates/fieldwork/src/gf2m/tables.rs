@@ -1,9 +1,10 @@
 //! The precomputed linear maps of the fixed fields, built on first use
 //! with the portable kernels (once per process): the k-fold Frobenius maps
 //! a ↦ a^(2^k) of the inversion chain and the half-trace, each as its m
-//! images of x^i. Applying one costs m·W masked XORs
-//! (`FieldSpec::apply_rows`), in place of k squarings or the half-trace's
-//! m − 1.
+//! images of x^i, in the layout of `maps` (four rows per `Quad`). Applying
+//! one (`FieldSpec::apply_map_k`, a `maps::MapKernel`) costs m·W masked
+//! word XORs (four to a blend on AVX2, two on SSE4.1), in place of k
+//! squarings or the half-trace's m − 1.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // tables of the field's degree `m` rows, indexed by counters below `m`.
 #![allow(clippy::indexing_slicing)]

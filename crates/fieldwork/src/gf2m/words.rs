@@ -279,9 +279,8 @@ pub(crate) const fn table_steps(m: usize) -> [usize; TABLE_SLOTS] {
 
 /// Tables for the steps k ≥ m/20: applying a map costs about as much as
 /// 5 (m = 163) to 20 (m = 571) squarings on the AVX2 kernels
-/// (`maps::MapKernel`); m/20 measured best among m/12 … m/40 at every m
-/// (`fieldwork speed --filter invert`, AMD EPYC Zen 3): m = 163 invert
-/// 1 352 cycles at m/12, 1 204 at m/18 … m/24, 1 209 at m/40; m = 571
-/// 11 796, 10 700, 10 960.
+/// (`maps::MapKernel`). m/20 is tuned on Zen 3 (AMD EPYC, family 25
+/// model 1; `fieldwork speed --filter invert`, the best of m/12 … m/40 at
+/// every NIST m); the figures are in `docs/notes/gf2m-maps.md`.
 #[cfg(feature = "std")]
 const TABLE_DIV: usize = 20;

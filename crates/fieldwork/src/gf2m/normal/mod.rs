@@ -38,58 +38,39 @@
 //! # Performance
 //!
 //! `cargo run --release -p peer-bench --features system-peers -- --filter
-//! normal` reproduces Fan and Dai's Tables 3 and 4. On an AMD EPYC Zen 3
-//! (family 25 model 1), 2026-11-23 (`docs/benchmarks/amd-epyc-f25m1.md`),
-//! chained products: the embedding is 18–137× faster than the fastest
-//! source algorithm at every field of both tables (the least at (563,
-//! 14), against Fan–Dai's Algorithm 1); within 1.27× of one p-bit `gf2x`
-//! product at every t ≥ 4 (m = 571, t = 10: 4 600 cycles against 4 400);
-//! for type II within 1.7× of the polynomial basis (m = 233; faster at
-//! m = 131, 359, 491), for type I 2–3× faster than it. Where the p-bit form has a `gf2x` fixed kernel (1–9
-//! or 16 words: every type-I field, and m = 131, 233, 491 of type II) the
-//! product and the fold run with constant sizes (2026-11-23: 871 → 653
-//! instructions per product at m = 233, callgrind; m = 233 2.8× → 2.3× the
-//! polynomial basis, m = 162 type I 107 → 70 cycles).
-//! Elsewhere the fold is one straight pass over the words (`fold_into`,
-//! the complement folded in) and no fixed-size buffer is zeroed for sizes
-//! without a fixed kernel: normal ÷ p-bit product on Zen 3 (2026-11-23,
-//! `peer-bench --filter normal`, TSC), m = 163 t = 4 1.74 → 1.29 (54.9
-//! against 42.5 ns), m = 277 t = 4 1.81 → 1.27, m = 409 t = 4 1.43 →
-//! 1.15, m = 283 t = 6 1.43 → 1.18, m = 571 t = 10 1.15 → 1.02; every
-//! t ≥ 4 field of Table 4 within 1.3×. What is left at m = 163 (about 190
-//! instructions a product, callgrind with `examples/normal_one.rs`) is the
-//! fold, the dispatch and the copy of an 11-word call; an 11-word fixed
-//! `gf2x` kernel would remove most of it.
+//! normal` reproduces Fan and Dai's Tables 3 and 4: the source algorithms
+//! of `reproduce` and the polynomial basis against this embedding, and
+//! one p-bit `gf2x` product beside each; the generated pages in
+//! `docs/benchmarks/` hold the figures. Measured history and next ideas:
+//! `docs/notes/gf2m-normal.md`.
 //!
-//! For t = 2 (m = 233: p = 467, 8 words) the p-bit product alone was 1.8×
-//! the polynomial basis' 4-word product on the `pclmulqdq` backend; with
-//! the `vpclmulqdq-ymm` backend (8 words in 57 ticks instead of 100) the
-//! normal-basis product is 1.8× the polynomial basis' (101 against 55
-//! ticks; m = 359: 1.08×; m = 131 and 491 faster than it).
-//! Tried and rejected: two (m+1)-bit products instead of the p-bit one
-//! (A = a + ā with ā the mirror image, so A·B = v + v̄ with v = a·b +
-//! x^m·(a·b̃), after Bernstein and Lange's type-II optimal polynomial
-//! bases, WAIFI 2010): exact, but the glue — extracting the halves and
-//! shifting by m across words, masking, the fold, and mirroring the result
-//! (a bit reversal of pw words) — cost more than the half-product saved
-//! (Karatsuba already does the p-bit product in three half-products): 1 190
-//! instructions against 871 at m = 233 (the reversal about 140 of them,
-//! the shifts by a run-time m most of the rest). It could pay with the
-//! shifts specialised per field and a vector reversal (a `pshufb` nibble
-//! table; GFNI's `gf2p8affineqb`) — the next thing to try.
+//! A product is one p-bit `gf2x` product (p = t·m + 1), the fold
+//! x^p = 1 and the masked complement, so the p-bit product is its floor:
+//! for type II (p = 2m + 1; m = 233: 8 words against the polynomial
+//! basis' 4) about a 2m-bit product. Where the p-bit form has a `gf2x`
+//! fixed kernel (1–9 or 16 words: every type-I field, and m = 131, 233,
+//! 491 of type II) the product and the fold run with constant sizes
+//! (`mul_fixed_size`, `fold_fixed`). Elsewhere the fold is one straight
+//! pass over the words (`fold_into`, the complement folded in) and no
+//! fixed-size buffer is zeroed; above the p-bit product such a product
+//! pays the fold, the dispatch and the copy of the call.
 //!
 //! Inversion is Itoh–Tsujii with the k-fold Frobenius maps done by reading
 //! the coordinates out, rotating and writing back (m + t·m bit moves);
 //! converting to the polynomial basis and inverting there would be faster
 //! where an [`Isomorphism`] is at hand.
 //!
-//! Rejected: keeping elements as m-bit coordinates (squaring a rotation,
-//! but every product would then also scatter 2·t·m bits and gather m, bit
-//! by bit, on top of the p-bit product). Not tried yet: computing
-//! only the 1/t of the product's coefficients that are read (the positions
-//! 2^i·u for one u are spread over the whole product, so the saving would
-//! need a schoolbook or a middle-product formulation, not the Karatsuba
-//! kernels).
+//! # Rejected
+//!
+//! - For type II, two (m+1)-bit products instead of the p-bit one (after
+//!   Bernstein and Lange's type-II optimal polynomial bases, WAIFI 2010):
+//!   exact, but the glue (the halves, shifts by a run-time m, the mirror's
+//!   bit reversal) cost more than the half-product saved.
+//! - Elements kept as m-bit coordinates (reasoned, not measured): squaring
+//!   a rotation, but every product would also scatter 2·t·m bits and
+//!   gather m, bit by bit, on top of the p-bit product.
+//! - `fold_into`'s body shared by the constant-size fold: slower, its
+//!   bounds-checked `get`s not folded away.
 //!
 //! # Encoding
 //!
@@ -951,8 +932,8 @@ fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool 
 }
 
 /// [`fold_into`] with constant sizes (`P2 = 2·PW`). Kept apart: `fold_into`'s
-/// body inlined with a literal pw was slower (m = 233, t = 2: 147 against
-/// 124 cycles on Zen 3), its bounds-checked `get`s not folded away.
+/// body inlined with a literal pw was slower, its bounds-checked `get`s not
+/// folded away (the figures: `docs/notes/gf2m-normal.md`).
 #[inline(always)]
 // Arithmetic on the basis' p-bit vectors (`pw` words, indices below p or
 // m, set by the constructor), the hot fold: no checked access (issue 27's lint scope).
