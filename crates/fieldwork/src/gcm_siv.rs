@@ -104,11 +104,8 @@ use crate::aes::{self, AesKey};
 use crate::cpu;
 use crate::ghash::{Polyval, SHORT_BLOCKS, Short as ShortPolyval, polyval_short};
 use aead::consts::{U12, U16, U32};
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use aead::{Key, KeyInit};
 use core::fmt;
-use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
 
 /// The longest message (plaintext) RFC 8452 allows: 2^36 bytes.
 pub const MAX_PLAINTEXT_BYTES: u64 = 1 << 36;
@@ -488,14 +485,7 @@ impl Engine {
         self.tier
             .ctr(&enc, Engine::counter(u128::from_le_bytes(*tag)), buf);
         let mut expected = self.tag(&keys, &enc, nonce, aad, buf).to_le_bytes();
-        let ok: bool = expected.ct_eq(tag).into();
-        expected.zeroize();
-        if ok {
-            Ok(())
-        } else {
-            buf.zeroize();
-            Err(Error::TagMismatch)
-        }
+        crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
     }
 }
 
@@ -586,57 +576,20 @@ macro_rules! gcm_siv_type {
             }
         }
 
-        impl KeySizeUser for $name {
-            type KeySize = $ksize;
-        }
-
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> $name {
                 $name { engine: Engine::new(key.as_slice(), Tier::best()) }
             }
         }
 
-        impl AeadCore for $name {
-            type NonceSize = U12;
-            type TagSize = U16;
-            const TAG_POSITION: TagPosition = TagPosition::Postfix;
-        }
-
-        impl AeadInOut for $name {
-            fn encrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-            ) -> aead::Result<Tag<Self>> {
-                let buf = buffer.into_out_with_copied_in();
-                self.engine
-                    .encrypt(&nonce.0, associated_data, buf)
-                    .map(Tag::<Self>::from)
-                    .map_err(|_| aead::Error)
-            }
-
-            fn decrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-                tag: &Tag<Self>,
-            ) -> aead::Result<()> {
-                let buf = buffer.into_out_with_copied_in();
-                self.engine
-                    .decrypt(&nonce.0, associated_data, buf, &tag.0)
-                    .map_err(|_| aead::Error)
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.engine.tier.name())
-                    .finish_non_exhaustive()
-            }
-        }
+        crate::aead_util::aead_traits!(
+            $name,
+            key: $ksize,
+            nonce: U12,
+            encrypt_in_place_detached,
+            decrypt_in_place_detached,
+            debug: backend_name
+        );
 
         #[cfg(test)]
         impl crate::test_util::SecretSpans for $name {

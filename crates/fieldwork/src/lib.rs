@@ -74,6 +74,7 @@ extern crate std;
 /// use, re-exported so that callers can name it.
 pub use rand_core;
 
+mod aead_util;
 pub mod aes;
 pub mod chacha20;
 pub mod chachapoly;
@@ -90,6 +91,7 @@ pub mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+mod uhf;
 #[cfg(target_arch = "x86_64")]
 mod vex256;
 mod wipe;

@@ -69,9 +69,8 @@ mod avx2;
 use crate::chacha20::{Core, nonce_words, xchacha_subkey};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
-use aead::consts::{U12, U16, U24, U32};
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use aead::consts::{U12, U24, U32};
+use aead::{Key, KeyInit};
 use core::fmt;
 use zeroize::Zeroize;
 
@@ -255,15 +254,9 @@ fn open(
     otk.copy_from_slice(&block0[..32]);
     let mut expected = path.tag(&otk, aad, buf);
     wipe_key_block(&mut otk, &mut block0);
-    let ok = crate::poly1305::tags_equal(&expected, tag);
-    crate::wipe::wipe(&mut expected);
-    if ok {
-        core.xor(nonce, 1, buf);
-        Ok(())
-    } else {
-        buf.zeroize();
-        Err(Error::TagMismatch)
-    }
+    crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)?;
+    core.xor(nonce, 1, buf);
+    Ok(())
 }
 
 macro_rules! aead_type {
@@ -376,10 +369,6 @@ macro_rules! aead_type {
             }
         }
 
-        impl KeySizeUser for $name {
-            type KeySize = U32;
-        }
-
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> $name {
                 let mut k = [0u8; 32];
@@ -388,43 +377,13 @@ macro_rules! aead_type {
             }
         }
 
-        impl AeadCore for $name {
-            type NonceSize = $nonce_size;
-            type TagSize = U16;
-            const TAG_POSITION: TagPosition = TagPosition::Postfix;
-        }
-
-        impl AeadInOut for $name {
-            fn encrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-            ) -> aead::Result<Tag<Self>> {
-                let mut n = [0u8; $nonce_len];
-                n.copy_from_slice(nonce.as_slice());
-                let buf = buffer.into_out_with_copied_in();
-                self.encrypt_in_place_detached(&n, associated_data, buf)
-                    .map(Tag::<Self>::from)
-                    .map_err(|_| aead::Error)
-            }
-
-            fn decrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-                tag: &Tag<Self>,
-            ) -> aead::Result<()> {
-                let mut n = [0u8; $nonce_len];
-                n.copy_from_slice(nonce.as_slice());
-                let mut t = [0u8; 16];
-                t.copy_from_slice(tag.as_slice());
-                let buf = buffer.into_out_with_copied_in();
-                self.decrypt_in_place_detached(&n, associated_data, buf, &t)
-                    .map_err(|_| aead::Error)
-            }
-        }
+        crate::aead_util::aead_traits!(
+            $name,
+            key: U32,
+            nonce: $nonce_size,
+            encrypt_in_place_detached,
+            decrypt_in_place_detached
+        );
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -83,11 +83,8 @@ pub use aead;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
 use aead::consts::{U12, U16, U24, U32};
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use aead::{Key, KeyInit};
 use core::fmt;
-use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
 
 /// The longest plaintext SP 800-38D allows: 2^39 − 256 bits.
 pub const MAX_PLAINTEXT_BYTES: u64 = (1 << 36) - 32;
@@ -411,24 +408,7 @@ impl Engine {
             return Err(Error::TagLength);
         }
         let mut expected = self.seal_or_open(Direction::Decrypt, iv, aad, buf)?;
-        // Two 64-bit constant-time comparisons of the first `tag.len()`
-        // bytes (the rest masked off): cheaper than a byte loop.
-        let mut given = [0u8; 16];
-        for (g, t) in given.iter_mut().zip(tag) {
-            *g = *t;
-        }
-        let mask = u128::MAX >> (8 * (16 - tag.len()));
-        let e = u128::from_le_bytes(expected) & mask;
-        let g = u128::from_le_bytes(given);
-        let ok: bool =
-            ((e as u64).ct_eq(&(g as u64)) & ((e >> 64) as u64).ct_eq(&((g >> 64) as u64))).into();
-        expected.zeroize();
-        if ok {
-            Ok(())
-        } else {
-            buf.zeroize();
-            Err(Error::TagMismatch)
-        }
+        crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
     }
 }
 
@@ -546,57 +526,20 @@ macro_rules! gcm_type {
             }
         }
 
-        impl KeySizeUser for $name {
-            type KeySize = $ksize;
-        }
-
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> $name {
                 $name { key: Engine::best(key.as_slice()) }
             }
         }
 
-        impl AeadCore for $name {
-            type NonceSize = U12;
-            type TagSize = U16;
-            const TAG_POSITION: TagPosition = TagPosition::Postfix;
-        }
-
-        impl AeadInOut for $name {
-            fn encrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-            ) -> aead::Result<Tag<Self>> {
-                let buf = buffer.into_out_with_copied_in();
-                self.key
-                    .encrypt(nonce.as_slice(), associated_data, buf)
-                    .map(Tag::<Self>::from)
-                    .map_err(|_| aead::Error)
-            }
-
-            fn decrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-                tag: &Tag<Self>,
-            ) -> aead::Result<()> {
-                let buf = buffer.into_out_with_copied_in();
-                self.key
-                    .decrypt(nonce.as_slice(), associated_data, buf, tag.as_slice())
-                    .map_err(|_| aead::Error)
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.key.name())
-                    .finish_non_exhaustive()
-            }
-        }
+        crate::aead_util::aead_traits!(
+            $name,
+            key: $ksize,
+            nonce: U12,
+            encrypt_in_place_detached_iv,
+            decrypt_in_place_detached_iv,
+            debug: backend_name
+        );
 
         #[cfg(test)]
         impl crate::test_util::SecretSpans for $name {

@@ -128,9 +128,9 @@ pub use universal_hash;
 use crate::cpu;
 use core::fmt;
 use universal_hash::{
-    Block, Key, KeyInit, ParBlocks, Reset, UhfBackend, UhfClosure, UniversalHash,
+    Block, Key, KeyInit, Reset, UhfClosure, UniversalHash,
     array::Array,
-    common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser},
+    common::{BlockSizeUser, KeySizeUser},
     consts::{U16, U128},
     typenum::Unsigned,
 };
@@ -613,20 +613,6 @@ impl State {
         self.buf.zeroize();
         self.buffered = 0;
     }
-
-    /// Runs a `universal-hash` closure on a [`TraitBackend`] over this
-    /// state, then hashes the blocks it collected.
-    fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = U16>) {
-        let mut backend = TraitBackend {
-            state: self,
-            pending: [0; 16 * POWERS],
-            len: 0,
-            used: 0,
-        };
-        f.call(&mut backend);
-        backend.flush();
-        backend.clear();
-    }
 }
 
 impl Drop for State {
@@ -641,7 +627,7 @@ impl Drop for State {
         }
         self.acc.zeroize();
         // One 16-byte store kept by `black_box`, not `zeroize`'s sixteen
-        // volatile byte stores (see `TraitBackend::clear`).
+        // volatile byte stores (see `uhf::Buffered::clear`).
         self.buf = [0; 16];
         core::hint::black_box(&mut self.buf);
     }
@@ -963,74 +949,20 @@ pub fn ghash(h: &[u8; 16], data: &[u8]) -> [u8; 16] {
 /// slower than the inherent `update`; with 128 it is level with it).
 type TraitParBlocks = U128;
 
-/// The `universal-hash` backend of [`GHash`] and [`Polyval`], for
-/// `update_with_backend` with the caller's own closure (the provided
-/// `update` and `update_padded` are overridden to skip it): parallel groups
-/// go straight to the aggregated kernels; single blocks are collected (up
-/// to [`POWERS`]) and hashed together when the buffer is full, before the
-/// next parallel group, and when the closure returns, so a closure that
-/// feeds blocks one at a time still gets aggregated reduction.
-struct TraitBackend<'a> {
-    state: &'a mut State,
-    pending: [u8; 16 * POWERS],
-    /// Bytes collected and not yet hashed.
-    len: usize,
-    /// The most bytes `pending` has held: what [`TraitBackend::clear`]
-    /// overwrites.
-    used: usize,
-}
-
-impl TraitBackend<'_> {
-    /// Hashes the collected blocks, in order.
-    fn flush(&mut self) {
-        if let Some(blocks) = self.pending.get(..self.len)
-            && !blocks.is_empty()
-        {
-            self.state.update(blocks);
-        }
-        self.len = 0;
-    }
-
-    /// Overwrites the collected bytes (POLYVAL's input can be a plaintext).
-    /// A `fill` that `black_box` keeps from being optimised away, rather
-    /// than `zeroize`'s volatile writes, which go one byte at a time (about
-    /// 500 cycles for a 31-block tail, as much as hashing it).
-    fn clear(&mut self) {
-        self.pending.iter_mut().take(self.used).for_each(|b| *b = 0);
-        core::hint::black_box(&mut self.pending);
-        self.used = 0;
-    }
-}
+/// Bytes the `universal-hash` backend collects single blocks in before
+/// hashing them together: [`POWERS`] blocks, the widest aggregated step,
+/// so a closure that feeds blocks one at a time still gets aggregated
+/// reduction (see [`crate::uhf`]).
+const TRAIT_PENDING: usize = 16 * POWERS;
 
 // A parallel call holds whole groups of the widest aggregated step.
 const _: () = assert!(<TraitParBlocks as Unsigned>::USIZE % POWERS == 0);
 
-impl BlockSizeUser for TraitBackend<'_> {
-    type BlockSize = U16;
-}
-
-impl ParBlocksSizeUser for TraitBackend<'_> {
-    type ParBlocksSize = TraitParBlocks;
-}
-
-impl UhfBackend for TraitBackend<'_> {
+impl crate::uhf::Absorb for State {
+    /// The inherent `update`: whole blocks go to the aggregated kernels.
     #[inline]
-    fn proc_block(&mut self, block: &Block<Self>) {
-        // `len` is a multiple of 16 below `pending.len()` (flushed when full).
-        if let Some(dst) = self.pending.get_mut(self.len..self.len + 16) {
-            dst.copy_from_slice(block);
-        }
-        self.len += 16;
-        self.used = self.used.max(self.len);
-        if self.len == self.pending.len() {
-            self.flush();
-        }
-    }
-
-    fn proc_par_blocks(&mut self, blocks: &ParBlocks<Self>) {
-        // Earlier single blocks first: the hash depends on the order.
-        self.flush();
-        self.state.update(blocks.as_flattened());
+    fn absorb(&mut self, blocks: &[u8]) {
+        self.update(blocks);
     }
 }
 
@@ -1056,7 +988,10 @@ macro_rules! universal_hash_impls {
 
         impl UniversalHash for $ty {
             fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
-                self.inner.update_with_backend(f);
+                crate::uhf::update_with_backend::<_, TraitParBlocks, TRAIT_PENDING>(
+                    &mut self.inner,
+                    f,
+                );
             }
 
             /// As the provided method, but the blocks go to the kernels in

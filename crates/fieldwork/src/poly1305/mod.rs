@@ -128,9 +128,9 @@ use crate::cpu;
 use core::fmt;
 use subtle::ConstantTimeEq;
 use universal_hash::{
-    Block, Key, KeyInit, ParBlocks, UhfBackend, UhfClosure, UniversalHash,
+    Block, Key, KeyInit, UhfClosure, UniversalHash,
     array::Array,
-    common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser},
+    common::{BlockSizeUser, KeySizeUser},
     consts::{U16, U32},
 };
 use zeroize::Zeroize;
@@ -676,62 +676,17 @@ fn aead_tag_on(mut p: Poly1305, aad: &[u8], ct: &[u8]) -> [u8; 16] {
 /// length from which the SIMD backends leave the scalar path.
 type TraitParBlocks = U16;
 
-/// The `universal-hash` backend, for `update_with_backend` with a closure
-/// of one's own (the provided `update` and `update_padded` are overridden
-/// to skip it): parallel groups go to the engine in bulk; single blocks are
-/// collected and hashed together when the buffer fills, before the next
-/// parallel group, and when the closure returns.
-struct TraitBackend<'a> {
-    state: &'a mut Poly1305,
-    pending: [u8; 16 * 16],
-    len: usize,
-    /// The most bytes `pending` has held (what `clear` overwrites).
-    used: usize,
-}
+/// Bytes the `universal-hash` backend collects single blocks in before
+/// hashing them together (see [`crate::uhf`]): as many as a parallel
+/// group.
+const TRAIT_PENDING: usize = 16 * 16;
 
-impl TraitBackend<'_> {
-    fn flush(&mut self) {
-        if let Some(blocks) = self.pending.get(..self.len)
-            && !blocks.is_empty()
-        {
-            self.state.update(blocks);
-        }
-        self.len = 0;
-    }
-
-    fn clear(&mut self) {
-        self.pending.iter_mut().take(self.used).for_each(|b| *b = 0);
-        core::hint::black_box(&mut self.pending);
-        self.used = 0;
-    }
-}
-
-impl BlockSizeUser for TraitBackend<'_> {
-    type BlockSize = U16;
-}
-
-impl ParBlocksSizeUser for TraitBackend<'_> {
-    type ParBlocksSize = TraitParBlocks;
-}
-
-impl UhfBackend for TraitBackend<'_> {
+impl crate::uhf::Absorb for Poly1305 {
+    /// The inherent `update`: blocks given through the trait continue its
+    /// byte stream.
     #[inline]
-    fn proc_block(&mut self, block: &Block<Self>) {
-        // `len` is a multiple of 16 below `pending.len()` (flushed when full).
-        if let Some(dst) = self.pending.get_mut(self.len..self.len + 16) {
-            dst.copy_from_slice(block);
-        }
-        self.len += 16;
-        self.used = self.used.max(self.len);
-        if self.len == self.pending.len() {
-            self.flush();
-        }
-    }
-
-    fn proc_par_blocks(&mut self, blocks: &ParBlocks<Self>) {
-        // Earlier single blocks first: the tag depends on the order.
-        self.flush();
-        self.state.update(blocks.as_flattened());
+    fn absorb(&mut self, blocks: &[u8]) {
+        Poly1305::update(self, blocks);
     }
 }
 
@@ -752,15 +707,7 @@ impl BlockSizeUser for Poly1305 {
 
 impl UniversalHash for Poly1305 {
     fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
-        let mut backend = TraitBackend {
-            state: self,
-            pending: [0; 16 * 16],
-            len: 0,
-            used: 0,
-        };
-        f.call(&mut backend);
-        backend.flush();
-        backend.clear();
+        crate::uhf::update_with_backend::<_, TraitParBlocks, TRAIT_PENDING>(self, f);
     }
 
     /// As the provided method, but the blocks go to the engine in one call.

@@ -1,0 +1,169 @@
+//! The plumbing the AEADs share ([`crate::gcm`], [`crate::gcm_siv`],
+//! [`crate::chachapoly`]): the end of an opening (the constant-time tag
+//! check, the wiping of the expected tag, the zeroing of the buffer on a
+//! mismatch) and RustCrypto's `aead` trait impls over the types' inherent
+//! detached methods ([`aead_traits!`]).
+#![forbid(unsafe_code)]
+
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// Ends an opening: compares `expected` with the `given` tag in constant
+/// time (`subtle`), wipes `expected`, and on a mismatch zeroes `buf` (the
+/// plaintext, or the ciphertext where decryption waits for the check) and
+/// returns `mismatch`.
+///
+/// `given` may be a truncated tag of 1 to 16 bytes, compared with as many
+/// leading bytes of `expected`; callers check the lengths they accept
+/// first. A tag of any other length never matches.
+#[inline(always)]
+pub(crate) fn check_tag<E>(
+    expected: &mut [u8; 16],
+    given: &[u8],
+    buf: &mut [u8],
+    mismatch: E,
+) -> Result<(), E> {
+    let ok = tag_matches(expected, given);
+    crate::wipe::wipe(expected);
+    if ok {
+        Ok(())
+    } else {
+        buf.zeroize();
+        Err(mismatch)
+    }
+}
+
+/// Whether `given` (1 to 16 bytes) equals the first `given.len()` bytes of
+/// `expected`, in constant time for a given length: the difference of the
+/// two as one `u128` with the bytes past the tag masked off, its halves
+/// OR-ed and compared with zero by `subtle` (cheaper than subtle's
+/// byte-slice `ct_eq`, an out-of-line loop of 16 steps).
+#[inline(always)]
+fn tag_matches(expected: &[u8; 16], given: &[u8]) -> bool {
+    let len = given.len();
+    if !(1..=16).contains(&len) {
+        return false;
+    }
+    let given = match <[u8; 16]>::try_from(given) {
+        Ok(whole) => whole,
+        Err(_) => {
+            let mut padded = [0u8; 16];
+            for (d, s) in padded.iter_mut().zip(given) {
+                *d = *s;
+            }
+            padded
+        }
+    };
+    let mask = u128::MAX >> (8 * (16 - len));
+    let d = (u128::from_le_bytes(*expected) ^ u128::from_le_bytes(given)) & mask;
+    ((d as u64) | (d >> 64) as u64).ct_eq(&0).into()
+}
+
+/// Implements `aead` 0.6's `KeySizeUser`, `AeadCore` (16-byte tags
+/// appended to the ciphertext) and `AeadInOut` for `$name` over two of its
+/// inherent methods: `$seal(&self, nonce, aad, buf) -> Result<[u8; 16], _>`
+/// encrypts `buf` in place and returns the tag, `$open(&self, nonce, aad,
+/// buf, tag) -> Result<(), _>` decrypts it if the tag authenticates it;
+/// the nonce is a `&[u8; N]` (or a slice) and the tag a `&[u8; 16]` (or a
+/// slice). Every error becomes `aead::Error`. With `debug: $backend`, also
+/// `Debug`, which shows the name of the type and `self.$backend()` only
+/// (the key is secret).
+macro_rules! aead_traits {
+    (
+        $name:ident,
+        key: $key_size:ty,
+        nonce: $nonce_size:ty,
+        $seal:ident,
+        $open:ident
+        $(, debug: $backend:ident)?
+    ) => {
+        impl ::aead::KeySizeUser for $name {
+            type KeySize = $key_size;
+        }
+
+        impl ::aead::AeadCore for $name {
+            type NonceSize = $nonce_size;
+            type TagSize = ::aead::consts::U16;
+            const TAG_POSITION: ::aead::TagPosition = ::aead::TagPosition::Postfix;
+        }
+
+        impl ::aead::AeadInOut for $name {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &::aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: ::aead::inout::InOutBuf<'_, '_, u8>,
+            ) -> ::aead::Result<::aead::Tag<Self>> {
+                let buf = buffer.into_out_with_copied_in();
+                self.$seal(&nonce.0, associated_data, buf)
+                    .map(::aead::Tag::<Self>::from)
+                    .map_err(|_| ::aead::Error)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &::aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: ::aead::inout::InOutBuf<'_, '_, u8>,
+                tag: &::aead::Tag<Self>,
+            ) -> ::aead::Result<()> {
+                let buf = buffer.into_out_with_copied_in();
+                self.$open(&nonce.0, associated_data, buf, &tag.0)
+                    .map_err(|_| ::aead::Error)
+            }
+        }
+
+        $(
+            impl ::core::fmt::Debug for $name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct(stringify!($name))
+                        .field("backend", &self.$backend())
+                        .finish_non_exhaustive()
+                }
+            }
+        )?
+    };
+}
+pub(crate) use aead_traits;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Equal tags match and a flip of any one bit does not, for whole and
+    /// truncated tags; bytes past a truncated tag are not compared; empty
+    /// and overlong tags never match; a mismatch zeroes the buffer and
+    /// every outcome wipes the expected tag.
+    #[test]
+    fn check_tag_compares_the_given_bytes() {
+        let t: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xa5);
+        for len in 1..=16 {
+            assert!(tag_matches(&t, &t[..len]), "{len}");
+            for bit in 0..8 * len {
+                let mut u = t;
+                u[bit / 8] ^= 1 << (bit % 8);
+                assert!(!tag_matches(&t, &u[..len]), "{len} bit {bit}");
+            }
+            let mut tail = t;
+            if let Some(b) = tail.get_mut(len) {
+                *b ^= 0xff;
+            }
+            assert!(tag_matches(&tail, &t[..len]), "{len}");
+        }
+        assert!(!tag_matches(&t, &[]));
+        assert!(!tag_matches(&t, &[0; 17]));
+
+        let mut buf = [0x5au8; 40];
+        let mut expected = t;
+        assert_eq!(check_tag(&mut expected, &t, &mut buf, "bad"), Ok(()));
+        assert_eq!((expected, buf), ([0; 16], [0x5a; 40]));
+        let mut expected = t;
+        let mut wrong = t;
+        wrong[15] ^= 0x80;
+        assert_eq!(
+            check_tag(&mut expected, &wrong, &mut buf, "bad"),
+            Err("bad")
+        );
+        assert_eq!((expected, buf), ([0; 16], [0; 40]));
+    }
+}
