@@ -646,39 +646,125 @@ impl Avx512Clmul {
     }
 }
 
-/// Whether the CPU's vendor string (CPUID leaf 0) is `AuthenticAMD`: where
-/// the best schedule of a kernel differs between AMD and Intel cores of the
-/// same ISA level (the ymm AES-GCM kernel's GHASH products), the choice is
-/// made from this, once per key. Read once and cached: CPUID traps to the
-/// hypervisor in a virtual machine and costs microseconds there.
-pub(crate) fn vendor_is_amd() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet, 1: AMD, 2: another vendor.
-    static VENDOR: AtomicU8 = AtomicU8::new(0);
-    match VENDOR.load(Ordering::Relaxed) {
-        1 => true,
-        2 => false,
-        _ => {
-            let amd = read_vendor_is_amd();
-            VENDOR.store(if amd { 1 } else { 2 }, Ordering::Relaxed);
-            amd
+/// A CPU's maker, from CPUID leaf 0's vendor string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vendor {
+    /// `AuthenticAMD`.
+    Amd,
+    /// `GenuineIntel`.
+    Intel,
+    /// Anything else (and every CPU that is not x86-64).
+    Other,
+}
+
+/// What the tuning tables (`crate::tuning`) are keyed by: the vendor and
+/// the displayed family and model (CPUID leaf 1, with the extended fields
+/// folded in as the vendors document: family 25 model 17 is AMD's Zen 4
+/// EPYC, family 26 Zen 5, family 6 model 207 Intel's Emerald Rapids Xeon).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Core {
+    /// The maker.
+    pub(crate) vendor: Vendor,
+    /// The displayed family (base family, plus the extended family when
+    /// the base is 15).
+    pub(crate) family: u32,
+    /// The displayed model (with the extended model on families 6 and 15
+    /// and above).
+    pub(crate) model: u32,
+}
+
+impl Core {
+    /// Packed in 32 bits for the cache: bit 31 set, vendor in bits 16–17,
+    /// family in 8–15, model in 0–7.
+    const fn pack(self) -> u32 {
+        let v = match self.vendor {
+            Vendor::Amd => 1,
+            Vendor::Intel => 2,
+            Vendor::Other => 0,
+        };
+        (1 << 31) | (v << 16) | ((self.family & 0xff) << 8) | (self.model & 0xff)
+    }
+
+    const fn unpack(w: u32) -> Core {
+        Core {
+            vendor: match (w >> 16) & 3 {
+                1 => Vendor::Amd,
+                2 => Vendor::Intel,
+                _ => Vendor::Other,
+            },
+            family: (w >> 8) & 0xff,
+            model: w & 0xff,
+        }
+    }
+
+    /// The displayed family and model from CPUID leaf 1's EAX.
+    const fn from_signature(vendor: Vendor, eax: u32) -> Core {
+        let base_family = (eax >> 8) & 0xf;
+        let base_model = (eax >> 4) & 0xf;
+        let family = if base_family == 0xf {
+            base_family + ((eax >> 20) & 0xff)
+        } else {
+            base_family
+        };
+        let model = if base_family == 0x6 || base_family == 0xf {
+            (((eax >> 16) & 0xf) << 4) | base_model
+        } else {
+            base_model
+        };
+        Core {
+            vendor,
+            family,
+            model,
         }
     }
 }
 
+/// This CPU's vendor, family and model, read once and cached: CPUID traps
+/// to the hypervisor in a virtual machine and costs microseconds there.
+/// The tuning tables choose from it once per key, context or call, never
+/// per block.
+pub(crate) fn core() -> Core {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    // 0: not read yet; else `Core::pack`.
+    static CORE: AtomicU32 = AtomicU32::new(0);
+    match CORE.load(Ordering::Relaxed) {
+        0 => {
+            let c = read_core();
+            CORE.store(c.pack(), Ordering::Relaxed);
+            c
+        }
+        w => Core::unpack(w),
+    }
+}
+
+/// Whether this CPU is AMD's (see [`core()`]).
+pub(crate) fn vendor_is_amd() -> bool {
+    core().vendor == Vendor::Amd
+}
+
 #[cfg(target_arch = "x86_64")]
-fn read_vendor_is_amd() -> bool {
-    // CPUID leaf 0 exists on every x86-64 CPU (a safe intrinsic).
+fn read_core() -> Core {
+    // CPUID leaves 0 and 1 exist on every x86-64 CPU (safe intrinsics).
     let r = core::arch::x86_64::__cpuid(0);
-    // "AuthenticAMD" in EBX, EDX, ECX.
-    r.ebx == u32::from_le_bytes(*b"Auth")
-        && r.edx == u32::from_le_bytes(*b"enti")
-        && r.ecx == u32::from_le_bytes(*b"cAMD")
+    let word = |s: &[u8; 4]| u32::from_le_bytes(*s);
+    // The vendor string is EBX, EDX, ECX.
+    let vendor = if (r.ebx, r.edx, r.ecx) == (word(b"Auth"), word(b"enti"), word(b"cAMD")) {
+        Vendor::Amd
+    } else if (r.ebx, r.edx, r.ecx) == (word(b"Genu"), word(b"ineI"), word(b"ntel")) {
+        Vendor::Intel
+    } else {
+        Vendor::Other
+    };
+    Core::from_signature(vendor, core::arch::x86_64::__cpuid(1).eax)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn read_vendor_is_amd() -> bool {
-    false
+fn read_core() -> Core {
+    Core {
+        vendor: Vendor::Other,
+        family: 0,
+        model: 0,
+    }
 }
 
 #[cfg(test)]
@@ -738,6 +824,25 @@ mod tests {
         assert!(!r.usable.has(Feature::Avx2));
         let r = compute(None);
         assert_eq!(r.usable, r.detected);
+    }
+
+    #[test]
+    fn core_signatures_decode_as_the_vendors_document() {
+        // CPUID leaf 1 EAX of the CPUs the tuning tables name.
+        let zen3 = Core::from_signature(Vendor::Amd, 0x00a0_0f11);
+        assert_eq!((zen3.family, zen3.model), (25, 1));
+        let zen4 = Core::from_signature(Vendor::Amd, 0x00a1_0f11);
+        assert_eq!((zen4.family, zen4.model), (25, 17));
+        let zen5 = Core::from_signature(Vendor::Amd, 0x00b0_0f21);
+        assert_eq!((zen5.family, zen5.model), (26, 2));
+        let emr = Core::from_signature(Vendor::Intel, 0x000c_06f2);
+        assert_eq!((emr.family, emr.model), (6, 207));
+        for c in [zen3, zen4, zen5, emr] {
+            assert_eq!(Core::unpack(c.pack()), c);
+        }
+        // The cached value is this CPU's, and stable.
+        assert_eq!(core(), core());
+        assert_eq!(vendor_is_amd(), core().vendor == Vendor::Amd);
     }
 
     #[cfg(feature = "std")]

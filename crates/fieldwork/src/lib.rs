@@ -91,6 +91,7 @@ pub mod poly1305;
 mod simd;
 #[cfg(test)]
 mod test_util;
+mod tuning;
 mod uhf;
 #[cfg(target_arch = "x86_64")]
 mod vex256;

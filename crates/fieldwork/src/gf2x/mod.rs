@@ -92,6 +92,8 @@ pub(crate) mod portable;
 pub mod reproduce;
 mod sufan;
 #[cfg(target_arch = "x86_64")]
+mod tuning;
+#[cfg(target_arch = "x86_64")]
 mod vpclmul;
 #[cfg(target_arch = "x86_64")]
 mod ymm;

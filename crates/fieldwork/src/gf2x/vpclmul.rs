@@ -204,16 +204,9 @@ impl Kernel for ZmmKernel {
     const BASE_MAX: usize = formulas::BASE_MAX;
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // On AMD's Zen 4 the ymm backend's kernels beat the ones here at
-        // 5, 6, 7 and 9 words (cycles per chained `mul_into`, peer-bench
-        // `gf2x_mul`: 46, 47, 66 and 83 against 71, 93, 80 and 127). Not
-        // at 3 words (level), 4 (36.8 here against 40.4) or 8: faster
-        // chained, but 7 % slower in the normal-basis product at m = 233
-        // (`mul_fixed::<8>` and a fold). On Intel (Xeon family 6 model
-        // 207) only at 9 words: 80 against 109 cycles, and
-        // 9×1000 words 0.71× the time; 5 words 40 against 25, 6 and 7
-        // within 4 %.
-        if a.len() == 9 || (matches!(a.len(), 5..=7) && crate::cpu::vendor_is_amd()) {
+        // Where the ymm kernels are faster on this core (the table, with
+        // its measurements, in `tuning.rs`).
+        if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
             return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
         }
         // SAFETY: the token proves every feature `tf::fixed` enables.
