@@ -129,7 +129,6 @@ pub(crate) fn pow<A: Arith>(f: &A, a: &A::E, e: &[u64]) -> A::E {
 /// products, one inversion of the whole product, then back-substitution.
 /// Zeros are replaced by 1 in the products (selected in constant time) and
 /// restored at the end. `scratch.len() == v.len()`.
-#[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn invert_batch<A: Arith>(
     f: &A,

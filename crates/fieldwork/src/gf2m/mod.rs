@@ -850,6 +850,8 @@ mod one_op {
 
     macro_rules! one_op {
         ($($name:ident<$($lt:lifetime),*>($($ty:ty),*) -> $out:ty = |$b:ident, $($v:ident),*| $body:expr;)*) => {$(
+            // `InvertBatch` is for `Dispatch::invert_batch`, which allocates.
+            #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
             pub(super) struct $name<$($lt,)* F>($(pub(super) $ty),*);
             impl<$($lt,)* F: FieldElement> Computation for $name<$($lt,)* F> {
                 type Output = $out;

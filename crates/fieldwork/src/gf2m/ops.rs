@@ -158,7 +158,6 @@ pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel
     }
     square_slices(k, out1, a1);
 }
-#[cfg(feature = "alloc")]
 #[inline(always)]
 pub(super) fn invert_batch<F: FieldElement, K: Divstep>(k: K, v: &mut [F], scratch: &mut [F]) {
     algorithms::invert_batch(&arith::<F, K>(k), v, scratch, |x| x.is_zero());
