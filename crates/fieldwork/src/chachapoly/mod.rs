@@ -65,6 +65,8 @@ pub use aead;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod tuning;
 
 use crate::chacha20::{Core, nonce_words, xchacha_subkey};
 #[cfg(target_arch = "x86_64")]
@@ -122,24 +124,6 @@ enum Path {
     Avx2Stitched,
 }
 
-/// On a CPU whose ChaCha20 runs on AVX-512, `Path::Best` seals messages
-/// shorter than this with the stitched AVX2 kernel and longer ones in two
-/// passes (AVX-512 ChaCha20, then the IFMA or AVX2 Poly1305): the stitched
-/// kernel's scalar MAC hides behind the rounds where the vector MAC's
-/// setup and the second pass do not pay (the crossover is in the module
-/// docs).
-#[cfg(target_arch = "x86_64")]
-const SEAL_STITCHED_BELOW_ON_AVX512: usize = 1024;
-
-/// [`SEAL_STITCHED_BELOW_ON_AVX512`] for opening, where the MAC runs
-/// first: on AMD (Zen 4) the stitched kernel keeps its lead to 2 KiB; on
-/// Intel (Xeon family 6 model 207) two passes open 1 KiB in 0.75 of its
-/// time and 576 B in 1.19 of it, as when sealing.
-#[cfg(target_arch = "x86_64")]
-fn open_stitched_below_on_avx512() -> usize {
-    if cpu::vendor_is_amd() { 2048 } else { 1024 }
-}
-
 /// The stitched kernel's token and ChaCha20 key words, if `path` runs
 /// `len` bytes through it.
 #[cfg(target_arch = "x86_64")]
@@ -147,12 +131,24 @@ fn stitched(
     core: &Core,
     path: Path,
     len: usize,
-    below_on_avx512: usize,
+    opening: bool,
 ) -> Option<(cpu::Avx2Bmi2, &[u32; 8])> {
     let t = cpu::Avx2Bmi2::get()?;
     let (key, avx512) = core.vector_key()?;
     let take = match path {
-        Path::Best => !avx512 || len < below_on_avx512,
+        // With AVX-512 ChaCha20, stitched below the core's crossover
+        // (`tuning.rs`), two passes above.
+        Path::Best => {
+            !avx512 || {
+                let c = tuning::crossovers();
+                let below = if opening {
+                    c.open_stitched_below
+                } else {
+                    c.seal_stitched_below
+                };
+                len < below as usize
+            }
+        }
         Path::Avx2Stitched => true,
         Path::Portable | Path::Avx2TwoPass | Path::Avx512TwoPass => false,
     };
@@ -208,7 +204,7 @@ fn seal(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = stitched(core, path, buf.len(), SEAL_STITCHED_BELOW_ON_AVX512) {
+    if let Some((t, key)) = stitched(core, path, buf.len(), false) {
         return Ok(avx2::seal(t, key, nonce, aad, buf));
     }
     let mut block0 = core.xor_after_block0(nonce, buf);
@@ -242,7 +238,7 @@ fn open(
         return Err(Error::MessageTooLong);
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = stitched(core, path, buf.len(), open_stitched_below_on_avx512()) {
+    if let Some((t, key)) = stitched(core, path, buf.len(), true) {
         return if avx2::open(t, key, nonce, aad, buf, tag) {
             Ok(())
         } else {

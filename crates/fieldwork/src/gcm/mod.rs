@@ -73,6 +73,7 @@ mod pad;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod stitch;
+mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vaes256;
 #[cfg(target_arch = "x86_64")]
@@ -145,13 +146,9 @@ pub(crate) enum Schedule {
 }
 
 impl Schedule {
-    /// Karatsuba on AMD CPUs, schoolbook elsewhere.
+    /// This CPU's, from the tuning table (`tuning.rs`).
     pub(crate) fn for_this_cpu() -> Schedule {
-        if crate::cpu::vendor_is_amd() {
-            Schedule::Karatsuba
-        } else {
-            Schedule::Schoolbook
-        }
+        tuning::GCM.pick().schedule
     }
 }
 
@@ -196,25 +193,10 @@ impl crate::test_util::SecretSpans for Engine {
     }
 }
 
-/// On Intel CPUs with AVX-512, messages (plaintext and associated data
-/// together) shorter than this run on the ymm kernel: between the 77
-/// bytes where it is measured faster and the 269 where it is not (see
-/// [`Split`]).
-#[cfg(target_arch = "x86_64")]
-const NARROW_BELOW_INTEL: usize = 160;
-
 /// The zmm and ymm engines of one key, for CPUs with AVX-512: the zmm
 /// kernel's short-message path (byte-masked zmm loads and stores, the zmm
 /// set-up of a call) costs more than the whole ymm kernel on short
-/// messages. On Zen 4 (AMD EPYC family 25 model 17) AES-128-GCM sealing
-/// 16 B took 299 cycles against 181, 256 B 329 against 269, and the zmm
-/// kernel wins from 1 KiB (AES-128) or 1.5 KiB (AES-256) (`peer-bench
-/// --filter gcm`, columns `vaes-avx512` and `vaes-avx2-karatsuba`,
-/// 2026-11-24). On an Intel Xeon (family 6 model 207, 2026-11-25, same
-/// command) the ymm kernel wins by less and for less long: 16 B 161 against
-/// 183 cycles (decryption 151 against 181), 64 B 167 against 183; at 256 B
-/// the two are level for sealing and the zmm kernel is 14 % faster for
-/// opening, so Intel's crossover is [`NARROW_BELOW_INTEL`].
+/// messages; the crossover is measured per core (`tuning.rs`).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone)]
 struct Split {
@@ -279,15 +261,11 @@ impl Engine {
     /// crossover measured on this CPU's vendor (see [`Split`]).
     #[cfg(target_arch = "x86_64")]
     fn vaes512_split(key: &[u8]) -> Option<Engine> {
-        let narrow_below = match (crate::cpu::vendor_is_amd(), key.len()) {
-            (true, 16) => 1024,
-            (true, _) => 1536,
-            (false, _) => NARROW_BELOW_INTEL,
-        };
+        let tuning = tuning::GCM.pick();
         Some(Engine::Vaes512Split(Split {
             wide: vaes512::Key::new(cpu::VaesAvx512::get()?, key),
-            narrow: vaes256::Key::new(cpu::VaesAvx2::get()?, key, Schedule::for_this_cpu()),
-            narrow_below,
+            narrow: vaes256::Key::new(cpu::VaesAvx2::get()?, key, tuning.schedule),
+            narrow_below: tuning.narrow_below(key.len()),
         }))
     }
 

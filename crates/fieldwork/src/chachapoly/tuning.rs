@@ -1,0 +1,99 @@
+//! ChaCha20-Poly1305's tuning table ([`crate::tuning`]): on a CPU whose
+//! ChaCha20 runs on AVX-512, the lengths below which `Path::Best` runs the
+//! stitched AVX2 kernel (its scalar MAC hidden behind the rounds) rather
+//! than two passes (AVX-512 ChaCha20, then the IFMA or AVX2 Poly1305).
+//! The length of a message is public; the choice is made per call from
+//! the crossovers picked once per process.
+#![forbid(unsafe_code)]
+
+use crate::cpu::Vendor;
+use crate::tuning::{Cores, Entry, Table};
+
+/// One core's crossovers, in bytes of plaintext or ciphertext.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Crossovers {
+    /// Sealing: stitched below this length.
+    pub(crate) seal_stitched_below: u32,
+    /// Opening (the MAC runs first): stitched below this length.
+    pub(crate) open_stitched_below: u32,
+}
+
+/// The table.
+pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
+    entries: &[Entry {
+        cores: Cores::Vendor(Vendor::Amd),
+        value: Crossovers {
+            seal_stitched_below: 1024,
+            open_stitched_below: 2048,
+        },
+        measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --chachapoly-sweep and \
+                   --filter chachapoly: two passes seal faster from 1 KiB; when opening the \
+                   stitched kernel keeps its lead to 2 KiB",
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: Crossovers {
+            seal_stitched_below: 1024,
+            open_stitched_below: 1024,
+        },
+        measured: "Intel Xeon (family 6 model 207), peer-bench --filter chachapoly: two \
+                   passes open 1 KiB in 0.75 of the stitched kernel's time and 576 B in 1.19 \
+                   of it, as when sealing",
+    },
+};
+
+/// [`CHACHAPOLY`] for this CPU, picked once.
+pub(crate) fn crossovers() -> Crossovers {
+    use core::sync::atomic::{AtomicU64, Ordering};
+    // 0: not picked yet; else 1 << 63 | open << 32 | seal.
+    static PICKED: AtomicU64 = AtomicU64::new(0);
+    match PICKED.load(Ordering::Relaxed) {
+        0 => {
+            let c = CHACHAPOLY.pick();
+            let packed = (1 << 63)
+                | (u64::from(c.open_stitched_below) << 32)
+                | u64::from(c.seal_stitched_below);
+            PICKED.store(packed, Ordering::Relaxed);
+            c
+        }
+        // The fields stored above, each below 2^31.
+        p => Crossovers {
+            seal_stitched_below: p as u32,
+            open_stitched_below: ((p >> 32) as u32) & 0x7fff_ffff,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Core;
+
+    #[test]
+    fn the_measured_cores_get_their_entries_and_the_cache_agrees() {
+        let zen4 = CHACHAPOLY
+            .entry_for(Core {
+                vendor: Vendor::Amd,
+                family: 25,
+                model: 17,
+            })
+            .value;
+        assert_eq!(
+            (zen4.seal_stitched_below, zen4.open_stitched_below),
+            (1024, 2048)
+        );
+        let xeon = CHACHAPOLY
+            .entry_for(Core {
+                vendor: Vendor::Intel,
+                family: 6,
+                model: 207,
+            })
+            .value;
+        assert_eq!(
+            (xeon.seal_stitched_below, xeon.open_stitched_below),
+            (1024, 1024)
+        );
+        assert_eq!(crossovers(), CHACHAPOLY.pick());
+        assert_eq!(crossovers(), crossovers());
+    }
+}
