@@ -187,12 +187,12 @@ pub(super) fn mul(_: Clmul, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let f0 = clmul::<0x00>(a.1, b.1);
     let f1 = clmul::<0x11>(a.1, b.1);
     let f2 = xor(clmul::<0x01>(a.1, b.1), clmul::<0x10>(a.1, b.1));
-    let g0 = clmul::<0x00>(u, v);
-    let g1 = clmul::<0x11>(u, v);
-    let g2 = xor(clmul::<0x01>(u, v), clmul::<0x10>(u, v));
     let e0 = clmul::<0x00>(a.0, b.0);
     let e1 = clmul::<0x11>(a.0, b.0);
     let e2 = xor(clmul::<0x01>(a.0, b.0), clmul::<0x10>(a.0, b.0));
+    let g0 = clmul::<0x00>(u, v);
+    let g1 = clmul::<0x11>(u, v);
+    let g2 = xor(clmul::<0x01>(u, v), clmul::<0x10>(u, v));
     // D = E + (E + F + G)·x^128 + F·x^256, with each of E, F, G as
     // p0 + p2·x^64 + p1·x^128 (p2 the middle term): the middle terms of
     // the x^128 row are one sum, k, shifted once.
