@@ -791,8 +791,8 @@ const _: () = assert!(
 );
 
 /// Measured fixed-kernel costs (ticks a call, sizes 0..=32; 0 = no fixed
-/// kernel; 2026-11-21, the machine of the module docs, at commit 57eff92's
-/// kernels), see the module docs.
+/// kernel; measured on the machine of the module docs), see the module
+/// docs.
 const PORTABLE_FIXED: [u32; 33] = [
     0, 48, 109, 210, 347, 523, 698, 890, 1037, 2318, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0,
@@ -831,8 +831,8 @@ impl Planned for super::clmul::ClmulKernel {
 }
 
 /// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between cost
-/// as the next limb count. 25–32 words: 255 ticks (peer-bench, 32 words,
-/// 2026-11-21) since each limb count has its own non-inlined kernel; they
+/// as the next limb count. 25–32 words: 255 ticks (peer-bench, 32 words)
+/// since each limb count has its own non-inlined kernel; they
 /// measured 327 while the four were inlined into one function.
 #[cfg(target_arch = "x86_64")]
 const ZMM_FIXED: [u32; 33] = [
@@ -854,7 +854,7 @@ impl Planned for super::vpclmul::ZmmKernel {
 }
 
 /// The ymm backend's fixed kernels (`ymm.rs`), measured on Zen 3
-/// (2026-11-23, independent products through `mul_into_with_scratch`,
+/// (independent products through `mul_into_with_scratch`,
 /// less 15 ticks of call overhead as for PCLMULQDQ): 1–5 words xmm lanes,
 /// 6–8 two 4-word limbs, 9–12 three, 13–16 four, … 29–32 eight; sizes in
 /// between cost as the next limb count.

@@ -242,7 +242,7 @@ mod tf {
     /// registers instead of the SSE build's 16 (the 9-word kernel stops
     /// spilling). 8 words is one zmm 8×8 product; 10–16, 17–24 and 25–32
     /// the zmm formulas over 2, 3 and 4 limbs, zero-padded. Chosen by
-    /// peer-bench (2026-11-21, median ticks per chained `mul_into` with
+    /// peer-bench (median ticks per chained `mul_into` with
     /// constant-length chaining copies), lanes here against the same
     /// formulas in the SSE build and against one zero-padded zmm limb:
     ///
@@ -364,8 +364,8 @@ mod tf {
     /// Defines `$name`: the `N`-word product by a formula of [`formulas`] on
     /// xmm lanes, compiled with AVX-512 (VEX/EVEX encodings, 32 vector
     /// registers). The 1-word kernel is inlined into [`fixed`] (one call
-    /// level less: 15–17 → 11–13 ticks a chained `mul_into`, peer-bench
-    /// 2026-11-21); the others keep their own frames.
+    /// level less: 15–17 → 11–13 ticks a chained `mul_into`, peer-bench);
+    /// the others keep their own frames.
     macro_rules! lane_products {
         ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
             $(#[$inl])?

@@ -162,8 +162,7 @@ impl core::error::Error for Error {}
 /// 4: the IFMA powers without their stored `20·r₁`, `20·r₂` (24 bytes a
 /// power, the state 464 → 320 bytes): streaming no faster (16 B 190
 /// against 186 cycles, 64 B 225 against 221), the one-shot [`tag`] at 64 B
-/// slower (104 → 113); `peer-bench --filter poly1305` back to back,
-/// 2026-11-24.
+/// slower (104 → 113); `peer-bench --filter poly1305` back to back.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Engine {
