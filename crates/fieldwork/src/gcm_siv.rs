@@ -39,7 +39,7 @@
 //!
 //! # Backends
 //!
-//! Chosen once per key, best first; each is POLYVAL on its tier and the
+//! Chosen once per key, best first; each is POLYVAL on its dispatch and the
 //! counter mode of `aes/ctr.rs`:
 //!
 //! - `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
@@ -141,10 +141,10 @@ impl fmt::Display for Error {
 #[cfg(feature = "std")]
 impl std::error::Error for Error {}
 
-/// The instruction-set tier of a key: which counter-mode kernel and which
+/// The instruction-set dispatch of a key: which counter-mode kernel and which
 /// POLYVAL kernel its messages use.
 #[derive(Clone, Copy)]
-enum Tier {
+enum Dispatch {
     Portable,
     #[cfg(target_arch = "x86_64")]
     AesNi,
@@ -154,101 +154,103 @@ enum Tier {
     Vaes512(cpu::VaesAvx512, cpu::VaesAvx2),
 }
 
-impl Tier {
-    fn best() -> Tier {
+impl Dispatch {
+    fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Tier::vaes512() {
+        if let Some(t) = Dispatch::vaes512() {
             return t;
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Tier::vaes256() {
+        if let Some(t) = Dispatch::vaes256() {
             return t;
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Tier::aesni() {
+        if let Some(t) = Dispatch::aesni() {
             return t;
         }
-        Tier::Portable
+        Dispatch::Portable
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn aesni() -> Option<Tier> {
-        cpu::AesClmul::get().map(|_| Tier::AesNi)
+    fn aesni() -> Option<Dispatch> {
+        cpu::AesClmul::get().map(|_| Dispatch::AesNi)
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn vaes256() -> Option<Tier> {
-        cpu::VaesAvx2::get().map(Tier::Vaes256)
+    fn vaes256() -> Option<Dispatch> {
+        cpu::VaesAvx2::get().map(Dispatch::Vaes256)
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn vaes512() -> Option<Tier> {
-        Some(Tier::Vaes512(
+    fn vaes512() -> Option<Dispatch> {
+        Some(Dispatch::Vaes512(
             cpu::VaesAvx512::get()?,
             cpu::VaesAvx2::get()?,
         ))
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn aesni() -> Option<Tier> {
+    fn aesni() -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn vaes256() -> Option<Tier> {
+    fn vaes256() -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn vaes512() -> Option<Tier> {
+    fn vaes512() -> Option<Dispatch> {
         None
     }
 
     fn name(self) -> &'static str {
         match self {
-            Tier::Portable => "portable",
+            Dispatch::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
-            Tier::AesNi => "aes-ni",
+            Dispatch::AesNi => "aes-ni",
             #[cfg(target_arch = "x86_64")]
-            Tier::Vaes256(_) => "vaes-avx2",
+            Dispatch::Vaes256(_) => "vaes-avx2",
             #[cfg(target_arch = "x86_64")]
-            Tier::Vaes512(..) => "vaes-avx512",
+            Dispatch::Vaes512(..) => "vaes-avx512",
         }
     }
 
-    /// An AES key on this tier's block cipher.
+    /// An AES key on this dispatch's block cipher.
     #[inline]
     fn aes(self, key: &[u8]) -> AesKey {
         match self {
-            Tier::Portable => AesKey::new_portable(key),
+            Dispatch::Portable => AesKey::new_portable(key),
             #[cfg(target_arch = "x86_64")]
             _ => AesKey::new(key),
         }
     }
 
-    /// A POLYVAL state keyed by `h` on this tier's kernel.
+    /// A POLYVAL state keyed by `h` on this dispatch's kernel.
     fn polyval(self, h: &[u8; 16]) -> Polyval {
         match self {
-            Tier::Portable => Polyval::new_portable(h),
+            Dispatch::Portable => Polyval::new_portable(h),
             #[cfg(target_arch = "x86_64")]
-            Tier::AesNi => Polyval::new_pclmulqdq(h).unwrap_or_else(|| Polyval::new_portable(h)),
+            Dispatch::AesNi => {
+                Polyval::new_pclmulqdq(h).unwrap_or_else(|| Polyval::new_portable(h))
+            }
             #[cfg(target_arch = "x86_64")]
-            Tier::Vaes256(_) => {
+            Dispatch::Vaes256(_) => {
                 Polyval::new_ymm_tier(h).unwrap_or_else(|| Polyval::new_portable(h))
             }
             #[cfg(target_arch = "x86_64")]
-            Tier::Vaes512(..) => Polyval::new(h),
+            Dispatch::Vaes512(..) => Polyval::new(h),
         }
     }
 
-    /// The kernel of [`crate::ghash::polyval_short`] on this tier.
+    /// The kernel of [`crate::ghash::polyval_short`] on this dispatch.
     fn short_polyval(self) -> ShortPolyval {
         match self {
-            Tier::Portable => ShortPolyval::Portable,
+            Dispatch::Portable => ShortPolyval::Portable,
             #[cfg(target_arch = "x86_64")]
-            Tier::AesNi => cpu::Clmul::get().map_or(ShortPolyval::Portable, ShortPolyval::Xmm),
+            Dispatch::AesNi => cpu::Clmul::get().map_or(ShortPolyval::Portable, ShortPolyval::Xmm),
             #[cfg(target_arch = "x86_64")]
-            Tier::Vaes256(t) | Tier::Vaes512(_, t) => ShortPolyval::Ymm(t.avx2_clmul()),
+            Dispatch::Vaes256(t) | Dispatch::Vaes512(_, t) => ShortPolyval::Ymm(t.avx2_clmul()),
         }
     }
 
@@ -258,14 +260,16 @@ impl Tier {
         #[cfg(target_arch = "x86_64")]
         if let AesKey::AesNi(t, rk) = key {
             match self {
-                Tier::Vaes512(t512, t256) if data.len() >= ZMM_FROM => {
+                Dispatch::Vaes512(t512, t256) if data.len() >= ZMM_FROM => {
                     let done = ctr::xor_zmm(t512, rk, ctr, data);
                     let next = aes::add32(ctr, (done / 16) as u32);
                     if let Some(rest) = data.get_mut(done..) {
                         ctr::xor_ymm(t256, rk, next, rest);
                     }
                 }
-                Tier::Vaes512(_, t256) | Tier::Vaes256(t256) => ctr::xor_ymm(t256, rk, ctr, data),
+                Dispatch::Vaes512(_, t256) | Dispatch::Vaes256(t256) => {
+                    ctr::xor_ymm(t256, rk, ctr, data)
+                }
                 _ => ctr::xor_xmm(*t, rk, ctr, data),
             }
             return;
@@ -293,14 +297,14 @@ impl Drop for MessageKeys {
     }
 }
 
-/// One key-generating key on one tier (the key types below wrap it).
+/// One key-generating key on one dispatch (the key types below wrap it).
 #[derive(Clone)]
 struct Engine {
     kgk: AesKey,
     /// 16 or 32: the length of the key-generating key and of the
     /// message-encryption key.
     key_len: usize,
-    tier: Tier,
+    dispatch: Dispatch,
 }
 
 /// POLYVAL inputs (the zero-padded associated data and message and the
@@ -349,11 +353,11 @@ fn padding(len: usize) -> &'static [u8] {
 }
 
 impl Engine {
-    fn new(key: &[u8], tier: Tier) -> Engine {
+    fn new(key: &[u8], dispatch: Dispatch) -> Engine {
         Engine {
-            kgk: tier.aes(key),
+            kgk: dispatch.aes(key),
             key_len: key.len(),
-            tier,
+            dispatch,
         }
     }
 
@@ -386,9 +390,9 @@ impl Engine {
         keys
     }
 
-    /// The message-encryption key of `keys`, expanded on this tier.
+    /// The message-encryption key of `keys`, expanded on this dispatch.
     fn enc_key(&self, keys: &MessageKeys) -> AesKey {
-        self.tier
+        self.dispatch
             .aes(keys.enc.get(..self.key_len).unwrap_or_default())
     }
 
@@ -425,14 +429,14 @@ impl Engine {
                 .unwrap_or_default()
                 .copy_from_slice(&lengths);
             let s = polyval_short(
-                self.tier.short_polyval(),
+                self.dispatch.short_polyval(),
                 &keys.auth,
                 flat.get(..m_end + 16).unwrap_or_default(),
             );
             crate::wipe::wipe(&mut copy);
             s
         } else {
-            let mut p = self.tier.polyval(&keys.auth);
+            let mut p = self.dispatch.polyval(&keys.auth);
             p.update(aad);
             p.update(padding(aad.len()));
             p.update(msg);
@@ -468,7 +472,7 @@ impl Engine {
         let keys = self.derive(nonce);
         let enc = self.enc_key(&keys);
         let tag = self.tag(&keys, &enc, nonce, aad, buf);
-        self.tier.ctr(&enc, Engine::counter(tag), buf);
+        self.dispatch.ctr(&enc, Engine::counter(tag), buf);
         Ok(tag.to_le_bytes())
     }
 
@@ -482,7 +486,7 @@ impl Engine {
         Engine::check_lengths(aad, buf)?;
         let keys = self.derive(nonce);
         let enc = self.enc_key(&keys);
-        self.tier
+        self.dispatch
             .ctr(&enc, Engine::counter(u128::from_le_bytes(*tag)), buf);
         let mut expected = self.tag(&keys, &enc, nonce, aad, buf).to_le_bytes();
         crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
@@ -540,27 +544,27 @@ macro_rules! gcm_siv_type {
             /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
             /// `portable`.
             pub fn backend_name(&self) -> &'static str {
-                self.engine.tier.name()
+                self.engine.dispatch.name()
             }
 
             #[doc(hidden)]
             pub fn new_portable(key: &[u8; $bytes]) -> $name {
-                $name { engine: Engine::new(key, Tier::Portable) }
+                $name { engine: Engine::new(key, Dispatch::Portable) }
             }
 
             #[doc(hidden)]
             pub fn new_aesni(key: &[u8; $bytes]) -> Option<$name> {
-                Tier::aesni().map(|t| $name { engine: Engine::new(key, t) })
+                Dispatch::aesni().map(|t| $name { engine: Engine::new(key, t) })
             }
 
             #[doc(hidden)]
             pub fn new_vaes256(key: &[u8; $bytes]) -> Option<$name> {
-                Tier::vaes256().map(|t| $name { engine: Engine::new(key, t) })
+                Dispatch::vaes256().map(|t| $name { engine: Engine::new(key, t) })
             }
 
             #[doc(hidden)]
             pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
-                Tier::vaes512().map(|t| $name { engine: Engine::new(key, t) })
+                Dispatch::vaes512().map(|t| $name { engine: Engine::new(key, t) })
             }
 
             /// One instance per backend this CPU can run, portable first
@@ -578,7 +582,7 @@ macro_rules! gcm_siv_type {
 
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> $name {
-                $name { engine: Engine::new(key.as_slice(), Tier::best()) }
+                $name { engine: Engine::new(key.as_slice(), Dispatch::best()) }
             }
         }
 
@@ -620,7 +624,7 @@ mod stage_probe {
     #[test]
     #[ignore]
     fn stage_ticks() {
-        let e = Engine::new(&[7u8; 16], Tier::best());
+        let e = Engine::new(&[7u8; 16], Dispatch::best());
         let aad = [0x11u8; 13];
         let mut buf = [0x5au8; 16];
         let mut nonce = [3u8; 12];
@@ -650,7 +654,7 @@ mod stage_probe {
             });
             time!("polyval alone", {
                 let k = e.derive(black_box(&nonce));
-                let mut p = e.tier.polyval(&k.auth);
+                let mut p = e.dispatch.polyval(&k.auth);
                 p.update(black_box(&[0u8; 48]));
                 p.finalize()[0]
             });

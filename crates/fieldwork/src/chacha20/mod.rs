@@ -91,7 +91,7 @@ pub const MAX_KEYSTREAM_BYTES: u64 = 64 << 32;
 
 /// The backend, chosen once per key.
 #[derive(Clone, Copy, Debug)]
-enum Engine {
+enum Dispatch {
     #[cfg(target_arch = "x86_64")]
     Avx512(cpu::Avx512),
     #[cfg(target_arch = "x86_64")]
@@ -99,26 +99,26 @@ enum Engine {
     Portable,
 }
 
-impl Engine {
-    fn best() -> Engine {
+impl Dispatch {
+    fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512::get() {
-            return Engine::Avx512(t);
+            return Dispatch::Avx512(t);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2::get() {
-            return Engine::Avx2(t);
+            return Dispatch::Avx2(t);
         }
-        Engine::Portable
+        Dispatch::Portable
     }
 
     fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512(_) => "avx512",
+            Dispatch::Avx512(_) => "avx512",
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(_) => "avx2",
-            Engine::Portable => "portable",
+            Dispatch::Avx2(_) => "avx2",
+            Dispatch::Portable => "portable",
         }
     }
 }
@@ -127,25 +127,25 @@ impl Engine {
 /// the stream ciphers and the AEADs. Zeroized on drop.
 #[derive(Clone)]
 pub(crate) struct Core {
-    engine: Engine,
+    engine: Dispatch,
     key: [u32; 8],
 }
 
 impl Core {
     pub(crate) fn new(key: &[u8; 32]) -> Core {
-        Core::with_engine(key, Engine::best())
+        Core::with_engine(key, Dispatch::best())
     }
 
     /// The key on the portable backend.
     pub(crate) fn new_portable(key: &[u8; 32]) -> Core {
-        Core::with_engine(key, Engine::Portable)
+        Core::with_engine(key, Dispatch::Portable)
     }
 
     /// The key on the AVX2 backend, if this CPU runs it.
     pub(crate) fn new_avx2(key: &[u8; 32]) -> Option<Core> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2::get() {
-            return Some(Core::with_engine(key, Engine::Avx2(t)));
+            return Some(Core::with_engine(key, Dispatch::Avx2(t)));
         }
         let _ = key;
         None
@@ -155,13 +155,13 @@ impl Core {
     pub(crate) fn new_avx512(key: &[u8; 32]) -> Option<Core> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512::get() {
-            return Some(Core::with_engine(key, Engine::Avx512(t)));
+            return Some(Core::with_engine(key, Dispatch::Avx512(t)));
         }
         let _ = key;
         None
     }
 
-    fn with_engine(key: &[u8; 32], engine: Engine) -> Core {
+    fn with_engine(key: &[u8; 32], engine: Dispatch) -> Core {
         Core {
             engine,
             key: le_words(key),
@@ -177,10 +177,10 @@ impl Core {
     pub(crate) fn xor(&self, nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
         match self.engine {
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512(t) => avx512::xor(t, &self.key, nonce, counter, data),
+            Dispatch::Avx512(t) => avx512::xor(t, &self.key, nonce, counter, data),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(t) => avx2::xor(t, &self.key, nonce, counter, data),
-            Engine::Portable => portable::xor(&self.key, nonce, counter, data),
+            Dispatch::Avx2(t) => avx2::xor(t, &self.key, nonce, counter, data),
+            Dispatch::Portable => portable::xor(&self.key, nonce, counter, data),
         }
     }
 
@@ -188,7 +188,7 @@ impl Core {
     pub(crate) fn block(&self, nonce: &[u32; 3], counter: u32) -> [u8; 64] {
         match self.engine {
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(t) => avx2::block(t, &self.key, nonce, counter),
+            Dispatch::Avx2(t) => avx2::block(t, &self.key, nonce, counter),
             _ => {
                 let mut b = [0u8; 64];
                 portable::xor(&self.key, nonce, counter, &mut b);
@@ -203,9 +203,9 @@ impl Core {
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn vector_key(&self) -> Option<(&[u32; 8], bool)> {
         match self.engine {
-            Engine::Avx2(_) => Some((&self.key, false)),
-            Engine::Avx512(_) => Some((&self.key, true)),
-            Engine::Portable => None,
+            Dispatch::Avx2(_) => Some((&self.key, false)),
+            Dispatch::Avx512(_) => Some((&self.key, true)),
+            Dispatch::Portable => None,
         }
     }
 
@@ -215,7 +215,7 @@ impl Core {
     pub(crate) fn xor_after_block0(&self, nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
         match self.engine {
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(t) => avx2::xor_after_block0(t, &self.key, nonce, data),
+            Dispatch::Avx2(t) => avx2::xor_after_block0(t, &self.key, nonce, data),
             _ => {
                 let b = self.block(nonce, 0);
                 self.xor(nonce, 1, data);
@@ -256,7 +256,7 @@ pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
 /// of `key` with the 16-byte `nonce` in the counter and nonce words, without
 /// the final addition; words 0–3 and 12–15 are the 32-byte subkey.
 pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
-    let core = Core::with_engine(key, Engine::Portable);
+    let core = Core::with_engine(key, Dispatch::Portable);
     let [n0, n1, n2, n3] = le_words::<4>(nonce);
     // The block function adds the input back; subtract it again to get the
     // rounds' output alone.
@@ -376,7 +376,10 @@ impl ChaCha20 {
 
     #[doc(hidden)]
     pub fn new_portable(key: &[u8; 32], nonce: &[u8; 12]) -> ChaCha20 {
-        ChaCha20::from_core(Core::with_engine(key, Engine::Portable), nonce_words(nonce))
+        ChaCha20::from_core(
+            Core::with_engine(key, Dispatch::Portable),
+            nonce_words(nonce),
+        )
     }
 
     #[doc(hidden)]
@@ -384,7 +387,7 @@ impl ChaCha20 {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2::get() {
             return Some(ChaCha20::from_core(
-                Core::with_engine(key, Engine::Avx2(t)),
+                Core::with_engine(key, Dispatch::Avx2(t)),
                 nonce_words(nonce),
             ));
         }
@@ -397,7 +400,7 @@ impl ChaCha20 {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512::get() {
             return Some(ChaCha20::from_core(
-                Core::with_engine(key, Engine::Avx512(t)),
+                Core::with_engine(key, Dispatch::Avx512(t)),
                 nonce_words(nonce),
             ));
         }

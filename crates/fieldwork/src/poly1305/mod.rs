@@ -165,7 +165,7 @@ impl core::error::Error for Error {}
 /// slower (104 → 113); `peer-bench --filter poly1305` back to back.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
-enum Engine {
+enum Dispatch {
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::Key),
     /// The AVX2 default: per call, Goll–Gueron or complete decimation,
@@ -179,88 +179,88 @@ enum Engine {
     Portable(portable::Key),
 }
 
-impl Engine {
+impl Dispatch {
     /// The best backend this CPU runs.
     ///
     /// Each arm builds its variant directly (not through the `Option`s of
-    /// the constructors below): the `Option<Engine>` temporaries cost a
+    /// the constructors below): the `Option<Dispatch>` temporaries cost a
     /// `memcpy` of the whole engine per instance.
     #[inline]
-    fn best(key: &[u8; 32]) -> Engine {
+    fn best(key: &[u8; 32]) -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         {
             if let Some(t) = cpu::Avx512Ifma::get() {
-                return Engine::Ifma(ifma::Key::new(t, key));
+                return Dispatch::Ifma(ifma::Key::new(t, key));
             }
             if let Some(t) = cpu::Avx2::get() {
-                return Engine::Avx2(avx2::Key::new(t, key));
+                return Dispatch::Avx2(avx2::Key::new(t, key));
             }
         }
-        Engine::portable(key)
+        Dispatch::portable(key)
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn ifma(key: &[u8; 32]) -> Option<Engine> {
-        Some(Engine::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)))
+    fn ifma(key: &[u8; 32]) -> Option<Dispatch> {
+        Some(Dispatch::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)))
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn ifma(_key: &[u8; 32]) -> Option<Engine> {
+    fn ifma(_key: &[u8; 32]) -> Option<Dispatch> {
         None
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn avx2(key: &[u8; 32]) -> Option<Engine> {
-        Some(Engine::Avx2(avx2::Key::new(cpu::Avx2::get()?, key)))
+    fn avx2(key: &[u8; 32]) -> Option<Dispatch> {
+        Some(Dispatch::Avx2(avx2::Key::new(cpu::Avx2::get()?, key)))
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn avx2(_key: &[u8; 32]) -> Option<Engine> {
+    fn avx2(_key: &[u8; 32]) -> Option<Dispatch> {
         None
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn avx2_decimation(key: &[u8; 32]) -> Option<Engine> {
-        Some(Engine::Avx2Decimation(avx2::Key::new(
+    fn avx2_decimation(key: &[u8; 32]) -> Option<Dispatch> {
+        Some(Dispatch::Avx2Decimation(avx2::Key::new(
             cpu::Avx2::get()?,
             key,
         )))
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn avx2_goll_gueron(key: &[u8; 32]) -> Option<Engine> {
-        Some(Engine::Avx2GollGueron(avx2::Key::new(
+    fn avx2_goll_gueron(key: &[u8; 32]) -> Option<Dispatch> {
+        Some(Dispatch::Avx2GollGueron(avx2::Key::new(
             cpu::Avx2::get()?,
             key,
         )))
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn avx2_decimation(_key: &[u8; 32]) -> Option<Engine> {
+    fn avx2_decimation(_key: &[u8; 32]) -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn avx2_goll_gueron(_key: &[u8; 32]) -> Option<Engine> {
+    fn avx2_goll_gueron(_key: &[u8; 32]) -> Option<Dispatch> {
         None
     }
 
     /// Backends read `r`, the key's first 16 bytes, only.
-    fn portable(key: &[u8; 32]) -> Engine {
-        Engine::Portable(portable::Key::new(key))
+    fn portable(key: &[u8; 32]) -> Dispatch {
+        Dispatch::Portable(portable::Key::new(key))
     }
 
     fn name(&self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Ifma(_) => "avx512ifma",
+            Dispatch::Ifma(_) => "avx512ifma",
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(_) => "avx2",
+            Dispatch::Avx2(_) => "avx2",
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2Decimation(_) => "avx2-decimation",
+            Dispatch::Avx2Decimation(_) => "avx2-decimation",
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2GollGueron(_) => "avx2-goll-gueron",
-            Engine::Portable(_) => "portable",
+            Dispatch::Avx2GollGueron(_) => "avx2-goll-gueron",
+            Dispatch::Portable(_) => "portable",
         }
     }
 
@@ -268,10 +268,12 @@ impl Engine {
     fn scalar(&self) -> &portable::Key {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Ifma(k) => k.scalar(),
+            Dispatch::Ifma(k) => k.scalar(),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(k) | Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => k.scalar(),
-            Engine::Portable(k) => k,
+            Dispatch::Avx2(k) | Dispatch::Avx2Decimation(k) | Dispatch::Avx2GollGueron(k) => {
+                k.scalar()
+            }
+            Dispatch::Portable(k) => k,
         }
     }
 
@@ -280,23 +282,23 @@ impl Engine {
         debug_assert_eq!(data.len() % 16, 0);
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Ifma(k) => k.blocks(h, data, false),
+            Dispatch::Ifma(k) => k.blocks(h, data, false),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(k) => k.blocks_best(h, data),
+            Dispatch::Avx2(k) => k.blocks_best(h, data),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
+            Dispatch::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2GollGueron(k) => k.blocks_goll_gueron(h, data, false),
-            Engine::Portable(k) => k.blocks(h, data),
+            Dispatch::Avx2GollGueron(k) => k.blocks_goll_gueron(h, data, false),
+            Dispatch::Portable(k) => k.blocks(h, data),
         }
     }
 
-    /// [`Engine::blocks`] for the key's last input: the IFMA key then
+    /// [`Dispatch::blocks`] for the key's last input: the IFMA key then
     /// keeps no powers (see [`ifma::Key::blocks_once`]).
     fn blocks_once(&mut self, h: &mut portable::Acc, data: &[u8]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Ifma(k) => k.blocks_once(h, data),
+            Dispatch::Ifma(k) => k.blocks_once(h, data),
             _ => self.blocks(h, data),
         }
     }
@@ -307,11 +309,11 @@ impl Engine {
         debug_assert_eq!(data.len() % 16, 0);
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(k) => k.blocks_tail_best(h, data, tail),
+            Dispatch::Avx2(k) => k.blocks_tail_best(h, data, tail),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2Decimation(k) => k.blocks_tail_decimation(h, data, tail, false),
+            Dispatch::Avx2Decimation(k) => k.blocks_tail_decimation(h, data, tail, false),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2GollGueron(k) => k.blocks_tail_goll_gueron(h, data, tail, false),
+            Dispatch::Avx2GollGueron(k) => k.blocks_tail_goll_gueron(h, data, tail, false),
             _ => {
                 self.blocks_once(h, data);
                 tail.absorb(self.scalar(), h);
@@ -360,7 +362,7 @@ fn s_of(key: &[u8; 32]) -> u128 {
 /// ```
 #[derive(Clone)]
 pub struct Poly1305 {
-    engine: Engine,
+    engine: Dispatch,
     h: portable::Acc,
     s: u128,
     buf: [u8; 16],
@@ -372,11 +374,11 @@ impl Poly1305 {
     /// fastest backend.
     #[inline]
     pub fn new(key: &[u8; 32]) -> Poly1305 {
-        // The struct literal takes `Engine::best` directly (not through
+        // The struct literal takes `Dispatch::best` directly (not through
         // `with_engine`) so that the engine is built in place.
         let s = s_of(key);
         Poly1305 {
-            engine: Engine::best(key),
+            engine: Dispatch::best(key),
             h: [0; 3],
             s,
             buf: [0; 16],
@@ -388,7 +390,7 @@ impl Poly1305 {
     /// the key's last 16 bytes. Inlined so that the engine is built in
     /// place rather than copied (a `memcpy` call per instance otherwise).
     #[inline(always)]
-    fn with_engine(key: &[u8; 32], engine: Engine) -> Poly1305 {
+    fn with_engine(key: &[u8; 32], engine: Dispatch) -> Poly1305 {
         Poly1305 {
             engine,
             h: [0; 3],
@@ -478,28 +480,28 @@ impl Poly1305 {
 
     #[doc(hidden)]
     pub fn new_portable(key: &[u8; 32]) -> Poly1305 {
-        Poly1305::with_engine(key, Engine::portable(key))
+        Poly1305::with_engine(key, Dispatch::portable(key))
     }
 
     #[doc(hidden)]
     pub fn new_ifma(key: &[u8; 32]) -> Option<Poly1305> {
-        Engine::ifma(key).map(|e| Poly1305::with_engine(key, e))
+        Dispatch::ifma(key).map(|e| Poly1305::with_engine(key, e))
     }
 
     /// The AVX2 default (Goll–Gueron or complete decimation per call).
     #[doc(hidden)]
     pub fn new_avx2(key: &[u8; 32]) -> Option<Poly1305> {
-        Engine::avx2(key).map(|e| Poly1305::with_engine(key, e))
+        Dispatch::avx2(key).map(|e| Poly1305::with_engine(key, e))
     }
 
     #[doc(hidden)]
     pub fn new_avx2_goll_gueron(key: &[u8; 32]) -> Option<Poly1305> {
-        Engine::avx2_goll_gueron(key).map(|e| Poly1305::with_engine(key, e))
+        Dispatch::avx2_goll_gueron(key).map(|e| Poly1305::with_engine(key, e))
     }
 
     #[doc(hidden)]
     pub fn new_avx2_decimation(key: &[u8; 32]) -> Option<Poly1305> {
-        Engine::avx2_decimation(key).map(|e| Poly1305::with_engine(key, e))
+        Dispatch::avx2_decimation(key).map(|e| Poly1305::with_engine(key, e))
     }
 
     /// One instance per backend this CPU can run, portable first (tests and
@@ -530,12 +532,12 @@ impl crate::test_util::SecretSpans for Poly1305 {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
         match &self.engine {
             #[cfg(target_arch = "x86_64")]
-            Engine::Ifma(k) => k.secret_spans(s),
+            Dispatch::Ifma(k) => k.secret_spans(s),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(k) | Engine::Avx2Decimation(k) | Engine::Avx2GollGueron(k) => {
+            Dispatch::Avx2(k) | Dispatch::Avx2Decimation(k) | Dispatch::Avx2GollGueron(k) => {
                 k.secret_spans(s)
             }
-            Engine::Portable(k) => k.secret_spans(s),
+            Dispatch::Portable(k) => k.secret_spans(s),
         }
         s.secret("accumulator h", &self.h);
         s.secret("s", &self.s);
@@ -553,7 +555,7 @@ impl fmt::Debug for Poly1305 {
 }
 
 /// Whole blocks from which the one-shot [`tag`] and the AEAD's tag hand
-/// their last blocks to [`Engine::blocks_tail`]: the AVX2 vector path's
+/// their last blocks to [`Dispatch::blocks_tail`]: the AVX2 vector path's
 /// threshold.
 const TAIL_MIN_BLOCKS: usize = 20;
 
