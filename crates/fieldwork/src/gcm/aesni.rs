@@ -73,7 +73,7 @@
 
 use super::Direction;
 use super::pad::Pad;
-use super::stitch::{TABLE, TAIL, Units, ghash_padded, hash_key, power_table, tag_bytes};
+use super::stitch::{self, TABLE, TAIL, Units, tag_bytes, target_fns};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::ghash;
@@ -84,7 +84,6 @@ use core::arch::x86_64::{
     _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
     _mm_storeu_si128, _mm_xor_si128,
 };
-use zeroize::Zeroize;
 
 /// Blocks (registers) per loop iteration.
 const R: usize = 8;
@@ -95,71 +94,53 @@ const GROUP: usize = R;
 const STEP: usize = 16 * R;
 const _: () = assert!(STEP <= TAIL);
 
-/// The engine's key: the AES-NI key schedule and the power table
-/// ([`power_table`]), made once per key.
-#[derive(Clone)]
-pub(super) struct Key {
-    t: AesClmul,
-    rk: RoundKeys,
-    powers: [u128; TABLE],
-}
+/// The engine's key ([`stitch::Key`]): the AES-NI key schedule and the
+/// power table ([`power_table`](stitch::power_table)), made once per key;
+/// no other tables.
+pub(super) type Key = stitch::Key<Kernel, 0, 0>;
+
+/// The xmm kernel as its key sees it ([`stitch::Kernel`]): the proof of
+/// its features.
+#[derive(Clone, Copy)]
+pub(super) struct Kernel(AesClmul);
 
 impl Key {
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32`.
     pub(super) fn new(t: AesClmul, key: &[u8]) -> Key {
-        let rk = crate::aes::aesni::expand(t, key);
-        let mut powers = ghash::gcm_powers_xmm(t.clmul(), hash_key(t, &rk));
-        let key = Key {
-            t,
-            powers: power_table(&powers),
-            rk,
-        };
-        powers.zeroize();
-        key
+        Key::with_tables(
+            Kernel(t),
+            key,
+            |h| ghash::gcm_powers_xmm(t.clmul(), h),
+            |_, _| [],
+            |_, _| [],
+        )
     }
+}
 
-    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
-    /// mode over `buf` (any length) from `inc32(J0)` with the GHASH of the
-    /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-    pub(super) fn seal(
-        &self,
-        dir: Direction,
-        j0: &[u8; 16],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        let _ = self.t;
-        let (rk, table) = (&self.rk, &self.powers);
-        // SAFETY: the token `self.t` proves every feature `seal_xmm` is
-        // compiled for.
-        unsafe {
-            let e = dir == Direction::Encrypt;
-            match rk.rounds {
-                10 => seal_xmm::<10>(rk, table, e, j0, aad, buf),
-                12 => seal_xmm::<12>(rk, table, e, j0, aad, buf),
-                _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
-            }
+stitch::key_seal!(seal);
+
+impl stitch::Kernel for Kernel {
+    fn aes_clmul(self) -> AesClmul {
+        self.0
+    }
+}
+
+/// The whole of GCM-AE / GCM-AD after `J0` ([`Key::seal`]): GHASH of
+/// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
+/// GHASH of the ciphertext, the lengths block, and the full tag
+/// `AES(K, J0) ⊕ S`.
+fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    let _ = key.kernel;
+    let (rk, table) = (&key.rk, &key.powers);
+    // SAFETY: the token in `key.kernel` proves every feature `seal_xmm`
+    // is compiled for.
+    unsafe {
+        let e = dir == Direction::Encrypt;
+        match rk.rounds {
+            10 => seal_xmm::<10>(rk, table, e, j0, aad, buf),
+            12 => seal_xmm::<12>(rk, table, e, j0, aad, buf),
+            _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
         }
-    }
-
-    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
-    /// 96 bits.
-    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        ghash_padded(self.t.clmul(), &self.powers, acc, data)
-    }
-}
-
-impl Drop for Key {
-    fn drop(&mut self) {
-        self.powers.zeroize();
-    }
-}
-
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Key {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        self.rk.secret_spans(s);
-        s.secret("H power table", &self.powers);
     }
 }
 
@@ -192,31 +173,9 @@ struct Ctx<'a> {
     byte_index: __m128i,
 }
 
-macro_rules! kernel_fns {
-    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
-        $(
-            $(#[$m])*
-            #[inline]
-            #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-            fn $name $args $(-> $ret)? $body
-        )*
-    };
-}
+target_fns! {
+    "aes,pclmulqdq,ssse3,sse4.1";
 
-/// As [`kernel_fns`], for functions generic over the AES round count `NR`
-/// (10, 12, 14), so that the round loops unroll.
-macro_rules! kernel_fns_nr {
-    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
-        $(
-            $(#[$m])*
-            #[inline]
-            #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-            fn $name<const NR: usize> $args $(-> $ret)? $body
-        )*
-    };
-}
-
-kernel_fns! {
     /// The power `table[i]`.
     fn power(table: &[u128; TABLE], i: usize) -> __m128i {
         let i = i.min(TABLE - 1);
@@ -287,9 +246,11 @@ fn load_block(block: &[u8]) -> __m128i {
     }
 }
 
-kernel_fns_nr! {
+target_fns! {
+    "aes,pclmulqdq,ssse3,sse4.1";
+
     /// One counter block through AES.
-    fn aes_reg(ctx: &Ctx, ctr: __m128i) -> __m128i {
+    fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m128i) -> __m128i {
         let k = &ctx.k;
         let mut x = _mm_xor_si128(ctr, k[0]);
         for &kr in &k[1..NR] {
@@ -299,7 +260,7 @@ kernel_fns_nr! {
     }
 
     /// `R` counter blocks through AES.
-    fn aes_regs(ctx: &Ctx, ctr: [__m128i; R]) -> [__m128i; R] {
+    fn aes_regs<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R]) -> [__m128i; R] {
         let k = &ctx.k;
         let mut x = ctr.map(|v| _mm_xor_si128(v, k[0]));
         for &kr in &k[1..NR] {
@@ -313,7 +274,7 @@ kernel_fns_nr! {
     /// `R` counter blocks through AES while the `R` byte-reversed blocks
     /// `g` are multiplied by the powers `p` into the sums `s`: returns the
     /// keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, ctr: [__m128i; R], g: [__m128i; R], p: usize, s: Sums) -> ([__m128i; R], Sums) {
+    fn aes_ghash<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R], g: [__m128i; R], p: usize, s: Sums) -> ([__m128i; R], Sums) {
         let k = &ctx.k;
         let mut x = ctr.map(|v| _mm_xor_si128(v, k[0]));
         let mut s = s;
@@ -341,7 +302,7 @@ kernel_fns_nr! {
     /// Zen 3 — 16 bytes of AES-128-GCM 88 against 68 ns, 256 bytes 142
     /// against 131, at every buffer placement tried — and were not kept;
     /// the cause was not traced.)
-    fn ctr_tail(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
+    fn ctr_tail<const NR: usize>(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len();
         let mut pad = Pad::EMPTY;
         pad.fill(data);
@@ -359,38 +320,34 @@ kernel_fns_nr! {
         pad.copy_to(data);
         pad.wipe();
     }
-}
 
-/// Prepares the next loop group ([`Units`], in pairs): its powers, and
-/// whether it opens a pair (no reduction after it). A group that opens a
-/// pair or stands alone starts from empty sums with the accumulator
-/// entering its first block.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn group_powers(
-    units: &mut Units,
-    g: &mut [__m128i; R],
-    acc: __m128i,
-    s: &mut Sums,
-) -> (usize, bool) {
-    let place = units.next();
-    if place.starts {
-        *s = zero_sums();
-        g[0] = _mm_xor_si128(g[0], acc);
+    /// Prepares the next loop group ([`Units`], in pairs): its powers, and
+    /// whether it opens a pair (no reduction after it). A group that opens a
+    /// pair or stands alone starts from empty sums with the accumulator
+    /// entering its first block.
+    fn group_powers(
+        units: &mut Units,
+        g: &mut [__m128i; R],
+        acc: __m128i,
+        s: &mut Sums,
+    ) -> (usize, bool) {
+        let place = units.next();
+        if place.starts {
+            *s = zero_sums();
+            g[0] = _mm_xor_si128(g[0], acc);
+        }
+        (place.pair_at(GROUP), !place.closes)
     }
-    (place.pair_at(GROUP), !place.closes)
-}
 
-/// Hashes one loop group that no AES work is stitched to (associated data,
-/// the encryption loop's last lagging chunks): [`group_powers`], its
-/// products, and the reduction when the group closes its unit.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m128i; R], acc: &mut __m128i, s: &mut Sums) {
-    let (p, open) = group_powers(units, &mut g, *acc, s);
-    *s = ghash_regs(ctx, g, p, *s);
-    if !open {
-        *acc = reduce(*s, ctx.c);
+    /// Hashes one loop group that no AES work is stitched to (associated data,
+    /// the encryption loop's last lagging chunks): [`group_powers`], its
+    /// products, and the reduction when the group closes its unit.
+    fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m128i; R], acc: &mut __m128i, s: &mut Sums) {
+        let (p, open) = group_powers(units, &mut g, *acc, s);
+        *s = ghash_regs(ctx, g, p, *s);
+        if !open {
+            *acc = reduce(*s, ctx.c);
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! What the three stitched AES-GCM kernels ([`super::vaes512`],
 //! [`super::vaes256`], [`super::aesni`]) share besides the GHASH sums
-//! (which live in `crate::ghash::aggregate`): the per-key power table, the
-//! counter-mode round-1 table, the reduction-unit schedule of their loops,
-//! and the tag.
+//! (which live in `crate::ghash::aggregate`): the key ([`Key`]: round keys,
+//! power table, the kernel's own tables, wiped on drop), the counter-mode
+//! round-1 table, the declaration of their target-feature helpers
+//! ([`target_fns`]), the reduction-unit schedule of their loops, and the
+//! tag.
 //!
 //! # The round-1 table
 //!
@@ -25,12 +27,150 @@
 #![allow(unsafe_code)]
 
 use crate::aes::RoundKeys;
-use crate::cpu::Clmul;
+use crate::cpu::{AesClmul, Clmul};
 use zeroize::Zeroize;
 
 /// Entries of the power table: `H^32 … H^1`, then four zeros so that a
 /// group's last register may read past `H^1`.
 pub(super) const TABLE: usize = 36;
+
+/// A stitched kernel's key, made once per key: the AES-NI key schedule,
+/// the power table ([`power_table`]), the kernel's second per-key table
+/// (`X` entries) and the counter-mode round-1 table (`R` entries: [`ROUND1`],
+/// or none for the xmm kernel, which runs AES from round 0). The tables
+/// are wiped on drop (the round keys by their own `Drop`).
+///
+/// Each kernel names its instance `Key`, gives it `new`, and gives it
+/// `seal` with [`key_seal`]: an `#[inline]` method forwarding to the
+/// kernel module's own `seal` function, which calls the kernel's
+/// `#[target_feature]` entry. The compiler puts a method in the codegen
+/// unit of its `Self` type's module (this one) and exports trait methods
+/// and what they reference (calls through the GOT); a plain function of
+/// the kernel's module keeps the entry's only callers in the kernel's
+/// unit, where the entry stays internal and compiles exactly as it did
+/// with a key type per kernel. (With `seal` a method of this type the
+/// entries became external and their register allocation changed.)
+#[derive(Clone)]
+pub(super) struct Key<K, const X: usize, const R: usize> {
+    /// The kernel's proof of its features, and its settings.
+    pub(super) kernel: K,
+    pub(super) rk: RoundKeys,
+    pub(super) powers: [u128; TABLE],
+    /// The ymm kernel's Karatsuba half-sums of the powers, the zmm
+    /// kernel's uniform loop powers; none for the xmm kernel.
+    pub(super) second: [u128; X],
+    pub(super) round1: [u128; R],
+}
+
+/// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.
+pub(super) trait Kernel: Copy {
+    /// The xmm AES-NI and PCLMULQDQ token the kernel's features imply: the
+    /// key schedule, the powers and `J0` use it.
+    fn aes_clmul(self) -> AesClmul;
+
+    /// What the kernel's second table ([`Key::second`]) holds, for the
+    /// zeroize-on-drop tests.
+    #[cfg(test)]
+    const SECOND: &'static str = "(none)";
+}
+
+impl<K: Kernel, const X: usize, const R: usize> Key<K, X, R> {
+    /// Expands `key` (16, 24 or 32 bytes) and builds the tables: from
+    /// `H`'s ascending powers `H^1 … H^32`, which `powers` computes from
+    /// `H` (on the kernel's width) and which are wiped afterwards, the power
+    /// table, then the second table by `second` (from the ascending powers
+    /// and the power table) and the round-1 table by `round1`.
+    pub(super) fn with_tables(
+        kernel: K,
+        key: &[u8],
+        powers: impl FnOnce(u128) -> [u128; 32],
+        second: impl FnOnce(&[u128; 32], &[u128; TABLE]) -> [u128; X],
+        round1: impl FnOnce(AesClmul, &RoundKeys) -> [u128; R],
+    ) -> Self {
+        let aes = kernel.aes_clmul();
+        let rk = crate::aes::aesni::expand(aes, key);
+        let mut ascending = powers(hash_key(aes, &rk));
+        let table = power_table(&ascending);
+        let key = Key {
+            kernel,
+            second: second(&ascending, &table),
+            round1: round1(aes, &rk),
+            powers: table,
+            rk,
+        };
+        ascending.zeroize();
+        key
+    }
+
+    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
+    /// 96 bits.
+    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        ghash_padded(self.kernel.aes_clmul().clmul(), &self.powers, acc, data)
+    }
+}
+
+impl<K, const X: usize, const R: usize> Drop for Key<K, X, R> {
+    fn drop(&mut self) {
+        self.powers.zeroize();
+        self.second.zeroize();
+        self.round1.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl<K: Kernel, const X: usize, const R: usize> crate::test_util::SecretSpans for Key<K, X, R> {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.rk.secret_spans(s);
+        s.secret("H power table", &self.powers);
+        if X > 0 {
+            s.secret(K::SECOND, &self.second);
+        }
+        if R > 0 {
+            s.secret("round-1 table", &self.round1);
+        }
+    }
+}
+
+/// Declares a stitched kernel's helper functions `#[inline]` with the
+/// kernel's target features (the string before the `;`), so that they
+/// inline into its entry point, which has the same features; a helper may
+/// take const parameters (`fn f<const NR: usize>(…)`, the AES round count
+/// 10, 12 or 14, so that the round loops unroll) or lifetimes. (The ymm
+/// kernel's helpers are `#[inline(always)]` and take its token instead; see
+/// [`super::vaes256`].)
+macro_rules! target_fns {
+    ($features:literal; $($(#[$m:meta])* fn $name:ident $(<$($l:lifetime),+>)? $(<$(const $g:ident: $gt:ty),+>)? ($($args:tt)*) $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn $name $(<$($l),+>)? $(<$(const $g: $gt),+>)? ($($args)*) $(-> $ret)? $body
+        )*
+    };
+}
+pub(super) use target_fns;
+
+/// Gives a stitched kernel's `Key` its `seal` (GCM-AE / GCM-AD after
+/// `J0`): `#[inline]`, forwarding to `$entry`, a function of the kernel's
+/// module (see [`Key`] for why).
+macro_rules! key_seal {
+    ($entry:ident) => {
+        impl Key {
+            #[doc = concat!("GCM-AE / GCM-AD after `J0`: [`", stringify!($entry), "`], forwarded (see [`stitch::Key`]).")]
+            #[inline]
+            pub(super) fn seal(
+                &self,
+                dir: super::Direction,
+                j0: &[u8; 16],
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> [u8; 16] {
+                $entry(self, dir, j0, aad, buf)
+            }
+        }
+    };
+}
+pub(super) use key_seal;
 
 /// The power table: `table[i]` = the dot-power of `H^(32−i)` for `i < 32`
 /// (so `H^n … H^1` are its entries `32 − n … 31`), zeros after, from the
@@ -45,7 +185,7 @@ pub(super) fn power_table(powers: &[u128; 32]) -> [u128; TABLE] {
 
 /// The GHASH key of the AES key `rk`: `H = AES(K, 0^128)` in POLYVAL's
 /// domain ([`crate::ghash::gcm_key`]); the block is wiped.
-pub(super) fn hash_key(t: crate::cpu::AesClmul, rk: &RoundKeys) -> u128 {
+fn hash_key(t: AesClmul, rk: &RoundKeys) -> u128 {
     let mut h = [0u8; 16];
     crate::aes::aesni::encrypt_blocks(t, rk, core::slice::from_mut(&mut h));
     let key = crate::ghash::gcm_key(&h);
@@ -55,7 +195,7 @@ pub(super) fn hash_key(t: crate::cpu::AesClmul, rk: &RoundKeys) -> u128 {
 
 /// GHASH of `data` (zero-padded) into `acc` with the power table's `H^1 …
 /// H^8`: `J0` of an IV other than 96 bits (a path no bulk data takes).
-pub(super) fn ghash_padded(t: Clmul, table: &[u128; TABLE], acc: u128, data: &[u8]) -> u128 {
+fn ghash_padded(t: Clmul, table: &[u128; TABLE], acc: u128, data: &[u8]) -> u128 {
     let mut ascending: [u128; 8] = core::array::from_fn(|i| table[31 - i]);
     let acc = crate::ghash::gcm_update_clmul(t, &ascending, acc, data);
     ascending.zeroize();

@@ -59,7 +59,7 @@
 //!
 //! Schoolbook products take four `vpclmulqdq` per register, Karatsuba three
 //! plus a `vpshufd` and a `vpxor` for the data's half-sum (the powers'
-//! half-sums are a second per-key table, `Key::halves`). Which is cheaper
+//! half-sums are the key's second table, `Key::second`). Which is cheaper
 //! depends on the core, so the key chooses once, from the CPU vendor:
 //! schoolbook on Intel (where `vpclmulqdq` issues once per cycle and shares
 //! its port with the shuffles), Karatsuba on AMD (Zen 3: `vpclmulqdq` once
@@ -139,12 +139,11 @@
 #![allow(unsafe_code)]
 
 use super::stitch::{
-    ROUND1, TABLE, TAIL, Units, ghash_padded, hash_key, power_table, round1_base, round1_cached,
-    round1_run, tag_bytes,
+    self, ROUND1, TABLE, TAIL, Units, round1_base, round1_cached, round1_run, tag_bytes,
 };
 use super::{Direction, Schedule};
 use crate::aes::RoundKeys;
-use crate::cpu::VaesAvx2;
+use crate::cpu::{AesClmul, VaesAvx2};
 use crate::ghash;
 use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, reduce, zero_sums};
 use crate::simd::{
@@ -157,7 +156,6 @@ use core::arch::x86_64::{
     _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256,
     _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
-use zeroize::Zeroize;
 
 /// Registers (of two blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
@@ -171,111 +169,86 @@ const _: () = assert!(R.is_multiple_of(2));
 const _: () = assert!(STEP <= TAIL);
 const _: () = assert!(2 * R == super::stitch::STEP_BLOCKS);
 
-/// The engine's key: the AES-NI key schedule, the power table
-/// ([`power_table`]) and the counter-mode round-1 table (see
-/// [`super::stitch`]), made once per key.
-#[derive(Clone)]
-pub(super) struct Key {
+/// The engine's key ([`stitch::Key`]): the AES-NI key schedule, the power
+/// table ([`power_table`](stitch::power_table)), its second table: each
+/// power's Karatsuba half-sum `p₀ ⊕ p₁` in both words (Karatsuba schedule
+/// only), and the counter-mode round-1 table (see [`super::stitch`]), made
+/// once per key.
+pub(super) type Key = stitch::Key<Kernel, TABLE, ROUND1>;
+
+/// The ymm kernel as its key sees it ([`stitch::Kernel`]): the proof of
+/// its features and the GHASH schedule chosen for the key.
+#[derive(Clone, Copy)]
+pub(super) struct Kernel {
     t: VaesAvx2,
     schedule: Schedule,
-    rk: RoundKeys,
-    powers: [u128; TABLE],
-    /// Each power's Karatsuba half-sum `p₀ ⊕ p₁` in both words (Karatsuba
-    /// schedule only).
-    halves: [u128; TABLE],
-    round1: [u128; ROUND1],
 }
 
 impl Key {
-    /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32` and the
-    /// round-1 table.
+    /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32`, their
+    /// half-sums and the round-1 table.
     pub(super) fn new(t: VaesAvx2, key: &[u8], schedule: Schedule) -> Key {
-        let aes = t.aes_clmul();
-        let rk = crate::aes::aesni::expand(aes, key);
-        let mut powers = ghash::gcm_powers_xmm(aes.clmul(), hash_key(aes, &rk));
-        let table = power_table(&powers);
-        let halves = table.map(|p| {
-            let h = (p as u64 ^ (p >> 64) as u64) as u128;
-            h | h << 64
-        });
-        let key = Key {
-            t,
-            schedule,
-            powers: table,
-            halves,
-            round1: crate::aes::aesni::round1_table(aes, &rk),
-            rk,
-        };
-        powers.zeroize();
-        key
-    }
-
-    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
-    /// mode over `buf` (any length) from `inc32(J0)` with the GHASH of the
-    /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-    pub(super) fn seal(
-        &self,
-        dir: Direction,
-        j0: &[u8; 16],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        if self.schedule == Schedule::Karatsuba {
-            self.seal_as::<true>(dir, j0, aad, buf)
-        } else {
-            self.seal_as::<false>(dir, j0, aad, buf)
-        }
-    }
-
-    /// [`Key::seal`] on the kernel instantiated for the schedule `K`
-    /// (Karatsuba if true) and the key's round count.
-    fn seal_as<const K: bool>(
-        &self,
-        dir: Direction,
-        j0: &[u8; 16],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        let (rk, table, halves, round1) = (&self.rk, &self.powers, &self.halves, &self.round1);
-        let e = dir == Direction::Encrypt;
-        // SAFETY: the token `self.t` proves every feature `seal_ymm` is
-        // compiled for.
-        unsafe {
-            match rk.rounds {
-                10 => seal_ymm::<10, K>(self.t, rk, table, halves, round1, e, j0, aad, buf),
-                12 => seal_ymm::<12, K>(self.t, rk, table, halves, round1, e, j0, aad, buf),
-                _ => seal_ymm::<14, K>(self.t, rk, table, halves, round1, e, j0, aad, buf),
-            }
-        }
+        Key::with_tables(
+            Kernel { t, schedule },
+            key,
+            |h| ghash::gcm_powers_xmm(t.aes_clmul().clmul(), h),
+            |_, table| {
+                table.map(|p| {
+                    let h = (p as u64 ^ (p >> 64) as u64) as u128;
+                    h | h << 64
+                })
+            },
+            crate::aes::aesni::round1_table,
+        )
     }
 
     /// How this key's kernel forms its GHASH products.
     pub(super) fn schedule(&self) -> Schedule {
-        self.schedule
-    }
-
-    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
-    /// 96 bits.
-    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        ghash_padded(self.t.aes_clmul().clmul(), &self.powers, acc, data)
+        self.kernel.schedule
     }
 }
 
-impl Drop for Key {
-    fn drop(&mut self) {
-        self.powers.zeroize();
-        self.halves.zeroize();
-        self.round1.zeroize();
+stitch::key_seal!(seal);
+
+impl stitch::Kernel for Kernel {
+    fn aes_clmul(self) -> AesClmul {
+        self.t.aes_clmul()
+    }
+
+    #[cfg(test)]
+    const SECOND: &'static str = "Karatsuba half-sums";
+}
+
+/// The whole of GCM-AE / GCM-AD after `J0` ([`Key::seal`]): GHASH of
+/// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
+/// GHASH of the ciphertext, the lengths block, and the full tag
+/// `AES(K, J0) ⊕ S`.
+fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    if key.kernel.schedule == Schedule::Karatsuba {
+        seal_as::<true>(key, dir, j0, aad, buf)
+    } else {
+        seal_as::<false>(key, dir, j0, aad, buf)
     }
 }
 
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Key {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        self.rk.secret_spans(s);
-        s.secret("H power table", &self.powers);
-        s.secret("Karatsuba half-sums", &self.halves);
-        s.secret("round-1 table", &self.round1);
+/// [`seal`] on the kernel instantiated for the schedule `K` (Karatsuba if
+/// true) and the key's round count.
+fn seal_as<const K: bool>(
+    key: &Key,
+    dir: Direction,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let (rk, table, halves, round1) = (&key.rk, &key.powers, &key.second, &key.round1);
+    let (t, e) = (key.kernel.t, dir == Direction::Encrypt);
+    // SAFETY: the token `t` proves every feature `seal_ymm` is compiled for.
+    unsafe {
+        match rk.rounds {
+            10 => seal_ymm::<10, K>(t, rk, table, halves, round1, e, j0, aad, buf),
+            12 => seal_ymm::<12, K>(t, rk, table, halves, round1, e, j0, aad, buf),
+            _ => seal_ymm::<14, K>(t, rk, table, halves, round1, e, j0, aad, buf),
+        }
     }
 }
 
@@ -323,30 +296,12 @@ struct Run {
 // cycles/byte at 16 KiB on Zen 3). The feature proof is the token in
 // `Ctx`, which every helper takes.
 macro_rules! kernel_fns {
-    ($($(#[$m:meta])* fn $name:ident ($ctx:ident: &Ctx $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)? $body:block)*) => {
+    ($($(#[$m:meta])* fn $name:ident $(<$(const $g:ident: $gt:ty),+>)? ($ctx:ident: &Ctx $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)? $body:block)*) => {
         $(
             $(#[$m])*
             #[inline(always)]
             #[allow(unused_unsafe)]
-            fn $name($ctx: &Ctx $(, $arg: $ty)*) $(-> $ret)? {
-                let _: VaesAvx2 = $ctx.t;
-                // SAFETY: `Ctx::t`, a `VaesAvx2` token, proves every
-                // feature the intrinsics below need.
-                unsafe { $body }
-            }
-        )*
-    };
-}
-
-/// As [`kernel_fns`], for functions generic over the AES round count `NR`
-/// (10, 12, 14), so that the round loops unroll.
-macro_rules! kernel_fns_nr {
-    ($($(#[$m:meta])* fn $name:ident ($ctx:ident: &Ctx $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)? $body:block)*) => {
-        $(
-            $(#[$m])*
-            #[inline(always)]
-            #[allow(unused_unsafe)]
-            fn $name<const NR: usize>($ctx: &Ctx $(, $arg: $ty)*) $(-> $ret)? {
+            fn $name $(<$(const $g: $gt),+>)? ($ctx: &Ctx $(, $arg: $ty)*) $(-> $ret)? {
                 let _: VaesAvx2 = $ctx.t;
                 // SAFETY: `Ctx::t`, a `VaesAvx2` token, proves every
                 // feature the intrinsics below need.
@@ -474,9 +429,9 @@ kernel_fns! {
 
 }
 
-kernel_fns_nr! {
+kernel_fns! {
     /// `R` registers of AES states after round 1 through the other rounds.
-    fn aes_regs(ctx: &Ctx, x1: [__m256i; R]) -> [__m256i; R] {
+    fn aes_regs<const NR: usize>(ctx: &Ctx, x1: [__m256i; R]) -> [__m256i; R] {
         let k = &ctx.k;
         let mut x = x1;
         for &kr in &k[2..NR] {
@@ -490,7 +445,7 @@ kernel_fns_nr! {
     /// `R` registers of AES states after round 1 through the other rounds
     /// while `2R` byte-reversed blocks `g` are multiplied by the powers `p`
     /// into the sums `s`: returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, x1: [__m256i; R], g: impl Fn(usize) -> __m256i, p: usize, s: Sums) -> ([__m256i; R], Sums) {
+    fn aes_ghash<const NR: usize>(ctx: &Ctx, x1: [__m256i; R], g: impl Fn(usize) -> __m256i, p: usize, s: Sums) -> ([__m256i; R], Sums) {
         let k = &ctx.k;
         let mut x = x1;
         let mut s = s;
@@ -515,7 +470,7 @@ kernel_fns_nr! {
     /// counter `n`, absorbing the ciphertext into `s` (block `j` meets
     /// `table[first + j]`; `inject` enters block 0): [`ctr_regs`] for as
     /// many registers as the data fills, rounded up to 1, 2, 4 or 8.
-    fn ctr_tail(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
+    fn ctr_tail<const NR: usize>(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         match data.len().div_ceil(32) {
             0 => {}
             1 => ctr_regs::<NR, 1>(ctx, n, data, encrypt, first, inject, s),
@@ -524,32 +479,16 @@ kernel_fns_nr! {
             _ => ctr_regs::<NR, 8>(ctx, n, data, encrypt, first, inject, s),
         }
     }
-}
 
-/// [`ctr_tail`] on `M` registers (`data.len() ≤ 32·M ≤ 256`): the `M`
-/// counter registers go through the AES rounds together, round by round
-/// as in the loop (one register's 14 dependent rounds after another left
-/// the AES pipes half idle: AES-256-GCM at 224 bytes took 140 ns, more
-/// than 256 bytes through the loop), then the registers that hold data are
-/// XORed, stored and hashed, two at a time. A last partial register is
-/// read and written with [`load_partial32`] and [`store_partial32`], and its
-/// keystream past the end is masked off before it is hashed.
-#[inline(always)]
-#[allow(unused_unsafe)]
-fn ctr_regs<const NR: usize, const M: usize>(
-    ctx: &Ctx,
-    n: u32,
-    data: &mut [u8],
-    encrypt: bool,
-    first: usize,
-    inject: __m128i,
-    s: &mut Sums,
-) {
-    let _: VaesAvx2 = ctx.t;
-    // SAFETY: `Ctx::t`, a `VaesAvx2` token, proves every feature the
-    // intrinsics below need; register `c < regs` starts `32·c < len` bytes
-    // into `data` and is read and written only within `data`.
-    unsafe {
+    /// [`ctr_tail`] on `M` registers (`data.len() ≤ 32·M ≤ 256`): the `M`
+    /// counter registers go through the AES rounds together, round by round
+    /// as in the loop (one register's 14 dependent rounds after another left
+    /// the AES pipes half idle: AES-256-GCM at 224 bytes took 140 ns, more
+    /// than 256 bytes through the loop), then the registers that hold data are
+    /// XORed, stored and hashed, two at a time. A last partial register is
+    /// read and written with [`load_partial32`] and [`store_partial32`], and its
+    /// keystream past the end is masked off before it is hashed.
+    fn ctr_regs<const NR: usize, const M: usize>(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len();
         let regs = len.div_ceil(32).min(M);
         let k = &ctx.k;
@@ -564,17 +503,21 @@ fn ctr_regs<const NR: usize, const M: usize>(
         let ptr = data.as_mut_ptr();
         let mut g = [_mm256_setzero_si256(); M];
         for c in 0..regs {
-            let (at, rest) = (ptr.add(32 * c), len - 32 * c);
-            let (inp, out) = if rest >= 32 {
-                let inp = _mm256_loadu_si256(at.cast());
-                let out = _mm256_xor_si256(ks[c], inp);
-                _mm256_storeu_si256(at.cast(), out);
-                (inp, out)
-            } else {
-                let inp = load_partial32(at, rest);
-                let out = keep_bytes(ctx, _mm256_xor_si256(ks[c], inp), rest);
-                store_partial32(at, rest, out);
-                (inp, out)
+            // SAFETY: register `c < regs` starts `32·c < len` bytes into
+            // `data` and is read and written only within `data`.
+            let (inp, out) = unsafe {
+                let (at, rest) = (ptr.add(32 * c), len - 32 * c);
+                if rest >= 32 {
+                    let inp = _mm256_loadu_si256(at.cast());
+                    let out = _mm256_xor_si256(ks[c], inp);
+                    _mm256_storeu_si256(at.cast(), out);
+                    (inp, out)
+                } else {
+                    let inp = load_partial32(at, rest);
+                    let out = keep_bytes(ctx, _mm256_xor_si256(ks[c], inp), rest);
+                    store_partial32(at, rest, out);
+                    (inp, out)
+                }
             };
             g[c] = _mm256_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
         }
@@ -588,9 +531,7 @@ fn ctr_regs<const NR: usize, const M: usize>(
             mul_acc(g[c], powers2(ctx, first + 2 * c), s);
         }
     }
-}
 
-kernel_fns! {
     /// Prepares the next loop group ([`Units`], in pairs): its powers, and
     /// whether it opens a pair (no reduction after it). A group that opens a
     /// pair or stands alone starts from empty sums with the accumulator

@@ -139,11 +139,11 @@
 
 use super::Direction;
 use super::stitch::{
-    LAST_UNIT, ROUND1, TABLE, Units, counter_block_le, ghash_padded, hash_key, power_table,
-    round1_base, round1_cached, round1_run, tag_bytes,
+    self, LAST_UNIT, ROUND1, TABLE, Units, counter_block_le, round1_base, round1_cached,
+    round1_run, tag_bytes, target_fns,
 };
 use crate::aes::RoundKeys;
-use crate::cpu::VaesAvx512;
+use crate::cpu::{AesClmul, VaesAvx512};
 use crate::ghash;
 use crate::ghash::aggregate::zmm::{Sums, mul_acc, mul_acc2, reduce, reduce_lanes, zero_sums};
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -160,93 +160,69 @@ use zeroize::Zeroize;
 /// accumulated two registers at a time).
 const R: usize = 4;
 /// Groups in a reduction unit before a loop's last (at most), which meets
-/// the uniform powers of [`uniform_table`] (`H^64 … H^4`); the
-/// last unit ([`LAST_UNIT`] groups at most) meets the per-lane powers of
-/// [`power_table`] (`H^32 … H^1`). Reducing once per 64 blocks
-/// instead of 32 saves a reduction (two products, two `vpshufd`, two
-/// ternary XORs) and the accumulator's entry per 64 blocks.
+/// the uniform powers of [`uniform_table`] (`H^64 … H^4`); the last unit
+/// ([`LAST_UNIT`] groups at most) meets the per-lane powers of
+/// [`power_table`](stitch::power_table) (`H^32 … H^1`). Reducing once per
+/// 64 blocks instead of 32 saves a reduction (two products, two `vpshufd`,
+/// two ternary XORs) and the accumulator's entry per 64 blocks.
 const UNIT: usize = UNIFORM / (4 * R);
 const _: () = assert!(LAST_UNIT * 4 * R <= 32 && UNIT * 4 * R == UNIFORM);
 /// Bytes per loop iteration.
 const STEP: usize = 64 * R;
 const _: () = assert!(4 * R == super::stitch::STEP_BLOCKS);
 
-/// The engine's key: the AES-NI key schedule, the power table
-/// ([`power_table`]), the uniform loop powers ([`uniform_table`]) and the
-/// counter-mode round-1 table (see [`super::stitch`]), made once per key.
-#[derive(Clone)]
-pub(super) struct Key {
-    t: VaesAvx512,
-    rk: RoundKeys,
-    powers: [u128; TABLE],
-    uniform: [u128; UNIFORM],
-    round1: [u128; ROUND1],
-}
+/// The engine's key ([`stitch::Key`]): the AES-NI key schedule, the power
+/// table ([`power_table`](stitch::power_table)), the uniform loop powers
+/// ([`uniform_table`], its second table) and the counter-mode round-1 table
+/// (see [`super::stitch`]), made once per key.
+pub(super) type Key = stitch::Key<Kernel, UNIFORM, ROUND1>;
+
+/// The zmm kernel as its key sees it ([`stitch::Kernel`]): the proof of
+/// its features.
+#[derive(Clone, Copy)]
+pub(super) struct Kernel(VaesAvx512);
 
 impl Key {
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^64` and the
     /// round-1 table.
     pub(super) fn new(t: VaesAvx512, key: &[u8]) -> Key {
-        let aes = t.aes_clmul();
-        let rk = crate::aes::aesni::expand(aes, key);
-        let mut powers = ghash::gcm_powers_zmm(t.avx512_clmul(), hash_key(aes, &rk));
-        let key = Key {
-            t,
-            powers: power_table(&powers),
-            uniform: uniform_table(t.avx512_clmul().clmul(), &powers),
-            round1: crate::aes::aesni::round1_table(aes, &rk),
-            rk,
-        };
-        powers.zeroize();
-        key
+        Key::with_tables(
+            Kernel(t),
+            key,
+            |h| ghash::gcm_powers_zmm(t.avx512_clmul(), h),
+            |powers, _| uniform_table(t.avx512_clmul().clmul(), powers),
+            crate::aes::aesni::round1_table,
+        )
+    }
+}
+
+stitch::key_seal!(seal);
+
+impl stitch::Kernel for Kernel {
+    fn aes_clmul(self) -> AesClmul {
+        self.0.aes_clmul()
     }
 
-    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
-    /// mode over `buf` (any length) from `inc32(J0)` with the GHASH of the
-    /// ciphertext, the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-    pub(super) fn seal(
-        &self,
-        dir: Direction,
-        j0: &[u8; 16],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        let _ = self.t;
-        let rk = &self.rk;
-        // SAFETY: the token `self.t` proves every feature `seal_zmm` is
-        // compiled for.
-        unsafe {
-            let e = dir == Direction::Encrypt;
-            match rk.rounds {
-                10 => seal_zmm::<10>(rk, self, e, j0, aad, buf, core::ptr::null_mut()),
-                12 => seal_with_round2::<12>(rk, self, e, j0, aad, buf),
-                _ => seal_with_round2::<14>(rk, self, e, j0, aad, buf),
-            }
+    #[cfg(test)]
+    const SECOND: &'static str = "uniform power table";
+}
+
+/// The whole of GCM-AE / GCM-AD after `J0` ([`Key::seal`]): GHASH of
+/// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
+/// GHASH of the ciphertext, the lengths block, and the full tag
+/// `AES(K, J0) ⊕ S`.
+fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    let _ = key.kernel;
+    let rk = &key.rk;
+    // SAFETY: the token in `key.kernel` proves every feature `seal_zmm`
+    // is compiled for.
+    unsafe {
+        let e = dir == Direction::Encrypt;
+        match rk.rounds {
+            10 => seal_zmm::<10>(rk, key, e, j0, aad, buf, core::ptr::null_mut()),
+            12 => seal_with_round2::<12>(rk, key, e, j0, aad, buf),
+            _ => seal_with_round2::<14>(rk, key, e, j0, aad, buf),
         }
-    }
-
-    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
-    /// 96 bits.
-    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        ghash_padded(self.t.avx512_clmul().clmul(), &self.powers, acc, data)
-    }
-}
-
-impl Drop for Key {
-    fn drop(&mut self) {
-        self.powers.zeroize();
-        self.uniform.zeroize();
-        self.round1.zeroize();
-    }
-}
-
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Key {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        self.rk.secret_spans(s);
-        s.secret("H power table", &self.powers);
-        s.secret("uniform power table", &self.uniform);
-        s.secret("round-1 table", &self.round1);
     }
 }
 
@@ -254,14 +230,14 @@ impl crate::test_util::SecretSpans for Key {
 /// a reduction unit of up to four 16-block groups.
 pub(super) const UNIFORM: usize = 64;
 
-/// The zmm kernel's uniform powers, laid out as [`power_table`] but for
+/// The zmm kernel's uniform powers, laid out as [`power_table`](stitch::power_table) but for
 /// units of up to [`UNIFORM`] blocks: entries `4c … 4c + 3` are all
 /// `H^(UNIFORM−4c)`, so every lane of register `c` meets the same power,
 /// and a unit of `u` 16-block groups meets the last `16u` entries. With
 /// them each of the four lanes carries its own GHASH stream (blocks `l`,
 /// `l + 4`, …, Horner steps of `H^4`), and a reduced unit's four lanes
 /// enter the next unit's first register as they are, without being
-/// summed; a loop's last reduction unit meets [`power_table`]'s per-lane
+/// summed; a loop's last reduction unit meets [`power_table`](stitch::power_table)'s per-lane
 /// powers instead, which weight lane `l`'s stream by the `H^(n−l)` it
 /// still lacks (`n` = the unit's blocks) and sum the lanes. The powers
 /// above `H^32` are computed here, once per key
@@ -499,31 +475,9 @@ struct Powers<'a> {
     at: usize,
 }
 
-macro_rules! kernel_fns {
-    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
-        $(
-            $(#[$m])*
-            #[inline]
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
-            fn $name $args $(-> $ret)? $body
-        )*
-    };
-}
+target_fns! {
+    "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
 
-/// As [`kernel_fns`], for functions generic over the AES round count `NR`
-/// (10, 12, 14), so that the round loops unroll.
-macro_rules! kernel_fns_nr {
-    ($($(#[$m:meta])* fn $name:ident $args:tt $(-> $ret:ty)? $body:block)*) => {
-        $(
-            $(#[$m])*
-            #[inline]
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1")]
-            fn $name<const NR: usize> $args $(-> $ret)? $body
-        )*
-    };
-}
-
-kernel_fns! {
     /// Four powers `table[i..i + 4]` (`table` has at least four).
     fn powers4(table: &[u128], i: usize) -> __m512i {
         let i = i.min(table.len() - 4);
@@ -591,16 +545,18 @@ kernel_fns! {
 
 }
 
-kernel_fns_nr! {
+target_fns! {
+    "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+
     /// A register of AES states after round 1 taken to round
     /// [`start_round`]: through round 2 for AES-192/256, unchanged for
     /// AES-128.
-    fn round1_to_start(ctx: &Ctx, x: __m512i) -> __m512i {
+    fn round1_to_start<const NR: usize>(ctx: &Ctx, x: __m512i) -> __m512i {
         if start_round(NR) == 2 { _mm512_aesenc_epi128(x, ctx.k[2]) } else { x }
     }
 
     /// One register of whitened counter blocks through AES.
-    fn aes_reg(ctx: &Ctx, ctr: __m512i) -> __m512i {
+    fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m512i) -> __m512i {
         let k = &ctx.k;
         let mut x = ctr;
         for &kr in &k[1..NR] {
@@ -611,7 +567,7 @@ kernel_fns_nr! {
 
     /// `R` registers of AES states after round [`start_round`] through the
     /// other rounds.
-    fn aes_regs(ctx: &Ctx, xs: [__m512i; R]) -> [__m512i; R] {
+    fn aes_regs<const NR: usize>(ctx: &Ctx, xs: [__m512i; R]) -> [__m512i; R] {
         let k = &ctx.k;
         let mut x = xs;
         for &kr in &k[start_round(NR) + 1..NR] {
@@ -625,7 +581,7 @@ kernel_fns_nr! {
     /// `R` registers of AES states after round [`start_round`] through the
     /// other rounds while `4R` byte-reversed blocks `g` are multiplied by
     /// the powers `p` into the sums `s`: returns the keystream and the sums.
-    fn aes_ghash(ctx: &Ctx, xs: [__m512i; R], g: [__m512i; R], p: Powers, s: Sums) -> ([__m512i; R], Sums) {
+    fn aes_ghash<const NR: usize>(ctx: &Ctx, xs: [__m512i; R], g: [__m512i; R], p: Powers, s: Sums) -> ([__m512i; R], Sums) {
         let k = &ctx.k;
         let mut x = xs;
         let mut s = s;
@@ -652,7 +608,7 @@ kernel_fns_nr! {
     /// XORed with the keystream of the counter blocks `ctr` (the others
     /// zeroed), for the caller's masked store, and their ciphertext
     /// byte-reversed for GHASH.
-    fn ctr_reg(ctx: &Ctx, ctr: __m512i, inp: __m512i, mask: u64, encrypt: bool) -> (__m512i, __m512i) {
+    fn ctr_reg<const NR: usize>(ctx: &Ctx, ctr: __m512i, inp: __m512i, mask: u64, encrypt: bool) -> (__m512i, __m512i) {
         let out = _mm512_maskz_mov_epi8(mask, _mm512_xor_si512(aes_reg::<NR>(ctx, ctr), inp));
         let ct = if encrypt { out } else { _mm512_maskz_mov_epi8(mask, inp) };
         (out, _mm512_shuffle_epi8(ct, ctx.rev))
@@ -664,7 +620,7 @@ kernel_fns_nr! {
     /// state. One plain 64-byte load (a masked load cannot take its bytes
     /// from stores still in flight, so it waits for them to retire when the
     /// buffer has just been written), a masked store.
-    fn ctr_head(ctx: &Ctx, ctr: __m512i, data: &mut [u8; 64], h: usize, encrypt: bool, inject: __m128i) -> __m128i {
+    fn ctr_head<const NR: usize>(ctx: &Ctx, ctr: __m512i, data: &mut [u8; 64], h: usize, encrypt: bool, inject: __m128i) -> __m128i {
         let mask = reg_mask(16 * h.min(4), 0);
         let ptr = data.as_mut_ptr();
         // SAFETY: `data` is 64 bytes long.
@@ -680,7 +636,7 @@ kernel_fns_nr! {
     /// Counter mode in place over the ≤ `64R` bytes of `data` with the
     /// counter blocks `ctr`, absorbing the ciphertext into `s` (block `j`
     /// meets `table[first + j]`; `inject` enters block 0).
-    fn ctr_masked(ctx: &Ctx, ctr: [__m512i; R], data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
+    fn ctr_masked<const NR: usize>(ctx: &Ctx, ctr: [__m512i; R], data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len();
         let ptr = data.as_mut_ptr();
         for (c, &ctr) in ctr.iter().enumerate().take(len.div_ceil(64)) {
@@ -762,89 +718,77 @@ macro_rules! round2_regs {
     }};
 }
 
-/// Enters the run of counter `n`: its base for [`round2_regs`], of
-/// round 2 if `replay`, else of round 1.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn new_run(ctx: &Ctx, run: &mut Run, r2: &mut Round2, n: u32, replay: bool) {
-    run.id = round1_run(n);
-    let base = if replay {
-        // The anchor block of this run through round 2, XORed with the
-        // recorded anchor state.
-        let a = counter_block_le(ctx.j0, (n & !0xff) | r2.anchor);
-        // SAFETY: the recording run wrote entry `anchor` (its first block;
-        // [`Round2`]'s invariant).
-        crate::aes::aesni::round2(ctx.rk, a) ^ unsafe { r2.at(r2.anchor as usize).read() }
-    } else {
-        round1_base(ctx.rk, ctx.round1, ctx.j0, n)
-    };
-    run.base = _mm512_broadcast_i32x4(from_u128(base));
-}
+target_fns! {
+    "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
 
-/// Prepares the next loop group ([`Units`]): returns its powers (per-lane
-/// or uniform), whether it closes its unit (a reduction after it) and
-/// whether it belongs to the loop's last unit. A group that starts a unit
-/// starts from empty sums with the accumulator's four lanes entering its
-/// first register. Groups before the last unit meet the uniform powers,
-/// so that each lane carries its own stream and the reduced lanes are not
-/// summed; the last unit meets the per-lane powers and sums them
-/// ([`uniform_table`]).
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn group_powers<'a>(
-    ctx: &Ctx<'a>,
-    units: &mut Units,
-    g: &mut [__m512i; R],
-    acc: __m512i,
-    s: &mut Sums,
-) -> (Powers<'a>, bool, bool) {
-    let place = units.next();
-    let size = if place.last { 32 } else { UNIFORM };
-    let at = size - 4 * R * place.in_unit;
-    if place.starts {
-        *s = zero_sums();
-        g[0] = _mm512_xor_si512(g[0], acc);
+    /// Enters the run of counter `n`: its base for [`round2_regs`], of
+    /// round 2 if `replay`, else of round 1.
+    fn new_run(ctx: &Ctx, run: &mut Run, r2: &mut Round2, n: u32, replay: bool) {
+        run.id = round1_run(n);
+        let base = if replay {
+            // The anchor block of this run through round 2, XORed with the
+            // recorded anchor state.
+            let a = counter_block_le(ctx.j0, (n & !0xff) | r2.anchor);
+            // SAFETY: the recording run wrote entry `anchor` (its first block;
+            // [`Round2`]'s invariant).
+            crate::aes::aesni::round2(ctx.rk, a) ^ unsafe { r2.at(r2.anchor as usize).read() }
+        } else {
+            round1_base(ctx.rk, ctx.round1, ctx.j0, n)
+        };
+        run.base = _mm512_broadcast_i32x4(from_u128(base));
     }
-    let table: &[u128] = if place.last { ctx.table } else { ctx.uniform };
-    (Powers { table, at }, place.closes, place.last)
-}
 
-/// The accumulator after a reduction unit closes with sums `s`: the four
-/// lanes' streams as they are, or after the last unit their sum (in lane
-/// 0, the others zero).
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn close_unit(s: Sums, c: __m512i, last: bool) -> __m512i {
-    if last {
-        _mm512_zextsi128_si512(reduce(s, c))
-    } else {
-        reduce_lanes(s, c)
+    /// Prepares the next loop group ([`Units`]): returns its powers (per-lane
+    /// or uniform), whether it closes its unit (a reduction after it) and
+    /// whether it belongs to the loop's last unit. A group that starts a unit
+    /// starts from empty sums with the accumulator's four lanes entering its
+    /// first register. Groups before the last unit meet the uniform powers,
+    /// so that each lane carries its own stream and the reduced lanes are not
+    /// summed; the last unit meets the per-lane powers and sums them
+    /// ([`uniform_table`]).
+    fn group_powers<'a>(
+        ctx: &Ctx<'a>,
+        units: &mut Units,
+        g: &mut [__m512i; R],
+        acc: __m512i,
+        s: &mut Sums,
+    ) -> (Powers<'a>, bool, bool) {
+        let place = units.next();
+        let size = if place.last { 32 } else { UNIFORM };
+        let at = size - 4 * R * place.in_unit;
+        if place.starts {
+            *s = zero_sums();
+            g[0] = _mm512_xor_si512(g[0], acc);
+        }
+        let table: &[u128] = if place.last { ctx.table } else { ctx.uniform };
+        (Powers { table, at }, place.closes, place.last)
     }
-}
 
-/// Hashes one loop group that no AES work is stitched to (associated data,
-/// the encryption loop's last lagging chunks): [`group_powers`], its
-/// products, and the reduction when the group closes its unit.
-#[inline]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m512i; R], acc: &mut __m512i, s: &mut Sums) {
-    let (p, closes, last) = group_powers(ctx, units, &mut g, *acc, s);
-    *s = ghash_regs(g, p, *s);
-    if closes {
-        *acc = close_unit(*s, ctx.c, last);
+    /// The accumulator after a reduction unit closes with sums `s`: the four
+    /// lanes' streams as they are, or after the last unit their sum (in lane
+    /// 0, the others zero).
+    fn close_unit(s: Sums, c: __m512i, last: bool) -> __m512i {
+        if last {
+            _mm512_zextsi128_si512(reduce(s, c))
+        } else {
+            reduce_lanes(s, c)
+        }
+    }
+
+    /// Hashes one loop group that no AES work is stitched to (associated data,
+    /// the encryption loop's last lagging chunks): [`group_powers`], its
+    /// products, and the reduction when the group closes its unit.
+    fn hash_group(ctx: &Ctx, units: &mut Units, mut g: [__m512i; R], acc: &mut __m512i, s: &mut Sums) {
+        let (p, closes, last) = group_powers(ctx, units, &mut g, *acc, s);
+        *s = ghash_regs(g, p, *s);
+        if closes {
+            *acc = close_unit(*s, ctx.c, last);
+        }
     }
 }
 
 /// [`seal_zmm`] with the storage of its round-2 cache ([`Round2`]) in this
-/// frame: AES-192/256 only. Not inlined into [`Key::seal`], so that AES-128's
+/// frame: AES-192/256 only. Not inlined into [`seal`], so that AES-128's
 /// calls do not carry the 4 KiB (with it in their frame, AES-128
 /// encryption read about 10 % slower at 16 KiB in peer-bench A/B).
 #[inline(never)]
@@ -901,7 +845,7 @@ fn seal_zmm<const NR: usize>(
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(ghash::C_HI); 4]),
         table: &tables.powers,
-        uniform: &tables.uniform,
+        uniform: &tables.second,
         rk,
         round1: &tables.round1,
         j0: u128::from_le_bytes(*j0),
