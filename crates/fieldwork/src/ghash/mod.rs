@@ -115,7 +115,6 @@ mod field;
 mod portable;
 #[cfg(feature = "reproduce")]
 pub mod reproduce;
-mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
 #[cfg(target_arch = "x86_64")]
@@ -139,19 +138,16 @@ use zeroize::Zeroize;
 
 pub(crate) use field::C_HI;
 use field::{POWERS, mont_reduce, mul_x};
-use tuning::GhashTuning;
-#[cfg(target_arch = "x86_64")]
-use tuning::{Narrow, ZmmSplit};
 
 /// Powers every kernel's short groups use (groups of at most eight).
 const LOW: usize = 8;
-/// From this many blocks a call on a split zmm kernel takes the zmm
-/// kernel even when its 32 powers must first be made (see
+/// From this many blocks a call on the split kernel takes the zmm kernel
+/// even when its 32 powers must first be made (see
 /// [`Kernel::for_blocks`]).
 const SPLIT_FRESH_BLOCKS: usize = 128;
-/// Below this many blocks a call of a ymm kernel with `fresh_on_xmm`
-/// ([`Kernel::Ymm`]) that would first make the ymm kernel's 16 powers runs
-/// on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
+/// Below this many blocks a call of the Intel ymm kernel
+/// ([`Kernel::YmmFreshXmm`]) that would first make the ymm kernel's 16
+/// powers runs on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
 const YMM_FRESH_XMM_BLOCKS: usize = 192;
 
 /// The kernel of [`polyval_short`].
@@ -203,19 +199,27 @@ pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
     mont_reduce(lo, hi)
 }
 
-/// A key's kernel: the backend's token and, for the wide kernels, the
-/// core's choice of narrower kernels by call (`tuning.rs`), fixed when the
-/// key is made.
 #[derive(Clone, Copy, Debug)]
 enum Kernel {
-    /// The zmm kernel; with a split (every key from `best`), the narrower
-    /// kernels take the calls it would lose ([`Kernel::for_blocks`]).
     #[cfg(target_arch = "x86_64")]
-    Zmm(cpu::Avx512Clmul, Option<ZmmSplit>),
-    /// The ymm kernel; with `true`, the xmm kernel takes a fresh key's
-    /// mid-length calls ([`Kernel::for_blocks`]).
+    Zmm(cpu::Avx512Clmul),
+    /// AMD with AVX-512: the zmm kernel for 32 blocks and more, the ymm
+    /// kernel below and for what the zmm groups leave ([`Kernel::for_blocks`]).
     #[cfg(target_arch = "x86_64")]
-    Ymm(cpu::Avx2Clmul, bool),
+    ZmmSplit(cpu::Avx512Clmul),
+    /// Intel with AVX-512: the ymm kernel below 32 blocks, the xmm kernel
+    /// for a call that would first make the zmm kernel's 32 powers below
+    /// [`SPLIT_FRESH_BLOCKS`], else the zmm kernel with xmm tails
+    /// ([`Kernel::for_blocks`]).
+    #[cfg(target_arch = "x86_64")]
+    ZmmSplitXmm(cpu::Avx512Clmul),
+    #[cfg(target_arch = "x86_64")]
+    Ymm(cpu::Avx2Clmul),
+    /// Intel without AVX-512: the ymm kernel, but the xmm kernel for a
+    /// call of [`ymm::MIN_BLOCKS`] to [`YMM_FRESH_XMM_BLOCKS`] blocks that
+    /// would first make the ymm kernel's 16 powers ([`Kernel::for_blocks`]).
+    #[cfg(target_arch = "x86_64")]
+    YmmFreshXmm(cpu::Avx2Clmul),
     #[cfg(target_arch = "x86_64")]
     Xmm(cpu::Clmul),
     Portable,
@@ -223,92 +227,124 @@ enum Kernel {
 
 impl Kernel {
     fn best() -> Kernel {
-        Kernel::best_with(tuning::GHASH.pick())
-    }
-
-    /// The best kernel this CPU runs, with the choices of `tuning`.
-    fn best_with(tuning: GhashTuning) -> Kernel {
         #[cfg(target_arch = "x86_64")]
         {
+            let amd = cpu::vendor_is_amd();
             if let Some(t) = cpu::Avx512Clmul::get() {
-                return Kernel::Zmm(t, Some(tuning.zmm));
+                return if amd {
+                    Kernel::ZmmSplit(t)
+                } else {
+                    Kernel::ZmmSplitXmm(t)
+                };
             }
-            if let Some(t) = cpu::Avx2Clmul::get() {
-                return Kernel::Ymm(t, tuning.ymm_fresh_on_xmm);
-            }
-            if let Some(t) = cpu::Clmul::get() {
-                return Kernel::Xmm(t);
+            if let Some(k) = Kernel::ymm_for_vendor() {
+                return k;
             }
         }
-        let _ = tuning;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Clmul::get() {
+            return Kernel::Xmm(t);
+        }
         Kernel::Portable
     }
 
     /// The kernel that takes a call of `n` whole blocks when `ready`
-    /// powers are made:
+    /// powers are made. Making a wide kernel's powers (and the box that
+    /// holds them) costs more than its groups save on a mid-length call:
     ///
-    /// - a split zmm kernel: the ymm kernel below [`POWERS`] blocks (its
-    ///   short path needs eight powers); the split's `fresh` kernel below
-    ///   [`SPLIT_FRESH_BLOCKS`] while the 32 powers are not made; else
-    ///   itself (its groups' remainder on the split's `tails`);
-    /// - a ymm kernel with `fresh_on_xmm`: the xmm kernel from
-    ///   [`ymm::MIN_BLOCKS`] to [`YMM_FRESH_XMM_BLOCKS`] blocks while its
-    ///   16 powers are not made, else itself;
+    /// - `ZmmSplit` (AMD): the ymm kernel below [`POWERS`] blocks, and
+    ///   below [`SPLIT_FRESH_BLOCKS`] while the zmm kernel's 32 powers are
+    ///   not made yet;
+    /// - `ZmmSplitXmm` (Intel): the ymm kernel below [`POWERS`] blocks
+    ///   (its short path needs eight powers), the xmm kernel below
+    ///   [`SPLIT_FRESH_BLOCKS`] while the 32 are not made, else plain zmm;
+    /// - `YmmFreshXmm` (Intel): the xmm kernel from [`ymm::MIN_BLOCKS`] to
+    ///   [`YMM_FRESH_XMM_BLOCKS`] blocks while the ymm kernel's 16 powers
+    ///   are not made, else plain ymm;
     /// - any other kernel: itself.
     fn for_blocks(self, n: usize, ready: usize) -> Kernel {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(t, Some(split)) => {
+            Kernel::ZmmSplit(t) if n < POWERS || (ready < POWERS && n < SPLIT_FRESH_BLOCKS) => {
+                Kernel::Ymm(t.avx2_clmul())
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::ZmmSplitXmm(t) => {
                 if n < POWERS {
-                    Kernel::Ymm(t.avx2_clmul(), false)
+                    Kernel::Ymm(t.avx2_clmul())
                 } else if ready < POWERS && n < SPLIT_FRESH_BLOCKS {
-                    match split.fresh {
-                        Narrow::Ymm => Kernel::Ymm(t.avx2_clmul(), false),
-                        Narrow::Xmm => Kernel::Xmm(t.clmul()),
-                    }
+                    Kernel::Xmm(t.clmul())
                 } else {
-                    self
+                    Kernel::Zmm(t)
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(t, true)
-                if ready < ymm::GROUP && (ymm::MIN_BLOCKS..YMM_FRESH_XMM_BLOCKS).contains(&n) =>
-            {
-                Kernel::Xmm(t.clmul())
+            Kernel::YmmFreshXmm(t) => {
+                if ready < ymm::GROUP && (ymm::MIN_BLOCKS..YMM_FRESH_XMM_BLOCKS).contains(&n) {
+                    Kernel::Xmm(t.clmul())
+                } else {
+                    Kernel::Ymm(t)
+                }
             }
             k => k,
         }
     }
 
-    /// The best kernel without AVX-512, with this core's choice for a
-    /// fresh key, if usable.
-    fn ymm_tier() -> Option<Kernel> {
+    /// The best kernel without AVX-512, if usable: plain ymm on AMD,
+    /// [`Kernel::YmmFreshXmm`] elsewhere.
+    fn ymm_for_vendor() -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Kernel::Ymm(t, tuning::GHASH.pick().ymm_fresh_on_xmm));
+            return Some(if cpu::vendor_is_amd() {
+                Kernel::Ymm(t)
+            } else {
+                Kernel::YmmFreshXmm(t)
+            });
         }
         None
     }
 
-    /// The zmm kernel, alone or with a vendor's split, if usable (tests and
-    /// benchmarks run every vendor's choice on every CPU).
-    fn vpclmulqdq_zmm(split: Option<GhashTuning>) -> Option<Kernel> {
+    /// The zmm kernel with Intel's choice of kernels by call
+    /// ([`Kernel::ZmmSplitXmm`]), if usable (tests and benchmarks).
+    fn vpclmulqdq_zmm_split_xmm() -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx512Clmul::get() {
-            return Some(Kernel::Zmm(t, split.map(|s| s.zmm)));
+            return Some(Kernel::ZmmSplitXmm(t));
+        }
+        None
+    }
+
+    /// The ymm kernel with Intel's choice for a fresh key
+    /// ([`Kernel::YmmFreshXmm`]), if usable (tests and benchmarks).
+    fn vpclmulqdq_ymm_fresh_xmm() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Kernel::YmmFreshXmm(t));
+        }
+        None
+    }
+
+    /// The zmm kernel, plain or split (AMD's choice in [`Kernel::best`]),
+    /// if usable.
+    fn vpclmulqdq_zmm(split: bool) -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512Clmul::get() {
+            return Some(if split {
+                Kernel::ZmmSplit(t)
+            } else {
+                Kernel::Zmm(t)
+            });
         }
         let _ = split;
         None
     }
 
-    /// The ymm kernel, alone or with a vendor's choice for a fresh key, if
-    /// usable (tests and benchmarks).
-    fn vpclmulqdq_ymm(tuning: Option<GhashTuning>) -> Option<Kernel> {
+    /// The ymm VPCLMULQDQ kernel, if usable (tests and benchmarks).
+    fn vpclmulqdq_ymm() -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Kernel::Ymm(t, tuning.is_some_and(|s| s.ymm_fresh_on_xmm)));
+            return Some(Kernel::Ymm(t));
         }
-        let _ = tuning;
         None
     }
 
@@ -324,18 +360,15 @@ impl Kernel {
     fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(_, None) => "vpclmulqdq",
+            Kernel::Zmm(_) => "vpclmulqdq",
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(_, Some(s)) => match (s.fresh, s.tails) {
-                (Narrow::Ymm, Narrow::Ymm) => "vpclmulqdq-split",
-                (Narrow::Xmm, Narrow::Xmm) => "vpclmulqdq-split-xmm",
-                (Narrow::Ymm, Narrow::Xmm) => "vpclmulqdq-split-ymm-fresh-xmm-tails",
-                (Narrow::Xmm, Narrow::Ymm) => "vpclmulqdq-split-xmm-fresh-ymm-tails",
-            },
+            Kernel::ZmmSplit(_) => "vpclmulqdq-split",
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(_, false) => "vpclmulqdq-ymm",
+            Kernel::ZmmSplitXmm(_) => "vpclmulqdq-split-xmm",
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(_, true) => "vpclmulqdq-ymm-fresh-xmm",
+            Kernel::Ymm(_) => "vpclmulqdq-ymm",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::YmmFreshXmm(_) => "vpclmulqdq-ymm-fresh-xmm",
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(_) => "pclmulqdq",
             Kernel::Portable => "portable",
@@ -439,9 +472,9 @@ impl State {
         // takes groups of at most 8.
         let upto = match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(..) if n >= POWERS => POWERS,
+            Kernel::Zmm(_) | Kernel::ZmmSplit(_) | Kernel::ZmmSplitXmm(_) if n >= POWERS => POWERS,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(..) if n >= ymm::MIN_BLOCKS => ymm::GROUP,
+            Kernel::Ymm(_) | Kernel::YmmFreshXmm(_) if n >= ymm::MIN_BLOCKS => ymm::GROUP,
             _ => n.min(LOW),
         };
         if self.ready >= upto {
@@ -449,9 +482,11 @@ impl State {
         }
         let fill = |out: &mut [u128], from: usize| match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(t, _) => clmul::powers(t.clmul(), out, from),
+            Kernel::Zmm(t) | Kernel::ZmmSplit(t) | Kernel::ZmmSplitXmm(t) => {
+                clmul::powers(t.clmul(), out, from)
+            }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(t, _) => ymm::powers(t, out, from),
+            Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::powers(t, out, from),
             #[cfg(target_arch = "x86_64")]
             Kernel::Xmm(t) => clmul::powers(t, out, from),
             Kernel::Portable => {
@@ -478,9 +513,11 @@ impl State {
             table[..LOW].copy_from_slice(&self.low);
             match kernel {
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Zmm(t, _) => vpclmul::extend_powers(t, table),
+                Kernel::Zmm(t) | Kernel::ZmmSplit(t) | Kernel::ZmmSplitXmm(t) => {
+                    vpclmul::extend_powers(t, table)
+                }
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Ymm(t, _) => ymm::extend_powers(t, table),
+                Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::extend_powers(t, table),
                 _ => fill(&mut table[..upto], LOW),
             }
             self.wide = Some(all);
@@ -506,7 +543,7 @@ impl State {
         let n = data.len() / 16;
         let kernel = self.kernel.for_blocks(n, self.ready);
         #[cfg(target_arch = "x86_64")]
-        if let Kernel::Ymm(t, _) = kernel
+        if let Kernel::Ymm(t) = kernel
             && self.ready == 1
             && (2..=LOW).contains(&n)
         {
@@ -632,16 +669,11 @@ impl crate::test_util::SecretSpans for GHash {
 fn absorb_blocks(kernel: Kernel, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Zmm(
-            t,
-            Some(ZmmSplit {
-                tails: Narrow::Ymm, ..
-            }),
-        ) => vpclmul::update_split(t, powers, acc, data, reflect),
+        Kernel::Zmm(t) | Kernel::ZmmSplitXmm(t) => vpclmul::update(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
-        Kernel::Zmm(t, _) => vpclmul::update(t, powers, acc, data, reflect),
+        Kernel::ZmmSplit(t) => vpclmul::update_split(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
-        Kernel::Ymm(t, _) => ymm::update(t, powers, acc, data, reflect),
+        Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::update(t, powers, acc, data, reflect),
         #[cfg(target_arch = "x86_64")]
         Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
         Kernel::Portable => {
@@ -775,17 +807,17 @@ impl Polyval {
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::vpclmulqdq_ymm(None).map(|k| Polyval {
+        Kernel::vpclmulqdq_ymm().map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
 
-    /// The zmm kernel alone (`split = false`) or with AMD's split (the
-    /// ymm kernel for short calls and tails), on any AVX-512 CPU.
+    /// The zmm kernel alone (`split = false`, Intel's choice) or with the
+    /// ymm kernel for short calls (`true`, AMD's), on any AVX-512 CPU.
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_zmm(h: &[u8; 16], split: bool) -> Option<Polyval> {
-        Kernel::vpclmulqdq_zmm(split.then_some(tuning::AMD)).map(|k| Polyval {
+        Kernel::vpclmulqdq_zmm(split).map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
@@ -795,7 +827,7 @@ impl Polyval {
     /// POLYVAL of AES-GCM-SIV's `vaes-avx2` tier.
     #[inline]
     pub(crate) fn new_ymm_tier(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::ymm_tier().map(|k| Polyval {
+        Kernel::ymm_for_vendor().map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
@@ -805,7 +837,7 @@ impl Polyval {
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_zmm_split_xmm(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::vpclmulqdq_zmm(Some(tuning::INTEL)).map(|k| Polyval {
+        Kernel::vpclmulqdq_zmm_split_xmm().map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
@@ -815,7 +847,7 @@ impl Polyval {
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_ymm_fresh_xmm(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::vpclmulqdq_ymm(Some(tuning::INTEL)).map(|k| Polyval {
+        Kernel::vpclmulqdq_ymm_fresh_xmm().map(|k| Polyval {
             inner: State::new(u128::from_le_bytes(*h), false, k),
         })
     }
@@ -871,28 +903,28 @@ impl GHash {
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::vpclmulqdq_ymm(None).map(|k| GHash::with_kernel(h, k))
+        Kernel::vpclmulqdq_ymm().map(|k| GHash::with_kernel(h, k))
     }
 
     /// See [`Polyval::new_vpclmulqdq_zmm`].
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_zmm(h: &[u8; 16], split: bool) -> Option<GHash> {
-        Kernel::vpclmulqdq_zmm(split.then_some(tuning::AMD)).map(|k| GHash::with_kernel(h, k))
+        Kernel::vpclmulqdq_zmm(split).map(|k| GHash::with_kernel(h, k))
     }
 
     /// See [`Polyval::new_vpclmulqdq_zmm_split_xmm`].
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_zmm_split_xmm(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::vpclmulqdq_zmm(Some(tuning::INTEL)).map(|k| GHash::with_kernel(h, k))
+        Kernel::vpclmulqdq_zmm_split_xmm().map(|k| GHash::with_kernel(h, k))
     }
 
     /// See [`Polyval::new_vpclmulqdq_ymm_fresh_xmm`].
     #[doc(hidden)]
     #[inline]
     pub fn new_vpclmulqdq_ymm_fresh_xmm(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::vpclmulqdq_ymm(Some(tuning::INTEL)).map(|k| GHash::with_kernel(h, k))
+        Kernel::vpclmulqdq_ymm_fresh_xmm().map(|k| GHash::with_kernel(h, k))
     }
 }
 

@@ -64,8 +64,8 @@ pub(super) fn update(
 }
 
 /// As [`update`], with what the 32-block groups leave on the ymm kernel
-/// rather than xmm: a split whose `tails` are ymm (AMD's entry in `tuning.rs`; its key
-/// sends calls of fewer than 32 blocks to the ymm kernel before they get here).
+/// rather than xmm: AMD's choice (`Kernel::ZmmSplit`, which sends calls of
+/// fewer than 32 blocks to the ymm kernel before they get here).
 pub(super) fn update_split(
     t: Avx512Clmul,
     powers: &[u128],
