@@ -159,7 +159,7 @@ impl Schedule {
 /// without `alloc`, so they are not boxed.)
 #[derive(Clone)]
 #[allow(clippy::large_enum_variant)]
-enum Engine {
+enum Dispatch {
     #[cfg(target_arch = "x86_64")]
     Vaes512(vaes512::Key),
     /// CPUs with AVX-512: the zmm kernel for long messages, the ymm one
@@ -174,21 +174,21 @@ enum Engine {
 }
 
 #[cfg(test)]
-impl crate::test_util::SecretSpans for Engine {
+impl crate::test_util::SecretSpans for Dispatch {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512(k) => k.secret_spans(s),
+            Dispatch::Vaes512(k) => k.secret_spans(s),
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512Split(k) => {
+            Dispatch::Vaes512Split(k) => {
                 k.wide.secret_spans(s);
                 k.narrow.secret_spans(s);
             }
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes256(k) => k.secret_spans(s),
+            Dispatch::Vaes256(k) => k.secret_spans(s),
             #[cfg(target_arch = "x86_64")]
-            Engine::AesNi(k) => k.secret_spans(s),
-            Engine::Portable(k) => k.secret_spans(s),
+            Dispatch::AesNi(k) => k.secret_spans(s),
+            Dispatch::Portable(k) => k.secret_spans(s),
         }
     }
 }
@@ -207,42 +207,42 @@ struct Split {
     narrow_below: usize,
 }
 
-impl Engine {
+impl Dispatch {
     /// The best engine this CPU runs.
-    fn best(key: &[u8]) -> Engine {
+    fn best(key: &[u8]) -> Dispatch {
         #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Engine::vaes512_split(key) {
+        if let Some(e) = Dispatch::vaes512_split(key) {
             return e;
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Engine::vaes256(key) {
+        if let Some(e) = Dispatch::vaes256(key) {
             return e;
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Engine::aesni(key) {
+        if let Some(e) = Dispatch::aesni(key) {
             return e;
         }
-        Engine::portable(key)
+        Dispatch::portable(key)
     }
 
-    fn portable(key: &[u8]) -> Engine {
-        Engine::Portable(portable::Key::new(key))
+    fn portable(key: &[u8]) -> Dispatch {
+        Dispatch::Portable(portable::Key::new(key))
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn aesni(key: &[u8]) -> Option<Engine> {
-        Some(Engine::AesNi(aesni::Key::new(cpu::AesClmul::get()?, key)))
+    fn aesni(key: &[u8]) -> Option<Dispatch> {
+        Some(Dispatch::AesNi(aesni::Key::new(cpu::AesClmul::get()?, key)))
     }
 
     /// The ymm engine with its GHASH schedule chosen for this CPU.
     #[cfg(target_arch = "x86_64")]
-    fn vaes256(key: &[u8]) -> Option<Engine> {
-        Engine::vaes256_with(key, Schedule::for_this_cpu())
+    fn vaes256(key: &[u8]) -> Option<Dispatch> {
+        Dispatch::vaes256_with(key, Schedule::for_this_cpu())
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn vaes256_with(key: &[u8], schedule: Schedule) -> Option<Engine> {
-        Some(Engine::Vaes256(vaes256::Key::new(
+    fn vaes256_with(key: &[u8], schedule: Schedule) -> Option<Dispatch> {
+        Some(Dispatch::Vaes256(vaes256::Key::new(
             cpu::VaesAvx2::get()?,
             key,
             schedule,
@@ -250,8 +250,8 @@ impl Engine {
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn vaes512(key: &[u8]) -> Option<Engine> {
-        Some(Engine::Vaes512(vaes512::Key::new(
+    fn vaes512(key: &[u8]) -> Option<Dispatch> {
+        Some(Dispatch::Vaes512(vaes512::Key::new(
             cpu::VaesAvx512::get()?,
             key,
         )))
@@ -260,9 +260,9 @@ impl Engine {
     /// Both vector engines, the ymm one with this CPU's schedule, and the
     /// crossover measured on this CPU's vendor (see [`Split`]).
     #[cfg(target_arch = "x86_64")]
-    fn vaes512_split(key: &[u8]) -> Option<Engine> {
+    fn vaes512_split(key: &[u8]) -> Option<Dispatch> {
         let tuning = tuning::GCM.pick();
-        Some(Engine::Vaes512Split(Split {
+        Some(Dispatch::Vaes512Split(Split {
             wide: vaes512::Key::new(cpu::VaesAvx512::get()?, key),
             narrow: vaes256::Key::new(cpu::VaesAvx2::get()?, key, tuning.schedule),
             narrow_below: tuning.narrow_below(key.len()),
@@ -270,44 +270,44 @@ impl Engine {
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn vaes512_split(_key: &[u8]) -> Option<Engine> {
+    fn vaes512_split(_key: &[u8]) -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn aesni(_key: &[u8]) -> Option<Engine> {
+    fn aesni(_key: &[u8]) -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn vaes256(_key: &[u8]) -> Option<Engine> {
+    fn vaes256(_key: &[u8]) -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn vaes256_with(_key: &[u8], _schedule: Schedule) -> Option<Engine> {
+    fn vaes256_with(_key: &[u8], _schedule: Schedule) -> Option<Dispatch> {
         None
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn vaes512(_key: &[u8]) -> Option<Engine> {
+    fn vaes512(_key: &[u8]) -> Option<Dispatch> {
         None
     }
 
     fn name(&self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512(_) => "vaes-avx512",
+            Dispatch::Vaes512(_) => "vaes-avx512",
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512Split(_) => "vaes-avx512-split",
+            Dispatch::Vaes512Split(_) => "vaes-avx512-split",
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes256(k) => match k.schedule() {
+            Dispatch::Vaes256(k) => match k.schedule() {
                 Schedule::Schoolbook => "vaes-avx2",
                 Schedule::Karatsuba => "vaes-avx2-karatsuba",
             },
             #[cfg(target_arch = "x86_64")]
-            Engine::AesNi(_) => "aes-ni",
-            Engine::Portable(_) => "portable",
+            Dispatch::AesNi(_) => "aes-ni",
+            Dispatch::Portable(_) => "portable",
         }
     }
 
@@ -315,14 +315,14 @@ impl Engine {
     fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512(k) => k.ghash_padded(acc, data),
+            Dispatch::Vaes512(k) => k.ghash_padded(acc, data),
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512Split(k) => k.wide.ghash_padded(acc, data),
+            Dispatch::Vaes512Split(k) => k.wide.ghash_padded(acc, data),
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes256(k) => k.ghash_padded(acc, data),
+            Dispatch::Vaes256(k) => k.ghash_padded(acc, data),
             #[cfg(target_arch = "x86_64")]
-            Engine::AesNi(k) => k.ghash_padded(acc, data),
-            Engine::Portable(k) => k.ghash_padded(acc, data),
+            Dispatch::AesNi(k) => k.ghash_padded(acc, data),
+            Dispatch::Portable(k) => k.ghash_padded(acc, data),
         }
     }
 
@@ -360,9 +360,9 @@ impl Engine {
         let j0 = self.j0(iv)?;
         Ok(match self {
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512(k) => k.seal(dir, &j0, aad, buf),
+            Dispatch::Vaes512(k) => k.seal(dir, &j0, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes512Split(k) => {
+            Dispatch::Vaes512Split(k) => {
                 if buf.len().saturating_add(aad.len()) < k.narrow_below {
                     k.narrow.seal(dir, &j0, aad, buf)
                 } else {
@@ -370,10 +370,10 @@ impl Engine {
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            Engine::Vaes256(k) => k.seal(dir, &j0, aad, buf),
+            Dispatch::Vaes256(k) => k.seal(dir, &j0, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Engine::AesNi(k) => k.seal(dir, &j0, aad, buf),
-            Engine::Portable(k) => k.seal(dir, &j0, aad, buf),
+            Dispatch::AesNi(k) => k.seal(dir, &j0, aad, buf),
+            Dispatch::Portable(k) => k.seal(dir, &j0, aad, buf),
         })
     }
 
@@ -395,7 +395,7 @@ macro_rules! gcm_type {
         $(#[$doc])*
         #[derive(Clone)]
         pub struct $name {
-            key: Engine,
+            key: Dispatch,
         }
 
         impl $name {
@@ -443,43 +443,43 @@ macro_rules! gcm_type {
 
             #[doc(hidden)]
             pub fn new_portable(key: &[u8; $bytes]) -> $name {
-                $name { key: Engine::portable(key) }
+                $name { key: Dispatch::portable(key) }
             }
 
             #[doc(hidden)]
             pub fn new_aesni(key: &[u8; $bytes]) -> Option<$name> {
-                Engine::aesni(key).map(|key| $name { key })
+                Dispatch::aesni(key).map(|key| $name { key })
             }
 
             #[doc(hidden)]
             pub fn new_vaes256(key: &[u8; $bytes]) -> Option<$name> {
-                Engine::vaes256(key).map(|key| $name { key })
+                Dispatch::vaes256(key).map(|key| $name { key })
             }
 
             /// The ymm engine with schoolbook GHASH products (the
             /// schedule chosen on Intel CPUs).
             #[doc(hidden)]
             pub fn new_vaes256_schoolbook(key: &[u8; $bytes]) -> Option<$name> {
-                Engine::vaes256_with(key, Schedule::Schoolbook).map(|key| $name { key })
+                Dispatch::vaes256_with(key, Schedule::Schoolbook).map(|key| $name { key })
             }
 
             /// The ymm engine with Karatsuba GHASH products (the schedule
             /// chosen on AMD CPUs).
             #[doc(hidden)]
             pub fn new_vaes256_karatsuba(key: &[u8; $bytes]) -> Option<$name> {
-                Engine::vaes256_with(key, Schedule::Karatsuba).map(|key| $name { key })
+                Dispatch::vaes256_with(key, Schedule::Karatsuba).map(|key| $name { key })
             }
 
             #[doc(hidden)]
             pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
-                Engine::vaes512(key).map(|key| $name { key })
+                Dispatch::vaes512(key).map(|key| $name { key })
             }
 
             /// The zmm engine for long messages and the ymm one (this CPU's
             /// schedule) for short ones: the choice on CPUs with AVX-512.
             #[doc(hidden)]
             pub fn new_vaes512_split(key: &[u8; $bytes]) -> Option<$name> {
-                Engine::vaes512_split(key).map(|key| $name { key })
+                Dispatch::vaes512_split(key).map(|key| $name { key })
             }
 
             /// One instance per backend this CPU can run, portable first
@@ -506,7 +506,7 @@ macro_rules! gcm_type {
 
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> $name {
-                $name { key: Engine::best(key.as_slice()) }
+                $name { key: Dispatch::best(key.as_slice()) }
             }
         }
 
