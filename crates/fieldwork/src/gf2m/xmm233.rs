@@ -217,44 +217,46 @@ pub(super) fn square(_: Clmul, a: &[u64; 4]) -> [u64; 4] {
     ))
 }
 
+/// The even-indexed bits of the 256-bit `(x0, x1)`, packed into 128 bits:
+/// per 64-bit word, the bits under 0x55… packed two, four, then eight to a
+/// byte in the low byte of each 16-bit unit (three mask-shift-XOR steps),
+/// then one `pshufb` per register picks those bytes (x0's into bytes 0–7,
+/// x1's into 8–15). A function, not a closure: a closure the compiler
+/// left out of line would lose the caller's target features.
+#[inline(always)]
+fn gather_even(x0: __m128i, x1: __m128i) -> __m128i {
+    // SAFETY: see above (SSSE3's `pshufb`, implied by SSE4.1).
+    unsafe {
+        let m1 = _mm_set1_epi8(0x55);
+        let m2 = _mm_set1_epi8(0x33);
+        let m4 = _mm_set1_epi8(0x0f);
+        let lo_half = _mm_set_epi64x(-1, 0x0e0c_0a08_0604_0200);
+        let hi_half = _mm_set_epi64x(0x0e0c_0a08_0604_0200, -1);
+        let mut r = [x0, x1];
+        for x in &mut r {
+            *x = _mm_and_si128(*x, m1);
+            *x = _mm_and_si128(xor(*x, _mm_srli_epi64::<1>(*x)), m2);
+            *x = _mm_and_si128(xor(*x, _mm_srli_epi64::<2>(*x)), m4);
+            *x = xor(*x, _mm_srli_epi64::<4>(*x));
+        }
+        xor(
+            _mm_shuffle_epi8(r[0], lo_half),
+            _mm_shuffle_epi8(r[1], hi_half),
+        )
+    }
+}
+
 /// `√a`: a = e(x²) + x·o(x²) gives √a = e(x) + √x·o(x). The even and odd
-/// bits of each word are gathered in xmm lanes (three mask-shift-XOR steps
-/// leave each word's 32 even bits as the low bytes of its 16-bit units,
-/// then one `pshufb` per register picks those bytes), e and o below 2^117 in one register each;
+/// bits are gathered in xmm lanes ([`gather_even`]), e and o below 2^117
+/// in one register each;
 /// √x·o is two 128×128 schoolbook products (eight PCLMULQDQ, below
 /// 2^350) and [`reduce`].
 #[inline(always)]
 pub(super) fn sqrt(_: Clmul, a: &[u64; 4], sqrt_x: &[u64; 4]) -> [u64; 4] {
     let a = load(a);
     let s = load(sqrt_x);
-    // SAFETY: see above (SSSE3's `pshufb`, implied by SSE4.1).
-    let (e, o) = unsafe {
-        let m1 = _mm_set1_epi8(0x55);
-        let m2 = _mm_set1_epi8(0x33);
-        let m4 = _mm_set1_epi8(0x0f);
-        // Per 64-bit word: the even bits (mask 0x55…) packed two, four,
-        // then eight to a byte, in the low byte of each 16-bit unit.
-        let pack = |x: __m128i| {
-            let x = _mm_and_si128(x, m1);
-            let x = _mm_and_si128(xor(x, _mm_srli_epi64::<1>(x)), m2);
-            let x = _mm_and_si128(xor(x, _mm_srli_epi64::<2>(x)), m4);
-            xor(x, _mm_srli_epi64::<4>(x))
-        };
-        // The low bytes of the 16-bit units: bytes 0, 2, …, 14 → 0–7 (low
-        // half, from the first register) or 8–15 (high half, the second).
-        let lo_half = _mm_set_epi64x(-1, 0x0e0c_0a08_0604_0200);
-        let hi_half = _mm_set_epi64x(0x0e0c_0a08_0604_0200, -1);
-        let join = |x0: __m128i, x1: __m128i| {
-            xor(
-                _mm_shuffle_epi8(pack(x0), lo_half),
-                _mm_shuffle_epi8(pack(x1), hi_half),
-            )
-        };
-        (
-            join(a.0, a.1),
-            join(_mm_srli_epi64::<1>(a.0), _mm_srli_epi64::<1>(a.1)),
-        )
-    };
+    let e = gather_even(a.0, a.1);
+    let o = gather_even(words_right!(a.0, 1), words_right!(a.1, 1));
     // √x·o = o·s0 + o·s1·x^128.
     let l0 = clmul::<0x00>(o, s.0);
     let h0 = clmul::<0x11>(o, s.0);
