@@ -21,6 +21,7 @@
 //! | [`chacha20`], [`chachapoly`] | ChaCha20, XChaCha20; ChaCha20-Poly1305, XChaCha20-Poly1305 | ChaCha20 on AVX-512, AVX2 (hand-written kernels), portable; the AEADs with the `aead` traits, stitched with a scalar Poly1305 on AVX2 |
 //! | [`kummer`] | Kummer-surface Diffie–Hellman over 2^127 − 1 | done: safe keys and raw SUPERCOP API; AVX-512 IFMA, AVX2, portable |
 //! | [`cpu`] | feature detection, the ISA cap, what is in effect | done |
+//! | [`hazmat`] | every backend of a keyed type by name | for differential tests, fuzzing and benchmarks ([`hazmat::Backends`]) |
 //!
 //! # Example
 //!
@@ -84,6 +85,7 @@ pub mod gcm_siv;
 pub mod gf2m;
 pub mod gf2x;
 pub mod ghash;
+pub mod hazmat;
 pub mod kummer;
 mod partial;
 pub mod poly1305;

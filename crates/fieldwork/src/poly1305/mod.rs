@@ -518,6 +518,32 @@ impl Poly1305 {
     }
 }
 
+impl crate::hazmat::Backends for Poly1305 {
+    type Input<'a> = &'a [u8; 32];
+    const NAMES: &'static [&'static str] = &[
+        "avx512ifma",
+        "avx2",
+        "avx2-goll-gueron",
+        "avx2-decimation",
+        "portable",
+    ];
+
+    fn with_backend(name: &str, key: &[u8; 32]) -> Option<Poly1305> {
+        match name {
+            "avx512ifma" => Poly1305::new_ifma(key),
+            "avx2" => Poly1305::new_avx2(key),
+            "avx2-goll-gueron" => Poly1305::new_avx2_goll_gueron(key),
+            "avx2-decimation" => Poly1305::new_avx2_decimation(key),
+            "portable" => Some(Poly1305::new_portable(key)),
+            _ => None,
+        }
+    }
+
+    fn backend(&self) -> &'static str {
+        self.backend_name()
+    }
+}
+
 impl Drop for Poly1305 {
     fn drop(&mut self) {
         // The engine's keys zeroize themselves.
