@@ -862,10 +862,10 @@ pub fn kummer(data: &[u8]) {
         Ok(p) => p.to_bytes(),
         Err(_) => kummer::BASE_POINT,
     };
-    let portable = kummer::Backend::portable();
+    let portable = kummer::Dispatch::portable();
     let expected = portable.scalarmult(&n, &point);
     let expected_base = portable.scalarmult_base(&m);
-    for b in kummer::Backend::all() {
+    for b in kummer::Dispatch::all() {
         let name = b.name();
         assert_eq!(b.scalarmult(&n, &point), expected, "{name}: scalarmult");
         assert_eq!(

@@ -129,7 +129,7 @@ fn backends() -> String {
             "chachapoly",
             chachapoly::ChaCha20Poly1305::new(&k.into()).backend_name(),
         ),
-        ("kummer", kummer::Backend::best().name()),
+        ("kummer", kummer::Dispatch::best().name()),
     ]
     .map(|(area, name)| format!("{area}={name}"))
     .join(" ")

@@ -398,7 +398,7 @@ fn kummer_scalarmult_op(seed: u64) {
     let mut s = secret_stream(seed);
     let (n, m) = (s.bytes::<32>(), s.bytes::<32>());
     let point = kummer::BASE_POINT;
-    for b in kummer::Backend::all() {
+    for b in kummer::Dispatch::all() {
         let q = b.scalarmult(&n, &point);
         public(&q);
         black_box(q);

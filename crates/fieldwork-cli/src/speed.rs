@@ -63,10 +63,10 @@ fn cases(all_backends: bool) -> Vec<SpeedCase> {
             out.push(gf2x_square_case(m, n));
         }
     }
-    let kummer_backends: Vec<kummer::Backend> = if all_backends {
-        kummer::Backend::all().collect()
+    let kummer_backends: Vec<kummer::Dispatch> = if all_backends {
+        kummer::Dispatch::all().collect()
     } else {
-        vec![kummer::Backend::best()]
+        vec![kummer::Dispatch::best()]
     };
     for &k in &kummer_backends {
         out.push(kummer_keygen_case(k));
@@ -631,7 +631,7 @@ fn gf2x_square_case(m: Backend, n: usize) -> SpeedCase {
 
 /// Kummer key generation: `scalar · BASE_POINT`, chained (the next scalar
 /// is the first 32 bytes of the public key).
-fn kummer_keygen_case(k: kummer::Backend) -> SpeedCase {
+fn kummer_keygen_case(k: kummer::Dispatch) -> SpeedCase {
     let mut scalar = [0x5au8; 32];
     SpeedCase {
         primitive: "kummer keygen",
@@ -650,7 +650,7 @@ fn kummer_keygen_case(k: kummer::Backend) -> SpeedCase {
 
 /// A Kummer shared secret: `scalar · point` for a peer's point, chained
 /// (the next point is the result; it stays on the surface).
-fn kummer_shared_case(k: kummer::Backend) -> SpeedCase {
+fn kummer_shared_case(k: kummer::Dispatch) -> SpeedCase {
     let scalar = [0xa5u8; 32];
     let mut point = kummer::scalarmult_base(&[0x3cu8; 32]);
     SpeedCase {

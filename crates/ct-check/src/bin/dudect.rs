@@ -256,7 +256,7 @@ fn kummer_keygen(s: &[u8; SECRET]) -> u64 {
 }
 
 fn backend_kummer() -> &'static str {
-    kummer::Backend::best().name()
+    kummer::Dispatch::best().name()
 }
 
 fn backend_gcm() -> &'static str {

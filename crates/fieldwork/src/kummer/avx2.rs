@@ -1,4 +1,5 @@
-//! Target features: `avx`, `avx2` — capability token [`Avx2`].
+//! Target features: `avx`, `avx2` — capability token [`cpu::Avx2`]; the
+//! backend [`Avx2`].
 //!
 //! The ladder of [the module docs](super) with the four coordinates
 //! `(x, y, z, t)` of a point in the four 64-bit lanes of ymm registers: the
@@ -122,9 +123,10 @@
 //! # The comb's row reads
 //!
 //! Key generation (`fixed_base.rs`) reads its table rows here: this file
-//! implements the comb's [`Scan`] for [`Avx2`]. [`scan_part`] merges a
-//! part of a row under a `vpcmpeqq` mask with `vpblendvb`, and [`comb`]
-//! compiles the whole comb with AVX2 enabled so that the parts, spread
+//! implements the comb's [`Scan`] for the [`cpu::Avx2`] token.
+//! [`tf::scan_part`] merges a part of a row under a `vpcmpeqq` mask with
+//! `vpblendvb`, and [`Avx2::comb`](Backend::comb) compiles the whole comb
+//! with AVX2 enabled so that the parts, spread
 //! through each scalar mixed addition, inline as ymm code that runs beside
 //! the scalar products.
 //!
@@ -165,9 +167,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::field::{Fe, P};
 use super::fixed_base::{self, PART, Row, Scan};
-use crate::cpu::Avx2;
+use crate::cpu;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
     _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256,
@@ -209,13 +212,29 @@ const BIAS_CD: [u64; 5] = p_multiple(128);
 
 /// Four 64-bit lanes of a ymm register, one per coordinate `(x, y, z, t)`.
 ///
-/// A value carries the [`Avx2`] token, so it exists only where AVX and AVX2
+/// A value carries the [`cpu::Avx2`] token, so it exists only where AVX and AVX2
 /// are usable; the operations rely on that. Arithmetic is lane-wise and
 /// wrapping.
 #[derive(Clone, Copy)]
 struct Lanes {
     v: __m256i,
-    t: Avx2,
+    t: cpu::Avx2,
+}
+
+/// Lane-wise methods of [`Lanes`] by one intrinsic (or one instruction's
+/// function): `fn name(o) = f` is `f(self, o)`, `fn name() = f` is
+/// `f(self)`.
+macro_rules! lane_methods {
+    ($($(#[$doc:meta])* fn $name:ident($($o:ident)?) = $f:expr;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name(self $(, $o: Lanes)?) -> Lanes {
+            // SAFETY: `self.t` proves AVX and AVX2, all the intrinsics
+            // (and `vperm2i128_swap`) need.
+            let v = unsafe { $f(self.v $(, $o.v)?) };
+            Lanes { v, t: self.t }
+        }
+    )*};
 }
 
 /// A lane-wise operator by one intrinsic.
@@ -224,12 +243,7 @@ macro_rules! lane_operator {
         $(#[$doc])*
         impl core::ops::$trait for Lanes {
             type Output = Lanes;
-            #[inline(always)]
-            fn $method(self, o: Lanes) -> Lanes {
-                // SAFETY: `self.t` proves AVX and AVX2.
-                let v = unsafe { $intrinsic(self.v, o.v) };
-                Lanes { v, t: self.t }
-            }
+            lane_methods! { fn $method(o) = $intrinsic; }
         }
     )*};
 }
@@ -251,14 +265,14 @@ lane_operator! {
 impl Lanes {
     /// Lane `i` is `x[i]`.
     #[inline(always)]
-    fn new(t: Avx2, x: [u64; 4]) -> Lanes {
+    fn new(t: cpu::Avx2, x: [u64; 4]) -> Lanes {
         // SAFETY: the token proves AVX.
         let v = unsafe { _mm256_set_epi64x(x[3] as i64, x[2] as i64, x[1] as i64, x[0] as i64) };
         Lanes { v, t }
     }
 
     #[inline(always)]
-    fn splat(t: Avx2, x: u64) -> Lanes {
+    fn splat(t: cpu::Avx2, x: u64) -> Lanes {
         Lanes::new(t, [x; 4])
     }
 
@@ -271,46 +285,30 @@ impl Lanes {
         out
     }
 
-    /// `vpmuldq`: the signed 64-bit product of the low 32 bits of each
-    /// lane, read as signed.
-    #[inline(always)]
-    fn mul_signed(self, o: Lanes) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_mul_epi32(self.v, o.v) };
-        Lanes { v, t: self.t }
-    }
-
-    /// `vpaddd`: lane-wise on the eight 32-bit halves.
-    #[inline(always)]
-    fn add32(self, o: Lanes) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_add_epi32(self.v, o.v) };
-        Lanes { v, t: self.t }
-    }
-
-    /// `vpsllq` by 32: the low half moved to the high half.
-    #[inline(always)]
-    fn low_to_high(self) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_slli_epi64::<32>(self.v) };
-        Lanes { v, t: self.t }
-    }
-
-    /// `vpshufd`: the high half copied to the low half.
-    #[inline(always)]
-    fn high_to_low(self) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_shuffle_epi32::<0xf5>(self.v) };
-        Lanes { v, t: self.t }
-    }
-
-    /// `vpsignd`: each 32-bit half negated where `o`'s half is negative,
-    /// kept where it is positive.
-    #[inline(always)]
-    fn sign32(self, o: Lanes) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_sign_epi32(self.v, o.v) };
-        Lanes { v, t: self.t }
+    lane_methods! {
+        /// `vpmuldq`: the signed 64-bit product of the low 32 bits of each
+        /// lane, read as signed.
+        fn mul_signed(o) = _mm256_mul_epi32;
+        /// `vpaddd`: lane-wise on the eight 32-bit halves.
+        fn add32(o) = _mm256_add_epi32;
+        /// `vpsllq` by 32: the low half moved to the high half.
+        fn low_to_high() = _mm256_slli_epi64::<32>;
+        /// `vpshufd`: the high half copied to the low half.
+        fn high_to_low() = _mm256_shuffle_epi32::<0xf5>;
+        /// `vpsignd`: each 32-bit half negated where `o`'s half is
+        /// negative, kept where it is positive.
+        fn sign32(o) = _mm256_sign_epi32;
+        /// `(v1, v0, v3, v2)`: `vpshufd` exchanging the 64-bit halves of
+        /// each 128-bit lane.
+        fn swap_pairs() = _mm256_shuffle_epi32::<0x4e>;
+        /// `(v2, v3, v0, v1)`: `vperm2i128` exchanging the 128-bit halves,
+        /// written as inline assembly because LLVM turns
+        /// `_mm256_permute2x128_si256` of one register into `vpermq`, which
+        /// on Zen 3 has twice the latency (6.4 against 3.1 cycles, measured
+        /// by a dependent chain of each) and sits twice on each point's
+        /// dependency chain per ladder step; on Intel cores both take 3
+        /// cycles.
+        fn swap_halves() = vperm2i128_swap;
     }
 
     /// `vpsrlq` by `WIDTH[l]` (`l` is a constant after inlining).
@@ -324,28 +322,6 @@ impl Lanes {
                 _mm256_srli_epi64::<25>(self.v)
             }
         };
-        Lanes { v, t: self.t }
-    }
-
-    /// `(v1, v0, v3, v2)`: `vpshufd` exchanging the 64-bit halves of each
-    /// 128-bit lane.
-    #[inline(always)]
-    fn swap_pairs(self) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { _mm256_shuffle_epi32::<0x4e>(self.v) };
-        Lanes { v, t: self.t }
-    }
-
-    /// `(v2, v3, v0, v1)`: `vperm2i128` exchanging the 128-bit halves,
-    /// written as inline assembly because LLVM turns
-    /// `_mm256_permute2x128_si256` of one register into `vpermq`, which on
-    /// Zen 3 has twice the latency (6.4 against 3.1 cycles, measured by a
-    /// dependent chain of each) and sits twice on each point's dependency
-    /// chain per ladder step; on Intel cores both take 3 cycles.
-    #[inline(always)]
-    fn swap_halves(self) -> Lanes {
-        // SAFETY: `self.t` proves AVX2.
-        let v = unsafe { vperm2i128_swap(self.v) };
         Lanes { v, t: self.t }
     }
 }
@@ -442,7 +418,7 @@ struct Fe4([Lanes; 5]);
 impl Fe4 {
     /// Canonical elements, one per lane.
     #[inline(always)]
-    fn from_fe(t: Avx2, x: [Fe; 4]) -> Fe4 {
+    fn from_fe(t: cpu::Avx2, x: [Fe; 4]) -> Fe4 {
         let mut out = Fe4([Lanes::splat(t, 0); 5]);
         for (l, limb) in out.0.iter_mut().enumerate() {
             let part = |i: usize| (x[i].0 >> OFFSET[l]) as u64 & mask(l);
@@ -624,91 +600,80 @@ impl Fe4 {
     }
 }
 
-/// The ladder of the module docs on the point with ratios `u`: returns
-/// `scalar·P` projectively, fully reduced — exactly what
-/// [`super::portable::ladder`] returns.
-pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
-    // SAFETY: the token proves AVX and AVX2, all `tf::ladder` enables.
-    unsafe { tf::ladder(t, scalar, u) }
+/// The AVX2 Kummer backend (see [`Backend`]): the ladder on ymm, and the
+/// fixed-base comb compiled with AVX2 enabled around the ymm row scan.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(pub(super) cpu::Avx2);
+
+impl Backend for Avx2 {
+    const NAME: &'static str = "avx2";
+
+    /// The ladder of the module docs: exactly what the portable backend
+    /// returns.
+    #[inline]
+    fn ladder(self, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+        // SAFETY: the token proves AVX and AVX2, all `tf::ladder` enables.
+        unsafe { tf::ladder(self.0, scalar, u) }
+    }
+
+    /// Two ladders, their steps one after the other in one loop (the
+    /// out-of-order core overlaps each step with the next; see the module
+    /// docs for the measured effect).
+    #[inline]
+    fn ladder_pair(self, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+        // SAFETY: the token proves AVX and AVX2, all `tf::ladder_pair` enables.
+        unsafe { tf::ladder_pair(self.0, scalars, u) }
+    }
+
+    /// The fixed-base comb (`fixed_base.rs`) compiled with AVX2 enabled, so
+    /// that the row reads it spreads through its scalar arithmetic
+    /// ([`Scan::scan_part`]) inline as ymm code.
+    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+        // SAFETY: the token proves AVX and AVX2, all `tf::comb` enables.
+        unsafe { tf::comb(self.0, scalar) }
+    }
 }
 
-/// Two ladders, [`ladder`] on each `(scalars[i], u[i])`, their steps one
-/// after the other in one loop (the out-of-order core overlaps each step
-/// with the next; see the module docs for the measured effect).
-pub(super) fn ladder_pair(t: Avx2, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
-    // SAFETY: the token proves AVX and AVX2, all `tf::ladder_pair` enables.
-    unsafe { tf::ladder_pair(t, scalars, u) }
-}
-
-/// The fixed-base comb's read of a whole row (`fixed_base.rs`): entry
-/// `idx` of `row`, by [`scan_part`] over all of it.
-fn scan_row<const N: usize>(t: Avx2, row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
-    let _ = t;
-    // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
-    unsafe { tf::scan_row(row, idx) }
-}
-
-/// Part of the comb's row read (`fixed_base.rs`): entries
-/// `[first, first + n)` of `row` (`n` a multiple of 4) merged into `acc` where the
-/// entry's number is `idx` — a `vpblendvb` of each entry (its memory
-/// operand) under a mask that is all ones for entry `idx` only (a
-/// `vpcmpeqq` of the broadcast index against the entry's number): no
-/// address or branch depends on `idx`. Four entries a round against four
-/// shifted copies of the index: 3¼ instructions an entry.
-///
-/// For [`comb`]'s AVX2 context, where it is inlined and the intrinsics
-/// become single instructions; anywhere else they would stay calls
-/// (correct, since the token proves the features, but slow).
-#[inline(always)]
-fn scan_part<const N: usize>(
-    t: Avx2,
-    acc: &mut [u64; 8],
-    row: &[[u64; 8]; N],
-    idx: u64,
-    first: usize,
-    n: usize,
-) {
-    let _ = t;
-    // SAFETY: the token proves AVX and AVX2, all `tf::scan_part` needs.
-    unsafe { tf::scan_part(acc, row, idx, first, n) }
-}
-
-/// The fixed-base comb (`fixed_base.rs`) compiled with AVX2 enabled, so
-/// that the row reads it spreads through its scalar arithmetic
-/// ([`scan_part`]) inline as ymm code.
-fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-    // SAFETY: the token proves AVX and AVX2, all `tf::comb` enables.
-    unsafe { tf::comb(t, scalar) }
-}
-
-/// The comb's scan on ymm ([`scan_part`]), interleaved: the parts of the
-/// next row's read run on the vector unit while the scalar units multiply.
-impl Scan for Avx2 {
+/// The comb's scan on ymm, interleaved: the parts of the next row's read
+/// run on the vector unit while the scalar units multiply. Implemented on
+/// the token, which the comb compiled by [`Avx2::comb`] carries.
+impl Scan for cpu::Avx2 {
     const INTERLEAVED: bool = true;
 
+    /// The whole row, by [`tf::scan_part`] over all of it.
     #[inline(always)]
     fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
-        scan_row(self, row, idx)
+        // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
+        unsafe { tf::scan_row(row, idx) }
     }
 
+    /// Part `k` of the row: [`tf::scan_part`]. For [`Avx2::comb`]'s AVX2
+    /// context, where it is inlined and the intrinsics become single
+    /// instructions; anywhere else they would stay calls (correct, since
+    /// the token proves the features, but slow).
     #[inline(always)]
     fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
-        scan_part(self, acc, row, idx, PART * k, PART)
-    }
-
-    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        comb(self, scalar)
+        // SAFETY: the token proves AVX and AVX2, all `tf::scan_part` needs.
+        unsafe { tf::scan_part(acc, row, idx, PART * k, PART) }
     }
 }
 
-/// The `#[target_feature]` entry points, reached only through [`ladder`],
-/// [`scan_row`], [`scan_part`] and [`comb`].
+/// The `#[target_feature]` entry points, reached only through [`Avx2`]'s
+/// [`Backend`] methods and the token's [`Scan`].
 mod tf {
     use super::*;
 
-    /// [`super::scan_part`]; an `unsafe fn` rather than a
-    /// `#[target_feature]` one so that it inlines into the comb (no
-    /// closures either: a closure does not inherit target features).
+    /// Part of the comb's row read (`fixed_base.rs`): entries
+    /// `[first, first + n)` of `row` (`n` a multiple of 4) merged into
+    /// `acc` where the entry's number is `idx` — a `vpblendvb` of each
+    /// entry (its memory operand) under a mask that is all ones for entry
+    /// `idx` only (a `vpcmpeqq` of the broadcast index against the entry's
+    /// number): no address or branch depends on `idx`. Four entries a round
+    /// against four shifted copies of the index: 3¼ instructions an entry.
+    ///
+    /// An `unsafe fn` rather than a `#[target_feature]` one so that it
+    /// inlines into the comb (no closures either: a closure does not
+    /// inherit target features).
     ///
     /// # Safety
     ///
@@ -755,7 +720,7 @@ mod tf {
 
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
-    pub(super) fn comb(t: Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+    pub(super) fn comb(t: cpu::Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
         fixed_base::comb(t, scalar)
     }
 
@@ -781,7 +746,7 @@ mod tf {
 
     impl Ladder {
         #[inline(always)]
-        fn new(t: Avx2, u: [Fe; 3]) -> Ladder {
+        fn new(t: cpu::Avx2, u: [Fe; 3]) -> Ladder {
             let [u1, u2, u3] = u;
             let diff = Fe4::from_fe(t, [Fe::ONE, u1, u2, u3]);
             Ladder {
@@ -792,7 +757,7 @@ mod tf {
             }
         }
 
-        /// The step of `portable::ladder` for scalar bit `bit`, both points
+        /// The portable ladder's step for scalar bit `bit`, both points
         /// interleaved; the bounds after each line are in the module docs'
         /// table. `ch` is `σ(CH)`, `cd` is `CD`.
         #[inline(always)]
@@ -830,7 +795,7 @@ mod tf {
 
     /// `σ(CH)` and `CD` as lanes.
     #[inline(always)]
-    fn constants(t: Avx2) -> (Lanes, Lanes) {
+    fn constants(t: cpu::Avx2) -> (Lanes, Lanes) {
         let [c0, c1, c2, c3] = super::super::CH;
         let ch = Lanes::new(t, [c0, c2, c1, c3].map(|c| c as u64)); // σ(CH)
         let cd = Lanes::new(t, super::super::CD.map(|c| c as u64));
@@ -838,7 +803,7 @@ mod tf {
     }
 
     #[target_feature(enable = "avx,avx2")]
-    pub(super) fn ladder(t: Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+    pub(super) fn ladder(t: cpu::Avx2, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
         let (ch, cd) = constants(t);
         let mut l = Ladder::new(t, u);
         for i in (0..251).rev() {
@@ -848,7 +813,11 @@ mod tf {
     }
 
     #[target_feature(enable = "avx,avx2")]
-    pub(super) fn ladder_pair(t: Avx2, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+    pub(super) fn ladder_pair(
+        t: cpu::Avx2,
+        scalars: [&[u8; 32]; 2],
+        u: [[Fe; 3]; 2],
+    ) -> [[Fe; 4]; 2] {
         let (ch, cd) = constants(t);
         let (mut l0, mut l1) = (Ladder::new(t, u[0]), Ladder::new(t, u[1]));
         for i in (0..251).rev() {
@@ -863,40 +832,17 @@ mod tf {
 mod tests {
     extern crate std;
 
-    use super::super::{encoding, portable};
+    use super::super::test_rng::Rng;
     use super::*;
     use std::println;
 
-    /// SplitMix64, seeded: reproducible test inputs.
-    struct SplitMix(u64);
+    /// Raw limbs from the tests' generator.
+    trait Limbs {
+        fn limb(&mut self, l: usize, bound: u64) -> u64;
+        fn limbs(&mut self, bound: &[u64; 5]) -> [[u64; 4]; 5];
+    }
 
-    impl SplitMix {
-        fn next_u64(&mut self) -> u64 {
-            crate::test_util::splitmix64(&mut self.0)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next_u64() % n
-        }
-
-        /// A reduced element: random 127 bits (all ones included) reduced,
-        /// or an edge value.
-        fn next_fe(&mut self) -> Fe {
-            let edges = [0, 1, 2, P - 1, P - 2, 1 << 126, (1 << 126) - 1, 1 << 64];
-            match self.below(4) {
-                0 => Fe(edges[self.below(edges.len() as u64) as usize]),
-                1 => Fe::from_bytes(&[0xff; 16]), // all ones, reduced: 0
-                _ => {
-                    let x = (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64());
-                    Fe::from_bytes(&x.to_le_bytes())
-                }
-            }
-        }
-
-        fn next_scalar(&mut self) -> [u8; 32] {
-            core::array::from_fn(|_| self.next_u64() as u8)
-        }
-
+    impl Limbs for Rng {
         /// A limb in `[0, bound]`, often at or next to an end or `mask`.
         fn limb(&mut self, l: usize, bound: u64) -> u64 {
             match self.below(6) {
@@ -924,15 +870,17 @@ mod tests {
         }
     }
 
-    fn token() -> Option<Avx2> {
-        let t = Avx2::get();
-        if t.is_none() {
+    /// The token, the step's bounds and a generator seeded with `seed`;
+    /// `None` (the test skipped) without AVX2.
+    fn setup(seed: u64) -> Option<(cpu::Avx2, Bounds, Rng)> {
+        let Some(t) = cpu::Avx2::get() else {
             println!("skipped: the CPU (or FIELDWORK_MAX_ISA) lacks AVX2");
-        }
-        t
+            return None;
+        };
+        Some((t, bounds(), Rng::new(seed)))
     }
 
-    fn fe4(t: Avx2, limbs: &[[u64; 4]; 5]) -> Fe4 {
+    fn fe4(t: cpu::Avx2, limbs: &[[u64; 4]; 5]) -> Fe4 {
         let mut out = Fe4([Lanes::splat(t, 0); 5]);
         for (v, &limb) in out.0.iter_mut().zip(limbs) {
             *v = Lanes::new(t, limb);
@@ -1154,16 +1102,21 @@ mod tests {
 
     #[test]
     fn conversions_round_trip() {
-        let Some(t) = token() else { return };
-        let mut rng = SplitMix(1);
+        let Some((t, b, mut rng)) = setup(1) else {
+            return;
+        };
         for _ in 0..1000 {
-            let x = [rng.next_fe(), rng.next_fe(), rng.next_fe(), rng.next_fe()];
+            let x = [
+                rng.fe_or_edge(),
+                rng.fe_or_edge(),
+                rng.fe_or_edge(),
+                rng.fe_or_edge(),
+            ];
             assert_eq!(Fe4::from_fe(t, x).to_fe(), x);
         }
         // p itself (every limb at its mask) and the largest state.
         let p: [[u64; 4]; 5] = core::array::from_fn(|l| [mask(l); 4]);
         assert_eq!(fe4(t, &p).to_fe(), [Fe(0); 4]);
-        let b = bounds();
         for _ in 0..1000 {
             let limbs = rng.limbs(&b.state);
             assert_eq!(fe4(t, &limbs).to_fe(), value(&limbs, Read::Unsigned));
@@ -1172,9 +1125,9 @@ mod tests {
 
     #[test]
     fn hadamard_matches_portable() {
-        let Some(t) = token() else { return };
-        let b = bounds();
-        let mut rng = SplitMix(2);
+        let Some((t, b, mut rng)) = setup(2) else {
+            return;
+        };
         for input in [b.state, b.ch] {
             for _ in 0..2000 {
                 let limbs = rng.limbs(&input);
@@ -1195,11 +1148,11 @@ mod tests {
     /// `hadamard` leaves them), carried.
     #[test]
     fn products_match_portable() {
-        let Some(t) = token() else { return };
-        let b = bounds();
-        let mut rng = SplitMix(3);
+        let Some((t, b, mut rng)) = setup(3) else {
+            return;
+        };
         for _ in 0..3000 {
-            let garbage = |limbs: [[u64; 4]; 5], rng: &mut SplitMix| {
+            let garbage = |limbs: [[u64; 4]; 5], rng: &mut Rng| {
                 limbs.map(|lane| lane.map(|x| x | (rng.next_u64() << 32)))
             };
             let x = rng.limbs(&b.hadamard2);
@@ -1224,12 +1177,17 @@ mod tests {
     /// Products by `(1, u1, u2, u3)` (canonical) of carried squares.
     #[test]
     fn products_by_the_difference_match_portable() {
-        let Some(t) = token() else { return };
-        let b = bounds();
-        let mut rng = SplitMix(4);
+        let Some((t, b, mut rng)) = setup(4) else {
+            return;
+        };
         for _ in 0..3000 {
             let x = rng.limbs(&b.carried);
-            let d = [Fe::ONE, rng.next_fe(), rng.next_fe(), rng.next_fe()];
+            let d = [
+                Fe::ONE,
+                rng.fe_or_edge(),
+                rng.fe_or_edge(),
+                rng.fe_or_edge(),
+            ];
             let fd = Fe4::from_fe(t, d);
             let out = raw(&fe4(t, &x).mul(&fd, &fd.double()).carry());
             assert_within(&out, Read::Unsigned, &b.state, "⊙ diff");
@@ -1244,9 +1202,9 @@ mod tests {
     /// inputs.
     #[test]
     fn constant_products_match_portable() {
-        let Some(t) = token() else { return };
-        let b = bounds();
-        let mut rng = SplitMix(5);
+        let Some((t, b, mut rng)) = setup(5) else {
+            return;
+        };
         let [c0, c1, c2, c3] = super::super::CH;
         for (cs, bias, bound) in [
             ([c0, c2, c1, c3], &BIAS_CH, b.ch),
@@ -1271,8 +1229,9 @@ mod tests {
     /// Both carries on limbs up to their precondition, 2^63.
     #[test]
     fn carries_keep_the_value() {
-        let Some(t) = token() else { return };
-        let mut rng = SplitMix(6);
+        let Some((t, _, mut rng)) = setup(6) else {
+            return;
+        };
         let top = [(1 << 63) - 1; 5];
         for _ in 0..3000 {
             let x = rng.limbs(&top);
@@ -1287,10 +1246,11 @@ mod tests {
 
     #[test]
     fn swap_is_by_mask() {
-        let Some(t) = token() else { return };
-        let mut rng = SplitMix(7);
-        let x: [Fe; 4] = core::array::from_fn(|_| rng.next_fe());
-        let y: [Fe; 4] = core::array::from_fn(|_| rng.next_fe());
+        let Some((t, _, mut rng)) = setup(7) else {
+            return;
+        };
+        let x: [Fe; 4] = core::array::from_fn(|_| rng.fe_or_edge());
+        let y: [Fe; 4] = core::array::from_fn(|_| rng.fe_or_edge());
         let packed = |p: &Packed| p.0.map(Lanes::to_array);
         for (bit, want) in [(0u64, (x, y)), (1, (y, x))] {
             let mask = Lanes::splat(t, bit.wrapping_neg());
@@ -1305,73 +1265,5 @@ mod tests {
             );
             assert_eq!((packed(&a), packed(&b)), (packed(&want.0), packed(&want.1)));
         }
-    }
-
-    #[test]
-    fn ladder_matches_portable() {
-        let Some(t) = token() else { return };
-        let mut rng = SplitMix(0x4b75_6d6d_6572);
-        for _ in 0..300 {
-            let k = rng.next_scalar();
-            let u = [rng.next_fe(), rng.next_fe(), rng.next_fe()];
-            assert_eq!(ladder(t, &k, u), portable::ladder(&k, u), "{k:02x?} {u:x?}");
-        }
-        let mut one = [0u8; 32];
-        one[0] = 1;
-        let base = encoding::decode(&super::super::BASE_POINT);
-        let all_ones = encoding::decode(&[0xff; 48]);
-        for k in [[0u8; 32], one, [0xff; 32], rng.next_scalar()] {
-            for u in [
-                base,
-                all_ones,
-                [Fe(0); 3],
-                [Fe(1); 3],
-                [Fe(P - 1); 3],
-                [Fe(1), Fe(P - 1), Fe(0)],
-                [rng.next_fe(), rng.next_fe(), rng.next_fe()],
-            ] {
-                assert_eq!(ladder(t, &k, u), portable::ladder(&k, u), "{k:02x?} {u:x?}");
-            }
-        }
-    }
-
-    /// The interleaved pair gives each ladder's result, on random inputs
-    /// and on pairs mixing the edge cases (so one ladder's state cannot
-    /// leak into the other's).
-    #[test]
-    fn ladder_pair_matches_portable() {
-        let Some(t) = token() else { return };
-        let mut rng = SplitMix(0x7061_6972);
-        let mut cases = std::vec::Vec::new();
-        for _ in 0..40 {
-            cases.push((
-                rng.next_scalar(),
-                [rng.next_fe(), rng.next_fe(), rng.next_fe()],
-            ));
-        }
-        cases.push(([0u8; 32], [Fe(0); 3]));
-        cases.push(([0xff; 32], [Fe(P - 1); 3]));
-        cases.push(([0xff; 32], encoding::decode(&super::super::BASE_POINT)));
-        for (i, (k0, u0)) in cases.iter().enumerate() {
-            let (k1, u1) = &cases[(i * 7 + 3) % cases.len()];
-            let got = ladder_pair(t, [k0, k1], [*u0, *u1]);
-            assert_eq!(got[0], portable::ladder(k0, *u0), "{k0:02x?} {u0:x?}");
-            assert_eq!(got[1], portable::ladder(k1, *u1), "{k1:02x?} {u1:x?}");
-        }
-    }
-
-    /// The known answer: `scalar · BASE_POINT`.
-    #[test]
-    fn known_answer() {
-        let Some(t) = token() else { return };
-        fn hex<const N: usize>(s: &str) -> [u8; N] {
-            core::array::from_fn(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-        }
-        let k = hex::<32>("a4151a74fd5e31af9769976bf6f2bb84752ce599bdd64c677674a91c888eb413");
-        let want = hex::<48>(
-            "b9658b25193c55523757069a932e8711cc0e06bbdfd9b87427be030dcc63bc7de385b3efa9a4e3a355d28800c221a548",
-        );
-        let u = encoding::decode(&super::super::BASE_POINT);
-        assert_eq!(encoding::encode(ladder(t, &k, u)), want);
     }
 }

@@ -5,17 +5,16 @@
 extern crate std;
 
 use super::field::{Fe, P};
+use super::test_rng::Rng;
 use num_bigint::BigUint;
 use std::vec::Vec;
 
-/// SplitMix64, seeded: reproducible test inputs.
-struct SplitMix(u64);
+/// 128-bit values from the tests' generator.
+trait Shaped {
+    fn next_u128(&mut self) -> u128;
+}
 
-impl SplitMix {
-    fn next_u64(&mut self) -> u64 {
-        crate::test_util::splitmix64(&mut self.0)
-    }
-
+impl Shaped for Rng {
     /// 128 random bits, sometimes sparse, dense or near a power of two, so
     /// carries and the reduction boundary are hit often.
     fn next_u128(&mut self) -> u128 {
@@ -90,7 +89,7 @@ fn edge_patterns() -> Vec<u128> {
 /// random ones.
 fn operands(seed: u64, random: usize) -> Vec<u128> {
     let mut v: Vec<u128> = edge_patterns().into_iter().map(|x| x % P).collect();
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::new(seed);
     v.extend((0..random).map(|_| rng.next_u128() % P));
     v
 }
@@ -99,7 +98,7 @@ fn operands(seed: u64, random: usize) -> Vec<u128> {
 fn from_bytes_ignores_bit_127_and_reduces() {
     let p = p_big();
     let mut patterns = edge_patterns();
-    let mut rng = SplitMix(0xb17e_5127);
+    let mut rng = Rng::new(0xb17e_5127);
     patterns.extend((0..5000).map(|_| rng.next_u128()));
     for x in patterns {
         let want = (big(x) % (BigUint::from(1u8) << 127u32)) % &p;
@@ -127,7 +126,7 @@ fn small_constants() {
     let p = p_big();
     let mut cs: Vec<i64> = std::vec![0, 1, -1, 2, -2, -11, 22, 19, 3, -833, 2499, -114, 418];
     cs.extend([i64::MAX, i64::MIN, i64::MIN + 1, i64::MAX - 1]);
-    let mut rng = SplitMix(0x5a11);
+    let mut rng = Rng::new(0x5a11);
     cs.extend((0..2000).map(|_| rng.next_u64() as i64 >> (rng.next_u64() % 64)));
     for c in cs {
         let want = if c >= 0 {
@@ -146,7 +145,7 @@ fn pairs(seed: u64, random: usize) -> Vec<(u128, u128)> {
         .iter()
         .flat_map(|&a| edges.iter().map(move |&b| (a, b)))
         .collect();
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::new(seed);
     out.extend((0..random).map(|_| (rng.next_u128() % P, rng.next_u128() % P)));
     out
 }

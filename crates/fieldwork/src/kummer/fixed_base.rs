@@ -44,8 +44,9 @@
 //! 144 KiB): each entry is read by a masked scan of its whole row and
 //! negated by mask when `dᵢ < 0`.
 //!
-//! A row is read through the [`Scan`] trait, which each backend implements
-//! itself (this file names no backend). The portable scan, here, is code
+//! A row is read through the [`Scan`] trait: the portable scan is here, the
+//! AVX2 one in `avx2.rs` (this file names no backend; each backend's
+//! `Backend::comb` calls [`comb`] with its scan). The portable scan is code
 //! that LLVM vectorises on xmm (SSE2 `pand`/`por`, 17 instructions an
 //! entry, masks computed on scalars). The AVX2 backend's scan runs on ymm
 //! (a `vpcmpeqq` of the index against the entry's number and two
@@ -53,7 +54,7 @@
 //! entry), and its comb reads row `i + 1` while it adds row `i`'s entry:
 //! the row in eight parts of eight entries, placed between the addition's
 //! products, so the vector unit scans while the scalar units multiply
-//! ([`Scan::INTERLEAVED`]; its [`Scan::comb`] compiles this file's
+//! ([`Scan::INTERLEAVED`]; its backend's comb compiles this file's
 //! [`comb`] with AVX2 enabled, for the parts to inline).
 //!
 //! The window width is the generator's `KUMMER_COMB_W`, 7 bits
@@ -162,9 +163,10 @@
 //! instructions a key).
 #![forbid(unsafe_code)]
 
-use super::encoding::encode;
+use super::encoding::{decode, encode};
 use super::field::{Fe, P, loose, mul_loose as mul, square_loose as sq};
 use super::fixed_base_table::{ENTRIES, F, MAP, TABLE, W, WINDOWS};
+use super::{BASE_POINT, Backend};
 use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
@@ -301,10 +303,6 @@ pub(super) trait Scan: Copy {
     /// Merges entries `[PART·k, PART·(k + 1))` of `row` into `acc` (which
     /// starts at zero): entry `idx`, if it is among them.
     fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]);
-
-    /// [`comb`] with this scan: for the AVX2 scan, compiled with AVX2
-    /// enabled so that the parts inline.
-    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice);
 }
 
 /// The portable scan: [`scan`] with masks computed on scalars. Not
@@ -344,10 +342,6 @@ impl Scan for PortableScan {
         if let Some(entries) = entries.and_then(|e| <&[[u64; 8]; PART]>::try_from(e).ok()) {
             or_masked(acc, entries, &masks);
         }
-    }
-
-    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        comb(self, scalar)
     }
 }
 
@@ -557,31 +551,40 @@ fn encode_result(point: [Fe; 4]) -> [u8; 48] {
     encode(point)
 }
 
-/// `scalar·BASE_POINT`, the same bytes as the ladder's
-/// [`super::Backend::scalarmult`] (tested).
+/// `scalar·BASE_POINT` by `backend`'s comb, the same bytes as its
+/// ladder (tested).
 /// Constant time except for the exceptional case of the module docs.
 #[inline(never)]
-pub(super) fn scalarmult_base(s: impl Scan, scalar: &[u8; 32]) -> [u8; 48] {
-    let (point, bad) = s.comb(scalar);
+pub(super) fn scalarmult_base<B: Backend>(backend: B, scalar: &[u8; 32]) -> [u8; 48] {
+    let (point, bad) = backend.comb(scalar);
     // The declassification point: the comb met an exceptional addition
     // (module docs); the ladder has none.
     if bool::from(bad) {
-        super::Backend::best().scalarmult(scalar, &super::BASE_POINT)
+        ladder_base(backend, scalar)
     } else {
         encode_result(point)
     }
 }
 
+/// `scalar·BASE_POINT` by `backend`'s ladder, for the comb's exceptional
+/// scalars (out of [`scalarmult_base`]'s frame, as the encoding is).
+#[inline(never)]
+fn ladder_base<B: Backend>(backend: B, scalar: &[u8; 32]) -> [u8; 48] {
+    encode(backend.ladder(scalar, decode(&BASE_POINT)))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::Dispatch;
+    use super::super::test_rng::Rng;
+    use super::super::tests::{Check, each};
     use super::*;
-    use crate::kummer::Backend;
     extern crate std;
     use std::vec;
     use std::vec::Vec;
 
     fn ladder(k: &[u8; 32]) -> [u8; 48] {
-        Backend::portable().scalarmult(k, &crate::kummer::BASE_POINT)
+        Dispatch::portable().scalarmult(k, &BASE_POINT)
     }
 
     fn le(limbs: [u64; 4]) -> [u8; 32] {
@@ -602,23 +605,11 @@ mod tests {
         assert_eq!(bytes, le(N2));
     }
 
-    /// 32 pseudo-random bytes (an LCG's top bytes), advancing `s`.
-    fn lcg_scalar(s: &mut u64) -> [u8; 32] {
-        let mut k = [0u8; 32];
-        for b in k.iter_mut() {
-            *s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            *b = (*s >> 56) as u8;
-        }
-        k
-    }
-
     #[test]
     fn digits_recompose_to_an_odd_representative() {
-        let mut s = 0x1234_5678_9abc_def0u64;
+        let mut rng = Rng::new(0x1234_5678_9abc_def0);
         for _ in 0..200 {
-            let k = lcg_scalar(&mut s);
+            let k = rng.scalar();
             let d = digits(&k);
             let top = 1i16 << W;
             assert!(
@@ -680,32 +671,39 @@ mod tests {
         for v in 1u64..=40 {
             cases.push(le([v, 0, 0, 0]));
         }
-        let mut s = 42u64;
+        let mut rng = Rng::new(42);
         for _ in 0..40 {
-            cases.push(lcg_scalar(&mut s));
-        }
-        for k in cases.iter().rev() {
-            assert_eq!(scalarmult_base(PortableScan, k), ladder(k), "{k:02x?}");
-            #[cfg(target_arch = "x86_64")]
-            if let Some(t) = crate::cpu::Avx2::get() {
-                assert_eq!(scalarmult_base(t, k), ladder(k), "avx2 scan {k:02x?}");
-            }
+            cases.push(rng.scalar());
         }
         // The exceptional scalars derive.py reports for this table (0 and
         // N2, whose last addition is S + (−S)) are flagged and fall back;
-        // the others are not flagged.
-        assert!(bool::from(comb(PortableScan, &[0u8; 32]).1));
-        assert!(bool::from(comb(PortableScan, &n2).1));
-        assert!(!bool::from(comb(PortableScan, &le(exceptional)).1));
-        assert!(!bool::from(comb(PortableScan, &[7u8; 32]).1));
-        // The interleaved comb (AVX2) flags the same scalars.
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = crate::cpu::Avx2::get() {
-            assert!(bool::from(t.comb(&[0u8; 32]).1));
-            assert!(bool::from(t.comb(&n2).1));
-            assert!(!bool::from(t.comb(&le(exceptional)).1));
-            assert_eq!(t.comb(&[7u8; 32]).0, PortableScan.comb(&[7u8; 32]).0);
+        // the others are not flagged. Every backend's comb (the AVX2 one
+        // interleaved) flags the same scalars and gives the ladder's bytes.
+        struct Agrees {
+            cases: Vec<[u8; 32]>,
+            flagged: [[u8; 32]; 2],
+            unflagged: [[u8; 32]; 2],
         }
+        impl Check for Agrees {
+            fn check<B: Backend>(&mut self, b: B) {
+                for k in self.cases.iter().rev() {
+                    assert_eq!(scalarmult_base(b, k), ladder(k), "{} {k:02x?}", B::NAME);
+                }
+                for k in &self.flagged {
+                    assert!(bool::from(b.comb(k).1), "{} {k:02x?}", B::NAME);
+                }
+                for k in &self.unflagged {
+                    assert!(!bool::from(b.comb(k).1), "{} {k:02x?}", B::NAME);
+                }
+                let k = [7u8; 32];
+                assert_eq!(b.comb(&k).0, comb(PortableScan, &k).0, "{}", B::NAME);
+            }
+        }
+        each(&mut Agrees {
+            cases,
+            flagged: [[0u8; 32], n2],
+            unflagged: [le(exceptional), [7u8; 32]],
+        });
     }
 
     #[test]
@@ -863,10 +861,13 @@ mod cost_probe {
         let Some(t) = crate::cpu::Avx2::get() else {
             return;
         };
+        let Some(d) = super::super::Dispatch::avx2() else {
+            return;
+        };
         let mut sc = [7u8; 32];
         time("key", |k| {
             sc[0] = k as u8;
-            u64::from(scalarmult_base(t, core::hint::black_box(&sc))[0])
+            u64::from(d.scalarmult_base_comb(core::hint::black_box(&sc))[0])
         });
         let e = words_to_coords(TABLE[1][5]);
         let e2 = words_to_coords(TABLE[2][9]);

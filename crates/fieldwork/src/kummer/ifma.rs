@@ -1,5 +1,7 @@
 //! Target features: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`,
-//! `avx512ifma` — capability token [`Avx512Ifma`].
+//! `avx512ifma` — capability token [`cpu::Avx512Ifma`]; the backend
+//! [`Avx512Ifma`]. Its key generation is the AVX2 backend's comb (the
+//! token implies AVX2).
 //!
 //! Measured history: `docs/notes/kummer-ifma.md`.
 //!
@@ -116,7 +118,7 @@
 //! broadcast, product, ⊙ CH, transform, square, product — of about 70
 //! cycles of latency, over about 158 instructions on the two 512-bit vector
 //! ports (≥ 79 cycles); a single ladder runs near 100 cycles a step, two
-//! interleaved ladders ([`ladder_pair`](super::Backend::scalarmult_pair))
+//! interleaved ladders ([`Dispatch::scalarmult_pair`](super::Dispatch::scalarmult_pair))
 //! nearer their port floor. Each phase on the chain costs about twice its
 //! latency, and instructions off the chain (the constants' selection)
 //! nothing measurable: instructions on the chain matter twice, those off
@@ -142,9 +144,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::encoding::scalar_bit;
 use super::field::{Fe, P};
-use crate::cpu::Avx512Ifma;
+use crate::cpu;
 use core::arch::x86_64::{
     __m512i, _MM_PERM_BADC, _mm512_add_epi64, _mm512_and_si512, _mm512_madd52hi_epu64,
     _mm512_madd52lo_epu64, _mm512_mask_sub_epi64, _mm512_permutex_epi64, _mm512_permutexvar_epi64,
@@ -395,13 +398,38 @@ const H1: Masks = (0xaa, 0xcc);
 /// whose coordinate 0 is negated (the sign of CH's first entry).
 const H2: Masks = (0x99, 0x66);
 
-/// The ladder of the module docs (same inputs and output as
-/// `portable::ladder`, which the tests check).
-pub(super) fn ladder(t: Avx512Ifma, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
-    let _ = t;
-    // SAFETY: the token proves the CPU supports every feature `ladder_zmm`
-    // is compiled for.
-    unsafe { ladder_zmm(scalar, u) }
+/// The AVX-512 IFMA Kummer backend (see [`Backend`]): the ladders on
+/// zmm, key generation by the AVX2 backend's comb.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Ifma(pub(super) cpu::Avx512Ifma);
+
+impl Backend for Avx512Ifma {
+    const NAME: &'static str = "avx512ifma";
+
+    /// The ladder of the module docs (same inputs and output as the
+    /// portable backend's, which the tests check).
+    #[inline]
+    fn ladder(self, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+        // SAFETY: the token proves the CPU supports every feature
+        // `ladder_zmm` is compiled for.
+        unsafe { ladder_zmm(scalar, u) }
+    }
+
+    /// Two independent ladders, interleaved step by step: neither waits
+    /// for the other, so each fills the other's latency gaps (≈ 94 cycles
+    /// per step each instead of ≈ 107 for one alone; module docs).
+    #[inline]
+    fn ladder_pair(self, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+        // SAFETY: the token proves the CPU supports every feature
+        // `ladder_pair_zmm` is compiled for.
+        unsafe { ladder_pair_zmm(scalars, u) }
+    }
+
+    /// The AVX2 backend's comb (faster than this backend's ladder).
+    #[inline]
+    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], subtle::Choice) {
+        super::avx2::Avx2(self.0.avx2()).comb(scalar)
+    }
 }
 
 /// Per-ladder constants: the last product's two constant vectors (and
@@ -512,16 +540,6 @@ fn ladder_zmm(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     r.low_half()
 }
 
-/// Two independent ladders, interleaved step by step: neither waits for the
-/// other, so each fills the other's latency gaps (≈ 94 cycles per step each
-/// instead of ≈ 107 for one alone; module docs).
-pub(super) fn ladder_pair(t: Avx512Ifma, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
-    let _ = t;
-    // SAFETY: the token proves the CPU supports every feature
-    // `ladder_pair_zmm` is compiled for.
-    unsafe { ladder_pair_zmm(scalars, u) }
-}
-
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
 fn ladder_pair_zmm(scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
     let (c0, c1) = (Consts::new(u[0]), Consts::new(u[1]));
@@ -535,29 +553,25 @@ fn ladder_pair_zmm(scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{encoding, portable};
+    use super::super::test_rng::Rng;
     use super::*;
     extern crate std;
 
-    /// SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            crate::test_util::splitmix64(&mut self.0)
-        }
-        fn fe(&mut self) -> Fe {
-            Fe::from_bytes(
-                &((u128::from(self.next()) << 64) | u128::from(self.next())).to_le_bytes(),
-            )
-        }
+    /// Limbs from the tests' generator.
+    trait Limbs {
+        fn limbs(&mut self, max: [u64; 3]) -> [u64; 3];
+        fn lanes(&mut self, max: [u64; 3]) -> [[u64; 3]; 8];
+    }
+
+    impl Limbs for Rng {
         /// Limbs below `max`, biased towards the maximum.
         fn limbs(&mut self, max: [u64; 3]) -> [u64; 3] {
             core::array::from_fn(|k| {
                 let m = max[k] - 1;
-                match self.next() % 4 {
+                match self.next_u64() % 4 {
                     0 => m,
-                    1 => m - (self.next() & 0xffff),
-                    _ => self.next() % max[k],
+                    1 => m - (self.next_u64() & 0xffff),
+                    _ => self.next_u64() % max[k],
                 }
             })
         }
@@ -566,8 +580,8 @@ mod tests {
         }
     }
 
-    fn token() -> Option<Avx512Ifma> {
-        let t = Avx512Ifma::get();
+    fn token() -> Option<cpu::Avx512Ifma> {
+        let t = cpu::Avx512Ifma::get();
         if t.is_none() {
             std::eprintln!("skipped: no AVX-512 IFMA on this CPU (or capped)");
         }
@@ -611,7 +625,7 @@ mod tests {
 
     #[test]
     fn limb_conversion() {
-        let mut rng = Rng(1);
+        let mut rng = Rng::new(1);
         for _ in 0..1000 {
             let x = rng.fe();
             assert_eq!(from_limbs(limbs(x)), x);
@@ -629,7 +643,7 @@ mod tests {
     #[test]
     fn field_ops_match_portable_at_their_bounds() {
         let Some(_t) = token() else { return };
-        let mut rng = Rng(2);
+        let mut rng = Rng::new(2);
         let chs = [833u64, 1617, 2499, 561];
         for _ in 0..3000 {
             let (a, b) = (rng.lanes(HAD), rng.lanes(HAD));
@@ -683,7 +697,7 @@ mod tests {
     #[test]
     fn hadamard_matches_portable() {
         let Some(_t) = token() else { return };
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         let h = |v: [Fe; 4]| {
             let [x, y, z, t] = v;
             [
@@ -726,70 +740,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn ladder_matches_portable() {
-        let Some(t) = token() else { return };
-        let mut rng = Rng(5);
-        let base = encoding::decode(&super::super::BASE_POINT);
-        let mut scalars = std::vec![[0u8; 32], [0xff; 32]];
-        let mut one = [0u8; 32];
-        one[0] = 1;
-        scalars.push(one);
-        for _ in 0..60 {
-            scalars.push(core::array::from_fn(|_| rng.next() as u8));
-        }
-        let edge = [
-            Fe(0),
-            Fe(1),
-            Fe(P - 1),
-            Fe(P - 2),
-            Fe(1 << 126),
-            Fe(M43.into()),
-        ];
-        for (n, s) in scalars.iter().enumerate() {
-            let u = match n % 3 {
-                0 => base,
-                1 => [rng.fe(), rng.fe(), rng.fe()],
-                _ => core::array::from_fn(|_| edge[(rng.next() % 6) as usize]),
-            };
-            assert_eq!(
-                ladder(t, s, u),
-                portable::ladder(s, u),
-                "scalar {s:02x?} point {u:x?}"
-            );
-        }
-    }
-
-    #[test]
-    fn ladder_pair_matches_single() {
-        let Some(t) = token() else { return };
-        let mut rng = Rng(6);
-        for _ in 0..20 {
-            let s: [[u8; 32]; 2] =
-                core::array::from_fn(|_| core::array::from_fn(|_| rng.next() as u8));
-            let u: [[Fe; 3]; 2] = core::array::from_fn(|_| [rng.fe(), rng.fe(), rng.fe()]);
-            let got = ladder_pair(t, [&s[0], &s[1]], u);
-            assert_eq!(got[0], ladder(t, &s[0], u[0]));
-            assert_eq!(got[1], ladder(t, &s[1], u[1]));
-        }
-    }
-
-    #[test]
-    fn issue_vector() {
-        let Some(t) = token() else { return };
-        let sk: [u8; 32] = hex("a4151a74fd5e31af9769976bf6f2bb84752ce599bdd64c677674a91c888eb413");
-        let pk: [u8; 48] = hex(
-            "b9658b25193c55523757069a932e8711cc0e06bbdfd9b87427be030dcc63bc7d\
-             e385b3efa9a4e3a355d28800c221a548",
-        );
-        let u = encoding::decode(&super::super::BASE_POINT);
-        assert_eq!(encoding::encode(ladder(t, &sk, u)), pk);
-    }
-
-    fn hex<const N: usize>(s: &str) -> [u8; N] {
-        let s: std::string::String = s.split_whitespace().collect();
-        core::array::from_fn(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
     }
 }

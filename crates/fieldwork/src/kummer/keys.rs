@@ -339,7 +339,7 @@ impl SecretKey {
     ///
     /// For servers doing many exchanges: on the AVX-512 IFMA backend the two
     /// ladders run interleaved and share one inversion
-    /// ([`Backend::scalarmult_pair`](super::Backend::scalarmult_pair)), so a
+    /// ([`Dispatch::scalarmult_pair`](super::Dispatch::scalarmult_pair)), so a
     /// pair costs about 0.85 of two single calls (measured in `peer-bench`,
     /// README "Kummer"). Constant time in both secrets and both public keys;
     /// one result's error does not affect the other's secret.
@@ -362,7 +362,7 @@ impl SecretKey {
     ) -> [Result<SharedSecret, KummerError>; 2] {
         let [(a, pa), (b, pb)] = pairs;
         let mut both =
-            super::Backend::best().scalarmult_pair([&a.bytes, &b.bytes], [&pa.bytes, &pb.bytes]);
+            super::Dispatch::best().scalarmult_pair([&a.bytes, &b.bytes], [&pa.bytes, &pb.bytes]);
         let out = both.map(|b| checked(SharedSecret(b)));
         both.zeroize();
         out
@@ -531,22 +531,12 @@ impl fmt::Debug for SharedSecret {
 mod tests {
     extern crate std;
 
+    use super::super::Backend;
+    use super::super::portable::Portable;
+    use super::super::test_rng::Rng;
     use super::*;
     use num_bigint::BigUint;
     use std::vec::Vec;
-
-    /// SplitMix64, seeded: reproducible test inputs.
-    struct SplitMix(u64);
-
-    impl SplitMix {
-        fn next_u64(&mut self) -> u64 {
-            crate::test_util::splitmix64(&mut self.0)
-        }
-
-        fn bytes<const N: usize>(&mut self) -> [u8; N] {
-            core::array::from_fn(|_| self.next_u64() as u8)
-        }
-    }
 
     fn ratios(point: &[u8; 48]) -> [Fe; 3] {
         core::array::from_fn(|i| Fe::from_bytes(&coordinate_bytes(point, i)))
@@ -575,21 +565,21 @@ mod tests {
         assert_eq!(surface_quartic(neutral), Fe(0));
         assert!(on_surface(&NEUTRAL_ENCODING));
         assert!(on_surface(&super::super::BASE_POINT));
-        let mut rng = SplitMix(0x6b75_6d6d_6572);
+        let mut rng = Rng::new(0x6b75_6d6d_6572);
         for _ in 0..200 {
             let k: [u8; 32] = rng.bytes();
             let pk = scalarmult_base(&k);
             assert!(on_surface(&pk), "k = {k:02x?}");
             assert_eq!(PublicKey::from_bytes(&pk).map(|p| p.to_bytes()), Ok(pk));
             // The projective point before encoding satisfies it too (any scaling).
-            let proj = super::super::portable::ladder(&k, ratios(&super::super::BASE_POINT));
+            let proj = Portable.ladder(&k, ratios(&super::super::BASE_POINT));
             assert_eq!(surface_quartic(proj), Fe(0));
         }
     }
 
     #[test]
     fn random_strings_are_not_on_the_surface() {
-        let mut rng = SplitMix(0x0ff_5eed);
+        let mut rng = Rng::new(0x0ff_5eed);
         for _ in 0..5000 {
             let mut b: [u8; 48] = rng.bytes();
             for i in 0..3 {
@@ -719,7 +709,7 @@ mod tests {
         let p = p_big();
         let monomials = quartic_monomials();
         assert_eq!(monomials.len(), 35);
-        let mut rng = SplitMix(0x4e75_6c6c);
+        let mut rng = Rng::new(0x4e75_6c6c);
         let mut rows = Vec::new();
         for _ in 0..48 {
             let k: [u8; 32] = rng.bytes();
@@ -795,7 +785,7 @@ mod tests {
         // Only reachable by skipping validation: the all-zero "point" takes
         // the ladder to (0 : 0 : 0 : 0), encoded as 48 zero bytes.
         let zero = PublicKey { bytes: [0u8; 48] };
-        let mut rng = SplitMix(0xde9e);
+        let mut rng = Rng::new(0xde9e);
         for _ in 0..8 {
             let sk = SecretKey::from_bytes(rng.bytes());
             assert_eq!(

@@ -1,13 +1,42 @@
-//! Target features: none — the portable, constant-time backend.
+//! Target features: none — the portable, constant-time backend
+//! ([`Portable`]).
 //!
 //! The ladder of the module docs, step for step, on the field of
 //! [`super::field`]: 251 steps, masked swaps, products and squares of
-//! fully reduced elements. No branch, memory index or variable-time
+//! fully reduced elements; a pair of ladders is two ladders. Key
+//! generation is the comb of `fixed_base.rs` with its portable scan
+//! ([`PortableScan`]). No branch, memory index or variable-time
 //! instruction depends on a value.
 #![forbid(unsafe_code)]
 
+use super::Backend;
 use super::encoding::{point_from_ratios, scalar_bit};
 use super::field::Fe;
+use super::fixed_base::{self, PortableScan};
+use subtle::Choice;
+
+/// The portable Kummer backend (see [`Backend`]): plain Rust, every target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Backend for Portable {
+    const NAME: &'static str = "portable";
+
+    #[inline]
+    fn ladder(self, scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+        ladder(scalar, u)
+    }
+
+    #[inline]
+    fn ladder_pair(self, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
+        let ([s0, s1], [u0, u1]) = (scalars, u);
+        [ladder(s0, u0), ladder(s1, u1)]
+    }
+
+    fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
+        fixed_base::comb(PortableScan, scalar)
+    }
+}
 
 /// Swaps `a` and `b` when `bit` is 1, by mask.
 #[inline(always)]
@@ -41,7 +70,7 @@ fn times(a: [Fe; 4], b: [Fe; 4]) -> [Fe; 4] {
 
 /// The ladder of the module docs on the point with ratios `u`; returns
 /// `scalar·P` projectively.
-pub(crate) fn ladder(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
+fn ladder(scalar: &[u8; 32], u: [Fe; 3]) -> [Fe; 4] {
     let neutral = super::NEUTRAL.map(Fe::small);
     let ch = super::CH.map(Fe::small);
     let cd = super::CD.map(Fe::small);

@@ -34,8 +34,8 @@
 //!   the shared-secret row's (our rate ÷ theirs).
 //!
 //! Ours are the public functions (`scalarmult`, `scalarmult_base`, which
-//! dispatch to `Backend::best()` on each call; the reference for the ratios)
-//! and then every backend of `Backend::all()` directly.
+//! dispatch to `Dispatch::best()` on each call; the reference for the ratios)
+//! and then every backend of `Dispatch::all()` directly.
 //!
 //! # Checks before timing
 //!
@@ -70,7 +70,7 @@
 use super::{hex, hexed};
 use crate::harness::{Case, Impl};
 use crate::util::Rng;
-use fieldwork::kummer::{self, Backend};
+use fieldwork::kummer::{self, Dispatch};
 use std::hint::black_box;
 
 /// The Kummer known answer: this secret …
@@ -123,7 +123,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
     let peer_public = check_ours()?;
     check_x25519_peers()?;
 
-    let best = Backend::best().name();
+    let best = Dispatch::best().name();
     let default_name = format!("fieldwork default ({best})");
 
     let mut keygen = vec![Impl {
@@ -147,7 +147,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             }
         }),
     }];
-    for b in Backend::all() {
+    for b in Dispatch::all() {
         keygen.push(Impl {
             name: format!("fieldwork ({})", b.name()),
             ours: true,
@@ -171,7 +171,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
     // Pairs: ours through `scalarmult_pair` (two ladders interleaved, one
     // shared inversion), timed per secret; the peers have no such API, so
     // their routines are the single calls again.
-    let pair_routine = |b: Backend| -> benchtime::Routine<'static> {
+    let pair_routine = |b: Dispatch| -> benchtime::Routine<'static> {
         Box::new(move |n| {
             for _ in 0..n / 2 {
                 black_box(b.scalarmult_pair(
@@ -187,9 +187,9 @@ pub fn cases() -> Result<Vec<Case>, String> {
     let mut pairs = vec![Impl {
         name: format!("fieldwork default ({best})"),
         ours: true,
-        routine: pair_routine(Backend::best()),
+        routine: pair_routine(Dispatch::best()),
     }];
-    for b in Backend::all() {
+    for b in Dispatch::all() {
         pairs.push(Impl {
             name: format!("fieldwork ({})", b.name()),
             ours: true,
@@ -252,7 +252,7 @@ fn check_ours() -> Result<[u8; 48], String> {
     if want == [0u8; 48] {
         return Err("fieldwork kummer: the check's shared secret is zero".into());
     }
-    for b in Backend::all() {
+    for b in Dispatch::all() {
         let name = b.name();
         for (what, got) in [
             ("scalarmult_base", b.scalarmult_base(&KUMMER_SECRET)),
