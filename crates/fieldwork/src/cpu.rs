@@ -6,7 +6,7 @@
 //! # Detection
 //!
 //! With the `std` feature, features are detected at run time
-//! (`std::is_x86_feature_detected!`, which also checks that the operating
+//! (`std::arch::is_x86_feature_detected!` or `is_aarch64_feature_detected!`, which also check that the operating
 //! system saves the wider register state) the first time any primitive asks,
 //! and cached in an atomic. Without `std`, detection is what the compiler was
 //! told at build time (`-C target-feature=…`/`-C target-cpu=…`), so a `no_std`
@@ -24,6 +24,8 @@
 //! message at first use (a mistyped cap must not let a test matrix run the
 //! wrong backend and pass). Call [`report`] early if you want to handle it.
 //!
+//! On x86-64:
+//!
 //! | level | features it allows (in addition to those of lower levels) |
 //! |---|---|
 //! | `portable` | none: every primitive runs its portable, constant-time backend |
@@ -31,6 +33,17 @@
 //! | `avx2` | AVX, AVX2, FMA, BMI1, BMI2, ADX, VAES, VPCLMULQDQ, GFNI (on xmm/ymm only) |
 //! | `avx512` | AVX-512 F, BW, VL, DQ, VBMI, VBMI2 |
 //! | `avx512ifma` | AVX-512 IFMA |
+//!
+//! On AArch64 the ladder is its own (an x86-64 level's name is an unknown
+//! value there, and the reverse):
+//!
+//! | level | features it allows (in addition to those of lower levels) |
+//! |---|---|
+//! | `portable` | none |
+//! | `neon` | Advanced SIMD (NEON) |
+//! | `aes` | AES with PMULL/PMULL2 (Rust's `aes` target feature is both) |
+//! | `sha3` | SHA3 (`EOR3`, `XAR`, `RAX1`, `BCAX`) |
+//! | `sve2` | SVE2, and SVE2's AES and 128-bit PMULL (`sve2-aes`) |
 //!
 //! # Capability tokens
 //!
@@ -46,25 +59,46 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 /// An instruction-set level, as named by `FIELDWORK_MAX_ISA`.
 ///
-/// Levels are ordered: `Portable < Clmul < Avx2 < Avx512 < Avx512Ifma`. The
-/// level *in effect* is the highest level at or below the cap whose defining
-/// features the CPU has (see [`IsaLevel::defining_features`]).
+/// Each architecture has its own ladder; a level of another architecture
+/// does not exist in the build (and its name is an unknown value of the
+/// cap). On x86-64: `Portable < Clmul < Avx2 < Avx512 < Avx512Ifma`; on
+/// AArch64: `Portable < Neon < Aes < Sha3 < Sve2`. The level *in effect* is
+/// the highest level at or below the cap whose defining features the CPU
+/// has (see [`IsaLevel::defining_features`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum IsaLevel {
     /// No SIMD or special instructions: the portable, constant-time backends.
     Portable,
     /// PCLMULQDQ and SSE4.1 (also allows AES-NI and SHA where present).
+    #[cfg(target_arch = "x86_64")]
     Clmul,
     /// AVX2 and BMI2 (also allows VAES, VPCLMULQDQ and GFNI on ymm).
+    #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512 F, BW, VL and DQ.
+    #[cfg(target_arch = "x86_64")]
     Avx512,
     /// AVX-512 IFMA (52-bit multiply-add) on top of `Avx512`.
+    #[cfg(target_arch = "x86_64")]
     Avx512Ifma,
+    /// AArch64's Advanced SIMD (NEON): 128-bit integer vectors.
+    #[cfg(target_arch = "aarch64")]
+    Neon,
+    /// The AES instructions with PMULL/PMULL2 (64×64 carry-less products),
+    /// which Rust names together as the `aes` target feature.
+    #[cfg(target_arch = "aarch64")]
+    Aes,
+    /// The SHA3 extension: three-way XOR (`EOR3`), rotate-and-XOR (`XAR`).
+    #[cfg(target_arch = "aarch64")]
+    Sha3,
+    /// SVE2 (scalable vectors), with SVE2's 128-bit PMULL where present.
+    #[cfg(target_arch = "aarch64")]
+    Sve2,
 }
 
 impl IsaLevel {
-    /// Every level, lowest first.
+    /// Every level of this architecture, lowest first.
+    #[cfg(target_arch = "x86_64")]
     pub const ALL: [IsaLevel; 5] = [
         IsaLevel::Portable,
         IsaLevel::Clmul,
@@ -73,15 +107,42 @@ impl IsaLevel {
         IsaLevel::Avx512Ifma,
     ];
 
-    /// The name used by `FIELDWORK_MAX_ISA` (`portable`, `clmul`, `avx2`,
-    /// `avx512`, `avx512ifma`).
+    /// Every level of this architecture, lowest first.
+    #[cfg(target_arch = "aarch64")]
+    pub const ALL: [IsaLevel; 5] = [
+        IsaLevel::Portable,
+        IsaLevel::Neon,
+        IsaLevel::Aes,
+        IsaLevel::Sha3,
+        IsaLevel::Sve2,
+    ];
+
+    /// Every level of this architecture: the portable one only.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub const ALL: [IsaLevel; 1] = [IsaLevel::Portable];
+
+    /// The name used by `FIELDWORK_MAX_ISA`: `portable`; on x86-64
+    /// `clmul`, `avx2`, `avx512`, `avx512ifma`; on AArch64 `neon`, `aes`,
+    /// `sha3`, `sve2`.
     pub const fn name(self) -> &'static str {
         match self {
             IsaLevel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Clmul => "clmul",
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Avx512 => "avx512",
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Avx512Ifma => "avx512ifma",
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Neon => "neon",
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Aes => "aes",
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Sha3 => "sha3",
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Sve2 => "sve2",
         }
     }
 
@@ -90,19 +151,31 @@ impl IsaLevel {
     pub const fn defining_features(self) -> Features {
         match self {
             IsaLevel::Portable => Features::EMPTY,
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Clmul => Features::EMPTY
                 .with(Feature::Pclmulqdq)
                 .with(Feature::Sse41),
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Avx2 => Features::EMPTY
                 .with(Feature::Avx)
                 .with(Feature::Avx2)
                 .with(Feature::Bmi2),
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Avx512 => Features::EMPTY
                 .with(Feature::Avx512f)
                 .with(Feature::Avx512bw)
                 .with(Feature::Avx512vl)
                 .with(Feature::Avx512dq),
+            #[cfg(target_arch = "x86_64")]
             IsaLevel::Avx512Ifma => Features::EMPTY.with(Feature::Avx512ifma),
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Neon => Features::EMPTY.with(Feature::Neon),
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Aes => Features::EMPTY.with(Feature::Aes),
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Sha3 => Features::EMPTY.with(Feature::Sha3),
+            #[cfg(target_arch = "aarch64")]
+            IsaLevel::Sve2 => Features::EMPTY.with(Feature::Sve2),
         }
     }
 
@@ -152,8 +225,8 @@ impl core::str::FromStr for IsaLevel {
 }
 
 macro_rules! features {
-    ($( $variant:ident = $bit:literal, $name:tt, $level:ident; )*) => {
-        /// One CPU feature that some backend may use.
+    ($arch:literal, $detect:ident, $( $variant:ident = $bit:literal, $name:tt, $level:ident; )*) => {
+        /// One CPU feature that some backend may use (this architecture's).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum Feature {
@@ -164,10 +237,11 @@ macro_rules! features {
         }
 
         impl Feature {
-            /// Every feature fieldwork knows about.
+            /// Every feature fieldwork knows about on this architecture.
             pub const ALL: &'static [Feature] = &[$(Feature::$variant),*];
 
-            /// The name `std::is_x86_feature_detected!` and `-C target-feature` use.
+            /// The name run-time detection (`std::arch::is_…_feature_detected!`)
+            /// and `-C target-feature` use.
             pub const fn name(self) -> &'static str {
                 match self { $(Feature::$variant => $name,)* }
             }
@@ -179,15 +253,15 @@ macro_rules! features {
         }
 
         /// Run-time detection (with `std`).
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        #[cfg(all(feature = "std", target_arch = $arch))]
         fn detect_raw() -> Features {
             let mut f = Features::EMPTY;
-            $( if std::is_x86_feature_detected!($name) { f = f.with(Feature::$variant); } )*
+            $( if std::arch::$detect!($name) { f = f.with(Feature::$variant); } )*
             valgrind_isa(f)
         }
 
         /// Build-time detection (without `std`): what the compiler was told.
-        #[cfg(all(not(feature = "std"), target_arch = "x86_64"))]
+        #[cfg(all(not(feature = "std"), target_arch = $arch))]
         fn detect_raw() -> Features {
             let mut f = Features::EMPTY;
             $( if cfg!(target_feature = $name) { f = f.with(Feature::$variant); } )*
@@ -196,7 +270,9 @@ macro_rules! features {
     };
 }
 
+#[cfg(target_arch = "x86_64")]
 features! {
+    "x86_64", is_x86_feature_detected,
     Ssse3 = 0, "ssse3", Clmul;
     Sse41 = 1, "sse4.1", Clmul;
     Sse42 = 2, "sse4.2", Clmul;
@@ -222,6 +298,24 @@ features! {
     Avx512ifma = 22, "avx512ifma", Avx512Ifma;
 }
 
+// AArch64: Rust's `aes` target feature (and std's detection of it) is
+// FEAT_AES with FEAT_PMULL; `sve2-aes` adds SVE2's 128-bit PMULL.
+#[cfg(target_arch = "aarch64")]
+features! {
+    "aarch64", is_aarch64_feature_detected,
+    Neon = 0, "neon", Neon;
+    Aes = 1, "aes", Aes;
+    Sha3 = 2, "sha3", Sha3;
+    Sve2 = 3, "sve2", Sve2;
+    Sve2Aes = 4, "sve2-aes", Sve2;
+}
+
+// Other architectures: no feature, the portable backends only.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+features! {
+    "none", is_x86_feature_detected,
+}
+
 /// With the test-only feature `valgrind-isa` (`crate::vex256`), VPCLMULQDQ
 /// where PCLMULQDQ and AVX2 are and VAES where AES-NI and AVX2 are (the
 /// ymm kernels then run on their emulated instructions), and ADX where
@@ -245,7 +339,13 @@ fn valgrind_isa(f: Features) -> Features {
     f
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// Valgrind's feature shims concern x86-64 only.
+#[cfg(all(feature = "std", target_arch = "aarch64"))]
+fn valgrind_isa(f: Features) -> Features {
+    f
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn detect_raw() -> Features {
     Features::EMPTY
 }
@@ -516,135 +616,143 @@ macro_rules! capability_token {
     };
 }
 
-capability_token! {
-    /// PCLMULQDQ with SSE4.1: the 64×64 carry-less multiply on xmm.
-    Clmul = [Pclmulqdq, Sse41]
-}
+/// x86-64's tokens: one per combination of features a kernel needs.
+#[cfg(target_arch = "x86_64")]
+mod x86_tokens {
+    use super::{Feature, Features, usable};
 
-capability_token! {
-    /// VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ (four 64×64 carry-less
-    /// products per instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
-    Avx512Clmul = [Vpclmulqdq, Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41]
-}
-
-impl Avx512Clmul {
-    /// The ymm token this one implies (its features are a subset).
-    pub(crate) fn avx2_clmul(self) -> Avx2Clmul {
-        Avx2Clmul(())
-    }
-}
-
-capability_token! {
-    /// AVX2 (256-bit integer vectors): the 4-lane Kummer backend.
-    Avx2 = [Avx, Avx2]
-}
-
-capability_token! {
-    /// AVX2 with BMI2 and ADX (`mulx`, `adcx`/`adox`): the stitched
-    /// ChaCha20-Poly1305 kernel (vector ChaCha20, scalar Poly1305).
-    Avx2Bmi2 = [Avx, Avx2, Bmi2, Adx]
-}
-
-impl Avx2Bmi2 {
-    /// The AVX2 token this one implies (its features are a subset).
-    pub(crate) fn avx2(self) -> Avx2 {
-        Avx2(())
-    }
-}
-
-capability_token! {
-    /// AVX-512 F/BW/VL/DQ with AVX2: 512-bit integer vectors with masks
-    /// (the ChaCha20 zmm backend, whose tails run the AVX2 kernels).
-    Avx512 = [Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq]
-}
-
-impl Avx512 {
-    /// The AVX2 token this one implies (its features are a subset).
-    pub(crate) fn avx2(self) -> Avx2 {
-        Avx2(())
-    }
-}
-
-capability_token! {
-    /// AVX-512 F/BW/VL/DQ with IFMA (52-bit multiply-accumulate on zmm),
-    /// and AVX2.
-    Avx512Ifma = [Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
-}
-
-impl Avx512Ifma {
-    /// The AVX2 token this one implies (its features are a subset).
-    pub(crate) fn avx2(self) -> Avx2 {
-        Avx2(())
-    }
-}
-
-capability_token! {
-    /// VPCLMULQDQ on ymm with AVX2 (two 64×64 carry-less products per
-    /// instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
-    Avx2Clmul = [Vpclmulqdq, Avx, Avx2, Pclmulqdq, Sse41]
-}
-
-capability_token! {
-    /// AES-NI with PCLMULQDQ, SSSE3 and SSE4.1: AES-GCM on xmm.
-    AesClmul = [Aes, Pclmulqdq, Ssse3, Sse41]
-}
-
-capability_token! {
-    /// VAES and VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ, plus AES-NI,
-    /// PCLMULQDQ, SSSE3 and SSE4.1: the 512-bit stitched AES-GCM kernel.
-    VaesAvx512 = [Vaes, Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Aes, Pclmulqdq, Ssse3, Sse41]
-}
-
-capability_token! {
-    /// VAES and VPCLMULQDQ on ymm with AVX2, plus AES-NI, PCLMULQDQ, SSSE3
-    /// and SSE4.1 for xmm tails: the 256-bit stitched AES-GCM kernel.
-    VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
-}
-
-impl Avx2Clmul {
-    /// The xmm token this one implies (its features are a subset).
-    pub(crate) fn clmul(self) -> Clmul {
-        Clmul(())
-    }
-}
-
-impl AesClmul {
-    /// The PCLMULQDQ token this one implies.
-    pub(crate) fn clmul(self) -> Clmul {
-        Clmul(())
-    }
-}
-
-impl VaesAvx512 {
-    /// The xmm AES-NI token this one implies.
-    pub(crate) fn aes_clmul(self) -> AesClmul {
-        AesClmul(())
+    capability_token! {
+        /// PCLMULQDQ with SSE4.1: the 64×64 carry-less multiply on xmm.
+        Clmul = [Pclmulqdq, Sse41]
     }
 
-    /// The zmm carry-less token this one implies.
-    pub(crate) fn avx512_clmul(self) -> Avx512Clmul {
-        Avx512Clmul(())
-    }
-}
-
-impl VaesAvx2 {
-    /// The xmm AES-NI token this one implies.
-    pub(crate) fn aes_clmul(self) -> AesClmul {
-        AesClmul(())
+    capability_token! {
+        /// VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ (four 64×64 carry-less
+        /// products per instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
+        Avx512Clmul = [Vpclmulqdq, Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41]
     }
 
-    /// The ymm carry-less token this one implies.
-    pub(crate) fn avx2_clmul(self) -> Avx2Clmul {
-        Avx2Clmul(())
+    impl Avx512Clmul {
+        /// The ymm token this one implies (its features are a subset).
+        pub(crate) fn avx2_clmul(self) -> Avx2Clmul {
+            Avx2Clmul(())
+        }
     }
-}
 
-impl Avx512Clmul {
-    /// The xmm token this one implies (its features are a subset).
-    pub(crate) fn clmul(self) -> Clmul {
-        Clmul(())
+    capability_token! {
+        /// AVX2 (256-bit integer vectors): the 4-lane Kummer backend.
+        Avx2 = [Avx, Avx2]
+    }
+
+    capability_token! {
+        /// AVX2 with BMI2 and ADX (`mulx`, `adcx`/`adox`): the stitched
+        /// ChaCha20-Poly1305 kernel (vector ChaCha20, scalar Poly1305).
+        Avx2Bmi2 = [Avx, Avx2, Bmi2, Adx]
+    }
+
+    impl Avx2Bmi2 {
+        /// The AVX2 token this one implies (its features are a subset).
+        pub(crate) fn avx2(self) -> Avx2 {
+            Avx2(())
+        }
+    }
+
+    capability_token! {
+        /// AVX-512 F/BW/VL/DQ with AVX2: 512-bit integer vectors with masks
+        /// (the ChaCha20 zmm backend, whose tails run the AVX2 kernels).
+        Avx512 = [Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq]
+    }
+
+    impl Avx512 {
+        /// The AVX2 token this one implies (its features are a subset).
+        pub(crate) fn avx2(self) -> Avx2 {
+            Avx2(())
+        }
+    }
+
+    capability_token! {
+        /// AVX-512 F/BW/VL/DQ with IFMA (52-bit multiply-accumulate on zmm),
+        /// and AVX2.
+        Avx512Ifma = [Avx, Avx2, Avx512f, Avx512bw, Avx512vl, Avx512dq, Avx512ifma]
+    }
+
+    impl Avx512Ifma {
+        /// The AVX2 token this one implies (its features are a subset).
+        pub(crate) fn avx2(self) -> Avx2 {
+            Avx2(())
+        }
+    }
+
+    capability_token! {
+        /// VPCLMULQDQ on ymm with AVX2 (two 64×64 carry-less products per
+        /// instruction), plus PCLMULQDQ and SSE4.1 for xmm tails.
+        Avx2Clmul = [Vpclmulqdq, Avx, Avx2, Pclmulqdq, Sse41]
+    }
+
+    capability_token! {
+        /// AES-NI with PCLMULQDQ, SSSE3 and SSE4.1: AES-GCM on xmm.
+        AesClmul = [Aes, Pclmulqdq, Ssse3, Sse41]
+    }
+
+    capability_token! {
+        /// VAES and VPCLMULQDQ on zmm with AVX-512 F/BW/VL/DQ, plus AES-NI,
+        /// PCLMULQDQ, SSSE3 and SSE4.1: the 512-bit stitched AES-GCM kernel.
+        VaesAvx512 = [Vaes, Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Aes, Pclmulqdq, Ssse3, Sse41]
+    }
+
+    capability_token! {
+        /// VAES and VPCLMULQDQ on ymm with AVX2, plus AES-NI, PCLMULQDQ, SSSE3
+        /// and SSE4.1 for xmm tails: the 256-bit stitched AES-GCM kernel.
+        VaesAvx2 = [Vaes, Vpclmulqdq, Avx, Avx2, Aes, Pclmulqdq, Ssse3, Sse41]
+    }
+
+    impl Avx2Clmul {
+        /// The xmm token this one implies (its features are a subset).
+        pub(crate) fn clmul(self) -> Clmul {
+            Clmul(())
+        }
+    }
+
+    impl AesClmul {
+        /// The PCLMULQDQ token this one implies.
+        pub(crate) fn clmul(self) -> Clmul {
+            Clmul(())
+        }
+    }
+
+    impl VaesAvx512 {
+        /// The xmm AES-NI token this one implies.
+        pub(crate) fn aes_clmul(self) -> AesClmul {
+            AesClmul(())
+        }
+
+        /// The zmm carry-less token this one implies.
+        pub(crate) fn avx512_clmul(self) -> Avx512Clmul {
+            Avx512Clmul(())
+        }
+    }
+
+    impl VaesAvx2 {
+        /// The xmm AES-NI token this one implies.
+        pub(crate) fn aes_clmul(self) -> AesClmul {
+            AesClmul(())
+        }
+
+        /// The ymm carry-less token this one implies.
+        pub(crate) fn avx2_clmul(self) -> Avx2Clmul {
+            Avx2Clmul(())
+        }
+    }
+
+    impl Avx512Clmul {
+        /// The xmm token this one implies (its features are a subset).
+        pub(crate) fn clmul(self) -> Clmul {
+            Clmul(())
+        }
     }
 }
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_tokens::*;
 
 /// A CPU's maker, from CPUID leaf 0's vendor string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -782,8 +890,9 @@ mod tests {
         let e = "avx3".parse::<IsaLevel>().unwrap_err();
         assert_eq!(e.value(), "avx3");
         let msg = e.to_string();
+        let top = IsaLevel::ALL[IsaLevel::ALL.len() - 1];
         assert!(
-            msg.contains("\"avx3\"") && msg.contains("avx512ifma"),
+            msg.contains("\"avx3\"") && msg.contains(top.name()),
             "{msg}"
         );
         let long = "x".repeat(100);
@@ -795,7 +904,8 @@ mod tests {
     #[test]
     fn levels_are_monotone() {
         let all = Feature::ALL.iter().fold(Features::EMPTY, |a, &f| a.with(f));
-        assert_eq!(IsaLevel::highest_supported(all), IsaLevel::Avx512Ifma);
+        let top = IsaLevel::ALL[IsaLevel::ALL.len() - 1];
+        assert_eq!(IsaLevel::highest_supported(all), top);
         assert_eq!(
             IsaLevel::highest_supported(Features::EMPTY),
             IsaLevel::Portable
@@ -810,8 +920,17 @@ mod tests {
             assert!(l.allowed_features().contains(l.defining_features()));
         }
         // IFMA without AVX-512 F/BW/VL/DQ is not the IFMA level.
-        let odd = IsaLevel::Avx2.allowed_features().with(Feature::Avx512ifma);
-        assert_eq!(IsaLevel::highest_supported(odd), IsaLevel::Avx2);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let odd = IsaLevel::Avx2.allowed_features().with(Feature::Avx512ifma);
+            assert_eq!(IsaLevel::highest_supported(odd), IsaLevel::Avx2);
+        }
+        // SHA3 without AES and PMULL is only the NEON level.
+        #[cfg(target_arch = "aarch64")]
+        {
+            let odd = IsaLevel::Neon.allowed_features().with(Feature::Sha3);
+            assert_eq!(IsaLevel::highest_supported(odd), IsaLevel::Neon);
+        }
     }
 
     #[test]
@@ -819,9 +938,18 @@ mod tests {
         let r = compute(Some(IsaLevel::Portable));
         assert_eq!(r.usable, Features::EMPTY);
         assert_eq!(r.level, IsaLevel::Portable);
-        let r = compute(Some(IsaLevel::Clmul));
-        assert!(r.level <= IsaLevel::Clmul);
-        assert!(!r.usable.has(Feature::Avx2));
+        #[cfg(target_arch = "x86_64")]
+        {
+            let r = compute(Some(IsaLevel::Clmul));
+            assert!(r.level <= IsaLevel::Clmul);
+            assert!(!r.usable.has(Feature::Avx2));
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            let r = compute(Some(IsaLevel::Neon));
+            assert!(r.level <= IsaLevel::Neon);
+            assert!(!r.usable.has(Feature::Aes) && !r.usable.has(Feature::Sve2Aes));
+        }
         let r = compute(None);
         assert_eq!(r.usable, r.detected);
     }
@@ -851,11 +979,15 @@ mod tests {
         use std::ffi::OsStr;
         assert_eq!(parse_cap(None), Ok(None));
         assert_eq!(parse_cap(Some(OsStr::new(""))), Ok(None));
-        assert_eq!(
-            parse_cap(Some(OsStr::new("avx2"))),
-            Ok(Some(IsaLevel::Avx2))
-        );
-        for bad in [" ", "AVX3", "avx-2", "none"] {
+        for l in IsaLevel::ALL {
+            assert_eq!(parse_cap(Some(OsStr::new(l.name()))), Ok(Some(l)));
+        }
+        // The other architecture's levels are unknown values here.
+        #[cfg(target_arch = "x86_64")]
+        let other = "neon";
+        #[cfg(not(target_arch = "x86_64"))]
+        let other = "avx2";
+        for bad in [" ", "AVX3", "avx-2", "none", other] {
             let e = parse_cap(Some(OsStr::new(bad))).unwrap_err();
             assert_eq!(e.value(), bad);
         }

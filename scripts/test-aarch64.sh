@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The library's test suite for AArch64, cross-built and run under qemu's
+# user-mode emulation (there is no ARM hardware here: issue 59).
+#
+# Debian carries what is needed: rustc-web (rustc/cargo 1.96 with an
+# aarch64 standard library, libstd-rust-web-dev:arm64), the cross linker and
+# qemu-user. They install from the machine's configured apt sources, with
+# arm64 added as a foreign architecture. rustc-web installs as the system
+# /usr/bin/rustc and /usr/bin/cargo, which rustup's proxies shadow on PATH:
+# they are called by path. qemu-aarch64 runs without -L: the multiarch
+# libc6:arm64 puts the arm64 loader and libc at their native paths.
+#
+# What runs: the unit and integration tests (not the doc tests, which
+# cargo does not cross-run) under `-cpu max` (NEON, AES+PMULL, SHA3, SVE2)
+# with no cap and at every FIELDWORK_MAX_ISA level of the aarch64 ladder
+# that selects different code, and the CPU report under two real CPU
+# models. Usage: scripts/test-aarch64.sh [LEVEL...] (default: every level
+# in AARCH64_SUITE_LEVELS).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+dpkg --print-foreign-architectures | grep -qx arm64 || need_arch=1
+for p in rustc-web cargo-web libstd-rust-web-dev:arm64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; do
+  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+if [ -n "${need_arch:-}" ] || [ ${#need[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  [ -n "${need_arch:-}" ] && dpkg --add-architecture arm64
+  apt-get update -q
+  apt-get install -y -q "${need[@]}"
+fi
+
+export RUSTC=/usr/bin/rustc
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR_AARCH64:-target/aarch64}"
+target=aarch64-unknown-linux-gnu
+cargo=(/usr/bin/cargo)
+"${cargo[@]}" --version
+"$RUSTC" --version
+
+# The levels whose backends differ: today every aarch64 level runs the
+# portable backends (no aarch64 kernel is wired yet), so the suite runs with
+# no cap and at `portable`; each new backend adds its level here.
+AARCH64_SUITE_LEVELS="${AARCH64_SUITE_LEVELS:-unset portable}"
+levels=("$@")
+[ ${#levels[@]} -gt 0 ] || read -r -a levels <<<"$AARCH64_SUITE_LEVELS"
+
+echo "==> cross-build (release) of the library's tests and the CLI for $target"
+"${cargo[@]}" build -q --release --target "$target" -p fieldwork-cli
+"${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests --no-run
+
+# Every level of the ladder is a valid cap, and the CLI reports what each
+# CPU model has: max (everything), neoverse-n1 (NEON, AES+PMULL; no SHA3,
+# no SVE2), cortex-a53 (NEON, AES+PMULL).
+cli="$CARGO_TARGET_DIR/$target/release/fieldwork"
+for model in max neoverse-n1 cortex-a53; do
+  echo "==> fieldwork cpu under qemu-aarch64 -cpu $model"
+  qemu-aarch64 -cpu "$model" "$cli" cpu
+done
+for level in portable neon aes sha3 sve2; do
+  got=$(FIELDWORK_MAX_ISA=$level qemu-aarch64 -cpu max "$cli" cpu | sed -n 's/^level in effect: //p')
+  [ "$got" = "$level" ] || { echo "cap $level: level in effect is '$got'" >&2; exit 1; }
+done
+if FIELDWORK_MAX_ISA=avx2 qemu-aarch64 -cpu max "$cli" cpu >/dev/null 2>&1; then
+  echo "an x86-64 level was accepted as an aarch64 cap" >&2
+  exit 1
+fi
+got=$(qemu-aarch64 -cpu neoverse-n1 "$cli" cpu | sed -n 's/^level in effect: //p')
+[ "$got" = aes ] || { echo "neoverse-n1: level in effect is '$got', expected aes" >&2; exit 1; }
+
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu max"
+for level in "${levels[@]}"; do
+  echo "==> tests under qemu-aarch64 -cpu max, FIELDWORK_MAX_ISA=$level"
+  if [ "$level" = unset ]; then
+    env -u FIELDWORK_MAX_ISA "${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests
+  else
+    FIELDWORK_MAX_ISA=$level "${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests
+  fi
+done
+echo "==> aarch64 tests passed"
