@@ -6,7 +6,7 @@
 //! [`super::formulas`] compiled with it. On this machine's core (Intel, family 6
 //! model 207) `pclmulqdq` has a latency of about 3 cycles and a throughput of
 //! about one per cycle on xmm (Intel's published figures for Golden Cove
-//! cores); a lone call through the non-inlined [`clmul64`] entry is
+//! cores); a lone call through the non-inlined `clmul64` entry is
 //! dominated by moving the operands between general and xmm registers.
 //!
 //! Squaring is one `pclmulqdq` of each word with itself (the bit-spreading of
@@ -37,7 +37,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, Digit, DigitMul};
+use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
@@ -138,29 +139,68 @@ pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     }
 }
 
-/// The 128-bit carry-less product of `a` and `b`.
-#[inline]
-pub(crate) fn clmul64(t: Clmul, a: u64, b: u64) -> u128 {
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
-    let [lo, hi] = unsafe { tf::clmul64(t, a, b) };
-    (u128::from(hi) << 64) | u128::from(lo)
-}
-
-/// The PCLMULQDQ base case and squaring for the recursive algorithms.
+/// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
+/// instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ClmulKernel(pub(crate) Clmul);
+pub(crate) struct Pclmulqdq(pub(crate) Clmul);
 
-impl Kernel for ClmulKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+impl Backend for Pclmulqdq {
+    type Token = Clmul;
+    type Fft = super::fft::clmul::ClmulFft;
+    const NAME: &'static str = "pclmulqdq";
+    /// As measured less 15 ticks of call overhead: in the recursion the
+    /// small kernels cost that much less than through the public entry
+    /// point. The FFT from 24 000 words, and from 15 000 where it fills its
+    /// transform (see `plan.rs`).
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        ],
+        fft_min: 24_000,
+        fft_dense_min: 15_000,
+    };
+
+    #[inline]
+    fn new(t: Clmul) -> Pclmulqdq {
+        Pclmulqdq(t)
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
+        let [lo, hi] = unsafe { tf::clmul64(self.0, a, b) };
+        (u128::from(hi) << 64) | u128::from(lo)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves PCLMULQDQ and SSE4.1.
         unsafe { tf::fixed(self.0, out, a, b) }
     }
 
+    #[inline]
+    fn mul_array<const N: usize, const W: usize>(self, a: &[u64; N], b: &[u64; N]) -> [u64; W] {
+        let mut c = [0u64; W];
+        macro_rules! arm {
+            ($f:ident, $n:literal) => {
+                if let Some((x, y, o)) = formulas::fixed_arrays!($n, &a[..], &b[..], &mut c[..]) {
+                    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+                    unsafe { tf::$f(self.0, x, y, o) };
+                }
+            };
+        }
+        formulas::by_fixed_size!(N, arm, {}, {});
+        c
+    }
+
     fn square(self, out: &mut [u64], a: &[u64]) {
         // SAFETY: the token proves PCLMULQDQ and SSE4.1.
         unsafe { tf::square(self.0, out, a) }
+    }
+
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::clmul::ClmulFft(self.0)
     }
 }
 
@@ -203,17 +243,6 @@ macro_rules! fixed_entries {
             }
         }
 
-        $(
-            #[doc = concat!("The ", $n, "-word product with PCLMULQDQ.")]
-            #[inline]
-            pub(crate) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-                let mut c = [0u64; 2 * $n];
-                // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-                unsafe { tf::$name(t, a, b, &mut c) };
-                c
-            }
-        )*
-
         /// The `#[target_feature]` functions, reached only through the
         /// token-taking wrappers above.
         mod tf {
@@ -238,20 +267,7 @@ macro_rules! fixed_entries {
                 if a.len() != b.len() || out.len() != 2 * a.len() {
                     return false;
                 }
-                match a.len() {
-                    0 => true,
-                    1 => arm!(mul1, 1),
-                    2 => arm!(mul2, 2),
-                    3 => arm!(mul3, 3),
-                    4 => arm!(mul4, 4),
-                    5 => arm!(mul5, 5),
-                    6 => arm!(mul6, 6),
-                    7 => arm!(mul7, 7),
-                    8 => arm!(mul8, 8),
-                    9 => arm!(mul9, 9),
-                    16 => arm!(mul16, 16),
-                    _ => false,
-                }
+                formulas::by_fixed_size!(a.len(), arm, true, false)
             }
 
             #[target_feature(enable = "pclmulqdq,sse4.1")]

@@ -142,8 +142,6 @@ pub(crate) mod vpclmul;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ymm;
 
-use super::{Backend, BackendKind, Gf2xError};
-
 /// A backend's kernels: butterflies, pointwise products and the basis
 /// conversions on one block.
 ///
@@ -191,10 +189,10 @@ const fn max_u32(a: u32, b: u32) -> u32 {
     if a > b { a } else { b }
 }
 
-/// Scratch words the FFT product ([`mul_with`]) needs for an `na`×`nb`-word
+/// Scratch words the FFT product ([`mul`]) needs for an `na`×`nb`-word
 /// product: `2^r` for the product's values plus `2^(rs+1)` (or `2^r` if `rs == r`) for the operand
 /// with fewer chunks (`rs` its log): at most `2^(r+1) < 16(na + nb)`.
-pub const fn scratch_len(na: usize, nb: usize) -> usize {
+pub(crate) const fn scratch_len(na: usize, nb: usize) -> usize {
     if na == 0 || nb == 0 {
         return 0;
     }
@@ -333,47 +331,6 @@ pub(crate) fn mul<K: FftKernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scr
     inverse_rec(k, values, 0, r);
     from_novel_rec(k, values, r);
     overlap_add(out, values);
-}
-
-/// `out = a·b` by the additive FFT with the chosen backend, whatever the
-/// sizes (for tests and benchmarks: the public entry points use it only
-/// above each backend's threshold). `scratch` must hold [`scratch_len`]
-/// words.
-///
-/// # Errors
-///
-/// [`Gf2xError::OutputLength`] or [`Gf2xError::ScratchLength`].
-#[doc(hidden)]
-pub fn mul_with(
-    backend: Backend,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) -> Result<(), Gf2xError> {
-    if out.len() != a.len() + b.len() {
-        return Err(Gf2xError::OutputLength {
-            expected: a.len() + b.len(),
-            actual: out.len(),
-        });
-    }
-    let needed = scratch_len(a.len(), b.len());
-    if scratch.len() < needed {
-        return Err(Gf2xError::ScratchLength {
-            needed,
-            actual: scratch.len(),
-        });
-    }
-    match backend.0 {
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Vpclmulqdq(t) => mul(vpclmul::ZmmFft(t), out, a, b, scratch),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::VpclmulqdqYmm(t) => mul(ymm::YmmFft(t), out, a, b, scratch),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Pclmulqdq(t) => mul(clmul::ClmulFft(t), out, a, b, scratch),
-        BackendKind::Portable => mul(portable::PortableFft, out, a, b, scratch),
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! kernels here are `#[inline(always)]`, so a backend's `#[target_feature]`
 //! entry point that calls them gets the whole formula compiled with its
 //! instructions; the recursive algorithms for larger sizes call back into the
-//! backend's fixed-size entry points through [`Kernel`].
+//! backend's fixed-size entry points through `Backend::fixed`.
 //!
 //! # Fixed sizes (1–9 words)
 //!
@@ -188,6 +188,30 @@ macro_rules! fixed_arrays {
 }
 pub(crate) use fixed_arrays;
 
+/// `$arm!(mulN, N)` for the fixed size `$len` in 1..=9 or 16, `$zero` for
+/// 0 and `$other` for any other size: how every backend reaches its fixed
+/// kernel of one size (a `match` on a slice length, or on a const generic
+/// array length, which the compiler resolves).
+macro_rules! by_fixed_size {
+    ($len:expr, $arm:ident, $zero:expr, $other:expr) => {
+        match $len {
+            0 => $zero,
+            1 => $arm!(mul1, 1),
+            2 => $arm!(mul2, 2),
+            3 => $arm!(mul3, 3),
+            4 => $arm!(mul4, 4),
+            5 => $arm!(mul5, 5),
+            6 => $arm!(mul6, 6),
+            7 => $arm!(mul7, 7),
+            8 => $arm!(mul8, 8),
+            9 => $arm!(mul9, 9),
+            16 => $arm!(mul16, 16),
+            _ => $other,
+        }
+    };
+}
+pub(crate) use by_fixed_size;
+
 /// Calls the fixed kernel `mulN` on the slices as arrays, for
 /// `N = a.len() = b.len()` in 0..=9. Returns false (and leaves `out` alone)
 /// for other sizes. (Not 16: on general registers the inlined 16-word
@@ -196,6 +220,9 @@ pub(crate) use fixed_arrays;
 #[inline(always)]
 pub(crate) fn mul_fixed_slices<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
     macro_rules! arm {
+        (mul16, 16) => {
+            false
+        };
         ($f:ident, $n:literal) => {{
             let Some((x, y, o)) = fixed_arrays!($n, a, b, &mut *out) else {
                 return false;
@@ -207,31 +234,7 @@ pub(crate) fn mul_fixed_slices<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: 
     if a.len() != b.len() || out.len() != 2 * a.len() {
         return false;
     }
-    match a.len() {
-        0 => true,
-        1 => arm!(mul1, 1),
-        2 => arm!(mul2, 2),
-        3 => arm!(mul3, 3),
-        4 => arm!(mul4, 4),
-        5 => arm!(mul5, 5),
-        6 => arm!(mul6, 6),
-        7 => arm!(mul7, 7),
-        8 => arm!(mul8, 8),
-        9 => arm!(mul9, 9),
-        _ => false,
-    }
-}
-
-/// A backend's fixed-size kernels, for the recursive algorithms.
-pub(crate) trait Kernel: Copy {
-    /// Every balanced size up to this many words has a fixed kernel.
-    const BASE_MAX: usize;
-    /// `out = a·b` if `a.len() == b.len()` has a fixed kernel (every size
-    /// up to `BASE_MAX`, and possibly some larger ones); false otherwise.
-    /// `out.len() == 2·a.len()`.
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool;
-    /// `out = a·a` for any length, `out.len() == 2·a.len()` (linear time).
-    fn square(self, out: &mut [u64], a: &[u64]);
+    by_fixed_size!(a.len(), arm, true, false)
 }
 
 /// A backend's fixed-size products and word square as `#[inline(always)]`

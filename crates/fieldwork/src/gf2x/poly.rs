@@ -52,9 +52,10 @@
 //!
 //! # Choosing the block width
 //!
-//! Chosen by timing the hidden `checked_divrem_with_block` at each width
-//! and shape (quotient words qn, divisor words dn) on the PCLMULQDQ backend
-//! of an Intel Xeon (family 6 model 207):
+//! Chosen by timing the division with each width forced
+//! (`checked_divrem_with_block`, a test-only method) and shape (quotient
+//! words qn, divisor words dn) on the PCLMULQDQ backend of an Intel Xeon
+//! (family 6 model 207):
 //!
 //! - w = 1 wins while the work is small: below dn = 16, below qn = 4, or
 //!   below qn·dn ≈ 1024, where the fixed cost of the inverse and the block
@@ -107,7 +108,7 @@ use core::ops::{
 };
 use core::str::FromStr;
 
-use super::{Backend, mul_scratch_len};
+use super::{Dispatch, mul_scratch_len};
 
 /// Divisor words from which division uses blocks of several quotient words.
 const BLOCKED_MIN_DIVISOR_WORDS: usize = 16;
@@ -252,14 +253,14 @@ fn shr_words(words: &[u64], shift: usize) -> Vec<u64> {
 /// 8 KiB stack buffer on every call, a fixed cost that dominated the
 /// quotient blocks of small divisions when measured.
 struct Multiplier {
-    backend: Backend,
+    backend: Dispatch,
     scratch: Vec<u64>,
 }
 
 impl Multiplier {
     fn new() -> Multiplier {
         Multiplier {
-            backend: Backend::best(),
+            backend: Dispatch::best(),
             scratch: Vec::new(),
         }
     }
@@ -803,10 +804,10 @@ impl Gf2Poly {
 
     /// [`Gf2Poly::checked_divrem`] with quotient blocks of at most
     /// `block_words` words: 1 forces the schoolbook loop, larger values the
-    /// Newton path (clamped to the quotient and divisor sizes). For tests and
-    /// benchmarks of the two paths.
-    #[doc(hidden)]
-    pub fn checked_divrem_with_block(
+    /// Newton path (clamped to the quotient and divisor sizes). For the
+    /// tests of the two paths.
+    #[cfg(test)]
+    fn checked_divrem_with_block(
         &self,
         d: &Gf2Poly,
         block_words: usize,
@@ -1414,5 +1415,111 @@ impl Shr<usize> for Gf2Poly {
 impl ShrAssign<usize> for Gf2Poly {
     fn shr_assign(&mut self, n: usize) {
         self.words = shr_words(&self.words, n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The two division paths (schoolbook, Newton in quotient blocks) and a
+    //! random block width against [`Gf2Poly::checked_divrem`], on the
+    //! division tests' shapes of inputs (`tests/gf2x_poly.rs` checks the
+    //! public results against the definition).
+    use super::*;
+    use crate::test_util::splitmix64;
+
+    /// A value with a random number of random bits set (as the integration
+    /// tests' `Rng::next_u64_shaped`).
+    fn shaped(s: &mut u64) -> u64 {
+        let x = splitmix64(s);
+        match splitmix64(s) % 8 {
+            0 => x & splitmix64(s) & splitmix64(s),
+            1 => x | splitmix64(s) | splitmix64(s),
+            2 => 1u64 << (x % 64),
+            3 => !(1u64 << (x % 64)),
+            4 => x >> (splitmix64(s) % 64),
+            _ => x,
+        }
+    }
+
+    fn random_poly(s: &mut u64, words: usize) -> Gf2Poly {
+        Gf2Poly::from_words((0..words).map(|_| shaped(s)).collect())
+    }
+
+    fn random_of_degree(s: &mut u64, deg: usize) -> Gf2Poly {
+        let mut p = random_poly(s, deg / 64 + 1);
+        for i in deg + 1..64 * (deg / 64 + 1) {
+            p.set_coeff(i, false);
+        }
+        p.set_coeff(deg, true);
+        p
+    }
+
+    /// Block width 1 (schoolbook), unlimited (Newton) and a random one give
+    /// `checked_divrem`'s quotient and remainder.
+    fn check_paths(s: &mut u64, a: &Gf2Poly, d: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
+        let want = a.checked_divrem(d).expect("non-zero divisor");
+        let random = (splitmix64(s) % 48) as usize + 1;
+        for block in [1, usize::MAX, random] {
+            let got = a.checked_divrem_with_block(d, block);
+            assert!(
+                got.as_ref() == Some(&want),
+                "{block}-word blocks, a = {a:?}, d = {d:?}"
+            );
+        }
+        want
+    }
+
+    #[test]
+    fn paths_agree_small_and_medium() {
+        let mut s = 0x5eed_9017_0003;
+        for an in 0..=40 {
+            for dn in [1usize, 2, 3, 5, 8, 13, 14, 15, 16, 20, 27, 40] {
+                let a = random_poly(&mut s, an);
+                let d = random_poly(&mut s, dn) + Gf2Poly::one();
+                check_paths(&mut s, &a, &d);
+            }
+        }
+        for deg in (0..=70).chain([127, 128, 129, 191, 192]) {
+            let d = random_of_degree(&mut s, deg);
+            for an in [0usize, 1, 2, 5, 20] {
+                let a = random_poly(&mut s, an);
+                check_paths(&mut s, &a, &d);
+            }
+        }
+    }
+
+    #[test]
+    fn paths_agree_on_exact_division_and_zero() {
+        let mut s = 0x5eed_9017_0004;
+        let a = random_poly(&mut s, 9);
+        let b = random_poly(&mut s, 30) + Gf2Poly::one();
+        let c = random_poly(&mut s, 25) + Gf2Poly::one();
+        let bc = &b * &c;
+        assert_eq!(check_paths(&mut s, &bc, &c), (b.clone(), Gf2Poly::zero()));
+        assert_eq!(check_paths(&mut s, &bc, &b), (c, Gf2Poly::zero()));
+        assert_eq!(a.checked_divrem_with_block(&Gf2Poly::zero(), 1), None);
+    }
+
+    #[test]
+    fn paths_agree_at_large_sizes() {
+        let mut s = 0x5eed_9017_0005;
+        for (an, dn) in [
+            (4000, 2000),
+            (2000, 1000),
+            (2100, 2000),
+            (2000, 30),
+            (2000, 300),
+            (2001, 1999),
+            (130, 64),
+        ] {
+            let a = random_poly(&mut s, an);
+            let d = random_poly(&mut s, dn) + Gf2Poly::one();
+            check_paths(&mut s, &a, &d);
+        }
+        let b = Gf2Poly::from_words((0..1200).map(|_| splitmix64(&mut s)).collect());
+        let c = Gf2Poly::from_words((0..900).map(|_| splitmix64(&mut s)).collect());
+        let (q, r) = check_paths(&mut s, &(&b * &c), &c);
+        assert_eq!(q, b);
+        assert!(r.is_zero());
     }
 }

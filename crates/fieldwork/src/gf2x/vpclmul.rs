@@ -38,7 +38,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, Digit, DigitMul};
+use super::{Backend, Costs};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
     __m512i, _mm512_alignr_epi64, _mm512_clmulepi64_epi128, _mm512_loadu_si512,
@@ -196,44 +197,79 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
     }
 }
 
-/// The VPCLMULQDQ kernels for the recursive algorithms.
+/// The VPCLMULQDQ backend on zmm (see [`Backend`]); holding one proves the
+/// instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ZmmKernel(pub(crate) Avx512Clmul);
+pub(crate) struct Vpclmulqdq(pub(crate) Avx512Clmul);
 
-impl Kernel for ZmmKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+impl Backend for Vpclmulqdq {
+    type Token = Avx512Clmul;
+    type Fft = super::fft::vpclmul::ZmmFft;
+    const NAME: &'static str = "vpclmulqdq";
+    /// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between
+    /// cost as the next limb count. 25–32 words: 255 ticks (peer-bench, 32
+    /// words) since each limb count has its own non-inlined kernel; they
+    /// measured 327 while the four were inlined into one function. The FFT
+    /// from 11 000 words, and from 3 400 where it fills its transform (see
+    /// `plan.rs`).
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158,
+            159, 159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
+        ],
+        fft_min: 11_000,
+        fft_dense_min: 3_400,
+    };
+
+    #[inline]
+    fn new(t: Avx512Clmul) -> Vpclmulqdq {
+        Vpclmulqdq(t)
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // Where the ymm kernels are faster on this core (the table, with
         // its measurements, in `tuning.rs`).
         if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
-            return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
+            return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
         }
         // SAFETY: the token proves every feature `tf::fixed` enables.
         unsafe { tf::fixed(self.0, out, a, b) }
+    }
+
+    /// [`Backend::fixed`] for `mul_fixed`'s arrays, where the product is
+    /// returned by value instead of chained through memory: there the
+    /// xmm lanes stay faster at 5 words on Zen 4 too (60 against 73
+    /// cycles; 6 words 90 against 56 on the ymm kernel).
+    #[inline]
+    fn mul_array<const N: usize, const W: usize>(self, a: &[u64; N], b: &[u64; N]) -> [u64; W] {
+        let mut c = [0u64; W];
+        let done = if N == 5 {
+            // SAFETY: the token proves every feature `tf::fixed` enables.
+            unsafe { tf::fixed(self.0, &mut c, a, b) }
+        } else {
+            self.fixed(&mut c, a, b)
+        };
+        debug_assert!(done, "every fixed size has a zmm or xmm kernel");
+        c
     }
 
     fn square(self, out: &mut [u64], a: &[u64]) {
         // SAFETY: the token proves every feature `tf::square` enables.
         unsafe { tf::square(self.0, out, a) }
     }
-}
 
-impl ZmmKernel {
-    /// [`Kernel::fixed`] for `mul_fixed`'s arrays, where the product is
-    /// returned by value instead of chained through memory: there the
-    /// xmm lanes stay faster at 5 words on Zen 4 too (60 against 73
-    /// cycles; 6 words 90 against 56 on the ymm kernel).
-    pub(crate) fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() == 5 {
-            // SAFETY: the token proves every feature `tf::fixed` enables.
-            return unsafe { tf::fixed(self.0, out, a, b) };
-        }
-        self.fixed(out, a, b)
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::vpclmul::ZmmFft(self.0)
     }
 }
 
-/// The `#[target_feature]` functions, reached only through [`ZmmKernel`].
+/// The `#[target_feature]` functions, reached only through [`Vpclmulqdq`].
 mod tf {
     use super::*;
 
@@ -334,7 +370,7 @@ mod tf {
                 );
             }
         }
-        super::super::clmul::ClmulKernel(t.clmul()).square(&mut out[16 * full..], &a[8 * full..]);
+        super::super::clmul::Pclmulqdq(t.clmul()).square(&mut out[16 * full..], &a[8 * full..]);
     }
 
     /// Defines `$name`: the product of `N ≤ 8·L` words, zero-padded to `L`

@@ -120,7 +120,7 @@
 //! small products are latency chains — the kernel's own chain plus the
 //! product's way through memory into the next call (stores, the caller's
 //! chaining copy, forwarded loads), which gf2x pays too. `mul_into`
-//! reaches the fixed kernels in one call (see `Backend::mul_into`).
+//! reaches the fixed kernels in one call (see `Dispatch::mul_into`).
 //!
 //! Intel (Xeon family 6 model 207 under the avx2 cap, `peer-bench
 //! --isa-rates`): `vpclmulqdq` one a cycle with a latency of 3 on xmm and
@@ -184,7 +184,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, Digit, DigitMul};
+use super::{Backend, Costs};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
@@ -531,12 +532,39 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
     }
 }
 
-/// The ymm kernels for the recursive algorithms.
+/// The VPCLMULQDQ backend on ymm (see [`Backend`]); holding one proves the
+/// instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct YmmKernel(pub(crate) Avx2Clmul);
+pub(crate) struct VpclmulqdqYmm(pub(crate) Avx2Clmul);
 
-impl Kernel for YmmKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+impl Backend for VpclmulqdqYmm {
+    type Token = Avx2Clmul;
+    type Fft = super::fft::ymm::YmmFft;
+    const NAME: &'static str = "vpclmulqdq-ymm";
+    /// Measured on Zen 3 (independent products through
+    /// `mul_into_with_scratch`, less 15 ticks of call overhead as for
+    /// PCLMULQDQ): 1–5 words xmm lanes, 6–8 two 4-word limbs, 9–12 three,
+    /// 13–16 four, … 29–32 eight; sizes in between cost as the next limb
+    /// count. The FFT from 22 000 words, and from 3 400 where it fills its
+    /// transform (see `plan.rs`).
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
+            225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
+        ],
+        fft_min: 22_000,
+        fft_dense_min: 3_400,
+    };
+
+    #[inline]
+    fn new(t: Avx2Clmul) -> VpclmulqdqYmm {
+        VpclmulqdqYmm(t)
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves every feature `tf::fixed` enables.
@@ -547,9 +575,14 @@ impl Kernel for YmmKernel {
         // SAFETY: the token proves every feature `tf::square` enables.
         unsafe { tf::square(self.0, out, a) }
     }
+
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::ymm::YmmFft(self.0)
+    }
 }
 
-/// The `#[target_feature]` functions, reached only through [`YmmKernel`].
+/// The `#[target_feature]` functions, reached only through [`VpclmulqdqYmm`].
 mod tf {
     use super::*;
 
@@ -615,7 +648,7 @@ mod tf {
                 );
             }
         }
-        super::super::clmul::ClmulKernel(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
+        super::super::clmul::Pclmulqdq(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
     }
 
     /// Defines `$name`: the product of `N ≤ 4·L` words, zero-padded to `L`
@@ -727,7 +760,7 @@ mod tf {
 /// The fixed kernels `#[inline(always)]` for another area's
 /// `#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]`
 /// entry points (`gf2m`): the PCLMULQDQ backend's formulas on xmm lanes
-/// (VEX-encoded there). (The 4-word limb products of [`YmmKernel`] are
+/// (VEX-encoded there). (The 4-word limb products of [`VpclmulqdqYmm`] are
 /// not faster inside a field product: see `gf2m`'s module docs.)
 #[derive(Clone, Copy, Debug)]
 pub struct YmmLane(pub(crate) Avx2Clmul);
