@@ -37,7 +37,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul};
+use super::formulas::{self, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
@@ -72,27 +72,7 @@ fn clmul_words(_: Clmul, a: u64, b: u64) -> [u64; 2] {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lane64(__m128i);
 
-impl core::ops::BitXor for Lane64 {
-    type Output = Lane64;
-    #[inline(always)]
-    fn bitxor(self, o: Lane64) -> Lane64 {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        Lane64(unsafe { _mm_xor_si128(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for Lane64 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Lane64) {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        self.0 = unsafe { _mm_xor_si128(self.0, o.0) };
-    }
-}
-
-impl Digit for Lane64 {
-    // SAFETY: every bit pattern is a valid `__m128i`.
-    const ZERO: Lane64 = Lane64(unsafe { core::mem::transmute::<[u64; 2], __m128i>([0, 0]) });
-}
+formulas::vector_digit!(Lane64(__m128i; 2), _mm_xor_si128);
 
 /// The lane multiplier: callers run with PCLMULQDQ enabled (the token
 /// proves the CPU has it).
@@ -145,8 +125,6 @@ pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
 pub(crate) struct Pclmulqdq(pub(crate) Clmul);
 
 impl Backend for Pclmulqdq {
-    type Token = Clmul;
-    type Fft = super::fft::clmul::ClmulFft;
     const NAME: &'static str = "pclmulqdq";
     /// As measured less 15 ticks of call overhead: in the recursion the
     /// small kernels cost that much less than through the public entry
@@ -160,6 +138,8 @@ impl Backend for Pclmulqdq {
         fft_min: 24_000,
         fft_dense_min: 15_000,
     };
+    type Token = Clmul;
+    type Fft = super::fft::clmul::ClmulFft;
 
     #[inline]
     fn new(t: Clmul) -> Pclmulqdq {
@@ -180,17 +160,13 @@ impl Backend for Pclmulqdq {
 
     #[inline]
     fn mul_array<const N: usize, const W: usize>(self, a: &[u64; N], b: &[u64; N]) -> [u64; W] {
-        let mut c = [0u64; W];
-        macro_rules! arm {
-            ($f:ident, $n:literal) => {
-                if let Some((x, y, o)) = formulas::fixed_arrays!($n, &a[..], &b[..], &mut c[..]) {
-                    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-                    unsafe { tf::$f(self.0, x, y, o) };
-                }
+        macro_rules! call {
+            // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+            ($f:ident, $x:ident, $y:ident, $o:ident) => {
+                unsafe { tf::$f(self.0, $x, $y, $o) }
             };
         }
-        formulas::by_fixed_size!(N, arm, {}, {});
-        c
+        formulas::fixed_product!(a, b, call)
     }
 
     fn square(self, out: &mut [u64], a: &[u64]) {
@@ -203,6 +179,25 @@ impl Backend for Pclmulqdq {
         super::fft::clmul::ClmulFft(self.0)
     }
 }
+
+/// Defines `#[target_feature(enable = $features)]` functions
+/// `$name(t, a, b, out)`: the `$n`-word product by `$formula` on xmm lanes
+/// (this backend's representation), compiled with the features of the
+/// backend that calls them (VEX or EVEX encodings where it has AVX), the
+/// lane multiplier `$lane` made from the token `t`: the array kernels of a
+/// backend's `tf` module.
+macro_rules! lane_products {
+    ($features:literal, $token:ty, |$t:ident| $lane:expr;
+     $($(#[$attr:meta])* $name:ident $n:literal = $formula:path),* $(,)?) => {$(
+        $(#[$attr])*
+        #[target_feature(enable = $features)]
+        pub(super) fn $name($t: $token, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+            use $crate::gf2x::clmul::{store_lanes, to_lanes};
+            store_lanes(out, $formula($lane, &to_lanes(a), &to_lanes(b)));
+        }
+    )*};
+}
+pub(crate) use lane_products;
 
 macro_rules! fixed_entries {
     ($($name:ident $n:literal = $formula:path),*) => {
@@ -257,10 +252,7 @@ macro_rules! fixed_entries {
             pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
                 macro_rules! arm {
                     ($f:ident, $k:literal) => {{
-                        let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
-                            return false;
-                        };
-                        $f(t, x, y, o);
+                        formulas::call_fixed!($f(t), $k, a, b, out);
                         true
                     }};
                 }
@@ -279,15 +271,11 @@ macro_rules! fixed_entries {
                 }
             }
 
-            $(
-                // Not inlined into `fixed`: one function holding every size
-                // would need a stack frame as large as the largest.
-                #[inline(never)]
-                #[target_feature(enable = "pclmulqdq,sse4.1")]
-                pub(super) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                    store_lanes(out, $formula(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
-                }
-            )*
+            // Not inlined into `fixed`: one function holding every size
+            // would need a stack frame as large as the largest.
+            lane_products!("pclmulqdq,sse4.1", Clmul, |t| PclmulLane(t);
+                $(#[inline(never)] $name $n = $formula),*
+            );
         }
     };
 }

@@ -131,6 +131,74 @@
 #![allow(clippy::indexing_slicing)]
 #![deny(unsafe_code)]
 
+/// The [`FftKernel`] impl of `$kernel` (a tuple struct of its token) and
+/// its `#[target_feature(enable = $features)]` entry points: the
+/// butterflies and pointwise products of `$passes` (`levels`, one value at a
+/// time, or `wide`, a register at a time) on the value `$make` builds from
+/// the token `$t`; the conversions of [`levels`] compiled with the features.
+#[cfg(target_arch = "x86_64")]
+macro_rules! fft_entries {
+    ($kernel:ident($token:ty), $features:literal, $passes:ident, |$t:ident| $make:expr) => {
+        impl super::FftKernel for $kernel {
+            fn forward(self, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+                // SAFETY: the token proves every feature `tf::forward` enables.
+                unsafe { tf::forward(self.0, data, pos, hi, lo) }
+            }
+
+            fn inverse(self, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+                // SAFETY: the token proves every feature `tf::inverse` enables.
+                unsafe { tf::inverse(self.0, data, pos, lo, hi) }
+            }
+
+            fn pointwise(self, a: &mut [u64], b: &[u64]) {
+                // SAFETY: the token proves every feature `tf::pointwise` enables.
+                unsafe { tf::pointwise(self.0, a, b) }
+            }
+
+            fn monomial_to_novel(self, data: &mut [u64], hi: u32, lo: u32) {
+                // SAFETY: the token proves every feature `tf::to_novel` enables.
+                unsafe { tf::to_novel(self.0, data, hi, lo) }
+            }
+
+            fn novel_to_monomial(self, data: &mut [u64], lo: u32, hi: u32) {
+                // SAFETY: the token proves every feature `tf::from_novel` enables.
+                unsafe { tf::from_novel(self.0, data, lo, hi) }
+            }
+        }
+
+        /// The `#[target_feature]` entry points, reached only through the
+        /// `FftKernel` impl.
+        mod tf {
+            use super::*;
+
+            #[target_feature(enable = $features)]
+            pub(super) fn forward($t: $token, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+                $passes::forward($make, data, pos, hi, lo);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn inverse($t: $token, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+                $passes::inverse($make, data, pos, lo, hi);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn pointwise($t: $token, a: &mut [u64], b: &[u64]) {
+                $passes::pointwise($make, a, b);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn to_novel(_: $token, data: &mut [u64], hi: u32, lo: u32) {
+                super::super::levels::to_novel(data, hi, lo);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn from_novel(_: $token, data: &mut [u64], lo: u32, hi: u32) {
+                super::super::levels::from_novel(data, lo, hi);
+            }
+        }
+    };
+}
+
 pub(crate) mod field;
 pub(crate) mod levels;
 pub(crate) mod portable;
@@ -139,6 +207,8 @@ pub(crate) mod portable;
 pub(crate) mod clmul;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ymm;
 

@@ -56,10 +56,13 @@
 //! Lowest layer first; each file imports only from the layers below it (and
 //! the area's types and tokens):
 //!
-//! 1. `formulas.rs` (digit traits, fixed formulas, the `Kernel` trait) and
+//! 1. `formulas.rs` (digit traits, fixed formulas, the formula and
+//!    entry-point macros the backends share) and
 //!    `sufan.rs` (the Su–Fan formulas the backends use); `fft/field.rs`
-//!    (GF(2^64), the Cantor basis) and `fft/levels.rs` (generic butterflies
-//!    and basis conversions).
+//!    (GF(2^64), the Cantor basis), `fft/levels.rs` (generic butterflies
+//!    and basis conversions, a value at a time) and `fft/wide.rs` (the
+//!    vector passes, written once over the register width for zmm and
+//!    ymm).
 //! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs`, `ymm.rs` (fixed
 //!    kernels, squaring) and `fft/{portable,clmul,vpclmul,ymm}.rs` (FFT
 //!    kernels).
@@ -111,9 +114,6 @@ pub(crate) use ymm::{PairLane, YmmLane};
 
 use core::fmt;
 use formulas::BASE_MAX;
-
-#[cfg(target_arch = "x86_64")]
-use crate::cpu;
 
 /// Wrong buffer lengths given to a `gf2x` function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -427,6 +427,23 @@ macro_rules! on_backend {
 
 fixed_words!(1, 2, 3, 4, 5, 6, 7, 8, 9, 16);
 
+/// [`Dispatch`]'s constructor `$name` of the x86-64 backend `$backend`
+/// (variant `$variant`): the backend if its token is usable (always `None`
+/// on other targets).
+macro_rules! x86_constructors {
+    ($($(#[$doc:meta])* $name:ident: $variant:ident($backend:ty);)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name() -> Option<Dispatch> {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = <<$backend as Backend>::Token>::get() {
+                return Some(Dispatch(Kind::$variant(<$backend>::new(t))));
+            }
+            None
+        }
+    )*};
+}
+
 impl Dispatch {
     /// The fastest backend usable on this CPU under the cap.
     ///
@@ -435,19 +452,10 @@ impl Dispatch {
     /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
     #[inline]
     pub fn best() -> Dispatch {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(d) = Dispatch::vpclmulqdq() {
-            return d;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(d) = Dispatch::vpclmulqdq_ymm() {
-            return d;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(d) = Dispatch::pclmulqdq() {
-            return d;
-        }
-        Dispatch::portable()
+        Dispatch::vpclmulqdq()
+            .or_else(Dispatch::vpclmulqdq_ymm)
+            .or_else(Dispatch::pclmulqdq)
+            .unwrap_or_else(Dispatch::portable)
     }
 
     /// The portable, constant-time backend (always available): plain Rust,
@@ -457,35 +465,14 @@ impl Dispatch {
         Dispatch(Kind::Portable(portable::Portable::new(())))
     }
 
-    /// The PCLMULQDQ backend (SSE4.1), if usable.
-    #[inline]
-    pub fn pclmulqdq() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Some(Dispatch(Kind::Pclmulqdq(clmul::Pclmulqdq::new(t))));
-        }
-        None
-    }
-
-    /// The VPCLMULQDQ backend on zmm (AVX-512 F/BW/VL/DQ), if usable.
-    #[inline]
-    pub fn vpclmulqdq() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return Some(Dispatch(Kind::Vpclmulqdq(vpclmul::Vpclmulqdq::new(t))));
-        }
-        None
-    }
-
-    /// The VPCLMULQDQ backend on ymm (AVX2; for CPUs without AVX-512), if
-    /// usable.
-    #[inline]
-    pub fn vpclmulqdq_ymm() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Dispatch(Kind::VpclmulqdqYmm(ymm::VpclmulqdqYmm::new(t))));
-        }
-        None
+    x86_constructors! {
+        /// The PCLMULQDQ backend (SSE4.1), if usable.
+        pclmulqdq: Pclmulqdq(clmul::Pclmulqdq);
+        /// The VPCLMULQDQ backend on zmm (AVX-512 F/BW/VL/DQ), if usable.
+        vpclmulqdq: Vpclmulqdq(vpclmul::Vpclmulqdq);
+        /// The VPCLMULQDQ backend on ymm (AVX2; for CPUs without AVX-512),
+        /// if usable.
+        vpclmulqdq_ymm: VpclmulqdqYmm(ymm::VpclmulqdqYmm);
     }
 
     /// Every backend usable on this CPU under the cap, best first.
@@ -586,12 +573,13 @@ impl Dispatch {
         {
             return Ok(());
         }
-        self.mul_scratch_general(out, a, b, scratch)
+        self.mul_scratch_general::<false>(out, a, b, scratch)
     }
 
-    /// [`Dispatch::mul_into_with_scratch`] past the fixed kernels.
+    /// [`Dispatch::mul_into_with_scratch`] past the fixed kernels, or with
+    /// `FFT` [`Dispatch::mul_fft`]: the lengths checked, then the product.
     #[inline(never)]
-    fn mul_scratch_general(
+    fn mul_scratch_general<const FFT: bool>(
         self,
         out: &mut [u64],
         a: &[u64],
@@ -599,8 +587,13 @@ impl Dispatch {
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
-        check_scratch(scratch, mul_scratch_len(a.len(), b.len()))?;
-        self.mul_unchecked(out, a, b, scratch);
+        if FFT {
+            check_scratch(scratch, fft_scratch_len(a.len(), b.len()))?;
+            on_backend!(self, k => fft::mul(k.fft(), out, a, b, scratch));
+        } else {
+            check_scratch(scratch, mul_scratch_len(a.len(), b.len()))?;
+            self.mul_unchecked(out, a, b, scratch);
+        }
         Ok(())
     }
 
@@ -622,10 +615,7 @@ impl Dispatch {
         b: &[u64],
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
-        check_output(out, a.len() + b.len())?;
-        check_scratch(scratch, fft_scratch_len(a.len(), b.len()))?;
-        on_backend!(self, k => fft::mul(k.fft(), out, a, b, scratch));
-        Ok(())
+        self.mul_scratch_general::<true>(out, a, b, scratch)
     }
 
     /// `out = a²` (see [`square_into`]).

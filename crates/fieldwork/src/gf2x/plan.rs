@@ -16,7 +16,8 @@
 //! Polynomials in Characteristic 2 and 0*, WAIFI 2007, LNCS 4547, §4) takes
 //! `X = x`; Brent, Gaudry, Thomé and Zimmermann (*Faster Multiplication in
 //! GF(2)\[x\]*, ANTS VIII 2008, §3, gf2x's `TC3` and `TC3W`) also use the
-//! word-aligned `X = x^64`. Both are here, as [`toom3`] and [`toom3w`]:
+//! word-aligned `X = x^64`. Both are here, as [`toom3`] over [`BitPoint`] and
+//! [`WordPoint`]:
 //!
 //! ```text
 //! W0 = a0·b0                                          (k × k words)
@@ -219,8 +220,8 @@ pub(crate) fn mul_balanced<K: Backend>(
     );
     match plan_of::<K>().step(a.len()) {
         Step::Karatsuba => karatsuba(k, out, a, b, scratch),
-        Step::Toom3 => toom3(k, out, a, b, scratch),
-        Step::Toom3Word => toom3w(k, out, a, b, scratch),
+        Step::Toom3 => toom3::<K, BitPoint>(k, out, a, b, scratch),
+        Step::Toom3Word => toom3::<K, WordPoint>(k, out, a, b, scratch),
         Step::Fft => super::fft::mul(k.fft(), out, a, b, scratch),
     }
 }
@@ -465,45 +466,25 @@ const fn step_scratch(n: usize, growth: usize, base_max: usize) -> usize {
     6 * k + 6 * growth + mul_balanced_scratch(k + growth, base_max)
 }
 
-/// Scratch words one [`toom3`] step needs for `n`-word operands.
+/// Scratch words one [`toom3`] step at `X = x` needs for `n`-word operands.
 #[cfg(test)]
 const fn toom3_scratch(n: usize, base_max: usize) -> usize {
     step_scratch(n, BitPoint::GROWTH, base_max)
 }
 
-/// Scratch words one [`toom3w`] step needs for `n`-word operands.
+/// Scratch words one [`toom3`] step at `X = x^64` needs for `n`-word
+/// operands.
 #[cfg(test)]
 const fn toom3w_scratch(n: usize, base_max: usize) -> usize {
     step_scratch(n, WordPoint::GROWTH, base_max)
 }
 
-/// One Toom-3 step at 0, 1, x, x + 1, ∞: `out = a·b`,
+/// One Toom-3 step at 0, 1, X, X + 1, ∞ — `X = x` with `P =`
+/// [`BitPoint`], `X = x^64` with [`WordPoint`]: `out = a·b`,
 /// `a.len() == b.len() == n ≥ 8`, `out.len() == 2n`,
-/// `scratch.len() ≥ toom3_scratch(n)`. The five sub-products go back through
-/// [`mul_balanced`].
-pub(crate) fn toom3<K: Backend>(
-    kern: K,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) {
-    toom3_step::<K, BitPoint>(kern, out, a, b, scratch);
-}
-
-/// One Toom-3 step at 0, 1, X, X + 1, ∞ with `X = x^64`: as [`toom3`], with
-/// `scratch.len() ≥ toom3w_scratch(n)`.
-pub(crate) fn toom3w<K: Backend>(
-    kern: K,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) {
-    toom3_step::<K, WordPoint>(kern, out, a, b, scratch);
-}
-
-fn toom3_step<K: Backend, P: Point>(
+/// `scratch.len() ≥ toom3_scratch(n)` (`toom3w_scratch(n)` at `X = x^64`).
+/// The five sub-products go back through [`mul_balanced`].
+fn toom3<K: Backend, P: Point>(
     kern: K,
     out: &mut [u64],
     a: &[u64],
@@ -624,9 +605,9 @@ fn interpolate<P: Point>(out: &mut [u64], wx: &mut [u64], wy: &mut [u64], k: usi
 pub(crate) enum Step {
     /// One Karatsuba step ([`karatsuba`]).
     Karatsuba,
-    /// Toom-3 at 0, 1, x, x + 1, ∞ ([`toom3`]).
+    /// Toom-3 at 0, 1, x, x + 1, ∞ ([`toom3`] over [`BitPoint`]).
     Toom3,
-    /// Toom-3 at 0, 1, X, X + 1, ∞, X = x^64 ([`toom3w`]).
+    /// Toom-3 at 0, 1, X, X + 1, ∞, X = x^64 ([`toom3`] over [`WordPoint`]).
     Toom3Word,
     /// The additive FFT ([`super::fft`]), from the plan's
     /// [`Plan::fft_min`] words up.
@@ -883,11 +864,11 @@ mod tests {
         let n = a.len();
         let mut out = vec![0xa5a5u64; 2 * n];
         let mut scratch = vec![!0u64; toom3_scratch(n, BASE)];
-        toom3(kern, &mut out, a, b, &mut scratch);
+        toom3::<K, BitPoint>(kern, &mut out, a, b, &mut scratch);
         assert!(out == want, "toom3, {n} words");
         let mut out = vec![0x5a5au64; 2 * n];
         let mut scratch = vec![!0u64; toom3w_scratch(n, BASE)];
-        toom3w(kern, &mut out, a, b, &mut scratch);
+        toom3::<K, WordPoint>(kern, &mut out, a, b, &mut scratch);
         assert!(out == want, "toom3w, {n} words");
     }
 

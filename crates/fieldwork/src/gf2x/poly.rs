@@ -1338,85 +1338,65 @@ borrowed_binop!(Mul, mul, MulAssign, mul_assign, |a, b| Gf2Poly {
     words: Multiplier::new().mul(&a.words, &b.words),
 });
 
-// Division by zero panics in the operators, as for the integers; the
-// checked methods return `None` instead.
-borrowed_binop!(
-    Div,
-    div,
-    DivAssign,
-    div_assign,
-    |a, b| match a.checked_divrem(b) {
-        Some((q, _)) => q,
+/// `a.checked_divrem(b)`; panics if `b` is zero, as the integers' operators
+/// do (documented; the checked methods return `None` instead), with
+/// "Gf2Poly: `what` the zero polynomial".
+fn divrem_or_panic(a: &Gf2Poly, b: &Gf2Poly, what: &str) -> (Gf2Poly, Gf2Poly) {
+    match a.checked_divrem(b) {
+        Some(qr) => qr,
         #[allow(
             clippy::panic,
             reason = "division by the zero polynomial panics in the operators, as for the integers (documented); the checked methods return None"
         )]
-        None => panic!("Gf2Poly: division by the zero polynomial"),
+        None => panic!("Gf2Poly: {what} the zero polynomial"),
     }
-);
+}
 
-borrowed_binop!(
-    Rem,
-    rem,
-    RemAssign,
-    rem_assign,
-    |a, b| match a.checked_divrem(b) {
-        Some((_, r)) => r,
-        #[allow(
-            clippy::panic,
-            reason = "division by the zero polynomial panics in the operators, as for the integers (documented); the checked methods return None"
-        )]
-        None => panic!("Gf2Poly: remainder modulo the zero polynomial"),
-    }
-);
+borrowed_binop!(Div, div, DivAssign, div_assign, |a, b| {
+    divrem_or_panic(a, b, "division by").0
+});
 
-impl Shl<usize> for &Gf2Poly {
-    type Output = Gf2Poly;
-    /// Multiplication by x^n.
-    fn shl(self, n: usize) -> Gf2Poly {
-        Gf2Poly {
-            words: shl_words(&self.words, n),
+borrowed_binop!(Rem, rem, RemAssign, rem_assign, |a, b| {
+    divrem_or_panic(a, b, "remainder modulo").1
+});
+
+/// `$Op` (on a reference and by value) and `$OpAssign` by `n`, through
+/// `$words`.
+macro_rules! shift_ops {
+    ($Op:ident $op:ident, $OpAssign:ident $op_assign:ident, $words:ident, $doc:literal) => {
+        impl $Op<usize> for &Gf2Poly {
+            type Output = Gf2Poly;
+            #[doc = $doc]
+            fn $op(self, n: usize) -> Gf2Poly {
+                Gf2Poly {
+                    words: $words(&self.words, n),
+                }
+            }
         }
-    }
-}
 
-impl Shl<usize> for Gf2Poly {
-    type Output = Gf2Poly;
-    /// Multiplication by x^n.
-    fn shl(self, n: usize) -> Gf2Poly {
-        &self << n
-    }
-}
-
-impl ShlAssign<usize> for Gf2Poly {
-    fn shl_assign(&mut self, n: usize) {
-        self.words = shl_words(&self.words, n);
-    }
-}
-
-impl Shr<usize> for &Gf2Poly {
-    type Output = Gf2Poly;
-    /// The quotient by x^n: the n lowest coefficients are dropped.
-    fn shr(self, n: usize) -> Gf2Poly {
-        Gf2Poly {
-            words: shr_words(&self.words, n),
+        impl $Op<usize> for Gf2Poly {
+            type Output = Gf2Poly;
+            #[doc = $doc]
+            fn $op(self, n: usize) -> Gf2Poly {
+                (&self).$op(n)
+            }
         }
-    }
+
+        impl $OpAssign<usize> for Gf2Poly {
+            fn $op_assign(&mut self, n: usize) {
+                self.words = $words(&self.words, n);
+            }
+        }
+    };
 }
 
-impl Shr<usize> for Gf2Poly {
-    type Output = Gf2Poly;
-    /// The quotient by x^n: the n lowest coefficients are dropped.
-    fn shr(self, n: usize) -> Gf2Poly {
-        &self >> n
-    }
-}
-
-impl ShrAssign<usize> for Gf2Poly {
-    fn shr_assign(&mut self, n: usize) {
-        self.words = shr_words(&self.words, n);
-    }
-}
+shift_ops!(Shl shl, ShlAssign shl_assign, shl_words, "Multiplication by x^n.");
+shift_ops!(
+    Shr shr,
+    ShrAssign shr_assign,
+    shr_words,
+    "The quotient by x^n: the n lowest coefficients are dropped."
+);
 
 #[cfg(test)]
 mod tests {

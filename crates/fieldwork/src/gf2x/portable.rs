@@ -135,8 +135,6 @@ inline_fixed!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mu
 pub(crate) struct Portable;
 
 impl Backend for Portable {
-    type Token = ();
-    type Fft = super::fft::portable::PortableFft;
     const NAME: &'static str = "portable";
     /// Measured fixed-kernel costs (see `plan.rs`); the FFT from 6 000
     /// words, and from 3 400 where it fills its transform.
@@ -148,6 +146,8 @@ impl Backend for Portable {
         fft_min: 6_000,
         fft_dense_min: 3_400,
     };
+    type Token = ();
+    type Fft = super::fft::portable::PortableFft;
 
     #[inline]
     fn new((): ()) -> Portable {
@@ -165,16 +165,12 @@ impl Backend for Portable {
 
     #[inline]
     fn mul_array<const N: usize, const W: usize>(self, a: &[u64; N], b: &[u64; N]) -> [u64; W] {
-        let mut c = [0u64; W];
-        macro_rules! arm {
-            ($f:ident, $n:literal) => {
-                if let Some((x, y, o)) = formulas::fixed_arrays!($n, &a[..], &b[..], &mut c[..]) {
-                    *o = formulas::$f(PortableWord, x, y);
-                }
+        macro_rules! call {
+            ($f:ident, $x:ident, $y:ident, $o:ident) => {
+                *$o = formulas::$f(PortableWord, $x, $y)
             };
         }
-        formulas::by_fixed_size!(N, arm, {}, {});
-        c
+        formulas::fixed_product!(a, b, call)
     }
 
     fn square(self, out: &mut [u64], a: &[u64]) {

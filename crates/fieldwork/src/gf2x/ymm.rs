@@ -202,28 +202,7 @@ use core::arch::x86_64::{
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Limb256(__m256i);
 
-impl core::ops::BitXor for Limb256 {
-    type Output = Limb256;
-    #[inline(always)]
-    fn bitxor(self, o: Limb256) -> Limb256 {
-        // SAFETY: `Limb256` values exist only inside functions compiled with
-        // AVX2 (the backend's `#[target_feature]` entry points, reached
-        // through an `Avx2Clmul` token).
-        Limb256(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for Limb256 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Limb256) {
-        *self = *self ^ o;
-    }
-}
-
-impl Digit for Limb256 {
-    // SAFETY: every bit pattern is a valid `__m256i`.
-    const ZERO: Limb256 = Limb256(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
-}
+formulas::vector_digit!(Limb256(__m256i; 4), _mm256_xor_si256);
 
 /// The 4×4-word multiplier (see the module docs).
 #[derive(Clone, Copy, Debug)]
@@ -538,8 +517,6 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
 pub(crate) struct VpclmulqdqYmm(pub(crate) Avx2Clmul);
 
 impl Backend for VpclmulqdqYmm {
-    type Token = Avx2Clmul;
-    type Fft = super::fft::ymm::YmmFft;
     const NAME: &'static str = "vpclmulqdq-ymm";
     /// Measured on Zen 3 (independent products through
     /// `mul_into_with_scratch`, less 15 ticks of call overhead as for
@@ -555,6 +532,8 @@ impl Backend for VpclmulqdqYmm {
         fft_min: 22_000,
         fft_dense_min: 3_400,
     };
+    type Token = Avx2Clmul;
+    type Fft = super::fft::ymm::YmmFft;
 
     #[inline]
     fn new(t: Avx2Clmul) -> VpclmulqdqYmm {
@@ -593,23 +572,16 @@ mod tf {
         if a.len() != b.len() || out.len() != 2 * a.len() {
             return false;
         }
-        macro_rules! lanes {
-            ($f:ident, $k:literal) => {{
-                let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
-                    return false;
-                };
-                $f(t, x, y, o)
-            }};
-        }
+        use formulas::call_fixed as lanes;
         match a.len() {
             0 => {}
-            1 => lanes!(lanes1, 1),
-            2 => lanes!(lanes2, 2),
-            3 => lanes!(lanes3, 3),
-            4 => lanes!(lanes4, 4),
+            1 => lanes!(lanes1(t), 1, a, b, out),
+            2 => lanes!(lanes2(t), 2, a, b, out),
+            3 => lanes!(lanes3(t), 3, a, b, out),
+            4 => lanes!(lanes4(t), 4, a, b, out),
             5 | 6 => digits3(out, a, b),
             7 | 8 => limbs2(t, out, a, b),
-            9 => lanes!(eight_plus_one, 9),
+            9 => lanes!(eight_plus_one(t), 9, a, b, out),
             10..=12 => limbs3(t, out, a, b),
             13..=16 => limbs4(t, out, a, b),
             17..=20 => limbs5(t, out, a, b),
@@ -649,27 +621,6 @@ mod tf {
             }
         }
         super::super::clmul::Pclmulqdq(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
-    }
-
-    /// Defines `$name`: the product of `N ≤ 4·L` words, zero-padded to `L`
-    /// limbs, by the formula `mulL` over 4-word limbs. One function per limb
-    /// count, not inlined into `fixed` (as in the zmm backend: one shared
-    /// frame slowed the larger kernels).
-    macro_rules! limb_products {
-        ($($name:ident $f:ident $l:literal),*) => {$(
-            #[inline(never)]
-            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-            fn $name(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) {
-                // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the
-                // token proves.
-                unsafe {
-                    let x = load_limbs::<$l>(a);
-                    let y = load_limbs::<$l>(b);
-                    let c = formulas::$f(YmmMul(t), &x, &y);
-                    store_limbs(out, &c);
-                }
-            }
-        )*};
     }
 
     /// The 9-word product as 8 + 1 words: with `A = A0 + a8·X`,
@@ -731,25 +682,19 @@ mod tf {
         unsafe { mul_three_digits(out, a, b) }
     }
 
-    limb_products!(
+    // The products of `N ≤ 4·L` words, zero-padded to `L` limbs, by the
+    // formula `mulL` over 4-word limbs (one function per limb count, as in
+    // the zmm backend).
+    formulas::limb_products!(
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, YmmMul;
         limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
         limbs7 mul7 7, limbs8 mul8 8
     );
 
-    /// Defines `$name`: the `N`-word product by a formula on xmm lanes,
-    /// compiled with AVX2 (VEX encodings: three-operand forms, no moves).
-    macro_rules! lane_products {
-        ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
-            $(#[$inl])?
-            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-            fn $name(t: Avx2Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
-                store_lanes(out, $formula(PclmulLane(t.clmul()), &to_lanes(a), &to_lanes(b)));
-            }
-        )*};
-    }
-
-    lane_products!(
+    // The `N`-word products by a formula on xmm lanes, compiled with AVX2
+    // (VEX encodings: three-operand forms, no moves).
+    super::super::clmul::lane_products!(
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
         #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
@@ -820,29 +765,7 @@ impl InlineFixed for YmmLane {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PairLane64(__m256i);
 
-impl core::ops::BitXor for PairLane64 {
-    type Output = PairLane64;
-    #[inline(always)]
-    fn bitxor(self, o: PairLane64) -> PairLane64 {
-        // SAFETY: `PairLane64` values exist only inside functions compiled
-        // with AVX2 (`gf2m`'s ymm entry points, reached through an
-        // `Avx2Clmul` token).
-        PairLane64(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for PairLane64 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: PairLane64) {
-        *self = *self ^ o;
-    }
-}
-
-impl Digit for PairLane64 {
-    // SAFETY: every bit pattern is a valid `__m256i`.
-    const ZERO: PairLane64 =
-        PairLane64(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
-}
+formulas::vector_digit!(PairLane64(__m256i; 4), _mm256_xor_si256);
 
 /// Two independent products per instruction: the fixed formulas on
 /// [`PairLane64`] digits, a word product being one `vpclmulqdq` (imm 0x00)
