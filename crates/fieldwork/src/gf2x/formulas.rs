@@ -278,28 +278,6 @@ macro_rules! call_fixed {
 }
 pub(crate) use call_fixed;
 
-/// The body of `Backend::mul_array` (generic parameters `N`, `W`; operands
-/// `a`, `b`): `$call!(mulN, x, y, o)` on `a`, `b` as `[u64; N]` and the
-/// product `o` as `[u64; 2N]` for the fixed size `N` (resolved by the
-/// compiler), the product returned as `[u64; W]`.
-macro_rules! fixed_product {
-    ($a:ident, $b:ident, $call:ident) => {{
-        let mut c = [0u64; W];
-        macro_rules! arm {
-            ($f:ident, $n:literal) => {
-                if let Some((x, y, o)) =
-                    $crate::gf2x::formulas::fixed_arrays!($n, &$a[..], &$b[..], &mut c[..])
-                {
-                    $call!($f, x, y, o);
-                }
-            };
-        }
-        $crate::gf2x::formulas::by_fixed_size!(N, arm, {}, {});
-        c
-    }};
-}
-pub(crate) use fixed_product;
-
 /// Defines `#[inline(never)] #[target_feature(enable = $features)]`
 /// functions `$name(t, out, a, b)`: the product of at most `$l` limbs'
 /// words, zero-padded to `$l` limbs by the calling backend's `load_limbs`

@@ -303,11 +303,11 @@ pub trait FixedWords: sealed::Sealed {
 }
 
 macro_rules! fixed_words {
-    ($($n:literal),*) => {$(
+    ($($name:ident $n:literal),*) => {$(
         impl sealed::Sealed for [u64; $n] {
             #[inline]
             fn mul_with(dispatch: Dispatch, a: &Self, b: &Self) -> [u64; 2 * $n] {
-                on_backend!(dispatch, k => k.mul_array(a, b))
+                on_backend!(dispatch, k => k.$name(a, b))
             }
         }
         impl FixedWords for [u64; $n] {
@@ -329,6 +329,22 @@ pub(crate) struct Costs {
     /// From this many words, balanced products that fill at least 85 % of
     /// their transform take the FFT too.
     pub(crate) fft_dense_min: usize,
+}
+
+/// Declares [`Backend`]'s array products `mulN`, the `N`-word product as
+/// `2N` words for [`Dispatch::mul_fixed`] (N = 1..=9, 16), by default
+/// through [`Backend::fixed`].
+macro_rules! array_products {
+    ($($name:ident $n:literal),*) => {$(
+        #[doc = concat!("The ", $n, "-word product as an array (by default through [`Backend::fixed`]).")]
+        #[inline]
+        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            let mut c = [0u64; 2 * $n];
+            let done = self.fixed(&mut c, a, b);
+            debug_assert!(done, "every fixed size has a kernel");
+            c
+        }
+    )*};
 }
 
 /// One `gf2x` backend, implemented by one type in each backend file
@@ -357,15 +373,7 @@ pub(crate) trait Backend: Copy {
     /// to [`BASE_MAX`], and possibly larger ones); false otherwise.
     /// `out.len() == 2·a.len()`.
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool;
-    /// The `N`-word product as `W = 2N` words, for the sizes of
-    /// [`FixedWords`] ([`Dispatch::mul_fixed`]); by default [`Backend::fixed`].
-    #[inline]
-    fn mul_array<const N: usize, const W: usize>(self, a: &[u64; N], b: &[u64; N]) -> [u64; W] {
-        let mut c = [0u64; W];
-        let done = self.fixed(&mut c, a, b);
-        debug_assert!(done, "every size of `FixedWords` has a fixed kernel");
-        c
-    }
+    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
     /// `out = a²` for any length, `out.len() == 2·a.len()` (linear time).
     fn square(self, out: &mut [u64], a: &[u64]);
     /// The backend's FFT kernels, on the same token.
@@ -425,7 +433,7 @@ macro_rules! on_backend {
     };
 }
 
-fixed_words!(1, 2, 3, 4, 5, 6, 7, 8, 9, 16);
+fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
 
 /// [`Dispatch`]'s constructor `$name` of the x86-64 backend `$backend`
 /// (variant `$variant`): the backend if its token is usable (always `None`
@@ -573,13 +581,12 @@ impl Dispatch {
         {
             return Ok(());
         }
-        self.mul_scratch_general::<false>(out, a, b, scratch)
+        self.mul_scratch_general(out, a, b, scratch)
     }
 
-    /// [`Dispatch::mul_into_with_scratch`] past the fixed kernels, or with
-    /// `FFT` [`Dispatch::mul_fft`]: the lengths checked, then the product.
+    /// [`Dispatch::mul_into_with_scratch`] past the fixed kernels.
     #[inline(never)]
-    fn mul_scratch_general<const FFT: bool>(
+    fn mul_scratch_general(
         self,
         out: &mut [u64],
         a: &[u64],
@@ -587,13 +594,8 @@ impl Dispatch {
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
-        if FFT {
-            check_scratch(scratch, fft_scratch_len(a.len(), b.len()))?;
-            on_backend!(self, k => fft::mul(k.fft(), out, a, b, scratch));
-        } else {
-            check_scratch(scratch, mul_scratch_len(a.len(), b.len()))?;
-            self.mul_unchecked(out, a, b, scratch);
-        }
+        check_scratch(scratch, mul_scratch_len(a.len(), b.len()))?;
+        self.mul_unchecked(out, a, b, scratch);
         Ok(())
     }
 
@@ -615,7 +617,10 @@ impl Dispatch {
         b: &[u64],
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
-        self.mul_scratch_general::<true>(out, a, b, scratch)
+        check_output(out, a.len() + b.len())?;
+        check_scratch(scratch, fft_scratch_len(a.len(), b.len()))?;
+        on_backend!(self, k => fft::mul(k.fft(), out, a, b, scratch));
+        Ok(())
     }
 
     /// `out = a²` (see [`square_into`]).

@@ -134,6 +134,16 @@ inline_fixed!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mu
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
 
+/// The array products: the formulas on `u64` words, returned by value.
+macro_rules! array_products {
+    ($($name:ident $n:literal),*) => {$(
+        #[inline]
+        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            formulas::$name(PortableWord, a, b)
+        }
+    )*};
+}
+
 impl Backend for Portable {
     const NAME: &'static str = "portable";
     /// Measured fixed-kernel costs (see `plan.rs`); the FFT from 6 000
@@ -163,15 +173,7 @@ impl Backend for Portable {
         formulas::mul_fixed_slices(PortableWord, out, a, b)
     }
 
-    #[inline]
-    fn mul_array<const N: usize, const W: usize>(self, a: &[u64; N], b: &[u64; N]) -> [u64; W] {
-        macro_rules! call {
-            ($f:ident, $x:ident, $y:ident, $o:ident) => {
-                *$o = formulas::$f(PortableWord, $x, $y)
-            };
-        }
-        formulas::fixed_product!(a, b, call)
-    }
+    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
 
     fn square(self, out: &mut [u64], a: &[u64]) {
         formulas::square_spread(out, a);

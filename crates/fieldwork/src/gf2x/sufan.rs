@@ -130,8 +130,7 @@ pub(crate) fn schoolbook<T: Digit, M: DigitMul<T>, const N: usize, const W: usiz
 /// Defines `$name` as [`kernel!`](super::formulas::kernel) does, for a
 /// formula over `$p` pieces of `$k` digits, the top one `$top ≤ $k` digits
 /// (zero-padded): the operands cut into pieces bound to the patterns `$x`
-/// and `$y` (arrays of `[T; K]`, `K = $k` a constant of the body), the
-/// body's `2·$p·$k`-digit result cut to the product's `2·$n` digits.
+/// and `$y` (arrays of `[T; K]`, `K = $k` a constant of the body).
 macro_rules! pieces_kernel {
     ($(#[$attr:meta])* $name:ident, $n:literal = $p:literal x $k:literal top $top:literal,
      |$m:ident, $x:pat_param, $y:pat_param| $body:block) => {
@@ -140,8 +139,7 @@ macro_rules! pieces_kernel {
             const { assert!($n == ($p - 1) * K + $top && $top <= K) };
             let $x: [[T; K]; $p] = core::array::from_fn(|i| $crate::gf2x::sufan::part(a, i * K));
             let $y: [[T; K]; $p] = core::array::from_fn(|i| $crate::gf2x::sufan::part(b, i * K));
-            let c: [T; 2 * $p * $k] = $body;
-            $crate::gf2x::sufan::part(&c, 0)
+            $body
         });
     };
 }
@@ -201,7 +199,7 @@ macro_rules! three_term_factored {
                 add_at(&mut c, K, &m01);
                 add_at(&mut c, 2 * K, &m02);
                 add_at(&mut c, 3 * K, &m12);
-                c
+                part(&c, 0)
             }
         );
     };

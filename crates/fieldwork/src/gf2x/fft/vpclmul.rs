@@ -47,8 +47,8 @@
 #![allow(unsafe_code)]
 
 use super::clmul::ClmulMul;
-use super::levels::FieldMul;
 use super::field::{CANTOR, span};
+use super::levels::FieldMul;
 use super::wide::{self, Wide, butterfly, inverse_butterfly};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{

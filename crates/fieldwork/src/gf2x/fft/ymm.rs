@@ -43,8 +43,8 @@
 #![allow(unsafe_code)]
 
 use super::clmul::ClmulMul;
-use super::levels::FieldMul;
 use super::field::span;
+use super::levels::FieldMul;
 use super::wide::{self, Wide, butterfly, inverse_butterfly};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;

@@ -339,7 +339,7 @@ macro_rules! four_term_factored {
                 times_one_plus(&mut v, 2 * K, 5 * K, K);
                 xor_into(&mut c, &v);
                 add_at(&mut c, 3 * K, &m0123);
-                c
+                part(&c, 0)
             }
         );
     };
@@ -407,7 +407,7 @@ macro_rules! five_term {
                 let mut w = [T::ZERO; 10 * K];
                 add_at(&mut w, 3 * K, &m01234);
                 xor_into(&mut c, &times_phi(&w, 3 * K, 5 * K, K));
-                c
+                part(&c, 0)
             }
         );
     };
@@ -548,7 +548,7 @@ macro_rules! seven_term {
                 let mut w = [T::ZERO; 14 * K];
                 add_at(&mut w, 5 * K, &m0123456);
                 xor_into(&mut c, &times_phi(&w, 5 * K, 7 * K, K));
-                c
+                part(&c, 0)
             }
         );
     };
