@@ -337,7 +337,7 @@ pub(crate) struct Costs {
 macro_rules! array_products {
     ($($name:ident $n:literal),*) => {$(
         #[doc = concat!("The ", $n, "-word product as an array (by default through [`Backend::fixed`]).")]
-        #[inline]
+        #[inline(always)]
         fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
             let mut c = [0u64; 2 * $n];
             let done = self.fixed(&mut c, a, b);

@@ -137,7 +137,7 @@ pub(crate) struct Portable;
 /// The array products: the formulas on `u64` words, returned by value.
 macro_rules! array_products {
     ($($name:ident $n:literal),*) => {$(
-        #[inline]
+        #[inline(always)]
         fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
             formulas::$name(PortableWord, a, b)
         }

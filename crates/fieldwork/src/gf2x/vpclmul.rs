@@ -184,7 +184,7 @@ pub(crate) struct Vpclmulqdq(pub(crate) Avx512Clmul);
 /// The array products, through [`Vpclmulqdq::fixed_arrays`].
 macro_rules! array_products {
     ($($name:ident $n:literal),*) => {$(
-        #[inline]
+        #[inline(always)]
         fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
             let mut c = [0u64; 2 * $n];
             let done = self.fixed_arrays(&mut c, a, b);
