@@ -47,7 +47,7 @@
 #![allow(unsafe_code)]
 
 use super::clmul::ClmulMul;
-use super::field::CANTOR;
+use super::field::{CANTOR, span};
 use super::levels::FieldMul;
 use super::wide::{self, Wide, butterfly, inverse_butterfly};
 use crate::cpu::Avx512Clmul;
@@ -130,7 +130,7 @@ impl Wide for Zmm {
     /// Levels 2, 1 and 0 on each 16 values (module docs), forward or
     /// inverse.
     #[inline(always)]
-    fn bottom<const INVERSE: bool, S: Fn(u64) -> u64>(self, data: &mut [u64], pos: u64, span: S) {
+    fn bottom<const INVERSE: bool>(self, data: &mut [u64], pos: u64) {
         let w = self;
         let lanes = [
             w.constant(&BOTTOM_TWIDDLES[0]),
@@ -142,7 +142,7 @@ impl Wide for Zmm {
         let (ilo, ihi) = (w.constant(&INTERLEAVE_LO), w.constant(&INTERLEAVE_HI));
         let (evens, odds) = (w.constant(&EVENS), w.constant(&ODDS));
         for (gi, grp) in data.chunks_exact_mut(16).enumerate() {
-            let [t0, t1, t2] = w.bottom_twiddles(&base, &lanes, (gi * 16) as u64, &span);
+            let [t0, t1, t2] = w.bottom_twiddles(&base, &lanes, (gi * 16) as u64);
             let p = grp.as_mut_ptr();
             // SAFETY: the token proves AVX-512F and VPCLMULQDQ; each group
             // is 16 words, read and written as two 64-byte halves.
@@ -205,13 +205,7 @@ impl Zmm {
     /// `pos + off` (`pos` a multiple of `data.len()`, `off < data.len()`, so
     /// `span((pos + off) >> i) = span(pos >> i) ^ span(off >> i)`).
     #[inline(always)]
-    fn bottom_twiddles<S: Fn(u64) -> u64>(
-        self,
-        base: &[u64; 3],
-        lanes: &[__m512i; 3],
-        off: u64,
-        span: &S,
-    ) -> [__m512i; 3] {
+    fn bottom_twiddles(self, base: &[u64; 3], lanes: &[__m512i; 3], off: u64) -> [__m512i; 3] {
         [
             self.xor(self.splat(base[0] ^ span(off)), lanes[0]),
             self.xor(self.splat(base[1] ^ span(off >> 1)), lanes[1]),

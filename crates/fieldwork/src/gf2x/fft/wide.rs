@@ -56,11 +56,8 @@ pub(crate) trait Wide: Copy {
     /// Forward levels `BOTTOM − 1` down to 0 on each `2^(BOTTOM+1)` values of
     /// `data`, or with `INVERSE` the inverse levels 0 up to `BOTTOM − 1`;
     /// `data.len()` a multiple of `2^(BOTTOM+1)` and `pos` a multiple of
-    /// `data.len()`. `span` is [`super::field::span`] (a parameter, so that
-    /// no `Wide` impl names the table behind it: trait impls' inline
-    /// methods are exported to other crates, and the table with them, which
-    /// turns every address of it into a GOT load).
-    fn bottom<const INVERSE: bool, S: Fn(u64) -> u64>(self, data: &mut [u64], pos: u64, span: S);
+    /// `data.len()`.
+    fn bottom<const INVERSE: bool>(self, data: &mut [u64], pos: u64);
     /// The scalar field product on the same token, for the shapes the
     /// vector passes do not cover.
     fn scalar(self) -> impl FieldMul;
@@ -248,7 +245,7 @@ pub(crate) fn forward<W: Wide>(w: W, data: &mut [u64], pos: u64, hi: u32, lo: u3
         level -= done;
     }
     if lo == 0 {
-        w.bottom::<false, _>(data, pos, span);
+        w.bottom::<false>(data, pos);
     }
 }
 
@@ -260,7 +257,7 @@ pub(crate) fn inverse<W: Wide>(w: W, data: &mut [u64], pos: u64, lo: u32, hi: u3
         return;
     }
     if lo == 0 {
-        w.bottom::<true, _>(data, pos, span);
+        w.bottom::<true>(data, pos);
     }
     let mut level = lo.max(W::BOTTOM);
     while level <= hi {

@@ -43,6 +43,7 @@
 #![allow(unsafe_code)]
 
 use super::clmul::ClmulMul;
+use super::field::span;
 use super::levels::FieldMul;
 use super::wide::{self, Wide, butterfly, inverse_butterfly};
 use crate::cpu::Avx2Clmul;
@@ -88,12 +89,12 @@ impl Wide for Ymm {
 
     /// Levels 1 and 0 on each 8 values (module docs), forward or inverse.
     #[inline(always)]
-    fn bottom<const INVERSE: bool, S: Fn(u64) -> u64>(self, data: &mut [u64], pos: u64, span: S) {
+    fn bottom<const INVERSE: bool>(self, data: &mut [u64], pos: u64) {
         let w = self;
-        let lanes = w.bottom_lanes(&span);
+        let lanes = w.bottom_lanes();
         let base = [span(pos), span(pos >> 1)];
         for (gi, grp) in data.chunks_exact_mut(8).enumerate() {
-            let [t0, t1] = w.bottom_twiddles(&base, &lanes, (gi * 8) as u64, &span);
+            let [t0, t1] = w.bottom_twiddles(&base, &lanes, (gi * 8) as u64);
             let p = grp.as_mut_ptr();
             // SAFETY: the token proves AVX2 and VPCLMULQDQ; each group is 8
             // words, read and written as two 32-byte halves.
@@ -141,13 +142,7 @@ impl Ymm {
     /// `[v0 v2 | v4 v6]` against `[v1 v3 | v5 v7]` (blocks at `off + 2j`:
     /// `s + span(2j)`).
     #[inline(always)]
-    fn bottom_twiddles<S: Fn(u64) -> u64>(
-        self,
-        base: &[u64; 2],
-        lanes: &[__m256i; 2],
-        off: u64,
-        span: &S,
-    ) -> [__m256i; 2] {
+    fn bottom_twiddles(self, base: &[u64; 2], lanes: &[__m256i; 2], off: u64) -> [__m256i; 2] {
         [
             self.xor(self.splat(base[0] ^ span(off)), lanes[0]),
             self.xor(self.splat(base[1] ^ span(off >> 1)), lanes[1]),
@@ -157,7 +152,7 @@ impl Ymm {
     /// The per-lane parts of [`Ymm::bottom_twiddles`] (`_mm256_set_epi64x`
     /// takes the highest word first).
     #[inline(always)]
-    fn bottom_lanes<S: Fn(u64) -> u64>(self, span: &S) -> [__m256i; 2] {
+    fn bottom_lanes(self) -> [__m256i; 2] {
         let s = |k: u64| span(k) as i64;
         // SAFETY: the token proves AVX; no memory access.
         unsafe {
