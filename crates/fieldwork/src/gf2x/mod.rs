@@ -333,14 +333,14 @@ pub(crate) struct Costs {
 
 /// Declares [`Backend`]'s array products `mulN`, the `N`-word product as
 /// `2N` words for [`Dispatch::mul_fixed`] (N = 1..=9, 16), by default
-/// through [`Backend::fixed`].
+/// through [`Backend::fixed_arrays`].
 macro_rules! array_products {
     ($($name:ident $n:literal),*) => {$(
-        #[doc = concat!("The ", $n, "-word product as an array (by default through [`Backend::fixed`]).")]
+        #[doc = concat!("The ", $n, "-word product as an array (by default through [`Backend::fixed_arrays`]).")]
         #[inline(always)]
         fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
             let mut c = [0u64; 2 * $n];
-            let done = self.fixed(&mut c, a, b);
+            let done = self.fixed_arrays(&mut c, a, b);
             debug_assert!(done, "every fixed size has a kernel");
             c
         }
@@ -373,6 +373,13 @@ pub(crate) trait Backend: Copy {
     /// to [`BASE_MAX`], and possibly larger ones); false otherwise.
     /// `out.len() == 2·a.len()`.
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool;
+    /// [`Backend::fixed`] for the array products below, where the product
+    /// is returned by value rather than chained through memory (a backend
+    /// may choose other kernels there).
+    #[inline(always)]
+    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        self.fixed(out, a, b)
+    }
     array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
     /// `out = a²` for any length, `out.len() == 2·a.len()` (linear time).
     fn square(self, out: &mut [u64], a: &[u64]);

@@ -181,19 +181,6 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Vpclmulqdq(pub(crate) Avx512Clmul);
 
-/// The array products, through [`Vpclmulqdq::fixed_arrays`].
-macro_rules! array_products {
-    ($($name:ident $n:literal),*) => {$(
-        #[inline(always)]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let mut c = [0u64; 2 * $n];
-            let done = self.fixed_arrays(&mut c, a, b);
-            debug_assert!(done, "every fixed size has a zmm or xmm kernel");
-            c
-        }
-    )*};
-}
-
 impl Backend for Vpclmulqdq {
     const NAME: &'static str = "vpclmulqdq";
     /// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between
@@ -233,7 +220,18 @@ impl Backend for Vpclmulqdq {
         unsafe { tf::fixed(self.0, out, a, b) }
     }
 
-    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+    /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
+    /// Zen 4 too (60 against 73 cycles; 6 words 90 against 56 on the ymm
+    /// kernel). Not inlined into the array products, which other crates
+    /// inline (as `fixed`, it keeps the `#[target_feature]` entry a direct
+    /// call).
+    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        if a.len() == 5 {
+            // SAFETY: the token proves every feature `tf::fixed` enables.
+            return unsafe { tf::fixed(self.0, out, a, b) };
+        }
+        self.fixed(out, a, b)
+    }
 
     fn square(self, out: &mut [u64], a: &[u64]) {
         // SAFETY: the token proves every feature `tf::square` enables.
@@ -243,22 +241,6 @@ impl Backend for Vpclmulqdq {
     #[inline]
     fn fft(self) -> Self::Fft {
         super::fft::vpclmul::ZmmFft(self.0)
-    }
-}
-
-impl Vpclmulqdq {
-    /// [`Backend::fixed`] for `mul_fixed`'s arrays, where the product is
-    /// returned by value instead of chained through memory: there the
-    /// xmm lanes stay faster at 5 words on Zen 4 too (60 against 73
-    /// cycles; 6 words 90 against 56 on the ymm kernel). Not inlined into
-    /// the array products, which other crates inline (as `fixed`, it keeps
-    /// the `#[target_feature]` entry a direct call).
-    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() == 5 {
-            // SAFETY: the token proves every feature `tf::fixed` enables.
-            return unsafe { tf::fixed(self.0, out, a, b) };
-        }
-        self.fixed(out, a, b)
     }
 }
 
