@@ -128,7 +128,7 @@ pub(crate) struct Pclmulqdq(pub(crate) Clmul);
 /// lanes straight into the returned array.
 macro_rules! array_products {
     ($($name:ident $n:literal),*) => {$(
-        #[inline(always)]
+        #[inline]
         fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
             let mut c = [0u64; 2 * $n];
             // SAFETY: the token proves PCLMULQDQ and SSE4.1.
