@@ -503,7 +503,7 @@ pub fn gf2x_mul(data: &[u8]) {
     let mut s = Stream(d.u64());
     let (a, b) = (s.words(na, sa), s.words(nb, sb));
 
-    let portable = gf2x::Backend::portable();
+    let portable = gf2x::Dispatch::portable();
     let mut expected = vec![0u64; na + nb];
     assert!(portable.mul_into(&mut expected, &a, &b).is_ok());
     let mut expected_sq = vec![0u64; 2 * na];
@@ -514,7 +514,7 @@ pub fn gf2x_mul(data: &[u8]) {
         v
     };
     assert_eq!(expected_sq, aa, "portable square differs from a·a");
-    for m in gf2x::Backend::all() {
+    for m in gf2x::Dispatch::all() {
         let name = m.name();
         let mut out = vec![0u64; na + nb];
         assert!(m.mul_into(&mut out, &a, &b).is_ok());
@@ -527,8 +527,8 @@ pub fn gf2x_mul(data: &[u8]) {
         assert_eq!(sq, expected_sq, "{name}: square of {na} differs");
         if na + nb <= 2400 {
             let mut out = vec![0u64; na + nb];
-            let mut scratch = vec![0u64; gf2x::fft::scratch_len(na, nb)];
-            assert!(gf2x::fft::mul_with(m, &mut out, &a, &b, &mut scratch).is_ok());
+            let mut scratch = vec![0u64; gf2x::fft_scratch_len(na, nb)];
+            assert!(m.mul_fft(&mut out, &a, &b, &mut scratch).is_ok());
             assert_eq!(out, expected, "{name}: FFT product {na}x{nb} differs");
         }
         // Wrong output length: an error, never a panic.

@@ -116,7 +116,7 @@ fn backends() -> String {
     use fieldwork::{chacha20, chachapoly, gcm, gf2m, gf2x, ghash, kummer, poly1305};
     let k = [1u8; 32];
     [
-        ("gf2x", gf2x::Backend::best().name()),
+        ("gf2x", gf2x::Dispatch::best().name()),
         ("gf2m", gf2m::Dispatch::best().name()),
         ("ghash", ghash::GHash::new(&[1; 16]).backend_name()),
         ("gcm", gcm::Aes128Gcm::new(&[1u8; 16].into()).backend_name()),

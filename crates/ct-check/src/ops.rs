@@ -442,7 +442,7 @@ fn words(s: &mut SecretRng, n: usize) -> Vec<u64> {
 
 fn gf2x_op(seed: u64) {
     let mut s = secret_stream(seed);
-    for b in gf2x::Backend::all() {
+    for b in gf2x::Dispatch::all() {
         let (x, y) = (s.word(), s.word());
         let (mut x, mut y) = (x, y);
         secret(&mut x);
@@ -480,11 +480,11 @@ fn gf2x_op(seed: u64) {
         secret(&mut a3);
         secret(&mut c3);
         black_box(b.mul_fixed(&a3, &c3));
-        // The additive FFT, below its threshold through the hidden entry.
+        // The additive FFT, below its threshold through `mul_fft`.
         let (a, c) = (words(&mut s, 130), words(&mut s, 130));
         let mut out = vec![0u64; 260];
-        let mut scratch = vec![0u64; gf2x::fft::scratch_len(130, 130)];
-        black_box(gf2x::fft::mul_with(b, &mut out, &a, &c, &mut scratch).is_ok());
+        let mut scratch = vec![0u64; gf2x::fft_scratch_len(130, 130)];
+        black_box(b.mul_fft(&mut out, &a, &c, &mut scratch).is_ok());
         expect_secret(&out[..]);
     }
     // The dispatched entry point.

@@ -13,7 +13,7 @@ use fieldwork::cpu::CpuReport;
 use fieldwork::gcm::aead::KeyInit;
 use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
 use fieldwork::gf2m::{self, F163, F233, F283, F409, F571, FieldElement};
-use fieldwork::gf2x::{Backend, mul_scratch_len};
+use fieldwork::gf2x::{Dispatch, mul_scratch_len};
 use fieldwork::ghash::{GHash, Polyval};
 use fieldwork::kummer;
 use std::hint::black_box;
@@ -33,10 +33,10 @@ struct SpeedCase {
 /// Every case the library has, in table order.
 fn cases(all_backends: bool) -> Vec<SpeedCase> {
     let mut out = Vec::new();
-    let clmul_backends: Vec<Backend> = if all_backends {
-        Backend::all().collect()
+    let clmul_backends: Vec<Dispatch> = if all_backends {
+        Dispatch::all().collect()
     } else {
-        vec![Backend::best()]
+        vec![Dispatch::best()]
     };
     for &m in &clmul_backends {
         let mut a = 0x0123_4567_89ab_cdefu64;
@@ -161,7 +161,7 @@ fn normal_cases(m: usize, t: usize) -> Vec<SpeedCase> {
     let pw = p.div_ceil(64);
     let (x, y) = (words(pw, 3), words(pw, 4));
     let mut z = vec![0u64; 2 * pw];
-    let k = Backend::best();
+    let k = Dispatch::best();
     out.push(SpeedCase {
         primitive: label("p-bit gf2x product"),
         backend: k.name(),
@@ -589,7 +589,7 @@ fn words(n: usize, seed: u64) -> Vec<u64> {
 
 /// An n×n-word product, chained (the next first operand is the low half of
 /// the product).
-fn gf2x_mul_case(m: Backend, n: usize) -> SpeedCase {
+fn gf2x_mul_case(m: Dispatch, n: usize) -> SpeedCase {
     let (mut a, b) = (words(n, 1), words(n, 2));
     let mut out = vec![0u64; 2 * n];
     let mut scratch = vec![0u64; mul_scratch_len(n, n)];
@@ -610,7 +610,7 @@ fn gf2x_mul_case(m: Backend, n: usize) -> SpeedCase {
 }
 
 /// The square of n words, chained.
-fn gf2x_square_case(m: Backend, n: usize) -> SpeedCase {
+fn gf2x_square_case(m: Dispatch, n: usize) -> SpeedCase {
     let mut a = words(n, 3);
     let mut out = vec![0u64; 2 * n];
     SpeedCase {

@@ -2,7 +2,7 @@
 //! `normal_one M T ITERS` (the chained `x *= y` of peer-bench's `normal`
 //! rows), and with `p` as a fourth argument the p-bit `gf2x` product alone.
 use fieldwork::gf2m::normal::GaussianNormalBasis;
-use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::Dispatch;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -31,7 +31,7 @@ fn main() {
     };
     if product_only {
         let pw = nb.prime().div_ceil(64);
-        let k = Backend::best();
+        let k = Dispatch::best();
         let (mut a, b) = (vec![3u64; pw], vec![5u64; pw]);
         let mut c = vec![0u64; 2 * pw];
         for _ in 0..iters {

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Candidate, Rng, data_lines, differential, hex_u128};
 use fieldwork::cpu::{self, IsaLevel};
-use fieldwork::gf2x::{Backend, clmul64};
+use fieldwork::gf2x::{Dispatch, clmul64};
 
 /// The definition: XOR of `a << i` for every set bit `i` of `b`.
 fn clmul64_bitwise(a: u64, b: u64) -> u128 {
@@ -18,11 +18,11 @@ fn candidates<'a>() -> Vec<Candidate<'a, (u64, u64), u128>> {
     vec![
         Candidate::new(
             "portable",
-            Some(|&(a, b): &(u64, u64)| Backend::portable().clmul64(a, b)),
+            Some(|&(a, b): &(u64, u64)| Dispatch::portable().clmul64(a, b)),
         ),
         Candidate::new(
             "pclmulqdq",
-            Backend::pclmulqdq().map(|m| move |&(a, b): &(u64, u64)| m.clmul64(a, b)),
+            Dispatch::pclmulqdq().map(|m| move |&(a, b): &(u64, u64)| m.clmul64(a, b)),
         ),
         Candidate::new(
             "dispatched clmul64",
@@ -88,12 +88,12 @@ fn random_pairs_against_reference() {
 #[test]
 fn pclmulqdq_agrees_with_portable() {
     // Backend against backend, as the design asks, on fresh random pairs.
-    let Some(fast) = Backend::pclmulqdq() else {
+    let Some(fast) = Dispatch::pclmulqdq() else {
         eprintln!("pclmulqdq not usable here (CPU or FIELDWORK_MAX_ISA): skipped");
         return;
     };
     let mut rng = Rng::new(0x5eed_c1a0_0002);
-    let slow = Backend::portable();
+    let slow = Dispatch::portable();
     for _ in 0..200_000 {
         let (a, b) = (rng.next_u64(), rng.next_u64());
         assert_eq!(fast.clmul64(a, b), slow.clmul64(a, b), "{a:#x} · {b:#x}");
@@ -140,7 +140,7 @@ fn edge_operands() {
 fn dispatch_follows_the_level() {
     use cpu::Feature::*;
     let level = cpu::level();
-    let best = Backend::best();
+    let best = Dispatch::best();
     let usable = cpu::report().map(|r| r.usable).unwrap();
     let has = |fs: &[cpu::Feature]| fs.iter().all(|f| usable.has(*f));
     eprintln!("level {level}, gf2x backend {}", best.name());
@@ -161,20 +161,20 @@ fn dispatch_follows_the_level() {
             assert_eq!(level, IsaLevel::Portable);
             assert_eq!(best.name(), "portable");
             assert!(
-                Backend::pclmulqdq().is_none()
-                    && Backend::vpclmulqdq().is_none()
-                    && Backend::vpclmulqdq_ymm().is_none()
+                Dispatch::pclmulqdq().is_none()
+                    && Dispatch::vpclmulqdq().is_none()
+                    && Dispatch::vpclmulqdq_ymm().is_none()
             );
         }
         Ok("clmul") => {
             // AVX2 and AVX-512 are above this cap: the xmm backend.
-            assert!(Backend::vpclmulqdq().is_none() && Backend::vpclmulqdq_ymm().is_none());
+            assert!(Dispatch::vpclmulqdq().is_none() && Dispatch::vpclmulqdq_ymm().is_none());
             assert_eq!(best.name(), "pclmulqdq");
         }
         Ok("avx2") => {
             // AVX-512 is above this cap: never the zmm backend; the ymm one
             // wherever the CPU has VPCLMULQDQ.
-            assert!(Backend::vpclmulqdq().is_none());
+            assert!(Dispatch::vpclmulqdq().is_none());
             assert_ne!(best.name(), "vpclmulqdq");
         }
         _ => {}

@@ -1,5 +1,5 @@
-//! The additive-FFT product (`gf2x::fft`): forced at small sizes through the
-//! hidden `fft::mul_with` against the bit-by-bit reference, against the
+//! The additive-FFT product: forced at small sizes through
+//! `Dispatch::mul_fft` against the bit-by-bit reference, against the
 //! Toom/Karatsuba path at sizes around powers of two, on unbalanced and
 //! extreme operands; and the public entry points on sizes that take the FFT
 //! path by the plans.
@@ -7,17 +7,18 @@
 mod common;
 
 use common::{Rng, mul_bitwise};
-use fieldwork::gf2x::{Backend, Gf2xError, fft, mul_scratch_len};
+use fieldwork::gf2x::{Dispatch, Gf2xError, fft_scratch_len, mul_scratch_len};
 
 fn random_words(rng: &mut Rng, n: usize) -> Vec<u64> {
     (0..n).map(|_| rng.next_u64_shaped()).collect()
 }
 
 /// The FFT product with backend `m`, scratch poisoned first.
-fn fft_product(m: Backend, a: &[u64], b: &[u64]) -> Vec<u64> {
+fn fft_product(m: Dispatch, a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = vec![0xdead_beefu64; a.len() + b.len()];
-    let mut scratch = vec![!0u64; fft::scratch_len(a.len(), b.len())];
-    fft::mul_with(m, &mut out, a, b, &mut scratch).expect("lengths are right");
+    let mut scratch = vec![!0u64; fft_scratch_len(a.len(), b.len())];
+    m.mul_fft(&mut out, a, b, &mut scratch)
+        .expect("lengths are right");
     out
 }
 
@@ -47,7 +48,7 @@ fn forced_fft_matches_bitwise_reference_on_small_sizes() {
         let a = random_words(&mut rng, an);
         let b = random_words(&mut rng, bn);
         let want = reference_product(&a, &b);
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             assert_eq!(fft_product(m, &a, &b), want, "{} {an}×{bn}", m.name());
             compared += 1;
         }
@@ -71,7 +72,7 @@ fn forced_fft_on_extreme_operands() {
         ];
         for (a, b) in shapes {
             let want = reference_product(&a, &b);
-            for m in Backend::all() {
+            for m in Dispatch::all() {
                 assert_eq!(fft_product(m, &a, &b), want, "{} n={n}", m.name());
             }
         }
@@ -98,11 +99,11 @@ fn forced_fft_matches_other_backends_around_powers_of_two() {
         // The Karatsuba/Toom path (these sizes are below every FFT
         // threshold but the portable one, so use a backend's plan there).
         let mut want = vec![0u64; an + bn];
-        let reference = Backend::pclmulqdq().unwrap_or(Backend::portable());
+        let reference = Dispatch::pclmulqdq().unwrap_or(Dispatch::portable());
         reference
             .mul_into(&mut want, &a, &b)
             .expect("lengths are right");
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             assert!(fft_product(m, &a, &b) == want, "{} {an}×{bn}", m.name());
         }
     }
@@ -123,7 +124,7 @@ fn public_entry_points_take_the_fft_path() {
         let b = random_words(&mut rng, bn);
         let c = random_words(&mut rng, bn);
         let bc: Vec<u64> = b.iter().zip(&c).map(|(x, y)| x ^ y).collect();
-        let best = Backend::best();
+        let best = Dispatch::best();
         let mut ab = vec![0u64; an + bn];
         let mut ac = vec![0u64; an + bn];
         let mut abc = vec![0u64; an + bn];
@@ -136,7 +137,7 @@ fn public_entry_points_take_the_fft_path() {
             .expect("lengths are right");
         let sum: Vec<u64> = ab.iter().zip(&ac).map(|(x, y)| x ^ y).collect();
         assert!(abc == sum, "distributivity at {an}×{bn}");
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             let mut got = vec![0u64; an + bn];
             m.mul_into(&mut got, &a, &b).expect("lengths are right");
             assert!(got == ab, "{} differs at {an}×{bn}", m.name());
@@ -153,10 +154,10 @@ fn random_unbalanced_sizes_through_the_fft() {
         let a = random_words(&mut rng, an);
         let b = random_words(&mut rng, bn);
         let mut want = vec![0u64; an + bn];
-        Backend::best()
+        Dispatch::best()
             .mul_into(&mut want, &a, &b)
             .expect("lengths are right");
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             assert!(fft_product(m, &a, &b) == want, "{} {an}×{bn}", m.name());
         }
     }
@@ -167,9 +168,9 @@ fn fft_entry_checks_lengths() {
     let a = [1u64; 40];
     let b = [3u64; 40];
     let mut out = [0u64; 79];
-    let mut scratch = vec![0u64; fft::scratch_len(40, 40)];
+    let mut scratch = vec![0u64; fft_scratch_len(40, 40)];
     assert_eq!(
-        fft::mul_with(Backend::portable(), &mut out, &a, &b, &mut scratch),
+        Dispatch::portable().mul_fft(&mut out, &a, &b, &mut scratch),
         Err(Gf2xError::OutputLength {
             expected: 80,
             actual: 79
@@ -178,7 +179,7 @@ fn fft_entry_checks_lengths() {
     let mut out = [0u64; 80];
     let short = scratch.len() - 1;
     assert_eq!(
-        fft::mul_with(Backend::portable(), &mut out, &a, &b, &mut scratch[..short]),
+        Dispatch::portable().mul_fft(&mut out, &a, &b, &mut scratch[..short]),
         Err(Gf2xError::ScratchLength {
             needed: short + 1,
             actual: short
@@ -186,10 +187,12 @@ fn fft_entry_checks_lengths() {
     );
     // Empty operands: the product is zero.
     let mut out = [5u64; 3];
-    fft::mul_with(Backend::portable(), &mut out, &[], &[1, 2, 3], &mut []).expect("empty");
+    Dispatch::portable()
+        .mul_fft(&mut out, &[], &[1, 2, 3], &mut [])
+        .expect("empty");
     assert_eq!(out, [0; 3]);
     // The public scratch bound covers the FFT wherever a plan may take it.
     for n in [6_000usize, 8_192, 16_384, 16_385, 100_000] {
-        assert!(mul_scratch_len(n, n) >= fft::scratch_len(n, n), "{n}");
+        assert!(mul_scratch_len(n, n) >= fft_scratch_len(n, n), "{n}");
     }
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Candidate, Rng, differential, mul_bitwise};
-use fieldwork::gf2x::{self, Backend, Gf2xError, mul_scratch_len};
+use fieldwork::gf2x::{self, Dispatch, Gf2xError, mul_scratch_len};
 
 fn random_words(rng: &mut Rng, n: usize) -> Vec<u64> {
     (0..n).map(|_| rng.next_u64_shaped()).collect()
@@ -14,7 +14,7 @@ fn random_words(rng: &mut Rng, n: usize) -> Vec<u64> {
 type Pair = (Vec<u64>, Vec<u64>);
 
 fn backends<'a>() -> Vec<Candidate<'a, Pair, Vec<u64>>> {
-    let via = |m: Backend| {
+    let via = |m: Dispatch| {
         move |(a, b): &Pair| {
             let mut out = vec![0xdead_beefu64; a.len() + b.len()];
             m.mul_into(&mut out, a, b).expect("lengths are right");
@@ -22,10 +22,10 @@ fn backends<'a>() -> Vec<Candidate<'a, Pair, Vec<u64>>> {
         }
     };
     vec![
-        Candidate::new("portable", Some(via(Backend::portable()))),
-        Candidate::new("pclmulqdq", Backend::pclmulqdq().map(via)),
-        Candidate::new("vpclmulqdq", Backend::vpclmulqdq().map(via)),
-        Candidate::new("vpclmulqdq-ymm", Backend::vpclmulqdq_ymm().map(via)),
+        Candidate::new("portable", Some(via(Dispatch::portable()))),
+        Candidate::new("pclmulqdq", Dispatch::pclmulqdq().map(via)),
+        Candidate::new("vpclmulqdq", Dispatch::vpclmulqdq().map(via)),
+        Candidate::new("vpclmulqdq-ymm", Dispatch::vpclmulqdq_ymm().map(via)),
         Candidate::new(
             "dispatched mul_into",
             Some(|(a, b): &Pair| {
@@ -110,14 +110,14 @@ fn large_and_unbalanced_against_reference() {
 /// own field product.
 #[test]
 fn ymm_fft_window_against_portable() {
-    let Some(ymm) = Backend::vpclmulqdq_ymm() else {
+    let Some(ymm) = Dispatch::vpclmulqdq_ymm() else {
         return;
     };
     let mut rng = Rng::new(0x5eed_9f2a_0004);
     for n in [4096, 4097, 22_000] {
         let (a, b) = (random_words(&mut rng, n), random_words(&mut rng, n));
         let mut want = vec![0u64; 2 * n];
-        Backend::portable().mul_into(&mut want, &a, &b).unwrap();
+        Dispatch::portable().mul_into(&mut want, &a, &b).unwrap();
         let mut got = vec![0u64; 2 * n];
         ymm.mul_into(&mut got, &a, &b).unwrap();
         assert!(got == want, "vpclmulqdq-ymm differs at {n} words");
@@ -133,8 +133,8 @@ fn very_large_backends_agree() {
     for &(x, y) in &shapes {
         let (a, b) = (random_words(&mut rng, x), random_words(&mut rng, y));
         let mut want = vec![0u64; x + y];
-        Backend::portable().mul_into(&mut want, &a, &b).unwrap();
-        for m in Backend::all() {
+        Dispatch::portable().mul_into(&mut want, &a, &b).unwrap();
+        for m in Dispatch::all() {
             let mut got = vec![0u64; x + y];
             m.mul_into(&mut got, &a, &b).unwrap();
             assert!(got == want, "{} differs at {x}×{y} words", m.name());
@@ -173,7 +173,7 @@ fn commutative() {
             (rng.next_u64() % 80) as usize,
         );
         let (a, b) = (random_words(&mut rng, x), random_words(&mut rng, y));
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             let (mut ab, mut ba) = (vec![0; x + y], vec![0; x + y]);
             m.mul_into(&mut ab, &a, &b).unwrap();
             m.mul_into(&mut ba, &b, &a).unwrap();
@@ -192,7 +192,7 @@ fn fixed_sizes() {
                 let b: [u64; $n] = core::array::from_fn(|_| rng.next_u64_shaped());
                 let want = mul_bitwise(&a, &b);
                 assert_eq!(gf2x::mul_fixed(&a, &b).to_vec(), want, "dispatched, {} words", $n);
-                for m in Backend::all() {
+                for m in Dispatch::all() {
                     assert_eq!(m.mul_fixed(&a, &b).to_vec(), want, "{}, {} words", m.name(), $n);
                 }
             }
@@ -207,7 +207,7 @@ fn squares() {
     for n in (0..=70).chain([129, 1000, 4097]) {
         let a = random_words(&mut rng, n);
         let want = mul_bitwise(&a, &a);
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             let mut s = vec![1u64; 2 * n];
             m.square_into(&mut s, &a).unwrap();
             assert_eq!(s, want, "{} square of {n} words", m.name());
@@ -264,7 +264,7 @@ fn scratch_bound_is_exact_enough() {
             gf2x::mul_into(&mut o, &a, &b).unwrap();
             o
         };
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             let mut scratch = vec![0u64; need];
             let mut out = vec![0u64; x + y];
             m.mul_into_with_scratch(&mut out, &a, &b, &mut scratch)
@@ -346,8 +346,8 @@ fn large_balanced_toom_sizes() {
     for n in [3001, 8191, 8192, 8193, 20_000] {
         let (a, b) = (random_words(&mut rng, n), random_words(&mut rng, n));
         let mut want = vec![0u64; 2 * n];
-        Backend::portable().mul_into(&mut want, &a, &b).unwrap();
-        for m in Backend::all() {
+        Dispatch::portable().mul_into(&mut want, &a, &b).unwrap();
+        for m in Dispatch::all() {
             let mut got = vec![0u64; 2 * n];
             m.mul_into(&mut got, &a, &b).unwrap();
             assert!(got == want, "{} differs at {n} words", m.name());
@@ -370,7 +370,7 @@ fn scratch_bound_covers_toom_sizes() {
         let (a, b) = (random_words(&mut rng, x), random_words(&mut rng, y));
         let need = mul_scratch_len(x, y);
         let want = mul_bitwise_or_portable(&a, &b);
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             let mut scratch = vec![!0u64; need];
             let mut out = vec![0u64; x + y];
             m.mul_into_with_scratch(&mut out, &a, &b, &mut scratch)
@@ -385,6 +385,6 @@ fn mul_bitwise_or_portable(a: &[u64], b: &[u64]) -> Vec<u64> {
         return mul_bitwise(a, b);
     }
     let mut out = vec![0u64; a.len() + b.len()];
-    Backend::portable().mul_into(&mut out, a, b).unwrap();
+    Dispatch::portable().mul_into(&mut out, a, b).unwrap();
     out
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Rng, mul_bitwise};
-use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::Dispatch;
 use fieldwork::gf2x::reproduce::strategies;
 
 #[test]
@@ -47,7 +47,7 @@ fn every_strategy_on_every_backend() {
     let mut rng = Rng::new(0x5eed_5f00_0001);
     let mut checked = 0;
     for s in strategies() {
-        for m in Backend::all() {
+        for m in Dispatch::all() {
             for _ in 0..500 {
                 let a: Vec<u64> = (0..s.words).map(|_| rng.next_u64_shaped()).collect();
                 let b: Vec<u64> = (0..s.words).map(|_| rng.next_u64_shaped()).collect();

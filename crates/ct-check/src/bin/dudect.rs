@@ -132,7 +132,7 @@ fn secret_words<const N: usize>(s: &[u8; SECRET], from: usize) -> [u64; N] {
 /// the ymm backend) and a 9-word one (the ymm backend's 8 + 1 kernel, which
 /// the zmm backend takes on AMD), all operands secret.
 fn gf2x_op(s: &[u8; SECRET]) -> u64 {
-    let b = gf2x::Backend::best();
+    let b = gf2x::Dispatch::best();
     let (x, y) = (secret_words::<16>(s, 0), secret_words::<16>(s, 128));
     let c = b.mul_fixed(&x, &y);
     let (x, y) = (secret_words::<24>(s, 256), secret_words::<24>(s, 64));
@@ -145,7 +145,7 @@ fn gf2x_op(s: &[u8; SECRET]) -> u64 {
 }
 
 fn backend_gf2x() -> &'static str {
-    gf2x::Backend::best().name()
+    gf2x::Dispatch::best().name()
 }
 
 /// An element of `F` from the secret words at byte `from` (bits at or

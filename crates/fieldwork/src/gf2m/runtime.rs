@@ -14,7 +14,7 @@
 use super::Gf2mError;
 use super::algorithms::{self, Arith};
 use super::words::top_mask;
-use crate::gf2x::{Backend, Gf2Poly};
+use crate::gf2x::{Dispatch, Gf2Poly};
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -37,7 +37,7 @@ struct Inner {
     words: usize,
     modulus: Gf2Poly,
     reduction: Reduction,
-    backend: Backend,
+    backend: Dispatch,
     trace_mask: Vec<u64>,
     sqrt_x: Vec<u64>,
     /// An element of trace one (x^i for the smallest such i), for
@@ -122,7 +122,7 @@ impl BinaryField {
             words,
             modulus,
             reduction,
-            backend: Backend::best(),
+            backend: Dispatch::best(),
             trace_mask: vec![0; words],
             sqrt_x: vec![0; words],
             trace_one: vec![0; words],
@@ -380,7 +380,7 @@ impl RuntimeArith<'_> {
 
 /// `out = a·b` with the field's `gf2x` backend (lengths are the field's:
 /// the output buffer always fits, and scratch is allocated when needed).
-fn mul(backend: Backend, out: &mut [u64], a: &[u64], b: &[u64]) {
+fn mul(backend: Dispatch, out: &mut [u64], a: &[u64], b: &[u64]) {
     let done = backend.mul_into(out, a, b);
     debug_assert!(done.is_ok(), "output sized a.len() + b.len()");
 }

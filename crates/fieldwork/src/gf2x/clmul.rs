@@ -6,7 +6,7 @@
 //! [`super::formulas`] compiled with it. On this machine's core (Intel, family 6
 //! model 207) `pclmulqdq` has a latency of about 3 cycles and a throughput of
 //! about one per cycle on xmm (Intel's published figures for Golden Cove
-//! cores); a lone call through the non-inlined [`clmul64`] entry is
+//! cores); a lone call through the non-inlined `clmul64` entry is
 //! dominated by moving the operands between general and xmm registers.
 //!
 //! Squaring is one `pclmulqdq` of each word with itself (the bit-spreading of
@@ -37,7 +37,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, DigitMul};
+use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
@@ -71,27 +72,7 @@ fn clmul_words(_: Clmul, a: u64, b: u64) -> [u64; 2] {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lane64(__m128i);
 
-impl core::ops::BitXor for Lane64 {
-    type Output = Lane64;
-    #[inline(always)]
-    fn bitxor(self, o: Lane64) -> Lane64 {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        Lane64(unsafe { _mm_xor_si128(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for Lane64 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Lane64) {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        self.0 = unsafe { _mm_xor_si128(self.0, o.0) };
-    }
-}
-
-impl Digit for Lane64 {
-    // SAFETY: every bit pattern is a valid `__m128i`.
-    const ZERO: Lane64 = Lane64(unsafe { core::mem::transmute::<[u64; 2], __m128i>([0, 0]) });
-}
+formulas::vector_digit!(Lane64(__m128i; 2), _mm_xor_si128);
 
 /// The lane multiplier: callers run with PCLMULQDQ enabled (the token
 /// proves the CPU has it).
@@ -138,31 +119,90 @@ pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     }
 }
 
-/// The 128-bit carry-less product of `a` and `b`.
-#[inline]
-pub(crate) fn clmul64(t: Clmul, a: u64, b: u64) -> u128 {
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
-    let [lo, hi] = unsafe { tf::clmul64(t, a, b) };
-    (u128::from(hi) << 64) | u128::from(lo)
+/// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
+/// instructions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pclmulqdq(pub(crate) Clmul);
+
+/// The array products: each size's `#[target_feature]` kernel, writing its
+/// lanes straight into the returned array.
+macro_rules! array_products {
+    ($($name:ident $n:literal),*) => {$(
+        #[inline]
+        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            let mut c = [0u64; 2 * $n];
+            // SAFETY: the token proves PCLMULQDQ and SSE4.1.
+            unsafe { tf::$name(self.0, a, b, &mut c) };
+            c
+        }
+    )*};
 }
 
-/// The PCLMULQDQ base case and squaring for the recursive algorithms.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ClmulKernel(pub(crate) Clmul);
+impl Backend for Pclmulqdq {
+    const NAME: &'static str = "pclmulqdq";
+    /// As measured less 15 ticks of call overhead: in the recursion the
+    /// small kernels cost that much less than through the public entry
+    /// point. The FFT from 24 000 words, and from 15 000 where it fills its
+    /// transform (see `plan.rs`).
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        ],
+        fft_min: 24_000,
+        fft_dense_min: 15_000,
+    };
+    type Token = Clmul;
+    type Fft = super::fft::clmul::ClmulFft;
 
-impl Kernel for ClmulKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+    #[inline]
+    fn new(t: Clmul) -> Pclmulqdq {
+        Pclmulqdq(t)
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
+        let [lo, hi] = unsafe { tf::clmul64(self.0, a, b) };
+        (u128::from(hi) << 64) | u128::from(lo)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves PCLMULQDQ and SSE4.1.
         unsafe { tf::fixed(self.0, out, a, b) }
     }
 
+    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+
     fn square(self, out: &mut [u64], a: &[u64]) {
         // SAFETY: the token proves PCLMULQDQ and SSE4.1.
         unsafe { tf::square(self.0, out, a) }
     }
+
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::clmul::ClmulFft(self.0)
+    }
 }
+
+/// Defines `#[target_feature(enable = $features)]` functions
+/// `$name(t, a, b, out)`: the `$n`-word product by `$formula` on xmm lanes
+/// (this backend's representation), compiled with the features of the
+/// backend that calls them (VEX or EVEX encodings where it has AVX), the
+/// lane multiplier `$lane` made from the token `t`: the array kernels of a
+/// backend's `tf` module.
+macro_rules! lane_products {
+    ($features:literal, $token:ty, |$t:ident| $lane:expr;
+     $($(#[$attr:meta])* $name:ident $n:literal = $formula:path),* $(,)?) => {$(
+        $(#[$attr])*
+        #[target_feature(enable = $features)]
+        pub(super) fn $name($t: $token, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+            use $crate::gf2x::clmul::{store_lanes, to_lanes};
+            store_lanes(out, $formula($lane, &to_lanes(a), &to_lanes(b)));
+        }
+    )*};
+}
+pub(crate) use lane_products;
 
 macro_rules! fixed_entries {
     ($($name:ident $n:literal = $formula:path),*) => {
@@ -203,17 +243,6 @@ macro_rules! fixed_entries {
             }
         }
 
-        $(
-            #[doc = concat!("The ", $n, "-word product with PCLMULQDQ.")]
-            #[inline]
-            pub(crate) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-                let mut c = [0u64; 2 * $n];
-                // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-                unsafe { tf::$name(t, a, b, &mut c) };
-                c
-            }
-        )*
-
         /// The `#[target_feature]` functions, reached only through the
         /// token-taking wrappers above.
         mod tf {
@@ -228,30 +257,14 @@ macro_rules! fixed_entries {
             pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
                 macro_rules! arm {
                     ($f:ident, $k:literal) => {{
-                        let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
-                            return false;
-                        };
-                        $f(t, x, y, o);
+                        formulas::call_fixed!($f(t), $k, a, b, out);
                         true
                     }};
                 }
                 if a.len() != b.len() || out.len() != 2 * a.len() {
                     return false;
                 }
-                match a.len() {
-                    0 => true,
-                    1 => arm!(mul1, 1),
-                    2 => arm!(mul2, 2),
-                    3 => arm!(mul3, 3),
-                    4 => arm!(mul4, 4),
-                    5 => arm!(mul5, 5),
-                    6 => arm!(mul6, 6),
-                    7 => arm!(mul7, 7),
-                    8 => arm!(mul8, 8),
-                    9 => arm!(mul9, 9),
-                    16 => arm!(mul16, 16),
-                    _ => false,
-                }
+                formulas::by_fixed_size!(a.len(), arm, true, false)
             }
 
             #[target_feature(enable = "pclmulqdq,sse4.1")]
@@ -263,15 +276,11 @@ macro_rules! fixed_entries {
                 }
             }
 
-            $(
-                // Not inlined into `fixed`: one function holding every size
-                // would need a stack frame as large as the largest.
-                #[inline(never)]
-                #[target_feature(enable = "pclmulqdq,sse4.1")]
-                pub(super) fn $name(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                    store_lanes(out, $formula(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
-                }
-            )*
+            // Not inlined into `fixed`: one function holding every size
+            // would need a stack frame as large as the largest.
+            lane_products!("pclmulqdq,sse4.1", Clmul, |t| PclmulLane(t);
+                $(#[inline(never)] $name $n = $formula),*
+            );
         }
     };
 }

@@ -131,6 +131,74 @@
 #![allow(clippy::indexing_slicing)]
 #![deny(unsafe_code)]
 
+/// The [`FftKernel`] impl of `$kernel` (a tuple struct of its token) and
+/// its `#[target_feature(enable = $features)]` entry points: the
+/// butterflies and pointwise products of `$passes` (`levels`, one value at a
+/// time, or `wide`, a register at a time) on the value `$make` builds from
+/// the token `$t`; the conversions of [`levels`] compiled with the features.
+#[cfg(target_arch = "x86_64")]
+macro_rules! fft_entries {
+    ($kernel:ident($token:ty), $features:literal, $passes:ident, |$t:ident| $make:expr) => {
+        impl super::FftKernel for $kernel {
+            fn forward(self, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+                // SAFETY: the token proves every feature `tf::forward` enables.
+                unsafe { tf::forward(self.0, data, pos, hi, lo) }
+            }
+
+            fn inverse(self, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+                // SAFETY: the token proves every feature `tf::inverse` enables.
+                unsafe { tf::inverse(self.0, data, pos, lo, hi) }
+            }
+
+            fn pointwise(self, a: &mut [u64], b: &[u64]) {
+                // SAFETY: the token proves every feature `tf::pointwise` enables.
+                unsafe { tf::pointwise(self.0, a, b) }
+            }
+
+            fn monomial_to_novel(self, data: &mut [u64], hi: u32, lo: u32) {
+                // SAFETY: the token proves every feature `tf::to_novel` enables.
+                unsafe { tf::to_novel(self.0, data, hi, lo) }
+            }
+
+            fn novel_to_monomial(self, data: &mut [u64], lo: u32, hi: u32) {
+                // SAFETY: the token proves every feature `tf::from_novel` enables.
+                unsafe { tf::from_novel(self.0, data, lo, hi) }
+            }
+        }
+
+        /// The `#[target_feature]` entry points, reached only through the
+        /// `FftKernel` impl.
+        mod tf {
+            use super::*;
+
+            #[target_feature(enable = $features)]
+            pub(super) fn forward($t: $token, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+                $passes::forward($make, data, pos, hi, lo);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn inverse($t: $token, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+                $passes::inverse($make, data, pos, lo, hi);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn pointwise($t: $token, a: &mut [u64], b: &[u64]) {
+                $passes::pointwise($make, a, b);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn to_novel(_: $token, data: &mut [u64], hi: u32, lo: u32) {
+                super::super::levels::to_novel(data, hi, lo);
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn from_novel(_: $token, data: &mut [u64], lo: u32, hi: u32) {
+                super::super::levels::from_novel(data, lo, hi);
+            }
+        }
+    };
+}
+
 pub(crate) mod field;
 pub(crate) mod levels;
 pub(crate) mod portable;
@@ -140,9 +208,9 @@ pub(crate) mod clmul;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod vpclmul;
 #[cfg(target_arch = "x86_64")]
+mod wide;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ymm;
-
-use super::{Backend, BackendKind, Gf2xError};
 
 /// A backend's kernels: butterflies, pointwise products and the basis
 /// conversions on one block.
@@ -191,10 +259,10 @@ const fn max_u32(a: u32, b: u32) -> u32 {
     if a > b { a } else { b }
 }
 
-/// Scratch words the FFT product ([`mul_with`]) needs for an `na`×`nb`-word
+/// Scratch words the FFT product ([`mul`]) needs for an `na`×`nb`-word
 /// product: `2^r` for the product's values plus `2^(rs+1)` (or `2^r` if `rs == r`) for the operand
 /// with fewer chunks (`rs` its log): at most `2^(r+1) < 16(na + nb)`.
-pub const fn scratch_len(na: usize, nb: usize) -> usize {
+pub(crate) const fn scratch_len(na: usize, nb: usize) -> usize {
     if na == 0 || nb == 0 {
         return 0;
     }
@@ -333,47 +401,6 @@ pub(crate) fn mul<K: FftKernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scr
     inverse_rec(k, values, 0, r);
     from_novel_rec(k, values, r);
     overlap_add(out, values);
-}
-
-/// `out = a·b` by the additive FFT with the chosen backend, whatever the
-/// sizes (for tests and benchmarks: the public entry points use it only
-/// above each backend's threshold). `scratch` must hold [`scratch_len`]
-/// words.
-///
-/// # Errors
-///
-/// [`Gf2xError::OutputLength`] or [`Gf2xError::ScratchLength`].
-#[doc(hidden)]
-pub fn mul_with(
-    backend: Backend,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) -> Result<(), Gf2xError> {
-    if out.len() != a.len() + b.len() {
-        return Err(Gf2xError::OutputLength {
-            expected: a.len() + b.len(),
-            actual: out.len(),
-        });
-    }
-    let needed = scratch_len(a.len(), b.len());
-    if scratch.len() < needed {
-        return Err(Gf2xError::ScratchLength {
-            needed,
-            actual: scratch.len(),
-        });
-    }
-    match backend.0 {
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Vpclmulqdq(t) => mul(vpclmul::ZmmFft(t), out, a, b, scratch),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::VpclmulqdqYmm(t) => mul(ymm::YmmFft(t), out, a, b, scratch),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Pclmulqdq(t) => mul(clmul::ClmulFft(t), out, a, b, scratch),
-        BackendKind::Portable => mul(portable::PortableFft, out, a, b, scratch),
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! kernels here are `#[inline(always)]`, so a backend's `#[target_feature]`
 //! entry point that calls them gets the whole formula compiled with its
 //! instructions; the recursive algorithms for larger sizes call back into the
-//! backend's fixed-size entry points through [`Kernel`].
+//! backend's fixed-size entry points through `Backend::fixed`.
 //!
 //! # Fixed sizes (1–9 words)
 //!
@@ -54,6 +54,41 @@ impl Digit for u64 {
     const ZERO: u64 = 0;
 }
 
+/// `BitXor`, `BitXorAssign` and [`Digit`] for `$name`, a tuple struct of
+/// the vector register `$reg` (`$words` words), XORed by `$xor`: the digits
+/// of the vector backends. A digit of a vector type exists only in code
+/// compiled with that register's instructions (xmm: the x86-64 baseline;
+/// ymm and zmm: a backend's `#[target_feature]` entry points, reached
+/// through its capability token).
+macro_rules! vector_digit {
+    ($name:ident($reg:ty; $words:literal), $xor:path) => {
+        impl core::ops::BitXor for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn bitxor(self, o: $name) -> $name {
+                // SAFETY: `$xor` needs the register's instruction set, which
+                // any code holding a `$name` is compiled with (see
+                // `vector_digit!`); no memory access.
+                $name(unsafe { $xor(self.0, o.0) })
+            }
+        }
+
+        impl core::ops::BitXorAssign for $name {
+            #[inline(always)]
+            fn bitxor_assign(&mut self, o: $name) {
+                *self = *self ^ o;
+            }
+        }
+
+        impl $crate::gf2x::formulas::Digit for $name {
+            // SAFETY: every bit pattern is a valid register.
+            const ZERO: $name =
+                $name(unsafe { core::mem::transmute::<[u64; $words], $reg>([0; $words]) });
+        }
+    };
+}
+pub(crate) use vector_digit;
+
 /// The double-width product of two digits, low digit first.
 pub(crate) trait DigitMul<T: Digit>: Copy {
     /// `a·b` as two digits.
@@ -63,6 +98,25 @@ pub(crate) trait DigitMul<T: Digit>: Copy {
 /// One 64×64→128-bit carry-less product.
 pub(crate) trait WordMul: DigitMul<u64> {}
 impl<M: DigitMul<u64>> WordMul for M {}
+
+/// Defines `$name`, the `$n`-digit product `[T; $n] × [T; $n] → [T; 2·$n]`
+/// generic over the digit `T` and the digit product `M`, `#[inline(always)]`
+/// (so each backend compiles it with its word product inside its entry
+/// points), with the body `$body` over the multiplier `$m` and the
+/// operands `$a`, `$b`: the signature of every formula template.
+macro_rules! kernel {
+    ($(#[$attr:meta])* $name:ident, $n:tt, |$m:ident, $a:ident, $b:ident| $body:block) => {
+        $(#[$attr])*
+        #[inline(always)]
+        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
+            $m: M,
+            $a: &[T; $n],
+            $b: &[T; $n],
+        ) -> [T; 2 * $n]
+            $body
+    };
+}
+pub(crate) use kernel;
 
 /// XORs `src` into the start of `dst`.
 #[inline(always)]
@@ -98,26 +152,25 @@ pub(crate) fn mul1<T: Digit, M: DigitMul<T>>(m: M, a: &[T; 1], b: &[T; 1]) -> [T
 /// (L ≥ H): three sub-products, L·L + H·H + L·L digit products.
 macro_rules! karatsuba_step {
     ($name:ident, $n:literal = $l:literal + $h:literal, $mul_l:ident, $mul_h:ident) => {
-        #[doc = concat!($n, " digits: Karatsuba over ", $l, " + ", $h, " digits.")]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            let (a0, a1) = split::<T, $n, $l, $h>(a);
-            let (b0, b1) = split::<T, $n, $l, $h>(b);
-            let p0 = $mul_l(m, &a0, &b0);
-            let p2 = $mul_h(m, &a1, &b1);
-            let mut p1 = $mul_l(m, &sum(&a0, &a1), &sum(&b0, &b1));
-            xor_into(&mut p1, &p0);
-            xor_into(&mut p1, &p2);
-            let mut c = [T::ZERO; 2 * $n];
-            c[..2 * $l].copy_from_slice(&p0);
-            c[2 * $l..].copy_from_slice(&p2);
-            xor_into(&mut c[$l..], &p1);
-            c
-        }
+        $crate::gf2x::formulas::kernel!(
+            #[doc = concat!($n, " digits: Karatsuba over ", $l, " + ", $h, " digits.")]
+            $name,
+            $n,
+            |m, a, b| {
+                let (a0, a1) = split::<T, $n, $l, $h>(a);
+                let (b0, b1) = split::<T, $n, $l, $h>(b);
+                let p0 = $mul_l(m, &a0, &b0);
+                let p2 = $mul_h(m, &a1, &b1);
+                let mut p1 = $mul_l(m, &sum(&a0, &a1), &sum(&b0, &b1));
+                xor_into(&mut p1, &p0);
+                xor_into(&mut p1, &p2);
+                let mut c = [T::ZERO; 2 * $n];
+                c[..2 * $l].copy_from_slice(&p0);
+                c[2 * $l..].copy_from_slice(&p2);
+                xor_into(&mut c[$l..], &p1);
+                c
+            }
+        );
     };
 }
 
@@ -125,36 +178,35 @@ macro_rules! karatsuba_step {
 /// (six K-digit products).
 macro_rules! three_term {
     ($name:ident, $n:literal = 3 x $k:literal, $mul_k:ident) => {
-        #[doc = concat!($n, " digits: the three-term formula over ", $k, "-digit pieces.")]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            let piece =
-                |x: &[T; $n], i: usize| -> [T; $k] { core::array::from_fn(|j| x[i * $k + j]) };
-            let (a0, a1, a2) = (piece(a, 0), piece(a, 1), piece(a, 2));
-            let (b0, b1, b2) = (piece(b, 0), piece(b, 1), piece(b, 2));
-            let m0 = $mul_k(m, &a0, &b0);
-            let m1 = $mul_k(m, &a1, &b1);
-            let m2 = $mul_k(m, &a2, &b2);
-            let m01 = $mul_k(m, &sum(&a0, &a1), &sum(&b0, &b1));
-            let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
-            let m12 = $mul_k(m, &sum(&a1, &a2), &sum(&b1, &b2));
-            // Coefficients c0..c4 of t^i, t = x^(64K), each 2K digits wide.
-            let m012 = sum(&sum(&m0, &m1), &m2);
-            let c1 = sum(&sum(&m01, &m0), &m1);
-            let c2 = sum(&m02, &m012);
-            let c3 = sum(&sum(&m12, &m1), &m2);
-            let mut c = [T::ZERO; 2 * $n];
-            c[..2 * $k].copy_from_slice(&m0);
-            c[4 * $k..].copy_from_slice(&m2);
-            xor_into(&mut c[$k..], &c1);
-            xor_into(&mut c[2 * $k..], &c2);
-            xor_into(&mut c[3 * $k..], &c3);
-            c
-        }
+        $crate::gf2x::formulas::kernel!(
+            #[doc = concat!($n, " digits: the three-term formula over ", $k, "-digit pieces.")]
+            $name,
+            $n,
+            |m, a, b| {
+                let piece =
+                    |x: &[T; $n], i: usize| -> [T; $k] { core::array::from_fn(|j| x[i * $k + j]) };
+                let (a0, a1, a2) = (piece(a, 0), piece(a, 1), piece(a, 2));
+                let (b0, b1, b2) = (piece(b, 0), piece(b, 1), piece(b, 2));
+                let m0 = $mul_k(m, &a0, &b0);
+                let m1 = $mul_k(m, &a1, &b1);
+                let m2 = $mul_k(m, &a2, &b2);
+                let m01 = $mul_k(m, &sum(&a0, &a1), &sum(&b0, &b1));
+                let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
+                let m12 = $mul_k(m, &sum(&a1, &a2), &sum(&b1, &b2));
+                // Coefficients c0..c4 of t^i, t = x^(64K), each 2K digits wide.
+                let m012 = sum(&sum(&m0, &m1), &m2);
+                let c1 = sum(&sum(&m01, &m0), &m1);
+                let c2 = sum(&m02, &m012);
+                let c3 = sum(&sum(&m12, &m1), &m2);
+                let mut c = [T::ZERO; 2 * $n];
+                c[..2 * $k].copy_from_slice(&m0);
+                c[4 * $k..].copy_from_slice(&m2);
+                xor_into(&mut c[$k..], &c1);
+                xor_into(&mut c[2 * $k..], &c2);
+                xor_into(&mut c[3 * $k..], &c3);
+                c
+            }
+        );
     };
 }
 
@@ -188,6 +240,70 @@ macro_rules! fixed_arrays {
 }
 pub(crate) use fixed_arrays;
 
+/// `$arm!(mulN, N)` for the fixed size `$len` in 1..=9 or 16, `$zero` for
+/// 0 and `$other` for any other size: how every backend reaches its fixed
+/// kernel of one size (a `match` on a slice length, or on a const generic
+/// array length, which the compiler resolves).
+macro_rules! by_fixed_size {
+    ($len:expr, $arm:ident, $zero:expr, $other:expr) => {
+        match $len {
+            0 => $zero,
+            1 => $arm!(mul1, 1),
+            2 => $arm!(mul2, 2),
+            3 => $arm!(mul3, 3),
+            4 => $arm!(mul4, 4),
+            5 => $arm!(mul5, 5),
+            6 => $arm!(mul6, 6),
+            7 => $arm!(mul7, 7),
+            8 => $arm!(mul8, 8),
+            9 => $arm!(mul9, 9),
+            16 => $arm!(mul16, 16),
+            _ => $other,
+        }
+    };
+}
+pub(crate) use by_fixed_size;
+
+/// `$kernel($t, x, y, o)` on `$a`, `$b` and `$out` as arrays of `$n`, `$n`
+/// and `2·$n` words, or `return false` from the enclosing function if
+/// their lengths differ: a backend's slice entry reaching one of its array
+/// kernels.
+macro_rules! call_fixed {
+    ($kernel:ident($t:expr), $n:literal, $a:ident, $b:ident, $out:ident) => {{
+        let Some((x, y, o)) = $crate::gf2x::formulas::fixed_arrays!($n, $a, $b, &mut *$out) else {
+            return false;
+        };
+        $kernel($t, x, y, o)
+    }};
+}
+pub(crate) use call_fixed;
+
+/// Defines `#[inline(never)] #[target_feature(enable = $features)]`
+/// functions `$name(t, out, a, b)`: the product of at most `$l` limbs'
+/// words, zero-padded to `$l` limbs by the calling backend's `load_limbs`
+/// and `store_limbs`, by the formula `$f` over limbs with the limb
+/// multiplier `$mul(t)`. One function per limb count, not inlined into the
+/// backend's `fixed`: inlined together, the zmm backend's four shared one
+/// frame and register allocation, and its 4-limb kernel ran 30 % slower
+/// (252 → 327 ticks) after an unrelated change to the dispatch.
+macro_rules! limb_products {
+    ($features:literal, $token:ty, $mul:ident; $($name:ident $f:ident $l:literal),* $(,)?) => {$(
+        #[inline(never)]
+        #[target_feature(enable = $features)]
+        fn $name(t: $token, out: &mut [u64], a: &[u64], b: &[u64]) {
+            // SAFETY: compiled with the features the token proves, which
+            // `load_limbs`, `store_limbs` and the limb multiplier need.
+            unsafe {
+                let x = load_limbs::<$l>(a);
+                let y = load_limbs::<$l>(b);
+                let c = $crate::gf2x::formulas::$f($mul(t), &x, &y);
+                store_limbs(out, &c);
+            }
+        }
+    )*};
+}
+pub(crate) use limb_products;
+
 /// Calls the fixed kernel `mulN` on the slices as arrays, for
 /// `N = a.len() = b.len()` in 0..=9. Returns false (and leaves `out` alone)
 /// for other sizes. (Not 16: on general registers the inlined 16-word
@@ -196,6 +312,9 @@ pub(crate) use fixed_arrays;
 #[inline(always)]
 pub(crate) fn mul_fixed_slices<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
     macro_rules! arm {
+        (mul16, 16) => {
+            false
+        };
         ($f:ident, $n:literal) => {{
             let Some((x, y, o)) = fixed_arrays!($n, a, b, &mut *out) else {
                 return false;
@@ -207,31 +326,7 @@ pub(crate) fn mul_fixed_slices<M: WordMul>(m: M, out: &mut [u64], a: &[u64], b: 
     if a.len() != b.len() || out.len() != 2 * a.len() {
         return false;
     }
-    match a.len() {
-        0 => true,
-        1 => arm!(mul1, 1),
-        2 => arm!(mul2, 2),
-        3 => arm!(mul3, 3),
-        4 => arm!(mul4, 4),
-        5 => arm!(mul5, 5),
-        6 => arm!(mul6, 6),
-        7 => arm!(mul7, 7),
-        8 => arm!(mul8, 8),
-        9 => arm!(mul9, 9),
-        _ => false,
-    }
-}
-
-/// A backend's fixed-size kernels, for the recursive algorithms.
-pub(crate) trait Kernel: Copy {
-    /// Every balanced size up to this many words has a fixed kernel.
-    const BASE_MAX: usize;
-    /// `out = a·b` if `a.len() == b.len()` has a fixed kernel (every size
-    /// up to `BASE_MAX`, and possibly some larger ones); false otherwise.
-    /// `out.len() == 2·a.len()`.
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool;
-    /// `out = a·a` for any length, `out.len() == 2·a.len()` (linear time).
-    fn square(self, out: &mut [u64], a: &[u64]);
+    by_fixed_size!(a.len(), arm, true, false)
 }
 
 /// A backend's fixed-size products and word square as `#[inline(always)]`

@@ -21,7 +21,7 @@
 //! | [`mul_into_with_scratch`] | the same with caller-provided scratch: never allocates |
 //! | [`square_into`] | the square, in linear time |
 //! | [`mul_fixed`] | the product of two N-word polynomials, N = 1..=9, as an array |
-//! | [`Backend`] | all of the above with the backend chosen once |
+//! | [`Dispatch`] | all of the above with the backend chosen once, and [`Dispatch::mul_fft`], the additive FFT at any size |
 //! | [`Gf2Poly`] | owned polynomials: division, gcd, inverses, powers, irreducibility, text forms (`alloc`; not constant time) |
 //!
 //! # Algorithms
@@ -56,16 +56,20 @@
 //! Lowest layer first; each file imports only from the layers below it (and
 //! the area's types and tokens):
 //!
-//! 1. `formulas.rs` (digit traits, fixed formulas, the `Kernel` trait) and
+//! 1. `formulas.rs` (digit traits, fixed formulas, the formula and
+//!    entry-point macros the backends share) and
 //!    `sufan.rs` (the Su–Fan formulas the backends use); `fft/field.rs`
-//!    (GF(2^64), the Cantor basis) and `fft/levels.rs` (generic butterflies
-//!    and basis conversions).
+//!    (GF(2^64), the Cantor basis), `fft/levels.rs` (generic butterflies
+//!    and basis conversions, a value at a time) and `fft/wide.rs` (the
+//!    vector passes, written once over the register width for zmm and
+//!    ymm).
 //! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs`, `ymm.rs` (fixed
 //!    kernels, squaring) and `fft/{portable,clmul,vpclmul,ymm}.rs` (FFT
 //!    kernels).
 //! 3. `fft.rs` (the transform and the FFT product) and `plan.rs` (the size
 //!    plan: Karatsuba, Toom-3 and FFT steps, chosen per backend and size).
-//! 4. `mod.rs` (the public API and dispatch) and `poly.rs` (`Gf2Poly`).
+//! 4. `mod.rs` (the public API, the `Backend` trait each backend file
+//!    implements, and [`Dispatch`]) and `poly.rs` (`Gf2Poly`).
 //!
 //! # Backends
 //!
@@ -81,8 +85,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;
-#[doc(hidden)]
-pub mod fft;
+mod fft;
 mod formulas;
 mod plan;
 #[cfg(feature = "alloc")]
@@ -110,10 +113,7 @@ pub(crate) use portable::PortableWord;
 pub(crate) use ymm::{PairLane, YmmLane};
 
 use core::fmt;
-use formulas::{BASE_MAX, Kernel};
-
-#[cfg(target_arch = "x86_64")]
-use crate::cpu;
+use formulas::BASE_MAX;
 
 /// Wrong buffer lengths given to a `gf2x` function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +126,8 @@ pub enum Gf2xError {
         /// Words given.
         actual: usize,
     },
-    /// The scratch buffer is shorter than [`mul_scratch_len`] asks.
+    /// The scratch buffer is shorter than [`mul_scratch_len`] (or
+    /// [`fft_scratch_len`]) asks.
     ScratchLength {
         /// Words needed.
         needed: usize,
@@ -162,7 +163,7 @@ const SMALL_STACK_SCRATCH: usize = 128;
 /// Bit `i` of the result is the coefficient of x^i in `a(x)·b(x)`; bit 127 is
 /// always zero. The backend is the best one the CPU offers (under the
 /// `FIELDWORK_MAX_ISA` cap), looked up from a cache on every call; in a loop,
-/// [`Backend::best`] chooses once.
+/// [`Dispatch::best`] chooses once.
 ///
 /// # Example
 ///
@@ -181,7 +182,7 @@ const SMALL_STACK_SCRATCH: usize = 128;
 /// [`crate::cpu`]).
 #[inline]
 pub fn clmul64(a: u64, b: u64) -> u128 {
-    Backend::best().clmul64(a, b)
+    Dispatch::best().clmul64(a, b)
 }
 
 /// `out = a·b` for binary polynomials of any sizes (either may be empty).
@@ -211,7 +212,7 @@ pub fn clmul64(a: u64, b: u64) -> u128 {
 /// # Ok::<(), fieldwork::gf2x::Gf2xError>(())
 /// ```
 pub fn mul_into(out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
-    Backend::best().mul_into(out, a, b)
+    Dispatch::best().mul_into(out, a, b)
 }
 
 /// `out = a·b` using `scratch` for temporaries: never allocates.
@@ -227,13 +228,21 @@ pub fn mul_into_with_scratch(
     b: &[u64],
     scratch: &mut [u64],
 ) -> Result<(), Gf2xError> {
-    Backend::best().mul_into_with_scratch(out, a, b, scratch)
+    Dispatch::best().mul_into_with_scratch(out, a, b, scratch)
 }
 
 /// The scratch words [`mul_into_with_scratch`] needs for operands of `a_len`
 /// and `b_len` words (about four times the shorter length).
 pub fn mul_scratch_len(a_len: usize, b_len: usize) -> usize {
     plan::mul_scratch(a_len, b_len, BASE_MAX)
+}
+
+/// The scratch words [`Dispatch::mul_fft`] needs for operands of `a_len`
+/// and `b_len` words: the transform's `2^r ≥ 2(a_len + b_len)` points, plus
+/// up to as many again for the shorter operand — at most
+/// `16(a_len + b_len)` words; 0 if either is empty.
+pub const fn fft_scratch_len(a_len: usize, b_len: usize) -> usize {
+    fft::scratch_len(a_len, b_len)
 }
 
 /// `out = a²`, in linear time (squaring is linear over GF(2)).
@@ -255,7 +264,7 @@ pub fn mul_scratch_len(a_len: usize, b_len: usize) -> usize {
 /// # Ok::<(), fieldwork::gf2x::Gf2xError>(())
 /// ```
 pub fn square_into(out: &mut [u64], a: &[u64]) -> Result<(), Gf2xError> {
-    Backend::best().square_into(out, a)
+    Dispatch::best().square_into(out, a)
 }
 
 /// The product of two N-word polynomials as a 2N-word array, N = 1..=9 or 16.
@@ -270,11 +279,20 @@ pub fn mul_fixed<const N: usize>(a: &[u64; N], b: &[u64; N]) -> <[u64; N] as Fix
 where
     [u64; N]: FixedWords,
 {
-    Backend::best().mul_fixed(a, b)
+    Dispatch::best().mul_fixed(a, b)
 }
 
 mod sealed {
-    pub trait Sealed {}
+    use super::{Dispatch, FixedWords};
+
+    /// The product behind [`Dispatch::mul_fixed`], out of other crates'
+    /// reach (the trait cannot be named outside `gf2x`).
+    pub trait Sealed {
+        /// `a·b` on `dispatch`'s backend.
+        fn mul_with(dispatch: Dispatch, a: &Self, b: &Self) -> <Self as FixedWords>::Product
+        where
+            Self: FixedWords;
+    }
 }
 
 /// Word arrays with a fixed-size multiplication kernel: `[u64; N]` for
@@ -282,53 +300,106 @@ mod sealed {
 pub trait FixedWords: sealed::Sealed {
     /// `[u64; 2N]`.
     type Product;
-    #[doc(hidden)]
-    fn mul_with(backend: Backend, a: &Self, b: &Self) -> Self::Product;
 }
 
 macro_rules! fixed_words {
     ($($name:ident $n:literal),*) => {$(
-        impl sealed::Sealed for [u64; $n] {}
+        impl sealed::Sealed for [u64; $n] {
+            #[inline]
+            fn mul_with(dispatch: Dispatch, a: &Self, b: &Self) -> [u64; 2 * $n] {
+                on_backend!(dispatch, k => k.$name(a, b))
+            }
+        }
         impl FixedWords for [u64; $n] {
             type Product = [u64; 2 * $n];
-            #[inline]
-            fn mul_with(backend: Backend, a: &Self, b: &Self) -> Self::Product {
-                match backend.0 {
-                    #[cfg(target_arch = "x86_64")]
-                    BackendKind::Vpclmulqdq(t) => {
-                        let mut c = [0u64; 2 * $n];
-                        let done = vpclmul::ZmmKernel(t).fixed_arrays(&mut c, a, b);
-                        debug_assert!(done, "every fixed size has a zmm or xmm kernel");
-                        c
-                    }
-                    #[cfg(target_arch = "x86_64")]
-                    BackendKind::VpclmulqdqYmm(t) => {
-                        let mut c = [0u64; 2 * $n];
-                        let done = ymm::YmmKernel(t).fixed(&mut c, a, b);
-                        debug_assert!(done, "every fixed size has a ymm or xmm kernel");
-                        c
-                    }
-                    #[cfg(target_arch = "x86_64")]
-                    BackendKind::Pclmulqdq(t) => clmul::$name(t, a, b),
-                    BackendKind::Portable => formulas::$name(portable::PortableWord, a, b),
-                }
-            }
         }
     )*};
 }
 
-fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+/// What a backend's size plan (`plan.rs`) is computed from, at compile
+/// time: its fixed kernels' measured costs and its FFT thresholds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Costs {
+    /// Ticks a call of the fixed kernel at 0..=32 words (0: none at that
+    /// size), from a batch of independent products through
+    /// `mul_into_with_scratch`.
+    pub(crate) fixed: [u32; 33],
+    /// From this many words every balanced product takes the additive FFT.
+    pub(crate) fft_min: usize,
+    /// From this many words, balanced products that fill at least 85 % of
+    /// their transform take the FFT too.
+    pub(crate) fft_dense_min: usize,
+}
+
+/// Declares [`Backend`]'s array products `mulN`, the `N`-word product as
+/// `2N` words for [`Dispatch::mul_fixed`] (N = 1..=9, 16), by default
+/// through [`Backend::fixed_arrays`].
+macro_rules! array_products {
+    ($($name:ident $n:literal),*) => {$(
+        #[doc = concat!("The ", $n, "-word product as an array (by default through [`Backend::fixed_arrays`]).")]
+        #[inline(always)]
+        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            let mut c = [0u64; 2 * $n];
+            let done = self.fixed_arrays(&mut c, a, b);
+            debug_assert!(done, "every fixed size has a kernel");
+            c
+        }
+    )*};
+}
+
+/// One `gf2x` backend, implemented by one type in each backend file
+/// (`portable::Portable`, `clmul::Pclmulqdq`, `vpclmul::Vpclmulqdq`,
+/// `ymm::VpclmulqdqYmm`): its word product, fixed kernels, square, FFT
+/// kernels and the costs its size plan is computed from. The algorithms
+/// above the fixed kernels (`plan.rs`, `fft.rs`) are written once over it,
+/// and a [`Dispatch`] holds exactly one backend's value.
+///
+/// Every method runs in constant time for given operand lengths.
+pub(crate) trait Backend: Copy {
+    /// The capability token that proves the backend's instructions (`()`
+    /// for the portable backend).
+    type Token: Copy;
+    /// The backend's additive-FFT kernels (`fft/`).
+    type Fft: fft::FftKernel;
+    /// `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq` or `portable`.
+    const NAME: &'static str;
+    /// What the backend's size plan is computed from.
+    const COSTS: Costs;
+    /// The backend on its token.
+    fn new(token: Self::Token) -> Self;
+    /// The 128-bit carry-less product of `a` and `b`.
+    fn clmul64(self, a: u64, b: u64) -> u128;
+    /// `out = a·b` if `a.len() == b.len()` has a fixed kernel (every size up
+    /// to [`BASE_MAX`], and possibly larger ones); false otherwise.
+    /// `out.len() == 2·a.len()`.
+    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool;
+    /// [`Backend::fixed`] for the array products below, where the product
+    /// is returned by value rather than chained through memory (a backend
+    /// may choose other kernels there).
+    #[inline(always)]
+    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        self.fixed(out, a, b)
+    }
+    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+    /// `out = a²` for any length, `out.len() == 2·a.len()` (linear time).
+    fn square(self, out: &mut [u64], a: &[u64]);
+    /// The backend's FFT kernels, on the same token.
+    fn fft(self) -> Self::Fft;
+}
 
 /// A chosen `gf2x` backend: every operation of this module with the
 /// dispatch done once.
 ///
-/// Holding a value proves the CPU supports its backend; [`Backend::best`]
-/// chooses the fastest usable one.
+/// Holding a value proves the CPU supports its backend; [`Dispatch::best`]
+/// chooses the fastest usable one, [`Dispatch::all`] lists every usable one
+/// (for differential tests and benchmarks), and the constructors named
+/// after a backend give that one if the CPU and the `FIELDWORK_MAX_ISA` cap
+/// allow it.
 ///
 /// ```
-/// use fieldwork::gf2x::Backend;
+/// use fieldwork::gf2x::Dispatch;
 ///
-/// let m = Backend::best();
+/// let m = Dispatch::best();
 /// // (x + 1)^8 = x^8 + 1 over GF(2) (the Frobenius map is linear).
 /// let mut p = 1u64;
 /// for _ in 0..8 {
@@ -336,116 +407,111 @@ fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul
 /// }
 /// assert_eq!(p, (1 << 8) | 1);
 /// println!("gf2x backend: {}", m.name());
+/// // Every backend computes the same product.
+/// assert!(Dispatch::all().all(|d| d.clmul64(0b11, 0b11) == 0b101));
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Backend(BackendKind);
+pub struct Dispatch(Kind);
 
 #[derive(Clone, Copy, Debug)]
-enum BackendKind {
+enum Kind {
     #[cfg(target_arch = "x86_64")]
-    Vpclmulqdq(cpu::Avx512Clmul),
+    Vpclmulqdq(vpclmul::Vpclmulqdq),
     #[cfg(target_arch = "x86_64")]
-    VpclmulqdqYmm(cpu::Avx2Clmul),
+    VpclmulqdqYmm(ymm::VpclmulqdqYmm),
     #[cfg(target_arch = "x86_64")]
-    Pclmulqdq(cpu::Clmul),
-    Portable,
+    Pclmulqdq(clmul::Pclmulqdq),
+    Portable(portable::Portable),
 }
 
-impl Backend {
+/// `$body` with `$k` bound to the backend value `$dispatch` holds: one arm
+/// per backend, each compiled for its backend's type.
+macro_rules! on_backend {
+    ($dispatch:expr, $k:ident => $body:expr) => {
+        match $dispatch.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Vpclmulqdq($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmm($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Pclmulqdq($k) => $body,
+            Kind::Portable($k) => $body,
+        }
+    };
+}
+
+fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+
+/// [`Dispatch`]'s constructor `$name` of the x86-64 backend `$backend`
+/// (variant `$variant`): the backend if its token is usable (always `None`
+/// on other targets).
+macro_rules! x86_constructors {
+    ($($(#[$doc:meta])* $name:ident: $variant:ident($backend:ty);)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name() -> Option<Dispatch> {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = <<$backend as Backend>::Token>::get() {
+                return Some(Dispatch(Kind::$variant(<$backend>::new(t))));
+            }
+            None
+        }
+    )*};
+}
+
+impl Dispatch {
     /// The fastest backend usable on this CPU under the cap.
     ///
     /// # Panics
     ///
     /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
     #[inline]
-    pub fn best() -> Backend {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return Backend(BackendKind::Vpclmulqdq(t));
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Backend(BackendKind::VpclmulqdqYmm(t));
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Backend(BackendKind::Pclmulqdq(t));
-        }
-        Backend(BackendKind::Portable)
+    pub fn best() -> Dispatch {
+        Dispatch::vpclmulqdq()
+            .or_else(Dispatch::vpclmulqdq_ymm)
+            .or_else(Dispatch::pclmulqdq)
+            .unwrap_or_else(Dispatch::portable)
     }
 
-    /// The portable, constant-time backend (always available).
-    #[doc(hidden)]
-    pub fn portable() -> Backend {
-        Backend(BackendKind::Portable)
+    /// The portable, constant-time backend (always available): plain Rust,
+    /// 25 masked integer multiplications a word product.
+    #[inline]
+    pub fn portable() -> Dispatch {
+        Dispatch(Kind::Portable(portable::Portable::new(())))
     }
 
-    /// The PCLMULQDQ backend, if usable.
-    #[doc(hidden)]
-    pub fn pclmulqdq() -> Option<Backend> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Some(Backend(BackendKind::Pclmulqdq(t)));
-        }
-        None
+    x86_constructors! {
+        /// The PCLMULQDQ backend (SSE4.1), if usable.
+        pclmulqdq: Pclmulqdq(clmul::Pclmulqdq);
+        /// The VPCLMULQDQ backend on zmm (AVX-512 F/BW/VL/DQ), if usable.
+        vpclmulqdq: Vpclmulqdq(vpclmul::Vpclmulqdq);
+        /// The VPCLMULQDQ backend on ymm (AVX2; for CPUs without AVX-512),
+        /// if usable.
+        vpclmulqdq_ymm: VpclmulqdqYmm(ymm::VpclmulqdqYmm);
     }
 
-    /// The VPCLMULQDQ (AVX-512) backend, if usable.
-    #[doc(hidden)]
-    pub fn vpclmulqdq() -> Option<Backend> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return Some(Backend(BackendKind::Vpclmulqdq(t)));
-        }
-        None
-    }
-
-    /// The VPCLMULQDQ backend on ymm (AVX2, no AVX-512), if usable.
-    #[doc(hidden)]
-    pub fn vpclmulqdq_ymm() -> Option<Backend> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Backend(BackendKind::VpclmulqdqYmm(t)));
-        }
-        None
-    }
-
-    /// Every usable backend, best first (for tests and benchmarks).
-    #[doc(hidden)]
-    pub fn all() -> impl Iterator<Item = Backend> {
-        Backend::vpclmulqdq()
+    /// Every backend usable on this CPU under the cap, best first.
+    pub fn all() -> impl Iterator<Item = Dispatch> {
+        Dispatch::vpclmulqdq()
             .into_iter()
-            .chain(Backend::vpclmulqdq_ymm())
-            .chain(Backend::pclmulqdq())
-            .chain(core::iter::once(Backend::portable()))
+            .chain(Dispatch::vpclmulqdq_ymm())
+            .chain(Dispatch::pclmulqdq())
+            .chain(core::iter::once(Dispatch::portable()))
     }
 
     /// The backend's name: `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq` or
     /// `portable`.
     pub fn name(self) -> &'static str {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(_) => "vpclmulqdq",
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::VpclmulqdqYmm(_) => "vpclmulqdq-ymm",
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(_) => "pclmulqdq",
-            BackendKind::Portable => "portable",
+        fn name_of<B: Backend>(_: B) -> &'static str {
+            B::NAME
         }
+        on_backend!(self, k => name_of(k))
     }
 
     /// The 128-bit carry-less product of `a` and `b` (see [`clmul64`]).
     #[inline]
     pub fn clmul64(self, a: u64, b: u64) -> u128 {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => clmul::clmul64(t.clmul(), a, b),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::VpclmulqdqYmm(t) => clmul::clmul64(t.clmul(), a, b),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => clmul::clmul64(t, a, b),
-            BackendKind::Portable => portable::clmul64(a, b),
-        }
+        on_backend!(self, k => k.clmul64(a, b))
     }
 
     /// `out = a·b` (see [`mul_into`]).
@@ -464,7 +530,7 @@ impl Backend {
         self.mul_into_general(out, a, b)
     }
 
-    /// [`Backend::mul_into`] past the fixed kernels.
+    /// [`Dispatch::mul_into`] past the fixed kernels.
     #[inline(never)]
     fn mul_into_general(self, out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
@@ -525,7 +591,7 @@ impl Backend {
         self.mul_scratch_general(out, a, b, scratch)
     }
 
-    /// [`Backend::mul_into_with_scratch`] past the fixed kernels.
+    /// [`Dispatch::mul_into_with_scratch`] past the fixed kernels.
     #[inline(never)]
     fn mul_scratch_general(
         self,
@@ -535,14 +601,32 @@ impl Backend {
         scratch: &mut [u64],
     ) -> Result<(), Gf2xError> {
         check_output(out, a.len() + b.len())?;
-        let needed = mul_scratch_len(a.len(), b.len());
-        if scratch.len() < needed {
-            return Err(Gf2xError::ScratchLength {
-                needed,
-                actual: scratch.len(),
-            });
-        }
+        check_scratch(scratch, mul_scratch_len(a.len(), b.len()))?;
         self.mul_unchecked(out, a, b, scratch);
+        Ok(())
+    }
+
+    /// `out = a·b` by the additive FFT over GF(2^64) (see the `gf2x` module
+    /// docs) whatever the sizes, with caller-provided scratch of
+    /// [`fft_scratch_len`] words: never allocates. The other entry points
+    /// take the FFT only from the sizes where it beats Toom-3 on this
+    /// backend (thousands of words); this one is for testing and measuring
+    /// the transform at any size, and for callers whose sizes fill a
+    /// transform well. The result is the same product.
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2xError::OutputLength`] or [`Gf2xError::ScratchLength`].
+    pub fn mul_fft(
+        self,
+        out: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        scratch: &mut [u64],
+    ) -> Result<(), Gf2xError> {
+        check_output(out, a.len() + b.len())?;
+        check_scratch(scratch, fft_scratch_len(a.len(), b.len()))?;
+        on_backend!(self, k => fft::mul(k.fft(), out, a, b, scratch));
         Ok(())
     }
 
@@ -553,15 +637,7 @@ impl Backend {
     /// As [`square_into`].
     pub fn square_into(self, out: &mut [u64], a: &[u64]) -> Result<(), Gf2xError> {
         check_output(out, 2 * a.len())?;
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).square(out, a),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::VpclmulqdqYmm(t) => ymm::YmmKernel(t).square(out, a),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).square(out, a),
-            BackendKind::Portable => portable::PortableKernel.square(out, a),
-        }
+        on_backend!(self, k => k.square(out, a));
         Ok(())
     }
 
@@ -575,40 +651,22 @@ impl Backend {
     where
         [u64; N]: FixedWords,
     {
-        <[u64; N] as FixedWords>::mul_with(self, a, b)
+        <[u64; N] as sealed::Sealed>::mul_with(self, a, b)
     }
-}
 
-impl Backend {
     /// `out = a·b` once the lengths are checked: `out.len() == a.len() +
     /// b.len()` and `scratch.len() ≥ mul_scratch_len(..)`. The recursive
     /// layer, which tries the backend's fixed kernel first on every balanced
-    /// product ([`plan::mul_balanced`]).
+    /// product (`plan::mul_balanced`).
     fn mul_unchecked(self, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => plan::mul(vpclmul::ZmmKernel(t), out, a, b, scratch),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::VpclmulqdqYmm(t) => plan::mul(ymm::YmmKernel(t), out, a, b, scratch),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => plan::mul(clmul::ClmulKernel(t), out, a, b, scratch),
-            BackendKind::Portable => plan::mul(portable::PortableKernel, out, a, b, scratch),
-        }
+        on_backend!(self, k => plan::mul(k, out, a, b, scratch))
     }
 
     /// The fixed kernel for this balanced size, if there is one (the fast
     /// path for small products: no scratch, no recursion).
     #[inline]
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => vpclmul::ZmmKernel(t).fixed(out, a, b),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::VpclmulqdqYmm(t) => ymm::YmmKernel(t).fixed(out, a, b),
-            #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => clmul::ClmulKernel(t).fixed(out, a, b),
-            BackendKind::Portable => portable::PortableKernel.fixed(out, a, b),
-        }
+        on_backend!(self, k => k.fixed(out, a, b))
     }
 }
 
@@ -619,6 +677,17 @@ fn check_output(out: &[u64], expected: usize) -> Result<(), Gf2xError> {
         Err(Gf2xError::OutputLength {
             expected,
             actual: out.len(),
+        })
+    }
+}
+
+fn check_scratch(scratch: &[u64], needed: usize) -> Result<(), Gf2xError> {
+    if scratch.len() >= needed {
+        Ok(())
+    } else {
+        Err(Gf2xError::ScratchLength {
+            needed,
+            actual: scratch.len(),
         })
     }
 }

@@ -1,5 +1,5 @@
 //! Target features: none — Toom-Cook 3-way steps over GF(2)\[x\], generic
-//! over a backend's fixed kernels ([`Kernel`]), and the per-backend [`Plan`]
+//! over a backend's fixed kernels ([`Backend`]), and the per-backend [`Plan`]
 //! that chooses, for each balanced size, between a Karatsuba step and the two
 //! Toom-3 steps.
 //!
@@ -16,7 +16,8 @@
 //! Polynomials in Characteristic 2 and 0*, WAIFI 2007, LNCS 4547, §4) takes
 //! `X = x`; Brent, Gaudry, Thomé and Zimmermann (*Faster Multiplication in
 //! GF(2)\[x\]*, ANTS VIII 2008, §3, gf2x's `TC3` and `TC3W`) also use the
-//! word-aligned `X = x^64`. Both are here, as [`toom3`] and [`toom3w`]:
+//! word-aligned `X = x^64`. Both are here, as [`toom3`] over [`BitPoint`] and
+//! [`WordPoint`]:
 //!
 //! ```text
 //! W0 = a0·b0                                          (k × k words)
@@ -83,7 +84,7 @@
 //! So each backend has a [`Plan`]: the cheapest step for every size below
 //! [`PLAN_LEN`] by a cost model, computed at compile time by dynamic
 //! programming upwards from one word ([`Plan::new`]). A fixed kernel costs
-//! its measured time (`*_FIXED` below: ticks a call, from a batch of
+//! its measured time (the backend's `Backend::COSTS`: ticks a call, from a batch of
 //! independent products through `mul_into_with_scratch`, minus the call
 //! overhead on the PCLMULQDQ backend); a step costs its sub-products plus its
 //! linear work, `PER_WORD·n + PER_STEP` (fitted by least squares to measured
@@ -93,7 +94,7 @@
 //! [`PLAN_LEN`] words up every step is Toom-3W: by the model it is within 2 %
 //! of the best single step there on every backend. The model is within about
 //! ±10–15 % of measured products, so some sizes lose a few percent (below).
-//! When a backend's fixed kernels change, re-measure its `*_FIXED` row.
+//! When a backend's fixed kernels change, re-measure its `COSTS.fixed` row.
 //!
 //! # Measured
 //!
@@ -106,20 +107,20 @@
 //!
 //! # FFT thresholds
 //!
-//! From a backend's `FFT_MIN_*` words up, balanced products take the
+//! From a backend's `COSTS.fft_min` words up, balanced products take the
 //! additive FFT of [`super::fft`] ([`Step::Fft`]). Its cost is a step
 //! function of the size (one transform length per doubling of `4n`), so it
 //! loses just above each power of two until the Toom cost catches up; the
 //! threshold is the first size from which it wins at the top of each step
 //! and loses at most about 10 % just above a power of two (the thresholds
-//! were found by timing `Backend::mul_into_with_scratch` with every
-//! threshold disabled against the hidden `fft::mul_with`).
+//! were found by timing `Dispatch::mul_into_with_scratch` with every
+//! threshold disabled against `Dispatch::mul_fft`).
 //!
 //! Chosen: VPCLMULQDQ 11 000 (loses 1 % at 16 385), PCLMULQDQ 24 000 (loses
 //! up to 10 % from 32 769 to about 37 000), portable 6 000. Below those, the
 //! FFT also wins at the top of each of its cost steps (VPCLMULQDQ: 3 500 to
 //! 4 096 and about 5 900 to 8 192 words; portable 3 500 to 4 096): sizes
-//! from `FFT_DENSE_MIN_*` words that fill at least 85 % of their transform
+//! from `COSTS.fft_dense_min` words that fill at least 85 % of their transform
 //! (`4n ≥ 0.85·2^r`) take it too — 3 400 on VPCLMULQDQ and portable,
 //! 15 000 on PCLMULQDQ (16 384: 1.34; 12 000: 0.88).
 //!
@@ -149,7 +150,8 @@
 #![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 
-use super::formulas::{Kernel, xor_into};
+use super::formulas::{BASE_MAX, xor_into};
+use super::{Backend, Costs};
 
 /// Scratch words [`mul_balanced`] needs for `n`-word operands, whatever
 /// step the backend's plan takes at each size.
@@ -200,7 +202,7 @@ pub(crate) const fn karatsuba_scratch(n: usize, base_max: usize) -> usize {
 /// it has one for `n`, else the step the backend's plan gives for `n`
 /// (Karatsuba or one of the Toom-3 variants, [`Plan`]); the
 /// sub-products come back here.
-pub(crate) fn mul_balanced<K: Planned>(
+pub(crate) fn mul_balanced<K: Backend>(
     k: K,
     out: &mut [u64],
     a: &[u64],
@@ -213,13 +215,13 @@ pub(crate) fn mul_balanced<K: Planned>(
         return;
     }
     debug_assert!(
-        a.len() > K::BASE_MAX,
+        a.len() > BASE_MAX,
         "sizes up to BASE_MAX have fixed kernels"
     );
-    match k.plan().step(a.len()) {
+    match plan_of::<K>().step(a.len()) {
         Step::Karatsuba => karatsuba(k, out, a, b, scratch),
-        Step::Toom3 => toom3(k, out, a, b, scratch),
-        Step::Toom3Word => toom3w(k, out, a, b, scratch),
+        Step::Toom3 => toom3::<K, BitPoint>(k, out, a, b, scratch),
+        Step::Toom3Word => toom3::<K, WordPoint>(k, out, a, b, scratch),
         Step::Fft => super::fft::mul(k.fft(), out, a, b, scratch),
     }
 }
@@ -227,7 +229,7 @@ pub(crate) fn mul_balanced<K: Planned>(
 /// One balanced Karatsuba step: `out = a·b`, `a.len() == b.len() == n`,
 /// `out.len() == 2n`, `scratch.len() ≥ karatsuba_scratch(n)`; the three
 /// sub-products go through [`mul_balanced`].
-pub(crate) fn karatsuba<K: Planned>(
+pub(crate) fn karatsuba<K: Backend>(
     k: K,
     out: &mut [u64],
     a: &[u64],
@@ -237,7 +239,7 @@ pub(crate) fn karatsuba<K: Planned>(
     let n = a.len();
     debug_assert_eq!(b.len(), n);
     debug_assert_eq!(out.len(), 2 * n);
-    debug_assert!(scratch.len() >= karatsuba_scratch(n, K::BASE_MAX));
+    debug_assert!(scratch.len() >= karatsuba_scratch(n, BASE_MAX));
     let l = n - n / 2; // low part, ≥ high part
     let h = n / 2;
     let (a0, a1) = a.split_at(l);
@@ -290,7 +292,7 @@ pub(crate) const fn mul_scratch(an: usize, bn: usize, base_max: usize) -> usize 
 /// `scratch.len() ≥ mul_scratch(..)`. Unbalanced operands are cut into
 /// chunks the size of the shorter one, each a balanced product
 /// ([`mul_balanced`]).
-pub(crate) fn mul<K: Planned>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+pub(crate) fn mul<K: Backend>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
     let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let (m, n) = (a.len(), b.len());
     debug_assert_eq!(out.len(), m + n);
@@ -464,45 +466,25 @@ const fn step_scratch(n: usize, growth: usize, base_max: usize) -> usize {
     6 * k + 6 * growth + mul_balanced_scratch(k + growth, base_max)
 }
 
-/// Scratch words one [`toom3`] step needs for `n`-word operands.
+/// Scratch words one [`toom3`] step at `X = x` needs for `n`-word operands.
 #[cfg(test)]
 const fn toom3_scratch(n: usize, base_max: usize) -> usize {
     step_scratch(n, BitPoint::GROWTH, base_max)
 }
 
-/// Scratch words one [`toom3w`] step needs for `n`-word operands.
+/// Scratch words one [`toom3`] step at `X = x^64` needs for `n`-word
+/// operands.
 #[cfg(test)]
 const fn toom3w_scratch(n: usize, base_max: usize) -> usize {
     step_scratch(n, WordPoint::GROWTH, base_max)
 }
 
-/// One Toom-3 step at 0, 1, x, x + 1, ∞: `out = a·b`,
+/// One Toom-3 step at 0, 1, X, X + 1, ∞ — `X = x` with `P =`
+/// [`BitPoint`], `X = x^64` with [`WordPoint`]: `out = a·b`,
 /// `a.len() == b.len() == n ≥ 8`, `out.len() == 2n`,
-/// `scratch.len() ≥ toom3_scratch(n)`. The five sub-products go back through
-/// [`mul_balanced`].
-pub(crate) fn toom3<K: Planned>(
-    kern: K,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) {
-    toom3_step::<K, BitPoint>(kern, out, a, b, scratch);
-}
-
-/// One Toom-3 step at 0, 1, X, X + 1, ∞ with `X = x^64`: as [`toom3`], with
-/// `scratch.len() ≥ toom3w_scratch(n)`.
-pub(crate) fn toom3w<K: Planned>(
-    kern: K,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) {
-    toom3_step::<K, WordPoint>(kern, out, a, b, scratch);
-}
-
-fn toom3_step<K: Planned, P: Point>(
+/// `scratch.len() ≥ toom3_scratch(n)` (`toom3w_scratch(n)` at `X = x^64`).
+/// The five sub-products go back through [`mul_balanced`].
+fn toom3<K: Backend, P: Point>(
     kern: K,
     out: &mut [u64],
     a: &[u64],
@@ -514,7 +496,7 @@ fn toom3_step<K: Planned, P: Point>(
     debug_assert!(n >= STEP_MIN);
     debug_assert_eq!(b.len(), n);
     debug_assert_eq!(out.len(), 2 * n);
-    debug_assert!(scratch.len() >= step_scratch(n, g, K::BASE_MAX));
+    debug_assert!(scratch.len() >= step_scratch(n, g, BASE_MAX));
     let k = n.div_ceil(3);
     debug_assert!(1 <= n - 2 * k && n - 2 * k <= k);
     let (a0, a12) = a.split_at(k);
@@ -623,9 +605,9 @@ fn interpolate<P: Point>(out: &mut [u64], wx: &mut [u64], wy: &mut [u64], k: usi
 pub(crate) enum Step {
     /// One Karatsuba step ([`karatsuba`]).
     Karatsuba,
-    /// Toom-3 at 0, 1, x, x + 1, ∞ ([`toom3`]).
+    /// Toom-3 at 0, 1, x, x + 1, ∞ ([`toom3`] over [`BitPoint`]).
     Toom3,
-    /// Toom-3 at 0, 1, X, X + 1, ∞, X = x^64 ([`toom3w`]).
+    /// Toom-3 at 0, 1, X, X + 1, ∞, X = x^64 ([`toom3`] over [`WordPoint`]).
     Toom3Word,
     /// The additive FFT ([`super::fft`]), from the plan's
     /// [`Plan::fft_min`] words up.
@@ -679,8 +661,9 @@ impl Plan {
     /// computed by the compiler.
     /// From `fft_min` words up every balanced product takes the FFT, and
     /// from `fft_dense_min` those that fill their transform well
-    /// (thresholds measured, see `FFT_MIN_*`).
-    pub(crate) const fn new(fixed: &[u32; 33], fft_min: usize, fft_dense_min: usize) -> Plan {
+    /// (thresholds measured, see the module docs).
+    pub(crate) const fn new(costs: &Costs) -> Plan {
+        let fixed = &costs.fixed;
         let mut cost = [0u64; PLAN_LEN];
         let mut plan = [0u8; PLAN_LEN / 4];
         let mut n = 1;
@@ -715,8 +698,8 @@ impl Plan {
         }
         Plan {
             steps: plan,
-            fft_min,
-            fft_dense_min,
+            fft_min: costs.fft_min,
+            fft_dense_min: costs.fft_dense_min,
         }
     }
 
@@ -741,146 +724,32 @@ impl Plan {
     }
 }
 
-/// A kernel with a plan: the backend's [`Plan`], built once at compile time.
-pub(crate) trait Planned: Kernel {
-    /// The backend's FFT kernels.
-    type Fft: super::fft::FftKernel;
-    /// The plan for this backend.
-    fn plan(self) -> &'static Plan;
-    /// The backend's FFT kernels (same capability token).
-    fn fft(self) -> Self::Fft;
+/// A backend's [`Plan`], computed by the compiler from its
+/// [`Backend::COSTS`] (one constant per backend type).
+struct PlanOf<B>(core::marker::PhantomData<B>);
+
+impl<B: Backend> PlanOf<B> {
+    const PLAN: Plan = {
+        assert!(B::COSTS.fft_min >= FFT_MIN_ANY && B::COSTS.fft_dense_min >= FFT_MIN_ANY);
+        Plan::new(&B::COSTS)
+    };
 }
 
-/// FFT thresholds (balanced words) per backend: from these sizes up the
-/// additive FFT of [`super::fft`] beats the Toom/Karatsuba plan. Chosen by
-/// measurement, see the table "FFT thresholds" in the module docs.
-const FFT_MIN_PORTABLE: usize = 6_000;
-/// See [`FFT_MIN_PORTABLE`].
-#[cfg(target_arch = "x86_64")]
-const FFT_MIN_CLMUL: usize = 24_000;
-/// See [`FFT_MIN_PORTABLE`].
-#[cfg(target_arch = "x86_64")]
-const FFT_MIN_ZMM: usize = 11_000;
-/// See [`FFT_MIN_PORTABLE`].
-#[cfg(target_arch = "x86_64")]
-const FFT_MIN_YMM: usize = 22_000;
-/// From these sizes, products that fill at least 85 % of their transform
-/// (`fft_dense`) take the FFT too (the tops of the FFT's cost steps).
-const FFT_DENSE_MIN_PORTABLE: usize = 3_400;
-/// See [`FFT_DENSE_MIN_PORTABLE`].
-#[cfg(target_arch = "x86_64")]
-const FFT_DENSE_MIN_CLMUL: usize = 15_000;
-/// See [`FFT_DENSE_MIN_PORTABLE`].
-#[cfg(target_arch = "x86_64")]
-const FFT_DENSE_MIN_ZMM: usize = 3_400;
-/// See [`FFT_DENSE_MIN_PORTABLE`].
-#[cfg(target_arch = "x86_64")]
-const FFT_DENSE_MIN_YMM: usize = 3_400;
-/// The smallest size any backend sends to the FFT: from here up the
-/// scratch bound covers it.
+/// The plan of the backend `B`.
+#[inline]
+pub(crate) fn plan_of<B: Backend>() -> &'static Plan {
+    &PlanOf::<B>::PLAN
+}
+
+/// The smallest size any backend sends to the FFT (each backend's
+/// thresholds are checked against it when its plan is built): from here up
+/// the scratch bound covers it.
 pub(crate) const FFT_MIN_ANY: usize = 3_400;
-const _: () = assert!(FFT_MIN_ANY <= FFT_MIN_PORTABLE && FFT_MIN_ANY <= FFT_DENSE_MIN_PORTABLE);
-#[cfg(target_arch = "x86_64")]
-const _: () = assert!(
-    FFT_MIN_ANY <= FFT_MIN_CLMUL
-        && FFT_MIN_ANY <= FFT_MIN_ZMM
-        && FFT_MIN_ANY <= FFT_DENSE_MIN_CLMUL
-        && FFT_MIN_ANY <= FFT_DENSE_MIN_ZMM
-        && FFT_MIN_ANY <= FFT_MIN_YMM
-        && FFT_MIN_ANY <= FFT_DENSE_MIN_YMM
-);
-
-/// Measured fixed-kernel costs (ticks a call, sizes 0..=32; 0 = no fixed
-/// kernel; measured on the machine of the module docs), see the module
-/// docs.
-const PORTABLE_FIXED: [u32; 33] = [
-    0, 48, 109, 210, 347, 523, 698, 890, 1037, 2318, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0,
-];
-static PORTABLE_PLAN: Plan = Plan::new(&PORTABLE_FIXED, FFT_MIN_PORTABLE, FFT_DENSE_MIN_PORTABLE);
-
-impl Planned for super::portable::PortableKernel {
-    type Fft = super::fft::portable::PortableFft;
-    fn plan(self) -> &'static Plan {
-        &PORTABLE_PLAN
-    }
-    fn fft(self) -> Self::Fft {
-        super::fft::portable::PortableFft
-    }
-}
-
-/// As measured less 15 ticks of call overhead: in the recursion the small
-/// kernels cost that much less than through the public entry point.
-#[cfg(target_arch = "x86_64")]
-const CLMUL_FIXED: [u32; 33] = [
-    0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0,
-];
-#[cfg(target_arch = "x86_64")]
-static CLMUL_PLAN: Plan = Plan::new(&CLMUL_FIXED, FFT_MIN_CLMUL, FFT_DENSE_MIN_CLMUL);
-
-#[cfg(target_arch = "x86_64")]
-impl Planned for super::clmul::ClmulKernel {
-    type Fft = super::fft::clmul::ClmulFft;
-    fn plan(self) -> &'static Plan {
-        &CLMUL_PLAN
-    }
-    fn fft(self) -> Self::Fft {
-        super::fft::clmul::ClmulFft(self.0)
-    }
-}
-
-/// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between cost
-/// as the next limb count. 25–32 words: 255 ticks (peer-bench, 32 words)
-/// since each limb count has its own non-inlined kernel; they
-/// measured 327 while the four were inlined into one function.
-#[cfg(target_arch = "x86_64")]
-const ZMM_FIXED: [u32; 33] = [
-    0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158, 159,
-    159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
-];
-#[cfg(target_arch = "x86_64")]
-static ZMM_PLAN: Plan = Plan::new(&ZMM_FIXED, FFT_MIN_ZMM, FFT_DENSE_MIN_ZMM);
-
-#[cfg(target_arch = "x86_64")]
-impl Planned for super::vpclmul::ZmmKernel {
-    type Fft = super::fft::vpclmul::ZmmFft;
-    fn plan(self) -> &'static Plan {
-        &ZMM_PLAN
-    }
-    fn fft(self) -> Self::Fft {
-        super::fft::vpclmul::ZmmFft(self.0)
-    }
-}
-
-/// The ymm backend's fixed kernels (`ymm.rs`), measured on Zen 3
-/// (independent products through `mul_into_with_scratch`,
-/// less 15 ticks of call overhead as for PCLMULQDQ): 1–5 words xmm lanes,
-/// 6–8 two 4-word limbs, 9–12 three, 13–16 four, … 29–32 eight; sizes in
-/// between cost as the next limb count.
-#[cfg(target_arch = "x86_64")]
-const YMM_FIXED: [u32; 33] = [
-    0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225, 225,
-    322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
-];
-#[cfg(target_arch = "x86_64")]
-static YMM_PLAN: Plan = Plan::new(&YMM_FIXED, FFT_MIN_YMM, FFT_DENSE_MIN_YMM);
-
-#[cfg(target_arch = "x86_64")]
-impl Planned for super::ymm::YmmKernel {
-    type Fft = super::fft::ymm::YmmFft;
-    fn plan(self) -> &'static Plan {
-        &YMM_PLAN
-    }
-    fn fft(self) -> Self::Fft {
-        super::fft::ymm::YmmFft(self.0)
-    }
-}
 
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::portable::PortableKernel;
+    use super::super::portable::Portable;
     use super::*;
     use crate::test_util::{mul_bitwise, words};
     use std::{vec, vec::Vec};
@@ -987,36 +856,36 @@ mod tests {
         check_eval_and_shifts::<WordPoint>();
     }
 
-    const BASE: usize = <PortableKernel as Kernel>::BASE_MAX;
+    const BASE: usize = BASE_MAX;
 
     /// Both Toom-3 steps on `n`-word operands with the kernel `kern`
     /// (sub-products by its plan), against `want`.
-    fn check_steps<K: Planned>(kern: K, a: &[u64], b: &[u64], want: &[u64]) {
+    fn check_steps<K: Backend>(kern: K, a: &[u64], b: &[u64], want: &[u64]) {
         let n = a.len();
         let mut out = vec![0xa5a5u64; 2 * n];
         let mut scratch = vec![!0u64; toom3_scratch(n, BASE)];
-        toom3(kern, &mut out, a, b, &mut scratch);
+        toom3::<K, BitPoint>(kern, &mut out, a, b, &mut scratch);
         assert!(out == want, "toom3, {n} words");
         let mut out = vec![0x5a5au64; 2 * n];
         let mut scratch = vec![!0u64; toom3w_scratch(n, BASE)];
-        toom3w(kern, &mut out, a, b, &mut scratch);
+        toom3::<K, WordPoint>(kern, &mut out, a, b, &mut scratch);
         assert!(out == want, "toom3w, {n} words");
     }
 
     /// Every backend's kernel the CPU has.
     fn for_each_kernel(mut f: impl FnMut(&dyn Fn(&[u64], &[u64], &[u64]))) {
-        f(&|a, b, w| check_steps(PortableKernel, a, b, w));
+        f(&|a, b, w| check_steps(Portable, a, b, w));
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = crate::cpu::Clmul::get() {
-            f(&|a, b, w| check_steps(super::super::clmul::ClmulKernel(t), a, b, w));
+            f(&|a, b, w| check_steps(super::super::clmul::Pclmulqdq(t), a, b, w));
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = crate::cpu::Avx512Clmul::get() {
-            f(&|a, b, w| check_steps(super::super::vpclmul::ZmmKernel(t), a, b, w));
+            f(&|a, b, w| check_steps(super::super::vpclmul::Vpclmulqdq(t), a, b, w));
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = crate::cpu::Avx2Clmul::get() {
-            f(&|a, b, w| check_steps(super::super::ymm::YmmKernel(t), a, b, w));
+            f(&|a, b, w| check_steps(super::super::ymm::VpclmulqdqYmm(t), a, b, w));
         }
     }
 
@@ -1056,7 +925,7 @@ mod tests {
     #[test]
     fn steps_agree_with_karatsuba_at_larger_sizes() {
         let mut s = 0x700f_0003;
-        let k = PortableKernel;
+        let k = Portable;
         for n in [299, 300, 301, 1001] {
             let (a, b) = (words(&mut s, n), words(&mut s, n));
             let mut want = vec![0u64; 2 * n];
@@ -1107,25 +976,26 @@ mod tests {
     #[test]
     fn plans_are_sane() {
         // The dense window below the plain FFT threshold.
-        assert_eq!(PORTABLE_PLAN.step(4096), Step::Fft);
-        assert_eq!(PORTABLE_PLAN.step(3500), Step::Fft);
-        assert_ne!(PORTABLE_PLAN.step(4097), Step::Fft);
-        assert_ne!(PORTABLE_PLAN.step(3000), Step::Fft);
-        check_plan(&PORTABLE_PLAN);
+        assert_eq!(plan_of::<Portable>().step(4096), Step::Fft);
+        assert_eq!(plan_of::<Portable>().step(3500), Step::Fft);
+        assert_ne!(plan_of::<Portable>().step(4097), Step::Fft);
+        assert_ne!(plan_of::<Portable>().step(3000), Step::Fft);
+        check_plan(plan_of::<Portable>());
         #[cfg(target_arch = "x86_64")]
-        check_plan(&CLMUL_PLAN);
+        check_plan(plan_of::<super::super::clmul::Pclmulqdq>());
         #[cfg(target_arch = "x86_64")]
-        check_plan(&ZMM_PLAN);
+        check_plan(plan_of::<super::super::vpclmul::Vpclmulqdq>());
         #[cfg(target_arch = "x86_64")]
-        check_plan(&YMM_PLAN);
+        check_plan(plan_of::<super::super::ymm::VpclmulqdqYmm>());
         // The ymm plan's dense windows below its plain threshold.
         #[cfg(target_arch = "x86_64")]
         {
-            assert_eq!(YMM_PLAN.step(4096), Step::Fft);
-            assert_eq!(YMM_PLAN.step(8192), Step::Fft);
-            assert_ne!(YMM_PLAN.step(4097), Step::Fft);
-            assert_ne!(YMM_PLAN.step(16_385), Step::Fft);
-            assert_eq!(YMM_PLAN.step(22_000), Step::Fft);
+            let ymm = plan_of::<super::super::ymm::VpclmulqdqYmm>();
+            assert_eq!(ymm.step(4096), Step::Fft);
+            assert_eq!(ymm.step(8192), Step::Fft);
+            assert_ne!(ymm.step(4097), Step::Fft);
+            assert_ne!(ymm.step(16_385), Step::Fft);
+            assert_eq!(ymm.step(22_000), Step::Fft);
         }
     }
 }

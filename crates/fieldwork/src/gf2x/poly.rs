@@ -52,9 +52,10 @@
 //!
 //! # Choosing the block width
 //!
-//! Chosen by timing the hidden `checked_divrem_with_block` at each width
-//! and shape (quotient words qn, divisor words dn) on the PCLMULQDQ backend
-//! of an Intel Xeon (family 6 model 207):
+//! Chosen by timing the division with each width forced
+//! (`checked_divrem_with_block`, a test-only method) and shape (quotient
+//! words qn, divisor words dn) on the PCLMULQDQ backend of an Intel Xeon
+//! (family 6 model 207):
 //!
 //! - w = 1 wins while the work is small: below dn = 16, below qn = 4, or
 //!   below qn·dn ≈ 1024, where the fixed cost of the inverse and the block
@@ -107,7 +108,7 @@ use core::ops::{
 };
 use core::str::FromStr;
 
-use super::{Backend, mul_scratch_len};
+use super::{Dispatch, mul_scratch_len};
 
 /// Divisor words from which division uses blocks of several quotient words.
 const BLOCKED_MIN_DIVISOR_WORDS: usize = 16;
@@ -252,14 +253,14 @@ fn shr_words(words: &[u64], shift: usize) -> Vec<u64> {
 /// 8 KiB stack buffer on every call, a fixed cost that dominated the
 /// quotient blocks of small divisions when measured.
 struct Multiplier {
-    backend: Backend,
+    backend: Dispatch,
     scratch: Vec<u64>,
 }
 
 impl Multiplier {
     fn new() -> Multiplier {
         Multiplier {
-            backend: Backend::best(),
+            backend: Dispatch::best(),
             scratch: Vec::new(),
         }
     }
@@ -803,10 +804,10 @@ impl Gf2Poly {
 
     /// [`Gf2Poly::checked_divrem`] with quotient blocks of at most
     /// `block_words` words: 1 forces the schoolbook loop, larger values the
-    /// Newton path (clamped to the quotient and divisor sizes). For tests and
-    /// benchmarks of the two paths.
-    #[doc(hidden)]
-    pub fn checked_divrem_with_block(
+    /// Newton path (clamped to the quotient and divisor sizes). For the
+    /// tests of the two paths.
+    #[cfg(test)]
+    fn checked_divrem_with_block(
         &self,
         d: &Gf2Poly,
         block_words: usize,
@@ -1337,82 +1338,168 @@ borrowed_binop!(Mul, mul, MulAssign, mul_assign, |a, b| Gf2Poly {
     words: Multiplier::new().mul(&a.words, &b.words),
 });
 
-// Division by zero panics in the operators, as for the integers; the
-// checked methods return `None` instead.
-borrowed_binop!(
-    Div,
-    div,
-    DivAssign,
-    div_assign,
-    |a, b| match a.checked_divrem(b) {
-        Some((q, _)) => q,
+/// `a.checked_divrem(b)`; panics if `b` is zero, as the integers' operators
+/// do (documented; the checked methods return `None` instead), with
+/// "Gf2Poly: `what` the zero polynomial".
+fn divrem_or_panic(a: &Gf2Poly, b: &Gf2Poly, what: &str) -> (Gf2Poly, Gf2Poly) {
+    match a.checked_divrem(b) {
+        Some(qr) => qr,
         #[allow(
             clippy::panic,
             reason = "division by the zero polynomial panics in the operators, as for the integers (documented); the checked methods return None"
         )]
-        None => panic!("Gf2Poly: division by the zero polynomial"),
+        None => panic!("Gf2Poly: {what} the zero polynomial"),
     }
+}
+
+borrowed_binop!(Div, div, DivAssign, div_assign, |a, b| {
+    divrem_or_panic(a, b, "division by").0
+});
+
+borrowed_binop!(Rem, rem, RemAssign, rem_assign, |a, b| {
+    divrem_or_panic(a, b, "remainder modulo").1
+});
+
+/// `$Op` (on a reference and by value) and `$OpAssign` by `n`, through
+/// `$words`.
+macro_rules! shift_ops {
+    ($Op:ident $op:ident, $OpAssign:ident $op_assign:ident, $words:ident, $doc:literal) => {
+        impl $Op<usize> for &Gf2Poly {
+            type Output = Gf2Poly;
+            #[doc = $doc]
+            fn $op(self, n: usize) -> Gf2Poly {
+                Gf2Poly {
+                    words: $words(&self.words, n),
+                }
+            }
+        }
+
+        impl $Op<usize> for Gf2Poly {
+            type Output = Gf2Poly;
+            #[doc = $doc]
+            fn $op(self, n: usize) -> Gf2Poly {
+                (&self).$op(n)
+            }
+        }
+
+        impl $OpAssign<usize> for Gf2Poly {
+            fn $op_assign(&mut self, n: usize) {
+                self.words = $words(&self.words, n);
+            }
+        }
+    };
+}
+
+shift_ops!(Shl shl, ShlAssign shl_assign, shl_words, "Multiplication by x^n.");
+shift_ops!(
+    Shr shr,
+    ShrAssign shr_assign,
+    shr_words,
+    "The quotient by x^n: the n lowest coefficients are dropped."
 );
 
-borrowed_binop!(
-    Rem,
-    rem,
-    RemAssign,
-    rem_assign,
-    |a, b| match a.checked_divrem(b) {
-        Some((_, r)) => r,
-        #[allow(
-            clippy::panic,
-            reason = "division by the zero polynomial panics in the operators, as for the integers (documented); the checked methods return None"
-        )]
-        None => panic!("Gf2Poly: remainder modulo the zero polynomial"),
-    }
-);
+#[cfg(test)]
+mod tests {
+    //! The two division paths (schoolbook, Newton in quotient blocks) and a
+    //! random block width against [`Gf2Poly::checked_divrem`], on the
+    //! division tests' shapes of inputs (`tests/gf2x_poly.rs` checks the
+    //! public results against the definition).
+    use super::*;
+    use crate::test_util::splitmix64;
 
-impl Shl<usize> for &Gf2Poly {
-    type Output = Gf2Poly;
-    /// Multiplication by x^n.
-    fn shl(self, n: usize) -> Gf2Poly {
-        Gf2Poly {
-            words: shl_words(&self.words, n),
+    /// A value with a random number of random bits set (as the integration
+    /// tests' `Rng::next_u64_shaped`).
+    fn shaped(s: &mut u64) -> u64 {
+        let x = splitmix64(s);
+        match splitmix64(s) % 8 {
+            0 => x & splitmix64(s) & splitmix64(s),
+            1 => x | splitmix64(s) | splitmix64(s),
+            2 => 1u64 << (x % 64),
+            3 => !(1u64 << (x % 64)),
+            4 => x >> (splitmix64(s) % 64),
+            _ => x,
         }
     }
-}
 
-impl Shl<usize> for Gf2Poly {
-    type Output = Gf2Poly;
-    /// Multiplication by x^n.
-    fn shl(self, n: usize) -> Gf2Poly {
-        &self << n
+    fn random_poly(s: &mut u64, words: usize) -> Gf2Poly {
+        Gf2Poly::from_words((0..words).map(|_| shaped(s)).collect())
     }
-}
 
-impl ShlAssign<usize> for Gf2Poly {
-    fn shl_assign(&mut self, n: usize) {
-        self.words = shl_words(&self.words, n);
+    fn random_of_degree(s: &mut u64, deg: usize) -> Gf2Poly {
+        let mut p = random_poly(s, deg / 64 + 1);
+        for i in deg + 1..64 * (deg / 64 + 1) {
+            p.set_coeff(i, false);
+        }
+        p.set_coeff(deg, true);
+        p
     }
-}
 
-impl Shr<usize> for &Gf2Poly {
-    type Output = Gf2Poly;
-    /// The quotient by x^n: the n lowest coefficients are dropped.
-    fn shr(self, n: usize) -> Gf2Poly {
-        Gf2Poly {
-            words: shr_words(&self.words, n),
+    /// Block width 1 (schoolbook), unlimited (Newton) and a random one give
+    /// `checked_divrem`'s quotient and remainder.
+    fn check_paths(s: &mut u64, a: &Gf2Poly, d: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
+        let want = a.checked_divrem(d).expect("non-zero divisor");
+        let random = (splitmix64(s) % 48) as usize + 1;
+        for block in [1, usize::MAX, random] {
+            let got = a.checked_divrem_with_block(d, block);
+            assert!(
+                got.as_ref() == Some(&want),
+                "{block}-word blocks, a = {a:?}, d = {d:?}"
+            );
+        }
+        want
+    }
+
+    #[test]
+    fn paths_agree_small_and_medium() {
+        let mut s = 0x5eed_9017_0003;
+        for an in 0..=40 {
+            for dn in [1usize, 2, 3, 5, 8, 13, 14, 15, 16, 20, 27, 40] {
+                let a = random_poly(&mut s, an);
+                let d = random_poly(&mut s, dn) + Gf2Poly::one();
+                check_paths(&mut s, &a, &d);
+            }
+        }
+        for deg in (0..=70).chain([127, 128, 129, 191, 192]) {
+            let d = random_of_degree(&mut s, deg);
+            for an in [0usize, 1, 2, 5, 20] {
+                let a = random_poly(&mut s, an);
+                check_paths(&mut s, &a, &d);
+            }
         }
     }
-}
 
-impl Shr<usize> for Gf2Poly {
-    type Output = Gf2Poly;
-    /// The quotient by x^n: the n lowest coefficients are dropped.
-    fn shr(self, n: usize) -> Gf2Poly {
-        &self >> n
+    #[test]
+    fn paths_agree_on_exact_division_and_zero() {
+        let mut s = 0x5eed_9017_0004;
+        let a = random_poly(&mut s, 9);
+        let b = random_poly(&mut s, 30) + Gf2Poly::one();
+        let c = random_poly(&mut s, 25) + Gf2Poly::one();
+        let bc = &b * &c;
+        assert_eq!(check_paths(&mut s, &bc, &c), (b.clone(), Gf2Poly::zero()));
+        assert_eq!(check_paths(&mut s, &bc, &b), (c, Gf2Poly::zero()));
+        assert_eq!(a.checked_divrem_with_block(&Gf2Poly::zero(), 1), None);
     }
-}
 
-impl ShrAssign<usize> for Gf2Poly {
-    fn shr_assign(&mut self, n: usize) {
-        self.words = shr_words(&self.words, n);
+    #[test]
+    fn paths_agree_at_large_sizes() {
+        let mut s = 0x5eed_9017_0005;
+        for (an, dn) in [
+            (4000, 2000),
+            (2000, 1000),
+            (2100, 2000),
+            (2000, 30),
+            (2000, 300),
+            (2001, 1999),
+            (130, 64),
+        ] {
+            let a = random_poly(&mut s, an);
+            let d = random_poly(&mut s, dn) + Gf2Poly::one();
+            check_paths(&mut s, &a, &d);
+        }
+        let b = Gf2Poly::from_words((0..1200).map(|_| splitmix64(&mut s)).collect());
+        let c = Gf2Poly::from_words((0..900).map(|_| splitmix64(&mut s)).collect());
+        let (q, r) = check_paths(&mut s, &(&b * &c), &c);
+        assert_eq!(q, b);
+        assert!(r.is_zero());
     }
 }

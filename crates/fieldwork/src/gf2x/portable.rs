@@ -75,7 +75,8 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
     r
 }
 
-use super::formulas::{self, DigitMul, Kernel};
+use super::formulas::{self, DigitMul};
+use super::{Backend, Costs};
 
 /// The portable word multiplier.
 #[derive(Clone, Copy, Debug)]
@@ -128,18 +129,58 @@ macro_rules! inline_fixed {
 
 inline_fixed!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
 
-/// The portable base case and squaring, for the recursive algorithms.
+/// The portable backend (see [`Backend`]): plain Rust, constant time, every
+/// target.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PortableKernel;
+pub(crate) struct Portable;
 
-impl Kernel for PortableKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+/// The array products: the formulas on `u64` words, returned by value.
+macro_rules! array_products {
+    ($($name:ident $n:literal),*) => {$(
+        #[inline(always)]
+        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+            formulas::$name(PortableWord, a, b)
+        }
+    )*};
+}
+
+impl Backend for Portable {
+    const NAME: &'static str = "portable";
+    /// Measured fixed-kernel costs (see `plan.rs`); the FFT from 6 000
+    /// words, and from 3 400 where it fills its transform.
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 48, 109, 210, 347, 523, 698, 890, 1037, 2318, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+        fft_min: 6_000,
+        fft_dense_min: 3_400,
+    };
+    type Token = ();
+    type Fft = super::fft::portable::PortableFft;
+
+    #[inline]
+    fn new((): ()) -> Portable {
+        Portable
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        clmul64(a, b)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         formulas::mul_fixed_slices(PortableWord, out, a, b)
     }
 
+    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
+
     fn square(self, out: &mut [u64], a: &[u64]) {
         formulas::square_spread(out, a);
+    }
+
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::portable::PortableFft
     }
 }

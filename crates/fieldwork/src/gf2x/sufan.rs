@@ -127,32 +127,49 @@ pub(crate) fn schoolbook<T: Digit, M: DigitMul<T>, const N: usize, const W: usiz
 // with zeros; the product of that piece alone uses the `top`-digit kernel).
 // ---------------------------------------------------------------------------
 
+/// Defines `$name` as [`kernel!`](super::formulas::kernel) does, for a
+/// formula over `$p` pieces of `$k` digits, the top one `$top ≤ $k` digits
+/// (zero-padded): the operands cut into pieces bound to the patterns `$x`
+/// and `$y` (arrays of `[T; K]`, `K = $k` a constant of the body).
+macro_rules! pieces_kernel {
+    ($(#[$attr:meta])* $name:ident, $n:literal = $p:literal x $k:literal top $top:literal,
+     |$m:ident, $x:pat_param, $y:pat_param| $body:block) => {
+        $crate::gf2x::formulas::kernel!($(#[$attr])* $name, $n, |$m, a, b| {
+            const K: usize = $k;
+            const { assert!($n == ($p - 1) * K + $top && $top <= K) };
+            let $x: [[T; K]; $p] = core::array::from_fn(|i| $crate::gf2x::sufan::part(a, i * K));
+            let $y: [[T; K]; $p] = core::array::from_fn(|i| $crate::gf2x::sufan::part(b, i * K));
+            $body
+        });
+    };
+}
+pub(crate) use pieces_kernel;
+
 /// Two-term Karatsuba over L + H digits (L ≥ H), `t = x^(64·L)`, with the
 /// refined recombination `C = t·P1 + (1 + t)·(P0 + t·P2)`, where
 /// `P0 = A0·B0`, `P2 = A1·B1`, `P1 = (A0 + A1)(B0 + B1)`.
 macro_rules! two_term_refined {
     ($name:ident, $n:literal = $l:literal + $h:literal,
      $mul_l:ident, $mul_h:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            const { assert!($l >= $h && $l + $h == $n) };
-            let (a0, a1): ([T; $l], [T; $h]) = (part(a, 0), part(a, $l));
-            let (b0, b1): ([T; $l], [T; $h]) = (part(b, 0), part(b, $l));
-            let p0 = $mul_l(m, &a0, &b0);
-            let p2 = $mul_h(m, &a1, &b1);
-            let p1 = $mul_l(m, &sum(&a0, &a1), &sum(&b0, &b1));
-            let mut c = [T::ZERO; 2 * $n];
-            add_at(&mut c, 0, &p0);
-            add_at(&mut c, $l, &p2);
-            times_one_plus(&mut c, 0, $l + 2 * $h, $l);
-            add_at(&mut c, $l, &p1);
-            c
-        }
+        $crate::gf2x::formulas::kernel!(
+            #[doc = $doc]
+            $name,
+            $n,
+            |m, a, b| {
+                const { assert!($l >= $h && $l + $h == $n) };
+                let (a0, a1): ([T; $l], [T; $h]) = (part(a, 0), part(a, $l));
+                let (b0, b1): ([T; $l], [T; $h]) = (part(b, 0), part(b, $l));
+                let p0 = $mul_l(m, &a0, &b0);
+                let p2 = $mul_h(m, &a1, &b1);
+                let p1 = $mul_l(m, &sum(&a0, &a1), &sum(&b0, &b1));
+                let mut c = [T::ZERO; 2 * $n];
+                add_at(&mut c, 0, &p0);
+                add_at(&mut c, $l, &p2);
+                times_one_plus(&mut c, 0, $l + 2 * $h, $l);
+                add_at(&mut c, $l, &p1);
+                c
+            }
+        );
     };
 }
 
@@ -164,33 +181,27 @@ pub(crate) use two_term_refined;
 macro_rules! three_term_factored {
     ($name:ident, $n:literal = 3 x $k:literal top $top:literal,
      $mul_k:ident, $mul_top:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            const K: usize = $k;
-            const { assert!($n == 2 * K + $top && $top <= K) };
-            let [a0, a1, a2]: [[T; K]; 3] = core::array::from_fn(|i| part(a, i * K));
-            let [b0, b1, b2]: [[T; K]; 3] = core::array::from_fn(|i| part(b, i * K));
-            let m0 = $mul_k(m, &a0, &b0);
-            let m1 = $mul_k(m, &a1, &b1);
-            let m2: [T; 2 * K] = part(&$mul_top(m, &part(&a2, 0), &part(&b2, 0)), 0);
-            let m01 = $mul_k(m, &sum(&a0, &a1), &sum(&b0, &b1));
-            let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
-            let m12 = $mul_k(m, &sum(&a1, &a2), &sum(&b1, &b2));
-            let mut x = [T::ZERO; 6 * K];
-            add_at(&mut x, 0, &m0);
-            add_at(&mut x, K, &m1);
-            add_at(&mut x, 2 * K, &m2);
-            let mut c = times_phi(&x, 0, 4 * K, K);
-            add_at(&mut c, K, &m01);
-            add_at(&mut c, 2 * K, &m02);
-            add_at(&mut c, 3 * K, &m12);
-            part(&c, 0)
-        }
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = 3 x $k top $top,
+            |m, [a0, a1, a2], [b0, b1, b2]| {
+                let m0 = $mul_k(m, &a0, &b0);
+                let m1 = $mul_k(m, &a1, &b1);
+                let m2: [T; 2 * K] = part(&$mul_top(m, &part(&a2, 0), &part(&b2, 0)), 0);
+                let m01 = $mul_k(m, &sum(&a0, &a1), &sum(&b0, &b1));
+                let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
+                let m12 = $mul_k(m, &sum(&a1, &a2), &sum(&b1, &b2));
+                let mut x = [T::ZERO; 6 * K];
+                add_at(&mut x, 0, &m0);
+                add_at(&mut x, K, &m1);
+                add_at(&mut x, 2 * K, &m2);
+                let mut c = times_phi(&x, 0, 4 * K, K);
+                add_at(&mut c, K, &m01);
+                add_at(&mut c, 2 * K, &m02);
+                add_at(&mut c, 3 * K, &m12);
+                part(&c, 0)
+            }
+        );
     };
 }
 

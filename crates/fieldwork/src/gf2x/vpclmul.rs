@@ -38,7 +38,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, DigitMul};
+use super::{Backend, Costs};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
     __m512i, _mm512_alignr_epi64, _mm512_clmulepi64_epi128, _mm512_loadu_si512,
@@ -51,28 +52,7 @@ use core::arch::x86_64::{
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Limb512(__m512i);
 
-impl core::ops::BitXor for Limb512 {
-    type Output = Limb512;
-    #[inline(always)]
-    fn bitxor(self, o: Limb512) -> Limb512 {
-        // SAFETY: `Limb512` values exist only inside functions compiled with
-        // AVX-512F (the backend's `#[target_feature]` entry points, reached
-        // through an `Avx512Clmul` token).
-        Limb512(unsafe { _mm512_xor_si512(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for Limb512 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Limb512) {
-        *self = *self ^ o;
-    }
-}
-
-impl Digit for Limb512 {
-    // SAFETY: every bit pattern is a valid `__m512i`.
-    const ZERO: Limb512 = Limb512(unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) });
-}
+formulas::vector_digit!(Limb512(__m512i; 8), _mm512_xor_si512);
 
 /// The 8×8-word multiplier (see the module docs).
 #[derive(Clone, Copy, Debug)]
@@ -196,44 +176,75 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
     }
 }
 
-/// The VPCLMULQDQ kernels for the recursive algorithms.
+/// The VPCLMULQDQ backend on zmm (see [`Backend`]); holding one proves the
+/// instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ZmmKernel(pub(crate) Avx512Clmul);
+pub(crate) struct Vpclmulqdq(pub(crate) Avx512Clmul);
 
-impl Kernel for ZmmKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+impl Backend for Vpclmulqdq {
+    const NAME: &'static str = "vpclmulqdq";
+    /// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between
+    /// cost as the next limb count. 25–32 words: 255 ticks (peer-bench, 32
+    /// words) since each limb count has its own non-inlined kernel; they
+    /// measured 327 while the four were inlined into one function. The FFT
+    /// from 11 000 words, and from 3 400 where it fills its transform (see
+    /// `plan.rs`).
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158,
+            159, 159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
+        ],
+        fft_min: 11_000,
+        fft_dense_min: 3_400,
+    };
+    type Token = Avx512Clmul;
+    type Fft = super::fft::vpclmul::ZmmFft;
+
+    #[inline]
+    fn new(t: Avx512Clmul) -> Vpclmulqdq {
+        Vpclmulqdq(t)
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // Where the ymm kernels are faster on this core (the table, with
         // its measurements, in `tuning.rs`).
         if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
-            return super::ymm::YmmKernel(self.0.avx2_clmul()).fixed(out, a, b);
+            return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
         }
         // SAFETY: the token proves every feature `tf::fixed` enables.
         unsafe { tf::fixed(self.0, out, a, b) }
     }
 
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves every feature `tf::square` enables.
-        unsafe { tf::square(self.0, out, a) }
-    }
-}
-
-impl ZmmKernel {
-    /// [`Kernel::fixed`] for `mul_fixed`'s arrays, where the product is
-    /// returned by value instead of chained through memory: there the
-    /// xmm lanes stay faster at 5 words on Zen 4 too (60 against 73
-    /// cycles; 6 words 90 against 56 on the ymm kernel).
-    pub(crate) fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+    /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
+    /// Zen 4 too (60 against 73 cycles; 6 words 90 against 56 on the ymm
+    /// kernel). Not inlined into the array products, which other crates
+    /// inline (as `fixed`, it keeps the `#[target_feature]` entry a direct
+    /// call).
+    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         if a.len() == 5 {
             // SAFETY: the token proves every feature `tf::fixed` enables.
             return unsafe { tf::fixed(self.0, out, a, b) };
         }
         self.fixed(out, a, b)
     }
+
+    fn square(self, out: &mut [u64], a: &[u64]) {
+        // SAFETY: the token proves every feature `tf::square` enables.
+        unsafe { tf::square(self.0, out, a) }
+    }
+
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::vpclmul::ZmmFft(self.0)
+    }
 }
 
-/// The `#[target_feature]` functions, reached only through [`ZmmKernel`].
+/// The `#[target_feature]` functions, reached only through [`Vpclmulqdq`].
 mod tf {
     use super::*;
 
@@ -279,23 +290,16 @@ mod tf {
         if a.len() != b.len() || out.len() != 2 * a.len() {
             return false;
         }
-        macro_rules! lanes {
-            ($f:ident, $k:literal) => {{
-                let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
-                    return false;
-                };
-                $f(t, x, y, o)
-            }};
-        }
+        use formulas::call_fixed as lanes;
         match a.len() {
-            1 => lanes!(lanes1, 1),
-            2 => lanes!(lanes2, 2),
-            3 => lanes!(lanes3, 3),
-            4 => lanes!(lanes4, 4),
-            5 => lanes!(lanes5, 5),
-            6 => lanes!(lanes6, 6),
-            7 => lanes!(lanes7, 7),
-            9 => lanes!(lanes9, 9),
+            1 => lanes!(lanes1(t), 1, a, b, out),
+            2 => lanes!(lanes2(t), 2, a, b, out),
+            3 => lanes!(lanes3(t), 3, a, b, out),
+            4 => lanes!(lanes4(t), 4, a, b, out),
+            5 => lanes!(lanes5(t), 5, a, b, out),
+            6 => lanes!(lanes6(t), 6, a, b, out),
+            7 => lanes!(lanes7(t), 7, a, b, out),
+            9 => lanes!(lanes9(t), 9, a, b, out),
             8 => limbs1(t, out, a, b),
             10..=16 => limbs2(t, out, a, b),
             17..=24 => limbs3(t, out, a, b),
@@ -334,50 +338,23 @@ mod tf {
                 );
             }
         }
-        super::super::clmul::ClmulKernel(t.clmul()).square(&mut out[16 * full..], &a[8 * full..]);
+        super::super::clmul::Pclmulqdq(t.clmul()).square(&mut out[16 * full..], &a[8 * full..]);
     }
 
-    /// Defines `$name`: the product of `N ≤ 8·L` words, zero-padded to `L`
-    /// limbs, by the formula `mulL` over 8-word limbs. One function per limb
-    /// count, not inlined into `fixed`: inlined together, the four shared one
-    /// frame and register allocation, and the 4-limb kernel ran 30 % slower
-    /// (252 → 327 ticks) after an unrelated change to the dispatch.
-    macro_rules! limb_products {
-        ($($name:ident $f:ident $l:literal),*) => {$(
-            #[inline(never)]
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
-            fn $name(t: Avx512Clmul, out: &mut [u64], a: &[u64], b: &[u64]) {
-                // SAFETY: compiled with AVX-512F and VPCLMULQDQ, which the
-                // token proves.
-                unsafe {
-                    let x = load_limbs::<$l>(a);
-                    let y = load_limbs::<$l>(b);
-                    let c = formulas::$f(ZmmMul(t), &x, &y);
-                    store_limbs(out, &c);
-                }
-            }
-        )*};
-    }
+    // The products of `N ≤ 8·L` words, zero-padded to `L` limbs, by the
+    // formula `mulL` over 8-word limbs.
+    formulas::limb_products!(
+        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, ZmmMul;
+        limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4
+    );
 
-    limb_products!(limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4);
-
-    /// Defines `$name`: the `N`-word product by a formula of [`formulas`] on
-    /// xmm lanes, compiled with AVX-512 (VEX/EVEX encodings, 32 vector
-    /// registers). The 1-word kernel is inlined into [`fixed`] (one call
-    /// level less: 15–17 → 11–13 ticks a chained `mul_into`, peer-bench);
-    /// the others keep their own frames.
-    macro_rules! lane_products {
-        ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
-            $(#[$inl])?
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
-            fn $name(t: Avx512Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
-                store_lanes(out, $formula(PclmulLane(t.clmul()), &to_lanes(a), &to_lanes(b)));
-            }
-        )*};
-    }
-
-    lane_products!(
+    // The `N`-word products by a formula of `formulas` on xmm lanes,
+    // compiled with AVX-512 (VEX/EVEX encodings, 32 vector registers). The
+    // 1-word kernel is inlined into `fixed` (one call level less: 15–17 →
+    // 11–13 ticks a chained `mul_into`, peer-bench); the others keep their
+    // own frames.
+    super::super::clmul::lane_products!(
+        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
         #[inline(never)] lanes2 2 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,

@@ -120,7 +120,7 @@
 //! small products are latency chains — the kernel's own chain plus the
 //! product's way through memory into the next call (stores, the caller's
 //! chaining copy, forwarded loads), which gf2x pays too. `mul_into`
-//! reaches the fixed kernels in one call (see `Backend::mul_into`).
+//! reaches the fixed kernels in one call (see `Dispatch::mul_into`).
 //!
 //! Intel (Xeon family 6 model 207 under the avx2 cap, `peer-bench
 //! --isa-rates`): `vpclmulqdq` one a cycle with a latency of 3 on xmm and
@@ -184,7 +184,8 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, Digit, DigitMul, Kernel};
+use super::formulas::{self, Digit, DigitMul};
+use super::{Backend, Costs};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
@@ -201,28 +202,7 @@ use core::arch::x86_64::{
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Limb256(__m256i);
 
-impl core::ops::BitXor for Limb256 {
-    type Output = Limb256;
-    #[inline(always)]
-    fn bitxor(self, o: Limb256) -> Limb256 {
-        // SAFETY: `Limb256` values exist only inside functions compiled with
-        // AVX2 (the backend's `#[target_feature]` entry points, reached
-        // through an `Avx2Clmul` token).
-        Limb256(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for Limb256 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Limb256) {
-        *self = *self ^ o;
-    }
-}
-
-impl Digit for Limb256 {
-    // SAFETY: every bit pattern is a valid `__m256i`.
-    const ZERO: Limb256 = Limb256(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
-}
+formulas::vector_digit!(Limb256(__m256i; 4), _mm256_xor_si256);
 
 /// The 4×4-word multiplier (see the module docs).
 #[derive(Clone, Copy, Debug)]
@@ -531,12 +511,39 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
     }
 }
 
-/// The ymm kernels for the recursive algorithms.
+/// The VPCLMULQDQ backend on ymm (see [`Backend`]); holding one proves the
+/// instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct YmmKernel(pub(crate) Avx2Clmul);
+pub(crate) struct VpclmulqdqYmm(pub(crate) Avx2Clmul);
 
-impl Kernel for YmmKernel {
-    const BASE_MAX: usize = formulas::BASE_MAX;
+impl Backend for VpclmulqdqYmm {
+    const NAME: &'static str = "vpclmulqdq-ymm";
+    /// Measured on Zen 3 (independent products through
+    /// `mul_into_with_scratch`, less 15 ticks of call overhead as for
+    /// PCLMULQDQ): 1–5 words xmm lanes, 6–8 two 4-word limbs, 9–12 three,
+    /// 13–16 four, … 29–32 eight; sizes in between cost as the next limb
+    /// count. The FFT from 22 000 words, and from 3 400 where it fills its
+    /// transform (see `plan.rs`).
+    const COSTS: Costs = Costs {
+        fixed: [
+            0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
+            225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
+        ],
+        fft_min: 22_000,
+        fft_dense_min: 3_400,
+    };
+    type Token = Avx2Clmul;
+    type Fft = super::fft::ymm::YmmFft;
+
+    #[inline]
+    fn new(t: Avx2Clmul) -> VpclmulqdqYmm {
+        VpclmulqdqYmm(t)
+    }
+
+    #[inline]
+    fn clmul64(self, a: u64, b: u64) -> u128 {
+        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
+    }
 
     fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
         // SAFETY: the token proves every feature `tf::fixed` enables.
@@ -547,9 +554,14 @@ impl Kernel for YmmKernel {
         // SAFETY: the token proves every feature `tf::square` enables.
         unsafe { tf::square(self.0, out, a) }
     }
+
+    #[inline]
+    fn fft(self) -> Self::Fft {
+        super::fft::ymm::YmmFft(self.0)
+    }
 }
 
-/// The `#[target_feature]` functions, reached only through [`YmmKernel`].
+/// The `#[target_feature]` functions, reached only through [`VpclmulqdqYmm`].
 mod tf {
     use super::*;
 
@@ -560,23 +572,16 @@ mod tf {
         if a.len() != b.len() || out.len() != 2 * a.len() {
             return false;
         }
-        macro_rules! lanes {
-            ($f:ident, $k:literal) => {{
-                let Some((x, y, o)) = formulas::fixed_arrays!($k, a, b, &mut *out) else {
-                    return false;
-                };
-                $f(t, x, y, o)
-            }};
-        }
+        use formulas::call_fixed as lanes;
         match a.len() {
             0 => {}
-            1 => lanes!(lanes1, 1),
-            2 => lanes!(lanes2, 2),
-            3 => lanes!(lanes3, 3),
-            4 => lanes!(lanes4, 4),
+            1 => lanes!(lanes1(t), 1, a, b, out),
+            2 => lanes!(lanes2(t), 2, a, b, out),
+            3 => lanes!(lanes3(t), 3, a, b, out),
+            4 => lanes!(lanes4(t), 4, a, b, out),
             5 | 6 => digits3(out, a, b),
             7 | 8 => limbs2(t, out, a, b),
-            9 => lanes!(eight_plus_one, 9),
+            9 => lanes!(eight_plus_one(t), 9, a, b, out),
             10..=12 => limbs3(t, out, a, b),
             13..=16 => limbs4(t, out, a, b),
             17..=20 => limbs5(t, out, a, b),
@@ -615,28 +620,7 @@ mod tf {
                 );
             }
         }
-        super::super::clmul::ClmulKernel(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
-    }
-
-    /// Defines `$name`: the product of `N ≤ 4·L` words, zero-padded to `L`
-    /// limbs, by the formula `mulL` over 4-word limbs. One function per limb
-    /// count, not inlined into `fixed` (as in the zmm backend: one shared
-    /// frame slowed the larger kernels).
-    macro_rules! limb_products {
-        ($($name:ident $f:ident $l:literal),*) => {$(
-            #[inline(never)]
-            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-            fn $name(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) {
-                // SAFETY: compiled with AVX2 and VPCLMULQDQ, which the
-                // token proves.
-                unsafe {
-                    let x = load_limbs::<$l>(a);
-                    let y = load_limbs::<$l>(b);
-                    let c = formulas::$f(YmmMul(t), &x, &y);
-                    store_limbs(out, &c);
-                }
-            }
-        )*};
+        super::super::clmul::Pclmulqdq(t.clmul()).square(&mut out[8 * full..], &a[4 * full..]);
     }
 
     /// The 9-word product as 8 + 1 words: with `A = A0 + a8·X`,
@@ -698,25 +682,19 @@ mod tf {
         unsafe { mul_three_digits(out, a, b) }
     }
 
-    limb_products!(
+    // The products of `N ≤ 4·L` words, zero-padded to `L` limbs, by the
+    // formula `mulL` over 4-word limbs (one function per limb count, as in
+    // the zmm backend).
+    formulas::limb_products!(
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, YmmMul;
         limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
         limbs7 mul7 7, limbs8 mul8 8
     );
 
-    /// Defines `$name`: the `N`-word product by a formula on xmm lanes,
-    /// compiled with AVX2 (VEX encodings: three-operand forms, no moves).
-    macro_rules! lane_products {
-        ($($(#[$inl:meta])? $name:ident $n:literal = $formula:path),*) => {$(
-            $(#[$inl])?
-            #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-            fn $name(t: Avx2Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                use super::super::clmul::{PclmulLane, store_lanes, to_lanes};
-                store_lanes(out, $formula(PclmulLane(t.clmul()), &to_lanes(a), &to_lanes(b)));
-            }
-        )*};
-    }
-
-    lane_products!(
+    // The `N`-word products by a formula on xmm lanes, compiled with AVX2
+    // (VEX encodings: three-operand forms, no moves).
+    super::super::clmul::lane_products!(
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
         #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
@@ -727,7 +705,7 @@ mod tf {
 /// The fixed kernels `#[inline(always)]` for another area's
 /// `#[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]`
 /// entry points (`gf2m`): the PCLMULQDQ backend's formulas on xmm lanes
-/// (VEX-encoded there). (The 4-word limb products of [`YmmKernel`] are
+/// (VEX-encoded there). (The 4-word limb products of [`VpclmulqdqYmm`] are
 /// not faster inside a field product: see `gf2m`'s module docs.)
 #[derive(Clone, Copy, Debug)]
 pub struct YmmLane(pub(crate) Avx2Clmul);
@@ -787,29 +765,7 @@ impl InlineFixed for YmmLane {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PairLane64(__m256i);
 
-impl core::ops::BitXor for PairLane64 {
-    type Output = PairLane64;
-    #[inline(always)]
-    fn bitxor(self, o: PairLane64) -> PairLane64 {
-        // SAFETY: `PairLane64` values exist only inside functions compiled
-        // with AVX2 (`gf2m`'s ymm entry points, reached through an
-        // `Avx2Clmul` token).
-        PairLane64(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXorAssign for PairLane64 {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: PairLane64) {
-        *self = *self ^ o;
-    }
-}
-
-impl Digit for PairLane64 {
-    // SAFETY: every bit pattern is a valid `__m256i`.
-    const ZERO: PairLane64 =
-        PairLane64(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
-}
+formulas::vector_digit!(PairLane64(__m256i; 4), _mm256_xor_si256);
 
 /// Two independent products per instruction: the fixed formulas on
 /// [`PairLane64`] digits, a word product being one `vpclmulqdq` (imm 0x00)

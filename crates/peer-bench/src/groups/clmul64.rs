@@ -9,7 +9,7 @@
 
 use crate::harness::{Case, Impl};
 use crate::util::Rng;
-use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::Dispatch;
 use std::hint::black_box;
 
 /// The chain's starting operands, shared by every implementation.
@@ -18,7 +18,7 @@ fn operands() -> (u64, u64) {
     (rng.next_u64(), rng.next_u64())
 }
 
-fn ours(m: Backend) -> Impl {
+fn ours(m: Dispatch) -> Impl {
     let (mut a, b) = operands();
     Impl {
         name: format!("fieldwork ({})", m.name()),
@@ -35,10 +35,10 @@ fn ours(m: Backend) -> Impl {
 
 /// The cases, after checking the peers agree with us.
 pub fn cases() -> Result<Vec<Case>, String> {
-    let best = Backend::best();
+    let best = Dispatch::best();
     let mut impls = vec![ours(best)];
     if best.name() != "portable" {
-        impls.push(ours(Backend::portable()));
+        impls.push(ours(Dispatch::portable()));
     }
     #[cfg(feature = "system-peers")]
     {
@@ -56,7 +56,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
 }
 
 #[cfg(feature = "system-peers")]
-fn check_peers(best: Backend) -> Result<(), String> {
+fn check_peers(best: Dispatch) -> Result<(), String> {
     use crate::sys::{NtlGf2x, gf2x_mul_words};
     let mut rng = Rng(7);
     for _ in 0..1000 {

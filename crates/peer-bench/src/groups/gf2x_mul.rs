@@ -3,7 +3,7 @@
 //! the previous product, so the figure is latency, as in the issue's
 //! reference table (median ticks per `gf2x_mul`, chained calls).
 //!
-//! Ours: `gf2x::Backend::mul_into_with_scratch` with the best backend (the
+//! Ours: `gf2x::Dispatch::mul_into_with_scratch` with the best backend (the
 //! reference for ratios), `mul_fixed` (the array API) where a fixed kernel
 //! exists, and the other backends (portable up to 1024 words). Peers (with `system-peers`): gf2x's
 //! `gf2x_mul` (native or Debian build, as linked), NTL's `GF2X` `mul`
@@ -11,7 +11,7 @@
 
 use crate::harness::{Case, Impl};
 use crate::util::Rng;
-use fieldwork::gf2x::{Backend, mul_scratch_len};
+use fieldwork::gf2x::{Dispatch, mul_scratch_len};
 use std::hint::black_box;
 
 /// Balanced sizes in words, then unbalanced shapes.
@@ -47,7 +47,7 @@ fn operands(an: usize, bn: usize) -> (Vec<u64>, Vec<u64>) {
     (a, b)
 }
 
-fn ours(m: Backend, an: usize, bn: usize) -> Impl {
+fn ours(m: Dispatch, an: usize, bn: usize) -> Impl {
     let (a, b) = operands(an, bn);
     let (out, scratch) = (vec![0u64; an + bn], vec![0u64; mul_scratch_len(an, bn)]);
     let mut words = crate::util::PlacedWords::new(&[&a, &b, &out, &scratch]);
@@ -73,7 +73,7 @@ fn ours(m: Backend, an: usize, bn: usize) -> Impl {
 /// returned array on the stack, and the copy's 16-byte loads straddle the
 /// kernel's stores into it (seen in the disassembly; a store-forwarding
 /// stall is the likely cost, unconfirmed without counters).
-fn ours_fixed(m: Backend, n: usize) -> Option<Impl> {
+fn ours_fixed(m: Dispatch, n: usize) -> Option<Impl> {
     macro_rules! fixed {
         ($($k:literal)*) => {
             match n {
@@ -102,7 +102,7 @@ fn ours_fixed(m: Backend, n: usize) -> Option<Impl> {
 
 /// The cases, after checking the peers agree with us.
 pub fn cases() -> Result<Vec<Case>, String> {
-    let best = Backend::best();
+    let best = Dispatch::best();
     #[cfg(feature = "system-peers")]
     check_peers(best)?;
     let shapes = BALANCED
@@ -117,7 +117,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             }
             // The other backends, for the progression (the portable one only
             // where it finishes in reasonable time).
-            for other in Backend::all().filter(|m| m.name() != best.name()) {
+            for other in Dispatch::all().filter(|m| m.name() != best.name()) {
                 if other.name() != "portable" || an.max(bn) <= 1024 {
                     impls.push(ours(other, an, bn));
                 }
@@ -141,7 +141,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
 }
 
 #[cfg(feature = "system-peers")]
-fn check_peers(best: Backend) -> Result<(), String> {
+fn check_peers(best: Dispatch) -> Result<(), String> {
     use crate::sys::{NtlGf2x, gf2x_mul_words};
     for (an, bn) in [
         (1, 1),

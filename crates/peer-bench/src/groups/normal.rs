@@ -25,7 +25,7 @@ use crate::util::Rng;
 use fieldwork::gf2m::normal::GaussianNormalBasis;
 use fieldwork::gf2m::normal::reproduce::{NbMulAlgorithm, NbTable};
 use fieldwork::gf2m::{BinaryField, F163, F233, F283, F409, F571, FieldElement};
-use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::Dispatch;
 use std::hint::black_box;
 
 /// Fan and Dai's Table 4 fields (m, t), then Table 3's type-I fields.
@@ -165,7 +165,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             impls.push(source_impl(alg, table.clone(), ca.clone(), cb.clone()));
         }
         let pw = basis.prime().div_ceil(64);
-        let k = Backend::best();
+        let k = Dispatch::best();
         let (mut pa, pb) = (coordinates(64 * pw, 3), coordinates(64 * pw, 4));
         let mut pc = vec![0u64; 2 * pw];
         impls.push(Impl {

@@ -4,7 +4,7 @@
 
 use crate::harness::{Case, Impl};
 use crate::util::Rng;
-use fieldwork::gf2x::Backend;
+use fieldwork::gf2x::Dispatch;
 use fieldwork::gf2x::reproduce::{Strategy, strategies};
 use std::hint::black_box;
 
@@ -16,7 +16,7 @@ fn operands(n: usize) -> (Vec<u64>, Vec<u64>) {
     )
 }
 
-fn strategy_impl(s: Strategy, m: Backend) -> Impl {
+fn strategy_impl(s: Strategy, m: Dispatch) -> Impl {
     let (a, b) = operands(s.words);
     let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
     Impl {
@@ -33,7 +33,7 @@ fn strategy_impl(s: Strategy, m: Backend) -> Impl {
     }
 }
 
-fn default_impl(m: Backend, n: usize) -> Impl {
+fn default_impl(m: Dispatch, n: usize) -> Impl {
     let (a, b) = operands(n);
     let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
     Impl {
@@ -52,8 +52,8 @@ fn default_impl(m: Backend, n: usize) -> Impl {
 
 /// The cases, after checking every strategy against the default.
 pub fn cases() -> Result<Vec<Case>, String> {
-    let m = Backend::pclmulqdq().unwrap_or_else(Backend::portable);
-    let best = Backend::best();
+    let m = Dispatch::pclmulqdq().unwrap_or_else(Dispatch::portable);
+    let best = Dispatch::best();
     let mut out = Vec::new();
     for n in [3usize, 4, 5, 7, 9] {
         let (a, b) = operands(n);

@@ -98,7 +98,7 @@ pub mod reproduce;
 use super::algorithms::{self, Arith};
 use super::runtime::{bit, or_bit, set_bit};
 use super::{BinaryField, FieldElement};
-use crate::gf2x::{Backend, Gf2Poly};
+use crate::gf2x::{Dispatch, Gf2Poly};
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
@@ -185,7 +185,7 @@ pub(crate) struct Inner {
     index: Vec<u32>,
     /// Bits at the positions 2^i mod p (the u = 1 copy of each coordinate).
     coordinate_mask: Vec<u64>,
-    backend: Backend,
+    backend: Dispatch,
     /// The conversion to the polynomial basis of the fixed type of degree
     /// m, built on first use.
     #[cfg(feature = "std")]
@@ -277,7 +277,7 @@ impl GaussianNormalBasis {
             pw,
             index,
             coordinate_mask,
-            backend: Backend::best(),
+            backend: Dispatch::best(),
             #[cfg(feature = "std")]
             fixed_iso: std::sync::OnceLock::new(),
         })))

@@ -9,7 +9,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::FftKernel;
 use super::levels::{self, FieldMul};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
@@ -44,59 +43,4 @@ impl FieldMul for ClmulMul {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClmulFft(pub(crate) Clmul);
 
-impl FftKernel for ClmulFft {
-    fn forward(self, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::forward(self.0, data, pos, hi, lo) }
-    }
-
-    fn inverse(self, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::inverse(self.0, data, pos, lo, hi) }
-    }
-
-    fn pointwise(self, a: &mut [u64], b: &[u64]) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::pointwise(self.0, a, b) }
-    }
-
-    fn monomial_to_novel(self, data: &mut [u64], hi: u32, lo: u32) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::to_novel(self.0, data, hi, lo) }
-    }
-
-    fn novel_to_monomial(self, data: &mut [u64], lo: u32, hi: u32) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::from_novel(self.0, data, lo, hi) }
-    }
-}
-
-/// The `#[target_feature]` entry points, reached only through [`ClmulFft`].
-mod tf {
-    use super::*;
-
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(super) fn forward(t: Clmul, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
-        levels::forward_levels(ClmulMul(t), data, pos, hi, lo);
-    }
-
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(super) fn inverse(t: Clmul, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
-        levels::inverse_levels(ClmulMul(t), data, pos, lo, hi);
-    }
-
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(super) fn pointwise(t: Clmul, a: &mut [u64], b: &[u64]) {
-        levels::pointwise_scalar(ClmulMul(t), a, b);
-    }
-
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(super) fn to_novel(_: Clmul, data: &mut [u64], hi: u32, lo: u32) {
-        levels::to_novel_levels(data, hi, lo);
-    }
-
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(super) fn from_novel(_: Clmul, data: &mut [u64], lo: u32, hi: u32) {
-        levels::from_novel_levels(data, lo, hi);
-    }
-}
+fft_entries!(ClmulFft(Clmul), "pclmulqdq,sse4.1", levels, |t| ClmulMul(t));

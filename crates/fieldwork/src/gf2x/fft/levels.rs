@@ -21,31 +21,35 @@ pub(crate) trait FieldMul: Copy {
 /// Forward butterflies of levels `hi` down to `lo` (see
 /// [`super::FftKernel::forward`]), one value at a time.
 #[inline(always)]
-pub(crate) fn forward_levels<M: FieldMul>(m: M, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
+pub(crate) fn forward<M: FieldMul>(m: M, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
     for level in (lo..=hi).rev() {
-        let half = 1usize << level;
-        for (bi, block) in data.chunks_exact_mut(2 * half).enumerate() {
-            let t = span((pos + (bi * 2 * half) as u64) >> level);
-            let (d0, d1) = block.split_at_mut(half);
-            for (x, y) in d0.iter_mut().zip(d1.iter_mut()) {
-                *x ^= m.mul(*y, t);
-                *y ^= *x;
-            }
-        }
+        butterflies::<M, false>(m, data, pos, level);
     }
 }
 
 /// Inverse butterflies of levels `lo` up to `hi`.
 #[inline(always)]
-pub(crate) fn inverse_levels<M: FieldMul>(m: M, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
+pub(crate) fn inverse<M: FieldMul>(m: M, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
     for level in lo..=hi {
-        let half = 1usize << level;
-        for (bi, block) in data.chunks_exact_mut(2 * half).enumerate() {
-            let t = span((pos + (bi * 2 * half) as u64) >> level);
-            let (d0, d1) = block.split_at_mut(half);
-            for (x, y) in d0.iter_mut().zip(d1.iter_mut()) {
+        butterflies::<M, true>(m, data, pos, level);
+    }
+}
+
+/// The butterflies of one level on each block of `2^(level+1)` values:
+/// forward `x += t·y; y += x`, or with `INVERSE` `y += x; x += t·y`.
+#[inline(always)]
+fn butterflies<M: FieldMul, const INVERSE: bool>(m: M, data: &mut [u64], pos: u64, level: u32) {
+    let half = 1usize << level;
+    for (bi, block) in data.chunks_exact_mut(2 * half).enumerate() {
+        let t = span((pos + (bi * 2 * half) as u64) >> level);
+        let (d0, d1) = block.split_at_mut(half);
+        for (x, y) in d0.iter_mut().zip(d1.iter_mut()) {
+            if INVERSE {
                 *y ^= *x;
                 *x ^= m.mul(*y, t);
+            } else {
+                *x ^= m.mul(*y, t);
+                *y ^= *x;
             }
         }
     }
@@ -53,7 +57,7 @@ pub(crate) fn inverse_levels<M: FieldMul>(m: M, data: &mut [u64], pos: u64, lo: 
 
 /// `a[i] = a[i]·b[i]`.
 #[inline(always)]
-pub(crate) fn pointwise_scalar<M: FieldMul>(m: M, a: &mut [u64], b: &[u64]) {
+pub(crate) fn pointwise<M: FieldMul>(m: M, a: &mut [u64], b: &[u64]) {
     for (x, &y) in a.iter_mut().zip(b) {
         *x = m.mul(*x, y);
     }
@@ -166,7 +170,7 @@ fn bottom16(f: &mut [u64; 16], inverse: bool) {
 /// [`super::FftKernel::monomial_to_novel`]); levels 3 to 0 together, 16 coefficients at a
 /// time, when `lo == 0`.
 #[inline(always)]
-pub(crate) fn to_novel_levels(data: &mut [u64], hi: u32, lo: u32) {
+pub(crate) fn to_novel(data: &mut [u64], hi: u32, lo: u32) {
     let bottom = lo == 0 && hi >= 3;
     let stop = if bottom { 4 } else { lo };
     for k in (stop..=hi).rev() {
@@ -185,7 +189,7 @@ pub(crate) fn to_novel_levels(data: &mut [u64], hi: u32, lo: u32) {
 
 /// Novel → monomial basis, levels `lo` up to `hi`.
 #[inline(always)]
-pub(crate) fn from_novel_levels(data: &mut [u64], lo: u32, hi: u32) {
+pub(crate) fn from_novel(data: &mut [u64], lo: u32, hi: u32) {
     let bottom = lo == 0 && hi >= 3;
     if bottom {
         for block in data.chunks_exact_mut(16) {

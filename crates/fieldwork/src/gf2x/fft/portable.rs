@@ -11,9 +11,7 @@
 
 use super::FftKernel;
 use super::field::reduce;
-use super::levels::{
-    FieldMul, forward_levels, from_novel_levels, inverse_levels, pointwise_scalar, to_novel_levels,
-};
+use super::levels::{self, FieldMul};
 
 /// The portable product in `F`: masked integer multiplications.
 #[inline(always)]
@@ -39,22 +37,22 @@ pub(crate) struct PortableFft;
 
 impl FftKernel for PortableFft {
     fn forward(self, data: &mut [u64], pos: u64, hi: u32, lo: u32) {
-        forward_levels(PortableMul, data, pos, hi, lo);
+        levels::forward(PortableMul, data, pos, hi, lo);
     }
 
     fn inverse(self, data: &mut [u64], pos: u64, lo: u32, hi: u32) {
-        inverse_levels(PortableMul, data, pos, lo, hi);
+        levels::inverse(PortableMul, data, pos, lo, hi);
     }
 
     fn pointwise(self, a: &mut [u64], b: &[u64]) {
-        pointwise_scalar(PortableMul, a, b);
+        levels::pointwise(PortableMul, a, b);
     }
 
     fn monomial_to_novel(self, data: &mut [u64], hi: u32, lo: u32) {
-        to_novel_levels(data, hi, lo);
+        levels::to_novel(data, hi, lo);
     }
 
     fn novel_to_monomial(self, data: &mut [u64], lo: u32, hi: u32) {
-        from_novel_levels(data, lo, hi);
+        levels::from_novel(data, lo, hi);
     }
 }

@@ -7,7 +7,7 @@
 #![allow(unsafe_code)]
 
 use crate::cpu::Clmul;
-use crate::gf2x::clmul::{PclmulLane, store_lanes, to_lanes};
+use crate::gf2x::clmul::PclmulLane;
 
 macro_rules! entries {
     ($($f:ident $n:literal),*) => {$(
@@ -24,13 +24,9 @@ macro_rules! entries {
 
     mod tf {
         use super::*;
-        $(
-            #[inline(never)]
-            #[target_feature(enable = "pclmulqdq,sse4.1")]
-            pub(super) fn $f(t: Clmul, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
-                store_lanes(out, super::super::sufan::$f(PclmulLane(t), &to_lanes(a), &to_lanes(b)));
-            }
-        )*
+        crate::gf2x::clmul::lane_products!("pclmulqdq,sse4.1", Clmul, |t| PclmulLane(t);
+            $(#[inline(never)] $f $n = super::super::sufan::$f),*
+        );
     }};
 }
 

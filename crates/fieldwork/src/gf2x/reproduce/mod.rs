@@ -16,7 +16,7 @@ pub mod sufan;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Clmul;
 use crate::gf2x::portable::PortableWord;
-use crate::gf2x::{Backend, BackendKind};
+use crate::gf2x::{Dispatch, Kind};
 
 /// One strategy: a formula for one operand size.
 #[derive(Clone, Copy, Debug)]
@@ -39,15 +39,15 @@ impl Strategy {
     /// zmm and ymm, run the PCLMULQDQ kernels: these formulas are per-word). Returns
     /// false unless `a.len() == b.len() == self.words` and
     /// `out.len() == 2·self.words`.
-    pub fn mul(&self, backend: Backend, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+    pub fn mul(&self, backend: Dispatch, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
         match backend.0 {
             #[cfg(target_arch = "x86_64")]
-            BackendKind::Vpclmulqdq(t) => (self.clmul)(t.clmul(), a, b, out),
+            Kind::Vpclmulqdq(k) => (self.clmul)(k.0.clmul(), a, b, out),
             #[cfg(target_arch = "x86_64")]
-            BackendKind::VpclmulqdqYmm(t) => (self.clmul)(t.clmul(), a, b, out),
+            Kind::VpclmulqdqYmm(k) => (self.clmul)(k.0.clmul(), a, b, out),
             #[cfg(target_arch = "x86_64")]
-            BackendKind::Pclmulqdq(t) => (self.clmul)(t, a, b, out),
-            BackendKind::Portable => (self.portable)(a, b, out),
+            Kind::Pclmulqdq(k) => (self.clmul)(k.0, a, b, out),
+            Kind::Portable(_) => (self.portable)(a, b, out),
         }
     }
 }

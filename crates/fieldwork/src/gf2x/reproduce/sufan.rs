@@ -286,21 +286,20 @@ fn by_coefficients<T: Digit, const W: usize, const N: usize>(
 /// `C = P0 + (P1 + P0 + P2)·t + P2·t²`.
 macro_rules! two_term_plain {
     ($name:ident, $n:literal = $h:literal + $h2:literal, $mul_h:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            const { assert!($h == $h2 && 2 * $h == $n) };
-            let (a0, a1): ([T; $h], [T; $h]) = (part(a, 0), part(a, $h));
-            let (b0, b1): ([T; $h], [T; $h]) = (part(b, 0), part(b, $h));
-            let p0 = $mul_h(m, &a0, &b0);
-            let p2 = $mul_h(m, &a1, &b1);
-            let p1 = $mul_h(m, &sum(&a0, &a1), &sum(&b0, &b1));
-            by_coefficients(&[&[&p0], &[&p1, &p0, &p2], &[&p2]], $h)
-        }
+        $crate::gf2x::formulas::kernel!(
+            #[doc = $doc]
+            $name,
+            $n,
+            |m, a, b| {
+                const { assert!($h == $h2 && 2 * $h == $n) };
+                let (a0, a1): ([T; $h], [T; $h]) = (part(a, 0), part(a, $h));
+                let (b0, b1): ([T; $h], [T; $h]) = (part(b, 0), part(b, $h));
+                let p0 = $mul_h(m, &a0, &b0);
+                let p2 = $mul_h(m, &a1, &b1);
+                let p1 = $mul_h(m, &sum(&a0, &a1), &sum(&b0, &b1));
+                by_coefficients(&[&[&p0], &[&p1, &p0, &p2], &[&p2]], $h)
+            }
+        );
     };
 }
 
@@ -310,45 +309,39 @@ macro_rules! two_term_plain {
 macro_rules! four_term_factored {
     ($name:ident, $n:literal = 4 x $k:literal top $top:literal,
      $mul_k:ident, $mul_top:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            const K: usize = $k;
-            const { assert!($n == 3 * K + $top && $top <= K) };
-            let [a0, a1, a2, a3]: [[T; K]; 4] = core::array::from_fn(|i| part(a, i * K));
-            let [b0, b1, b2, b3]: [[T; K]; 4] = core::array::from_fn(|i| part(b, i * K));
-            let (sa01, sb01) = (sum(&a0, &a1), sum(&b0, &b1));
-            let (sa23, sb23) = (sum(&a2, &a3), sum(&b2, &b3));
-            let m0 = $mul_k(m, &a0, &b0);
-            let m1 = $mul_k(m, &a1, &b1);
-            let m2 = $mul_k(m, &a2, &b2);
-            let m3: [T; 2 * K] = part(&$mul_top(m, &part(&a3, 0), &part(&b3, 0)), 0);
-            let m01 = $mul_k(m, &sa01, &sb01);
-            let m23 = $mul_k(m, &sa23, &sb23);
-            let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
-            let m13 = $mul_k(m, &sum(&a1, &a3), &sum(&b1, &b3));
-            let m0123 = $mul_k(m, &sum(&sa01, &sa23), &sum(&sb01, &sb23));
-            let mut c = [T::ZERO; 8 * K];
-            add_at(&mut c, 0, &m0);
-            add_at(&mut c, K, &m1);
-            add_at(&mut c, 2 * K, &m2);
-            add_at(&mut c, 3 * K, &m3);
-            times_one_plus(&mut c, 0, 5 * K, K);
-            add_at(&mut c, K, &m01);
-            add_at(&mut c, 3 * K, &m23);
-            times_one_plus(&mut c, 0, 6 * K, 2 * K);
-            let mut v = [T::ZERO; 8 * K];
-            add_at(&mut v, 2 * K, &m02);
-            add_at(&mut v, 3 * K, &m13);
-            times_one_plus(&mut v, 2 * K, 5 * K, K);
-            xor_into(&mut c, &v);
-            add_at(&mut c, 3 * K, &m0123);
-            part(&c, 0)
-        }
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = 4 x $k top $top,
+            |m, [a0, a1, a2, a3], [b0, b1, b2, b3]| {
+                let (sa01, sb01) = (sum(&a0, &a1), sum(&b0, &b1));
+                let (sa23, sb23) = (sum(&a2, &a3), sum(&b2, &b3));
+                let m0 = $mul_k(m, &a0, &b0);
+                let m1 = $mul_k(m, &a1, &b1);
+                let m2 = $mul_k(m, &a2, &b2);
+                let m3: [T; 2 * K] = part(&$mul_top(m, &part(&a3, 0), &part(&b3, 0)), 0);
+                let m01 = $mul_k(m, &sa01, &sb01);
+                let m23 = $mul_k(m, &sa23, &sb23);
+                let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
+                let m13 = $mul_k(m, &sum(&a1, &a3), &sum(&b1, &b3));
+                let m0123 = $mul_k(m, &sum(&sa01, &sa23), &sum(&sb01, &sb23));
+                let mut c = [T::ZERO; 8 * K];
+                add_at(&mut c, 0, &m0);
+                add_at(&mut c, K, &m1);
+                add_at(&mut c, 2 * K, &m2);
+                add_at(&mut c, 3 * K, &m3);
+                times_one_plus(&mut c, 0, 5 * K, K);
+                add_at(&mut c, K, &m01);
+                add_at(&mut c, 3 * K, &m23);
+                times_one_plus(&mut c, 0, 6 * K, 2 * K);
+                let mut v = [T::ZERO; 8 * K];
+                add_at(&mut v, 2 * K, &m02);
+                add_at(&mut v, 3 * K, &m13);
+                times_one_plus(&mut v, 2 * K, 5 * K, K);
+                xor_into(&mut c, &v);
+                add_at(&mut c, 3 * K, &m0123);
+                part(&c, 0)
+            }
+        );
     };
 }
 
@@ -360,69 +353,63 @@ macro_rules! four_term_factored {
 macro_rules! five_term {
     ($name:ident, $n:literal = 5 x $k:literal top $top:literal,
      $mul_k:ident, $mul_top:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            const K: usize = $k;
-            const { assert!($n == 4 * K + $top && $top <= K) };
-            let x: [[T; K]; 5] = core::array::from_fn(|i| part(a, i * K));
-            let y: [[T; K]; 5] = core::array::from_fn(|i| part(b, i * K));
-            // The nine operand sums, nine additions each (one per sum).
-            let sums = |x: &[[T; K]; 5]| {
-                let s04 = sum(&x[0], &x[4]);
-                let s34 = sum(&x[3], &x[4]);
-                let s01 = sum(&x[0], &x[1]);
-                let s0134 = sum(&s01, &s34);
-                let s01234 = sum(&s0134, &x[2]);
-                let s0124 = sum(&s01234, &x[3]);
-                let s0234 = sum(&s01234, &x[1]);
-                let s023 = sum(&s0234, &x[4]);
-                let s124 = sum(&s0134, &s023);
-                [s04, s34, s01, s0134, s01234, s0124, s0234, s023, s124]
-            };
-            let [a04, a34, a01, a0134, a01234, a0124, a0234, a023, a124] = sums(&x);
-            let [b04, b34, b01, b0134, b01234, b0124, b0234, b023, b124] = sums(&y);
-            let m0 = $mul_k(m, &x[0], &y[0]);
-            let m1 = $mul_k(m, &x[1], &y[1]);
-            let m3 = $mul_k(m, &x[3], &y[3]);
-            let m4: [T; 2 * K] = part(&$mul_top(m, &part(&x[4], 0), &part(&y[4], 0)), 0);
-            let m04 = $mul_k(m, &a04, &b04);
-            let m01 = $mul_k(m, &a01, &b01);
-            let m34 = $mul_k(m, &a34, &b34);
-            let m124 = $mul_k(m, &a124, &b124);
-            let m023 = $mul_k(m, &a023, &b023);
-            let m0134 = $mul_k(m, &a0134, &b0134);
-            let m0124 = $mul_k(m, &a0124, &b0124);
-            let m0234 = $mul_k(m, &a0234, &b0234);
-            let m01234 = $mul_k(m, &a01234, &b01234);
-            let mut c = [T::ZERO; 10 * K];
-            add_at(&mut c, 0, &m0);
-            add_at(&mut c, 2 * K, &m4);
-            times_one_plus(&mut c, 0, 4 * K, 2 * K);
-            add_at(&mut c, K, &m01);
-            add_at(&mut c, 2 * K, &m04);
-            add_at(&mut c, 3 * K, &m34);
-            times_one_plus(&mut c, 0, 6 * K, K);
-            add_at(&mut c, K, &m1);
-            add_at(&mut c, 2 * K, &m0124);
-            add_at(&mut c, 3 * K, &m0234);
-            add_at(&mut c, 4 * K, &m3);
-            times_one_plus(&mut c, 0, 7 * K, 3 * K);
-            let mut v = [T::ZERO; 10 * K];
-            add_at(&mut v, 2 * K, &m124);
-            add_at(&mut v, 3 * K, &m0134);
-            add_at(&mut v, 4 * K, &m023);
-            times_one_plus(&mut v, 2 * K, 6 * K, 2 * K);
-            xor_into(&mut c, &v);
-            let mut w = [T::ZERO; 10 * K];
-            add_at(&mut w, 3 * K, &m01234);
-            xor_into(&mut c, &times_phi(&w, 3 * K, 5 * K, K));
-            part(&c, 0)
-        }
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = 5 x $k top $top,
+            |m, x, y| {
+                // The nine operand sums, nine additions each (one per sum).
+                let sums = |x: &[[T; K]; 5]| {
+                    let s04 = sum(&x[0], &x[4]);
+                    let s34 = sum(&x[3], &x[4]);
+                    let s01 = sum(&x[0], &x[1]);
+                    let s0134 = sum(&s01, &s34);
+                    let s01234 = sum(&s0134, &x[2]);
+                    let s0124 = sum(&s01234, &x[3]);
+                    let s0234 = sum(&s01234, &x[1]);
+                    let s023 = sum(&s0234, &x[4]);
+                    let s124 = sum(&s0134, &s023);
+                    [s04, s34, s01, s0134, s01234, s0124, s0234, s023, s124]
+                };
+                let [a04, a34, a01, a0134, a01234, a0124, a0234, a023, a124] = sums(&x);
+                let [b04, b34, b01, b0134, b01234, b0124, b0234, b023, b124] = sums(&y);
+                let m0 = $mul_k(m, &x[0], &y[0]);
+                let m1 = $mul_k(m, &x[1], &y[1]);
+                let m3 = $mul_k(m, &x[3], &y[3]);
+                let m4: [T; 2 * K] = part(&$mul_top(m, &part(&x[4], 0), &part(&y[4], 0)), 0);
+                let m04 = $mul_k(m, &a04, &b04);
+                let m01 = $mul_k(m, &a01, &b01);
+                let m34 = $mul_k(m, &a34, &b34);
+                let m124 = $mul_k(m, &a124, &b124);
+                let m023 = $mul_k(m, &a023, &b023);
+                let m0134 = $mul_k(m, &a0134, &b0134);
+                let m0124 = $mul_k(m, &a0124, &b0124);
+                let m0234 = $mul_k(m, &a0234, &b0234);
+                let m01234 = $mul_k(m, &a01234, &b01234);
+                let mut c = [T::ZERO; 10 * K];
+                add_at(&mut c, 0, &m0);
+                add_at(&mut c, 2 * K, &m4);
+                times_one_plus(&mut c, 0, 4 * K, 2 * K);
+                add_at(&mut c, K, &m01);
+                add_at(&mut c, 2 * K, &m04);
+                add_at(&mut c, 3 * K, &m34);
+                times_one_plus(&mut c, 0, 6 * K, K);
+                add_at(&mut c, K, &m1);
+                add_at(&mut c, 2 * K, &m0124);
+                add_at(&mut c, 3 * K, &m0234);
+                add_at(&mut c, 4 * K, &m3);
+                times_one_plus(&mut c, 0, 7 * K, 3 * K);
+                let mut v = [T::ZERO; 10 * K];
+                add_at(&mut v, 2 * K, &m124);
+                add_at(&mut v, 3 * K, &m0134);
+                add_at(&mut v, 4 * K, &m023);
+                times_one_plus(&mut v, 2 * K, 6 * K, 2 * K);
+                xor_into(&mut c, &v);
+                let mut w = [T::ZERO; 10 * K];
+                add_at(&mut w, 3 * K, &m01234);
+                xor_into(&mut c, &times_phi(&w, 3 * K, 5 * K, K));
+                part(&c, 0)
+            }
+        );
     };
 }
 
@@ -436,140 +423,134 @@ macro_rules! five_term {
 macro_rules! seven_term {
     ($name:ident, $n:literal = 7 x $k:literal top $top:literal,
      $mul_k:ident, $mul_top:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline(always)]
-        pub(crate) fn $name<T: Digit, M: DigitMul<T>>(
-            m: M,
-            a: &[T; $n],
-            b: &[T; $n],
-        ) -> [T; 2 * $n] {
-            const K: usize = $k;
-            const { assert!($n == 6 * K + $top && $top <= K) };
-            let x: [[T; K]; 7] = core::array::from_fn(|i| part(a, i * K));
-            let y: [[T; K]; 7] = core::array::from_fn(|i| part(b, i * K));
-            // The fifteen operand sums in sixteen additions.
-            let sums = |x: &[[T; K]; 7]| {
-                let s46 = sum(&x[4], &x[6]);
-                let s56 = sum(&x[5], &x[6]);
-                let s13 = sum(&x[1], &x[3]);
-                let s01 = sum(&x[0], &x[1]);
-                let s26 = sum(&x[2], &x[6]);
-                let s35 = sum(&x[3], &x[5]);
-                let s04 = sum(&x[0], &x[4]);
-                let s02 = sum(&x[0], &x[2]);
-                let s023 = sum(&s02, &x[3]);
-                let s02356 = sum(&s023, &s56);
-                let s12356 = sum(&s02356, &s01);
-                let s02346 = sum(&s023, &s46);
-                let s0123456 = sum(&s12356, &s04);
-                let s01345 = sum(&s0123456, &s26);
-                let s01346 = sum(&s01345, &s56);
-                let s1245 = sum(&s01345, &s023);
-                [
-                    s46, s56, s13, s01, s26, s35, s04, s02, s02356, s12356, s02346, s0123456,
-                    s01345, s01346, s1245,
-                ]
-            };
-            let [
-                a46,
-                a56,
-                a13,
-                a01,
-                a26,
-                a35,
-                a04,
-                a02,
-                a02356,
-                a12356,
-                a02346,
-                a0123456,
-                a01345,
-                a01346,
-                a1245,
-            ] = sums(&x);
-            let [
-                b46,
-                b56,
-                b13,
-                b01,
-                b26,
-                b35,
-                b04,
-                b02,
-                b02356,
-                b12356,
-                b02346,
-                b0123456,
-                b01345,
-                b01346,
-                b1245,
-            ] = sums(&y);
-            let m0 = $mul_k(m, &x[0], &y[0]);
-            let m1 = $mul_k(m, &x[1], &y[1]);
-            let m2 = $mul_k(m, &x[2], &y[2]);
-            let m3 = $mul_k(m, &x[3], &y[3]);
-            let m4 = $mul_k(m, &x[4], &y[4]);
-            let m5 = $mul_k(m, &x[5], &y[5]);
-            let m6: [T; 2 * K] = part(&$mul_top(m, &part(&x[6], 0), &part(&y[6], 0)), 0);
-            let m01 = $mul_k(m, &a01, &b01);
-            let m02 = $mul_k(m, &a02, &b02);
-            let m04 = $mul_k(m, &a04, &b04);
-            let m13 = $mul_k(m, &a13, &b13);
-            let m26 = $mul_k(m, &a26, &b26);
-            let m35 = $mul_k(m, &a35, &b35);
-            let m46 = $mul_k(m, &a46, &b46);
-            let m56 = $mul_k(m, &a56, &b56);
-            let m1245 = $mul_k(m, &a1245, &b1245);
-            let m01345 = $mul_k(m, &a01345, &b01345);
-            let m01346 = $mul_k(m, &a01346, &b01346);
-            let m02346 = $mul_k(m, &a02346, &b02346);
-            let m02356 = $mul_k(m, &a02356, &b02356);
-            let m12356 = $mul_k(m, &a12356, &b12356);
-            let m0123456 = $mul_k(m, &a0123456, &b0123456);
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = 7 x $k top $top,
+            |m, x, y| {
+                // The fifteen operand sums in sixteen additions.
+                let sums = |x: &[[T; K]; 7]| {
+                    let s46 = sum(&x[4], &x[6]);
+                    let s56 = sum(&x[5], &x[6]);
+                    let s13 = sum(&x[1], &x[3]);
+                    let s01 = sum(&x[0], &x[1]);
+                    let s26 = sum(&x[2], &x[6]);
+                    let s35 = sum(&x[3], &x[5]);
+                    let s04 = sum(&x[0], &x[4]);
+                    let s02 = sum(&x[0], &x[2]);
+                    let s023 = sum(&s02, &x[3]);
+                    let s02356 = sum(&s023, &s56);
+                    let s12356 = sum(&s02356, &s01);
+                    let s02346 = sum(&s023, &s46);
+                    let s0123456 = sum(&s12356, &s04);
+                    let s01345 = sum(&s0123456, &s26);
+                    let s01346 = sum(&s01345, &s56);
+                    let s1245 = sum(&s01345, &s023);
+                    [
+                        s46, s56, s13, s01, s26, s35, s04, s02, s02356, s12356, s02346, s0123456,
+                        s01345, s01346, s1245,
+                    ]
+                };
+                let [
+                    a46,
+                    a56,
+                    a13,
+                    a01,
+                    a26,
+                    a35,
+                    a04,
+                    a02,
+                    a02356,
+                    a12356,
+                    a02346,
+                    a0123456,
+                    a01345,
+                    a01346,
+                    a1245,
+                ] = sums(&x);
+                let [
+                    b46,
+                    b56,
+                    b13,
+                    b01,
+                    b26,
+                    b35,
+                    b04,
+                    b02,
+                    b02356,
+                    b12356,
+                    b02346,
+                    b0123456,
+                    b01345,
+                    b01346,
+                    b1245,
+                ] = sums(&y);
+                let m0 = $mul_k(m, &x[0], &y[0]);
+                let m1 = $mul_k(m, &x[1], &y[1]);
+                let m2 = $mul_k(m, &x[2], &y[2]);
+                let m3 = $mul_k(m, &x[3], &y[3]);
+                let m4 = $mul_k(m, &x[4], &y[4]);
+                let m5 = $mul_k(m, &x[5], &y[5]);
+                let m6: [T; 2 * K] = part(&$mul_top(m, &part(&x[6], 0), &part(&y[6], 0)), 0);
+                let m01 = $mul_k(m, &a01, &b01);
+                let m02 = $mul_k(m, &a02, &b02);
+                let m04 = $mul_k(m, &a04, &b04);
+                let m13 = $mul_k(m, &a13, &b13);
+                let m26 = $mul_k(m, &a26, &b26);
+                let m35 = $mul_k(m, &a35, &b35);
+                let m46 = $mul_k(m, &a46, &b46);
+                let m56 = $mul_k(m, &a56, &b56);
+                let m1245 = $mul_k(m, &a1245, &b1245);
+                let m01345 = $mul_k(m, &a01345, &b01345);
+                let m01346 = $mul_k(m, &a01346, &b01346);
+                let m02346 = $mul_k(m, &a02346, &b02346);
+                let m02356 = $mul_k(m, &a02356, &b02356);
+                let m12356 = $mul_k(m, &a12356, &b12356);
+                let m0123456 = $mul_k(m, &a0123456, &b0123456);
 
-            // From the innermost bracket of the nesting outwards.
-            let mut c = [T::ZERO; 14 * K];
-            add_at(&mut c, 0, &m0);
-            add_at(&mut c, 2 * K, &m2);
-            add_at(&mut c, 4 * K, &m4);
-            add_at(&mut c, 6 * K, &m6);
-            let mut u = [T::ZERO; 14 * K];
-            add_at(&mut u, 2 * K, &m02);
-            add_at(&mut u, 3 * K, &m46);
-            times_one_plus(&mut u, 2 * K, 5 * K, K);
-            xor_into(&mut c, &u);
-            let mut u = [T::ZERO; 14 * K];
-            add_at(&mut u, K, &m01);
-            add_at(&mut u, 3 * K, &m56);
-            xor_into(&mut c, &times_phi(&u, K, 5 * K, K));
-            times_one_plus(&mut c, 0, 8 * K, 2 * K);
-            let mut u = [T::ZERO; 14 * K];
-            add_at(&mut u, 3 * K, &m02346);
-            xor_into(&mut c, &times_phi(&u, 3 * K, 5 * K, K));
-            add_at(&mut c, K, &m1);
-            add_at(&mut c, 3 * K, &m13);
-            add_at(&mut c, 4 * K, &m3);
-            add_at(&mut c, 5 * K, &m35);
-            add_at(&mut c, 7 * K, &m5);
-            times_one_plus(&mut c, 0, 10 * K, K);
-            add_at(&mut c, 3 * K, &m01345);
-            add_at(&mut c, 4 * K, &m04);
-            add_at(&mut c, 5 * K, &m26);
-            add_at(&mut c, 6 * K, &m12356);
-            times_one_plus(&mut c, 0, 11 * K, 3 * K);
+                // From the innermost bracket of the nesting outwards.
+                let mut c = [T::ZERO; 14 * K];
+                add_at(&mut c, 0, &m0);
+                add_at(&mut c, 2 * K, &m2);
+                add_at(&mut c, 4 * K, &m4);
+                add_at(&mut c, 6 * K, &m6);
+                let mut u = [T::ZERO; 14 * K];
+                add_at(&mut u, 2 * K, &m02);
+                add_at(&mut u, 3 * K, &m46);
+                times_one_plus(&mut u, 2 * K, 5 * K, K);
+                xor_into(&mut c, &u);
+                let mut u = [T::ZERO; 14 * K];
+                add_at(&mut u, K, &m01);
+                add_at(&mut u, 3 * K, &m56);
+                xor_into(&mut c, &times_phi(&u, K, 5 * K, K));
+                times_one_plus(&mut c, 0, 8 * K, 2 * K);
+                let mut u = [T::ZERO; 14 * K];
+                add_at(&mut u, 3 * K, &m02346);
+                xor_into(&mut c, &times_phi(&u, 3 * K, 5 * K, K));
+                add_at(&mut c, K, &m1);
+                add_at(&mut c, 3 * K, &m13);
+                add_at(&mut c, 4 * K, &m3);
+                add_at(&mut c, 5 * K, &m35);
+                add_at(&mut c, 7 * K, &m5);
+                times_one_plus(&mut c, 0, 10 * K, K);
+                add_at(&mut c, 3 * K, &m01345);
+                add_at(&mut c, 4 * K, &m04);
+                add_at(&mut c, 5 * K, &m26);
+                add_at(&mut c, 6 * K, &m12356);
+                times_one_plus(&mut c, 0, 11 * K, 3 * K);
 
-            let mut v = [T::ZERO; 14 * K];
-            add_at(&mut v, 3 * K, &m1245);
-            times_one_plus(&mut v, 3 * K, 5 * K, 2 * K);
-            add_at(&mut v, 3 * K, &m02356);
-            add_at(&mut v, 5 * K, &m01346);
-            times_one_plus(&mut v, 3 * K, 7 * K, 4 * K);
-            xor_into(&mut c, &v);
-            let mut w = [T::ZERO; 14 * K];
-            add_at(&mut w, 5 * K, &m0123456);
-            xor_into(&mut c, &times_phi(&w, 5 * K, 7 * K, K));
-            part(&c, 0)
-        }
+                let mut v = [T::ZERO; 14 * K];
+                add_at(&mut v, 3 * K, &m1245);
+                times_one_plus(&mut v, 3 * K, 5 * K, 2 * K);
+                add_at(&mut v, 3 * K, &m02356);
+                add_at(&mut v, 5 * K, &m01346);
+                times_one_plus(&mut v, 3 * K, 7 * K, 4 * K);
+                xor_into(&mut c, &v);
+                let mut w = [T::ZERO; 14 * K];
+                add_at(&mut w, 5 * K, &m0123456);
+                xor_into(&mut c, &times_phi(&w, 5 * K, 7 * K, K));
+                part(&c, 0)
+            }
+        );
     };
 }
 
