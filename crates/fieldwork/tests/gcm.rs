@@ -336,6 +336,26 @@ fn at_offset<G: Gcm>(
     }
 }
 
+/// Every hazmat name this CPU runs gives a key that reports that name
+/// (`vaes-avx512-split` reports `vaes-avx512` on a core whose tuning
+/// entry gives no crossover), and the default key's backend is one of
+/// them.
+#[test]
+fn hazmat_names_name_their_backend() {
+    let key = [0x17u8; 32];
+    let names: Vec<&str> = fieldwork::hazmat::usable::<Aes256Gcm>(&key);
+    for &name in &names {
+        let got = Aes256Gcm::with_backend(name, &key).unwrap().backend();
+        assert!(
+            got == name || (name, got) == ("vaes-avx512-split", "vaes-avx512"),
+            "{name} reports {got}"
+        );
+    }
+    let best = <Aes256Gcm as aes_gcm::aead::KeyInit>::new(&key.into());
+    assert!(names.contains(&best.backend_name()), "{names:?}");
+    assert!(Aes256Gcm::with_backend("no-such-backend", &key).is_none());
+}
+
 /// A user's `rand` 0.10 generator makes AES-GCM keys and nonces through
 /// the `aead` 0.6 `Generate` trait (fieldwork enables `aead`'s `rand_core`,
 /// the same `rand_core` 0.10 its own key generators take), and the cipher

@@ -309,10 +309,28 @@ impl Backend for Key {
     type Token = AesClmul;
     const NAME: &'static str = "aes-ni";
 
+    /// Each key size's expansion writes the returned key in place (a
+    /// `Key` built around [`expand`]'s result went through a 256-byte
+    /// `memcpy` call on AES-GCM-SIV's per-message chain).
     fn new(t: AesClmul, key: &[u8]) -> Key {
-        Key {
-            t,
-            rk: expand(t, key),
+        // SAFETY: the token proves AES-NI, SSSE3 and SSE4.1.
+        unsafe {
+            if let Ok(k) = <&[u8; 16]>::try_from(key) {
+                return Key {
+                    t,
+                    rk: expand128(k),
+                };
+            }
+            if let Ok(k) = <&[u8; 32]>::try_from(key) {
+                return Key {
+                    t,
+                    rk: expand256(k),
+                };
+            }
+            Key {
+                t,
+                rk: expand_ni(key),
+            }
         }
     }
 

@@ -27,22 +27,31 @@
 //!
 //! # Backends
 //!
-//! Chosen once per key, best first:
+//! Chosen once per key, best first. Each is a type implementing the
+//! crate-private `Backend` trait (`vaes512::Key`, `vaes256::Key`,
+//! `aesni::Key`, `portable::Key`: `new(token, key, tuning)`,
+//! `ghash_padded`, `seal`), held by one variant of the per-key `Dispatch`
+//! enum; [`crate::hazmat::Backends`] makes a key on any backend or
+//! schedule by its name:
 //!
 //! - `vaes-avx512`: the stitched kernel (`gcm/vaes512.rs`): counter-mode AES with
 //!   VAES on zmm (four blocks per instruction) and GHASH of the same data
 //!   with VPCLMULQDQ in one loop, 16 blocks per iteration, with aggregated
 //!   reduction (Gueron & Kounavis, Intel white paper 323640); its
-//!   derivations are in `docs/gcm-stitched-kernels.md`.
-//! - `vaes-avx512-split` (every CPU with AVX-512): the zmm kernel for
-//!   long messages, the ymm kernel for short ones, where its
-//!   short-message path is faster: on AMD (Zen 4 on) below 1 KiB (AES-128)
-//!   or 1.5 KiB (AES-192/256) of message and associated data, on Intel
-//!   below 160 bytes (the measurements: `docs/notes/gcm.md`).
+//!   derivations are in `docs/gcm-stitched-kernels.md`. Where the tuning
+//!   table (`gcm/tuning.rs`) gives this core a crossover, the key also
+//!   holds the ymm kernel's key and runs messages (plaintext and associated
+//!   data together) below it there, whose short-message path is faster:
+//!   on AMD (Zen 4 on) below 1 KiB (AES-128) or 1.5 KiB (AES-192/256; Zen
+//!   5: 1 KiB), on Intel below 160 bytes (the measurements:
+//!   `docs/notes/gcm.md`). Such a key reports `vaes-avx512-split`; the
+//!   hazmat name `vaes-avx512` forces the zmm kernel alone.
 //! - `vaes-avx2`: the same stitched kernel on ymm (`gcm/vaes256.rs`, two
 //!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
-//!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack
-//!   buffer instead of masked loads and stores.
+//!   and VPCLMULQDQ but without AVX-512; tails go through AVX2's masked
+//!   dword loads and stores. Its GHASH products are schoolbook or
+//!   Karatsuba (`vaes-avx2-karatsuba`), a schedule the tuning table picks
+//!   per core and the hazmat names force.
 //! - `aes-ni`: the same stitched kernel on xmm (`gcm/aesni.rs`, one block
 //!   per `aesenc`, 8 blocks per iteration, SSE encodings) for CPUs with
 //!   AES-NI and PCLMULQDQ but without VAES.
@@ -349,10 +358,10 @@ macro_rules! gcm_type {
                 self.key.decrypt(iv, aad, buf, tag)
             }
 
-            /// The backend in use: `vaes-avx512`, `vaes-avx512-split` (CPUs
-            /// with AVX-512: the ymm kernel for short messages),
-            /// `vaes-avx2` (Intel's schedule), `vaes-avx2-karatsuba`
-            /// (AMD's), `aes-ni` or `portable`.
+            /// The backend in use: `vaes-avx512-split` (CPUs with AVX-512:
+            /// the ymm kernel for short messages), `vaes-avx512` (the zmm
+            /// kernel alone), `vaes-avx2` (Intel's schedule),
+            /// `vaes-avx2-karatsuba` (AMD's), `aes-ni` or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
             }

@@ -121,5 +121,9 @@ mod tests {
         let xeon = on(Vendor::Intel, 6, 207);
         assert_eq!(xeon.schedule, Schedule::Schoolbook);
         assert_eq!((xeon.narrow_below(16), xeon.narrow_below(24)), (160, 160));
+        // `vaes-avx512`: the zmm kernel for every length, the schedule kept.
+        let zmm = zen4.zmm_only();
+        assert_eq!((zmm.narrow_below(16), zmm.narrow_below(32)), (0, 0));
+        assert_eq!(zmm.schedule, Schedule::Karatsuba);
     }
 }
