@@ -237,10 +237,10 @@ impl Backend for Key {
     /// the crossover (forwarded; see [`stitch::Key`]).
     #[inline]
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        if buf.len().saturating_add(aad.len()) < self.ymm_below {
-            if let Some(ymm) = &self.ymm {
-                return ymm.seal(dir, j0, aad, buf);
-            }
+        if buf.len().saturating_add(aad.len()) < self.ymm_below
+            && let Some(ymm) = &self.ymm
+        {
+            return ymm.seal(dir, j0, aad, buf);
         }
         seal(&self.zmm, dir, j0, aad, buf)
     }
