@@ -4,8 +4,9 @@
 //! mismatch), RustCrypto's `aead` trait impls over the types' inherent
 //! detached methods ([`aead_traits!`]), the AES AEADs' public types
 //! ([`keyed_aead!`]), the keyed types' door to every
-//! backend ([`keyed_backends!`], [`crate::hazmat::Backends`]) and the one
-//! `match` over the AES AEADs' backends ([`on_backend!`]).
+//! backend ([`keyed_backends!`], [`crate::hazmat::Backends`]) and the AES
+//! AEADs' per-key enum and its one `match` ([`dispatch_enum!`],
+//! [`on_backend!`]).
 #![forbid(unsafe_code)]
 
 use subtle::ConstantTimeEq;
@@ -229,11 +230,42 @@ macro_rules! keyed_backends {
 }
 pub(crate) use keyed_backends;
 
+/// Defines the caller's per-key `Dispatch` enum (with the documentation
+/// `$doc`): `gcm` and `gcm_siv` name their backends alike, so one variant
+/// each, holding that backend's key — `Vaes512`, `Vaes256` and `AesNi` on
+/// x86-64 only, and `Portable` — and its test-only `SecretSpans`, the
+/// variant's. [`on_backend!`] matches it.
+macro_rules! dispatch_enum {
+    ($(#[$doc:meta])* $vaes512:ty, $vaes256:ty, $aesni:ty, $portable:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        #[allow(clippy::large_enum_variant)]
+        enum Dispatch {
+            /// `vaes-avx512`: VAES and VPCLMULQDQ on zmm.
+            #[cfg(target_arch = "x86_64")]
+            Vaes512($vaes512),
+            /// `vaes-avx2`: VAES and VPCLMULQDQ on ymm.
+            #[cfg(target_arch = "x86_64")]
+            Vaes256($vaes256),
+            /// `aes-ni`: AES-NI and PCLMULQDQ on xmm.
+            #[cfg(target_arch = "x86_64")]
+            AesNi($aesni),
+            /// `portable`.
+            Portable($portable),
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for Dispatch {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                crate::aead_util::on_backend!(self, k => k.secret_spans(s));
+            }
+        }
+    };
+}
+pub(crate) use dispatch_enum;
+
 /// `$body` with `$k` bound to the backend value of whichever variant the
-/// caller's `Dispatch` `$dispatch` holds: `gcm` and `gcm_siv` name their
-/// backends alike (`Vaes512`, `Vaes256`, `AesNi`, `Portable`, the first
-/// three on x86-64 only), so one `match` serves both. `on_backend!(spans)`
-/// is that `Dispatch`'s test-only `SecretSpans`, its variant's.
+/// caller's `Dispatch` ([`dispatch_enum!`]) `$dispatch` holds.
 macro_rules! on_backend {
     ($dispatch:expr, $k:ident => $body:expr) => {
         match $dispatch {
@@ -244,14 +276,6 @@ macro_rules! on_backend {
             #[cfg(target_arch = "x86_64")]
             Dispatch::AesNi($k) => $body,
             Dispatch::Portable($k) => $body,
-        }
-    };
-    (spans) => {
-        #[cfg(test)]
-        impl crate::test_util::SecretSpans for Dispatch {
-            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-                crate::aead_util::on_backend!(self, k => k.secret_spans(s));
-            }
         }
     };
 }

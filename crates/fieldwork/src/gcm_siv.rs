@@ -260,22 +260,12 @@ impl Backend for Vaes512 {
     }
 }
 
-/// One key-generating key on one backend: each variant holds exactly its
-/// backend's [`Engine`]. Operations match once and run the engine's code,
-/// compiled per backend.
-#[derive(Clone)]
-#[allow(clippy::large_enum_variant)]
-enum Dispatch {
-    #[cfg(target_arch = "x86_64")]
-    Vaes512(Engine<Vaes512>),
-    #[cfg(target_arch = "x86_64")]
-    Vaes256(Engine<cpu::VaesAvx2>),
-    #[cfg(target_arch = "x86_64")]
-    AesNi(Engine<cpu::AesClmul>),
-    Portable(Engine<Portable>),
+crate::aead_util::dispatch_enum! {
+    /// One key-generating key on one backend: each variant holds exactly
+    /// its backend's [`Engine`]. Operations match once and run the engine's
+    /// code, compiled per backend.
+    Engine<Vaes512>, Engine<cpu::VaesAvx2>, Engine<cpu::AesClmul>, Engine<Portable>
 }
-
-on_backend!(spans);
 
 impl Dispatch {
     /// Every backend's name, best first ([`crate::hazmat::Backends::NAMES`]).

@@ -375,8 +375,8 @@ mod tests {
     /// (xorshift64*, `test_util::words`).
     #[test]
     fn fast_paths_match_the_word_loop() {
-        let Some(t) = AesClmul::get() else { return };
         let mut state = 0x0123_4567_89ab_cdefu64;
+        let Some(t) = AesClmul::get() else { return };
         for _ in 0..200 {
             let w = words(&mut state, 5);
             let key: [u8; 32] = core::array::from_fn(|i| (w[i / 8] >> (8 * (i % 8))) as u8);

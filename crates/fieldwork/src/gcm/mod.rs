@@ -173,25 +173,15 @@ trait Backend: Clone {
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
 }
 
-/// One AES-GCM key on the backend chosen for it: each variant holds
-/// exactly its backend's AES key schedule and GHASH tables (and the
-/// schedule the tuning table chose). Dispatch happens once, here, per
-/// call. (The vector backends' tables make the variants differ in size by
-/// a few KiB; keys are built once and the crate is `no_std` without
-/// `alloc`, so they are not boxed.)
-#[derive(Clone)]
-#[allow(clippy::large_enum_variant)]
-enum Dispatch {
-    #[cfg(target_arch = "x86_64")]
-    Vaes512(vaes512::Key),
-    #[cfg(target_arch = "x86_64")]
-    Vaes256(vaes256::Key),
-    #[cfg(target_arch = "x86_64")]
-    AesNi(aesni::Key),
-    Portable(portable::Key),
+crate::aead_util::dispatch_enum! {
+    /// One AES-GCM key on the backend chosen for it: each variant holds
+    /// exactly its backend's AES key schedule and GHASH tables (and the
+    /// schedule the tuning table chose). Dispatch happens once, here, per
+    /// call. (The vector backends' tables make the variants differ in size
+    /// by a few KiB; keys are built once and the crate is `no_std` without
+    /// `alloc`, so they are not boxed.)
+    vaes512::Key, vaes256::Key, aesni::Key, portable::Key
 }
-
-on_backend!(spans);
 
 impl Dispatch {
     /// Every backend and forced schedule by name, best first
