@@ -234,7 +234,7 @@ macro_rules! gcm_ops {
             let (iv, aad) = (p.bytes::<12>(), p.vec(20));
             for len in MSG_LENS {
                 let pt = s.vec(len);
-                for c in <$ty>::all_backends(&key) {
+                for c in fieldwork::hazmat::all::<$ty>(&key) {
                     let mut buf = pt.clone();
                     let tag = c.encrypt_in_place_detached_iv(&iv, &aad, &mut buf);
                     // Ciphertext and tag are published.
@@ -256,12 +256,12 @@ macro_rules! gcm_ops {
             for len in MSG_LENS {
                 let mut ct = p.vec(len);
                 // The sealing below produces the genuine tag; published.
-                let tag = <$ty>::new_portable(&key)
-                    .encrypt_in_place_detached_iv(&iv, &aad, &mut ct)
+                let tag = <$ty as fieldwork::hazmat::Backends>::with_backend("portable", &key)
+                    .and_then(|c| c.encrypt_in_place_detached_iv(&iv, &aad, &mut ct).ok())
                     .unwrap_or_default();
                 public(&ct[..]);
                 public(&tag);
-                for c in <$ty>::all_backends(&key) {
+                for c in fieldwork::hazmat::all::<$ty>(&key) {
                     for forged in [false, true] {
                         let mut t = tag;
                         t[15] ^= u8::from(forged);
@@ -696,8 +696,11 @@ fn leaky_tag_compare(seed: u64) {
     let mut s = secret_stream(seed);
     let key = s.bytes::<16>();
     let mut buf = [0u8; 32];
-    let tag = gcm::Aes128Gcm::new_portable(&key)
-        .encrypt_in_place_detached_iv(&[0u8; 12], &[], &mut buf)
+    let tag = <gcm::Aes128Gcm as fieldwork::hazmat::Backends>::with_backend("portable", &key)
+        .and_then(|c| {
+            c.encrypt_in_place_detached_iv(&[0u8; 12], &[], &mut buf)
+                .ok()
+        })
         .unwrap_or_default();
     let given = [0x5au8; 16];
     let mut equal = true;

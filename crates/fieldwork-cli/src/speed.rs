@@ -393,7 +393,7 @@ macro_rules! gcm_cipher {
                 };
                 let mut v = vec![<$t as KeyInit>::new(&key.into())];
                 if all_backends {
-                    v.extend($t::all_backends(&key));
+                    v.extend(fieldwork::hazmat::all::<$t>(&key));
                 }
                 v
             }

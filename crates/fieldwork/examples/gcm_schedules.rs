@@ -6,6 +6,7 @@
 //! schedule across builds on a CPU where the other schedule is the chosen
 //! one (peer-bench's column for it is noisier: one median per run).
 use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
+use fieldwork::hazmat::Backends;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -36,12 +37,12 @@ fn main() {
     let buf = &mut store[start..start + len];
     let reps = (2_000_000 / (len + 256)).max(1);
     let k128 = (
-        Aes128Gcm::new_vaes256_schoolbook(&[7u8; 16]),
-        Aes128Gcm::new_vaes256_karatsuba(&[7u8; 16]),
+        Aes128Gcm::with_backend("vaes-avx2", &[7u8; 16]),
+        Aes128Gcm::with_backend("vaes-avx2-karatsuba", &[7u8; 16]),
     );
     let k256 = (
-        Aes256Gcm::new_vaes256_schoolbook(&[7u8; 32]),
-        Aes256Gcm::new_vaes256_karatsuba(&[7u8; 32]),
+        Aes256Gcm::with_backend("vaes-avx2", &[7u8; 32]),
+        Aes256Gcm::with_backend("vaes-avx2-karatsuba", &[7u8; 32]),
     );
     let (Some(s128), Some(k128), Some(s256), Some(k256)) = (k128.0, k128.1, k256.0, k256.1) else {
         println!("no VAES/VPCLMULQDQ ymm kernel on this CPU");

@@ -38,8 +38,8 @@ fn main() {
     }
     let iv = [9u8; 12];
     let aad = [1u8; 13];
-    let all128 = Aes128Gcm::all_backends(&[7; 16]);
-    let all256 = Aes256Gcm::all_backends(&[7; 32]);
+    let all128 = fieldwork::hazmat::all::<Aes128Gcm>(&[7; 16]);
+    let all256 = fieldwork::hazmat::all::<Aes256Gcm>(&[7; 32]);
     for (k128, k256) in all128.iter().zip(&all256) {
         for &len in &lens {
             let a = time(len, |b| {

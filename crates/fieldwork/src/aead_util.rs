@@ -1,8 +1,12 @@
 //! The plumbing the AEADs share ([`crate::gcm`], [`crate::gcm_siv`],
 //! [`crate::chachapoly`]): the end of an opening (the constant-time tag
 //! check, the wiping of the expected tag, the zeroing of the buffer on a
-//! mismatch) and RustCrypto's `aead` trait impls over the types' inherent
-//! detached methods ([`aead_traits!`]).
+//! mismatch), RustCrypto's `aead` trait impls over the types' inherent
+//! detached methods ([`aead_traits!`]), the AES AEADs' public types
+//! ([`keyed_aead!`]), the keyed types' door to every
+//! backend ([`keyed_backends!`], [`crate::hazmat::Backends`]) and the AES
+//! AEADs' per-key enum and its one `match` ([`dispatch_enum!`],
+//! [`on_backend!`]).
 #![forbid(unsafe_code)]
 
 use subtle::ConstantTimeEq;
@@ -58,6 +62,33 @@ fn tag_matches(expected: &[u8; 16], given: &[u8]) -> bool {
     let d = (u128::from_le_bytes(*expected) ^ u128::from_le_bytes(given)) & mask;
     ((d as u64) | (d >> 64) as u64).ct_eq(&0).into()
 }
+
+/// Defines an AEAD's public `Error` enum (`Clone`, `Copy`, `Debug`,
+/// `PartialEq`, `Eq`, non-exhaustive; with `std`, `std::error::Error`),
+/// each variant with its documentation and the message its `Display`
+/// writes after `$what: `.
+macro_rules! aead_error {
+    ($(#[$doc:meta])* $what:literal { $($(#[$vdoc:meta])* $variant:ident => $msg:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub enum Error {
+            $($(#[$vdoc])* $variant,)*
+        }
+
+        impl ::core::fmt::Display for Error {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(match self {
+                    $(Error::$variant => concat!($what, ": ", $msg),)*
+                })
+            }
+        }
+
+        #[cfg(feature = "std")]
+        impl std::error::Error for Error {}
+    };
+}
+pub(crate) use aead_error;
 
 /// Implements `aead` 0.6's `KeySizeUser`, `AeadCore` (16-byte tags
 /// appended to the ciphertext) and `AeadInOut` for `$name` over two of its
@@ -125,6 +156,130 @@ macro_rules! aead_traits {
     };
 }
 pub(crate) use aead_traits;
+
+/// Defines the AEAD `$name` (with the documentation `$doc`): a struct whose
+/// one field `key` is its per-key `Dispatch` (which has `best(key)`,
+/// `NAMES`, `with_backend(name, key)` and `name()`), for keys of `$bytes`
+/// bytes (`$key_size`); its `KeyInit` (`Dispatch::best`),
+/// [`keyed_backends!`], and [`aead_traits!`] over its inherent detached
+/// methods `$seal` and `$open` (defined by the caller), with `Debug`
+/// showing `backend_name()`.
+macro_rules! keyed_aead {
+    (
+        $(#[$doc:meta])* $name:ident,
+        key: $bytes:literal, $key_size:ty,
+        nonce: $nonce_size:ty,
+        $seal:ident,
+        $open:ident
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            key: Dispatch,
+        }
+
+        impl ::aead::KeyInit for $name {
+            fn new(key: &::aead::Key<Self>) -> $name {
+                $name {
+                    key: Dispatch::best(key.as_slice()),
+                }
+            }
+        }
+
+        crate::aead_util::keyed_backends!($name, key: Dispatch, $bytes);
+
+        crate::aead_util::aead_traits!(
+            $name,
+            key: $key_size,
+            nonce: $nonce_size,
+            $seal,
+            $open,
+            debug: backend_name
+        );
+    };
+}
+pub(crate) use keyed_aead;
+
+/// Implements [`crate::hazmat::Backends`] for `$name`, a keyed type whose
+/// one field `$field` is its per-key `$dispatch` (which has `NAMES`,
+/// `with_backend(name, key) -> Option<$dispatch>` and `name()`), for keys
+/// of `$bytes` bytes; and, in tests, `SecretSpans` over the field. (The
+/// AEADs through [`keyed_aead!`], and the AES block cipher.)
+macro_rules! keyed_backends {
+    ($name:ident, $field:ident: $dispatch:ident, $bytes:literal) => {
+        impl crate::hazmat::Backends for $name {
+            type Input<'a> = &'a [u8; $bytes];
+            const NAMES: &'static [&'static str] = $dispatch::NAMES;
+
+            fn with_backend(name: &str, key: &[u8; $bytes]) -> Option<$name> {
+                $dispatch::with_backend(name, key).map(|$field| $name { $field })
+            }
+
+            fn backend(&self) -> &'static str {
+                self.$field.name()
+            }
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for $name {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                self.$field.secret_spans(s);
+            }
+        }
+    };
+}
+pub(crate) use keyed_backends;
+
+/// Defines the caller's per-key `Dispatch` enum (with the documentation
+/// `$doc`): `gcm` and `gcm_siv` name their backends alike, so one variant
+/// each, holding that backend's key — `Vaes512`, `Vaes256` and `AesNi` on
+/// x86-64 only, and `Portable` — and its test-only `SecretSpans`, the
+/// variant's. [`on_backend!`] matches it.
+macro_rules! dispatch_enum {
+    ($(#[$doc:meta])* $vaes512:ty, $vaes256:ty, $aesni:ty, $portable:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        #[allow(clippy::large_enum_variant)]
+        enum Dispatch {
+            /// `vaes-avx512`: VAES and VPCLMULQDQ on zmm.
+            #[cfg(target_arch = "x86_64")]
+            Vaes512($vaes512),
+            /// `vaes-avx2`: VAES and VPCLMULQDQ on ymm.
+            #[cfg(target_arch = "x86_64")]
+            Vaes256($vaes256),
+            /// `aes-ni`: AES-NI and PCLMULQDQ on xmm.
+            #[cfg(target_arch = "x86_64")]
+            AesNi($aesni),
+            /// `portable`.
+            Portable($portable),
+        }
+
+        #[cfg(test)]
+        impl crate::test_util::SecretSpans for Dispatch {
+            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+                crate::aead_util::on_backend!(self, k => k.secret_spans(s));
+            }
+        }
+    };
+}
+pub(crate) use dispatch_enum;
+
+/// `$body` with `$k` bound to the backend value of whichever variant the
+/// caller's `Dispatch` ([`dispatch_enum!`]) `$dispatch` holds.
+macro_rules! on_backend {
+    ($dispatch:expr, $k:ident => $body:expr) => {
+        match $dispatch {
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Vaes512($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Vaes256($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::AesNi($k) => $body,
+            Dispatch::Portable($k) => $body,
+        }
+    };
+}
+pub(crate) use on_backend;
 
 #[cfg(test)]
 mod tests {

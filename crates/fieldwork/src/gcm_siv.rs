@@ -39,8 +39,12 @@
 //!
 //! # Backends
 //!
-//! Chosen once per key, best first; each is POLYVAL on its dispatch and the
-//! counter mode of `aes/ctr.rs`:
+//! Chosen once per key, best first; each is a type implementing the
+//! crate-private `Backend` trait (its AES backend, its POLYVAL kernel and
+//! its counter mode from `aes/ctr.rs`), held by one variant of the per-key
+//! `Dispatch` enum, and the whole of sealing and opening is written once
+//! over it and compiled per backend. [`crate::hazmat::Backends`] makes a
+//! key on any of them by its name:
 //!
 //! - `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
 //!   [`ZMM_FROM`] bytes, a tail of less than 32 blocks and shorter
@@ -97,15 +101,14 @@
 
 pub use aead;
 
+use crate::aead_util::on_backend;
 #[cfg(target_arch = "x86_64")]
 use crate::aes::ctr;
-use crate::aes::{self, AesKey};
+use crate::aes::{self, Backend as _};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
 use crate::ghash::{Polyval, SHORT_BLOCKS, Short as ShortPolyval, polyval_short};
 use aead::consts::{U12, U16, U32};
-use aead::{Key, KeyInit};
-use core::fmt;
 
 /// The longest message (plaintext) RFC 8452 allows: 2^36 bytes.
 pub const MAX_PLAINTEXT_BYTES: u64 = 1 << 36;
@@ -115,173 +118,212 @@ pub const MAX_AAD_BYTES: u64 = 1 << 36;
 /// registers; below, on ymm.
 pub const ZMM_FROM: usize = 512;
 
-/// Why an AES-GCM-SIV call was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The plaintext or ciphertext exceeds 2^36 bytes.
-    MessageTooLong,
-    /// The associated data exceeds 2^36 bytes.
-    AadTooLong,
-    /// Authentication failed: the ciphertext, associated data, nonce or tag
-    /// was altered (or the key is wrong). The buffer has been zeroed.
-    TagMismatch,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Error::MessageTooLong => "AES-GCM-SIV: the message exceeds 2^36 bytes",
-            Error::AadTooLong => "AES-GCM-SIV: the associated data exceeds 2^36 bytes",
-            Error::TagMismatch => "AES-GCM-SIV: authentication failed (tag mismatch)",
-        })
+crate::aead_util::aead_error! {
+    /// Why an AES-GCM-SIV call was refused.
+    "AES-GCM-SIV" {
+        /// The plaintext or ciphertext exceeds 2^36 bytes.
+        MessageTooLong => "the message exceeds 2^36 bytes",
+        /// The associated data exceeds 2^36 bytes.
+        AadTooLong => "the associated data exceeds 2^36 bytes",
+        /// Authentication failed: the ciphertext, associated data, nonce or tag
+        /// was altered (or the key is wrong). The buffer has been zeroed.
+        TagMismatch => "authentication failed (tag mismatch)",
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+/// One backend of AES-GCM-SIV: the AES backend its keys run on and the
+/// POLYVAL and counter-mode kernels of its instruction set. Implemented by
+/// [`Portable`] and, on x86-64, by the capability tokens themselves
+/// (`AesClmul` for `aes-ni`, `VaesAvx2` for `vaes-avx2`) and [`Vaes512`],
+/// with the same signatures; [`Engine`]'s operations are written once over
+/// it. The value is the proof of the backend's instructions.
+trait Backend: Copy {
+    /// The name [`Aes128GcmSiv::backend_name`] reports.
+    const NAME: &'static str;
 
-/// The instruction-set dispatch of a key: which counter-mode kernel and which
-/// POLYVAL kernel its messages use.
-#[derive(Clone, Copy)]
-enum Dispatch {
-    Portable,
-    #[cfg(target_arch = "x86_64")]
-    AesNi,
-    #[cfg(target_arch = "x86_64")]
-    Vaes256(cpu::VaesAvx2),
-    #[cfg(target_arch = "x86_64")]
-    Vaes512(cpu::VaesAvx512, cpu::VaesAvx2),
-}
+    /// The AES backend of the key-generating and message-encryption keys.
+    type Aes: aes::Backend;
 
-impl Dispatch {
-    fn best() -> Dispatch {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Dispatch::vaes512() {
-            return t;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Dispatch::vaes256() {
-            return t;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Dispatch::aesni() {
-            return t;
-        }
-        Dispatch::Portable
-    }
+    /// `key` (16 or 32 bytes) expanded on [`Backend::Aes`].
+    fn aes(self, key: &[u8]) -> Self::Aes;
 
-    #[cfg(target_arch = "x86_64")]
-    fn aesni() -> Option<Dispatch> {
-        cpu::AesClmul::get().map(|_| Dispatch::AesNi)
-    }
+    /// A POLYVAL state keyed by `h` on this backend's kernel.
+    fn polyval(self, h: &[u8; 16]) -> Polyval;
 
-    #[cfg(target_arch = "x86_64")]
-    fn vaes256() -> Option<Dispatch> {
-        cpu::VaesAvx2::get().map(Dispatch::Vaes256)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn vaes512() -> Option<Dispatch> {
-        Some(Dispatch::Vaes512(
-            cpu::VaesAvx512::get()?,
-            cpu::VaesAvx2::get()?,
-        ))
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn aesni() -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vaes256() -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vaes512() -> Option<Dispatch> {
-        None
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Dispatch::Portable => "portable",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi => "aes-ni",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(_) => "vaes-avx2",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512(..) => "vaes-avx512",
-        }
-    }
-
-    /// An AES key on this dispatch's block cipher.
-    #[inline]
-    fn aes(self, key: &[u8]) -> AesKey {
-        match self {
-            Dispatch::Portable => AesKey::new_portable(key),
-            #[cfg(target_arch = "x86_64")]
-            _ => AesKey::new(key),
-        }
-    }
-
-    /// A POLYVAL state keyed by `h` on this dispatch's kernel.
-    fn polyval(self, h: &[u8; 16]) -> Polyval {
-        match self {
-            Dispatch::Portable => Polyval::new_portable(h),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi => {
-                Polyval::new_pclmulqdq(h).unwrap_or_else(|| Polyval::new_portable(h))
-            }
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(_) => {
-                Polyval::new_ymm_tier(h).unwrap_or_else(|| Polyval::new_portable(h))
-            }
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512(..) => Polyval::new(h),
-        }
-    }
-
-    /// The kernel of [`crate::ghash::polyval_short`] on this dispatch.
-    fn short_polyval(self) -> ShortPolyval {
-        match self {
-            Dispatch::Portable => ShortPolyval::Portable,
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi => cpu::Clmul::get().map_or(ShortPolyval::Portable, ShortPolyval::Xmm),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(t) | Dispatch::Vaes512(_, t) => ShortPolyval::Ymm(t.avx2_clmul()),
-        }
-    }
+    /// The kernel of [`crate::ghash::polyval_short`] on this backend.
+    fn short_polyval(self) -> ShortPolyval;
 
     /// `data ⊕ AES-CTR(key, ctr)` with RFC 8452's counter (the counter
     /// block read little-endian), in place.
-    fn ctr(self, key: &AesKey, ctr: u128, data: &mut [u8]) {
+    fn ctr(self, key: &Self::Aes, ctr: u128, data: &mut [u8]);
+}
+
+/// RustCrypto's fixsliced `aes` and the portable POLYVAL.
+#[derive(Clone, Copy)]
+struct Portable;
+
+impl Backend for Portable {
+    const NAME: &'static str = "portable";
+    type Aes = aes::portable::Key;
+
+    #[inline]
+    fn aes(self, key: &[u8]) -> aes::portable::Key {
+        aes::Backend::new((), key)
+    }
+
+    fn polyval(self, h: &[u8; 16]) -> Polyval {
+        Polyval::new_portable(h)
+    }
+
+    fn short_polyval(self) -> ShortPolyval {
+        ShortPolyval::Portable
+    }
+
+    fn ctr(self, key: &aes::portable::Key, ctr: u128, data: &mut [u8]) {
+        aes::ctr32le_xor(key, ctr, data);
+    }
+}
+
+/// The backend of a capability token `$token`, named `$name`: AES-NI
+/// keys (`$aes_clmul` of the token), POLYVAL by `Polyval::$polyval` and
+/// the short kernel `ShortPolyval::$short` (of the token's `$clmul`), and
+/// counter mode by `ctr::$ctr`.
+macro_rules! token_backend {
+    ($token:ty, $name:literal, $aes_clmul:expr, $polyval:ident, $short:ident($clmul:ident), $ctr:ident) => {
         #[cfg(target_arch = "x86_64")]
-        if let AesKey::AesNi(t, rk) = key {
-            match self {
-                Dispatch::Vaes512(t512, t256) if data.len() >= ZMM_FROM => {
-                    let done = ctr::xor_zmm(t512, rk, ctr, data);
-                    let next = aes::add32(ctr, (done / 16) as u32);
-                    if let Some(rest) = data.get_mut(done..) {
-                        ctr::xor_ymm(t256, rk, next, rest);
-                    }
-                }
-                Dispatch::Vaes512(_, t256) | Dispatch::Vaes256(t256) => {
-                    ctr::xor_ymm(t256, rk, ctr, data)
-                }
-                _ => ctr::xor_xmm(*t, rk, ctr, data),
+        impl Backend for $token {
+            const NAME: &'static str = $name;
+            type Aes = aes::aesni::Key;
+
+            #[inline]
+            fn aes(self, key: &[u8]) -> aes::aesni::Key {
+                aes::Backend::new($aes_clmul(self), key)
             }
-            return;
+
+            fn polyval(self, h: &[u8; 16]) -> Polyval {
+                Polyval::$polyval(h).unwrap_or_else(|| Polyval::new_portable(h))
+            }
+
+            fn short_polyval(self) -> ShortPolyval {
+                ShortPolyval::$short(self.$clmul())
+            }
+
+            fn ctr(self, key: &aes::aesni::Key, ctr: u128, data: &mut [u8]) {
+                ctr::$ctr(self, &key.rk, ctr, data);
+            }
         }
-        aes::ctr32le_xor_generic(key, ctr, data);
+    };
+}
+
+// `aes-ni`: counter mode on xmm (8 blocks per iteration), POLYVAL with
+// PCLMULQDQ.
+token_backend! { cpu::AesClmul, "aes-ni", core::convert::identity, new_pclmulqdq, Xmm(clmul), xor_xmm }
+// `vaes-avx2`: counter mode on ymm (16 blocks per iteration), POLYVAL on
+// ymm.
+token_backend! { cpu::VaesAvx2, "vaes-avx2", cpu::VaesAvx2::aes_clmul, new_ymm_tier, Ymm(avx2_clmul), xor_ymm }
+
+/// `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
+/// [`ZMM_FROM`] bytes, a tail of less than 32 blocks and shorter messages
+/// on ymm; POLYVAL's best kernel.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Vaes512(cpu::VaesAvx512, cpu::VaesAvx2);
+
+#[cfg(target_arch = "x86_64")]
+impl Backend for Vaes512 {
+    const NAME: &'static str = "vaes-avx512";
+    type Aes = aes::aesni::Key;
+
+    #[inline]
+    fn aes(self, key: &[u8]) -> aes::aesni::Key {
+        self.1.aes(key)
+    }
+
+    fn polyval(self, h: &[u8; 16]) -> Polyval {
+        Polyval::new(h)
+    }
+
+    fn short_polyval(self) -> ShortPolyval {
+        self.1.short_polyval()
+    }
+
+    fn ctr(self, key: &aes::aesni::Key, ctr: u128, data: &mut [u8]) {
+        if data.len() >= ZMM_FROM {
+            let done = ctr::xor_zmm(self.0, &key.rk, ctr, data);
+            let next = aes::add32(ctr, (done / 16) as u32);
+            if let Some(rest) = data.get_mut(done..) {
+                self.1.ctr(key, next, rest);
+            }
+        } else {
+            self.1.ctr(key, ctr, data);
+        }
+    }
+}
+
+crate::aead_util::dispatch_enum! {
+    /// One key-generating key on one backend: each variant holds exactly
+    /// its backend's [`Engine`]. Operations match once and run the engine's
+    /// code, compiled per backend.
+    Engine<Vaes512>, Engine<cpu::VaesAvx2>, Engine<cpu::AesClmul>, Engine<Portable>
+}
+
+impl Dispatch {
+    /// Every backend's name, best first ([`crate::hazmat::Backends::NAMES`]).
+    #[cfg(target_arch = "x86_64")]
+    const NAMES: &[&str] = &[
+        Vaes512::NAME,
+        cpu::VaesAvx2::NAME,
+        cpu::AesClmul::NAME,
+        Portable::NAME,
+    ];
+    #[cfg(not(target_arch = "x86_64"))]
+    const NAMES: &[&str] = &[Portable::NAME];
+
+    /// The key on the best backend this CPU runs.
+    fn best(key: &[u8]) -> Dispatch {
+        Dispatch::NAMES
+            .iter()
+            .find_map(|name| Dispatch::with_backend(name, key))
+            .unwrap_or_else(|| Dispatch::Portable(Engine::new(key, Portable)))
+    }
+
+    /// The key on the backend named `name`, if this CPU runs it.
+    fn with_backend(name: &str, key: &[u8]) -> Option<Dispatch> {
+        Some(match name {
+            #[cfg(target_arch = "x86_64")]
+            Vaes512::NAME => {
+                let t = Vaes512(cpu::VaesAvx512::get()?, cpu::VaesAvx2::get()?);
+                Dispatch::Vaes512(Engine::new(key, t))
+            }
+            #[cfg(target_arch = "x86_64")]
+            cpu::VaesAvx2::NAME => Dispatch::Vaes256(Engine::new(key, cpu::VaesAvx2::get()?)),
+            #[cfg(target_arch = "x86_64")]
+            cpu::AesClmul::NAME => Dispatch::AesNi(Engine::new(key, cpu::AesClmul::get()?)),
+            Portable::NAME => Dispatch::Portable(Engine::new(key, Portable)),
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        on_backend!(self, e => e.name())
+    }
+}
+
+#[cfg(test)]
+impl<B: Backend> crate::test_util::SecretSpans for Engine<B>
+where
+    B::Aes: crate::test_util::SecretSpans,
+{
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.kgk.secret_spans(s);
     }
 }
 
 /// The two message keys of RFC 8452 §4 for one nonce, as bytes (the
-/// encryption key is expanded where it is used: an `AesKey` returned or
+/// encryption key is expanded where it is used: an AES key returned or
 /// stored by value is copied whole, about 1 KiB with the portable
-/// variant's fixsliced schedule, which cost 10 % of a 16-byte message).
+/// backend's fixsliced schedule, which cost 10 % of a 16-byte message
+/// when every key carried that size).
 struct MessageKeys {
     auth: [u8; 16],
     /// 16 or 32 bytes of it are the key ([`Engine::key_len`]).
@@ -297,14 +339,14 @@ impl Drop for MessageKeys {
     }
 }
 
-/// One key-generating key on one dispatch (the key types below wrap it).
+/// One key-generating key on the backend `B` (a variant of [`Dispatch`]).
 #[derive(Clone)]
-struct Engine {
-    kgk: AesKey,
+struct Engine<B: Backend> {
+    kgk: B::Aes,
     /// 16 or 32: the length of the key-generating key and of the
     /// message-encryption key.
     key_len: usize,
-    dispatch: Dispatch,
+    backend: B,
 }
 
 /// POLYVAL inputs (the zero-padded associated data and message and the
@@ -347,18 +389,39 @@ fn xor_and(a: u128, b: u128, m: u128) -> u128 {
     }
 }
 
+/// RFC 8452's length limits.
+fn check_lengths(aad: &[u8], buf: &[u8]) -> Result<(), Error> {
+    if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
+        return Err(Error::MessageTooLong);
+    }
+    if aad.len() as u64 > MAX_AAD_BYTES {
+        return Err(Error::AadTooLong);
+    }
+    Ok(())
+}
+
+/// The counter block of RFC 8452 §4 step 4: the tag with bit 127 set
+/// (both read little-endian).
+fn counter(tag: u128) -> u128 {
+    tag | 1 << 127
+}
+
 /// The zero bytes that pad `len` bytes to a whole number of blocks.
 fn padding(len: usize) -> &'static [u8] {
     ZEROS.get(..(16 - len % 16) % 16).unwrap_or_default()
 }
 
-impl Engine {
-    fn new(key: &[u8], dispatch: Dispatch) -> Engine {
+impl<B: Backend> Engine<B> {
+    fn new(key: &[u8], backend: B) -> Engine<B> {
         Engine {
-            kgk: dispatch.aes(key),
+            kgk: backend.aes(key),
             key_len: key.len(),
-            dispatch,
+            backend,
         }
+    }
+
+    fn name(&self) -> &'static str {
+        B::NAME
     }
 
     /// The message keys for `nonce` (RFC 8452 §4, `derive_keys`): the low
@@ -390,9 +453,9 @@ impl Engine {
         keys
     }
 
-    /// The message-encryption key of `keys`, expanded on this dispatch.
-    fn enc_key(&self, keys: &MessageKeys) -> AesKey {
-        self.dispatch
+    /// The message-encryption key of `keys`, expanded on this backend.
+    fn enc_key(&self, keys: &MessageKeys) -> B::Aes {
+        self.backend
             .aes(keys.enc.get(..self.key_len).unwrap_or_default())
     }
 
@@ -400,7 +463,7 @@ impl Engine {
     fn tag(
         &self,
         keys: &MessageKeys,
-        enc: &AesKey,
+        enc: &B::Aes,
         nonce: &[u8; 12],
         aad: &[u8],
         msg: &[u8],
@@ -429,14 +492,14 @@ impl Engine {
                 .unwrap_or_default()
                 .copy_from_slice(&lengths);
             let s = polyval_short(
-                self.dispatch.short_polyval(),
+                self.backend.short_polyval(),
                 &keys.auth,
                 flat.get(..m_end + 16).unwrap_or_default(),
             );
             crate::wipe::wipe(&mut copy);
             s
         } else {
-            let mut p = self.dispatch.polyval(&keys.auth);
+            let mut p = self.backend.polyval(&keys.auth);
             p.update(aad);
             p.update(padding(aad.len()));
             p.update(msg);
@@ -451,62 +514,37 @@ impl Engine {
         tag
     }
 
-    fn check_lengths(aad: &[u8], buf: &[u8]) -> Result<(), Error> {
-        if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
-            return Err(Error::MessageTooLong);
-        }
-        if aad.len() as u64 > MAX_AAD_BYTES {
-            return Err(Error::AadTooLong);
-        }
-        Ok(())
-    }
-
-    /// The counter block of RFC 8452 §4 step 4: the tag with bit 127 set
-    /// (both read little-endian).
-    fn counter(tag: u128) -> u128 {
-        tag | 1 << 127
-    }
-
-    fn encrypt(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
-        Engine::check_lengths(aad, buf)?;
+    /// RFC 8452 §4 after the length checks: the tag of `buf`, then `buf`
+    /// encrypted in place from it.
+    fn seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         let keys = self.derive(nonce);
         let enc = self.enc_key(&keys);
         let tag = self.tag(&keys, &enc, nonce, aad, buf);
-        self.dispatch.ctr(&enc, Engine::counter(tag), buf);
-        Ok(tag.to_le_bytes())
+        self.backend.ctr(&enc, counter(tag), buf);
+        tag.to_le_bytes()
     }
 
-    fn decrypt(
-        &self,
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8; 16],
-    ) -> Result<(), Error> {
-        Engine::check_lengths(aad, buf)?;
+    /// RFC 8452 §5 after the length checks: `buf` decrypted in place from
+    /// `tag`, then the expected tag of the plaintext, returned for the
+    /// caller's constant-time check.
+    fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) -> [u8; 16] {
         let keys = self.derive(nonce);
         let enc = self.enc_key(&keys);
-        self.dispatch
-            .ctr(&enc, Engine::counter(u128::from_le_bytes(*tag)), buf);
-        let mut expected = self.tag(&keys, &enc, nonce, aad, buf).to_le_bytes();
-        crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
-    }
-}
-
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Engine {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        self.kgk.secret_spans(s);
+        self.backend
+            .ctr(&enc, counter(u128::from_le_bytes(*tag)), buf);
+        self.tag(&keys, &enc, nonce, aad, buf).to_le_bytes()
     }
 }
 
 macro_rules! gcm_siv_type {
     ($(#[$doc:meta])* $name:ident, $bytes:literal, $ksize:ty) => {
-        $(#[$doc])*
-        #[derive(Clone)]
-        pub struct $name {
-            engine: Engine,
-        }
+        crate::aead_util::keyed_aead!(
+            $(#[$doc])* $name,
+            key: $bytes, $ksize,
+            nonce: U12,
+            encrypt_in_place_detached,
+            decrypt_in_place_detached
+        );
 
         impl $name {
             /// Encrypts `buf` in place and returns the 16-byte tag (RFC 8452
@@ -521,7 +559,8 @@ macro_rules! gcm_siv_type {
                 aad: &[u8],
                 buf: &mut [u8],
             ) -> Result<[u8; 16], Error> {
-                self.engine.encrypt(nonce, aad, buf)
+                check_lengths(aad, buf)?;
+                Ok(on_backend!(&self.key, e => e.seal(nonce, aad, buf)))
             }
 
             /// Decrypts `buf` in place if `tag` (compared in constant time)
@@ -538,67 +577,15 @@ macro_rules! gcm_siv_type {
                 buf: &mut [u8],
                 tag: &[u8; 16],
             ) -> Result<(), Error> {
-                self.engine.decrypt(nonce, aad, buf, tag)
+                check_lengths(aad, buf)?;
+                let mut expected = on_backend!(&self.key, e => e.open(nonce, aad, buf, tag));
+                crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
             }
 
             /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
             /// `portable`.
             pub fn backend_name(&self) -> &'static str {
-                self.engine.dispatch.name()
-            }
-
-            #[doc(hidden)]
-            pub fn new_portable(key: &[u8; $bytes]) -> $name {
-                $name { engine: Engine::new(key, Dispatch::Portable) }
-            }
-
-            #[doc(hidden)]
-            pub fn new_aesni(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::aesni().map(|t| $name { engine: Engine::new(key, t) })
-            }
-
-            #[doc(hidden)]
-            pub fn new_vaes256(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes256().map(|t| $name { engine: Engine::new(key, t) })
-            }
-
-            #[doc(hidden)]
-            pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes512().map(|t| $name { engine: Engine::new(key, t) })
-            }
-
-            /// One instance per backend this CPU can run, portable first
-            /// (tests and benchmarks).
-            #[doc(hidden)]
-            #[cfg(feature = "alloc")]
-            pub fn all_backends(key: &[u8; $bytes]) -> alloc::vec::Vec<$name> {
-                let mut v = alloc::vec![$name::new_portable(key)];
-                v.extend($name::new_aesni(key));
-                v.extend($name::new_vaes256(key));
-                v.extend($name::new_vaes512(key));
-                v
-            }
-        }
-
-        impl KeyInit for $name {
-            fn new(key: &Key<Self>) -> $name {
-                $name { engine: Engine::new(key.as_slice(), Dispatch::best()) }
-            }
-        }
-
-        crate::aead_util::aead_traits!(
-            $name,
-            key: $ksize,
-            nonce: U12,
-            encrypt_in_place_detached,
-            decrypt_in_place_detached,
-            debug: backend_name
-        );
-
-        #[cfg(test)]
-        impl crate::test_util::SecretSpans for $name {
-            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-                self.engine.secret_spans(s);
+                self.key.name()
             }
         }
     };
@@ -624,7 +611,10 @@ mod stage_probe {
     #[test]
     #[ignore]
     fn stage_ticks() {
-        let e = Engine::new(&[7u8; 16], Dispatch::best());
+        on_backend!(&Dispatch::best(&[7u8; 16]), e => stages(e));
+    }
+
+    fn stages<B: Backend>(e: &Engine<B>) {
         let aad = [0x11u8; 13];
         let mut buf = [0x5au8; 16];
         let mut nonce = [3u8; 12];
@@ -645,7 +635,7 @@ mod stage_probe {
             time!("derive+expand", {
                 let k = e.derive(black_box(&nonce));
                 let enc = e.enc_key(&k);
-                matches!(enc, AesKey::AesNi(..))
+                aes::Backend::encrypt_array(&enc, [0])[0]
             });
             time!("derive+expand+tag", {
                 let k = e.derive(black_box(&nonce));
@@ -654,13 +644,13 @@ mod stage_probe {
             });
             time!("polyval alone", {
                 let k = e.derive(black_box(&nonce));
-                let mut p = e.dispatch.polyval(&k.auth);
+                let mut p = e.backend.polyval(&k.auth);
                 p.update(black_box(&[0u8; 48]));
                 p.finalize()[0]
             });
             time!(
                 "encrypt (in place)",
-                e.encrypt(black_box(&nonce), &aad, &mut buf).ok()
+                e.seal(black_box(&nonce), &aad, &mut buf)
             );
         }
     }

@@ -28,13 +28,13 @@ fn message(n: usize) -> Vec<u8> {
 #[test]
 fn aes_round_keys() {
     use crate::aes::{Aes128, Aes192, Aes256};
-    for a in [Aes128::new(&[0x5a; 16]), Aes128::new_portable(&[0x5a; 16])] {
+    for a in crate::hazmat::all::<Aes128>(&[0x5a; 16]) {
         assert_zeroized_on_drop(&format!("Aes128 {}", a.backend_name()), a);
     }
-    for a in [Aes192::new(&[0x5a; 24]), Aes192::new_portable(&[0x5a; 24])] {
+    for a in crate::hazmat::all::<Aes192>(&[0x5a; 24]) {
         assert_zeroized_on_drop(&format!("Aes192 {}", a.backend_name()), a);
     }
-    for a in [Aes256::new(&[0x5a; 32]), Aes256::new_portable(&[0x5a; 32])] {
+    for a in crate::hazmat::all::<Aes256>(&[0x5a; 32]) {
         assert_zeroized_on_drop(&format!("Aes256 {}", a.backend_name()), a);
     }
 }
@@ -43,14 +43,14 @@ fn aes_round_keys() {
 fn aes_gcm_keys_on_every_backend() {
     use crate::gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
     let mut names = Vec::new();
-    for c in Aes128Gcm::all_backends(&[0xa5; 16]) {
+    for c in crate::hazmat::all::<Aes128Gcm>(&[0xa5; 16]) {
         names.push(c.backend_name());
         assert_zeroized_on_drop(&format!("Aes128Gcm {}", c.backend_name()), c);
     }
-    for c in Aes192Gcm::all_backends(&[0xa5; 24]) {
+    for c in crate::hazmat::all::<Aes192Gcm>(&[0xa5; 24]) {
         assert_zeroized_on_drop(&format!("Aes192Gcm {}", c.backend_name()), c);
     }
-    for c in Aes256Gcm::all_backends(&[0xa5; 32]) {
+    for c in crate::hazmat::all::<Aes256Gcm>(&[0xa5; 32]) {
         assert_zeroized_on_drop(&format!("Aes256Gcm {}", c.backend_name()), c);
     }
     assert!(names.contains(&"portable"));
@@ -60,11 +60,11 @@ fn aes_gcm_keys_on_every_backend() {
 fn aes_gcm_siv_keys_on_every_backend() {
     use crate::gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
     let mut names = Vec::new();
-    for c in Aes128GcmSiv::all_backends(&[0xa5; 16]) {
+    for c in crate::hazmat::all::<Aes128GcmSiv>(&[0xa5; 16]) {
         names.push(c.backend_name());
         assert_zeroized_on_drop(&format!("Aes128GcmSiv {}", c.backend_name()), c);
     }
-    for c in Aes256GcmSiv::all_backends(&[0xa5; 32]) {
+    for c in crate::hazmat::all::<Aes256GcmSiv>(&[0xa5; 32]) {
         assert_zeroized_on_drop(&format!("Aes256GcmSiv {}", c.backend_name()), c);
     }
     assert!(names.contains(&"portable"));

@@ -1,6 +1,7 @@
-//! AES block encryption: FIPS 197 appendix C on every backend, and the
-//! AES-NI backend (our own key expansion) against RustCrypto's `aes` crate
-//! on random keys and blocks for all three key sizes.
+//! AES block encryption: FIPS 197 appendix C on every backend
+//! (`fieldwork::hazmat`), and every backend (the AES-NI one: our own key
+//! expansion) against RustCrypto's `aes` crate on random keys and blocks for
+//! all three key sizes.
 
 mod common;
 
@@ -15,13 +16,15 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Both constructors of a key size: the dispatching one and the portable one.
+/// Every backend of a key size (`fieldwork::hazmat`), and the default one.
 fn encrypt_all(key: &[u8], block: [u8; 16]) -> Vec<(&'static str, [u8; 16])> {
     let mut out = Vec::new();
     macro_rules! run {
         ($t:ty, $n:literal) => {{
             let k: [u8; $n] = key.try_into().unwrap();
-            for c in [<$t>::new(&k), <$t>::new_portable(&k)] {
+            let all = common::every_backend::<$t>(&k);
+            assert_eq!(all[0].backend_name(), <$t>::new(&k).backend_name());
+            for c in all.into_iter().chain([<$t>::new(&k)]) {
                 let mut b = block;
                 c.encrypt_block(&mut b);
                 let mut bs = [block; 9];

@@ -47,7 +47,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::RoundKeys;
+use super::{Backend, RoundKeys};
 use crate::cpu::AesClmul;
 use crate::simd::from_u128 as to_x;
 use core::arch::x86_64::{
@@ -141,32 +141,6 @@ fn expand256(key: &[u8; 32]) -> RoundKeys {
         }
     }
     RoundKeys { rk, rounds: 14 }
-}
-
-/// Encrypts `N` blocks (read little-endian), all in registers: for the few
-/// blocks a call needs at a time (AES-GCM-SIV's key derivation and tag),
-/// where [`encrypt_blocks`]'s chunk loop costs more than the rounds.
-pub(crate) fn encrypt_array<const N: usize>(
-    t: AesClmul,
-    rk: &RoundKeys,
-    blocks: [u128; N],
-) -> [u128; N] {
-    let _ = t;
-    // SAFETY: the token proves AES-NI and SSE4.1.
-    unsafe { encrypt_array_ni(rk, blocks) }
-}
-
-/// Encrypts the `N` blocks `base + i` (`i < N` added to the low 32-bit
-/// word, which must be zero in `base`), built in registers from `base`
-/// passed by value: no block is read back from narrower stores.
-pub(crate) fn encrypt_counters<const N: usize>(
-    t: AesClmul,
-    rk: &RoundKeys,
-    base: u128,
-) -> [u128; N] {
-    let _ = t;
-    // SAFETY: the token proves AES-NI and SSE4.1.
-    unsafe { encrypt_counters_ni(rk, base) }
 }
 
 #[target_feature(enable = "aes,sse4.1")]
@@ -316,41 +290,109 @@ fn encrypt_blocks_ni(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
     }
 }
 
+/// The backend ([`Backend`], name `aes-ni`): the token and the round keys.
+#[derive(Clone)]
+pub(crate) struct Key {
+    t: AesClmul,
+    pub(crate) rk: RoundKeys,
+}
+
+#[cfg(test)]
+impl Key {
+    /// The token that proves the backend's instructions.
+    pub(crate) fn token(&self) -> AesClmul {
+        self.t
+    }
+}
+
+impl Backend for Key {
+    type Token = AesClmul;
+    const NAME: &'static str = "aes-ni";
+
+    /// Each key size's expansion writes the returned key in place (a
+    /// `Key` built around [`expand`]'s result went through a 256-byte
+    /// `memcpy` call on AES-GCM-SIV's per-message chain).
+    fn new(t: AesClmul, key: &[u8]) -> Key {
+        // SAFETY: the token proves AES-NI, SSSE3 and SSE4.1.
+        unsafe {
+            if let Ok(k) = <&[u8; 16]>::try_from(key) {
+                return Key {
+                    t,
+                    rk: expand128(k),
+                };
+            }
+            if let Ok(k) = <&[u8; 32]>::try_from(key) {
+                return Key {
+                    t,
+                    rk: expand256(k),
+                };
+            }
+            Key {
+                t,
+                rk: expand_ni(key),
+            }
+        }
+    }
+
+    /// All in registers: for the few blocks a call needs at a time
+    /// (AES-GCM-SIV's key derivation and tag), where
+    /// [`Backend::encrypt_blocks`]'s chunk loop costs more than the rounds.
+    fn encrypt_array<const N: usize>(&self, blocks: [u128; N]) -> [u128; N] {
+        let _ = self.t;
+        // SAFETY: the token in `self.t` proves AES-NI and SSE4.1.
+        unsafe { encrypt_array_ni(&self.rk, blocks) }
+    }
+
+    /// Built in registers from `base` passed by value: no block is read
+    /// back from narrower stores.
+    fn encrypt_counters<const N: usize>(&self, base: u128) -> [u128; N] {
+        debug_assert_eq!(base as u32, 0);
+        let _ = self.t;
+        // SAFETY: the token in `self.t` proves AES-NI and SSE4.1.
+        unsafe { encrypt_counters_ni(&self.rk, base) }
+    }
+
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        encrypt_blocks(self.t, &self.rk, blocks)
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.rk.secret_spans(s);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::words;
 
     /// The four-word expansions of AES-128 and AES-256 against the
     /// word-by-word one (FIPS 197 §5.2 as written), and `encrypt_array`
-    /// against `encrypt_blocks`, on keys from a fixed generator.
+    /// against `encrypt_blocks`, on keys and blocks from a fixed generator
+    /// (xorshift64*, `test_util::words`).
     #[test]
     fn fast_paths_match_the_word_loop() {
+        let mut state = 0x0123_4567_89ab_cdefu64;
         let Some(t) = AesClmul::get() else { return };
-        let mut x = 0x0123_4567_89ab_cdefu64;
         for _ in 0..200 {
-            let mut key = [0u8; 32];
-            for b in &mut key {
-                x = x
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                *b = (x >> 56) as u8;
-            }
+            let w = words(&mut state, 5);
+            let key: [u8; 32] = core::array::from_fn(|i| (w[i / 8] >> (8 * (i % 8))) as u8);
             for len in [16, 32] {
-                let fast = expand(t, &key[..len]);
+                let fast = Key::new(t, &key[..len]);
                 // SAFETY: the token proves AES-NI and SSE4.1.
                 let slow = unsafe { expand_ni(&key[..len]) };
                 assert_eq!(
-                    (fast.rk, fast.rounds),
+                    (fast.rk.rk, fast.rk.rounds),
                     (slow.rk, slow.rounds),
                     "key {len}: {key:02x?}"
                 );
-                let blocks: [u128; 6] = core::array::from_fn(|i| u128::from(x) << i);
+                let blocks: [u128; 6] = core::array::from_fn(|i| u128::from(w[4]) << i);
                 let mut want = blocks.map(u128::to_le_bytes);
-                encrypt_blocks(t, &fast, &mut want);
-                assert_eq!(
-                    encrypt_array(t, &fast, blocks),
-                    want.map(u128::from_le_bytes)
-                );
+                fast.encrypt_blocks(&mut want);
+                assert_eq!(fast.encrypt_array(blocks), want.map(u128::from_le_bytes));
             }
         }
     }

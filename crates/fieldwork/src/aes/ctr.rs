@@ -6,8 +6,8 @@
 //!
 //! Target features: `aes`, `sse4.1` (token [`AesClmul`]) for the xmm
 //! kernel; `vaes`, `avx2` ([`VaesAvx2`]) for ymm; `vaes`, `avx512f`
-//! ([`VaesAvx512`]) for zmm; the generic loop on any key is
-//! [`super::ctr32le_xor_generic`].
+//! ([`VaesAvx512`]) for zmm; the generic loop on any backend is
+//! [`super::ctr32le_xor`].
 //!
 //! # Representation
 //!
@@ -37,20 +37,9 @@
 #![allow(unsafe_code)]
 
 use super::RoundKeys;
-#[cfg(test)]
-use super::add32;
-#[cfg(test)]
-use super::{AesKey, ctr32le_xor_generic as xor_generic};
 use crate::cpu::{AesClmul, VaesAvx2, VaesAvx512};
-use crate::simd::{from_u128, ymm_from_u128s, zmm_from_u128s};
-use crate::vex256::{_mm256_aesenc_epi128, _mm256_aesenclast_epi128};
-use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128,
-    _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm256_add_epi32,
-    _mm256_broadcastsi128_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256,
-    _mm512_add_epi32, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
-    _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
-};
+use crate::simd::from_u128;
+use core::arch::x86_64::_mm_loadu_si128;
 use zeroize::Zeroize;
 
 /// XORs `data` with the key stream from `ctr` (the counter block read
@@ -105,31 +94,63 @@ pub(crate) fn xor_zmm(t: VaesAvx512, rk: &RoundKeys, ctr: u128, data: &mut [u8])
     done
 }
 
-/// An xmm register holding `v[0]` (the one-lane form of
-/// [`ymm_from_u128s`], for the kernel macro).
-#[inline(always)]
-fn xmm_from_u128s(v: [u128; 1]) -> __m128i {
-    from_u128(v[0])
+/// The instructions of one register width under the names the kernel
+/// macros use: `V` the register, `LANES` its blocks, `from` a register from
+/// one `u128` per lane, `bcast` a block in every lane, `add` (32-bit lanes),
+/// `enc` and `last` (AES rounds), `xor`, `load` and `store` (unaligned).
+mod xmm {
+    pub(super) use crate::simd::from_u128;
+    pub(super) use core::arch::x86_64::{
+        __m128i as V, _mm_add_epi32 as add, _mm_aesenc_si128 as enc, _mm_aesenclast_si128 as last,
+        _mm_loadu_si128 as load, _mm_storeu_si128 as store, _mm_xor_si128 as xor,
+    };
+    pub(super) const LANES: usize = 1;
+
+    /// `v[0]` in the register (the one-lane form of the others' `from`).
+    #[inline(always)]
+    pub(super) fn from(v: [u128; 1]) -> V {
+        from_u128(v[0])
+    }
+
+    /// The one-lane "broadcast".
+    #[inline(always)]
+    pub(super) fn bcast(k: V) -> V {
+        k
+    }
 }
 
-/// The one-lane "broadcast" (for the kernel macro).
-#[inline(always)]
-fn xmm_same(k: __m128i) -> __m128i {
-    k
+/// The ymm instructions (see [`xmm`]).
+mod ymm {
+    pub(super) use crate::simd::ymm_from_u128s as from;
+    pub(super) use crate::vex256::{_mm256_aesenc_epi128 as enc, _mm256_aesenclast_epi128 as last};
+    pub(super) use core::arch::x86_64::{
+        __m256i as V, _mm256_add_epi32 as add, _mm256_broadcastsi128_si256 as bcast,
+        _mm256_loadu_si256 as load, _mm256_storeu_si256 as store, _mm256_xor_si256 as xor,
+    };
+    pub(super) const LANES: usize = 2;
 }
 
-/// The tail of a kernel in `$kk` registers of blocks (at least the tail's
-/// `⌈len / REG⌉`): the whole registers XORed in place, a partial last
-/// one through a zeroed register-sized buffer, wiped afterwards.
+/// The zmm instructions (see [`xmm`]).
+mod zmm {
+    pub(super) use crate::simd::zmm_from_u128s as from;
+    pub(super) use core::arch::x86_64::{
+        __m512i as V, _mm512_add_epi32 as add, _mm512_aesenc_epi128 as enc,
+        _mm512_aesenclast_epi128 as last, _mm512_broadcast_i32x4 as bcast,
+        _mm512_loadu_si512 as load, _mm512_storeu_si512 as store, _mm512_xor_si512 as xor,
+    };
+    pub(super) const LANES: usize = 4;
+}
+
+/// The tail of a kernel of width `$w` (a module of [`xmm`]'s shape) in
+/// `$kk` registers of blocks (at least the tail's `⌈len / REG⌉`): the
+/// whole registers XORed in place, a partial last one through a zeroed
+/// register-sized buffer, wiped afterwards.
 macro_rules! ctr_tail {
-    (
-        $kk:literal, $v:ty, $xor:ident, $enc:ident, $last:ident, $load:ident, $store:ident,
-        $reg:ident, $nr:ident, $c:ident, $k:ident, $rest:ident
-    ) => {{
-        let mut x: [$v; $kk] = core::array::from_fn(|j| $xor($c[j], $k[0]));
+    ($w:ident, $kk:literal, $reg:ident, $nr:ident, $c:ident, $k:ident, $rest:ident) => {{
+        let mut x: [$w::V; $kk] = core::array::from_fn(|j| $w::xor($c[j], $k[0]));
         for kr in &$k[1..$nr] {
             for xi in &mut x {
-                *xi = $enc(*xi, *kr);
+                *xi = $w::enc(*xi, *kr);
             }
         }
         let whole = $rest.len() / $reg;
@@ -139,7 +160,7 @@ macro_rules! ctr_tail {
             // SAFETY: `j < whole`: a whole register inside `full`.
             unsafe {
                 let q = p.add(j * $reg).cast();
-                $store(q, $xor($last(*xi, $k[$nr]), $load(q)));
+                $w::store(q, $w::xor($w::last(*xi, $k[$nr]), $w::load(q)));
             }
         }
         if !part.is_empty() {
@@ -148,7 +169,7 @@ macro_rules! ctr_tail {
             // SAFETY: `buf` is one register wide.
             unsafe {
                 let q = buf.as_mut_ptr().cast();
-                $store(q, $xor($last(x[whole], $k[$nr]), $load(q)));
+                $w::store(q, $w::xor($w::last(x[whole], $k[$nr]), $w::load(q)));
             }
             part.copy_from_slice(&buf[..part.len()]);
             buf.zeroize();
@@ -156,57 +177,54 @@ macro_rules! ctr_tail {
     }};
 }
 
-/// Generates the three kernels: `$lanes` blocks per register, eight
+/// Generates the kernel `$name` of width `$w` (a module of [`xmm`]'s
+/// shape), compiled with `$feat`: `$w::LANES` blocks per register, eight
 /// registers an iteration.
 macro_rules! ctr_kernel {
-    (
-        $name:ident, $feat:literal, $v:ty, $lanes:literal, from = $from:ident, bcast = $bcast:ident,
-        add = $add:ident, enc = $enc:ident, last = $last:ident, xor = $xor:ident,
-        load = $load:ident, store = $store:ident
-    ) => {
+    ($name:ident, $feat:literal, $w:ident) => {
         #[target_feature(enable = $feat)]
         fn $name<const NR: usize>(rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
-            const REG: usize = 16 * $lanes;
+            const REG: usize = 16 * $w::LANES;
             const ITER: usize = 8 * REG;
             // Round keys broadcast to every lane straight from memory
             // (entries past `NR` are unused): built from `[u128; lanes]`
             // arrays they were scalar stores that the vector loads could
             // not forward from.
-            let k: [$v; 15] = core::array::from_fn(|r| {
+            let k: [$w::V; 15] = core::array::from_fn(|r| {
                 // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
                 let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
-                $bcast(key)
+                $w::bcast(key)
             });
             // Counters of the eight registers of an iteration (block
             // `j·lanes + i` in lane `i` of register `j`): the broadcast
             // counter block plus constants, and the step from one
             // iteration to the next.
-            let base = $bcast(from_u128(ctr));
-            let mut c: [$v; 8] = core::array::from_fn(|j| {
-                $add(
+            let base = $w::bcast(from_u128(ctr));
+            let mut c: [$w::V; 8] = core::array::from_fn(|j| {
+                $w::add(
                     base,
-                    $from(core::array::from_fn(|i| (j * $lanes + i) as u128)),
+                    $w::from(core::array::from_fn(|i| (j * $w::LANES + i) as u128)),
                 )
             });
-            let advance: $v = $from([(8 * $lanes) as u128; $lanes]);
+            let advance: $w::V = $w::from([(8 * $w::LANES) as u128; $w::LANES]);
             let mut chunks = data.chunks_exact_mut(ITER);
             for chunk in &mut chunks {
                 let p = chunk.as_mut_ptr();
-                let mut x: [$v; 8] = core::array::from_fn(|j| $xor(c[j], k[0]));
+                let mut x: [$w::V; 8] = core::array::from_fn(|j| $w::xor(c[j], k[0]));
                 for kr in &k[1..NR] {
                     for xi in &mut x {
-                        *xi = $enc(*xi, *kr);
+                        *xi = $w::enc(*xi, *kr);
                     }
                 }
                 for (j, xi) in x.iter().enumerate() {
                     // SAFETY: `j·REG + REG ≤ ITER` bytes of `chunk`.
                     unsafe {
                         let q = p.add(j * REG).cast();
-                        $store(q, $xor($last(*xi, k[NR]), $load(q)));
+                        $w::store(q, $w::xor($w::last(*xi, k[NR]), $w::load(q)));
                     }
                 }
                 for cj in &mut c {
-                    *cj = $add(*cj, advance);
+                    *cj = $w::add(*cj, advance);
                 }
             }
             // The tail: `n` registers, whole ones straight from `data`,
@@ -224,63 +242,27 @@ macro_rules! ctr_kernel {
             // in about the latency of one (`aesenc`: 3–4 cycles, two a
             // cycle).
             match n {
-                1 => ctr_tail!(1, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
-                2 => ctr_tail!(2, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
-                3 | 4 => ctr_tail!(4, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
-                _ => ctr_tail!(8, $v, $xor, $enc, $last, $load, $store, REG, NR, c, k, rest),
+                1 => ctr_tail!($w, 1, REG, NR, c, k, rest),
+                2 => ctr_tail!($w, 2, REG, NR, c, k, rest),
+                3 | 4 => ctr_tail!($w, 4, REG, NR, c, k, rest),
+                _ => ctr_tail!($w, 8, REG, NR, c, k, rest),
             }
         }
     };
 }
 
-ctr_kernel!(
-    xor_xmm_nr,
-    "aes,sse4.1",
-    __m128i,
-    1,
-    from = xmm_from_u128s,
-    bcast = xmm_same,
-    add = _mm_add_epi32,
-    enc = _mm_aesenc_si128,
-    last = _mm_aesenclast_si128,
-    xor = _mm_xor_si128,
-    load = _mm_loadu_si128,
-    store = _mm_storeu_si128
-);
-
-ctr_kernel!(
-    xor_ymm_nr,
-    "avx,avx2,vaes,aes,sse4.1",
-    __m256i,
-    2,
-    from = ymm_from_u128s,
-    bcast = _mm256_broadcastsi128_si256,
-    add = _mm256_add_epi32,
-    enc = _mm256_aesenc_epi128,
-    last = _mm256_aesenclast_epi128,
-    xor = _mm256_xor_si256,
-    load = _mm256_loadu_si256,
-    store = _mm256_storeu_si256
-);
-
+ctr_kernel!(xor_xmm_nr, "aes,sse4.1", xmm);
+ctr_kernel!(xor_ymm_nr, "avx,avx2,vaes,aes,sse4.1", ymm);
 ctr_kernel!(
     xor_zmm_nr,
     "avx512f,avx512bw,avx512vl,avx512dq,vaes,aes,sse4.1",
-    __m512i,
-    4,
-    from = zmm_from_u128s,
-    bcast = _mm512_broadcast_i32x4,
-    add = _mm512_add_epi32,
-    enc = _mm512_aesenc_epi128,
-    last = _mm512_aesenclast_epi128,
-    xor = _mm512_xor_si512,
-    load = _mm512_loadu_si512,
-    store = _mm512_storeu_si512
+    zmm
 );
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aes::{Backend, add32, aesni, ctr32le_xor as xor_generic, portable};
     use alloc::vec::Vec;
 
     /// Every kernel this CPU runs against [`xor_generic`] on the portable
@@ -297,8 +279,8 @@ mod tests {
             let key: Vec<u8> = (0..key_len as u8)
                 .map(|i| i.wrapping_mul(37) ^ 0x5a)
                 .collect();
-            let portable = AesKey::new_portable(&key);
-            let fast = AesKey::new(&key);
+            let portable = portable::Key::new((), &key);
+            let fast = AesClmul::get().map(|t| aesni::Key::new(t, &key));
             for low in [0u32, 7, 0xffff_fff0, 0xffff_ffff] {
                 let mut ctr = [0xa5u8; 16];
                 ctr[..4].copy_from_slice(&low.to_le_bytes());
@@ -308,14 +290,15 @@ mod tests {
                     let mut want = data.clone();
                     let ctr = u128::from_le_bytes(ctr);
                     xor_generic(&portable, ctr, &mut want);
-                    let mut got = data.clone();
-                    xor_generic(&fast, ctr, &mut got);
-                    assert_eq!(got, want, "generic on the fast AES, len {len}");
-                    let AesKey::AesNi(t, rk) = &fast else {
+                    let Some(fast) = &fast else {
                         continue;
                     };
                     let mut got = data.clone();
-                    xor_xmm(*t, rk, ctr, &mut got);
+                    xor_generic(fast, ctr, &mut got);
+                    assert_eq!(got, want, "generic on the fast AES, len {len}");
+                    let (t, rk) = (fast.token(), &fast.rk);
+                    let mut got = data.clone();
+                    xor_xmm(t, rk, ctr, &mut got);
                     assert_eq!(got, want, "xmm, key {key_len}, ctr {low:#x}, len {len}");
                     if let Some(t) = VaesAvx2::get() {
                         let mut got = data.clone();

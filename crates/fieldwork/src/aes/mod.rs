@@ -18,6 +18,11 @@
 //!   `FIELDWORK_MAX_ISA=portable` the block function may still use AES-NI
 //!   where the CPU has it; the GCM logic around it is portable either way.
 //!
+//! Each backend is a type implementing the crate-private `Backend` trait
+//! (`aesni::Key`, `portable::Key`), held by one variant of the per-key
+//! `Dispatch` enum; [`crate::hazmat::Backends`] makes each by its name
+//! (`aes-ni`, `portable`).
+//!
 //! Round keys are zeroized on drop.
 //!
 //! ```
@@ -62,40 +67,95 @@ impl crate::test_util::SecretSpans for RoundKeys {
 }
 
 #[cfg(test)]
-impl crate::test_util::SecretSpans for AesKey {
+impl crate::test_util::SecretSpans for Dispatch {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            AesKey::AesNi(_, rk) => rk.secret_spans(s),
-            AesKey::Portable(k) => k.secret_spans(s),
+            Dispatch::AesNi(k) => k.secret_spans(s),
+            Dispatch::Portable(k) => k.secret_spans(s),
         }
     }
 }
 
-/// One key on one backend. (The portable variant holds the `aes` crate's
-/// fixsliced schedule and is larger; keys are built once, so the size
-/// difference costs nothing worth a heap allocation.)
+/// One AES backend: a key expanded for its block function. Implemented by
+/// [`portable::Key`] and [`aesni::Key`], with the same signatures, so that
+/// the counter modes above them ([`ctr32le_xor`], `gcm_siv`) are written
+/// once over `B: Backend`.
+pub(crate) trait Backend: Clone {
+    /// The proof of the backend's instructions: a capability token, `()`
+    /// for the portable backend.
+    type Token: Copy;
+
+    /// The name [`Aes128::backend_name`] reports.
+    const NAME: &'static str;
+
+    /// Expands `key` (16, 24 or 32 bytes; any other length is read as a
+    /// zero-padded 32-byte key).
+    fn new(token: Self::Token, key: &[u8]) -> Self;
+
+    /// Encrypts `N` blocks (each read little-endian), in registers on
+    /// AES-NI: for the few blocks a call needs at once.
+    fn encrypt_array<const N: usize>(&self, blocks: [u128; N]) -> [u128; N];
+
+    /// Encrypts the `N` blocks `base + i`, `i < N` added to the low 32-bit
+    /// word (read little-endian), which must be zero in `base`: on AES-NI
+    /// built in registers from `base` (AES-GCM-SIV's key derivation).
+    #[inline]
+    fn encrypt_counters<const N: usize>(&self, base: u128) -> [u128; N] {
+        debug_assert_eq!(base as u32, 0);
+        self.encrypt_array(core::array::from_fn(|i| base | i as u128))
+    }
+
+    /// Encrypts blocks in place.
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+}
+
+/// One key on one backend, chosen when the key is made. (The portable
+/// variant holds the `aes` crate's fixsliced schedule and is larger; keys
+/// are built once, so the size difference costs nothing worth a heap
+/// allocation.)
 #[derive(Clone)]
 #[allow(clippy::large_enum_variant)]
-pub(crate) enum AesKey {
+pub(crate) enum Dispatch {
     #[cfg(target_arch = "x86_64")]
-    AesNi(cpu::AesClmul, RoundKeys),
+    AesNi(aesni::Key),
     Portable(portable::Key),
 }
 
-impl AesKey {
+impl Dispatch {
+    /// Every backend's name, best first ([`crate::hazmat::Backends::NAMES`]).
+    #[cfg(target_arch = "x86_64")]
+    const NAMES: &[&str] = &[aesni::Key::NAME, portable::Key::NAME];
+    #[cfg(not(target_arch = "x86_64"))]
+    const NAMES: &[&str] = &[portable::Key::NAME];
+
     /// The key on the fastest backend (`key` is 16, 24 or 32 bytes).
-    pub(crate) fn new(key: &[u8]) -> AesKey {
+    pub(crate) fn new(key: &[u8]) -> Dispatch {
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::AesClmul::get() {
-            return AesKey::AesNi(t, aesni::expand(t, key));
+        if let Some(k) = Dispatch::aesni(key) {
+            return k;
         }
-        AesKey::Portable(portable::Key::new(key))
+        Dispatch::portable(key)
     }
 
-    /// The key on the portable backend.
-    pub(crate) fn new_portable(key: &[u8]) -> AesKey {
-        AesKey::Portable(portable::Key::new(key))
+    /// The key on the backend named `name` ([`Dispatch::NAMES`]), if this
+    /// CPU runs it.
+    fn with_backend(name: &str, key: &[u8]) -> Option<Dispatch> {
+        match name {
+            #[cfg(target_arch = "x86_64")]
+            aesni::Key::NAME => Dispatch::aesni(key),
+            portable::Key::NAME => Some(Dispatch::portable(key)),
+            _ => None,
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn aesni(key: &[u8]) -> Option<Dispatch> {
+        Some(Dispatch::AesNi(aesni::Key::new(cpu::AesClmul::get()?, key)))
+    }
+
+    fn portable(key: &[u8]) -> Dispatch {
+        Dispatch::Portable(portable::Key::new((), key))
     }
 
     /// Encrypts one block in place.
@@ -104,52 +164,29 @@ impl AesKey {
         *block = b.to_le_bytes();
     }
 
-    /// Encrypts `N` blocks (each read little-endian), in registers on
-    /// AES-NI: for the few blocks a call needs at once.
+    /// [`Backend::encrypt_array`] on this key's backend.
     pub(crate) fn encrypt_array<const N: usize>(&self, blocks: [u128; N]) -> [u128; N] {
         match self {
             #[cfg(target_arch = "x86_64")]
-            AesKey::AesNi(t, rk) => aesni::encrypt_array(*t, rk, blocks),
-            AesKey::Portable(k) => blocks.map(|b| {
-                let mut x = b.to_le_bytes();
-                k.encrypt_block(&mut x);
-                let y = u128::from_le_bytes(x);
-                x.zeroize();
-                y
-            }),
+            Dispatch::AesNi(k) => k.encrypt_array(blocks),
+            Dispatch::Portable(k) => k.encrypt_array(blocks),
         }
     }
 
-    /// Encrypts the `N` blocks `base + i`, `i < N` added to the low 32-bit
-    /// word (read little-endian), which must be zero in `base`: on AES-NI
-    /// built in registers from `base` (AES-GCM-SIV's key derivation).
-    pub(crate) fn encrypt_counters<const N: usize>(&self, base: u128) -> [u128; N] {
-        debug_assert_eq!(base as u32, 0);
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            AesKey::AesNi(t, rk) => aesni::encrypt_counters(*t, rk, base),
-            AesKey::Portable(_) => self.encrypt_array(core::array::from_fn(|i| base | i as u128)),
-        }
-    }
-
-    /// Encrypts blocks in place.
+    /// [`Backend::encrypt_blocks`] on this key's backend.
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            AesKey::AesNi(t, rk) => aesni::encrypt_blocks(*t, rk, blocks),
-            AesKey::Portable(k) => {
-                for b in blocks {
-                    k.encrypt_block(b);
-                }
-            }
+            Dispatch::AesNi(k) => k.encrypt_blocks(blocks),
+            Dispatch::Portable(k) => k.encrypt_blocks(blocks),
         }
     }
 
     fn name(&self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            AesKey::AesNi(..) => "aes-ni",
-            AesKey::Portable(_) => "portable",
+            Dispatch::AesNi(_) => aesni::Key::NAME,
+            Dispatch::Portable(_) => portable::Key::NAME,
         }
     }
 }
@@ -161,10 +198,10 @@ pub(crate) fn add32(c: u128, i: u32) -> u128 {
 }
 
 /// Counter mode with AES-GCM-SIV's counter (RFC 8452 §4; see `ctr.rs`
-/// for the vector kernels): the reference loop, on any backend of
-/// [`AesKey`]: eight counter blocks
-/// at a time through [`AesKey::encrypt_blocks`], XORed into `data`.
-pub(crate) fn ctr32le_xor_generic(key: &AesKey, ctr: u128, data: &mut [u8]) {
+/// for the vector kernels): the reference loop, on any [`Backend`]: eight
+/// counter blocks at a time through [`Backend::encrypt_blocks`], XORed into
+/// `data`.
+pub(crate) fn ctr32le_xor<B: Backend>(key: &B, ctr: u128, data: &mut [u8]) {
     let mut c = ctr;
     let mut ks = [[0u8; 16]; 8];
     for chunk in data.chunks_mut(128) {
@@ -187,13 +224,13 @@ macro_rules! aes_type {
         $(#[$doc])*
         #[derive(Clone)]
         pub struct $name {
-            key: AesKey,
+            key: Dispatch,
         }
 
         impl $name {
             #[doc = concat!("Expands a ", stringify!($bytes), "-byte key on the fastest backend.")]
             pub fn new(key: &[u8; $bytes]) -> $name {
-                $name { key: AesKey::new(key) }
+                $name { key: Dispatch::new(key) }
             }
 
             /// Encrypts one 16-byte block in place.
@@ -210,23 +247,13 @@ macro_rules! aes_type {
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
             }
-
-            #[doc(hidden)]
-            pub fn new_portable(key: &[u8; $bytes]) -> $name {
-                $name { key: AesKey::new_portable(key) }
-            }
         }
+
+        crate::aead_util::keyed_backends!($name, key: Dispatch, $bytes);
 
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name)).finish_non_exhaustive()
-            }
-        }
-
-        #[cfg(test)]
-        impl crate::test_util::SecretSpans for $name {
-            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-                self.key.secret_spans(s);
             }
         }
     };

@@ -5,6 +5,8 @@
 //! ciphers", TCHES 2021/1); it uses AES-NI by its own detection where
 //! present, even under `FIELDWORK_MAX_ISA=portable`. Its key schedules
 //! zeroize themselves on drop.
+//!
+//! The backend's type is [`Key`] (`aes::Backend`, name `portable`).
 #![forbid(unsafe_code)]
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
@@ -18,10 +20,13 @@ pub(crate) enum Key {
     Aes256(aes::Aes256),
 }
 
-impl Key {
+impl super::Backend for Key {
+    type Token = ();
+    const NAME: &'static str = "portable";
+
     /// `key` is 16, 24 or 32 bytes (the public types take fixed-size
     /// arrays; any other length is read as a zero-padded 32-byte key).
-    pub(crate) fn new(key: &[u8]) -> Key {
+    fn new(_: (), key: &[u8]) -> Key {
         if let Ok(k) = <[u8; 16]>::try_from(key) {
             return Key::Aes128(aes::Aes128::new(&k.into()));
         }
@@ -37,6 +42,25 @@ impl Key {
         key
     }
 
+    fn encrypt_array<const N: usize>(&self, blocks: [u128; N]) -> [u128; N] {
+        blocks.map(|b| {
+            let mut x = b.to_le_bytes();
+            self.encrypt_block(&mut x);
+            let y = u128::from_le_bytes(x);
+            x.zeroize();
+            y
+        })
+    }
+
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        for b in blocks {
+            self.encrypt_block(b);
+        }
+    }
+}
+
+impl Key {
+    /// Encrypts one block in place.
     pub(crate) fn encrypt_block(&self, block: &mut [u8; 16]) {
         let b = block.into();
         match self {

@@ -71,9 +71,9 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Direction;
 use super::pad::Pad;
 use super::stitch::{self, TABLE, TAIL, Units, tag_bytes, target_fns};
+use super::{Backend, Direction, GcmTuning};
 use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::ghash;
@@ -94,9 +94,10 @@ const GROUP: usize = R;
 const STEP: usize = 16 * R;
 const _: () = assert!(STEP <= TAIL);
 
-/// The engine's key ([`stitch::Key`]): the AES-NI key schedule and the
-/// power table ([`power_table`](stitch::power_table)), made once per key;
-/// no other tables.
+/// The backend's key ([`Backend`], `aes-ni`; a [`stitch::Key`]): the AES-NI
+/// key schedule and the power table
+/// ([`power_table`](stitch::power_table)), made once per key; no other
+/// tables.
 pub(super) type Key = stitch::Key<Kernel, 0, 0>;
 
 /// The xmm kernel as its key sees it ([`stitch::Kernel`]): the proof of
@@ -104,9 +105,12 @@ pub(super) type Key = stitch::Key<Kernel, 0, 0>;
 #[derive(Clone, Copy)]
 pub(super) struct Kernel(AesClmul);
 
-impl Key {
+impl Backend for Key {
+    type Token = AesClmul;
+    const NAME: &'static str = "aes-ni";
+
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32`.
-    pub(super) fn new(t: AesClmul, key: &[u8]) -> Key {
+    fn new(t: AesClmul, key: &[u8], _: GcmTuning) -> Key {
         Key::with_tables(
             Kernel(t),
             key,
@@ -115,9 +119,9 @@ impl Key {
             |_, _| [],
         )
     }
-}
 
-stitch::key_seal!(seal);
+    stitch::forward_to_kernel!(seal);
+}
 
 impl stitch::Kernel for Kernel {
     fn aes_clmul(self) -> AesClmul {
@@ -125,7 +129,7 @@ impl stitch::Kernel for Kernel {
     }
 }
 
-/// The whole of GCM-AE / GCM-AD after `J0` ([`Key::seal`]): GHASH of
+/// The whole of GCM-AE / GCM-AD after `J0` ([`Backend::seal`]): GHASH of
 /// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
 /// GHASH of the ciphertext, the lengths block, and the full tag
 /// `AES(K, J0) ⊕ S`.

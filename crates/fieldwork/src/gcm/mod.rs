@@ -27,22 +27,31 @@
 //!
 //! # Backends
 //!
-//! Chosen once per key, best first:
+//! Chosen once per key, best first. Each is a type implementing the
+//! crate-private `Backend` trait (`vaes512::Key`, `vaes256::Key`,
+//! `aesni::Key`, `portable::Key`: `new(token, key, tuning)`,
+//! `ghash_padded`, `seal`), held by one variant of the per-key `Dispatch`
+//! enum; [`crate::hazmat::Backends`] makes a key on any backend or
+//! schedule by its name:
 //!
 //! - `vaes-avx512`: the stitched kernel (`gcm/vaes512.rs`): counter-mode AES with
 //!   VAES on zmm (four blocks per instruction) and GHASH of the same data
 //!   with VPCLMULQDQ in one loop, 16 blocks per iteration, with aggregated
 //!   reduction (Gueron & Kounavis, Intel white paper 323640); its
-//!   derivations are in `docs/gcm-stitched-kernels.md`.
-//! - `vaes-avx512-split` (every CPU with AVX-512): the zmm kernel for
-//!   long messages, the ymm kernel for short ones, where its
-//!   short-message path is faster: on AMD (Zen 4 on) below 1 KiB (AES-128)
-//!   or 1.5 KiB (AES-192/256) of message and associated data, on Intel
-//!   below 160 bytes (the measurements: `docs/notes/gcm.md`).
+//!   derivations are in `docs/gcm-stitched-kernels.md`. Where the tuning
+//!   table (`gcm/tuning.rs`) gives this core a crossover, the key also
+//!   holds the ymm kernel's key and runs messages (plaintext and associated
+//!   data together) below it there, whose short-message path is faster:
+//!   on AMD (Zen 4 on) below 1 KiB (AES-128) or 1.5 KiB (AES-192/256; Zen
+//!   5: 1 KiB), on Intel below 160 bytes (the measurements:
+//!   `docs/notes/gcm.md`). Such a key reports `vaes-avx512-split`; the
+//!   hazmat name `vaes-avx512` forces the zmm kernel alone.
 //! - `vaes-avx2`: the same stitched kernel on ymm (`gcm/vaes256.rs`, two
 //!   blocks per instruction, 16 blocks per iteration) for CPUs with VAES
-//!   and VPCLMULQDQ but without AVX-512; tails go through a zeroed stack
-//!   buffer instead of masked loads and stores.
+//!   and VPCLMULQDQ but without AVX-512; tails go through AVX2's masked
+//!   dword loads and stores. Its GHASH products are schoolbook or
+//!   Karatsuba (`vaes-avx2-karatsuba`), a schedule the tuning table picks
+//!   per core and the hazmat names force.
 //! - `aes-ni`: the same stitched kernel on xmm (`gcm/aesni.rs`, one block
 //!   per `aesenc`, 8 blocks per iteration, SSE encodings) for CPUs with
 //!   AES-NI and PCLMULQDQ but without VAES.
@@ -81,48 +90,33 @@ mod vaes512;
 
 pub use aead;
 
+use crate::aead_util::on_backend;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
 use aead::consts::{U12, U16, U24, U32};
-use aead::{Key, KeyInit};
-use core::fmt;
+use tuning::GcmTuning;
 
 /// The longest plaintext SP 800-38D allows: 2^39 − 256 bits.
 pub const MAX_PLAINTEXT_BYTES: u64 = (1 << 36) - 32;
 /// Associated data and IVs must be shorter than 2^64 bits.
 pub const MAX_AAD_BYTES: u64 = (1 << 61) - 1;
 
-/// Why an AES-GCM call was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The IV was empty or 2^61 bytes or longer.
-    IvLength,
-    /// A tag of fewer than 4 or more than 16 bytes was given to decrypt.
-    TagLength,
-    /// The plaintext or ciphertext exceeds 2^36 − 32 bytes.
-    MessageTooLong,
-    /// The associated data is 2^61 bytes or longer.
-    AadTooLong,
-    /// Authentication failed: the ciphertext, associated data, IV or tag was
-    /// altered (or the key is wrong). The buffer has been zeroed.
-    TagMismatch,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Error::IvLength => "AES-GCM: the IV must be 1 to 2^61 - 1 bytes long",
-            Error::TagLength => "AES-GCM: a tag must be 4 to 16 bytes long",
-            Error::MessageTooLong => "AES-GCM: the message exceeds 2^36 - 32 bytes",
-            Error::AadTooLong => "AES-GCM: the associated data exceeds 2^61 - 1 bytes",
-            Error::TagMismatch => "AES-GCM: authentication failed (tag mismatch)",
-        })
+crate::aead_util::aead_error! {
+    /// Why an AES-GCM call was refused.
+    "AES-GCM" {
+        /// The IV was empty or 2^61 bytes or longer.
+        IvLength => "the IV must be 1 to 2^61 - 1 bytes long",
+        /// A tag of fewer than 4 or more than 16 bytes was given to decrypt.
+        TagLength => "a tag must be 4 to 16 bytes long",
+        /// The plaintext or ciphertext exceeds 2^36 − 32 bytes.
+        MessageTooLong => "the message exceeds 2^36 - 32 bytes",
+        /// The associated data is 2^61 bytes or longer.
+        AadTooLong => "the associated data exceeds 2^61 - 1 bytes",
+        /// Authentication failed: the ciphertext, associated data, IV or tag
+        /// was altered (or the key is wrong). The buffer has been zeroed.
+        TagMismatch => "authentication failed (tag mismatch)",
     }
 }
-
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
 
 /// Which way the bulk loop runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -131,9 +125,11 @@ enum Direction {
     Decrypt,
 }
 
-/// How the ymm kernel ([`vaes256`]) forms its GHASH products, chosen once
-/// per key from the CPU ([`Schedule::for_this_cpu`]); both are tested on
-/// every CPU with VAES and VPCLMULQDQ.
+/// How the ymm kernel ([`vaes256`]) forms its GHASH products: a schedule
+/// of the `vaes-avx2` backend (and of `vaes-avx512-split`'s ymm kernel),
+/// chosen once per key from the tuning table ([`tuning::GCM`]); both are
+/// reachable by name through [`crate::hazmat`] and tested on every CPU
+/// with VAES and VPCLMULQDQ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Schedule {
     /// Four `vpclmulqdq` per register of two blocks: where `vpclmulqdq`
@@ -145,201 +141,118 @@ pub(crate) enum Schedule {
     Karatsuba,
 }
 
-impl Schedule {
-    /// This CPU's, from the tuning table (`tuning.rs`).
-    pub(crate) fn for_this_cpu() -> Schedule {
-        tuning::GCM.pick().schedule
+/// One AES-GCM backend: a key (AES round keys, GHASH key and tables) on
+/// one instruction set. Implemented by [`vaes512::Key`], [`vaes256::Key`],
+/// [`aesni::Key`] and [`portable::Key`] with the same signatures; each is
+/// one variant of [`Dispatch`].
+trait Backend: Clone {
+    /// The proof of the backend's instructions: a capability token, `()`
+    /// for the portable backend.
+    type Token: Copy;
+
+    /// The backend's name (`backend_name()`) with its default schedule.
+    const NAME: &'static str;
+
+    /// Expands `key` (16, 24 or 32 bytes) and builds the backend's tables,
+    /// with the schedule `tuning` gives (this core's entry of
+    /// [`tuning::GCM`], or a schedule forced by name).
+    fn new(token: Self::Token, key: &[u8], tuning: GcmTuning) -> Self;
+
+    /// The name of this key's backend and schedule.
+    fn name(&self) -> &'static str {
+        Self::NAME
     }
+
+    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
+    /// 96 bits.
+    fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128;
+
+    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
+    /// mode over `buf` from `inc32(J0)` with the GHASH of the ciphertext,
+    /// the lengths block, and the full tag `AES(K, J0) ⊕ S`.
+    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
 }
 
-/// One AES-GCM key on the engine chosen for it: each variant holds exactly
-/// its engine's AES key schedule and GHASH tables. Dispatch happens once,
-/// here, per call. (The vector engines' tables make the variants differ in
-/// size by a few KiB; keys are built once and the crate is `no_std`
-/// without `alloc`, so they are not boxed.)
-#[derive(Clone)]
-#[allow(clippy::large_enum_variant)]
-enum Dispatch {
-    #[cfg(target_arch = "x86_64")]
-    Vaes512(vaes512::Key),
-    /// CPUs with AVX-512: the zmm kernel for long messages, the ymm one
-    /// below [`Split::narrow_below`] bytes (see [`Split`]).
-    #[cfg(target_arch = "x86_64")]
-    Vaes512Split(Split),
-    #[cfg(target_arch = "x86_64")]
-    Vaes256(vaes256::Key),
-    #[cfg(target_arch = "x86_64")]
-    AesNi(aesni::Key),
-    Portable(portable::Key),
-}
-
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Dispatch {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512(k) => k.secret_spans(s),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512Split(k) => {
-                k.wide.secret_spans(s);
-                k.narrow.secret_spans(s);
-            }
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(k) => k.secret_spans(s),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi(k) => k.secret_spans(s),
-            Dispatch::Portable(k) => k.secret_spans(s),
-        }
-    }
-}
-
-/// The zmm and ymm engines of one key, for CPUs with AVX-512: the zmm
-/// kernel's short-message path (byte-masked zmm loads and stores, the zmm
-/// set-up of a call) costs more than the whole ymm kernel on short
-/// messages; the crossover is measured per core (`tuning.rs`).
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone)]
-struct Split {
-    wide: vaes512::Key,
-    narrow: vaes256::Key,
-    /// Messages (plaintext and associated data together) shorter than
-    /// this run on `narrow`.
-    narrow_below: usize,
+crate::aead_util::dispatch_enum! {
+    /// One AES-GCM key on the backend chosen for it: each variant holds
+    /// exactly its backend's AES key schedule and GHASH tables (and the
+    /// schedule the tuning table chose). Dispatch happens once, here, per
+    /// call. (The vector backends' tables make the variants differ in size
+    /// by a few KiB; keys are built once and the crate is `no_std` without
+    /// `alloc`, so they are not boxed.)
+    vaes512::Key, vaes256::Key, aesni::Key, portable::Key
 }
 
 impl Dispatch {
-    /// The best engine this CPU runs.
+    /// Every backend and forced schedule by name, best first
+    /// ([`crate::hazmat::Backends::NAMES`]): `vaes-avx512-split` is the zmm
+    /// kernel with this core's crossover to the ymm kernel for short
+    /// messages, `vaes-avx512` the zmm kernel alone, `vaes-avx2` and
+    /// `vaes-avx2-karatsuba` the ymm kernel's two GHASH schedules.
+    #[cfg(target_arch = "x86_64")]
+    const NAMES: &[&str] = &[
+        "vaes-avx512-split",
+        vaes512::Key::NAME,
+        vaes256::Key::NAME,
+        "vaes-avx2-karatsuba",
+        aesni::Key::NAME,
+        portable::Key::NAME,
+    ];
+    #[cfg(not(target_arch = "x86_64"))]
+    const NAMES: &[&str] = &[portable::Key::NAME];
+
+    /// The best backend this CPU runs, with this core's schedules.
     fn best(key: &[u8]) -> Dispatch {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Dispatch::vaes512_split(key) {
-            return e;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Dispatch::vaes256(key) {
-            return e;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(e) = Dispatch::aesni(key) {
-            return e;
-        }
-        Dispatch::portable(key)
-    }
-
-    fn portable(key: &[u8]) -> Dispatch {
-        Dispatch::Portable(portable::Key::new(key))
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn aesni(key: &[u8]) -> Option<Dispatch> {
-        Some(Dispatch::AesNi(aesni::Key::new(cpu::AesClmul::get()?, key)))
-    }
-
-    /// The ymm engine with its GHASH schedule chosen for this CPU.
-    #[cfg(target_arch = "x86_64")]
-    fn vaes256(key: &[u8]) -> Option<Dispatch> {
-        Dispatch::vaes256_with(key, Schedule::for_this_cpu())
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn vaes256_with(key: &[u8], schedule: Schedule) -> Option<Dispatch> {
-        Some(Dispatch::Vaes256(vaes256::Key::new(
-            cpu::VaesAvx2::get()?,
-            key,
-            schedule,
-        )))
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn vaes512(key: &[u8]) -> Option<Dispatch> {
-        Some(Dispatch::Vaes512(vaes512::Key::new(
-            cpu::VaesAvx512::get()?,
-            key,
-        )))
-    }
-
-    /// Both vector engines, the ymm one with this CPU's schedule, and the
-    /// crossover measured on this CPU's vendor (see [`Split`]).
-    #[cfg(target_arch = "x86_64")]
-    fn vaes512_split(key: &[u8]) -> Option<Dispatch> {
         let tuning = tuning::GCM.pick();
-        Some(Dispatch::Vaes512Split(Split {
-            wide: vaes512::Key::new(cpu::VaesAvx512::get()?, key),
-            narrow: vaes256::Key::new(cpu::VaesAvx2::get()?, key, tuning.schedule),
-            narrow_below: tuning.narrow_below(key.len()),
-        }))
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::VaesAvx512::get().zip(cpu::VaesAvx2::get()) {
+            return Dispatch::Vaes512(Backend::new(t, key, tuning));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::VaesAvx2::get() {
+            return Dispatch::Vaes256(Backend::new(t, key, tuning));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::AesClmul::get() {
+            return Dispatch::AesNi(Backend::new(t, key, tuning));
+        }
+        Dispatch::Portable(Backend::new((), key, tuning))
     }
 
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vaes512_split(_key: &[u8]) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn aesni(_key: &[u8]) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vaes256(_key: &[u8]) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vaes256_with(_key: &[u8], _schedule: Schedule) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vaes512(_key: &[u8]) -> Option<Dispatch> {
-        None
+    /// The backend or forced schedule named `name` ([`Dispatch::NAMES`]),
+    /// if this CPU runs it.
+    fn with_backend(name: &str, key: &[u8]) -> Option<Dispatch> {
+        let tuning = tuning::GCM.pick();
+        Some(match name {
+            #[cfg(target_arch = "x86_64")]
+            "vaes-avx512-split" | vaes512::Key::NAME => {
+                let t = cpu::VaesAvx512::get().zip(cpu::VaesAvx2::get())?;
+                let tuning = if name == vaes512::Key::NAME {
+                    tuning.zmm_only()
+                } else {
+                    tuning
+                };
+                Dispatch::Vaes512(Backend::new(t, key, tuning))
+            }
+            #[cfg(target_arch = "x86_64")]
+            vaes256::Key::NAME | "vaes-avx2-karatsuba" => {
+                let schedule = if name == vaes256::Key::NAME {
+                    Schedule::Schoolbook
+                } else {
+                    Schedule::Karatsuba
+                };
+                let tuning = GcmTuning { schedule, ..tuning };
+                Dispatch::Vaes256(Backend::new(cpu::VaesAvx2::get()?, key, tuning))
+            }
+            #[cfg(target_arch = "x86_64")]
+            aesni::Key::NAME => Dispatch::AesNi(Backend::new(cpu::AesClmul::get()?, key, tuning)),
+            portable::Key::NAME => Dispatch::Portable(Backend::new((), key, tuning)),
+            _ => return None,
+        })
     }
 
     fn name(&self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512(_) => "vaes-avx512",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512Split(_) => "vaes-avx512-split",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(k) => match k.schedule() {
-                Schedule::Schoolbook => "vaes-avx2",
-                Schedule::Karatsuba => "vaes-avx2-karatsuba",
-            },
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi(_) => "aes-ni",
-            Dispatch::Portable(_) => "portable",
-        }
-    }
-
-    /// GHASH of `data` (zero-padded) into `acc`.
-    fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512(k) => k.ghash_padded(acc, data),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512Split(k) => k.wide.ghash_padded(acc, data),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(k) => k.ghash_padded(acc, data),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi(k) => k.ghash_padded(acc, data),
-            Dispatch::Portable(k) => k.ghash_padded(acc, data),
-        }
-    }
-
-    /// `J0` for `iv` (SP 800-38D §7.1 step 2).
-    fn j0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
-        if iv.is_empty() || iv.len() as u64 > MAX_AAD_BYTES {
-            return Err(Error::IvLength);
-        }
-        if iv.len() == 12 {
-            let mut j0 = [0u8; 16];
-            j0[..12].copy_from_slice(iv);
-            j0[15] = 1;
-            return Ok(j0);
-        }
-        let acc = self.ghash_padded(0, iv);
-        let acc = self.ghash_padded(acc, &((iv.len() as u128) * 8).to_be_bytes());
-        Ok(acc.to_be_bytes())
+        on_backend!(self, k => k.name())
     }
 
     /// The full tag: `AES(K, J0) ⊕ GHASH(…)`, running counter mode over
@@ -357,24 +270,7 @@ impl Dispatch {
         if aad.len() as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
         }
-        let j0 = self.j0(iv)?;
-        Ok(match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512(k) => k.seal(dir, &j0, aad, buf),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes512Split(k) => {
-                if buf.len().saturating_add(aad.len()) < k.narrow_below {
-                    k.narrow.seal(dir, &j0, aad, buf)
-                } else {
-                    k.wide.seal(dir, &j0, aad, buf)
-                }
-            }
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vaes256(k) => k.seal(dir, &j0, aad, buf),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::AesNi(k) => k.seal(dir, &j0, aad, buf),
-            Dispatch::Portable(k) => k.seal(dir, &j0, aad, buf),
-        })
+        on_backend!(self, k => Ok(k.seal(dir, &j0(k, iv)?, aad, buf)))
     }
 
     fn encrypt(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
@@ -390,13 +286,32 @@ impl Dispatch {
     }
 }
 
+/// `J0` for `iv` (SP 800-38D §7.1 step 2) on the backend `key`.
+#[inline]
+fn j0<B: Backend>(key: &B, iv: &[u8]) -> Result<[u8; 16], Error> {
+    if iv.is_empty() || iv.len() as u64 > MAX_AAD_BYTES {
+        return Err(Error::IvLength);
+    }
+    if iv.len() == 12 {
+        let mut j0 = [0u8; 16];
+        j0[..12].copy_from_slice(iv);
+        j0[15] = 1;
+        return Ok(j0);
+    }
+    let acc = key.ghash_padded(0, iv);
+    let acc = key.ghash_padded(acc, &((iv.len() as u128) * 8).to_be_bytes());
+    Ok(acc.to_be_bytes())
+}
+
 macro_rules! gcm_type {
     ($(#[$doc:meta])* $name:ident, $bytes:literal, $ksize:ty) => {
-        $(#[$doc])*
-        #[derive(Clone)]
-        pub struct $name {
-            key: Dispatch,
-        }
+        crate::aead_util::keyed_aead!(
+            $(#[$doc])* $name,
+            key: $bytes, $ksize,
+            nonce: U12,
+            encrypt_in_place_detached_iv,
+            decrypt_in_place_detached_iv
+        );
 
         impl $name {
             /// Encrypts `buf` in place and returns the 16-byte tag, for an IV
@@ -433,96 +348,12 @@ macro_rules! gcm_type {
                 self.key.decrypt(iv, aad, buf, tag)
             }
 
-            /// The backend in use: `vaes-avx512`, `vaes-avx512-split` (CPUs
-            /// with AVX-512: the ymm kernel for short messages),
-            /// `vaes-avx2` (Intel's schedule), `vaes-avx2-karatsuba`
-            /// (AMD's), `aes-ni` or `portable`.
+            /// The backend in use: `vaes-avx512-split` (CPUs with AVX-512:
+            /// the ymm kernel for short messages), `vaes-avx512` (the zmm
+            /// kernel alone), `vaes-avx2` (Intel's schedule),
+            /// `vaes-avx2-karatsuba` (AMD's), `aes-ni` or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
-            }
-
-            #[doc(hidden)]
-            pub fn new_portable(key: &[u8; $bytes]) -> $name {
-                $name { key: Dispatch::portable(key) }
-            }
-
-            #[doc(hidden)]
-            pub fn new_aesni(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::aesni(key).map(|key| $name { key })
-            }
-
-            #[doc(hidden)]
-            pub fn new_vaes256(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes256(key).map(|key| $name { key })
-            }
-
-            /// The ymm engine with schoolbook GHASH products (the
-            /// schedule chosen on Intel CPUs).
-            #[doc(hidden)]
-            pub fn new_vaes256_schoolbook(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes256_with(key, Schedule::Schoolbook).map(|key| $name { key })
-            }
-
-            /// The ymm engine with Karatsuba GHASH products (the schedule
-            /// chosen on AMD CPUs).
-            #[doc(hidden)]
-            pub fn new_vaes256_karatsuba(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes256_with(key, Schedule::Karatsuba).map(|key| $name { key })
-            }
-
-            #[doc(hidden)]
-            pub fn new_vaes512(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes512(key).map(|key| $name { key })
-            }
-
-            /// The zmm engine for long messages and the ymm one (this CPU's
-            /// schedule) for short ones: the choice on CPUs with AVX-512.
-            #[doc(hidden)]
-            pub fn new_vaes512_split(key: &[u8; $bytes]) -> Option<$name> {
-                Dispatch::vaes512_split(key).map(|key| $name { key })
-            }
-
-            /// One instance per backend this CPU can run, portable first
-            /// and the one `KeyInit::new` picks last (tests and
-            /// benchmarks): of the two ymm schedules, the other vendor's
-            /// comes first.
-            #[doc(hidden)]
-            #[cfg(feature = "alloc")]
-            pub fn all_backends(key: &[u8; $bytes]) -> alloc::vec::Vec<$name> {
-                let mut v = alloc::vec![$name::new_portable(key)];
-                v.extend($name::new_aesni(key));
-                if Schedule::for_this_cpu() == Schedule::Karatsuba {
-                    v.extend($name::new_vaes256_schoolbook(key));
-                    v.extend($name::new_vaes256_karatsuba(key));
-                } else {
-                    v.extend($name::new_vaes256_karatsuba(key));
-                    v.extend($name::new_vaes256_schoolbook(key));
-                }
-                v.extend($name::new_vaes512(key));
-                v.extend($name::new_vaes512_split(key));
-                v
-            }
-        }
-
-        impl KeyInit for $name {
-            fn new(key: &Key<Self>) -> $name {
-                $name { key: Dispatch::best(key.as_slice()) }
-            }
-        }
-
-        crate::aead_util::aead_traits!(
-            $name,
-            key: $ksize,
-            nonce: U12,
-            encrypt_in_place_detached_iv,
-            decrypt_in_place_detached_iv,
-            debug: backend_name
-        );
-
-        #[cfg(test)]
-        impl crate::test_util::SecretSpans for $name {
-            fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-                self.key.secret_spans(s);
             }
         }
     };

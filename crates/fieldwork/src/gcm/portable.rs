@@ -6,51 +6,44 @@
 //! L1: the keystream of a chunk, the XOR, and the hash of its ciphertext.
 #![forbid(unsafe_code)]
 
-use super::Direction;
-use crate::aes::portable::Key as AesKey;
+use super::{Backend, Direction, GcmTuning};
+use crate::aes::{self, portable::Key as AesKey};
 use crate::ghash;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Bytes per chunk: encrypt, then hash, while the chunk is in L1.
 const CHUNK: usize = 512;
 
-/// The engine's key: the portable AES key schedule and the GHASH key `H`
-/// (in POLYVAL's domain).
+/// The backend's key ([`Backend`], `portable`): the portable AES key
+/// schedule and the GHASH key `H` (in POLYVAL's domain, wiped on drop).
 #[derive(Clone)]
 pub(super) struct Key {
     aes: AesKey,
-    h: u128,
+    h: Zeroizing<u128>,
 }
 
-impl Key {
+impl Backend for Key {
+    type Token = ();
+    const NAME: &'static str = "portable";
+
     /// Expands `key` (16, 24 or 32 bytes) and computes `H`.
-    pub(super) fn new(key: &[u8]) -> Key {
-        let aes = AesKey::new(key);
+    fn new(_: (), key: &[u8], _: GcmTuning) -> Key {
+        let aes: AesKey = aes::Backend::new((), key);
         let mut h = [0u8; 16];
         aes.encrypt_block(&mut h);
         let key = Key {
-            h: ghash::gcm_key(&h),
+            h: Zeroizing::new(ghash::gcm_key(&h)),
             aes,
         };
         h.zeroize();
         key
     }
 
-    /// GHASH of `data` (zero-padded) into `acc`.
-    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        ghash::gcm_update_portable(self.h, acc, data)
+    fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        ghash::gcm_update_portable(*self.h, acc, data)
     }
 
-    /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
-    /// mode over `buf` from `inc32(J0)` with the GHASH of the ciphertext,
-    /// the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-    pub(super) fn seal(
-        &self,
-        dir: Direction,
-        j0: &[u8; 16],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
+    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         let mut prefix = [0u8; 12];
         prefix.copy_from_slice(&j0[..12]);
         let ctr0 = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]);
@@ -64,7 +57,9 @@ impl Key {
         t.zeroize();
         tag
     }
+}
 
+impl Key {
     /// Counter mode from counter block `(prefix, ctr)` over `buf`, and GHASH
     /// of the ciphertext into `acc`; returns the new accumulator.
     fn crypt(
@@ -131,17 +126,11 @@ impl Key {
     }
 }
 
-impl Drop for Key {
-    fn drop(&mut self) {
-        self.h.zeroize();
-    }
-}
-
 #[cfg(test)]
 impl crate::test_util::SecretSpans for Key {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
         self.aes.secret_spans(s);
-        s.secret("GHASH key H", &self.h);
+        s.secret("GHASH key H", &*self.h);
     }
 }
 

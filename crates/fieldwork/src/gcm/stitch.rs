@@ -1,7 +1,8 @@
 //! What the three stitched AES-GCM kernels ([`super::vaes512`],
 //! [`super::vaes256`], [`super::aesni`]) share besides the GHASH sums
 //! (which live in `crate::ghash::aggregate`): the key ([`Key`]: round keys,
-//! power table, the kernel's own tables, wiped on drop), the counter-mode
+//! power table, the kernel's own tables, wiped on drop; the hash of a
+//! non-96-bit IV), the counter-mode
 //! round-1 table, the declaration of their target-feature helpers
 //! ([`target_fns`]), the reduction-unit schedule of their loops, and the
 //! tag.
@@ -27,7 +28,7 @@
 #![allow(unsafe_code)]
 
 use crate::aes::RoundKeys;
-use crate::cpu::{AesClmul, Clmul};
+use crate::cpu::AesClmul;
 use zeroize::Zeroize;
 
 /// Entries of the power table: `H^32 … H^1`, then four zeros so that a
@@ -40,16 +41,14 @@ pub(super) const TABLE: usize = 36;
 /// or none for the xmm kernel, which runs AES from round 0). The tables
 /// are wiped on drop (the round keys by their own `Drop`).
 ///
-/// Each kernel names its instance `Key`, gives it `new`, and gives it
-/// `seal` with [`key_seal`]: an `#[inline]` method forwarding to the
-/// kernel module's own `seal` function, which calls the kernel's
-/// `#[target_feature]` entry. The compiler puts a method in the codegen
-/// unit of its `Self` type's module (this one) and exports trait methods
-/// and what they reference (calls through the GOT); a plain function of
-/// the kernel's module keeps the entry's only callers in the kernel's
-/// unit, where the entry stays internal and compiles exactly as it did
-/// with a key type per kernel. (With `seal` a method of this type the
-/// entries became external and their register allocation changed.)
+/// Each kernel names its instance `Key` and implements `gcm::Backend` for
+/// it, whose `seal` (`#[inline]`) forwards to the kernel module's own
+/// `seal` function, which calls the kernel's `#[target_feature]` entry: a
+/// plain function of the kernel's module keeps the entry's only callers in
+/// the kernel's codegen unit, where the entry stays internal and compiles
+/// exactly as it did with a key type per kernel. (With `seal` a method of
+/// this generic type, the compiler put it in this module's unit and the
+/// entries became external; their register allocation changed.)
 #[derive(Clone)]
 pub(super) struct Key<K, const X: usize, const R: usize> {
     /// The kernel's proof of its features, and its settings.
@@ -102,10 +101,15 @@ impl<K: Kernel, const X: usize, const R: usize> Key<K, X, R> {
         key
     }
 
-    /// GHASH of `data` (zero-padded) into `acc`: `J0` of an IV other than
-    /// 96 bits.
-    pub(super) fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
-        ghash_padded(self.kernel.aes_clmul().clmul(), &self.powers, acc, data)
+    /// GHASH of `data` (zero-padded) into `acc` with the power table's
+    /// `H^1 … H^8` (`gcm::Backend::ghash_padded`): `J0` of an IV other than
+    /// 96 bits (a path no bulk data takes).
+    pub(super) fn hash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        let t = self.kernel.aes_clmul().clmul();
+        let mut ascending: [u128; 8] = core::array::from_fn(|i| self.powers[31 - i]);
+        let acc = crate::ghash::gcm_update_clmul(t, &ascending, acc, data);
+        ascending.zeroize();
+        acc
     }
 }
 
@@ -137,7 +141,8 @@ impl<K: Kernel, const X: usize, const R: usize> crate::test_util::SecretSpans fo
 /// take const parameters (`fn f<const NR: usize>(…)`, the AES round count
 /// 10, 12 or 14, so that the round loops unroll) or lifetimes. (The ymm
 /// kernel's helpers are `#[inline(always)]` and take its token instead; see
-/// [`super::vaes256`].)
+/// [`super::vaes256`].) After `entry`, the same without the `#[inline]`
+/// hint: a kernel's entry points, each with its own inlining attribute.
 macro_rules! target_fns {
     ($features:literal; $($(#[$m:meta])* fn $name:ident $(<$($l:lifetime),+>)? $(<$(const $g:ident: $gt:ty),+>)? ($($args:tt)*) $(-> $ret:ty)? $body:block)*) => {
         $(
@@ -147,30 +152,34 @@ macro_rules! target_fns {
             fn $name $(<$($l),+>)? $(<$(const $g: $gt),+>)? ($($args)*) $(-> $ret)? $body
         )*
     };
+    (entry $features:literal; $($(#[$m:meta])* fn $name:ident $(<$(const $g:ident: $gt:ty),+>)? ($($args:tt)*) $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$m])*
+            #[target_feature(enable = $features)]
+            fn $name $(<$(const $g: $gt),+>)? ($($args)*) $(-> $ret)? $body
+        )*
+    };
 }
 pub(super) use target_fns;
 
-/// Gives a stitched kernel's `Key` its `seal` (GCM-AE / GCM-AD after
-/// `J0`): `#[inline]`, forwarding to `$entry`, a function of the kernel's
-/// module (see [`Key`] for why).
-macro_rules! key_seal {
+/// The `gcm::Backend` methods of a stitched kernel's `Key` that forward
+/// to the kernel (inside its `impl Backend for Key`): `ghash_padded` to
+/// [`Key::hash_padded`], `seal` (`#[inline]`) to `$entry`, a function of
+/// the kernel's module (see [`Key`] for why).
+macro_rules! forward_to_kernel {
     ($entry:ident) => {
-        impl Key {
-            #[doc = concat!("GCM-AE / GCM-AD after `J0`: [`", stringify!($entry), "`], forwarded (see [`stitch::Key`]).")]
-            #[inline]
-            pub(super) fn seal(
-                &self,
-                dir: super::Direction,
-                j0: &[u8; 16],
-                aad: &[u8],
-                buf: &mut [u8],
-            ) -> [u8; 16] {
-                $entry(self, dir, j0, aad, buf)
-            }
+        fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+            self.hash_padded(acc, data)
+        }
+
+        #[doc = concat!("[`", stringify!($entry), "`], forwarded (see [`stitch::Key`]).")]
+        #[inline]
+        fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            $entry(self, dir, j0, aad, buf)
         }
     };
 }
-pub(super) use key_seal;
+pub(super) use forward_to_kernel;
 
 /// The power table: `table[i]` = the dot-power of `H^(32−i)` for `i < 32`
 /// (so `H^n … H^1` are its entries `32 − n … 31`), zeros after, from the
@@ -191,15 +200,6 @@ fn hash_key(t: AesClmul, rk: &RoundKeys) -> u128 {
     let key = crate::ghash::gcm_key(&h);
     h.zeroize();
     key
-}
-
-/// GHASH of `data` (zero-padded) into `acc` with the power table's `H^1 …
-/// H^8`: `J0` of an IV other than 96 bits (a path no bulk data takes).
-fn ghash_padded(t: Clmul, table: &[u128; TABLE], acc: u128, data: &[u8]) -> u128 {
-    let mut ascending: [u128; 8] = core::array::from_fn(|i| table[31 - i]);
-    let acc = crate::ghash::gcm_update_clmul(t, &ascending, acc, data);
-    ascending.zeroize();
-    acc
 }
 
 /// Blocks per loop iteration of the zmm and ymm kernels.
@@ -345,23 +345,19 @@ impl Units {
 mod tests {
     use super::{ROUND1, round1_base};
     use crate::aes::aesni;
+    use crate::cpu::AesClmul;
+    use crate::test_util::splitmix64;
 
     /// The round-1 table's identity (module docs): AES round 1 of any
     /// counter block equals the base of its run XORed with the table entry
     /// of its last byte, whichever block of the run the base came from;
-    /// and a base from another run does not fit.
+    /// and a base from another run does not fit (keys, `J0` and counters
+    /// from a seeded SplitMix64).
     #[test]
     fn round1_base_and_table_give_round1() {
-        let Some(t) = crate::cpu::AesClmul::get() else {
-            return;
-        };
+        let Some(t) = AesClmul::get() else { return };
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = || splitmix64(&mut seed);
         for key_len in [16, 24, 32] {
             let key: [u8; 32] = core::array::from_fn(|_| next() as u8);
             let rk = aesni::expand(t, &key[..key_len]);

@@ -3,7 +3,10 @@
 //! AVX-512 runs the ymm kernel rather than the zmm one (the zmm kernel's
 //! short-message path — byte-masked zmm loads and stores, its set-up —
 //! costs more than the whole ymm kernel on short messages). Picked once
-//! per key.
+//! per key and held in it (`vaes256::Key`'s schedule, `vaes512::Key`'s
+//! crossover); a test or benchmark forces another schedule by its hazmat
+//! name (`vaes-avx2`, `vaes-avx2-karatsuba`, `vaes-avx512` for the zmm
+//! kernel alone), which changes these values, never the kernels.
 #![forbid(unsafe_code)]
 
 use super::Schedule;
@@ -16,7 +19,8 @@ pub(crate) struct GcmTuning {
     /// How the ymm kernel forms its GHASH products.
     pub(crate) schedule: Schedule,
     /// With AVX-512: messages (plaintext and associated data together)
-    /// shorter than this run on the ymm kernel, for AES-128 keys.
+    /// shorter than this run on the ymm kernel, for AES-128 keys (0: the
+    /// zmm kernel for every length, and no ymm key is made).
     pub(crate) narrow_below_aes128: usize,
     /// The same for AES-192 and AES-256 keys.
     pub(crate) narrow_below_aes256: usize,
@@ -29,6 +33,16 @@ impl GcmTuning {
             self.narrow_below_aes128
         } else {
             self.narrow_below_aes256
+        }
+    }
+
+    /// These choices with the zmm kernel for every length (the hazmat
+    /// name `vaes-avx512`).
+    pub(crate) fn zmm_only(self) -> GcmTuning {
+        GcmTuning {
+            narrow_below_aes128: 0,
+            narrow_below_aes256: 0,
+            ..self
         }
     }
 }
@@ -107,5 +121,9 @@ mod tests {
         let xeon = on(Vendor::Intel, 6, 207);
         assert_eq!(xeon.schedule, Schedule::Schoolbook);
         assert_eq!((xeon.narrow_below(16), xeon.narrow_below(24)), (160, 160));
+        // `vaes-avx512`: the zmm kernel for every length, the schedule kept.
+        let zmm = zen4.zmm_only();
+        assert_eq!((zmm.narrow_below(16), zmm.narrow_below(32)), (0, 0));
+        assert_eq!(zmm.schedule, Schedule::Karatsuba);
     }
 }

@@ -60,11 +60,12 @@
 //! Schoolbook products take four `vpclmulqdq` per register, Karatsuba three
 //! plus a `vpshufd` and a `vpxor` for the data's half-sum (the powers'
 //! half-sums are the key's second table, `Key::second`). Which is cheaper
-//! depends on the core, so the key chooses once, from the CPU vendor:
-//! schoolbook on Intel (where `vpclmulqdq` issues once per cycle and shares
-//! its port with the shuffles), Karatsuba on AMD (Zen 3: `vpclmulqdq` once
-//! per two cycles, shuffles twice per cycle). Both are tested on every CPU
-//! that runs this kernel (`all_backends`). The schedule is a const
+//! depends on the core, so the key chooses once, from the tuning table
+//! (`gcm/tuning.rs`): schoolbook on Intel (where `vpclmulqdq` issues once
+//! per cycle and shares its port with the shuffles), Karatsuba on AMD (Zen
+//! 3: `vpclmulqdq` once per two cycles, shuffles twice per cycle). Both are
+//! tested on every CPU that runs this kernel (the hazmat names `vaes-avx2`
+//! and `vaes-avx2-karatsuba`). The schedule is a const
 //! parameter of the kernel, not a flag tested in the loop: the test split
 //! each iteration into basic blocks the compiler schedules separately.
 //!
@@ -141,7 +142,7 @@
 use super::stitch::{
     self, ROUND1, TABLE, TAIL, Units, round1_base, round1_cached, round1_run, tag_bytes,
 };
-use super::{Direction, Schedule};
+use super::{Backend, Direction, GcmTuning, Schedule};
 use crate::aes::RoundKeys;
 use crate::cpu::{AesClmul, VaesAvx2};
 use crate::ghash;
@@ -169,8 +170,8 @@ const _: () = assert!(R.is_multiple_of(2));
 const _: () = assert!(STEP <= TAIL);
 const _: () = assert!(2 * R == super::stitch::STEP_BLOCKS);
 
-/// The engine's key ([`stitch::Key`]): the AES-NI key schedule, the power
-/// table ([`power_table`](stitch::power_table)), its second table: each
+/// The backend's key ([`Backend`], `vaes-avx2`; a [`stitch::Key`]): the
+/// AES-NI key schedule, the power table ([`power_table`](stitch::power_table)), its second table: each
 /// power's Karatsuba half-sum `p₀ ⊕ p₁` in both words (Karatsuba schedule
 /// only), and the counter-mode round-1 table (see [`super::stitch`]), made
 /// once per key.
@@ -184,12 +185,18 @@ pub(super) struct Kernel {
     schedule: Schedule,
 }
 
-impl Key {
+impl Backend for Key {
+    type Token = VaesAvx2;
+    const NAME: &'static str = "vaes-avx2";
+
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^32`, their
-    /// half-sums and the round-1 table.
-    pub(super) fn new(t: VaesAvx2, key: &[u8], schedule: Schedule) -> Key {
+    /// half-sums and the round-1 table; the GHASH schedule is `tuning`'s.
+    fn new(t: VaesAvx2, key: &[u8], tuning: GcmTuning) -> Key {
         Key::with_tables(
-            Kernel { t, schedule },
+            Kernel {
+                t,
+                schedule: tuning.schedule,
+            },
             key,
             |h| ghash::gcm_powers_xmm(t.aes_clmul().clmul(), h),
             |_, table| {
@@ -202,13 +209,16 @@ impl Key {
         )
     }
 
-    /// How this key's kernel forms its GHASH products.
-    pub(super) fn schedule(&self) -> Schedule {
-        self.kernel.schedule
+    /// `vaes-avx2` (schoolbook products) or `vaes-avx2-karatsuba`.
+    fn name(&self) -> &'static str {
+        match self.kernel.schedule {
+            Schedule::Schoolbook => Self::NAME,
+            Schedule::Karatsuba => "vaes-avx2-karatsuba",
+        }
     }
-}
 
-stitch::key_seal!(seal);
+    stitch::forward_to_kernel!(seal);
+}
 
 impl stitch::Kernel for Kernel {
     fn aes_clmul(self) -> AesClmul {
@@ -219,7 +229,7 @@ impl stitch::Kernel for Kernel {
     const SECOND: &'static str = "Karatsuba half-sums";
 }
 
-/// The whole of GCM-AE / GCM-AD after `J0` ([`Key::seal`]): GHASH of
+/// The whole of GCM-AE / GCM-AD after `J0` ([`Backend::seal`]): GHASH of
 /// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
 /// GHASH of the ciphertext, the lengths block, and the full tag
 /// `AES(K, J0) ⊕ S`.
@@ -756,7 +766,11 @@ mod probe {
     fn gcm_kernel_directions() {
         let Some(t) = VaesAvx2::get() else { return };
         for (name, key_len) in [("AES-128", 16usize), ("AES-256", 32)] {
-            let key = Key::new(t, &[7u8; 32][..key_len], Schedule::Karatsuba);
+            let tuning = crate::gcm::tuning::GcmTuning {
+                schedule: Schedule::Karatsuba,
+                ..crate::gcm::tuning::GCM.pick()
+            };
+            let key = Key::new(t, &[7u8; 32][..key_len], tuning);
             for len in [1024usize, 16384, 65536] {
                 let mut store = vec![0x5au8; len + 4096];
                 let start = (4096 - store.as_ptr() as usize % 4096) % 4096;

@@ -137,13 +137,13 @@
 #![doc = include_str!("../../docs/gcm-stitched-kernels.md")]
 #![allow(unsafe_code)]
 
-use super::Direction;
 use super::stitch::{
     self, LAST_UNIT, ROUND1, TABLE, Units, counter_block_le, round1_base, round1_cached,
     round1_run, tag_bytes, target_fns,
 };
+use super::{Backend, Direction, GcmTuning, vaes256};
 use crate::aes::RoundKeys;
-use crate::cpu::{AesClmul, VaesAvx512};
+use crate::cpu::{AesClmul, VaesAvx2, VaesAvx512};
 use crate::ghash;
 use crate::ghash::aggregate::zmm::{Sums, mul_acc, mul_acc2, reduce, reduce_lanes, zero_sums};
 use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
@@ -171,32 +171,90 @@ const _: () = assert!(LAST_UNIT * 4 * R <= 32 && UNIT * 4 * R == UNIFORM);
 const STEP: usize = 64 * R;
 const _: () = assert!(4 * R == super::stitch::STEP_BLOCKS);
 
-/// The engine's key ([`stitch::Key`]): the AES-NI key schedule, the power
-/// table ([`power_table`](stitch::power_table)), the uniform loop powers
-/// ([`uniform_table`], its second table) and the counter-mode round-1 table
-/// (see [`super::stitch`]), made once per key.
-pub(super) type Key = stitch::Key<Kernel, UNIFORM, ROUND1>;
+/// The zmm kernel's key ([`stitch::Key`]): the AES-NI key schedule, the
+/// power table ([`power_table`](stitch::power_table)), the uniform loop
+/// powers ([`uniform_table`], its second table) and the counter-mode
+/// round-1 table (see [`super::stitch`]), made once per key.
+pub(super) type ZmmKey = stitch::Key<Kernel, UNIFORM, ROUND1>;
 
 /// The zmm kernel as its key sees it ([`stitch::Kernel`]): the proof of
 /// its features.
 #[derive(Clone, Copy)]
 pub(super) struct Kernel(VaesAvx512);
 
-impl Key {
+/// The backend's key ([`Backend`]): the zmm kernel's key and, where the
+/// tuning table gives this core's AVX-512 keys the ymm kernel below a
+/// crossover (`vaes-avx512-split`: the zmm kernel's short-message path,
+/// byte-masked zmm loads and stores and the zmm set-up of a call, costs
+/// more than the whole ymm kernel on short messages), the ymm kernel's key
+/// of the same AES key.
+#[derive(Clone)]
+pub(super) struct Key {
+    zmm: ZmmKey,
+    /// Messages (plaintext and associated data together) shorter than
+    /// this run on `ymm`: 0 (and no `ymm`) for the zmm kernel alone.
+    ymm_below: usize,
+    ymm: Option<vaes256::Key>,
+}
+
+impl Backend for Key {
+    type Token = (VaesAvx512, VaesAvx2);
+    const NAME: &'static str = "vaes-avx512";
+
     /// Expands `key` (16, 24 or 32 bytes) and computes `H^1 … H^64` and the
-    /// round-1 table.
-    pub(super) fn new(t: VaesAvx512, key: &[u8]) -> Key {
-        Key::with_tables(
-            Kernel(t),
-            key,
-            |h| ghash::gcm_powers_zmm(t.avx512_clmul(), h),
-            |powers, _| uniform_table(t.avx512_clmul().clmul(), powers),
-            crate::aes::aesni::round1_table,
-        )
+    /// round-1 table; and the ymm kernel's key (with `tuning`'s schedule)
+    /// if `tuning` gives a crossover.
+    fn new((t, t256): (VaesAvx512, VaesAvx2), key: &[u8], tuning: GcmTuning) -> Key {
+        let ymm_below = tuning.narrow_below(key.len());
+        Key {
+            zmm: ZmmKey::with_tables(
+                Kernel(t),
+                key,
+                |h| ghash::gcm_powers_zmm(t.avx512_clmul(), h),
+                |powers, _| uniform_table(t.avx512_clmul().clmul(), powers),
+                crate::aes::aesni::round1_table,
+            ),
+            ymm_below,
+            ymm: (ymm_below > 0).then(|| Backend::new(t256, key, tuning)),
+        }
+    }
+
+    /// `vaes-avx512`, or `vaes-avx512-split` with the ymm kernel for
+    /// short messages.
+    fn name(&self) -> &'static str {
+        if self.ymm.is_some() {
+            "vaes-avx512-split"
+        } else {
+            Self::NAME
+        }
+    }
+
+    fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
+        self.zmm.hash_padded(acc, data)
+    }
+
+    /// [`seal`] on the zmm kernel, or the ymm kernel's for a message below
+    /// the crossover (forwarded; see [`stitch::Key`]).
+    #[inline]
+    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        if buf.len().saturating_add(aad.len()) < self.ymm_below
+            && let Some(ymm) = &self.ymm
+        {
+            return ymm.seal(dir, j0, aad, buf);
+        }
+        seal(&self.zmm, dir, j0, aad, buf)
     }
 }
 
-stitch::key_seal!(seal);
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.zmm.secret_spans(s);
+        if let Some(ymm) = &self.ymm {
+            ymm.secret_spans(s);
+        }
+    }
+}
 
 impl stitch::Kernel for Kernel {
     fn aes_clmul(self) -> AesClmul {
@@ -207,11 +265,11 @@ impl stitch::Kernel for Kernel {
     const SECOND: &'static str = "uniform power table";
 }
 
-/// The whole of GCM-AE / GCM-AD after `J0` ([`Key::seal`]): GHASH of
-/// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
-/// GHASH of the ciphertext, the lengths block, and the full tag
-/// `AES(K, J0) ⊕ S`.
-fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+/// The whole of GCM-AE / GCM-AD after `J0` on the zmm kernel
+/// ([`Backend::seal`]): GHASH of `aad`, counter mode over `buf` (any
+/// length) from `inc32(J0)` with the GHASH of the ciphertext, the lengths
+/// block, and the full tag `AES(K, J0) ⊕ S`.
+fn seal(key: &ZmmKey, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     let _ = key.kernel;
     let rk = &key.rk;
     // SAFETY: the token in `key.kernel` proves every feature `seal_zmm`
@@ -787,32 +845,19 @@ target_fns! {
     }
 }
 
-/// [`seal_zmm`] with the storage of its round-2 cache ([`Round2`]) in this
-/// frame: AES-192/256 only. Not inlined into [`seal`], so that AES-128's
-/// calls do not carry the 4 KiB (with it in their frame, AES-128
-/// encryption read about 10 % slower at 16 KiB in peer-bench A/B).
-#[inline(never)]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1"
-)]
-fn seal_with_round2<const NR: usize>(
-    rk: &RoundKeys,
-    tables: &Key,
-    encrypt: bool,
-    j0: &[u8; 16],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    let mut states = Round2States(core::mem::MaybeUninit::uninit());
-    seal_zmm::<NR>(
-        rk,
-        tables,
-        encrypt,
-        j0,
-        aad,
-        buf,
-        states.0.as_mut_ptr().cast(),
-    )
+target_fns! {
+    entry "avx512f,avx512bw,avx512vl,avx512dq,vaes,vpclmulqdq,aes,pclmulqdq,ssse3,sse4.1";
+
+    /// [`seal_zmm`] with the storage of its round-2 cache ([`Round2`]) in
+    /// this frame: AES-192/256 only. Not inlined into [`seal`], so that
+    /// AES-128's calls do not carry the 4 KiB (with it in their frame,
+    /// AES-128 encryption read about 10 % slower at 16 KiB in peer-bench
+    /// A/B).
+    #[inline(never)]
+    fn seal_with_round2<const NR: usize>(rk: &RoundKeys, tables: &ZmmKey, encrypt: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let mut states = Round2States(core::mem::MaybeUninit::uninit());
+        seal_zmm::<NR>(rk, tables, encrypt, j0, aad, buf, states.0.as_mut_ptr().cast())
+    }
 }
 
 /// The kernel; `round2` is the storage of the round-2 cache's states (null
@@ -822,7 +867,7 @@ fn seal_with_round2<const NR: usize>(
 )]
 fn seal_zmm<const NR: usize>(
     rk: &RoundKeys,
-    tables: &Key,
+    tables: &ZmmKey,
     encrypt: bool,
     j0: &[u8; 16],
     aad: &[u8],
@@ -1028,16 +1073,15 @@ fn seal_zmm<const NR: usize>(
 #[cfg(test)]
 mod tests {
     use super::UNIFORM;
+    use crate::cpu::Clmul;
+    use crate::ghash::dot_portable;
 
     /// The uniform power table: entries `4c … 4c + 3` all
     /// `H^(UNIFORM−4c)`, the powers above `H^32` computed with PCLMULQDQ,
     /// against a chain of portable products by `H`.
     #[test]
     fn uniform_table_holds_the_powers() {
-        use crate::ghash::dot_portable;
-        let Some(t) = crate::cpu::Clmul::get() else {
-            return;
-        };
+        let Some(t) = Clmul::get() else { return };
         let h = 0x66e9_4bd4_ef8a_2c3b_884c_fa59_ca34_2b2e_u128;
         let mut chain = [0u128; UNIFORM + 1];
         chain[1] = h;

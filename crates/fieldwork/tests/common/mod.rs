@@ -198,3 +198,24 @@ impl Drop for Guarded {
         unsafe { libc::munmap(self.base.cast(), 3 * self.page) };
     }
 }
+
+/// Every backend (and forced schedule) of the keyed type `T` that this CPU
+/// runs for `input`, best first (`fieldwork::hazmat`: the default's backend
+/// unless a tuning table picks a schedule for this core); the names it
+/// cannot run are said on stderr, as [`differential`] does, not compiled
+/// out. Panics if the portable backend is missing (it always runs).
+pub fn every_backend<T: fieldwork::hazmat::Backends>(input: T::Input<'_>) -> Vec<T> {
+    let mut all = Vec::new();
+    for name in T::NAMES {
+        match T::with_backend(name, input) {
+            Some(v) => all.push(v),
+            None => eprintln!("backend {name} not usable on this CPU/cap, skipped"),
+        }
+    }
+    assert!(
+        all.iter().any(|v| v.backend() == "portable"),
+        "no portable backend among {:?}",
+        T::NAMES
+    );
+    all
+}

@@ -65,8 +65,9 @@
 //!   fastest backend (named from `backend_name()`), then per call
 //!   `encrypt_in_place_detached_iv` / `decrypt_in_place_detached_iv` (the
 //!   `AeadInOut` methods call the same code); the reference for the ratios.
-//! - `fieldwork (<backend>)`: every other backend this CPU runs, through the
-//!   hidden per-backend constructors (`new_aesni`, `new_portable`, …).
+//! - `fieldwork (<backend>)`: every other backend and schedule this CPU
+//!   runs, by name through `fieldwork::hazmat::Backends` (`vaes-avx512`,
+//!   `vaes-avx2`, `vaes-avx2-karatsuba`, `aes-ni`, `portable`, …).
 //! - `aws-lc-rs` and `ring`: `aead::LessSafeKey` with `AES_128_GCM` /
 //!   `AES_256_GCM`; `seal_in_place_separate_tag`, and `open_in_place` on
 //!   ciphertext ‖ tag.
@@ -107,6 +108,7 @@ use crate::util::Rng;
 use aes_gcm::aead::consts::{U12, U16};
 use aes_gcm::aead::{AeadInOut, KeyInit};
 use benchtime::Routine;
+use fieldwork::hazmat::Backends;
 use std::hint::black_box;
 use std::rc::Rc;
 
@@ -171,20 +173,16 @@ pub(super) trait Gcm: 'static {
     fn open(&mut self, nonce: &[u8; 12], aad: &[u8], sealed: &mut [u8]) -> bool;
 }
 
-/// One of fieldwork's AES-GCM types, with its per-backend constructors
-/// (each `None` for a key of the wrong length or a CPU without the backend).
+/// One of fieldwork's AES-GCM types, with its backends by name
+/// (`fieldwork::hazmat`; each `None` for a key of the wrong length or a CPU
+/// without the backend).
 trait Ours: Gcm + Sized {
     fn best(key: &[u8]) -> Option<Self>;
-    fn vaes512(key: &[u8]) -> Option<Self>;
-    fn vaes256_schoolbook(key: &[u8]) -> Option<Self>;
-    fn vaes256_karatsuba(key: &[u8]) -> Option<Self>;
-    fn aesni(key: &[u8]) -> Option<Self>;
-    fn portable(key: &[u8]) -> Option<Self>;
+    fn with_backend(name: &str, key: &[u8]) -> Option<Self>;
+    /// Every backend and forced schedule's name, best first.
+    fn names() -> &'static [&'static str];
     fn backend(&self) -> &'static str;
 }
-
-/// One of [`Ours`]'s constructors.
-type Constructor<O> = fn(&[u8]) -> Option<O>;
 
 macro_rules! ours {
     ($($t:ty, $bytes:literal;)*) => {$(
@@ -209,20 +207,11 @@ macro_rules! ours {
                 let key = <[u8; $bytes]>::try_from(key).ok()?;
                 Some(<$t as fieldwork::gcm::aead::KeyInit>::new(&key.into()))
             }
-            fn vaes512(key: &[u8]) -> Option<Self> {
-                <$t>::new_vaes512(key.try_into().ok()?)
+            fn with_backend(name: &str, key: &[u8]) -> Option<Self> {
+                <$t as Backends>::with_backend(name, key.try_into().ok()?)
             }
-            fn vaes256_schoolbook(key: &[u8]) -> Option<Self> {
-                <$t>::new_vaes256_schoolbook(key.try_into().ok()?)
-            }
-            fn vaes256_karatsuba(key: &[u8]) -> Option<Self> {
-                <$t>::new_vaes256_karatsuba(key.try_into().ok()?)
-            }
-            fn aesni(key: &[u8]) -> Option<Self> {
-                <$t>::new_aesni(key.try_into().ok()?)
-            }
-            fn portable(key: &[u8]) -> Option<Self> {
-                Some(<$t>::new_portable(key.try_into().ok()?))
+            fn names() -> &'static [&'static str] {
+                <$t as Backends>::NAMES
             }
             fn backend(&self) -> &'static str {
                 self.backend_name()
@@ -466,24 +455,21 @@ fn tables<V: Variant>(seed: u64) -> Result<Vec<Case>, String> {
         |k| V::Ours::best(k).ok_or_else(|| "wrong key length".into()),
         &inputs,
     )?];
-    let backends: [Constructor<V::Ours>; 5] = [
-        V::Ours::vaes512,
-        V::Ours::vaes256_schoolbook,
-        V::Ours::vaes256_karatsuba,
-        V::Ours::aesni,
-        V::Ours::portable,
-    ];
-    for new in backends {
-        let Some(name) = new(&inputs.key).map(|g| g.backend()) else {
+    let mut seen = vec![best];
+    for &forced in V::Ours::names() {
+        let Some(name) = V::Ours::with_backend(forced, &inputs.key).map(|g| g.backend()) else {
             continue;
         };
-        if name == best {
+        if seen.contains(&name) {
             continue;
         }
+        seen.push(name);
         columns.push(column::<V, _>(
             format!("fieldwork ({name})"),
             true,
-            move |k| new(k).ok_or_else(|| format!("{name}: not available")),
+            move |k| {
+                V::Ours::with_backend(forced, k).ok_or_else(|| format!("{name}: not available"))
+            },
             &inputs,
         )?);
     }

@@ -23,7 +23,7 @@
 //! - `fieldwork best (<backend>)`: `KeyInit::new`, then
 //!   `encrypt_in_place_detached` / `decrypt_in_place_detached`; the
 //!   reference for the ratios. `fieldwork (<backend>)`: every other backend
-//!   this CPU runs (hidden per-backend constructors).
+//!   this CPU runs, best first (`fieldwork::hazmat::all`).
 //! - `aws-lc-rs`: `aead::LessSafeKey`, `seal_in_place_separate_tag` and
 //!   `open_in_place` on ciphertext ‖ tag.
 //! - `RustCrypto aes-gcm-siv`: `encrypt_inout_detached` /
@@ -86,7 +86,8 @@ macro_rules! ours {
                 Some(<$t as fieldwork::gcm_siv::aead::KeyInit>::new(&key.into()))
             }
             fn all(key: &[u8]) -> Vec<Self> {
-                <[u8; $bytes]>::try_from(key).map_or(Vec::new(), |k| <$t>::all_backends(&k))
+                <[u8; $bytes]>::try_from(key)
+                    .map_or(Vec::new(), |k| fieldwork::hazmat::all::<$t>(&k))
             }
             fn backend(&self) -> &'static str {
                 self.backend_name()
@@ -314,7 +315,7 @@ fn tables<V: Variant>(seed: u64) -> Result<Vec<Case>, String> {
         |k| V::Ours::best(k).ok_or_else(|| "wrong key length".into()),
         &inputs,
     )?];
-    for name in V::Ours::all(&inputs.key).iter().rev().map(|o| o.backend()) {
+    for name in V::Ours::all(&inputs.key).iter().map(|o| o.backend()) {
         if name == best {
             continue;
         }
