@@ -2,48 +2,59 @@
 //! registers, words 0–1 and 2–3, for the PCLMULQDQ and VPCLMULQDQ backends'
 //! product, square and square root (`FieldKernel::clmul`).
 //!
-//! The representation and the product's shape are Pornin's GF(2^233) code
-//! for xsk233 (ePrint 2022/1325, and c-xs233's `gf233.h`): one Karatsuba
-//! level over 128-bit halves with the three middle terms summed before
-//! they are shifted, and the square root by gathering even and odd bits
-//! in lanes. Written here from that description. The reduction is our
-//! own and differs: every fieldwork element is fully reduced, so instead
-//! of two folds through x^256 ≡ x^97 + x^23 and a final fold of bits
-//! 233–255, [`reduce`] takes the five terms of D mod f
-//! (L + G + G·x^74 mod x^233 + G' + G'·x^74, with G = D >> 233 and
-//! G' = D >> 392) from the unreduced product side by side: no fold waits
-//! on another.
+//! The representation, the product's shape and its reduction are Pornin's
+//! GF(2^233) code for xsk233 (ePrint 2022/1325, and c-xs233's `gf233.h`):
+//! one Karatsuba level over 128-bit halves with the three middle terms
+//! summed before they are shifted, two folds through
+//! x^256 ≡ x^97 + x^23 (the top digit, then words 4–5), and the square
+//! root by gathering even and odd bits in lanes. Written here from that
+//! description. Every fieldwork element is fully reduced, where
+//! c-xs233's stop at 256 bits: the product adds a last fold of bits
+//! 233–255 (o to o + o·x^74), and pays for it by fusing the folds with
+//! the product's assembly (terms bound for the same lanes are summed
+//! before one shuffle moves them). The square keeps [`reduce`], a
+//! one-pass full reduction of our own (five terms of D mod f taken side
+//! by side); the square root, whose unreduced value has no top digit,
+//! needs one fold and the fold of bits 233–255 beside it.
 //!
 //! # Cost
 //!
-//! - Product: 12 PCLMULQDQ (three 128×128 schoolbook products), 4
-//!   shuffles (byte shifts, `palignr`) and 12 XORs to assemble the
-//!   464-bit product, then the reduction.
-//! - Square: 4 PCLMULQDQ (each word with itself), then the reduction.
+//! - Product: 12 PCLMULQDQ (three 128×128 schoolbook products), then
+//!   assembly and reduction together: 10 word shifts, 5 shuffles (byte
+//!   shifts, `palignr`, `punpckhqdq`), 1 AND, 26 XORs (one of them
+//!   b0 + b1, hoisted out of a chain with a fixed factor): 54 operations,
+//!   against 61 for the separate assembly and [`reduce`] it replaced.
+//! - Square: 4 PCLMULQDQ (each word with itself), then [`reduce`]: 5
+//!   shuffles, 10 word shifts, 2 ANDs, about 12 XORs; depth about 6 after
+//!   the last PCLMULQDQ.
 //! - Square root: 12 mask/shift/XOR steps and 2 `pshufb` per half to
 //!   gather e and o (128 bits each), 8 PCLMULQDQ for √x·o (o below
-//!   2^117, √x two digits), 4 shuffles, then the reduction (its top digit
-//!   zero).
-//! - Reduction: 5 shuffles, 10 word shifts, 2 ANDs, about 12 XORs; depth
-//!   about 6 after the product's last word.
+//!   2^116, √x two digits), then 6 word shifts, 5 shuffles, 1 AND and
+//!   10 XORs to assemble and reduce.
 //!
-//! A chained product is bound by latency, not ports: twelve PCLMULQDQ
-//! issue one a cycle on one port, the last returns three cycles later,
-//! and assembly and reduction add about ten dependent operations (the
-//! schoolbook digits' middle sums, the Karatsuba sum, the straddles, the
-//! shifts, the XOR tree).
+//! A chained product is bound by both latency and ports (measured on an
+//! Intel Xeon, Emerald Rapids, where the SIMD ALU ports are three and
+//! PCLMULQDQ one of them): twelve PCLMULQDQ issue one a cycle, the last
+//! returns three cycles later, and the about 40 other operations share
+//! the three ports. Versions that cut the depth after the last PCLMULQDQ
+//! with more operations (folding G's three terms on their own beside a
+//! reduction of E and F; the fold of bits 233–255 computed beside the
+//! others instead of after them) were slower there; so were versions
+//! with fewer PCLMULQDQ and more XORs. The issue order of the
+//! PCLMULQDQ counts (about 3 % on the product): see [`mul`].
 //!
 //! Rejected: Karatsuba inside the 128×128 products (9 PCLMULQDQ): slower
 //! in Zen 3's chains of squares and products, 3.5 % faster in an Intel
-//! Xeon's chain of products; not kept without a per-CPU table. Measured
-//! history: `docs/notes/gf2m.md`.
+//! Xeon's chain of products once, slower there now (tried with the old
+//! reduction and with the two folds); not kept without a per-CPU table.
+//! Measured history: `docs/notes/gf2m.md`.
 #![allow(unsafe_code)]
 
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi64x,
-    _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi64, _mm_slli_si128,
-    _mm_srli_epi64, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm_set1_epi8, _mm_shuffle_epi8, _mm_slli_epi64, _mm_slli_si128, _mm_srli_epi64,
+    _mm_srli_si128, _mm_storeu_si128, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 /// Words 0–1 and 2–3 of an element (or of a 256-bit partial result).
@@ -131,6 +142,13 @@ fn straddle(hi: __m128i, lo: __m128i) -> __m128i {
     unsafe { _mm_alignr_epi8::<8>(hi, lo) }
 }
 
+/// Word 1 of `a` and word 1 of `b`, as words 0 and 1 (`punpckhqdq`).
+#[inline(always)]
+fn high_words(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: see above.
+    unsafe { _mm_unpackhi_epi64(a, b) }
+}
+
 /// The mask of bits 0–40 of word 1 (word 0 whole): bits below 233 of
 /// words 2–3.
 #[inline(always)]
@@ -177,44 +195,83 @@ fn reduce(d0: __m128i, d1: __m128i, d2: __m128i, d3: __m128i) -> Pair {
 }
 
 /// `a·b`: one Karatsuba level over the 128-bit halves, each 128×128
-/// product schoolbook (four PCLMULQDQ), the three middle terms summed
-/// before they are shifted into place, then [`reduce`].
+/// product schoolbook (four PCLMULQDQ), reduced by folds through
+/// x^256 ≡ x^97 + x^23 fused with the product's assembly, then one fold of
+/// bits 233–255.
+///
+/// With E = a0·b0, F = a1·b1, G = (a0 + a1)(b0 + b1), each as
+/// p0 + p2·x^64 + p1·x^128 (p2 the middle term), the product is
+/// D = E + (E + F + G)·x^128 + F·x^256 = d0 + d1·x^128 + d2·x^256 +
+/// d3·x^384, d3 = f1 + f2·x^-64 (below 2^81). The folds are Pornin's
+/// (ePrint 2022/1325): d3·x^384 ≡ d3·x^151 + d3·x^225 lands in words
+/// 2–5, then words 4–5 (v) fold as v·x^23 + v·x^97 into words 0–3. Each
+/// fold of a register r is four word shifts, r·x^23 and r·x^97 made of
+/// r << 23, r << 33 (one word up), r >> 41 (one word up), r >> 31 (two
+/// words up), and the byte shifts that move the words across lanes are
+/// shared with the product's own: the terms that land in the same lane
+/// pair are summed before one `palignr` or byte shift moves them (so
+/// seven shuffles of the separate assembly and folds become four). The
+/// 256-bit result is then below 2^256, not 2^233: its bits 233–255
+/// (o = word 3 >> 41) fold as o + o·x^74 into words 0–1, the lone serial
+/// step (three operations and an XOR) on the way to words 0–1 only;
+/// words 2–3, which the next product's F needs first, are one AND after
+/// the folds.
+///
+/// Issue order of the twelve PCLMULQDQ (measured on an Intel Xeon,
+/// Emerald Rapids): F, G's and E's middle pairs, then G's and E's outer
+/// products.
 #[inline(always)]
 pub(super) fn mul(_: Clmul, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let (a, b) = (load(a), load(b));
     let (u, v) = (xor(a.0, a.1), xor(b.0, b.1));
-    // F = a1·b1 first: its words feed the deepest part of the reduction.
+    let f2 = xor(clmul::<0x01>(a.1, b.1), clmul::<0x10>(a.1, b.1));
     let f0 = clmul::<0x00>(a.1, b.1);
     let f1 = clmul::<0x11>(a.1, b.1);
-    let f2 = xor(clmul::<0x01>(a.1, b.1), clmul::<0x10>(a.1, b.1));
-    let e0 = clmul::<0x00>(a.0, b.0);
-    let e1 = clmul::<0x11>(a.0, b.0);
+    let g2 = xor(clmul::<0x01>(u, v), clmul::<0x10>(u, v));
     let e2 = xor(clmul::<0x01>(a.0, b.0), clmul::<0x10>(a.0, b.0));
     let g0 = clmul::<0x00>(u, v);
     let g1 = clmul::<0x11>(u, v);
-    let g2 = xor(clmul::<0x01>(u, v), clmul::<0x10>(u, v));
-    // D = E + (E + F + G)·x^128 + F·x^256, with each of E, F, G as
-    // p0 + p2·x^64 + p1·x^128 (p2 the middle term): the middle terms of
-    // the x^128 row are one sum, k, shifted once.
-    let k = xor(g2, xor(e2, f2));
+    let e0 = clmul::<0x00>(a.0, b.0);
+    let e1 = clmul::<0x11>(a.0, b.0);
     let h = xor(e1, f0);
-    let d0 = xor(e0, bytes_left!(e2, 8));
-    let d1 = xor(xor(e0, h), xor(g0, straddle(k, e2)));
-    let d2 = xor(xor(h, f1), xor(g1, straddle(f2, k)));
+    // Fold d3 (words 6–7) as d3·x^151 + d3·x^225: d3 << 23 lands in
+    // words 2–3, q = d3 >> 41 + d3 << 33 in words 3–4, d3 >> 31 in words
+    // 4–5.
     let d3 = xor(f1, bytes_right!(f2, 8));
-    store(reduce(d0, d1, d2, d3))
+    let q = xor(words_right!(d3, 41), words_left!(d3, 33));
+    // j: the middle terms of the x^128 row (E + F + G's) with q, all
+    // landing in lanes (words 3, 4).
+    let j = xor(g2, xor(xor(e2, f2), q));
+    // Words 4–5 after the d3 fold: d2 = h + f1 + g1 + (words 4–5 of the
+    // middle terms), with d3 >> 31 and q's word 4.
+    let v2 = xor(
+        xor(xor(xor(h, f1), words_right!(d3, 31)), g1),
+        straddle(f2, j),
+    );
+    // Fold v2: c (v2 >> 41 + v2 << 33, with E's middle term) lands in
+    // words 1–2, v2 << 23 in words 0–1, v2 >> 31 in words 2–3.
+    let c = xor(xor(words_right!(v2, 41), words_left!(v2, 33)), e2);
+    let w = xor(xor(xor(e0, h), words_left!(d3, 23)), g0);
+    let lo = xor(xor(e0, words_left!(v2, 23)), bytes_left!(c, 8));
+    let hi = xor(xor(w, words_right!(v2, 31)), straddle(j, c));
+    // Bits 233–255: o = hi's word 1 >> 41 folds to o + o·x^74 (o in word
+    // 0, o << 10 in word 1).
+    let o = words_right!(hi, 41);
+    let fold = high_words(o, words_left!(o, 10));
+    store(Pair(xor(lo, fold), and(hi, low233())))
 }
 
 /// `a²`: each word's square is its PCLMULQDQ with itself.
 #[inline(always)]
 pub(super) fn square(_: Clmul, a: &[u64; 4]) -> [u64; 4] {
     let a = load(a);
-    store(reduce(
-        clmul::<0x00>(a.0, a.0),
-        clmul::<0x11>(a.0, a.0),
-        clmul::<0x00>(a.1, a.1),
-        clmul::<0x11>(a.1, a.1),
-    ))
+    // Top word first: d3 and d2 feed the reduction's deepest terms, d0
+    // only its last XOR.
+    let d3 = clmul::<0x11>(a.1, a.1);
+    let d2 = clmul::<0x00>(a.1, a.1);
+    let d1 = clmul::<0x11>(a.0, a.0);
+    let d0 = clmul::<0x00>(a.0, a.0);
+    store(reduce(d0, d1, d2, d3))
 }
 
 /// The even-indexed bits of the 256-bit `(x0, x1)`, packed into 128 bits:
@@ -248,25 +305,42 @@ fn gather_even(x0: __m128i, x1: __m128i) -> __m128i {
 
 /// `√a`: a = e(x²) + x·o(x²) gives √a = e(x) + √x·o(x). The even and odd
 /// bits are gathered in xmm lanes ([`gather_even`]), e and o below 2^117
-/// in one register each;
-/// √x·o is two 128×128 schoolbook products (eight PCLMULQDQ, below
-/// 2^350) and [`reduce`].
+/// in one register each; √x·o is two 128×128 schoolbook products (eight
+/// PCLMULQDQ) and below 2^344, so D = √x·o + e = d0 + d1·x^128 + d2·x^256
+/// has d2 below 2^88 and its reduction is short: d2·x^256 ≡ d2·x^23 +
+/// d2·x^97 (below 2^185: one fold, Pornin's, ePrint 2022/1325) leaves
+/// bits 233–255 only in d1, so their fold (o = d1's word 1 >> 41 to
+/// o + o·x^74) runs beside d2's instead of after it.
 #[inline(always)]
 pub(super) fn sqrt(_: Clmul, a: &[u64; 4], sqrt_x: &[u64; 4]) -> [u64; 4] {
     let a = load(a);
     let s = load(sqrt_x);
     let e = gather_even(a.0, a.1);
     let o = gather_even(words_right!(a.0, 1), words_right!(a.1, 1));
-    // √x·o = o·s0 + o·s1·x^128.
-    let l0 = clmul::<0x00>(o, s.0);
-    let h0 = clmul::<0x11>(o, s.0);
-    let m0 = xor(clmul::<0x01>(o, s.0), clmul::<0x10>(o, s.0));
-    let l1 = clmul::<0x00>(o, s.1);
+    // √x·o = o·s0 + o·s1·x^128, each p0 + p2·x^64 + p1·x^128; the terms
+    // of d2 first (they feed the fold), o·s0's low word last (it feeds
+    // only an XOR).
     let h1 = clmul::<0x11>(o, s.1);
     let m1 = xor(clmul::<0x01>(o, s.1), clmul::<0x10>(o, s.1));
-    let d0 = xor(xor(l0, e), bytes_left!(m0, 8));
-    let d1 = xor(xor(h0, bytes_right!(m0, 8)), xor(l1, bytes_left!(m1, 8)));
+    let m0 = xor(clmul::<0x01>(o, s.0), clmul::<0x10>(o, s.0));
+    let h0 = clmul::<0x11>(o, s.0);
+    let l1 = clmul::<0x00>(o, s.1);
+    let l0 = clmul::<0x00>(o, s.0);
+    let d1 = xor(xor(h0, l1), straddle(m1, m0));
     let d2 = xor(h1, bytes_right!(m1, 8));
-    // SAFETY: see above.
-    store(reduce(d0, d1, d2, unsafe { _mm_setzero_si128() }))
+    // d2·x^23 + d2·x^97: d2 << 23 in words 0–1, b = d2 >> 41 + d2 << 33
+    // in words 1–2 (with o·s0's middle term), d2 >> 31 in words 2–3
+    // (below 2^25 in word 2 only: nothing reaches bit 233).
+    let b = xor(words_right!(d2, 41), words_left!(d2, 33));
+    let y = words_right!(d1, 41);
+    let fold = high_words(y, words_left!(y, 10));
+    let lo = xor(
+        xor(xor(l0, e), fold),
+        xor(words_left!(d2, 23), bytes_left!(xor(m0, b), 8)),
+    );
+    let hi = xor(
+        and(d1, low233()),
+        xor(words_right!(d2, 31), bytes_right!(b, 8)),
+    );
+    store(Pair(lo, hi))
 }
