@@ -138,23 +138,29 @@ fn edge_operands() {
 
 #[test]
 fn dispatch_follows_the_level() {
-    use cpu::Feature::*;
     let level = cpu::level();
     let best = Dispatch::best();
-    let usable = cpu::report().map(|r| r.usable).unwrap();
-    let has = |fs: &[cpu::Feature]| fs.iter().all(|f| usable.has(*f));
     eprintln!("level {level}, gf2x backend {}", best.name());
-    let want = if has(&[
-        Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41,
-    ]) {
-        "vpclmulqdq"
-    } else if has(&[Vpclmulqdq, Avx, Avx2, Pclmulqdq, Sse41]) {
-        "vpclmulqdq-ymm"
-    } else if has(&[Pclmulqdq, Sse41]) {
-        "pclmulqdq"
-    } else {
-        "portable"
+    #[cfg(target_arch = "x86_64")]
+    let want = {
+        use cpu::Feature::*;
+        let usable = cpu::report().map(|r| r.usable).unwrap();
+        let has = |fs: &[cpu::Feature]| fs.iter().all(|f| usable.has(*f));
+        if has(&[
+            Vpclmulqdq, Avx512f, Avx512bw, Avx512vl, Avx512dq, Pclmulqdq, Sse41,
+        ]) {
+            "vpclmulqdq"
+        } else if has(&[Vpclmulqdq, Avx, Avx2, Pclmulqdq, Sse41]) {
+            "vpclmulqdq-ymm"
+        } else if has(&[Pclmulqdq, Sse41]) {
+            "pclmulqdq"
+        } else {
+            "portable"
+        }
     };
+    // No aarch64 gf2x kernel is wired yet (issue 59).
+    #[cfg(not(target_arch = "x86_64"))]
+    let want = "portable";
     assert_eq!(best.name(), want);
     match std::env::var("FIELDWORK_MAX_ISA").as_deref() {
         Ok("portable") => {

@@ -81,8 +81,8 @@ macro_rules! vector_digit {
         }
 
         impl $crate::gf2x::formulas::Digit for $name {
-            // SAFETY: every bit pattern is a valid register.
             const ZERO: $name =
+                // SAFETY: every bit pattern is a valid register.
                 $name(unsafe { core::mem::transmute::<[u64; $words], $reg>([0; $words]) });
         }
     };
