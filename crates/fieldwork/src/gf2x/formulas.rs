@@ -81,9 +81,11 @@ macro_rules! vector_digit {
         }
 
         impl $crate::gf2x::formulas::Digit for $name {
-            // SAFETY: every bit pattern is a valid register.
-            const ZERO: $name =
-                $name(unsafe { core::mem::transmute::<[u64; $words], $reg>([0; $words]) });
+            const ZERO: $name = {
+                // SAFETY: every bit pattern is a valid register.
+                let zero = unsafe { core::mem::transmute::<[u64; $words], $reg>([0; $words]) };
+                $name(zero)
+            };
         }
     };
 }
