@@ -81,11 +81,9 @@ macro_rules! vector_digit {
         }
 
         impl $crate::gf2x::formulas::Digit for $name {
-            const ZERO: $name = {
+            const ZERO: $name =
                 // SAFETY: every bit pattern is a valid register.
-                let zero = unsafe { core::mem::transmute::<[u64; $words], $reg>([0; $words]) };
-                $name(zero)
-            };
+                $name(unsafe { core::mem::transmute::<[u64; $words], $reg>([0; $words]) });
         }
     };
 }
