@@ -78,7 +78,7 @@
 //! | `vpclmulqdq` | VPCLMULQDQ, AVX-512 F/BW/VL/DQ | four per `vpclmulqdq` on zmm (8-word digits) |
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2 (no AVX-512) | two per `vpclmulqdq` on ymm (4-word digits) |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | one `pclmulqdq` |
-//! | `portable` | nothing | 25 masked integer multiplications (5-way bit split) |
+//! | `portable` | nothing | 25 masked integer multiplications (5-way bit split, `word.rs`, a leaf the portable FFT and GHASH share) |
 //!
 //! Every backend runs in constant time for given operand *lengths*: no
 //! branch or memory index depends on the coefficients (lengths are public).
@@ -98,6 +98,7 @@ mod sufan;
 mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
+pub(crate) mod word;
 #[cfg(target_arch = "x86_64")]
 mod ymm;
 

@@ -16,7 +16,7 @@
 #![forbid(unsafe_code)]
 
 use super::field::{load, mont_reduce};
-use crate::gf2x::portable::clmul64;
+use crate::gf2x::word::clmul64;
 
 /// The 256-bit carry-less product `a·b` as (low, high) 128-bit halves.
 #[inline]

@@ -1,6 +1,6 @@
 //! Target features: none — the portable backend of the additive FFT
 //! ([`PortableFft`]): the level functions of [`super::levels`] with the
-//! portable field product, [`super::super::portable::clmul64`] (25 masked
+//! portable field product, [`super::super::word::clmul64`] (25 masked
 //! integer multiplications, constant time) and the reduction of
 //! [`super::field::reduce`]: about 60 instructions a butterfly, against
 //! about 2 on the VPCLMULQDQ backend.
@@ -16,7 +16,7 @@ use super::levels::{self, FieldMul};
 /// The portable product in `F`: masked integer multiplications.
 #[inline(always)]
 pub(crate) fn mul_portable(a: u64, b: u64) -> u64 {
-    let p = super::super::portable::clmul64(a, b);
+    let p = super::super::word::clmul64(a, b);
     reduce(p as u64, (p >> 64) as u64)
 }
 
