@@ -103,6 +103,7 @@
 #![allow(unsafe_code)]
 
 use crate::cpu::Clmul;
+use crate::ghash::Backend;
 use crate::ghash::field::C_HI;
 pub(super) use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{
@@ -311,11 +312,11 @@ pub(super) fn reduce_montgomery(lo: V, hi: V) -> V {
 }
 
 /// The dot-powers of `h` into `out` (`out[k − 1]` = `H^k·x^(−128(k−1))`),
-/// by the crate's one power routine (`ghash::clmul::powers`).
+/// by the crate's one power routine (the xmm backend's, `ghash::clmul`).
 pub(super) fn dot_powers(t: Clmul, h: u128, out: &mut [u128]) {
     if let Some(first) = out.first_mut() {
         *first = h;
-        crate::ghash::clmul::powers(t, out, 1);
+        crate::ghash::clmul::Pclmulqdq::new(t).powers(out, 1);
     }
 }
 
