@@ -34,7 +34,7 @@ fn tainted<T>(v: T) -> T {
 }
 use fieldwork::gf2m::normal::GaussianNormalBasis;
 use fieldwork::gf2m::{self, BinaryField, F163, F233, F283, F409, F571, FieldElement};
-use fieldwork::{chacha20, chachapoly, gcm, gf2x, ghash, kummer, poly1305};
+use fieldwork::{chacha20, chachapoly, gcm, gf2x, ghash, hazmat, kummer, poly1305};
 
 /// One checked operation: a name and a body that takes the secret seed
 /// (for `dudect`'s two classes; `ct-check` passes any).
@@ -190,9 +190,7 @@ fn ghash_op(seed: u64) {
     let h = s.bytes::<16>();
     for len in MSG_LENS {
         let msg = s.vec(len);
-        let mut backends = vec![ghash::GHash::new_portable(&h)];
-        backends.extend(ghash::GHash::new_pclmulqdq(&h));
-        backends.extend(ghash::GHash::new_vpclmulqdq_ymm(&h));
+        let mut backends = hazmat::all::<ghash::GHash>(&h);
         backends.push(ghash::GHash::new(&h));
         for mut g in backends {
             let (a, b) = msg.split_at(len / 3);
@@ -209,9 +207,7 @@ fn polyval_op(seed: u64) {
     let h = s.bytes::<16>();
     for len in MSG_LENS {
         let msg = s.vec(len);
-        let mut backends = vec![ghash::Polyval::new_portable(&h)];
-        backends.extend(ghash::Polyval::new_pclmulqdq(&h));
-        backends.extend(ghash::Polyval::new_vpclmulqdq_ymm(&h));
+        let mut backends = hazmat::all::<ghash::Polyval>(&h);
         backends.push(ghash::Polyval::new(&h));
         for mut g in backends {
             let (a, b) = msg.split_at(len / 3);

@@ -15,6 +15,7 @@ use fieldwork::gcm::{Aes128Gcm, Aes256Gcm};
 use fieldwork::gf2m::{self, F163, F233, F283, F409, F571, FieldElement};
 use fieldwork::gf2x::{Dispatch, mul_scratch_len};
 use fieldwork::ghash::{GHash, Polyval};
+use fieldwork::hazmat::Backends as _;
 use fieldwork::kummer;
 use std::hint::black_box;
 use std::io::{IsTerminal, Write};
@@ -480,8 +481,8 @@ impl KeyedHash for GHash {
     fn constructors(all_backends: bool) -> Vec<Constructor<Self>> {
         let mut c: Vec<Constructor<Self>> = vec![|h| Some(GHash::new(h))];
         if all_backends {
-            c.push(GHash::new_pclmulqdq);
-            c.push(|h| Some(GHash::new_portable(h)));
+            c.push(|h| GHash::with_backend("pclmulqdq", h));
+            c.push(|h| GHash::with_backend("portable", h));
         }
         c
     }
@@ -501,8 +502,8 @@ impl KeyedHash for Polyval {
     fn constructors(all_backends: bool) -> Vec<Constructor<Self>> {
         let mut c: Vec<Constructor<Self>> = vec![|h| Some(Polyval::new(h))];
         if all_backends {
-            c.push(Polyval::new_pclmulqdq);
-            c.push(|h| Some(Polyval::new_portable(h)));
+            c.push(|h| Polyval::with_backend("pclmulqdq", h));
+            c.push(|h| Polyval::with_backend("portable", h));
         }
         c
     }

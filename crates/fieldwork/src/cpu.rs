@@ -845,11 +845,6 @@ pub(crate) fn core() -> Core {
     }
 }
 
-/// Whether this CPU is AMD's (see [`core()`]).
-pub(crate) fn vendor_is_amd() -> bool {
-    core().vendor == Vendor::Amd
-}
-
 #[cfg(target_arch = "x86_64")]
 fn read_core() -> Core {
     // CPUID leaves 0 and 1 exist on every x86-64 CPU (safe intrinsics).
@@ -970,7 +965,6 @@ mod tests {
         }
         // The cached value is this CPU's, and stable.
         assert_eq!(core(), core());
-        assert_eq!(vendor_is_amd(), core().vendor == Vendor::Amd);
     }
 
     #[cfg(feature = "std")]

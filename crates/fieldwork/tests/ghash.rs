@@ -1,8 +1,11 @@
-//! GHASH and POLYVAL: published vectors (sources in tests/data/ghash_vectors.txt),
-//! every backend against the portable one, streaming splits, the RFC 8452
-//! relation between the two hashes, the white paper's kernels
-//! (`ghash::reproduce::ghash_with`, with the feature `reproduce`), and the `universal-hash` traits (against RustCrypto's
-//! `ghash` and `polyval` crates through the same generic code).
+//! GHASH and POLYVAL: published vectors (sources in tests/data/ghash_vectors.txt)
+//! on every backend, every backend (`fieldwork::hazmat`) against the
+//! portable one through one generic function and the shared differential
+//! harness (lengths, streaming splits, the calls that move a key between
+//! kernels), the white paper's kernels (`ghash::reproduce::ghash_with`,
+//! with the feature `reproduce`), and the `universal-hash` traits (against
+//! RustCrypto's `ghash` and `polyval` crates through the same generic
+//! code).
 
 mod common;
 
@@ -13,6 +16,8 @@ use fieldwork::ghash::universal_hash::{
     consts::U16,
 };
 use fieldwork::ghash::{GHash, Polyval, ghash, polyval};
+use fieldwork::hazmat::{self, Backends};
+use std::fmt;
 
 fn unhex(s: &str) -> Vec<u8> {
     if s == "-" {
@@ -40,9 +45,7 @@ fn published_vectors() {
             // One GHASH block: (0 ⊕ a)·b.
             let (h, data, want) = gfmul128_as_ghash(&f);
             assert_eq!(ghash(&h, &data), want, "{line}");
-            let mut g = GHash::new_portable(&h);
-            g.update(&data);
-            assert_eq!(g.finalize(), want, "portable: {line}");
+            on_every_backend::<GHash>(&h, &data, &want, line);
             n += 1;
             continue;
         }
@@ -53,23 +56,24 @@ fn published_vectors() {
             k => panic!("unknown kind {k}"),
         };
         assert_eq!(got.to_vec(), want, "{line}");
-        // The same through the portable and PCLMULQDQ instances.
-        let port = match f[0] {
-            "polyval" => {
-                let mut p = Polyval::new_portable(&h);
-                p.update(&data);
-                p.finalize()
-            }
-            _ => {
-                let mut g = GHash::new_portable(&h);
-                g.update(&data);
-                g.finalize()
-            }
-        };
-        assert_eq!(port.to_vec(), want, "portable: {line}");
+        match f[0] {
+            "polyval" => on_every_backend::<Polyval>(&h, &data, &want, line),
+            _ => on_every_backend::<GHash>(&h, &data, &want, line),
+        }
         n += 1;
     }
     assert_eq!(n, 7);
+}
+
+/// `T`'s hash of `data` under `h` is `want` on every backend this CPU runs.
+fn on_every_backend<T: Keyed>(h: &[u8; 16], data: &[u8], want: &[u8], line: &str) {
+    let all = hazmat::all::<T>(h);
+    assert!(all.iter().any(|b| b.backend() == "portable"));
+    for mut b in all {
+        let name = b.backend();
+        b.absorb(data);
+        assert_eq!(b.tag().to_vec(), want, "{name}: {line}");
+    }
 }
 
 /// A `gfmul128 a b product` line (natural bit order: bit i of the integer
@@ -85,8 +89,127 @@ fn random_bytes(rng: &mut common::Rng, n: usize) -> Vec<u8> {
     (0..n).map(|_| rng.next_u64() as u8).collect()
 }
 
+/// GHASH and POLYVAL alike, for the generic tests: a keyed type with
+/// every backend by name.
+trait Keyed: for<'a> Backends<Input<'a> = &'a [u8; 16]> {
+    /// The best backend (`new`).
+    fn best(h: &[u8; 16]) -> Self;
+    fn absorb(&mut self, data: &[u8]);
+    fn tag(self) -> [u8; 16];
+    /// The one-shot function.
+    fn one_shot(h: &[u8; 16], data: &[u8]) -> [u8; 16];
+}
+
+impl Keyed for Polyval {
+    fn best(h: &[u8; 16]) -> Self {
+        Polyval::new(h)
+    }
+    fn absorb(&mut self, data: &[u8]) {
+        self.update(data);
+    }
+    fn tag(self) -> [u8; 16] {
+        self.finalize()
+    }
+    fn one_shot(h: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        polyval(h, data)
+    }
+}
+
+impl Keyed for GHash {
+    fn best(h: &[u8; 16]) -> Self {
+        GHash::new(h)
+    }
+    fn absorb(&mut self, data: &[u8]) {
+        self.update(data);
+    }
+    fn tag(self) -> [u8; 16] {
+        self.finalize()
+    }
+    fn one_shot(h: &[u8; 16], data: &[u8]) -> [u8; 16] {
+        ghash(h, data)
+    }
+}
+
+/// A key, a message, and the lengths of the `update` calls that take it
+/// (the rest in a last call).
+struct Stream {
+    h: [u8; 16],
+    data: Vec<u8>,
+    calls: Vec<usize>,
+}
+
+impl Stream {
+    fn new(rng: &mut common::Rng, len: usize, calls: &[usize]) -> Stream {
+        Stream {
+            h: random_bytes(rng, 16).try_into().unwrap(),
+            data: random_bytes(rng, len),
+            calls: calls.to_vec(),
+        }
+    }
+
+    /// The hash of the stream on `hash`.
+    fn run<T: Keyed>(&self, mut hash: T) -> [u8; 16] {
+        let mut rest = &self.data[..];
+        for &k in &self.calls {
+            let (now, later) = rest.split_at(k.min(rest.len()));
+            hash.absorb(now);
+            rest = later;
+        }
+        hash.absorb(rest);
+        hash.tag()
+    }
+}
+
+/// What a failure prints: the key, the length and the calls, not the data.
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "key {:02x?}, {} bytes in calls of {:?} and the rest",
+            self.h,
+            self.data.len(),
+            self.calls
+        )
+    }
+}
+
+/// Every backend of `T` (each vendor's choices included: they run on any
+/// CPU with the instructions), the best one and the one-shot function
+/// against the portable backend on `streams`, through the shared
+/// differential harness. Backends this CPU (or `FIELDWORK_MAX_ISA`) lacks
+/// are reported and skipped.
+fn every_backend_agrees<T: Keyed>(what: &str, streams: &[Stream]) {
+    let mut candidates: Vec<common::Candidate<'_, &Stream, [u8; 16]>> = T::NAMES
+        .iter()
+        .filter(|&&name| name != "portable")
+        .map(|&name| {
+            common::Candidate::new(
+                name,
+                T::with_backend(name, &[0; 16])
+                    .map(|_| move |s: &&Stream| s.run(T::with_backend(name, &s.h).unwrap())),
+            )
+        })
+        .collect();
+    candidates.push(common::Candidate::new(
+        "best",
+        Some(|s: &&Stream| s.run(T::best(&s.h))),
+    ));
+    candidates.push(common::Candidate::new(
+        "one-shot",
+        Some(|s: &&Stream| T::one_shot(&s.h, &s.data)),
+    ));
+    let live = candidates.iter().filter(|c| c.f.is_some()).count();
+    let compared = common::differential(
+        what,
+        |s: &&Stream| s.run(T::with_backend("portable", &s.h).unwrap()),
+        &candidates,
+        streams,
+    );
+    assert_eq!(compared, live * streams.len());
+}
+
 /// Every backend equals portable at every length to 1100 bytes (all
-/// aggregation group sizes and tails) and at a few long ones.
+/// aggregation group sizes and tails) and at a few long ones, in one call.
 #[test]
 fn backends_agree_with_portable() {
     let mut rng = common::Rng::new(0x6ba5);
@@ -95,81 +218,16 @@ fn backends_agree_with_portable() {
     // and the Intel ymm kernel's first ymm call on a fresh key (192).
     lens.extend([2032, 2047, 2048, 2063, 3056, 3071, 3072, 3087]);
     lens.extend([4096, 4096 + 16 * 31, 65536 + 48]);
-    for &n in &lens {
-        let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
-        let data = random_bytes(&mut rng, n);
-        let want_p = {
-            let mut p = Polyval::new_portable(&h);
-            p.update(&data);
-            p.finalize()
-        };
-        let want_g = {
-            let mut g = GHash::new_portable(&h);
-            g.update(&data);
-            g.finalize()
-        };
-        assert_eq!(polyval(&h, &data), want_p, "polyval best, {n} bytes");
-        assert_eq!(ghash(&h, &data), want_g, "ghash best, {n} bytes");
-        for (name, make) in kernels() {
-            let Some((mut p, mut g)) = make(&h) else {
-                continue;
-            };
-            p.update(&data);
-            g.update(&data);
-            assert_eq!(p.finalize(), want_p, "polyval {name}, {n} bytes");
-            assert_eq!(g.finalize(), want_g, "ghash {name}, {n} bytes");
-        }
-    }
+    let streams: Vec<Stream> = lens
+        .iter()
+        .map(|&n| Stream::new(&mut rng, n, &[]))
+        .collect();
+    every_backend_agrees::<Polyval>("polyval", &streams);
+    every_backend_agrees::<GHash>("ghash", &streams);
 }
 
-/// A POLYVAL and a GHASH state on one kernel, if this CPU runs it.
-type Make = fn(&[u8; 16]) -> Option<(Polyval, GHash)>;
-
-/// Every kernel by its hidden constructor, each vendor's choices included
-/// (they run on any CPU with the instructions).
-fn kernels() -> [(&'static str, Make); 7] {
-    [
-        ("pclmulqdq", |h| {
-            Some((Polyval::new_pclmulqdq(h)?, GHash::new_pclmulqdq(h)?))
-        }),
-        ("vpclmulqdq-ymm", |h| {
-            Some((
-                Polyval::new_vpclmulqdq_ymm(h)?,
-                GHash::new_vpclmulqdq_ymm(h)?,
-            ))
-        }),
-        ("ymm fresh-xmm", |h| {
-            Some((
-                Polyval::new_vpclmulqdq_ymm_fresh_xmm(h)?,
-                GHash::new_vpclmulqdq_ymm_fresh_xmm(h)?,
-            ))
-        }),
-        ("zmm", |h| {
-            Some((
-                Polyval::new_vpclmulqdq_zmm(h, false)?,
-                GHash::new_vpclmulqdq_zmm(h, false)?,
-            ))
-        }),
-        ("zmm split", |h| {
-            Some((
-                Polyval::new_vpclmulqdq_zmm(h, true)?,
-                GHash::new_vpclmulqdq_zmm(h, true)?,
-            ))
-        }),
-        ("zmm split-xmm", |h| {
-            Some((
-                Polyval::new_vpclmulqdq_zmm_split_xmm(h)?,
-                GHash::new_vpclmulqdq_zmm_split_xmm(h)?,
-            ))
-        }),
-        ("portable", |h| {
-            Some((Polyval::new_portable(h), GHash::new_portable(h)))
-        }),
-    ]
-}
-
-/// Every kernel, those that change kernels between calls among them
-/// (AMD's split zmm kernel, Intel's zmm and ymm ones): short calls (ymm,
+/// Every backend, those that change kernels between calls among them (a
+/// zmm key's narrower kernels, a ymm key's xmm one): short calls (ymm,
 /// whose table holds 16 powers, or xmm) before and after long ones (zmm,
 /// 32), in both hashes, at lengths around the 16- and 32-block groups,
 /// around the 128 blocks from which a fresh key's call takes the zmm
@@ -191,50 +249,56 @@ fn split_kernel_streams_across_its_kernels() {
         &[16 * 191, 16 * 192, 16 * 40, 16 * 33 + 1],
         &[16 * 40 + 7, 16 * 191, 16 * 31],
     ];
-    for (i, parts) in cuts.iter().enumerate() {
-        let total: usize = parts.iter().sum();
-        for (name, make) in kernels() {
-            let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
-            let data = random_bytes(&mut rng, total);
-            let Some((mut p, mut g)) = make(&h) else {
-                continue;
-            };
-            let mut at = 0;
-            for &k in *parts {
-                p.update(&data[at..at + k]);
-                g.update(&data[at..at + k]);
-                at += k;
-            }
-            let mut want_p = Polyval::new_portable(&h);
-            want_p.update(&data);
-            let mut want_g = GHash::new_portable(&h);
-            want_g.update(&data);
-            assert_eq!(p.finalize(), want_p.finalize(), "polyval case {i} {name}");
-            assert_eq!(g.finalize(), want_g.finalize(), "ghash case {i} {name}");
-        }
-    }
+    let streams: Vec<Stream> = cuts
+        .iter()
+        .map(|calls| Stream::new(&mut rng, calls.iter().sum(), calls))
+        .collect();
+    every_backend_agrees::<Polyval>("polyval", &streams);
+    every_backend_agrees::<GHash>("ghash", &streams);
 }
 
 /// Any split of the input into updates gives the same hash.
 #[test]
 fn streaming_splits() {
     let mut rng = common::Rng::new(0x5717);
-    for _ in 0..200 {
-        let h: [u8; 16] = random_bytes(&mut rng, 16).try_into().unwrap();
-        let n = (rng.next_u64() % 2000) as usize;
-        let data = random_bytes(&mut rng, n);
-        let mut p = Polyval::new(&h);
-        let mut g = GHash::new(&h);
-        let mut rest = &data[..];
-        while !rest.is_empty() {
-            let k = ((rng.next_u64() % 700) as usize).min(rest.len());
-            p.update(&rest[..k]);
-            g.update(&rest[..k]);
-            rest = &rest[k..];
+    let streams: Vec<Stream> = (0..200)
+        .map(|_| {
+            let n = (rng.next_u64() % 2000) as usize;
+            let mut calls = Vec::new();
+            let mut left = n;
+            while left > 0 {
+                let k = ((rng.next_u64() % 700) as usize).min(left);
+                calls.push(k);
+                left -= k;
+            }
+            Stream::new(&mut rng, n, &calls)
+        })
+        .collect();
+    every_backend_agrees::<Polyval>("polyval", &streams);
+    every_backend_agrees::<GHash>("ghash", &streams);
+}
+
+/// The names: distinct, the portable one always runs, each usable name
+/// gives a key that reports it, an unknown name gives none, and the best
+/// backend is one of them.
+#[test]
+fn backends_by_name() {
+    fn check<T: Keyed>() {
+        let h = [9; 16];
+        let mut names = T::NAMES.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), T::NAMES.len());
+        let usable = hazmat::usable::<T>(&h);
+        assert!(usable.contains(&"portable"));
+        for name in &usable {
+            assert_eq!(T::with_backend(name, &h).unwrap().backend(), *name);
         }
-        assert_eq!(p.finalize(), polyval(&h, &data));
-        assert_eq!(g.finalize(), ghash(&h, &data));
+        assert!(T::with_backend("no-such-backend", &h).is_none());
+        assert!(usable.contains(&T::best(&h).backend()));
     }
+    check::<Polyval>();
+    check::<GHash>();
 }
 
 /// A partial final block hashes as if zero-padded.
@@ -323,7 +387,7 @@ fn progression_kernels_agree_with_portable() {
     let compared = common::differential(
         "ghash_with",
         |(h, data): &KeyAndData| {
-            let mut g = GHash::new_portable(h);
+            let mut g = GHash::with_backend("portable", h).unwrap();
             g.update(data);
             g.finalize()
         },

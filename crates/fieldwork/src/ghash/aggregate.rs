@@ -29,30 +29,70 @@
 //! it inlines into kernels compiled for a superset.
 #![allow(unsafe_code)]
 
+/// The unreduced schoolbook sums of a group (`Sums`: `lo`, `hi`, `mid`,
+/// per lane) and empty ones (`zero_sums`), on registers of type `$v`
+/// compiled with `$features`: the same at every width but ymm's, whose
+/// sums also carry their form.
+macro_rules! schoolbook_sums {
+    ($features:literal, $v:ty, $zero:expr) => {
+        /// The unreduced schoolbook sums `lo`, `hi`, `mid` of a group, per
+        /// lane.
+        #[derive(Clone, Copy)]
+        pub(crate) struct Sums {
+            pub(crate) lo: $v,
+            pub(crate) hi: $v,
+            pub(crate) mid: $v,
+        }
+
+        /// Empty sums.
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(crate) fn zero_sums() -> Sums {
+            let z = $zero;
+            Sums {
+                lo: z,
+                hi: z,
+                mid: z,
+            }
+        }
+    };
+}
+
+/// The sums `lo`, `mid`, `hi` reduced lane by lane, `hi ⊕ fold(mid ⊕
+/// fold(lo))` with `fold(v) = swap64(v) ⊕ v₀·C` (`c` holds `C` in each
+/// lane's low word), from the width's XOR, 64-bit-halves swap and
+/// carry-less product: the xmm and ymm reductions (the zmm one XORs three
+/// at a time).
+macro_rules! montgomery {
+    ($xor:ident, $swap:ident, $clmul:ident, $lo:expr, $mid:expr, $hi:expr, $c:expr) => {{
+        let (lo, c) = ($lo, $c);
+        let m = $xor($mid, $xor($swap::<0x4e>(lo), $clmul::<0x00>(lo, c)));
+        $xor($hi, $xor($swap::<0x4e>(m), $clmul::<0x00>(m, c)))
+    }};
+}
+
 /// One 128-bit lane (xmm): the AES-NI kernel and the PCLMULQDQ GHASH kernel.
 pub(crate) mod xmm {
     use core::arch::x86_64::{
         __m128i, _mm_clmulepi64_si128, _mm_setzero_si128, _mm_shuffle_epi32, _mm_xor_si128,
     };
 
-    /// The unreduced schoolbook sums `lo`, `hi`, `mid` of a group.
-    #[derive(Clone, Copy)]
-    pub(crate) struct Sums {
-        pub(crate) lo: __m128i,
-        pub(crate) hi: __m128i,
-        pub(crate) mid: __m128i,
-    }
+    schoolbook_sums!("pclmulqdq,sse4.1", __m128i, _mm_setzero_si128());
 
-    /// Empty sums.
+    /// The sums reduced: `hi ⊕ fold(mid ⊕ fold(lo))`; `c` holds `C` in its
+    /// low word.
     #[inline]
     #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(crate) fn zero_sums() -> Sums {
-        let z = _mm_setzero_si128();
-        Sums {
-            lo: z,
-            hi: z,
-            mid: z,
-        }
+    pub(crate) fn reduce(s: Sums, c: __m128i) -> __m128i {
+        montgomery!(
+            _mm_xor_si128,
+            _mm_shuffle_epi32,
+            _mm_clmulepi64_si128,
+            s.lo,
+            s.mid,
+            s.hi,
+            c
+        )
     }
 
     /// Accumulates the product `d·p` (four `pclmulqdq`).
@@ -68,27 +108,6 @@ pub(crate) mod xmm {
                 _mm_clmulepi64_si128::<0x10>(d, p),
             ),
         );
-    }
-
-    /// The sums reduced: `hi ⊕ fold(mid ⊕ fold(lo))`; `c` holds `C` in its
-    /// low word.
-    #[inline]
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    pub(crate) fn reduce(s: Sums, c: __m128i) -> __m128i {
-        let m = _mm_xor_si128(
-            s.mid,
-            _mm_xor_si128(
-                _mm_shuffle_epi32::<0x4e>(s.lo),
-                _mm_clmulepi64_si128::<0x00>(s.lo, c),
-            ),
-        );
-        _mm_xor_si128(
-            s.hi,
-            _mm_xor_si128(
-                _mm_shuffle_epi32::<0x4e>(m),
-                _mm_clmulepi64_si128::<0x00>(m, c),
-            ),
-        )
     }
 }
 
@@ -230,19 +249,14 @@ pub(crate) mod ymm {
         } else {
             s.mid
         };
-        let m = _mm256_xor_si256(
+        montgomery!(
+            _mm256_xor_si256,
+            _mm256_shuffle_epi32,
+            _mm256_clmulepi64_epi128,
+            s.lo,
             mid,
-            _mm256_xor_si256(
-                _mm256_shuffle_epi32::<0x4e>(s.lo),
-                _mm256_clmulepi64_epi128::<0x00>(s.lo, c),
-            ),
-        );
-        _mm256_xor_si256(
             s.hi,
-            _mm256_xor_si256(
-                _mm256_shuffle_epi32::<0x4e>(m),
-                _mm256_clmulepi64_epi128::<0x00>(m, c),
-            ),
+            c
         )
     }
 
@@ -275,25 +289,7 @@ pub(crate) mod zmm {
         _mm512_shuffle_epi32, _mm512_ternarylogic_epi64, _mm512_xor_si512,
     };
 
-    /// The unreduced schoolbook sums of a group, per lane.
-    #[derive(Clone, Copy)]
-    pub(crate) struct Sums {
-        lo: __m512i,
-        hi: __m512i,
-        mid: __m512i,
-    }
-
-    /// Empty sums.
-    #[inline]
-    #[target_feature(enable = "avx2,avx512f,vpclmulqdq")]
-    pub(crate) fn zero_sums() -> Sums {
-        let z = _mm512_set1_epi32(0);
-        Sums {
-            lo: z,
-            hi: z,
-            mid: z,
-        }
-    }
+    schoolbook_sums!("avx2,avx512f,vpclmulqdq", __m512i, _mm512_set1_epi32(0));
 
     /// Accumulates the four lanes' products `d·p`.
     #[inline]

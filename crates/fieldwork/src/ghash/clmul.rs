@@ -56,6 +56,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::aggregate::xmm;
 use super::field::C_HI;
 use crate::cpu::Clmul;
@@ -65,14 +66,35 @@ use core::arch::x86_64::{
     _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
-/// The dot-powers `H^1 … H^n` into `out[..n]` (`out[0]` = H given),
-/// from index `from` on: `H^(2j) = dot(H^j, H^j)`, `H^(2j+1) =
-/// dot(H^(2j), H)`, so independent products overlap (depth ≈ 2·log₂ n
-/// instead of n).
-pub(super) fn powers(t: Clmul, out: &mut [u128], from: usize) {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { powers_xmm(out, from) }
+/// The xmm backend: groups of eight blocks, the tail as one group; also
+/// the key's first eight powers for the wide backends.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pclmulqdq(Clmul);
+
+impl Backend for Pclmulqdq {
+    super::backend_items!(Clmul, "pclmulqdq");
+
+    /// `H^(2j) = dot(H^j, H^j)`, `H^(2j+1) = dot(H^(2j), H)`, so
+    /// independent products overlap (depth ≈ 2·log₂ n instead of n).
+    fn powers(self, out: &mut [u128], from: usize) {
+        // SAFETY: the token in `self` proves PCLMULQDQ and SSE4.1.
+        unsafe { powers_xmm(out, from) }
+    }
+
+    /// Groups of eight, then the tail as one group. `powers` must hold at
+    /// least `min(n, 8)` and the tail's count of powers.
+    fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
+        // SAFETY: the token in `self` proves PCLMULQDQ and SSE4.1.
+        unsafe { update_blocks(powers, acc, data, reflect) }
+    }
+}
+
+impl Pclmulqdq {
+    /// `dot(a, b) = a·b·x^(−128)`, one product.
+    pub(super) fn dot(self, a: u128, b: u128) -> u128 {
+        // SAFETY: the token in `self` proves PCLMULQDQ and SSE4.1.
+        unsafe { dot_x(to_x(a), to_x(b)) }
+    }
 }
 
 #[target_feature(enable = "pclmulqdq,sse4.1")]
@@ -127,15 +149,8 @@ fn powers_xmm(out: &mut [u128], from: usize) {
     }
 }
 
-/// `dot(a, b) = a·b·x^(−128)`, one product.
-pub(super) fn dot(t: Clmul, a: u128, b: u128) -> u128 {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { dot_x(to_x(a), to_x(b)) }
-}
-
 /// `dot(a, b)` on registers: the three Karatsuba products and the
-/// reduction (the one place [`dot`] and [`powers`] multiply).
+/// reduction (the one place [`Pclmulqdq::dot`] and the powers multiply).
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn dot_x(a: __m128i, b: __m128i) -> u128 {
@@ -146,14 +161,16 @@ fn dot_x(a: __m128i, b: __m128i) -> u128 {
 /// `h₀ ⊕ h₁` in the low word: Karatsuba's middle operand.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn karatsuba_half(h: __m128i) -> __m128i {
+pub(super) fn karatsuba_half(h: __m128i) -> __m128i {
     _mm_xor_si128(h, _mm_shuffle_epi32::<0x4e>(h))
 }
 
-/// The three Karatsuba products of `y` and `h` (`hx` = `karatsuba_half(h)`).
+/// The three unrecombined Karatsuba products of `y` and `h`: `(y₀h₀,
+/// y₁h₁, (y₀ ⊕ y₁)(h₀ ⊕ h₁))` (`hx` = `karatsuba_half(h)`); also the white
+/// paper's Algorithm 2 in `reproduce`.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn product(y: __m128i, h: __m128i, hx: __m128i) -> (__m128i, __m128i, __m128i) {
+pub(super) fn product(y: __m128i, h: __m128i, hx: __m128i) -> (__m128i, __m128i, __m128i) {
     (
         _mm_clmulepi64_si128::<0x00>(y, h),
         _mm_clmulepi64_si128::<0x11>(y, h),
@@ -220,15 +237,8 @@ fn group(data: &[u8], hs: &[__m128i], hxs: &[__m128i], acc: u128, reflect: bool)
     )
 }
 
-/// Absorbs whole blocks of `data` into `acc`: groups of eight, then the
-/// tail as one group. `powers` must hold at least `min(n, 8)` and the
-/// tail's count of powers (the caller's key prepares them).
-pub(super) fn update(t: Clmul, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { update_blocks(powers, acc, data, reflect) }
-}
-
+/// [`Pclmulqdq::update`] (the ymm kernel's remainders call it from its own
+/// kernels).
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub(super) fn update_blocks(powers: &[u128], mut acc: u128, data: &[u8], reflect: bool) -> u128 {
     let mut chunks = data.chunks_exact(128);
@@ -269,9 +279,16 @@ fn tail(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn power(powers: &[u128], i: usize) -> __m128i {
+    let (lo, hi) = words(powers, i);
+    _mm_set_epi64x(hi as i64, lo as i64)
+}
+
+/// The two 8-byte words of `powers[i]`, by two volatile loads (so that
+/// they are not merged into one 16-byte load; see [`power`]).
+#[inline(always)]
+pub(super) fn words(powers: &[u128], i: usize) -> (u64, u64) {
     let src = (&powers[i] as *const u128).cast::<u64>();
     // SAFETY: `powers[i]` is 16 readable bytes, so 8-aligned words 0 and
-    // 1; volatile so that the two loads are not merged into one.
-    let (lo, hi) = unsafe { (src.read_volatile(), src.add(1).read_volatile()) };
-    _mm_set_epi64x(hi as i64, lo as i64)
+    // 1.
+    unsafe { (src.read_volatile(), src.add(1).read_volatile()) }
 }

@@ -35,6 +35,7 @@ pub(crate) fn mont_reduce(lo: u128, hi: u128) -> u128 {
 }
 
 /// `v·x mod P`: RFC 8452's `mulX_POLYVAL`, constant time.
+#[inline]
 pub(crate) fn mul_x(v: u128) -> u128 {
     let top = (v >> 127).wrapping_neg(); // all ones if bit 127 is set
     (v << 1) ^ (top & 0xc200_0000_0000_0000_0000_0000_0000_0001)

@@ -71,10 +71,24 @@
 //! (`peer-bench --filter ghash_progression`); [`ghash`] and [`GHash`] choose
 //! the fastest on their own.
 //!
+//! # Backends and dispatch
+//!
+//! Each backend file implements the one crate-private `Backend` trait
+//! (`portable.rs`, `clmul.rs` for xmm, `ymm.rs`, `vpclmul.rs` for zmm):
+//! its powers of `H`, its wide group if it has one, its `update` of whole
+//! blocks, and (ymm) a fresh key's first group fused with its key setup. A
+//! key holds one `Dispatch` value (the best backend, chosen when the key
+//! is made) and one byte of tuning beside it (`tuning::Narrow`, from the
+//! table in `tuning.rs`, keyed by vendor, family and model); every call is
+//! then one `match` on the backend that takes it (`Dispatch::for_call`)
+//! and one generic `State::absorb` over `Backend`. Every backend and every
+//! vendor's choice is reachable by name through [`crate::hazmat`].
+//!
 //! # Short messages
 //!
 //! Which kernel runs depends on the call's length and on whether the wide
-//! kernels' powers (16 or 32 of them, in a boxed table) are already made:
+//! kernels' powers (16 or 32 of them, in a boxed table) are already made;
+//! the choice is the tuning table's:
 //!
 //! - AMD with AVX-512, `vpclmulqdq-split`: calls of fewer than 32 blocks,
 //!   and what a call's 32-block groups leave, run on the ymm kernel (its
@@ -83,11 +97,12 @@
 //!   call that would first make the zmm kernel's 32 powers stays on ymm
 //!   below 128 blocks (`SPLIT_FRESH_BLOCKS`; with the powers made, the zmm
 //!   kernel takes 32 blocks and more).
-//! - Intel with AVX-512, `vpclmulqdq-split-xmm`: ymm below 32 blocks, xmm
-//!   for a fresh key below 128, zmm (with xmm tails) otherwise; without
-//!   AVX-512, `vpclmulqdq-ymm-fresh-xmm`: xmm for a fresh key from 32 to
-//!   191 blocks, ymm otherwise. There the xmm kernel, whose eight powers
-//!   live in the state, is the faster for a fresh key's mid-length calls.
+//! - Intel (and any other vendor) with AVX-512, `vpclmulqdq-split-xmm`:
+//!   ymm below 32 blocks, xmm for a fresh key below 128, zmm (with xmm
+//!   tails) otherwise; without AVX-512, `vpclmulqdq-ymm-fresh-xmm`: xmm
+//!   for a fresh key from 32 to 191 blocks, ymm otherwise. There the xmm
+//!   kernel, whose eight powers live in the state, is the faster for a
+//!   fresh key's mid-length calls.
 //!
 //! A 64-byte POLYVAL (key setup included, `examples/polyval_one.rs` under
 //! callgrind at `FIELDWORK_MAX_ISA=clmul`) is about 500 instructions: the
@@ -115,6 +130,7 @@ mod field;
 mod portable;
 #[cfg(feature = "reproduce")]
 pub mod reproduce;
+mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
 #[cfg(target_arch = "x86_64")]
@@ -138,17 +154,100 @@ use zeroize::Zeroize;
 
 pub(crate) use field::C_HI;
 use field::{POWERS, mont_reduce, mul_x};
+use tuning::Narrow;
 
 /// Powers every kernel's short groups use (groups of at most eight).
 const LOW: usize = 8;
-/// From this many blocks a call on the split kernel takes the zmm kernel
-/// even when its 32 powers must first be made (see
-/// [`Kernel::for_blocks`]).
+/// A key's first [`LOW`] powers (see [`State`]).
+type Low = [u128; LOW];
+/// What [`Backend::fresh_group`] returns: the accumulator and the count
+/// of powers made, or nothing where the backend has no fused path.
+type Fused = Option<(u128, usize)>;
+/// From this many blocks a call on a split zmm key takes the zmm kernel
+/// even when its 32 powers must first be made (see [`State::blocks`]).
 const SPLIT_FRESH_BLOCKS: usize = 128;
-/// Below this many blocks a call of the Intel ymm kernel
-/// ([`Kernel::YmmFreshXmm`]) that would first make the ymm kernel's 16
-/// powers runs on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
+/// Below this many blocks a call of a ymm key tuned for the xmm kernel
+/// ([`Narrow::Xmm`]) that would first make the ymm kernel's 16 powers runs
+/// on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
+#[cfg(target_arch = "x86_64")]
 const YMM_FRESH_XMM_BLOCKS: usize = 192;
+
+/// One GHASH/POLYVAL backend: the kernels of one instruction set, with the
+/// same signatures in every backend file ([`portable::Portable`],
+/// `clmul::Pclmulqdq`, `ymm::VpclmulqdqYmm`, `vpclmul::Vpclmulqdq`).
+///
+/// A key ([`State`]) makes the powers of `H` a call needs when the call
+/// first needs them ([`Backend::powers_for`], [`Backend::powers`],
+/// [`Backend::extend_powers`]) and hands the call's whole blocks to
+/// [`Backend::update`], all through one generic function
+/// ([`State::absorb`]); which backend takes a call is the key's
+/// [`Dispatch`] and, for the wide kernels, its tuned [`Narrow`] choice.
+/// Every method is constant time in the key and the data.
+pub(crate) trait Backend: Copy {
+    /// The capability token that proves the backend's instructions (`()`
+    /// for the portable backend).
+    type Token: Copy;
+    /// The backend's name, without a tuned choice (`backend_name()`).
+    const NAME: &'static str;
+    /// The powers of the backend's wide group (16 on ymm, 32 on zmm).
+    const WIDE_POWERS: usize = LOW;
+    /// The blocks from which a call takes the wide group (none by default).
+    const WIDE_FROM: usize = usize::MAX;
+    /// The backend on the CPU that `token` proves.
+    fn new(token: Self::Token) -> Self;
+    /// How many powers [`Backend::update`] needs for a call of `n` whole
+    /// blocks: `min(n, 8)`, or the wide group's when `n` is long enough
+    /// for it.
+    #[inline(always)]
+    fn powers_for(n: usize) -> usize {
+        if n >= Self::WIDE_FROM {
+            Self::WIDE_POWERS
+        } else {
+            n.min(LOW)
+        }
+    }
+    /// The dot-powers `H^(from + 1) … H^(out.len())` into `out` (`out[0]`
+    /// is `H` and `out[..from]` are made; the wide backends make the first
+    /// eight this way, [`Backend::extend_powers`] the others).
+    fn powers(self, out: &mut [u128], from: usize);
+    /// `table[8..upto]` from the eight powers in `table[..8]`, for an
+    /// `upto` returned by [`Backend::powers_for`] above eight.
+    #[inline]
+    fn extend_powers(self, table: &mut [u128; POWERS], upto: usize) {
+        self.powers(table.get_mut(..upto).unwrap_or_default(), LOW);
+    }
+    /// `acc` after absorbing the whole blocks of `data` (byte-reversed
+    /// first if `reflect`: GHASH), with the `powers_for(n)` powers made.
+    fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128;
+    /// A fresh key's first call of two to eight blocks with the key setup
+    /// fused in (`low[0]` = `H`, nothing else made), where the backend has
+    /// such a path: the new accumulator and how many powers `low` holds.
+    #[inline(always)]
+    fn fresh_group(self, low: &mut Low, acc: u128, data: &[u8], reflect: bool) -> Fused {
+        let _ = (low, acc, data, reflect);
+        None
+    }
+}
+
+/// The items every token-holding backend writes alike in its
+/// [`Backend`] impl: its token, its name, its constructor, and its wide
+/// group if it has one (`wide: powers from blocks`).
+macro_rules! backend_items {
+    ($token:ty, $name:literal $(, wide: $powers:ident from $from:ident)?) => {
+        type Token = $token;
+        const NAME: &'static str = $name;
+        $(
+            const WIDE_POWERS: usize = $powers;
+            const WIDE_FROM: usize = $from;
+        )?
+        #[inline(always)]
+        fn new(t: $token) -> Self {
+            Self(t)
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use backend_items;
 
 /// The kernel of [`polyval_short`].
 #[derive(Clone, Copy)]
@@ -167,29 +266,37 @@ pub(crate) const SHORT_BLOCKS: usize = LOW;
 /// them (more are an error of the caller: the hash is then of the first
 /// eight only), in one call and without a [`Polyval`] state to build, move
 /// on `finalize` and wipe: AES-GCM-SIV's short messages. On ymm the key
-/// setup is fused with the group (`ymm::fresh_group`); the powers are
-/// wiped before returning.
+/// setup is fused with the group ([`Backend::fresh_group`]); the powers
+/// are wiped before returning.
 pub(crate) fn polyval_short(kernel: Short, h: &[u8; 16], data: &[u8]) -> [u8; 16] {
     let data = data
         .get(..data.len().min(16 * SHORT_BLOCKS))
         .unwrap_or_default();
-    let n = data.len() / 16;
     let mut low = [0u128; LOW];
     low[0] = u128::from_le_bytes(*h);
     let acc = match kernel {
         #[cfg(target_arch = "x86_64")]
-        Short::Ymm(t) if n >= 2 => ymm::fresh_group(t, &mut low, 0, data, false).0,
+        Short::Ymm(t) => short_on(ymm::VpclmulqdqYmm::new(t), &mut low, data),
         #[cfg(target_arch = "x86_64")]
-        Short::Ymm(t) => clmul::update(t.clmul(), &low, 0, data, false),
-        #[cfg(target_arch = "x86_64")]
-        Short::Xmm(t) => {
-            clmul::powers(t, low.get_mut(..n.max(1)).unwrap_or_default(), 1);
-            clmul::update(t, &low, 0, data, false)
-        }
-        Short::Portable => portable::update(low[0], 0, data, false),
+        Short::Xmm(t) => short_on(clmul::Pclmulqdq::new(t), &mut low, data),
+        Short::Portable => short_on(portable::Portable, &mut low, data),
     };
     crate::wipe::wipe(&mut low);
     acc.to_le_bytes()
+}
+
+/// [`polyval_short`] on `b`: the fused key setup and group where `b` has
+/// one, else the powers `data` needs, then the blocks.
+#[inline(always)]
+fn short_on<B: Backend>(b: B, low: &mut [u128; LOW], data: &[u8]) -> u128 {
+    let n = data.len() / 16;
+    if n >= 2 {
+        if let Some((acc, _)) = b.fresh_group(low, 0, data, false) {
+            return acc;
+        }
+        b.powers(low.get_mut(..B::powers_for(n)).unwrap_or_default(), 1);
+    }
+    b.update(low, 0, data, false)
 }
 
 /// `dot(a, b) = a·b·x^(−128)` on the portable backend (constant time).
@@ -199,179 +306,154 @@ pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
     mont_reduce(lo, hi)
 }
 
+/// A key's backend, chosen once when the key is made: each variant holds
+/// one backend's value (its capability token). The tuned choice of a wide
+/// backend ([`Narrow`]) is a byte of its own beside it in [`State`], so
+/// the enum stays one byte.
 #[derive(Clone, Copy, Debug)]
-enum Kernel {
+enum Dispatch {
+    /// zmm (AVX-512 and VPCLMULQDQ).
     #[cfg(target_arch = "x86_64")]
-    Zmm(cpu::Avx512Clmul),
-    /// AMD with AVX-512: the zmm kernel for 32 blocks and more, the ymm
-    /// kernel below and for what the zmm groups leave ([`Kernel::for_blocks`]).
+    Vpclmulqdq(vpclmul::Vpclmulqdq),
+    /// ymm (AVX2 and VPCLMULQDQ).
     #[cfg(target_arch = "x86_64")]
-    ZmmSplit(cpu::Avx512Clmul),
-    /// Intel with AVX-512: the ymm kernel below 32 blocks, the xmm kernel
-    /// for a call that would first make the zmm kernel's 32 powers below
-    /// [`SPLIT_FRESH_BLOCKS`], else the zmm kernel with xmm tails
-    /// ([`Kernel::for_blocks`]).
+    VpclmulqdqYmm(ymm::VpclmulqdqYmm),
+    /// xmm (PCLMULQDQ).
     #[cfg(target_arch = "x86_64")]
-    ZmmSplitXmm(cpu::Avx512Clmul),
-    #[cfg(target_arch = "x86_64")]
-    Ymm(cpu::Avx2Clmul),
-    /// Intel without AVX-512: the ymm kernel, but the xmm kernel for a
-    /// call of [`ymm::MIN_BLOCKS`] to [`YMM_FRESH_XMM_BLOCKS`] blocks that
-    /// would first make the ymm kernel's 16 powers ([`Kernel::for_blocks`]).
-    #[cfg(target_arch = "x86_64")]
-    YmmFreshXmm(cpu::Avx2Clmul),
-    #[cfg(target_arch = "x86_64")]
-    Xmm(cpu::Clmul),
-    Portable,
+    Pclmulqdq(clmul::Pclmulqdq),
+    /// Portable.
+    Portable(portable::Portable),
 }
 
-impl Kernel {
-    fn best() -> Kernel {
+/// Every backend and tuned choice by name, best first (the order of
+/// [`Dispatch::best`]; which split is the default depends on the core).
+#[cfg(target_arch = "x86_64")]
+const NAMES: &[&str] = &[
+    "vpclmulqdq-split-xmm",
+    "vpclmulqdq-split",
+    "vpclmulqdq",
+    "vpclmulqdq-ymm-fresh-xmm",
+    "vpclmulqdq-ymm",
+    "pclmulqdq",
+    "portable",
+];
+#[cfg(not(target_arch = "x86_64"))]
+const NAMES: &[&str] = &["portable"];
+
+impl Dispatch {
+    /// The best backend this CPU runs, with this core's choice from the
+    /// tuning table (`tuning.rs`). Not `#[inline]`: inlined into `new`,
+    /// it made `new` too large to inline into its caller, which then
+    /// received the 208-byte key through memory, one more copy (a 16-byte
+    /// POLYVAL with key setup 18.7 → 22.7 ns on the Xeon f6m207).
+    fn best() -> (Dispatch, Narrow) {
+        #[cfg(target_arch = "x86_64")]
+        let found = cpu::Avx512Clmul::get()
+            .map(|t| {
+                let zmm = Dispatch::Vpclmulqdq(vpclmul::Vpclmulqdq::new(t));
+                (zmm, tuning::GhashTuning::this_cpu().zmm)
+            })
+            .or_else(|| {
+                let ymm = cpu::Avx2Clmul::get()?;
+                let ymm = Dispatch::VpclmulqdqYmm(ymm::VpclmulqdqYmm::new(ymm));
+                Some((ymm, tuning::GhashTuning::this_cpu().ymm))
+            })
+            .or_else(|| {
+                let xmm = clmul::Pclmulqdq::new(cpu::Clmul::get()?);
+                Some((Dispatch::Pclmulqdq(xmm), Narrow::None))
+            });
+        #[cfg(not(target_arch = "x86_64"))]
+        let found = None;
+        found.unwrap_or((Dispatch::Portable(portable::Portable), Narrow::None))
+    }
+
+    /// The backend and choice called `name` (one of [`NAMES`]), if this CPU
+    /// runs it: every vendor's choice on any CPU with the instructions.
+    #[inline]
+    fn by_name(name: &str) -> Option<(Dispatch, Narrow)> {
         #[cfg(target_arch = "x86_64")]
         {
-            let amd = cpu::vendor_is_amd();
-            if let Some(t) = cpu::Avx512Clmul::get() {
-                return if amd {
-                    Kernel::ZmmSplit(t)
-                } else {
-                    Kernel::ZmmSplitXmm(t)
-                };
-            }
-            if let Some(k) = Kernel::ymm_for_vendor() {
-                return k;
+            let zmm = |narrow| {
+                cpu::Avx512Clmul::get()
+                    .map(|t| (Dispatch::Vpclmulqdq(vpclmul::Vpclmulqdq::new(t)), narrow))
+            };
+            let ymm = |narrow| {
+                cpu::Avx2Clmul::get()
+                    .map(|t| (Dispatch::VpclmulqdqYmm(ymm::VpclmulqdqYmm::new(t)), narrow))
+            };
+            match name {
+                "vpclmulqdq-split-xmm" => return zmm(Narrow::Xmm),
+                "vpclmulqdq-split" => return zmm(Narrow::Ymm),
+                "vpclmulqdq" => return zmm(Narrow::None),
+                "vpclmulqdq-ymm-fresh-xmm" => return ymm(Narrow::Xmm),
+                "vpclmulqdq-ymm" => return ymm(Narrow::None),
+                "pclmulqdq" => {
+                    return cpu::Clmul::get()
+                        .map(|t| (Dispatch::Pclmulqdq(clmul::Pclmulqdq::new(t)), Narrow::None));
+                }
+                _ => {}
             }
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Kernel::Xmm(t);
-        }
-        Kernel::Portable
+        (name == portable::Portable::NAME)
+            .then_some((Dispatch::Portable(portable::Portable), Narrow::None))
     }
 
-    /// The kernel that takes a call of `n` whole blocks when `ready`
-    /// powers are made. Making a wide kernel's powers (and the box that
-    /// holds them) costs more than its groups save on a mid-length call:
+    /// The backend that takes a call of `n` whole blocks on a key with
+    /// the choice `narrow` and `ready` powers made, and for a zmm call the
+    /// kernel of its groups' last blocks ([`Narrow::Ymm`]: ymm, else xmm).
+    /// Making a wide kernel's powers (and the box that holds them) costs
+    /// more than its groups save on a mid-length call:
     ///
-    /// - `ZmmSplit` (AMD): the ymm kernel below [`POWERS`] blocks, and
-    ///   below [`SPLIT_FRESH_BLOCKS`] while the zmm kernel's 32 powers are
-    ///   not made yet;
-    /// - `ZmmSplitXmm` (Intel): the ymm kernel below [`POWERS`] blocks
-    ///   (its short path needs eight powers), the xmm kernel below
-    ///   [`SPLIT_FRESH_BLOCKS`] while the 32 are not made, else plain zmm;
-    /// - `YmmFreshXmm` (Intel): the xmm kernel from [`ymm::MIN_BLOCKS`] to
-    ///   [`YMM_FRESH_XMM_BLOCKS`] blocks while the ymm kernel's 16 powers
-    ///   are not made, else plain ymm;
-    /// - any other kernel: itself.
-    fn for_blocks(self, n: usize, ready: usize) -> Kernel {
+    /// - a zmm key with a choice: the ymm kernel below [`POWERS`] blocks
+    ///   (its short path needs eight powers); the chosen kernel below
+    ///   [`SPLIT_FRESH_BLOCKS`] while the 32 powers are not made; else the
+    ///   zmm kernel, its groups' last blocks on the chosen kernel;
+    /// - a ymm key with [`Narrow::Xmm`]: the xmm kernel from
+    ///   [`ymm::MIN_BLOCKS`] to [`YMM_FRESH_XMM_BLOCKS`] blocks while the
+    ///   16 ymm powers are not made;
+    /// - otherwise the key's backend alone.
+    #[inline(always)]
+    fn for_call(self, narrow: Narrow, n: usize, ready: usize) -> (Dispatch, Narrow) {
+        #[cfg(target_arch = "x86_64")]
+        match (self, narrow) {
+            (Dispatch::Vpclmulqdq(_), Narrow::None) => {}
+            (Dispatch::Vpclmulqdq(b), _) if n < POWERS => {
+                return (Dispatch::VpclmulqdqYmm(b.ymm()), Narrow::None);
+            }
+            (Dispatch::Vpclmulqdq(b), Narrow::Ymm) if ready < POWERS && n < SPLIT_FRESH_BLOCKS => {
+                return (Dispatch::VpclmulqdqYmm(b.ymm()), Narrow::None);
+            }
+            (Dispatch::Vpclmulqdq(b), Narrow::Xmm) if ready < POWERS && n < SPLIT_FRESH_BLOCKS => {
+                return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
+            }
+            (Dispatch::VpclmulqdqYmm(b), Narrow::Xmm)
+                if ready < ymm::GROUP && (ymm::MIN_BLOCKS..YMM_FRESH_XMM_BLOCKS).contains(&n) =>
+            {
+                return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
+            }
+            _ => {}
+        }
+        let _ = (n, ready);
+        (self, narrow)
+    }
+
+    /// The name of the backend with the choice `narrow` (see [`NAMES`]).
+    fn name(self, narrow: Narrow) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::ZmmSplit(t) if n < POWERS || (ready < POWERS && n < SPLIT_FRESH_BLOCKS) => {
-                Kernel::Ymm(t.avx2_clmul())
-            }
+            Dispatch::Vpclmulqdq(_) => match narrow {
+                Narrow::None => vpclmul::Vpclmulqdq::NAME,
+                Narrow::Ymm => "vpclmulqdq-split",
+                Narrow::Xmm => "vpclmulqdq-split-xmm",
+            },
             #[cfg(target_arch = "x86_64")]
-            Kernel::ZmmSplitXmm(t) => {
-                if n < POWERS {
-                    Kernel::Ymm(t.avx2_clmul())
-                } else if ready < POWERS && n < SPLIT_FRESH_BLOCKS {
-                    Kernel::Xmm(t.clmul())
-                } else {
-                    Kernel::Zmm(t)
-                }
-            }
+            Dispatch::VpclmulqdqYmm(_) => match narrow {
+                Narrow::Xmm => "vpclmulqdq-ymm-fresh-xmm",
+                Narrow::None | Narrow::Ymm => ymm::VpclmulqdqYmm::NAME,
+            },
             #[cfg(target_arch = "x86_64")]
-            Kernel::YmmFreshXmm(t) => {
-                if ready < ymm::GROUP && (ymm::MIN_BLOCKS..YMM_FRESH_XMM_BLOCKS).contains(&n) {
-                    Kernel::Xmm(t.clmul())
-                } else {
-                    Kernel::Ymm(t)
-                }
-            }
-            k => k,
-        }
-    }
-
-    /// The best kernel without AVX-512, if usable: plain ymm on AMD,
-    /// [`Kernel::YmmFreshXmm`] elsewhere.
-    fn ymm_for_vendor() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(if cpu::vendor_is_amd() {
-                Kernel::Ymm(t)
-            } else {
-                Kernel::YmmFreshXmm(t)
-            });
-        }
-        None
-    }
-
-    /// The zmm kernel with Intel's choice of kernels by call
-    /// ([`Kernel::ZmmSplitXmm`]), if usable (tests and benchmarks).
-    fn vpclmulqdq_zmm_split_xmm() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return Some(Kernel::ZmmSplitXmm(t));
-        }
-        None
-    }
-
-    /// The ymm kernel with Intel's choice for a fresh key
-    /// ([`Kernel::YmmFreshXmm`]), if usable (tests and benchmarks).
-    fn vpclmulqdq_ymm_fresh_xmm() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Kernel::YmmFreshXmm(t));
-        }
-        None
-    }
-
-    /// The zmm kernel, plain or split (AMD's choice in [`Kernel::best`]),
-    /// if usable.
-    fn vpclmulqdq_zmm(split: bool) -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return Some(if split {
-                Kernel::ZmmSplit(t)
-            } else {
-                Kernel::Zmm(t)
-            });
-        }
-        let _ = split;
-        None
-    }
-
-    /// The ymm VPCLMULQDQ kernel, if usable (tests and benchmarks).
-    fn vpclmulqdq_ymm() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Kernel::Ymm(t));
-        }
-        None
-    }
-
-    /// The PCLMULQDQ kernel, if usable (tests and benchmarks).
-    fn pclmulqdq() -> Option<Kernel> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Some(Kernel::Xmm(t));
-        }
-        None
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(_) => "vpclmulqdq",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::ZmmSplit(_) => "vpclmulqdq-split",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::ZmmSplitXmm(_) => "vpclmulqdq-split-xmm",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(_) => "vpclmulqdq-ymm",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::YmmFreshXmm(_) => "vpclmulqdq-ymm-fresh-xmm",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Xmm(_) => "pclmulqdq",
-            Kernel::Portable => "portable",
+            Dispatch::Pclmulqdq(_) => clmul::Pclmulqdq::NAME,
+            Dispatch::Portable(_) => portable::Portable::NAME,
         }
     }
 }
@@ -426,7 +508,10 @@ type WidePowers = [u128; POWERS];
 /// The shared engine: key powers, accumulator, partial-block buffer.
 #[derive(Clone)]
 struct State {
-    kernel: Kernel,
+    dispatch: Dispatch,
+    /// The tuned choice of a wide backend (`tuning.rs`), picked when the
+    /// key is made.
+    narrow: Narrow,
     /// `low[k − 1]` = the dot-power `H^k·x^(−128(k−1))` for `k ≤ 8`, so
     /// that `dot(X, low[k−1]) = X·H^k·x^(−128k)`: what every kernel uses
     /// for groups of at most eight blocks.
@@ -446,11 +531,12 @@ struct State {
 }
 
 impl State {
-    fn new(h: u128, reflect: bool, kernel: Kernel) -> State {
+    fn new(h: u128, reflect: bool, (dispatch, narrow): (Dispatch, Narrow)) -> State {
         let mut low = [0u128; LOW];
         low[0] = h;
         State {
-            kernel,
+            dispatch,
+            narrow,
             low,
             wide: None,
             ready: 1,
@@ -461,42 +547,27 @@ impl State {
         }
     }
 
-    /// Prepares the powers `H^1 … H^n` (at most [`POWERS`]) if not yet
-    /// done: key setup is paid for the powers a message needs, so short
-    /// messages stay cheap.
-    // Key setup on fixed arrays: `ready ≤ upto ≤ POWERS`, `LOW ≤ POWERS`.
-    #[allow(clippy::indexing_slicing)]
-    fn ensure_powers(&mut self, kernel: Kernel, n: usize) {
+    /// Prepares the powers `b` needs for a call of `n` blocks (at most
+    /// [`POWERS`]) if not yet done: key setup is paid for the powers a
+    /// message needs, so short messages stay cheap.
+    #[inline]
+    fn ensure_powers<B: Backend>(&mut self, b: B, n: usize) {
         // The zmm kernel takes 32 blocks per reduction, the ymm kernel 16;
         // everything else (the xmm kernel, and the wide kernels' tails)
         // takes groups of at most 8.
-        let upto = match kernel {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(_) | Kernel::ZmmSplit(_) | Kernel::ZmmSplitXmm(_) if n >= POWERS => POWERS,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(_) | Kernel::YmmFreshXmm(_) if n >= ymm::MIN_BLOCKS => ymm::GROUP,
-            _ => n.min(LOW),
-        };
-        if self.ready >= upto {
-            return;
+        let upto = B::powers_for(n);
+        if self.ready < upto {
+            self.make_powers(b, upto);
         }
-        let fill = |out: &mut [u128], from: usize| match kernel {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Zmm(t) | Kernel::ZmmSplit(t) | Kernel::ZmmSplitXmm(t) => {
-                clmul::powers(t.clmul(), out, from)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::powers(t, out, from),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Xmm(t) => clmul::powers(t, out, from),
-            Kernel::Portable => {
-                for k in from.max(1)..out.len() {
-                    out[k] = dot_portable(out[k - 1], out[0]);
-                }
-            }
-        };
+    }
+
+    /// Makes the powers `H^(ready + 1) … H^upto` (`ready < upto ≤
+    /// POWERS`).
+    // Key setup on fixed arrays: `ready < upto ≤ POWERS`, `LOW ≤ POWERS`.
+    #[allow(clippy::indexing_slicing)]
+    fn make_powers<B: Backend>(&mut self, b: B, upto: usize) {
         if self.ready < LOW {
-            fill(&mut self.low[..upto.min(LOW)], self.ready);
+            b.powers(&mut self.low[..upto.min(LOW)], self.ready);
             self.ready = upto.min(LOW);
         }
         if upto > LOW {
@@ -511,15 +582,7 @@ impl State {
             };
             let table: &mut [u128; POWERS] = &mut all;
             table[..LOW].copy_from_slice(&self.low);
-            match kernel {
-                #[cfg(target_arch = "x86_64")]
-                Kernel::Zmm(t) | Kernel::ZmmSplit(t) | Kernel::ZmmSplitXmm(t) => {
-                    vpclmul::extend_powers(t, table)
-                }
-                #[cfg(target_arch = "x86_64")]
-                Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::extend_powers(t, table),
-                _ => fill(&mut table[..upto], LOW),
-            }
+            b.extend_powers(table, upto);
             self.wide = Some(all);
             // Inline, `Some(all)` took a copy: wipe the stack original.
             #[cfg(not(feature = "alloc"))]
@@ -537,23 +600,57 @@ impl State {
         }
     }
 
-    /// Absorbs whole 16-byte blocks.
+    /// Absorbs whole 16-byte blocks on the backend that takes the call
+    /// ([`Dispatch::for_call`]).
     fn blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
-        let n = data.len() / 16;
-        let kernel = self.kernel.for_blocks(n, self.ready);
-        #[cfg(target_arch = "x86_64")]
-        if let Kernel::Ymm(t) = kernel
-            && self.ready == 1
-            && (2..=LOW).contains(&n)
+        // One match on the backend of this call, each arm one instance of
+        // `absorb` inlined (a match per choice, each arm calling an
+        // out-of-line `absorb`, cost a 16-byte POLYVAL with key setup 2 ns
+        // on the Xeon f6m207: a second frame).
+        match self
+            .dispatch
+            .for_call(self.narrow, data.len() / 16, self.ready)
         {
-            let (acc, ready) = ymm::fresh_group(t, &mut self.low, self.acc, data, self.reflect);
+            #[cfg(target_arch = "x86_64")]
+            (Dispatch::Vpclmulqdq(b), Narrow::Ymm) => {
+                // AMD's split key: the zmm groups, then what they leave on
+                // the ymm kernel (a 16-block group if there is one), with
+                // the 32 powers made.
+                let (whole, rest) = data.split_at(data.len() - data.len() % (16 * POWERS));
+                self.absorb(b, whole);
+                if !rest.is_empty() {
+                    self.acc = b
+                        .ymm()
+                        .update_rest(self.powers(), self.acc, rest, self.reflect);
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Dispatch::Vpclmulqdq(b), Narrow::None | Narrow::Xmm) => self.absorb(b, data),
+            #[cfg(target_arch = "x86_64")]
+            (Dispatch::VpclmulqdqYmm(b), _) => self.absorb(b, data),
+            #[cfg(target_arch = "x86_64")]
+            (Dispatch::Pclmulqdq(b), _) => self.absorb(b, data),
+            (Dispatch::Portable(b), _) => self.absorb(b, data),
+        }
+    }
+
+    /// Absorbs whole blocks on the backend `b`: a fresh key's first short
+    /// call through its fused key setup where it has one, else the powers
+    /// the call needs, then the blocks.
+    #[inline(always)]
+    fn absorb<B: Backend>(&mut self, b: B, data: &[u8]) {
+        let n = data.len() / 16;
+        if self.ready == 1
+            && (2..=LOW).contains(&n)
+            && let Some((acc, ready)) = b.fresh_group(&mut self.low, self.acc, data, self.reflect)
+        {
             self.acc = acc;
             self.ready = ready;
             return;
         }
-        self.ensure_powers(kernel, n);
-        self.acc = absorb_blocks(kernel, self.powers(), self.acc, data, self.reflect);
+        self.ensure_powers(b, n);
+        self.acc = b.update(self.powers(), self.acc, data, self.reflect);
     }
 
     fn update(&mut self, mut data: &[u8]) {
@@ -663,36 +760,18 @@ impl crate::test_util::SecretSpans for GHash {
     }
 }
 
-/// `acc` after absorbing the whole blocks of `data` on `kernel`, whose
-/// powers must be ready in `powers` (see [`State::ensure_powers`]).
-#[inline]
-fn absorb_blocks(kernel: Kernel, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Zmm(t) | Kernel::ZmmSplitXmm(t) => vpclmul::update(t, powers, acc, data, reflect),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::ZmmSplit(t) => vpclmul::update_split(t, powers, acc, data, reflect),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Ymm(t) | Kernel::YmmFreshXmm(t) => ymm::update(t, powers, acc, data, reflect),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Xmm(t) => clmul::update(t, powers, acc, data, reflect),
-        Kernel::Portable => {
-            portable::update(powers.first().copied().unwrap_or(0), acc, data, reflect)
-        }
-    }
-}
-
 /// `dot(a, b) = a·b·x^(−128)` with PCLMULQDQ: the product of the dot-powers
 /// `H^i` and `H^j` is `H^(i+j)` (for the AES-GCM kernels' tables beyond
 /// [`POWERS`]).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn dot(t: cpu::Clmul, a: u128, b: u128) -> u128 {
-    clmul::dot(t, a, b)
+    clmul::Pclmulqdq::new(t).dot(a, b)
 }
 
 /// `H = AES(K, 0^128)` in POLYVAL's domain, `mulX(ByteReverse(H))`: the
 /// AES-GCM engines' GHASH key (RFC 8452 appendix A). Their accumulator is
 /// POLYVAL's, i.e. the byte-reversed GHASH state.
+#[inline]
 pub(crate) fn gcm_key(h: &[u8; 16]) -> u128 {
     mul_x(u128::from_be_bytes(*h))
 }
@@ -704,8 +783,8 @@ pub(crate) fn gcm_key(h: &[u8; 16]) -> u128 {
 pub(crate) fn gcm_powers_zmm(t: cpu::Avx512Clmul, h: u128) -> [u128; POWERS] {
     let mut all = [0u128; POWERS];
     all[0] = h;
-    clmul::powers(t.clmul(), &mut all[..LOW], 1);
-    vpclmul::extend_powers(t, &mut all);
+    clmul::Pclmulqdq::new(t.clmul()).powers(&mut all[..LOW], 1);
+    vpclmul::Vpclmulqdq::new(t).extend_powers(&mut all, POWERS);
     all
 }
 
@@ -715,8 +794,9 @@ pub(crate) fn gcm_powers_zmm(t: cpu::Avx512Clmul, h: u128) -> [u128; POWERS] {
 pub(crate) fn gcm_powers_xmm(t: cpu::Clmul, h: u128) -> [u128; POWERS] {
     let mut all = [0u128; POWERS];
     all[0] = h;
-    clmul::powers(t, &mut all[..LOW], 1);
-    clmul::powers(t, &mut all, LOW);
+    let b = clmul::Pclmulqdq::new(t);
+    b.powers(&mut all[..LOW], 1);
+    b.powers(&mut all, LOW);
     all
 }
 
@@ -755,176 +835,41 @@ pub(crate) fn gcm_update_portable(h: u128, acc: u128, data: &[u8]) -> u128 {
 pub(crate) fn gcm_update_clmul(t: cpu::Clmul, powers: &[u128], acc: u128, data: &[u8]) -> u128 {
     debug_assert!(powers.len() >= LOW);
     gcm_padded(acc, data, |acc, blocks| {
-        clmul::update(t, powers, acc, blocks, true)
+        clmul::Pclmulqdq::new(t).update(powers, acc, blocks, true)
     })
 }
 
 impl Polyval {
-    /// A POLYVAL instance keyed by `h` (16 bytes, little-endian field
-    /// element), on the fastest backend.
+    /// The portable backend (AES-GCM-SIV's portable tier).
     #[inline]
-    pub fn new(h: &[u8; 16]) -> Polyval {
-        Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, Kernel::best()),
+    pub(crate) fn new_portable(h: &[u8; 16]) -> Polyval {
+        Polyval::on(h, (Dispatch::Portable(portable::Portable), Narrow::None))
+    }
+
+    /// The PCLMULQDQ backend, if usable (AES-GCM-SIV's `aes-ni` tier).
+    #[inline]
+    pub(crate) fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Clmul::get() {
+            let b = Dispatch::Pclmulqdq(clmul::Pclmulqdq::new(t));
+            return Some(Polyval::on(h, (b, Narrow::None)));
         }
+        let _ = h;
+        None
     }
 
-    /// Absorbs `data` (any length; see the type docs).
-    pub fn update(&mut self, data: &[u8]) {
-        self.inner.update(data);
-    }
-
-    /// The hash, with a final partial block zero-padded.
-    pub fn finalize(mut self) -> [u8; 16] {
-        self.inner.finalize().to_le_bytes()
-    }
-
-    /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-split` (zmm
-    /// from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm` (the same,
-    /// with xmm for a fresh key's mid-length calls: Intel),
-    /// `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel without
-    /// AVX-512), `pclmulqdq` or `portable`.
-    pub fn backend_name(&self) -> &'static str {
-        self.inner.kernel.name()
-    }
-
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_portable(h: &[u8; 16]) -> Polyval {
-        Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, Kernel::Portable),
-        }
-    }
-
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::pclmulqdq().map(|k| Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, k),
-        })
-    }
-
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::vpclmulqdq_ymm().map(|k| Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, k),
-        })
-    }
-
-    /// The zmm kernel alone (`split = false`, Intel's choice) or with the
-    /// ymm kernel for short calls (`true`, AMD's), on any AVX-512 CPU.
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_zmm(h: &[u8; 16], split: bool) -> Option<Polyval> {
-        Kernel::vpclmulqdq_zmm(split).map(|k| Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, k),
-        })
-    }
-
-    /// The best kernel of a CPU without AVX-512 (ymm, with the vendor's
+    /// The best backend of a CPU without AVX-512 (ymm, with this core's
     /// choice for a fresh key), if this CPU has VPCLMULQDQ and AVX2: the
     /// POLYVAL of AES-GCM-SIV's `vaes-avx2` tier.
     #[inline]
     pub(crate) fn new_ymm_tier(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::ymm_for_vendor().map(|k| Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, k),
-        })
-    }
-
-    /// The zmm kernel with Intel's choice of kernels by call length, on
-    /// any AVX-512 CPU.
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_zmm_split_xmm(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::vpclmulqdq_zmm_split_xmm().map(|k| Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, k),
-        })
-    }
-
-    /// The ymm kernel with Intel's choice for a fresh key's mid-length
-    /// calls, on any CPU with VPCLMULQDQ and AVX2.
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_ymm_fresh_xmm(h: &[u8; 16]) -> Option<Polyval> {
-        Kernel::vpclmulqdq_ymm_fresh_xmm().map(|k| Polyval {
-            inner: State::new(u128::from_le_bytes(*h), false, k),
-        })
-    }
-}
-
-impl GHash {
-    /// A GHASH instance keyed by the hash key `h` (GCM byte order), on the
-    /// fastest backend.
-    #[inline]
-    pub fn new(h: &[u8; 16]) -> GHash {
-        GHash::with_kernel(h, Kernel::best())
-    }
-
-    fn with_kernel(h: &[u8; 16], kernel: Kernel) -> GHash {
-        // RFC 8452, appendix A: GHASH(H, X) = ByteReverse(POLYVAL(
-        // mulX(ByteReverse(H)), ByteReverse(X₁), …)).
-        GHash {
-            inner: State::new(mul_x(u128::from_be_bytes(*h)), true, kernel),
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            let b = Dispatch::VpclmulqdqYmm(ymm::VpclmulqdqYmm::new(t));
+            return Some(Polyval::on(h, (b, tuning::GhashTuning::this_cpu().ymm)));
         }
-    }
-
-    /// Absorbs `data` (any length; see [`Polyval`]).
-    pub fn update(&mut self, data: &[u8]) {
-        self.inner.update(data);
-    }
-
-    /// The hash, with a final partial block zero-padded.
-    pub fn finalize(mut self) -> [u8; 16] {
-        self.inner.finalize().to_be_bytes()
-    }
-
-    /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-split` (zmm
-    /// from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm` (the same,
-    /// with xmm for a fresh key's mid-length calls: Intel),
-    /// `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel without
-    /// AVX-512), `pclmulqdq` or `portable`.
-    pub fn backend_name(&self) -> &'static str {
-        self.inner.kernel.name()
-    }
-
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_portable(h: &[u8; 16]) -> GHash {
-        GHash::with_kernel(h, Kernel::Portable)
-    }
-
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_pclmulqdq(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::pclmulqdq().map(|k| GHash::with_kernel(h, k))
-    }
-
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::vpclmulqdq_ymm().map(|k| GHash::with_kernel(h, k))
-    }
-
-    /// See [`Polyval::new_vpclmulqdq_zmm`].
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_zmm(h: &[u8; 16], split: bool) -> Option<GHash> {
-        Kernel::vpclmulqdq_zmm(split).map(|k| GHash::with_kernel(h, k))
-    }
-
-    /// See [`Polyval::new_vpclmulqdq_zmm_split_xmm`].
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_zmm_split_xmm(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::vpclmulqdq_zmm_split_xmm().map(|k| GHash::with_kernel(h, k))
-    }
-
-    /// See [`Polyval::new_vpclmulqdq_ymm_fresh_xmm`].
-    #[doc(hidden)]
-    #[inline]
-    pub fn new_vpclmulqdq_ymm_fresh_xmm(h: &[u8; 16]) -> Option<GHash> {
-        Kernel::vpclmulqdq_ymm_fresh_xmm().map(|k| GHash::with_kernel(h, k))
+        let _ = h;
+        None
     }
 }
 
@@ -966,11 +911,84 @@ impl crate::uhf::Absorb for State {
     }
 }
 
-/// Implements the `universal-hash` traits for a wrapper of [`State`]
-/// whose inherent `new(&[u8; 16])` is the key setup and whose tag is the
-/// accumulator in the byte order given.
-macro_rules! universal_hash_impls {
-    ($ty:ident, $to_bytes:ident) => {
+/// POLYVAL's key: the 16 bytes as a little-endian field element.
+#[inline]
+fn polyval_key(h: &[u8; 16]) -> u128 {
+    u128::from_le_bytes(*h)
+}
+
+/// Implements the constructor, the streaming methods,
+/// [`crate::hazmat::Backends`] and the `universal-hash` traits for a
+/// wrapper of [`State`]: its key in POLYVAL's domain is `$key(h)`, its
+/// blocks are byte-reversed if `$reflect`, its tag is the accumulator in
+/// the byte order `$to_bytes`.
+macro_rules! keyed_impls {
+    (
+        $ty:ident, $what:literal,
+        key: $key:ident ($key_doc:literal), reflect: $reflect:literal, tag: $to_bytes:ident
+    ) => {
+        impl $ty {
+            #[doc = concat!(
+                "A ", $what, " instance keyed by `h` (", $key_doc, "), on the fastest backend."
+            )]
+            #[inline]
+            pub fn new(h: &[u8; 16]) -> $ty {
+                $ty::on(h, Dispatch::best())
+            }
+
+            /// The key `h` on `backend`.
+            #[inline]
+            fn on(h: &[u8; 16], backend: (Dispatch, Narrow)) -> $ty {
+                $ty {
+                    inner: State::new($key(h), $reflect, backend),
+                }
+            }
+
+            /// Absorbs `data` (any length; see [`Polyval`]).
+            pub fn update(&mut self, data: &[u8]) {
+                self.inner.update(data);
+            }
+
+            /// The hash, with a final partial block zero-padded.
+            pub fn finalize(mut self) -> [u8; 16] {
+                self.inner.finalize().$to_bytes()
+            }
+
+            /// The backend in use: `vpclmulqdq` (zmm), `vpclmulqdq-split`
+            /// (zmm from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm`
+            /// (the same, with xmm for a fresh key's mid-length calls:
+            /// Intel), `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel
+            /// without AVX-512), `pclmulqdq` or `portable` (which one a CPU
+            /// gets: `tuning.rs`).
+            pub fn backend_name(&self) -> &'static str {
+                self.inner.dispatch.name(self.inner.narrow)
+            }
+        }
+
+        /// Every backend by name (see [`crate::hazmat`]):
+        /// `vpclmulqdq-split-xmm`, `vpclmulqdq-split` and `vpclmulqdq` (zmm,
+        /// with Intel's, AMD's or no narrower kernel for short and fresh
+        /// calls), `vpclmulqdq-ymm-fresh-xmm` and `vpclmulqdq-ymm` (ymm,
+        /// with Intel's or no choice for a fresh key), `pclmulqdq`,
+        /// `portable`; every vendor's choice runs on any CPU with the
+        /// instructions.
+        impl crate::hazmat::Backends for $ty {
+            type Input<'a> = &'a [u8; 16];
+            const NAMES: &'static [&'static str] = NAMES;
+
+            /// `#[inline]`, so that with a constant name the match on it
+            /// folds away (benchmarks construct keys by name in the timed
+            /// loop).
+            #[inline]
+            fn with_backend(name: &str, h: &[u8; 16]) -> Option<$ty> {
+                Dispatch::by_name(name).map(|b| $ty::on(h, b))
+            }
+
+            fn backend(&self) -> &'static str {
+                self.backend_name()
+            }
+        }
+
         impl KeySizeUser for $ty {
             type KeySize = U16;
         }
@@ -1043,8 +1061,16 @@ macro_rules! universal_hash_impls {
     };
 }
 
-universal_hash_impls!(Polyval, to_le_bytes);
-universal_hash_impls!(GHash, to_be_bytes);
+keyed_impls!(
+    Polyval, "POLYVAL",
+    key: polyval_key("16 bytes, a little-endian field element"), reflect: false, tag: to_le_bytes
+);
+// RFC 8452, appendix A: GHASH(H, X) = ByteReverse(POLYVAL(mulX(ByteReverse(
+// H)), ByteReverse(X₁), …)); `gcm_key(h)` is `mulX(ByteReverse(H))`.
+keyed_impls!(
+    GHash, "GHASH",
+    key: gcm_key("the hash key, in GCM's byte order"), reflect: true, tag: to_be_bytes
+);
 
 #[cfg(test)]
 mod tests {

@@ -39,7 +39,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
+use super::clmul::Pclmulqdq;
 use super::field::{C_HI, POWERS, mont_reduce};
+use super::ymm::VpclmulqdqYmm;
 use crate::cpu::Avx512Clmul;
 use crate::simd::{to_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
@@ -50,60 +53,59 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
-/// Absorbs whole blocks of `data` into `acc`: 32-block groups on zmm,
-/// what is left (and calls of fewer than 32 blocks) on xmm.
-pub(super) fn update(
-    t: Avx512Clmul,
-    powers: &[u128],
-    acc: u128,
-    data: &[u8],
-    reflect: bool,
-) -> u128 {
-    let (acc, rest) = groups(t, powers, acc, data, reflect);
-    super::clmul::update(t.clmul(), powers, acc, rest, reflect)
-}
+/// The zmm backend: 32-block groups on zmm; what they leave (and calls
+/// of fewer than 32 blocks) on xmm. (AMD's split key hands what the groups
+/// leave to the ymm kernel instead: `State::blocks`.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vpclmulqdq(Avx512Clmul);
 
-/// As [`update`], with what the 32-block groups leave on the ymm kernel
-/// rather than xmm: AMD's choice (`Kernel::ZmmSplit`, which sends calls of
-/// fewer than 32 blocks to the ymm kernel before they get here).
-pub(super) fn update_split(
-    t: Avx512Clmul,
-    powers: &[u128],
-    acc: u128,
-    data: &[u8],
-    reflect: bool,
-) -> u128 {
-    let (acc, rest) = groups(t, powers, acc, data, reflect);
-    super::ymm::update_rest(t.avx2_clmul(), powers, acc, rest, reflect)
-}
-
-/// The whole 32-block groups of `data` absorbed into `acc` (`powers` then
-/// holds all 32 powers), and the bytes after them.
-fn groups<'a>(
-    _token: Avx512Clmul,
-    powers: &[u128],
-    acc: u128,
-    data: &'a [u8],
-    reflect: bool,
-) -> (u128, &'a [u8]) {
-    let (whole, rest) = data.split_at(data.len() - data.len() % (16 * POWERS));
-    if whole.is_empty() {
-        return (acc, rest);
+impl Vpclmulqdq {
+    /// The ymm backend on the same CPU.
+    #[inline(always)]
+    pub(super) fn ymm(self) -> VpclmulqdqYmm {
+        VpclmulqdqYmm::new(self.0.avx2_clmul())
     }
-    // SAFETY: the token proves every feature `update_zmm` is compiled for.
-    (unsafe { update_zmm(powers, acc, whole, reflect) }, rest)
+
+    /// The xmm backend on the same CPU (the ymm token's).
+    #[inline(always)]
+    pub(super) fn xmm(self) -> Pclmulqdq {
+        self.ymm().xmm()
+    }
 }
 
-/// Extends the dot-powers `H^1 … H^8` in `powers[..8]` to all 32, four
-/// per product: `H^(8+i) = H^i·H^8` for `i ≤ 8`, then `H^(16+i) = H^i·H^16`
-/// (dot-powers multiply to the dot-power of the summed exponent). Six
-/// 4-lane products two deep, instead of 24 one-lane products (measured:
-/// the one-lane products made a 1 KiB one-shot hash slower on zmm than on
-/// xmm).
-pub(super) fn extend_powers(t: Avx512Clmul, powers: &mut [u128; POWERS]) {
-    let _ = t;
-    // SAFETY: the token proves every feature `extend_zmm` is compiled for.
-    unsafe { extend_zmm(powers) }
+impl Backend for Vpclmulqdq {
+    super::backend_items!(Avx512Clmul, "vpclmulqdq", wide: POWERS from POWERS);
+
+    /// Whole 32-block groups on zmm, then what is left on xmm.
+    fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
+        let (whole, rest) = data.split_at(data.len() - data.len() % (16 * POWERS));
+        let acc = if whole.is_empty() {
+            acc
+        } else {
+            // SAFETY: the token in `self` proves every feature
+            // `update_zmm` is compiled for.
+            unsafe { update_zmm(powers, acc, whole, reflect) }
+        };
+        self.xmm().update(powers, acc, rest, reflect)
+    }
+
+    /// The first eight powers are the xmm kernel's.
+    #[inline(always)]
+    fn powers(self, out: &mut [u128], from: usize) {
+        self.xmm().powers(out, from);
+    }
+
+    /// All 32, four per product: `H^(8+i) = H^i·H^8` for `i ≤ 8`, then
+    /// `H^(16+i) = H^i·H^16` (dot-powers multiply to the dot-power of the
+    /// summed exponent). Six 4-lane products two deep, instead of 24
+    /// one-lane products (measured: the one-lane products made a 1 KiB
+    /// one-shot hash slower on zmm than on xmm).
+    fn extend_powers(self, table: &mut [u128; POWERS], upto: usize) {
+        debug_assert_eq!(upto, POWERS);
+        // SAFETY: the token in `self` proves every feature `extend_zmm` is
+        // compiled for.
+        unsafe { extend_zmm(table) }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]

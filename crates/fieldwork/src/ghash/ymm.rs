@@ -10,7 +10,7 @@
 //! loop-carried chain is one product, the XOR tree, the lane sum and the
 //! reduction. Messages of 2 to 31 blocks, and the last 2–15 blocks, are
 //! groups of at most eight on ymm ([`update_short`]; a fresh key's first
-//! group makes its powers in registers, [`fresh_group`]); one block goes
+//! group makes its powers in registers, `fresh_group`); one block goes
 //! through the xmm path ([`super::clmul`]).
 //!
 //! # Representation
@@ -48,7 +48,9 @@
 #![allow(unsafe_code)]
 
 use super::aggregate::ymm;
-use super::field::{C_HI, mont_reduce};
+use super::clmul::Pclmulqdq;
+use super::field::{C_HI, POWERS, mont_reduce};
+use super::{Backend, Fused, Low};
 use crate::cpu::Avx2Clmul;
 use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use crate::vex256::_mm256_clmulepi64_epi128;
@@ -69,50 +71,99 @@ pub(super) const GROUP: usize = 16;
 /// Zen 3: 256-byte POLYVAL 351 ticks against 241 on xmm).
 pub(super) const MIN_BLOCKS: usize = 2 * GROUP;
 
-/// Absorbs whole blocks of `data` into `acc`; `powers` holds `H^1 …
-/// H^16` if `data` has at least [`MIN_BLOCKS`] blocks, else what the xmm
-/// path needs.
-pub(super) fn update(t: Avx2Clmul, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
-    if data.len() < 16 * MIN_BLOCKS {
-        if data.len() < 32 {
-            return super::clmul::update(t.clmul(), powers, acc, data, reflect);
+/// The ymm backend: 16-block groups from [`MIN_BLOCKS`] blocks, groups of
+/// at most eight below, a fresh key's first group fused with its key
+/// setup.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct VpclmulqdqYmm(Avx2Clmul);
+
+impl Backend for VpclmulqdqYmm {
+    super::backend_items!(Avx2Clmul, "vpclmulqdq-ymm", wide: GROUP from MIN_BLOCKS);
+
+    /// A fresh key's first three to eight powers are two lanes at a time:
+    /// `(H², H²) = (H, H)·(H, H)`, `(H³, H⁴) = (H², H²)·(H, H²)`,
+    /// `(H^(4+i), H^(5+i)) = (H⁴, H⁴)·(H^i, H^(i+1))` — four two-lane
+    /// products for eight powers where the xmm path takes seven, on cores
+    /// where `vpclmulqdq` issues once per two cycles whatever its width.
+    /// Schoolbook products (four `vpclmulqdq`, no half-sums): the chain of
+    /// powers is latency-bound, and Karatsuba's half-sums lengthen it
+    /// (64-byte POLYVAL 133 against 137 cycles, Zen 3). Anything else goes
+    /// to the xmm path.
+    fn powers(self, out: &mut [u128], from: usize) {
+        if from <= 1 && (3..=8).contains(&out.len()) {
+            // SAFETY: the token in `self` proves every feature
+            // `powers_ymm` is compiled for.
+            unsafe { powers_ymm(out) }
+        } else {
+            self.xmm().powers(out, from)
         }
-        // SAFETY: the token proves every feature `update_short` is
+    }
+
+    /// `H^(8+i) = H^i·H^8`, four independent two-lane products (dot-powers
+    /// multiply to the dot-power of the summed exponent), instead of eight
+    /// one-lane products in a chain through memory.
+    fn extend_powers(self, table: &mut [u128; POWERS], upto: usize) {
+        debug_assert_eq!(upto, GROUP);
+        // SAFETY: the token in `self` proves every feature `extend_ymm` is
         // compiled for.
-        return unsafe { update_short(powers, acc, data, reflect) };
+        unsafe { extend_ymm(table) }
     }
-    // SAFETY: the token proves every feature `update_ymm` is compiled for.
-    unsafe { update_ymm(powers, acc, data, reflect) }
-}
 
-/// Fewer than [`MIN_BLOCKS`] blocks with `H^1 … H^16` ready (the split
-/// zmm kernel's last blocks): a 16-block group if there is one, then
-/// groups of at most eight.
-pub(super) fn update_rest(
-    t: Avx2Clmul,
-    powers: &[u128],
-    acc: u128,
-    data: &[u8],
-    reflect: bool,
-) -> u128 {
-    if data.len() >= 16 * GROUP {
-        // SAFETY: the token proves every feature `update_ymm` is compiled
-        // for.
+    /// `powers` holds `H^1 … H^16` if `data` has at least [`MIN_BLOCKS`]
+    /// blocks, else what the short groups need.
+    fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
+        if data.len() < 16 * MIN_BLOCKS {
+            if data.len() < 32 {
+                return self.xmm().update(powers, acc, data, reflect);
+            }
+            // SAFETY: the token in `self` proves every feature
+            // `update_short` is compiled for.
+            return unsafe { update_short(powers, acc, data, reflect) };
+        }
+        // SAFETY: the token in `self` proves every feature `update_ymm` is
+        // compiled for.
         unsafe { update_ymm(powers, acc, data, reflect) }
-    } else {
-        update(t, powers, acc, data, reflect)
+    }
+
+    /// The powers the blocks need are made two lanes at a time as in
+    /// [`Backend::powers`] (`(H, H²)`, `(H³, H⁴)`, …, whole pairs), stored
+    /// into `low` for later calls, and used from the registers by the
+    /// group (no store and reload between key setup and hash, which is
+    /// most of a short message's latency).
+    fn fresh_group(self, low: &mut Low, acc: u128, data: &[u8], reflect: bool) -> Fused {
+        assert!((32..=128).contains(&data.len()) && data.len().is_multiple_of(16));
+        // SAFETY: the token in `self` proves every feature
+        // `fresh_group_ymm` is compiled for.
+        Some(unsafe { fresh_group_ymm(low, acc, data, reflect) })
     }
 }
 
-/// Extends the dot-powers `H^1 … H^8` in `powers[..8]` to `H^1 … H^16`:
-/// `H^(8+i) = H^i·H^8`, four independent two-lane products (dot-powers
-/// multiply to the dot-power of the summed exponent), instead of eight
-/// one-lane products in a chain through memory.
-pub(super) fn extend_powers(t: Avx2Clmul, powers: &mut [u128]) {
-    let _ = t;
-    assert!(powers.len() >= GROUP);
-    // SAFETY: the token proves every feature `extend_ymm` is compiled for.
-    unsafe { extend_ymm(powers) }
+impl VpclmulqdqYmm {
+    /// The xmm backend on the same CPU (a fresh key's mid-length calls on
+    /// Intel, see `super::tuning`).
+    #[inline(always)]
+    pub(super) fn xmm(self) -> Pclmulqdq {
+        Pclmulqdq::new(self.0.clmul())
+    }
+
+    /// Fewer than [`MIN_BLOCKS`] blocks with `H^1 … H^16` ready (the zmm
+    /// groups' last blocks on a split key): a 16-block group if there is
+    /// one, then groups of at most eight.
+    pub(super) fn update_rest(
+        self,
+        powers: &[u128],
+        acc: u128,
+        data: &[u8],
+        reflect: bool,
+    ) -> u128 {
+        if data.len() >= 16 * GROUP {
+            // SAFETY: the token in `self` proves every feature
+            // `update_ymm` is compiled for.
+            unsafe { update_ymm(powers, acc, data, reflect) }
+        } else {
+            self.update(powers, acc, data, reflect)
+        }
+    }
 }
 
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
@@ -204,35 +255,14 @@ fn lanes_sum(v: __m256i) -> u128 {
 /// written by the state's constructor as two 8-byte stores, which one
 /// 16-byte load cannot take from the store buffer (see
 /// `super::clmul::power`; the 8-byte loads forward from either kind of
-/// store).
+/// store). Not `clmul::power` itself: inlined from a function compiled
+/// for fewer features, it changed the code of the fused first group
+/// (64-byte GHASH with key setup about 3 % slower).
 #[inline]
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
 fn fresh_lane(powers: &[u128], i: usize) -> __m128i {
-    let src = (&powers[i] as *const u128).cast::<u64>();
-    // SAFETY: `powers[i]` is 16 readable bytes, so 8-aligned words 0 and
-    // 1; volatile so that the two loads are not merged into one.
-    let (lo, hi) = unsafe { (src.read_volatile(), src.add(1).read_volatile()) };
+    let (lo, hi) = super::clmul::words(powers, i);
     _mm_set_epi64x(hi as i64, lo as i64)
-}
-
-/// The dot-powers `H^1 … H^n` into `out[..n]` (`out[0]` = H given), from
-/// index `from` on. A fresh key's first three to eight powers are two
-/// lanes at a time: `(H², H²) = (H, H)·(H, H)`, `(H³, H⁴) = (H², H²)·(H,
-/// H²)`, `(H^(4+i), H^(5+i)) = (H⁴, H⁴)·(H^i, H^(i+1))` — four two-lane
-/// products for eight powers where the xmm path
-/// ([`super::clmul::powers`]) takes seven, on cores where `vpclmulqdq`
-/// issues once per two cycles whatever its width. Schoolbook products
-/// (four `vpclmulqdq`, no half-sums): the chain of powers is
-/// latency-bound, and Karatsuba's half-sums lengthen it (64-byte POLYVAL
-/// 133 against 137 cycles, Zen 3). Anything else goes to the xmm path.
-pub(super) fn powers(t: Avx2Clmul, out: &mut [u128], from: usize) {
-    if from <= 1 && (3..=8).contains(&out.len()) {
-        // SAFETY: the token proves every feature `powers_ymm` is compiled
-        // for.
-        unsafe { powers_ymm(out) }
-    } else {
-        super::clmul::powers(t.clmul(), out, from)
-    }
 }
 
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
@@ -261,7 +291,7 @@ fn powers_ymm(out: &mut [u128]) {
 /// `pw[k] = (H^(2k+1), H^(2k+2))` for `k < pairs` (1 … 4; later entries
 /// are left at `(H, H²)`), from `h1 = (H, H)`: `(H², H²) = (H, H)·(H, H)`,
 /// `(H³, H⁴) = (H², H²)·(H, H²)`, `(H^(4+i), H^(5+i)) = (H⁴, H⁴)·(H^i,
-/// H^(i+1))`. Shared by [`powers`] and [`fresh_group`].
+/// H^(i+1))`. Shared by the backend's `powers` and `fresh_group`.
 #[inline]
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
 fn power_pairs(h1: __m256i, pairs: usize, c: __m256i) -> [__m256i; 4] {
@@ -338,27 +368,6 @@ fn group_short<const N: usize>(powers: &[u128], g: &[u8], acc: u128, reflect: bo
         ymm::mul_acc(y, p, &mut s);
     }
     to_u128(ymm::reduce(s, c))
-}
-
-/// A fresh key's first whole blocks, two to eight of them, in one pass:
-/// the powers they need are made two lanes at a time as in [`powers`]
-/// (`(H, H²)`, `(H³, H⁴)`, …, whole pairs), stored into `low` for later
-/// calls, and used from the registers by the group (no store and reload
-/// between key setup and hash, which is most of a short message's
-/// latency). Returns the new accumulator and how many powers `low` now
-/// holds.
-pub(super) fn fresh_group(
-    t: Avx2Clmul,
-    low: &mut [u128; 8],
-    acc: u128,
-    data: &[u8],
-    reflect: bool,
-) -> (u128, usize) {
-    let _ = t;
-    assert!((32..=128).contains(&data.len()) && data.len().is_multiple_of(16));
-    // SAFETY: the token proves every feature `fresh_group_ymm` is
-    // compiled for.
-    unsafe { fresh_group_ymm(low, acc, data, reflect) }
 }
 
 #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]

@@ -60,12 +60,14 @@
 //!   choose the fastest backend (named from `backend_name()`); the reference
 //!   for the ratios.
 //! - `fieldwork (vpclmulqdq)`, `fieldwork (vpclmulqdq-ymm)`,
-//!   `fieldwork (pclmulqdq)`, `fieldwork (portable)`: the hidden
-//!   per-backend constructors (the zmm column only where the best is the
-//!   split kernel, i.e. AMD with AVX-512; the ymm column only where the
-//!   CPU has VPCLMULQDQ and the best kernel is another; the xmm one only
-//!   where it has PCLMULQDQ). They are `#[inline]`, as `new` is: before,
-//!   moving their `Option` cost these columns about 35 ticks a call.
+//!   `fieldwork (pclmulqdq)`, `fieldwork (portable)`: each backend by
+//!   its name, `fieldwork::hazmat::Backends::with_backend` (the zmm column
+//!   only where the best is the split kernel, i.e. AMD with AVX-512; the
+//!   ymm column only where the CPU has VPCLMULQDQ and the best kernel is
+//!   another; the xmm one only where it has PCLMULQDQ). `with_backend` is
+//!   `#[inline]`, as `new` is, and called with a constant name, so its
+//!   match on the name folds away: before, moving the `Option` of an
+//!   out-of-line constructor cost these columns about 35 ticks a call.
 //! - `RustCrypto ghash` / `RustCrypto polyval`: `KeyInit::new`,
 //!   `update_padded(message)` (whole blocks, then the tail zero-padded to a
 //!   block, as our `finalize` pads), `finalize()`. RustCrypto's `ghash` is a
@@ -101,6 +103,7 @@ use crate::harness::{Case, Impl};
 use crate::util::Rng;
 use ::ghash::universal_hash::{KeyInit, UniversalHash};
 use benchtime::Routine;
+use fieldwork::hazmat::Backends;
 use std::hint::black_box;
 
 /// The timed message lengths in bytes.
@@ -177,7 +180,7 @@ impl KeyedHash for ::polyval::Polyval {
 
 /// One of the two hashes: fieldwork's type and its constructors, and the
 /// RustCrypto peer.
-trait Algorithm: KeyedHash {
+trait Algorithm: KeyedHash + for<'a> Backends<Input<'a> = &'a [u8; 16]> {
     /// The table: `ghash` or `polyval`.
     const GROUP: &'static str;
     /// RFC 8452 appendix A's result for this function.
@@ -189,10 +192,6 @@ trait Algorithm: KeyedHash {
     /// fieldwork's one-shot function (the check's reference).
     fn one_shot(h: &[u8; 16], message: &[u8]) -> [u8; 16];
     fn new_best(h: &[u8; 16]) -> Self;
-    fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self>;
-    fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self>;
-    fn new_vpclmulqdq_zmm(h: &[u8; 16]) -> Option<Self>;
-    fn new_portable(h: &[u8; 16]) -> Self;
     fn backend_name(&self) -> &'static str;
     fn new_peer(h: &[u8; 16]) -> Self::Peer;
     /// Columns from system libraries (each already checked), if any.
@@ -211,18 +210,6 @@ impl Algorithm for fieldwork::ghash::GHash {
     }
     fn new_best(h: &[u8; 16]) -> Self {
         Self::new(h)
-    }
-    fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self> {
-        Self::new_pclmulqdq(h)
-    }
-    fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self> {
-        Self::new_vpclmulqdq_ymm(h)
-    }
-    fn new_vpclmulqdq_zmm(h: &[u8; 16]) -> Option<Self> {
-        Self::new_vpclmulqdq_zmm(h, false)
-    }
-    fn new_portable(h: &[u8; 16]) -> Self {
-        Self::new_portable(h)
     }
     fn backend_name(&self) -> &'static str {
         Self::backend_name(self)
@@ -247,18 +234,6 @@ impl Algorithm for fieldwork::ghash::Polyval {
     }
     fn new_best(h: &[u8; 16]) -> Self {
         Self::new(h)
-    }
-    fn new_pclmulqdq(h: &[u8; 16]) -> Option<Self> {
-        Self::new_pclmulqdq(h)
-    }
-    fn new_vpclmulqdq_ymm(h: &[u8; 16]) -> Option<Self> {
-        Self::new_vpclmulqdq_ymm(h)
-    }
-    fn new_vpclmulqdq_zmm(h: &[u8; 16]) -> Option<Self> {
-        Self::new_vpclmulqdq_zmm(h, false)
-    }
-    fn new_portable(h: &[u8; 16]) -> Self {
-        Self::new_portable(h)
     }
     fn backend_name(&self) -> &'static str {
         Self::backend_name(self)
@@ -412,44 +387,16 @@ fn table<A: Algorithm>(seed: u64) -> Result<Vec<Case>, String> {
     )?];
     // The zmm kernel alone where the best is the split one (AMD): what
     // the split gains below 32 blocks.
-    if best == "vpclmulqdq-split" && A::new_vpclmulqdq_zmm(&inputs.key).is_some() {
-        columns.push(column::<A, _, _>(
-            "fieldwork (vpclmulqdq)".into(),
-            true,
-            |h| {
-                A::new_vpclmulqdq_zmm(h)
-                    .expect("AVX-512 VPCLMULQDQ present (checked when the column was made)")
-            },
-            &inputs,
-        )?);
+    if best == "vpclmulqdq-split" {
+        columns.extend(backend_column::<A>("vpclmulqdq", &inputs)?);
     }
     // The ymm kernel as a column of its own where it is not the best (an
     // AVX-512 CPU): the avx2 tier's kernel, measured on this core.
-    if best != "vpclmulqdq-ymm" && A::new_vpclmulqdq_ymm(&inputs.key).is_some() {
-        columns.push(column::<A, _, _>(
-            "fieldwork (vpclmulqdq-ymm)".into(),
-            true,
-            |h| {
-                A::new_vpclmulqdq_ymm(h)
-                    .expect("VPCLMULQDQ present (checked when the column was made)")
-            },
-            &inputs,
-        )?);
+    if best != "vpclmulqdq-ymm" {
+        columns.extend(backend_column::<A>("vpclmulqdq-ymm", &inputs)?);
     }
-    if A::new_pclmulqdq(&inputs.key).is_some() {
-        columns.push(column::<A, _, _>(
-            "fieldwork (pclmulqdq)".into(),
-            true,
-            |h| A::new_pclmulqdq(h).expect("PCLMULQDQ present (checked when the column was made)"),
-            &inputs,
-        )?);
-    }
-    columns.push(column::<A, _, _>(
-        "fieldwork (portable)".into(),
-        true,
-        A::new_portable,
-        &inputs,
-    )?);
+    columns.extend(backend_column::<A>("pclmulqdq", &inputs)?);
+    columns.extend(backend_column::<A>("portable", &inputs)?);
     columns.push(column::<A, _, _>(
         A::PEER_NAME.into(),
         false,
@@ -482,6 +429,38 @@ fn table<A: Algorithm>(seed: u64) -> Result<Vec<Case>, String> {
             }
         })
         .collect())
+}
+
+/// The column of the backend `name` (`fieldwork::hazmat`), if this CPU
+/// runs it. The name is a constant: `with_backend` is `#[inline]`, so its
+/// match on the name folds away in the timed loop.
+fn backend_column<A: Algorithm>(
+    name: &'static str,
+    inputs: &Inputs,
+) -> Result<Option<Vec<Impl>>, String> {
+    macro_rules! column_of {
+        ($($name:literal),*) => {
+            match name {
+                $($name => {
+                    if A::with_backend($name, &inputs.key).is_none() {
+                        return Ok(None);
+                    }
+                    column::<A, _, _>(
+                        format!("fieldwork ({})", $name),
+                        true,
+                        |h| {
+                            A::with_backend($name, h)
+                                .expect("the backend runs here (checked when the column was made)")
+                        },
+                        inputs,
+                    )
+                    .map(Some)
+                })*
+                _ => Err(format!("no ghash column for backend {name}")),
+            }
+        };
+    }
+    column_of!("vpclmulqdq", "vpclmulqdq-ymm", "pclmulqdq", "portable")
 }
 
 /// Checks one implementation (keyed from `new`) against fieldwork's

@@ -12,9 +12,7 @@
 #[cfg(target_arch = "x86_64")]
 mod whitepaper;
 #[cfg(target_arch = "x86_64")]
-mod whitepaper_ymm;
-#[cfg(target_arch = "x86_64")]
-mod whitepaper_zmm;
+mod whitepaper_wide;
 
 use super::field::POWERS;
 use super::ghash;
@@ -34,7 +32,7 @@ use zeroize::Zeroize;
 /// powers `H^N … H^1`, sum the products and reduce once per N blocks
 /// (Karatsuba products, Montgomery reduction), on 128-, 256- or 512-bit
 /// registers. Every variant computes the same function as [`ghash`]; the
-/// kernel module docs (`src/ghash/whitepaper*.rs`) give the math and the
+/// kernel module docs (`src/ghash/reproduce/whitepaper*.rs`) give the math and the
 /// operation counts. All but [`Best`](Algorithm::Best) need x86-64 with
 /// PCLMULQDQ at least; see [`Algorithm::is_supported`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -296,23 +294,34 @@ fn split_groups<'a>(
 fn paper_kernel(algorithm: Algorithm, h: &[u8; 16], body: &[u8], tail: &[u8]) -> Option<[u8; 16]> {
     use Algorithm as A;
     use cpu::{Avx2Clmul, Avx512Clmul, Clmul};
+    use whitepaper::{OneBlock, one_block};
     let xmm = Clmul::get;
     let ymm = Avx2Clmul::get;
     let zmm = Avx512Clmul::get;
     match algorithm {
-        A::SchoolbookAlg5 => xmm().map(|t| whitepaper::schoolbook_alg5(t, h, body, tail)),
-        A::KaratsubaAlg4 => xmm().map(|t| whitepaper::karatsuba_alg4(t, h, body, tail)),
-        A::KaratsubaFold => xmm().map(|t| whitepaper::karatsuba_fold(t, h, body, tail)),
-        A::KaratsubaMontgomery => xmm().map(|t| whitepaper::karatsuba_montgomery(t, h, body, tail)),
+        A::SchoolbookAlg5 => xmm().map(|t| one_block(t, OneBlock::SchoolbookAlg5, h, body, tail)),
+        A::KaratsubaAlg4 => xmm().map(|t| one_block(t, OneBlock::KaratsubaAlg4, h, body, tail)),
+        A::KaratsubaFold => xmm().map(|t| one_block(t, OneBlock::KaratsubaFold, h, body, tail)),
+        A::KaratsubaMontgomery => {
+            xmm().map(|t| one_block(t, OneBlock::KaratsubaMontgomery, h, body, tail))
+        }
         A::AggregatedXmm4 => xmm().map(|t| whitepaper::aggregated::<4>(t, h, body, tail)),
         A::AggregatedXmm8 => xmm().map(|t| whitepaper::aggregated::<8>(t, h, body, tail)),
         A::AggregatedXmm16 => xmm().map(|t| whitepaper::aggregated::<16>(t, h, body, tail)),
         A::AggregatedXmm32 => xmm().map(|t| whitepaper::aggregated::<32>(t, h, body, tail)),
-        A::AggregatedYmm8 => ymm().map(|t| whitepaper_ymm::aggregated::<8>(t, h, body, tail)),
-        A::AggregatedYmm16 => ymm().map(|t| whitepaper_ymm::aggregated::<16>(t, h, body, tail)),
-        A::AggregatedYmm32 => ymm().map(|t| whitepaper_ymm::aggregated::<32>(t, h, body, tail)),
-        A::AggregatedZmm16 => zmm().map(|t| whitepaper_zmm::aggregated::<16>(t, h, body, tail)),
-        A::AggregatedZmm32 => zmm().map(|t| whitepaper_zmm::aggregated::<32>(t, h, body, tail)),
+        A::AggregatedYmm8 => ymm().map(|t| whitepaper_wide::ymm::aggregated::<8>(t, h, body, tail)),
+        A::AggregatedYmm16 => {
+            ymm().map(|t| whitepaper_wide::ymm::aggregated::<16>(t, h, body, tail))
+        }
+        A::AggregatedYmm32 => {
+            ymm().map(|t| whitepaper_wide::ymm::aggregated::<32>(t, h, body, tail))
+        }
+        A::AggregatedZmm16 => {
+            zmm().map(|t| whitepaper_wide::zmm::aggregated::<16>(t, h, body, tail))
+        }
+        A::AggregatedZmm32 => {
+            zmm().map(|t| whitepaper_wide::zmm::aggregated::<32>(t, h, body, tail))
+        }
         A::Best => None, // handled by the caller
     }
 }

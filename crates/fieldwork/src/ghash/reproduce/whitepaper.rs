@@ -103,6 +103,9 @@
 #![allow(unsafe_code)]
 
 use crate::cpu::Clmul;
+use crate::ghash::Backend;
+pub(super) use crate::ghash::clmul::karatsuba_half;
+use crate::ghash::clmul::product as karatsuba_terms;
 use crate::ghash::field::C_HI;
 pub(super) use crate::simd::{from_u128 as to_x, to_u128 as from_x};
 use core::arch::x86_64::{
@@ -157,27 +160,28 @@ fn load_natural(c: &[u8]) -> V {
     reflect_bits(to_x(crate::ghash::field::load(c, false)))
 }
 
-/// `v ≫ J` across all 128 bits (`J + K = 64`).
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn shr128<const J: i32, const K: i32>(v: V) -> V {
-    const { assert!(J + K == 64 && J > 0 && K > 0) };
-    _mm_or_si128(
-        _mm_srli_epi64::<J>(v),
-        _mm_slli_epi64::<K>(_mm_srli_si128::<8>(v)),
-    )
+/// A shift of all 128 bits by `J < 64` (`J + K = 64`): each word shifted
+/// by J, and the bits the other word shifts out (by K) moved in.
+macro_rules! shift128 {
+    ($(#[$doc:meta])* $name:ident: $by_j:ident, $by_k:ident, $word:ident) => {
+        $(#[$doc])*
+        #[inline]
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        fn $name<const J: i32, const K: i32>(v: V) -> V {
+            const { assert!(J + K == 64 && J > 0 && K > 0) };
+            _mm_or_si128($by_j::<J>(v), $by_k::<K>($word::<8>(v)))
+        }
+    };
 }
 
-/// `v ≪ J` across all 128 bits (`J + K = 64`).
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn shl128<const J: i32, const K: i32>(v: V) -> V {
-    const { assert!(J + K == 64 && J > 0 && K > 0) };
-    _mm_or_si128(
-        _mm_slli_epi64::<J>(v),
-        _mm_srli_epi64::<K>(_mm_slli_si128::<8>(v)),
-    )
-}
+shift128!(
+    /// `v ≫ J` across all 128 bits (`J + K = 64`).
+    shr128: _mm_srli_epi64, _mm_slli_epi64, _mm_srli_si128
+);
+shift128!(
+    /// `v ≪ J` across all 128 bits (`J + K = 64`).
+    shl128: _mm_slli_epi64, _mm_srli_epi64, _mm_slli_si128
+);
 
 /// `[hi:lo] = a·b` by Algorithm 1: four `pclmulqdq`.
 #[inline]
@@ -192,25 +196,6 @@ fn mul_schoolbook(a: V, b: V) -> (V, V) {
     (
         _mm_xor_si128(lo, _mm_slli_si128::<8>(mid)),
         _mm_xor_si128(hi, _mm_srli_si128::<8>(mid)),
-    )
-}
-
-/// `h₀ ⊕ h₁` in the low word: Karatsuba's middle operand.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) fn karatsuba_half(h: V) -> V {
-    _mm_xor_si128(h, _mm_shuffle_epi32::<0x4e>(h))
-}
-
-/// The three unrecombined Karatsuba products `(a₀b₀, a₁b₁, (a₀+a₁)(b₀+b₁))`
-/// (`bx` = [`karatsuba_half`]`(b)`).
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn karatsuba_terms(a: V, b: V, bx: V) -> (V, V, V) {
-    (
-        _mm_clmulepi64_si128::<0x00>(a, b),
-        _mm_clmulepi64_si128::<0x11>(a, b),
-        _mm_clmulepi64_si128::<0x00>(karatsuba_half(a), bx),
     )
 }
 
@@ -241,44 +226,50 @@ fn shl256_by_one(lo: V, hi: V) -> (V, V) {
     )
 }
 
-/// Algorithm 5: the reflected `[X₃:X₂:X₁:X₀]` (already shifted by one)
-/// reduced modulo g, by shifts (see the module doc).
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn reduce_alg5(lo: V, hi: V) -> V {
-    // Only the low word's shifts matter; they move up to X₁'s position.
-    let spill = xor3(
-        _mm_slli_epi64::<63>(lo),
-        _mm_slli_epi64::<62>(lo),
-        _mm_slli_epi64::<57>(lo),
-    );
-    let t = _mm_xor_si128(lo, _mm_slli_si128::<8>(spill)); // [D:X₀]
-    let folded = xor3(
-        _mm_xor_si128(t, shr128::<1, 63>(t)),
-        shr128::<2, 62>(t),
-        shr128::<7, 57>(t),
-    );
-    _mm_xor_si128(hi, folded)
+/// A reduction modulo g by shifts, Algorithm 5 or its mirror image
+/// Algorithm 4 (see the module doc): the bits that the shifts by 1, 2 and
+/// 7 push out of the `$folded` half's far word (`$spill`, each 64-bit word
+/// shifted by 63, 62 and 57) are moved into its other word (`$move` by 8
+/// bytes), giving `T`; then `$kept ⊕ T ⊕ (T $shift 1) ⊕ (T $shift 2) ⊕ (T
+/// $shift 7)`, the 128-bit shifts by `$shift`.
+macro_rules! reduce_by_shifts {
+    (
+        $(#[$doc:meta])*
+        $name:ident($lo:ident, $hi:ident):
+        $folded:ident into $kept:ident, $spill:ident, $move:ident, $shift:ident
+    ) => {
+        $(#[$doc])*
+        #[inline]
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        fn $name($lo: V, $hi: V) -> V {
+            let spill = xor3(
+                $spill::<63>($folded),
+                $spill::<62>($folded),
+                $spill::<57>($folded),
+            );
+            let t = _mm_xor_si128($folded, $move::<8>(spill));
+            let folded = xor3(
+                _mm_xor_si128(t, $shift::<1, 63>(t)),
+                $shift::<2, 62>(t),
+                $shift::<7, 57>(t),
+            );
+            _mm_xor_si128($kept, folded)
+        }
+    };
 }
 
-/// Algorithm 4: the natural `[X₃:X₂:X₁:X₀]` reduced modulo g, by shifts.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn reduce_alg4(lo: V, hi: V) -> V {
-    // Only X₃'s shifts matter; they move down to X₂'s position.
-    let spill = xor3(
-        _mm_srli_epi64::<63>(hi),
-        _mm_srli_epi64::<62>(hi),
-        _mm_srli_epi64::<57>(hi),
-    );
-    let t = _mm_xor_si128(hi, _mm_srli_si128::<8>(spill)); // [X₃:D]
-    let folded = xor3(
-        _mm_xor_si128(t, shl128::<1, 63>(t)),
-        shl128::<2, 62>(t),
-        shl128::<7, 57>(t),
-    );
-    _mm_xor_si128(lo, folded)
-}
+reduce_by_shifts!(
+    /// Algorithm 5: the reflected `[X₃:X₂:X₁:X₀]` (already shifted by one)
+    /// reduced modulo g, by shifts: only the low word's shifts matter,
+    /// they move up to X₁'s position (`T = [D:X₀]`).
+    reduce_alg5(lo, hi): lo into hi, _mm_slli_epi64, _mm_slli_si128, shr128
+);
+reduce_by_shifts!(
+    /// Algorithm 4: the natural `[X₃:X₂:X₁:X₀]` reduced modulo g, by
+    /// shifts: only X₃'s shifts matter, they move down to X₂'s position
+    /// (`T = [X₃:D]`).
+    reduce_alg4(lo, hi): hi into lo, _mm_srli_epi64, _mm_srli_si128, shl128
+);
 
 /// The natural `[X₃:X₂:X₁:X₀]` reduced modulo g by folding the top words
 /// down with `pclmulqdq` by `x^7 + x^2 + x + 1`, X₃ first.
@@ -311,11 +302,11 @@ pub(super) fn reduce_montgomery(lo: V, hi: V) -> V {
 }
 
 /// The dot-powers of `h` into `out` (`out[k − 1]` = `H^k·x^(−128(k−1))`),
-/// by the crate's one power routine (`ghash::clmul::powers`).
+/// by the crate's one power routine (the xmm backend's, `ghash::clmul`).
 pub(super) fn dot_powers(t: Clmul, h: u128, out: &mut [u128]) {
     if let Some(first) = out.first_mut() {
         *first = h;
-        crate::ghash::clmul::powers(t, out, 1);
+        crate::ghash::clmul::Pclmulqdq::new(t).powers(out, 1);
     }
 }
 
@@ -337,12 +328,15 @@ pub(super) fn aggregate_group(data: &[u8], hs: &[V], hxs: &[V], acc: V) -> V {
     }
     let z = to_x(0);
     let (mut lo, mut hi, mut mid) = (z, z, z);
-    for (j, (c, (&h, &hx))) in data.chunks_exact(16).zip(hs.iter().zip(hxs)).enumerate() {
-        let mut y = load_reflected(c);
+    // Plain indices, as in `ghash::clmul`'s group: an iterator chain over
+    // the three slices was left a loop when this module's kernels were
+    // compiled apart from their caller (the groups a third slower).
+    for j in 0..hs.len() {
+        let mut y = load_reflected(&data[16 * j..16 * j + 16]);
         if j == 0 {
             y = _mm_xor_si128(y, acc);
         }
-        let (l, h2, m) = karatsuba_terms(y, h, hx);
+        let (l, h2, m) = karatsuba_terms(y, hs[j], hxs[j]);
         lo = _mm_xor_si128(lo, l);
         hi = _mm_xor_si128(hi, h2);
         mid = _mm_xor_si128(mid, m);
@@ -351,14 +345,45 @@ pub(super) fn aggregate_group(data: &[u8], hs: &[V], hxs: &[V], acc: V) -> V {
     reduce_montgomery(lo, hi)
 }
 
-/// Algorithm 1 + Algorithm 5, one block at a time: GHASH of the whole
-/// blocks of `body` then `tail`.
-pub(super) fn schoolbook_alg5(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { schoolbook_alg5_xmm(h, body, tail) }
+/// The one-block kernels (one reduction per block).
+#[derive(Clone, Copy)]
+pub(super) enum OneBlock {
+    /// Algorithm 1 + Algorithm 5.
+    SchoolbookAlg5,
+    /// Algorithm 2 + Algorithm 4 on bit-reflected input.
+    KaratsubaAlg4,
+    /// Algorithm 2 + the folding reduction on bit-reflected input.
+    KaratsubaFold,
+    /// Algorithm 2 + Montgomery reduction (POLYVAL form).
+    KaratsubaMontgomery,
 }
 
+/// GHASH of the whole blocks of `body` then `tail` by the one-block kernel
+/// `kind`. `#[inline]`, as the kernels are: compiled in their caller's
+/// codegen unit, they are specialised for its arguments (see
+/// [`aggregate_group`]).
+#[inline]
+pub(super) fn one_block(
+    t: Clmul,
+    kind: OneBlock,
+    h: &[u8; 16],
+    body: &[u8],
+    tail: &[u8],
+) -> [u8; 16] {
+    let _ = t;
+    // SAFETY: the token proves PCLMULQDQ and SSE4.1 (and so SSSE3), all
+    // the kernels are compiled for.
+    unsafe {
+        match kind {
+            OneBlock::SchoolbookAlg5 => schoolbook_alg5_xmm(h, body, tail),
+            OneBlock::KaratsubaAlg4 => natural_xmm::<false>(h, body, tail),
+            OneBlock::KaratsubaFold => natural_xmm::<true>(h, body, tail),
+            OneBlock::KaratsubaMontgomery => montgomery_xmm(h, body, tail),
+        }
+    }
+}
+
+#[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn schoolbook_alg5_xmm(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     let mut key = load_reflected(h);
@@ -372,23 +397,9 @@ fn schoolbook_alg5_xmm(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     from_x(acc).to_be_bytes()
 }
 
-/// Algorithm 2 + Algorithm 4 on bit-reflected input, one block at a time.
-pub(super) fn karatsuba_alg4(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1 (and so SSSE3).
-    unsafe { natural_xmm::<false>(h, body, tail) }
-}
-
-/// Algorithm 2 + the folding reduction on bit-reflected input, one block at
-/// a time.
-pub(super) fn karatsuba_fold(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1 (and so SSSE3).
-    unsafe { natural_xmm::<true>(h, body, tail) }
-}
-
 /// The natural-representation kernels: Karatsuba, then Algorithm 4 or
 /// (`FOLD`) the folding reduction.
+#[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn natural_xmm<const FOLD: bool>(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     let mut key = load_natural(h);
@@ -407,13 +418,7 @@ fn natural_xmm<const FOLD: bool>(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8;
     from_x(reflect_bits(acc)).to_le_bytes()
 }
 
-/// Algorithm 2 + Montgomery reduction (POLYVAL form), one block at a time.
-pub(super) fn karatsuba_montgomery(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
-    let _ = t;
-    // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-    unsafe { montgomery_xmm(h, body, tail) }
-}
-
+#[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn montgomery_xmm(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     let mut key = to_x(polyval_key(h));
@@ -431,6 +436,7 @@ fn montgomery_xmm(h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
 /// Aggregated reduction over `N` blocks (N ≤ 32): `body` is whole groups of
 /// N blocks, `tail` at most N blocks (one more group with the powers
 /// `H^r … H^1`).
+#[inline]
 pub(super) fn aggregated<const N: usize>(
     t: Clmul,
     h: &[u8; 16],
@@ -441,14 +447,22 @@ pub(super) fn aggregated<const N: usize>(
     unsafe { aggregated_xmm::<N>(t, h, body, tail) }
 }
 
+#[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn aggregated_xmm<const N: usize>(t: Clmul, h: &[u8; 16], body: &[u8], tail: &[u8]) -> [u8; 16] {
     const { assert!(N >= 1 && N <= crate::ghash::field::POWERS) };
     let mut powers = [0u128; N];
     dot_powers(t, polyval_key(h), &mut powers);
-    // In the order the blocks of a group meet them: H^N … H^1.
-    let mut hs: [V; N] = core::array::from_fn(|j| to_x(powers[N - 1 - j]));
-    let mut hxs: [V; N] = core::array::from_fn(|j| karatsuba_half(hs[j]));
+    // In the order the blocks of a group meet them: H^N … H^1. A loop,
+    // not `array::from_fn`: its closures, left out of line until the
+    // crate's link-time inlining, lose the target features, and the
+    // groups were no longer unrolled (a third slower, docs/notes/ghash.md).
+    let mut hs = [to_x(0); N];
+    let mut hxs = [to_x(0); N];
+    for j in 0..N {
+        hs[j] = to_x(powers[N - 1 - j]);
+        hxs[j] = karatsuba_half(hs[j]);
+    }
     let mut acc = to_x(0);
     for g in body.chunks_exact(16 * N) {
         acc = aggregate_group(g, &hs, &hxs, acc);

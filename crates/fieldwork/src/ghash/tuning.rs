@@ -1,0 +1,146 @@
+//! GHASH/POLYVAL's tuning table ([`crate::tuning`]): which narrower kernel
+//! a wide one hands the calls its groups would lose on — a fresh key's
+//! mid-length calls, whose wide powers (and the box that holds them) cost
+//! more to make than the wide groups save, and, on zmm, what the 32-block
+//! groups leave. Picked from the table once per process and cached
+//! ([`GhashTuning::this_cpu`]), copied into each key as one byte beside
+//! its backend ([`super::Dispatch::best`]), and read once per call, never
+//! per block.
+#![forbid(unsafe_code)]
+
+use crate::cpu::Vendor;
+use crate::tuning::{Cores, Entry, Table};
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// One core's choices, per ISA level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GhashTuning {
+    /// A key on the zmm kernel (AVX-512).
+    pub(crate) zmm: Narrow,
+    /// A key on the ymm kernel (AVX2 and VPCLMULQDQ, no AVX-512).
+    pub(crate) ymm: Narrow,
+}
+
+/// The narrower kernel a wide key hands calls to.
+///
+/// On a zmm key (`super::vpclmul`): [`Narrow::None`] is the zmm kernel
+/// alone (`vpclmulqdq`, xmm tails); otherwise calls of fewer than 32 blocks
+/// run on the ymm kernel, a call that would first make the 32 zmm powers
+/// runs below `SPLIT_FRESH_BLOCKS` on the kernel named here, and so do
+/// the zmm groups' last blocks (`vpclmulqdq-split` for ymm,
+/// `vpclmulqdq-split-xmm` for xmm). On a ymm key (`super::ymm`):
+/// [`Narrow::Xmm`] runs a call of `ymm::MIN_BLOCKS` to
+/// `YMM_FRESH_XMM_BLOCKS` blocks that would first make the 16 ymm powers
+/// on the xmm kernel (`vpclmulqdq-ymm-fresh-xmm`); the others are the ymm
+/// kernel alone (`vpclmulqdq-ymm`). Other keys ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Narrow {
+    /// The kernel alone.
+    None,
+    /// The ymm kernel (16-block groups, fused key setup for 2–8 blocks).
+    Ymm,
+    /// The xmm kernel (its eight powers live in the key, not the box).
+    Xmm,
+}
+
+impl GhashTuning {
+    /// This CPU's entry of [`GHASH`], read from the table once per process
+    /// and cached as one byte: a key is made per message, and walking the
+    /// table per key (an out-of-line `entry_for` on the unpacked
+    /// [`crate::cpu::Core`]) cost a 16-byte POLYVAL with key setup about
+    /// 1 ns on the Xeon f6m207.
+    #[inline]
+    pub(crate) fn this_cpu() -> GhashTuning {
+        // 0: not read yet; else 0x80 | zmm | ymm << 2.
+        static CACHED: AtomicU8 = AtomicU8::new(0);
+        let code = |n: Narrow| match n {
+            Narrow::None => 0u8,
+            Narrow::Ymm => 1,
+            Narrow::Xmm => 2,
+        };
+        let narrow = |bits: u8| match bits & 3 {
+            0 => Narrow::None,
+            1 => Narrow::Ymm,
+            _ => Narrow::Xmm,
+        };
+        match CACHED.load(Ordering::Relaxed) {
+            0 => {
+                let t = GHASH.pick();
+                CACHED.store(0x80 | code(t.zmm) | code(t.ymm) << 2, Ordering::Relaxed);
+                t
+            }
+            w => GhashTuning {
+                zmm: narrow(w),
+                ymm: narrow(w >> 2),
+            },
+        }
+    }
+}
+
+/// The table.
+pub(crate) const GHASH: Table<GhashTuning> = Table {
+    entries: &[Entry {
+        cores: Cores::Vendor(Vendor::Amd),
+        value: GhashTuning {
+            zmm: Narrow::Ymm,
+            ymm: Narrow::None,
+        },
+        measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --filter ghash: with the \
+                   ymm kernel below 32 blocks and for the zmm groups' remainder, POLYVAL 64 B \
+                   113 -> 92 ticks, 256 B 194 -> 156, 1 420 B 571 -> 517, GHASH 1 420 B \
+                   601 -> 519 (the zmm kernel's xmm tails and 32 powers cost more than they \
+                   save below 1.5 KiB); a fresh key's call on ymm below 128 blocks, GHASH with \
+                   key setup 1 KiB 439 -> 412, 1 420 B 563 -> 530",
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: GhashTuning {
+            zmm: Narrow::Xmm,
+            ymm: Narrow::Xmm,
+        },
+        measured: "Intel Xeon (family 6 model 207), peer-bench --filter polyval, cycles with \
+                   key setup, zmm / ymm / xmm kernel alone: 64 B 123 / 77 / 124, 1 KiB \
+                   472 / 446 / 325, 2 KiB 571 / 594 / 529, 4 KiB 774 / 891 / 939; under \
+                   FIELDWORK_MAX_ISA=avx2, ymm / xmm: 1 KiB 460 / 331, 2 KiB 609 / 540, \
+                   4 KiB 917 / 957 (2026-11-25): the ymm kernel below 32 blocks, the xmm \
+                   kernel for a fresh key's mid-length calls and the zmm groups' tails",
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Core;
+
+    /// The measured cores keep the choices the kernel variants made
+    /// before the table (`vpclmulqdq-split` on AMD, `vpclmulqdq-split-xmm`
+    /// and `vpclmulqdq-ymm-fresh-xmm` on Intel and any other vendor).
+    #[test]
+    fn the_measured_cores_get_their_entries() {
+        let amd = GhashTuning {
+            zmm: Narrow::Ymm,
+            ymm: Narrow::None,
+        };
+        let intel = GhashTuning {
+            zmm: Narrow::Xmm,
+            ymm: Narrow::Xmm,
+        };
+        for (vendor, family, model, want) in [
+            (Vendor::Amd, 25, 1, amd),
+            (Vendor::Amd, 25, 17, amd),
+            (Vendor::Amd, 26, 2, amd),
+            (Vendor::Intel, 6, 207, intel),
+            (Vendor::Other, 0, 0, intel),
+        ] {
+            let core = Core {
+                vendor,
+                family,
+                model,
+            };
+            assert_eq!(GHASH.entry_for(core).value, want, "{core:?}");
+        }
+        // The cached pick is this CPU's entry, read or not.
+        assert_eq!(GhashTuning::this_cpu(), GHASH.pick());
+        assert_eq!(GhashTuning::this_cpu(), GHASH.pick());
+    }
+}
