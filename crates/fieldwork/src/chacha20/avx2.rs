@@ -61,8 +61,9 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::lanes::{SIGMA, input};
-use crate::cpu::Avx2;
+use crate::cpu;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm_setr_epi32, _mm256_add_epi32, _mm256_broadcastsi128_si256,
     _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32,
@@ -71,36 +72,46 @@ use core::arch::x86_64::{
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-/// XORs the keystream from block `counter` into `data` (any length).
-pub(super) fn xor(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_avx2(t, key, nonce, counter, data) }
-}
+/// The AVX2 backend: hand-written kernels on ymm (see the module docs),
+/// also used by the stitched ChaCha20-Poly1305 and by the AVX-512
+/// backend's tails.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(cpu::Avx2);
 
-/// The keystream block `counter`.
-pub(super) fn block(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { block_avx2(t, key, nonce, counter) }
-}
+impl Backend for Avx2 {
+    type Token = cpu::Avx2;
+    const NAME: &'static str = "avx2";
 
-/// XORs the keystream from block 1 into `data` (any length) and returns
-/// block 0 (the AEAD's Poly1305 key block), computed in the same pass as
-/// the first data blocks.
-pub(super) fn xor_after_block0(
-    t: Avx2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    data: &mut [u8],
-) -> [u8; 64] {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_after_block0_avx2(t, key, nonce, data) }
+    fn token() -> Option<cpu::Avx2> {
+        cpu::Avx2::get()
+    }
+
+    fn new(t: cpu::Avx2) -> Avx2 {
+        Avx2(t)
+    }
+
+    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+        unsafe { xor_avx2(self.0, key, nonce, counter, data) }
+    }
+
+    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+        unsafe { block_avx2(self.0, key, nonce, counter) }
+    }
+
+    /// Block 0 computed in the same pass as the first data blocks.
+    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+        unsafe { xor_after_block0_avx2(self.0, key, nonce, data) }
+    }
 }
 
 /// The 8-block vertical kernel alone: XORs the keystream of blocks
 /// `counter … counter + 7` into `data` (tests and benchmarks).
 #[cfg(test)]
 pub(super) fn xor_vertical8(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -114,7 +125,7 @@ pub(super) fn xor_vertical8(
 /// keystream from `counter` into `data` (at most `128·S` bytes; tests).
 #[cfg(test)]
 pub(super) fn xor_horizontal<const S: usize>(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -128,7 +139,7 @@ pub(super) fn xor_horizontal<const S: usize>(
 #[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
 fn xor_vertical8_avx2(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -141,7 +152,7 @@ fn xor_vertical8_avx2(
 #[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
 fn xor_horizontal_avx2<const S: usize>(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -156,13 +167,13 @@ fn xor_horizontal_avx2<const S: usize>(
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+fn xor_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
     let masks = Masks::new(t);
     xor_from(key, nonce, counter, data, masks);
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn block_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+fn block_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
     let masks = Masks::new(t);
     let ks = keystream_h::<1>(key, nonce, counter, masks);
     let mut out = [0u8; 64];
@@ -171,7 +182,12 @@ fn block_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 6
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_after_block0_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+fn xor_after_block0_avx2(
+    t: cpu::Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
     let masks = Masks::new(t);
     let mut block0 = [0u8; 64];
     if data.len() <= 64 {
@@ -242,7 +258,7 @@ impl Masks {
     /// takes one, and is called from `#[target_feature(enable =
     /// "avx,avx2")]` entry points.
     #[inline(always)]
-    pub(crate) fn new(_: Avx2) -> Masks {
+    pub(crate) fn new(_: cpu::Avx2) -> Masks {
         // SAFETY: AVX is available: the token cpu::Avx2 proves it.
         let masks = unsafe {
             Masks {
@@ -763,33 +779,16 @@ unsafe fn xor_partial(p: *mut u8, len: usize, k: __m256i) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{COUNTERS, random_input, reference};
     use super::*;
-    use crate::test_util::splitmix64;
-    use alloc::vec::Vec;
 
-    /// The portable keystream XORed into `data` from block `counter`.
-    fn reference(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        super::super::portable::xor(key, nonce, counter, data);
-    }
-
-    fn random_input(seed: &mut u64) -> ([u32; 8], [u32; 3], Vec<u8>) {
-        let key = core::array::from_fn(|_| splitmix64(seed) as u32);
-        let nonce = core::array::from_fn(|_| splitmix64(seed) as u32);
-        let data = (0..1200).map(|_| splitmix64(seed) as u8).collect();
-        (key, nonce, data)
-    }
-
-    /// Counters near the 32-bit wrap, where the lanes' counters wrap too.
-    const COUNTERS: [u32; 5] = [0, 1, 0x1234_5678, u32::MAX - 3, u32::MAX];
-
-    /// Each kernel entry point against the portable backend: the vertical
+    /// The two kernels alone against the portable backend: the vertical
     /// 8-block kernel, the horizontal 2- and 4-block kernels at every
-    /// length they take, the single block, the AEAD's block-0 pass and the
-    /// bulk loop at every length to 1 100 bytes (every group size and
-    /// tail).
+    /// length they take. (The entry points, through the `Backend` trait:
+    /// `chacha20::tests`.)
     #[test]
     fn kernels_match_portable() {
-        let Some(t) = Avx2::get() else {
+        let Some(t) = cpu::Avx2::get() else {
             return;
         };
         let mut seed = 0xc4ac_4a20_u64;
@@ -812,27 +811,6 @@ mod tests {
                 xor_horizontal::<2>(t, &key, &nonce, counter, &mut got);
                 assert_eq!(got, want[..n], "horizontal 4, {n} B, counter {counter}");
             }
-
-            let mut one = [0u8; 64];
-            reference(&key, &nonce, counter, &mut one);
-            assert_eq!(block(t, &key, &nonce, counter), one, "block {counter}");
-
-            for n in 0..=1100 {
-                let mut got = data[..n].to_vec();
-                super::xor(t, &key, &nonce, counter, &mut got);
-                assert_eq!(got, want[..n], "bulk, {n} B, counter {counter}");
-            }
-        }
-        for n in 0..=1100 {
-            let (key, nonce, data) = random_input(&mut seed);
-            let mut want = data[..n].to_vec();
-            reference(&key, &nonce, 1, &mut want);
-            let mut got = data[..n].to_vec();
-            let block0 = xor_after_block0(t, &key, &nonce, &mut got);
-            assert_eq!(got, want, "after block 0, {n} B");
-            let mut one = [0u8; 64];
-            reference(&key, &nonce, 0, &mut one);
-            assert_eq!(block0, one, "block 0 with {n} B");
         }
     }
 }

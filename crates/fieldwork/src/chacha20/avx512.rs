@@ -31,23 +31,42 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::avx2::{Masks, xor_from};
 use super::lanes::input;
-use crate::cpu::Avx512;
+use crate::cpu;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_set1_epi32,
     _mm512_setr_epi32, _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_unpackhi_epi32,
     _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-/// XORs the keystream from block `counter` into `data` (any length).
-pub(super) fn xor(t: Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    // SAFETY: the token proves AVX, AVX2 and AVX-512 F, BW, VL and DQ.
-    unsafe { xor_avx512(t, key, nonce, counter, data) }
+/// The AVX-512 backend: 16 blocks a pass on zmm, its tails on the AVX2
+/// kernels. A single block (a seek, a stream's partial last block) and the
+/// AEAD's block 0 take the trait's portable block function.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512(cpu::Avx512);
+
+impl Backend for Avx512 {
+    type Token = cpu::Avx512;
+    const NAME: &'static str = "avx512";
+
+    fn token() -> Option<cpu::Avx512> {
+        cpu::Avx512::get()
+    }
+
+    fn new(t: cpu::Avx512) -> Avx512 {
+        Avx512(t)
+    }
+
+    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        // SAFETY: the token proves AVX, AVX2 and AVX-512 F, BW, VL and DQ.
+        unsafe { xor_avx512(self.0, key, nonce, counter, data) }
+    }
 }
 
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn xor_avx512(t: Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
+fn xor_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
     let mut groups = data.chunks_exact_mut(1024);
     for g in &mut groups {
         if let Ok(g) = <&mut [u8; 1024]>::try_from(g) {
