@@ -59,6 +59,8 @@ pub(crate) mod avx2;
 mod avx512;
 pub(crate) mod lanes;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod rounds;
 
 use core::fmt;
 use zeroize::Zeroize;
@@ -92,16 +94,12 @@ pub const MAX_KEYSTREAM_BYTES: u64 = 64 << 32;
 /// `avx2::Avx2`, `avx512::Avx512`), a value that holds its capability
 /// token; [`Dispatch`] holds one of them.
 pub(crate) trait Backend: Copy {
-    /// The capability token the backend needs (`()` for the portable one).
-    type Token: Copy;
     /// The backend's name (`backend_name()`).
     const NAME: &'static str;
 
-    /// The token, if this CPU (after `FIELDWORK_MAX_ISA`) runs the backend.
-    fn token() -> Option<Self::Token>;
-
-    /// The backend on `token`.
-    fn new(token: Self::Token) -> Self;
+    /// The backend (holding its capability token), if this CPU (after
+    /// `FIELDWORK_MAX_ISA`) runs it.
+    fn get() -> Option<Self>;
 
     /// XORs the keystream from block `counter` into `data` (any length).
     /// The caller keeps `counter + ⌈len/64⌉ ≤ 2^32`.
@@ -150,21 +148,15 @@ macro_rules! on_backend {
     };
 }
 
-/// The backend `B`, if this CPU runs it.
-#[inline(always)]
-fn on<B: Backend>() -> Option<B> {
-    Some(B::new(B::token()?))
-}
-
 impl Dispatch {
     /// The best backend this CPU runs.
     pub(crate) fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
-        if let Some(b) = on() {
+        if let Some(b) = Backend::get() {
             return Dispatch::Avx512(b);
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(b) = on() {
+        if let Some(b) = Backend::get() {
             return Dispatch::Avx2(b);
         }
         Dispatch::Portable(portable::Portable)
@@ -176,10 +168,10 @@ impl Dispatch {
     pub(crate) fn named(name: &str) -> Option<Dispatch> {
         Some(match name {
             #[cfg(target_arch = "x86_64")]
-            <avx512::Avx512 as Backend>::NAME => Dispatch::Avx512(on()?),
+            <avx512::Avx512 as Backend>::NAME => Dispatch::Avx512(Backend::get()?),
             #[cfg(target_arch = "x86_64")]
-            <avx2::Avx2 as Backend>::NAME => Dispatch::Avx2(on()?),
-            <portable::Portable as Backend>::NAME => Dispatch::Portable(on()?),
+            <avx2::Avx2 as Backend>::NAME => Dispatch::Avx2(Backend::get()?),
+            <portable::Portable as Backend>::NAME => Dispatch::Portable(portable::Portable),
             _ => return None,
         })
     }
@@ -583,7 +575,7 @@ pub(super) mod tests {
     /// size and tail) from counters near the wrap, the single block, and
     /// the AEAD's block-0 pass at every length to 1 100 bytes.
     fn check<B: Backend>() {
-        let Some(b) = on::<B>() else {
+        let Some(b) = B::get() else {
             return;
         };
         let mut seed = 0xc4ac_4a20_u64 ^ B::NAME.len() as u64;

@@ -12,15 +12,10 @@ use super::lanes::{xor_groups, xor_partial};
 pub(crate) struct Portable;
 
 impl Backend for Portable {
-    type Token = ();
     const NAME: &'static str = "portable";
 
-    fn token() -> Option<()> {
-        Some(())
-    }
-
-    fn new((): ()) -> Portable {
-        Portable
+    fn get() -> Option<Portable> {
+        Some(Portable)
     }
 
     fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {

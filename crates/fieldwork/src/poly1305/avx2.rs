@@ -479,11 +479,6 @@ impl Backend for Key {
     type Token = Avx2;
     const NAME: &'static str = "avx2";
 
-    #[inline]
-    fn token() -> Option<Avx2> {
-        Avx2::get()
-    }
-
     /// The key with this CPU's tuning ([`super::tuning`]).
     #[inline]
     fn new(token: Avx2, key: &[u8; 32]) -> Key {

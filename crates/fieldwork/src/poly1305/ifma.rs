@@ -220,11 +220,6 @@ impl Backend for Key {
     type Token = Avx512Ifma;
     const NAME: &'static str = "avx512ifma";
 
-    #[inline]
-    fn token() -> Option<Avx512Ifma> {
-        Avx512Ifma::get()
-    }
-
     /// The key with this CPU's crossovers ([`super::tuning`]).
     #[inline]
     fn new(token: Avx512Ifma, key: &[u8; 32]) -> Key {

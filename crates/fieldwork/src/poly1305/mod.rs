@@ -169,9 +169,6 @@ pub(crate) trait Backend: Clone {
     /// The backend's name (`backend_name()`) on its default schedule.
     const NAME: &'static str;
 
-    /// The token, if this CPU (after `FIELDWORK_MAX_ISA`) runs the backend.
-    fn token() -> Option<Self::Token>;
-
     /// The key `r` of the one-time key `key` (its first 16 bytes; the rest
     /// is not read), with the tuning table's choices for this CPU.
     fn new(token: Self::Token, key: &[u8; 32]) -> Self;
@@ -269,16 +266,11 @@ impl Dispatch {
     /// only.
     #[inline]
     fn named(name: &str, key: &[u8; 32]) -> Option<Dispatch> {
-        /// The backend `B` with this CPU's tuning.
-        #[inline(always)]
-        fn on<B: Backend>(key: &[u8; 32]) -> Option<B> {
-            Some(B::new(B::token()?, key))
-        }
         Some(match name {
             #[cfg(target_arch = "x86_64")]
-            "avx512ifma" => Dispatch::Ifma(on(key)?),
+            "avx512ifma" => Dispatch::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)),
             #[cfg(target_arch = "x86_64")]
-            "avx2" => Dispatch::Avx2(on(key)?),
+            "avx2" => Dispatch::Avx2(avx2::Key::new(cpu::Avx2::get()?, key)),
             #[cfg(target_arch = "x86_64")]
             avx2::GOLL_GUERON => Dispatch::Avx2(avx2::Key::scheduled(
                 cpu::Avx2::get()?,
@@ -291,7 +283,7 @@ impl Dispatch {
                 key,
                 avx2::Schedule::DECIMATION,
             )),
-            "portable" => Dispatch::Portable(on(key)?),
+            "portable" => Dispatch::Portable(portable::Key::new(key)),
             _ => return None,
         })
     }

@@ -165,11 +165,6 @@ impl super::Backend for Key {
     const NAME: &'static str = "portable";
 
     #[inline]
-    fn token() -> Option<()> {
-        Some(())
-    }
-
-    #[inline]
     fn new((): (), key: &[u8; 32]) -> Key {
         Key::new(key)
     }
