@@ -116,7 +116,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::{Backend, Error};
+use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
     xor8, xor8_after_block0, xor8_partial,
@@ -148,22 +148,15 @@ impl Backend for Stitched {
         super::AVX2_STITCHED
     }
 
-    fn seal(self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
-        unsafe { seal_avx2(self.0, key, nonce, aad, buf) }
+        unsafe { seal_avx2(self.0, &c.key.0, &c.nonce, aad, buf) }
     }
 
     /// Opens `buf` in place if `tag` authenticates it; wipes it otherwise.
-    fn open(
-        self,
-        key: &[u32; 8],
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
-        if unsafe { open_avx2(self.0, key, nonce, aad, buf, tag) } {
+        if unsafe { open_avx2(self.0, &c.key.0, &c.nonce, aad, buf, tag) } {
             Ok(())
         } else {
             Err(Error::TagMismatch)

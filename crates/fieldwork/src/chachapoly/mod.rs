@@ -115,22 +115,22 @@ pub(crate) trait Backend: Copy {
     fn name(self) -> &'static str;
 
     /// Encrypts `buf` (at most [`MAX_PLAINTEXT_BYTES`]) in place from
-    /// block 1 and returns the tag.
-    fn seal(self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
+    /// block 1 under `c` and returns the tag.
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16];
 
-    /// Decrypts `buf` (at most [`MAX_PLAINTEXT_BYTES`]) in place if `tag`
-    /// authenticates it.
+    /// Decrypts `buf` (at most [`MAX_PLAINTEXT_BYTES`]) in place under `c`
+    /// if `tag` authenticates it.
     ///
     /// # Errors
     /// [`Error::TagMismatch`], with `buf` zeroed.
-    fn open(
-        self,
-        key: &[u32; 8],
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error>;
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+/// One message's ChaCha20 input: the key's state words (wiped on drop)
+/// and the nonce's.
+pub(crate) struct Instance {
+    key: KeyWords,
+    nonce: [u32; 3],
 }
 
 /// Two passes over the buffer: ChaCha20 on its backend, then Poly1305
@@ -162,8 +162,8 @@ impl Backend for TwoPass {
         }
     }
 
-    fn seal(self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let mut block0 = self.0.xor_after_block0(key, nonce, buf);
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let mut block0 = self.0.xor_after_block0(&c.key.0, &c.nonce, buf);
         let mut otk = [0u8; 32];
         otk.copy_from_slice(&block0[..32]);
         let tag = self.tag(&otk, aad, buf);
@@ -171,21 +171,14 @@ impl Backend for TwoPass {
         tag
     }
 
-    fn open(
-        self,
-        key: &[u32; 8],
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        let mut block0 = self.0.block(key, nonce, 0);
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let mut block0 = self.0.block(&c.key.0, &c.nonce, 0);
         let mut otk = [0u8; 32];
         otk.copy_from_slice(&block0[..32]);
         let mut expected = self.tag(&otk, aad, buf);
         wipe_key_block(&mut otk, &mut block0);
         crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)?;
-        self.0.xor(key, nonce, 1, buf);
+        self.0.xor(&c.key.0, &c.nonce, 1, buf);
         Ok(())
     }
 }
@@ -302,15 +295,14 @@ impl Dispatch {
         }
     }
 
-    /// Seals `buf` in place; returns the tag.
-    fn seal(
-        self,
-        key: &[u32; 8],
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<[u8; 16], Error> {
-        if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
+    /// The one backend that takes a message of `len` bytes (`avx512`:
+    /// by the crossover of sealing or, with `opening`, of opening).
+    ///
+    /// # Errors
+    /// [`Error::MessageTooLong`] past [`MAX_PLAINTEXT_BYTES`].
+    #[inline(always)]
+    fn for_length(self, len: usize, opening: bool) -> Result<One, Error> {
+        if len as u64 > MAX_PLAINTEXT_BYTES {
             return Err(Error::MessageTooLong);
         }
         Ok(match self {
@@ -320,48 +312,47 @@ impl Dispatch {
                 two_pass,
                 below,
             } => {
-                if buf.len() < below.seal_stitched_below as usize {
-                    stitched.seal(key, nonce, aad, buf)
+                let below = if opening {
+                    below.open_stitched_below
                 } else {
-                    two_pass.seal(key, nonce, aad, buf)
+                    below.seal_stitched_below
+                };
+                if len < below as usize {
+                    One::Stitched(stitched)
+                } else {
+                    One::TwoPass(two_pass)
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            Dispatch::Stitched(s) => s.seal(key, nonce, aad, buf),
-            Dispatch::TwoPass(t) => t.seal(key, nonce, aad, buf),
+            Dispatch::Stitched(s) => One::Stitched(s),
+            Dispatch::TwoPass(t) => One::TwoPass(t),
+        })
+    }
+
+    /// Seals `buf` in place; returns the tag.
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+        Ok(match self.for_length(buf.len(), false)? {
+            #[cfg(target_arch = "x86_64")]
+            One::Stitched(s) => s.seal(c, aad, buf),
+            One::TwoPass(t) => t.seal(c, aad, buf),
         })
     }
 
     /// Opens `buf` in place if `tag` authenticates it.
-    fn open(
-        self,
-        key: &[u32; 8],
-        nonce: &[u32; 3],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
-            return Err(Error::MessageTooLong);
-        }
-        match self {
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        match self.for_length(buf.len(), true)? {
             #[cfg(target_arch = "x86_64")]
-            Dispatch::ByLength {
-                stitched,
-                two_pass,
-                below,
-            } => {
-                if buf.len() < below.open_stitched_below as usize {
-                    stitched.open(key, nonce, aad, buf, tag)
-                } else {
-                    two_pass.open(key, nonce, aad, buf, tag)
-                }
-            }
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Stitched(s) => s.open(key, nonce, aad, buf, tag),
-            Dispatch::TwoPass(t) => t.open(key, nonce, aad, buf, tag),
+            One::Stitched(s) => s.open(c, aad, buf, tag),
+            One::TwoPass(t) => t.open(c, aad, buf, tag),
         }
     }
+}
+
+/// The backend of one message (see [`Dispatch::for_length`]).
+enum One {
+    #[cfg(target_arch = "x86_64")]
+    Stitched(avx2::Stitched),
+    TwoPass(TwoPass),
 }
 
 macro_rules! aead_type {
@@ -375,7 +366,7 @@ macro_rules! aead_type {
 
         impl $name {
             /// The ChaCha20 key words and state nonce for `nonce`.
-            fn setup(&self, nonce: &[u8; $nonce_len]) -> (KeyWords, [u32; 3]) {
+            fn setup(&self, nonce: &[u8; $nonce_len]) -> Instance {
                 #[allow(clippy::redundant_closure_call)]
                 ($setup)(&self.key, nonce)
             }
@@ -390,8 +381,7 @@ macro_rules! aead_type {
                 aad: &[u8],
                 buf: &mut [u8],
             ) -> Result<[u8; 16], Error> {
-                let (key, n) = self.setup(nonce);
-                self.engine.seal(&key.0, &n, aad, buf)
+                self.engine.seal(&self.setup(nonce), aad, buf)
             }
 
             /// Decrypts `buf` in place if `tag` (16 bytes, compared in
@@ -407,8 +397,7 @@ macro_rules! aead_type {
                 buf: &mut [u8],
                 tag: &[u8; 16],
             ) -> Result<(), Error> {
-                let (key, n) = self.setup(nonce);
-                self.engine.open(&key.0, &n, aad, buf, tag)
+                self.engine.open(&self.setup(nonce), aad, buf, tag)
             }
 
             /// The backend in use (see the module docs): `avx512`,
@@ -479,7 +468,10 @@ aead_type! {
     /// ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte
     /// tag. See the [module docs](self).
     ChaCha20Poly1305, 12, U12,
-    |key: &[u8; 32], nonce: &[u8; 12]| (KeyWords::new(key), nonce_words(nonce))
+    |key: &[u8; 32], nonce: &[u8; 12]| Instance {
+        key: KeyWords::new(key),
+        nonce: nonce_words(nonce),
+    }
 }
 
 aead_type! {
@@ -489,8 +481,11 @@ aead_type! {
     XChaCha20Poly1305, 24, U24,
     |key: &[u8; 32], nonce: &[u8; 24]| {
         let (mut subkey, n12) = xchacha_subkey(key, nonce);
-        let words = KeyWords::new(&subkey);
+        let key = KeyWords::new(&subkey);
         subkey.zeroize();
-        (words, nonce_words(&n12))
+        Instance {
+            key,
+            nonce: nonce_words(&n12),
+        }
     }
 }
