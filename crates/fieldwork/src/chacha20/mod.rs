@@ -28,8 +28,13 @@
 //! run the AVX2 kernels), `avx2` (hand-written kernels,
 //! `chacha20/avx2.rs`: 8 blocks word-sliced for the bulk, 2 and 4 blocks
 //! in the horizontal layout for tails and short messages), `portable`
-//! (`lanes.rs`, one block at a time). The AVX2 kernels also serve the
-//! stitched ChaCha20-Poly1305 ([`crate::chachapoly`]).
+//! (`lanes.rs`, one block at a time). The two vector kernels share one
+//! round structure (`chacha20/rounds.rs`, over each width's vector
+//! operations). Each backend file has one type implementing the crate's
+//! `Backend` trait (`xor`, `block`, `xor_after_block0`); a key holds one
+//! of them. [`crate::hazmat`] makes a [`ChaCha20`] or [`XChaCha20`] on any
+//! backend by name. The AVX2 kernels also serve the stitched
+//! ChaCha20-Poly1305 ([`crate::chachapoly`]).
 //!
 //! Figures: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
 //! `chacha20` (AMD EPYC Zen 3, family 25 model 1); AVX-512 16 KiB at 0.69

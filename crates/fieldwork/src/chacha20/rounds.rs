@@ -27,6 +27,11 @@
 //! `vpunpck{l,h}qdq`: 128-bit lanes of four consecutive words of one
 //! block); each backend finishes it with its own lane shuffles.
 
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// row indices are constants (the quarter-rounds' rows, 0 to 15, and the
+// states' rows, 0 to 3) into fixed 16-row and 4-row arrays.
+#![allow(clippy::indexing_slicing)]
+
 use super::lanes::input;
 
 /// A vector of 32-bit words, the operations of the round structure.

@@ -90,11 +90,11 @@ pub(crate) const POLY1305: Table<Tuning> = Table {
 /// instructions longer with the cached pick, callgrind on
 /// `examples/poly_one`).
 const UNIFORM: bool = {
-    let mut i = 0;
+    let mut rest = POLY1305.entries;
     let mut same = true;
-    while i < POLY1305.entries.len() {
-        same &= POLY1305.entries[i].value.same(POLY1305.otherwise.value);
-        i += 1;
+    while let [first, tail @ ..] = rest {
+        same &= first.value.same(POLY1305.otherwise.value);
+        rest = tail;
     }
     same
 };
