@@ -266,6 +266,7 @@ type MakeChaCha20 = fn(&[u8; 32], &[u8; 12]) -> Option<fieldwork::chacha20::ChaC
 /// Poly1305 of 16 KiB, key setup included (a key is for one message), on
 /// the best backend or each one.
 fn poly1305_cases(all_backends: bool) -> Vec<SpeedCase> {
+    use fieldwork::hazmat::Backends;
     use fieldwork::poly1305::Poly1305;
     let key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x3b) ^ 0x5c);
     let message: Vec<u8> = words(STREAM_BYTES / 8, 7)
@@ -274,10 +275,10 @@ fn poly1305_cases(all_backends: bool) -> Vec<SpeedCase> {
         .collect();
     let makers: Vec<MakePoly1305> = if all_backends {
         vec![
-            Poly1305::new_ifma,
-            Poly1305::new_avx2_decimation,
-            Poly1305::new_avx2_goll_gueron,
-            |k| Some(Poly1305::new_portable(k)),
+            |k| Poly1305::with_backend("avx512ifma", k),
+            |k| Poly1305::with_backend("avx2-decimation", k),
+            |k| Poly1305::with_backend("avx2-goll-gueron", k),
+            |k| Poly1305::with_backend("portable", k),
         ]
     } else {
         vec![|k| Some(Poly1305::new(k))]
@@ -309,6 +310,7 @@ fn poly1305_cases(all_backends: bool) -> Vec<SpeedCase> {
 fn chacha_cases(all_backends: bool) -> Vec<SpeedCase> {
     use fieldwork::chacha20::ChaCha20;
     use fieldwork::chachapoly::ChaCha20Poly1305;
+    use fieldwork::hazmat::Backends;
     let key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x29) ^ 0x71);
     let nonce: [u8; 12] = std::array::from_fn(|i| (i as u8).wrapping_mul(0x47) ^ 0x13);
     let message: Vec<u8> = words(STREAM_BYTES / 8, 9)
@@ -316,9 +318,11 @@ fn chacha_cases(all_backends: bool) -> Vec<SpeedCase> {
         .flat_map(u64::to_le_bytes)
         .collect();
     let makers: Vec<MakeChaCha20> = if all_backends {
-        vec![ChaCha20::new_avx512, ChaCha20::new_avx2, |k, n| {
-            Some(ChaCha20::new_portable(k, n))
-        }]
+        vec![
+            |k, n| ChaCha20::with_backend("avx512", (k, n)),
+            |k, n| ChaCha20::with_backend("avx2", (k, n)),
+            |k, n| ChaCha20::with_backend("portable", (k, n)),
+        ]
     } else {
         vec![|k, n| Some(ChaCha20::new(k, n))]
     };

@@ -100,7 +100,7 @@ fn poly1305_states_on_every_backend() {
     for (i, k) in key.iter_mut().enumerate() {
         *k = 0x11 + i as u8;
     }
-    for mut p in Poly1305::all_backends(&key) {
+    for mut p in crate::hazmat::all::<Poly1305>(&key) {
         p.update(&msg);
         assert_zeroized_on_drop(&format!("Poly1305 {}", p.backend_name()), p);
     }
@@ -109,28 +109,29 @@ fn poly1305_states_on_every_backend() {
 #[test]
 fn chacha20_states_on_every_backend() {
     use crate::chacha20::{ChaCha20, XChaCha20};
-    for mut c in ChaCha20::all_backends(&[0x3c; 32], &[1; 12]) {
+    for mut c in crate::hazmat::all::<ChaCha20>((&[0x3c; 32], &[1; 12])) {
         // A partial block: its keystream stays in the state.
         let Ok(()) = c.apply_keystream(&mut [0u8; 100]) else {
             panic!("within the keystream")
         };
         assert_zeroized_on_drop(&format!("ChaCha20 {}", c.backend_name()), c);
     }
-    let mut x = XChaCha20::new(&[0x3c; 32], &[2; 24]);
-    let Ok(()) = x.apply_keystream(&mut [0u8; 30]) else {
-        panic!("within the keystream")
-    };
-    assert_zeroized_on_drop("XChaCha20", x);
+    for mut x in crate::hazmat::all::<XChaCha20>((&[0x3c; 32], &[2; 24])) {
+        let Ok(()) = x.apply_keystream(&mut [0u8; 30]) else {
+            panic!("within the keystream")
+        };
+        assert_zeroized_on_drop(&format!("XChaCha20 {}", x.backend_name()), x);
+    }
 }
 
 #[test]
 fn chachapoly_keys_on_every_backend() {
     use crate::chachapoly::{ChaCha20Poly1305, XChaCha20Poly1305};
-    for (name, c) in ChaCha20Poly1305::all_backends(&[0xa5; 32]) {
-        assert_zeroized_on_drop(&format!("ChaCha20Poly1305 {name}"), c);
+    for c in crate::hazmat::all::<ChaCha20Poly1305>(&[0xa5; 32]) {
+        assert_zeroized_on_drop(&format!("ChaCha20Poly1305 {}", c.backend_name()), c);
     }
-    for (name, c) in XChaCha20Poly1305::all_backends(&[0xa5; 32]) {
-        assert_zeroized_on_drop(&format!("XChaCha20Poly1305 {name}"), c);
+    for c in crate::hazmat::all::<XChaCha20Poly1305>(&[0xa5; 32]) {
+        assert_zeroized_on_drop(&format!("XChaCha20Poly1305 {}", c.backend_name()), c);
     }
 }
 

@@ -7,6 +7,7 @@ mod common;
 
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use fieldwork::chacha20::{ChaCha20, Error, MAX_KEYSTREAM_BYTES, XChaCha20};
+use fieldwork::hazmat::{self, Backends};
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len() / 2)
@@ -31,7 +32,7 @@ fn rfc8439_vectors_on_every_backend() {
         } else {
             unhex(&f[4])
         };
-        for mut c in ChaCha20::all_backends(&key, &nonce) {
+        for mut c in hazmat::all::<ChaCha20>((&key, &nonce)) {
             c.seek(64 * counter).unwrap();
             let mut buf = input.clone();
             c.apply_keystream(&mut buf).unwrap();
@@ -40,6 +41,32 @@ fn rfc8439_vectors_on_every_backend() {
         }
     }
     assert!(checked >= 2, "{checked}");
+}
+
+/// One input of the differential tests: key, nonce, starting position,
+/// data, and the seed of the random split into `apply_keystream` calls.
+#[derive(Debug)]
+struct Input<const N: usize> {
+    key: [u8; 32],
+    nonce: [u8; N],
+    start: u64,
+    data: Vec<u8>,
+    split_seed: u64,
+}
+
+/// `data` from `start` through `apply` in random pieces (any split gives
+/// the same stream).
+fn in_pieces<const N: usize>(i: &Input<N>, mut apply: impl FnMut(&mut [u8])) -> Vec<u8> {
+    let mut rng = common::Rng::new(i.split_seed);
+    let mut buf = i.data.clone();
+    let n = buf.len();
+    let mut at = 0;
+    while at < n {
+        let piece = 1 + (rng.next_u64() as usize) % (n - at).min(300);
+        apply(&mut buf[at..at + piece]);
+        at += piece;
+    }
+    buf
 }
 
 /// Every backend against RustCrypto at every length 0..=1100 (every
@@ -51,51 +78,85 @@ fn backends_agree_with_rustcrypto() {
     let lengths: Vec<usize> = (0..=1100)
         .chain([4096, 4097, 16384 + 63, 65536 + 5])
         .collect();
-    for &n in &lengths {
-        let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
-        let nonce: [u8; 12] = bytes(&mut rng, 12).try_into().unwrap();
-        let start = if n % 3 == 0 {
-            0
-        } else {
-            rng.next_u64() % (1 << 20)
-        };
-        let data = bytes(&mut rng, n);
-        let mut want = data.clone();
-        let mut theirs = chacha20::ChaCha20::new(&key.into(), &nonce.into());
-        theirs.seek(start);
-        theirs.apply_keystream(&mut want);
-        for mut ours in ChaCha20::all_backends(&key, &nonce) {
-            ours.seek(start).unwrap();
-            let mut buf = data.clone();
-            // Random pieces: any split gives the same stream.
-            let mut at = 0;
-            while at < n {
-                let piece = 1 + (rng.next_u64() as usize) % (n - at).min(300);
-                ours.apply_keystream(&mut buf[at..at + piece]).unwrap();
-                at += piece;
-            }
-            assert_eq!(buf, want, "{} len {n} from {start}", ours.backend_name());
-            assert_eq!(ours.position(), start + n as u64);
-        }
-    }
+    let inputs: Vec<Input<12>> = lengths
+        .iter()
+        .map(|&n| Input {
+            key: bytes(&mut rng, 32).try_into().unwrap(),
+            nonce: bytes(&mut rng, 12).try_into().unwrap(),
+            start: if n % 3 == 0 {
+                0
+            } else {
+                rng.next_u64() % (1 << 20)
+            },
+            data: bytes(&mut rng, n),
+            split_seed: rng.next_u64(),
+        })
+        .collect();
+    let candidates = common::backend_candidates::<ChaCha20, _, _>(
+        (&[0; 32], &[0; 12]),
+        |name, i: &Input<12>| {
+            let mut ours = ChaCha20::with_backend(name, (&i.key, &i.nonce)).expect("probed");
+            ours.seek(i.start).unwrap();
+            let out = in_pieces(i, |b| ours.apply_keystream(b).unwrap());
+            (out, ours.position())
+        },
+    );
+    let compared = common::differential(
+        "ChaCha20 against RustCrypto, in random pieces",
+        |i: &Input<12>| {
+            let mut want = i.data.clone();
+            let mut theirs = chacha20::ChaCha20::new(&i.key.into(), &i.nonce.into());
+            theirs.seek(i.start);
+            theirs.apply_keystream(&mut want);
+            (want, i.start + i.data.len() as u64)
+        },
+        &candidates,
+        inputs,
+    );
+    assert!(compared >= lengths.len());
 }
 
-/// XChaCha20 (HChaCha20 subkey, 24-byte nonce) against RustCrypto.
+/// XChaCha20 (HChaCha20 subkey, 24-byte nonce) on every backend against
+/// RustCrypto, in random pieces.
 #[test]
 fn xchacha20_agrees_with_rustcrypto() {
     let mut rng = common::Rng::new(0x8c4a);
-    for n in [0usize, 1, 63, 64, 65, 500, 1024, 3000] {
-        let key: [u8; 32] = bytes(&mut rng, 32).try_into().unwrap();
-        let nonce: [u8; 24] = bytes(&mut rng, 24).try_into().unwrap();
-        let data = bytes(&mut rng, n);
-        let mut want = data.clone();
-        chacha20::XChaCha20::new(&key.into(), &nonce.into()).apply_keystream(&mut want);
-        let mut buf = data.clone();
-        XChaCha20::new(&key, &nonce)
-            .apply_keystream(&mut buf)
-            .unwrap();
-        assert_eq!(buf, want, "len {n}");
-    }
+    let inputs: Vec<Input<24>> = [0usize, 1, 63, 64, 65, 500, 1024, 3000]
+        .into_iter()
+        .map(|n| Input {
+            key: bytes(&mut rng, 32).try_into().unwrap(),
+            nonce: bytes(&mut rng, 24).try_into().unwrap(),
+            start: 0,
+            data: bytes(&mut rng, n),
+            split_seed: rng.next_u64(),
+        })
+        .collect();
+    let candidates = common::backend_candidates::<XChaCha20, _, _>(
+        (&[0; 32], &[0; 24]),
+        |name, i: &Input<24>| {
+            let mut ours = XChaCha20::with_backend(name, (&i.key, &i.nonce)).expect("probed");
+            in_pieces(i, |b| ours.apply_keystream(b).unwrap())
+        },
+    );
+    let compared = common::differential(
+        "XChaCha20 against RustCrypto",
+        |i: &Input<24>| {
+            let mut want = i.data.clone();
+            chacha20::XChaCha20::new(&i.key.into(), &i.nonce.into()).apply_keystream(&mut want);
+            want
+        },
+        &candidates,
+        inputs,
+    );
+    assert!(compared >= 8);
+    // The default too.
+    let mut buf = [0u8; 100];
+    XChaCha20::new(&[1; 32], &[2; 24])
+        .apply_keystream(&mut buf)
+        .unwrap();
+    let mut want = [0u8; 100];
+    chacha20::XChaCha20::new(&[1; 32].into(), &[2; 24].into()).apply_keystream(&mut want);
+    assert_eq!(buf, want);
 }
 
 /// The keystream of one key and nonce ends after 2^32 blocks: the last
@@ -111,7 +172,7 @@ fn keystream_limit() {
     let mut first = [0u8; 36];
     theirs.apply_keystream(&mut first);
     let mut reference: Option<[u8; 100]> = None;
-    for mut c in ChaCha20::all_backends(&key, &nonce) {
+    for mut c in hazmat::all::<ChaCha20>((&key, &nonce)) {
         let name = c.backend_name();
         c.seek(MAX_KEYSTREAM_BYTES - 100).unwrap();
         let mut buf = [0u8; 100];
@@ -120,7 +181,7 @@ fn keystream_limit() {
         assert_eq!(buf[..36], first, "{name}");
         match reference {
             None => reference = Some(buf),
-            Some(r) => assert_eq!(buf, r, "{name} against portable"),
+            Some(r) => assert_eq!(buf, r, "{name} against the first backend"),
         }
         let mut one = [0x77u8; 1];
         assert_eq!(
@@ -161,7 +222,7 @@ fn buffers_against_guard_pages() {
         let mut theirs = chacha20::ChaCha20::new(&key.into(), &nonce.into());
         theirs.apply_keystream(&mut want);
         for end in [true, false] {
-            for mut ours in ChaCha20::all_backends(&key, &nonce) {
+            for mut ours in hazmat::all::<ChaCha20>((&key, &nonce)) {
                 let buf = page.slice(n, end);
                 buf.copy_from_slice(&data);
                 ours.apply_keystream(buf).unwrap();

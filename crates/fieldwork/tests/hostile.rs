@@ -12,6 +12,7 @@ use fieldwork::gcm::{self, Aes128Gcm, Aes192Gcm, Aes256Gcm};
 use fieldwork::gf2m::normal::{GaussianNormalBasis, NormalBasisError};
 use fieldwork::gf2m::{self, BinaryField, F163, F233, F283, F409, F571, FieldElement, Gf2mError};
 use fieldwork::gf2x::{self, Gf2Poly, Gf2xError};
+use fieldwork::hazmat::{self, Backends};
 use fieldwork::kummer::{self, KummerError, PublicKey, SecretKey};
 use fieldwork::poly1305::{self, Poly1305};
 
@@ -88,9 +89,17 @@ fn chachapoly_tag_mismatch_zeroes_the_buffer_on_every_backend() {
     // Every backend this CPU runs (portable, ChaCha20 on AVX2 or AVX-512
     // then Poly1305, the stitched AVX2 kernel), and the dispatched one.
     for key in [[0u8; 32], [0xff; 32], [0x42; 32]] {
-        let mut cs = ChaCha20Poly1305::all_backends(&key);
+        let named = |c: ChaCha20Poly1305| (c.backend(), c);
+        let mut cs: Vec<_> = hazmat::all::<ChaCha20Poly1305>(&key)
+            .into_iter()
+            .map(named)
+            .collect();
         cs.push(("dispatch", ChaCha20Poly1305::new(&key.into())));
-        let mut xs = XChaCha20Poly1305::all_backends(&key);
+        let xnamed = |c: XChaCha20Poly1305| (c.backend(), c);
+        let mut xs: Vec<_> = hazmat::all::<XChaCha20Poly1305>(&key)
+            .into_iter()
+            .map(xnamed)
+            .collect();
         xs.push(("dispatch", XChaCha20Poly1305::new(&key.into())));
         assert!(cs.len() >= 2 && xs.len() >= 2);
         // Past 256 bytes the AVX2 kernel authenticates and decrypts groups.
@@ -235,7 +244,7 @@ fn poly1305_and_chacha20_hostile() {
         }
     }
     // ChaCha20's 2^32-block limit: seeking or running past it is an error.
-    for mut c in ChaCha20::all_backends(&[9; 32], &[0; 12]) {
+    for mut c in hazmat::all::<ChaCha20>((&[9; 32], &[0; 12])) {
         let name = c.backend_name();
         assert!(c.seek(u64::MAX).is_err(), "{name}: seek to u64::MAX");
         assert!(c.seek((1 << 38) - 10).is_ok(), "{name}");

@@ -7,6 +7,7 @@
 mod common;
 
 use common::Rng;
+use fieldwork::hazmat::{self, Backends};
 use fieldwork::poly1305::universal_hash::{
     KeyInit, UhfBackend, UhfClosure, UniversalHash,
     common::BlockSizeUser,
@@ -57,11 +58,24 @@ fn vectors() -> Vec<Vector> {
     out
 }
 
-/// Every backend's instance for `key`, with its name.
+/// Every backend's instance for `key` this CPU runs, best first (the
+/// portable one, the reference, last).
 fn backends(key: &[u8; 32]) -> Vec<Poly1305> {
-    let all = Poly1305::all_backends(key);
-    assert_eq!(all[0].backend_name(), "portable");
+    let all = hazmat::all::<Poly1305>(key);
+    assert_eq!(all.last().map(Poly1305::backend_name), Some("portable"));
     all
+}
+
+/// Every backend of [`Poly1305::NAMES`] as a differential candidate:
+/// `run` on a fresh instance for the input's key.
+fn candidates<'a, I, O>(
+    run: impl Fn(Poly1305, &I) -> O + Copy + 'a,
+    key_of: impl Fn(&I) -> &[u8; 32] + Copy + 'a,
+) -> Vec<common::Candidate<'a, I, O>> {
+    common::backend_candidates::<Poly1305, I, O>(&[0; 32], move |name, input| {
+        let p = Poly1305::with_backend(name, key_of(input)).expect("usable: probed");
+        run(p, input)
+    })
 }
 
 /// `msg` through `p` in random pieces (empty ones included).
@@ -163,29 +177,34 @@ fn limits_against_the_big_integer_reference() {
             keys.push(k);
         }
     }
-    let ones = vec![0xffu8; 4096];
-    let zeros = vec![0u8; 4096];
     let lengths: Vec<usize> = (0..=300)
         .chain([
             511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
         ])
         .collect();
-    let mut n = 0;
+    let mut inputs = Vec::new();
     for key in &keys {
-        for msg in [&ones, &zeros] {
+        for byte in [0xffu8, 0] {
             for &len in &lengths {
-                let want = reference(key, &msg[..len]);
-                for p in backends(key) {
-                    let name = p.backend_name();
-                    let mut q = p;
-                    q.update(&msg[..len]);
-                    assert_eq!(q.finalize(), want, "{name}, len {len}, key {key:02x?}");
-                    n += 1;
-                }
+                inputs.push((*key, byte, len));
             }
         }
     }
-    assert!(n >= keys.len() * 2 * lengths.len());
+    let n_inputs = inputs.len();
+    let message = |&(_, byte, len): &([u8; 32], u8, usize)| vec![byte; len];
+    let compared = common::differential(
+        "Poly1305 at the limits",
+        |i| reference(&i.0, &message(i)),
+        &candidates(
+            move |mut p, i| {
+                p.update(&message(i));
+                p.finalize()
+            },
+            |i| &i.0,
+        ),
+        inputs,
+    );
+    assert!(compared >= n_inputs);
 }
 
 /// With r = 1 the polynomial part is the sum of the blocks mod p: three
@@ -239,6 +258,15 @@ fn peer(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
         .into()
 }
 
+/// One input of the differential test against RustCrypto: a key, a
+/// message, and the seed of its random `update` split.
+#[derive(Debug)]
+struct Input {
+    key: [u8; 32],
+    msg: Vec<u8>,
+    split_seed: u64,
+}
+
 #[test]
 fn every_backend_against_rustcrypto_at_every_length() {
     let mut rng = Rng::new(0x1305);
@@ -246,28 +274,45 @@ fn every_backend_against_rustcrypto_at_every_length() {
     let lengths: Vec<usize> = (0..=2048)
         .chain((0..40).map(|_| 2049 + (rng.next_u64() % 37_000) as usize))
         .collect();
-    let mut compared = 0;
-    for &len in &lengths {
-        let mut key = [0u8; 32];
-        for b in key.iter_mut() {
-            *b = rng.next_u64() as u8;
-        }
-        let start = (rng.next_u64() % 64) as usize; // unaligned too
-        let msg = &data[start..start + len];
-        let want = peer(&key, msg);
-        assert_eq!(tag(&key, msg), want, "one-shot, len {len}");
-        for p in backends(&key) {
-            let name = p.backend_name();
-            let mut whole = p.clone();
-            whole.update(msg);
-            assert_eq!(whole.finalize(), want, "{name}, len {len}");
-            let mut pieces = p;
-            update_in_pieces(&mut pieces, msg, &mut rng);
-            assert_eq!(pieces.finalize(), want, "{name}, len {len}, random split");
-            compared += 2;
-        }
+    let inputs: Vec<Input> = lengths
+        .iter()
+        .map(|&len| {
+            let key: [u8; 32] = core::array::from_fn(|_| rng.next_u64() as u8);
+            let start = (rng.next_u64() % 64) as usize; // unaligned too
+            Input {
+                key,
+                msg: data[start..start + len].to_vec(),
+                split_seed: rng.next_u64(),
+            }
+        })
+        .collect();
+    for i in &inputs {
+        assert_eq!(
+            tag(&i.key, &i.msg),
+            peer(&i.key, &i.msg),
+            "one-shot, len {}",
+            i.msg.len()
+        );
     }
-    assert!(compared >= 2 * lengths.len());
+    let compared = common::differential(
+        "Poly1305 against RustCrypto, whole and in random pieces",
+        |i: &Input| {
+            let t = peer(&i.key, &i.msg);
+            (t, t)
+        },
+        &candidates(
+            |p, i: &Input| {
+                let mut whole = p.clone();
+                whole.update(&i.msg);
+                let mut pieces = p;
+                update_in_pieces(&mut pieces, &i.msg, &mut Rng::new(i.split_seed));
+                (whole.finalize(), pieces.finalize())
+            },
+            |i: &Input| &i.key,
+        ),
+        inputs,
+    );
+    assert!(compared >= lengths.len());
 }
 
 /// The same generic code on ours and on RustCrypto's type: the AEAD's use
@@ -392,27 +437,20 @@ fn avx2_limb_packing_keeps_the_carry() {
         0x68, 0x93, 0, 0, 0x80, 0, 0, 0, 0x1a, 0x1a, 0xff, 0xff, 0xff, 0xb0, 0xb0, 0xb0, 0xb0,
         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x74, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     ];
-    let mut state = u64::MAX;
-    let msg: Vec<u8> = (0..1911)
-        .map(|_| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect();
+    // SplitMix64 from u64::MAX (the fuzz target's generator).
+    let mut rng = Rng::new(u64::MAX);
+    let msg: Vec<u8> = (0..1911).map(|_| rng.next_u64() as u8).collect();
     for len in [1903, 1904, 1908, 1911] {
-        let mut p = Poly1305::new_portable(&key);
+        let mut p = Poly1305::with_backend("portable", &key).expect("always there");
         p.update(&msg[..len]);
         let expected = p.finalize();
-        for mut m in Poly1305::all_backends(&key) {
+        for mut m in backends(&key) {
             let name = m.backend_name();
             m.update(&msg[..len]);
             assert_eq!(m.finalize(), expected, "{name}, {len} bytes");
         }
     }
-    for mut m in Poly1305::all_backends(&key) {
+    for mut m in backends(&key) {
         let name = m.backend_name();
         m.update(&msg[..231]);
         m.update(&msg[231..]);

@@ -491,7 +491,8 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: Result<&[Band], &str>) ->
         "## Complete decimation over Goll–Gueron\n\n\
          Speed-up = Goll–Gueron's cycles ÷ complete decimation's at the same \
          length (> 1: decimation is faster), both fieldwork's AVX2 backends \
-         (`Poly1305::new_avx2_goll_gueron`, `Poly1305::new_avx2_decimation`); \
+         (`avx2-goll-gueron` and `avx2-decimation`, by name through \
+         `fieldwork::hazmat`); \
          band k holds the lengths in (k KiB, k+1 KiB], the first from 49 bytes. \
          Bhattacharyya & Sarkar, *Improved SIMD implementation of Poly1305*, \
          IACR ePrint 2019/842.\n\n",

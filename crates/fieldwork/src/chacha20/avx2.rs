@@ -8,7 +8,9 @@
 //! - **Vertical, 8 blocks** ([`keystream8`]): row `i` is word `i` of eight
 //!   consecutive blocks (block `counter + j` in 32-bit lane `j`), so a
 //!   quarter-round is the scalar one with every operation 8-wide and the
-//!   rounds need no shuffles. 16 rows and the two rotation masks are 18
+//!   rounds need no shuffles (the round structure is written once for
+//!   this kernel and the AVX-512 one: `chacha20/rounds.rs`, over this
+//!   file's `Words` for `__m256i`). 16 rows and the two rotation masks are 18
 //!   values for 16 registers: the register allocator keeps the rows not in
 //!   use in stack slots, read back as memory operands. The quarter-rounds run
 //!   four at a time when the kernel runs alone, two at a time when the
@@ -61,8 +63,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::lanes::{SIGMA, input};
-use crate::cpu::Avx2;
+use super::Backend;
+use super::lanes::SIGMA;
+use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
+use crate::cpu;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm_setr_epi32, _mm256_add_epi32, _mm256_broadcastsi128_si256,
     _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32,
@@ -71,36 +75,41 @@ use core::arch::x86_64::{
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-/// XORs the keystream from block `counter` into `data` (any length).
-pub(super) fn xor(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_avx2(t, key, nonce, counter, data) }
-}
+/// The AVX2 backend: hand-written kernels on ymm (see the module docs),
+/// also used by the stitched ChaCha20-Poly1305 and by the AVX-512
+/// backend's tails.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(cpu::Avx2);
 
-/// The keystream block `counter`.
-pub(super) fn block(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { block_avx2(t, key, nonce, counter) }
-}
+impl Backend for Avx2 {
+    const NAME: &'static str = "avx2";
 
-/// XORs the keystream from block 1 into `data` (any length) and returns
-/// block 0 (the AEAD's Poly1305 key block), computed in the same pass as
-/// the first data blocks.
-pub(super) fn xor_after_block0(
-    t: Avx2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    data: &mut [u8],
-) -> [u8; 64] {
-    // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-    unsafe { xor_after_block0_avx2(t, key, nonce, data) }
+    fn get() -> Option<Avx2> {
+        cpu::Avx2::get().map(Avx2)
+    }
+
+    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+        unsafe { xor_avx2(self.0, key, nonce, counter, data) }
+    }
+
+    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+        unsafe { block_avx2(self.0, key, nonce, counter) }
+    }
+
+    /// Block 0 computed in the same pass as the first data blocks.
+    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
+        unsafe { xor_after_block0_avx2(self.0, key, nonce, data) }
+    }
 }
 
 /// The 8-block vertical kernel alone: XORs the keystream of blocks
 /// `counter … counter + 7` into `data` (tests and benchmarks).
 #[cfg(test)]
 pub(super) fn xor_vertical8(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -114,7 +123,7 @@ pub(super) fn xor_vertical8(
 /// keystream from `counter` into `data` (at most `128·S` bytes; tests).
 #[cfg(test)]
 pub(super) fn xor_horizontal<const S: usize>(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -128,7 +137,7 @@ pub(super) fn xor_horizontal<const S: usize>(
 #[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
 fn xor_vertical8_avx2(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -141,7 +150,7 @@ fn xor_vertical8_avx2(
 #[cfg(test)]
 #[target_feature(enable = "avx,avx2")]
 fn xor_horizontal_avx2<const S: usize>(
-    t: Avx2,
+    t: cpu::Avx2,
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
@@ -156,13 +165,13 @@ fn xor_horizontal_avx2<const S: usize>(
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+fn xor_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
     let masks = Masks::new(t);
     xor_from(key, nonce, counter, data, masks);
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn block_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+fn block_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
     let masks = Masks::new(t);
     let ks = keystream_h::<1>(key, nonce, counter, masks);
     let mut out = [0u8; 64];
@@ -171,7 +180,12 @@ fn block_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 6
 }
 
 #[target_feature(enable = "avx,avx2")]
-fn xor_after_block0_avx2(t: Avx2, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+fn xor_after_block0_avx2(
+    t: cpu::Avx2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
     let masks = Masks::new(t);
     let mut block0 = [0u8; 64];
     if data.len() <= 64 {
@@ -242,7 +256,7 @@ impl Masks {
     /// takes one, and is called from `#[target_feature(enable =
     /// "avx,avx2")]` entry points.
     #[inline(always)]
-    pub(crate) fn new(_: Avx2) -> Masks {
+    pub(crate) fn new(_: cpu::Avx2) -> Masks {
         // SAFETY: AVX is available: the token cpu::Avx2 proves it.
         let masks = unsafe {
             Masks {
@@ -265,18 +279,46 @@ impl Masks {
     }
 }
 
-#[inline(always)]
-fn add(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2 is available: only the entry points above, which take
-    // cpu::Avx2, reach here.
-    unsafe { _mm256_add_epi32(a, b) }
-}
+/// The round structure's vector operations on ymm (see [`Words`]: reached
+/// only from this file's entry points, which take `cpu::Avx2`, and from
+/// the AVX-512 backend's, whose token implies it).
+impl Words for __m256i {
+    type Rot = Masks;
 
-#[inline(always)]
-fn vxor(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2 is available: only the entry points above, which take
-    // cpu::Avx2, reach here.
-    unsafe { _mm256_xor_si256(a, b) }
+    #[inline(always)]
+    fn splat(w: u32) -> __m256i {
+        // SAFETY: AVX is available (see above).
+        unsafe { _mm256_set1_epi32(w as i32) }
+    }
+
+    #[inline(always)]
+    fn lane_offsets() -> __m256i {
+        // SAFETY: AVX is available (see above).
+        unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) }
+    }
+
+    binary_words! {
+        add => _mm256_add_epi32,
+        unpack_lo32 => _mm256_unpacklo_epi32,
+        unpack_hi32 => _mm256_unpackhi_epi32,
+        unpack_lo64 => _mm256_unpacklo_epi64,
+        unpack_hi64 => _mm256_unpackhi_epi64,
+    }
+
+    /// By 16 and 8 one `vpshufb` with the masks, by 12 and 7
+    /// shift/shift/or.
+    #[inline(always)]
+    fn xor_rotl<const L: i32>(self, b: __m256i, m: Masks) -> __m256i {
+        const { assert!(L == 16 || L == 12 || L == 8 || L == 7) };
+        // SAFETY: AVX2 is available (see above).
+        let x = unsafe { _mm256_xor_si256(self, b) };
+        match L {
+            16 => rot_bytes(x, m.rot16),
+            8 => rot_bytes(x, m.rot8),
+            12 => rotl::<12, 20>(x),
+            _ => rotl::<7, 25>(x),
+        }
+    }
 }
 
 /// Rotation of every 32-bit word by a multiple of 8: one `vpshufb`.
@@ -295,67 +337,10 @@ fn rotl<const L: i32, const R: i32>(x: __m256i) -> __m256i {
     unsafe { _mm256_or_si256(_mm256_slli_epi32::<L>(x), _mm256_srli_epi32::<R>(x)) }
 }
 
-#[inline(always)]
-fn splat(w: u32) -> __m256i {
-    // SAFETY: AVX is available: only the entry points above, which take
-    // cpu::Avx2, reach here.
-    unsafe { _mm256_set1_epi32(w as i32) }
-}
-
-/// Two quarter-rounds, interleaved, on rows `p` and `q` (RFC 8439 §2.1).
-#[inline(always)]
-fn quarter2(x: &mut [__m256i; 16], p: [usize; 4], q: [usize; 4], m: Masks) {
-    let ([a, b, c, d], [e, f, g, h]) = (p, q);
-    x[a] = add(x[a], x[b]);
-    x[e] = add(x[e], x[f]);
-    x[d] = rot_bytes(vxor(x[d], x[a]), m.rot16);
-    x[h] = rot_bytes(vxor(x[h], x[e]), m.rot16);
-    x[c] = add(x[c], x[d]);
-    x[g] = add(x[g], x[h]);
-    x[b] = rotl::<12, 20>(vxor(x[b], x[c]));
-    x[f] = rotl::<12, 20>(vxor(x[f], x[g]));
-    x[a] = add(x[a], x[b]);
-    x[e] = add(x[e], x[f]);
-    x[d] = rot_bytes(vxor(x[d], x[a]), m.rot8);
-    x[h] = rot_bytes(vxor(x[h], x[e]), m.rot8);
-    x[c] = add(x[c], x[d]);
-    x[g] = add(x[g], x[h]);
-    x[b] = rotl::<7, 25>(vxor(x[b], x[c]));
-    x[f] = rotl::<7, 25>(vxor(x[f], x[g]));
-}
-
-/// Four quarter-rounds, interleaved step by step.
-#[inline(always)]
-fn quarter4(x: &mut [__m256i; 16], q: [[usize; 4]; 4], m: Masks) {
-    for [a, b, _, _] in q {
-        x[a] = add(x[a], x[b]);
-    }
-    for [a, _, _, d] in q {
-        x[d] = rot_bytes(vxor(x[d], x[a]), m.rot16);
-    }
-    for [_, _, c, d] in q {
-        x[c] = add(x[c], x[d]);
-    }
-    for [_, b, c, _] in q {
-        x[b] = rotl::<12, 20>(vxor(x[b], x[c]));
-    }
-    for [a, b, _, _] in q {
-        x[a] = add(x[a], x[b]);
-    }
-    for [a, _, _, d] in q {
-        x[d] = rot_bytes(vxor(x[d], x[a]), m.rot8);
-    }
-    for [_, _, c, d] in q {
-        x[c] = add(x[c], x[d]);
-    }
-    for [_, b, c, _] in q {
-        x[b] = rotl::<7, 25>(vxor(x[b], x[c]));
-    }
-}
-
 /// The keystream of the 8 blocks from `counter`, word-sliced: lane `j` of
 /// row `i` is word `i` of block `counter + j` (the counter wraps as RFC
-/// 8439's 32-bit counter does).
+/// 8439's 32-bit counter does). The quarter-rounds run four at a time, the
+/// faster schedule alone (Zen 3: 0.78 against 0.82 ticks/byte).
 #[inline(always)]
 pub(crate) fn keystream8(
     key: &[u32; 8],
@@ -363,13 +348,14 @@ pub(crate) fn keystream8(
     counter: u32,
     m: Masks,
 ) -> [__m256i; 16] {
-    keystream8_rounds::<true>(key, nonce, counter, m, |_| {})
+    word_sliced::<__m256i, true>(key, nonce, counter, m, |_| {})
 }
 
 /// [`keystream8`] with `between(r)` run after double round `r` (0 to 9):
 /// the slot where a stitched kernel puts scalar work (the AEAD's
 /// Poly1305), which runs on the integer ports while the rounds occupy the
-/// vector ones.
+/// vector ones. The quarter-rounds run two at a time (fewer live rows:
+/// the faster schedule with scalar work between the double rounds).
 #[inline(always)]
 pub(crate) fn keystream8_with(
     key: &[u32; 8],
@@ -378,75 +364,7 @@ pub(crate) fn keystream8_with(
     m: Masks,
     between: impl FnMut(usize),
 ) -> [__m256i; 16] {
-    keystream8_rounds::<false>(key, nonce, counter, m, between)
-}
-
-/// The 8-block kernel with its quarter-rounds interleaved four at a time
-/// (`FOUR`: the faster schedule alone on Zen 3, 0.78 against 0.82
-/// ticks/byte) or two at a time (fewer live rows: the faster schedule
-/// with scalar Poly1305 work between the double rounds).
-#[inline(always)]
-fn keystream8_rounds<const FOUR: bool>(
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    counter: u32,
-    m: Masks,
-    mut between: impl FnMut(usize),
-) -> [__m256i; 16] {
-    let init = input(key, nonce, counter);
-    // SAFETY: AVX is available: only the entry points above, which take
-    // cpu::Avx2, reach here.
-    let lanes = unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) };
-    let counters = add(splat(counter), lanes);
-    // An array literal: not `array::from_fn` (its closure lost the target
-    // features and its intrinsics became calls when LLVM did not inline
-    // it), and not a loop over `[counters; 16]`, which cost the kernel
-    // alone 18 % (16 KiB at 0.93 against 0.78 TSC ticks/byte on Zen 3,
-    // `peer-bench --filter chacha20`; the stitched AEAD did not move).
-    let i = &init;
-    let mut x = [
-        splat(i[0]),
-        splat(i[1]),
-        splat(i[2]),
-        splat(i[3]),
-        splat(i[4]),
-        splat(i[5]),
-        splat(i[6]),
-        splat(i[7]),
-        splat(i[8]),
-        splat(i[9]),
-        splat(i[10]),
-        splat(i[11]),
-        counters,
-        splat(i[13]),
-        splat(i[14]),
-        splat(i[15]),
-    ];
-    for r in 0..10 {
-        if FOUR {
-            quarter4(
-                &mut x,
-                [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
-                m,
-            );
-            quarter4(
-                &mut x,
-                [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
-                m,
-            );
-        } else {
-            quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], m);
-            quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], m);
-            quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], m);
-            quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], m);
-        }
-        between(r);
-    }
-    for (i, row) in x.iter_mut().enumerate() {
-        let start = if i == 12 { counters } else { splat(init[i]) };
-        *row = add(*row, start);
-    }
-    x
+    word_sliced::<__m256i, false>(key, nonce, counter, m, between)
 }
 
 /// Transposes the word-sliced keystream of [`keystream8`] to block order
@@ -523,22 +441,11 @@ pub(crate) fn xor8_partial(_: Masks, ks: &[__m256i; 16], data: &mut [u8]) {
 /// `vpunpck{l,h}dq`, `vpunpck{l,h}qdq`, `vperm2i128`).
 #[inline(always)]
 fn transpose8(ks: &[__m256i; 16], mut emit: impl FnMut(usize, __m256i)) {
+    // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
+    let u = interleave(ks);
     // SAFETY: AVX2 is available: only the entry points above, which take
     // cpu::Avx2, reach here.
     unsafe {
-        // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
-        let mut u = [[ks[0]; 4]; 4];
-        for g in 0..4 {
-            let (a, b, c, d) = (ks[4 * g], ks[4 * g + 1], ks[4 * g + 2], ks[4 * g + 3]);
-            let t0 = _mm256_unpacklo_epi32(a, b);
-            let t1 = _mm256_unpackhi_epi32(a, b);
-            let t2 = _mm256_unpacklo_epi32(c, d);
-            let t3 = _mm256_unpackhi_epi32(c, d);
-            u[0][g] = _mm256_unpacklo_epi64(t0, t2);
-            u[1][g] = _mm256_unpackhi_epi64(t0, t2);
-            u[2][g] = _mm256_unpacklo_epi64(t1, t3);
-            u[3][g] = _mm256_unpackhi_epi64(t1, t3);
-        }
         for (m, [a, b, c, d]) in u.into_iter().enumerate() {
             let halves: [(usize, __m256i); 4] = [
                 (64 * m, _mm256_permute2x128_si256::<0x20>(a, b)),
@@ -550,36 +457,6 @@ fn transpose8(ks: &[__m256i; 16], mut emit: impl FnMut(usize, __m256i)) {
                 emit(at, k);
             }
         }
-    }
-}
-
-/// One quarter-round on the four columns of each of `S` horizontal states
-/// (rows `a`, `b`, `c`, `d`), the states interleaved step by step.
-#[inline(always)]
-fn quarter_h<const S: usize>(st: &mut [[__m256i; 4]; S], m: Masks) {
-    for s in st.iter_mut() {
-        s[0] = add(s[0], s[1]);
-    }
-    for s in st.iter_mut() {
-        s[3] = rot_bytes(vxor(s[3], s[0]), m.rot16);
-    }
-    for s in st.iter_mut() {
-        s[2] = add(s[2], s[3]);
-    }
-    for s in st.iter_mut() {
-        s[1] = rotl::<12, 20>(vxor(s[1], s[2]));
-    }
-    for s in st.iter_mut() {
-        s[0] = add(s[0], s[1]);
-    }
-    for s in st.iter_mut() {
-        s[3] = rot_bytes(vxor(s[3], s[0]), m.rot8);
-    }
-    for s in st.iter_mut() {
-        s[2] = add(s[2], s[3]);
-    }
-    for s in st.iter_mut() {
-        s[1] = rotl::<7, 25>(vxor(s[1], s[2]));
     }
 }
 
@@ -674,21 +551,21 @@ fn keystream_h_offsets<const S: usize>(
         // Loops, not `array::from_fn` (see `keystream8_rounds`).
         let mut start = [[a, b, c, d]; S];
         for (st, [o0, o1]) in start.iter_mut().zip(offsets) {
-            st[3] = add(d, _mm256_setr_epi32(w(o0), 0, 0, 0, w(o1), 0, 0, 0));
+            st[3] = d.add(_mm256_setr_epi32(w(o0), 0, 0, 0, w(o1), 0, 0, 0));
         }
         start
     };
     let mut st = start;
     for r in 0..10 {
-        quarter_h(&mut st, m);
+        quarter_states(&mut st, m);
         rotate_rows::<S, 0x93, 0x39, 0x4e>(&mut st);
-        quarter_h(&mut st, m);
+        quarter_states(&mut st, m);
         rotate_rows::<S, 0x39, 0x93, 0x4e>(&mut st);
         between(r);
     }
     for (s, init) in st.iter_mut().zip(start) {
         for (row, r0) in s.iter_mut().zip(init) {
-            *row = add(*row, r0);
+            *row = row.add(r0);
         }
     }
     // SAFETY: AVX2 is available: only the entry points above, which take
@@ -763,33 +640,16 @@ unsafe fn xor_partial(p: *mut u8, len: usize, k: __m256i) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{COUNTERS, random_input, reference};
     use super::*;
-    use crate::test_util::splitmix64;
-    use alloc::vec::Vec;
 
-    /// The portable keystream XORed into `data` from block `counter`.
-    fn reference(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        super::super::portable::xor(key, nonce, counter, data);
-    }
-
-    fn random_input(seed: &mut u64) -> ([u32; 8], [u32; 3], Vec<u8>) {
-        let key = core::array::from_fn(|_| splitmix64(seed) as u32);
-        let nonce = core::array::from_fn(|_| splitmix64(seed) as u32);
-        let data = (0..1200).map(|_| splitmix64(seed) as u8).collect();
-        (key, nonce, data)
-    }
-
-    /// Counters near the 32-bit wrap, where the lanes' counters wrap too.
-    const COUNTERS: [u32; 5] = [0, 1, 0x1234_5678, u32::MAX - 3, u32::MAX];
-
-    /// Each kernel entry point against the portable backend: the vertical
+    /// The two kernels alone against the portable backend: the vertical
     /// 8-block kernel, the horizontal 2- and 4-block kernels at every
-    /// length they take, the single block, the AEAD's block-0 pass and the
-    /// bulk loop at every length to 1 100 bytes (every group size and
-    /// tail).
+    /// length they take. (The entry points, through the `Backend` trait:
+    /// `chacha20::tests`.)
     #[test]
     fn kernels_match_portable() {
-        let Some(t) = Avx2::get() else {
+        let Some(t) = cpu::Avx2::get() else {
             return;
         };
         let mut seed = 0xc4ac_4a20_u64;
@@ -812,27 +672,6 @@ mod tests {
                 xor_horizontal::<2>(t, &key, &nonce, counter, &mut got);
                 assert_eq!(got, want[..n], "horizontal 4, {n} B, counter {counter}");
             }
-
-            let mut one = [0u8; 64];
-            reference(&key, &nonce, counter, &mut one);
-            assert_eq!(block(t, &key, &nonce, counter), one, "block {counter}");
-
-            for n in 0..=1100 {
-                let mut got = data[..n].to_vec();
-                super::xor(t, &key, &nonce, counter, &mut got);
-                assert_eq!(got, want[..n], "bulk, {n} B, counter {counter}");
-            }
-        }
-        for n in 0..=1100 {
-            let (key, nonce, data) = random_input(&mut seed);
-            let mut want = data[..n].to_vec();
-            reference(&key, &nonce, 1, &mut want);
-            let mut got = data[..n].to_vec();
-            let block0 = xor_after_block0(t, &key, &nonce, &mut got);
-            assert_eq!(got, want, "after block 0, {n} B");
-            let mut one = [0u8; 64];
-            reference(&key, &nonce, 0, &mut one);
-            assert_eq!(block0, one, "block 0 with {n} B");
         }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Sixteen blocks at a time, word-sliced on zmm registers ([`keystream16`]:
 //! row `i` holds word `i` of the 16 blocks, block `counter + j` in lane
-//! `j`), hand-written like the AVX2 8-block kernel (`chacha20/avx2.rs`)
+//! `j`), the round structure of the AVX2 8-block kernel (one source for
+//! both: `chacha20/rounds.rs`, over this file's `Words` for `__m512i`)
 //! but with every rotation one `vprold` and the 16 rows held in 16 of the
 //! 32 zmm registers (no spills); the quarter-rounds run four at a time.
 //! The tail (fewer than 16 blocks) runs the AVX2 kernels, compiled here
@@ -31,23 +32,37 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::avx2::{Masks, xor_from};
-use super::lanes::input;
-use crate::cpu::Avx512;
+use super::rounds::{Words, binary_words, interleave, word_sliced};
+use crate::cpu;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_set1_epi32,
     _mm512_setr_epi32, _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_unpackhi_epi32,
     _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-/// XORs the keystream from block `counter` into `data` (any length).
-pub(super) fn xor(t: Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    // SAFETY: the token proves AVX, AVX2 and AVX-512 F, BW, VL and DQ.
-    unsafe { xor_avx512(t, key, nonce, counter, data) }
+/// The AVX-512 backend: 16 blocks a pass on zmm, its tails on the AVX2
+/// kernels. A single block (a seek, a stream's partial last block) and the
+/// AEAD's block 0 take the trait's portable block function.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512(cpu::Avx512);
+
+impl Backend for Avx512 {
+    const NAME: &'static str = "avx512";
+
+    fn get() -> Option<Avx512> {
+        cpu::Avx512::get().map(Avx512)
+    }
+
+    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        // SAFETY: the token proves AVX, AVX2 and AVX-512 F, BW, VL and DQ.
+        unsafe { xor_avx512(self.0, key, nonce, counter, data) }
+    }
 }
 
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn xor_avx512(t: Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
+fn xor_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
     let mut groups = data.chunks_exact_mut(1024);
     for g in &mut groups {
         if let Ok(g) = <&mut [u8; 1024]>::try_from(g) {
@@ -64,126 +79,55 @@ fn xor_avx512(t: Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, dat
     );
 }
 
-#[inline(always)]
-fn add(a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY: AVX-512F is available: only `xor_avx512`, whose token
-    // proves it, reaches here.
-    unsafe { _mm512_add_epi32(a, b) }
-}
+/// The round structure's vector operations on zmm (see [`Words`]:
+/// reached only from `xor_avx512`, whose token proves AVX-512 F, BW, VL
+/// and DQ).
+impl Words for __m512i {
+    type Rot = ();
 
-/// `(a ^ b) <<< L` on every 32-bit word: `vpxord`, `vprold`.
-#[inline(always)]
-fn xor_rol<const L: i32>(a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY: AVX-512F is available: only `xor_avx512`, whose token
-    // proves it, reaches here.
-    unsafe { _mm512_rol_epi32::<L>(_mm512_xor_si512(a, b)) }
-}
+    #[inline(always)]
+    fn splat(w: u32) -> __m512i {
+        // SAFETY: AVX-512F is available (see above).
+        unsafe { _mm512_set1_epi32(w as i32) }
+    }
 
-#[inline(always)]
-fn splat(w: u32) -> __m512i {
-    // SAFETY: AVX-512F is available: only `xor_avx512`, whose token
-    // proves it, reaches here.
-    unsafe { _mm512_set1_epi32(w as i32) }
-}
+    #[inline(always)]
+    fn lane_offsets() -> __m512i {
+        // SAFETY: AVX-512F is available (see above).
+        unsafe { _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+    }
 
-/// Four quarter-rounds (RFC 8439 §2.1), interleaved step by step.
-#[inline(always)]
-fn quarter4(x: &mut [__m512i; 16], q: [[usize; 4]; 4]) {
-    for [a, b, _, _] in q {
-        x[a] = add(x[a], x[b]);
+    binary_words! {
+        add => _mm512_add_epi32,
+        unpack_lo32 => _mm512_unpacklo_epi32,
+        unpack_hi32 => _mm512_unpackhi_epi32,
+        unpack_lo64 => _mm512_unpacklo_epi64,
+        unpack_hi64 => _mm512_unpackhi_epi64,
     }
-    for [a, _, _, d] in q {
-        x[d] = xor_rol::<16>(x[d], x[a]);
-    }
-    for [_, _, c, d] in q {
-        x[c] = add(x[c], x[d]);
-    }
-    for [_, b, c, _] in q {
-        x[b] = xor_rol::<12>(x[b], x[c]);
-    }
-    for [a, b, _, _] in q {
-        x[a] = add(x[a], x[b]);
-    }
-    for [a, _, _, d] in q {
-        x[d] = xor_rol::<8>(x[d], x[a]);
-    }
-    for [_, _, c, d] in q {
-        x[c] = add(x[c], x[d]);
-    }
-    for [_, b, c, _] in q {
-        x[b] = xor_rol::<7>(x[b], x[c]);
+
+    /// `vpxord`, `vprold`.
+    #[inline(always)]
+    fn xor_rotl<const L: i32>(self, b: __m512i, (): ()) -> __m512i {
+        // SAFETY: AVX-512F is available (see above).
+        unsafe { _mm512_rol_epi32::<L>(_mm512_xor_si512(self, b)) }
     }
 }
 
 /// The keystream of the 16 blocks from `counter`, word-sliced: lane `j` of
 /// row `i` is word `i` of block `counter + j` (the counter wraps as RFC
-/// 8439's 32-bit counter does).
+/// 8439's 32-bit counter does); the quarter-rounds four at a time.
 #[inline(always)]
 fn keystream16(key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [__m512i; 16] {
-    let init = input(key, nonce, counter);
-    // SAFETY: AVX-512F is available: only `xor_avx512`, whose token
-    // proves it, reaches here.
-    let lanes = unsafe { _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) };
-    let counters = add(splat(counter), lanes);
-    // An array literal, as in the AVX2 kernel (a loop over a splatted array
-    // compiled worse there).
-    let i = &init;
-    let mut x = [
-        splat(i[0]),
-        splat(i[1]),
-        splat(i[2]),
-        splat(i[3]),
-        splat(i[4]),
-        splat(i[5]),
-        splat(i[6]),
-        splat(i[7]),
-        splat(i[8]),
-        splat(i[9]),
-        splat(i[10]),
-        splat(i[11]),
-        counters,
-        splat(i[13]),
-        splat(i[14]),
-        splat(i[15]),
-    ];
-    for _ in 0..10 {
-        quarter4(
-            &mut x,
-            [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
-        );
-        quarter4(
-            &mut x,
-            [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
-        );
-    }
-    for (i, row) in x.iter_mut().enumerate() {
-        let start = if i == 12 { counters } else { splat(init[i]) };
-        *row = add(*row, start);
-    }
-    x
+    word_sliced::<__m512i, true>(key, nonce, counter, (), |_| {})
 }
 
 /// The word-sliced keystream `ks` of 16 blocks, XORed into `data` in block
 /// order (see the module docs for the transposition).
-// `g` indexes the four input rows and the output table alike.
-#[allow(clippy::needless_range_loop)]
 #[inline]
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 fn xor16(ks: &[__m512i; 16], data: &mut [u8; 1024]) {
-    let row = |i: usize| ks[i];
     // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
-    let mut u = [[row(0); 4]; 4];
-    for g in 0..4 {
-        let (a, b, c, d) = (row(4 * g), row(4 * g + 1), row(4 * g + 2), row(4 * g + 3));
-        let t0 = _mm512_unpacklo_epi32(a, b);
-        let t1 = _mm512_unpackhi_epi32(a, b);
-        let t2 = _mm512_unpacklo_epi32(c, d);
-        let t3 = _mm512_unpackhi_epi32(c, d);
-        u[0][g] = _mm512_unpacklo_epi64(t0, t2);
-        u[1][g] = _mm512_unpackhi_epi64(t0, t2);
-        u[2][g] = _mm512_unpacklo_epi64(t1, t3);
-        u[3][g] = _mm512_unpackhi_epi64(t1, t3);
-    }
+    let u = interleave(ks);
     let ptr = data.as_mut_ptr();
     for (m, [a, b, c, d]) in u.into_iter().enumerate() {
         let p0 = _mm512_shuffle_i32x4::<0b01_00_01_00>(a, b);

@@ -28,8 +28,13 @@
 //! run the AVX2 kernels), `avx2` (hand-written kernels,
 //! `chacha20/avx2.rs`: 8 blocks word-sliced for the bulk, 2 and 4 blocks
 //! in the horizontal layout for tails and short messages), `portable`
-//! (`lanes.rs`, one block at a time). The AVX2 kernels also serve the
-//! stitched ChaCha20-Poly1305 ([`crate::chachapoly`]).
+//! (`lanes.rs`, one block at a time). The two vector kernels share one
+//! round structure (`chacha20/rounds.rs`, over each width's vector
+//! operations). Each backend file has one type implementing the crate's
+//! `Backend` trait (`xor`, `block`, `xor_after_block0`); a key holds one
+//! of them. [`crate::hazmat`] makes a [`ChaCha20`] or [`XChaCha20`] on any
+//! backend by name. The AVX2 kernels also serve the stitched
+//! ChaCha20-Poly1305 ([`crate::chachapoly`]).
 //!
 //! Figures: AVX2 16 KiB at 1.02 cycles/byte, 1.48× RustCrypto's AVX2
 //! `chacha20` (AMD EPYC Zen 3, family 25 model 1); AVX-512 16 KiB at 0.69
@@ -59,9 +64,9 @@ pub(crate) mod avx2;
 mod avx512;
 pub(crate) mod lanes;
 mod portable;
-
 #[cfg(target_arch = "x86_64")]
-use crate::cpu;
+mod rounds;
+
 use core::fmt;
 use zeroize::Zeroize;
 
@@ -89,46 +94,167 @@ impl core::error::Error for Error {}
 /// Bytes of keystream one key and nonce give: 2^32 blocks of 64 bytes.
 pub const MAX_KEYSTREAM_BYTES: u64 = 64 << 32;
 
-/// The backend, chosen once per key.
+/// One ChaCha20 backend: the block function over 32-bit key words,
+/// implemented by one type in each backend file (`portable::Portable`,
+/// `avx2::Avx2`, `avx512::Avx512`), a value that holds its capability
+/// token; [`Dispatch`] holds one of them.
+pub(crate) trait Backend: Copy {
+    /// The backend's name (`backend_name()`).
+    const NAME: &'static str;
+
+    /// The backend (holding its capability token), if this CPU (after
+    /// `FIELDWORK_MAX_ISA`) runs it.
+    fn get() -> Option<Self>;
+
+    /// XORs the keystream from block `counter` into `data` (any length).
+    /// The caller keeps `counter + ⌈len/64⌉ ≤ 2^32`.
+    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]);
+
+    /// The keystream block `counter` (by default the portable block
+    /// function).
+    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        portable::xor(key, nonce, counter, &mut b);
+        b
+    }
+
+    /// XORs the keystream from block 1 into `data` and returns block 0
+    /// (the AEAD's one-time Poly1305 key block). The caller keeps `1 +
+    /// ⌈len/64⌉ ≤ 2^32`.
+    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+        let b = self.block(key, nonce, 0);
+        self.xor(key, nonce, 1, data);
+        b
+    }
+}
+
+/// The backend, chosen once per key; each variant holds its backend (its
+/// token).
 #[derive(Clone, Copy, Debug)]
-enum Dispatch {
+pub(crate) enum Dispatch {
     #[cfg(target_arch = "x86_64")]
-    Avx512(cpu::Avx512),
+    Avx512(avx512::Avx512),
     #[cfg(target_arch = "x86_64")]
-    Avx2(cpu::Avx2),
-    Portable,
+    Avx2(avx2::Avx2),
+    Portable(portable::Portable),
+}
+
+/// `$body` with `$b` bound to the backend of `$d`: the one `match` of
+/// each operation.
+macro_rules! on_backend {
+    ($d:expr, $b:ident => $body:expr) => {
+        match $d {
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Avx512($b) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Avx2($b) => $body,
+            Dispatch::Portable($b) => $body,
+        }
+    };
 }
 
 impl Dispatch {
-    fn best() -> Dispatch {
+    /// The best backend this CPU runs.
+    pub(crate) fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512::get() {
-            return Dispatch::Avx512(t);
+        if let Some(b) = Backend::get() {
+            return Dispatch::Avx512(b);
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2::get() {
-            return Dispatch::Avx2(t);
+        if let Some(b) = Backend::get() {
+            return Dispatch::Avx2(b);
         }
-        Dispatch::Portable
+        Dispatch::Portable(portable::Portable)
     }
 
-    fn name(self) -> &'static str {
-        match self {
+    /// The backend named `name` (one of [`Dispatch::NAMES`]), if this CPU
+    /// runs it.
+    #[inline]
+    pub(crate) fn named(name: &str) -> Option<Dispatch> {
+        Some(match name {
             #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx512(_) => "avx512",
+            <avx512::Avx512 as Backend>::NAME => Dispatch::Avx512(Backend::get()?),
             #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(_) => "avx2",
-            Dispatch::Portable => "portable",
+            <avx2::Avx2 as Backend>::NAME => Dispatch::Avx2(Backend::get()?),
+            <portable::Portable as Backend>::NAME => Dispatch::Portable(portable::Portable),
+            _ => return None,
+        })
+    }
+
+    /// Every backend's name, best first.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) const NAMES: &'static [&'static str] = &[
+        <avx512::Avx512 as Backend>::NAME,
+        <avx2::Avx2 as Backend>::NAME,
+        <portable::Portable as Backend>::NAME,
+    ];
+    /// Every backend's name, best first.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) const NAMES: &'static [&'static str] = &[<portable::Portable as Backend>::NAME];
+
+    /// The backend's name.
+    pub(crate) fn name(self) -> &'static str {
+        fn name_of<B: Backend>(_: B) -> &'static str {
+            B::NAME
         }
+        on_backend!(self, b => name_of(b))
+    }
+
+    /// Whether this is the portable backend.
+    pub(crate) fn is_portable(self) -> bool {
+        matches!(self, Dispatch::Portable(_))
+    }
+
+    /// [`Backend::xor`] on this backend.
+    pub(crate) fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        on_backend!(self, b => b.xor(key, nonce, counter, data))
+    }
+
+    /// [`Backend::block`] on this backend.
+    pub(crate) fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+        on_backend!(self, b => b.block(key, nonce, counter))
+    }
+
+    /// [`Backend::xor_after_block0`] on this backend.
+    pub(crate) fn xor_after_block0(
+        self,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        data: &mut [u8],
+    ) -> [u8; 64] {
+        on_backend!(self, b => b.xor_after_block0(key, nonce, data))
     }
 }
 
-/// A ChaCha20 key on the backend chosen for it: the crate's bulk entry for
-/// the stream ciphers and the AEADs. Zeroized on drop.
+/// A ChaCha20 key as its eight little-endian state words, wiped on drop.
+pub(crate) struct KeyWords(pub(crate) [u32; 8]);
+
+impl KeyWords {
+    /// The words of `key`.
+    #[inline(always)]
+    pub(crate) fn new(key: &[u8; 32]) -> KeyWords {
+        KeyWords(le_words(key))
+    }
+}
+
+impl Clone for KeyWords {
+    fn clone(&self) -> KeyWords {
+        KeyWords(self.0)
+    }
+}
+
+impl Drop for KeyWords {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.0);
+    }
+}
+
+/// A ChaCha20 key on the backend chosen for it: the stream ciphers' bulk
+/// entry. Zeroized on drop.
 #[derive(Clone)]
 pub(crate) struct Core {
     engine: Dispatch,
-    key: [u32; 8],
+    key: KeyWords,
 }
 
 impl Core {
@@ -136,35 +262,10 @@ impl Core {
         Core::with_engine(key, Dispatch::best())
     }
 
-    /// The key on the portable backend.
-    pub(crate) fn new_portable(key: &[u8; 32]) -> Core {
-        Core::with_engine(key, Dispatch::Portable)
-    }
-
-    /// The key on the AVX2 backend, if this CPU runs it.
-    pub(crate) fn new_avx2(key: &[u8; 32]) -> Option<Core> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2::get() {
-            return Some(Core::with_engine(key, Dispatch::Avx2(t)));
-        }
-        let _ = key;
-        None
-    }
-
-    /// The key on the AVX-512 backend, if this CPU runs it.
-    pub(crate) fn new_avx512(key: &[u8; 32]) -> Option<Core> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512::get() {
-            return Some(Core::with_engine(key, Dispatch::Avx512(t)));
-        }
-        let _ = key;
-        None
-    }
-
     fn with_engine(key: &[u8; 32], engine: Dispatch) -> Core {
         Core {
             engine,
-            key: le_words(key),
+            key: KeyWords::new(key),
         }
     }
 
@@ -175,66 +276,19 @@ impl Core {
     /// XORs the keystream from block `counter` into `data`. The caller
     /// keeps `counter + ⌈len/64⌉ ≤ 2^32`.
     pub(crate) fn xor(&self, nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        match self.engine {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx512(t) => avx512::xor(t, &self.key, nonce, counter, data),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(t) => avx2::xor(t, &self.key, nonce, counter, data),
-            Dispatch::Portable => portable::xor(&self.key, nonce, counter, data),
-        }
+        self.engine.xor(&self.key.0, nonce, counter, data);
     }
 
     /// The keystream block `counter`.
     pub(crate) fn block(&self, nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-        match self.engine {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(t) => avx2::block(t, &self.key, nonce, counter),
-            _ => {
-                let mut b = [0u8; 64];
-                portable::xor(&self.key, nonce, counter, &mut b);
-                b
-            }
-        }
-    }
-
-    /// The key words when this key runs on a vector backend, with whether
-    /// that backend is AVX-512 (the stitched AEAD kernels, which run the
-    /// AVX2 kernels, use them; AVX-512 implies AVX2).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn vector_key(&self) -> Option<(&[u32; 8], bool)> {
-        match self.engine {
-            Dispatch::Avx2(_) => Some((&self.key, false)),
-            Dispatch::Avx512(_) => Some((&self.key, true)),
-            Dispatch::Portable => None,
-        }
-    }
-
-    /// XORs the keystream from block 1 into `data` and returns block 0
-    /// (the AEAD's one-time Poly1305 key block), on AVX2 in the same pass
-    /// as the first data blocks. The caller keeps `1 + ⌈len/64⌉ ≤ 2^32`.
-    pub(crate) fn xor_after_block0(&self, nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
-        match self.engine {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(t) => avx2::xor_after_block0(t, &self.key, nonce, data),
-            _ => {
-                let b = self.block(nonce, 0);
-                self.xor(nonce, 1, data);
-                b
-            }
-        }
-    }
-}
-
-impl Drop for Core {
-    fn drop(&mut self) {
-        crate::wipe::wipe(&mut self.key);
+        self.engine.block(&self.key.0, nonce, counter)
     }
 }
 
 #[cfg(test)]
 impl crate::test_util::SecretSpans for Core {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        s.secret("ChaCha20 key words", &self.key);
+        s.secret("ChaCha20 key words", &self.key.0);
     }
 }
 
@@ -256,12 +310,12 @@ pub(crate) fn nonce_words(nonce: &[u8; 12]) -> [u32; 3] {
 /// of `key` with the 16-byte `nonce` in the counter and nonce words, without
 /// the final addition; words 0–3 and 12–15 are the 32-byte subkey.
 pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
-    let core = Core::with_engine(key, Dispatch::Portable);
+    let key = KeyWords::new(key);
     let [n0, n1, n2, n3] = le_words::<4>(nonce);
     // The block function adds the input back; subtract it again to get the
     // rounds' output alone.
-    let mut input = lanes::input(&core.key, &[n1, n2, n3], n0);
-    let mut ks = lanes::keystream::<1>(&core.key, &[n1, n2, n3], n0);
+    let mut input = lanes::input(&key.0, &[n1, n2, n3], n0);
+    let mut ks = lanes::keystream::<1>(&key.0, &[n1, n2, n3], n0);
     let mut out = [0u8; 32];
     // State words 0–3 and 12–15, in order.
     let words = ks.iter().zip(&input).enumerate();
@@ -373,50 +427,19 @@ impl ChaCha20 {
     pub fn backend_name(&self) -> &'static str {
         self.core.name()
     }
+}
 
-    #[doc(hidden)]
-    pub fn new_portable(key: &[u8; 32], nonce: &[u8; 12]) -> ChaCha20 {
-        ChaCha20::from_core(
-            Core::with_engine(key, Dispatch::Portable),
-            nonce_words(nonce),
-        )
+impl crate::hazmat::Backends for ChaCha20 {
+    type Input<'a> = (&'a [u8; 32], &'a [u8; 12]);
+    const NAMES: &'static [&'static str] = Dispatch::NAMES;
+
+    fn with_backend(name: &str, (key, nonce): Self::Input<'_>) -> Option<ChaCha20> {
+        let core = Core::with_engine(key, Dispatch::named(name)?);
+        Some(ChaCha20::from_core(core, nonce_words(nonce)))
     }
 
-    #[doc(hidden)]
-    pub fn new_avx2(key: &[u8; 32], nonce: &[u8; 12]) -> Option<ChaCha20> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2::get() {
-            return Some(ChaCha20::from_core(
-                Core::with_engine(key, Dispatch::Avx2(t)),
-                nonce_words(nonce),
-            ));
-        }
-        let _ = (key, nonce);
-        None
-    }
-
-    #[doc(hidden)]
-    pub fn new_avx512(key: &[u8; 32], nonce: &[u8; 12]) -> Option<ChaCha20> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512::get() {
-            return Some(ChaCha20::from_core(
-                Core::with_engine(key, Dispatch::Avx512(t)),
-                nonce_words(nonce),
-            ));
-        }
-        let _ = (key, nonce);
-        None
-    }
-
-    /// One instance per backend this CPU runs, portable first (tests and
-    /// benchmarks).
-    #[doc(hidden)]
-    #[cfg(feature = "alloc")]
-    pub fn all_backends(key: &[u8; 32], nonce: &[u8; 12]) -> alloc::vec::Vec<ChaCha20> {
-        let mut v = alloc::vec![ChaCha20::new_portable(key, nonce)];
-        v.extend(ChaCha20::new_avx2(key, nonce));
-        v.extend(ChaCha20::new_avx512(key, nonce));
-        v
+    fn backend(&self) -> &'static str {
+        self.backend_name()
     }
 }
 
@@ -511,5 +534,112 @@ impl XChaCha20 {
     /// The backend in use.
     pub fn backend_name(&self) -> &'static str {
         self.inner.backend_name()
+    }
+}
+
+impl crate::hazmat::Backends for XChaCha20 {
+    type Input<'a> = (&'a [u8; 32], &'a [u8; 24]);
+    const NAMES: &'static [&'static str] = Dispatch::NAMES;
+
+    fn with_backend(name: &str, (key, nonce): Self::Input<'_>) -> Option<XChaCha20> {
+        let (mut subkey, n12) = xchacha_subkey(key, nonce);
+        let inner = <ChaCha20 as crate::hazmat::Backends>::with_backend(name, (&subkey, &n12));
+        subkey.zeroize();
+        Some(XChaCha20 { inner: inner? })
+    }
+
+    fn backend(&self) -> &'static str {
+        self.backend_name()
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::test_util::splitmix64;
+    use alloc::vec::Vec;
+
+    /// The portable keystream XORed into `data` from block `counter`.
+    pub(super) fn reference(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        portable::xor(key, nonce, counter, data);
+    }
+
+    /// A random key, nonce and 1 200 bytes of data.
+    pub(super) fn random_input(seed: &mut u64) -> ([u32; 8], [u32; 3], Vec<u8>) {
+        let key = core::array::from_fn(|_| splitmix64(seed) as u32);
+        let nonce = core::array::from_fn(|_| splitmix64(seed) as u32);
+        let data = (0..1200).map(|_| splitmix64(seed) as u8).collect();
+        (key, nonce, data)
+    }
+
+    /// Counters near the 32-bit wrap, where the lanes' counters wrap too.
+    pub(super) const COUNTERS: [u32; 5] = [0, 1, 0x1234_5678, u32::MAX - 3, u32::MAX];
+
+    /// Every entry point of the backend `B` against the portable block
+    /// function: the bulk XOR at every length to 1 100 bytes (every group
+    /// size and tail) from counters near the wrap, the single block, and
+    /// the AEAD's block-0 pass at every length to 1 100 bytes.
+    fn check<B: Backend>() {
+        let Some(b) = B::get() else {
+            return;
+        };
+        let mut seed = 0xc4ac_4a20_u64 ^ B::NAME.len() as u64;
+        for &counter in &COUNTERS {
+            let (key, nonce, data) = random_input(&mut seed);
+            let mut want = data.clone();
+            reference(&key, &nonce, counter, &mut want);
+            for n in 0..=1100 {
+                let mut got = data[..n].to_vec();
+                b.xor(&key, &nonce, counter, &mut got);
+                assert_eq!(got, want[..n], "{} bulk, {n} B, counter {counter}", B::NAME);
+            }
+            let mut one = [0u8; 64];
+            reference(&key, &nonce, counter, &mut one);
+            assert_eq!(
+                b.block(&key, &nonce, counter),
+                one,
+                "{} block {counter}",
+                B::NAME
+            );
+        }
+        for n in 0..=1100 {
+            let (key, nonce, data) = random_input(&mut seed);
+            let mut want = data[..n].to_vec();
+            reference(&key, &nonce, 1, &mut want);
+            let mut got = data[..n].to_vec();
+            let block0 = b.xor_after_block0(&key, &nonce, &mut got);
+            assert_eq!(got, want, "{} after block 0, {n} B", B::NAME);
+            let mut one = [0u8; 64];
+            reference(&key, &nonce, 0, &mut one);
+            assert_eq!(block0, one, "{} block 0 with {n} B", B::NAME);
+        }
+    }
+
+    #[test]
+    fn every_backend_matches_portable() {
+        check::<portable::Portable>();
+        #[cfg(target_arch = "x86_64")]
+        {
+            check::<avx2::Avx2>();
+            check::<avx512::Avx512>();
+        }
+    }
+
+    /// The names: best first, each named backend reports its name, an
+    /// unknown one is refused.
+    #[test]
+    fn names_pick_their_backends() {
+        for &name in Dispatch::NAMES {
+            if let Some(d) = Dispatch::named(name) {
+                assert_eq!(d.name(), name);
+            }
+        }
+        assert_eq!(Dispatch::NAMES.last(), Some(&"portable"));
+        assert!(Dispatch::named("portable").is_some());
+        assert!(Dispatch::named("avx3").is_none());
+        let first_usable = Dispatch::NAMES
+            .iter()
+            .find(|n| Dispatch::named(n).is_some());
+        assert_eq!(first_usable, Some(&Dispatch::best().name()));
     }
 }

@@ -116,6 +116,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
     xor8, xor8_after_block0, xor8_partial,
@@ -130,29 +131,37 @@ use zeroize::Zeroize;
 /// Bytes per 8-block group.
 const GROUP: usize = 512;
 
-/// Seals `buf` in place; returns the tag.
-pub(super) fn seal(
-    t: Avx2Bmi2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
-    unsafe { seal_avx2(t, key, nonce, aad, buf) }
+/// The stitched kernel: the backend `avx2-stitched`, and the `avx512`
+/// backend's below its crossovers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stitched(Avx2Bmi2);
+
+impl Stitched {
+    /// The kernel, if this CPU runs it (AVX2, BMI2, ADX).
+    pub(crate) fn get() -> Option<Stitched> {
+        Avx2Bmi2::get().map(Stitched)
+    }
 }
 
-/// Opens `buf` in place if `tag` authenticates it; wipes it otherwise.
-pub(super) fn open(
-    t: Avx2Bmi2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    aad: &[u8],
-    buf: &mut [u8],
-    tag: &[u8],
-) -> bool {
-    // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
-    unsafe { open_avx2(t, key, nonce, aad, buf, tag) }
+impl Backend for Stitched {
+    fn name(self) -> &'static str {
+        super::AVX2_STITCHED
+    }
+
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
+        unsafe { seal_avx2(self.0, &c.key.0, &c.nonce, aad, buf) }
+    }
+
+    /// Opens `buf` in place if `tag` authenticates it; wipes it otherwise.
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
+        if unsafe { open_avx2(self.0, &c.key.0, &c.nonce, aad, buf, tag) } {
+            Ok(())
+        } else {
+            Err(Error::TagMismatch)
+        }
+    }
 }
 
 /// The one-time Poly1305 key from the first 32 bytes of keystream block 0

@@ -42,9 +42,12 @@
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]).
 //!
-//! The public constructors dispatch at each call; hidden ones pin a key to
-//! one of these paths (portable; ChaCha20 on AVX2 or AVX-512, then
-//! Poly1305; stitched), so that tests reach each in one process.
+//! A key's backend is chosen when the key is made (`KeyInit::new`); the
+//! length crossovers of `avx512` come from the tuning table
+//! (`chachapoly/tuning.rs`). [`crate::hazmat`] makes a key on any of them
+//! by name (`avx512`, `avx512-two-pass`, `avx2-stitched`,
+//! `avx2-two-pass`, `portable`; the last is ChaCha20 and Poly1305 both
+//! portable), so that tests and benchmarks reach each in one process.
 //!
 //! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
 //! instead of the stitched kernel — slower at every length, 7–30 %.
@@ -68,9 +71,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod tuning;
 
-use crate::chacha20::{Core, nonce_words, xchacha_subkey};
-#[cfg(target_arch = "x86_64")]
-use crate::cpu;
+use crate::chacha20::{self, KeyWords, nonce_words, xchacha_subkey};
 use aead::consts::{U12, U24, U32};
 use aead::{Key, KeyInit};
 use core::fmt;
@@ -104,87 +105,45 @@ impl fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
-/// Which backend a key runs on: chosen at each call from what the CPU
-/// runs (the public constructors), or pinned (the hidden `new_*`
-/// constructors, so that tests reach every backend in one process).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Path {
-    /// The stitched AVX2 kernel when ChaCha20 runs on AVX2 and the CPU has
-    /// BMI2 and ADX; otherwise two passes on the fastest backends.
-    Best,
-    /// Two passes, ChaCha20 and Poly1305 both portable.
-    Portable,
-    /// Two passes: ChaCha20 on AVX2, Poly1305 on its fastest backend (the
-    /// path of an AVX2 CPU without BMI2 or ADX).
-    Avx2TwoPass,
-    /// Two passes: ChaCha20 on AVX-512, Poly1305 on its fastest backend.
-    Avx512TwoPass,
-    /// The stitched AVX2 kernel at every length, whichever ChaCha20 backend
-    /// `Best` would pick (reaches it on AVX-512 CPUs for long messages).
-    Avx2Stitched,
+/// One ChaCha20-Poly1305 backend: sealing and opening in place under the
+/// ChaCha20 key's words and the nonce's state words. Implemented by the
+/// stitched kernel (`avx2::Stitched`) and by the two passes ([`TwoPass`]);
+/// [`Dispatch`] holds one of them (or, on AVX-512, one of each and the
+/// length between them).
+pub(crate) trait Backend: Copy {
+    /// The backend's name (`backend_name()`).
+    fn name(self) -> &'static str;
+
+    /// Encrypts `buf` (at most [`MAX_PLAINTEXT_BYTES`]) in place from
+    /// block 1 under `c` and returns the tag.
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16];
+
+    /// Decrypts `buf` (at most [`MAX_PLAINTEXT_BYTES`]) in place under `c`
+    /// if `tag` authenticates it.
+    ///
+    /// # Errors
+    /// [`Error::TagMismatch`], with `buf` zeroed.
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
 }
 
-/// The stitched kernel's token and ChaCha20 key words, if `path` runs
-/// `len` bytes through it.
-#[cfg(target_arch = "x86_64")]
-fn stitched(
-    core: &Core,
-    path: Path,
-    len: usize,
-    opening: bool,
-) -> Option<(cpu::Avx2Bmi2, &[u32; 8])> {
-    let t = cpu::Avx2Bmi2::get()?;
-    let (key, avx512) = core.vector_key()?;
-    let take = match path {
-        // With AVX-512 ChaCha20, stitched below the core's crossover
-        // (`tuning.rs`), two passes above.
-        Path::Best => {
-            !avx512 || {
-                let c = tuning::crossovers();
-                let below = if opening {
-                    c.open_stitched_below
-                } else {
-                    c.seal_stitched_below
-                };
-                len < below as usize
-            }
-        }
-        Path::Avx2Stitched => true,
-        Path::Portable | Path::Avx2TwoPass | Path::Avx512TwoPass => false,
-    };
-    take.then_some((t, key))
+/// One message's ChaCha20 input: the key's state words (wiped on drop)
+/// and the nonce's.
+pub(crate) struct Instance {
+    key: KeyWords,
+    nonce: [u32; 3],
 }
 
-impl Path {
-    /// The ChaCha20 core of `key` on this path (a pinned path was checked
-    /// to run on this CPU when the key was made; `Core::new` otherwise).
-    fn core(self, key: &[u8; 32]) -> Core {
-        match self {
-            Path::Best | Path::Avx2Stitched => Core::new(key),
-            Path::Portable => Core::new_portable(key),
-            Path::Avx2TwoPass => Core::new_avx2(key).unwrap_or_else(|| Core::new(key)),
-            Path::Avx512TwoPass => Core::new_avx512(key).unwrap_or_else(|| Core::new(key)),
-        }
-    }
+/// Two passes over the buffer: ChaCha20 on its backend, then Poly1305
+/// (portable with the portable ChaCha20, so that `portable` is portable
+/// throughout; otherwise Poly1305's fastest backend).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TwoPass(chacha20::Dispatch);
 
-    /// Whether this CPU runs the path.
-    fn available(self) -> bool {
-        match self {
-            Path::Best | Path::Portable => true,
-            Path::Avx2TwoPass => Core::new_avx2(&[0; 32]).is_some(),
-            Path::Avx512TwoPass => Core::new_avx512(&[0; 32]).is_some(),
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2Stitched => {
-                cpu::Avx2Bmi2::get().is_some() && Core::new(&[0; 32]).vector_key().is_some()
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            Path::Avx2Stitched => false,
-        }
-    }
-
-    /// The Poly1305 tag of the AEAD on this path.
+impl TwoPass {
+    /// The Poly1305 tag of the AEAD.
+    #[inline(always)]
     fn tag(self, otk: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
-        if self == Path::Portable {
+        if self.0.is_portable() {
             crate::poly1305::aead_tag_portable(otk, aad, ct)
         } else {
             crate::poly1305::aead_tag(otk, aad, ct)
@@ -192,27 +151,36 @@ impl Path {
     }
 }
 
-/// Seals `buf` in place under `core` and `nonce`; returns the tag.
-fn seal(
-    core: &Core,
-    path: Path,
-    nonce: &[u32; 3],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> Result<[u8; 16], Error> {
-    if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
-        return Err(Error::MessageTooLong);
+impl Backend for TwoPass {
+    fn name(self) -> &'static str {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            chacha20::Dispatch::Avx512(_) => AVX512_TWO_PASS,
+            #[cfg(target_arch = "x86_64")]
+            chacha20::Dispatch::Avx2(_) => AVX2_TWO_PASS,
+            chacha20::Dispatch::Portable(_) => PORTABLE,
+        }
     }
-    #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = stitched(core, path, buf.len(), false) {
-        return Ok(avx2::seal(t, key, nonce, aad, buf));
+
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let mut block0 = self.0.xor_after_block0(&c.key.0, &c.nonce, buf);
+        let mut otk = [0u8; 32];
+        otk.copy_from_slice(&block0[..32]);
+        let tag = self.tag(&otk, aad, buf);
+        wipe_key_block(&mut otk, &mut block0);
+        tag
     }
-    let mut block0 = core.xor_after_block0(nonce, buf);
-    let mut otk = [0u8; 32];
-    otk.copy_from_slice(&block0[..32]);
-    let tag = path.tag(&otk, aad, buf);
-    wipe_key_block(&mut otk, &mut block0);
-    Ok(tag)
+
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let mut block0 = self.0.block(&c.key.0, &c.nonce, 0);
+        let mut otk = [0u8; 32];
+        otk.copy_from_slice(&block0[..32]);
+        let mut expected = self.tag(&otk, aad, buf);
+        wipe_key_block(&mut otk, &mut block0);
+        crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)?;
+        self.0.xor(&c.key.0, &c.nonce, 1, buf);
+        Ok(())
+    }
 }
 
 /// Wipes the one-time key and keystream block 0 with 32-byte volatile
@@ -225,34 +193,166 @@ fn wipe_key_block(otk: &mut [u8; 32], block0: &mut [u8; 64]) {
     }
 }
 
-/// Opens `buf` in place if `tag` authenticates it.
-fn open(
-    core: &Core,
-    path: Path,
-    nonce: &[u32; 3],
-    aad: &[u8],
-    buf: &mut [u8],
-    tag: &[u8],
-) -> Result<(), Error> {
-    if buf.len() as u64 > MAX_PLAINTEXT_BYTES {
-        return Err(Error::MessageTooLong);
-    }
+/// The backend `avx512`.
+const AVX512: &str = "avx512";
+/// The backend `avx512-two-pass`.
+const AVX512_TWO_PASS: &str = "avx512-two-pass";
+/// The backend `avx2-stitched`.
+const AVX2_STITCHED: &str = "avx2-stitched";
+/// The backend `avx2-two-pass`.
+const AVX2_TWO_PASS: &str = "avx2-two-pass";
+/// The backend `portable`.
+const PORTABLE: &str = "portable";
+
+/// A key's backend, chosen when the key is made.
+#[derive(Clone, Copy, Debug)]
+enum Dispatch {
+    /// ChaCha20 on AVX-512 and a CPU with BMI2 and ADX (`avx512`, the
+    /// default there): the stitched kernel below the tuning table's
+    /// crossovers for this core (`tuning.rs`, picked when the key is
+    /// made), two passes (the zmm ChaCha20, then the IFMA or AVX2
+    /// Poly1305) from there; the message's length, which is public,
+    /// chooses per call.
     #[cfg(target_arch = "x86_64")]
-    if let Some((t, key)) = stitched(core, path, buf.len(), true) {
-        return if avx2::open(t, key, nonce, aad, buf, tag) {
-            Ok(())
-        } else {
-            Err(Error::TagMismatch)
-        };
+    ByLength {
+        stitched: avx2::Stitched,
+        two_pass: TwoPass,
+        below: tuning::Crossovers,
+    },
+    /// The stitched kernel at every length (`avx2-stitched`, the default
+    /// with ChaCha20 on AVX2 and BMI2, ADX).
+    #[cfg(target_arch = "x86_64")]
+    Stitched(avx2::Stitched),
+    /// Two passes (`avx512-two-pass`; `avx2-two-pass`, the default on an
+    /// AVX2 CPU without BMI2 or ADX; `portable`).
+    TwoPass(TwoPass),
+}
+
+impl Dispatch {
+    /// Every backend's name, the default's order (best first).
+    const NAMES: &'static [&'static str] = &[
+        #[cfg(target_arch = "x86_64")]
+        AVX512,
+        #[cfg(target_arch = "x86_64")]
+        AVX512_TWO_PASS,
+        #[cfg(target_arch = "x86_64")]
+        AVX2_STITCHED,
+        #[cfg(target_arch = "x86_64")]
+        AVX2_TWO_PASS,
+        PORTABLE,
+    ];
+
+    /// The best this CPU runs: ChaCha20 on its fastest backend, stitched
+    /// with Poly1305 where the CPU runs the stitched kernel.
+    fn best() -> Dispatch {
+        let chacha = chacha20::Dispatch::best();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(stitched) = avx2::Stitched::get() {
+            match chacha {
+                chacha20::Dispatch::Avx512(_) => {
+                    return Dispatch::ByLength {
+                        stitched,
+                        two_pass: TwoPass(chacha),
+                        below: tuning::crossovers(),
+                    };
+                }
+                chacha20::Dispatch::Avx2(_) => return Dispatch::Stitched(stitched),
+                chacha20::Dispatch::Portable(_) => {}
+            }
+        }
+        Dispatch::TwoPass(TwoPass(chacha))
     }
-    let mut block0 = core.block(nonce, 0);
-    let mut otk = [0u8; 32];
-    otk.copy_from_slice(&block0[..32]);
-    let mut expected = path.tag(&otk, aad, buf);
-    wipe_key_block(&mut otk, &mut block0);
-    crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)?;
-    core.xor(nonce, 1, buf);
-    Ok(())
+
+    /// The backend named `name` (one of [`Dispatch::NAMES`]), if this CPU
+    /// runs it.
+    fn named(name: &str) -> Option<Dispatch> {
+        let two_pass = |chacha: &str| chacha20::Dispatch::named(chacha).map(TwoPass);
+        Some(match name {
+            #[cfg(target_arch = "x86_64")]
+            AVX512 => Dispatch::ByLength {
+                stitched: avx2::Stitched::get()?,
+                two_pass: two_pass("avx512")?,
+                below: tuning::crossovers(),
+            },
+            #[cfg(target_arch = "x86_64")]
+            AVX512_TWO_PASS => Dispatch::TwoPass(two_pass("avx512")?),
+            #[cfg(target_arch = "x86_64")]
+            AVX2_STITCHED => Dispatch::Stitched(avx2::Stitched::get()?),
+            #[cfg(target_arch = "x86_64")]
+            AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
+            PORTABLE => Dispatch::TwoPass(two_pass("portable")?),
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::ByLength { .. } => AVX512,
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Stitched(s) => s.name(),
+            Dispatch::TwoPass(t) => t.name(),
+        }
+    }
+
+    /// The one backend that takes a message of `len` bytes (`avx512`:
+    /// by the crossover of sealing or, with `opening`, of opening).
+    ///
+    /// # Errors
+    /// [`Error::MessageTooLong`] past [`MAX_PLAINTEXT_BYTES`].
+    #[inline(always)]
+    fn for_length(self, len: usize, opening: bool) -> Result<One, Error> {
+        if len as u64 > MAX_PLAINTEXT_BYTES {
+            return Err(Error::MessageTooLong);
+        }
+        Ok(match self {
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::ByLength {
+                stitched,
+                two_pass,
+                below,
+            } => {
+                let below = if opening {
+                    below.open_stitched_below
+                } else {
+                    below.seal_stitched_below
+                };
+                if len < below as usize {
+                    One::Stitched(stitched)
+                } else {
+                    One::TwoPass(two_pass)
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Stitched(s) => One::Stitched(s),
+            Dispatch::TwoPass(t) => One::TwoPass(t),
+        })
+    }
+
+    /// Seals `buf` in place; returns the tag.
+    fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+        Ok(match self.for_length(buf.len(), false)? {
+            #[cfg(target_arch = "x86_64")]
+            One::Stitched(s) => s.seal(c, aad, buf),
+            One::TwoPass(t) => t.seal(c, aad, buf),
+        })
+    }
+
+    /// Opens `buf` in place if `tag` authenticates it.
+    fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        match self.for_length(buf.len(), true)? {
+            #[cfg(target_arch = "x86_64")]
+            One::Stitched(s) => s.open(c, aad, buf, tag),
+            One::TwoPass(t) => t.open(c, aad, buf, tag),
+        }
+    }
+}
+
+/// The backend of one message (see [`Dispatch::for_length`]).
+enum One {
+    #[cfg(target_arch = "x86_64")]
+    Stitched(avx2::Stitched),
+    TwoPass(TwoPass),
 }
 
 macro_rules! aead_type {
@@ -261,57 +361,14 @@ macro_rules! aead_type {
         #[derive(Clone)]
         pub struct $name {
             key: [u8; 32],
-            path: Path,
+            engine: Dispatch,
         }
 
         impl $name {
-            /// The cipher core and state nonce for `nonce`.
-            fn core(&self, nonce: &[u8; $nonce_len]) -> (Core, [u32; 3]) {
+            /// The ChaCha20 key words and state nonce for `nonce`.
+            fn setup(&self, nonce: &[u8; $nonce_len]) -> Instance {
                 #[allow(clippy::redundant_closure_call)]
-                ($setup)(&self.key, nonce, self.path)
-            }
-
-            /// A key pinned to `path`, if this CPU runs it.
-            fn pinned(key: &[u8; 32], path: Path) -> Option<$name> {
-                path.available().then(|| $name { key: *key, path })
-            }
-
-            /// ChaCha20 and Poly1305 portable, one after the other.
-            #[doc(hidden)]
-            pub fn new_portable(key: &[u8; 32]) -> $name {
-                $name { key: *key, path: Path::Portable }
-            }
-
-            /// ChaCha20 on AVX2, then Poly1305 (the path of an AVX2 CPU
-            /// without BMI2 or ADX).
-            #[doc(hidden)]
-            pub fn new_avx2_two_pass(key: &[u8; 32]) -> Option<$name> {
-                $name::pinned(key, Path::Avx2TwoPass)
-            }
-
-            /// ChaCha20 on AVX-512, then Poly1305.
-            #[doc(hidden)]
-            pub fn new_avx512_two_pass(key: &[u8; 32]) -> Option<$name> {
-                $name::pinned(key, Path::Avx512TwoPass)
-            }
-
-            /// The stitched AVX2 kernel at every length, if this CPU runs
-            /// it (AVX2, BMI2, ADX).
-            #[doc(hidden)]
-            pub fn new_avx2_stitched(key: &[u8; 32]) -> Option<$name> {
-                $name::pinned(key, Path::Avx2Stitched)
-            }
-
-            /// One instance per backend this CPU runs, with its name,
-            /// portable first (tests and benchmarks).
-            #[doc(hidden)]
-            #[cfg(feature = "alloc")]
-            pub fn all_backends(key: &[u8; 32]) -> alloc::vec::Vec<(&'static str, $name)> {
-                let mut v = alloc::vec![("portable", $name::new_portable(key))];
-                v.extend($name::new_avx2_two_pass(key).map(|c| ("avx2-two-pass", c)));
-                v.extend($name::new_avx512_two_pass(key).map(|c| ("avx512-two-pass", c)));
-                v.extend($name::new_avx2_stitched(key).map(|c| ("avx2-stitched", c)));
-                v
+                ($setup)(&self.key, nonce)
             }
 
             /// Encrypts `buf` in place and returns the 16-byte tag.
@@ -324,8 +381,7 @@ macro_rules! aead_type {
                 aad: &[u8],
                 buf: &mut [u8],
             ) -> Result<[u8; 16], Error> {
-                let (core, n) = self.core(nonce);
-                seal(&core, self.path, &n, aad, buf)
+                self.engine.seal(&self.setup(nonce), aad, buf)
             }
 
             /// Decrypts `buf` in place if `tag` (16 bytes, compared in
@@ -341,14 +397,30 @@ macro_rules! aead_type {
                 buf: &mut [u8],
                 tag: &[u8; 16],
             ) -> Result<(), Error> {
-                let (core, n) = self.core(nonce);
-                open(&core, self.path, &n, aad, buf, tag)
+                self.engine.open(&self.setup(nonce), aad, buf, tag)
             }
 
-            /// The ChaCha20 backend in use (`avx512`, `avx2` or
-            /// `portable`).
+            /// The backend in use (see the module docs): `avx512`,
+            /// `avx512-two-pass`, `avx2-stitched`, `avx2-two-pass` or
+            /// `portable`.
             pub fn backend_name(&self) -> &'static str {
-                self.path.core(&self.key).name()
+                self.engine.name()
+            }
+        }
+
+        impl crate::hazmat::Backends for $name {
+            type Input<'a> = &'a [u8; 32];
+            const NAMES: &'static [&'static str] = Dispatch::NAMES;
+
+            fn with_backend(name: &str, key: &[u8; 32]) -> Option<$name> {
+                Some($name {
+                    key: *key,
+                    engine: Dispatch::named(name)?,
+                })
+            }
+
+            fn backend(&self) -> &'static str {
+                self.engine.name()
             }
         }
 
@@ -369,7 +441,10 @@ macro_rules! aead_type {
             fn new(key: &Key<Self>) -> $name {
                 let mut k = [0u8; 32];
                 k.copy_from_slice(key.as_slice());
-                $name { key: k, path: Path::Best }
+                $name {
+                    key: k,
+                    engine: Dispatch::best(),
+                }
             }
         }
 
@@ -393,7 +468,10 @@ aead_type! {
     /// ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte
     /// tag. See the [module docs](self).
     ChaCha20Poly1305, 12, U12,
-    |key: &[u8; 32], nonce: &[u8; 12], path: Path| (path.core(key), nonce_words(nonce))
+    |key: &[u8; 32], nonce: &[u8; 12]| Instance {
+        key: KeyWords::new(key),
+        nonce: nonce_words(nonce),
+    }
 }
 
 aead_type! {
@@ -401,10 +479,13 @@ aead_type! {
     /// 24-byte nonce (safe to choose at random), 16-byte tag. See the
     /// [module docs](self).
     XChaCha20Poly1305, 24, U24,
-    |key: &[u8; 32], nonce: &[u8; 24], path: Path| {
+    |key: &[u8; 32], nonce: &[u8; 24]| {
         let (mut subkey, n12) = xchacha_subkey(key, nonce);
-        let core = path.core(&subkey);
+        let key = KeyWords::new(&subkey);
         subkey.zeroize();
-        (core, nonce_words(&n12))
+        Instance {
+            key,
+            nonce: nonce_words(&n12),
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! ChaCha20-Poly1305's tuning table ([`crate::tuning`]): on a CPU whose
-//! ChaCha20 runs on AVX-512, the lengths below which `Path::Best` runs the
-//! stitched AVX2 kernel (its scalar MAC hidden behind the rounds) rather
-//! than two passes (AVX-512 ChaCha20, then the IFMA or AVX2 Poly1305).
-//! The length of a message is public; the choice is made per call from
-//! the crossovers picked once per process.
+//! ChaCha20 runs on AVX-512, the lengths below which the `avx512` backend
+//! runs the stitched AVX2 kernel (its scalar MAC hidden behind the rounds)
+//! rather than two passes (AVX-512 ChaCha20, then the IFMA or AVX2
+//! Poly1305). Picked once per process (cached) and held in each key; the
+//! length of a message is public, and chooses per call.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;

@@ -21,12 +21,12 @@
 //!
 //! Two ways to handle a block count that is not a multiple of 4:
 //!
-//! - [`Key::blocks_goll_gueron`]: the vector loop takes `4⌊n/4⌋` blocks
+//! - Goll–Gueron ([`Schedule::GOLL_GUERON`]): the vector loop takes `4⌊n/4⌋` blocks
 //!   and the lanes are combined; the other `n mod 4` go through the scalar
 //!   Horner loop (the portable backend) as in Goll & Gueron, but first,
 //!   not last: on a key's first input they run while the powers are
 //!   computed.
-//! - [`Key::blocks_decimation`]: S. Bhattacharyya and P. Sarkar, *Improved
+//! - Complete decimation ([`Schedule::DECIMATION`]): S. Bhattacharyya and P. Sarkar, *Improved
 //!   SIMD implementation of Poly1305* (ePrint 2019/842, §3), observe that
 //!   prepending zero blocks does not change the polynomial (a zero block
 //!   contributes `0·r^k`), so the whole message is processed by the
@@ -37,11 +37,13 @@
 //!   and no second lane layout. The first group is the message's first 64
 //!   bytes moved up by `z` blocks in registers (`vperm2i128`).
 //!
-//! [`Key::blocks_best`], the default, takes decimation when the block
-//! count is 3 mod 4 and Goll–Gueron otherwise: one or two scalar head
-//! blocks hide behind the powers' chain, three do not, and decimation's
-//! extra vector step on a first group of one or two real blocks costs more
-//! than the hidden head.
+//! The default ([`Schedule::by_count`], from the tuning table,
+//! `poly1305/tuning.rs`) takes decimation when the block count is 3 mod 4
+//! and Goll–Gueron otherwise: one or two scalar head blocks hide behind the
+//! powers' chain, three do not, and decimation's extra vector step on a
+//! first group of one or two real blocks costs more than the hidden head.
+//! The key holds its schedule and crossovers, picked when it is made; the
+//! schedule is chosen per call from the (public) block count.
 //!
 //! # The message's end
 //!
@@ -119,8 +121,8 @@
 //! multipliers `(r^4, r^3, r^2, r)` (in `LANE_OF` order) and a horizontal
 //! sum. The powers `r … r^4, r^8` are computed on the first call that
 //! needs them (three chained radix-2^44 squares, 32-bit limbs), `r^12` on
-//! the first of [`MIN_TRIPLE_BLOCKS`] blocks or more, and inputs below
-//! [`MIN_VECTOR_BLOCKS`] stay on the scalar loop. A short tag's time is
+//! the first of the tuning's `min_triple_blocks` blocks or more, and inputs
+//! below its `min_vector_blocks` stay on the scalar loop. A short tag's time is
 //! mostly two chains end to end: the powers (three squares, each a product
 //! and a carry) and the loop (pairs of groups, each bound by the four
 //! vector pipes), then the combination; [`tag`] moves no state.
@@ -142,11 +144,11 @@
 //!   count class from 336 to 1 024 B.
 //! - Radix 2^32/2^64 limbs — AVX2 has no 64×64 multiply.
 //! - The vector path from 8 blocks — slower than the scalar loop at 256
-//!   B; hence [`MIN_VECTOR_BLOCKS`].
+//!   B; hence the tuning's `min_vector_blocks`.
 //! - One group per iteration below 128 blocks — latency-bound, 2–14 %
 //!   slower.
 //! - Three groups per iteration at every length — `r^12` on the powers'
-//!   chain, ≈ 25 % slower at 576 B; hence [`MIN_TRIPLE_BLOCKS`].
+//!   chain, ≈ 25 % slower at 576 B; hence the tuning's `min_triple_blocks`.
 //! - The powers on the vector unit (three vector products) — fewer
 //!   instructions, 6–9 % slower.
 //! - `r^2 … r^4` by the radix-2^64 `portable` product plus freeze — fewer
@@ -162,8 +164,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::portable::{self, Acc, Tail};
 use super::radix44;
+use super::tuning::Avx2Tuning;
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_set_epi64x,
@@ -322,7 +326,7 @@ struct Powers {
     /// `r^8`, for two groups per iteration.
     r8: Power,
     /// `r^12`, for three groups per iteration: computed for the first
-    /// input of at least [`MIN_TRIPLE_BLOCKS`] blocks (one more product, on
+    /// input of at least the tuning's `min_triple_blocks` blocks (one more product, on
     /// the chain after `r^8`, costs short inputs more than they gain).
     r12: Option<Power>,
 }
@@ -388,13 +392,72 @@ fn power_of_l44(l: radix44::Limbs) -> Power {
     ])
 }
 
-/// The AVX2 key: `r` for the scalar path and, once a long input needs
-/// them, its powers `r^1 … r^4`.
+/// Which scheme takes an input of a given block count (the key's, from
+/// the tuning table or forced by name through [`crate::hazmat`]): a mask
+/// of the count classes mod 4 that go through complete decimation (one
+/// bit test a call), and whether it was forced (for its name only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Schedule {
+    /// Bit `n mod 4` set: `n` blocks go through complete decimation;
+    /// clear: Goll–Gueron.
+    decimation: u8,
+    /// Forced by name (`avx2-goll-gueron`, `avx2-decimation`) rather
+    /// than the tuning table's (`avx2`).
+    forced: bool,
+}
+
+impl Schedule {
+    /// Goll–Gueron at every count: `avx2-goll-gueron`.
+    pub(crate) const GOLL_GUERON: Schedule = Schedule {
+        decimation: 0,
+        forced: true,
+    };
+    /// Complete decimation at every count: `avx2-decimation`.
+    pub(crate) const DECIMATION: Schedule = Schedule {
+        decimation: 0b1111,
+        forced: true,
+    };
+
+    /// The tuning table's form: complete decimation for the count classes
+    /// whose bit is set in `classes` (bit `n mod 4`), Goll–Gueron for the
+    /// others.
+    pub(crate) const fn by_count(classes: u8) -> Schedule {
+        Schedule {
+            decimation: classes,
+            forced: false,
+        }
+    }
+
+    /// Equality, usable in constants (the tuning table's).
+    pub(crate) const fn same(self, other: Schedule) -> bool {
+        self.decimation == other.decimation && self.forced == other.forced
+    }
+
+    /// Whether `blocks` blocks go through complete decimation.
+    #[inline(always)]
+    fn decimation(self, blocks: usize) -> bool {
+        self.decimation >> (blocks % 4) & 1 != 0
+    }
+
+    /// The backend's name on this schedule.
+    fn name(self) -> &'static str {
+        match (self.forced, self.decimation) {
+            (false, _) => <Key as Backend>::NAME,
+            (true, 0) => GOLL_GUERON,
+            (true, _) => DECIMATION,
+        }
+    }
+}
+
+/// The AVX2 key: `r` for the scalar path, once a long input needs them
+/// its powers `r^1 … r^4`, and its tuning (the crossovers and the
+/// schedule, picked when the key is made).
 #[derive(Clone)]
 pub(crate) struct Key {
     token: Avx2,
     scalar: portable::Key,
     powers: Option<Powers>,
+    tuning: Avx2Tuning,
 }
 
 #[cfg(test)]
@@ -412,76 +475,102 @@ impl crate::test_util::SecretSpans for Key {
     }
 }
 
-/// Blocks below which the scalar loop is used: the powers (three squares
-/// and a product, once per key), the conversions and the final
-/// combination cost more than the vector loop saves on short inputs. On
-/// Zen 3 (`scripts/ab-time.sh` on `examples/poly_one`, one-shot tags) the
-/// two are level at 20 blocks (320 B: 144.7 against 144.4 ns) and the
-/// vector path is ahead from 22 (352 B: 150.8 against 154.7 ns); 16
-/// blocks on it is 11 % slower at 256 B.
-pub(crate) const MIN_VECTOR_BLOCKS: usize = 21;
+impl Backend for Key {
+    type Token = Avx2;
+    const NAME: &'static str = "avx2";
 
-/// Blocks from which the loop takes three groups per carry (with `r^12`)
-/// rather than two.
-const MIN_TRIPLE_BLOCKS: usize = 128;
+    /// The key with this CPU's tuning ([`super::tuning`]).
+    #[inline]
+    fn new(token: Avx2, key: &[u8; 32]) -> Key {
+        Key::tuned(token, key, super::tuning::pick().avx2)
+    }
+
+    fn name(&self) -> &'static str {
+        self.tuning.schedule.name()
+    }
+
+    fn scalar(&self) -> &portable::Key {
+        &self.scalar
+    }
+
+    /// Whole blocks by the key's schedule for their count: with the
+    /// tuning table's, complete decimation when the count is 3 mod 4 (one
+    /// zero block prepended, where Goll–Gueron runs three chained scalar
+    /// blocks first), Goll–Gueron otherwise (its one or two scalar head
+    /// blocks run while the powers are computed, where decimation spends a
+    /// vector step on a group of one or two blocks).
+    fn blocks(&mut self, h: &mut Acc, data: &[u8]) {
+        if self.tuning.schedule.decimation(data.len() / 16) {
+            self.decimation_blocks(h, data);
+        } else {
+            self.goll_gueron_blocks(h, data);
+        }
+    }
+
+    /// [`Backend::blocks`] for whole blocks and then `tail`, by the count
+    /// of both.
+    fn blocks_tail(&mut self, h: &mut Acc, data: &[u8], tail: &Tail) {
+        if self
+            .tuning
+            .schedule
+            .decimation(data.len() / 16 + tail.len())
+        {
+            self.decimation_tail(h, data, tail);
+        } else {
+            self.goll_gueron_tail(h, data, tail);
+        }
+    }
+}
+
+/// The name of [`Schedule::GOLL_GUERON`].
+pub(crate) const GOLL_GUERON: &str = "avx2-goll-gueron";
+/// The name of [`Schedule::DECIMATION`].
+pub(crate) const DECIMATION: &str = "avx2-decimation";
 
 impl Key {
-    pub(crate) fn new(token: Avx2, key: &[u8; 32]) -> Key {
+    /// The key with the given tuning (a forced schedule, or in tests
+    /// forced crossovers).
+    #[inline]
+    pub(crate) fn tuned(token: Avx2, key: &[u8; 32], tuning: Avx2Tuning) -> Key {
         Key {
             token,
             scalar: portable::Key::new(key),
             powers: None,
+            tuning,
         }
     }
 
-    /// The scalar key (short inputs, partial blocks).
-    pub(crate) fn scalar(&self) -> &portable::Key {
-        &self.scalar
+    /// The key on `schedule` with this CPU's crossovers.
+    #[inline]
+    pub(crate) fn scheduled(token: Avx2, key: &[u8; 32], schedule: Schedule) -> Key {
+        let mut tuning = super::tuning::pick().avx2;
+        tuning.schedule = schedule;
+        Key::tuned(token, key, tuning)
     }
 
-    /// The powers, with `r^12` if `blocks` is at least
-    /// [`MIN_TRIPLE_BLOCKS`].
+    /// Whether `blocks` blocks in all stay on the scalar loop.
+    #[inline(always)]
+    fn scalar_below(&self, blocks: usize) -> bool {
+        blocks < usize::from(self.tuning.min_vector_blocks)
+    }
+
+    /// The powers, with `r^12` from the tuning's `min_triple_blocks`
+    /// blocks.
     fn powers(&mut self, blocks: usize) -> &Powers {
         let scalar = &self.scalar;
         let p = self.powers.get_or_insert_with(|| Powers::new(scalar));
-        if blocks >= MIN_TRIPLE_BLOCKS && p.r12.is_none() {
+        if blocks >= usize::from(self.tuning.min_triple_blocks) && p.r12.is_none() {
             p.r12 = Some(p.r8.mul(&p.r4));
         }
         p
     }
 
-    /// The default: whole blocks by complete decimation when their count
-    /// is 3 mod 4 (one zero block prepended, where Goll–Gueron runs three
-    /// chained scalar blocks first), by Goll–Gueron otherwise (its one or
-    /// two scalar head blocks run while the powers are computed, where
-    /// decimation spends a vector step on a group of one or two blocks).
-    /// Zen 3, `scripts/ab-time.sh` on `examples/poly_one`: 336 B 144.9
-    /// (Goll–Gueron) against 156.6 ns (decimation), 352 B 151.6 against
-    /// 156.9, 368 B (23 blocks) 158.6 against 156.3.
-    pub(crate) fn blocks_best(&mut self, h: &mut Acc, data: &[u8]) {
-        if data.len() / 16 % 4 == 3 {
-            self.blocks_decimation(h, data, false);
-        } else {
-            self.blocks_goll_gueron(h, data, false);
-        }
-    }
-
-    /// [`Key::blocks_best`] for whole blocks and then `tail`, by the count
-    /// of both.
-    pub(crate) fn blocks_tail_best(&mut self, h: &mut Acc, data: &[u8], tail: &Tail) {
-        if (data.len() / 16 + tail.len()) % 4 == 3 {
-            self.blocks_tail_decimation(h, data, tail, false);
-        } else {
-            self.blocks_tail_goll_gueron(h, data, tail, false);
-        }
-    }
-
     /// Absorbs whole blocks (`data.len()` a multiple of 16) the Goll–Gueron
     /// way: `4⌊n/4⌋` blocks on the vector unit, the rest scalar. Inputs
-    /// below [`MIN_VECTOR_BLOCKS`] blocks stay scalar unless `force`.
-    pub(crate) fn blocks_goll_gueron(&mut self, h: &mut Acc, data: &[u8], force: bool) {
+    /// below the tuning's `min_vector_blocks` stay scalar.
+    fn goll_gueron_blocks(&mut self, h: &mut Acc, data: &[u8]) {
         let n = data.len() / 16;
-        if n < 4 || (n < MIN_VECTOR_BLOCKS && !force) {
+        if n < 4 || self.scalar_below(n) {
             self.scalar.blocks(h, data);
             return;
         }
@@ -495,18 +584,12 @@ impl Key {
 
     /// Absorbs whole blocks (`data.len()` a multiple of 16) and then
     /// `tail` the Goll–Gueron way, the tail's blocks in the vector loop's
-    /// last group (the scalar path below [`MIN_VECTOR_BLOCKS`] blocks in
-    /// all, unless `force`).
-    pub(crate) fn blocks_tail_goll_gueron(
-        &mut self,
-        h: &mut Acc,
-        data: &[u8],
-        tail: &Tail,
-        force: bool,
-    ) {
+    /// last group (the scalar path below the tuning's `min_vector_blocks`
+    /// in all).
+    fn goll_gueron_tail(&mut self, h: &mut Acc, data: &[u8], tail: &Tail) {
         let total = data.len() / 16 + tail.len();
-        if tail.len() == 0 || total < 4 || (total < MIN_VECTOR_BLOCKS && !force) {
-            self.blocks_goll_gueron(h, data, force);
+        if tail.len() == 0 || total < 4 || self.scalar_below(total) {
+            self.goll_gueron_blocks(h, data);
             tail.absorb(&self.scalar, h);
             return;
         }
@@ -518,7 +601,7 @@ impl Key {
             body.split_at_checked(body.len().saturating_sub(16 * (4 - tail.len())))
         else {
             // Unreachable (the counts above): the plain path.
-            self.blocks_goll_gueron(h, data, force);
+            self.goll_gueron_blocks(h, data);
             tail.absorb(&self.scalar, h);
             return;
         };
@@ -529,17 +612,11 @@ impl Key {
         unsafe { goll_gueron(token, powers, h, body, Some((end, tail))) };
     }
 
-    /// [`Key::blocks_tail_goll_gueron`] by complete 4-decimation.
-    pub(crate) fn blocks_tail_decimation(
-        &mut self,
-        h: &mut Acc,
-        data: &[u8],
-        tail: &Tail,
-        force: bool,
-    ) {
+    /// [`Key::goll_gueron_tail`] by complete 4-decimation.
+    fn decimation_tail(&mut self, h: &mut Acc, data: &[u8], tail: &Tail) {
         let total = data.len() / 16 + tail.len();
         match data.len().checked_sub(16 * (4 - tail.len())) {
-            Some(at) if (1..=2).contains(&tail.len()) && (total >= MIN_VECTOR_BLOCKS || force) => {
+            Some(at) if (1..=2).contains(&tail.len()) && !self.scalar_below(total) => {
                 let (body, end) = data.split_at(at);
                 let token = self.token;
                 let powers = self.powers(total);
@@ -547,7 +624,7 @@ impl Key {
                 unsafe { decimation(token, powers, h, body, Some((end, tail))) };
             }
             _ => {
-                self.blocks_decimation(h, data, force);
+                self.decimation_blocks(h, data);
                 tail.absorb(&self.scalar, h);
             }
         }
@@ -555,10 +632,10 @@ impl Key {
 
     /// Absorbs whole blocks (`data.len()` a multiple of 16) by complete
     /// 4-decimation Horner, zero blocks prepended logically. Inputs below
-    /// [`MIN_VECTOR_BLOCKS`] blocks stay scalar unless `force`.
-    pub(crate) fn blocks_decimation(&mut self, h: &mut Acc, data: &[u8], force: bool) {
+    /// the tuning's `min_vector_blocks` stay scalar.
+    fn decimation_blocks(&mut self, h: &mut Acc, data: &[u8]) {
         let n = data.len() / 16;
-        if n == 0 || (n < MIN_VECTOR_BLOCKS && !force) {
+        if n == 0 || self.scalar_below(n) {
             self.scalar.blocks(h, data);
             return;
         }
@@ -1068,165 +1145,4 @@ unsafe fn decimation(
     };
     let hv = add(&g, &acc_in_lane(h, LANE_OF[z]));
     *h = horner4(hv, powers, rest, last);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Both kernels, forced onto the vector path at every block count up
-    /// to 40 and from a non-zero accumulator, against the scalar loop.
-    #[test]
-    fn kernels_match_scalar_at_every_block_count() {
-        let Some(token) = Avx2::get() else {
-            return;
-        };
-        let mut s = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for trial in 0..20 {
-            let key: [u8; 32] = core::array::from_fn(|i| {
-                if trial == 0 {
-                    0xff
-                } else {
-                    (next() >> (i % 8)) as u8
-                }
-            });
-            let data: [u8; 16 * 40] =
-                core::array::from_fn(|_| if trial == 0 { 0xff } else { next() as u8 });
-            let prefix: [u8; 48] = core::array::from_fn(|_| next() as u8);
-            for n in 0..=40 {
-                let scalar = portable::Key::new(&key);
-                let mut want: Acc = [0; 3];
-                scalar.blocks(&mut want, &prefix);
-                let start = want;
-                scalar.blocks(&mut want, &data[..16 * n]);
-                let want = portable::freeze(&want);
-                let mut k = Key::new(token, &key);
-                let mut h = start;
-                k.blocks_goll_gueron(&mut h, &data[..16 * n], true);
-                assert_eq!(portable::freeze(&h), want, "Goll–Gueron, {n} blocks");
-                assert!(h[2] <= 4);
-                let mut h = start;
-                k.blocks_decimation(&mut h, &data[..16 * n], true);
-                assert_eq!(portable::freeze(&h), want, "decimation, {n} blocks");
-                assert!(h[2] <= 4);
-            }
-        }
-    }
-
-    /// Both tail kernels (whole blocks, then one or two tail blocks with
-    /// either 2^128 bit in the vector loop's last group), forced onto the
-    /// vector path at every block count up to 40 and unforced up to 140
-    /// (the three-group loop from 128), against the scalar loop.
-    #[test]
-    fn tail_kernels_match_scalar() {
-        let Some(token) = Avx2::get() else {
-            return;
-        };
-        let mut s = 0x6a09_e667_f3bc_c909_u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let mut data = [0u8; 16 * 140];
-        for trial in 0..6 {
-            let key: [u8; 32] = core::array::from_fn(|i| {
-                if trial == 0 {
-                    0xff
-                } else {
-                    (next() >> (i % 8)) as u8
-                }
-            });
-            for b in data.iter_mut() {
-                *b = if trial == 0 { 0xff } else { next() as u8 };
-            }
-            let prefix: [u8; 32] = core::array::from_fn(|_| next() as u8);
-            let counts = (0..=40)
-                .map(|n| (n, true))
-                .chain((0..=140).map(|n| (n, false)));
-            for (n, force) in counts {
-                for c in 1..=2 {
-                    let mut tail = Tail::new();
-                    for _ in 0..c {
-                        let m = if trial == 0 {
-                            u128::MAX
-                        } else {
-                            u128::from(next()) << 64 | u128::from(next())
-                        };
-                        tail.push(m, next() & 1);
-                    }
-                    let scalar = portable::Key::new(&key);
-                    let mut start: Acc = [0; 3];
-                    scalar.blocks(&mut start, &prefix);
-                    let mut want = start;
-                    scalar.blocks(&mut want, &data[..16 * n]);
-                    tail.absorb(&scalar, &mut want);
-                    let want = portable::freeze(&want);
-                    let mut k = Key::new(token, &key);
-                    let mut h = start;
-                    k.blocks_tail_goll_gueron(&mut h, &data[..16 * n], &tail, force);
-                    assert_eq!(portable::freeze(&h), want, "Goll–Gueron, {n} + {c} blocks");
-                    assert!(h[2] <= 4);
-                    let mut h = start;
-                    k.blocks_tail_decimation(&mut h, &data[..16 * n], &tail, force);
-                    assert_eq!(portable::freeze(&h), want, "decimation, {n} + {c} blocks");
-                    assert!(h[2] <= 4);
-                }
-            }
-        }
-    }
-
-    /// Long inputs (the three-group loop with `r^12`, then the two-group
-    /// and one-group tails) against the scalar loop, all-ones and random
-    /// keys and data, from a non-zero accumulator.
-    #[test]
-    fn long_inputs_match_scalar() {
-        let Some(token) = Avx2::get() else {
-            return;
-        };
-        let mut s = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let mut data = [0u8; 16 * 400];
-        for trial in 0..6 {
-            let key: [u8; 32] = core::array::from_fn(|i| {
-                if trial == 0 {
-                    0xff
-                } else {
-                    (next() >> (i % 8)) as u8
-                }
-            });
-            for b in data.iter_mut() {
-                *b = if trial == 0 { 0xff } else { next() as u8 };
-            }
-            for n in [
-                127, 128, 129, 130, 131, 132, 140, 141, 142, 143, 255, 256, 399, 400,
-            ] {
-                let scalar = portable::Key::new(&key);
-                let mut want: Acc = [0; 3];
-                scalar.blocks(&mut want, &data[..48]);
-                let start = want;
-                scalar.blocks(&mut want, &data[..16 * n]);
-                let want = portable::freeze(&want);
-                let mut k = Key::new(token, &key);
-                let mut h = start;
-                k.blocks_goll_gueron(&mut h, &data[..16 * n], false);
-                assert_eq!(portable::freeze(&h), want, "Goll–Gueron, {n} blocks");
-                let mut h = start;
-                k.blocks_decimation(&mut h, &data[..16 * n], false);
-                assert_eq!(portable::freeze(&h), want, "decimation, {n} blocks");
-            }
-        }
-    }
 }

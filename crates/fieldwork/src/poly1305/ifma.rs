@@ -86,9 +86,9 @@
 //! where they go straight into the kernel's registers and only the lane
 //! powers wait for the combination, in a five-zmm stack buffer that the
 //! kernel wipes (held in registers, they were spilled to slots nothing
-//! wiped). The crossover with the scalar loop is then at 13 blocks
-//! ([`MIN_ONCE_BLOCKS`]; [`MIN_VECTOR_BLOCKS`], 24, for a key that keeps
-//! its powers). The first group (`8 − z` blocks behind `z` zero ones) is
+//! wiped). The crossover with the scalar loop is then at 13 blocks on Zen
+//! 4 (the tuning table's `min_once_blocks`; `min_vector_blocks`, 24, for a
+//! key that keeps its powers; `poly1305/tuning.rs`). The first group (`8 − z` blocks behind `z` zero ones) is
 //! loaded by masked loads and one permutation per limb pair
 //! ([`load_first`]), not through a stack buffer, whose byte stores the
 //! vector loads could not forward from.
@@ -128,8 +128,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::Backend;
 use super::portable::{self, Acc};
 use super::radix44::{Limbs, MASK42, MASK44, limbs_of};
+use super::tuning::IfmaTuning;
 use crate::cpu::Avx512Ifma;
 use core::arch::x86_64::{
     __m256i, __m512i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm256_add_epi64, _mm256_and_si256,
@@ -147,17 +149,6 @@ use zeroize::Zeroize;
 
 /// The 2^128 bit of a whole block, in limb 2.
 const HIBIT: u64 = 1 << 40;
-
-/// Blocks below which a key that keeps its powers uses the scalar loop:
-/// the powers (once per key), the conversions and the combination cost
-/// more than the vector loop saves on short inputs. On Zen 4 the
-/// break-even is at about 24 blocks; not measured on Intel.
-pub(crate) const MIN_VECTOR_BLOCKS: usize = 24;
-
-/// [`MIN_VECTOR_BLOCKS`] for [`Key::blocks_once`], which keeps no powers:
-/// on Zen 4 its break-even with the scalar loop is at 12 blocks (one-shot
-/// tags; not measured on Intel).
-pub(crate) const MIN_ONCE_BLOCKS: usize = 13;
 
 /// Carries scalar column sums (each `< 2^60`) and packs them into an
 /// accumulator with `h₂ ≤ 4`.
@@ -204,13 +195,14 @@ impl Drop for Powers {
     }
 }
 
-/// The IFMA key: `r` for the scalar path and, once a long input needs
-/// them, its powers.
+/// The IFMA key: `r` for the scalar path, once a long input needs them
+/// its powers, and its crossovers (picked when the key is made).
 #[derive(Clone)]
 pub(crate) struct Key {
     token: Avx512Ifma,
     scalar: portable::Key,
     powers: Option<Powers>,
+    tuning: IfmaTuning,
 }
 
 #[cfg(test)]
@@ -224,45 +216,61 @@ impl crate::test_util::SecretSpans for Key {
     }
 }
 
-impl Key {
-    pub(crate) fn new(token: Avx512Ifma, key: &[u8; 32]) -> Key {
-        Key {
-            token,
-            scalar: portable::Key::new(key),
-            powers: None,
-        }
+impl Backend for Key {
+    type Token = Avx512Ifma;
+    const NAME: &'static str = "avx512ifma";
+
+    /// The key with this CPU's crossovers ([`super::tuning`]).
+    #[inline]
+    fn new(token: Avx512Ifma, key: &[u8; 32]) -> Key {
+        Key::tuned(token, key, super::tuning::pick().ifma)
     }
 
-    /// The scalar key (short inputs, partial blocks).
-    pub(crate) fn scalar(&self) -> &portable::Key {
+    fn scalar(&self) -> &portable::Key {
         &self.scalar
     }
 
     /// Absorbs whole blocks (`data.len()` a multiple of 16) by complete
-    /// 8-decimation Horner. Inputs below [`MIN_VECTOR_BLOCKS`] blocks stay
-    /// scalar unless `force`.
-    pub(crate) fn blocks(&mut self, h: &mut Acc, data: &[u8], force: bool) {
+    /// 8-decimation Horner. Inputs below the tuning's `min_vector_blocks`
+    /// stay scalar.
+    fn blocks(&mut self, h: &mut Acc, data: &[u8]) {
         let n = data.len() / 16;
-        if n == 0 || (n < MIN_VECTOR_BLOCKS && !force) {
+        if n == 0 || n < usize::from(self.tuning.min_vector_blocks) {
             self.scalar.blocks(h, data);
             return;
         }
         self.vector_blocks(h, data);
     }
 
-    /// [`Key::blocks`] for the key's last input (the one-shot tag, the
+    /// [`Backend::blocks`] for the key's last input (the one-shot tag, the
     /// AEAD's tag): if the powers are not cached yet, the vector path
-    /// computes them in registers and does not keep them.
-    pub(crate) fn blocks_once(&mut self, h: &mut Acc, data: &[u8]) {
+    /// computes them in registers and does not keep them (from the
+    /// tuning's `min_once_blocks`, at least 1).
+    fn blocks_once(&mut self, h: &mut Acc, data: &[u8]) {
         let n = data.len() / 16;
-        if n < MIN_ONCE_BLOCKS || self.powers.is_some() {
-            self.blocks(h, data, false);
+        if n < usize::from(self.tuning.min_once_blocks) || self.powers.is_some() {
+            self.blocks(h, data);
             return;
         }
         self.vector_blocks_once(h, data);
     }
+}
 
-    /// The vector path of [`Key::blocks_once`], out of line as
+impl Key {
+    /// The key with the given crossovers (`min_once_blocks` at least 1;
+    /// tests force the vector paths with both at 1).
+    #[inline]
+    pub(crate) fn tuned(token: Avx512Ifma, key: &[u8; 32], tuning: IfmaTuning) -> Key {
+        debug_assert!(tuning.min_once_blocks >= 1);
+        Key {
+            token,
+            scalar: portable::Key::new(key),
+            powers: None,
+            tuning,
+        }
+    }
+
+    /// The vector path of [`Backend::blocks_once`], out of line as
     /// [`Key::vector_blocks`] is.
     #[inline(never)]
     fn vector_blocks_once(&self, h: &mut Acc, data: &[u8]) {
@@ -273,7 +281,7 @@ impl Key {
         r.zeroize();
     }
 
-    /// The vector path of [`Key::blocks`], out of line so that the scalar
+    /// The vector path of [`Backend::blocks`], out of line so that the scalar
     /// path of short inputs stays small where it is inlined (with the
     /// powers' code inline here, one-shot 64 B went from 28 to 34 ns on
     /// Zen 4; out of line, 28).
@@ -805,60 +813,4 @@ fn decimation_with(
     // SAFETY: as for `lane_z`.
     let cols = d.map(|c| unsafe { _mm512_reduce_add_epi64(c) } as u64);
     *h = acc_of_columns(cols);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The kernel, forced onto the vector path at every block count up to
-    /// 160 and from a non-zero accumulator, against the scalar loop, with
-    /// the powers stored and with them in registers; keys and blocks of
-    /// all ones included.
-    #[test]
-    fn kernel_matches_scalar_at_every_block_count() {
-        let Some(token) = Avx512Ifma::get() else {
-            return;
-        };
-        let mut s = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for trial in 0..12 {
-            let key: [u8; 32] = core::array::from_fn(|i| {
-                if trial == 0 {
-                    0xff
-                } else {
-                    (next() >> (i % 8)) as u8
-                }
-            });
-            let data: [u8; 16 * 160] =
-                core::array::from_fn(|_| if trial == 0 { 0xff } else { next() as u8 });
-            let prefix: [u8; 48] = core::array::from_fn(|_| next() as u8);
-            for n in 0..=160 {
-                let scalar = portable::Key::new(&key);
-                let mut want: Acc = [0; 3];
-                scalar.blocks(&mut want, &prefix);
-                let start = want;
-                scalar.blocks(&mut want, &data[..16 * n]);
-                let mut k = Key::new(token, &key);
-                let mut h = start;
-                k.blocks(&mut h, &data[..16 * n], true);
-                assert_eq!(portable::freeze(&h), portable::freeze(&want), "{n} blocks");
-                assert!(h[2] <= 4);
-                // The one-shot path: powers in registers, not kept.
-                if n > 0 {
-                    let mut h = start;
-                    let r = limbs_of(scalar.r(), 0);
-                    // SAFETY: the token proves the features.
-                    unsafe { decimation_once(token, r, &mut h, &data[..16 * n]) };
-                    assert_eq!(portable::freeze(&h), portable::freeze(&want), "{n} blocks");
-                    assert!(h[2] <= 4);
-                }
-            }
-        }
-    }
 }

@@ -62,10 +62,13 @@
 //! - `avx2` (`poly1305/avx2.rs`): radix 2^26 on ymm, four interleaved
 //!   Horner chains with the multiplier `r^4`; per call, complete
 //!   decimation when the block count is 3 mod 4 and Goll–Gueron's form
-//!   otherwise (measured per count class; see `Key::blocks_best` there).
-//! - `avx2-goll-gueron` (same file, kept to be compared): Goll & Gueron,
+//!   otherwise (measured per count class: the tuning table,
+//!   `poly1305/tuning.rs`, which also holds each backend's crossover
+//!   with the scalar loop).
+//! - `avx2-goll-gueron` (same file and key, a forced schedule reached
+//!   through [`crate::hazmat`], kept to be compared): Goll & Gueron,
 //!   ITNG 2015 — the other `n mod 4` blocks on the scalar loop (first).
-//! - `avx2-decimation` (same file, kept to be compared): the same loop
+//! - `avx2-decimation` (likewise): the same loop
 //!   over the whole input by complete 4-decimation Horner, zero blocks
 //!   prepended logically when the block count is not a multiple of 4
 //!   (Bhattacharyya & Sarkar, ePrint 2019/842). In the sweep of every
@@ -112,6 +115,8 @@ mod ifma;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod radix44;
+#[cfg(target_arch = "x86_64")]
+mod tuning;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
 /// implements; re-exported so that users can name them
@@ -154,8 +159,50 @@ impl fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
+/// One Poly1305 backend: the key `r` (and what the backend derives from
+/// it: powers, tuning) absorbing whole blocks into an accumulator.
+/// Implemented by one type in each backend file (`portable::Key`,
+/// `avx2::Key`, `ifma::Key`); [`Dispatch`] holds one of them.
+pub(crate) trait Backend: Clone {
+    /// The capability token the backend needs (`()` for the portable one).
+    type Token: Copy;
+    /// The backend's name (`backend_name()`) on its default schedule.
+    const NAME: &'static str;
+
+    /// The key `r` of the one-time key `key` (its first 16 bytes; the rest
+    /// is not read), with the tuning table's choices for this CPU.
+    fn new(token: Self::Token, key: &[u8; 32]) -> Self;
+
+    /// The name of this key's backend and schedule.
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    /// The scalar key every backend has (short inputs, partial blocks).
+    fn scalar(&self) -> &portable::Key;
+
+    /// Absorbs whole 16-byte blocks (`data.len()` a multiple of 16), each
+    /// with its 2^128 bit.
+    fn blocks(&mut self, h: &mut portable::Acc, data: &[u8]);
+
+    /// [`Backend::blocks`] for the key's last input: a backend may then
+    /// skip keeping what later inputs would reuse (the IFMA key's powers).
+    fn blocks_once(&mut self, h: &mut portable::Acc, data: &[u8]) {
+        self.blocks(h, data);
+    }
+
+    /// Absorbs whole 16-byte blocks and then the message's final `tail`
+    /// blocks (the key's last input): the AVX2 kernels take the tail into
+    /// their last vector group, the others absorb it after the blocks.
+    fn blocks_tail(&mut self, h: &mut portable::Acc, data: &[u8], tail: &portable::Tail) {
+        self.blocks_once(h, data);
+        tail.absorb(self.scalar(), h);
+    }
+}
+
 /// One Poly1305 key `r` on the backend chosen for it: each variant holds
-/// exactly its backend's key. Dispatch happens here, once per bulk call.
+/// exactly its backend's key (with its tuning). Dispatch happens here,
+/// once per bulk call.
 ///
 /// The IFMA key (nine powers of `u64` limbs, 392 bytes) sets the size; the
 /// AVX2 key keeps its powers in 32-bit limbs (128 bytes). Rejected on Zen
@@ -168,24 +215,38 @@ impl core::error::Error for Error {}
 enum Dispatch {
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::Key),
-    /// The AVX2 default: per call, Goll–Gueron or complete decimation,
-    /// whichever is faster for the block count (see [`avx2::Key::blocks_best`]).
+    /// On the key's schedule: by default, per call, Goll–Gueron or
+    /// complete decimation, whichever the tuning table gives the block
+    /// count (`avx2.rs`, `tuning.rs`); `avx2-goll-gueron` and
+    /// `avx2-decimation` force one.
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::Key),
-    #[cfg(target_arch = "x86_64")]
-    Avx2Decimation(avx2::Key),
-    #[cfg(target_arch = "x86_64")]
-    Avx2GollGueron(avx2::Key),
     Portable(portable::Key),
+}
+
+/// `$body` with `$k` bound to the backend key of `$d`: the one `match`
+/// of each operation.
+macro_rules! on_backend {
+    ($d:expr, $k:ident => $body:expr) => {
+        match $d {
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Ifma($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            Dispatch::Avx2($k) => $body,
+            Dispatch::Portable($k) => $body,
+        }
+    };
 }
 
 impl Dispatch {
     /// The best backend this CPU runs.
     ///
-    /// Each arm builds its variant directly (not through the `Option`s of
-    /// the constructors below): the `Option<Dispatch>` temporaries cost a
-    /// `memcpy` of the whole engine per instance.
-    #[inline]
+    /// Each arm builds its variant directly (not through `Option`s): the
+    /// `Option<Dispatch>` temporaries cost a `memcpy` of the whole engine
+    /// per instance. Always inlined: with the tuning's pick in its arms,
+    /// LLVM left it out of line in the one-shot [`tag`], which then built
+    /// the engine in a call of its own (12 instructions a tag more).
+    #[inline(always)]
     fn best(key: &[u8; 32]) -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         {
@@ -196,129 +257,63 @@ impl Dispatch {
                 return Dispatch::Avx2(avx2::Key::new(t, key));
             }
         }
-        Dispatch::portable(key)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn ifma(key: &[u8; 32]) -> Option<Dispatch> {
-        Some(Dispatch::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)))
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn ifma(_key: &[u8; 32]) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn avx2(key: &[u8; 32]) -> Option<Dispatch> {
-        Some(Dispatch::Avx2(avx2::Key::new(cpu::Avx2::get()?, key)))
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn avx2(_key: &[u8; 32]) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn avx2_decimation(key: &[u8; 32]) -> Option<Dispatch> {
-        Some(Dispatch::Avx2Decimation(avx2::Key::new(
-            cpu::Avx2::get()?,
-            key,
-        )))
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn avx2_goll_gueron(key: &[u8; 32]) -> Option<Dispatch> {
-        Some(Dispatch::Avx2GollGueron(avx2::Key::new(
-            cpu::Avx2::get()?,
-            key,
-        )))
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn avx2_decimation(_key: &[u8; 32]) -> Option<Dispatch> {
-        None
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn avx2_goll_gueron(_key: &[u8; 32]) -> Option<Dispatch> {
-        None
-    }
-
-    /// Backends read `r`, the key's first 16 bytes, only.
-    fn portable(key: &[u8; 32]) -> Dispatch {
         Dispatch::Portable(portable::Key::new(key))
     }
 
+    /// The backend (or forced schedule) named `name` (one of
+    /// [`Poly1305`]'s [`Backends::NAMES`](crate::hazmat::Backends::NAMES)),
+    /// if this CPU runs it. Backends read `r`, the key's first 16 bytes,
+    /// only.
+    #[inline]
+    fn named(name: &str, key: &[u8; 32]) -> Option<Dispatch> {
+        Some(match name {
+            #[cfg(target_arch = "x86_64")]
+            "avx512ifma" => Dispatch::Ifma(ifma::Key::new(cpu::Avx512Ifma::get()?, key)),
+            #[cfg(target_arch = "x86_64")]
+            "avx2" => Dispatch::Avx2(avx2::Key::new(cpu::Avx2::get()?, key)),
+            #[cfg(target_arch = "x86_64")]
+            avx2::GOLL_GUERON => Dispatch::Avx2(avx2::Key::scheduled(
+                cpu::Avx2::get()?,
+                key,
+                avx2::Schedule::GOLL_GUERON,
+            )),
+            #[cfg(target_arch = "x86_64")]
+            avx2::DECIMATION => Dispatch::Avx2(avx2::Key::scheduled(
+                cpu::Avx2::get()?,
+                key,
+                avx2::Schedule::DECIMATION,
+            )),
+            "portable" => Dispatch::Portable(portable::Key::new(key)),
+            _ => return None,
+        })
+    }
+
     fn name(&self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Ifma(_) => "avx512ifma",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(_) => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2Decimation(_) => "avx2-decimation",
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2GollGueron(_) => "avx2-goll-gueron",
-            Dispatch::Portable(_) => "portable",
-        }
+        on_backend!(self, k => k.name())
     }
 
     /// The scalar key every backend has (short inputs, partial blocks).
     fn scalar(&self) -> &portable::Key {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Ifma(k) => k.scalar(),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(k) | Dispatch::Avx2Decimation(k) | Dispatch::Avx2GollGueron(k) => {
-                k.scalar()
-            }
-            Dispatch::Portable(k) => k,
-        }
+        on_backend!(self, k => k.scalar())
     }
 
     /// Absorbs whole 16-byte blocks (`data.len()` a multiple of 16).
     fn blocks(&mut self, h: &mut portable::Acc, data: &[u8]) {
         debug_assert_eq!(data.len() % 16, 0);
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Ifma(k) => k.blocks(h, data, false),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(k) => k.blocks_best(h, data),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2Decimation(k) => k.blocks_decimation(h, data, false),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2GollGueron(k) => k.blocks_goll_gueron(h, data, false),
-            Dispatch::Portable(k) => k.blocks(h, data),
-        }
+        on_backend!(self, k => k.blocks(h, data))
     }
 
-    /// [`Dispatch::blocks`] for the key's last input: the IFMA key then
-    /// keeps no powers (see [`ifma::Key::blocks_once`]).
+    /// [`Dispatch::blocks`] for the key's last input (see
+    /// [`Backend::blocks_once`]).
     fn blocks_once(&mut self, h: &mut portable::Acc, data: &[u8]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Ifma(k) => k.blocks_once(h, data),
-            _ => self.blocks(h, data),
-        }
+        on_backend!(self, k => k.blocks_once(h, data))
     }
 
-    /// Absorbs whole 16-byte blocks and then the final `tail` blocks: the
-    /// AVX2 kernels take the tail into their last vector group.
+    /// Absorbs whole 16-byte blocks and then the final `tail` blocks (see
+    /// [`Backend::blocks_tail`]).
     fn blocks_tail(&mut self, h: &mut portable::Acc, data: &[u8], tail: &portable::Tail) {
         debug_assert_eq!(data.len() % 16, 0);
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(k) => k.blocks_tail_best(h, data, tail),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2Decimation(k) => k.blocks_tail_decimation(h, data, tail, false),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2GollGueron(k) => k.blocks_tail_goll_gueron(h, data, tail, false),
-            _ => {
-                self.blocks_once(h, data);
-                tail.absorb(self.scalar(), h);
-            }
-        }
+        on_backend!(self, k => k.blocks_tail(h, data, tail))
     }
 }
 
@@ -477,66 +472,27 @@ impl Poly1305 {
     pub fn backend_name(&self) -> &'static str {
         self.engine.name()
     }
-
-    #[doc(hidden)]
-    pub fn new_portable(key: &[u8; 32]) -> Poly1305 {
-        Poly1305::with_engine(key, Dispatch::portable(key))
-    }
-
-    #[doc(hidden)]
-    pub fn new_ifma(key: &[u8; 32]) -> Option<Poly1305> {
-        Dispatch::ifma(key).map(|e| Poly1305::with_engine(key, e))
-    }
-
-    /// The AVX2 default (Goll–Gueron or complete decimation per call).
-    #[doc(hidden)]
-    pub fn new_avx2(key: &[u8; 32]) -> Option<Poly1305> {
-        Dispatch::avx2(key).map(|e| Poly1305::with_engine(key, e))
-    }
-
-    #[doc(hidden)]
-    pub fn new_avx2_goll_gueron(key: &[u8; 32]) -> Option<Poly1305> {
-        Dispatch::avx2_goll_gueron(key).map(|e| Poly1305::with_engine(key, e))
-    }
-
-    #[doc(hidden)]
-    pub fn new_avx2_decimation(key: &[u8; 32]) -> Option<Poly1305> {
-        Dispatch::avx2_decimation(key).map(|e| Poly1305::with_engine(key, e))
-    }
-
-    /// One instance per backend this CPU can run, portable first (tests and
-    /// benchmarks).
-    #[doc(hidden)]
-    #[cfg(feature = "alloc")]
-    pub fn all_backends(key: &[u8; 32]) -> alloc::vec::Vec<Poly1305> {
-        let mut v = alloc::vec![Poly1305::new_portable(key)];
-        v.extend(Poly1305::new_avx2(key));
-        v.extend(Poly1305::new_avx2_goll_gueron(key));
-        v.extend(Poly1305::new_avx2_decimation(key));
-        v.extend(Poly1305::new_ifma(key));
-        v
-    }
 }
 
 impl crate::hazmat::Backends for Poly1305 {
     type Input<'a> = &'a [u8; 32];
+    #[cfg(target_arch = "x86_64")]
     const NAMES: &'static [&'static str] = &[
-        "avx512ifma",
-        "avx2",
-        "avx2-goll-gueron",
-        "avx2-decimation",
-        "portable",
+        <ifma::Key as Backend>::NAME,
+        <avx2::Key as Backend>::NAME,
+        avx2::GOLL_GUERON,
+        avx2::DECIMATION,
+        <portable::Key as Backend>::NAME,
     ];
+    #[cfg(not(target_arch = "x86_64"))]
+    const NAMES: &'static [&'static str] = &[<portable::Key as Backend>::NAME];
 
+    /// Inlined, with the backends' constructors: a benchmark that names
+    /// a constant backend and makes a key per call then pays no name
+    /// lookup and no copy of the engine.
+    #[inline]
     fn with_backend(name: &str, key: &[u8; 32]) -> Option<Poly1305> {
-        match name {
-            "avx512ifma" => Poly1305::new_ifma(key),
-            "avx2" => Poly1305::new_avx2(key),
-            "avx2-goll-gueron" => Poly1305::new_avx2_goll_gueron(key),
-            "avx2-decimation" => Poly1305::new_avx2_decimation(key),
-            "portable" => Some(Poly1305::new_portable(key)),
-            _ => None,
-        }
+        Some(Poly1305::with_engine(key, Dispatch::named(name, key)?))
     }
 
     fn backend(&self) -> &'static str {
@@ -556,15 +512,7 @@ impl Drop for Poly1305 {
 #[cfg(test)]
 impl crate::test_util::SecretSpans for Poly1305 {
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        match &self.engine {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Ifma(k) => k.secret_spans(s),
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2(k) | Dispatch::Avx2Decimation(k) | Dispatch::Avx2GollGueron(k) => {
-                k.secret_spans(s)
-            }
-            Dispatch::Portable(k) => k.secret_spans(s),
-        }
+        on_backend!(&self.engine, k => k.secret_spans(s));
         s.secret("accumulator h", &self.h);
         s.secret("s", &self.s);
         s.secret("buffered block", &self.buf);
@@ -668,7 +616,11 @@ pub(crate) fn aead_tag(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
 
 /// [`aead_tag`] on the portable backend (the AEAD's pinned portable path).
 pub(crate) fn aead_tag_portable(key: &[u8; 32], aad: &[u8], ct: &[u8]) -> [u8; 16] {
-    aead_tag_on(Poly1305::new_portable(key), aad, ct)
+    aead_tag_on(
+        Poly1305::with_engine(key, Dispatch::Portable(portable::Key::new(key))),
+        aad,
+        ct,
+    )
 }
 
 /// [`aead_tag`] on a given instance (tests run it on every backend).
@@ -771,6 +723,142 @@ mod tests {
         out
     }
 
+    /// Every entry point of the backend `make` builds (a fresh key for
+    /// each input) against the scalar loop, from a non-zero accumulator:
+    /// whole blocks (then again on the same key, its powers kept), the
+    /// key's last input, and whole blocks with one or two tail blocks of
+    /// random 2^128 bits, at every block count to 160 and some longer
+    /// ones (the AVX2 three-group loop from 128 blocks and its tails);
+    /// keys and data of all ones, then random ones. Keys whose crossovers
+    /// are forced to one block run their vector paths at every count.
+    fn check_against_scalar<B: Backend>(make: impl Fn(&[u8; 32]) -> Option<B>) {
+        use crate::test_util::splitmix64;
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || splitmix64(&mut seed);
+        let mut data = alloc::vec![0u8; 16 * 400];
+        for trial in 0..20 {
+            let key: [u8; 32] = core::array::from_fn(|i| {
+                if trial == 0 {
+                    0xff
+                } else {
+                    (next() >> (i % 8)) as u8
+                }
+            });
+            for b in data.iter_mut() {
+                *b = if trial == 0 { 0xff } else { next() as u8 };
+            }
+            let prefix: [u8; 48] = core::array::from_fn(|_| next() as u8);
+            let Some(first) = make(&key) else {
+                return;
+            };
+            let name = first.name();
+            let scalar = portable::Key::new(&key);
+            let mut start: portable::Acc = [0; 3];
+            scalar.blocks(&mut start, &prefix);
+            for n in (0..=160).chain([255, 256, 399, 400]) {
+                let body = &data[..16 * n];
+                let mut want = start;
+                scalar.blocks(&mut want, body);
+                let check = |h: &portable::Acc, want: &portable::Acc, what: &str| {
+                    assert_eq!(
+                        portable::freeze(h),
+                        portable::freeze(want),
+                        "{name}: {what}, {n} blocks, trial {trial}"
+                    );
+                    assert!(h[2] <= 4, "{name}: {what}, {n} blocks, h₂ = {}", h[2]);
+                };
+                let (Some(mut k), Some(mut once)) = (make(&key), make(&key)) else {
+                    return;
+                };
+                let mut h = start;
+                k.blocks(&mut h, body);
+                check(&h, &want, "blocks");
+                let mut twice = want;
+                scalar.blocks(&mut twice, body);
+                k.blocks_once(&mut h, body);
+                check(&h, &twice, "blocks again, powers kept");
+                let mut h = start;
+                once.blocks_once(&mut h, body);
+                check(&h, &want, "the key's last input");
+                for c in 1..=2 {
+                    let mut tail = portable::Tail::new();
+                    for _ in 0..c {
+                        let m = if trial == 0 {
+                            u128::MAX
+                        } else {
+                            u128::from(next()) << 64 | u128::from(next())
+                        };
+                        tail.push(m, next() & 1);
+                    }
+                    let mut want = want;
+                    tail.absorb(&scalar, &mut want);
+                    let Some(mut k) = make(&key) else {
+                        return;
+                    };
+                    let mut h = start;
+                    k.blocks_tail(&mut h, body, &tail);
+                    check(
+                        &h,
+                        &want,
+                        if c == 1 {
+                            "one tail block"
+                        } else {
+                            "two tail blocks"
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_backend_matches_the_scalar_loop() {
+        check_against_scalar(|k| Some(portable::Key::new(k)));
+        #[cfg(target_arch = "x86_64")]
+        {
+            use avx2::Schedule;
+            let tuned = tuning::pick();
+            check_against_scalar(|k| Some(<ifma::Key as Backend>::new(cpu::Avx512Ifma::get()?, k)));
+            let forced = tuning::IfmaTuning {
+                min_vector_blocks: 1,
+                min_once_blocks: 1,
+            };
+            check_against_scalar(|k| Some(ifma::Key::tuned(cpu::Avx512Ifma::get()?, k, forced)));
+            for schedule in [
+                tuned.avx2.schedule,
+                Schedule::GOLL_GUERON,
+                Schedule::DECIMATION,
+            ] {
+                for min_vector_blocks in [tuned.avx2.min_vector_blocks, 1] {
+                    let t = tuning::Avx2Tuning {
+                        schedule,
+                        min_vector_blocks,
+                        ..tuned.avx2
+                    };
+                    check_against_scalar(|k| Some(avx2::Key::tuned(cpu::Avx2::get()?, k, t)));
+                }
+            }
+        }
+    }
+
+    /// The names: each names its backend and schedule; unknown ones are
+    /// refused; the first this CPU runs is the default's.
+    #[test]
+    fn names_pick_their_backends() {
+        use crate::hazmat::Backends;
+        let key = [3u8; 32];
+        for &name in Poly1305::NAMES {
+            if let Some(p) = Poly1305::with_backend(name, &key) {
+                assert_eq!(p.backend(), name);
+            }
+        }
+        assert!(Poly1305::with_backend("portable", &key).is_some());
+        assert!(Poly1305::with_backend("avx3", &key).is_none());
+        let usable = crate::hazmat::usable::<Poly1305>(&key);
+        assert_eq!(usable.first(), Some(&Poly1305::new(&key).backend_name()));
+        assert_eq!(usable.last(), Some(&"portable"));
+    }
+
     /// The tag comparison: equal tags match; a flip of any one bit, in
     /// either half, does not; nor does a tag of another length.
     #[test]
@@ -803,7 +891,7 @@ mod tests {
         ));
         let want: [u8; 16] = unhex("1ae10b594f09e26a7e902ecbd0600691");
         assert_eq!(aead_tag(&key, &aad, &ct), want);
-        for p in Poly1305::all_backends(&key) {
+        for p in crate::hazmat::all::<Poly1305>(&key) {
             let name = p.backend_name();
             assert_eq!(aead_tag_on(p, &aad, &ct), want, "{name}");
         }
@@ -832,7 +920,7 @@ mod tests {
             input.extend_from_slice(&(a as u64).to_le_bytes());
             input.extend_from_slice(&(c as u64).to_le_bytes());
             let want = tag(&key, &input);
-            for p in Poly1305::all_backends(&key) {
+            for p in crate::hazmat::all::<Poly1305>(&key) {
                 let name = p.backend_name();
                 assert_eq!(
                     aead_tag_on(p, &data[..a], &data[..c]),

@@ -78,6 +78,7 @@ impl Key {
     /// The key `r` (the first 16 bytes of the Poly1305 key `key`; the rest
     /// is not read), clamped as RFC 8439 §2.5 says (`r &=
     /// 0x0ffffffc0ffffffc0ffffffc0fffffff`).
+    #[inline]
     pub(crate) fn new(key: &[u8; 32]) -> Key {
         let mut bytes = [0u8; 16];
         bytes.copy_from_slice(&key[..16]);
@@ -156,6 +157,26 @@ impl Key {
             b.copy_from_slice(chunk);
             self.block(h, &b, 1);
         }
+    }
+}
+
+impl super::Backend for Key {
+    type Token = ();
+    const NAME: &'static str = "portable";
+
+    #[inline]
+    fn new((): (), key: &[u8; 32]) -> Key {
+        Key::new(key)
+    }
+
+    #[inline(always)]
+    fn scalar(&self) -> &Key {
+        self
+    }
+
+    #[inline(always)]
+    fn blocks(&mut self, h: &mut Acc, data: &[u8]) {
+        Key::blocks(self, h, data);
     }
 }
 

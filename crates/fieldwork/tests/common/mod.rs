@@ -145,6 +145,28 @@ pub fn differential<I: Debug, O: PartialEq + Debug>(
     compared
 }
 
+/// One [`Candidate`] per backend name of the keyed type `T`
+/// ([`Backends::NAMES`](fieldwork::hazmat::Backends::NAMES), every one this
+/// build has): `run(name, input)` on the backend named, or no function
+/// (reported and skipped by [`differential`]) where this CPU or the cap
+/// lacks it, as `probe` (any valid key or key and nonce) shows. The one
+/// generic way an area's differential test reaches every backend.
+pub fn backend_candidates<'a, T, I, O>(
+    probe: T::Input<'_>,
+    run: impl Fn(&'static str, &I) -> O + Copy + 'a,
+) -> Vec<Candidate<'a, I, O>>
+where
+    T: fieldwork::hazmat::Backends,
+{
+    T::NAMES
+        .iter()
+        .map(|&name| {
+            let usable = T::with_backend(name, probe).is_some();
+            Candidate::new(name, usable.then_some(move |input: &I| run(name, input)))
+        })
+        .collect()
+}
+
 /// Bytes between two inaccessible pages (`mmap` with `PROT_NONE` around
 /// one read-write page): a read or write past either end of a slice placed
 /// against a guard faults, so the kernels' partial-register loads and

@@ -8,8 +8,8 @@
 //! - `chacha20`, `N B` (N = 64, 1024, 16384, 65536): the keystream XORed
 //!   into an N-byte buffer in place, key setup included (`new`,
 //!   `apply_keystream`). Columns: fieldwork's best backend, each of its
-//!   backends (`new_portable`, `new_avx2`, `new_avx512`), RustCrypto
-//!   `chacha20`.
+//!   backends (`avx512`, `avx2`, `portable` through `fieldwork::hazmat`),
+//!   RustCrypto `chacha20`.
 //! - `chachapoly seal`, `N B` (N = 64, 576, 1024, 1420, 16384, 65536) with
 //!   13 bytes of associated data: sealing in place with a detached tag,
 //!   the key made once (each library's key object), a fixed nonce (fine
@@ -33,6 +33,7 @@ use chacha20poly1305::aead::AeadInOut;
 use fieldwork::chacha20::ChaCha20;
 use fieldwork::chachapoly::aead::KeyInit;
 use fieldwork::chachapoly::{ChaCha20Poly1305, XChaCha20Poly1305};
+use fieldwork::hazmat::Backends;
 use std::hint::black_box;
 
 const KEYSTREAM_SIZES: &[usize] = &[64, 1024, 16384, 65536];
@@ -50,10 +51,13 @@ fn random(rng: &mut Rng, n: usize) -> Vec<u8> {
 
 type MakeChaCha = fn(&[u8; 32], &[u8; 12]) -> Option<ChaCha20>;
 
+/// Each backend by name through `fieldwork::hazmat`.
 const BACKENDS: &[(&str, MakeChaCha)] = &[
-    ("avx512", ChaCha20::new_avx512),
-    ("avx2", ChaCha20::new_avx2),
-    ("portable", |k, n| Some(ChaCha20::new_portable(k, n))),
+    ("avx512", |k, n| ChaCha20::with_backend("avx512", (k, n))),
+    ("avx2", |k, n| ChaCha20::with_backend("avx2", (k, n))),
+    ("portable", |k, n| {
+        ChaCha20::with_backend("portable", (k, n))
+    }),
 ];
 
 fn theirs_keystream(key: &[u8; 32], nonce: &[u8; 12], buf: &mut [u8]) {
@@ -256,14 +260,8 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
     // On AVX-512 the default switches from the stitched AVX2 kernel to two
     // passes with the message's length: both paths pinned, to show where.
     if backend == "avx512" {
-        for (name, pinned) in [
-            ("avx2-stitched", ChaCha20Poly1305::new_avx2_stitched(key)),
-            (
-                "avx512-two-pass",
-                ChaCha20Poly1305::new_avx512_two_pass(key),
-            ),
-        ] {
-            if let Some(c) = pinned {
+        for name in ["avx2-stitched", "avx512-two-pass"] {
+            if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
                 cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
             }
         }

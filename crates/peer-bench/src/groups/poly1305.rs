@@ -27,10 +27,10 @@
 //!   `backend_name()`); the reference for the ratios. Unlike streaming, it
 //!   knows where the message ends, so the SIMD backends take a final
 //!   partial block into their last vector group.
-//! - `fieldwork (<backend>)`: each backend this CPU has, through the
-//!   hidden per-backend constructors (`new_portable`, `new_avx2`,
-//!   `new_avx2_goll_gueron`, `new_avx2_decimation`, `new_ifma`) and the
-//!   streaming `update(message)`, `finalize()`, each as its own column.
+//! - `fieldwork (<backend>)`: each backend (and AVX2 schedule) this CPU
+//!   has, by name through `fieldwork::hazmat` (`avx512ifma`, `avx2`,
+//!   `avx2-decimation`, `avx2-goll-gueron`, `portable`) and the streaming
+//!   `update(message)`, `finalize()`, each as its own column.
 //! - `RustCrypto poly1305`: `KeyInit::new`, `compute_unpadded(message)`
 //!   (RFC 8439 padding of a partial last block, as ours); it chooses at run
 //!   time between AVX2 code and a portable fallback.
@@ -52,6 +52,7 @@ use crate::harness::{Case, Impl};
 use crate::util::Rng;
 use ::poly1305::universal_hash::KeyInit;
 use benchtime::Routine;
+use fieldwork::hazmat::Backends;
 use fieldwork::poly1305::Poly1305;
 use std::hint::black_box;
 
@@ -71,7 +72,7 @@ const RFC_MSG: &[u8] = b"Cryptographic Forum Research Group";
 /// … and the tag.
 const RFC_TAG: [u8; 16] = hex("a8061dc1305136c6c22b8baf0c0127a9");
 
-/// A hidden per-backend constructor (`None` where the CPU lacks it).
+/// A per-backend constructor (`None` where the CPU lacks it).
 type MakeFn = fn(&[u8; 32]) -> Option<Poly1305>;
 
 /// Which implementation a column runs.
@@ -79,7 +80,7 @@ type MakeFn = fn(&[u8; 32]) -> Option<Poly1305>;
 pub enum Kind {
     /// `Poly1305::new`: fieldwork's choice of backend.
     Best,
-    /// One of fieldwork's backends by its hidden constructor.
+    /// One of fieldwork's backends by its constructor.
     Backend(MakeFn),
     /// RustCrypto's `poly1305`.
     RustCrypto,
@@ -110,13 +111,18 @@ fn peer(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
         .into()
 }
 
-/// Our backends: column name and constructor.
+/// Our backends: column name and constructor, by name through
+/// `fieldwork::hazmat`.
 const BACKENDS: &[(&str, MakeFn)] = &[
-    ("avx512ifma", Poly1305::new_ifma),
-    ("avx2", Poly1305::new_avx2),
-    ("avx2-decimation", Poly1305::new_avx2_decimation),
-    ("avx2-goll-gueron", Poly1305::new_avx2_goll_gueron),
-    ("portable", |k| Some(Poly1305::new_portable(k))),
+    ("avx512ifma", |k| Poly1305::with_backend("avx512ifma", k)),
+    ("avx2", |k| Poly1305::with_backend("avx2", k)),
+    ("avx2-decimation", |k| {
+        Poly1305::with_backend("avx2-decimation", k)
+    }),
+    ("avx2-goll-gueron", |k| {
+        Poly1305::with_backend("avx2-goll-gueron", k)
+    }),
+    ("portable", |k| Poly1305::with_backend("portable", k)),
 ];
 
 /// fieldwork's backend named `name` in [`BACKENDS`], if this CPU has it.
