@@ -754,6 +754,46 @@ mod x86_tokens {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_tokens::*;
 
+/// AArch64's tokens: one per combination of features a kernel needs.
+#[cfg(target_arch = "aarch64")]
+mod aarch64_tokens {
+    use super::{Feature, Features, usable};
+
+    capability_token! {
+        /// Advanced SIMD (NEON): 128-bit integer vectors.
+        Neon = [Neon]
+    }
+
+    capability_token! {
+        /// NEON with the AES instructions and PMULL/PMULL2 (Rust's `aes`
+        /// target feature is both): AES rounds and 64×64 carry-less products.
+        NeonAes = [Neon, Aes]
+    }
+
+    capability_token! {
+        /// [`NeonAes`] with the SHA3 extension's three-way XOR (`EOR3`) and
+        /// rotate-XOR (`XAR`).
+        NeonSha3 = [Neon, Aes, Sha3]
+    }
+
+    impl NeonAes {
+        /// The NEON token this one implies (its features are a subset).
+        pub(crate) fn neon(self) -> Neon {
+            Neon(())
+        }
+    }
+
+    impl NeonSha3 {
+        /// The AES+PMULL token this one implies (its features are a subset).
+        pub(crate) fn neon_aes(self) -> NeonAes {
+            NeonAes(())
+        }
+    }
+}
+#[cfg(target_arch = "aarch64")]
+#[allow(unused_imports)]
+pub(crate) use aarch64_tokens::*;
+
 /// A CPU's maker, from CPUID leaf 0's vendor string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Vendor {
