@@ -68,6 +68,11 @@ if FIELDWORK_MAX_ISA=avx2 qemu-aarch64 -cpu max "$cli" cpu >/dev/null 2>&1; then
 fi
 got=$(qemu-aarch64 -cpu neoverse-n1 "$cli" cpu | sed -n 's/^level in effect: //p')
 [ "$got" = aes ] || { echo "neoverse-n1: level in effect is '$got', expected aes" >&2; exit 1; }
+# The core the tuning tables key by: MIDR_EL1, which qemu emulates per model.
+for pair in "neoverse-n1:Arm part 0xd0c (Neoverse N1)" "cortex-a53:Arm part 0xd03 (Cortex-A53)"; do
+  got=$(qemu-aarch64 -cpu "${pair%%:*}" "$cli" cpu | sed -n 's/^core: *//p')
+  [ "$got" = "${pair#*:}" ] || { echo "${pair%%:*}: core is '$got'" >&2; exit 1; }
+done
 
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu max"
 for level in "${levels[@]}"; do

@@ -85,6 +85,7 @@ fn main() -> ExitCode {
 
 fn print_cpu(r: &cpu::CpuReport) {
     println!("cpu:             {}", benchtime::cpu_model());
+    println!("core:            {}", cpu::core_name());
     println!("detected:        {}", r.detected);
     match r.cap {
         Some(c) => println!("cap:             {}={c}", cpu::CAP_VARIABLE),

@@ -794,14 +794,19 @@ mod aarch64_tokens {
 #[allow(unused_imports)]
 pub(crate) use aarch64_tokens::*;
 
-/// A CPU's maker, from CPUID leaf 0's vendor string.
+/// A CPU's maker: on x86-64 from CPUID leaf 0's vendor string, on
+/// AArch64 from MIDR_EL1's implementer code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Vendor {
     /// `AuthenticAMD`.
     Amd,
     /// `GenuineIntel`.
     Intel,
-    /// Anything else (and every CPU that is not x86-64).
+    /// Arm Ltd's own cores (implementer 0x41: Cortex, Neoverse).
+    Arm,
+    /// Apple (implementer 0x61).
+    Apple,
+    /// Anything else, or unknown (no `std`, or MIDR_EL1 not readable).
     Other,
 }
 
@@ -809,6 +814,8 @@ pub(crate) enum Vendor {
 /// the displayed family and model (CPUID leaf 1, with the extended fields
 /// folded in as the vendors document: family 25 model 17 is AMD's Zen 4
 /// EPYC, family 26 Zen 5, family 6 model 207 Intel's Emerald Rapids Xeon).
+/// On AArch64 the family is MIDR_EL1's implementer code and the model its
+/// part number (Arm's 0xd0c is Neoverse N1, 0xd40 V1, 0xd4f V2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Core {
     /// The maker.
@@ -822,27 +829,67 @@ pub(crate) struct Core {
 }
 
 impl Core {
-    /// Packed in 32 bits for the cache: bit 31 set, vendor in bits 16–17,
-    /// family in 8–15, model in 0–7.
+    /// Packed in 32 bits for the cache: bit 31 set, vendor in bits 24–26,
+    /// family in 16–23, model in 0–15 (an AArch64 part number has 12 bits).
     const fn pack(self) -> u32 {
         let v = match self.vendor {
             Vendor::Amd => 1,
             Vendor::Intel => 2,
+            Vendor::Arm => 3,
+            Vendor::Apple => 4,
             Vendor::Other => 0,
         };
-        (1 << 31) | (v << 16) | ((self.family & 0xff) << 8) | (self.model & 0xff)
+        (1 << 31) | (v << 24) | ((self.family & 0xff) << 16) | (self.model & 0xffff)
     }
 
     const fn unpack(w: u32) -> Core {
         Core {
-            vendor: match (w >> 16) & 3 {
+            vendor: match (w >> 24) & 7 {
                 1 => Vendor::Amd,
                 2 => Vendor::Intel,
+                3 => Vendor::Arm,
+                4 => Vendor::Apple,
                 _ => Vendor::Other,
             },
-            family: (w >> 8) & 0xff,
-            model: w & 0xff,
+            family: (w >> 16) & 0xff,
+            model: w & 0xffff,
         }
+    }
+
+    /// The implementer and part number of an AArch64 MIDR_EL1 value.
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    const fn from_midr(midr: u64) -> Core {
+        let implementer = ((midr >> 24) & 0xff) as u32;
+        Core {
+            vendor: match implementer {
+                0x41 => Vendor::Arm,
+                0x61 => Vendor::Apple,
+                _ => Vendor::Other,
+            },
+            family: implementer,
+            model: ((midr >> 4) & 0xfff) as u32,
+        }
+    }
+
+    /// A few cores' marketing names, for reports.
+    const fn known_name(self) -> Option<&'static str> {
+        Some(match (self.vendor, self.family, self.model) {
+            (Vendor::Amd, 25, 0x01 | 0x21 | 0x50) => "Zen 3",
+            (Vendor::Amd, 25, 0x11 | 0x61 | 0x74 | 0x78) => "Zen 4",
+            (Vendor::Amd, 26, _) => "Zen 5",
+            (Vendor::Intel, 6, 143) => "Sapphire Rapids",
+            (Vendor::Intel, 6, 207) => "Emerald Rapids",
+            (Vendor::Arm, _, 0xd03) => "Cortex-A53",
+            (Vendor::Arm, _, 0xd08) => "Cortex-A72",
+            (Vendor::Arm, _, 0xd0b) => "Cortex-A76",
+            (Vendor::Arm, _, 0xd0c) => "Neoverse N1",
+            (Vendor::Arm, _, 0xd40) => "Neoverse V1",
+            (Vendor::Arm, _, 0xd49) => "Neoverse N2",
+            (Vendor::Arm, _, 0xd4f) => "Neoverse V2",
+            (Vendor::Arm, _, 0xd84) => "Neoverse V3",
+            (Vendor::Arm, _, 0xd8e) => "Neoverse N3",
+            _ => return None,
+        })
     }
 
     /// The displayed family and model from CPUID leaf 1's EAX.
@@ -901,12 +948,65 @@ fn read_core() -> Core {
     Core::from_signature(vendor, core::arch::x86_64::__cpuid(1).eax)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// From MIDR_EL1, where the OS lets this process read it (`crate::midr`).
+#[cfg(all(feature = "std", target_arch = "aarch64", target_os = "linux"))]
+fn read_core() -> Core {
+    match crate::midr::read() {
+        Some(midr) => Core::from_midr(midr),
+        None => Core {
+            vendor: Vendor::Other,
+            family: 0,
+            model: 0,
+        },
+    }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(feature = "std", target_arch = "aarch64", target_os = "linux")
+)))]
 fn read_core() -> Core {
     Core {
         vendor: Vendor::Other,
         family: 0,
         model: 0,
+    }
+}
+
+/// This CPU's core as the tuning tables see it, for reports: the vendor,
+/// family and model on x86-64 (`AMD family 26 model 2 (Zen 5)`), the
+/// implementer and part number from MIDR_EL1 on AArch64 (`Arm part 0xd0c
+/// (Neoverse N1)`), or `unknown`.
+///
+/// ```
+/// println!("core: {}", fieldwork::cpu::core_name());
+/// ```
+pub fn core_name() -> CoreName {
+    CoreName(core())
+}
+
+/// The [`Display`](fmt::Display) of this CPU's core: see [`core_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreName(Core);
+
+impl fmt::Display for CoreName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        match c.vendor {
+            Vendor::Amd => write!(f, "AMD family {} model {}", c.family, c.model)?,
+            Vendor::Intel => write!(f, "Intel family {} model {}", c.family, c.model)?,
+            Vendor::Arm => write!(f, "Arm part {:#05x}", c.model)?,
+            Vendor::Apple => write!(f, "Apple part {:#05x}", c.model)?,
+            Vendor::Other if c.family == 0 && c.model == 0 => f.write_str("unknown")?,
+            Vendor::Other if cfg!(target_arch = "aarch64") => {
+                write!(f, "implementer {:#04x} part {:#05x}", c.family, c.model)?
+            }
+            Vendor::Other => write!(f, "family {} model {}", c.family, c.model)?,
+        }
+        match c.known_name() {
+            Some(n) => write!(f, " ({n})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -1000,9 +1100,22 @@ mod tests {
         assert_eq!((zen5.family, zen5.model), (26, 2));
         let emr = Core::from_signature(Vendor::Intel, 0x000c_06f2);
         assert_eq!((emr.family, emr.model), (6, 207));
-        for c in [zen3, zen4, zen5, emr] {
+        // MIDR_EL1 values as Arm's technical reference manuals print them.
+        let n1 = Core::from_midr(0x413f_d0c1);
+        assert_eq!((n1.vendor, n1.family, n1.model), (Vendor::Arm, 0x41, 0xd0c));
+        let a53 = Core::from_midr(0x410f_d034);
+        assert_eq!((a53.vendor, a53.model), (Vendor::Arm, 0xd03));
+        let ampere = Core::from_midr(0xc00f_ac30);
+        assert_eq!((ampere.vendor, ampere.family), (Vendor::Other, 0xc0));
+        for c in [zen3, zen4, zen5, emr, n1, a53, ampere] {
             assert_eq!(Core::unpack(c.pack()), c);
         }
+        assert_eq!(CoreName(n1).to_string(), "Arm part 0xd0c (Neoverse N1)");
+        assert_eq!(CoreName(zen5).to_string(), "AMD family 26 model 2 (Zen 5)");
+        assert_eq!(
+            CoreName(emr).to_string(),
+            "Intel family 6 model 207 (Emerald Rapids)"
+        );
         // The cached value is this CPU's, and stable.
         assert_eq!(core(), core());
     }

@@ -87,6 +87,8 @@ pub mod gf2x;
 pub mod ghash;
 pub mod hazmat;
 pub mod kummer;
+#[cfg(all(feature = "std", target_arch = "aarch64", target_os = "linux"))]
+mod midr;
 mod partial;
 pub mod poly1305;
 #[cfg(target_arch = "x86_64")]

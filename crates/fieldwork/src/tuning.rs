@@ -49,6 +49,8 @@ const fn vendor_eq(a: Vendor, b: Vendor) -> bool {
         (a, b),
         (Vendor::Amd, Vendor::Amd)
             | (Vendor::Intel, Vendor::Intel)
+            | (Vendor::Arm, Vendor::Arm)
+            | (Vendor::Apple, Vendor::Apple)
             | (Vendor::Other, Vendor::Other)
     )
 }
