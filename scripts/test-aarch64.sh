@@ -11,7 +11,8 @@
 # libc6:arm64 puts the arm64 loader and libc at their native paths.
 #
 # What runs: the unit and integration tests (not the doc tests, which
-# cargo does not cross-run) under `-cpu max` (NEON, AES+PMULL, SHA3, SVE2)
+# cargo does not cross-run; the C ABI and the Python extension are
+# cross-built, not run) under `-cpu max` (NEON, AES+PMULL, SHA3, SVE2)
 # with no cap and at every FIELDWORK_MAX_ISA level of the aarch64 ladder
 # that selects different code, and the CPU report under two real CPU
 # models. Usage: scripts/test-aarch64.sh [LEVEL...] (default: every level
@@ -49,6 +50,10 @@ levels=("$@")
 echo "==> cross-build (release) of the library's tests and the CLI for $target"
 "${cargo[@]}" build -q --release --target "$target" -p fieldwork-cli
 "${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests --no-run
+# The C ABI (libgf2x.so.3 for NTL) and the Python extension (abi3: no
+# target interpreter needed) must at least cross-build.
+"${cargo[@]}" build -q --release --target "$target" -p fieldwork-gf2x-abi
+"${cargo[@]}" build -q --release --target "$target" --manifest-path crates/fieldwork-py/Cargo.toml
 
 # Every level of the ladder is a valid cap, and the CLI reports what each
 # CPU model has: max (everything), neoverse-n1 (NEON, AES+PMULL; no SHA3,

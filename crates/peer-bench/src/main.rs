@@ -107,6 +107,22 @@ struct Args {
     /// the module docs' floor analyses).
     #[arg(long)]
     isa_rates: bool,
+    /// Instead of timing: list the rows (implementations of the cases the
+    /// filter selects; with these options it matches group names, see
+    /// `--list`) as `index<TAB>group<TAB>size<TAB>bytes<TAB>ours|peer<TAB>name`,
+    /// for `--count-row` (scripts/aarch64-counts.py: instruction counts
+    /// under emulation, where time means nothing).
+    #[arg(long, conflicts_with = "count_row")]
+    count_list: bool,
+    /// Instead of timing: run row INDEX of `--count-list` once, then
+    /// `--count-reps` more times, and exit; an instruction counter around
+    /// the process takes the difference between two values of
+    /// `--count-reps`.
+    #[arg(long, value_name = "INDEX")]
+    count_row: Option<usize>,
+    /// The repetitions after the first call, with `--count-row`.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    count_reps: u64,
 }
 
 fn main() -> ExitCode {
@@ -205,6 +221,12 @@ fn main() -> ExitCode {
     let build_cases = || -> Result<Vec<harness::Case>, String> {
         let mut cases = Vec::new();
         for (name, build) in groups::GROUPS {
+            // Counting runs under emulation, where building every group's
+            // inputs would take minutes: there the filter names groups.
+            let counting = args.count_list || args.count_row.is_some();
+            if counting && !name.contains(filter) {
+                continue;
+            }
             let cs = build().map_err(|e| format!("{name}: {e}"))?;
             cases.extend(
                 cs.into_iter()
@@ -226,6 +248,10 @@ fn main() -> ExitCode {
     if cases.is_empty() {
         eprintln!("error: no operation matches the filter {filter:?} (see --list)");
         return ExitCode::FAILURE;
+    }
+
+    if args.count_list || args.count_row.is_some() {
+        return count_mode(&mut cases, &args);
     }
 
     let clock = Clock::calibrate();
@@ -629,4 +655,39 @@ fn plot(csv: &std::path::Path) -> Result<(), String> {
     println!("{}", sweep::band_table(&sweep::bands(&data)?));
     eprintln!("wrote {}", svg_path.display());
     Ok(())
+}
+
+/// `--count-list` and `--count-row`: no clock, no sampler; the rows in the
+/// order of the cases and, within a case, of its implementations.
+fn count_mode(cases: &mut [harness::Case], args: &Args) -> ExitCode {
+    let mut rows = cases.iter_mut().flat_map(|c| {
+        let (group, size, bytes) = (c.group, c.size.clone(), c.bytes);
+        c.impls
+            .iter_mut()
+            .map(move |i| (group, size.clone(), bytes, i))
+    });
+    if args.count_list {
+        for (index, (group, size, bytes, i)) in rows.enumerate() {
+            let bytes = bytes.map_or_else(|| "-".to_string(), |b| b.to_string());
+            let who = if i.ours { "ours" } else { "peer" };
+            println!("{index}\t{group}\t{size}\t{bytes}\t{who}\t{}", i.name);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let Some(index) = args.count_row else {
+        return ExitCode::FAILURE;
+    };
+    match rows.nth(index) {
+        Some((_, _, _, i)) => {
+            // The first call pays one-time costs (lazy tables, the CPU
+            // detection), identical in the runs being subtracted.
+            (i.routine)(1);
+            (i.routine)(args.count_reps);
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("error: no row {index} (see --count-list)");
+            ExitCode::FAILURE
+        }
+    }
 }
