@@ -158,6 +158,8 @@ impl Backend for TwoPass {
             chacha20::Dispatch::Avx512(_) => AVX512_TWO_PASS,
             #[cfg(target_arch = "x86_64")]
             chacha20::Dispatch::Avx2(_) => AVX2_TWO_PASS,
+            #[cfg(target_arch = "aarch64")]
+            chacha20::Dispatch::Neon(_) => NEON,
             chacha20::Dispatch::Portable(_) => PORTABLE,
         }
     }
@@ -201,6 +203,10 @@ const AVX512_TWO_PASS: &str = "avx512-two-pass";
 const AVX2_STITCHED: &str = "avx2-stitched";
 /// The backend `avx2-two-pass`.
 const AVX2_TWO_PASS: &str = "avx2-two-pass";
+/// The backend `neon`: two passes, the NEON ChaCha20 and Poly1305's
+/// fastest backend.
+#[cfg(target_arch = "aarch64")]
+const NEON: &str = "neon";
 /// The backend `portable`.
 const PORTABLE: &str = "portable";
 
@@ -239,6 +245,8 @@ impl Dispatch {
         AVX2_STITCHED,
         #[cfg(target_arch = "x86_64")]
         AVX2_TWO_PASS,
+        #[cfg(target_arch = "aarch64")]
+        NEON,
         PORTABLE,
     ];
 
@@ -280,6 +288,8 @@ impl Dispatch {
             AVX2_STITCHED => Dispatch::Stitched(avx2::Stitched::get()?),
             #[cfg(target_arch = "x86_64")]
             AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
+            #[cfg(target_arch = "aarch64")]
+            NEON => Dispatch::TwoPass(two_pass("neon")?),
             PORTABLE => Dispatch::TwoPass(two_pass("portable")?),
             _ => return None,
         })

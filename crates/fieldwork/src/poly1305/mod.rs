@@ -112,10 +112,12 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod radix44;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tuning;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
@@ -128,7 +130,7 @@ pub use universal_hash;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use portable::{Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::cpu;
 use core::fmt;
 use subtle::ConstantTimeEq;
@@ -221,6 +223,10 @@ enum Dispatch {
     /// `avx2-decimation` force one.
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::Key),
+    /// Two-lane radix 2^26 with complete decimation (`neon.rs`), the
+    /// scalar loop below its crossover.
+    #[cfg(target_arch = "aarch64")]
+    Neon(neon::Key),
     Portable(portable::Key),
 }
 
@@ -233,6 +239,8 @@ macro_rules! on_backend {
             Dispatch::Ifma($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Dispatch::Avx2($k) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Neon($k) => $body,
             Dispatch::Portable($k) => $body,
         }
     };
@@ -256,6 +264,10 @@ impl Dispatch {
             if let Some(t) = cpu::Avx2::get() {
                 return Dispatch::Avx2(avx2::Key::new(t, key));
             }
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = cpu::Neon::get() {
+            return Dispatch::Neon(neon::Key::new(t, key));
         }
         Dispatch::Portable(portable::Key::new(key))
     }
@@ -283,6 +295,8 @@ impl Dispatch {
                 key,
                 avx2::Schedule::DECIMATION,
             )),
+            #[cfg(target_arch = "aarch64")]
+            "neon" => Dispatch::Neon(<neon::Key as Backend>::new(cpu::Neon::get()?, key)),
             "portable" => Dispatch::Portable(portable::Key::new(key)),
             _ => return None,
         })
@@ -468,7 +482,7 @@ impl Poly1305 {
     }
 
     /// The backend in use: `avx512ifma`, `avx2` (the AVX2 default),
-    /// `avx2-decimation`, `avx2-goll-gueron` or `portable`.
+    /// `avx2-decimation`, `avx2-goll-gueron`, `neon` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.engine.name()
     }
@@ -484,7 +498,12 @@ impl crate::hazmat::Backends for Poly1305 {
         avx2::DECIMATION,
         <portable::Key as Backend>::NAME,
     ];
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    const NAMES: &'static [&'static str] = &[
+        <neon::Key as Backend>::NAME,
+        <portable::Key as Backend>::NAME,
+    ];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     const NAMES: &'static [&'static str] = &[<portable::Key as Backend>::NAME];
 
     /// Inlined, with the backends' constructors: a benchmark that names
@@ -838,6 +857,10 @@ mod tests {
                     check_against_scalar(|k| Some(avx2::Key::tuned(cpu::Avx2::get()?, k, t)));
                 }
             }
+        }
+        #[cfg(target_arch = "aarch64")]
+        for min_vector_blocks in [tuning::NEON_MIN_VECTOR_BLOCKS, 2] {
+            check_against_scalar(|k| Some(neon::Key::tuned(cpu::Neon::get()?, k, min_vector_blocks)));
         }
     }
 
