@@ -27,10 +27,13 @@
 //! per zmm pass with `vprold` rotations, `chacha20/avx512.rs`; its tails
 //! run the AVX2 kernels), `avx2` (hand-written kernels,
 //! `chacha20/avx2.rs`: 8 blocks word-sliced for the bulk, 2 and 4 blocks
-//! in the horizontal layout for tails and short messages), `portable`
+//! in the horizontal layout for tails and short messages), on AArch64
+//! `neon` (`chacha20/neon.rs`: 4 blocks word-sliced in q registers for the
+//! bulk, 1 to 3 in the horizontal layout for tails; an 8-block form kept
+//! but not chosen, `chacha20/tuning.rs` says why), `portable`
 //! (`lanes.rs`, one block at a time). The two vector kernels share one
 //! round structure (`chacha20/rounds.rs`, over each width's vector
-//! operations). Each backend file has one type implementing the crate's
+//! operations; the NEON kernel uses it too). Each backend file has one type implementing the crate's
 //! `Backend` trait (`xor`, `block`, `xor_after_block0`); a key holds one
 //! of them. [`crate::hazmat`] makes a [`ChaCha20`] or [`XChaCha20`] on any
 //! backend by name. The AVX2 kernels also serve the stitched

@@ -78,6 +78,17 @@
 //!   ±8 %), far from the dissertation's 34 % on Skylake, because our
 //!   Goll–Gueron form runs its scalar remainder while the powers are
 //!   computed, so only the remainder's latency beyond them can be saved.
+//! - `neon` (AArch64, `poly1305/neon.rs`, by name only): radix 2^26 on
+//!   two 64-bit lanes, complete decimation, `(acc + M₁)·r⁴ + M₂·r²` per
+//!   four blocks. Not the default: compiled, its loop runs 32.6
+//!   instructions a block against the scalar loop's 32.3 (dynamic counts
+//!   under qemu, 8–16 KiB) and about 700 more per call (powers, limb
+//!   conversions, the lanes' join), so by the instruction count the
+//!   scalar loop wins at every length; the default on AArch64 is
+//!   `portable`. Kept, tested, for a measurement on hardware, where its
+//!   two chains against the scalar loop's one latency-bound chain may
+//!   decide otherwise (OpenSSL's ARMv8 NEON kernel is faster than its
+//!   scalar one on most cores it lists).
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
 //!   (below 336 B per `update` call on AVX2, 384 B on IFMA) and for a
@@ -265,10 +276,10 @@ impl Dispatch {
                 return Dispatch::Avx2(avx2::Key::new(t, key));
             }
         }
-        #[cfg(target_arch = "aarch64")]
-        if let Some(t) = cpu::Neon::get() {
-            return Dispatch::Neon(neon::Key::new(t, key));
-        }
+        // On AArch64 the scalar loop is the default: by the instruction
+        // count (issue 59's measure under emulation) the NEON loop is no
+        // shorter a block and costs more per call (`neon.rs`); `neon` is
+        // reached by name.
         Dispatch::Portable(portable::Key::new(key))
     }
 
@@ -498,10 +509,12 @@ impl crate::hazmat::Backends for Poly1305 {
         avx2::DECIMATION,
         <portable::Key as Backend>::NAME,
     ];
+    /// The default (the scalar loop, see [`Dispatch::best`]) first, then
+    /// the NEON backend, kept by name for measurement on hardware.
     #[cfg(target_arch = "aarch64")]
     const NAMES: &'static [&'static str] = &[
-        <neon::Key as Backend>::NAME,
         <portable::Key as Backend>::NAME,
+        <neon::Key as Backend>::NAME,
     ];
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     const NAMES: &'static [&'static str] = &[<portable::Key as Backend>::NAME];
@@ -879,7 +892,12 @@ mod tests {
         assert!(Poly1305::with_backend("avx3", &key).is_none());
         let usable = crate::hazmat::usable::<Poly1305>(&key);
         assert_eq!(usable.first(), Some(&Poly1305::new(&key).backend_name()));
+        #[cfg(not(target_arch = "aarch64"))]
         assert_eq!(usable.last(), Some(&"portable"));
+        // AArch64: the scalar loop is the default by the instruction count
+        // (`neon.rs`), the NEON backend second, by name.
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(Poly1305::NAMES, &["portable", "neon"]);
     }
 
     /// The tag comparison: equal tags match; a flip of any one bit, in

@@ -224,6 +224,7 @@ impl Tail {
     }
 
     /// How many blocks (0 to 2).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
         self.len
     }

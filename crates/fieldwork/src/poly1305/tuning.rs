@@ -10,14 +10,13 @@
 #![forbid(unsafe_code)]
 
 /// Blocks below which the NEON backend's calls stay on the scalar loop.
-/// **Not measured on hardware** (no ARM machine here): an estimate from
-/// the instruction counts. The vector path pays, per call, the
-/// accumulator's conversion to limbs and the lanes' join (about 60
-/// instructions) and, once per key, the powers (about 250); per block
-/// the two loops run about as many instructions (`docs/notes/poly1305.md`),
-/// and the vector one has two chains and no `umulh` latency on its
-/// critical path. 16 blocks (256 B) puts the per-call costs at about a
-/// tenth of the work.
+/// **Not measured on hardware** (no ARM machine here), and not the
+/// instruction-count break-even: by count the vector loop never pays
+/// (32.6 instructions a block against 32.3, about 700 more per call;
+/// `neon.rs`), which is why `neon` is not the default. 16 blocks (256 B)
+/// is a guess at the latency break-even on a core where the scalar
+/// loop's single chain of `mul`/`umulh` bounds it, for the named backend
+/// to be measured on.
 #[cfg(target_arch = "aarch64")]
 pub(crate) const NEON_MIN_VECTOR_BLOCKS: usize = 16;
 
