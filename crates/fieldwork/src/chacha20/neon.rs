@@ -422,7 +422,10 @@ fn xor_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: 
 #[target_feature(enable = "neon")]
 fn block_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
     let mut out = [0u8; 64];
-    xor_h(&keystream_h::<1>(key, nonce, counter, Rot8::new(t)), &mut out);
+    xor_h(
+        &keystream_h::<1>(key, nonce, counter, Rot8::new(t)),
+        &mut out,
+    );
     out
 }
 

@@ -760,14 +760,15 @@ mod tests {
     /// whole blocks (then again on the same key, its powers kept), the
     /// key's last input, and whole blocks with one or two tail blocks of
     /// random 2^128 bits, at every block count to 160 and some longer
-    /// ones (the AVX2 three-group loop from 128 blocks and its tails);
+    /// ones (the AVX2 three-group loop from 128 blocks and its tails, and
+    /// 16 KiB);
     /// keys and data of all ones, then random ones. Keys whose crossovers
     /// are forced to one block run their vector paths at every count.
     fn check_against_scalar<B: Backend>(make: impl Fn(&[u8; 32]) -> Option<B>) {
         use crate::test_util::splitmix64;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = || splitmix64(&mut seed);
-        let mut data = alloc::vec![0u8; 16 * 400];
+        let mut data = alloc::vec![0u8; 16 * 1024];
         for trial in 0..20 {
             let key: [u8; 32] = core::array::from_fn(|i| {
                 if trial == 0 {
@@ -787,7 +788,7 @@ mod tests {
             let scalar = portable::Key::new(&key);
             let mut start: portable::Acc = [0; 3];
             scalar.blocks(&mut start, &prefix);
-            for n in (0..=160).chain([255, 256, 399, 400]) {
+            for n in (0..=160).chain([255, 256, 399, 400, 1024]) {
                 let body = &data[..16 * n];
                 let mut want = start;
                 scalar.blocks(&mut want, body);
@@ -873,7 +874,9 @@ mod tests {
         }
         #[cfg(target_arch = "aarch64")]
         for min_vector_blocks in [tuning::NEON_MIN_VECTOR_BLOCKS, 2] {
-            check_against_scalar(|k| Some(neon::Key::tuned(cpu::Neon::get()?, k, min_vector_blocks)));
+            check_against_scalar(|k| {
+                Some(neon::Key::tuned(cpu::Neon::get()?, k, min_vector_blocks))
+            });
         }
     }
 

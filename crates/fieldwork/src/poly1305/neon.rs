@@ -72,10 +72,11 @@ use super::Backend;
 use super::portable::{self, Acc};
 use crate::cpu;
 use core::arch::aarch64::{
-    uint32x2_t, uint32x4_t, uint64x2_t, vaddq_u64, vaddvq_u64, vand_u32, vandq_u64, vbicq_u64, vsraq_n_u64,
-    vcombine_u32, vdup_n_u32, vdupq_n_u64, vld1_u32, vld1q_u8, vld1q_u32, vmlal_high_u32,
-    vmlal_laneq_u32, vmovn_u64, vmull_high_u32, vmull_laneq_u32, vorr_u32, vreinterpretq_u64_u8,
-    vshlq_n_u64, vshrn_n_u64, vshrq_n_u64, vsriq_n_u64, vzip1q_u64, vzip2q_u64, vadd_u32,
+    uint32x2_t, uint32x4_t, uint64x2_t, vadd_u32, vaddq_u64, vaddvq_u64, vand_u32, vandq_u64,
+    vbicq_u64, vcombine_u32, vdup_n_u32, vdupq_n_u64, vld1_u32, vld1q_u8, vld1q_u32,
+    vmlal_high_u32, vmlal_laneq_u32, vmovn_u64, vmull_high_u32, vmull_laneq_u32, vorr_u32,
+    vreinterpretq_u64_u8, vshlq_n_u64, vshrn_n_u64, vshrq_n_u64, vsraq_n_u64, vsriq_n_u64,
+    vzip1q_u64, vzip2q_u64,
 };
 
 /// 2^26 − 1.
