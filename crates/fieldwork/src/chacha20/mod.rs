@@ -27,10 +27,13 @@
 //! per zmm pass with `vprold` rotations, `chacha20/avx512.rs`; its tails
 //! run the AVX2 kernels), `avx2` (hand-written kernels,
 //! `chacha20/avx2.rs`: 8 blocks word-sliced for the bulk, 2 and 4 blocks
-//! in the horizontal layout for tails and short messages), `portable`
+//! in the horizontal layout for tails and short messages), on AArch64
+//! `neon` (`chacha20/neon.rs`: 4 blocks word-sliced in q registers for the
+//! bulk, 1 to 3 in the horizontal layout for tails; an 8-block form kept
+//! but not chosen, `chacha20/tuning.rs` says why), `portable`
 //! (`lanes.rs`, one block at a time). The two vector kernels share one
 //! round structure (`chacha20/rounds.rs`, over each width's vector
-//! operations). Each backend file has one type implementing the crate's
+//! operations; the NEON kernel uses it too). Each backend file has one type implementing the crate's
 //! `Backend` trait (`xor`, `block`, `xor_after_block0`); a key holds one
 //! of them. [`crate::hazmat`] makes a [`ChaCha20`] or [`XChaCha20`] on any
 //! backend by name. The AVX2 kernels also serve the stitched
@@ -63,9 +66,13 @@ pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub(crate) mod lanes;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod portable;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;
+#[cfg(target_arch = "aarch64")]
+mod tuning;
 
 use core::fmt;
 use zeroize::Zeroize;
@@ -136,6 +143,8 @@ pub(crate) enum Dispatch {
     Avx512(avx512::Avx512),
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::Avx2),
+    #[cfg(target_arch = "aarch64")]
+    Neon(neon::Neon),
     Portable(portable::Portable),
 }
 
@@ -148,6 +157,8 @@ macro_rules! on_backend {
             Dispatch::Avx512($b) => $body,
             #[cfg(target_arch = "x86_64")]
             Dispatch::Avx2($b) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Neon($b) => $body,
             Dispatch::Portable($b) => $body,
         }
     };
@@ -164,6 +175,10 @@ impl Dispatch {
         if let Some(b) = Backend::get() {
             return Dispatch::Avx2(b);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(b) = Backend::get() {
+            return Dispatch::Neon(b);
+        }
         Dispatch::Portable(portable::Portable)
     }
 
@@ -176,6 +191,8 @@ impl Dispatch {
             <avx512::Avx512 as Backend>::NAME => Dispatch::Avx512(Backend::get()?),
             #[cfg(target_arch = "x86_64")]
             <avx2::Avx2 as Backend>::NAME => Dispatch::Avx2(Backend::get()?),
+            #[cfg(target_arch = "aarch64")]
+            <neon::Neon as Backend>::NAME => Dispatch::Neon(Backend::get()?),
             <portable::Portable as Backend>::NAME => Dispatch::Portable(portable::Portable),
             _ => return None,
         })
@@ -189,7 +206,13 @@ impl Dispatch {
         <portable::Portable as Backend>::NAME,
     ];
     /// Every backend's name, best first.
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    pub(crate) const NAMES: &'static [&'static str] = &[
+        <neon::Neon as Backend>::NAME,
+        <portable::Portable as Backend>::NAME,
+    ];
+    /// Every backend's name, best first.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     pub(crate) const NAMES: &'static [&'static str] = &[<portable::Portable as Backend>::NAME];
 
     /// The backend's name.
@@ -423,7 +446,7 @@ impl ChaCha20 {
         self.pos
     }
 
-    /// The backend in use: `avx512`, `avx2` or `portable`.
+    /// The backend in use: `avx512`, `avx2`, `neon` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.core.name()
     }
@@ -623,6 +646,8 @@ pub(super) mod tests {
             check::<avx2::Avx2>();
             check::<avx512::Avx512>();
         }
+        #[cfg(target_arch = "aarch64")]
+        check::<neon::Neon>();
     }
 
     /// The names: best first, each named backend reports its name, an

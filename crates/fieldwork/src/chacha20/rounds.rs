@@ -1,7 +1,8 @@
 //! Target features: none of its own — the round structure of the
 //! word-sliced vector kernels, written once over [`Words`], a vector of
 //! 32-bit words that `avx2.rs` (ymm, 8 lanes) and `avx512.rs` (zmm, 16
-//! lanes) implement with their instructions. Everything here is
+//! lanes) and `neon.rs` (q registers, 4 lanes, and pairs of them for 8)
+//! implement with their instructions. Everything here is
 //! `#[inline(always)]` and takes its vectors by value: it compiles into
 //! those backends' `#[target_feature]` entry points, instruction for
 //! instruction the code each backend had written out for itself.
@@ -36,10 +37,11 @@ use super::lanes::input;
 
 /// A vector of 32-bit words, the operations of the round structure.
 ///
-/// Implemented only for `__m256i` (`avx2.rs`) and `__m512i`
-/// (`avx512.rs`), and reached only from those files' `#[target_feature]`
-/// entry points, which hold the capability token (`cpu::Avx2`,
-/// `cpu::Avx512`); each implementation's `unsafe` relies on that.
+/// Implemented only for `__m256i` (`avx2.rs`), `__m512i` (`avx512.rs`),
+/// and on AArch64 `uint32x4_t` and `neon::Pair` (`neon.rs`), and reached
+/// only from those files' `#[target_feature]` entry points, which hold the
+/// capability token (`cpu::Avx2`, `cpu::Avx512`, `cpu::Neon`); each
+/// implementation's `unsafe` relies on that.
 pub(super) trait Words: Copy {
     /// What the rotations need besides the vector: the byte-shuffle masks
     /// of the 16- and 8-bit rotations on AVX2, nothing on AVX-512.

@@ -40,13 +40,18 @@
 //!   cycles, 1.21× aws-lc-rs.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
-//!   [`crate::poly1305`]).
+//!   [`crate::poly1305`]). On AArch64 this is `neon` (the default there):
+//!   the NEON ChaCha20, then the NEON Poly1305 (its scalar loop below its
+//!   crossover). Not stitched: the NEON Poly1305 runs on the same vector
+//!   pipes as ChaCha20, and the scalar one (`umulh`) interleaved with the
+//!   vector rounds would be a new kernel, left for later (the x86
+//!   stitched kernel's model: integer MAC between vector rounds).
 //!
 //! A key's backend is chosen when the key is made (`KeyInit::new`); the
 //! length crossovers of `avx512` come from the tuning table
 //! (`chachapoly/tuning.rs`). [`crate::hazmat`] makes a key on any of them
 //! by name (`avx512`, `avx512-two-pass`, `avx2-stitched`,
-//! `avx2-two-pass`, `portable`; the last is ChaCha20 and Poly1305 both
+//! `avx2-two-pass`, on AArch64 `neon`, and `portable`; the last is ChaCha20 and Poly1305 both
 //! portable), so that tests and benchmarks reach each in one process.
 //!
 //! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
@@ -158,6 +163,8 @@ impl Backend for TwoPass {
             chacha20::Dispatch::Avx512(_) => AVX512_TWO_PASS,
             #[cfg(target_arch = "x86_64")]
             chacha20::Dispatch::Avx2(_) => AVX2_TWO_PASS,
+            #[cfg(target_arch = "aarch64")]
+            chacha20::Dispatch::Neon(_) => NEON,
             chacha20::Dispatch::Portable(_) => PORTABLE,
         }
     }
@@ -194,13 +201,21 @@ fn wipe_key_block(otk: &mut [u8; 32], block0: &mut [u8; 64]) {
 }
 
 /// The backend `avx512`.
+#[cfg(target_arch = "x86_64")]
 const AVX512: &str = "avx512";
 /// The backend `avx512-two-pass`.
+#[cfg(target_arch = "x86_64")]
 const AVX512_TWO_PASS: &str = "avx512-two-pass";
 /// The backend `avx2-stitched`.
+#[cfg(target_arch = "x86_64")]
 const AVX2_STITCHED: &str = "avx2-stitched";
 /// The backend `avx2-two-pass`.
+#[cfg(target_arch = "x86_64")]
 const AVX2_TWO_PASS: &str = "avx2-two-pass";
+/// The backend `neon`: two passes, the NEON ChaCha20 and Poly1305's
+/// fastest backend.
+#[cfg(target_arch = "aarch64")]
+const NEON: &str = "neon";
 /// The backend `portable`.
 const PORTABLE: &str = "portable";
 
@@ -239,6 +254,8 @@ impl Dispatch {
         AVX2_STITCHED,
         #[cfg(target_arch = "x86_64")]
         AVX2_TWO_PASS,
+        #[cfg(target_arch = "aarch64")]
+        NEON,
         PORTABLE,
     ];
 
@@ -280,6 +297,8 @@ impl Dispatch {
             AVX2_STITCHED => Dispatch::Stitched(avx2::Stitched::get()?),
             #[cfg(target_arch = "x86_64")]
             AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
+            #[cfg(target_arch = "aarch64")]
+            NEON => Dispatch::TwoPass(two_pass("neon")?),
             PORTABLE => Dispatch::TwoPass(two_pass("portable")?),
             _ => return None,
         })
@@ -305,6 +324,9 @@ impl Dispatch {
         if len as u64 > MAX_PLAINTEXT_BYTES {
             return Err(Error::MessageTooLong);
         }
+        // Only the x86 by-length backend reads it.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = opening;
         Ok(match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::ByLength {

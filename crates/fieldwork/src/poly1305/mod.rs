@@ -78,6 +78,17 @@
 //!   ±8 %), far from the dissertation's 34 % on Skylake, because our
 //!   Goll–Gueron form runs its scalar remainder while the powers are
 //!   computed, so only the remainder's latency beyond them can be saved.
+//! - `neon` (AArch64, `poly1305/neon.rs`, by name only): radix 2^26 on
+//!   two 64-bit lanes, complete decimation, `(acc + M₁)·r⁴ + M₂·r²` per
+//!   four blocks. Not the default: compiled, its loop runs 32.6
+//!   instructions a block against the scalar loop's 32.3 (dynamic counts
+//!   under qemu, 8–16 KiB) and about 700 more per call (powers, limb
+//!   conversions, the lanes' join), so by the instruction count the
+//!   scalar loop wins at every length; the default on AArch64 is
+//!   `portable`. Kept, tested, for a measurement on hardware, where its
+//!   two chains against the scalar loop's one latency-bound chain may
+//!   decide otherwise (OpenSSL's ARMv8 NEON kernel is faster than its
+//!   scalar one on most cores it lists).
 //! - `portable` (`poly1305/portable.rs`): radix 2^64 with `u128` products,
 //!   constant time; also the path of every SIMD backend for short inputs
 //!   (below 336 B per `update` call on AVX2, 384 B on IFMA) and for a
@@ -112,10 +123,12 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod radix44;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tuning;
 
 /// RustCrypto's `universal-hash` crate (0.6), whose traits [`Poly1305`]
@@ -128,7 +141,7 @@ pub use universal_hash;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use portable::{Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::cpu;
 use core::fmt;
 use subtle::ConstantTimeEq;
@@ -221,6 +234,10 @@ enum Dispatch {
     /// `avx2-decimation` force one.
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::Key),
+    /// Two-lane radix 2^26 with complete decimation (`neon.rs`), the
+    /// scalar loop below its crossover.
+    #[cfg(target_arch = "aarch64")]
+    Neon(neon::Key),
     Portable(portable::Key),
 }
 
@@ -233,6 +250,8 @@ macro_rules! on_backend {
             Dispatch::Ifma($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Dispatch::Avx2($k) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Neon($k) => $body,
             Dispatch::Portable($k) => $body,
         }
     };
@@ -257,6 +276,10 @@ impl Dispatch {
                 return Dispatch::Avx2(avx2::Key::new(t, key));
             }
         }
+        // On AArch64 the scalar loop is the default: by the instruction
+        // count (issue 59's measure under emulation) the NEON loop is no
+        // shorter a block and costs more per call (`neon.rs`); `neon` is
+        // reached by name.
         Dispatch::Portable(portable::Key::new(key))
     }
 
@@ -283,6 +306,8 @@ impl Dispatch {
                 key,
                 avx2::Schedule::DECIMATION,
             )),
+            #[cfg(target_arch = "aarch64")]
+            "neon" => Dispatch::Neon(<neon::Key as Backend>::new(cpu::Neon::get()?, key)),
             "portable" => Dispatch::Portable(portable::Key::new(key)),
             _ => return None,
         })
@@ -468,7 +493,7 @@ impl Poly1305 {
     }
 
     /// The backend in use: `avx512ifma`, `avx2` (the AVX2 default),
-    /// `avx2-decimation`, `avx2-goll-gueron` or `portable`.
+    /// `avx2-decimation`, `avx2-goll-gueron`, `neon` or `portable`.
     pub fn backend_name(&self) -> &'static str {
         self.engine.name()
     }
@@ -484,7 +509,14 @@ impl crate::hazmat::Backends for Poly1305 {
         avx2::DECIMATION,
         <portable::Key as Backend>::NAME,
     ];
-    #[cfg(not(target_arch = "x86_64"))]
+    /// The default (the scalar loop, see [`Dispatch::best`]) first, then
+    /// the NEON backend, kept by name for measurement on hardware.
+    #[cfg(target_arch = "aarch64")]
+    const NAMES: &'static [&'static str] = &[
+        <portable::Key as Backend>::NAME,
+        <neon::Key as Backend>::NAME,
+    ];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     const NAMES: &'static [&'static str] = &[<portable::Key as Backend>::NAME];
 
     /// Inlined, with the backends' constructors: a benchmark that names
@@ -728,14 +760,15 @@ mod tests {
     /// whole blocks (then again on the same key, its powers kept), the
     /// key's last input, and whole blocks with one or two tail blocks of
     /// random 2^128 bits, at every block count to 160 and some longer
-    /// ones (the AVX2 three-group loop from 128 blocks and its tails);
+    /// ones (the AVX2 three-group loop from 128 blocks and its tails, and
+    /// 16 KiB);
     /// keys and data of all ones, then random ones. Keys whose crossovers
     /// are forced to one block run their vector paths at every count.
     fn check_against_scalar<B: Backend>(make: impl Fn(&[u8; 32]) -> Option<B>) {
         use crate::test_util::splitmix64;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = || splitmix64(&mut seed);
-        let mut data = alloc::vec![0u8; 16 * 400];
+        let mut data = alloc::vec![0u8; 16 * 1024];
         for trial in 0..20 {
             let key: [u8; 32] = core::array::from_fn(|i| {
                 if trial == 0 {
@@ -755,7 +788,7 @@ mod tests {
             let scalar = portable::Key::new(&key);
             let mut start: portable::Acc = [0; 3];
             scalar.blocks(&mut start, &prefix);
-            for n in (0..=160).chain([255, 256, 399, 400]) {
+            for n in (0..=160).chain([255, 256, 399, 400, 1024]) {
                 let body = &data[..16 * n];
                 let mut want = start;
                 scalar.blocks(&mut want, body);
@@ -839,6 +872,12 @@ mod tests {
                 }
             }
         }
+        #[cfg(target_arch = "aarch64")]
+        for min_vector_blocks in [tuning::NEON_MIN_VECTOR_BLOCKS, 2] {
+            check_against_scalar(|k| {
+                Some(neon::Key::tuned(cpu::Neon::get()?, k, min_vector_blocks))
+            });
+        }
     }
 
     /// The names: each names its backend and schedule; unknown ones are
@@ -856,7 +895,12 @@ mod tests {
         assert!(Poly1305::with_backend("avx3", &key).is_none());
         let usable = crate::hazmat::usable::<Poly1305>(&key);
         assert_eq!(usable.first(), Some(&Poly1305::new(&key).backend_name()));
+        #[cfg(not(target_arch = "aarch64"))]
         assert_eq!(usable.last(), Some(&"portable"));
+        // AArch64: the scalar loop is the default by the instruction count
+        // (`neon.rs`), the NEON backend second, by name.
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(Poly1305::NAMES, &["portable", "neon"]);
     }
 
     /// The tag comparison: equal tags match; a flip of any one bit, in

@@ -101,7 +101,7 @@ impl Key {
     }
 
     /// The clamped `r` (the SIMD backends derive their powers from it).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn r(&self) -> u128 {
         (self.r1 as u128) << 64 | self.r0 as u128
     }
@@ -224,6 +224,7 @@ impl Tail {
     }
 
     /// How many blocks (0 to 2).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
         self.len
     }

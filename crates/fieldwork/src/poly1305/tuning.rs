@@ -4,12 +4,30 @@
 //! Goll–Gueron's scalar head). Picked once per process (cached) and held
 //! in each key: a choice per key and per call from the (public) length,
 //! never per block.
+//!
+//! On AArch64: [`NEON_MIN_VECTOR_BLOCKS`], the NEON backend's crossover
+//! (`poly1305/neon.rs`).
 #![forbid(unsafe_code)]
 
+/// Blocks below which the NEON backend's calls stay on the scalar loop.
+/// **Not measured on hardware** (no ARM machine here), and not the
+/// instruction-count break-even: by count the vector loop never pays
+/// (32.6 instructions a block against 32.3, about 700 more per call;
+/// `neon.rs`), which is why `neon` is not the default. 16 blocks (256 B)
+/// is a guess at the latency break-even on a core where the scalar
+/// loop's single chain of `mul`/`umulh` bounds it, for the named backend
+/// to be measured on.
+#[cfg(target_arch = "aarch64")]
+pub(crate) const NEON_MIN_VECTOR_BLOCKS: usize = 16;
+
+#[cfg(target_arch = "x86_64")]
 use super::avx2::Schedule;
+#[cfg(target_arch = "x86_64")]
 use crate::cpu::Vendor;
+#[cfg(target_arch = "x86_64")]
 use crate::tuning::{Cores, Entry, Table};
 
+#[cfg(target_arch = "x86_64")]
 /// The AVX2 backend's choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx2Tuning {
@@ -24,6 +42,7 @@ pub(crate) struct Avx2Tuning {
     pub(crate) min_triple_blocks: u8,
 }
 
+#[cfg(target_arch = "x86_64")]
 /// The IFMA backend's choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct IfmaTuning {
@@ -35,6 +54,7 @@ pub(crate) struct IfmaTuning {
     pub(crate) min_once_blocks: u8,
 }
 
+#[cfg(target_arch = "x86_64")]
 /// One core's choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tuning {
@@ -44,6 +64,7 @@ pub(crate) struct Tuning {
     pub(crate) ifma: IfmaTuning,
 }
 
+#[cfg(target_arch = "x86_64")]
 /// The values measured on AMD, which every core takes until it is
 /// measured itself.
 const MEASURED_ON_ZEN: Tuning = Tuning {
@@ -58,6 +79,7 @@ const MEASURED_ON_ZEN: Tuning = Tuning {
     },
 };
 
+#[cfg(target_arch = "x86_64")]
 /// The table.
 pub(crate) const POLY1305: Table<Tuning> = Table {
     entries: &[Entry {
@@ -82,6 +104,7 @@ pub(crate) const POLY1305: Table<Tuning> = Table {
     },
 };
 
+#[cfg(target_arch = "x86_64")]
 /// Whether every entry of [`POLY1305`] holds the values of its
 /// `otherwise` (today's table: only AMD cores are measured, and Intel
 /// takes their values). The pick then needs no core and costs nothing:
@@ -99,6 +122,7 @@ const UNIFORM: bool = {
     same
 };
 
+#[cfg(target_arch = "x86_64")]
 impl Tuning {
     /// Field-by-field equality, usable in constants.
     const fn same(self, other: Tuning) -> bool {
@@ -111,6 +135,7 @@ impl Tuning {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 /// [`POLY1305`] for this CPU, picked once (or, while the table is
 /// [`UNIFORM`], without looking).
 #[inline]
@@ -131,6 +156,7 @@ pub(crate) fn pick() -> Tuning {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 /// The first call of [`pick`]: reads the core and caches its entry.
 #[cold]
 fn pick_slow(cache: &core::sync::atomic::AtomicU8) -> Tuning {
@@ -145,7 +171,7 @@ fn pick_slow(cache: &core::sync::atomic::AtomicU8) -> Tuning {
     POLY1305.entry_for(core).value
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
     use crate::cpu::Core;

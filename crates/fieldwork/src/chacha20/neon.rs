@@ -1,0 +1,539 @@
+//! Target features: `neon` — capability token [`crate::cpu::Neon`].
+//!
+//! ChaCha20 block functions on AArch64's 128-bit Advanced SIMD registers,
+//! in the two layouts of `chacha20/avx2.rs` (D. J. Bernstein, "ChaCha, a
+//! variant of Salsa20", 2008; M. Goll and S. Gueron, "Vectorization on
+//! ChaCha stream cipher", ITNG 2014):
+//!
+//! - **Vertical, 4 or 8 blocks** ([`keystream4`], [`keystream8`]): row `i`
+//!   is word `i` of four consecutive blocks (block `counter + j` in lane
+//!   `j`), so a quarter-round is the scalar one four lanes wide; the round
+//!   structure is `chacha20/rounds.rs`, over this file's `Words` for
+//!   `uint32x4_t` (4 blocks, 16 rows) and for [`Pair`] (8 blocks: two
+//!   4-block groups, every operation issued for both, 32 rows). The
+//!   keystream goes to block order with `zip1`/`zip2` on 32- and 64-bit
+//!   elements (`rounds::interleave`: 16 per 4 blocks).
+//! - **Horizontal, 1 to 3 blocks** ([`keystream_h`]): a register is a row
+//!   of one block's 4×4 state; the diagonal round is reached by rotating
+//!   rows a, c, d with `ext` (not b, which the column round writes last).
+//!   For tails and single blocks, where the vertical layout would waste
+//!   lanes.
+//!
+//! Rotations: by 16 with `rev32` on 16-bit elements, by 8 with one `tbl`
+//! (a byte permutation, the mask held in a register), by 12 and 7 with
+//! `shl` and `sri` (shift right and insert: two instructions, no `orr`).
+//! SHA3's `xar` rotates 64-bit lanes only: no use here.
+//!
+//! # Operation counts (instructions per 64-byte block)
+//!
+//! A double round of the vertical layout is 8 quarter-rounds × (4 `add`,
+//! 4 `eor`, `rev32`, `tbl`, 2 × (`shl`, `sri`)) = 112 for 4 blocks, 28 a
+//! block; ten of them 280, then 16 additions of the input (4 a block), 16
+//! zips (4 a block) and 4 × (load, `eor`, store) of the data: about 300
+//! a block. Compiled (rustc 1.96, `xor_neon`): 114 instructions a double
+//! round (LLVM turns `shl`+`sri` into `shl`+`usra`), 1 256 a pass of 4
+//! blocks: 314 a block, 4.9 a byte. The 8-block form has the same count a block
+//! and twice the independent chains: a 4-block double round has four
+//! quarter-rounds in flight, each a chain of 12 dependent operations
+//! (about 28 cycles at 2-cycle latency, `shl`+`sri` 4), so a core with
+//! two vector pipes (Cortex-A72/A76, Neoverse N1) is fed by 4 blocks and
+//! one with four (Neoverse V1/V2, Apple M) needs 8 to fill its pipes. 8
+//! blocks need 32 rows, the `tbl` mask and temporaries in 32 registers:
+//! rows live in stack slots (57 stack accesses a double round), and the
+//! compiled 8-block pass is 396 instructions a block against 314 for 4
+//! blocks. The bulk loop runs 4 (`chacha20/tuning.rs`, with the counts);
+//! the 8-block kernel stays, tested, for a measurement on hardware.
+//!
+//! Additions, XORs, shifts and permutations only, no branch or index on
+//! key or data: constant time.
+// Indexing is bounded by construction (issue 27's indexing_slicing lint):
+// row indices are constants into fixed 16-row and 4-row arrays; data
+// offsets step by whole rows below lengths checked first.
+#![allow(clippy::indexing_slicing)]
+#![allow(unsafe_code)]
+
+use super::Backend;
+use super::lanes::input;
+use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
+use super::tuning;
+use crate::cpu;
+use core::arch::aarch64::{
+    uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8,
+    vld1q_u32, vqtbl1q_u8, vreinterpretq_u8_u32, vreinterpretq_u16_u32, vreinterpretq_u32_u8,
+    vreinterpretq_u32_u16, vreinterpretq_u32_u64, vreinterpretq_u64_u32, vrev32q_u16, vshlq_n_u32,
+    vsriq_n_u32, vst1q_u8, vzip1q_u32, vzip1q_u64, vzip2q_u32, vzip2q_u64,
+};
+
+/// The NEON backend (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Neon(cpu::Neon);
+
+impl Backend for Neon {
+    const NAME: &'static str = "neon";
+
+    fn get() -> Option<Neon> {
+        cpu::Neon::get().map(Neon)
+    }
+
+    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+        // SAFETY: the token (cpu::Neon) proves NEON.
+        unsafe { xor_neon(self.0, key, nonce, counter, data) }
+    }
+
+    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+        // SAFETY: the token (cpu::Neon) proves NEON.
+        unsafe { block_neon(self.0, key, nonce, counter) }
+    }
+
+    /// Block 0 computed in the same pass as the first data blocks.
+    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+        // SAFETY: the token (cpu::Neon) proves NEON.
+        unsafe { xor_after_block0_neon(self.0, key, nonce, data) }
+    }
+}
+
+/// The `tbl` mask of the rotation by 8; only the token (cpu::Neon) makes
+/// one, so every kernel helper that takes a `Rot8` runs where NEON is
+/// available (they are called from `#[target_feature(enable = "neon")]`
+/// entry points).
+#[derive(Clone, Copy)]
+pub(crate) struct Rot8(uint8x16_t);
+
+impl Rot8 {
+    /// The mask: byte `k` of a word comes from byte `(k + 3) mod 4`.
+    #[inline(always)]
+    fn new(_: cpu::Neon) -> Rot8 {
+        const MASK: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+        // SAFETY: NEON is available (the token); MASK is 16 readable bytes.
+        Rot8(unsafe { vld1q_u8(MASK.as_ptr()) })
+    }
+}
+
+/// `(x <<< L)` in every 32-bit lane for `L` = 12 or 7: `shl`, then `sri`
+/// inserts the bits shifted out (`R = 32 − L`).
+#[inline(always)]
+fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
+    // SAFETY: NEON is available: only the entry points of this file, which
+    // take cpu::Neon, reach here.
+    unsafe { vsriq_n_u32::<R>(vshlq_n_u32::<L>(x), x) }
+}
+
+/// The round structure's vector operations on one q register (four
+/// blocks): reached only from this file's entry points, which take
+/// `cpu::Neon`.
+impl Words for uint32x4_t {
+    type Rot = Rot8;
+
+    #[inline(always)]
+    fn splat(w: u32) -> uint32x4_t {
+        // SAFETY: NEON is available (see above).
+        unsafe { vdupq_n_u32(w) }
+    }
+
+    #[inline(always)]
+    fn lane_offsets() -> uint32x4_t {
+        const OFFSETS: [u32; 4] = [0, 1, 2, 3];
+        // SAFETY: NEON is available; OFFSETS is four readable words.
+        unsafe { vld1q_u32(OFFSETS.as_ptr()) }
+    }
+
+    binary_words! {
+        add => vaddq_u32,
+        unpack_lo32 => vzip1q_u32,
+        unpack_hi32 => vzip2q_u32,
+    }
+
+    /// By 16 `rev32` of 16-bit elements, by 8 one `tbl`, by 12 and 7
+    /// `shl` + `sri`.
+    #[inline(always)]
+    fn xor_rotl<const L: i32>(self, b: uint32x4_t, rot: Rot8) -> uint32x4_t {
+        const { assert!(L == 16 || L == 12 || L == 8 || L == 7) };
+        // SAFETY: NEON is available (see above).
+        unsafe {
+            let x = veorq_u32(self, b);
+            match L {
+                16 => vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(x))),
+                8 => vreinterpretq_u32_u8(vqtbl1q_u8(vreinterpretq_u8_u32(x), rot.0)),
+                12 => rotl::<12, 20>(x),
+                _ => rotl::<7, 25>(x),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn unpack_lo64(self, b: uint32x4_t) -> uint32x4_t {
+        // SAFETY: NEON is available (see above).
+        unsafe {
+            vreinterpretq_u32_u64(vzip1q_u64(
+                vreinterpretq_u64_u32(self),
+                vreinterpretq_u64_u32(b),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    fn unpack_hi64(self, b: uint32x4_t) -> uint32x4_t {
+        // SAFETY: NEON is available (see above).
+        unsafe {
+            vreinterpretq_u32_u64(vzip2q_u64(
+                vreinterpretq_u64_u32(self),
+                vreinterpretq_u64_u32(b),
+            ))
+        }
+    }
+}
+
+/// Two 4-block groups as one vector of eight lanes: group 0 holds blocks
+/// `counter … counter + 3`, group 1 the next four. Every operation is
+/// issued for both, so the round structure interleaves two independent
+/// 4-block kernels step by step.
+#[derive(Clone, Copy)]
+pub(crate) struct Pair(uint32x4_t, uint32x4_t);
+
+/// [`Words`] for [`Pair`]: each method is the `uint32x4_t` one on both
+/// halves.
+impl Words for Pair {
+    type Rot = Rot8;
+
+    #[inline(always)]
+    fn splat(w: u32) -> Pair {
+        let v = uint32x4_t::splat(w);
+        Pair(v, v)
+    }
+
+    #[inline(always)]
+    fn lane_offsets() -> Pair {
+        let o = uint32x4_t::lane_offsets();
+        Pair(o, o.add(uint32x4_t::splat(4)))
+    }
+
+    #[inline(always)]
+    fn add(self, b: Pair) -> Pair {
+        Pair(self.0.add(b.0), self.1.add(b.1))
+    }
+
+    #[inline(always)]
+    fn xor_rotl<const L: i32>(self, b: Pair, rot: Rot8) -> Pair {
+        Pair(
+            self.0.xor_rotl::<L>(b.0, rot),
+            self.1.xor_rotl::<L>(b.1, rot),
+        )
+    }
+
+    #[inline(always)]
+    fn unpack_lo32(self, b: Pair) -> Pair {
+        Pair(self.0.unpack_lo32(b.0), self.1.unpack_lo32(b.1))
+    }
+
+    #[inline(always)]
+    fn unpack_hi32(self, b: Pair) -> Pair {
+        Pair(self.0.unpack_hi32(b.0), self.1.unpack_hi32(b.1))
+    }
+
+    #[inline(always)]
+    fn unpack_lo64(self, b: Pair) -> Pair {
+        Pair(self.0.unpack_lo64(b.0), self.1.unpack_lo64(b.1))
+    }
+
+    #[inline(always)]
+    fn unpack_hi64(self, b: Pair) -> Pair {
+        Pair(self.0.unpack_hi64(b.0), self.1.unpack_hi64(b.1))
+    }
+}
+
+/// The keystream of blocks `counter … counter + 3`, vertical layout.
+#[inline(always)]
+fn keystream4(key: &[u32; 8], nonce: &[u32; 3], counter: u32, rot: Rot8) -> [uint32x4_t; 16] {
+    word_sliced::<uint32x4_t, true>(key, nonce, counter, rot, |_| {})
+}
+
+/// The keystream of blocks `counter … counter + 7`, two vertical groups
+/// interleaved.
+#[inline(always)]
+fn keystream8(key: &[u32; 8], nonce: &[u32; 3], counter: u32, rot: Rot8) -> [Pair; 16] {
+    word_sliced::<Pair, true>(key, nonce, counter, rot, |_| {})
+}
+
+/// XORs the 16 bytes `k` into `data[off..off + 16]`, or into the bytes of
+/// it that exist (`data.len()` may end inside it; nothing when it ends
+/// before). Branches on the (public) length only.
+#[inline(always)]
+fn xor_row(data: &mut [u8], off: usize, k: uint8x16_t) {
+    if let Some(chunk) = data.get_mut(off..off + 16) {
+        // SAFETY: NEON is available (only this file's entry points reach
+        // here); `chunk` is 16 bytes, read and written once each.
+        unsafe { vst1q_u8(chunk.as_mut_ptr(), veorq_u8(vld1q_u8(chunk.as_ptr()), k)) }
+    } else if let Some(part) = data.get_mut(off..) {
+        if part.is_empty() {
+            return;
+        }
+        let mut pad = [0u8; 16];
+        pad[..part.len()].copy_from_slice(part);
+        // SAFETY: as above, on the 16-byte stack copy.
+        unsafe { vst1q_u8(pad.as_mut_ptr(), veorq_u8(vld1q_u8(pad.as_ptr()), k)) }
+        part.copy_from_slice(&pad[..part.len()]);
+        crate::wipe::wipe(&mut pad);
+    }
+}
+
+/// `v` as 16 bytes.
+#[inline(always)]
+fn bytes(v: uint32x4_t) -> uint8x16_t {
+    // SAFETY: NEON is available (only this file's entry points reach here).
+    unsafe { vreinterpretq_u8_u32(v) }
+}
+
+/// XORs the vertical keystream of 4 blocks into `data` (any length up to
+/// 256 bytes: the rows past its end are dropped). Block `m`'s bytes
+/// `16g … 16g + 15` are `interleave(ks)[m][g]`.
+#[inline(always)]
+fn xor4(ks: &[uint32x4_t; 16], data: &mut [u8]) {
+    let u = interleave(ks);
+    for (m, block) in u.iter().enumerate() {
+        for (g, &row) in block.iter().enumerate() {
+            xor_row(data, 64 * m + 16 * g, bytes(row));
+        }
+    }
+}
+
+/// XORs the keystream of 8 blocks into a whole 512-byte group.
+#[inline(always)]
+fn xor8(ks: &[Pair; 16], data: &mut [u8; 512]) {
+    let u = interleave(ks);
+    for (m, block) in u.iter().enumerate() {
+        for (g, &row) in block.iter().enumerate() {
+            xor_row(data, 64 * m + 16 * g, bytes(row.0));
+            xor_row(data, 256 + 64 * m + 16 * g, bytes(row.1));
+        }
+    }
+}
+
+/// The keystream of `S` consecutive blocks from `counter` (1 ≤ `S` ≤ 3),
+/// horizontal layout: state `s`, row `i` holds words `4i … 4i + 3` of
+/// block `counter + s`, in block order.
+#[inline(always)]
+fn keystream_h<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    rot: Rot8,
+) -> [[uint32x4_t; 4]; S] {
+    let init = input(key, nonce, counter);
+    // SAFETY: NEON is available (only this file's entry points reach
+    // here); `init` is 16 readable words.
+    let rows: [uint32x4_t; 4] = unsafe {
+        [
+            vld1q_u32(init.as_ptr()),
+            vld1q_u32(init[4..].as_ptr()),
+            vld1q_u32(init[8..].as_ptr()),
+            vld1q_u32(init[12..].as_ptr()),
+        ]
+    };
+    let mut start = [rows; S];
+    for (s, st) in start.iter_mut().enumerate() {
+        // Only the counter, lane 0 of row 3, differs: add `s` there.
+        let step = [s as u32, 0, 0, 0];
+        // SAFETY: as above; `step` is four readable words.
+        st[3] = st[3].add(unsafe { vld1q_u32(step.as_ptr()) });
+    }
+    let mut st = start;
+    for _ in 0..10 {
+        quarter_states(&mut st, rot);
+        // Diagonals: lane j gets a[j − 1], b[j], c[j + 1], d[j + 2].
+        rotate_rows::<S, 3, 1, 2>(&mut st);
+        quarter_states(&mut st, rot);
+        rotate_rows::<S, 1, 3, 2>(&mut st);
+    }
+    for (s, row) in st.iter_mut().zip(&start) {
+        for (x, &i) in s.iter_mut().zip(row) {
+            *x = x.add(i);
+        }
+    }
+    st
+}
+
+/// Rotates rows a, c, d of every state by `A`, `C`, `D` lanes (`ext`:
+/// lane `j` gets lane `j + n mod 4`).
+#[inline(always)]
+fn rotate_rows<const S: usize, const A: i32, const C: i32, const D: i32>(
+    st: &mut [[uint32x4_t; 4]; S],
+) {
+    for s in st.iter_mut() {
+        // SAFETY: NEON is available (only this file's entry points reach
+        // here).
+        unsafe {
+            s[0] = vextq_u32::<A>(s[0], s[0]);
+            s[2] = vextq_u32::<C>(s[2], s[2]);
+            s[3] = vextq_u32::<D>(s[3], s[3]);
+        }
+    }
+}
+
+/// XORs the horizontal keystream of `S` blocks into `data` (at most
+/// `64·S` bytes; rows past its end are dropped).
+#[inline(always)]
+fn xor_h<const S: usize>(ks: &[[uint32x4_t; 4]; S], data: &mut [u8]) {
+    for (s, rows) in ks.iter().enumerate() {
+        for (i, &row) in rows.iter().enumerate() {
+            xor_row(data, 64 * s + 16 * i, bytes(row));
+        }
+    }
+}
+
+/// The last 1 to 4 blocks (the last one whole or partial): the horizontal
+/// kernel for up to three, the vertical one for four.
+#[inline(always)]
+fn xor_tail(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8], rot: Rot8) {
+    match data.len().div_ceil(64) {
+        0 => {}
+        1 => xor_h(&keystream_h::<1>(key, nonce, counter, rot), data),
+        2 => xor_h(&keystream_h::<2>(key, nonce, counter, rot), data),
+        3 => xor_h(&keystream_h::<3>(key, nonce, counter, rot), data),
+        _ => xor4(&keystream4(key, nonce, counter, rot), data),
+    }
+}
+
+/// The bulk loop: 8 or 4 blocks at a time ([`tuning::NEON_BULK_BLOCKS`]),
+/// then [`xor_tail`].
+#[inline(always)]
+fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8], rot: Rot8) {
+    let mut data = data;
+    if tuning::NEON_BULK_BLOCKS == 8 {
+        let (groups, rest) = data.as_chunks_mut::<512>();
+        for g in groups {
+            xor8(&keystream8(key, nonce, counter, rot), g);
+            counter = counter.wrapping_add(8);
+        }
+        data = rest;
+    }
+    let (groups, rest) = data.as_chunks_mut::<256>();
+    for g in groups {
+        xor4(&keystream4(key, nonce, counter, rot), g);
+        counter = counter.wrapping_add(4);
+    }
+    xor_tail(key, nonce, counter, rest, rot);
+}
+
+#[target_feature(enable = "neon")]
+fn xor_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    xor_from(key, nonce, counter, data, Rot8::new(t));
+}
+
+#[target_feature(enable = "neon")]
+fn block_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    xor_h(
+        &keystream_h::<1>(key, nonce, counter, Rot8::new(t)),
+        &mut out,
+    );
+    out
+}
+
+/// Block 0 and the data from block 1: up to 128 bytes on the horizontal
+/// kernel (2 or 3 blocks with block 0), otherwise blocks 0–3 on the
+/// vertical one and the rest from block 4.
+#[target_feature(enable = "neon")]
+fn xor_after_block0_neon(
+    t: cpu::Neon,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
+    let rot = Rot8::new(t);
+    let mut block0 = [0u8; 64];
+    match data.len().div_ceil(64) {
+        0 => xor_h(&keystream_h::<1>(key, nonce, 0, rot), &mut block0),
+        1 => {
+            let [b0, b1] = keystream_h::<2>(key, nonce, 0, rot);
+            xor_h(&[b0], &mut block0);
+            xor_h(&[b1], data);
+        }
+        2 => {
+            let [b0, b1, b2] = keystream_h::<3>(key, nonce, 0, rot);
+            xor_h(&[b0], &mut block0);
+            xor_h(&[b1, b2], data);
+        }
+        _ => {
+            let ks = keystream4(key, nonce, 0, rot);
+            let u = interleave(&ks);
+            for (g, &row) in u[0].iter().enumerate() {
+                xor_row(&mut block0, 16 * g, bytes(row));
+            }
+            let (head, rest) = data.split_at_mut(data.len().min(192));
+            for (m, block) in u.iter().enumerate().skip(1) {
+                for (g, &row) in block.iter().enumerate() {
+                    xor_row(head, 64 * (m - 1) + 16 * g, bytes(row));
+                }
+            }
+            xor_from(key, nonce, 4, rest, rot);
+        }
+    }
+    block0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chacha20::tests::{COUNTERS, random_input, reference};
+
+    /// The three kernels alone against the portable block function, at
+    /// every length they take, from counters near the wrap.
+    #[test]
+    fn kernels_match_portable() {
+        let Some(t) = cpu::Neon::get() else {
+            return;
+        };
+        let mut seed = 0x4e30_4e_u64;
+        for &counter in &COUNTERS {
+            let (key, nonce, data) = random_input(&mut seed);
+            let mut want = data[..512].to_vec();
+            reference(&key, &nonce, counter, &mut want);
+            // SAFETY: the token proves NEON.
+            let (k4, k8, h1, h2, h3) = unsafe { kernels(t, &key, &nonce, counter) };
+            let mut got = data[..512].to_vec();
+            let g: &mut [u8; 512] = (&mut got[..]).try_into().unwrap();
+            xor8(&k8, g);
+            assert_eq!(got, want, "8 blocks, counter {counter}");
+            for n in 0..=256 {
+                let mut got = data[..n].to_vec();
+                xor4(&k4, &mut got);
+                assert_eq!(got, want[..n], "4 blocks, {n} B, counter {counter}");
+            }
+            for n in 0..=192 {
+                let mut got = data[..n].to_vec();
+                match n.div_ceil(64) {
+                    0 | 1 => xor_h(&h1, &mut got),
+                    2 => xor_h(&h2, &mut got),
+                    _ => xor_h(&h3, &mut got),
+                }
+                assert_eq!(got, want[..n], "horizontal, {n} B, counter {counter}");
+            }
+        }
+    }
+
+    /// The keystreams of the kernels from `counter` (4, 8, and 1 to 3
+    /// horizontal blocks).
+    #[allow(clippy::type_complexity)]
+    #[target_feature(enable = "neon")]
+    fn kernels(
+        t: cpu::Neon,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        counter: u32,
+    ) -> (
+        [uint32x4_t; 16],
+        [Pair; 16],
+        [[uint32x4_t; 4]; 1],
+        [[uint32x4_t; 4]; 2],
+        [[uint32x4_t; 4]; 3],
+    ) {
+        let rot = Rot8::new(t);
+        (
+            keystream4(key, nonce, counter, rot),
+            keystream8(key, nonce, counter, rot),
+            keystream_h::<1>(key, nonce, counter, rot),
+            keystream_h::<2>(key, nonce, counter, rot),
+            keystream_h::<3>(key, nonce, counter, rot),
+        )
+    }
+}
