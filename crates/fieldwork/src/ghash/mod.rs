@@ -127,6 +127,8 @@ pub(crate) mod aggregate;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod field;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod pmull;
 mod portable;
 #[cfg(feature = "reproduce")]
 pub mod reproduce;
@@ -246,7 +248,7 @@ macro_rules! backend_items {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use backend_items;
 
 /// The kernel of [`polyval_short`].
@@ -321,6 +323,12 @@ enum Dispatch {
     /// xmm (PCLMULQDQ).
     #[cfg(target_arch = "x86_64")]
     Pclmulqdq(clmul::Pclmulqdq),
+    /// AArch64 PMULL with `EOR3` (SHA3).
+    #[cfg(target_arch = "aarch64")]
+    PmullEor3(pmull::PmullEor3),
+    /// AArch64 PMULL/PMULL2 (the AES extension).
+    #[cfg(target_arch = "aarch64")]
+    Pmull(pmull::Pmull),
     /// Portable.
     Portable(portable::Portable),
 }
@@ -337,7 +345,9 @@ const NAMES: &[&str] = &[
     "pclmulqdq",
     "portable",
 ];
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+const NAMES: &[&str] = &["pmull-eor3", "pmull", "portable"];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 const NAMES: &[&str] = &["portable"];
 
 impl Dispatch {
@@ -362,7 +372,16 @@ impl Dispatch {
                 let xmm = clmul::Pclmulqdq::new(cpu::Clmul::get()?);
                 Some((Dispatch::Pclmulqdq(xmm), Narrow::None))
             });
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        let found = cpu::NeonSha3::get()
+            .map(|t| (Dispatch::PmullEor3(pmull::PmullEor3::new(t)), Narrow::None))
+            .or_else(|| {
+                Some((
+                    Dispatch::Pmull(pmull::Pmull::new(cpu::NeonAes::get()?)),
+                    Narrow::None,
+                ))
+            });
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         let found = None;
         found.unwrap_or((Dispatch::Portable(portable::Portable), Narrow::None))
     }
@@ -393,6 +412,18 @@ impl Dispatch {
                 }
                 _ => {}
             }
+        }
+        #[cfg(target_arch = "aarch64")]
+        match name {
+            "pmull-eor3" => {
+                return cpu::NeonSha3::get()
+                    .map(|t| (Dispatch::PmullEor3(pmull::PmullEor3::new(t)), Narrow::None));
+            }
+            "pmull" => {
+                return cpu::NeonAes::get()
+                    .map(|t| (Dispatch::Pmull(pmull::Pmull::new(t)), Narrow::None));
+            }
+            _ => {}
         }
         (name == portable::Portable::NAME)
             .then_some((Dispatch::Portable(portable::Portable), Narrow::None))
@@ -453,6 +484,10 @@ impl Dispatch {
             },
             #[cfg(target_arch = "x86_64")]
             Dispatch::Pclmulqdq(_) => clmul::Pclmulqdq::NAME,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::PmullEor3(_) => pmull::PmullEor3::NAME,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Pmull(_) => pmull::Pmull::NAME,
             Dispatch::Portable(_) => portable::Portable::NAME,
         }
     }
@@ -631,6 +666,10 @@ impl State {
             (Dispatch::VpclmulqdqYmm(b), _) => self.absorb(b, data),
             #[cfg(target_arch = "x86_64")]
             (Dispatch::Pclmulqdq(b), _) => self.absorb(b, data),
+            #[cfg(target_arch = "aarch64")]
+            (Dispatch::PmullEor3(b), _) => self.absorb(b, data),
+            #[cfg(target_arch = "aarch64")]
+            (Dispatch::Pmull(b), _) => self.absorb(b, data),
             (Dispatch::Portable(b), _) => self.absorb(b, data),
         }
     }
@@ -836,6 +875,23 @@ pub(crate) fn gcm_update_clmul(t: cpu::Clmul, powers: &[u128], acc: u128, data: 
     debug_assert!(powers.len() >= LOW);
     gcm_padded(acc, data, |acc, blocks| {
         clmul::Pclmulqdq::new(t).update(powers, acc, blocks, true)
+    })
+}
+
+/// The dot-powers `H^2 … H^8` of the GCM key `powers[0]` ([`gcm_key`])
+/// with PMULL (for the AArch64 AES-GCM kernel's table).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn gcm_powers_pmull(t: cpu::NeonAes, powers: &mut [u128; LOW]) {
+    pmull::Pmull::new(t).powers(powers, 1);
+}
+
+/// GHASH of `data` (zero-padded) into `acc` with PMULL; `powers` holds the
+/// ascending dot-powers `H^1 … H^8`.
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn gcm_update_pmull(t: cpu::NeonAes, powers: &[u128], acc: u128, data: &[u8]) -> u128 {
+    debug_assert!(powers.len() >= LOW);
+    gcm_padded(acc, data, |acc, blocks| {
+        pmull::Pmull::new(t).update(powers, acc, blocks, true)
     })
 }
 
