@@ -87,19 +87,27 @@ impl Keys {
 }
 
 /// The `NR` rounds of `N` blocks, interleaved round by round.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-pub(crate) fn rounds<const NR: usize, const N: usize>(
+/// `#[inline(always)]` (so without target features of its own): as an
+/// `#[inline]` function with them, LLVM left AES-128's instance out of
+/// the AES-GCM loop, a call per iteration with the states spilled.
+///
+/// # Safety
+/// Only from functions compiled with `neon,aes`.
+#[inline(always)]
+pub(crate) unsafe fn rounds<const NR: usize, const N: usize>(
     k: &Keys,
     mut x: [uint8x16_t; N],
 ) -> [uint8x16_t; N] {
-    for r in 0..NR - 1 {
-        for xi in &mut x {
-            *xi = vaesmcq_u8(vaeseq_u8(*xi, k.k[r]));
+    // SAFETY: the caller is compiled with NEON and AES.
+    unsafe {
+        for r in 0..NR - 1 {
+            for xi in &mut x {
+                *xi = vaesmcq_u8(vaeseq_u8(*xi, k.k[r]));
+            }
         }
-    }
-    for xi in &mut x {
-        *xi = veorq_u8(vaeseq_u8(*xi, k.k[NR - 1]), k.k[NR]);
+        for xi in &mut x {
+            *xi = veorq_u8(vaeseq_u8(*xi, k.k[NR - 1]), k.k[NR]);
+        }
     }
     x
 }
@@ -186,7 +194,8 @@ fn encrypt_blocks_nr<const NR: usize>(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
             // SAFETY: `b` is 16 readable bytes.
             *xi = unsafe { vld1q_u8(b.as_ptr()) };
         }
-        let x = rounds::<NR, 8>(&k, x);
+        // SAFETY: this function is compiled with NEON and AES.
+        let x = unsafe { rounds::<NR, 8>(&k, x) };
         for (xi, b) in x.iter().zip(chunk.iter_mut()) {
             // SAFETY: `b` is 16 writable bytes.
             unsafe { vst1q_u8(b.as_mut_ptr(), *xi) };
@@ -226,7 +235,8 @@ fn ctr_nr<const NR: usize>(rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
             *xi = vreinterpretq_u8_u32(c);
             c = vaddq_u32(c, one);
         }
-        let x = rounds::<NR, 8>(&k, x);
+        // SAFETY: this function is compiled with NEON and AES.
+        let x = unsafe { rounds::<NR, 8>(&k, x) };
         for (j, xi) in x.iter().enumerate() {
             let d = &mut chunk[16 * j..16 * j + 16];
             // SAFETY: `d` is 16 readable and writable bytes.

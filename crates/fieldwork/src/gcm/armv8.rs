@@ -174,7 +174,8 @@ fn crypt<const NR: usize, const ENC: bool>(
         for i in 0..groups {
             let x = counters();
             let (done, rest) = buf.split_at_mut(128 * i);
-            let ks = rounds::<NR, 8>(&keys, x);
+            // SAFETY: this function is compiled with NEON and AES.
+            let ks = unsafe { rounds::<NR, 8>(&keys, x) };
             if i > 0 {
                 let y = load8::<true>(&done[128 * (i - 1)..]);
                 acc = group8::<true>(y, acc, &g.h, &g.hx, g.c);
@@ -189,7 +190,8 @@ fn crypt<const NR: usize, const ENC: bool>(
         for chunk in buf.chunks_exact_mut(128) {
             let x = counters();
             let y = load8::<true>(chunk);
-            let ks = rounds::<NR, 8>(&keys, x);
+            // SAFETY: this function is compiled with NEON and AES.
+            let ks = unsafe { rounds::<NR, 8>(&keys, x) };
             acc = group8::<true>(y, acc, &g.h, &g.hx, g.c);
             xor8(chunk, ks);
         }
@@ -203,7 +205,8 @@ fn crypt<const NR: usize, const ENC: bool>(
         if !ENC {
             acc = tail::<true>(powers, acc, &pad[..16 * n], g.c);
         }
-        let ks = rounds::<NR, 8>(&keys, counters());
+        // SAFETY: this function is compiled with NEON and AES.
+        let ks = unsafe { rounds::<NR, 8>(&keys, counters()) };
         xor8(&mut pad, ks);
         rest.copy_from_slice(&pad[..len]);
         if ENC {
