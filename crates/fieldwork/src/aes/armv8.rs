@@ -93,6 +93,10 @@ impl Keys {
 ///
 /// # Safety
 /// Only from functions compiled with `neon,aes`.
+// The intrinsics are not inlined into this function, which lacks `aes`,
+// but are once it is inlined into its callers, which have it (objdump:
+// the AES-GCM loop is `AESE`/`AESMC` with no call).
+#[allow(inline_always_mismatching_target_features)]
 #[inline(always)]
 pub(crate) unsafe fn rounds<const NR: usize, const N: usize>(
     k: &Keys,

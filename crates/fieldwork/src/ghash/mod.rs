@@ -259,6 +259,8 @@ pub(crate) enum Short {
     Xmm(cpu::Clmul),
     #[cfg(target_arch = "x86_64")]
     Ymm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "aarch64")]
+    Pmull(cpu::NeonAes),
 }
 
 /// Most blocks [`polyval_short`] takes.
@@ -281,6 +283,8 @@ pub(crate) fn polyval_short(kernel: Short, h: &[u8; 16], data: &[u8]) -> [u8; 16
         Short::Ymm(t) => short_on(ymm::VpclmulqdqYmm::new(t), &mut low, data),
         #[cfg(target_arch = "x86_64")]
         Short::Xmm(t) => short_on(clmul::Pclmulqdq::new(t), &mut low, data),
+        #[cfg(target_arch = "aarch64")]
+        Short::Pmull(t) => short_on(pmull::Pmull::new(t), &mut low, data),
         Short::Portable => short_on(portable::Portable, &mut low, data),
     };
     crate::wipe::wipe(&mut low);
@@ -1143,6 +1147,8 @@ mod tests {
             kernels.extend(cpu::Clmul::get().map(Short::Xmm));
             kernels.extend(cpu::Avx2Clmul::get().map(Short::Ymm));
         }
+        #[cfg(target_arch = "aarch64")]
+        kernels.extend(cpu::NeonAes::get().map(Short::Pmull));
         let h: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0xc3);
         let data: alloc::vec::Vec<u8> = (0..16 * (SHORT_BLOCKS + 1))
             .map(|i| (i as u8).wrapping_mul(13).wrapping_add(7))

@@ -94,14 +94,6 @@ impl Backend for PmullEor3 {
     }
 }
 
-impl Pmull {
-    /// `dot(a, b) = a·b·x^(−128)`, one product.
-    pub(crate) fn dot(self, a: u128, b: u128) -> u128 {
-        // SAFETY: the token in `self` proves NEON, AES and PMULL.
-        unsafe { neon::dot_u128(a, b) }
-    }
-}
-
 /// The kernels, compiled once per feature set: `$features` and the
 /// three-way XOR `$xor3` (two `EOR`s, or one `EOR3`).
 macro_rules! kernels {
