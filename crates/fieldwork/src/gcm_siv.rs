@@ -646,8 +646,8 @@ macro_rules! gcm_siv_type {
                 crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
             }
 
-            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
-            /// `portable`.
+            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni`,
+            /// `aes-pmull` (AArch64) or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
             }

@@ -74,7 +74,9 @@
 //! # Backends and dispatch
 //!
 //! Each backend file implements the one crate-private `Backend` trait
-//! (`portable.rs`, `clmul.rs` for xmm, `ymm.rs`, `vpclmul.rs` for zmm):
+//! (`portable.rs`, `clmul.rs` for xmm, `ymm.rs`, `vpclmul.rs` for zmm;
+//! on AArch64 `pmull.rs`: `pmull` with PMULL/PMULL2 and `pmull-eor3`
+//! with `EOR3` where SHA3 is present, 8-block groups, no wide group):
 //! its powers of `H`, its wide group if it has one, its `update` of whole
 //! blocks, and (ymm) a fresh key's first group fused with its key setup. A
 //! key holds one `Dispatch` value (the best backend, chosen when the key
@@ -1018,8 +1020,8 @@ macro_rules! keyed_impls {
             /// (zmm from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm`
             /// (the same, with xmm for a fresh key's mid-length calls:
             /// Intel), `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel
-            /// without AVX-512), `pclmulqdq` or `portable` (which one a CPU
-            /// gets: `tuning.rs`).
+            /// without AVX-512), `pclmulqdq`, `pmull-eor3` or `pmull`
+            /// (AArch64) or `portable` (which one a CPU gets: `tuning.rs`).
             pub fn backend_name(&self) -> &'static str {
                 self.inner.dispatch.name(self.inner.narrow)
             }
@@ -1030,8 +1032,8 @@ macro_rules! keyed_impls {
         /// with Intel's, AMD's or no narrower kernel for short and fresh
         /// calls), `vpclmulqdq-ymm-fresh-xmm` and `vpclmulqdq-ymm` (ymm,
         /// with Intel's or no choice for a fresh key), `pclmulqdq`,
-        /// `portable`; every vendor's choice runs on any CPU with the
-        /// instructions.
+        /// `pmull-eor3` and `pmull` (AArch64), `portable`; every vendor's
+        /// choice runs on any CPU with the instructions.
         impl crate::hazmat::Backends for $ty {
             type Input<'a> = &'a [u8; 16];
             const NAMES: &'static [&'static str] = NAMES;
