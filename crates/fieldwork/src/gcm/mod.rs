@@ -88,6 +88,8 @@ mod pad;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod stitch;
+// Its schedules and crossovers are the x86 kernels'.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vaes256;

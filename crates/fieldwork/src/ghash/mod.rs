@@ -134,6 +134,8 @@ pub(crate) mod pmull;
 mod portable;
 #[cfg(feature = "reproduce")]
 pub mod reproduce;
+// Its tables are x86 cores'; on other targets only `Narrow::None` is used.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
@@ -156,6 +158,7 @@ use universal_hash::{
 };
 use zeroize::Zeroize;
 
+#[cfg(target_arch = "x86_64")]
 pub(crate) use field::C_HI;
 use field::{POWERS, mont_reduce, mul_x};
 use tuning::Narrow;
@@ -169,6 +172,7 @@ type Low = [u128; LOW];
 type Fused = Option<(u128, usize)>;
 /// From this many blocks a call on a split zmm key takes the zmm kernel
 /// even when its 32 powers must first be made (see [`State::blocks`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const SPLIT_FRESH_BLOCKS: usize = 128;
 /// Below this many blocks a call of a ymm key tuned for the xmm kernel
 /// ([`Narrow::Xmm`]) that would first make the ymm kernel's 16 powers runs
@@ -475,6 +479,7 @@ impl Dispatch {
     }
 
     /// The name of the backend with the choice `narrow` (see [`NAMES`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn name(self, narrow: Narrow) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -910,6 +915,7 @@ impl Polyval {
 
     /// The PCLMULQDQ backend, if usable (AES-GCM-SIV's `aes-ni` tier).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
@@ -924,6 +930,7 @@ impl Polyval {
     /// choice for a fresh key), if this CPU has VPCLMULQDQ and AVX2: the
     /// POLYVAL of AES-GCM-SIV's `vaes-avx2` tier.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn new_ymm_tier(h: &[u8; 16]) -> Option<Polyval> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
