@@ -101,11 +101,12 @@
 
 pub use aead;
 
+#[cfg(not(target_arch = "aarch64"))]
 use crate::aead_util::on_backend;
 #[cfg(target_arch = "x86_64")]
 use crate::aes::ctr;
 use crate::aes::{self, Backend as _};
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::cpu;
 use crate::ghash::{Polyval, SHORT_BLOCKS, Short as ShortPolyval, polyval_short};
 use aead::consts::{U12, U16, U32};
@@ -260,6 +261,65 @@ impl Backend for Vaes512 {
     }
 }
 
+/// `aes-pmull` (AArch64): AES with `AESE`/`AESMC` (`aes/armv8.rs`:
+/// counter mode eight blocks per iteration), POLYVAL's best kernel (`pmull`
+/// or `pmull-eor3`), the short POLYVAL on `pmull`.
+#[cfg(target_arch = "aarch64")]
+impl Backend for cpu::NeonAes {
+    const NAME: &'static str = "aes-pmull";
+    type Aes = aes::armv8::Key;
+
+    #[inline]
+    fn aes(self, key: &[u8]) -> aes::armv8::Key {
+        aes::Backend::new(self, key)
+    }
+
+    fn polyval(self, h: &[u8; 16]) -> Polyval {
+        Polyval::new(h)
+    }
+
+    fn short_polyval(self) -> ShortPolyval {
+        ShortPolyval::Pmull(self)
+    }
+
+    fn ctr(self, key: &aes::armv8::Key, ctr: u128, data: &mut [u8]) {
+        aes::armv8::ctr32le_xor(self, &key.rk, ctr, data);
+    }
+}
+
+/// One key-generating key on one backend (AArch64: `aes-pmull` or
+/// portable). Written here, not by `aead_util::dispatch_enum!`, whose
+/// variants are x86's.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
+enum Dispatch {
+    /// `aes-pmull`: AESE/AESMC and PMULL.
+    AesPmull(Engine<cpu::NeonAes>),
+    /// `portable`.
+    Portable(Engine<Portable>),
+}
+
+/// `$body` with `$k` bound to the engine of the AArch64 [`Dispatch`]'s
+/// variant.
+#[cfg(target_arch = "aarch64")]
+macro_rules! on_backend {
+    ($dispatch:expr, $k:ident => $body:expr) => {
+        match $dispatch {
+            Dispatch::AesPmull($k) => $body,
+            Dispatch::Portable($k) => $body,
+        }
+    };
+}
+
+#[cfg(all(test, target_arch = "aarch64"))]
+impl crate::test_util::SecretSpans for Dispatch {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        on_backend!(self, k => k.secret_spans(s));
+    }
+}
+
+#[cfg(not(target_arch = "aarch64"))]
 crate::aead_util::dispatch_enum! {
     /// One key-generating key on one backend: each variant holds exactly
     /// its backend's [`Engine`]. Operations match once and run the engine's
@@ -276,7 +336,9 @@ impl Dispatch {
         cpu::AesClmul::NAME,
         Portable::NAME,
     ];
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    const NAMES: &[&str] = &[cpu::NeonAes::NAME, Portable::NAME];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     const NAMES: &[&str] = &[Portable::NAME];
 
     /// The key on the best backend this CPU runs.
@@ -299,6 +361,8 @@ impl Dispatch {
             cpu::VaesAvx2::NAME => Dispatch::Vaes256(Engine::new(key, cpu::VaesAvx2::get()?)),
             #[cfg(target_arch = "x86_64")]
             cpu::AesClmul::NAME => Dispatch::AesNi(Engine::new(key, cpu::AesClmul::get()?)),
+            #[cfg(target_arch = "aarch64")]
+            cpu::NeonAes::NAME => Dispatch::AesPmull(Engine::new(key, cpu::NeonAes::get()?)),
             Portable::NAME => Dispatch::Portable(Engine::new(key, Portable)),
             _ => return None,
         })
@@ -582,8 +646,8 @@ macro_rules! gcm_siv_type {
                 crate::aead_util::check_tag(&mut expected, tag, buf, Error::TagMismatch)
             }
 
-            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni` or
-            /// `portable`.
+            /// The backend in use: `vaes-avx512`, `vaes-avx2`, `aes-ni`,
+            /// `aes-pmull` (AArch64) or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
             }

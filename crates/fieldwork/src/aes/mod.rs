@@ -18,10 +18,15 @@
 //!   `FIELDWORK_MAX_ISA=portable` the block function may still use AES-NI
 //!   where the CPU has it; the GCM logic around it is portable either way.
 //!
+//! - **ARMv8** (`neon`, `aes`: `AESE`/`AESMC`; `aes/armv8.rs`, on
+//!   AArch64): FIPS 197 §5.2 word by word with `SubWord` by `AESE` with a
+//!   zero key on a broadcast word; encryption eight blocks interleaved;
+//!   AES-GCM-SIV's counter mode.
+//!
 //! Each backend is a type implementing the crate-private `Backend` trait
-//! (`aesni::Key`, `portable::Key`), held by one variant of the per-key
-//! `Dispatch` enum; [`crate::hazmat::Backends`] makes each by its name
-//! (`aes-ni`, `portable`).
+//! (`aesni::Key`, `armv8::Key`, `portable::Key`), held by one variant of
+//! the per-key `Dispatch` enum; [`crate::hazmat::Backends`] makes each by
+//! its name (`aes-ni`, `aes-armv8`, `portable`).
 //!
 //! Round keys are zeroized on drop.
 //!
@@ -37,6 +42,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod armv8;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ctr;
 pub(crate) mod portable;
@@ -72,6 +79,8 @@ impl crate::test_util::SecretSpans for Dispatch {
         match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::AesNi(k) => k.secret_spans(s),
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Armv8(k) => k.secret_spans(s),
             Dispatch::Portable(k) => k.secret_spans(s),
         }
     }
@@ -119,6 +128,8 @@ pub(crate) trait Backend: Clone {
 pub(crate) enum Dispatch {
     #[cfg(target_arch = "x86_64")]
     AesNi(aesni::Key),
+    #[cfg(target_arch = "aarch64")]
+    Armv8(armv8::Key),
     Portable(portable::Key),
 }
 
@@ -126,13 +137,19 @@ impl Dispatch {
     /// Every backend's name, best first ([`crate::hazmat::Backends::NAMES`]).
     #[cfg(target_arch = "x86_64")]
     const NAMES: &[&str] = &[aesni::Key::NAME, portable::Key::NAME];
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    const NAMES: &[&str] = &[armv8::Key::NAME, portable::Key::NAME];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     const NAMES: &[&str] = &[portable::Key::NAME];
 
     /// The key on the fastest backend (`key` is 16, 24 or 32 bytes).
     pub(crate) fn new(key: &[u8]) -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = Dispatch::aesni(key) {
+            return k;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(k) = Dispatch::armv8(key) {
             return k;
         }
         Dispatch::portable(key)
@@ -144,6 +161,8 @@ impl Dispatch {
         match name {
             #[cfg(target_arch = "x86_64")]
             aesni::Key::NAME => Dispatch::aesni(key),
+            #[cfg(target_arch = "aarch64")]
+            armv8::Key::NAME => Dispatch::armv8(key),
             portable::Key::NAME => Some(Dispatch::portable(key)),
             _ => None,
         }
@@ -152,6 +171,11 @@ impl Dispatch {
     #[cfg(target_arch = "x86_64")]
     fn aesni(key: &[u8]) -> Option<Dispatch> {
         Some(Dispatch::AesNi(aesni::Key::new(cpu::AesClmul::get()?, key)))
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    fn armv8(key: &[u8]) -> Option<Dispatch> {
+        Some(Dispatch::Armv8(armv8::Key::new(cpu::NeonAes::get()?, key)))
     }
 
     fn portable(key: &[u8]) -> Dispatch {
@@ -169,6 +193,8 @@ impl Dispatch {
         match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::AesNi(k) => k.encrypt_array(blocks),
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Armv8(k) => k.encrypt_array(blocks),
             Dispatch::Portable(k) => k.encrypt_array(blocks),
         }
     }
@@ -178,6 +204,8 @@ impl Dispatch {
         match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::AesNi(k) => k.encrypt_blocks(blocks),
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Armv8(k) => k.encrypt_blocks(blocks),
             Dispatch::Portable(k) => k.encrypt_blocks(blocks),
         }
     }
@@ -186,6 +214,8 @@ impl Dispatch {
         match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::AesNi(_) => aesni::Key::NAME,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Armv8(_) => armv8::Key::NAME,
             Dispatch::Portable(_) => portable::Key::NAME,
         }
     }
@@ -243,7 +273,7 @@ macro_rules! aes_type {
                 self.key.encrypt_blocks(blocks);
             }
 
-            /// The backend in use: `aes-ni` or `portable`.
+            /// The backend in use: `aes-ni`, `aes-armv8` or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
             }

@@ -55,6 +55,10 @@
 //! - `aes-ni`: the same stitched kernel on xmm (`gcm/aesni.rs`, one block
 //!   per `aesenc`, 8 blocks per iteration, SSE encodings) for CPUs with
 //!   AES-NI and PCLMULQDQ but without VAES.
+//! - `aes-pmull` (AArch64, AES and PMULL): the stitched kernel
+//!   (`gcm/armv8.rs`): eight counter blocks through `AESE`/`AESMC` and
+//!   the PMULL GHASH of eight ciphertext blocks (one reduction) in one
+//!   loop body.
 //! - `portable`: counter mode and GHASH on the portable AES and GHASH, in
 //!   alternating chunks of 512 bytes that stay in L1.
 //!
@@ -77,11 +81,15 @@
 
 #[cfg(target_arch = "x86_64")]
 mod aesni;
+#[cfg(target_arch = "aarch64")]
+mod armv8;
 #[cfg(target_arch = "x86_64")]
 mod pad;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod stitch;
+// Its schedules and crossovers are the x86 kernels'.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vaes256;
@@ -90,8 +98,9 @@ mod vaes512;
 
 pub use aead;
 
+#[cfg(not(target_arch = "aarch64"))]
 use crate::aead_util::on_backend;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::cpu;
 use aead::consts::{U12, U16, U24, U32};
 use tuning::GcmTuning;
@@ -173,6 +182,7 @@ trait Backend: Clone {
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
 }
 
+#[cfg(not(target_arch = "aarch64"))]
 crate::aead_util::dispatch_enum! {
     /// One AES-GCM key on the backend chosen for it: each variant holds
     /// exactly its backend's AES key schedule and GHASH tables (and the
@@ -181,6 +191,38 @@ crate::aead_util::dispatch_enum! {
     /// by a few KiB; keys are built once and the crate is `no_std` without
     /// `alloc`, so they are not boxed.)
     vaes512::Key, vaes256::Key, aesni::Key, portable::Key
+}
+
+/// One AES-GCM key on the backend chosen for it (AArch64: the stitched
+/// AES/PMULL kernel or the portable one). Written here, not by
+/// `aead_util::dispatch_enum!`, whose variants are x86's.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
+enum Dispatch {
+    /// `aes-pmull`: AESE/AESMC and PMULL.
+    AesPmull(armv8::Key),
+    /// `portable`.
+    Portable(portable::Key),
+}
+
+/// `$body` with `$k` bound to the backend value of the AArch64
+/// [`Dispatch`]'s variant.
+#[cfg(target_arch = "aarch64")]
+macro_rules! on_backend {
+    ($dispatch:expr, $k:ident => $body:expr) => {
+        match $dispatch {
+            Dispatch::AesPmull($k) => $body,
+            Dispatch::Portable($k) => $body,
+        }
+    };
+}
+
+#[cfg(all(test, target_arch = "aarch64"))]
+impl crate::test_util::SecretSpans for Dispatch {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        on_backend!(self, k => k.secret_spans(s));
+    }
 }
 
 impl Dispatch {
@@ -198,7 +240,9 @@ impl Dispatch {
         aesni::Key::NAME,
         portable::Key::NAME,
     ];
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    const NAMES: &[&str] = &[armv8::Key::NAME, portable::Key::NAME];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     const NAMES: &[&str] = &[portable::Key::NAME];
 
     /// The best backend this CPU runs, with this core's schedules.
@@ -215,6 +259,10 @@ impl Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::AesClmul::get() {
             return Dispatch::AesNi(Backend::new(t, key, tuning));
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = cpu::NeonAes::get() {
+            return Dispatch::AesPmull(Backend::new(t, key, tuning));
         }
         Dispatch::Portable(Backend::new((), key, tuning))
     }
@@ -246,6 +294,8 @@ impl Dispatch {
             }
             #[cfg(target_arch = "x86_64")]
             aesni::Key::NAME => Dispatch::AesNi(Backend::new(cpu::AesClmul::get()?, key, tuning)),
+            #[cfg(target_arch = "aarch64")]
+            armv8::Key::NAME => Dispatch::AesPmull(Backend::new(cpu::NeonAes::get()?, key, tuning)),
             portable::Key::NAME => Dispatch::Portable(Backend::new((), key, tuning)),
             _ => return None,
         })
@@ -351,7 +401,8 @@ macro_rules! gcm_type {
             /// The backend in use: `vaes-avx512-split` (CPUs with AVX-512:
             /// the ymm kernel for short messages), `vaes-avx512` (the zmm
             /// kernel alone), `vaes-avx2` (Intel's schedule),
-            /// `vaes-avx2-karatsuba` (AMD's), `aes-ni` or `portable`.
+            /// `vaes-avx2-karatsuba` (AMD's), `aes-ni`, `aes-pmull`
+            /// (AArch64) or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.key.name()
             }

@@ -74,7 +74,9 @@
 //! # Backends and dispatch
 //!
 //! Each backend file implements the one crate-private `Backend` trait
-//! (`portable.rs`, `clmul.rs` for xmm, `ymm.rs`, `vpclmul.rs` for zmm):
+//! (`portable.rs`, `clmul.rs` for xmm, `ymm.rs`, `vpclmul.rs` for zmm;
+//! on AArch64 `pmull.rs`: `pmull` with PMULL/PMULL2 and `pmull-eor3`
+//! with `EOR3` where SHA3 is present, 8-block groups, no wide group):
 //! its powers of `H`, its wide group if it has one, its `update` of whole
 //! blocks, and (ymm) a fresh key's first group fused with its key setup. A
 //! key holds one `Dispatch` value (the best backend, chosen when the key
@@ -127,9 +129,13 @@ pub(crate) mod aggregate;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod field;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod pmull;
 mod portable;
 #[cfg(feature = "reproduce")]
 pub mod reproduce;
+// Its tables are x86 cores'; on other targets only `Narrow::None` is used.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
@@ -152,6 +158,7 @@ use universal_hash::{
 };
 use zeroize::Zeroize;
 
+#[cfg(target_arch = "x86_64")]
 pub(crate) use field::C_HI;
 use field::{POWERS, mont_reduce, mul_x};
 use tuning::Narrow;
@@ -165,6 +172,7 @@ type Low = [u128; LOW];
 type Fused = Option<(u128, usize)>;
 /// From this many blocks a call on a split zmm key takes the zmm kernel
 /// even when its 32 powers must first be made (see [`State::blocks`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const SPLIT_FRESH_BLOCKS: usize = 128;
 /// Below this many blocks a call of a ymm key tuned for the xmm kernel
 /// ([`Narrow::Xmm`]) that would first make the ymm kernel's 16 powers runs
@@ -246,7 +254,7 @@ macro_rules! backend_items {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use backend_items;
 
 /// The kernel of [`polyval_short`].
@@ -257,6 +265,8 @@ pub(crate) enum Short {
     Xmm(cpu::Clmul),
     #[cfg(target_arch = "x86_64")]
     Ymm(cpu::Avx2Clmul),
+    #[cfg(target_arch = "aarch64")]
+    Pmull(cpu::NeonAes),
 }
 
 /// Most blocks [`polyval_short`] takes.
@@ -279,6 +289,8 @@ pub(crate) fn polyval_short(kernel: Short, h: &[u8; 16], data: &[u8]) -> [u8; 16
         Short::Ymm(t) => short_on(ymm::VpclmulqdqYmm::new(t), &mut low, data),
         #[cfg(target_arch = "x86_64")]
         Short::Xmm(t) => short_on(clmul::Pclmulqdq::new(t), &mut low, data),
+        #[cfg(target_arch = "aarch64")]
+        Short::Pmull(t) => short_on(pmull::Pmull::new(t), &mut low, data),
         Short::Portable => short_on(portable::Portable, &mut low, data),
     };
     crate::wipe::wipe(&mut low);
@@ -321,6 +333,12 @@ enum Dispatch {
     /// xmm (PCLMULQDQ).
     #[cfg(target_arch = "x86_64")]
     Pclmulqdq(clmul::Pclmulqdq),
+    /// AArch64 PMULL with `EOR3` (SHA3).
+    #[cfg(target_arch = "aarch64")]
+    PmullEor3(pmull::PmullEor3),
+    /// AArch64 PMULL/PMULL2 (the AES extension).
+    #[cfg(target_arch = "aarch64")]
+    Pmull(pmull::Pmull),
     /// Portable.
     Portable(portable::Portable),
 }
@@ -337,7 +355,9 @@ const NAMES: &[&str] = &[
     "pclmulqdq",
     "portable",
 ];
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+const NAMES: &[&str] = &["pmull-eor3", "pmull", "portable"];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 const NAMES: &[&str] = &["portable"];
 
 impl Dispatch {
@@ -362,7 +382,16 @@ impl Dispatch {
                 let xmm = clmul::Pclmulqdq::new(cpu::Clmul::get()?);
                 Some((Dispatch::Pclmulqdq(xmm), Narrow::None))
             });
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        let found = cpu::NeonSha3::get()
+            .map(|t| (Dispatch::PmullEor3(pmull::PmullEor3::new(t)), Narrow::None))
+            .or_else(|| {
+                Some((
+                    Dispatch::Pmull(pmull::Pmull::new(cpu::NeonAes::get()?)),
+                    Narrow::None,
+                ))
+            });
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         let found = None;
         found.unwrap_or((Dispatch::Portable(portable::Portable), Narrow::None))
     }
@@ -393,6 +422,18 @@ impl Dispatch {
                 }
                 _ => {}
             }
+        }
+        #[cfg(target_arch = "aarch64")]
+        match name {
+            "pmull-eor3" => {
+                return cpu::NeonSha3::get()
+                    .map(|t| (Dispatch::PmullEor3(pmull::PmullEor3::new(t)), Narrow::None));
+            }
+            "pmull" => {
+                return cpu::NeonAes::get()
+                    .map(|t| (Dispatch::Pmull(pmull::Pmull::new(t)), Narrow::None));
+            }
+            _ => {}
         }
         (name == portable::Portable::NAME)
             .then_some((Dispatch::Portable(portable::Portable), Narrow::None))
@@ -438,6 +479,7 @@ impl Dispatch {
     }
 
     /// The name of the backend with the choice `narrow` (see [`NAMES`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn name(self, narrow: Narrow) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -453,6 +495,10 @@ impl Dispatch {
             },
             #[cfg(target_arch = "x86_64")]
             Dispatch::Pclmulqdq(_) => clmul::Pclmulqdq::NAME,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::PmullEor3(_) => pmull::PmullEor3::NAME,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::Pmull(_) => pmull::Pmull::NAME,
             Dispatch::Portable(_) => portable::Portable::NAME,
         }
     }
@@ -631,6 +677,10 @@ impl State {
             (Dispatch::VpclmulqdqYmm(b), _) => self.absorb(b, data),
             #[cfg(target_arch = "x86_64")]
             (Dispatch::Pclmulqdq(b), _) => self.absorb(b, data),
+            #[cfg(target_arch = "aarch64")]
+            (Dispatch::PmullEor3(b), _) => self.absorb(b, data),
+            #[cfg(target_arch = "aarch64")]
+            (Dispatch::Pmull(b), _) => self.absorb(b, data),
             (Dispatch::Portable(b), _) => self.absorb(b, data),
         }
     }
@@ -839,6 +889,23 @@ pub(crate) fn gcm_update_clmul(t: cpu::Clmul, powers: &[u128], acc: u128, data: 
     })
 }
 
+/// The dot-powers `H^2 … H^8` of the GCM key `powers[0]` ([`gcm_key`])
+/// with PMULL (for the AArch64 AES-GCM kernel's table).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn gcm_powers_pmull(t: cpu::NeonAes, powers: &mut [u128; LOW]) {
+    pmull::Pmull::new(t).powers(powers, 1);
+}
+
+/// GHASH of `data` (zero-padded) into `acc` with PMULL; `powers` holds the
+/// ascending dot-powers `H^1 … H^8`.
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn gcm_update_pmull(t: cpu::NeonAes, powers: &[u128], acc: u128, data: &[u8]) -> u128 {
+    debug_assert!(powers.len() >= LOW);
+    gcm_padded(acc, data, |acc, blocks| {
+        pmull::Pmull::new(t).update(powers, acc, blocks, true)
+    })
+}
+
 impl Polyval {
     /// The portable backend (AES-GCM-SIV's portable tier).
     #[inline]
@@ -848,6 +915,7 @@ impl Polyval {
 
     /// The PCLMULQDQ backend, if usable (AES-GCM-SIV's `aes-ni` tier).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
@@ -862,6 +930,7 @@ impl Polyval {
     /// choice for a fresh key), if this CPU has VPCLMULQDQ and AVX2: the
     /// POLYVAL of AES-GCM-SIV's `vaes-avx2` tier.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn new_ymm_tier(h: &[u8; 16]) -> Option<Polyval> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
@@ -958,8 +1027,8 @@ macro_rules! keyed_impls {
             /// (zmm from 32 blocks, ymm below: AMD), `vpclmulqdq-split-xmm`
             /// (the same, with xmm for a fresh key's mid-length calls:
             /// Intel), `vpclmulqdq-ymm`, `vpclmulqdq-ymm-fresh-xmm` (Intel
-            /// without AVX-512), `pclmulqdq` or `portable` (which one a CPU
-            /// gets: `tuning.rs`).
+            /// without AVX-512), `pclmulqdq`, `pmull-eor3` or `pmull`
+            /// (AArch64) or `portable` (which one a CPU gets: `tuning.rs`).
             pub fn backend_name(&self) -> &'static str {
                 self.inner.dispatch.name(self.inner.narrow)
             }
@@ -970,8 +1039,8 @@ macro_rules! keyed_impls {
         /// with Intel's, AMD's or no narrower kernel for short and fresh
         /// calls), `vpclmulqdq-ymm-fresh-xmm` and `vpclmulqdq-ymm` (ymm,
         /// with Intel's or no choice for a fresh key), `pclmulqdq`,
-        /// `portable`; every vendor's choice runs on any CPU with the
-        /// instructions.
+        /// `pmull-eor3` and `pmull` (AArch64), `portable`; every vendor's
+        /// choice runs on any CPU with the instructions.
         impl crate::hazmat::Backends for $ty {
             type Input<'a> = &'a [u8; 16];
             const NAMES: &'static [&'static str] = NAMES;
@@ -1087,6 +1156,8 @@ mod tests {
             kernels.extend(cpu::Clmul::get().map(Short::Xmm));
             kernels.extend(cpu::Avx2Clmul::get().map(Short::Ymm));
         }
+        #[cfg(target_arch = "aarch64")]
+        kernels.extend(cpu::NeonAes::get().map(Short::Pmull));
         let h: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0xc3);
         let data: alloc::vec::Vec<u8> = (0..16 * (SHORT_BLOCKS + 1))
             .map(|i| (i as u8).wrapping_mul(13).wrapping_add(7))
