@@ -16,7 +16,6 @@ mod whitepaper_wide;
 
 use super::field::POWERS;
 use super::ghash;
-#[cfg(target_arch = "x86_64")]
 use crate::cpu;
 use core::fmt;
 use zeroize::Zeroize;
