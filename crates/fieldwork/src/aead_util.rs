@@ -233,10 +233,12 @@ pub(crate) use keyed_backends;
 /// Defines the caller's per-key `Dispatch` enum (with the documentation
 /// `$doc`): `gcm` and `gcm_siv` name their backends alike, so one variant
 /// each, holding that backend's key — `Vaes512`, `Vaes256` and `AesNi` on
-/// x86-64 only, and `Portable` — and its test-only `SecretSpans`, the
-/// variant's. [`on_backend!`] matches it.
+/// x86-64, `AesPmull` on AArch64, and `Portable` — and its test-only
+/// `SecretSpans`, the variant's. [`on_backend!`] matches it. (Another
+/// architecture's types are named but never resolved: their variants are
+/// configured out before type checking.)
 macro_rules! dispatch_enum {
-    ($(#[$doc:meta])* $vaes512:ty, $vaes256:ty, $aesni:ty, $portable:ty) => {
+    ($(#[$doc:meta])* x86_64: $vaes512:ty, $vaes256:ty, $aesni:ty; aarch64: $aespmull:ty; $portable:ty) => {
         $(#[$doc])*
         #[derive(Clone)]
         #[allow(clippy::large_enum_variant)]
@@ -250,6 +252,9 @@ macro_rules! dispatch_enum {
             /// `aes-ni`: AES-NI and PCLMULQDQ on xmm.
             #[cfg(target_arch = "x86_64")]
             AesNi($aesni),
+            /// `aes-pmull`: AESE/AESMC and PMULL on AArch64.
+            #[cfg(target_arch = "aarch64")]
+            AesPmull($aespmull),
             /// `portable`.
             Portable($portable),
         }
@@ -275,6 +280,8 @@ macro_rules! on_backend {
             Dispatch::Vaes256($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Dispatch::AesNi($k) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Dispatch::AesPmull($k) => $body,
             Dispatch::Portable($k) => $body,
         }
     };

@@ -778,6 +778,7 @@ mod aarch64_tokens {
 
     impl NeonAes {
         /// The NEON token this one implies (its features are a subset).
+        #[allow(dead_code)]
         pub(crate) fn neon(self) -> Neon {
             Neon(())
         }
@@ -785,6 +786,7 @@ mod aarch64_tokens {
 
     impl NeonSha3 {
         /// The AES+PMULL token this one implies (its features are a subset).
+        #[allow(dead_code)]
         pub(crate) fn neon_aes(self) -> NeonAes {
             NeonAes(())
         }
@@ -893,6 +895,7 @@ impl Core {
     }
 
     /// The displayed family and model from CPUID leaf 1's EAX.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const fn from_signature(vendor: Vendor, eax: u32) -> Core {
         let base_family = (eax >> 8) & 0xf;
         let base_model = (eax >> 4) & 0xf;

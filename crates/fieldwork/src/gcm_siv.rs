@@ -101,7 +101,6 @@
 
 pub use aead;
 
-#[cfg(not(target_arch = "aarch64"))]
 use crate::aead_util::on_backend;
 #[cfg(target_arch = "x86_64")]
 use crate::aes::ctr;
@@ -287,44 +286,13 @@ impl Backend for cpu::NeonAes {
     }
 }
 
-/// One key-generating key on one backend (AArch64: `aes-pmull` or
-/// portable). Written here, not by `aead_util::dispatch_enum!`, whose
-/// variants are x86's.
-#[cfg(target_arch = "aarch64")]
-#[derive(Clone)]
-#[allow(clippy::large_enum_variant)]
-enum Dispatch {
-    /// `aes-pmull`: AESE/AESMC and PMULL.
-    AesPmull(Engine<cpu::NeonAes>),
-    /// `portable`.
-    Portable(Engine<Portable>),
-}
-
-/// `$body` with `$k` bound to the engine of the AArch64 [`Dispatch`]'s
-/// variant.
-#[cfg(target_arch = "aarch64")]
-macro_rules! on_backend {
-    ($dispatch:expr, $k:ident => $body:expr) => {
-        match $dispatch {
-            Dispatch::AesPmull($k) => $body,
-            Dispatch::Portable($k) => $body,
-        }
-    };
-}
-
-#[cfg(all(test, target_arch = "aarch64"))]
-impl crate::test_util::SecretSpans for Dispatch {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        on_backend!(self, k => k.secret_spans(s));
-    }
-}
-
-#[cfg(not(target_arch = "aarch64"))]
 crate::aead_util::dispatch_enum! {
     /// One key-generating key on one backend: each variant holds exactly
     /// its backend's [`Engine`]. Operations match once and run the engine's
     /// code, compiled per backend.
-    Engine<Vaes512>, Engine<cpu::VaesAvx2>, Engine<cpu::AesClmul>, Engine<Portable>
+    x86_64: Engine<Vaes512>, Engine<cpu::VaesAvx2>, Engine<cpu::AesClmul>;
+    aarch64: Engine<cpu::NeonAes>;
+    Engine<Portable>
 }
 
 impl Dispatch {

@@ -98,7 +98,6 @@ mod vaes512;
 
 pub use aead;
 
-#[cfg(not(target_arch = "aarch64"))]
 use crate::aead_util::on_backend;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::cpu;
@@ -182,7 +181,6 @@ trait Backend: Clone {
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
 }
 
-#[cfg(not(target_arch = "aarch64"))]
 crate::aead_util::dispatch_enum! {
     /// One AES-GCM key on the backend chosen for it: each variant holds
     /// exactly its backend's AES key schedule and GHASH tables (and the
@@ -190,39 +188,9 @@ crate::aead_util::dispatch_enum! {
     /// call. (The vector backends' tables make the variants differ in size
     /// by a few KiB; keys are built once and the crate is `no_std` without
     /// `alloc`, so they are not boxed.)
-    vaes512::Key, vaes256::Key, aesni::Key, portable::Key
-}
-
-/// One AES-GCM key on the backend chosen for it (AArch64: the stitched
-/// AES/PMULL kernel or the portable one). Written here, not by
-/// `aead_util::dispatch_enum!`, whose variants are x86's.
-#[cfg(target_arch = "aarch64")]
-#[derive(Clone)]
-#[allow(clippy::large_enum_variant)]
-enum Dispatch {
-    /// `aes-pmull`: AESE/AESMC and PMULL.
-    AesPmull(armv8::Key),
-    /// `portable`.
-    Portable(portable::Key),
-}
-
-/// `$body` with `$k` bound to the backend value of the AArch64
-/// [`Dispatch`]'s variant.
-#[cfg(target_arch = "aarch64")]
-macro_rules! on_backend {
-    ($dispatch:expr, $k:ident => $body:expr) => {
-        match $dispatch {
-            Dispatch::AesPmull($k) => $body,
-            Dispatch::Portable($k) => $body,
-        }
-    };
-}
-
-#[cfg(all(test, target_arch = "aarch64"))]
-impl crate::test_util::SecretSpans for Dispatch {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        on_backend!(self, k => k.secret_spans(s));
-    }
+    x86_64: vaes512::Key, vaes256::Key, aesni::Key;
+    aarch64: armv8::Key;
+    portable::Key
 }
 
 impl Dispatch {
