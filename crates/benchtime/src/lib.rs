@@ -44,7 +44,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Reads the time-stamp counter (or nanoseconds since an arbitrary start on
 /// CPUs without one).
@@ -119,7 +119,7 @@ fn calibrate_tsc() -> f64 {
         for _ in 0..5 {
             let t0 = Instant::now();
             let c0 = ticks();
-            while t0.elapsed() < Duration::from_millis(40) {
+            while t0.elapsed() < std::time::Duration::from_millis(40) {
                 std::hint::spin_loop();
             }
             let c1 = ticks();
