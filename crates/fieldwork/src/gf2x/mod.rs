@@ -45,7 +45,8 @@
 //!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 22 000
 //!   on VPCLMULQDQ-ymm, 24 000 on PCLMULQDQ and 6 000 portable (and from
 //!   3 400 / 3 400 / 15 000 / 3 400 words where the transform is at least
-//!   85 % full); see the `plan` and `fft` module docs.
+//!   85 % full; PMULL on AArch64 takes the PCLMULQDQ thresholds, untimed);
+//!   see the `plan` and `fft` module docs.
 //! - **Unbalanced**: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
 //! - **Squaring**: linear — one carry-less square per word, or bit

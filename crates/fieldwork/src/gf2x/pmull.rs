@@ -32,9 +32,12 @@
 //! instructions. With `PMULL` at 2–3 cycles latency and one or two per
 //! cycle on Neoverse cores, the shorter schoolbook form is the one built.)
 //!
-//! An N-word kernel is the `⌈N/2⌉`-digit formula; an odd N pads the top
-//! digit with a zero word and stores only the `2N` words of the product
-//! (the top digit of the padded product is zero). One word is one `PMULL`.
+//! An even N-word kernel is the `N/2`-digit formula. An odd N = 2D + 1
+//! is the D-digit formula on the low 2D words plus the top word's terms
+//! (`add_top_word`: four `PMULL`/`PMULL2`, three `EOR` and two `EXT` per
+//! digit, one `PMULL` for the top words' product): 29 instructions at 3
+//! words against 49 for the product padded to 4, 232 against 257 at 9.
+//! One word is one `PMULL`.
 //! The formula per size is the table at the end of the file; instruction
 //! counts of the compiled kernels (`aarch64-linux-gnu-objdump -d`, loads
 //! and stores included) are in `docs/notes/gf2x.md`.
@@ -56,8 +59,14 @@
 //! - One word per register (the PCLMULQDQ backend's `Lane64`): every XOR of
 //!   a formula then adds one word, and each word product needs an `EXT` for
 //!   its high word.
-//! - Dedicated odd-size formulas (a 2-word digit and a word, so 3 words in
-//!   9 `PMULL` rather than the padded 12): not yet measured.
+//! - Odd sizes padded with a zero word to whole digits: 49 instructions at
+//!   3 words, 102 at 5, 158 at 7, 257 at 9 (the `add_top_word` kernels:
+//!   29, 75, 144, 232).
+//! - Schoolbook over digits with even- and odd-offset accumulators (one
+//!   `EXT` pair per odd column at the end): by count level with Karatsuba
+//!   at 4 words (about 47), more above.
+//! - Not done: `EOR3` (SHA3 extension) for the formulas' three-way sums, a
+//!   `pmull-eor3` variant on `NeonSha3`.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // fixed-size kernels: const-generic word counts over `[u64; N]` arrays.
 #![allow(clippy::indexing_slicing)]
@@ -67,8 +76,8 @@ use super::formulas::{self, Digit, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::NeonAes;
 use core::arch::aarch64::{
-    uint64x2_t, vcombine_u64, vcreate_u64, vdupq_n_u64, veorq_u64, vextq_u64, vgetq_lane_u64,
-    vld1q_u64, vmull_high_p64, vmull_p64, vreinterpretq_p64_u64, vst1q_u64,
+    uint64x2_t, vcombine_u64, vcreate_u64, vdupq_laneq_u64, vdupq_n_u64, veorq_u64, vextq_u64,
+    vgetq_lane_u64, vld1q_u64, vmull_high_p64, vmull_p64, vreinterpretq_p64_u64, vst1q_u64,
 };
 
 /// A 128-bit digit: two words in one q register, lane 0 the lower.
@@ -183,6 +192,39 @@ fn store_pairs<const W: usize, const E: usize>(out: &mut [u64; W], c: &[Q; E]) {
     }
 }
 
+/// `c += x^(128D)·(A0·b_t + a_t·B0) + x^(256D)·a_t·b_t`: the terms of a
+/// (2D+1)-word product `(A0 + a_t·x^(128D))·(B0 + b_t·x^(128D))` beyond
+/// `A0·B0` (already in `c`'s first 2D digits; digit 2D zero), where `x` and
+/// `y` hold A0, B0 in their first D = D1 − 1 digits and the top words
+/// a_t, b_t in lane 0 of digit D (lane 1 zero). Per digit of A0: four
+/// `PMULL`/`PMULL2` (lanes 0 and 1 of A0's and B0's digit times the other's
+/// top word), three `EOR` and two `EXT` to add them at their word offsets;
+/// one `PMULL` for a_t·b_t.
+#[inline(always)]
+fn add_top_word<const D1: usize, const E: usize>(
+    t: NeonAes,
+    c: &mut [Q; E],
+    x: &[Q; D1],
+    y: &[Q; D1],
+) {
+    let d = D1 - 1;
+    debug_assert_eq!(E, 2 * d + 1);
+    let (at, bt) = (x[d].0, y[d].0);
+    // SAFETY: NEON is part of the AArch64 baseline; no memory access.
+    unsafe {
+        let z = vdupq_n_u64(0);
+        let (at2, bt2) = (vdupq_laneq_u64::<0>(at), vdupq_laneq_u64::<0>(bt));
+        for i in 0..d {
+            // Word offset 2i: the low lanes; 2i + 1: the high lanes.
+            let l = veorq_u64(pmull_lo(t, x[i].0, bt), pmull_lo(t, y[i].0, at));
+            let h = veorq_u64(pmull_hi(t, x[i].0, bt2), pmull_hi(t, y[i].0, at2));
+            c[d + i] ^= Q(veorq_u64(l, vextq_u64::<1>(z, h)));
+            c[d + i + 1] ^= Q(vextq_u64::<1>(h, z));
+        }
+        c[2 * d] ^= Q(pmull_lo(t, at, bt));
+    }
+}
+
 /// The one-word product: one `PMULL`.
 #[inline(always)]
 fn mul1_word(t: NeonAes, a: &[u64; 1], b: &[u64; 1], out: &mut [u64; 2]) {
@@ -245,13 +287,15 @@ macro_rules! array_products {
 
 impl Backend for Pmull {
     const NAME: &'static str = "pmull";
-    /// Instruction counts of the compiled kernels (loads and stores
-    /// included) divided by 4, the plan's ticks (module docs; the counts
-    /// are in `docs/notes/gf2x.md`); the FFT thresholds of the PCLMULQDQ
-    /// backend.
+    /// Instruction counts of the compiled kernels (loads, stores and
+    /// `ret` included: 5, 14, 29, 47, 75, 97, 144, 157, 232 at 1–9 words,
+    /// 546 at 16; `docs/notes/gf2x.md`) divided by 4 and rounded up, the
+    /// plan's ticks (module docs); the FFT thresholds of the PCLMULQDQ
+    /// backend. Estimates, not timings: re-derive from measurements once
+    /// there is hardware.
     const COSTS: Costs = Costs {
         fixed: [
-            0, 2, 4, 11, 13, 26, 28, 40, 43, 64, 0, 0, 0, 0, 0, 0, 141, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 2, 4, 8, 12, 19, 25, 36, 40, 58, 0, 0, 0, 0, 0, 0, 137, 0, 0, 0, 0, 0, 0, 0, 0, 0,
             0, 0, 0, 0, 0, 0, 0,
         ],
         fft_min: 24_000,
@@ -391,6 +435,19 @@ macro_rules! fixed_entries {
             mul1_word(t, a, b, out);
         }
     };
+    (@kernel $name:ident $n:literal = odd $d:literal $formula:path) => {
+        #[inline(always)]
+        pub(super) fn $name(t: NeonAes, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+            let x = to_pairs::<$n, { $d + 1 }>(a);
+            let y = to_pairs::<$n, { $d + 1 }>(b);
+            let x0: [Q; $d] = core::array::from_fn(|i| x[i]);
+            let y0: [Q; $d] = core::array::from_fn(|i| y[i]);
+            let mut c = [Q::ZERO; 2 * $d + 1];
+            c[..2 * $d].copy_from_slice(&$formula(PmullPair(t), &x0, &y0));
+            add_top_word(t, &mut c, &x, &y);
+            store_pairs(out, &c);
+        }
+    };
     (@kernel $name:ident $n:literal = pairs $d:literal $formula:path) => {
         #[inline(always)]
         pub(super) fn $name(t: NeonAes, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
@@ -401,18 +458,20 @@ macro_rules! fixed_entries {
     };
 }
 
-// The formula per size over two-word digits (odd sizes padded). Chosen by
-// instruction count (`docs/notes/gf2x.md`): the Karatsuba and three-term
-// defaults of `formulas`.
+// The formula per size over two-word digits: `pairs D f` is the D-digit
+// formula f (an odd size zero-padded to D digits), `odd D f` the D-digit
+// formula on the low 2D words and the top word's terms by
+// `add_top_word`. Chosen by instruction count of the compiled kernels
+// (`docs/notes/gf2x.md`): `odd` beats the padded product at every odd size.
 fixed_entries!(
     mul1 1 = word,
     mul2 2 = pairs 1 formulas::mul1,
-    mul3 3 = pairs 2 formulas::mul2,
+    mul3 3 = odd 1 formulas::mul1,
     mul4 4 = pairs 2 formulas::mul2,
-    mul5 5 = pairs 3 formulas::mul3,
+    mul5 5 = odd 2 formulas::mul2,
     mul6 6 = pairs 3 formulas::mul3,
-    mul7 7 = pairs 4 formulas::mul4,
+    mul7 7 = odd 3 formulas::mul3,
     mul8 8 = pairs 4 formulas::mul4,
-    mul9 9 = pairs 5 formulas::mul5,
+    mul9 9 = odd 4 formulas::mul4,
     mul16 16 = pairs 8 formulas::mul8,
 );
