@@ -25,6 +25,10 @@ fn candidates<'a>() -> Vec<Candidate<'a, (u64, u64), u128>> {
             Dispatch::pclmulqdq().map(|m| move |&(a, b): &(u64, u64)| m.clmul64(a, b)),
         ),
         Candidate::new(
+            "pmull",
+            Dispatch::pmull().map(|m| move |&(a, b): &(u64, u64)| m.clmul64(a, b)),
+        ),
+        Candidate::new(
             "dispatched clmul64",
             Some(|&(a, b): &(u64, u64)| clmul64(a, b)),
         ),
@@ -101,6 +105,22 @@ fn pclmulqdq_agrees_with_portable() {
 }
 
 #[test]
+fn pmull_agrees_with_portable() {
+    // Backend against backend on fresh random pairs (fewer under
+    // emulation).
+    let Some(fast) = Dispatch::pmull() else {
+        eprintln!("pmull not usable here (CPU, target or FIELDWORK_MAX_ISA): skipped");
+        return;
+    };
+    let mut rng = Rng::new(0x5eed_c1a0_0003);
+    let slow = Dispatch::portable();
+    for _ in 0..50_000 {
+        let (a, b) = (rng.next_u64(), rng.next_u64());
+        assert_eq!(fast.clmul64(a, b), slow.clmul64(a, b), "{a:#x} · {b:#x}");
+    }
+}
+
+#[test]
 fn edge_operands() {
     let edges = [
         0u64,
@@ -158,8 +178,17 @@ fn dispatch_follows_the_level() {
             "portable"
         }
     };
-    // No aarch64 gf2x kernel is wired yet (issue 59).
-    #[cfg(not(target_arch = "x86_64"))]
+    // AArch64: PMULL comes with the AES extension (level `aes` and up).
+    #[cfg(target_arch = "aarch64")]
+    let want = {
+        let usable = cpu::report().map(|r| r.usable).unwrap();
+        if usable.has(cpu::Feature::Neon) && usable.has(cpu::Feature::Aes) {
+            "pmull"
+        } else {
+            "portable"
+        }
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let want = "portable";
     assert_eq!(best.name(), want);
     match std::env::var("FIELDWORK_MAX_ISA").as_deref() {
@@ -170,7 +199,13 @@ fn dispatch_follows_the_level() {
                 Dispatch::pclmulqdq().is_none()
                     && Dispatch::vpclmulqdq().is_none()
                     && Dispatch::vpclmulqdq_ymm().is_none()
+                    && Dispatch::pmull().is_none()
             );
+        }
+        Ok("neon") => {
+            // PMULL is above this cap: the portable backend.
+            assert!(Dispatch::pmull().is_none());
+            assert_eq!(best.name(), "portable");
         }
         Ok("clmul") => {
             // AVX2 and AVX-512 are above this cap: the xmm backend.

@@ -26,6 +26,7 @@ fn backends<'a>() -> Vec<Candidate<'a, Pair, Vec<u64>>> {
         Candidate::new("pclmulqdq", Dispatch::pclmulqdq().map(via)),
         Candidate::new("vpclmulqdq", Dispatch::vpclmulqdq().map(via)),
         Candidate::new("vpclmulqdq-ymm", Dispatch::vpclmulqdq_ymm().map(via)),
+        Candidate::new("pmull", Dispatch::pmull().map(via)),
         Candidate::new(
             "dispatched mul_into",
             Some(|(a, b): &Pair| {
@@ -121,6 +122,44 @@ fn ymm_fft_window_against_portable() {
         let mut got = vec![0u64; 2 * n];
         ymm.mul_into(&mut got, &a, &b).unwrap();
         assert!(got == want, "vpclmulqdq-ymm differs at {n} words");
+    }
+}
+
+/// Every accelerated backend against the portable one, balanced, at every
+/// size 1..=64 words and at sizes on the Karatsuba, Toom-3 and FFT paths,
+/// through `mul_into`, `mul_fixed` (the fixed sizes) and `square_into`.
+#[test]
+fn accelerated_against_portable_by_size() {
+    let mut rng = Rng::new(0x5eed_9f2a_0005);
+    let portable = Dispatch::portable();
+    let sizes: Vec<usize> = (1..=64).chain([65, 100, 127, 300, 1000, 5000]).collect();
+    for &n in &sizes {
+        let (a, b) = (random_words(&mut rng, n), random_words(&mut rng, n));
+        let mut want = vec![0u64; 2 * n];
+        portable.mul_into(&mut want, &a, &b).unwrap();
+        let mut want_sq = vec![0u64; 2 * n];
+        portable.square_into(&mut want_sq, &a).unwrap();
+        for m in Dispatch::all().filter(|m| m.name() != "portable") {
+            let mut got = vec![!0u64; 2 * n];
+            m.mul_into(&mut got, &a, &b).unwrap();
+            assert!(got == want, "{} differs at {n} words", m.name());
+            let mut sq = vec![!0u64; 2 * n];
+            m.square_into(&mut sq, &a).unwrap();
+            assert!(sq == want_sq, "{} square differs at {n} words", m.name());
+        }
+    }
+    macro_rules! fixed {
+        ($($n:literal),*) => {$(
+            let a: [u64; $n] = core::array::from_fn(|_| rng.next_u64_shaped());
+            let b: [u64; $n] = core::array::from_fn(|_| rng.next_u64_shaped());
+            let want = portable.mul_fixed(&a, &b);
+            for m in Dispatch::all() {
+                assert!(m.mul_fixed(&a, &b) == want, "{} mul_fixed {}", m.name(), $n);
+            }
+        )*};
+    }
+    for _ in 0..4 {
+        fixed!(1, 2, 3, 4, 5, 6, 7, 8, 9, 16);
     }
 }
 

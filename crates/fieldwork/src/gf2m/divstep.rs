@@ -340,30 +340,56 @@ impl Divstep for PortableWord {
         a: &[u64; W],
         plan: &Plan<W>,
     ) -> [u64; W] {
-        let k = self;
-        let (mut f, mut g) = (plan.modulus, *a);
-        let (mut d, mut e) = ([0u64; W], plan.start);
-        let mut delta = MaskStep::DELTA_ONE;
-        for batch in 0..plan.batches {
-            let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut delta, plan.steps);
-            if batch + 1 < plan.batches {
-                // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
-                // needs only d.
-                let (fl, gl) = (k.limbs(&f), k.limbs(&g));
-                f = shift_down(&combine::<_, W, W1>(k, u, &fl, v, &gl));
-                g = shift_down(&combine::<_, W, W1>(k, q, &fl, r, &gl));
-            }
-            // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
-            let (dl, el) = (k.limbs(&d), k.limbs(&e));
-            let mut dx: [u64; W1] = combine(k, u, &dl, v, &el);
-            let mut ex: [u64; W1] = combine(k, q, &dl, r, &el);
-            fold_sparse(&mut dx, plan.m, plan.terms);
-            fold_sparse(&mut ex, plan.m, plan.terms);
-            d = low_words(&dx);
-            e = low_words(&ex);
-        }
-        d
+        invert_words_masked::<_, W, W1>(self, a, plan)
     }
+}
+
+/// PMULL (AArch64): the portable body with `PMULL` word products. Not the
+/// inversion [`FieldElement::invert`](super::FieldElement::invert) takes
+/// (Itoh–Tsujii there) until timed on hardware.
+#[cfg(target_arch = "aarch64")]
+impl Divstep for crate::gf2x::PmullWord {
+    const DIVSTEP_FROM: usize = usize::MAX;
+    #[inline(always)]
+    fn invert_words<const W: usize, const W1: usize>(
+        self,
+        a: &[u64; W],
+        plan: &Plan<W>,
+    ) -> [u64; W] {
+        invert_words_masked::<_, W, W1>(self, a, plan)
+    }
+}
+
+/// The divstep inversion with the mask stepper on general registers and
+/// the kernels' word products for the batch matrices, for any kernels.
+#[inline(always)]
+fn invert_words_masked<K: InlineFixed, const W: usize, const W1: usize>(
+    k: K,
+    a: &[u64; W],
+    plan: &Plan<W>,
+) -> [u64; W] {
+    let (mut f, mut g) = (plan.modulus, *a);
+    let (mut d, mut e) = ([0u64; W], plan.start);
+    let mut delta = MaskStep::DELTA_ONE;
+    for batch in 0..plan.batches {
+        let [u, v, q, r] = divsteps(MaskStep, f[0], g[0], &mut delta, plan.steps);
+        if batch + 1 < plan.batches {
+            // (f, g) ← (u·f + v·g, q·f + r·g)/x^63; the last batch
+            // needs only d.
+            let (fl, gl) = (k.limbs(&f), k.limbs(&g));
+            f = shift_down(&combine::<_, W, W1>(k, u, &fl, v, &gl));
+            g = shift_down(&combine::<_, W, W1>(k, q, &fl, r, &gl));
+        }
+        // (d, e) ← (u·d + v·e, q·d + r·e) mod P.
+        let (dl, el) = (k.limbs(&d), k.limbs(&e));
+        let mut dx: [u64; W1] = combine(k, u, &dl, v, &el);
+        let mut ex: [u64; W1] = combine(k, q, &dl, r, &el);
+        fold_sparse(&mut dx, plan.m, plan.terms);
+        fold_sparse(&mut ex, plan.m, plan.terms);
+        d = low_words(&dx);
+        e = low_words(&ex);
+    }
+    d
 }
 
 #[cfg(target_arch = "x86_64")]

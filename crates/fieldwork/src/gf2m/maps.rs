@@ -101,6 +101,16 @@ impl MapKernel for PortableWord {
     }
 }
 
+/// PMULL (AArch64): the portable masks on general registers, inside the
+/// backend's entry point.
+#[cfg(target_arch = "aarch64")]
+impl MapKernel for crate::gf2x::PmullWord {
+    #[inline(always)]
+    fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
+        PortableWord.apply(table, a)
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 impl MapKernel for YmmLane {
     #[inline(always)]

@@ -79,6 +79,7 @@
 //! |---|---|---|
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
+//! | `pmull` (AArch64) | NEON, AES (PMULL) | `PMULL`/`PMULL2` on two-word q-register digits; reduction, roots and maps on general registers |
 //! | `portable` | nothing | masked integer multiplication |
 //!
 //! Each backend is a type implementing [`Backend`] (the operations, written
@@ -157,6 +158,8 @@ mod maps;
 #[cfg(feature = "alloc")]
 pub mod normal;
 mod ops;
+#[cfg(target_arch = "aarch64")]
+mod pmull;
 mod portable;
 #[cfg(feature = "alloc")]
 mod runtime;
@@ -171,6 +174,8 @@ mod ymm;
 #[cfg(target_arch = "x86_64")]
 pub use clmul::Pclmulqdq;
 pub use fixed::{F163, F233, F283, F409, F571};
+#[cfg(target_arch = "aarch64")]
+pub use pmull::Pmull;
 pub use portable::Portable;
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
@@ -181,7 +186,7 @@ use crate::gf2x::{InlineFixed, PortableWord};
 use core::fmt;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::cpu;
 
 /// What was wrong with an input to a `gf2m` function.
@@ -346,6 +351,9 @@ impl FieldKernel for PortableWord {
         None
     }
 }
+
+#[cfg(target_arch = "aarch64")]
+impl FieldKernel for crate::gf2x::PmullWord {}
 
 #[cfg(target_arch = "x86_64")]
 impl FieldKernel for crate::gf2x::PclmulLane {
@@ -521,12 +529,13 @@ pub trait FieldElement:
 /// [`run`]), which hands it to a [`Computation`] compiled for that backend
 /// under its target features, so a chain of its operations inlines into
 /// the caller's loop. The trait is sealed: the backends are
-/// [`Portable`], `Pclmulqdq` and `VpclmulqdqYmm` (x86-64).
+/// [`Portable`], `Pclmulqdq` and `VpclmulqdqYmm` (x86-64), `Pmull`
+/// (AArch64).
 ///
 /// Every method runs in constant time in the elements' values.
 #[allow(private_bounds)]
 pub trait Backend: Copy + private::Kernels {
-    /// `portable`, `pclmulqdq` or `vpclmulqdq-ymm`.
+    /// `portable`, `pclmulqdq`, `vpclmulqdq-ymm` or `pmull`.
     fn name(self) -> &'static str;
 
     /// `a·b`.
@@ -694,6 +703,8 @@ enum Kind {
     VpclmulqdqYmm(VpclmulqdqYmm),
     #[cfg(target_arch = "x86_64")]
     Pclmulqdq(Pclmulqdq),
+    #[cfg(target_arch = "aarch64")]
+    Pmull(Pmull),
     Portable,
 }
 
@@ -708,6 +719,10 @@ impl Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
             return Dispatch(Kind::Pclmulqdq(Pclmulqdq(t)));
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = cpu::NeonAes::get() {
+            return Dispatch(Kind::Pmull(Pmull(t)));
         }
         Dispatch(Kind::Portable)
     }
@@ -735,21 +750,33 @@ impl Dispatch {
         None
     }
 
+    /// The PMULL backend (AArch64 with AES and PMULL), if usable.
+    pub fn pmull() -> Option<Dispatch> {
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = cpu::NeonAes::get() {
+            return Some(Dispatch(Kind::Pmull(Pmull(t))));
+        }
+        None
+    }
+
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Dispatch> {
         Dispatch::vpclmulqdq_ymm()
             .into_iter()
             .chain(Dispatch::pclmulqdq())
+            .chain(Dispatch::pmull())
             .chain(core::iter::once(Dispatch::portable()))
     }
 
-    /// `vpclmulqdq-ymm`, `pclmulqdq` or `portable`.
+    /// `vpclmulqdq-ymm`, `pclmulqdq`, `pmull` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmm(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq(b) => b.name(),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Pmull(b) => b.name(),
             Kind::Portable => Portable.name(),
         }
     }
@@ -762,6 +789,8 @@ impl Dispatch {
             Kind::VpclmulqdqYmm(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq(b) => b.run(computation),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Pmull(b) => b.run(computation),
             Kind::Portable => computation.run(Portable),
         }
     }

@@ -136,7 +136,7 @@
 /// butterflies and pointwise products of `$passes` (`levels`, one value at a
 /// time, or `wide`, a register at a time) on the value `$make` builds from
 /// the token `$t`; the conversions of [`levels`] compiled with the features.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! fft_entries {
     ($kernel:ident($token:ty), $features:literal, $passes:ident, |$t:ident| $make:expr) => {
         impl super::FftKernel for $kernel {
@@ -205,6 +205,8 @@ pub(crate) mod portable;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod clmul;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod pmull;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod vpclmul;
 #[cfg(target_arch = "x86_64")]

@@ -45,7 +45,8 @@
 //!   Chen et al. (ePrint 2017/1190), from 11 000 words on VPCLMULQDQ, 22 000
 //!   on VPCLMULQDQ-ymm, 24 000 on PCLMULQDQ and 6 000 portable (and from
 //!   3 400 / 3 400 / 15 000 / 3 400 words where the transform is at least
-//!   85 % full); see the `plan` and `fft` module docs.
+//!   85 % full; PMULL on AArch64 takes the PCLMULQDQ thresholds, untimed);
+//!   see the `plan` and `fft` module docs.
 //! - **Unbalanced**: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
 //! - **Squaring**: linear — one carry-less square per word, or bit
@@ -63,9 +64,9 @@
 //!    and basis conversions, a value at a time) and `fft/wide.rs` (the
 //!    vector passes, written once over the register width for zmm and
 //!    ymm).
-//! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs`, `ymm.rs` (fixed
-//!    kernels, squaring) and `fft/{portable,clmul,vpclmul,ymm}.rs` (FFT
-//!    kernels).
+//! 2. Backends: `portable.rs`, `clmul.rs`, `vpclmul.rs`, `ymm.rs`,
+//!    `pmull.rs` (fixed kernels, squaring) and
+//!    `fft/{portable,clmul,vpclmul,ymm,pmull}.rs` (FFT kernels).
 //! 3. `fft.rs` (the transform and the FFT product) and `plan.rs` (the size
 //!    plan: Karatsuba, Toom-3 and FFT steps, chosen per backend and size).
 //! 4. `mod.rs` (the public API, the `Backend` trait each backend file
@@ -78,6 +79,7 @@
 //! | `vpclmulqdq` | VPCLMULQDQ, AVX-512 F/BW/VL/DQ | four per `vpclmulqdq` on zmm (8-word digits) |
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2 (no AVX-512) | two per `vpclmulqdq` on ymm (4-word digits) |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | one `pclmulqdq` |
+//! | `pmull` (AArch64) | NEON, AES (PMULL) | one `PMULL`/`PMULL2`; fixed kernels on two-word q-register digits, four per digit product |
 //! | `portable` | nothing | 25 masked integer multiplications (5-way bit split, `word.rs`, a leaf the portable FFT and GHASH share) |
 //!
 //! Every backend runs in constant time for given operand *lengths*: no
@@ -88,6 +90,8 @@ mod clmul;
 mod fft;
 mod formulas;
 mod plan;
+#[cfg(target_arch = "aarch64")]
+mod pmull;
 #[cfg(feature = "alloc")]
 mod poly;
 pub(crate) mod portable;
@@ -109,6 +113,8 @@ pub use poly::{Gf2Poly, ParsePolyError};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use clmul::PclmulLane;
 pub(crate) use formulas::{InlineFixed, InlinePair};
+#[cfg(target_arch = "aarch64")]
+pub(crate) use pmull::PmullWord;
 pub(crate) use portable::PortableWord;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use ymm::{PairLane, YmmLane};
@@ -350,7 +356,7 @@ macro_rules! array_products {
 
 /// One `gf2x` backend, implemented by one type in each backend file
 /// (`portable::Portable`, `clmul::Pclmulqdq`, `vpclmul::Vpclmulqdq`,
-/// `ymm::VpclmulqdqYmm`): its word product, fixed kernels, square, FFT
+/// `ymm::VpclmulqdqYmm`, `pmull::Pmull`): its word product, fixed kernels, square, FFT
 /// kernels and the costs its size plan is computed from. The algorithms
 /// above the fixed kernels (`plan.rs`, `fft.rs`) are written once over it,
 /// and a [`Dispatch`] holds exactly one backend's value.
@@ -362,7 +368,7 @@ pub(crate) trait Backend: Copy {
     type Token: Copy;
     /// The backend's additive-FFT kernels (`fft/`).
     type Fft: fft::FftKernel;
-    /// `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq` or `portable`.
+    /// `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq`, `pmull` or `portable`.
     const NAME: &'static str;
     /// What the backend's size plan is computed from.
     const COSTS: Costs;
@@ -422,6 +428,8 @@ enum Kind {
     VpclmulqdqYmm(ymm::VpclmulqdqYmm),
     #[cfg(target_arch = "x86_64")]
     Pclmulqdq(clmul::Pclmulqdq),
+    #[cfg(target_arch = "aarch64")]
+    Pmull(pmull::Pmull),
     Portable(portable::Portable),
 }
 
@@ -436,6 +444,8 @@ macro_rules! on_backend {
             Kind::VpclmulqdqYmm($k) => $body,
             #[cfg(target_arch = "x86_64")]
             Kind::Pclmulqdq($k) => $body,
+            #[cfg(target_arch = "aarch64")]
+            Kind::Pmull($k) => $body,
             Kind::Portable($k) => $body,
         }
     };
@@ -471,6 +481,7 @@ impl Dispatch {
         Dispatch::vpclmulqdq()
             .or_else(Dispatch::vpclmulqdq_ymm)
             .or_else(Dispatch::pclmulqdq)
+            .or_else(Dispatch::pmull)
             .unwrap_or_else(Dispatch::portable)
     }
 
@@ -491,17 +502,29 @@ impl Dispatch {
         vpclmulqdq_ymm: VpclmulqdqYmm(ymm::VpclmulqdqYmm);
     }
 
+    /// The PMULL backend (AArch64 with the AES extension, which carries
+    /// PMULL/PMULL2), if usable (always `None` on other targets).
+    #[inline]
+    pub fn pmull() -> Option<Dispatch> {
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = crate::cpu::NeonAes::get() {
+            return Some(Dispatch(Kind::Pmull(pmull::Pmull::new(t))));
+        }
+        None
+    }
+
     /// Every backend usable on this CPU under the cap, best first.
     pub fn all() -> impl Iterator<Item = Dispatch> {
         Dispatch::vpclmulqdq()
             .into_iter()
             .chain(Dispatch::vpclmulqdq_ymm())
             .chain(Dispatch::pclmulqdq())
+            .chain(Dispatch::pmull())
             .chain(core::iter::once(Dispatch::portable()))
     }
 
-    /// The backend's name: `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq` or
-    /// `portable`.
+    /// The backend's name: `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq`,
+    /// `pmull` or `portable`.
     pub fn name(self) -> &'static str {
         fn name_of<B: Backend>(_: B) -> &'static str {
             B::NAME

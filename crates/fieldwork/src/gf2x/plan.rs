@@ -887,6 +887,10 @@ mod tests {
         if let Some(t) = crate::cpu::Avx2Clmul::get() {
             f(&|a, b, w| check_steps(super::super::ymm::VpclmulqdqYmm(t), a, b, w));
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = crate::cpu::NeonAes::get() {
+            f(&|a, b, w| check_steps(super::super::pmull::Pmull(t), a, b, w));
+        }
     }
 
     #[test]
@@ -987,6 +991,8 @@ mod tests {
         check_plan(plan_of::<super::super::vpclmul::Vpclmulqdq>());
         #[cfg(target_arch = "x86_64")]
         check_plan(plan_of::<super::super::ymm::VpclmulqdqYmm>());
+        #[cfg(target_arch = "aarch64")]
+        check_plan(plan_of::<super::super::pmull::Pmull>());
         // The ymm plan's dense windows below its plain threshold.
         #[cfg(target_arch = "x86_64")]
         {
