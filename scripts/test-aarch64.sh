@@ -35,6 +35,9 @@ fi
 export RUSTC=/usr/bin/rustc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR_AARCH64:-target/aarch64}"
+# The aarch64 build has no warning (x86-only items are configured out or
+# allowed dead there): keep it so.
+export RUSTFLAGS="${RUSTFLAGS:-} -D warnings"
 target=aarch64-unknown-linux-gnu
 cargo=(/usr/bin/cargo)
 "${cargo[@]}" --version

@@ -194,6 +194,7 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
 
 /// From this degree the carry-less backends invert by divsteps (tuned on
 /// Zen 3: level with Itoh–Tsujii there, faster above).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const DIVSTEP_FROM_CARRYLESS: usize = 283;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable

@@ -128,6 +128,7 @@ pub(super) fn square_slices<F: FieldElement, K: FieldKernel>(k: K, out: &mut [F]
 /// last element on the single kernels `k`. (The slices have one
 /// length, checked by the caller; it is public.)
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
     p: P,
     k: K,
@@ -145,6 +146,7 @@ pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
 }
 /// [`square_slices`] two elements at a time on the pair kernels `p`.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
     p: P,
     k: K,

@@ -221,6 +221,7 @@ three_term!(mul9, 9 = 3 x 3, mul3);
 // 9 words as one Karatsuba step over 5 + 4 (15 + 9 + 15 = 39 products, three
 // more than `mul9`): the ymm pair kernels' 9-word product, where the six
 // 6-digit products of the three-term formula spill more.
+#[cfg(target_arch = "x86_64")]
 karatsuba_step!(mul9_karatsuba, 9 = 5 + 4, mul5, mul4);
 karatsuba_step!(mul16, 16 = 8 + 8, mul8, mul8);
 
@@ -286,6 +287,7 @@ pub(crate) use call_fixed;
 /// backend's `fixed`: inlined together, the zmm backend's four shared one
 /// frame and register allocation, and its 4-limb kernel ran 30 % slower
 /// (252 → 327 ticks) after an unrelated change to the dispatch.
+#[cfg(target_arch = "x86_64")]
 macro_rules! limb_products {
     ($features:literal, $token:ty, $mul:ident; $($name:ident $f:ident $l:literal),* $(,)?) => {$(
         #[inline(never)]
@@ -302,6 +304,7 @@ macro_rules! limb_products {
         }
     )*};
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use limb_products;
 
 /// Calls the fixed kernel `mulN` on the slices as arrays, for

@@ -14,10 +14,12 @@ mod whitepaper;
 #[cfg(target_arch = "x86_64")]
 mod whitepaper_wide;
 
+#[cfg(target_arch = "x86_64")]
 use super::field::POWERS;
 use super::ghash;
 use crate::cpu;
 use core::fmt;
+#[cfg(target_arch = "x86_64")]
 use zeroize::Zeroize;
 
 /// A GHASH kernel from the algorithm progression of S. Gueron and M. E.
