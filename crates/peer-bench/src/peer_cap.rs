@@ -11,15 +11,24 @@
 //! value set by the user is kept. ring has no AVX-512 code; RustCrypto's
 //! `aes` (VAES on zmm where present), gf2x and NTL have no such switch
 //! and run what the CPU has.
+//!
+//! On AArch64 they read `OPENSSL_armcap` instead: the capability word
+//! itself (bit 0 NEON, 2 AES, 5 PMULL, ...: OpenSSL's `arm_arch.h`), not
+//! a mask of CPUID bits to clear.
 
 use fieldwork::cpu::IsaLevel;
 
 /// The environment variable OpenSSL and aws-lc read.
+#[cfg(not(target_arch = "aarch64"))]
 pub const VARIABLE: &str = "OPENSSL_ia32cap";
+/// The environment variable OpenSSL and aws-lc read.
+#[cfg(target_arch = "aarch64")]
+pub const VARIABLE: &str = "OPENSSL_armcap";
 
 /// CPUID leaf 7 EBX bits of AVX-512: F 16, DQ 17, IFMA 21, PF 26, ER 27,
 /// CD 28, BW 30, VL 31; ECX (the high half): VBMI 1, VBMI2 6, VNNI 11,
 /// BITALG 12, VPOPCNTDQ 14.
+#[cfg(target_arch = "x86_64")]
 const AVX512: u64 = (1 << 16)
     | (1 << 17)
     | (1 << 21)
@@ -32,16 +41,20 @@ const AVX512: u64 = (1 << 16)
 
 /// Leaf 7 bits of the avx2 tier: EBX BMI1 3, AVX2 5, BMI2 8, ADX 19;
 /// ECX VAES 9, VPCLMULQDQ 10.
+#[cfg(target_arch = "x86_64")]
 const AVX2: u64 = (1 << 3) | (1 << 5) | (1 << 8) | (1 << 19) | (((1 << 9) | (1 << 10)) << 32);
 
 /// Leaf 1 ECX (the high half of A) bits above SSE2: AVX 28 and FMA 12
 /// for the clmul tier; with PCLMULQDQ 1, SSSE3 9, SSE4.1 19, SSE4.2 20
 /// and AES 25 for portable.
+#[cfg(target_arch = "x86_64")]
 const AVX: u64 = ((1 << 28) | (1 << 12)) << 32;
+#[cfg(target_arch = "x86_64")]
 const CLMUL: u64 = ((1 << 1) | (1 << 9) | (1 << 19) | (1 << 20) | (1 << 25)) << 32;
 
 /// The value of [`VARIABLE`] for a cap, `None` when it hides nothing the
 /// peers use (no cap, or the IFMA level).
+#[cfg(target_arch = "x86_64")]
 pub fn value(cap: Option<IsaLevel>) -> Option<String> {
     let (a, b) = match cap? {
         IsaLevel::Avx512Ifma => return None,
@@ -55,6 +68,29 @@ pub fn value(cap: Option<IsaLevel>) -> Option<String> {
     } else {
         format!("~{a:#x}:~{b:#x}")
     })
+}
+
+/// The value of [`VARIABLE`] for a cap: the capability word of the
+/// level's features (`neon`: NEON; `aes`: NEON, AES and PMULL), `None`
+/// when it hides nothing the peers use (no cap, `sha3`, `sve2`).
+#[cfg(target_arch = "aarch64")]
+pub fn value(cap: Option<IsaLevel>) -> Option<String> {
+    const NEON: u32 = 1 << 0;
+    const AES: u32 = 1 << 2;
+    const PMULL: u32 = 1 << 5;
+    let word = match cap? {
+        IsaLevel::Portable => 0,
+        IsaLevel::Neon => NEON,
+        IsaLevel::Aes => NEON | AES | PMULL,
+        IsaLevel::Sha3 | IsaLevel::Sve2 => return None,
+    };
+    Some(format!("{word:#x}"))
+}
+
+/// No peer of another architecture has a switch.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub fn value(_cap: Option<IsaLevel>) -> Option<String> {
+    None
 }
 
 /// Under a cap, and with [`VARIABLE`] unset, runs this program again with
@@ -84,7 +120,7 @@ pub fn reexec(cap: Option<IsaLevel>) -> Option<std::process::ExitCode> {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
 
