@@ -329,8 +329,8 @@ impl Dispatch {
     /// interleaved (each fills the other's latency gaps) and share one
     /// inversion, so a pair costs well under two single calls; the AVX2
     /// backend runs both ladders' steps in one loop (a secret about 4 %
-    /// cheaper than by two calls), the portable one runs them one after
-    /// the other; both share the inversion.
+    /// cheaper than by two calls), the NEON and portable ones run them
+    /// one after the other; all share the inversion.
     /// Constant time in both scalars and both points.
     ///
     /// ```
@@ -398,8 +398,8 @@ mod tests {
                 Kind::Avx512Ifma(b) => check.check(b),
                 #[cfg(target_arch = "x86_64")]
                 Kind::Avx2(b) => check.check(b),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon(b) => check.check(b),
+                #[cfg(target_arch = "aarch64")]
+                Kind::Neon(b) => check.check(b),
                 Kind::Portable(b) => check.check(b),
             }
         }

@@ -78,6 +78,8 @@
 //!   permutations to the transform.
 //! - Negation in the transform by `rev64`/`add`/`sub`/`trn1` (8 a limb):
 //!   `mla` by ±1 does a level in 2.
+//! - The pair's two steps in one loop (as `avx2.rs`): 11 % more
+//!   instructions executed than two ladders (spills: 32 q registers).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb and lane indices are constants or loop counters over fixed arrays.
 #![allow(clippy::indexing_slicing)]
@@ -91,8 +93,8 @@ use core::arch::aarch64::{
     int32x2_t, int32x4_t, uint32x4_t, uint64x2_t, vaddq_u32, vaddq_u64, vandq_u64, vbslq_u32,
     vdupq_n_u32, vdupq_n_u64, vextq_u32, vget_low_s32, vget_low_u32, vld1q_u32, vmlal_high_u32,
     vmlal_u32, vmlaq_u32, vmull_high_s32, vmull_high_u32, vmull_s32, vmull_u32,
-    vreinterpretq_s32_u32, vreinterpretq_u32_u64, vreinterpretq_u64_s64, vrev64q_u32,
-    vsraq_n_u64, vst1q_u32, vuzp1q_u32,
+    vreinterpretq_s32_u32, vreinterpretq_u32_u64, vreinterpretq_u64_s64, vrev64q_u32, vsraq_n_u64,
+    vst1q_u32, vuzp1q_u32,
 };
 use subtle::Choice;
 
@@ -470,12 +472,14 @@ impl Backend for Neon {
         unsafe { tf::ladder(self.0, scalar, u) }
     }
 
-    /// Two ladders, their steps one after the other in one loop; one
-    /// shared inversion is the caller's.
+    /// Two ladders, one after the other (the shared inversion is the
+    /// caller's): one loop running both steps spills more and executed
+    /// 11 % more instructions than two ladders (`docs/notes/kummer.md`).
     #[inline]
     fn ladder_pair(self, scalars: [&[u8; 32]; 2], u: [[Fe; 3]; 2]) -> [[Fe; 4]; 2] {
-        // SAFETY: the token proves NEON, all `tf::ladder_pair` enables.
-        unsafe { tf::ladder_pair(self.0, scalars, u) }
+        let ([s0, s1], [u0, u1]) = (scalars, u);
+        // SAFETY: the token proves NEON, all `tf::ladder` enables.
+        unsafe { [tf::ladder(self.0, s0, u0), tf::ladder(self.0, s1, u1)] }
     }
 
     /// The fixed-base comb (`fixed_base.rs`) with the portable scan.
@@ -563,24 +567,6 @@ mod tf {
             l.step(crate::kummer::encoding::scalar_bit(scalar, i), ch, cd);
         }
         l.finish()
-    }
-
-    /// # Safety
-    ///
-    /// The CPU has NEON (the token is the proof).
-    #[target_feature(enable = "neon")]
-    pub(super) unsafe fn ladder_pair(
-        _: cpu::Neon,
-        scalars: [&[u8; 32]; 2],
-        u: [[Fe; 3]; 2],
-    ) -> [[Fe; 4]; 2] {
-        let (ch, cd) = constants();
-        let (mut l0, mut l1) = (Ladder::new(u[0]), Ladder::new(u[1]));
-        for i in (0..251).rev() {
-            l0.step(crate::kummer::encoding::scalar_bit(scalars[0], i), ch, cd);
-            l1.step(crate::kummer::encoding::scalar_bit(scalars[1], i), ch, cd);
-        }
-        [l0.finish(), l1.finish()]
     }
 }
 
