@@ -236,3 +236,21 @@ fn pairs_match_single_calls() {
     let degenerate = jobs.iter().filter(|j| single(j) == zero).count();
     assert!(degenerate > 0 && degenerate < jobs.len());
 }
+
+/// `Dispatch::best` is the first of `Dispatch::all`, the names are
+/// distinct, and where the NEON backend is usable (AArch64, not capped
+/// below `neon`) it is the one picked.
+#[test]
+fn best_is_the_first_usable_backend() {
+    let names: Vec<&str> = Dispatch::all().map(Dispatch::name).collect();
+    assert_eq!(names.first(), Some(&Dispatch::best().name()));
+    assert_eq!(names.last(), Some(&"portable"));
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+    if let Some(neon) = Dispatch::neon() {
+        assert_eq!(neon.name(), "neon");
+        assert_eq!(Dispatch::best().name(), "neon");
+    }
+}

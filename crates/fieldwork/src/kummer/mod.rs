@@ -6,7 +6,8 @@
 //! SUPERCOP-compatible [`scalarmult`] / [`scalarmult_base`]. Backends
 //! (held in a [`Dispatch`]): AVX-512 IFMA (both ladder points in one zmm,
 //! 43/43/41-bit limbs, `ifma.rs`), AVX2 (four coordinates per ymm,
-//! `avx2.rs`) and portable (`u128`, `portable.rs`); all constant time, all
+//! `avx2.rs`), AArch64 NEON (the AVX2 arithmetic in q registers,
+//! `neon.rs`) and portable (`u128`, `portable.rs`); all constant time, all
 //! giving the same bytes. For throughput, [`Dispatch::scalarmult_pair`]
 //! computes two independent products at once.
 //!
@@ -99,6 +100,8 @@ mod fixed_base;
 mod fixed_base_table;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod portable;
 
 mod keys;
@@ -113,6 +116,8 @@ use avx2::Avx2;
 use field::Fe;
 #[cfg(target_arch = "x86_64")]
 use ifma::Avx512Ifma;
+#[cfg(target_arch = "aarch64")]
+use neon::Neon;
 use portable::Portable;
 use subtle::Choice;
 
@@ -175,7 +180,7 @@ pub fn scalarmult_base(scalar: &[u8; 32]) -> [u8; 48] {
 /// Every method is constant time in the scalars and the points (the comb
 /// up to its exceptional case, which it reports).
 pub(crate) trait Backend: Copy {
-    /// `avx512ifma`, `avx2` or `portable`: [`Dispatch::name`].
+    /// `avx512ifma`, `avx2`, `neon` or `portable`: [`Dispatch::name`].
     const NAME: &'static str;
 
     /// The ladder of the module docs on the point with ratios `u`:
@@ -221,6 +226,8 @@ enum Kind {
     Avx512Ifma(Avx512Ifma),
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
+    #[cfg(target_arch = "aarch64")]
+    Neon(Neon),
     Portable(Portable),
 }
 
@@ -234,6 +241,7 @@ impl Dispatch {
     pub fn best() -> Dispatch {
         Dispatch::avx512ifma()
             .or_else(Dispatch::avx2)
+            .or_else(Dispatch::neon)
             .unwrap_or_else(Dispatch::portable)
     }
 
@@ -264,22 +272,36 @@ impl Dispatch {
         None
     }
 
+    /// The AArch64 NEON backend (four coordinates per q register), if
+    /// usable.
+    #[inline]
+    pub fn neon() -> Option<Dispatch> {
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = crate::cpu::Neon::get() {
+            return Some(Dispatch(Kind::Neon(Neon(t))));
+        }
+        None
+    }
+
     /// Every usable backend, best first: [`Dispatch::best`] and the slower
     /// ones this CPU runs too, for differential tests and benchmarks.
     pub fn all() -> impl Iterator<Item = Dispatch> {
         Dispatch::avx512ifma()
             .into_iter()
             .chain(Dispatch::avx2())
+            .chain(Dispatch::neon())
             .chain(core::iter::once(Dispatch::portable()))
     }
 
-    /// The backend's name: `avx512ifma`, `avx2` or `portable`.
+    /// The backend's name: `avx512ifma`, `avx2`, `neon` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Ifma(_) => Avx512Ifma::NAME,
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(_) => Avx2::NAME,
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon(_) => Neon::NAME,
             Kind::Portable(_) => Portable::NAME,
         }
     }
@@ -292,6 +314,8 @@ impl Dispatch {
             Kind::Avx512Ifma(b) => b.ladder(scalar, u),
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(b) => b.ladder(scalar, u),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon(b) => b.ladder(scalar, u),
             Kind::Portable(b) => b.ladder(scalar, u),
         };
         encoding::encode(r)
@@ -305,8 +329,8 @@ impl Dispatch {
     /// interleaved (each fills the other's latency gaps) and share one
     /// inversion, so a pair costs well under two single calls; the AVX2
     /// backend runs both ladders' steps in one loop (a secret about 4 %
-    /// cheaper than by two calls), the portable one runs them one after
-    /// the other; both share the inversion.
+    /// cheaper than by two calls), the NEON and portable ones run them
+    /// one after the other; all share the inversion.
     /// Constant time in both scalars and both points.
     ///
     /// ```
@@ -326,6 +350,8 @@ impl Dispatch {
             Kind::Avx512Ifma(b) => b.ladder_pair(scalars, u),
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(b) => b.ladder_pair(scalars, u),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon(b) => b.ladder_pair(scalars, u),
             Kind::Portable(b) => b.ladder_pair(scalars, u),
         };
         encoding::encode_pair(r)
@@ -346,6 +372,8 @@ impl Dispatch {
             Kind::Avx512Ifma(b) => fixed_base::scalarmult_base(b, scalar),
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2(b) => fixed_base::scalarmult_base(b, scalar),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon(b) => fixed_base::scalarmult_base(b, scalar),
             Kind::Portable(b) => fixed_base::scalarmult_base(b, scalar),
         }
     }
@@ -370,6 +398,8 @@ mod tests {
                 Kind::Avx512Ifma(b) => check.check(b),
                 #[cfg(target_arch = "x86_64")]
                 Kind::Avx2(b) => check.check(b),
+                #[cfg(target_arch = "aarch64")]
+                Kind::Neon(b) => check.check(b),
                 Kind::Portable(b) => check.check(b),
             }
         }
