@@ -396,6 +396,10 @@ fn table<A: Algorithm>(seed: u64) -> Result<Vec<Case>, String> {
         columns.extend(backend_column::<A>("vpclmulqdq-ymm", &inputs)?);
     }
     columns.extend(backend_column::<A>("pclmulqdq", &inputs)?);
+    // AArch64: PMULL without EOR3 where the best has it.
+    if best == "pmull-eor3" {
+        columns.extend(backend_column::<A>("pmull", &inputs)?);
+    }
     columns.extend(backend_column::<A>("portable", &inputs)?);
     columns.push(column::<A, _, _>(
         A::PEER_NAME.into(),
@@ -460,7 +464,13 @@ fn backend_column<A: Algorithm>(
             }
         };
     }
-    column_of!("vpclmulqdq", "vpclmulqdq-ymm", "pclmulqdq", "portable")
+    column_of!(
+        "vpclmulqdq",
+        "vpclmulqdq-ymm",
+        "pclmulqdq",
+        "pmull",
+        "portable"
+    )
 }
 
 /// Checks one implementation (keyed from `new`) against fieldwork's

@@ -122,6 +122,7 @@ const BACKENDS: &[(&str, MakeFn)] = &[
     ("avx2-goll-gueron", |k| {
         Poly1305::with_backend("avx2-goll-gueron", k)
     }),
+    ("neon", |k| Poly1305::with_backend("neon", k)),
     ("portable", |k| Poly1305::with_backend("portable", k)),
 ];
 
