@@ -58,7 +58,9 @@ echo "==> cross-build (release) of the library's tests and the CLI for $target"
 # The C ABI (libgf2x.so.3 for NTL) and the Python extension (abi3: no
 # target interpreter needed) must at least cross-build.
 "${cargo[@]}" build -q --release --target "$target" -p fieldwork-gf2x-abi
-"${cargo[@]}" build -q --release --target "$target" --manifest-path crates/fieldwork-py/Cargo.toml
+# (PYO3_BUILD_EXTENSION_MODULE, as maturin sets it: an extension does not
+# link libpython.)
+PYO3_BUILD_EXTENSION_MODULE=1 "${cargo[@]}" build -q --release --target "$target" --manifest-path crates/fieldwork-py/Cargo.toml
 
 # Every level of the ladder is a valid cap, and the CLI reports what each
 # CPU model has: max (everything), neoverse-n1 (NEON, AES+PMULL; no SHA3,
