@@ -29,6 +29,14 @@ const FIELDS: &[(usize, usize)] = &[
     (292, 1),
 ];
 
+/// Whether these tests build a basis and an isomorphism of degree `m`:
+/// every one natively; under AArch64 emulation (the code is portable and
+/// the same on every level, and qemu makes the m ≥ 400 isomorphisms take
+/// most of a minute per run of the suite) the fields up to B-283.
+fn in_scope(m: usize) -> bool {
+    !cfg!(target_arch = "aarch64") || m <= 300
+}
+
 /// Rotates m-bit coordinates: position i to i + 1 (mod m).
 fn rotate1(c: &[u64], m: usize) -> Vec<u64> {
     let mut out = vec![0u64; c.len()];
@@ -44,7 +52,7 @@ fn rotate1(c: &[u64], m: usize) -> Vec<u64> {
 #[test]
 fn normal_basis_arithmetic_matches_the_polynomial_basis() {
     let mut rng = Rng::new(25);
-    for &(m, t) in FIELDS {
+    for &(m, t) in FIELDS.iter().filter(|&&(m, _)| in_scope(m)) {
         let nb = GaussianNormalBasis::new(m, t).unwrap_or_else(|e| panic!("({m}, {t}): {e}"));
         assert_eq!(nb.prime(), t * m + 1);
         let pb = BinaryField::sparse_irreducible(m).unwrap();
@@ -120,6 +128,9 @@ fn fips_186_2_normal_basis_curves() {
     for n in &normal {
         let name = &n["curve"];
         let (m, t): (usize, usize) = (n["m"].parse().unwrap(), n["t"].parse().unwrap());
+        if !in_scope(m) {
+            continue;
+        }
         let nb = GaussianNormalBasis::new(m, t).unwrap();
         let [a, b, x, y] = ["a", "b", "gx", "gy"].map(|k| nb.from_hex(&n[k]).unwrap());
         let lhs = &y.square() + &(&x * &y);
