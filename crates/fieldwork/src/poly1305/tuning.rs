@@ -5,7 +5,7 @@
 //! in each key: a choice per key and per call from the (public) length,
 //! never per block.
 //!
-//! On AArch64: [`NEON_MIN_VECTOR_BLOCKS`], the NEON backend's crossover
+//! On AArch64: `NEON_MIN_VECTOR_BLOCKS`, the NEON backend's crossover
 //! (`poly1305/neon.rs`).
 #![forbid(unsafe_code)]
 
