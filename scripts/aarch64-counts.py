@@ -114,6 +114,9 @@ def main():
     out.append(f"- emulator: {qemu_version()}, `-cpu {args.cpu}`")
     out.append(f"- cap: FIELDWORK_MAX_ISA={env_cap or 'unset'}")
     out.append(f"- commit: {commit}; date: {datetime.date.today().isoformat()}")
+    out.append("- build: `RUSTC=/usr/bin/rustc CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc "
+               "CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc /usr/bin/cargo build --release -p peer-bench "
+               "--target aarch64-unknown-linux-gnu` (the toolchain of `scripts/test-aarch64.sh`)")
     out.append(f"- command: `{cmd}`\n")
     out.append("Ratio: the row's instructions ÷ fieldwork's best row (> 1: fieldwork executes fewer).\n")
     current = None
