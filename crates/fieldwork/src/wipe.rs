@@ -24,9 +24,18 @@ pub(crate) fn wipe<T: Copy + Default>(x: &mut T) {
     compiler_fence(Ordering::SeqCst);
 }
 
+/// [`wipe`] for a byte array of any length (`Default` stops at 32).
+#[inline(always)]
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+pub(crate) fn wipe_bytes<const N: usize>(x: &mut [u8; N]) {
+    // SAFETY: as in `wipe`; `[u8; N]` is `Copy`.
+    unsafe { core::ptr::write_volatile(x, [0u8; N]) };
+    compiler_fence(Ordering::SeqCst);
+}
+
 #[cfg(test)]
 mod tests {
-    use super::wipe;
+    use super::{wipe, wipe_bytes};
 
     #[test]
     fn wipe_clears_arrays_and_integers() {
@@ -42,5 +51,8 @@ mod tests {
         let mut d = [0xffu8; 7];
         wipe(&mut d);
         assert_eq!(d, [0; 7]);
+        let mut e = [0x5au8; 128];
+        wipe_bytes(&mut e);
+        assert_eq!(e, [0; 128]);
     }
 }

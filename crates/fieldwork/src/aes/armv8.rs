@@ -255,7 +255,7 @@ fn ctr_nr<const NR: usize>(rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
         // SAFETY: 16 readable and writable bytes.
         unsafe { vst1q_u8(b.as_mut_ptr(), veorq_u8(vld1q_u8(b.as_ptr()), ks)) };
         part.copy_from_slice(&b[..part.len()]);
-        b.zeroize();
+        crate::wipe::wipe(&mut b);
     }
 }
 

@@ -261,7 +261,9 @@ fn crypt<const NR: usize, const ENC: bool>(
             pad[len..].fill(0);
             acc = tail::<true>(powers, acc, &pad[..16 * n], g.c);
         }
-        pad.zeroize();
+        // One volatile write of the whole pad (`zeroize` would store its
+        // 128 bytes one at a time).
+        crate::wipe::wipe_bytes(&mut pad);
     }
     from_v(acc)
 }
