@@ -168,6 +168,7 @@ use super::Backend;
 use super::portable::{self, Acc, Tail};
 use super::radix44;
 use super::tuning::Avx2Tuning;
+pub(crate) use super::tuning::Schedule;
 use crate::cpu::Avx2;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_set_epi64x,
@@ -392,53 +393,7 @@ fn power_of_l44(l: radix44::Limbs) -> Power {
     ])
 }
 
-/// Which scheme takes an input of a given block count (the key's, from
-/// the tuning table or forced by name through [`crate::hazmat`]): a mask
-/// of the count classes mod 4 that go through complete decimation (one
-/// bit test a call), and whether it was forced (for its name only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Schedule {
-    /// Bit `n mod 4` set: `n` blocks go through complete decimation;
-    /// clear: Goll–Gueron.
-    decimation: u8,
-    /// Forced by name (`avx2-goll-gueron`, `avx2-decimation`) rather
-    /// than the tuning table's (`avx2`).
-    forced: bool,
-}
-
 impl Schedule {
-    /// Goll–Gueron at every count: `avx2-goll-gueron`.
-    pub(crate) const GOLL_GUERON: Schedule = Schedule {
-        decimation: 0,
-        forced: true,
-    };
-    /// Complete decimation at every count: `avx2-decimation`.
-    pub(crate) const DECIMATION: Schedule = Schedule {
-        decimation: 0b1111,
-        forced: true,
-    };
-
-    /// The tuning table's form: complete decimation for the count classes
-    /// whose bit is set in `classes` (bit `n mod 4`), Goll–Gueron for the
-    /// others.
-    pub(crate) const fn by_count(classes: u8) -> Schedule {
-        Schedule {
-            decimation: classes,
-            forced: false,
-        }
-    }
-
-    /// Equality, usable in constants (the tuning table's).
-    pub(crate) const fn same(self, other: Schedule) -> bool {
-        self.decimation == other.decimation && self.forced == other.forced
-    }
-
-    /// Whether `blocks` blocks go through complete decimation.
-    #[inline(always)]
-    fn decimation(self, blocks: usize) -> bool {
-        self.decimation >> (blocks % 4) & 1 != 0
-    }
-
     /// The backend's name on this schedule.
     fn name(self) -> &'static str {
         match (self.forced, self.decimation) {

@@ -21,11 +21,60 @@
 pub(crate) const NEON_MIN_VECTOR_BLOCKS: usize = 16;
 
 #[cfg(target_arch = "x86_64")]
-use super::avx2::Schedule;
-#[cfg(target_arch = "x86_64")]
 use crate::cpu::Vendor;
 #[cfg(target_arch = "x86_64")]
 use crate::tuning::{Cores, Entry, Table};
+
+#[cfg(target_arch = "x86_64")]
+/// Which scheme the AVX2 backend takes for an input of a given block
+/// count (the key's, from this table or forced by name through
+/// [`crate::hazmat`]): a mask
+/// of the count classes mod 4 that go through complete decimation (one
+/// bit test a call), and whether it was forced (for its name only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Schedule {
+    /// Bit `n mod 4` set: `n` blocks go through complete decimation;
+    /// clear: Goll–Gueron.
+    pub(super) decimation: u8,
+    /// Forced by name (`avx2-goll-gueron`, `avx2-decimation`) rather
+    /// than the tuning table's (`avx2`).
+    pub(super) forced: bool,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Schedule {
+    /// Goll–Gueron at every count: `avx2-goll-gueron`.
+    pub(crate) const GOLL_GUERON: Schedule = Schedule {
+        decimation: 0,
+        forced: true,
+    };
+    /// Complete decimation at every count: `avx2-decimation`.
+    pub(crate) const DECIMATION: Schedule = Schedule {
+        decimation: 0b1111,
+        forced: true,
+    };
+
+    /// The tuning table's form: complete decimation for the count classes
+    /// whose bit is set in `classes` (bit `n mod 4`), Goll–Gueron for the
+    /// others.
+    pub(crate) const fn by_count(classes: u8) -> Schedule {
+        Schedule {
+            decimation: classes,
+            forced: false,
+        }
+    }
+
+    /// Equality, usable in constants (the tuning table's).
+    pub(crate) const fn same(self, other: Schedule) -> bool {
+        self.decimation == other.decimation && self.forced == other.forced
+    }
+
+    /// Whether `blocks` blocks go through complete decimation.
+    #[inline(always)]
+    pub(super) fn decimation(self, blocks: usize) -> bool {
+        self.decimation >> (blocks % 4) & 1 != 0
+    }
+}
 
 #[cfg(target_arch = "x86_64")]
 /// The AVX2 backend's choices.
