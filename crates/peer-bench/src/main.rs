@@ -34,6 +34,7 @@ mod harness;
 mod openssl;
 mod page;
 mod peer_cap;
+mod plot;
 #[cfg(target_arch = "x86_64")]
 mod rates;
 mod reproduce;
@@ -322,6 +323,24 @@ fn main() -> ExitCode {
             passes: args.passes,
             peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
         };
+        // One picture per group of sizes, beside the page, shown above the
+        // tables.
+        let stem = path
+            .file_stem()
+            .map_or("page".into(), |s| s.to_string_lossy().into_owned());
+        let mut pictures = String::new();
+        for (group, chart) in plot::charts(&clock, &results, &info.cpu_model) {
+            let file = format!("{stem}-{group}.svg");
+            if let Err(e) = std::fs::write(path.with_file_name(&file), chart.svg()) {
+                eprintln!("error: cannot write {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+            pictures.push_str(&format!("![{group}]({file})\n"));
+        }
+        if !pictures.is_empty() {
+            pictures.push('\n');
+        }
+        let tables = format!("{pictures}{tables}");
         if let Err(e) = std::fs::write(path, page::render(&info, &tables)) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;

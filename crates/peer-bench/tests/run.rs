@@ -360,3 +360,42 @@ fn reproduce_writes_the_su_fan_page() {
     assert!(page.contains("docs/reproduce/README.md"), "{page}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn out_dir_draws_a_picture_per_group_above_the_tables() {
+    let dir = std::env::temp_dir().join(format!("peer-bench-pictures-{}", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--filter",
+        "poly1305",
+        "--out-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let slug = String::from_utf8_lossy(&peer_bench(&["--cpu-slug"]).stdout)
+        .trim()
+        .to_string();
+    let page = std::fs::read_to_string(dir.join(format!("{slug}.md"))).unwrap();
+    let svg = std::fs::read_to_string(dir.join(format!("{slug}-poly1305.svg")));
+    let _ = std::fs::remove_dir_all(&dir);
+    let svg = svg.unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains("poly1305 — "),
+        "the title names the group and the CPU"
+    );
+    assert_eq!(
+        svg.matches("stroke-width=\"3\"").count(),
+        2,
+        "one bold line and its legend"
+    );
+    let picture = page
+        .find(&format!("![poly1305]({slug}-poly1305.svg)"))
+        .expect("the page shows the picture");
+    let table = page.find("**poly1305**").expect("the table");
+    assert!(picture < table, "the picture comes above the tables");
+}
