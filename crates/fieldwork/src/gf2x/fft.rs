@@ -201,6 +201,8 @@ macro_rules! fft_entries {
 
 pub(crate) mod field;
 pub(crate) mod levels;
+#[cfg(feature = "std")]
+pub(crate) mod parallel;
 pub(crate) mod portable;
 
 #[cfg(target_arch = "x86_64")]
@@ -220,7 +222,7 @@ pub(crate) mod ymm;
 /// In every method, `data.len()` is a power of two that the block size of
 /// the top level divides, and `pos` (the point index of `data[0]`) is a
 /// multiple of `data.len()`.
-pub(crate) trait FftKernel: Copy {
+pub(crate) trait FftKernel: Copy + Send + Sync {
     /// Forward butterflies of levels `hi` down to `lo` on each block of
     /// `2^(hi+1)` values of `data`.
     fn forward(self, data: &mut [u64], pos: u64, hi: u32, lo: u32);
@@ -365,6 +367,11 @@ pub(crate) fn mul<K: FftKernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scr
     let (r, ra, rb) = sizes(a.len(), b.len());
     debug_assert!(scratch.len() >= scratch_len(a.len(), b.len()));
     let (values, rest) = scratch.split_at_mut(1 << r);
+    #[cfg(feature = "std")]
+    if parallel::worth(a.len(), b.len()) {
+        parallel::mul(k, out, a, b, values);
+        return;
+    }
 
     // The longer operand: converted once, copied to every coset, transformed.
     let len_a = 1usize << ra;

@@ -46,7 +46,11 @@
 //!   on VPCLMULQDQ-ymm, 24 000 on PCLMULQDQ and 6 000 portable (and from
 //!   3 400 / 3 400 / 15 000 / 3 400 words where the transform is at least
 //!   85 % full; PMULL on AArch64 takes the PCLMULQDQ thresholds, untimed);
-//!   see the `plan` and `fft` module docs.
+//!   see the `plan` and `fft` module docs. With `std`, an FFT product of
+//!   at least 16 384 words in all runs its independent blocks (cosets,
+//!   sub-transforms, conversion halves) on up to [`max_threads`] cores —
+//!   every core unless [`set_max_threads`] or the `FIELDWORK_THREADS`
+//!   variable caps it; the result is bit-identical to one thread's.
 //! - **Unbalanced**: the longer operand is cut into chunks as long as the
 //!   shorter one, each chunk product balanced.
 //! - **Squaring**: linear — one carry-less square per word, or bit
@@ -88,6 +92,8 @@
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod fft;
+#[cfg(feature = "std")]
+pub use fft::parallel::{THREADS_VARIABLE, max_threads, set_max_threads};
 mod formulas;
 mod plan;
 #[cfg(target_arch = "aarch64")]

@@ -38,6 +38,10 @@ const BALANCED: &[usize] = &[
 ];
 /// From this size on a product takes seconds: the row needs `--heavy`.
 const HEAVY_WORDS: usize = 1 << 20;
+/// From this size (both operands' words) on, the default product may run
+/// on several threads (the `gf2x` module docs): such rows get a one-thread
+/// column.
+const THREADED_WORDS: usize = 1 << 14;
 const UNBALANCED: &[(usize, usize)] = &[(9, 1000), (100, 10_000)];
 
 fn operands(an: usize, bn: usize) -> (Vec<u64>, Vec<u64>) {
@@ -62,6 +66,22 @@ fn ours(m: Dispatch, an: usize, bn: usize) -> Impl {
                 crate::util::chain_copy(a, out);
             }
             black_box(&out);
+        }),
+    }
+}
+
+/// The best backend held to one thread (`gf2x::set_max_threads(1)` for the
+/// routine's calls, the default restored after): beside the default row,
+/// what the threaded FFT products gain on this machine's cores.
+fn ours_one_thread(m: Dispatch, an: usize, bn: usize) -> Impl {
+    let mut inner = ours(m, an, bn);
+    Impl {
+        name: format!("fieldwork one thread ({})", m.name()),
+        ours: true,
+        routine: Box::new(move |n| {
+            fieldwork::gf2x::set_max_threads(1);
+            (inner.routine)(n);
+            fieldwork::gf2x::set_max_threads(0);
         }),
     }
 }
@@ -114,6 +134,9 @@ pub fn cases() -> Result<Vec<Case>, String> {
             let mut impls = vec![ours(best, an, bn)];
             if an == bn {
                 impls.extend(ours_fixed(best, an));
+            }
+            if an + bn >= THREADED_WORDS && fieldwork::gf2x::max_threads() > 1 {
+                impls.push(ours_one_thread(best, an, bn));
             }
             // The other backends, for the progression (the portable one only
             // where it finishes in reasonable time).
