@@ -265,7 +265,9 @@ const fn max_u32(a: u32, b: u32) -> u32 {
 
 /// Scratch words the FFT product ([`mul`]) needs for an `na`×`nb`-word
 /// product: `2^r` for the product's values plus `2^(rs+1)` (or `2^r` if `rs == r`) for the operand
-/// with fewer chunks (`rs` its log): at most `2^(r+1) < 16(na + nb)`.
+/// with fewer chunks (`rs` its log), and with `std` from
+/// [`PARALLEL_MIN_WORDS`] words one more `2^rs` for the threaded path:
+/// at most `2^(r+1) + 2^(r-1) < 20(na + nb)`.
 pub(crate) const fn scratch_len(na: usize, nb: usize) -> usize {
     if na == 0 || nb == 0 {
         return 0;
@@ -273,8 +275,19 @@ pub(crate) const fn scratch_len(na: usize, nb: usize) -> usize {
     let (r, ra, rb) = sizes(na, nb);
     let rs = if ra < rb { ra } else { rb };
     let second = if rs == r { 1usize << r } else { 2usize << rs };
-    (1usize << r) + second
+    // The threaded path's second copy of the shorter operand's transform
+    // (`parallel.rs`: one per thread of its coset phase).
+    let threaded = if cfg!(feature = "std") && rs < r && na + nb >= PARALLEL_MIN_WORDS {
+        1usize << rs
+    } else {
+        0
+    };
+    (1usize << r) + second + threaded
 }
+
+/// Products of at least this many words in all (`na + nb`) may run on
+/// several threads (`parallel.rs`, feature `std`).
+pub(crate) const PARALLEL_MIN_WORDS: usize = 1 << 14;
 
 /// Forward transform of `data` (`2^m` values at points `pos + u`),
 /// depth-first (module docs).
@@ -369,7 +382,7 @@ pub(crate) fn mul<K: FftKernel>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scr
     let (values, rest) = scratch.split_at_mut(1 << r);
     #[cfg(feature = "std")]
     if parallel::worth(a.len(), b.len()) {
-        parallel::mul(k, out, a, b, values);
+        parallel::mul(k, out, a, b, values, rest);
         return;
     }
 
@@ -673,12 +686,14 @@ mod tests {
             (1000, 3),
             (4096, 4096),
             (4097, 4097),
+            (8192, 8192),
+            (16_000, 500),
         ] {
             let (r, ra, rb) = sizes(na, nb);
             assert!(1usize << r >= 2 * (na + nb));
             assert!(ra <= r && rb <= r);
-            assert!(scratch_len(na, nb) <= 2usize << r);
-            assert!(scratch_len(na, nb) < 16 * (na + nb) + 32);
+            assert!(scratch_len(na, nb) <= (2usize << r) + (1 << (r - 1)));
+            assert!(scratch_len(na, nb) < 20 * (na + nb) + 32);
         }
     }
 }

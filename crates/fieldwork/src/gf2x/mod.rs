@@ -228,7 +228,9 @@ pub fn mul_into(out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> 
     Dispatch::best().mul_into(out, a, b)
 }
 
-/// `out = a·b` using `scratch` for temporaries: never allocates.
+/// `out = a·b` using `scratch` for temporaries: never allocates a buffer
+/// (with `std`, a product of 16 384 words or more may start threads, see
+/// [`set_max_threads`]).
 ///
 /// `scratch` must hold at least [`mul_scratch_len`]`(a.len(), b.len())` words.
 ///
@@ -252,8 +254,9 @@ pub fn mul_scratch_len(a_len: usize, b_len: usize) -> usize {
 
 /// The scratch words [`Dispatch::mul_fft`] needs for operands of `a_len`
 /// and `b_len` words: the transform's `2^r ≥ 2(a_len + b_len)` points, plus
-/// up to as many again for the shorter operand — at most
-/// `16(a_len + b_len)` words; 0 if either is empty.
+/// up to as many again for the shorter operand, and with `std` from 16 384
+/// words one more copy of it for the threaded path — at most
+/// `20(a_len + b_len)` words; 0 if either is empty.
 pub const fn fft_scratch_len(a_len: usize, b_len: usize) -> usize {
     fft::scratch_len(a_len, b_len)
 }
@@ -638,7 +641,8 @@ impl Dispatch {
 
     /// `out = a·b` by the additive FFT over GF(2^64) (see the `gf2x` module
     /// docs) whatever the sizes, with caller-provided scratch of
-    /// [`fft_scratch_len`] words: never allocates. The other entry points
+    /// [`fft_scratch_len`] words: never allocates a buffer (it may start
+    /// threads, as [`mul_into_with_scratch`] says). The other entry points
     /// take the FFT only from the sizes where it beats Toom-3 on this
     /// backend (thousands of words); this one is for testing and measuring
     /// the transform at any size, and for callers whose sizes fill a

@@ -30,10 +30,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::vec::Vec;
 
 /// Products with at least this many words in total (`a.len() + b.len()`)
-/// take the threaded path. Below it one product lasts under about a
-/// millisecond and the threads' start-up (tens of microseconds a phase)
-/// would show.
-pub(crate) const MIN_WORDS: usize = 1 << 14;
+/// take the threaded path ([`super::PARALLEL_MIN_WORDS`]). Below it one
+/// product lasts under about a millisecond and the threads' start-up (tens
+/// of microseconds a phase) would show.
+use super::PARALLEL_MIN_WORDS as MIN_WORDS;
 
 /// The thread cap: 0 until first read (then the `FIELDWORK_THREADS`
 /// variable, else every core).
@@ -130,26 +130,30 @@ pub(crate) fn worth(na: usize, nb: usize) -> bool {
 
 /// `out = a·b` as [`super::mul`] computes it, on up to [`max_threads`]
 /// threads. `a.len() >= b.len() > 0`; `values` holds `2^r` words (the
-/// product's values; `r` from [`sizes`]).
+/// product's values; `r` from [`sizes`]) and `rest` the remaining scratch,
+/// at least `3·2^rb` words when the shorter operand has several cosets
+/// ([`super::scratch_len`]): its converted form and one copy per thread of
+/// the coset phase (two, so the scratch does not grow with the thread
+/// count).
 pub(crate) fn mul<K: FftKernel + Send + Sync>(
     k: K,
     out: &mut [u64],
     a: &[u64],
     b: &[u64],
     values: &mut [u64],
+    rest: &mut [u64],
 ) {
     let threads = max_threads();
     let (r, ra, rb) = sizes(a.len(), b.len());
     let (len_a, len_b) = (1usize << ra, 1usize << rb);
     let values = &mut values[..1 << r];
+    let (b_novel, copies) = rest.split_at_mut(len_b);
 
-    // 1. Both conversions side by side (the shorter operand into its own
-    // buffer, copied to each of its cosets below).
-    let mut b_novel = std::vec![0u64; len_b];
+    // 1. Both conversions side by side.
     {
         let (first, _) = values.split_at_mut(len_a);
         let jobs: Vec<(&mut [u64], &[u64], u32)> =
-            std::vec![(first, a, ra), (&mut b_novel[..], b, rb)];
+            std::vec![(first, a, ra), (&mut *b_novel, b, rb)];
         for_each(threads, jobs, |(dst, src, m)| {
             spread(dst, src);
             to_novel_rec(k, dst, m);
@@ -168,12 +172,32 @@ pub(crate) fn mul<K: FftKernel + Send + Sync>(
     for_each(threads, cosets, |(c, coset)| {
         forward_rec(k, coset, (c * len_a) as u64, ra)
     });
-    let b_novel = &b_novel;
+    if copies.len() < len_b {
+        // One coset only (no copy in the scratch): transformed in place.
+        for (c, target) in values.chunks_exact_mut(len_b).enumerate() {
+            forward_rec(k, b_novel, (c * len_b) as u64, rb);
+            k.pointwise(target, b_novel);
+        }
+        debug_assert_eq!(values.len(), len_b);
+    }
+    // One copy buffer per thread, each thread a contiguous share of the
+    // cosets; `b_novel` stays intact for all of them.
+    let b_novel = &*b_novel;
+    let buffers: Vec<&mut [u64]> = copies.chunks_exact_mut(len_b).collect();
     let cosets: Vec<(usize, &mut [u64])> = values.chunks_exact_mut(len_b).enumerate().collect();
-    for_each(threads, cosets, |(c, target)| {
-        let mut copy = b_novel.clone();
-        forward_rec(k, &mut copy, (c * len_b) as u64, rb);
-        k.pointwise(target, &copy);
+    let workers = threads.min(buffers.len()).min(cosets.len()).max(1);
+    let share = cosets.len().div_ceil(workers);
+    let mut jobs: Vec<(Vec<(usize, &mut [u64])>, &mut [u64])> = Vec::with_capacity(workers);
+    let mut cosets = cosets.into_iter();
+    for buffer in buffers.into_iter().take(workers) {
+        jobs.push((cosets.by_ref().take(share).collect(), buffer));
+    }
+    for_each(workers, jobs, |(share, copy)| {
+        for (c, target) in share {
+            copy.copy_from_slice(b_novel);
+            forward_rec(k, copy, (c * len_b) as u64, rb);
+            k.pointwise(target, copy);
+        }
     });
 
     // 3. The inverse transform: blocks below the top levels, then the top
