@@ -123,6 +123,10 @@ fn for_each<T: Send, F: Fn(T) + Sync>(threads: usize, items: Vec<T>, f: F) {
     });
 }
 
+/// One thread's share of the shorter operand's cosets (index, values) and
+/// its copy buffer.
+type CosetShare<'a> = (Vec<(usize, &'a mut [u64])>, &'a mut [u64]);
+
 /// Whether an `na`×`nb`-word FFT product should take the threaded path.
 pub(crate) fn worth(na: usize, nb: usize) -> bool {
     na + nb >= MIN_WORDS && max_threads() > 1
@@ -187,7 +191,7 @@ pub(crate) fn mul<K: FftKernel + Send + Sync>(
     let cosets: Vec<(usize, &mut [u64])> = values.chunks_exact_mut(len_b).enumerate().collect();
     let workers = threads.min(buffers.len()).min(cosets.len()).max(1);
     let share = cosets.len().div_ceil(workers);
-    let mut jobs: Vec<(Vec<(usize, &mut [u64])>, &mut [u64])> = Vec::with_capacity(workers);
+    let mut jobs: Vec<CosetShare<'_>> = Vec::with_capacity(workers);
     let mut cosets = cosets.into_iter();
     for buffer in buffers.into_iter().take(workers) {
         jobs.push((cosets.by_ref().take(share).collect(), buffer));
