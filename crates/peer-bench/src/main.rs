@@ -125,7 +125,8 @@ struct Args {
     /// Instead of the groups: the reproduction of one source document
     /// (`--reproduce list` names them): its tables beside the figures the
     /// document prints. With `--out-dir DIR` the page is written to
-    /// DIR/<seed>-<name>-<cpu slug>.md (the form for docs/reproduce).
+    /// DIR/SEED-NAME-CPU.md, CPU the slug --cpu-slug prints (the form for
+    /// docs/reproduce).
     #[arg(long, value_name = "NAME", conflicts_with = "out")]
     reproduce: Option<String>,
     /// The repetitions after the first call, with `--count-row`.
