@@ -320,6 +320,51 @@ mod private {
 }
 use private::FieldSpec;
 
+/// A SIMD backend: the type `$name` holding the token `$token` (holding
+/// one proves the instructions), its [`Kernels`](private::Kernels) (`gf2x`'s
+/// inlinable kernels `$kernels` on the same token), its [`Backend`] name
+/// and its one `#[target_feature(enable = $features)]` entry point `run`,
+/// around the caller's [`Computation`].
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! simd_backend {
+    ($(#[$doc:meta])* $name:ident($token:ty), $kernels:ident, $label:literal, $features:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name(pub(super) $token);
+
+        impl super::private::Kernels for $name {
+            type K = $kernels;
+            #[inline(always)]
+            fn kernels(self) -> $kernels {
+                $kernels(self.0)
+            }
+        }
+
+        impl super::Backend for $name {
+            fn name(self) -> &'static str {
+                $label
+            }
+        }
+
+        impl $name {
+            #[doc = concat!("`computation` compiled with `", $features, "`.")]
+            #[inline]
+            pub(super) fn run<C: super::Computation>(self, computation: C) -> C::Output {
+                // SAFETY: the token in `self` proves every feature `run_tf`
+                // enables.
+                unsafe { run_tf(self, computation) }
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        fn run_tf<C: super::Computation>(backend: $name, computation: C) -> C::Output {
+            computation.run(backend)
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use simd_backend;
+
 /// A backend's kernels as the fields see them: `gf2x`'s inlinable fixed
 /// products, and whether they may also use PCLMULQDQ on whole xmm
 /// registers, for a field's own 128-bit-digit kernels (`xmm233.rs`). The
