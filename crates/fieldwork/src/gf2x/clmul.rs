@@ -119,69 +119,26 @@ pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     }
 }
 
-/// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Pclmulqdq(pub(crate) Clmul);
-
-/// The array products: each size's `#[target_feature]` kernel, writing its
-/// lanes straight into the returned array.
-macro_rules! array_products {
-    ($($name:ident $n:literal),*) => {$(
-        #[inline]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let mut c = [0u64; 2 * $n];
-            // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-            unsafe { tf::$name(self.0, a, b, &mut c) };
-            c
-        }
-    )*};
-}
-
-impl Backend for Pclmulqdq {
-    const NAME: &'static str = "pclmulqdq";
+super::simd_backend! {
+    /// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
+    /// instructions.
+    Pclmulqdq(Clmul) = "pclmulqdq", fft super::fft::clmul::ClmulFft,
     /// As measured less 15 ticks of call overhead: in the recursion the
     /// small kernels cost that much less than through the public entry
     /// point. The FFT from 24 000 words, and from 15 000 where it fills its
     /// transform (see `plan.rs`).
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        ],
-        fft_min: 24_000,
-        fft_dense_min: 15_000,
-    };
-    type Token = Clmul;
-    type Fft = super::fft::clmul::ClmulFft;
-
-    #[inline]
-    fn new(t: Clmul) -> Pclmulqdq {
-        Pclmulqdq(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
-        let [lo, hi] = unsafe { tf::clmul64(self.0, a, b) };
-        (u128::from(hi) << 64) | u128::from(lo)
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
-
-    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
-
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::clmul::ClmulFft(self.0)
+    costs [
+        0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0,
+    ], fft_min 24_000, fft_dense_min 15_000;
+    fixed mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
+            let [lo, hi] = unsafe { tf::clmul64(self.0, a, b) };
+            (u128::from(hi) << 64) | u128::from(lo)
+        }
     }
 }
 
@@ -253,19 +210,7 @@ macro_rules! fixed_entries {
                 clmul_words(t, a, b)
             }
 
-            #[target_feature(enable = "pclmulqdq,sse4.1")]
-            pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-                macro_rules! arm {
-                    ($f:ident, $k:literal) => {{
-                        formulas::call_fixed!($f(t), $k, a, b, out);
-                        true
-                    }};
-                }
-                if a.len() != b.len() || out.len() != 2 * a.len() {
-                    return false;
-                }
-                formulas::by_fixed_size!(a.len(), arm, true, false)
-            }
+            formulas::fixed_slice_entry!("pclmulqdq,sse4.1", Clmul);
 
             #[target_feature(enable = "pclmulqdq,sse4.1")]
             pub(super) fn square(t: Clmul, out: &mut [u64], a: &[u64]) {

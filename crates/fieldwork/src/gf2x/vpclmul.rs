@@ -176,71 +176,48 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
     }
 }
 
-/// The VPCLMULQDQ backend on zmm (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Vpclmulqdq(pub(crate) Avx512Clmul);
-
-impl Backend for Vpclmulqdq {
-    const NAME: &'static str = "vpclmulqdq";
+super::simd_backend! {
+    /// The VPCLMULQDQ backend on zmm (see [`Backend`]); holding one proves the
+    /// instructions.
+    Vpclmulqdq(Avx512Clmul) = "vpclmulqdq", fft super::fft::vpclmul::ZmmFft,
     /// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between
     /// cost as the next limb count. 25–32 words: 255 ticks (peer-bench, 32
     /// words) since each limb count has its own non-inlined kernel; they
     /// measured 327 while the four were inlined into one function. The FFT
     /// from 11 000 words, and from 3 400 where it fills its transform (see
     /// `plan.rs`).
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158,
-            159, 159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
-        ],
-        fft_min: 11_000,
-        fft_dense_min: 3_400,
-    };
-    type Token = Avx512Clmul;
-    type Fft = super::fft::vpclmul::ZmmFft;
-
-    #[inline]
-    fn new(t: Avx512Clmul) -> Vpclmulqdq {
-        Vpclmulqdq(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // Where the ymm kernels are faster on this core (the table, with
-        // its measurements, in `tuning.rs`).
-        if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
-            return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
+    costs [
+        0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158,
+        159, 159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
+    ], fft_min 11_000, fft_dense_min 3_400;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
         }
-        // SAFETY: the token proves every feature `tf::fixed` enables.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
 
-    /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
-    /// Zen 4 too (60 against 73 cycles; 6 words 90 against 56 on the ymm
-    /// kernel). Not inlined into the array products, which other crates
-    /// inline (as `fixed`, it keeps the `#[target_feature]` entry a direct
-    /// call).
-    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() == 5 {
+        fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            // Where the ymm kernels are faster on this core (the table, with
+            // its measurements, in `tuning.rs`).
+            if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
+                return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
+            }
             // SAFETY: the token proves every feature `tf::fixed` enables.
-            return unsafe { tf::fixed(self.0, out, a, b) };
+            unsafe { tf::fixed(self.0, out, a, b) }
         }
-        self.fixed(out, a, b)
-    }
 
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves every feature `tf::square` enables.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::vpclmul::ZmmFft(self.0)
+        /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
+        /// Zen 4 too (60 against 73 cycles; 6 words 90 against 56 on the ymm
+        /// kernel). Not inlined into the array products, which other crates
+        /// inline (as `fixed`, it keeps the `#[target_feature]` entry a direct
+        /// call).
+        fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            if a.len() == 5 {
+                // SAFETY: the token proves every feature `tf::fixed` enables.
+                return unsafe { tf::fixed(self.0, out, a, b) };
+            }
+            self.fixed(out, a, b)
+        }
     }
 }
 

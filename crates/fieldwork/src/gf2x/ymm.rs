@@ -511,53 +511,26 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
     }
 }
 
-/// The VPCLMULQDQ backend on ymm (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct VpclmulqdqYmm(pub(crate) Avx2Clmul);
-
-impl Backend for VpclmulqdqYmm {
-    const NAME: &'static str = "vpclmulqdq-ymm";
+super::simd_backend! {
+    /// The VPCLMULQDQ backend on ymm (see [`Backend`]); holding one proves the
+    /// instructions.
+    VpclmulqdqYmm(Avx2Clmul) = "vpclmulqdq-ymm", fft super::fft::ymm::YmmFft,
     /// Measured on Zen 3 (independent products through
     /// `mul_into_with_scratch`, less 15 ticks of call overhead as for
     /// PCLMULQDQ): 1–5 words xmm lanes, 6–8 two 4-word limbs, 9–12 three,
     /// 13–16 four, … 29–32 eight; sizes in between cost as the next limb
     /// count. The FFT from 22 000 words, and from 3 400 where it fills its
     /// transform (see `plan.rs`).
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
-            225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
-        ],
-        fft_min: 22_000,
-        fft_dense_min: 3_400,
-    };
-    type Token = Avx2Clmul;
-    type Fft = super::fft::ymm::YmmFft;
-
-    #[inline]
-    fn new(t: Avx2Clmul) -> VpclmulqdqYmm {
-        VpclmulqdqYmm(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // SAFETY: the token proves every feature `tf::fixed` enables.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
-
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves every feature `tf::square` enables.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::ymm::YmmFft(self.0)
+    costs [
+        0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
+        225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
+    ], fft_min 22_000, fft_dense_min 3_400;
+    fixed;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
+        }
     }
 }
 
