@@ -567,6 +567,25 @@ pub trait FieldElement:
     }
 }
 
+/// The one-element operations of [`Backend`] (`ops::$op` on the backend's
+/// kernels, `#[inline(always)]`) and of [`Dispatch`] (the computation
+/// `one_op::$run` compiled for the backend), each with its attributes.
+macro_rules! one_element_ops {
+    (backend: $($(#[$attr:meta])* $op:ident;)*) => {$(
+        $(#[$attr])*
+        #[inline(always)]
+        fn $op<F: FieldElement>(self, a: &F) -> F {
+            ops::$op(self.kernels(), a)
+        }
+    )*};
+    (dispatch: $($(#[$attr:meta])* $op:ident = $run:ident;)*) => {$(
+        $(#[$attr])*
+        pub fn $op<F: FieldElement>(self, a: &F) -> F {
+            self.run(one_op::$run(a))
+        }
+    )*};
+}
+
 /// One `gf2m` backend: the fixed fields' operations on one instruction
 /// set, written once (the default methods) over the backend's kernels.
 ///
@@ -589,36 +608,24 @@ pub trait Backend: Copy + private::Kernels {
         ops::mul(self.kernels(), a, b)
     }
 
-    /// `a²`.
-    #[inline(always)]
-    fn square<F: FieldElement>(self, a: &F) -> F {
-        ops::square(self.kernels(), a)
-    }
-
-    /// `√a`.
-    #[inline(always)]
-    fn sqrt<F: FieldElement>(self, a: &F) -> F {
-        ops::sqrt(self.kernels(), a)
-    }
-
-    /// `a^(−1)`, 0 for 0.
-    #[inline(always)]
-    fn invert<F: FieldElement>(self, a: &F) -> F {
-        ops::invert(self.kernels(), a)
-    }
-
-    /// `a^(−1)`, 0 for 0, by Bernstein–Yang divsteps (`divstep.rs`) at
-    /// every m: the candidate [`Backend::invert`] is measured against.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
-        ops::invert_divstep(self.kernels(), a)
-    }
-
-    /// The half-trace.
-    #[inline(always)]
-    fn half_trace<F: FieldElement>(self, a: &F) -> F {
-        ops::half_trace(self.kernels(), a)
+    one_element_ops! {backend:
+        /// `a²`.
+        square;
+        /// `√a`.
+        sqrt;
+        /// `a^(−1)`, 0 for 0.
+        invert;
+        /// `a^(−1)`, 0 for 0, by Bernstein–Yang divsteps at every m: a
+        /// fixed number of steps for the field, in batches whose 2 × 2
+        /// matrices are applied by carry-less products (`divstep.rs`),
+        /// constant time like every operation here. [`Backend::invert`]
+        /// takes this path from m = 283 on the x86-64 carry-less backends
+        /// and Itoh–Tsujii otherwise (`portable`, `pmull`, smaller m); this
+        /// one is the divstep inversion at every m, for callers and
+        /// benchmarks that want it.
+        invert_divstep;
+        /// The half-trace.
+        half_trace;
     }
 
     /// `a^(2^k)`.
@@ -846,33 +853,21 @@ impl Dispatch {
         self.run(one_op::Mul(a, b))
     }
 
-    /// `a²`.
-    #[inline]
-    pub fn square<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::Square(a))
-    }
-
-    /// `√a`.
-    pub fn sqrt<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::Sqrt(a))
-    }
-
-    /// `a^(−1)` (0 for 0).
-    pub fn invert<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::Invert(a))
-    }
-
-    /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps (`divstep.rs`): the
-    /// candidate measured against [`Dispatch::invert`], not used by
-    /// [`FieldElement::invert`].
-    #[doc(hidden)]
-    pub fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::InvertDivstep(a))
-    }
-
-    /// The half-trace.
-    pub fn half_trace<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::HalfTrace(a))
+    one_element_ops! {dispatch:
+        /// `a²`.
+        #[inline]
+        square = Square;
+        /// `√a`.
+        sqrt = Sqrt;
+        /// `a^(−1)` (0 for 0).
+        invert = Invert;
+        /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps at every m (see
+        /// [`Backend::invert_divstep`]); [`Dispatch::invert`] and
+        /// [`FieldElement::invert`] take them only from m = 283 on the
+        /// x86-64 carry-less backends.
+        invert_divstep = InvertDivstep;
+        /// The half-trace.
+        half_trace = HalfTrace;
     }
 
     /// `a^(2^k)`.

@@ -524,14 +524,7 @@ impl Element {
 
     /// The big-endian octet string of `ceil(m/8)` bytes.
     pub fn to_be_bytes(&self) -> Vec<u8> {
-        let n = self.field.bytes();
-        (0..n)
-            .rev()
-            .map(|i| {
-                let w = self.words.get(i / 8).copied().unwrap_or(0);
-                (w >> (8 * (i % 8))) as u8
-            })
-            .collect()
+        crate::gf2x::be_bytes(&self.words, self.field.bytes())
     }
 
     /// The element as a polynomial.
@@ -650,50 +643,34 @@ impl Element {
     }
 }
 
-impl Add for &Element {
-    type Output = Element;
-    /// # Panics
-    ///
-    /// If the elements belong to different fields.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn add(self, rhs: &Element) -> Element {
-        match self.try_add(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
+/// `$op` for `&Element` through `$try` (a documented panic on elements of
+/// two fields), and for `Element` through the references.
+macro_rules! operators {
+    ($($op:ident $method:ident $try:ident),*) => {$(
+        impl $op for &Element {
+            type Output = Element;
+            /// # Panics
+            ///
+            /// If the elements belong to different fields.
+            #[allow(
+                clippy::panic,
+                reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
+            )]
+            fn $method(self, rhs: &Element) -> Element {
+                match self.$try(rhs) {
+                    Ok(e) => e,
+                    Err(e) => panic!("{e}"),
+                }
+            }
         }
-    }
-}
 
-impl Mul for &Element {
-    type Output = Element;
-    /// # Panics
-    ///
-    /// If the elements belong to different fields.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn mul(self, rhs: &Element) -> Element {
-        match self.try_mul(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
+        impl $op for Element {
+            type Output = Element;
+            fn $method(self, rhs: Element) -> Element {
+                $op::$method(&self, &rhs)
+            }
         }
-    }
+    )*};
 }
 
-impl Add for Element {
-    type Output = Element;
-    fn add(self, rhs: Element) -> Element {
-        &self + &rhs
-    }
-}
-
-impl Mul for Element {
-    type Output = Element;
-    fn mul(self, rhs: Element) -> Element {
-        &self * &rhs
-    }
-}
+operators!(Add add try_add, Mul mul try_mul);
