@@ -41,7 +41,7 @@ use super::formulas::{self, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
-    __m128i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
+    __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
     _mm_extract_epi64, _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128,
     _mm_unpacklo_epi64, _mm_xor_si128,
 };
@@ -178,16 +178,7 @@ macro_rules! fixed_entries {
                 store_lanes(&mut out, a);
                 out
             }
-            #[inline(always)]
-            fn shl(self, x: Lane64, s: u32) -> Lane64 {
-                // SAFETY: SSE2 is part of the x86-64 baseline.
-                Lane64(unsafe { _mm_sll_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-            }
-            #[inline(always)]
-            fn shr(self, x: Lane64, s: u32) -> Lane64 {
-                // SAFETY: SSE2 is part of the x86-64 baseline.
-                Lane64(unsafe { _mm_srl_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-            }
+            formulas::vector_shifts!(Lane64, _mm_sll_epi64, _mm_srl_epi64);
             $(
                 #[inline(always)]
                 fn $name(self, a: &[Lane64; $n], b: &[Lane64; $n]) -> [Lane64; 2 * $n] {

@@ -89,6 +89,38 @@ macro_rules! vector_digit {
 }
 pub(crate) use vector_digit;
 
+/// A vector backend's limb and limb multiplier: `$limb`, `$words` words of
+/// a polynomial in one `$reg` register, word 0 lowest (a [`Digit`] by
+/// `vector_digit!`, XORed by `$xor`), and `$mul`, holding the token
+/// `$token`, whose product is `$kernel(a, b)` as (low, high) registers.
+#[cfg(target_arch = "x86_64")]
+macro_rules! limb_multiplier {
+    ($(#[$limb_doc:meta])* $limb:ident($reg:ty; $words:literal), $xor:path;
+     $(#[$mul_doc:meta])* $mul:ident($token:ty) = $kernel:ident) => {
+        $(#[$limb_doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(super) struct $limb($reg);
+
+        $crate::gf2x::formulas::vector_digit!($limb($reg; $words), $xor);
+
+        $(#[$mul_doc])*
+        #[derive(Clone, Copy, Debug)]
+        struct $mul($token);
+
+        impl $crate::gf2x::formulas::DigitMul<$limb> for $mul {
+            #[inline(always)]
+            fn mul(self, a: $limb, b: $limb) -> [$limb; 2] {
+                // SAFETY: the token in `self` proves the features `$kernel`
+                // needs.
+                let (lo, hi) = unsafe { $kernel(a.0, b.0) };
+                [$limb(lo), $limb(hi)]
+            }
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use limb_multiplier;
+
 /// The double-width product of two digits, low digit first.
 pub(crate) trait DigitMul<T: Digit>: Copy {
     /// `a·b` as two digits.
@@ -278,21 +310,29 @@ macro_rules! call_fixed {
 }
 pub(crate) use call_fixed;
 
-/// Defines `#[target_feature(enable = $features)] fn fixed(t, out, a, b)`:
-/// the slice entry of a backend whose `tf` module has the array kernel
-/// `mulN(t, a, b, out)` of every fixed size (1..=9, 16); true for 0 words,
-/// false for another size or mismatched lengths.
+/// Defines `#[target_feature(enable = $features)] fn fixed(t, out, a, b)`,
+/// a backend's slice entry: false for mismatched lengths, else `$body`
+/// (its parameters named by the caller). Without a body, the entry of a
+/// backend whose `tf` module has the array kernel `mulN(t, a, b, out)` of
+/// every fixed size (1..=9, 16): true for 0 words, false for another size.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! fixed_slice_entry {
-    ($features:literal, $token:ty) => {
+    ($(#[$doc:meta])* $features:literal, $token:ty,
+     |$t:ident, $out:ident, $a:ident, $b:ident| $body:block) => {
+        $(#[$doc])*
         #[target_feature(enable = $features)]
-        pub(super) fn fixed(t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            if a.len() != b.len() || out.len() != 2 * a.len() {
+        pub(super) fn fixed($t: $token, $out: &mut [u64], $a: &[u64], $b: &[u64]) -> bool {
+            if $a.len() != $b.len() || $out.len() != 2 * $a.len() {
                 return false;
             }
+            $body
+        }
+    };
+    ($features:literal, $token:ty) => {
+        $crate::gf2x::formulas::fixed_slice_entry!($features, $token, |t, out, a, b| {
             $crate::gf2x::formulas::fixed_slice_entry!(@arms t, a, b, out;
                 mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16)
-        }
+        });
     };
     (@arms $t:ident, $a:ident, $b:ident, $out:ident; $($name:ident $n:literal),*) => {
         match $a.len() {
@@ -431,6 +471,28 @@ macro_rules! word_limbs {
     };
 }
 pub(crate) use word_limbs;
+
+/// [`InlineFixed`]'s shifts for a vector digit `$digit` (a newtype of one
+/// register): the register's 64-bit element shifts `$sll` and `$srl` by a
+/// count in an xmm register.
+#[cfg(target_arch = "x86_64")]
+macro_rules! vector_shifts {
+    ($digit:ident, $sll:ident, $srl:ident) => {
+        #[inline(always)]
+        fn shl(self, x: $digit, s: u32) -> $digit {
+            // SAFETY: SSE2 (xmm shifts) is part of the x86-64 baseline; the
+            // ymm shifts' AVX2 is proven by the token in `self`.
+            $digit(unsafe { $sll(x.0, core::arch::x86_64::_mm_cvtsi32_si128(s as i32)) })
+        }
+        #[inline(always)]
+        fn shr(self, x: $digit, s: u32) -> $digit {
+            // SAFETY: as for `shl`.
+            $digit(unsafe { $srl(x.0, core::arch::x86_64::_mm_cvtsi32_si128(s as i32)) })
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use vector_shifts;
 
 /// Two independent products at once: a backend whose digit holds one word
 /// of each of two operands (the two 128-bit lanes of a ymm register), so

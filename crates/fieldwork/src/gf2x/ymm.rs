@@ -189,7 +189,7 @@ use super::{Backend, Costs};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128,
+    __m128i, __m256i, _mm_clmulepi64_si128, _mm_loadl_epi64, _mm_loadu_si128,
     _mm_storel_epi64, _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128,
     _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_set1_epi64x,
@@ -197,25 +197,13 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 
-/// Four words of a polynomial in one ymm register, word 0 in the lowest
-/// 64 bits.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Limb256(__m256i);
-
-formulas::vector_digit!(Limb256(__m256i; 4), _mm256_xor_si256);
-
-/// The 4×4-word multiplier (see the module docs).
-#[derive(Clone, Copy, Debug)]
-struct YmmMul(Avx2Clmul);
-
-impl DigitMul<Limb256> for YmmMul {
-    #[inline(always)]
-    fn mul(self, a: Limb256, b: Limb256) -> [Limb256; 2] {
-        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
-        let (lo, hi) = unsafe { mul4x4(a.0, b.0) };
-        [Limb256(lo), Limb256(hi)]
-    }
-}
+formulas::limb_multiplier!(
+    /// Four words of a polynomial in one ymm register, word 0 in the lowest
+    /// 64 bits.
+    Limb256(__m256i; 4), _mm256_xor_si256;
+    /// The 4×4-word multiplier (see the module docs).
+    YmmMul(Avx2Clmul) = mul4x4
+);
 
 /// The 8-word product of two 4-word polynomials, as (low, high) registers:
 /// six `vpclmulqdq` (see the module docs).
@@ -538,33 +526,33 @@ super::simd_backend! {
 mod tf {
     use super::*;
 
-    /// The fixed kernels, per size (see the module docs for the table and
-    /// the measurements that chose them).
-    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-    pub(super) fn fixed(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() != b.len() || out.len() != 2 * a.len() {
-            return false;
+    formulas::fixed_slice_entry!(
+        /// The fixed kernels, per size (see the module docs for the table and
+        /// the measurements that chose them).
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1",
+        Avx2Clmul,
+        |t, out, a, b| {
+            use formulas::call_fixed as lanes;
+            match a.len() {
+                0 => {}
+                1 => lanes!(lanes1(t), 1, a, b, out),
+                2 => lanes!(lanes2(t), 2, a, b, out),
+                3 => lanes!(lanes3(t), 3, a, b, out),
+                4 => lanes!(lanes4(t), 4, a, b, out),
+                5 | 6 => digits3(out, a, b),
+                7 | 8 => limbs2(t, out, a, b),
+                9 => lanes!(eight_plus_one(t), 9, a, b, out),
+                10..=12 => limbs3(t, out, a, b),
+                13..=16 => limbs4(t, out, a, b),
+                17..=20 => limbs5(t, out, a, b),
+                21..=24 => limbs6(t, out, a, b),
+                25..=28 => limbs7(t, out, a, b),
+                29..=32 => limbs8(t, out, a, b),
+                _ => return false,
+            }
+            true
         }
-        use formulas::call_fixed as lanes;
-        match a.len() {
-            0 => {}
-            1 => lanes!(lanes1(t), 1, a, b, out),
-            2 => lanes!(lanes2(t), 2, a, b, out),
-            3 => lanes!(lanes3(t), 3, a, b, out),
-            4 => lanes!(lanes4(t), 4, a, b, out),
-            5 | 6 => digits3(out, a, b),
-            7 | 8 => limbs2(t, out, a, b),
-            9 => lanes!(eight_plus_one(t), 9, a, b, out),
-            10..=12 => limbs3(t, out, a, b),
-            13..=16 => limbs4(t, out, a, b),
-            17..=20 => limbs5(t, out, a, b),
-            21..=24 => limbs6(t, out, a, b),
-            25..=28 => limbs7(t, out, a, b),
-            29..=32 => limbs8(t, out, a, b),
-            _ => return false,
-        }
-        true
-    }
+    );
 
     /// `out = a²`, `out.len() == 2·a.len()`: four words at a time, each
     /// squared by `vpclmulqdq` of the word with itself (imm 0x00 squares
@@ -787,16 +775,7 @@ impl InlineFixed for PairLane {
         self.pair_store(a, &mut x, &mut y);
         x
     }
-    #[inline(always)]
-    fn shl(self, x: PairLane64, s: u32) -> PairLane64 {
-        // SAFETY: the token proves AVX2.
-        PairLane64(unsafe { _mm256_sll_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-    }
-    #[inline(always)]
-    fn shr(self, x: PairLane64, s: u32) -> PairLane64 {
-        // SAFETY: the token proves AVX2.
-        PairLane64(unsafe { _mm256_srl_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-    }
+    formulas::vector_shifts!(PairLane64, _mm256_sll_epi64, _mm256_srl_epi64);
     pair_products!(
         mul1 1 = formulas::mul1,
         mul2 2 = formulas::mul2,
