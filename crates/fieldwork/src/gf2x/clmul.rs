@@ -79,17 +79,7 @@ formulas::vector_digit!(Lane64(__m128i; 2), _mm_xor_si128);
 #[derive(Clone, Copy, Debug)]
 pub struct PclmulLane(pub(crate) Clmul);
 
-impl DigitMul<Lane64> for PclmulLane {
-    #[inline(always)]
-    fn mul(self, a: Lane64, b: Lane64) -> [Lane64; 2] {
-        // SAFETY: a `Clmul` token exists only if PCLMULQDQ is usable; SSE2
-        // is part of the x86-64 baseline.
-        unsafe {
-            let p = _mm_clmulepi64_si128::<0x00>(a.0, b.0);
-            [Lane64(p), Lane64(_mm_srli_si128::<8>(p))]
-        }
-    }
-}
+formulas::lane_multiplier!(PclmulLane: Lane64 = _mm_clmulepi64_si128, _mm_srli_si128);
 
 #[inline(always)]
 pub(crate) fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {

@@ -121,6 +121,29 @@ macro_rules! limb_multiplier {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use limb_multiplier;
 
+/// [`DigitMul`] for `$mul` on `$digit`, a word in the low 64 bits of each
+/// 128-bit lane: one carry-less product `$clmul` (imm 0x00) and one
+/// in-lane byte shift `$bsrli` by 8 for the high words.
+#[cfg(target_arch = "x86_64")]
+macro_rules! lane_multiplier {
+    ($mul:ident: $digit:ident = $clmul:ident, $bsrli:ident) => {
+        impl DigitMul<$digit> for $mul {
+            #[inline(always)]
+            fn mul(self, a: $digit, b: $digit) -> [$digit; 2] {
+                // SAFETY: the token in `self` proves the carry-less
+                // product's instruction set and the shift's (SSE2, the
+                // x86-64 baseline, on xmm; AVX2 on ymm).
+                unsafe {
+                    let p = $clmul::<0x00>(a.0, b.0);
+                    [$digit(p), $digit($bsrli::<8>(p))]
+                }
+            }
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use lane_multiplier;
+
 /// The double-width product of two digits, low digit first.
 pub(crate) trait DigitMul<T: Digit>: Copy {
     /// `a·b` as two digits.

@@ -205,6 +205,18 @@ formulas::limb_multiplier!(
     YmmMul(Avx2Clmul) = mul4x4
 );
 
+/// Each 128-bit lane's two words summed, the sum in both words (the
+/// in-lane `vpshufd` swap and a XOR): the middle operands of Karatsuba.
+///
+/// # Safety
+///
+/// Needs AVX2.
+#[inline(always)]
+unsafe fn word_sums(a: __m256i) -> __m256i {
+    // SAFETY: AVX2 per the caller; no memory access.
+    unsafe { _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a)) }
+}
+
 /// The 8-word product of two 4-word polynomials, as (low, high) registers:
 /// six `vpclmulqdq` (see the module docs).
 ///
@@ -221,8 +233,8 @@ unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         let b1 = _mm256_permute2x128_si256::<0x11>(b, b);
         // Lane k of `x`: a(2k) + a(2k+1) in its low word; `y`: b0 + b1 and
         // b2 + b3 in the low words of both lanes ([s0 · s1 ·] → [s0 s1 | s0 s1]).
-        let x = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-        let s = _mm256_xor_si256(b, _mm256_shuffle_epi32::<0x4e>(b));
+        let x = word_sums(a);
+        let s = word_sums(b);
         let y = _mm256_permute4x64_epi64::<0x88>(s);
         // Lane k, column t: lo = a(2k)·b(2t), hi = a(2k+1)·b(2t+1),
         // mid = (a(2k) + a(2k+1))·(b(2t) + b(2t+1)).
@@ -291,8 +303,7 @@ unsafe fn lane_karatsuba(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
     unsafe {
         let lo = _mm256_clmulepi64_epi128::<0x00>(x, y);
         let hi = _mm256_clmulepi64_epi128::<0x11>(x, y);
-        let xs = _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x));
-        let ys = _mm256_xor_si256(y, _mm256_shuffle_epi32::<0x4e>(y));
+        let (xs, ys) = (word_sums(x), word_sums(y));
         let mid = _mm256_xor_si256(
             _mm256_clmulepi64_epi128::<0x00>(xs, ys),
             _mm256_xor_si256(lo, hi),
@@ -735,16 +746,7 @@ formulas::vector_digit!(PairLane64(__m256i; 4), _mm256_xor_si256);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PairLane(pub(crate) Avx2Clmul);
 
-impl DigitMul<PairLane64> for PairLane {
-    #[inline(always)]
-    fn mul(self, a: PairLane64, b: PairLane64) -> [PairLane64; 2] {
-        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
-        unsafe {
-            let p = _mm256_clmulepi64_epi128::<0x00>(a.0, b.0);
-            [PairLane64(p), PairLane64(_mm256_bsrli_epi128::<8>(p))]
-        }
-    }
-}
+formulas::lane_multiplier!(PairLane: PairLane64 = _mm256_clmulepi64_epi128, _mm256_bsrli_epi128);
 
 /// The products of `PairLane`: the default formulas of [`formulas`] (the
 /// fewest products: the pair kernels are bound by `vpclmulqdq` throughput,
