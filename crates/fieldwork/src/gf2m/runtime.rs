@@ -20,7 +20,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Add, Mul};
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+use subtle::{Choice, ConstantTimeEq, CtOption};
 
 /// How products are reduced modulo f.
 #[derive(Debug)]
@@ -423,13 +423,10 @@ impl Arith for RuntimeArith<'_> {
         self.reduce(c)
     }
     fn add(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
-        a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+        algorithms::add_words(a, b)
     }
     fn select(&self, a: &Vec<u64>, b: &Vec<u64>, choice: Choice) -> Vec<u64> {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| u64::conditional_select(x, y, choice))
-            .collect()
+        algorithms::select_words(a, b, choice)
     }
 }
 
