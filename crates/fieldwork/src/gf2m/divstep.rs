@@ -417,11 +417,11 @@ mod x86 {
     use crate::vex256::_mm256_clmulepi64_epi128;
     use core::arch::asm;
     use core::arch::x86_64::{
-        __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x,
-        _mm_setzero_si128, _mm_sll_epi64, _mm_slli_epi64, _mm_srl_epi64, _mm_srli_epi64,
-        _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128, _mm256_broadcastsi128_si256,
-        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i, _mm256_unpackhi_epi64,
-        _mm256_unpacklo_epi64, _mm256_xor_si256,
+        __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
+        _mm_set_epi64x, _mm_setzero_si128, _mm_sll_epi64, _mm_slli_epi64, _mm_srl_epi64,
+        _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
+        _mm256_broadcastsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
+        _mm256_set_m128i, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
     };
 
     /// The step with `cmov` (inline assembly, so the compiler can neither

@@ -41,9 +41,9 @@ use super::formulas::{self, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
-    __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
-    _mm_extract_epi64, _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128,
-    _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+    _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128, _mm_unpacklo_epi64,
+    _mm_xor_si128,
 };
 
 /// The product with the instruction; callers must run with PCLMULQDQ and

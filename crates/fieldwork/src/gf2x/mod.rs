@@ -107,9 +107,9 @@ pub(crate) mod word;
 mod ymm;
 
 #[cfg(feature = "alloc")]
-pub use poly::{Gf2Poly, ParsePolyError};
-#[cfg(feature = "alloc")]
 pub(crate) use poly::be_bytes;
+#[cfg(feature = "alloc")]
+pub use poly::{Gf2Poly, ParsePolyError};
 
 // The fixed kernels as inlinable array functions, for `gf2m`'s backends.
 #[cfg(target_arch = "x86_64")]

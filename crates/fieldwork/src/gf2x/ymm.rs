@@ -189,9 +189,9 @@ use super::{Backend, Costs};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_clmulepi64_si128, _mm_loadl_epi64, _mm_loadu_si128,
-    _mm_storel_epi64, _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128,
-    _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    __m128i, __m256i, _mm_clmulepi64_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128, _mm256_bsrli_epi128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_set1_epi64x,
     _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_srl_epi64,
     _mm256_storeu_si256, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm256_zextsi128_si256,
