@@ -333,7 +333,8 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
 /// the inversion `$body` (the kernels, `a` and the plan bound to the names
 /// given).
 macro_rules! divstep_for {
-    ($($(#[$attr:meta])* $k:ty: from $from:expr, |$s:ident, $a:ident, $plan:ident| $body:expr;)*) => {$(
+    ($($(#[$attr:meta])* $k:ty: from $from:expr,
+       |$s:ident, $a:ident, $plan:ident| $body:expr;)*) => {$(
         $(#[$attr])*
         impl Divstep for $k {
             const DIVSTEP_FROM: usize = $from;

@@ -327,7 +327,8 @@ use private::FieldSpec;
 /// around the caller's [`Computation`].
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! simd_backend {
-    ($(#[$doc:meta])* $name:ident($token:ty), $kernels:ident, $label:literal, $features:literal) => {
+    ($(#[$doc:meta])* $name:ident($token:ty), $kernels:ident,
+     $label:literal, $features:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         pub struct $name(pub(super) $token);
