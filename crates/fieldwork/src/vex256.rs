@@ -36,42 +36,34 @@ pub(crate) mod emulated {
         _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i,
     };
 
-    /// `vpclmulqdq ymm` as two `pclmulqdq`: in each 128-bit lane, the
-    /// product of the 64-bit halves `IMM8` selects (bit 0: `a`'s, bit 4:
-    /// `b`'s).
-    #[inline]
-    #[target_feature(enable = "avx2,pclmulqdq")]
-    pub(crate) fn _mm256_clmulepi64_epi128<const IMM8: i32>(a: __m256i, b: __m256i) -> __m256i {
-        let lo = _mm_clmulepi64_si128::<IMM8>(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b));
-        let hi = _mm_clmulepi64_si128::<IMM8>(
-            _mm256_extracti128_si256::<1>(a),
-            _mm256_extracti128_si256::<1>(b),
-        );
-        _mm256_set_m128i(hi, lo)
+    /// `$name`, a ymm instruction, as its xmm form `$xmm` on each 128-bit
+    /// lane: lane k of the result from lane k of `a` and of `b`.
+    macro_rules! per_lane {
+        ($($(#[$doc:meta])* $name:ident $(<$imm:ident>)? = $xmm:ident, $features:literal;)*) => {$(
+            $(#[$doc])*
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn $name$(<const $imm: i32>)?(a: __m256i, b: __m256i) -> __m256i {
+                let lo = $xmm$(::<$imm>)?(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b));
+                let hi = $xmm$(::<$imm>)?(
+                    _mm256_extracti128_si256::<1>(a),
+                    _mm256_extracti128_si256::<1>(b),
+                );
+                _mm256_set_m128i(hi, lo)
+            }
+        )*};
     }
 
-    /// `vaesenc ymm` as two `aesenc`: one AES round per 128-bit lane.
-    #[inline]
-    #[target_feature(enable = "avx2,aes")]
-    pub(crate) fn _mm256_aesenc_epi128(a: __m256i, k: __m256i) -> __m256i {
-        let lo = _mm_aesenc_si128(_mm256_castsi256_si128(a), _mm256_castsi256_si128(k));
-        let hi = _mm_aesenc_si128(
-            _mm256_extracti128_si256::<1>(a),
-            _mm256_extracti128_si256::<1>(k),
-        );
-        _mm256_set_m128i(hi, lo)
-    }
-
-    /// `vaesenclast ymm` as two `aesenclast`: the last AES round per lane.
-    #[inline]
-    #[target_feature(enable = "avx2,aes")]
-    pub(crate) fn _mm256_aesenclast_epi128(a: __m256i, k: __m256i) -> __m256i {
-        let lo = _mm_aesenclast_si128(_mm256_castsi256_si128(a), _mm256_castsi256_si128(k));
-        let hi = _mm_aesenclast_si128(
-            _mm256_extracti128_si256::<1>(a),
-            _mm256_extracti128_si256::<1>(k),
-        );
-        _mm256_set_m128i(hi, lo)
+    per_lane! {
+        /// `vpclmulqdq ymm` as two `pclmulqdq`: in each 128-bit lane, the
+        /// product of the 64-bit halves `IMM8` selects (bit 0: `a`'s, bit 4:
+        /// `b`'s).
+        _mm256_clmulepi64_epi128<IMM8> = _mm_clmulepi64_si128, "avx2,pclmulqdq";
+        /// `vaesenc ymm` as two `aesenc`: one AES round per 128-bit lane
+        /// (`b` the round keys).
+        _mm256_aesenc_epi128 = _mm_aesenc_si128, "avx2,aes";
+        /// `vaesenclast ymm` as two `aesenclast`: the last AES round per lane.
+        _mm256_aesenclast_epi128 = _mm_aesenclast_si128, "avx2,aes";
     }
 }
 

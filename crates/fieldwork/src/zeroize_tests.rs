@@ -17,6 +17,7 @@
 //! public data).
 
 extern crate std;
+use crate::hazmat::Backends;
 use crate::test_util::{SecretSpans, Spans, assert_zeroized_on_drop, secret_bytes_around_drop};
 use std::format;
 use std::vec::Vec;
@@ -25,48 +26,46 @@ fn message(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i as u8).wrapping_mul(7) | 1).collect()
 }
 
+/// Every backend's `T` this CPU runs, on `input`, put by `prepare` in the
+/// state to check, then checked (`label` and the backend's name name a
+/// failure); the names of the backends checked.
+fn on_every_backend<T: Backends + SecretSpans>(
+    label: &str,
+    input: T::Input<'_>,
+    prepare: impl Fn(&mut T),
+) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for mut value in crate::hazmat::all::<T>(input) {
+        prepare(&mut value);
+        let name = value.backend();
+        names.push(name);
+        assert_zeroized_on_drop(&format!("{label} {name}"), value);
+    }
+    names
+}
+
 #[test]
 fn aes_round_keys() {
     use crate::aes::{Aes128, Aes192, Aes256};
-    for a in crate::hazmat::all::<Aes128>(&[0x5a; 16]) {
-        assert_zeroized_on_drop(&format!("Aes128 {}", a.backend_name()), a);
-    }
-    for a in crate::hazmat::all::<Aes192>(&[0x5a; 24]) {
-        assert_zeroized_on_drop(&format!("Aes192 {}", a.backend_name()), a);
-    }
-    for a in crate::hazmat::all::<Aes256>(&[0x5a; 32]) {
-        assert_zeroized_on_drop(&format!("Aes256 {}", a.backend_name()), a);
-    }
+    on_every_backend::<Aes128>("Aes128", &[0x5a; 16], |_| ());
+    on_every_backend::<Aes192>("Aes192", &[0x5a; 24], |_| ());
+    on_every_backend::<Aes256>("Aes256", &[0x5a; 32], |_| ());
 }
 
 #[test]
 fn aes_gcm_keys_on_every_backend() {
     use crate::gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
-    let mut names = Vec::new();
-    for c in crate::hazmat::all::<Aes128Gcm>(&[0xa5; 16]) {
-        names.push(c.backend_name());
-        assert_zeroized_on_drop(&format!("Aes128Gcm {}", c.backend_name()), c);
-    }
-    for c in crate::hazmat::all::<Aes192Gcm>(&[0xa5; 24]) {
-        assert_zeroized_on_drop(&format!("Aes192Gcm {}", c.backend_name()), c);
-    }
-    for c in crate::hazmat::all::<Aes256Gcm>(&[0xa5; 32]) {
-        assert_zeroized_on_drop(&format!("Aes256Gcm {}", c.backend_name()), c);
-    }
+    let names = on_every_backend::<Aes128Gcm>("Aes128Gcm", &[0xa5; 16], |_| ());
+    on_every_backend::<Aes192Gcm>("Aes192Gcm", &[0xa5; 24], |_| ());
+    on_every_backend::<Aes256Gcm>("Aes256Gcm", &[0xa5; 32], |_| ());
     assert!(names.contains(&"portable"));
 }
 
 #[test]
 fn aes_gcm_siv_keys_on_every_backend() {
     use crate::gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-    let mut names = Vec::new();
-    for c in crate::hazmat::all::<Aes128GcmSiv>(&[0xa5; 16]) {
-        names.push(c.backend_name());
-        assert_zeroized_on_drop(&format!("Aes128GcmSiv {}", c.backend_name()), c);
-    }
-    for c in crate::hazmat::all::<Aes256GcmSiv>(&[0xa5; 32]) {
-        assert_zeroized_on_drop(&format!("Aes256GcmSiv {}", c.backend_name()), c);
-    }
+    let names = on_every_backend::<Aes128GcmSiv>("Aes128GcmSiv", &[0xa5; 16], |_| ());
+    on_every_backend::<Aes256GcmSiv>("Aes256GcmSiv", &[0xa5; 32], |_| ());
     assert!(names.contains(&"portable"));
 }
 
@@ -76,18 +75,14 @@ fn ghash_and_polyval_states_on_every_backend() {
     // 64 blocks and a partial one: the ymm kernel's wide powers are made,
     // the accumulator and the buffered block are nonzero.
     let msg = message(16 * 64 + 5);
-    let mut polyvals = crate::hazmat::all::<Polyval>(&[0x42; 16]);
-    polyvals.push(Polyval::new(&[0x42; 16]));
-    for mut p in polyvals {
-        p.update(&msg);
-        assert_zeroized_on_drop(&format!("Polyval {}", p.backend_name()), p);
-    }
-    let mut ghashes = crate::hazmat::all::<GHash>(&[0x42; 16]);
-    ghashes.push(GHash::new(&[0x42; 16]));
-    for mut g in ghashes {
-        g.update(&msg);
-        assert_zeroized_on_drop(&format!("GHash {}", g.backend_name()), g);
-    }
+    on_every_backend::<Polyval>("Polyval", &[0x42; 16], |p| p.update(&msg));
+    let mut p = Polyval::new(&[0x42; 16]);
+    p.update(&msg);
+    assert_zeroized_on_drop(&format!("Polyval {}", p.backend_name()), p);
+    on_every_backend::<GHash>("GHash", &[0x42; 16], |g| g.update(&msg));
+    let mut g = GHash::new(&[0x42; 16]);
+    g.update(&msg);
+    assert_zeroized_on_drop(&format!("GHash {}", g.backend_name()), g);
 }
 
 #[test]
@@ -100,39 +95,30 @@ fn poly1305_states_on_every_backend() {
     for (i, k) in key.iter_mut().enumerate() {
         *k = 0x11 + i as u8;
     }
-    for mut p in crate::hazmat::all::<Poly1305>(&key) {
-        p.update(&msg);
-        assert_zeroized_on_drop(&format!("Poly1305 {}", p.backend_name()), p);
-    }
+    on_every_backend::<Poly1305>("Poly1305", &key, |p| p.update(&msg));
 }
 
 #[test]
 fn chacha20_states_on_every_backend() {
     use crate::chacha20::{ChaCha20, XChaCha20};
-    for mut c in crate::hazmat::all::<ChaCha20>((&[0x3c; 32], &[1; 12])) {
-        // A partial block: its keystream stays in the state.
+    // A partial block: its keystream stays in the state.
+    on_every_backend::<ChaCha20>("ChaCha20", (&[0x3c; 32], &[1; 12]), |c| {
         let Ok(()) = c.apply_keystream(&mut [0u8; 100]) else {
             panic!("within the keystream")
         };
-        assert_zeroized_on_drop(&format!("ChaCha20 {}", c.backend_name()), c);
-    }
-    for mut x in crate::hazmat::all::<XChaCha20>((&[0x3c; 32], &[2; 24])) {
+    });
+    on_every_backend::<XChaCha20>("XChaCha20", (&[0x3c; 32], &[2; 24]), |x| {
         let Ok(()) = x.apply_keystream(&mut [0u8; 30]) else {
             panic!("within the keystream")
         };
-        assert_zeroized_on_drop(&format!("XChaCha20 {}", x.backend_name()), x);
-    }
+    });
 }
 
 #[test]
 fn chachapoly_keys_on_every_backend() {
     use crate::chachapoly::{ChaCha20Poly1305, XChaCha20Poly1305};
-    for c in crate::hazmat::all::<ChaCha20Poly1305>(&[0xa5; 32]) {
-        assert_zeroized_on_drop(&format!("ChaCha20Poly1305 {}", c.backend_name()), c);
-    }
-    for c in crate::hazmat::all::<XChaCha20Poly1305>(&[0xa5; 32]) {
-        assert_zeroized_on_drop(&format!("XChaCha20Poly1305 {}", c.backend_name()), c);
-    }
+    on_every_backend::<ChaCha20Poly1305>("ChaCha20Poly1305", &[0xa5; 32], |_| ());
+    on_every_backend::<XChaCha20Poly1305>("XChaCha20Poly1305", &[0xa5; 32], |_| ());
 }
 
 #[test]

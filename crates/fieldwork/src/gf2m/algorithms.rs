@@ -8,6 +8,23 @@
 
 use subtle::Choice;
 
+/// [`Arith::add`] for elements as word vectors (the run-time fields):
+/// word-wise XOR.
+#[cfg(feature = "alloc")]
+pub(crate) fn add_words(a: &[u64], b: &[u64]) -> alloc::vec::Vec<u64> {
+    a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+}
+
+/// [`Arith::select`] for elements as word vectors: `b` where `choice` is
+/// set, else `a`, word by word in constant time.
+#[cfg(feature = "alloc")]
+pub(crate) fn select_words(a: &[u64], b: &[u64], choice: Choice) -> alloc::vec::Vec<u64> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| subtle::ConditionallySelectable::conditional_select(x, y, choice))
+        .collect()
+}
+
 /// A field's arithmetic on its element representation `E`.
 pub(crate) trait Arith {
     /// An element.

@@ -329,36 +329,47 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
     out
 }
 
-/// The portable body: the matrix applied by the kernels' word products,
-/// four W-word rows a batch.
-impl Divstep for PortableWord {
-    // Three times the word products of Itoh–Tsujii: slower at every m
-    // (`docs/notes/gf2m-divstep.md`).
-    const DIVSTEP_FROM: usize = usize::MAX;
-    #[inline(always)]
-    fn invert_words<const W: usize, const W1: usize>(
-        self,
-        a: &[u64; W],
-        plan: &Plan<W>,
-    ) -> [u64; W] {
-        invert_words_masked::<_, W, W1>(self, a, plan)
-    }
+/// [`Divstep`] for the kernels `$k`: the divsteps from degree `$from`,
+/// the inversion `$body` (the kernels, `a` and the plan bound to the names
+/// given).
+macro_rules! divstep_for {
+    ($($(#[$attr:meta])* $k:ty: from $from:expr,
+       |$s:ident, $a:ident, $plan:ident| $body:expr;)*) => {$(
+        $(#[$attr])*
+        impl Divstep for $k {
+            const DIVSTEP_FROM: usize = $from;
+            #[inline(always)]
+            fn invert_words<const W: usize, const W1: usize>(
+                self,
+                $a: &[u64; W],
+                $plan: &Plan<W>,
+            ) -> [u64; W] {
+                let $s = self;
+                $body
+            }
+        }
+    )*};
 }
 
-/// PMULL (AArch64): the portable body with `PMULL` word products. Not the
-/// inversion [`FieldElement::invert`](super::FieldElement::invert) takes
-/// (Itoh–Tsujii there) until timed on hardware.
-#[cfg(target_arch = "aarch64")]
-impl Divstep for crate::gf2x::PmullWord {
-    const DIVSTEP_FROM: usize = usize::MAX;
-    #[inline(always)]
-    fn invert_words<const W: usize, const W1: usize>(
-        self,
-        a: &[u64; W],
-        plan: &Plan<W>,
-    ) -> [u64; W] {
-        invert_words_masked::<_, W, W1>(self, a, plan)
-    }
+divstep_for! {
+    /// The portable body: the matrix applied by the kernels' word products,
+    /// four W-word rows a batch. Three times the word products of
+    /// Itoh–Tsujii: slower at every m (`docs/notes/gf2m-divstep.md`).
+    PortableWord: from usize::MAX, |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
+    /// PMULL (AArch64): the portable body with `PMULL` word products. Not the
+    /// inversion [`FieldElement::invert`](super::FieldElement::invert) takes
+    /// (Itoh–Tsujii there) until timed on hardware.
+    #[cfg(target_arch = "aarch64")]
+    crate::gf2x::PmullWord: from usize::MAX,
+        |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
+    /// PCLMULQDQ: the word pairs on xmm (`x86`).
+    #[cfg(target_arch = "x86_64")]
+    PclmulLane: from DIVSTEP_FROM_CARRYLESS,
+        |k, a, plan| x86::invert_words::<x86::Xmm, W, W1>(x86::Xmm(k.0), a, plan);
+    /// VPCLMULQDQ: two word pairs per ymm instruction (`x86`).
+    #[cfg(target_arch = "x86_64")]
+    YmmLane: from DIVSTEP_FROM_CARRYLESS,
+        |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0), a, plan);
 }
 
 /// The divstep inversion with the mask stepper on general registers and
@@ -393,32 +404,6 @@ fn invert_words_masked<K: InlineFixed, const W: usize, const W1: usize>(
     d
 }
 
-#[cfg(target_arch = "x86_64")]
-impl Divstep for PclmulLane {
-    const DIVSTEP_FROM: usize = DIVSTEP_FROM_CARRYLESS;
-    #[inline(always)]
-    fn invert_words<const W: usize, const W1: usize>(
-        self,
-        a: &[u64; W],
-        plan: &Plan<W>,
-    ) -> [u64; W] {
-        x86::invert_words::<x86::Xmm, W, W1>(x86::Xmm(self.0), a, plan)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Divstep for YmmLane {
-    const DIVSTEP_FROM: usize = DIVSTEP_FROM_CARRYLESS;
-    #[inline(always)]
-    fn invert_words<const W: usize, const W1: usize>(
-        self,
-        a: &[u64; W],
-        plan: &Plan<W>,
-    ) -> [u64; W] {
-        x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(self.0), a, plan)
-    }
-}
-
 /// PCLMULQDQ: (f, g) and (d, e) as W xmm registers each, word i of both
 /// in one (lane 0: f or d, lane 1: g or e); the matrix as (u, v) and
 /// (q, r) in two more, so a row's word product u·f_i + v·g_i is two
@@ -433,11 +418,11 @@ mod x86 {
     use crate::vex256::_mm256_clmulepi64_epi128;
     use core::arch::asm;
     use core::arch::x86_64::{
-        __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x,
-        _mm_setzero_si128, _mm_sll_epi64, _mm_slli_epi64, _mm_srl_epi64, _mm_srli_epi64,
-        _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128, _mm256_broadcastsi128_si256,
-        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i, _mm256_unpackhi_epi64,
-        _mm256_unpacklo_epi64, _mm256_xor_si256,
+        __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
+        _mm_set_epi64x, _mm_setzero_si128, _mm_sll_epi64, _mm_slli_epi64, _mm_srl_epi64,
+        _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
+        _mm256_broadcastsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
+        _mm256_set_m128i, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
     };
 
     /// The step with `cmov` (inline assembly, so the compiler can neither
@@ -533,6 +518,24 @@ mod x86 {
         }
     }
 
+    /// [`row`] on two pairs, one per 128-bit lane of `x`, the row `m`
+    /// broadcast to both lanes.
+    ///
+    /// # Safety
+    ///
+    /// Needs VPCLMULQDQ and AVX2.
+    #[inline(always)]
+    unsafe fn row_ymm(m: __m256i, x: __m256i) -> __m256i {
+        // SAFETY: VPCLMULQDQ and AVX2 per the caller.
+        unsafe {
+            let (lo, hi) = (
+                _mm256_clmulepi64_epi128::<0x00>(m, x),
+                _mm256_clmulepi64_epi128::<0x11>(m, x),
+            );
+            _mm256_xor_si256(lo, hi)
+        }
+    }
+
     /// The pairs of `c` (W + 1 words per lane, degree < m + 63) reduced
     /// modulo P, both lanes at once: `words::fold_sparse` on lanes.
     #[inline(always)]
@@ -601,13 +604,67 @@ mod x86 {
     /// the word pairs `x`, the W + 1 words of the two results interleaved
     /// (row `mf` in lane 0).
     pub(super) trait Products: Copy {
-        /// The products.
+        /// PCLMULQDQ, and VPCLMULQDQ on ymm where the backend takes it
+        /// (known at compile time).
+        fn tokens(self) -> (Clmul, Option<Avx2Clmul>);
+
+        /// The products: on ymm two word pairs per `vpclmulqdq` pair (the
+        /// same 2-cycle issue rate as `pclmulqdq` on Zen 3, so half the
+        /// time), the rest one word pair per `pclmulqdq` pair.
+        #[inline(always)]
         fn apply<const W: usize, const W1: usize>(
             self,
             mf: __m128i,
             mg: __m128i,
             x: &[__m128i; W],
-        ) -> [__m128i; W1];
+        ) -> [__m128i; W1] {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let zero = unsafe { _mm_setzero_si128() };
+            let mut out = [zero; W1];
+            let mut carry = zero;
+            let mut i = 0;
+            if self.tokens().1.is_some() {
+                // SAFETY: the `Avx2Clmul` token `self.tokens()` returned proves
+                // AVX2 (and AVX).
+                let (mf2, mg2) = unsafe {
+                    (
+                        _mm256_broadcastsi128_si256(mf),
+                        _mm256_broadcastsi128_si256(mg),
+                    )
+                };
+                // i + 1 < W < W1.
+                while i + 1 < W {
+                    // SAFETY: the same token proves VPCLMULQDQ, AVX2 and
+                    // AVX.
+                    let (l0, l1, h0, h1) = unsafe {
+                        let y = _mm256_set_m128i(x[i + 1], x[i]);
+                        let pf = row_ymm(mf2, y);
+                        let pg = row_ymm(mg2, y);
+                        let lo = _mm256_unpacklo_epi64(pf, pg);
+                        let hi = _mm256_unpackhi_epi64(pf, pg);
+                        (
+                            _mm256_castsi256_si128(lo),
+                            _mm256_extracti128_si256::<1>(lo),
+                            _mm256_castsi256_si128(hi),
+                            _mm256_extracti128_si256::<1>(hi),
+                        )
+                    };
+                    out[i] = xor(l0, carry);
+                    out[i + 1] = xor(l1, h0);
+                    carry = h1;
+                    i += 2;
+                }
+            }
+            // i < W < W1.
+            while i < W {
+                let (lo, hi) = pair(self.tokens().0, mf, mg, x[i]);
+                out[i] = xor(lo, carry);
+                carry = hi;
+                i += 1;
+            }
+            out[W] = carry;
+            out
+        }
     }
 
     /// PCLMULQDQ: one word pair per `pclmulqdq` pair.
@@ -616,88 +673,20 @@ mod x86 {
 
     impl Products for Xmm {
         #[inline(always)]
-        fn apply<const W: usize, const W1: usize>(
-            self,
-            mf: __m128i,
-            mg: __m128i,
-            x: &[__m128i; W],
-        ) -> [__m128i; W1] {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            let zero = unsafe { _mm_setzero_si128() };
-            let mut out = [zero; W1];
-            let mut carry = zero;
-            // i < W < W1.
-            for i in 0..W {
-                let (lo, hi) = pair(self.0, mf, mg, x[i]);
-                out[i] = xor(lo, carry);
-                carry = hi;
-            }
-            out[W] = carry;
-            out
+        fn tokens(self) -> (Clmul, Option<Avx2Clmul>) {
+            (self.0, None)
         }
     }
 
-    /// VPCLMULQDQ on ymm: two word pairs per `vpclmulqdq` pair (the same
-    /// 2-cycle issue rate as `pclmulqdq` on Zen 3, so half the time); an
-    /// odd last pair on xmm.
+    /// VPCLMULQDQ on ymm: two word pairs per `vpclmulqdq` pair; an odd
+    /// last pair on xmm.
     #[derive(Clone, Copy)]
     pub(super) struct Ymm(pub(super) Avx2Clmul);
 
     impl Products for Ymm {
         #[inline(always)]
-        fn apply<const W: usize, const W1: usize>(
-            self,
-            mf: __m128i,
-            mg: __m128i,
-            x: &[__m128i; W],
-        ) -> [__m128i; W1] {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            let zero = unsafe { _mm_setzero_si128() };
-            let mut out = [zero; W1];
-            let mut carry = zero;
-            // SAFETY: the `Avx2Clmul` token proves AVX2 (and AVX).
-            let (mf2, mg2) = unsafe {
-                (
-                    _mm256_broadcastsi128_si256(mf),
-                    _mm256_broadcastsi128_si256(mg),
-                )
-            };
-            // i + 1 < W < W1.
-            let mut i = 0;
-            while i + 1 < W {
-                // SAFETY: the `Avx2Clmul` token proves VPCLMULQDQ, AVX2 and
-                // AVX.
-                let (l0, l1, h0, h1) = unsafe {
-                    let y = _mm256_set_m128i(x[i + 1], x[i]);
-                    let pf = _mm256_xor_si256(
-                        _mm256_clmulepi64_epi128::<0x00>(mf2, y),
-                        _mm256_clmulepi64_epi128::<0x11>(mf2, y),
-                    );
-                    let pg = _mm256_xor_si256(
-                        _mm256_clmulepi64_epi128::<0x00>(mg2, y),
-                        _mm256_clmulepi64_epi128::<0x11>(mg2, y),
-                    );
-                    let lo = _mm256_unpacklo_epi64(pf, pg);
-                    let hi = _mm256_unpackhi_epi64(pf, pg);
-                    (
-                        _mm256_castsi256_si128(lo),
-                        _mm256_extracti128_si256::<1>(lo),
-                        _mm256_castsi256_si128(hi),
-                        _mm256_extracti128_si256::<1>(hi),
-                    )
-                };
-                out[i] = xor(l0, carry);
-                out[i + 1] = xor(l1, h0);
-                carry = h1;
-                i += 2;
-            }
-            if i < W {
-                let (lo, hi) = pair(self.0.clmul(), mf, mg, x[i]);
-                out[i] = xor(lo, carry);
-                carry = hi;
-            }
-            out[W] = carry;
-            out
+        fn tokens(self) -> (Clmul, Option<Avx2Clmul>) {
+            (self.0.clmul(), Some(self.0))
         }
     }
 
@@ -813,29 +802,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn divstep_matches_itoh_tsujii_f163() {
-        check::<F163>(&[163, 7, 6, 3, 0], 163, 3000);
+    /// One test per field: [`check`] on it.
+    macro_rules! per_field {
+        ($($name:ident: $f:ty, $args:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let (terms, seed, random) = $args;
+                check::<$f>(terms, seed, random);
+            }
+        )*};
     }
 
-    #[test]
-    fn divstep_matches_itoh_tsujii_f233() {
-        check::<F233>(&[233, 74, 0], 233, 3000);
-    }
-
-    #[test]
-    fn divstep_matches_itoh_tsujii_f283() {
-        check::<F283>(&[283, 12, 7, 5, 0], 283, 3000);
-    }
-
-    #[test]
-    fn divstep_matches_itoh_tsujii_f409() {
-        check::<F409>(&[409, 87, 0], 409, 2000);
-    }
-
-    #[test]
-    fn divstep_matches_itoh_tsujii_f571() {
-        check::<F571>(&[571, 10, 5, 2, 0], 571, 2000);
+    per_field! {
+        divstep_matches_itoh_tsujii_f163: F163, (&[163, 7, 6, 3, 0], 163, 3000);
+        divstep_matches_itoh_tsujii_f233: F233, (&[233, 74, 0], 233, 3000);
+        divstep_matches_itoh_tsujii_f283: F283, (&[283, 12, 7, 5, 0], 283, 3000);
+        divstep_matches_itoh_tsujii_f409: F409, (&[409, 87, 0], 409, 2000);
+        divstep_matches_itoh_tsujii_f571: F571, (&[571, 10, 5, 2, 0], 571, 2000);
     }
 
     /// 100·`DIVSTEP_ROUNDS` (default 10) inversions of each kind on the

@@ -129,11 +129,15 @@ macro_rules! fixed_field {
                 self.0
             }
 
-            /// The reduction alone, for benchmarks: `c`, a product of two
-            /// reduced elements (2·WORDS words), modulo f, by the word-level
-            /// fold on general registers (`words::reduce_sparse`; the
-            /// PCLMULQDQ products of some fields fold in xmm lanes instead).
-            #[doc(hidden)]
+            /// The reduction alone: `c` modulo f, for any `c` of 2·WORDS
+            /// words, word 0 lowest, such as the product of two elements
+            /// from [`crate::gf2x::mul_fixed`]; with it, a product's two
+            /// halves can be timed or combined apart. The word-level fold
+            /// on general registers (each word above bit m folded back as
+            /// two shifted XORs per term of f − x^m; Hankerson, Menezes and
+            /// Vanstone, Algorithms 2.41–2.45), in constant time; the
+            /// field product itself may fold in xmm lanes instead
+            /// (PCLMULQDQ).
             pub fn reduce_product_words(c: &[u64; 2 * $w]) -> $name {
                 $name(reduce_sparse::<$w, { 2 * $w }>(*c, $m, Self::TERMS))
             }
@@ -448,11 +452,8 @@ macro_rules! fixed_field {
         impl Sub for $name {
             type Output = $name;
             #[inline]
-            // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
-            // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
-            #[allow(clippy::indexing_slicing)]
             fn sub(self, rhs: $name) -> $name {
-                $name(core::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+                self + rhs
             }
         }
 

@@ -164,9 +164,9 @@ impl MapKernel for PclmulLane {
         // this is inlined into the backend's `#[target_feature]` entry
         // points); the loads are of aligned halves of `Quad`s in `table`.
         unsafe {
+            // Rows' words 0–1 and 2–3 of each output word.
+            let (mut acc_lo, mut acc_hi) = ([_mm_setzero_si128(); W], [_mm_setzero_si128(); W]);
             let zero = _mm_setzero_pd();
-            let mut acc_lo = [_mm_setzero_si128(); W];
-            let mut acc_hi = [_mm_setzero_si128(); W];
             for (word, groups) in a.iter().zip(table.chunks(16 * W)) {
                 let n = groups.len() / W;
                 let x = *word as i64;

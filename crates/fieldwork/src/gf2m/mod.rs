@@ -320,6 +320,52 @@ mod private {
 }
 use private::FieldSpec;
 
+/// A SIMD backend: the type `$name` holding the token `$token` (holding
+/// one proves the instructions), its [`Kernels`](private::Kernels) (`gf2x`'s
+/// inlinable kernels `$kernels` on the same token), its [`Backend`] name
+/// and its one `#[target_feature(enable = $features)]` entry point `run`,
+/// around the caller's [`Computation`].
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! simd_backend {
+    ($(#[$doc:meta])* $name:ident($token:ty), $kernels:ident,
+     $label:literal, $features:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name(pub(super) $token);
+
+        impl super::private::Kernels for $name {
+            type K = $kernels;
+            #[inline(always)]
+            fn kernels(self) -> $kernels {
+                $kernels(self.0)
+            }
+        }
+
+        impl super::Backend for $name {
+            fn name(self) -> &'static str {
+                $label
+            }
+        }
+
+        impl $name {
+            #[doc = concat!("`computation` compiled with `", $features, "`.")]
+            #[inline]
+            pub(super) fn run<C: super::Computation>(self, computation: C) -> C::Output {
+                // SAFETY: the token in `self` proves every feature `run_tf`
+                // enables.
+                unsafe { run_tf(self, computation) }
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        fn run_tf<C: super::Computation>(backend: $name, computation: C) -> C::Output {
+            computation.run(backend)
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use simd_backend;
+
 /// A backend's kernels as the fields see them: `gf2x`'s inlinable fixed
 /// products, and whether they may also use PCLMULQDQ on whole xmm
 /// registers, for a field's own 128-bit-digit kernels (`xmm233.rs`). The
@@ -522,6 +568,25 @@ pub trait FieldElement:
     }
 }
 
+/// The one-element operations of [`Backend`] (`ops::$op` on the backend's
+/// kernels, `#[inline(always)]`) and of [`Dispatch`] (the computation
+/// `one_op::$run` compiled for the backend), each with its attributes.
+macro_rules! one_element_ops {
+    (backend: $($(#[$attr:meta])* $op:ident;)*) => {$(
+        $(#[$attr])*
+        #[inline(always)]
+        fn $op<F: FieldElement>(self, a: &F) -> F {
+            ops::$op(self.kernels(), a)
+        }
+    )*};
+    (dispatch: $($(#[$attr:meta])* $op:ident = $run:ident;)*) => {$(
+        $(#[$attr])*
+        pub fn $op<F: FieldElement>(self, a: &F) -> F {
+            self.run(one_op::$run(a))
+        }
+    )*};
+}
+
 /// One `gf2m` backend: the fixed fields' operations on one instruction
 /// set, written once (the default methods) over the backend's kernels.
 ///
@@ -544,36 +609,24 @@ pub trait Backend: Copy + private::Kernels {
         ops::mul(self.kernels(), a, b)
     }
 
-    /// `a²`.
-    #[inline(always)]
-    fn square<F: FieldElement>(self, a: &F) -> F {
-        ops::square(self.kernels(), a)
-    }
-
-    /// `√a`.
-    #[inline(always)]
-    fn sqrt<F: FieldElement>(self, a: &F) -> F {
-        ops::sqrt(self.kernels(), a)
-    }
-
-    /// `a^(−1)`, 0 for 0.
-    #[inline(always)]
-    fn invert<F: FieldElement>(self, a: &F) -> F {
-        ops::invert(self.kernels(), a)
-    }
-
-    /// `a^(−1)`, 0 for 0, by Bernstein–Yang divsteps (`divstep.rs`) at
-    /// every m: the candidate [`Backend::invert`] is measured against.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
-        ops::invert_divstep(self.kernels(), a)
-    }
-
-    /// The half-trace.
-    #[inline(always)]
-    fn half_trace<F: FieldElement>(self, a: &F) -> F {
-        ops::half_trace(self.kernels(), a)
+    one_element_ops! {backend:
+        /// `a²`.
+        square;
+        /// `√a`.
+        sqrt;
+        /// `a^(−1)`, 0 for 0.
+        invert;
+        /// `a^(−1)`, 0 for 0, by Bernstein–Yang divsteps at every m: a
+        /// fixed number of steps for the field, in batches whose 2 × 2
+        /// matrices are applied by carry-less products (`divstep.rs`),
+        /// constant time like every operation here. [`Backend::invert`]
+        /// takes this path from m = 283 on the x86-64 carry-less backends
+        /// and Itoh–Tsujii otherwise (`portable`, `pmull`, smaller m); this
+        /// one is the divstep inversion at every m, for callers and
+        /// benchmarks that want it.
+        invert_divstep;
+        /// The half-trace.
+        half_trace;
     }
 
     /// `a^(2^k)`.
@@ -801,33 +854,21 @@ impl Dispatch {
         self.run(one_op::Mul(a, b))
     }
 
-    /// `a²`.
-    #[inline]
-    pub fn square<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::Square(a))
-    }
-
-    /// `√a`.
-    pub fn sqrt<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::Sqrt(a))
-    }
-
-    /// `a^(−1)` (0 for 0).
-    pub fn invert<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::Invert(a))
-    }
-
-    /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps (`divstep.rs`): the
-    /// candidate measured against [`Dispatch::invert`], not used by
-    /// [`FieldElement::invert`].
-    #[doc(hidden)]
-    pub fn invert_divstep<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::InvertDivstep(a))
-    }
-
-    /// The half-trace.
-    pub fn half_trace<F: FieldElement>(self, a: &F) -> F {
-        self.run(one_op::HalfTrace(a))
+    one_element_ops! {dispatch:
+        /// `a²`.
+        #[inline]
+        square = Square;
+        /// `√a`.
+        sqrt = Sqrt;
+        /// `a^(−1)` (0 for 0).
+        invert = Invert;
+        /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps at every m (see
+        /// [`Backend::invert_divstep`]); [`Dispatch::invert`] and
+        /// [`FieldElement::invert`] take them only from m = 283 on the
+        /// x86-64 carry-less backends.
+        invert_divstep = InvertDivstep;
+        /// The half-trace.
+        half_trace = HalfTrace;
     }
 
     /// `a^(2^k)`.

@@ -20,7 +20,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Add, Mul};
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+use subtle::{Choice, ConstantTimeEq, CtOption};
 
 /// How products are reduced modulo f.
 #[derive(Debug)]
@@ -423,13 +423,10 @@ impl Arith for RuntimeArith<'_> {
         self.reduce(c)
     }
     fn add(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
-        a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+        algorithms::add_words(a, b)
     }
     fn select(&self, a: &Vec<u64>, b: &Vec<u64>, choice: Choice) -> Vec<u64> {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| u64::conditional_select(x, y, choice))
-            .collect()
+        algorithms::select_words(a, b, choice)
     }
 }
 
@@ -524,14 +521,7 @@ impl Element {
 
     /// The big-endian octet string of `ceil(m/8)` bytes.
     pub fn to_be_bytes(&self) -> Vec<u8> {
-        let n = self.field.bytes();
-        (0..n)
-            .rev()
-            .map(|i| {
-                let w = self.words.get(i / 8).copied().unwrap_or(0);
-                (w >> (8 * (i % 8))) as u8
-            })
-            .collect()
+        crate::gf2x::be_bytes(&self.words, self.field.bytes())
     }
 
     /// The element as a polynomial.
@@ -650,50 +640,34 @@ impl Element {
     }
 }
 
-impl Add for &Element {
-    type Output = Element;
-    /// # Panics
-    ///
-    /// If the elements belong to different fields.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn add(self, rhs: &Element) -> Element {
-        match self.try_add(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
+/// `$op` for `&Element` through `$try` (a documented panic on elements of
+/// two fields), and for `Element` through the references.
+macro_rules! operators {
+    ($($op:ident $method:ident $try:ident),*) => {$(
+        impl $op for &Element {
+            type Output = Element;
+            /// # Panics
+            ///
+            /// If the elements belong to different fields.
+            #[allow(
+                clippy::panic,
+                reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
+            )]
+            fn $method(self, rhs: &Element) -> Element {
+                match self.$try(rhs) {
+                    Ok(e) => e,
+                    Err(e) => panic!("{e}"),
+                }
+            }
         }
-    }
-}
 
-impl Mul for &Element {
-    type Output = Element;
-    /// # Panics
-    ///
-    /// If the elements belong to different fields.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different fields are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn mul(self, rhs: &Element) -> Element {
-        match self.try_mul(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
+        impl $op for Element {
+            type Output = Element;
+            fn $method(self, rhs: Element) -> Element {
+                $op::$method(&self, &rhs)
+            }
         }
-    }
+    )*};
 }
 
-impl Add for Element {
-    type Output = Element;
-    fn add(self, rhs: Element) -> Element {
-        &self + &rhs
-    }
-}
-
-impl Mul for Element {
-    type Output = Element;
-    fn mul(self, rhs: Element) -> Element {
-        &self * &rhs
-    }
-}
+operators!(Add add try_add, Mul mul try_mul);

@@ -8,7 +8,7 @@
 #![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 
-use crate::gf2x::InlineFixed;
+use crate::gf2x::{InlineFixed, spread32};
 
 /// Reduces the product `c` (2W words, degree < 2m − 1) modulo the sparse
 /// polynomial f = x^m + Σ x^k, `terms` = the k (all < m − 64, with 0).
@@ -123,19 +123,6 @@ pub(crate) fn reduce_limbs<K: InlineFixed, const W: usize, const W2: usize>(
     let mut out = [c[0]; W];
     out.copy_from_slice(&c[..W]);
     out
-}
-
-/// Bit `i` to bit `2i`: the square of a 32-bit polynomial (shifts and
-/// masks).
-#[inline(always)]
-pub(crate) const fn spread32(x: u32) -> u64 {
-    let mut x = x as u64;
-    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
-    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
-    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
-    x = (x | (x << 1)) & 0x5555_5555_5555_5555;
-    x
 }
 
 /// The even-indexed bits of `x` packed into 32 bits (bit 2i to bit i): the

@@ -41,9 +41,9 @@ use super::formulas::{self, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
-    __m128i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
-    _mm_extract_epi64, _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128,
-    _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+    _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128, _mm_unpacklo_epi64,
+    _mm_xor_si128,
 };
 
 /// The product with the instruction; callers must run with PCLMULQDQ and
@@ -79,17 +79,7 @@ formulas::vector_digit!(Lane64(__m128i; 2), _mm_xor_si128);
 #[derive(Clone, Copy, Debug)]
 pub struct PclmulLane(pub(crate) Clmul);
 
-impl DigitMul<Lane64> for PclmulLane {
-    #[inline(always)]
-    fn mul(self, a: Lane64, b: Lane64) -> [Lane64; 2] {
-        // SAFETY: a `Clmul` token exists only if PCLMULQDQ is usable; SSE2
-        // is part of the x86-64 baseline.
-        unsafe {
-            let p = _mm_clmulepi64_si128::<0x00>(a.0, b.0);
-            [Lane64(p), Lane64(_mm_srli_si128::<8>(p))]
-        }
-    }
-}
+formulas::lane_multiplier!(PclmulLane: Lane64 = _mm_clmulepi64_si128, _mm_srli_si128);
 
 #[inline(always)]
 pub(crate) fn to_lanes<const N: usize>(a: &[u64; N]) -> [Lane64; N] {
@@ -119,69 +109,26 @@ pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     }
 }
 
-/// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Pclmulqdq(pub(crate) Clmul);
-
-/// The array products: each size's `#[target_feature]` kernel, writing its
-/// lanes straight into the returned array.
-macro_rules! array_products {
-    ($($name:ident $n:literal),*) => {$(
-        #[inline]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let mut c = [0u64; 2 * $n];
-            // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-            unsafe { tf::$name(self.0, a, b, &mut c) };
-            c
-        }
-    )*};
-}
-
-impl Backend for Pclmulqdq {
-    const NAME: &'static str = "pclmulqdq";
+super::simd_backend! {
+    /// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
+    /// instructions.
+    Pclmulqdq(Clmul) = "pclmulqdq", fft super::fft::clmul::ClmulFft,
     /// As measured less 15 ticks of call overhead: in the recursion the
     /// small kernels cost that much less than through the public entry
     /// point. The FFT from 24 000 words, and from 15 000 where it fills its
     /// transform (see `plan.rs`).
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        ],
-        fft_min: 24_000,
-        fft_dense_min: 15_000,
-    };
-    type Token = Clmul;
-    type Fft = super::fft::clmul::ClmulFft;
-
-    #[inline]
-    fn new(t: Clmul) -> Pclmulqdq {
-        Pclmulqdq(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
-        let [lo, hi] = unsafe { tf::clmul64(self.0, a, b) };
-        (u128::from(hi) << 64) | u128::from(lo)
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
-
-    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
-
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves PCLMULQDQ and SSE4.1.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::clmul::ClmulFft(self.0)
+    costs [
+        0, 4, 4, 4, 12, 18, 28, 41, 49, 69, 0, 0, 0, 0, 0, 0, 205, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0,
+    ], fft_min 24_000, fft_dense_min 15_000;
+    fixed mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            // SAFETY: the token proves PCLMULQDQ and SSE4.1, all `tf::clmul64` enables.
+            let [lo, hi] = unsafe { tf::clmul64(self.0, a, b) };
+            (u128::from(hi) << 64) | u128::from(lo)
+        }
     }
 }
 
@@ -221,16 +168,7 @@ macro_rules! fixed_entries {
                 store_lanes(&mut out, a);
                 out
             }
-            #[inline(always)]
-            fn shl(self, x: Lane64, s: u32) -> Lane64 {
-                // SAFETY: SSE2 is part of the x86-64 baseline.
-                Lane64(unsafe { _mm_sll_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-            }
-            #[inline(always)]
-            fn shr(self, x: Lane64, s: u32) -> Lane64 {
-                // SAFETY: SSE2 is part of the x86-64 baseline.
-                Lane64(unsafe { _mm_srl_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-            }
+            formulas::vector_shifts!(Lane64, _mm_sll_epi64, _mm_srl_epi64);
             $(
                 #[inline(always)]
                 fn $name(self, a: &[Lane64; $n], b: &[Lane64; $n]) -> [Lane64; 2 * $n] {
@@ -253,19 +191,7 @@ macro_rules! fixed_entries {
                 clmul_words(t, a, b)
             }
 
-            #[target_feature(enable = "pclmulqdq,sse4.1")]
-            pub(super) fn fixed(t: Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-                macro_rules! arm {
-                    ($f:ident, $k:literal) => {{
-                        formulas::call_fixed!($f(t), $k, a, b, out);
-                        true
-                    }};
-                }
-                if a.len() != b.len() || out.len() != 2 * a.len() {
-                    return false;
-                }
-                formulas::by_fixed_size!(a.len(), arm, true, false)
-            }
+            formulas::fixed_slice_entry!("pclmulqdq,sse4.1", Clmul);
 
             #[target_feature(enable = "pclmulqdq,sse4.1")]
             pub(super) fn square(t: Clmul, out: &mut [u64], a: &[u64]) {

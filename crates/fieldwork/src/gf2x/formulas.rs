@@ -89,6 +89,61 @@ macro_rules! vector_digit {
 }
 pub(crate) use vector_digit;
 
+/// A vector backend's limb and limb multiplier: `$limb`, `$words` words of
+/// a polynomial in one `$reg` register, word 0 lowest (a [`Digit`] by
+/// `vector_digit!`, XORed by `$xor`), and `$mul`, holding the token
+/// `$token`, whose product is `$kernel(a, b)` as (low, high) registers.
+#[cfg(target_arch = "x86_64")]
+macro_rules! limb_multiplier {
+    ($(#[$limb_doc:meta])* $limb:ident($reg:ty; $words:literal), $xor:path;
+     $(#[$mul_doc:meta])* $mul:ident($token:ty) = $kernel:ident) => {
+        $(#[$limb_doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(super) struct $limb($reg);
+
+        $crate::gf2x::formulas::vector_digit!($limb($reg; $words), $xor);
+
+        $(#[$mul_doc])*
+        #[derive(Clone, Copy, Debug)]
+        struct $mul($token);
+
+        impl $crate::gf2x::formulas::DigitMul<$limb> for $mul {
+            #[inline(always)]
+            fn mul(self, a: $limb, b: $limb) -> [$limb; 2] {
+                // SAFETY: the token in `self` proves the features `$kernel`
+                // needs.
+                let (lo, hi) = unsafe { $kernel(a.0, b.0) };
+                [$limb(lo), $limb(hi)]
+            }
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use limb_multiplier;
+
+/// [`DigitMul`] for `$mul` on `$digit`, a word in the low 64 bits of each
+/// 128-bit lane: one carry-less product `$clmul` (imm 0x00) and one
+/// in-lane byte shift `$bsrli` by 8 for the high words.
+#[cfg(target_arch = "x86_64")]
+macro_rules! lane_multiplier {
+    ($mul:ident: $digit:ident = $clmul:ident, $bsrli:ident) => {
+        impl DigitMul<$digit> for $mul {
+            #[inline(always)]
+            fn mul(self, a: $digit, b: $digit) -> [$digit; 2] {
+                // SAFETY: the token in `self` proves the carry-less
+                // product's instruction set and the shift's (SSE2, the
+                // x86-64 baseline, on xmm; AVX2 on ymm).
+                unsafe {
+                    let p = $clmul::<0x00>(a.0, b.0);
+                    [$digit(p), $digit($bsrli::<8>(p))]
+                }
+            }
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use lane_multiplier;
+
 /// The double-width product of two digits, low digit first.
 pub(crate) trait DigitMul<T: Digit>: Copy {
     /// `a·b` as two digits.
@@ -242,9 +297,9 @@ macro_rules! fixed_arrays {
 pub(crate) use fixed_arrays;
 
 /// `$arm!(mulN, N)` for the fixed size `$len` in 1..=9 or 16, `$zero` for
-/// 0 and `$other` for any other size: how every backend reaches its fixed
-/// kernel of one size (a `match` on a slice length, or on a const generic
-/// array length, which the compiler resolves).
+/// 0 and `$other` for any other size: how [`mul_fixed_slices`] reaches its
+/// fixed kernel of one size (the SIMD backends' slice entry is
+/// `fixed_slice_entry!`, the same `match`).
 macro_rules! by_fixed_size {
     ($len:expr, $arm:ident, $zero:expr, $other:expr) => {
         match $len {
@@ -263,7 +318,6 @@ macro_rules! by_fixed_size {
         }
     };
 }
-pub(crate) use by_fixed_size;
 
 /// `$kernel($t, x, y, o)` on `$a`, `$b` and `$out` as arrays of `$n`, `$n`
 /// and `2·$n` words, or `return false` from the enclosing function if
@@ -278,6 +332,44 @@ macro_rules! call_fixed {
     }};
 }
 pub(crate) use call_fixed;
+
+/// Defines `#[target_feature(enable = $features)] fn fixed(t, out, a, b)`,
+/// a backend's slice entry: false for mismatched lengths, else `$body`
+/// (its parameters named by the caller). Without a body, the entry of a
+/// backend whose `tf` module has the array kernel `mulN(t, a, b, out)` of
+/// every fixed size (1..=9, 16): true for 0 words, false for another size.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! fixed_slice_entry {
+    ($(#[$doc:meta])* $features:literal, $token:ty,
+     |$t:ident, $out:ident, $a:ident, $b:ident| $body:block) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        pub(super) fn fixed($t: $token, $out: &mut [u64], $a: &[u64], $b: &[u64]) -> bool {
+            if $a.len() != $b.len() || $out.len() != 2 * $a.len() {
+                return false;
+            }
+            $body
+        }
+    };
+    ($features:literal, $token:ty) => {
+        $crate::gf2x::formulas::fixed_slice_entry!($features, $token, |t, out, a, b| {
+            $crate::gf2x::formulas::fixed_slice_entry!(@arms t, a, b, out;
+                mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16)
+        });
+    };
+    (@arms $t:ident, $a:ident, $b:ident, $out:ident; $($name:ident $n:literal),*) => {
+        match $a.len() {
+            0 => true,
+            $($n => {
+                $crate::gf2x::formulas::call_fixed!($name($t), $n, $a, $b, $out);
+                true
+            })*
+            _ => false,
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) use fixed_slice_entry;
 
 /// Defines `#[inline(never)] #[target_feature(enable = $features)]`
 /// functions `$name(t, out, a, b)`: the product of at most `$l` limbs'
@@ -377,6 +469,54 @@ pub(crate) trait InlineFixed: Copy {
     fn square_limb(self, a: Self::Limb) -> [Self::Limb; 2];
 }
 
+/// [`InlineFixed`]'s limb, conversions and shifts for a backend whose limb
+/// is the `u64` word itself (portable, PMULL): nothing to convert, plain
+/// shifts.
+macro_rules! word_limbs {
+    () => {
+        type Limb = u64;
+        #[inline(always)]
+        fn limbs<const N: usize>(self, a: &[u64; N]) -> [u64; N] {
+            *a
+        }
+        #[inline(always)]
+        fn words<const N: usize>(self, a: [u64; N]) -> [u64; N] {
+            a
+        }
+        #[inline(always)]
+        fn shl(self, x: u64, s: u32) -> u64 {
+            x << s
+        }
+        #[inline(always)]
+        fn shr(self, x: u64, s: u32) -> u64 {
+            x >> s
+        }
+    };
+}
+pub(crate) use word_limbs;
+
+/// [`InlineFixed`]'s shifts for a vector digit `$digit` (a newtype of one
+/// register): the register's 64-bit element shifts `$sll` and `$srl` by a
+/// count in an xmm register.
+#[cfg(target_arch = "x86_64")]
+macro_rules! vector_shifts {
+    ($digit:ident, $sll:ident, $srl:ident) => {
+        #[inline(always)]
+        fn shl(self, x: $digit, s: u32) -> $digit {
+            // SAFETY: SSE2 (xmm shifts) is part of the x86-64 baseline; the
+            // ymm shifts' AVX2 is proven by the token in `self`.
+            $digit(unsafe { $sll(x.0, core::arch::x86_64::_mm_cvtsi32_si128(s as i32)) })
+        }
+        #[inline(always)]
+        fn shr(self, x: $digit, s: u32) -> $digit {
+            // SAFETY: as for `shl`.
+            $digit(unsafe { $srl(x.0, core::arch::x86_64::_mm_cvtsi32_si128(s as i32)) })
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use vector_shifts;
+
 /// Two independent products at once: a backend whose digit holds one word
 /// of each of two operands (the two 128-bit lanes of a ymm register), so
 /// every formula of [`InlineFixed`] computes `a·b` and `c·d` in the same
@@ -392,10 +532,11 @@ pub(crate) trait InlinePair: InlineFixed {
 }
 
 /// Spreads the 32 bits of `x` to the even bit positions of a u64 (bit i to
-/// bit 2i): the square of a 32-bit polynomial. Shifts and masks only.
+/// bit 2i): the square of a 32-bit polynomial. Shifts and masks only
+/// (`const`: `gf2m` builds tables with it).
 #[inline(always)]
-pub(crate) fn spread32(x: u32) -> u64 {
-    let mut x = u64::from(x);
+pub(crate) const fn spread32(x: u32) -> u64 {
+    let mut x = x as u64;
     x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
     x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
     x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;

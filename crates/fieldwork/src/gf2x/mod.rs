@@ -113,12 +113,14 @@ pub(crate) mod word;
 mod ymm;
 
 #[cfg(feature = "alloc")]
+pub(crate) use poly::be_bytes;
+#[cfg(feature = "alloc")]
 pub use poly::{Gf2Poly, ParsePolyError};
 
 // The fixed kernels as inlinable array functions, for `gf2m`'s backends.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use clmul::PclmulLane;
-pub(crate) use formulas::{InlineFixed, InlinePair};
+pub(crate) use formulas::{InlineFixed, InlinePair, spread32};
 #[cfg(target_arch = "aarch64")]
 pub(crate) use pmull::PmullWord;
 pub(crate) use portable::PortableWord;
@@ -362,6 +364,75 @@ macro_rules! array_products {
         }
     )*};
 }
+
+/// A SIMD backend: the type `$name` holding the token `$token` (holding
+/// one proves the instructions) and its [`Backend`] impl, with its name,
+/// FFT kernels `$fft`, size-plan costs and the methods that hand the token
+/// `self.0` on: `new`, `fft`, `square` and, with `fixed`, the slice entry
+/// `fixed` and the array products `mulN` listed after it, each entering its
+/// `#[target_feature]` function in the backend's `tf` module (the array
+/// products write the kernel's result straight into the returned array).
+/// The impl's other methods follow in braces.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! simd_backend {
+    (
+        $(#[$doc:meta])*
+        $name:ident($token:ty) = $label:literal, fft $fft:path,
+        $(#[$costs_doc:meta])*
+        costs $fixed:expr, fft_min $fft_min:expr, fft_dense_min $fft_dense_min:expr;
+        $(fixed $($mul:ident $n:literal),*;)?
+        { $($rest:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $name(pub(crate) $token);
+
+        impl Backend for $name {
+            const NAME: &'static str = $label;
+            $(#[$costs_doc])*
+            const COSTS: Costs = Costs {
+                fixed: $fixed,
+                fft_min: $fft_min,
+                fft_dense_min: $fft_dense_min,
+            };
+            type Token = $token;
+            type Fft = $fft;
+
+            #[inline]
+            fn new(t: $token) -> $name {
+                $name(t)
+            }
+
+            fn square(self, out: &mut [u64], a: &[u64]) {
+                // SAFETY: the token proves every feature `tf::square` enables.
+                unsafe { tf::square(self.0, out, a) }
+            }
+
+            #[inline]
+            fn fft(self) -> $fft {
+                $fft(self.0)
+            }
+            $(
+                fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+                    // SAFETY: the token proves every feature `tf::fixed` enables.
+                    unsafe { tf::fixed(self.0, out, a, b) }
+                }
+                $(
+                    #[inline]
+                    fn $mul(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
+                        let mut c = [0u64; 2 * $n];
+                        // SAFETY: the token proves every feature the kernel enables.
+                        unsafe { tf::$mul(self.0, a, b, &mut c) };
+                        c
+                    }
+                )*
+            )?
+            $($rest)*
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use simd_backend;
 
 /// One `gf2x` backend, implemented by one type in each backend file
 /// (`portable::Portable`, `clmul::Pclmulqdq`, `vpclmul::Vpclmulqdq`,

@@ -202,13 +202,7 @@ pub(crate) const fn karatsuba_scratch(n: usize, base_max: usize) -> usize {
 /// it has one for `n`, else the step the backend's plan gives for `n`
 /// (Karatsuba or one of the Toom-3 variants, [`Plan`]); the
 /// sub-products come back here.
-pub(crate) fn mul_balanced<K: Backend>(
-    k: K,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) {
+fn mul_balanced<K: Backend>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
     debug_assert_eq!(b.len(), a.len());
     debug_assert_eq!(out.len(), 2 * a.len());
     if k.fixed(out, a, b) {
@@ -229,13 +223,7 @@ pub(crate) fn mul_balanced<K: Backend>(
 /// One balanced Karatsuba step: `out = a·b`, `a.len() == b.len() == n`,
 /// `out.len() == 2n`, `scratch.len() ≥ karatsuba_scratch(n)`; the three
 /// sub-products go through [`mul_balanced`].
-pub(crate) fn karatsuba<K: Backend>(
-    k: K,
-    out: &mut [u64],
-    a: &[u64],
-    b: &[u64],
-    scratch: &mut [u64],
-) {
+fn karatsuba<K: Backend>(k: K, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
     let n = a.len();
     debug_assert_eq!(b.len(), n);
     debug_assert_eq!(out.len(), 2 * n);
@@ -875,21 +863,19 @@ mod tests {
     /// Every backend's kernel the CPU has.
     fn for_each_kernel(mut f: impl FnMut(&dyn Fn(&[u64], &[u64], &[u64]))) {
         f(&|a, b, w| check_steps(Portable, a, b, w));
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = crate::cpu::Clmul::get() {
-            f(&|a, b, w| check_steps(super::super::clmul::Pclmulqdq(t), a, b, w));
+        macro_rules! simd {
+            ($($arch:literal $backend:ty;)*) => {$(
+                #[cfg(target_arch = $arch)]
+                if let Some(t) = <<$backend as Backend>::Token>::get() {
+                    f(&|a, b, w| check_steps(<$backend>::new(t), a, b, w));
+                }
+            )*};
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = crate::cpu::Avx512Clmul::get() {
-            f(&|a, b, w| check_steps(super::super::vpclmul::Vpclmulqdq(t), a, b, w));
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = crate::cpu::Avx2Clmul::get() {
-            f(&|a, b, w| check_steps(super::super::ymm::VpclmulqdqYmm(t), a, b, w));
-        }
-        #[cfg(target_arch = "aarch64")]
-        if let Some(t) = crate::cpu::NeonAes::get() {
-            f(&|a, b, w| check_steps(super::super::pmull::Pmull(t), a, b, w));
+        simd! {
+            "x86_64" super::super::clmul::Pclmulqdq;
+            "x86_64" super::super::vpclmul::Vpclmulqdq;
+            "x86_64" super::super::ymm::VpclmulqdqYmm;
+            "aarch64" super::super::pmull::Pmull;
         }
     }
 

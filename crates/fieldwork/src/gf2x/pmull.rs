@@ -266,70 +266,27 @@ fn square_words(t: NeonAes, out: &mut [u64], a: &[u64]) {
     }
 }
 
-/// The PMULL backend (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Pmull(pub(crate) NeonAes);
-
-/// The array products: each size's `#[target_feature]` kernel, writing its
-/// digits straight into the returned array.
-macro_rules! array_products {
-    ($($name:ident $n:literal),*) => {$(
-        #[inline]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let mut c = [0u64; 2 * $n];
-            // SAFETY: the token proves NEON and PMULL.
-            unsafe { tf::$name(self.0, a, b, &mut c) };
-            c
-        }
-    )*};
-}
-
-impl Backend for Pmull {
-    const NAME: &'static str = "pmull";
+super::simd_backend! {
+    /// The PMULL backend (see [`Backend`]); holding one proves the
+    /// instructions.
+    Pmull(NeonAes) = "pmull", fft super::fft::pmull::PmullFft,
     /// Instruction counts of the compiled kernels (loads, stores and
     /// `ret` included: 5, 14, 29, 47, 75, 97, 144, 157, 232 at 1–9 words,
     /// 546 at 16; `docs/notes/gf2x.md`) divided by 4 and rounded up, the
     /// plan's ticks (module docs); the FFT thresholds of the PCLMULQDQ
     /// backend. Estimates, not timings: re-derive from measurements once
     /// there is hardware.
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 2, 4, 8, 12, 19, 25, 36, 40, 58, 0, 0, 0, 0, 0, 0, 137, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        ],
-        fft_min: 24_000,
-        fft_dense_min: 15_000,
-    };
-    type Token = NeonAes;
-    type Fft = super::fft::pmull::PmullFft;
-
-    #[inline]
-    fn new(t: NeonAes) -> Pmull {
-        Pmull(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        // SAFETY: the token proves NEON and PMULL, all `tf::clmul64` enables.
-        unsafe { tf::clmul64(self.0, a, b) }
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // SAFETY: the token proves NEON and PMULL.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
-
-    array_products!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
-
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves NEON and PMULL.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::pmull::PmullFft(self.0)
+    costs [
+        0, 2, 4, 8, 12, 19, 25, 36, 40, 58, 0, 0, 0, 0, 0, 0, 137, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0,
+    ], fft_min 24_000, fft_dense_min 15_000;
+    fixed mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            // SAFETY: the token proves NEON and PMULL, all `tf::clmul64` enables.
+            unsafe { tf::clmul64(self.0, a, b) }
+        }
     }
 }
 
@@ -353,23 +310,7 @@ macro_rules! fixed_entries {
         }
 
         impl formulas::InlineFixed for PmullWord {
-            type Limb = u64;
-            #[inline(always)]
-            fn limbs<const N: usize>(self, a: &[u64; N]) -> [u64; N] {
-                *a
-            }
-            #[inline(always)]
-            fn words<const N: usize>(self, a: [u64; N]) -> [u64; N] {
-                a
-            }
-            #[inline(always)]
-            fn shl(self, x: u64, s: u32) -> u64 {
-                x << s
-            }
-            #[inline(always)]
-            fn shr(self, x: u64, s: u32) -> u64 {
-                x >> s
-            }
+            formulas::word_limbs!();
             $(
                 #[inline(always)]
                 fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
@@ -394,19 +335,7 @@ macro_rules! fixed_entries {
                 vmull_p64(a, b)
             }
 
-            #[target_feature(enable = "neon,aes")]
-            pub(super) fn fixed(t: NeonAes, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-                macro_rules! arm {
-                    ($f:ident, $k:literal) => {{
-                        formulas::call_fixed!($f(t), $k, a, b, out);
-                        true
-                    }};
-                }
-                if a.len() != b.len() || out.len() != 2 * a.len() {
-                    return false;
-                }
-                formulas::by_fixed_size!(a.len(), arm, true, false)
-            }
+            formulas::fixed_slice_entry!("neon,aes", NeonAes);
 
             #[target_feature(enable = "neon,aes")]
             pub(super) fn square(t: NeonAes, out: &mut [u64], a: &[u64]) {

@@ -744,14 +744,7 @@ impl Gf2Poly {
     /// (`ceil(bit_len / 8)`): the inverse of [`Gf2Poly::from_be_bytes`] up to
     /// leading zero bytes. The zero polynomial gives an empty vector.
     pub fn to_be_bytes(&self) -> Vec<u8> {
-        let len = self.bit_len().div_ceil(8);
-        (0..len)
-            .rev()
-            .map(|i| {
-                let w = self.words.get(i / 8).copied().unwrap_or(0);
-                (w >> (8 * (i % 8))) as u8
-            })
-            .collect()
+        be_bytes(&self.words, self.bit_len().div_ceil(8))
     }
 
     // -----------------------------------------------------------------------
@@ -1397,6 +1390,18 @@ shift_ops!(
     shr_words,
     "The quotient by x^n: the n lowest coefficients are dropped."
 );
+
+/// The low `len` bytes of the little-endian words `words` (zero past
+/// them) as a big-endian byte string.
+pub(crate) fn be_bytes(words: &[u64], len: usize) -> Vec<u8> {
+    (0..len)
+        .rev()
+        .map(|i| {
+            let w = words.get(i / 8).copied().unwrap_or(0);
+            (w >> (8 * (i % 8))) as u8
+        })
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {

@@ -26,23 +26,7 @@ impl DigitMul<u64> for PortableWord {
 macro_rules! inline_fixed {
     ($($name:ident $n:literal),*) => {
         impl formulas::InlineFixed for PortableWord {
-            type Limb = u64;
-            #[inline(always)]
-            fn limbs<const N: usize>(self, a: &[u64; N]) -> [u64; N] {
-                *a
-            }
-            #[inline(always)]
-            fn words<const N: usize>(self, a: [u64; N]) -> [u64; N] {
-                a
-            }
-            #[inline(always)]
-            fn shl(self, x: u64, s: u32) -> u64 {
-                x << s
-            }
-            #[inline(always)]
-            fn shr(self, x: u64, s: u32) -> u64 {
-                x >> s
-            }
+            formulas::word_limbs!();
             $(
                 #[inline(always)]
                 fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {

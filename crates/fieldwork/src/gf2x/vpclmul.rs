@@ -38,7 +38,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, DigitMul};
+use super::formulas;
 use super::{Backend, Costs};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
@@ -48,24 +48,12 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
-/// Eight words of a polynomial in one zmm register, word 0 in the lowest lane.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Limb512(__m512i);
-
-formulas::vector_digit!(Limb512(__m512i; 8), _mm512_xor_si512);
-
-/// The 8×8-word multiplier (see the module docs).
-#[derive(Clone, Copy, Debug)]
-struct ZmmMul(Avx512Clmul);
-
-impl DigitMul<Limb512> for ZmmMul {
-    #[inline(always)]
-    fn mul(self, a: Limb512, b: Limb512) -> [Limb512; 2] {
-        // SAFETY: the token proves AVX-512F and VPCLMULQDQ.
-        let (lo, hi) = unsafe { mul8x8(a.0, b.0) };
-        [Limb512(lo), Limb512(hi)]
-    }
-}
+formulas::limb_multiplier!(
+    /// Eight words of a polynomial in one zmm register, word 0 in the lowest lane.
+    Limb512(__m512i; 8), _mm512_xor_si512;
+    /// The 8×8-word multiplier (see the module docs).
+    ZmmMul(Avx512Clmul) = mul8x8
+);
 
 /// The 16-word product of two 8-word polynomials, as (low, high) registers.
 ///
@@ -176,71 +164,48 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb512; L]) {
     }
 }
 
-/// The VPCLMULQDQ backend on zmm (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Vpclmulqdq(pub(crate) Avx512Clmul);
-
-impl Backend for Vpclmulqdq {
-    const NAME: &'static str = "vpclmulqdq";
+super::simd_backend! {
+    /// The VPCLMULQDQ backend on zmm (see [`Backend`]); holding one proves the
+    /// instructions.
+    Vpclmulqdq(Avx512Clmul) = "vpclmulqdq", fft super::fft::vpclmul::ZmmFft,
     /// 8, 16, 24, 32 words are one to four 8-word limbs; sizes in between
     /// cost as the next limb count. 25–32 words: 255 ticks (peer-bench, 32
     /// words) since each limb count has its own non-inlined kernel; they
     /// measured 327 while the four were inlined into one function. The FFT
     /// from 11 000 words, and from 3 400 where it fills its transform (see
     /// `plan.rs`).
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158,
-            159, 159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
-        ],
-        fft_min: 11_000,
-        fft_dense_min: 3_400,
-    };
-    type Token = Avx512Clmul;
-    type Fft = super::fft::vpclmul::ZmmFft;
-
-    #[inline]
-    fn new(t: Avx512Clmul) -> Vpclmulqdq {
-        Vpclmulqdq(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // Where the ymm kernels are faster on this core (the table, with
-        // its measurements, in `tuning.rs`).
-        if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
-            return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
+    costs [
+        0, 29, 28, 28, 25, 38, 32, 32, 28, 83, 80, 80, 79, 79, 80, 80, 79, 159, 159, 159, 158,
+        159, 159, 159, 158, 255, 255, 255, 255, 255, 255, 255, 255,
+    ], fft_min 11_000, fft_dense_min 3_400;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
         }
-        // SAFETY: the token proves every feature `tf::fixed` enables.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
 
-    /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
-    /// Zen 4 too (60 against 73 cycles; 6 words 90 against 56 on the ymm
-    /// kernel). Not inlined into the array products, which other crates
-    /// inline (as `fixed`, it keeps the `#[target_feature]` entry a direct
-    /// call).
-    fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() == 5 {
+        fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            // Where the ymm kernels are faster on this core (the table, with
+            // its measurements, in `tuning.rs`).
+            if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
+                return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
+            }
             // SAFETY: the token proves every feature `tf::fixed` enables.
-            return unsafe { tf::fixed(self.0, out, a, b) };
+            unsafe { tf::fixed(self.0, out, a, b) }
         }
-        self.fixed(out, a, b)
-    }
 
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves every feature `tf::square` enables.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::vpclmul::ZmmFft(self.0)
+        /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
+        /// Zen 4 too (60 against 73 cycles; 6 words 90 against 56 on the ymm
+        /// kernel). Not inlined into the array products, which other crates
+        /// inline (as `fixed`, it keeps the `#[target_feature]` entry a direct
+        /// call).
+        fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            if a.len() == 5 {
+                // SAFETY: the token proves every feature `tf::fixed` enables.
+                return unsafe { tf::fixed(self.0, out, a, b) };
+            }
+            self.fixed(out, a, b)
+        }
     }
 }
 
@@ -248,67 +213,67 @@ impl Backend for Vpclmulqdq {
 mod tf {
     use super::*;
 
-    /// Sizes 1–7 and 9 run the formulas of [`formulas`] on xmm lanes compiled
-    /// here, with AVX-512 enabled: VEX/EVEX encodings and 32 vector
-    /// registers instead of the SSE build's 16 (the 9-word kernel stops
-    /// spilling). 8 words is one zmm 8×8 product; 10–16, 17–24 and 25–32
-    /// the zmm formulas over 2, 3 and 4 limbs, zero-padded. Chosen by
-    /// peer-bench (median ticks per chained `mul_into` with
-    /// constant-length chaining copies), lanes here against the same
-    /// formulas in the SSE build and against one zero-padded zmm limb:
-    ///
-    /// | words | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |
-    /// |---|---|---|---|---|---|---|---|---|---|
-    /// | lanes, AVX-512 build | 18.0 | 17.3 | 18.7 | 20.1 | 24.6 | 28.4 | 35.9 | – | 51.6 |
-    /// | lanes, SSE build | 15.8 | 16.6 | 18.0 | 22.9 | 30.5 | 36.1 | 47.1 | 60.1 | 71.6 |
-    /// | one zmm limb (masked) | – | – | – | 43 | – | 48 | 54 | 45.3 | – |
-    ///
-    /// The padded zmm limb loses at 4–7 words because its masked loads and
-    /// stores do not forward to and from the chained caller's narrower
-    /// stores and loads.
-    ///
-    /// Formulas: with 32 registers the schoolbook (all products independent,
-    /// no sums of operands before the products) has the shortest dependency
-    /// chain and wins at 2, 5 and 6 words (5 words 24.6 → 19.7 ticks, 6 words
-    /// 28.4 → 24.6–28); Karatsuba stays at 4 and 7 (schoolbook: 23.2 and
-    /// 79.8, the 49 products of 7 words exceed the registers), the
-    /// three-term formula at 9. At 4 words Karatsuba's recombination is
-    /// Su–Fan's refined one (4-1m; Zen 4, ticks: `mul_fixed` 27.0 → 24.6,
-    /// the `sufan` group's chained `mul_into` 26.9 → 25.3, the `gf2x_mul`
-    /// row unchanged at 26.0; not re-measured on the Xeon). The 8-word lane kernel measured 382 ticks in
-    /// the chain (some stall we did not pin down; gf2x's native 8-word
-    /// kernel shows the same figure without a `vzeroupper`), so 8 words stay
-    /// on the zmm product (45 ticks).
-    ///
-    /// Why 8 words cost 45 ticks for 16 `vpclmulqdq`: on this core
-    /// `vpclmulqdq` zmm has a throughput of 1 a cycle and a latency of about
-    /// 3, but it issues on port 5 like every
-    /// cross-lane shuffle: 16 products + 4 `vshufi64x2` + 14 `valignq` make
-    /// 34 port-5 µops, so the kernel is port-bound, not multiplier-bound.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1")]
-    pub(super) fn fixed(t: Avx512Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() != b.len() || out.len() != 2 * a.len() {
-            return false;
+    formulas::fixed_slice_entry!(
+        /// Sizes 1–7 and 9 run the formulas of [`formulas`] on xmm lanes compiled
+        /// here, with AVX-512 enabled: VEX/EVEX encodings and 32 vector
+        /// registers instead of the SSE build's 16 (the 9-word kernel stops
+        /// spilling). 8 words is one zmm 8×8 product; 10–16, 17–24 and 25–32
+        /// the zmm formulas over 2, 3 and 4 limbs, zero-padded. Chosen by
+        /// peer-bench (median ticks per chained `mul_into` with
+        /// constant-length chaining copies), lanes here against the same
+        /// formulas in the SSE build and against one zero-padded zmm limb:
+        ///
+        /// | words | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |
+        /// |---|---|---|---|---|---|---|---|---|---|
+        /// | lanes, AVX-512 build | 18.0 | 17.3 | 18.7 | 20.1 | 24.6 | 28.4 | 35.9 | – | 51.6 |
+        /// | lanes, SSE build | 15.8 | 16.6 | 18.0 | 22.9 | 30.5 | 36.1 | 47.1 | 60.1 | 71.6 |
+        /// | one zmm limb (masked) | – | – | – | 43 | – | 48 | 54 | 45.3 | – |
+        ///
+        /// The padded zmm limb loses at 4–7 words because its masked loads and
+        /// stores do not forward to and from the chained caller's narrower
+        /// stores and loads.
+        ///
+        /// Formulas: with 32 registers the schoolbook (all products independent,
+        /// no sums of operands before the products) has the shortest dependency
+        /// chain and wins at 2, 5 and 6 words (5 words 24.6 → 19.7 ticks, 6 words
+        /// 28.4 → 24.6–28); Karatsuba stays at 4 and 7 (schoolbook: 23.2 and
+        /// 79.8, the 49 products of 7 words exceed the registers), the
+        /// three-term formula at 9. At 4 words Karatsuba's recombination is
+        /// Su–Fan's refined one (4-1m; Zen 4, ticks: `mul_fixed` 27.0 → 24.6,
+        /// the `sufan` group's chained `mul_into` 26.9 → 25.3, the `gf2x_mul`
+        /// row unchanged at 26.0; not re-measured on the Xeon). The 8-word lane kernel measured 382 ticks in
+        /// the chain (some stall we did not pin down; gf2x's native 8-word
+        /// kernel shows the same figure without a `vzeroupper`), so 8 words stay
+        /// on the zmm product (45 ticks).
+        ///
+        /// Why 8 words cost 45 ticks for 16 `vpclmulqdq`: on this core
+        /// `vpclmulqdq` zmm has a throughput of 1 a cycle and a latency of about
+        /// 3, but it issues on port 5 like every
+        /// cross-lane shuffle: 16 products + 4 `vshufi64x2` + 14 `valignq` make
+        /// 34 port-5 µops, so the kernel is port-bound, not multiplier-bound.
+        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
+        Avx512Clmul,
+        |t, out, a, b| {
+            use formulas::call_fixed as lanes;
+            match a.len() {
+                1 => lanes!(lanes1(t), 1, a, b, out),
+                2 => lanes!(lanes2(t), 2, a, b, out),
+                3 => lanes!(lanes3(t), 3, a, b, out),
+                4 => lanes!(lanes4(t), 4, a, b, out),
+                5 => lanes!(lanes5(t), 5, a, b, out),
+                6 => lanes!(lanes6(t), 6, a, b, out),
+                7 => lanes!(lanes7(t), 7, a, b, out),
+                9 => lanes!(lanes9(t), 9, a, b, out),
+                8 => limbs1(t, out, a, b),
+                10..=16 => limbs2(t, out, a, b),
+                17..=24 => limbs3(t, out, a, b),
+                25..=32 => limbs4(t, out, a, b),
+                0 => {}
+                _ => return false,
+            }
+            true
         }
-        use formulas::call_fixed as lanes;
-        match a.len() {
-            1 => lanes!(lanes1(t), 1, a, b, out),
-            2 => lanes!(lanes2(t), 2, a, b, out),
-            3 => lanes!(lanes3(t), 3, a, b, out),
-            4 => lanes!(lanes4(t), 4, a, b, out),
-            5 => lanes!(lanes5(t), 5, a, b, out),
-            6 => lanes!(lanes6(t), 6, a, b, out),
-            7 => lanes!(lanes7(t), 7, a, b, out),
-            9 => lanes!(lanes9(t), 9, a, b, out),
-            8 => limbs1(t, out, a, b),
-            10..=16 => limbs2(t, out, a, b),
-            17..=24 => limbs3(t, out, a, b),
-            25..=32 => limbs4(t, out, a, b),
-            0 => {}
-            _ => return false,
-        }
-        true
-    }
+    );
 
     /// `out = a²`, `out.len() == 2·a.len()`: eight words at a time, each
     /// squared by `vpclmulqdq` of the word with itself (imm 0x00 squares

@@ -189,32 +189,32 @@ use super::{Backend, Costs};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_clmulepi64_si128, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128,
-    _mm_storel_epi64, _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128,
-    _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    __m128i, __m256i, _mm_clmulepi64_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_blend_epi32, _mm256_bslli_epi128, _mm256_bsrli_epi128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_set1_epi64x,
     _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_srl_epi64,
     _mm256_storeu_si256, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 
-/// Four words of a polynomial in one ymm register, word 0 in the lowest
-/// 64 bits.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Limb256(__m256i);
+formulas::limb_multiplier!(
+    /// Four words of a polynomial in one ymm register, word 0 in the lowest
+    /// 64 bits.
+    Limb256(__m256i; 4), _mm256_xor_si256;
+    /// The 4×4-word multiplier (see the module docs).
+    YmmMul(Avx2Clmul) = mul4x4
+);
 
-formulas::vector_digit!(Limb256(__m256i; 4), _mm256_xor_si256);
-
-/// The 4×4-word multiplier (see the module docs).
-#[derive(Clone, Copy, Debug)]
-struct YmmMul(Avx2Clmul);
-
-impl DigitMul<Limb256> for YmmMul {
-    #[inline(always)]
-    fn mul(self, a: Limb256, b: Limb256) -> [Limb256; 2] {
-        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
-        let (lo, hi) = unsafe { mul4x4(a.0, b.0) };
-        [Limb256(lo), Limb256(hi)]
-    }
+/// Each 128-bit lane's two words summed, the sum in both words (the
+/// in-lane `vpshufd` swap and a XOR): the middle operands of Karatsuba.
+///
+/// # Safety
+///
+/// Needs AVX2.
+#[inline(always)]
+unsafe fn word_sums(a: __m256i) -> __m256i {
+    // SAFETY: AVX2 per the caller; no memory access.
+    unsafe { _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a)) }
 }
 
 /// The 8-word product of two 4-word polynomials, as (low, high) registers:
@@ -233,8 +233,8 @@ unsafe fn mul4x4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         let b1 = _mm256_permute2x128_si256::<0x11>(b, b);
         // Lane k of `x`: a(2k) + a(2k+1) in its low word; `y`: b0 + b1 and
         // b2 + b3 in the low words of both lanes ([s0 · s1 ·] → [s0 s1 | s0 s1]).
-        let x = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-        let s = _mm256_xor_si256(b, _mm256_shuffle_epi32::<0x4e>(b));
+        let x = word_sums(a);
+        let s = word_sums(b);
         let y = _mm256_permute4x64_epi64::<0x88>(s);
         // Lane k, column t: lo = a(2k)·b(2t), hi = a(2k+1)·b(2t+1),
         // mid = (a(2k) + a(2k+1))·(b(2t) + b(2t+1)).
@@ -303,8 +303,7 @@ unsafe fn lane_karatsuba(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
     unsafe {
         let lo = _mm256_clmulepi64_epi128::<0x00>(x, y);
         let hi = _mm256_clmulepi64_epi128::<0x11>(x, y);
-        let xs = _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x));
-        let ys = _mm256_xor_si256(y, _mm256_shuffle_epi32::<0x4e>(y));
+        let (xs, ys) = (word_sums(x), word_sums(y));
         let mid = _mm256_xor_si256(
             _mm256_clmulepi64_epi128::<0x00>(xs, ys),
             _mm256_xor_si256(lo, hi),
@@ -511,53 +510,26 @@ unsafe fn store_limbs<const L: usize>(out: &mut [u64], c: &[Limb256; L]) {
     }
 }
 
-/// The VPCLMULQDQ backend on ymm (see [`Backend`]); holding one proves the
-/// instructions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct VpclmulqdqYmm(pub(crate) Avx2Clmul);
-
-impl Backend for VpclmulqdqYmm {
-    const NAME: &'static str = "vpclmulqdq-ymm";
+super::simd_backend! {
+    /// The VPCLMULQDQ backend on ymm (see [`Backend`]); holding one proves the
+    /// instructions.
+    VpclmulqdqYmm(Avx2Clmul) = "vpclmulqdq-ymm", fft super::fft::ymm::YmmFft,
     /// Measured on Zen 3 (independent products through
     /// `mul_into_with_scratch`, less 15 ticks of call overhead as for
     /// PCLMULQDQ): 1–5 words xmm lanes, 6–8 two 4-word limbs, 9–12 three,
     /// 13–16 four, … 29–32 eight; sizes in between cost as the next limb
     /// count. The FFT from 22 000 words, and from 3 400 where it fills its
     /// transform (see `plan.rs`).
-    const COSTS: Costs = Costs {
-        fixed: [
-            0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
-            225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
-        ],
-        fft_min: 22_000,
-        fft_dense_min: 3_400,
-    };
-    type Token = Avx2Clmul;
-    type Fft = super::fft::ymm::YmmFft;
-
-    #[inline]
-    fn new(t: Avx2Clmul) -> VpclmulqdqYmm {
-        VpclmulqdqYmm(t)
-    }
-
-    #[inline]
-    fn clmul64(self, a: u64, b: u64) -> u128 {
-        super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
-    }
-
-    fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        // SAFETY: the token proves every feature `tf::fixed` enables.
-        unsafe { tf::fixed(self.0, out, a, b) }
-    }
-
-    fn square(self, out: &mut [u64], a: &[u64]) {
-        // SAFETY: the token proves every feature `tf::square` enables.
-        unsafe { tf::square(self.0, out, a) }
-    }
-
-    #[inline]
-    fn fft(self) -> Self::Fft {
-        super::fft::ymm::YmmFft(self.0)
+    costs [
+        0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
+        225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
+    ], fft_min 22_000, fft_dense_min 3_400;
+    fixed;
+    {
+        #[inline]
+        fn clmul64(self, a: u64, b: u64) -> u128 {
+            super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
+        }
     }
 }
 
@@ -565,33 +537,33 @@ impl Backend for VpclmulqdqYmm {
 mod tf {
     use super::*;
 
-    /// The fixed kernels, per size (see the module docs for the table and
-    /// the measurements that chose them).
-    #[target_feature(enable = "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1")]
-    pub(super) fn fixed(t: Avx2Clmul, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-        if a.len() != b.len() || out.len() != 2 * a.len() {
-            return false;
+    formulas::fixed_slice_entry!(
+        /// The fixed kernels, per size (see the module docs for the table and
+        /// the measurements that chose them).
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1",
+        Avx2Clmul,
+        |t, out, a, b| {
+            use formulas::call_fixed as lanes;
+            match a.len() {
+                0 => {}
+                1 => lanes!(lanes1(t), 1, a, b, out),
+                2 => lanes!(lanes2(t), 2, a, b, out),
+                3 => lanes!(lanes3(t), 3, a, b, out),
+                4 => lanes!(lanes4(t), 4, a, b, out),
+                5 | 6 => digits3(out, a, b),
+                7 | 8 => limbs2(t, out, a, b),
+                9 => lanes!(eight_plus_one(t), 9, a, b, out),
+                10..=12 => limbs3(t, out, a, b),
+                13..=16 => limbs4(t, out, a, b),
+                17..=20 => limbs5(t, out, a, b),
+                21..=24 => limbs6(t, out, a, b),
+                25..=28 => limbs7(t, out, a, b),
+                29..=32 => limbs8(t, out, a, b),
+                _ => return false,
+            }
+            true
         }
-        use formulas::call_fixed as lanes;
-        match a.len() {
-            0 => {}
-            1 => lanes!(lanes1(t), 1, a, b, out),
-            2 => lanes!(lanes2(t), 2, a, b, out),
-            3 => lanes!(lanes3(t), 3, a, b, out),
-            4 => lanes!(lanes4(t), 4, a, b, out),
-            5 | 6 => digits3(out, a, b),
-            7 | 8 => limbs2(t, out, a, b),
-            9 => lanes!(eight_plus_one(t), 9, a, b, out),
-            10..=12 => limbs3(t, out, a, b),
-            13..=16 => limbs4(t, out, a, b),
-            17..=20 => limbs5(t, out, a, b),
-            21..=24 => limbs6(t, out, a, b),
-            25..=28 => limbs7(t, out, a, b),
-            29..=32 => limbs8(t, out, a, b),
-            _ => return false,
-        }
-        true
-    }
+    );
 
     /// `out = a²`, `out.len() == 2·a.len()`: four words at a time, each
     /// squared by `vpclmulqdq` of the word with itself (imm 0x00 squares
@@ -774,16 +746,7 @@ formulas::vector_digit!(PairLane64(__m256i; 4), _mm256_xor_si256);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PairLane(pub(crate) Avx2Clmul);
 
-impl DigitMul<PairLane64> for PairLane {
-    #[inline(always)]
-    fn mul(self, a: PairLane64, b: PairLane64) -> [PairLane64; 2] {
-        // SAFETY: the token proves AVX2 and VPCLMULQDQ.
-        unsafe {
-            let p = _mm256_clmulepi64_epi128::<0x00>(a.0, b.0);
-            [PairLane64(p), PairLane64(_mm256_bsrli_epi128::<8>(p))]
-        }
-    }
-}
+formulas::lane_multiplier!(PairLane: PairLane64 = _mm256_clmulepi64_epi128, _mm256_bsrli_epi128);
 
 /// The products of `PairLane`: the default formulas of [`formulas`] (the
 /// fewest products: the pair kernels are bound by `vpclmulqdq` throughput,
@@ -814,16 +777,7 @@ impl InlineFixed for PairLane {
         self.pair_store(a, &mut x, &mut y);
         x
     }
-    #[inline(always)]
-    fn shl(self, x: PairLane64, s: u32) -> PairLane64 {
-        // SAFETY: the token proves AVX2.
-        PairLane64(unsafe { _mm256_sll_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-    }
-    #[inline(always)]
-    fn shr(self, x: PairLane64, s: u32) -> PairLane64 {
-        // SAFETY: the token proves AVX2.
-        PairLane64(unsafe { _mm256_srl_epi64(x.0, _mm_cvtsi32_si128(s as i32)) })
-    }
+    formulas::vector_shifts!(PairLane64, _mm256_sll_epi64, _mm256_srl_epi64);
     pair_products!(
         mul1 1 = formulas::mul1,
         mul2 2 = formulas::mul2,
