@@ -86,10 +86,13 @@
 //!   the products are right. The listing's arrays of 2(N+1) words are read
 //!   up to about 2.5N in `alg4_of_NY_for_ONB1` (`pd = B + V`); ours hold
 //!   3n + z words.
-//! - The paper states "the total number of CSO in Algorithm 1 is at most
-//!   n + 3z" and Table 1 prints "< n + 3z"; we count S2's CSO
-//!   ((A & B) >> 1: A_1 is not in the (n + v)-bit table) and the
-//!   #{k : e_k > 0} result shifts.
+//! - §5 says "the total number of CSO in Algorithm 1 is at most n + 3z",
+//!   Table 1 prints "< n + 3z". We count S2's CSO ((A & B) >> 1: A_1 is
+//!   not in the (n + v)-bit table) and the #{k : e_k > 0} result shifts:
+//!   where every k but one has e_k > 0 (Table 4's (599, 8)) that is exactly
+//!   n + 3z, where every k has ((563, 14)) n + 3z + 1. The paper's bound
+//!   leaves out S2's shift (its listing does it too, `In_rol_once(c)`); the
+//!   test allows that one.
 //!
 //! # Constant time
 //!
@@ -872,7 +875,9 @@ impl NbMulAlgorithm {
                 table: 1,
                 xor: rh_xor,
                 and: p("n", n, exact),
-                cso: p("< n + 3z", n + 3 * z, Relation::Below),
+                // §5's text: "at most n + 3z"; Table 1 prints "<". Neither
+                // counts S2's shift (see the module docs).
+                cso: p("< n + 3z", n + 3 * z, Relation::UpTo { over: 1 }),
             },
             NbMulAlgorithm::FanDai2 => PrintedCounts {
                 table: 1,
