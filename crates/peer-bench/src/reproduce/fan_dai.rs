@@ -318,7 +318,7 @@ fn table3(m: &Measurements) -> Result<(Table, Vec<f64>), String> {
     Ok((t, ratios))
 }
 
-fn table4(m: &Measurements) -> Result<(Table, Vec<f64>), String> {
+fn table4(m: &Measurements) -> Result<(Table, Vec<f64>, Vec<f64>), String> {
     let cols = table4_columns();
     let mut header_cols = vec!["n".to_string(), "type".to_string()];
     for (h, _) in &cols {
@@ -326,7 +326,7 @@ fn table4(m: &Measurements) -> Result<(Table, Vec<f64>), String> {
         header_cols.push(format!("{h} ours"));
     }
     header_cols.push("default".into());
-    header_cols.push("fastest faithful ÷ default".into());
+    header_cols.push("fastest faithful NB ÷ default".into());
     let mut t = Table {
         title: "Table 4: timings for Gaussian normal bases of types 2–14".into(),
         text: "The document's Table 4 (μs on the 300 MHz Pentium II, and the cycles that \
@@ -341,15 +341,38 @@ fn table4(m: &Measurements) -> Result<(Table, Vec<f64>), String> {
         notes: Vec::new(),
     };
     let mut ratios = Vec::new();
+    let mut montgomery_ratios = Vec::new();
     // Pairs the document discusses: (a, b, column indices).
     let pairs: [(usize, usize); 5] = [(2, 1), (3, 2), (3, 4), (3, 5), (1, 0)];
     let mut differ: Vec<Vec<usize>> = vec![Vec::new(); pairs.len()];
+    let reasons = [
+        "the document blames Algorithm 1's losses at n = 359 and 491 on its \
+         n²/16-byte array of R_i leaving the cache (§5); at n = 751 that array is \
+         36 KiB here, inside this core's 48 KiB L1 data cache, so Algorithm 1 does \
+         not lose it",
+        "Algorithm 1's S7 gathers e_k rows of the R array in an order set by the \
+         basis, Algorithm 2 streams table windows whose addresses are precomputed; \
+         on this core an n-bit CSO (a funnel shift over ⌈n/64⌉ words) costs \
+         more than ρ = 4 XORs",
+        "NY's Algorithm 3 for type II does n single-word ANDs and about 2n XORs \
+         per output word with two indexed loads a row; with 64-bit words that is \
+         as much work as Algorithm 2's n-bit vectors",
+        "Montgomery is the byte-table Koç–Acar of §5 (s² table lookups): its \
+         cost is loads, which this core does two per cycle, against the \
+         Pentium II's one",
+        "the one-place CSOs RH does are short loops over ⌈n/64⌉ words, cheaper \
+         here than the 3z = 192 table shifts",
+    ];
     let mut fastest_differs = Vec::new();
     for &(n, ty, printed) in TABLE4 {
         let size = normal::size(n, ty);
         let ours: Vec<Option<f64>> = cols.iter().map(|(_, name)| m.cycles("normal", &size, name)).collect();
         let d = m.cycles("normal", &size, DEFAULT_NAME);
-        let fastest = ours.iter().flatten().fold(f64::INFINITY, |a, &b| a.min(b));
+        // The normal-basis algorithms (Montgomery is another basis and field).
+        let fastest = ours[..5].iter().flatten().fold(f64::INFINITY, |a, &b| a.min(b));
+        if let (Some(mo), Some(d)) = (ours[5], d) {
+            montgomery_ratios.push(mo / d);
+        }
         let r = ratio(Some(fastest), d).filter(|x| x.is_finite());
         if let Some(r) = r {
             ratios.push(r);
@@ -386,36 +409,68 @@ fn table4(m: &Measurements) -> Result<(Table, Vec<f64>), String> {
         row.push(r.map_or("–".into(), |x| format!("{x:.1}×")));
         t.rows.push(row);
     }
-    let why = [
-        "the document attributes Algorithm 1's losses at large n to its n²/16-byte array \
-         of R_i spilling the Pentium II's 16 KiB L1 data cache (§5); here the array \
-         (v·⌈n/64⌉ words, 36 KiB at n = 751) fits this core's L1, and the 64-entry shift \
-         tables (3z with z = 64) weigh more against n",
-        "the document finds Algorithm 1 faster than Algorithm 2 only for high-complexity \
-         bases (C_N > 7n − 256 with ρ = 4, z = 32, §5); with z = 64 the crossover moves \
-         (4z − 3z = 64 table shifts instead of 32) and our shifts cost ρ ≈ 3 word \
-         operations, not 4",
-        "NY's Alg2 (t ≥ 3) scans the whole n × n matrix per output word as the \
-         document's listing does, Alg3/4 (t ≤ 2) read two indices a row",
-        "our Montgomery is byte-table Koç–Acar as printed; on this CPU the 64 KiB \
-         tables stay in L2 and each byte product is two dependent loads",
-        "the one-place shifts of the original RH cost ⌈n/64⌉ word operations each; \
-         the tables' 3z = 192 shifts of (n + v)-bit rows pay off only for large C_N",
-    ];
     let labels = [
-        "Algorithm 1 vs improved RH",
-        "Algorithm 2 vs Algorithm 1",
-        "Algorithm 2 vs NY",
-        "Algorithm 2 vs Montgomery",
-        "improved RH vs original RH",
+        "Algorithm 1 against improved RH",
+        "Algorithm 2 against Algorithm 1",
+        "Algorithm 2 against NY",
+        "Algorithm 2 against Montgomery",
+        "improved RH against original RH",
     ];
-    for k in 0..pairs.len() {
-        if !differ[k].is_empty() {
-            t.notes.push(format!(
-                "{}: the order differs from the document at n = {:?} ({}).",
-                labels[k], differ[k], why[k]
+    let algs = [
+        Some(NbMulAlgorithm::RhOriginal),
+        Some(NbMulAlgorithm::RhImproved),
+        Some(NbMulAlgorithm::FanDai1),
+        Some(NbMulAlgorithm::FanDai2),
+        Some(NbMulAlgorithm::NingYin),
+        None,
+    ];
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        if differ[k].is_empty() {
+            continue;
+        }
+        // §5's model (1 per n-bit AND/XOR, ρ = 4 per CSO) with our counts
+        // (z = 64): does it predict our order where we differ?
+        let mut explained = Vec::new();
+        let mut unexplained = Vec::new();
+        for &n in &differ[k] {
+            let ty = TABLE4.iter().find(|r| r.0 == n).map_or(0, |r| r.1);
+            let tb = table(n, ty)?;
+            let cost = |i: usize| {
+                algs[i].and_then(|alg| alg.counts(&tb)).map(|c| c.model_cost(4))
+            };
+            let printed = TABLE4.iter().find(|r| r.0 == n).map(|r| r.2);
+            let model = match (cost(a), cost(b), printed) {
+                (Some(x), Some(y), Some(p)) => Some((x < y) != (p[a] < p[b])),
+                _ => None,
+            };
+            match model {
+                Some(true) => explained.push(n),
+                _ => unexplained.push(n),
+            }
+        }
+        let mut sentence = format!(
+            "{}: the order differs from the document at n = {:?}.",
+            labels[k], differ[k]
+        );
+        if !explained.is_empty() {
+            sentence.push_str(&format!(
+                " At n = {explained:?} §5's cost model (n-bit AND and XOR 1, CSO ρ = 4) \
+                 with our counts predicts our order: the word is z = 64, so the tables \
+                 cost 3z or 4z = 192 or 256 shifts (the paper's z = 32: 96 or 128) \
+                 and §5's crossovers move (improved RH beats RH only for n > 3z + 1; \
+                 Algorithm 1 beats Algorithm 2 for C_N > 7n − 256 at z = 32, \
+                 C_N > 7n − 512 at z = 64)."
             ));
         }
+        if !unexplained.is_empty() {
+            sentence.push_str(&format!(
+                " At n = {unexplained:?} the model does not predict it (or does not \
+                 apply: Montgomery has no count in the document); what differs is \
+                 the weight of the operations, not their number: {}.",
+                reasons[k]
+            ));
+        }
+        t.notes.push(sentence);
     }
     if !fastest_differs.is_empty() {
         t.notes.push(format!(
@@ -423,12 +478,13 @@ fn table4(m: &Measurements) -> Result<(Table, Vec<f64>), String> {
             fastest_differs.join("; ")
         ));
     }
-    Ok((t, ratios))
+    Ok((t, ratios, montgomery_ratios))
 }
 
 fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
     let (t3, r3) = table3(m)?;
-    let (t4, r4) = table4(m)?;
+    let (t4, r4, rm) = table4(m)?;
+    let mont_min = rm.iter().copied().fold(f64::INFINITY, f64::min);
     let all: Vec<f64> = r3.iter().chain(&r4).copied().collect();
     let min = all.iter().copied().fold(f64::INFINITY, f64::min);
     let verdict = Table {
@@ -438,8 +494,10 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
         } else {
             format!(
                 "fieldwork's default normal-basis product against the fastest faithful \
-                 source algorithm of each row of Tables 3 and 4 (Montgomery included): \
-                 at least {min:.1}× faster on every row (the target: ≥ 10×){}.",
+                 normal-basis algorithm of each row of Tables 3 and 4: at least {min:.1}× \
+                 faster on every row (the target: ≥ 10×){}. Against Table 4's Montgomery \
+                 column (a polynomial basis of GF(2^k), not a normal-basis algorithm): at \
+                 least {mont_min:.1}× faster.",
                 if min >= 10.0 { "" } else { " — BELOW THE TARGET" }
             )
         },

@@ -1040,39 +1040,31 @@ fn fold_into_general(inner: &Inner, c: &[u64], out: &mut [u64]) {
     out[pw - 1] &= low_last;
 }
 
-impl Add for &NormalElement {
-    type Output = NormalElement;
-    /// # Panics
-    ///
-    /// If the elements belong to different bases.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn add(self, rhs: &NormalElement) -> NormalElement {
-        match self.try_add(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
+/// `impl $Op for &NormalElement` by `try_$op`, panicking on a basis
+/// mismatch (one body for `+` and `*`).
+macro_rules! by_reference {
+    ($Op:ident, $op:ident, $try_op:ident) => {
+        impl $Op for &NormalElement {
+            type Output = NormalElement;
+            /// # Panics
+            ///
+            /// If the elements belong to different bases.
+            #[allow(
+                clippy::panic,
+                reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
+            )]
+            fn $op(self, rhs: &NormalElement) -> NormalElement {
+                match self.$try_op(rhs) {
+                    Ok(e) => e,
+                    Err(e) => panic!("{e}"),
+                }
+            }
         }
-    }
+    };
 }
 
-impl Mul for &NormalElement {
-    type Output = NormalElement;
-    /// # Panics
-    ///
-    /// If the elements belong to different bases.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn mul(self, rhs: &NormalElement) -> NormalElement {
-        match self.try_mul(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
+by_reference!(Add, add, try_add);
+by_reference!(Mul, mul, try_mul);
 
 #[cfg(test)]
 mod tests {

@@ -142,20 +142,6 @@ fn mask(b: u64) -> u64 {
     0u64.wrapping_sub(b & 1)
 }
 
-/// The 64 bits of `e` from bit `start` (bits past the end read as 0).
-#[inline(always)]
-fn funnel(e: &[u64], start: usize) -> u64 {
-    let q = start / 64;
-    let r = start % 64;
-    let lo = e.get(q).copied().unwrap_or(0);
-    if r == 0 {
-        lo
-    } else {
-        let hi = e.get(q + 1).copied().unwrap_or(0);
-        (lo >> r) | (hi << (64 - r))
-    }
-}
-
 /// `out ^= v << shift` for multiword vectors (bits shifted past the end of
 /// `out` are dropped).
 fn xor_shifted(out: &mut [u64], v: &[u64], shift: usize) {
@@ -188,39 +174,55 @@ fn periodic(a: &[u64], n: usize, nbits: usize) -> Vec<u64> {
     e
 }
 
-/// `put(out, X << s)` for s < n (the paper's s-fold left CSO: position i
-/// holds x_((i+s) mod n)), word by word, the last word cut to n bits.
+/// `out = X << s` (`XOR = false`) or `out ^= X << s` (`XOR = true`) for
+/// s < n: the paper's s-fold left CSO, position i holds x_((i+s) mod n).
+/// As the listing's `In_ror` / `In_xor_ror`: the words of X >> s (plain
+/// shift) in one loop, those of X << (n − s) in another, no per-word
+/// branch; bits ≥ n cleared.
 #[inline(always)]
-fn cso_left_apply(x: &[u64], s: usize, n: usize, out: &mut [u64], put: impl Fn(&mut u64, u64)) {
+fn cso_left_apply<const XOR: bool>(x: &[u64], s: usize, n: usize, out: &mut [u64]) {
+    let len = out.len();
+    let (qs, rs) = (s / 64, s % 64);
+    let xr = &x[qs..len];
+    let m = xr.len();
+    // X >> s (bits ≥ n − s are zero: x is clean).
+    for w in 0..m - 1 {
+        let v = (xr[w] >> rs) | ((xr[w + 1] << (63 - rs)) << 1);
+        if XOR { out[w] ^= v } else { out[w] = v }
+    }
+    if XOR {
+        out[m - 1] ^= xr[m - 1] >> rs;
+    } else {
+        out[m - 1] = xr[m - 1] >> rs;
+        for o in &mut out[m..] {
+            *o = 0;
+        }
+    }
+    // X << (n − s), XORed in (disjoint from the first part below n).
     let k = n - s;
     let (q, r) = (k / 64, k % 64);
-    let last = out.len().saturating_sub(1);
-    for (w, o) in out.iter_mut().enumerate() {
-        let right = funnel(x, 64 * w + s);
-        let left = if w < q {
-            0
-        } else if r == 0 {
-            x[w - q]
-        } else {
-            let lo = if w > q { x[w - q - 1] >> (64 - r) } else { 0 };
-            (x[w - q] << r) | lo
-        };
-        let v = right | left;
-        put(o, if w == last { v & top_mask(n) } else { v });
+    if q < len {
+        let top = top_mask(n);
+        let mut v = x[0] << r;
+        for w in q + 1..len {
+            out[w - 1] ^= v;
+            v = (x[w - q] << r) | ((x[w - q - 1] >> (63 - r)) >> 1);
+        }
+        out[len - 1] ^= v & top;
     }
 }
 
 /// `out = X >> k` (A >> k = A_k, formula notation (A)_k).
 #[inline(always)]
 fn cso_right_into(x: &[u64], k: usize, n: usize, out: &mut [u64]) {
-    cso_left_apply(x, (n - k % n) % n, n, out, |o, v| *o = v);
+    cso_left_apply::<false>(x, (n - k % n) % n, n, out);
 }
 
 /// `d = d ⊕ (r >> k)`: RH's S6 and Algorithm 1's S8 (the listing's
 /// `In_xor_ror`), no temporary.
 #[inline(always)]
 fn xor_cso_right(d: &mut [u64], r: &[u64], k: usize, n: usize) {
-    cso_left_apply(r, (n - k % n) % n, n, d, |o, v| *o ^= v);
+    cso_left_apply::<true>(r, (n - k % n) % n, n, d);
 }
 
 /// `x = x << 1` in place (RH's S4; the listing's `In_ror_once`).
@@ -631,7 +633,7 @@ pub struct NbOpCounts {
     /// Hamming weights (formula (14); the paper: at most 4 additions).
     pub hamming_weights: usize,
     /// Entries of the n × n matrix M tested (Ning–Yin's `Alg2_of_NY`: n²
-    /// per output word, summed over the ⌈n/z⌉ words).
+    /// word tests per output word, counted like its word operations: n²).
     pub matrix_tests: usize,
 }
 
@@ -639,6 +641,13 @@ impl NbOpCounts {
     /// Run-time and table CSOs: the figure of Tables 1 and 2's CSO row.
     pub fn total_cso(&self) -> usize {
         self.cso + self.table_cso
+    }
+
+    /// §5's cost model in n-bit operations: one per AND and XOR, ρ per CSO
+    /// (the paper: ρ = 4 in C), a Hamming weight as 4 additions (§5), one
+    /// per matrix test.
+    pub fn model_cost(&self, rho: usize) -> usize {
+        self.ands + self.xors + rho * self.total_cso() + 4 * self.hamming_weights + self.matrix_tests
     }
 }
 
@@ -769,7 +778,6 @@ impl NbMulAlgorithm {
         let even = usize::from(n.is_multiple_of(2));
         let sum_h = table.s.total(); // Σ_(i=1)^v h_i = Σ_k e_k
         let nonempty = (0..n).filter(|&k| table.e(k) > 0).count();
-        let words = table.words();
         let ny_ones = table.ny_rows.total();
         // RH's R_i: 2 ANDs and one XOR each, one AND for R_v of even n.
         let r_ands = 2 * v - even;
@@ -841,7 +849,7 @@ impl NbMulAlgorithm {
                     cso: 0,
                     table_cso: 2 * Z,
                     hamming_weights: 0,
-                    matrix_tests: if dense { n * n * words } else { 0 },
+                    matrix_tests: if dense { n * n } else { 0 },
                 }
             }
         })
@@ -1066,6 +1074,18 @@ fn sum_windows(out: &mut [u64], t: &ShiftTable, addresses: &[u32]) {
     }
 }
 
+/// S1 and S2 of Algorithm 2 and formula (14): §4's 2n-bit tables DA, DB
+/// and D := A_1 & B_1 read from them.
+fn tables_2n(n: usize, a: &[u64], b: &[u64]) -> (ShiftTable, ShiftTable, Vec<u64>) {
+    let w = a.len();
+    let da = ShiftTable::new(a, n, 2 * n);
+    let db = ShiftTable::new(b, n, 2 * n);
+    let at1 = ShiftTable::address(da.len, n - 1);
+    let mut d = vec![0u64; w];
+    and_into(&mut d, da.at(at1, w), db.at(at1, w));
+    (da, db, d)
+}
+
 /// Algorithm 2 (§4, formula (12); (13) for even n): S1 the 2n-bit tables;
 /// S2 D := A_1 & B_1 (from the tables); S3–S7 for each w with e_w > 0,
 /// UA := ⊕_j A_(⟨w−m\[w\]\[j\]⟩), UB := ⊕_j B_(⟨w−m\[w\]\[j\]⟩),
@@ -1074,12 +1094,8 @@ fn sum_windows(out: &mut [u64], t: &ShiftTable, addresses: &[u32]) {
 fn mul_fan_dai_2(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let n = table.m;
     let w = table.words();
-    let da = ShiftTable::new(a, n, 2 * n);
-    let db = ShiftTable::new(b, n, 2 * n);
+    let (da, db, mut d) = tables_2n(n, a, b);
     let len = da.len;
-    let at1 = ShiftTable::address(len, n - 1);
-    let mut d = vec![0u64; w];
-    and_into(&mut d, da.at(at1, w), db.at(at1, w));
     let (mut ua, mut ub) = (vec![0u64; w], vec![0u64; w]);
     for k in 0..n {
         let rb = table.alg2_ub.row(k);
@@ -1111,12 +1127,8 @@ fn mul_formula_14(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let n = table.m;
     let w = table.words();
     let v = n / 2;
-    let da = ShiftTable::new(a, n, 2 * n);
-    let db = ShiftTable::new(b, n, 2 * n);
+    let (da, db, mut d) = tables_2n(n, a, b);
     let len = da.len;
-    let at1 = ShiftTable::address(len, n - 1);
-    let mut d = vec![0u64; w];
-    and_into(&mut d, da.at(at1, w), db.at(at1, w));
     for i in 1..v {
         // Type I: h_i = 1 for i < v (checked by the tests).
         let Some(&wi) = table.s.row(i - 1).first() else {
@@ -1250,22 +1262,35 @@ mod tests {
     }
 
     #[test]
+    fn cyclic_shifts_bit_by_bit() {
+        for n in [2usize, 5, 63, 65, 127, 129, 163, 200] {
+            let mut rng = SplitMix(n as u64 + 7);
+            let w = words_for(n);
+            let mut a: Vec<u64> = (0..w).map(|_| rng.next()).collect();
+            a[w - 1] &= top_mask(n);
+            let mut d: Vec<u64> = (0..w).map(|_| rng.next()).collect();
+            d[w - 1] &= top_mask(n);
+            for k in 0..n {
+                let mut x = vec![0u64; w];
+                cso_right_into(&a, k, n, &mut x);
+                let mut y = d.clone();
+                xor_cso_right(&mut y, &a, k, n);
+                for i in 0..n {
+                    assert_eq!(bit(&x, i), bit(&a, (i + n - k) % n), "n = {n}, k = {k}");
+                    assert_eq!(bit(&y, i), bit(&d, i) ^ bit(&x, i), "n = {n}, k = {k}");
+                }
+                assert_eq!(x[w - 1] & !top_mask(n), 0);
+                assert_eq!(y[w - 1] & !top_mask(n), 0);
+            }
+        }
+    }
+
+    #[test]
     fn small_fields_every_algorithm_agrees() {
         let mut rng = SplitMix(1);
-        for (m, t) in [
-            (2, 1),
-            (3, 2),
-            (4, 1),
-            (5, 2),
-            (9, 2),
-            (10, 1),
-            (7, 4),
-            (65, 2),
-            (66, 1),
-            (64, 6),
-            (100, 1),
-            (131, 2),
-        ] {
+        // Every type up to 6 of small degrees, both parities, around a word.
+        let degrees = [2usize, 3, 4, 5, 7, 9, 10, 63, 65, 66, 100, 131];
+        for (m, t) in degrees.iter().flat_map(|&m| (1..=6).map(move |t| (m, t))) {
             let Some(table) = NbTable::new(m, t) else {
                 continue;
             };
