@@ -360,7 +360,12 @@ fn every_algorithm_against_the_default_on_every_size() {
                     continue;
                 }
                 if alg.applies_to(&table) {
-                    assert_eq!(mul(alg, &table, &a, &b), want, "{} on ({m}, {t})", alg.name());
+                    assert_eq!(
+                        mul(alg, &table, &a, &b),
+                        want,
+                        "{} on ({m}, {t})",
+                        alg.name()
+                    );
                 }
             }
             seen += 1;
@@ -389,7 +394,8 @@ fn koc_acar_montgomery_against_the_polynomial_basis() {
         assert_eq!(mont.bytes(), k / 8);
         let r = field.from_poly_vartime(&Gf2Poly::x_pow(k));
         for _ in 0..4 {
-            let bytes = |rng: &mut Rng| -> Vec<u8> { (0..k / 8).map(|_| rng.next_u64() as u8).collect() };
+            let bytes =
+                |rng: &mut Rng| -> Vec<u8> { (0..k / 8).map(|_| rng.next_u64() as u8).collect() };
             let (a, b) = (bytes(&mut rng), bytes(&mut rng));
             let words = |x: &[u8]| -> Vec<u64> {
                 let mut w = vec![0u64; k.div_ceil(64)];

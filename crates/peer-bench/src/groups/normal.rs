@@ -102,7 +102,9 @@ fn montgomery_impl(m: usize) -> Result<Impl, String> {
     let r = field.from_poly_vartime(&fieldwork::gf2x::Gf2Poly::x_pow(k));
     let el = |x: &[u8]| field.from_words(&words(x)).map_err(|e| e.to_string());
     if &el(&c)? * &r != &el(&a)? * &el(&b)? {
-        return Err(format!("Koç–Acar disagrees with the polynomial basis at k = {k}"));
+        return Err(format!(
+            "Koç–Acar disagrees with the polynomial basis at k = {k}"
+        ));
     }
     Ok(Impl {
         name: MONTGOMERY_NAME.into(),

@@ -31,9 +31,13 @@
 //! - the m coordinates are read at the positions 2^i mod p (u = 1), and
 //!   written to all t positions of each, only when converting.
 //!
-//! The faithful word-level algorithms of the sources (Reyhani-Masoleh and
-//! Hasan, Fan and Dai, Ning and Yin, P1363) are in
-//! `gf2m::normal::reproduce` (feature `reproduce`), for the comparison.
+//! The faithful word-level algorithms of the sources (Fan and Dai's
+//! Algorithms 1 and 2 and formula (14), the RH algorithm of
+//! Reyhani-Masoleh and Hasan and its improved form, Ning and Yin as Fan and
+//! Dai list it, P1363 A.3.8, and Table 4's Koç–Acar Montgomery column) are
+//! in `gf2m::normal::reproduce` (feature `reproduce`), for the comparison;
+//! `peer-bench --reproduce fan-dai` writes the page
+//! `docs/reproduce/004-fan-dai-<cpu>.md`.
 //!
 //! # Performance
 //!

@@ -539,7 +539,11 @@ impl NbTable {
 
     /// e_k of §3's precomputation: the number of i ∈ 1..=v with k ∈ S_i.
     pub fn e(&self, k: usize) -> usize {
-        if k < self.m { self.by_k.row(k).len() } else { 0 }
+        if k < self.m {
+            self.by_k.row(k).len()
+        } else {
+            0
+        }
     }
 
     /// The complexity C_N of the basis: the number of ones of T_0 (15),
@@ -647,7 +651,11 @@ impl NbOpCounts {
     /// (the paper: ρ = 4 in C), a Hamming weight as 4 additions (§5), one
     /// per matrix test.
     pub fn model_cost(&self, rho: usize) -> usize {
-        self.ands + self.xors + rho * self.total_cso() + 4 * self.hamming_weights + self.matrix_tests
+        self.ands
+            + self.xors
+            + rho * self.total_cso()
+            + 4 * self.hamming_weights
+            + self.matrix_tests
     }
 }
 
@@ -802,7 +810,8 @@ impl NbMulAlgorithm {
                 ands: 1 + r_ands,
                 // S7: e_k − 1, S8: one per nonempty k.
                 xors: r_xors + sum_h,
-                cso: 1 + nonempty
+                cso: 1
+                    + nonempty
                     + if self == NbMulAlgorithm::FanDai1NoTables {
                         r_ands
                     } else {

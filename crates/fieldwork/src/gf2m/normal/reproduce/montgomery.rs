@@ -55,7 +55,9 @@ impl KocAcar {
     /// when the degree is not a positive multiple of 8 or N_0 is even.
     pub fn new(modulus: &[u64]) -> Option<KocAcar> {
         let bits = modulus.len() * 64;
-        let k = (0..bits).rev().find(|&i| (modulus[i / 64] >> (i % 64)) & 1 == 1)?;
+        let k = (0..bits)
+            .rev()
+            .find(|&i| (modulus[i / 64] >> (i % 64)) & 1 == 1)?;
         if k == 0 || k % BLOCK_BITS != 0 {
             return None;
         }
