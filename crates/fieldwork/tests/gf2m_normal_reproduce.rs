@@ -298,7 +298,7 @@ fn operation_counts_against_tables_1_and_2() {
                     assert_eq!(ours.table_cso, 0);
                 }
                 NbMulAlgorithm::RhImproved => {
-                    assert_eq!(ours.total_cso(), (cn + 1) / 2 + 3 * Z, "{what}");
+                    assert_eq!(ours.total_cso(), cn.div_ceil(2) + 3 * Z, "{what}");
                 }
                 NbMulAlgorithm::FanDai2 => {
                     // Σ_w 2e_w = C_N − 1; 2·#{w : e_w > 0} + 1 ANDs.
@@ -386,7 +386,7 @@ fn koc_acar_montgomery_against_the_polynomial_basis() {
     use fieldwork::gf2m::BinaryField;
     use fieldwork::gf2m::normal::reproduce::montgomery::KocAcar;
     use fieldwork::gf2x::Gf2Poly;
-    let mut rng = Rng::new(0x6b6f_63);
+    let mut rng = Rng::new(0x006b_6f63);
     for (m, _) in TABLE_4.into_iter().chain([(8, 0), (16, 0), (64, 0)]) {
         let k = 8 * m.div_ceil(8);
         let field = BinaryField::sparse_irreducible(k).expect("an irreducible of degree k");

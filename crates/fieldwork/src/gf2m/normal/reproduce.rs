@@ -167,7 +167,7 @@ fn periodic(a: &[u64], n: usize, nbits: usize) -> Vec<u64> {
         at += n;
     }
     let last = words_for(nbits);
-    if nbits % 64 != 0 {
+    if !nbits.is_multiple_of(64) {
         e[last - 1] &= top_mask(nbits);
     }
     e[last] = 0;
@@ -456,7 +456,7 @@ impl NbTable {
             return None;
         }
         let v = m / 2;
-        let even = m % 2 == 0;
+        let even = m.is_multiple_of(2);
         let s_rows: Vec<Vec<u32>> = (1..=v).map(|i| row_bits(&phi, i)).collect();
         // Precomputation of §3 / §4: S1–S5.
         let mut by_k = vec![Vec::new(); m];
@@ -886,7 +886,7 @@ impl NbMulAlgorithm {
                 table: 1,
                 xor: rh_xor,
                 and: p("n", n, exact),
-                cso: p("(C_N + 1)/2 + 3z", (c_n + 1) / 2 + 3 * z, exact),
+                cso: p("(C_N + 1)/2 + 3z", c_n.div_ceil(2) + 3 * z, exact),
             },
             NbMulAlgorithm::FanDai1 => PrintedCounts {
                 table: 1,
@@ -1146,8 +1146,9 @@ fn mul_formula_14(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
         let wi = wi as usize;
         let aw = ShiftTable::address(len, (n - wi) % n);
         let ai = ShiftTable::address(len, (i + n - wi) % n);
-        for k in 0..w {
-            d[k] ^= (db.at(aw, w)[k] & da.at(ai, w)[k]) ^ (da.at(aw, w)[k] & db.at(ai, w)[k]);
+        let (a_w, b_w, a_i, b_i) = (da.at(aw, w), db.at(aw, w), da.at(ai, w), db.at(ai, w));
+        for (k, dk) in d.iter_mut().enumerate() {
+            *dk ^= (b_w[k] & a_i[k]) ^ (a_w[k] & b_i[k]);
         }
     }
     // B & A_v: A_v = A_(n−v), the window at v.
@@ -1198,9 +1199,9 @@ fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
         let (pa, pb) = (&aw[Z * k..], &bw[Z * k..]);
         let mut acc = 0u64;
         if table.t >= 3 {
-            for i in 0..n {
+            for (i, row) in table.ny_dense.chunks_exact(n).enumerate() {
                 let mut temp = 0u64;
-                for (j, &e) in table.ny_dense[i * n..(i + 1) * n].iter().enumerate() {
+                for (j, &e) in row.iter().enumerate() {
                     if e == 1 {
                         temp ^= pb[j];
                     }
@@ -1208,13 +1209,13 @@ fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
                 acc ^= pa[i] & temp;
             }
         } else {
-            for i in 0..n {
+            for (i, &ai) in pa[..n].iter().enumerate() {
                 let temp = table
                     .ny_rows
                     .row(i)
                     .iter()
                     .fold(0u64, |t, &j| t ^ pb[j as usize]);
-                acc ^= pa[i] & temp;
+                acc ^= ai & temp;
             }
         }
         *ck = acc;
