@@ -548,7 +548,14 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
         },
         header: Vec::new(),
         rows: Vec::new(),
-        notes: Vec::new(),
+        notes: vec![
+            "Measured on 2 cores shared with other builds (load average 10–15 during \
+             the run): figures within about 10 % of each other can swap between runs \
+             (two runs of this page moved improved RH against RH at n = 233–409 and \
+             Algorithm 2 against Algorithm 1 at n = 503 and 599); the orders that \
+             differ by more, and the ratios, held in both."
+                .into(),
+        ],
     };
     Ok(vec![table1()?, table2()?, t3, t4, verdict])
 }
