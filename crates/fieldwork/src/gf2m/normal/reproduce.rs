@@ -23,7 +23,7 @@
 //! basis (p = t·n + 1 prime; IEEE P1363-2000 A.3.7), as the paper's
 //! listing computes them.
 //!
-//! Formula (5) (n odd) and (6)–(7) (n even), from [3]:
+//! Formula (5) (n odd) and (6)–(7) (n even), from \[3\]:
 //! D = (B & A)_1 + Σ_(i=1)^v Σ_(k∈S_i) (R_i)_k with
 //! R_i = (B & A_(n−i)) + (A & B_(n−i)), and R_v = A & B_v for even n.
 //!
@@ -38,7 +38,7 @@
 //! | `FanDai2` | §4 Algorithm 2, (12) and (13); Table 1 col. 4 | ≤ 2n+1 AND, C_N − 1 XOR, 4z CSO |
 //! | `Formula14` | §4 formula (14), type-I ONB; Table 2 row 1 | n AND, n − 1 XOR + 1 Hamming weight, 4z CSO |
 //! | `NingYin` | §5 and the listing's `Alg2_of_NY`, `Alg3_of_NY_for_ONB2`, `alg4_of_NY_for_ONB1`; Table 2 row 2 | n AND, ≈ C_N XOR of z-bit words per output word, 2z CSO |
-//! | `P1363Bitwise` | IEEE P1363-2000 A.3.8 (the paper's [4]; the tests' reference) | bit by bit |
+//! | `P1363Bitwise` | IEEE P1363-2000 A.3.8 (the paper's \[4\]; the tests' reference) | bit by bit |
 //!
 //! [`NbMulAlgorithm::counts`] returns our counts and
 //! [`NbMulAlgorithm::printed_counts`] the formulas of Tables 1 and 2; the
@@ -75,7 +75,7 @@
 //!   constant time, so we take the parity by XOR-folding the words (one
 //!   n-bit XOR-equivalent, counted in [`NbOpCounts::hamming_weights`]).
 //! - Ning–Yin: "no description of the precomputation procedure was
-//!   presented in [5]"; the paper assumes §2's method with z⌈n/z⌉-bit DA_j
+//!   presented in \[5\]"; the paper assumes §2's method with z⌈n/z⌉-bit DA_j
 //!   (2z CSO) and its listing is our source: for type I `alg4_of_NY_for_ONB1`,
 //!   for type II `Alg3_of_NY_for_ONB2` (row i of the matrix M read as two
 //!   word indices), for other types `Alg2_of_NY`, which scans the whole
@@ -592,16 +592,16 @@ impl NbTable {
 /// of evaluation and hence in cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NbMulAlgorithm {
-    /// IEEE P1363-2000 A.3.8, bit by bit (the paper's [4]; "not efficient
+    /// IEEE P1363-2000 A.3.8, bit by bit (the paper's \[4\]; "not efficient
     /// for software implementation", §1): the tests' reference.
     P1363Bitwise,
-    /// Ning and Yin ([5]) as §5 and the listing have it: words
+    /// Ning and Yin (\[5\]) as §5 and the listing have it: words
     /// A\[k\] = (a_k … a_(k+z−1)) from z one-place CSOs (2z in all), output
     /// word by word; type I `alg4_of_NY_for_ONB1`, type II
     /// `Alg3_of_NY_for_ONB2`, other types `Alg2_of_NY` (the dense matrix
     /// scan). Table 2 row 2, Tables 3 and 4's NY column.
     NingYin,
-    /// The RH algorithm of [3] as §2 states it (formula (5), (6)–(7) for
+    /// The RH algorithm of \[3\] as §2 states it (formula (5), (6)–(7) for
     /// even n). Table 1 column 1, Table 4's "Original RH".
     RhOriginal,
     /// "The RH algorithm using precomputation tables DA and DB" (§5; §2's

@@ -1,5 +1,5 @@
 //! The Montgomery column of Fan and Dai's Table 4 (§5): Koç and Acar's
-//! word-level Montgomery multiplication in GF(2^k) ([6]: *Montgomery
+//! word-level Montgomery multiplication in GF(2^k) (\[6\]: *Montgomery
 //! multiplication in GF(2^k)*, Designs, Codes and Cryptography 14, 1998)
 //! with w = 8-bit words and the table-lookup word products, as the paper's
 //! listing (`Montgomery`, `precomputation_of_Montgomery`) implements it.
@@ -21,7 +21,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// The word size w of [6] (bits).
+/// The word size w of \[6\] (bits).
 pub const BLOCK_BITS: usize = 8;
 
 /// Koç–Acar Montgomery multiplication in GF(2^k), k = 8s, by byte tables.
