@@ -5,10 +5,12 @@
 //! Reyhani-Masoleh–Hasan original and with DA/DB tables, Fan–Dai
 //! Algorithms 1 and 2, the type-I formula (14)), fieldwork's default (the
 //! Gauss-period embedding: one p-bit carry-less product, p = t·m + 1), the
-//! p-bit `gf2x` product alone, and fieldwork's polynomial-basis product of
+//! p-bit `gf2x` product alone, fieldwork's polynomial-basis product of
 //! the same degree (the fixed type for the NIST degrees, else a run-time
 //! `BinaryField` with the lowest-weight irreducible; the column is one for
-//! both).
+//! both), and Table 4's Montgomery column (Koç–Acar with byte tables in
+//! GF(2^k), k = 8⌈m/8⌉, as the paper implements it). The page
+//! `peer-bench --reproduce fan-dai` is built from these rows.
 //!
 //! Calls are chained (each product the next first operand). The source
 //! algorithms allocate their result (a few dozen cycles, small next to
@@ -23,13 +25,14 @@
 use crate::harness::{Case, Impl};
 use crate::util::Rng;
 use fieldwork::gf2m::normal::GaussianNormalBasis;
+use fieldwork::gf2m::normal::reproduce::montgomery::KocAcar;
 use fieldwork::gf2m::normal::reproduce::{NbMulAlgorithm, NbTable};
 use fieldwork::gf2m::{BinaryField, F163, F233, F283, F409, F571, FieldElement};
 use fieldwork::gf2x::Dispatch;
 use std::hint::black_box;
 
 /// Fan and Dai's Table 4 fields (m, t), then Table 3's type-I fields.
-const FIELDS: &[(usize, usize)] = &[
+pub const FIELDS: &[(usize, usize)] = &[
     (131, 2),
     (233, 2),
     (359, 2),
@@ -63,10 +66,64 @@ fn coordinates(m: usize, seed: u64) -> Vec<u64> {
     c
 }
 
+/// The size label of the case of field (m, t).
+pub fn size(m: usize, t: usize) -> String {
+    format!("m={m} t={t} p={} mul", t * m + 1)
+}
+
+/// The name of the row of a source algorithm.
+pub fn source_name(alg: NbMulAlgorithm) -> String {
+    format!("fieldwork reproduce {}", alg.name())
+}
+
+/// The name of the default's row.
+pub const DEFAULT_NAME: &str = "fieldwork best (embedding)";
+
+/// The name of the Montgomery row.
+pub const MONTGOMERY_NAME: &str = "fieldwork reproduce koc-acar montgomery";
+
+/// Koç–Acar's Montgomery product in GF(2^k), k = 8⌈m/8⌉ (Fan and Dai §5),
+/// chained, after checking it against the polynomial basis of degree k.
+fn montgomery_impl(m: usize) -> Result<Impl, String> {
+    let k = 8 * m.div_ceil(8);
+    let field = BinaryField::sparse_irreducible(k).map_err(|e| format!("k = {k}: {e}"))?;
+    let mont = KocAcar::new(field.modulus().as_words()).ok_or(format!("k = {k}: modulus"))?;
+    let mut rng = Rng(0x6b61 ^ k as u64);
+    let mut a: Vec<u8> = (0..k / 8).map(|_| rng.next_u64() as u8).collect();
+    let b: Vec<u8> = (0..k / 8).map(|_| rng.next_u64() as u8).collect();
+    let words = |x: &[u8]| -> Vec<u64> {
+        let mut w = vec![0u64; k.div_ceil(64)];
+        for (j, &y) in x.iter().enumerate() {
+            w[j / 8] |= u64::from(y) << (8 * (j % 8));
+        }
+        w
+    };
+    let c = mont.mul(&a, &b).ok_or("length")?;
+    let r = field.from_poly_vartime(&fieldwork::gf2x::Gf2Poly::x_pow(k));
+    let el = |x: &[u8]| field.from_words(&words(x)).map_err(|e| e.to_string());
+    if &el(&c)? * &r != &el(&a)? * &el(&b)? {
+        return Err(format!(
+            "Koç–Acar disagrees with the polynomial basis at k = {k}"
+        ));
+    }
+    Ok(Impl {
+        name: MONTGOMERY_NAME.into(),
+        ours: true,
+        routine: Box::new(move |iters| {
+            for _ in 0..iters {
+                if let Some(c) = mont.mul(black_box(&a), &b) {
+                    a = c;
+                }
+            }
+            black_box(&a);
+        }),
+    })
+}
+
 fn source_impl(alg: NbMulAlgorithm, table: NbTable, a: Vec<u64>, b: Vec<u64>) -> Impl {
     let mut a = a;
     Impl {
-        name: format!("fieldwork reproduce {}", alg.name()),
+        name: source_name(alg),
         ours: true,
         routine: Box::new(move |iters| {
             for _ in 0..iters {
@@ -137,7 +194,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
         let mut impls = Vec::new();
         let (mut x, y) = (a.clone(), b.clone());
         impls.push(Impl {
-            name: "fieldwork best (embedding)".into(),
+            name: DEFAULT_NAME.into(),
             ours: true,
             routine: Box::new(move |iters| {
                 for _ in 0..iters {
@@ -182,9 +239,10 @@ pub fn cases() -> Result<Vec<Case>, String> {
         if let Some(p) = polynomial_impl(m) {
             impls.push(p);
         }
+        impls.push(montgomery_impl(m)?);
         out.push(Case {
             group: "normal",
-            size: format!("m={m} t={t} p={} mul", basis.prime()),
+            size: size(m, t),
             bytes: None,
             impls,
             heavy: false,

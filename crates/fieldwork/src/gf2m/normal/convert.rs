@@ -209,10 +209,10 @@ fn poly_div(mut a: Poly, b: &Poly) -> Option<Poly> {
 }
 
 /// A deterministic generator for the splitting elements δ (public values).
-struct SplitMix(u64);
+pub(super) struct SplitMix(pub(super) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

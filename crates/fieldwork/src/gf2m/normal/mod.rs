@@ -31,9 +31,13 @@
 //! - the m coordinates are read at the positions 2^i mod p (u = 1), and
 //!   written to all t positions of each, only when converting.
 //!
-//! The faithful word-level algorithms of the sources (Reyhani-Masoleh and
-//! Hasan, Fan and Dai, Ning and Yin, P1363) are in
-//! `gf2m::normal::reproduce` (feature `reproduce`), for the comparison.
+//! The faithful word-level algorithms of the sources (Fan and Dai's
+//! Algorithms 1 and 2 and formula (14), the RH algorithm of
+//! Reyhani-Masoleh and Hasan and its improved form, Ning and Yin as Fan and
+//! Dai list it, P1363 A.3.8, and Table 4's Koç–Acar Montgomery column) are
+//! in `gf2m::normal::reproduce` (feature `reproduce`), for the comparison;
+//! `peer-bench --reproduce fan-dai` writes the page
+//! `docs/reproduce/004-fan-dai-<cpu>.md`.
 //!
 //! # Performance
 //!
@@ -1040,39 +1044,31 @@ fn fold_into_general(inner: &Inner, c: &[u64], out: &mut [u64]) {
     out[pw - 1] &= low_last;
 }
 
-impl Add for &NormalElement {
-    type Output = NormalElement;
-    /// # Panics
-    ///
-    /// If the elements belong to different bases.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn add(self, rhs: &NormalElement) -> NormalElement {
-        match self.try_add(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
+/// `impl $Op for &NormalElement` by `try_$op`, panicking on a basis
+/// mismatch (one body for `+` and `*`).
+macro_rules! by_reference {
+    ($Op:ident, $op:ident, $try_op:ident) => {
+        impl $Op for &NormalElement {
+            type Output = NormalElement;
+            /// # Panics
+            ///
+            /// If the elements belong to different bases.
+            #[allow(
+                clippy::panic,
+                reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
+            )]
+            fn $op(self, rhs: &NormalElement) -> NormalElement {
+                match self.$try_op(rhs) {
+                    Ok(e) => e,
+                    Err(e) => panic!("{e}"),
+                }
+            }
         }
-    }
+    };
 }
 
-impl Mul for &NormalElement {
-    type Output = NormalElement;
-    /// # Panics
-    ///
-    /// If the elements belong to different bases.
-    #[allow(
-        clippy::panic,
-        reason = "operator traits cannot return an error: elements of different bases are a documented panic; `try_mul` / `try_add` return it"
-    )]
-    fn mul(self, rhs: &NormalElement) -> NormalElement {
-        match self.try_mul(rhs) {
-            Ok(e) => e,
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
+by_reference!(Add, add, try_add);
+by_reference!(Mul, mul, try_mul);
 
 #[cfg(test)]
 mod tests {

@@ -1,88 +1,119 @@
-//! Every normal-basis multiplication algorithm of the sources, word-level
-//! and constant time: the baselines that `gf2m::normal`'s default
-//! multiplier is measured against (feature `reproduce`; not for
-//! production use).
+//! The normal-basis multiplication algorithms of Fan and Dai, *Two software
+//! normal basis multiplication algorithms for GF(2^n)* (ePrint 2004/126;
+//! `../shared/seeds/004_*.txt`), as the paper writes them, with the
+//! algorithms it measures them against: the RH algorithm of
+//! Reyhani-Masoleh and Hasan (its §2), the "improved RH" (§5), Ning and
+//! Yin's algorithm as the paper describes and lists it (§5 and its ANSI C
+//! listing), and the Koç–Acar Montgomery product of Table 4's last column
+//! ([`montgomery`]). Feature `reproduce`; not for production use (the
+//! default multiplier of `gf2m::normal` is measured against these).
 //!
-//! # The field and the layout
+//! # Notation (§2) and our layout
 //!
-//! A type-t Gaussian normal basis (GNB) of GF(2^m) exists when p = t·m + 1
-//! is prime and gcd(t·m / ord_p(2), m) = 1. Let K be the subgroup of order
-//! t of Z_p^*, γ a primitive p-th root of unity in GF(2^(t·m)) and
-//! β = Σ_{u∈K} γ^u (a Gauss period); {β, β², β⁴, …, β^(2^(m−1))} is a normal
-//! basis of GF(2^m) (IEEE P1363-2000, Annex A.3.6; ANSI X9.62).
+//! N = {β_0, …, β_(n−1)}, β_i = β^(2^i); A = Σ a_i β_i is the vector
+//! (a_0, …, a_(n−1)), stored as ⌈n/64⌉ `u64` words with a_i at bit i % 64 of
+//! word i / 64, bits ≥ n zero. A_i = A^(2^i); `A >> k` and `A << k` are the
+//! paper's k-fold right and left cyclic shift operations (CSO), so
+//! A >> k = A_k (position j holds a_(j−k)) and A << k = A_(n−k) (position j
+//! holds a_(j+k)). `A & B` is the coordinate-wise AND, ⊕ the addition.
+//! β_0 β_i = Σ_(j ∈ S_i) β_j, h_i = |S_i|, w_(i,1) < … < w_(i,h_i) the
+//! elements of S_i (formula (1)); v = (n − 1)/2 for odd n and n/2 for even
+//! n; C_N = Σ_i h_i (over 0 ≤ i < n) is the complexity of the basis. The
+//! S_i come from the multiplication structure of a type-t Gaussian normal
+//! basis (p = t·n + 1 prime; IEEE P1363-2000 A.3.7), as the paper's
+//! listing computes them.
 //!
-//! An element a = Σ a_i β^(2^i) is `ceil(m/64)` `u64` words, a_i at bit
-//! `i % 64` of word `i / 64`, bits ≥ m zero. Squaring moves a_i to position
-//! i + 1 (mod m); 1 is the all-ones vector.
+//! Formula (5) (n odd) and (6)–(7) (n even), from \[3\]:
+//! D = (B & A)_1 + Σ_(i=1)^v Σ_(k∈S_i) (R_i)_k with
+//! R_i = (B & A_(n−i)) + (A & B_(n−i)), and R_v = A & B_v for even n.
 //!
-//! # The multiplication structure (P1363 A.3.7)
+//! # The algorithms ([`NbMulAlgorithm`]) and where they are in the paper
 //!
-//! The cosets 2^i·K, i < m, partition Z_p^*; F(x) = i for x ∈ 2^i·K. Then
-//! β^(2^i) = Σ_{F(x)=i} γ^x, so a = Σ_{x≠0} a_{F(x)} γ^x and
-//! a·b = Σ_{x,y≠0} a_{F(x)} b_{F(y)} γ^(x+y). The terms with x + y = 0 give
-//! J·1 with J = Σ_k a_k b_{k+h}, h = F(−1) = m/2, when t is odd, and
-//! nothing when t is even (−1 ∈ K, each term appears t times). Reading
-//! off the coefficient of β (A.3.8):
-//!
-//! ```text
-//! c_0 = J + Σ_{k=1}^{p−2} a_{F(k+1)} b_{F(p−k)}
-//! ```
-//!
-//! and c_l is the same with every index shifted by l (c_l of a·b is c_0 of
-//! a^(2^−l)·b^(2^−l)). Write P for the multiset of the p − 2 index pairs
-//! (F(k+1), F(p−k)), and rot(A, s) for the vector whose position i holds
-//! a_{i+s} (a rotation by a public amount). Then, word-parallel,
-//!
-//! ```text
-//! C = Σ_{(i,j)∈P} rot(A, i) ∘ rot(B, j)  +  J·1           (∘ = AND)
-//! ```
-//!
-//! Every algorithm below evaluates this sum (pairs that occur twice cancel)
-//! in a different order. The "T-matrix" of Reyhani-Masoleh and Hasan is
-//! τ_{s,j} = the coefficient of β^(2^j) in β·β^(2^s), read off from P.
-//!
-//! # The algorithms ([`NbMulAlgorithm`])
-//!
-//! | variant | source | work per product (vectors of `ceil(m/64)` words; exact figures from [`NbMulAlgorithm::counts`]) |
+//! | variant | paper | per product (Table 1/2 unit: n-bit operations) |
 //! |---|---|---|
-//! | `P1363Bitwise` | P1363-2000 A.3.8 | m·(p − 2) bit ANDs, 2m rotations by one place |
-//! | `NingYin` | Ning & Yin, ICICS 2001 (US 6,389,442) | 4m single-word extractions; per output word m ANDs, ≈ p XORs |
-//! | `RhOriginal` | Reyhani-Masoleh & Hasan, IEEE TC 52(11), 2003 | ⌊m/2⌋ pairs of operand rotations, 2 ANDs each; one rotation + XOR per one of τ (≈ (C_N − 1)/2) |
-//! | `RhImproved` | same paper, with the rotation tables DA, DB | 2m table rows; 2 ANDs + 2 XORs per one of τ, no rotation at run time |
-//! | `FanDai1` | Fan & Dai, ePrint 2004/126, Algorithm 1 | as `RhOriginal` for the operands; one XOR per one of τ, then ≤ m result rotations |
-//! | `FanDai2` | Fan & Dai, Algorithm 2, formula (12) | 2m table rows; one AND per unordered pair of P (the symmetry x ↔ 1 − x), ≈ p/2 + m/2 ANDs |
-//! | `TypeIFormula14` | Fan & Dai, formula (14) (t = 1 only) | permute into the γ-power basis, m masked cyclic shifts of a p-bit vector, permute back |
+//! | `RhOriginal` | §2 "RH Multiplication Algorithm", (5); Table 1 col. 1 | n AND, (C_N+n−2)/2 XOR, (C_N+2n−1)/2 CSO |
+//! | `RhImproved` | §2 (the DA/DB tables) and §5 "improved RH"; Table 1 col. 2 | n AND, (C_N+n−2)/2 XOR, (C_N+1)/2 + 3z CSO |
+//! | `FanDai1` | §3 Algorithm 1, (8)–(10); Table 1 col. 3 | n AND, (C_N+n−2)/2 XOR, < n + 3z CSO |
+//! | `FanDai1NoTables` | §3, the Notes after Algorithm 1 | as `FanDai1`, ≤ 2n CSO and no table |
+//! | `FanDai2` | §4 Algorithm 2, (12) and (13); Table 1 col. 4 | ≤ 2n+1 AND, C_N − 1 XOR, 4z CSO |
+//! | `Formula14` | §4 formula (14), type-I ONB; Table 2 row 1 | n AND, n − 1 XOR + 1 Hamming weight, 4z CSO |
+//! | `NingYin` | §5 and the listing's `Alg2_of_NY`, `Alg3_of_NY_for_ONB2`, `alg4_of_NY_for_ONB1`; Table 2 row 2 | n AND, ≈ C_N XOR of z-bit words per output word, 2z CSO |
+//! | `P1363Bitwise` | IEEE P1363-2000 A.3.8 (the paper's \[4\]; the tests' reference) | bit by bit |
 //!
-//! All of them compute the same product; the tests check each against
-//! the bit-level P1363 algorithm, and the FIPS 186-2 B-163 (type 4) and
-//! B-233 (type 2) base points against their curve equations.
+//! [`NbMulAlgorithm::counts`] returns our counts and
+//! [`NbMulAlgorithm::printed_counts`] the formulas of Tables 1 and 2; the
+//! tests compare the two on every field of Tables 3 and 4.
 //!
-//! **How closely each follows its source.** `P1363Bitwise` is A.3.8 step
-//! by step. `NingYin` follows the rotated-word representation of the
-//! patent's abstract (A\[i\] = (a_i … a_{i+w−1}), output C\[0\], C\[w\], …).
-//! `RhOriginal` evaluates Reyhani-Masoleh–Hasan's expansion
-//! C = Σ a_i b_i β_{i+1} + Σ_s Σ_i (a_i b_{i+s} + a_{i+s} b_i) δ_s^(2^i).
-//! Only the abstracts and introductions of the papers could be read when
-//! this was written, so the order of evaluation of `RhImproved`,
-//! `FanDai1`, `FanDai2` and `TypeIFormula14` is our reconstruction from
-//! those descriptions (high-complexity vs low-complexity bases, the
-//! symmetric property, type I); each variant's documentation says what it
-//! does. Check them against the papers before quoting a paper's table.
+//! z is the width of the processor's data path (§2): the paper's z = 32
+//! (Pentium II), ours [`Z`] = 64. The DA/DB tables are built as in §2 and
+//! the listing: DA_0 = the periodic sequence a_0 … a_(n−1) a_0 … cut to
+//! n + v bits (RH, Algorithm 1) or 2n bits (Algorithm 2, formula (14)),
+//! DA_j = DA_(j−1) shifted by one place for 0 < j < z, and A_(n−i) read as
+//! ⌈n/z⌉ successive words from DA\[i mod z\]\[⌊i/z⌋\]. Building them is what
+//! the paper counts as "about 3z" (resp. 4z, and 2z for Ning–Yin) n-bit
+//! CSO; [`NbOpCounts::table_cso`] carries that count.
+//!
+//! # Where the text is garbled, silent or contradicts itself, and our choice
+//!
+//! - Formula (2)'s double sums print `Σ_(i=0)^(n−1) Σ_(i=0)^(n−1)` (the
+//!   second index is j) and (12)'s last inner sum lost its summand in the
+//!   conversion; we read (12) as Algorithm 2's S5–S7 state it (UA sums the
+//!   A_(⟨w−i⟩), UB the B_(⟨w−i⟩)).
+//! - Algorithm 2's S2 is "D := A_1 & B_1"; the listing computes
+//!   (A & B) >> 1 with one CSO. We follow the algorithm and Table 1 (no
+//!   run-time CSO): A_1 and B_1 are read from the 2n-bit tables.
+//! - Table 1 prints C_N XORs and 2n ANDs for Algorithm 2; the text says
+//!   (12) has 2n + 1 ANDs, and S4 skips every w with e_w = 0. Counted as
+//!   the algorithm runs: 2·#{w : e_w > 0} + 1 ANDs and Σ 2e_w = C_N − 1
+//!   XORs (the tests assert these against the printed bounds).
+//! - Algorithms 1 and 2 are stated for odd n only ("for even n, we set
+//!   v = n/2", (10) and (13)); for even n we follow (7), (10) and (13): the
+//!   i = v term uses R_v = A & B_v, i.e. it enters UB only.
+//! - Table 2's "n + 4" XORs of formula (14) count the Hamming weight as at
+//!   most 4 additions (§5). The paper computes the weight with a 2^8-entry
+//!   byte table; only its parity is used, and a secret-indexed table is not
+//!   constant time, so we take the parity by XOR-folding the words (one
+//!   n-bit XOR-equivalent, counted in [`NbOpCounts::hamming_weights`]).
+//! - Ning–Yin: "no description of the precomputation procedure was
+//!   presented in \[5\]"; the paper assumes §2's method with z⌈n/z⌉-bit DA_j
+//!   (2z CSO) and its listing is our source: for type I `alg4_of_NY_for_ONB1`,
+//!   for type II `Alg3_of_NY_for_ONB2` (row i of the matrix M read as two
+//!   word indices), for other types `Alg2_of_NY`, which scans the whole
+//!   n × n matrix M for each of the n rows of each output word (this is
+//!   why Table 4 has it 20–1000× slower for t ≥ 4). The listing fills M and
+//!   its index tables with dummies ("to test performance ONLY"); ours are
+//!   the real ones (M is P1363 A.3.8's matrix, J's entries included), so
+//!   the products are right. The listing's arrays of 2(N+1) words are read
+//!   up to about 2.5N in `alg4_of_NY_for_ONB1` (`pd = B + V`); ours hold
+//!   3n + z words.
+//! - §5 says "the total number of CSO in Algorithm 1 is at most n + 3z",
+//!   Table 1 prints "< n + 3z". We count S2's CSO ((A & B) >> 1: A_1 is
+//!   not in the (n + v)-bit table) and the #{k : e_k > 0} result shifts:
+//!   where every k but one has e_k > 0 (Table 4's (599, 8)) that is exactly
+//!   n + 3z, where every k has ((563, 14)) n + 3z + 1. The paper's bound
+//!   leaves out S2's shift (its listing does it too, `In_rol_once(c)`); the
+//!   test allows that one.
 //!
 //! # Constant time
 //!
-//! Table indices depend only on (m, t), which are public; element bits
-//! only ever pass through AND, XOR, shifts by public amounts and masks
-//! made from a bit (`0 − bit`). No branch and no memory index depends on
-//! an element.
+//! Table indices depend only on (n, t), which are public; element bits
+//! pass only through AND, XOR, shifts by public amounts and masks made from
+//! a bit. Ning–Yin's `Alg2_of_NY` branches on the public matrix M only.
+//! The Montgomery column ([`montgomery`]) is the paper's table-lookup
+//! method and is **not** constant time (secret-indexed byte tables).
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // `reproduce` feature: the papers' normal-basis multipliers over vectors of the basis' size, not a production path.
 #![allow(clippy::indexing_slicing)]
 #![forbid(unsafe_code)]
 #![cfg(feature = "alloc")]
 
+pub mod montgomery;
+
 use alloc::vec;
 use alloc::vec::Vec;
+
+/// z of §2, the width of the data path: one `u64` word.
+pub const Z: usize = 64;
 
 /// Words of an m-bit vector.
 #[inline(always)]
@@ -111,20 +142,6 @@ fn mask(b: u64) -> u64 {
     0u64.wrapping_sub(b & 1)
 }
 
-/// The 64 bits of `e` from bit `start` (bits past the end read as 0).
-#[inline(always)]
-fn funnel(e: &[u64], start: usize) -> u64 {
-    let q = start / 64;
-    let r = start % 64;
-    let lo = e.get(q).copied().unwrap_or(0);
-    if r == 0 {
-        lo
-    } else {
-        let hi = e.get(q + 1).copied().unwrap_or(0);
-        (lo >> r) | (hi << (64 - r))
-    }
-}
-
 /// `out ^= v << shift` for multiword vectors (bits shifted past the end of
 /// `out` are dropped).
 fn xor_shifted(out: &mut [u64], v: &[u64], shift: usize) {
@@ -140,99 +157,172 @@ fn xor_shifted(out: &mut [u64], v: &[u64], shift: usize) {
     }
 }
 
-/// The first `nbits` bits of the periodic sequence a_0 … a_{m−1} a_0 …,
-/// plus one zero word of slack for [`funnel`].
-fn periodic(a: &[u64], m: usize, nbits: usize) -> Vec<u64> {
+/// The first `nbits` bits of the periodic sequence a_0 … a_(n−1) a_0 …, in
+/// `words_for(nbits) + 1` words (bits past `nbits` zero).
+fn periodic(a: &[u64], n: usize, nbits: usize) -> Vec<u64> {
     let mut e = vec![0u64; words_for(nbits) + 1];
     let mut at = 0;
     while at < nbits {
         xor_shifted(&mut e, a, at);
-        at += m;
+        at += n;
     }
+    let last = words_for(nbits);
+    if !nbits.is_multiple_of(64) {
+        e[last - 1] &= top_mask(nbits);
+    }
+    e[last] = 0;
     e
 }
 
-/// `k mod m` for k < 2m (a public index).
+/// `out = X << s` (`XOR = false`) or `out ^= X << s` (`XOR = true`) for
+/// s < n: the paper's s-fold left CSO, position i holds x_((i+s) mod n).
+/// As the listing's `In_ror` / `In_xor_ror`: the words of X >> s (plain
+/// shift) in one loop, those of X << (n − s) in another, no per-word
+/// branch; bits ≥ n cleared.
 #[inline(always)]
-fn wrap(k: usize, m: usize) -> usize {
-    if k >= m { k - m } else { k }
-}
-
-/// `out = rot(X, s)` for s < m: position i holds x_{(i+s) mod m}, i.e.
-/// (X >> s) | (X << (m − s)) cut to m bits. No allocation.
-#[inline(always)]
-fn rot_into(x: &[u64], s: usize, m: usize, out: &mut [u64]) {
-    let k = m - s;
+fn cso_left_apply<const XOR: bool>(x: &[u64], s: usize, n: usize, out: &mut [u64]) {
+    let len = out.len();
+    let (qs, rs) = (s / 64, s % 64);
+    let xr = &x[qs..len];
+    let m = xr.len();
+    // X >> s (bits ≥ n − s are zero: x is clean).
+    for w in 0..m - 1 {
+        let v = (xr[w] >> rs) | ((xr[w + 1] << (63 - rs)) << 1);
+        if XOR { out[w] ^= v } else { out[w] = v }
+    }
+    if XOR {
+        out[m - 1] ^= xr[m - 1] >> rs;
+    } else {
+        out[m - 1] = xr[m - 1] >> rs;
+        for o in &mut out[m..] {
+            *o = 0;
+        }
+    }
+    // X << (n − s), XORed in (disjoint from the first part below n).
+    let k = n - s;
     let (q, r) = (k / 64, k % 64);
-    for (w, o) in out.iter_mut().enumerate() {
-        let right = funnel(x, 64 * w + s);
-        let left = if w < q {
-            0
-        } else if r == 0 {
-            x[w - q]
-        } else {
-            let lo = if w > q { x[w - q - 1] >> (64 - r) } else { 0 };
-            (x[w - q] << r) | lo
-        };
-        *o = right | left;
-    }
-    if let Some(last) = out.last_mut() {
-        *last &= top_mask(m);
-    }
-}
-
-/// rot(A, s): position i holds a_{(i+s) mod m} (a^(2^−s)).
-fn rot(a: &[u64], s: usize, m: usize) -> Vec<u64> {
-    let mut out = vec![0u64; words_for(m)];
-    rot_into(a, s % m, m, &mut out);
-    out
-}
-
-/// The m rotations rot(A, k), k < m, as one flat table (row k at
-/// `k·words`).
-fn rotation_table(a: &[u64], m: usize) -> Vec<u64> {
-    let w = words_for(m);
-    // Every row is a window of the periodic extension a_0 … a_{m−1} a_0 ….
-    let e = periodic(a, m, 2 * m);
-    let mut t = vec![0u64; m * w];
-    for (k, row) in t.chunks_exact_mut(w).enumerate() {
-        for (i, o) in row.iter_mut().enumerate() {
-            *o = funnel(&e, k + 64 * i);
+    if q < len {
+        let top = top_mask(n);
+        let mut v = x[0] << r;
+        for w in q + 1..len {
+            out[w - 1] ^= v;
+            v = (x[w - q] << r) | ((x[w - q - 1] >> (63 - r)) >> 1);
         }
-        if let Some(last) = row.last_mut() {
-            *last &= top_mask(m);
-        }
+        out[len - 1] ^= v & top;
     }
-    t
 }
 
-/// J = Σ_k a_k b_{k+h}, as a bit (the x + y = 0 terms for odd t).
-fn inner_j(a: &[u64], b: &[u64], h: usize, m: usize) -> u64 {
-    let bh = rot(b, h, m);
-    let folded = a.iter().zip(&bh).fold(0u64, |acc, (x, y)| acc ^ (x & y));
-    u64::from(folded.count_ones() & 1)
+/// `out = X >> k` (A >> k = A_k, formula notation (A)_k).
+#[inline(always)]
+fn cso_right_into(x: &[u64], k: usize, n: usize, out: &mut [u64]) {
+    cso_left_apply::<false>(x, (n - k % n) % n, n, out);
 }
 
-/// XOR of the all-ones vector masked by `j`.
-fn add_j_ones(c: &mut [u64], j: u64, m: usize) {
+/// `d = d ⊕ (r >> k)`: RH's S6 and Algorithm 1's S8 (the listing's
+/// `In_xor_ror`), no temporary.
+#[inline(always)]
+fn xor_cso_right(d: &mut [u64], r: &[u64], k: usize, n: usize) {
+    cso_left_apply::<true>(r, (n - k % n) % n, n, d);
+}
+
+/// `x = x << 1` in place (RH's S4; the listing's `In_ror_once`).
+#[inline(always)]
+fn cso_left_one(x: &mut [u64], n: usize) {
+    let a0 = x[0] & 1;
+    let len = x.len();
+    for i in 0..len - 1 {
+        x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    }
+    x[len - 1] >>= 1;
+    x[(n - 1) / 64] |= a0 << ((n - 1) % 64);
+}
+
+/// `out = x & y` word by word.
+#[inline(always)]
+fn and_into(out: &mut [u64], x: &[u64], y: &[u64]) {
+    for ((o, a), b) in out.iter_mut().zip(x).zip(y) {
+        *o = a & b;
+    }
+}
+
+/// `acc ^= x`.
+#[inline(always)]
+fn xor_into(acc: &mut [u64], x: &[u64]) {
+    for (o, a) in acc.iter_mut().zip(x) {
+        *o ^= a;
+    }
+}
+
+/// `acc ^= x & y`.
+#[inline(always)]
+fn xor_and_into(acc: &mut [u64], x: &[u64], y: &[u64]) {
+    for ((o, a), b) in acc.iter_mut().zip(x).zip(y) {
+        *o ^= a & b;
+    }
+}
+
+/// XOR of the all-ones vector masked by the bit `j`, cut to n bits.
+fn add_ones(c: &mut [u64], j: u64, n: usize) {
     let mk = mask(j);
     for w in c.iter_mut() {
         *w ^= mk;
     }
     if let Some(last) = c.last_mut() {
-        *last &= top_mask(m);
+        *last &= top_mask(n);
     }
 }
 
-fn xor_into(acc: &mut [u64], v: &[u64]) {
-    for (x, y) in acc.iter_mut().zip(v) {
-        *x ^= y;
-    }
+/// The parity of the Hamming weight of `x` (formula (14)'s
+/// HammingWeight(B & A_v) mod 2, by XOR-folding: constant time).
+#[inline(always)]
+fn parity(x: &[u64]) -> u64 {
+    let mut f = x.iter().fold(0u64, |acc, w| acc ^ w);
+    f ^= f >> 32;
+    f ^= f >> 16;
+    f ^= f >> 8;
+    f ^= f >> 4;
+    f ^= f >> 2;
+    f ^= f >> 1;
+    f & 1
 }
 
-fn xor_and_into(acc: &mut [u64], x: &[u64], y: &[u64]) {
-    for ((o, a), b) in acc.iter_mut().zip(x).zip(y) {
-        *o ^= a & b;
+/// §2's table DA (or DB): the z vectors DA_j, j < z, each the periodic
+/// sequence a_j, a_(j+1), … of `bits` bits, one row of `len` words each;
+/// A_(n−i) is the ⌈n/z⌉ words from word ⌊i/z⌋ of row i mod z.
+struct ShiftTable {
+    rows: Vec<u64>,
+    len: usize,
+}
+
+impl ShiftTable {
+    /// DA_0 then z − 1 shifts by one place (the listing's loop
+    /// `zua[i+1][j] = (zua[i][j] >> 1) ^ (zua[i][j+1] << (W−1))`).
+    fn new(a: &[u64], n: usize, bits: usize) -> ShiftTable {
+        let row0 = periodic(a, n, bits);
+        let len = row0.len();
+        let mut rows = vec![0u64; Z * len];
+        rows[..len].copy_from_slice(&row0);
+        for j in 1..Z {
+            let (prev, next) = rows.split_at_mut(j * len);
+            let prev = &prev[(j - 1) * len..];
+            for i in 0..len - 1 {
+                next[i] = (prev[i] >> 1) | (prev[i + 1] << 63);
+            }
+            next[len - 1] = prev[len - 1] >> 1;
+        }
+        ShiftTable { rows, len }
+    }
+
+    /// The flat word index of A_(n−i) (a precomputed "starting address").
+    #[inline(always)]
+    fn address(len: usize, i: usize) -> usize {
+        (i % Z) * len + i / Z
+    }
+
+    /// `w` words from a precomputed address.
+    #[inline(always)]
+    fn at(&self, address: usize, w: usize) -> &[u64] {
+        &self.rows[address..address + w]
     }
 }
 
@@ -266,11 +356,10 @@ impl Rows {
 }
 
 /// The multiplication structure of a type-t Gaussian normal basis of
-/// GF(2^m) and every table the algorithms of [`NbMulAlgorithm`] use.
+/// GF(2^n) and the precomputed tables of every algorithm of
+/// [`NbMulAlgorithm`].
 ///
-/// Built once from (m, t) (public); holds no element. Memory is
-/// O(p + m²/64) words (the T-matrix is kept as bit rows while building, as
-/// index lists afterwards).
+/// Built once from (n, t) (public); holds no element.
 #[derive(Clone, Debug)]
 pub struct NbTable {
     m: usize,
@@ -278,40 +367,39 @@ pub struct NbTable {
     p: usize,
     /// F(x) for x = 1..p−1 (P1363 A.3.7); `f[0]` unused.
     f: Vec<u32>,
-    /// h = F(p − 1) when t is odd (J is then Σ a_k b_{k+h}); none for even t.
+    /// h = F(p − 1) when t is odd (P1363 A.3.8's J = Σ a_k b_(k+h)).
     j_shift: Option<usize>,
-    /// P in P1363's order: (F(k+1), F(p−k)), k = 1..p−2.
+    /// P1363 A.3.8's pairs (F(k+1), F(p−k)), k = 1..p−2.
     pairs: Vec<(u32, u32)>,
-    /// Ning–Yin: for each i, the j with (i, j) in P an odd number of times.
-    by_first: Rows,
-    /// Reyhani-Masoleh–Hasan: for s = 1..⌊m/2⌋ (row s − 1), the j with
-    /// τ_{s,j} = 1.
-    tau: Rows,
-    /// Fan–Dai Algorithm 1: for each j, the s ∈ 1..⌊m/2⌋ with τ_{s,j} = 1.
-    tau_by_j: Rows,
-    /// Fan–Dai Algorithm 2: the unordered pairs i < j with (i, j) in P an
-    /// odd number of times.
-    sym_pairs: Vec<(u32, u32)>,
-    /// Fan–Dai Algorithm 2: the i whose diagonal product rot(A,i)∘rot(B,i)
-    /// is needed (odd pair degree plus diagonal weight).
-    sym_diag: Vec<u32>,
-    /// Type I: 2^i mod p for i < m (the γ-power of each basis element).
-    pow2: Vec<u32>,
+    /// Formula (1): S_i for i = 1..=v (row i − 1), ascending
+    /// (w_(i,1) < … < w_(i,h_i)).
+    s: Rows,
+    /// The precomputation of §3 and §4: row k lists m\[k\]\[0..e_k\], the
+    /// i ∈ 1..=v with k ∈ S_i, in increasing i.
+    by_k: Rows,
+    /// Algorithm 2 (§4): for each w, the addresses of B_(⟨w−i⟩) (and
+    /// A_(⟨w−i⟩)) in the 2n-bit tables for i in row w of `by_k`.
+    alg2_ub: Rows,
+    /// The same for UA: for even n without i = v ((13)).
+    alg2_ua: Rows,
+    /// Ning–Yin: the rows of P1363 A.3.8's matrix M (mod 2, J's entries
+    /// included).
+    ny_rows: Rows,
+    /// Ning–Yin's `Alg2_of_NY` (t ≥ 3): M as a dense n × n byte matrix, as
+    /// the listing scans it.
+    ny_dense: Vec<u8>,
 }
 
-/// The largest m accepted by [`NbTable::new`].
+/// The largest n accepted by [`NbTable::new`].
 pub const MAX_M: usize = 4096;
-/// The largest p = t·m + 1 accepted by [`NbTable::new`].
+/// The largest p = t·n + 1 accepted by [`NbTable::new`].
 pub const MAX_P: usize = 1 << 20;
 
 impl NbTable {
-    /// The tables of the type-t Gaussian normal basis of GF(2^m), or none
-    /// if there is none: p = t·m + 1 must be prime and
-    /// gcd(t·m / ord_p(2), m) = 1 (P1363-2000 A.3.6). Also none for m < 2,
-    /// t = 0, m > [`MAX_M`] or p > [`MAX_P`].
-    ///
-    /// Cost: O(p + m²/64) operations (P1363 A.3.7's F, the pair list, the
-    /// T-matrix and the per-algorithm index lists).
+    /// The tables of the type-t Gaussian normal basis of GF(2^n), or none
+    /// if there is none: p = t·n + 1 must be prime and
+    /// gcd(t·n / ord_p(2), n) = 1 (P1363-2000 A.3.6). Also none for n < 2,
+    /// t = 0, n > [`MAX_M`] or p > [`MAX_P`].
     pub fn new(m: usize, t: usize) -> Option<NbTable> {
         if !(2..=MAX_M).contains(&m) || t == 0 {
             return None;
@@ -322,87 +410,82 @@ impl NbTable {
         }
         // The existence conditions and A.3.7's F, shared with the basis.
         let (_, f) = super::gauss_period_index(m, t).ok()?;
-        let mut two_i = 1usize;
-        let pow2: Vec<u32> = (0..m)
-            .map(|_| {
-                let x = two_i as u32;
-                two_i = two_i * 2 % p;
-                x
-            })
-            .collect();
         let j_shift = (t % 2 == 1).then(|| f[p - 1] as usize);
         let pairs: Vec<(u32, u32)> = (1..p - 1).map(|k| (f[k + 1], f[p - k])).collect();
-
-        // The pair multiset mod 2 as a bit matrix W (W_ij = #(i, j) mod 2).
         let w = words_for(m);
-        let mut weight = vec![0u64; m * w];
-        for &(i, j) in &pairs {
-            weight[i as usize * w + j as usize / 64] ^= 1 << (j % 64);
-        }
         let row_bits = |mat: &[u64], r: usize| -> Vec<u32> {
             (0..m)
                 .filter(|&c| (mat[r * w + c / 64] >> (c % 64)) & 1 == 1)
                 .map(|c| c as u32)
                 .collect()
         };
-        let by_first = Rows::from_lists((0..m).map(|i| row_bits(&weight, i)).collect());
 
-        // The T-matrix: τ_{s,l} = #{(i,j) ∈ P : i ≡ −l, j ≡ s − l} + [s = h]
-        // (the coefficient of β^(2^l) in β·β^(2^s), from the formula above
-        // with a = e_0, b = e_s).
-        let mut tau_bits = vec![0u64; m * w];
+        // P1363's M (c_0 = Σ M_ij a_i b_j), mod 2, with J's entries.
+        let mut weight = vec![0u64; m * w];
         for &(i, j) in &pairs {
-            let l = (m - i as usize) % m;
-            let s = (j as usize + l) % m;
-            tau_bits[s * w + l / 64] ^= 1 << (l % 64);
+            weight[i as usize * w + j as usize / 64] ^= 1 << (j % 64);
         }
         if let Some(h) = j_shift {
-            for l in 0..m {
-                tau_bits[h * w + l / 64] ^= 1 << (l % 64);
+            for i in 0..m {
+                let j = (i + h) % m;
+                weight[i * w + j / 64] ^= 1 << (j % 64);
             }
         }
-        // β·β = β²: the first row must be e_1.
-        let row0 = row_bits(&tau_bits, 0);
-        if row0 != [1] {
+        let ny_rows = Rows::from_lists((0..m).map(|i| row_bits(&weight, i)).collect());
+        let ny_dense = if t >= 3 {
+            (0..m * m)
+                .map(|x| ((weight[(x / m) * w + (x % m) / 64] >> ((x % m) % 64)) & 1) as u8)
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        // T_0 of (15): φ_(s,l) = the coefficient of β_l in β_0 β_s. With
+        // a = e_0, b = e_s in c_l = c_0(a^(2^−l), b^(2^−l)):
+        // φ_(s,l) = M_(−l, s−l).
+        let mut phi = vec![0u64; m * w];
+        for i in 0..m {
+            for &j in ny_rows.row(i) {
+                let l = (m - i) % m;
+                let s = (j as usize + l) % m;
+                phi[s * w + l / 64] ^= 1 << (l % 64);
+            }
+        }
+        // β_0 β_0 = β_1.
+        if row_bits(&phi, 0) != [1] {
             return None;
         }
         let v = m / 2;
-        let tau = Rows::from_lists((1..=v).map(|s| row_bits(&tau_bits, s)).collect());
-        let mut by_j = vec![Vec::new(); m];
-        for s in 1..=v {
-            for l in row_bits(&tau_bits, s) {
-                by_j[l as usize].push(s as u32);
+        let even = m.is_multiple_of(2);
+        let s_rows: Vec<Vec<u32>> = (1..=v).map(|i| row_bits(&phi, i)).collect();
+        // Precomputation of §3 / §4: S1–S5.
+        let mut by_k = vec![Vec::new(); m];
+        for (i1, row) in s_rows.iter().enumerate() {
+            for &k in row {
+                by_k[k as usize].push(i1 as u32 + 1);
             }
         }
-        let tau_by_j = Rows::from_lists(by_j);
-
-        // Symmetric pairs (x ↔ 1 − x makes W symmetric).
-        let mut sym_pairs = Vec::new();
-        let mut sym_diag = Vec::new();
-        for i in 0..m {
-            let row = by_first.row(i);
-            let mut degree = 0usize;
-            let mut diag = false;
-            for &j in row {
-                let j = j as usize;
-                if j == i {
-                    diag = true;
-                } else {
-                    degree += 1;
-                    // Symmetry check: W_ji must equal W_ij.
-                    if (weight[j * w + i / 64] >> (i % 64)) & 1 != 1 {
-                        return None;
-                    }
-                    if i < j {
-                        sym_pairs.push((i as u32, j as u32));
-                    }
-                }
-            }
-            if (degree % 2 == 1) != diag {
-                sym_diag.push(i as u32);
-            }
-        }
-
+        // Algorithm 2's addresses (§4 Notes): A_w = A_(n−(n−w)) starts at
+        // offset (n − w) mod n, A_(⟨w−i⟩) at (i − w) mod n; 2n-bit tables.
+        let len = words_for(2 * m) + 1;
+        let addr = |off: usize| ShiftTable::address(len, off) as u32;
+        let alg2_ub = Rows::from_lists(
+            by_k.iter()
+                .enumerate()
+                .map(|(wi, l)| l.iter().map(|&i| addr((i as usize + m - wi) % m)).collect())
+                .collect(),
+        );
+        let alg2_ua = Rows::from_lists(
+            by_k.iter()
+                .enumerate()
+                .map(|(wi, l)| {
+                    l.iter()
+                        .filter(|&&i| !(even && i as usize == v))
+                        .map(|&i| addr((i as usize + m - wi) % m))
+                        .collect()
+                })
+                .collect(),
+        );
         Some(NbTable {
             m,
             t,
@@ -410,16 +493,16 @@ impl NbTable {
             f,
             j_shift,
             pairs,
-            by_first,
-            tau,
-            tau_by_j,
-            sym_pairs,
-            sym_diag,
-            pow2,
+            s: Rows::from_lists(s_rows),
+            by_k: Rows::from_lists(by_k),
+            alg2_ub,
+            alg2_ua,
+            ny_rows,
+            ny_dense,
         })
     }
 
-    /// The degree m.
+    /// The degree n.
     pub fn m(&self) -> usize {
         self.m
     }
@@ -429,12 +512,12 @@ impl NbTable {
         self.t
     }
 
-    /// The prime p = t·m + 1.
+    /// The prime p = t·n + 1.
     pub fn p(&self) -> usize {
         self.p
     }
 
-    /// Words per element, `ceil(m/64)`.
+    /// Words per element, `ceil(n/64)`.
     pub fn words(&self) -> usize {
         words_for(self.m)
     }
@@ -448,22 +531,36 @@ impl NbTable {
         }
     }
 
-    /// The complexity C_N of the basis: the number of ones of the
-    /// multiplication matrix, Σ_s weight(τ_s) over all s < m (at most
-    /// t·m − 1; 2m − 1 for an optimal normal basis).
+    /// S_i of formula (1) for 1 ≤ i ≤ v (none otherwise): the j with
+    /// β_0 β_i = Σ β_j, ascending.
+    pub fn s(&self, i: usize) -> Option<&[u32]> {
+        (1..=self.m / 2).contains(&i).then(|| self.s.row(i - 1))
+    }
+
+    /// e_k of §3's precomputation: the number of i ∈ 1..=v with k ∈ S_i.
+    pub fn e(&self, k: usize) -> usize {
+        if k < self.m {
+            self.by_k.row(k).len()
+        } else {
+            0
+        }
+    }
+
+    /// The complexity C_N of the basis: the number of ones of T_0 (15),
+    /// Σ_(0≤i<n) h_i (2n − 1 for an optimal normal basis).
     pub fn complexity(&self) -> usize {
-        // τ_0 = e_1; rows s and m − s have equal weight (β·β^(2^s) and
-        // β^(2^s)·β are conjugate), the row m/2 of even m counts once.
+        // h_0 = 1; h_i = h_(n−i) (β_0 β_(n−i) = (β_0 β_i)^(2^(n−i))), the
+        // row v of even n counts once.
         let m = self.m;
         let mut c = 1;
-        for s in 1..=m / 2 {
-            let wgt = self.tau.row(s - 1).len();
-            c += if 2 * s == m { wgt } else { 2 * wgt };
+        for i in 1..=m / 2 {
+            let h = self.s.row(i - 1).len();
+            c += if 2 * i == m { h } else { 2 * h };
         }
         c
     }
 
-    /// The element 1 (all m coefficients 1).
+    /// The element 1 (all n coordinates 1).
     pub fn one(&self) -> Vec<u64> {
         let mut v = vec![u64::MAX; self.words()];
         if let Some(last) = v.last_mut() {
@@ -472,13 +569,15 @@ impl NbTable {
         v
     }
 
-    /// a² (the rotation a_i → position i + 1); none for a malformed a.
+    /// a² = A >> 1; none for a malformed a.
     pub fn square(&self, a: &[u64]) -> Option<Vec<u64>> {
         self.check(a)?;
-        Some(rot(a, self.m - 1, self.m))
+        let mut out = vec![0u64; self.words()];
+        cso_right_into(a, 1, self.m, &mut out);
+        Some(out)
     }
 
-    /// Some(()) if `a` has `words()` words and no bit at or above m.
+    /// Some(()) if `a` has `words()` words and no bit at or above n.
     fn check(&self, a: &[u64]) -> Option<()> {
         if a.len() != self.words() {
             return None;
@@ -488,100 +587,149 @@ impl NbTable {
     }
 }
 
-/// The normal-basis multiplication algorithms of the sources. Each
-/// computes the same product (see the module documentation); they differ
-/// in the order of evaluation and hence in cost.
+/// The normal-basis multiplication algorithms of the paper (and its
+/// references). Each computes the same product; they differ in the order
+/// of evaluation and hence in cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NbMulAlgorithm {
-    /// IEEE P1363-2000 A.3.8, bit by bit: for k = 0..m−1,
-    /// c_k = J + Σ_{k'=1}^{p−2} a_{F(k'+1)} b_{F(p−k')}, then a and b rotate
-    /// one place (a_i ← a_{i+1}). m·(p − 2) bit ANDs and XORs, 2m
-    /// rotations by one place. The reference of the tests.
+    /// IEEE P1363-2000 A.3.8, bit by bit (the paper's \[4\]; "not efficient
+    /// for software implementation", §1): the tests' reference.
     P1363Bitwise,
-    /// Ning & Yin, "Efficient software implementation for finite field
-    /// multiplication in normal basis" (ICICS 2001; US patent 6,389,442):
-    /// precompute the single words A\[k\] = (a_k … a_{k+63}) and B\[k\],
-    /// (indices mod m; kept for k < 2m so that no index needs a division);
-    /// output word w is
-    /// C\[64w\] = Σ_i A\[i+64w\] ∘ (⊕_{(i,j)∈P} B\[j+64w\]) (P grouped by its
-    /// first index, pairs taken mod 2) + J. 4m word extractions, then per
-    /// output word m ANDs and ≈ p − 2 XORs.
+    /// Ning and Yin (\[5\]) as §5 and the listing have it: words
+    /// A\[k\] = (a_k … a_(k+z−1)) from z one-place CSOs (2z in all), output
+    /// word by word; type I `alg4_of_NY_for_ONB1`, type II
+    /// `Alg3_of_NY_for_ONB2`, other types `Alg2_of_NY` (the dense matrix
+    /// scan). Table 2 row 2, Tables 3 and 4's NY column.
     NingYin,
-    /// Reyhani-Masoleh & Hasan, "Fast normal basis multiplication using
-    /// general purpose processors" (IEEE TC 52(11), 2003), the word-level
-    /// algorithm: C = (A∘B)² + Σ_{s=1}^{⌊m/2⌋} Σ_{τ_{s,j}=1} X_s^(2^j) with
-    /// X_s = A∘rot(B,s) + B∘rot(A,s) (for even m and s = m/2,
-    /// X = A∘rot(B,m/2), which counts each pair once). 2⌊m/2⌋ operand
-    /// rotations, ≈ m ANDs, and one result rotation and XOR per one of τ
-    /// (≈ (C_N − 1)/2 in all).
+    /// The RH algorithm of \[3\] as §2 states it (formula (5), (6)–(7) for
+    /// even n). Table 1 column 1, Table 4's "Original RH".
     RhOriginal,
-    /// Reyhani-Masoleh & Hasan's algorithm with the rotation tables
-    /// DA\[k\] = rot(A,k), DB\[k\] = rot(B,k), k < m (our reading of their
-    /// improved form): X_s^(2^j) = DA\[−j\]∘DB\[s−j\] + DB\[−j\]∘DA\[s−j\], so no
-    /// rotation is done after the tables. 2m table rows, then 2 ANDs and 2
-    /// XORs per one of τ.
+    /// "The RH algorithm using precomputation tables DA and DB" (§5; §2's
+    /// tables of (n + v)-bit vectors). Table 1 column 2, Table 4's
+    /// "Improved RH".
     RhImproved,
-    /// Fan & Dai, "Two software normal basis multiplication algorithms for
-    /// GF(2^n)" (ePrint 2004/126), Algorithm 1 (our reconstruction: the
-    /// RH sum with its two sums exchanged, the index sets
-    /// S_j = {s : τ_{s,j} = 1}): C = (A∘B)² + Σ_j (⊕_{s∈S_j} X_s)^(2^j).
-    /// The X_s once each (2⌊m/2⌋ rotations, ≈ m ANDs), one XOR per one of
-    /// τ, then at most m result rotations: suited to high-complexity bases.
+    /// Algorithm 1 (§3; formula (9), (10) for even n). Table 1 column 3.
     FanDai1,
-    /// Fan & Dai, Algorithm 2 with formula (12) (our reconstruction): P is
-    /// symmetric (x ↔ 1 − x swaps its pairs), and
-    /// a_i b_j + a_j b_i = (a_i + a_j)(b_i + b_j) + a_i b_i + a_j b_j, so
-    /// C = Σ_{i<j} (DA\[i\]+DA\[j\])∘(DB\[i\]+DB\[j\]) + Σ_{i∈D} DA\[i\]∘DB\[i\] + J
-    /// over the unordered pairs of P (mod 2) and the indices D whose
-    /// diagonal product survives. 2m table rows, ≈ (p − 2)/2 + |D| ANDs:
-    /// suited to low-complexity bases.
+    /// Algorithm 1 without the arrays DA and DB (the Notes after
+    /// Algorithm 1: R\[i\] by RH's S4–S5).
+    FanDai1NoTables,
+    /// Algorithm 2 (§4; formula (12), (13) for even n). Table 1 column 4.
     FanDai2,
-    /// Fan & Dai's formula (14) for type-I optimal normal bases (t = 1; our
-    /// reading): there γ^(2^i), i < m, are γ^1 … γ^(p−1) in another order,
-    /// so a product is a cyclic convolution of p-bit vectors:
-    /// A'\[x\] = a_{F(x)}, D = Σ_x A'\[x\]·(B' shifted cyclically by x), and
-    /// c_i = D\[2^i mod p\] + D\[0\] (γ^0 = 1 = Σ_i β^(2^i)). 2m bit moves, m
-    /// masked cyclic shifts of ceil(p/64) words. None for t ≠ 1.
-    TypeIFormula14,
+    /// Formula (14), type-I optimal normal bases only (§4). Table 2 row 1,
+    /// Table 3's first row.
+    Formula14,
 }
 
-/// The operation counts of one product with one algorithm on one table,
-/// from [`NbMulAlgorithm::counts`] (the figures of the papers' cost
-/// tables, for this implementation).
-///
-/// The unit depends on the algorithm: for `RhOriginal`, `RhImproved`,
-/// `FanDai1` and `FanDai2` an operation is on a whole vector of
-/// `ceil(m/64)` words and a rotation is a rotation of one vector by a
-/// public amount (table rows included); for `NingYin` ANDs and XORs are on
-/// single words and a rotation is the extraction of one word A\[k\]; for
-/// `P1363Bitwise` ANDs and XORs are on single bits; for `TypeIFormula14`
-/// an AND is a masked `ceil(p/64)`-word vector and a rotation a cyclic
-/// shift by one place of such a vector (the two permutations, 2m single
-/// bit moves each, are not counted).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The operation counts of one product, in the unit of Tables 1 and 2:
+/// one n-bit AND, XOR or CSO is one operation on ⌈n/z⌉ words (Ning–Yin's
+/// per-word operations summed over its ⌈n/z⌉ output words likewise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct NbOpCounts {
-    /// ANDs of vectors (or words, or bits: see above).
+    /// n-bit ANDs.
     pub ands: usize,
-    /// XORs of vectors.
+    /// n-bit XORs.
     pub xors: usize,
-    /// Rotations by a public amount done per product (table rows included).
-    pub rotations: usize,
+    /// n-bit cyclic shifts done at run time (outside the tables).
+    pub cso: usize,
+    /// The tables' CSOs as the paper counts them: 3z for the (n + v)-bit
+    /// DA and DB, 4z for the 2n-bit ones, 2z for Ning–Yin's (z = [`Z`]).
+    pub table_cso: usize,
+    /// Hamming weights (formula (14); the paper: at most 4 additions).
+    pub hamming_weights: usize,
+    /// Entries of the n × n matrix M tested (Ning–Yin's `Alg2_of_NY`: n²
+    /// word tests per output word, counted like its word operations: n²).
+    pub matrix_tests: usize,
+}
+
+impl NbOpCounts {
+    /// Run-time and table CSOs: the figure of Tables 1 and 2's CSO row.
+    pub fn total_cso(&self) -> usize {
+        self.cso + self.table_cso
+    }
+
+    /// §5's cost model in n-bit operations: one per AND and XOR, ρ per CSO
+    /// (the paper: ρ = 4 in C), a Hamming weight as 4 additions (§5), one
+    /// per matrix test.
+    pub fn model_cost(&self, rho: usize) -> usize {
+        self.ands
+            + self.xors
+            + rho * self.total_cso()
+            + 4 * self.hamming_weights
+            + self.matrix_tests
+    }
+}
+
+/// How the paper states a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// Printed as an exact formula.
+    Exact,
+    /// Printed as "< value".
+    Below,
+    /// Printed as an exact figure but a bound for the algorithm as stated:
+    /// ours may be smaller by any amount and larger by at most `over`.
+    UpTo {
+        /// How far ours may exceed the printed value.
+        over: usize,
+    },
+    /// Printed as an approximation ("about"): ours within `tolerance`.
+    About {
+        /// The largest difference.
+        tolerance: usize,
+    },
+}
+
+impl Relation {
+    /// Whether `ours` agrees with `printed` in this sense.
+    pub fn holds(self, ours: usize, printed: usize) -> bool {
+        match self {
+            Relation::Exact => ours == printed,
+            Relation::Below => ours < printed,
+            Relation::UpTo { over } => ours <= printed + over,
+            Relation::About { tolerance } => ours.abs_diff(printed) <= tolerance,
+        }
+    }
+}
+
+/// One entry of Table 1 or 2: the printed formula, its value for a field
+/// and z, and how it is stated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Printed {
+    /// The formula as printed.
+    pub formula: &'static str,
+    /// Its value.
+    pub value: usize,
+    /// Exact, a bound or an approximation.
+    pub relation: Relation,
+}
+
+/// An algorithm's column of Table 1 (or row of Table 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrintedCounts {
+    /// 1 or 2.
+    pub table: u8,
+    /// The XOR entry.
+    pub xor: Printed,
+    /// The AND entry.
+    pub and: Printed,
+    /// The CSO entry.
+    pub cso: Printed,
 }
 
 impl NbMulAlgorithm {
     /// Every algorithm, the reference first.
-    pub const ALL: [NbMulAlgorithm; 7] = [
+    pub const ALL: [NbMulAlgorithm; 8] = [
         NbMulAlgorithm::P1363Bitwise,
         NbMulAlgorithm::NingYin,
         NbMulAlgorithm::RhOriginal,
         NbMulAlgorithm::RhImproved,
         NbMulAlgorithm::FanDai1,
+        NbMulAlgorithm::FanDai1NoTables,
         NbMulAlgorithm::FanDai2,
-        NbMulAlgorithm::TypeIFormula14,
+        NbMulAlgorithm::Formula14,
     ];
 
-    /// A short name (`p1363-bitwise`, `ning-yin`, `rh`, `rh-improved`,
-    /// `fan-dai-1`, `fan-dai-2`, `type1-formula14`).
+    /// A short name.
     pub fn name(self) -> &'static str {
         match self {
             NbMulAlgorithm::P1363Bitwise => "p1363-bitwise",
@@ -589,25 +737,25 @@ impl NbMulAlgorithm {
             NbMulAlgorithm::RhOriginal => "rh",
             NbMulAlgorithm::RhImproved => "rh-improved",
             NbMulAlgorithm::FanDai1 => "fan-dai-1",
+            NbMulAlgorithm::FanDai1NoTables => "fan-dai-1-no-tables",
             NbMulAlgorithm::FanDai2 => "fan-dai-2",
-            NbMulAlgorithm::TypeIFormula14 => "type1-formula14",
+            NbMulAlgorithm::Formula14 => "formula-14",
         }
     }
 
-    /// Whether the algorithm applies to the table's basis (all but
-    /// [`NbMulAlgorithm::TypeIFormula14`] apply to every type).
+    /// Whether the algorithm applies to the table's basis (formula (14)
+    /// only to type I; the others to every type).
     pub fn applies_to(self, table: &NbTable) -> bool {
         match self {
-            NbMulAlgorithm::TypeIFormula14 => table.t == 1,
+            NbMulAlgorithm::Formula14 => table.t == 1,
             _ => true,
         }
     }
 
     /// a·b in the normal basis of `table`, in constant time in a and b.
     ///
-    /// None if the algorithm does not apply to the basis
-    /// ([`NbMulAlgorithm::applies_to`]), or if a or b does not have
-    /// `table.words()` words or has a bit at or above m set. Never panics.
+    /// None if the algorithm does not apply to the basis, or if a or b
+    /// does not have `table.words()` words or has a bit at or above n set.
     pub fn mul(self, table: &NbTable, a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
         if !self.applies_to(table) {
             return None;
@@ -619,77 +767,163 @@ impl NbMulAlgorithm {
             NbMulAlgorithm::NingYin => mul_ning_yin(table, a, b),
             NbMulAlgorithm::RhOriginal => mul_rh(table, a, b),
             NbMulAlgorithm::RhImproved => mul_rh_improved(table, a, b),
-            NbMulAlgorithm::FanDai1 => mul_fan_dai_1(table, a, b),
+            NbMulAlgorithm::FanDai1 => mul_fan_dai_1(table, a, b, true),
+            NbMulAlgorithm::FanDai1NoTables => mul_fan_dai_1(table, a, b, false),
             NbMulAlgorithm::FanDai2 => mul_fan_dai_2(table, a, b),
-            NbMulAlgorithm::TypeIFormula14 => mul_type1(table, a, b),
+            NbMulAlgorithm::Formula14 => mul_formula_14(table, a, b),
         })
     }
 
-    /// The operation counts of one product on `table` (none where the
-    /// algorithm does not apply).
+    /// Our operation counts of one product, as the functions below run
+    /// (none for the bit-level reference and where the algorithm does not
+    /// apply).
     pub fn counts(self, table: &NbTable) -> Option<NbOpCounts> {
-        if !self.applies_to(table) {
+        if !self.applies_to(table) || self == NbMulAlgorithm::P1363Bitwise {
             return None;
         }
-        let m = table.m;
-        let w = table.words();
-        let v = m / 2;
-        let tau_ones = table.tau.total();
-        // Even m: the row s = m/2 uses A∘rot(B, m/2) alone.
-        let even = usize::from(m.is_multiple_of(2));
-        let half_row = if even == 1 {
-            table.tau.row(v - 1).len()
-        } else {
-            0
-        };
-        // The J term of odd t: one rotation of B, one AND, one XOR of 1.
-        let j = usize::from(table.j_shift.is_some());
-        let x_ands = 1 + 2 * v - even;
-        let x_rotations = 1 + 2 * v - even;
-        let nonempty_j = (0..m)
-            .filter(|&l| !table.tau_by_j.row(l).is_empty())
-            .count();
+        let n = table.m;
+        let v = n / 2;
+        let even = usize::from(n.is_multiple_of(2));
+        let sum_h = table.s.total(); // Σ_(i=1)^v h_i = Σ_k e_k
+        let nonempty = (0..n).filter(|&k| table.e(k) > 0).count();
+        let ny_ones = table.ny_rows.total();
+        // RH's R_i: 2 ANDs and one XOR each, one AND for R_v of even n.
+        let r_ands = 2 * v - even;
+        let r_xors = v - even;
         Some(match self {
-            NbMulAlgorithm::P1363Bitwise => NbOpCounts {
-                ands: m * (table.p - 2 + j * m),
-                xors: m * (table.p - 2 + j * m),
-                rotations: 2 * m,
-            },
-            NbMulAlgorithm::NingYin => NbOpCounts {
-                ands: w * m + j,
-                xors: w * (table.by_first.total() + m) + j,
-                rotations: 4 * m + j,
-            },
+            NbMulAlgorithm::P1363Bitwise => return None,
             NbMulAlgorithm::RhOriginal => NbOpCounts {
-                ands: x_ands,
-                xors: v - even + tau_ones,
-                rotations: x_rotations + tau_ones,
+                ands: 1 + r_ands,
+                xors: r_xors + sum_h,
+                // S1, S4 (U_A of i = v of even n is not needed), S6.
+                cso: 1 + r_ands + sum_h,
+                ..NbOpCounts::default()
             },
             NbMulAlgorithm::RhImproved => NbOpCounts {
-                ands: 1 + 2 * tau_ones - half_row,
-                xors: 2 * tau_ones - half_row,
-                rotations: 2 * m,
+                ands: 1 + r_ands,
+                xors: r_xors + sum_h,
+                cso: 1 + sum_h,
+                table_cso: 3 * Z,
+                ..NbOpCounts::default()
             },
-            NbMulAlgorithm::FanDai1 => NbOpCounts {
-                ands: x_ands,
-                xors: v - even + tau_ones + nonempty_j,
-                rotations: x_rotations + nonempty_j,
+            NbMulAlgorithm::FanDai1 | NbMulAlgorithm::FanDai1NoTables => NbOpCounts {
+                ands: 1 + r_ands,
+                // S7: e_k − 1, S8: one per nonempty k.
+                xors: r_xors + sum_h,
+                cso: 1
+                    + nonempty
+                    + if self == NbMulAlgorithm::FanDai1NoTables {
+                        r_ands
+                    } else {
+                        0
+                    },
+                table_cso: if self == NbMulAlgorithm::FanDai1 {
+                    3 * Z
+                } else {
+                    0
+                },
+                ..NbOpCounts::default()
             },
-            NbMulAlgorithm::FanDai2 => NbOpCounts {
-                ands: table.sym_pairs.len() + table.sym_diag.len() + j,
-                xors: 3 * table.sym_pairs.len() + table.sym_diag.len() + j,
-                rotations: 2 * m + j,
+            NbMulAlgorithm::FanDai2 => {
+                let ua = table.alg2_ua.total();
+                let ua_nonempty = (0..n).filter(|&k| !table.alg2_ua.row(k).is_empty()).count();
+                NbOpCounts {
+                    // S2, then S7's two ANDs (one where UA is empty, (13)).
+                    ands: 1 + nonempty + ua_nonempty,
+                    // S6 (e_w − 1 each for UB and UA), S7's two XORs.
+                    xors: (sum_h - nonempty) + (ua - ua_nonempty) + nonempty + ua_nonempty,
+                    cso: 0,
+                    table_cso: 4 * Z,
+                    ..NbOpCounts::default()
+                }
+            }
+            NbMulAlgorithm::Formula14 => NbOpCounts {
+                // S2-like first term, 2 per i < v, B & A_v.
+                ands: 1 + 2 * (v - 1) + 1,
+                // 2 per i < v, the all-ones vector times the parity.
+                xors: 2 * (v - 1) + 1,
+                cso: 0,
+                table_cso: 4 * Z,
+                hamming_weights: 1,
+                ..NbOpCounts::default()
             },
-            NbMulAlgorithm::TypeIFormula14 => NbOpCounts {
-                ands: m,
-                xors: m + 1,
-                rotations: m,
+            NbMulAlgorithm::NingYin => {
+                // Per output word: n ANDs; row i's |M_i| − 1 XORs plus one
+                // to accumulate (none for row 0's first); Alg2_of_NY XORs
+                // every entry into a zeroed temporary.
+                let dense = table.t >= 3;
+                NbOpCounts {
+                    ands: n,
+                    xors: if dense { ny_ones + n - 1 } else { ny_ones - 1 },
+                    cso: 0,
+                    table_cso: 2 * Z,
+                    hamming_weights: 0,
+                    matrix_tests: if dense { n * n } else { 0 },
+                }
+            }
+        })
+    }
+
+    /// The formulas of Table 1 (nonoptimal bases, n odd: RH, improved RH,
+    /// Algorithms 1 and 2) and Table 2 (type-I ONB: formula (14), NY) for
+    /// n, C_N and z; none for the algorithms the tables do not list.
+    pub fn printed_counts(self, n: usize, c_n: usize, z: usize) -> Option<PrintedCounts> {
+        let exact = Relation::Exact;
+        let p = |formula, value, relation| Printed {
+            formula,
+            value,
+            relation,
+        };
+        let rh_xor = p("(C_N + n − 2)/2", (c_n + n - 2) / 2, exact);
+        Some(match self {
+            NbMulAlgorithm::RhOriginal => PrintedCounts {
+                table: 1,
+                xor: rh_xor,
+                and: p("n", n, exact),
+                cso: p("(C_N + 2n − 1)/2", (c_n + 2 * n - 1) / 2, exact),
             },
+            NbMulAlgorithm::RhImproved => PrintedCounts {
+                table: 1,
+                xor: rh_xor,
+                and: p("n", n, exact),
+                cso: p("(C_N + 1)/2 + 3z", c_n.div_ceil(2) + 3 * z, exact),
+            },
+            NbMulAlgorithm::FanDai1 => PrintedCounts {
+                table: 1,
+                xor: rh_xor,
+                and: p("n", n, exact),
+                // §5's text: "at most n + 3z"; Table 1 prints "<". Neither
+                // counts S2's shift (see the module docs).
+                cso: p("< n + 3z", n + 3 * z, Relation::UpTo { over: 1 }),
+            },
+            NbMulAlgorithm::FanDai2 => PrintedCounts {
+                table: 1,
+                // "about C_N": ours Σ 2e_w = C_N − 1.
+                xor: p("C_N", c_n, Relation::About { tolerance: 1 }),
+                // (12) has 2n + 1 (§4); S4 skips e_w = 0.
+                and: p("2n", 2 * n, Relation::UpTo { over: 1 }),
+                cso: p("4z", 4 * z, exact),
+            },
+            NbMulAlgorithm::Formula14 => PrintedCounts {
+                table: 2,
+                // "about n XOR … and 1 Hamming weight" (≤ 4 additions).
+                xor: p("n + 4", n + 4, Relation::About { tolerance: 5 }),
+                and: p("n", n, exact),
+                cso: p("4z", 4 * z, exact),
+            },
+            NbMulAlgorithm::NingYin => PrintedCounts {
+                table: 2,
+                // "about 2n": ours C_N − 1 = 2n − 2 for type I.
+                xor: p("2n", 2 * n, Relation::About { tolerance: 2 }),
+                and: p("n", n, exact),
+                cso: p("2z", 2 * z, exact),
+            },
+            NbMulAlgorithm::P1363Bitwise | NbMulAlgorithm::FanDai1NoTables => return None,
         })
     }
 }
 
-/// P1363-2000 A.3.8, literally: c_k from the rotated a, b for k = 0..m−1.
+/// P1363-2000 A.3.8, literally: c_k from the rotated a, b for k = 0..n−1.
 fn mul_p1363(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
     let m = table.m;
     let mut a = a.to_vec();
@@ -710,231 +944,299 @@ fn mul_p1363(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
         }
         c[k / 64] |= ck << (k % 64);
         // a ← LeftShift(a), b ← LeftShift(b): a_i ← a_{i+1}.
-        a = rot(&a, 1, m);
-        b = rot(&b, 1, m);
+        cso_left_one(&mut a, m);
+        cso_left_one(&mut b, m);
     }
     c
 }
 
-/// Ning–Yin: single-word rotations of A and B, output word by word.
-fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
-    // A[k] = (a_k … a_{k+63}) for k < 2m (the second half repeats the
-    // first, so that A[i + 64w mod m] needs no division).
-    let ea = periodic(a, m, 3 * m + 64);
-    let eb = periodic(b, m, 3 * m + 64);
-    let aw: Vec<u64> = (0..2 * m).map(|k| funnel(&ea, k)).collect();
-    let bw: Vec<u64> = (0..2 * m).map(|k| funnel(&eb, k)).collect();
-    let mut c = vec![0u64; table.words()];
-    for (w, cw) in c.iter_mut().enumerate() {
-        let off = (64 * w) % m;
-        let mut acc = 0u64;
-        for i in 0..m {
-            let mut sum_b = 0u64;
-            for &j in table.by_first.row(i) {
-                sum_b ^= bw[j as usize + off];
-            }
-            acc ^= aw[i + off] & sum_b;
-        }
-        *cw = acc;
-    }
-    if let Some(last) = c.last_mut() {
-        *last &= top_mask(m);
-    }
-    if let Some(h) = table.j_shift {
-        add_j_ones(&mut c, inner_j(a, b, h, m), m);
-    }
-    c
+/// S1 of RH and Algorithm 1: D := (A & B) >> 1 = (B & A)_1.
+fn diagonal(n: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut ab = vec![0u64; a.len()];
+    and_into(&mut ab, a, b);
+    let mut d = vec![0u64; a.len()];
+    cso_right_into(&ab, 1, n, &mut d);
+    d
 }
 
-/// The X_s of Reyhani-Masoleh–Hasan, s = 1..⌊m/2⌋ (row s − 1 of a flat
-/// table): A∘rot(B,s) + B∘rot(A,s), or A∘rot(B,m/2) for s = m/2 of even m.
-fn rh_x(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
-    let w = table.words();
-    let mut ra = vec![0u64; w];
-    let mut rb = vec![0u64; w];
-    let mut xs = vec![0u64; (m / 2) * w];
-    for (s1, x) in xs.chunks_exact_mut(w).enumerate() {
-        let s = s1 + 1;
-        rot_into(b, s, m, &mut rb);
-        xor_and_into(x, a, &rb);
-        if 2 * s != m {
-            rot_into(a, s, m, &mut ra);
-            xor_and_into(x, b, &ra);
-        }
-    }
-    xs
-}
-
-/// (A∘B)²: the diagonal term a_i b_i β^(2^(i+1)).
-fn rh_diagonal(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let ab: Vec<u64> = a.iter().zip(b).map(|(x, y)| x & y).collect();
-    rot(&ab, table.m - 1, table.m)
-}
-
-fn mul_rh(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
-    let mut c = rh_diagonal(table, a, b);
-    let mut r = vec![0u64; table.words()];
-    let xs = rh_x(table, a, b);
-    for (s1, x) in xs.chunks_exact(table.words()).enumerate() {
-        for &j in table.tau.row(s1) {
-            // X^(2^j) = rot(X, −j).
-            rot_into(x, wrap(m - j as usize, m), m, &mut r);
-            xor_into(&mut c, &r);
-        }
-    }
-    c
-}
-
-/// Row k of a flat table of `w`-word rows.
+/// R_i = (A & U_B) ⊕ (B & U_A) (RH's S5), or A & U_B for i = v of even n
+/// ((7)).
 #[inline(always)]
-fn table_row(t: &[u64], k: usize, w: usize) -> &[u64] {
-    &t[k * w..(k + 1) * w]
+fn r_i(r: &mut [u64], a: &[u64], b: &[u64], ua: &[u64], ub: &[u64], only_a: bool) {
+    if only_a {
+        and_into(r, a, ub);
+    } else {
+        for k in 0..r.len() {
+            r[k] = (a[k] & ub[k]) ^ (b[k] & ua[k]);
+        }
+    }
 }
 
+/// The RH algorithm (§2, formula (5); for even n (6)–(7), as the listing's
+/// `RH_alg` of the type-I program): S1 D := (A & B) >> 1; S2 U_A := A,
+/// U_B := B; S3–S6 for i = 1..v: U_A, U_B one-place left CSO,
+/// R := (A & U_B) ⊕ (B & U_A), D ⊕= R >> k for each k ∈ S_i.
+fn mul_rh(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
+    let n = table.m;
+    let v = n / 2;
+    let even = n.is_multiple_of(2);
+    let mut d = diagonal(n, a, b);
+    let (mut ua, mut ub) = (a.to_vec(), b.to_vec());
+    let mut r = vec![0u64; a.len()];
+    for i in 1..=v {
+        let last_even = even && i == v;
+        if !last_even {
+            cso_left_one(&mut ua, n);
+        }
+        cso_left_one(&mut ub, n);
+        r_i(&mut r, a, b, &ua, &ub, last_even);
+        for &k in table.s.row(i - 1) {
+            xor_cso_right(&mut d, &r, k as usize, n);
+        }
+    }
+    d
+}
+
+/// The improved RH algorithm (§5: "the RH algorithm using precomputation
+/// tables DA and DB"; the listing's `improved_RH_mul`): as [`mul_rh`] with
+/// U_A = A_(n−i), U_B = B_(n−i) read from §2's (n + v)-bit tables, so the
+/// only run-time CSOs are S1's and S6's: (C_N + 1)/2 + 3z (Table 1).
 fn mul_rh_improved(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
+    let n = table.m;
     let w = table.words();
-    let da = rotation_table(a, m);
-    let db = rotation_table(b, m);
-    // (A∘B)² = DA[−1]∘DB[−1].
+    let v = n / 2;
+    let even = n.is_multiple_of(2);
+    let mut d = diagonal(n, a, b);
+    let da = ShiftTable::new(a, n, n + v);
+    let db = ShiftTable::new(b, n, n + v);
+    let mut r = vec![0u64; w];
+    for i in 1..=v {
+        let at = ShiftTable::address(da.len, i);
+        r_i(&mut r, a, b, da.at(at, w), db.at(at, w), even && i == v);
+        for &k in table.s.row(i - 1) {
+            xor_cso_right(&mut d, &r, k as usize, n);
+        }
+    }
+    d
+}
+
+/// Algorithm 1 (§3, formula (9); (10) for even n), with the tables (S1)
+/// or, `tables = false`, as the Notes after it describe: R\[i\] by RH's
+/// S4–S5 (one-place CSOs). S2 D := A_1 & B_1 (as (A & B) >> 1: A_1 is not
+/// in the (n + v)-bit table; the listing does the same); S3 the v vectors
+/// R\[i\] (the n²/16-byte array of §5); S4–S8 for each k with e_k > 0,
+/// C := ⊕_j R\[m\[k\]\[j\]\], D ⊕= C >> k (the listing XORs R\[m\[k\]\[0\]\]
+/// directly when e_k = 1).
+fn mul_fan_dai_1(table: &NbTable, a: &[u64], b: &[u64], tables: bool) -> Vec<u64> {
+    let n = table.m;
+    let w = table.words();
+    let v = n / 2;
+    let even = n.is_multiple_of(2);
+    let mut d = diagonal(n, a, b);
+    // S3: R[1..=v], row i − 1.
+    let mut rr = vec![0u64; v * w];
+    if tables {
+        let da = ShiftTable::new(a, n, n + v);
+        let db = ShiftTable::new(b, n, n + v);
+        for (i1, r) in rr.chunks_exact_mut(w).enumerate() {
+            let at = ShiftTable::address(da.len, i1 + 1);
+            r_i(r, a, b, da.at(at, w), db.at(at, w), even && i1 + 1 == v);
+        }
+    } else {
+        let (mut ua, mut ub) = (a.to_vec(), b.to_vec());
+        for (i1, r) in rr.chunks_exact_mut(w).enumerate() {
+            let last_even = even && i1 + 1 == v;
+            if !last_even {
+                cso_left_one(&mut ua, n);
+            }
+            cso_left_one(&mut ub, n);
+            r_i(r, a, b, &ua, &ub, last_even);
+        }
+    }
+    let row = |i: u32| &rr[(i as usize - 1) * w..i as usize * w];
     let mut c = vec![0u64; w];
-    xor_and_into(&mut c, table_row(&da, m - 1, w), table_row(&db, m - 1, w));
-    for s in 1..=m / 2 {
-        for &j in table.tau.row(s - 1) {
-            let mj = m - j as usize;
-            xor_and_into(
-                &mut c,
-                table_row(&da, wrap(mj, m), w),
-                table_row(&db, wrap(wrap(mj, m) + s, m), w),
-            );
-            if 2 * s != m {
-                xor_and_into(
-                    &mut c,
-                    table_row(&db, wrap(mj, m), w),
-                    table_row(&da, wrap(wrap(mj, m) + s, m), w),
-                );
+    for k in 0..n {
+        match table.by_k.row(k) {
+            [] => {}
+            [i] => xor_cso_right(&mut d, row(*i), k, n),
+            [i0, rest @ ..] => {
+                c.copy_from_slice(row(*i0));
+                for &i in rest {
+                    xor_into(&mut c, row(i));
+                }
+                xor_cso_right(&mut d, &c, k, n);
             }
         }
     }
-    c
+    d
 }
 
-fn mul_fan_dai_1(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
+/// `out := ⊕ of the windows at the addresses` (S5 copy, then S6 XORs).
+#[inline(always)]
+fn sum_windows(out: &mut [u64], t: &ShiftTable, addresses: &[u32]) {
+    let w = out.len();
+    if let Some((&first, rest)) = addresses.split_first() {
+        out.copy_from_slice(t.at(first as usize, w));
+        for &at in rest {
+            xor_into(out, t.at(at as usize, w));
+        }
+    }
+}
+
+/// S1 and S2 of Algorithm 2 and formula (14): §4's 2n-bit tables DA, DB
+/// and D := A_1 & B_1 read from them.
+fn tables_2n(n: usize, a: &[u64], b: &[u64]) -> (ShiftTable, ShiftTable, Vec<u64>) {
+    let w = a.len();
+    let da = ShiftTable::new(a, n, 2 * n);
+    let db = ShiftTable::new(b, n, 2 * n);
+    let at1 = ShiftTable::address(da.len, n - 1);
+    let mut d = vec![0u64; w];
+    and_into(&mut d, da.at(at1, w), db.at(at1, w));
+    (da, db, d)
+}
+
+/// Algorithm 2 (§4, formula (12); (13) for even n): S1 the 2n-bit tables;
+/// S2 D := A_1 & B_1 (from the tables); S3–S7 for each w with e_w > 0,
+/// UA := ⊕_j A_(⟨w−m\[w\]\[j\]⟩), UB := ⊕_j B_(⟨w−m\[w\]\[j\]⟩),
+/// D ⊕= (B_w & UA) ⊕ (A_w & UB). The window addresses are precomputed
+/// (§4's Notes). For even n the i = v term enters UB only.
+fn mul_fan_dai_2(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
+    let n = table.m;
     let w = table.words();
-    let xs = rh_x(table, a, b);
-    let mut c = rh_diagonal(table, a, b);
-    let mut sum = vec![0u64; w];
-    let mut r = vec![0u64; w];
-    for j in 0..m {
-        let set = table.tau_by_j.row(j);
-        if set.is_empty() {
+    let (da, db, mut d) = tables_2n(n, a, b);
+    let len = da.len;
+    let (mut ua, mut ub) = (vec![0u64; w], vec![0u64; w]);
+    for k in 0..n {
+        let rb = table.alg2_ub.row(k);
+        if rb.is_empty() {
             continue;
         }
-        sum.fill(0);
-        for &s in set {
-            xor_into(&mut sum, table_row(&xs, s as usize - 1, w));
+        let aw = ShiftTable::address(len, (n - k) % n);
+        let ra = table.alg2_ua.row(k);
+        sum_windows(&mut ub, &db, rb);
+        if !ra.is_empty() {
+            sum_windows(&mut ua, &da, ra);
+            xor_and_into(&mut d, db.at(aw, w), &ua);
         }
-        rot_into(&sum, wrap(m - j, m), m, &mut r);
-        xor_into(&mut c, &r);
+        xor_and_into(&mut d, da.at(aw, w), &ub);
     }
-    c
+    if let Some(last) = d.last_mut() {
+        *last &= top_mask(n);
+    }
+    d
 }
 
-fn mul_fan_dai_2(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
+/// Formula (14) for type-I optimal normal bases (§4; the listing's
+/// `Our_Alg_2` of the type-I program): with S_i = {w_(i,1)} for i < v and
+/// β_0 β_v = 1,
+/// D = (B_1 & A_1) + Σ_(i=1)^(v−1) (B_(w_(i,1)) & A_(⟨w_(i,1)−i⟩)) +
+/// (A_(w_(i,1)) & B_(⟨w_(i,1)−i⟩)) + HammingWeight(B & A_v)·1, the
+/// operands read from the 2n-bit tables.
+fn mul_formula_14(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
+    let n = table.m;
     let w = table.words();
-    let da = rotation_table(a, m);
-    let db = rotation_table(b, m);
-    let mut c = vec![0u64; w];
-    let mut sa = vec![0u64; w];
-    let mut sb = vec![0u64; w];
-    for &(i, j) in &table.sym_pairs {
-        let (i, j) = (i as usize, j as usize);
-        for k in 0..w {
-            sa[k] = table_row(&da, i, w)[k] ^ table_row(&da, j, w)[k];
-            sb[k] = table_row(&db, i, w)[k] ^ table_row(&db, j, w)[k];
+    let v = n / 2;
+    let (da, db, mut d) = tables_2n(n, a, b);
+    let len = da.len;
+    for i in 1..v {
+        // Type I: h_i = 1 for i < v (checked by the tests).
+        let Some(&wi) = table.s.row(i - 1).first() else {
+            continue;
+        };
+        let wi = wi as usize;
+        let aw = ShiftTable::address(len, (n - wi) % n);
+        let ai = ShiftTable::address(len, (i + n - wi) % n);
+        let (a_w, b_w, a_i, b_i) = (da.at(aw, w), db.at(aw, w), da.at(ai, w), db.at(ai, w));
+        for (k, dk) in d.iter_mut().enumerate() {
+            *dk ^= (b_w[k] & a_i[k]) ^ (a_w[k] & b_i[k]);
         }
-        xor_and_into(&mut c, &sa, &sb);
     }
-    for &i in &table.sym_diag {
-        xor_and_into(
-            &mut c,
-            table_row(&da, i as usize, w),
-            table_row(&db, i as usize, w),
-        );
-    }
-    if let Some(h) = table.j_shift {
-        add_j_ones(&mut c, inner_j(a, b, h, m), m);
-    }
-    c
+    // B & A_v: A_v = A_(n−v), the window at v.
+    let mut r = vec![0u64; w];
+    and_into(&mut r, b, da.at(ShiftTable::address(len, v), w));
+    add_ones(&mut d, parity(&r), n);
+    d
 }
 
-fn mul_type1(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
-    let m = table.m;
-    let p = table.p;
-    let pw = words_for(p);
-    // A'[x] = a_{F(x)}, B'[x] = b_{F(x)}, x = 1..p−1; position 0 is 0.
-    let mut ap = vec![0u64; pw];
-    let mut bp = vec![0u64; pw];
-    for x in 1..p {
-        let i = table.f[x] as usize;
-        ap[x / 64] |= bit(a, i) << (x % 64);
-        bp[x / 64] |= bit(b, i) << (x % 64);
-    }
-    // D = Σ_x A'[x]·γ^x·B': B' shifted cyclically one place per x.
-    let top = top_mask(p);
-    let mut d = vec![0u64; pw];
-    let mut shifted = bp;
-    for x in 1..p {
-        // shifted ← γ·shifted (position z moves to z + 1 mod p).
-        let carry_out = bit(&shifted, p - 1);
-        let mut carry = carry_out;
-        for word in shifted.iter_mut() {
-            let next = *word >> 63;
-            *word = (*word << 1) | carry;
-            carry = next;
+/// Ning–Yin (§5 and the listing): A\[k\] = (a_k, …, a_(k+z−1)) (indices
+/// mod n) for k < 3n + z, from z one-place CSOs of A (the listing's loop
+/// `A[i + 32j] = ua[j]`, `In_ror_once(ua)`, then `A[N+j] = A[j]`); output
+/// word k is Σ_i A\[i + zk\] & (⊕_(j: M_ij = 1) B\[j + zk\]). For t ≤ 2
+/// the rows of M are read as index lists (`Alg3_of_NY_for_ONB2`,
+/// `alg4_of_NY_for_ONB1`: at most two entries a row); for t ≥ 3 the whole
+/// row of the dense matrix is scanned (`Alg2_of_NY`).
+fn mul_ning_yin(table: &NbTable, a: &[u64], b: &[u64]) -> Vec<u64> {
+    let n = table.m;
+    let w = table.words();
+    let size = 3 * n + Z;
+    let words = |x: &[u64]| -> Vec<u64> {
+        let mut out = vec![0u64; size];
+        let mut u = x.to_vec();
+        let tail = n % 64;
+        for i in 0..Z {
+            for j in 0..w {
+                // Word j of A << i, the last one completed cyclically.
+                let word = if j == w - 1 && tail != 0 {
+                    u[j] | (u[0] << tail)
+                } else {
+                    u[j]
+                };
+                if i + Z * j < size {
+                    out[i + Z * j] = word;
+                }
+            }
+            cso_left_one(&mut u, n);
         }
-        if let Some(last) = shifted.last_mut() {
-            *last &= top;
+        // A[k] = A[k − n] past n.
+        for k in n..size {
+            out[k] = out[k - n];
         }
-        let mk = mask(bit(&ap, x));
-        for (o, s) in d.iter_mut().zip(&shifted) {
-            *o ^= mk & s;
+        out
+    };
+    let (aw, bw) = (words(a), words(b));
+    let mut c = vec![0u64; w];
+    for (k, ck) in c.iter_mut().enumerate() {
+        let (pa, pb) = (&aw[Z * k..], &bw[Z * k..]);
+        let mut acc = 0u64;
+        if table.t >= 3 {
+            for (i, row) in table.ny_dense.chunks_exact(n).enumerate() {
+                let mut temp = 0u64;
+                for (j, &e) in row.iter().enumerate() {
+                    if e == 1 {
+                        temp ^= pb[j];
+                    }
+                }
+                acc ^= pa[i] & temp;
+            }
+        } else {
+            for (i, &ai) in pa[..n].iter().enumerate() {
+                let temp = table
+                    .ny_rows
+                    .row(i)
+                    .iter()
+                    .fold(0u64, |t, &j| t ^ pb[j as usize]);
+                acc ^= ai & temp;
+            }
         }
+        *ck = acc;
     }
-    // c_i = D[2^i] + D[0].
-    let mut c = vec![0u64; table.words()];
-    for (i, &x) in table.pow2.iter().enumerate() {
-        c[i / 64] |= bit(&d, x as usize) << (i % 64);
+    if let Some(last) = c.last_mut() {
+        *last &= top_mask(n);
     }
-    add_j_ones(&mut c, bit(&d, 0), m);
     c
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::convert::SplitMix;
     use super::*;
 
-    struct SplitMix(u64);
-    impl SplitMix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+    fn element(rng: &mut SplitMix, table: &NbTable) -> Vec<u64> {
+        let mut v: Vec<u64> = (0..table.words()).map(|_| rng.next()).collect();
+        if let Some(last) = v.last_mut() {
+            *last &= top_mask(table.m());
         }
-        fn element(&mut self, table: &NbTable) -> Vec<u64> {
-            let mut v: Vec<u64> = (0..table.words()).map(|_| self.next()).collect();
-            if let Some(last) = v.last_mut() {
-                *last &= top_mask(table.m());
-            }
-            v
-        }
+        v
     }
 
     #[test]
@@ -944,9 +1246,7 @@ mod tests {
         assert!(NbTable::new(162, 1).is_some());
         // p = 4·162 + 1 = 649 = 11·59: not prime.
         assert!(NbTable::new(162, 4).is_none());
-        // p = 7 but 2 has order 3 mod 7 and gcd(6/3, 3) = 1: type 2, m = 3 exists.
         assert!(NbTable::new(3, 2).is_some());
-        // m = 4, t = 1: p = 5, 2 primitive: exists. m = 6, t = 1: p = 7, ord 3, gcd(2, 6) = 2.
         assert!(NbTable::new(4, 1).is_some());
         assert!(NbTable::new(6, 1).is_none());
         assert!(NbTable::new(1, 1).is_none());
@@ -954,42 +1254,65 @@ mod tests {
     }
 
     #[test]
-    fn optimal_bases_have_complexity_2m_minus_1() {
-        for (m, t) in [(162, 1), (131, 2), (4, 1), (3, 2)] {
-            let table = NbTable::new(m, t).unwrap();
-            assert_eq!(table.complexity(), 2 * m - 1, "m = {m}, t = {t}");
+    fn one_place_shifts() {
+        for n in [2usize, 5, 63, 64, 65, 130, 163] {
+            let mut rng = SplitMix(n as u64);
+            let w = words_for(n);
+            let mut a: Vec<u64> = (0..w).map(|_| rng.next()).collect();
+            a[w - 1] &= top_mask(n);
+            let mut x = a.clone();
+            cso_left_one(&mut x, n);
+            let mut y = vec![0u64; w];
+            cso_right_into(&a, n - 1, n, &mut y);
+            assert_eq!(x, y, "n = {n}");
+            for i in 0..n {
+                assert_eq!(bit(&x, i), bit(&a, (i + 1) % n));
+            }
+        }
+    }
+
+    #[test]
+    fn cyclic_shifts_bit_by_bit() {
+        for n in [2usize, 5, 63, 65, 127, 129, 163, 200] {
+            let mut rng = SplitMix(n as u64 + 7);
+            let w = words_for(n);
+            let mut a: Vec<u64> = (0..w).map(|_| rng.next()).collect();
+            a[w - 1] &= top_mask(n);
+            let mut d: Vec<u64> = (0..w).map(|_| rng.next()).collect();
+            d[w - 1] &= top_mask(n);
+            for k in 0..n {
+                let mut x = vec![0u64; w];
+                cso_right_into(&a, k, n, &mut x);
+                let mut y = d.clone();
+                xor_cso_right(&mut y, &a, k, n);
+                for i in 0..n {
+                    assert_eq!(bit(&x, i), bit(&a, (i + n - k) % n), "n = {n}, k = {k}");
+                    assert_eq!(bit(&y, i), bit(&d, i) ^ bit(&x, i), "n = {n}, k = {k}");
+                }
+                assert_eq!(x[w - 1] & !top_mask(n), 0);
+                assert_eq!(y[w - 1] & !top_mask(n), 0);
+            }
         }
     }
 
     #[test]
     fn small_fields_every_algorithm_agrees() {
         let mut rng = SplitMix(1);
-        for (m, t) in [
-            (2, 1),
-            (3, 2),
-            (4, 1),
-            (5, 2),
-            (9, 2),
-            (10, 1),
-            (7, 4),
-            (65, 2),
-            (66, 1),
-            (64, 6),
-        ] {
+        // Every type up to 6 of small degrees, both parities, around a word.
+        let degrees = [2usize, 3, 4, 5, 7, 9, 10, 63, 65, 66, 100, 131];
+        for (m, t) in degrees.iter().flat_map(|&m| (1..=6).map(move |t| (m, t))) {
             let Some(table) = NbTable::new(m, t) else {
                 continue;
             };
             for _ in 0..8 {
-                let a = rng.element(&table);
-                let b = rng.element(&table);
+                let a = element(&mut rng, &table);
+                let b = element(&mut rng, &table);
                 let want = NbMulAlgorithm::P1363Bitwise.mul(&table, &a, &b).unwrap();
                 for alg in NbMulAlgorithm::ALL {
                     if let Some(got) = alg.mul(&table, &a, &b) {
                         assert_eq!(got, want, "{} m = {m} t = {t}", alg.name());
                     }
                 }
-                let one = table.one();
-                assert_eq!(NbMulAlgorithm::RhOriginal.mul(&table, &a, &one).unwrap(), a);
             }
         }
     }
@@ -1003,6 +1326,6 @@ mod tests {
             assert!(alg.mul(&table, &a, &[0, 0]).is_none());
             assert!(alg.mul(&table, &bad, &a).is_none());
         }
-        assert!(NbMulAlgorithm::TypeIFormula14.mul(&table, &a, &a).is_none());
+        assert!(NbMulAlgorithm::Formula14.mul(&table, &a, &a).is_none());
     }
 }
