@@ -135,33 +135,15 @@ pub(crate) trait Backend: Copy {
     }
 }
 
-/// The backend, chosen once per key; each variant holds its backend (its
-/// token).
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Dispatch {
-    #[cfg(target_arch = "x86_64")]
-    Avx512(avx512::Avx512),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Avx2),
-    #[cfg(target_arch = "aarch64")]
-    Neon(neon::Neon),
-    Portable(portable::Portable),
-}
-
-/// `$body` with `$b` bound to the backend of `$d`: the one `match` of
-/// each operation.
-macro_rules! on_backend {
-    ($d:expr, $b:ident => $body:expr) => {
-        match $d {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx512($b) => $body,
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2($b) => $body,
-            #[cfg(target_arch = "aarch64")]
-            Dispatch::Neon($b) => $body,
-            Dispatch::Portable($b) => $body,
-        }
-    };
+crate::dispatch::backend_enum! { $ on_backend;
+    /// The backend, chosen once per key; each variant holds its backend
+    /// (its token).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Dispatch {
+        x86_64: Avx512(avx512::Avx512), Avx2(avx2::Avx2);
+        aarch64: Neon(neon::Neon);
+        portable: Portable(portable::Portable)
+    }
 }
 
 impl Dispatch {
