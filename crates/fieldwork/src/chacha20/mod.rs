@@ -135,6 +135,54 @@ pub(crate) trait Backend: Copy {
     }
 }
 
+/// Defines `$backend`, a backend holding the capability token `$token`
+/// (called `$name`), and its [`Backend`] impl on the backend file's
+/// `#[target_feature]` entry points: `xor` calls `$xor`, and where given,
+/// `block` and `xor_after_block0` call `$block` and `$after` (else the
+/// trait's defaults). Each entry point takes the token first.
+macro_rules! token_backend {
+    ($(#[$doc:meta])* $backend:ident($token:ty) = $name:literal, $xor:ident
+        $(, $block:ident, $after:ident)?) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $backend($token);
+
+        impl super::Backend for $backend {
+            const NAME: &'static str = $name;
+
+            fn get() -> Option<$backend> {
+                <$token>::get().map($backend)
+            }
+
+            fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+                // SAFETY: the token proves the features the entry point is
+                // compiled with.
+                unsafe { $xor(self.0, key, nonce, counter, data) }
+            }
+
+            $(
+            fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+                // SAFETY: as for `xor`.
+                unsafe { $block(self.0, key, nonce, counter) }
+            }
+
+            /// Block 0 computed in the same pass as the first data blocks.
+            fn xor_after_block0(
+                self,
+                key: &[u32; 8],
+                nonce: &[u32; 3],
+                data: &mut [u8],
+            ) -> [u8; 64] {
+                // SAFETY: as for `xor`.
+                unsafe { $after(self.0, key, nonce, data) }
+            }
+            )?
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use token_backend;
+
 crate::dispatch::backend_enum! { $ on_backend;
     /// The backend, chosen once per key; each variant holds its backend
     /// (its token).

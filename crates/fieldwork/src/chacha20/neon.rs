@@ -52,7 +52,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::lanes::input;
 use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
 use super::tuning;
@@ -64,32 +63,9 @@ use core::arch::aarch64::{
     vsriq_n_u32, vst1q_u8, vzip1q_u32, vzip1q_u64, vzip2q_u32, vzip2q_u64,
 };
 
-/// The NEON backend (see the module docs).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Neon(cpu::Neon);
-
-impl Backend for Neon {
-    const NAME: &'static str = "neon";
-
-    fn get() -> Option<Neon> {
-        cpu::Neon::get().map(Neon)
-    }
-
-    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { xor_neon(self.0, key, nonce, counter, data) }
-    }
-
-    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { block_neon(self.0, key, nonce, counter) }
-    }
-
-    /// Block 0 computed in the same pass as the first data blocks.
-    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { xor_after_block0_neon(self.0, key, nonce, data) }
-    }
+super::token_backend! {
+    /// The NEON backend (see the module docs).
+    Neon(cpu::Neon) = "neon", xor_neon, block_neon, xor_after_block0_neon
 }
 
 /// The `tbl` mask of the rotation by 8; only the token (cpu::Neon) makes
