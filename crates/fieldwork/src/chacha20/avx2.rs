@@ -66,13 +66,7 @@
 use super::lanes::SIGMA;
 use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
 use crate::cpu;
-use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm_setr_epi32, _mm256_add_epi32, _mm256_broadcastsi128_si256,
-    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32,
-    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
-    _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
-};
+use core::arch::x86_64::*;
 
 super::token_backend! {
     /// The AVX2 backend: hand-written kernels on ymm (see the module docs),
