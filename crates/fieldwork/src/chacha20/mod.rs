@@ -592,7 +592,8 @@ impl XChaCha20 {
 
 impl crate::hazmat::Backends for XChaCha20 {
     type Input<'a> = (&'a [u8; 32], &'a [u8; 24]);
-    const NAMES: &'static [&'static str] = Dispatch::NAMES;
+    /// [`ChaCha20`]'s: the subkey's stream runs on its backends.
+    const NAMES: &'static [&'static str] = <ChaCha20 as crate::hazmat::Backends>::NAMES;
 
     fn with_backend(name: &str, (key, nonce): Self::Input<'_>) -> Option<XChaCha20> {
         let (mut subkey, n12) = xchacha_subkey(key, nonce);
