@@ -6,8 +6,7 @@
 //! ([`keyed_aead!`]), the keyed types' door to every
 //! backend ([`keyed_backends!`], [`crate::hazmat::Backends`]) and the AES
 //! AEADs' per-key enum and its one `match` ([`dispatch_enum!`],
-//! [`on_backend!`]); and the partial-block buffer of the streaming MACs
-//! (`GHash`, `Polyval`, `Poly1305`: [`top_up`]).
+//! [`on_backend!`]).
 #![forbid(unsafe_code)]
 
 use subtle::ConstantTimeEq;
@@ -36,31 +35,6 @@ pub(crate) fn check_tag<E>(
         buf.zeroize();
         Err(mismatch)
     }
-}
-
-/// The start of a streaming MAC's `update` while a partial block is
-/// buffered (`*buffered` bytes of `buf`, `0 < *buffered < 16`): tops the
-/// block up from the front of `data`. Once the block is whole, empties the
-/// buffer and returns the block (for the caller to absorb) and the rest of
-/// `data`; `None` while it is still partial (all of `data` taken).
-#[inline(always)]
-pub(crate) fn top_up<'a>(
-    buf: &mut [u8; 16],
-    buffered: &mut usize,
-    data: &'a [u8],
-) -> Option<([u8; 16], &'a [u8])> {
-    let take = (16 - *buffered).min(data.len());
-    let (head, tail) = data.split_at(take);
-    // `buffered + take ≤ 16`: always a slice of the buffer.
-    if let Some(dst) = buf.get_mut(*buffered..*buffered + take) {
-        dst.copy_from_slice(head);
-    }
-    *buffered += take;
-    if *buffered < 16 {
-        return None;
-    }
-    *buffered = 0;
-    Some((*buf, tail))
 }
 
 /// Whether `given` (1 to 16 bytes) equals the first `given.len()` bytes of

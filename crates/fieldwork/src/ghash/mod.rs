@@ -696,12 +696,20 @@ impl State {
 
     fn update(&mut self, mut data: &[u8]) {
         if self.buffered > 0 {
-            let Some((b, rest)) = crate::aead_util::top_up(&mut self.buf, &mut self.buffered, data)
-            else {
+            let take = (16 - self.buffered).min(data.len());
+            let (head, tail) = data.split_at(take);
+            // `buffered + take ≤ 16`: always a slice of the buffer.
+            if let Some(dst) = self.buf.get_mut(self.buffered..self.buffered + take) {
+                dst.copy_from_slice(head);
+            }
+            self.buffered += take;
+            data = tail;
+            if self.buffered < 16 {
                 return;
-            };
+            }
+            let b = self.buf;
             self.blocks(&b);
-            data = rest;
+            self.buffered = 0;
         }
         let (whole, rest) = data.split_at(data.len() - data.len() % 16);
         if !whole.is_empty() {
