@@ -219,6 +219,25 @@ pub(crate) trait Backend: Copy {
 #[derive(Clone, Copy, Debug)]
 pub struct Dispatch(Kind);
 
+/// Defines `$backend`, a backend holding the capability token `$token`,
+/// and its [`Backend`] impl called `$name`, with the methods `$items`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! token_backend {
+    ($(#[$doc:meta])* $backend:ident($token:ty) = $name:literal; $($items:tt)*) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $backend(pub(super) $token);
+
+        impl super::Backend for $backend {
+            const NAME: &'static str = $name;
+
+            $($items)*
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use token_backend;
+
 crate::dispatch::backend_enum! { $ on_backend(.0);
     /// One variant per backend, each holding that backend's value.
     #[derive(Clone, Copy, Debug)]

@@ -85,7 +85,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::field::{Fe, P};
 use super::fixed_base::{self, PortableScan};
 use crate::cpu;
@@ -445,13 +444,10 @@ impl Wide {
     }
 }
 
-/// The NEON Kummer backend (see [`Backend`]): the ladder in q registers;
-/// the comb with the portable row scan.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Neon(pub(super) cpu::Neon);
-
-impl Backend for Neon {
-    const NAME: &'static str = "neon";
+super::token_backend! {
+    /// The NEON Kummer backend (see [`super::Backend`]): the ladder in q registers;
+    /// the comb with the portable row scan.
+    Neon(cpu::Neon) = "neon";
 
     /// The ladder of the module docs: exactly what the portable backend
     /// returns.
