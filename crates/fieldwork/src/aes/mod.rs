@@ -254,6 +254,9 @@ pub(crate) fn ctr32le_xor<B: Backend>(key: &B, ctr: u128, data: &mut [u8]) {
 /// `SubWord` (`RotWord` is a right rotation of the little-endian word).
 /// Inlined into the backend's `#[target_feature]` function, whose
 /// `sub_word` it inlines in turn; the schedule's words are wiped.
+// Indexing bounded by construction: `nk ≤ i < 4·(rounds + 1) ≤ 60` (so
+// `i − 1` and `i − nk` too), `4·r + 3 ≤ 4·rounds + 3 < 60`.
+#[allow(clippy::indexing_slicing)]
 #[inline(always)]
 pub(crate) fn key_expansion(key: &[u8], sub_word: impl Fn(u32) -> u32) -> RoundKeys {
     let nk = match key.len() {
