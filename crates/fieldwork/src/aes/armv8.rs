@@ -47,6 +47,7 @@ use core::arch::aarch64::{
     uint8x16_t, vaddq_u32, vaeseq_u8, vaesmcq_u8, vdupq_n_u8, vdupq_n_u32, veorq_u8,
     vgetq_lane_u32, vld1q_u8, vreinterpretq_u8_u32, vreinterpretq_u32_u8, vsetq_lane_u32, vst1q_u8,
 };
+use zeroize::Zeroize;
 
 /// `u128` (AES byte order, little-endian) → register.
 #[inline]
@@ -138,7 +139,43 @@ fn sub_word(w: u32) -> u32 {
 /// length is read as a zero-padded 32-byte key).
 #[target_feature(enable = "neon,aes")]
 fn expand(key: &[u8]) -> RoundKeys {
-    super::key_expansion(key, |w| sub_word(w))
+    let nk = match key.len() {
+        16 => 4,
+        24 => 6,
+        _ => 8,
+    };
+    let rounds = nk + 6;
+    let mut w = [0u32; 60];
+    for (i, word) in w.iter_mut().take(nk).enumerate() {
+        let mut b = [0u8; 4];
+        for (j, byte) in b.iter_mut().enumerate() {
+            *byte = key.get(4 * i + j).copied().unwrap_or(0);
+        }
+        *word = u32::from_le_bytes(b);
+    }
+    let mut rcon = 1u32;
+    for i in nk..4 * (rounds + 1) {
+        let mut temp = w[i - 1];
+        if i % nk == 0 {
+            // RotWord moves byte 1 to byte 0: a right rotation of the
+            // little-endian word.
+            temp = sub_word(temp.rotate_right(8)) ^ rcon;
+            // xtime(rcon): rcon stays below 0x100 for every key size.
+            rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
+        } else if nk > 6 && i % nk == 4 {
+            temp = sub_word(temp);
+        }
+        w[i] = w[i - nk] ^ temp;
+    }
+    let mut rk = [0u128; 15];
+    for (r, k) in rk.iter_mut().enumerate().take(rounds + 1) {
+        *k = u128::from(w[4 * r])
+            | u128::from(w[4 * r + 1]) << 32
+            | u128::from(w[4 * r + 2]) << 64
+            | u128::from(w[4 * r + 3]) << 96;
+    }
+    w.zeroize();
+    RoundKeys { rk, rounds }
 }
 
 #[target_feature(enable = "neon,aes")]
