@@ -55,6 +55,7 @@ use core::arch::x86_64::{
     _mm_loadu_si128, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_si128,
     _mm_storeu_si128, _mm_xor_si128,
 };
+use zeroize::Zeroize;
 
 /// The expanded key of `key` (16, 24 or 32 bytes; any other length is read
 /// as a zero-padded 32-byte key).
@@ -172,16 +173,49 @@ fn rounds_after_whitening<const N: usize>(rk: &RoundKeys, mut x: [__m128i; N]) -
     x.map(|xi| crate::simd::to_u128(_mm_aesenclast_si128(xi, last)))
 }
 
-/// FIPS 197 §5.2's `KeyExpansion` ([`super::key_expansion`]) with
-/// `SubWord` by `AESENCLAST` with a zero key (its `ShiftRows` moves no byte
-/// of a word repeated in all four columns): 24-byte keys, and the
-/// reference of the fast expansions' tests.
 #[target_feature(enable = "aes,sse4.1")]
 fn expand_ni(key: &[u8]) -> RoundKeys {
-    super::key_expansion(key, |x: u32| {
+    let nk = match key.len() {
+        16 => 4,
+        24 => 6,
+        _ => 8,
+    };
+    let rounds = nk + 6;
+    let mut w = [0u32; 60];
+    for (i, word) in w.iter_mut().take(nk).enumerate() {
+        let mut b = [0u8; 4];
+        for (j, byte) in b.iter_mut().enumerate() {
+            *byte = key.get(4 * i + j).copied().unwrap_or(0);
+        }
+        *word = u32::from_le_bytes(b);
+    }
+    let sub_word = |x: u32| -> u32 {
         let s = _mm_aesenclast_si128(_mm_set1_epi32(x as i32), _mm_setzero_si128());
         _mm_cvtsi128_si32(s) as u32
-    })
+    };
+    let mut rcon = 1u32;
+    for i in nk..4 * (rounds + 1) {
+        let mut temp = w[i - 1];
+        if i % nk == 0 {
+            // RotWord moves byte 1 to byte 0: a right rotation of the
+            // little-endian word.
+            temp = sub_word(temp.rotate_right(8)) ^ rcon;
+            // xtime(rcon): rcon stays below 0x100 for every key size.
+            rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
+        } else if nk > 6 && i % nk == 4 {
+            temp = sub_word(temp);
+        }
+        w[i] = w[i - nk] ^ temp;
+    }
+    let mut rk = [0u128; 15];
+    for (r, k) in rk.iter_mut().enumerate().take(rounds + 1) {
+        *k = u128::from(w[4 * r])
+            | u128::from(w[4 * r + 1]) << 32
+            | u128::from(w[4 * r + 2]) << 64
+            | u128::from(w[4 * r + 3]) << 96;
+    }
+    w.zeroize();
+    RoundKeys { rk, rounds }
 }
 
 /// One block, read little-endian, for kernels already compiled with

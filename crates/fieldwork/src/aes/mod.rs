@@ -249,57 +249,6 @@ pub(crate) fn ctr32le_xor<B: Backend>(key: &B, ctr: u128, data: &mut [u8]) {
     ks.zeroize();
 }
 
-/// FIPS 197 §5.2's `KeyExpansion` of `key` (16, 24 or 32 bytes; any other
-/// length is read as a zero-padded 32-byte key), over the backend's
-/// `SubWord` (`RotWord` is a right rotation of the little-endian word).
-/// Inlined into the backend's `#[target_feature]` function, whose
-/// `sub_word` it inlines in turn; the schedule's words are wiped. (AES-NI's
-/// word loop; `armv8.rs` keeps its own copy: through this function its
-/// `expand` was 466 instructions against 454, more stack stores.)
-// Indexing bounded by construction: `nk ≤ i < 4·(rounds + 1) ≤ 60` (so
-// `i − 1` and `i − nk` too), `4·r + 3 ≤ 4·rounds + 3 < 60`.
-#[allow(clippy::indexing_slicing)]
-#[inline(always)]
-pub(crate) fn key_expansion(key: &[u8], sub_word: impl Fn(u32) -> u32) -> RoundKeys {
-    let nk = match key.len() {
-        16 => 4,
-        24 => 6,
-        _ => 8,
-    };
-    let rounds = nk + 6;
-    let mut w = [0u32; 60];
-    for (i, word) in w.iter_mut().take(nk).enumerate() {
-        let mut b = [0u8; 4];
-        for (j, byte) in b.iter_mut().enumerate() {
-            *byte = key.get(4 * i + j).copied().unwrap_or(0);
-        }
-        *word = u32::from_le_bytes(b);
-    }
-    let mut rcon = 1u32;
-    for i in nk..4 * (rounds + 1) {
-        let mut temp = w[i - 1];
-        if i % nk == 0 {
-            // RotWord moves byte 1 to byte 0: a right rotation of the
-            // little-endian word.
-            temp = sub_word(temp.rotate_right(8)) ^ rcon;
-            // xtime(rcon): rcon stays below 0x100 for every key size.
-            rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
-        } else if nk > 6 && i % nk == 4 {
-            temp = sub_word(temp);
-        }
-        w[i] = w[i - nk] ^ temp;
-    }
-    let mut rk = [0u128; 15];
-    for (r, k) in rk.iter_mut().enumerate().take(rounds + 1) {
-        *k = u128::from(w[4 * r])
-            | u128::from(w[4 * r + 1]) << 32
-            | u128::from(w[4 * r + 2]) << 64
-            | u128::from(w[4 * r + 3]) << 96;
-    }
-    w.zeroize();
-    RoundKeys { rk, rounds }
-}
-
 /// `$body` with the constant `$nr` bound to `$rounds` (10, 12, or 14 for
 /// any other value: a `RoundKeys`' `rounds`), for kernels generic over the
 /// round count: one `match`, each arm its own instance.
