@@ -80,6 +80,7 @@ pub mod aes;
 pub mod chacha20;
 pub mod chachapoly;
 pub mod cpu;
+mod dispatch;
 pub mod gcm;
 pub mod gcm_siv;
 pub mod gf2m;

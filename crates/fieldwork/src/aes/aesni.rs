@@ -55,6 +55,7 @@ use core::arch::x86_64::{
     _mm_loadu_si128, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_si128,
     _mm_storeu_si128, _mm_xor_si128,
 };
+use zeroize::Zeroize;
 
 /// The expanded key of `key` (16, 24 or 32 bytes; any other length is read
 /// as a zero-padded 32-byte key).
@@ -213,7 +214,7 @@ fn expand_ni(key: &[u8]) -> RoundKeys {
             | u128::from(w[4 * r + 2]) << 64
             | u128::from(w[4 * r + 3]) << 96;
     }
-    w.fill(0);
+    w.zeroize();
     RoundKeys { rk, rounds }
 }
 

@@ -218,13 +218,7 @@ fn encrypt_blocks_nr<const NR: usize>(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
 pub(crate) fn ctr32le_xor(t: NeonAes, rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
     let _ = t;
     // SAFETY: the token proves NEON and AES.
-    unsafe {
-        match rk.rounds {
-            10 => ctr_nr::<10>(rk, ctr, data),
-            12 => ctr_nr::<12>(rk, ctr, data),
-            _ => ctr_nr::<14>(rk, ctr, data),
-        }
-    }
+    unsafe { crate::aes::with_rounds!(rk.rounds, NR => ctr_nr::<NR>(rk, ctr, data)) }
 }
 
 #[target_feature(enable = "neon,aes")]
@@ -285,11 +279,7 @@ impl Backend for Key {
     fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
         // SAFETY: the token in `self.t` proves NEON and AES.
         unsafe {
-            match self.rk.rounds {
-                10 => encrypt_blocks_nr::<10>(&self.rk, blocks),
-                12 => encrypt_blocks_nr::<12>(&self.rk, blocks),
-                _ => encrypt_blocks_nr::<14>(&self.rk, blocks),
-            }
+            crate::aes::with_rounds!(self.rk.rounds, NR => encrypt_blocks_nr::<NR>(&self.rk, blocks))
         }
     }
 }

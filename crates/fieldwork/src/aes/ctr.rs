@@ -48,13 +48,7 @@ use zeroize::Zeroize;
 pub(crate) fn xor_xmm(t: AesClmul, rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
     let _ = t;
     // SAFETY: the token proves AES-NI and SSE4.1.
-    unsafe {
-        match rk.rounds {
-            10 => xor_xmm_nr::<10>(rk, ctr, data),
-            12 => xor_xmm_nr::<12>(rk, ctr, data),
-            _ => xor_xmm_nr::<14>(rk, ctr, data),
-        }
-    }
+    unsafe { crate::aes::with_rounds!(rk.rounds, NR => xor_xmm_nr::<NR>(rk, ctr, data)) }
 }
 
 /// XORs `data` with the key stream from `ctr` on ymm (VAES).
@@ -66,13 +60,7 @@ pub(crate) fn xor_ymm(t: VaesAvx2, rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
         return xor_xmm(t.aes_clmul(), rk, ctr, data);
     }
     // SAFETY: the token proves VAES, AVX2, AES-NI and SSE4.1.
-    unsafe {
-        match rk.rounds {
-            10 => xor_ymm_nr::<10>(rk, ctr, data),
-            12 => xor_ymm_nr::<12>(rk, ctr, data),
-            _ => xor_ymm_nr::<14>(rk, ctr, data),
-        }
-    }
+    unsafe { crate::aes::with_rounds!(rk.rounds, NR => xor_ymm_nr::<NR>(rk, ctr, data)) }
 }
 
 /// XORs the whole 32-block iterations of `data` with the key stream from
@@ -84,13 +72,7 @@ pub(crate) fn xor_zmm(t: VaesAvx512, rk: &RoundKeys, ctr: u128, data: &mut [u8])
     let done = data.len() / 512 * 512;
     let (head, _) = data.split_at_mut(done);
     // SAFETY: the token proves VAES, AVX-512 F/BW/VL/DQ, AES-NI, SSE4.1.
-    unsafe {
-        match rk.rounds {
-            10 => xor_zmm_nr::<10>(rk, ctr, head),
-            12 => xor_zmm_nr::<12>(rk, ctr, head),
-            _ => xor_zmm_nr::<14>(rk, ctr, head),
-        }
-    }
+    unsafe { crate::aes::with_rounds!(rk.rounds, NR => xor_zmm_nr::<NR>(rk, ctr, head)) }
     done
 }
 

@@ -249,6 +249,29 @@ pub(crate) fn ctr32le_xor<B: Backend>(key: &B, ctr: u128, data: &mut [u8]) {
     ks.zeroize();
 }
 
+/// `$body` with the constant `$nr` bound to `$rounds` (10, 12, or 14 for
+/// any other value: a `RoundKeys`' `rounds`), for kernels generic over the
+/// round count: one `match`, each arm its own instance.
+macro_rules! with_rounds {
+    ($rounds:expr, $nr:ident => $body:expr) => {
+        match $rounds {
+            10 => {
+                const $nr: usize = 10;
+                $body
+            }
+            12 => {
+                const $nr: usize = 12;
+                $body
+            }
+            _ => {
+                const $nr: usize = 14;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_rounds;
+
 macro_rules! aes_type {
     ($(#[$doc:meta])* $name:ident, $bytes:literal) => {
         $(#[$doc])*

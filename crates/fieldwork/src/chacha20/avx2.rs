@@ -63,46 +63,16 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::lanes::SIGMA;
 use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
 use crate::cpu;
-use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm_setr_epi32, _mm256_add_epi32, _mm256_broadcastsi128_si256,
-    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32,
-    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_shuffle_epi32,
-    _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
-};
+use core::arch::x86_64::*;
 
-/// The AVX2 backend: hand-written kernels on ymm (see the module docs),
-/// also used by the stitched ChaCha20-Poly1305 and by the AVX-512
-/// backend's tails.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2(cpu::Avx2);
-
-impl Backend for Avx2 {
-    const NAME: &'static str = "avx2";
-
-    fn get() -> Option<Avx2> {
-        cpu::Avx2::get().map(Avx2)
-    }
-
-    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-        unsafe { xor_avx2(self.0, key, nonce, counter, data) }
-    }
-
-    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-        unsafe { block_avx2(self.0, key, nonce, counter) }
-    }
-
-    /// Block 0 computed in the same pass as the first data blocks.
-    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
-        // SAFETY: the token (cpu::Avx2) proves AVX and AVX2.
-        unsafe { xor_after_block0_avx2(self.0, key, nonce, data) }
-    }
+super::token_backend! {
+    /// The AVX2 backend: hand-written kernels on ymm (see the module docs),
+    /// also used by the stitched ChaCha20-Poly1305 and by the AVX-512
+    /// backend's tails.
+    Avx2(cpu::Avx2) = "avx2", xor_avx2, block_avx2, xor_after_block0_avx2
 }
 
 /// The 8-block vertical kernel alone: XORs the keystream of blocks

@@ -32,7 +32,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::avx2::{Masks, xor_from};
 use super::rounds::{Words, binary_words, interleave, word_sliced};
 use crate::cpu;
@@ -42,23 +41,11 @@ use core::arch::x86_64::{
     _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-/// The AVX-512 backend: 16 blocks a pass on zmm, its tails on the AVX2
-/// kernels. A single block (a seek, a stream's partial last block) and the
-/// AEAD's block 0 take the trait's portable block function.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512(cpu::Avx512);
-
-impl Backend for Avx512 {
-    const NAME: &'static str = "avx512";
-
-    fn get() -> Option<Avx512> {
-        cpu::Avx512::get().map(Avx512)
-    }
-
-    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        // SAFETY: the token proves AVX, AVX2 and AVX-512 F, BW, VL and DQ.
-        unsafe { xor_avx512(self.0, key, nonce, counter, data) }
-    }
+super::token_backend! {
+    /// The AVX-512 backend: 16 blocks a pass on zmm, its tails on the AVX2
+    /// kernels. A single block (a seek, a stream's partial last block) and
+    /// the AEAD's block 0 take the trait's portable block function.
+    Avx512(cpu::Avx512) = "avx512", xor_avx512
 }
 
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]

@@ -135,33 +135,63 @@ pub(crate) trait Backend: Copy {
     }
 }
 
-/// The backend, chosen once per key; each variant holds its backend (its
-/// token).
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Dispatch {
-    #[cfg(target_arch = "x86_64")]
-    Avx512(avx512::Avx512),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Avx2),
-    #[cfg(target_arch = "aarch64")]
-    Neon(neon::Neon),
-    Portable(portable::Portable),
-}
+/// Defines `$backend`, a backend holding the capability token `$token`
+/// (called `$name`), and its [`Backend`] impl on the backend file's
+/// `#[target_feature]` entry points: `xor` calls `$xor`, and where given,
+/// `block` and `xor_after_block0` call `$block` and `$after` (else the
+/// trait's defaults). Each entry point takes the token first.
+macro_rules! token_backend {
+    ($(#[$doc:meta])* $backend:ident($token:ty) = $name:literal, $xor:ident
+        $(, $block:ident, $after:ident)?) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $backend($token);
 
-/// `$body` with `$b` bound to the backend of `$d`: the one `match` of
-/// each operation.
-macro_rules! on_backend {
-    ($d:expr, $b:ident => $body:expr) => {
-        match $d {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx512($b) => $body,
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2($b) => $body,
-            #[cfg(target_arch = "aarch64")]
-            Dispatch::Neon($b) => $body,
-            Dispatch::Portable($b) => $body,
+        impl super::Backend for $backend {
+            const NAME: &'static str = $name;
+
+            fn get() -> Option<$backend> {
+                <$token>::get().map($backend)
+            }
+
+            fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+                // SAFETY: the token proves the features the entry point is
+                // compiled with.
+                unsafe { $xor(self.0, key, nonce, counter, data) }
+            }
+
+            $(
+            fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+                // SAFETY: as for `xor`.
+                unsafe { $block(self.0, key, nonce, counter) }
+            }
+
+            /// Block 0 computed in the same pass as the first data blocks.
+            fn xor_after_block0(
+                self,
+                key: &[u32; 8],
+                nonce: &[u32; 3],
+                data: &mut [u8],
+            ) -> [u8; 64] {
+                // SAFETY: as for `xor`.
+                unsafe { $after(self.0, key, nonce, data) }
+            }
+            )?
         }
     };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use token_backend;
+
+crate::dispatch::backend_enum! { $ on_backend;
+    /// The backend, chosen once per key; each variant holds its backend
+    /// (its token).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Dispatch {
+        x86_64: Avx512(avx512::Avx512), Avx2(avx2::Avx2);
+        aarch64: Neon(neon::Neon);
+        portable: Portable(portable::Portable)
+    }
 }
 
 impl Dispatch {
@@ -562,7 +592,8 @@ impl XChaCha20 {
 
 impl crate::hazmat::Backends for XChaCha20 {
     type Input<'a> = (&'a [u8; 32], &'a [u8; 24]);
-    const NAMES: &'static [&'static str] = Dispatch::NAMES;
+    /// [`ChaCha20`]'s: the subkey's stream runs on its backends.
+    const NAMES: &'static [&'static str] = <ChaCha20 as crate::hazmat::Backends>::NAMES;
 
     fn with_backend(name: &str, (key, nonce): Self::Input<'_>) -> Option<XChaCha20> {
         let (mut subkey, n12) = xchacha_subkey(key, nonce);

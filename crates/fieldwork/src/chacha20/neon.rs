@@ -52,7 +52,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::lanes::input;
 use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
 use super::tuning;
@@ -60,36 +59,14 @@ use crate::cpu;
 use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8,
     vld1q_u32, vqtbl1q_u8, vreinterpretq_u8_u32, vreinterpretq_u16_u32, vreinterpretq_u32_u8,
-    vreinterpretq_u32_u16, vreinterpretq_u32_u64, vreinterpretq_u64_u32, vrev32q_u16, vshlq_n_u32,
-    vsriq_n_u32, vst1q_u8, vzip1q_u32, vzip1q_u64, vzip2q_u32, vzip2q_u64,
+    vreinterpretq_u32_u16, vrev32q_u16, vshlq_n_u32, vsriq_n_u32, vst1q_u8, vzip1q_u32, vzip1q_u64,
+    vzip2q_u32, vzip2q_u64,
 };
+use core::arch::aarch64::{vreinterpretq_u32_u64 as u32x4, vreinterpretq_u64_u32 as u64x2};
 
-/// The NEON backend (see the module docs).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Neon(cpu::Neon);
-
-impl Backend for Neon {
-    const NAME: &'static str = "neon";
-
-    fn get() -> Option<Neon> {
-        cpu::Neon::get().map(Neon)
-    }
-
-    fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { xor_neon(self.0, key, nonce, counter, data) }
-    }
-
-    fn block(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { block_neon(self.0, key, nonce, counter) }
-    }
-
-    /// Block 0 computed in the same pass as the first data blocks.
-    fn xor_after_block0(self, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { xor_after_block0_neon(self.0, key, nonce, data) }
-    }
+super::token_backend! {
+    /// The NEON backend (see the module docs).
+    Neon(cpu::Neon) = "neon", xor_neon, block_neon, xor_after_block0_neon
 }
 
 /// The `tbl` mask of the rotation by 8; only the token (cpu::Neon) makes
@@ -118,6 +95,28 @@ fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
     unsafe { vsriq_n_u32::<R>(vshlq_n_u32::<L>(x), x) }
 }
 
+/// `zip1` of the 64-bit lanes.
+///
+/// # Safety
+///
+/// NEON is available.
+#[inline(always)]
+unsafe fn zip1_64(a: uint32x4_t, b: uint32x4_t) -> uint32x4_t {
+    // SAFETY: NEON by the contract.
+    unsafe { u32x4(vzip1q_u64(u64x2(a), u64x2(b))) }
+}
+
+/// `zip2` of the 64-bit lanes.
+///
+/// # Safety
+///
+/// NEON is available.
+#[inline(always)]
+unsafe fn zip2_64(a: uint32x4_t, b: uint32x4_t) -> uint32x4_t {
+    // SAFETY: NEON by the contract.
+    unsafe { u32x4(vzip2q_u64(u64x2(a), u64x2(b))) }
+}
+
 /// The round structure's vector operations on one q register (four
 /// blocks): reached only from this file's entry points, which take
 /// `cpu::Neon`.
@@ -141,6 +140,8 @@ impl Words for uint32x4_t {
         add => vaddq_u32,
         unpack_lo32 => vzip1q_u32,
         unpack_hi32 => vzip2q_u32,
+        unpack_lo64 => zip1_64,
+        unpack_hi64 => zip2_64,
     }
 
     /// By 16 `rev32` of 16-bit elements, by 8 one `tbl`, by 12 and 7
@@ -159,28 +160,6 @@ impl Words for uint32x4_t {
             }
         }
     }
-
-    #[inline(always)]
-    fn unpack_lo64(self, b: uint32x4_t) -> uint32x4_t {
-        // SAFETY: NEON is available (see above).
-        unsafe {
-            vreinterpretq_u32_u64(vzip1q_u64(
-                vreinterpretq_u64_u32(self),
-                vreinterpretq_u64_u32(b),
-            ))
-        }
-    }
-
-    #[inline(always)]
-    fn unpack_hi64(self, b: uint32x4_t) -> uint32x4_t {
-        // SAFETY: NEON is available (see above).
-        unsafe {
-            vreinterpretq_u32_u64(vzip2q_u64(
-                vreinterpretq_u64_u32(self),
-                vreinterpretq_u64_u32(b),
-            ))
-        }
-    }
 }
 
 /// Two 4-block groups as one vector of eight lanes: group 0 holds blocks
@@ -189,6 +168,17 @@ impl Words for uint32x4_t {
 /// 4-block kernels step by step.
 #[derive(Clone, Copy)]
 pub(crate) struct Pair(uint32x4_t, uint32x4_t);
+
+/// [`Words`] methods of [`Pair`] that are the `uint32x4_t` method of the
+/// same name on both halves.
+macro_rules! on_both_halves {
+    ($($m:ident),+) => {$(
+        #[inline(always)]
+        fn $m(self, b: Pair) -> Pair {
+            Pair(self.0.$m(b.0), self.1.$m(b.1))
+        }
+    )+};
+}
 
 /// [`Words`] for [`Pair`]: each method is the `uint32x4_t` one on both
 /// halves.
@@ -208,11 +198,6 @@ impl Words for Pair {
     }
 
     #[inline(always)]
-    fn add(self, b: Pair) -> Pair {
-        Pair(self.0.add(b.0), self.1.add(b.1))
-    }
-
-    #[inline(always)]
     fn xor_rotl<const L: i32>(self, b: Pair, rot: Rot8) -> Pair {
         Pair(
             self.0.xor_rotl::<L>(b.0, rot),
@@ -220,25 +205,7 @@ impl Words for Pair {
         )
     }
 
-    #[inline(always)]
-    fn unpack_lo32(self, b: Pair) -> Pair {
-        Pair(self.0.unpack_lo32(b.0), self.1.unpack_lo32(b.1))
-    }
-
-    #[inline(always)]
-    fn unpack_hi32(self, b: Pair) -> Pair {
-        Pair(self.0.unpack_hi32(b.0), self.1.unpack_hi32(b.1))
-    }
-
-    #[inline(always)]
-    fn unpack_lo64(self, b: Pair) -> Pair {
-        Pair(self.0.unpack_lo64(b.0), self.1.unpack_lo64(b.1))
-    }
-
-    #[inline(always)]
-    fn unpack_hi64(self, b: Pair) -> Pair {
-        Pair(self.0.unpack_hi64(b.0), self.1.unpack_hi64(b.1))
-    }
+    on_both_halves!(add, unpack_lo32, unpack_hi32, unpack_lo64, unpack_hi64);
 }
 
 /// The keystream of blocks `counter … counter + 3`, vertical layout.

@@ -140,11 +140,7 @@ fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) ->
     // is compiled for.
     unsafe {
         let e = dir == Direction::Encrypt;
-        match rk.rounds {
-            10 => seal_xmm::<10>(rk, table, e, j0, aad, buf),
-            12 => seal_xmm::<12>(rk, table, e, j0, aad, buf),
-            _ => seal_xmm::<14>(rk, table, e, j0, aad, buf),
-        }
+        crate::aes::with_rounds!(rk.rounds, NR => seal_xmm::<NR>(rk, table, e, j0, aad, buf))
     }
 }
 

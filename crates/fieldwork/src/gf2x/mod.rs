@@ -500,70 +500,20 @@ pub(crate) trait Backend: Copy {
 #[derive(Clone, Copy, Debug)]
 pub struct Dispatch(Kind);
 
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    #[cfg(target_arch = "x86_64")]
-    Vpclmulqdq(vpclmul::Vpclmulqdq),
-    #[cfg(target_arch = "x86_64")]
-    VpclmulqdqYmm(ymm::VpclmulqdqYmm),
-    #[cfg(target_arch = "x86_64")]
-    Pclmulqdq(clmul::Pclmulqdq),
-    #[cfg(target_arch = "aarch64")]
-    Pmull(pmull::Pmull),
-    Portable(portable::Portable),
-}
-
-/// `$body` with `$k` bound to the backend value `$dispatch` holds: one arm
-/// per backend, each compiled for its backend's type.
-macro_rules! on_backend {
-    ($dispatch:expr, $k:ident => $body:expr) => {
-        match $dispatch.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vpclmulqdq($k) => $body,
-            #[cfg(target_arch = "x86_64")]
-            Kind::VpclmulqdqYmm($k) => $body,
-            #[cfg(target_arch = "x86_64")]
-            Kind::Pclmulqdq($k) => $body,
-            #[cfg(target_arch = "aarch64")]
-            Kind::Pmull($k) => $body,
-            Kind::Portable($k) => $body,
-        }
-    };
+crate::dispatch::backend_enum! { $ on_backend(.0);
+    #[derive(Clone, Copy, Debug)]
+    enum Kind {
+        x86_64: Vpclmulqdq(vpclmul::Vpclmulqdq), VpclmulqdqYmm(ymm::VpclmulqdqYmm),
+            Pclmulqdq(clmul::Pclmulqdq);
+        aarch64: Pmull(pmull::Pmull);
+        portable: Portable(portable::Portable)
+    }
 }
 
 fixed_words!(mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16);
 
-/// [`Dispatch`]'s constructor `$name` of the x86-64 backend `$backend`
-/// (variant `$variant`): the backend if its token is usable (always `None`
-/// on other targets).
-macro_rules! x86_constructors {
-    ($($(#[$doc:meta])* $name:ident: $variant:ident($backend:ty);)*) => {$(
-        $(#[$doc])*
-        #[inline]
-        pub fn $name() -> Option<Dispatch> {
-            #[cfg(target_arch = "x86_64")]
-            if let Some(t) = <<$backend as Backend>::Token>::get() {
-                return Some(Dispatch(Kind::$variant(<$backend>::new(t))));
-            }
-            None
-        }
-    )*};
-}
-
 impl Dispatch {
-    /// The fastest backend usable on this CPU under the cap.
-    ///
-    /// # Panics
-    ///
-    /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
-    #[inline]
-    pub fn best() -> Dispatch {
-        Dispatch::vpclmulqdq()
-            .or_else(Dispatch::vpclmulqdq_ymm)
-            .or_else(Dispatch::pclmulqdq)
-            .or_else(Dispatch::pmull)
-            .unwrap_or_else(Dispatch::portable)
-    }
+    crate::dispatch::best_and_all!(Dispatch: vpclmulqdq, vpclmulqdq_ymm, pclmulqdq, pmull; portable);
 
     /// The portable, constant-time backend (always available): plain Rust,
     /// 25 masked integer multiplications a word product.
@@ -572,35 +522,17 @@ impl Dispatch {
         Dispatch(Kind::Portable(portable::Portable::new(())))
     }
 
-    x86_constructors! {
+    crate::dispatch::constructors! { Dispatch(Kind):
         /// The PCLMULQDQ backend (SSE4.1), if usable.
-        pclmulqdq: Pclmulqdq(clmul::Pclmulqdq);
+        "x86_64" pclmulqdq: Pclmulqdq(clmul::Pclmulqdq::new) if crate::cpu::Clmul;
         /// The VPCLMULQDQ backend on zmm (AVX-512 F/BW/VL/DQ), if usable.
-        vpclmulqdq: Vpclmulqdq(vpclmul::Vpclmulqdq);
+        "x86_64" vpclmulqdq: Vpclmulqdq(vpclmul::Vpclmulqdq::new) if crate::cpu::Avx512Clmul;
         /// The VPCLMULQDQ backend on ymm (AVX2; for CPUs without AVX-512),
         /// if usable.
-        vpclmulqdq_ymm: VpclmulqdqYmm(ymm::VpclmulqdqYmm);
-    }
-
-    /// The PMULL backend (AArch64 with the AES extension, which carries
-    /// PMULL/PMULL2), if usable (always `None` on other targets).
-    #[inline]
-    pub fn pmull() -> Option<Dispatch> {
-        #[cfg(target_arch = "aarch64")]
-        if let Some(t) = crate::cpu::NeonAes::get() {
-            return Some(Dispatch(Kind::Pmull(pmull::Pmull::new(t))));
-        }
-        None
-    }
-
-    /// Every backend usable on this CPU under the cap, best first.
-    pub fn all() -> impl Iterator<Item = Dispatch> {
-        Dispatch::vpclmulqdq()
-            .into_iter()
-            .chain(Dispatch::vpclmulqdq_ymm())
-            .chain(Dispatch::pclmulqdq())
-            .chain(Dispatch::pmull())
-            .chain(core::iter::once(Dispatch::portable()))
+        "x86_64" vpclmulqdq_ymm: VpclmulqdqYmm(ymm::VpclmulqdqYmm::new) if crate::cpu::Avx2Clmul;
+        /// The PMULL backend (AArch64 with the AES extension, which carries
+        /// PMULL/PMULL2), if usable (always `None` on other targets).
+        "aarch64" pmull: Pmull(pmull::Pmull::new) if crate::cpu::NeonAes;
     }
 
     /// The backend's name: `vpclmulqdq`, `vpclmulqdq-ymm`, `pclmulqdq`,

@@ -318,29 +318,29 @@ pub(crate) fn dot_portable(a: u128, b: u128) -> u128 {
     mont_reduce(lo, hi)
 }
 
-/// A key's backend, chosen once when the key is made: each variant holds
-/// one backend's value (its capability token). The tuned choice of a wide
-/// backend ([`Narrow`]) is a byte of its own beside it in [`State`], so
-/// the enum stays one byte.
-#[derive(Clone, Copy, Debug)]
-enum Dispatch {
-    /// zmm (AVX-512 and VPCLMULQDQ).
-    #[cfg(target_arch = "x86_64")]
-    Vpclmulqdq(vpclmul::Vpclmulqdq),
-    /// ymm (AVX2 and VPCLMULQDQ).
-    #[cfg(target_arch = "x86_64")]
-    VpclmulqdqYmm(ymm::VpclmulqdqYmm),
-    /// xmm (PCLMULQDQ).
-    #[cfg(target_arch = "x86_64")]
-    Pclmulqdq(clmul::Pclmulqdq),
-    /// AArch64 PMULL with `EOR3` (SHA3).
-    #[cfg(target_arch = "aarch64")]
-    PmullEor3(pmull::PmullEor3),
-    /// AArch64 PMULL/PMULL2 (the AES extension).
-    #[cfg(target_arch = "aarch64")]
-    Pmull(pmull::Pmull),
-    /// Portable.
-    Portable(portable::Portable),
+crate::dispatch::backend_enum! { $ on_backend;
+    /// A key's backend, chosen once when the key is made: each variant
+    /// holds one backend's value (its capability token). The tuned choice
+    /// of a wide backend ([`Narrow`]) is a byte of its own beside it in
+    /// [`State`], so the enum stays one byte.
+    #[derive(Clone, Copy, Debug)]
+    enum Dispatch {
+        x86_64:
+            /// zmm (AVX-512 and VPCLMULQDQ).
+            Vpclmulqdq(vpclmul::Vpclmulqdq),
+            /// ymm (AVX2 and VPCLMULQDQ).
+            VpclmulqdqYmm(ymm::VpclmulqdqYmm),
+            /// xmm (PCLMULQDQ).
+            Pclmulqdq(clmul::Pclmulqdq);
+        aarch64:
+            /// AArch64 PMULL with `EOR3` (SHA3).
+            PmullEor3(pmull::PmullEor3),
+            /// AArch64 PMULL/PMULL2 (the AES extension).
+            Pmull(pmull::Pmull);
+        portable:
+            /// Portable.
+            Portable(portable::Portable)
+    }
 }
 
 /// Every backend and tuned choice by name, best first (the order of
@@ -481,26 +481,17 @@ impl Dispatch {
     /// The name of the backend with the choice `narrow` (see [`NAMES`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn name(self, narrow: Narrow) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Vpclmulqdq(_) => match narrow {
-                Narrow::None => vpclmul::Vpclmulqdq::NAME,
-                Narrow::Ymm => "vpclmulqdq-split",
-                Narrow::Xmm => "vpclmulqdq-split-xmm",
-            },
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::VpclmulqdqYmm(_) => match narrow {
-                Narrow::Xmm => "vpclmulqdq-ymm-fresh-xmm",
-                Narrow::None | Narrow::Ymm => ymm::VpclmulqdqYmm::NAME,
-            },
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Pclmulqdq(_) => clmul::Pclmulqdq::NAME,
-            #[cfg(target_arch = "aarch64")]
-            Dispatch::PmullEor3(_) => pmull::PmullEor3::NAME,
-            #[cfg(target_arch = "aarch64")]
-            Dispatch::Pmull(_) => pmull::Pmull::NAME,
-            Dispatch::Portable(_) => portable::Portable::NAME,
+        #[cfg(target_arch = "x86_64")]
+        match (self, narrow) {
+            (Dispatch::Vpclmulqdq(_), Narrow::Ymm) => return "vpclmulqdq-split",
+            (Dispatch::Vpclmulqdq(_), Narrow::Xmm) => return "vpclmulqdq-split-xmm",
+            (Dispatch::VpclmulqdqYmm(_), Narrow::Xmm) => return "vpclmulqdq-ymm-fresh-xmm",
+            _ => {}
         }
+        fn name_of<B: Backend>(_: B) -> &'static str {
+            B::NAME
+        }
+        on_backend!(self, b => name_of(b))
     }
 }
 
@@ -919,8 +910,10 @@ impl Polyval {
     pub(crate) fn new_pclmulqdq(h: &[u8; 16]) -> Option<Polyval> {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
-            let b = Dispatch::Pclmulqdq(clmul::Pclmulqdq::new(t));
-            return Some(Polyval::on(h, (b, Narrow::None)));
+            return Some(Polyval::on(
+                h,
+                (Dispatch::Pclmulqdq(Backend::new(t)), Narrow::None),
+            ));
         }
         let _ = h;
         None

@@ -45,13 +45,7 @@ use super::field::{C_HI, POWERS, mont_reduce};
 use super::ymm::VpclmulqdqYmm;
 use crate::cpu::Avx512Clmul;
 use crate::simd::{to_u128, zmm_from_u128s as from_u128s};
-use core::arch::x86_64::{
-    __m512i, _MM_PERM_BADC, _mm_xor_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_xor_si256, _mm512_bslli_epi128, _mm512_bsrli_epi128, _mm512_castsi512_si256,
-    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_set1_epi64,
-    _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_storeu_si512,
-    _mm512_xor_si512,
-};
+use core::arch::x86_64::*;
 
 /// The zmm backend: 32-block groups on zmm; what they leave (and calls
 /// of fewer than 32 blocks) on xmm. (AMD's split key hands what the groups

@@ -54,14 +54,7 @@ use super::{Backend, Fused, Low};
 use crate::cpu::Avx2Clmul;
 use crate::simd::{from_u128, to_u128, ymm_from_u128s as from_u128s};
 use crate::vex256::_mm256_clmulepi64_epi128;
-use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128, _mm_xor_si128,
-    _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_bslli_epi128, _mm256_bsrli_epi128,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_set1_epi64x,
-    _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_xor_si256,
-    _mm256_zextsi128_si256,
-};
+use core::arch::x86_64::*;
 
 /// Blocks per aggregated reduction.
 pub(super) const GROUP: usize = 16;

@@ -167,7 +167,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::field::{Fe, P};
 use super::fixed_base::{self, PART, Row, Scan};
 use crate::cpu;
@@ -600,13 +599,10 @@ impl Fe4 {
     }
 }
 
-/// The AVX2 Kummer backend (see [`Backend`]): the ladder on ymm, and the
-/// fixed-base comb compiled with AVX2 enabled around the ymm row scan.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2(pub(super) cpu::Avx2);
-
-impl Backend for Avx2 {
-    const NAME: &'static str = "avx2";
+super::token_backend! {
+    /// The AVX2 Kummer backend (see [`super::Backend`]): the ladder on ymm, and the
+    /// fixed-base comb compiled with AVX2 enabled around the ymm row scan.
+    Avx2(cpu::Avx2) = "avx2";
 
     /// The ladder of the module docs: exactly what the portable backend
     /// returns.
@@ -659,7 +655,7 @@ impl Scan for cpu::Avx2 {
 }
 
 /// The `#[target_feature]` entry points, reached only through [`Avx2`]'s
-/// [`Backend`] methods and the token's [`Scan`].
+/// [`super::Backend`] methods and the token's [`Scan`].
 mod tf {
     use super::*;
 

@@ -144,7 +144,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::encoding::scalar_bit;
 use super::field::{Fe, P};
 use crate::cpu;
@@ -398,13 +397,10 @@ const H1: Masks = (0xaa, 0xcc);
 /// whose coordinate 0 is negated (the sign of CH's first entry).
 const H2: Masks = (0x99, 0x66);
 
-/// The AVX-512 IFMA Kummer backend (see [`Backend`]): the ladders on
-/// zmm, key generation by the AVX2 backend's comb.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Ifma(pub(super) cpu::Avx512Ifma);
-
-impl Backend for Avx512Ifma {
-    const NAME: &'static str = "avx512ifma";
+super::token_backend! {
+    /// The AVX-512 IFMA Kummer backend (see [`super::Backend`]): the ladders on
+    /// zmm, key generation by the AVX2 backend's comb.
+    Avx512Ifma(cpu::Avx512Ifma) = "avx512ifma";
 
     /// The ladder of the module docs (same inputs and output as the
     /// portable backend's, which the tests check).

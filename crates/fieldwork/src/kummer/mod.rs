@@ -219,31 +219,37 @@ pub(crate) trait Backend: Copy {
 #[derive(Clone, Copy, Debug)]
 pub struct Dispatch(Kind);
 
-/// One variant per backend, each holding that backend's value.
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    #[cfg(target_arch = "x86_64")]
-    Avx512Ifma(Avx512Ifma),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(Avx2),
-    #[cfg(target_arch = "aarch64")]
-    Neon(Neon),
-    Portable(Portable),
+/// Defines `$backend`, a backend holding the capability token `$token`,
+/// and its [`Backend`] impl called `$name`, with the methods `$items`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! token_backend {
+    ($(#[$doc:meta])* $backend:ident($token:ty) = $name:literal; $($items:tt)*) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $backend(pub(super) $token);
+
+        impl super::Backend for $backend {
+            const NAME: &'static str = $name;
+
+            $($items)*
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use token_backend;
+
+crate::dispatch::backend_enum! { $ on_backend(.0);
+    /// One variant per backend, each holding that backend's value.
+    #[derive(Clone, Copy, Debug)]
+    enum Kind {
+        x86_64: Avx512Ifma(Avx512Ifma), Avx2(Avx2);
+        aarch64: Neon(Neon);
+        portable: Portable(Portable)
+    }
 }
 
 impl Dispatch {
-    /// The fastest backend usable on this CPU under the cap.
-    ///
-    /// # Panics
-    ///
-    /// On first use, if `FIELDWORK_MAX_ISA` is set to an unknown level.
-    #[inline]
-    pub fn best() -> Dispatch {
-        Dispatch::avx512ifma()
-            .or_else(Dispatch::avx2)
-            .or_else(Dispatch::neon)
-            .unwrap_or_else(Dispatch::portable)
-    }
+    crate::dispatch::best_and_all!(Dispatch: avx512ifma, avx2, neon; portable);
 
     /// The portable, constant-time backend (64-bit limbs, `u128` products;
     /// always available).
@@ -252,72 +258,28 @@ impl Dispatch {
         Dispatch(Kind::Portable(Portable))
     }
 
-    /// The AVX-512 IFMA backend (both ladder points in one zmm), if usable.
-    #[inline]
-    pub fn avx512ifma() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = crate::cpu::Avx512Ifma::get() {
-            return Some(Dispatch(Kind::Avx512Ifma(Avx512Ifma(t))));
-        }
-        None
-    }
-
-    /// The AVX2 backend (four coordinates per ymm), if usable.
-    #[inline]
-    pub fn avx2() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = crate::cpu::Avx2::get() {
-            return Some(Dispatch(Kind::Avx2(Avx2(t))));
-        }
-        None
-    }
-
-    /// The AArch64 NEON backend (four coordinates per q register), if
-    /// usable.
-    #[inline]
-    pub fn neon() -> Option<Dispatch> {
-        #[cfg(target_arch = "aarch64")]
-        if let Some(t) = crate::cpu::Neon::get() {
-            return Some(Dispatch(Kind::Neon(Neon(t))));
-        }
-        None
-    }
-
-    /// Every usable backend, best first: [`Dispatch::best`] and the slower
-    /// ones this CPU runs too, for differential tests and benchmarks.
-    pub fn all() -> impl Iterator<Item = Dispatch> {
-        Dispatch::avx512ifma()
-            .into_iter()
-            .chain(Dispatch::avx2())
-            .chain(Dispatch::neon())
-            .chain(core::iter::once(Dispatch::portable()))
+    crate::dispatch::constructors! { Dispatch(Kind):
+        /// The AVX-512 IFMA backend (both ladder points in one zmm), if usable.
+        "x86_64" avx512ifma: Avx512Ifma(Avx512Ifma) if crate::cpu::Avx512Ifma;
+        /// The AVX2 backend (four coordinates per ymm), if usable.
+        "x86_64" avx2: Avx2(Avx2) if crate::cpu::Avx2;
+        /// The AArch64 NEON backend (four coordinates per q register), if
+        /// usable.
+        "aarch64" neon: Neon(Neon) if crate::cpu::Neon;
     }
 
     /// The backend's name: `avx512ifma`, `avx2`, `neon` or `portable`.
     pub fn name(self) -> &'static str {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Ifma(_) => Avx512Ifma::NAME,
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx2(_) => Avx2::NAME,
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon(_) => Neon::NAME,
-            Kind::Portable(_) => Portable::NAME,
+        fn name_of<B: Backend>(_: B) -> &'static str {
+            B::NAME
         }
+        on_backend!(self, b => name_of(b))
     }
 
     /// `scalar · point` on this backend (see [`scalarmult`]).
     pub fn scalarmult(self, scalar: &[u8; 32], point: &[u8; 48]) -> [u8; 48] {
         let u = encoding::decode(point);
-        let r = match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Ifma(b) => b.ladder(scalar, u),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx2(b) => b.ladder(scalar, u),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon(b) => b.ladder(scalar, u),
-            Kind::Portable(b) => b.ladder(scalar, u),
-        };
+        let r = on_backend!(self, b => b.ladder(scalar, u));
         encoding::encode(r)
     }
 
@@ -345,15 +307,7 @@ impl Dispatch {
     /// ```
     pub fn scalarmult_pair(self, scalars: [&[u8; 32]; 2], points: [&[u8; 48]; 2]) -> [[u8; 48]; 2] {
         let u = points.map(encoding::decode);
-        let r = match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Ifma(b) => b.ladder_pair(scalars, u),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx2(b) => b.ladder_pair(scalars, u),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon(b) => b.ladder_pair(scalars, u),
-            Kind::Portable(b) => b.ladder_pair(scalars, u),
-        };
+        let r = on_backend!(self, b => b.ladder_pair(scalars, u));
         encoding::encode_pair(r)
     }
 
@@ -367,15 +321,7 @@ impl Dispatch {
     /// row scan, and its ladder for the comb's exceptional scalars (the
     /// AVX-512 IFMA backend's comb is the AVX2 one): [`scalarmult_base`].
     fn scalarmult_base_comb(self, scalar: &[u8; 32]) -> [u8; 48] {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Ifma(b) => fixed_base::scalarmult_base(b, scalar),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Avx2(b) => fixed_base::scalarmult_base(b, scalar),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon(b) => fixed_base::scalarmult_base(b, scalar),
-            Kind::Portable(b) => fixed_base::scalarmult_base(b, scalar),
-        }
+        on_backend!(self, b => fixed_base::scalarmult_base(b, scalar))
     }
 }
 
@@ -393,15 +339,7 @@ mod tests {
     pub(super) fn each<C: Check>(check: &mut C) {
         for d in Dispatch::all() {
             std::println!("backend {}", d.name());
-            match d.0 {
-                #[cfg(target_arch = "x86_64")]
-                Kind::Avx512Ifma(b) => check.check(b),
-                #[cfg(target_arch = "x86_64")]
-                Kind::Avx2(b) => check.check(b),
-                #[cfg(target_arch = "aarch64")]
-                Kind::Neon(b) => check.check(b),
-                Kind::Portable(b) => check.check(b),
-            }
+            on_backend!(d, b => check.check(b))
         }
     }
 

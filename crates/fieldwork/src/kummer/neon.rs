@@ -85,7 +85,6 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::Backend;
 use super::field::{Fe, P};
 use super::fixed_base::{self, PortableScan};
 use crate::cpu;
@@ -336,11 +335,11 @@ impl Fe4 {
         let [b0, b1, b2, b3, b4] = b.0;
         let [_, e1, e2, e3, e4] = e.0;
         Wide([
-            sum5([(a0, b0), (a1, e4), (a2, e3), (a3, e2), (a4, e1)]),
-            sum5([(a0, b1), (a1, b0), (a2, b4), (a3, e3), (a4, b2)]),
-            sum5([(a0, b2), (a1, e1), (a2, b0), (a3, e4), (a4, e3)]),
-            sum5([(a0, b3), (a1, b2), (a2, b1), (a3, b0), (a4, b4)]),
-            sum5([(a0, b4), (a1, e3), (a2, b2), (a3, e1), (a4, b0)]),
+            sum([(a0, b0), (a1, e4), (a2, e3), (a3, e2), (a4, e1)]),
+            sum([(a0, b1), (a1, b0), (a2, b4), (a3, e3), (a4, b2)]),
+            sum([(a0, b2), (a1, e1), (a2, b0), (a3, e4), (a4, e3)]),
+            sum([(a0, b3), (a1, b2), (a2, b1), (a3, b0), (a4, b4)]),
+            sum([(a0, b4), (a1, e3), (a2, b2), (a3, e1), (a4, b0)]),
         ])
     }
 
@@ -357,11 +356,11 @@ impl Fe4 {
         ];
         let [q1, q2, q3] = [v::add32(d1, d1), v::add32(d2, d2), v::add32(d3, d3)];
         Wide([
-            sum3([(a0, a0), (q1, a4), (q2, a3)]),
-            sum3([(d0, a1), (d2, a4), (d3, a3)]),
-            sum3([(d0, a2), (d1, a1), (q3, a4)]),
-            sum3([(d0, a3), (d1, a2), (a4, a4)]),
-            sum3([(d0, a4), (q1, a3), (a2, a2)]),
+            sum([(a0, a0), (q1, a4), (q2, a3)]),
+            sum([(d0, a1), (d2, a4), (d3, a3)]),
+            sum([(d0, a2), (d1, a1), (q3, a4)]),
+            sum([(d0, a3), (d1, a2), (a4, a4)]),
+            sum([(d0, a4), (q1, a3), (a2, a2)]),
         ])
     }
 
@@ -381,21 +380,10 @@ impl Fe4 {
     }
 }
 
-/// `Σ a·b` over the pairs, both halves: `umull` + 4 `umlal`, `umull2` + 4
-/// `umlal2`.
+/// `Σ a·b` over the `N` pairs, both halves: `umull` + `N − 1` `umlal`,
+/// `umull2` + `N − 1` `umlal2` (`N` is 5 for products, 3 for squares).
 #[inline(always)]
-fn sum5(t: [(uint32x4_t, uint32x4_t); 5]) -> [uint64x2_t; 2] {
-    let (mut lo, mut hi) = (v::mul_lo(t[0].0, t[0].1), v::mul_hi(t[0].0, t[0].1));
-    for &(a, b) in &t[1..] {
-        lo = v::mla_lo(lo, a, b);
-        hi = v::mla_hi(hi, a, b);
-    }
-    [lo, hi]
-}
-
-/// [`sum5`] over three pairs.
-#[inline(always)]
-fn sum3(t: [(uint32x4_t, uint32x4_t); 3]) -> [uint64x2_t; 2] {
+fn sum<const N: usize>(t: [(uint32x4_t, uint32x4_t); N]) -> [uint64x2_t; 2] {
     let (mut lo, mut hi) = (v::mul_lo(t[0].0, t[0].1), v::mul_hi(t[0].0, t[0].1));
     for &(a, b) in &t[1..] {
         lo = v::mla_lo(lo, a, b);
@@ -456,13 +444,10 @@ impl Wide {
     }
 }
 
-/// The NEON Kummer backend (see [`Backend`]): the ladder in q registers;
-/// the comb with the portable row scan.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Neon(pub(super) cpu::Neon);
-
-impl Backend for Neon {
-    const NAME: &'static str = "neon";
+super::token_backend! {
+    /// The NEON Kummer backend (see [`super::Backend`]): the ladder in q registers;
+    /// the comb with the portable row scan.
+    Neon(cpu::Neon) = "neon";
 
     /// The ladder of the module docs: exactly what the portable backend
     /// returns.

@@ -170,14 +170,7 @@ use super::radix44;
 use super::tuning::Avx2Tuning;
 pub(crate) use super::tuning::Schedule;
 use crate::cpu::Avx2;
-use core::arch::x86_64::{
-    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_set_epi64x,
-    _mm_unpackhi_epi64, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi128_si256,
-    _mm256_castsi256_si128, _mm256_cvtepu32_epi64, _mm256_extracti128_si256,
-    _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_slli_epi64,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
-};
+use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 const MASK26: u64 = (1 << 26) - 1;

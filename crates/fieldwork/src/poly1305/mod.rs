@@ -213,48 +213,32 @@ pub(crate) trait Backend: Clone {
     }
 }
 
-/// One Poly1305 key `r` on the backend chosen for it: each variant holds
-/// exactly its backend's key (with its tuning). Dispatch happens here,
-/// once per bulk call.
-///
-/// The IFMA key (nine powers of `u64` limbs, 392 bytes) sets the size; the
-/// AVX2 key keeps its powers in 32-bit limbs (128 bytes). Rejected on Zen
-/// 4: the IFMA powers without their stored `20·r₁`, `20·r₂` (24 bytes a
-/// power, the state 464 → 320 bytes): streaming no faster (16 B 190
-/// against 186 cycles, 64 B 225 against 221), the one-shot [`tag`] at 64 B
-/// slower (104 → 113); `peer-bench --filter poly1305` back to back.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-enum Dispatch {
-    #[cfg(target_arch = "x86_64")]
-    Ifma(ifma::Key),
-    /// On the key's schedule: by default, per call, Goll–Gueron or
-    /// complete decimation, whichever the tuning table gives the block
-    /// count (`avx2.rs`, `tuning.rs`); `avx2-goll-gueron` and
-    /// `avx2-decimation` force one.
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Key),
-    /// Two-lane radix 2^26 with complete decimation (`neon.rs`), the
-    /// scalar loop below its crossover.
-    #[cfg(target_arch = "aarch64")]
-    Neon(neon::Key),
-    Portable(portable::Key),
-}
-
-/// `$body` with `$k` bound to the backend key of `$d`: the one `match`
-/// of each operation.
-macro_rules! on_backend {
-    ($d:expr, $k:ident => $body:expr) => {
-        match $d {
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Ifma($k) => $body,
-            #[cfg(target_arch = "x86_64")]
-            Dispatch::Avx2($k) => $body,
-            #[cfg(target_arch = "aarch64")]
-            Dispatch::Neon($k) => $body,
-            Dispatch::Portable($k) => $body,
-        }
-    };
+crate::dispatch::backend_enum! { $ on_backend;
+    /// One Poly1305 key `r` on the backend chosen for it: each variant holds
+    /// exactly its backend's key (with its tuning). Dispatch happens here,
+    /// once per bulk call.
+    ///
+    /// The IFMA key (nine powers of `u64` limbs, 392 bytes) sets the size; the
+    /// AVX2 key keeps its powers in 32-bit limbs (128 bytes). Rejected on Zen
+    /// 4: the IFMA powers without their stored `20·r₁`, `20·r₂` (24 bytes a
+    /// power, the state 464 → 320 bytes): streaming no faster (16 B 190
+    /// against 186 cycles, 64 B 225 against 221), the one-shot [`tag`] at 64 B
+    /// slower (104 → 113); `peer-bench --filter poly1305` back to back.
+    #[allow(clippy::large_enum_variant)]
+    #[derive(Clone)]
+    enum Dispatch {
+        x86_64: Ifma(ifma::Key),
+            /// On the key's schedule: by default, per call, Goll–Gueron or
+            /// complete decimation, whichever the tuning table gives the
+            /// block count (`avx2.rs`, `tuning.rs`); `avx2-goll-gueron` and
+            /// `avx2-decimation` force one.
+            Avx2(avx2::Key);
+        aarch64:
+            /// Two-lane radix 2^26 with complete decimation (`neon.rs`),
+            /// the scalar loop below its crossover.
+            Neon(neon::Key);
+        portable: Portable(portable::Key)
+    }
 }
 
 impl Dispatch {
