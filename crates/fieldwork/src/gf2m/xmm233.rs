@@ -169,27 +169,29 @@ fn low233() -> __m128i {
 /// Shuffles (`palignr`, byte shifts): five.
 #[inline(always)]
 fn reduce(d0: __m128i, d1: __m128i, d2: __m128i, d3: __m128i) -> Pair {
-    let s12 = straddle(d2, d1); // words 3, 4
     let s23 = straddle(d3, d2); // words 5, 6
-    // G: word k = (w[3+k] >> 41) | (w[4+k] << 23).
-    let g0 = xor(words_right!(s12, 41), words_left!(d2, 23));
-    let g1 = xor(words_right!(s23, 41), words_left!(d3, 23));
-    // D >> 159: word k = (w[2+k] >> 31) | (w[3+k] << 33); its words 0 and
-    // 1's low 10 bits (below x^74) are L's, not G·x^74's.
-    let t0 = xor(words_right!(d1, 31), words_left!(s12, 33));
-    let t1 = xor(words_right!(d2, 31), words_left!(s23, 33));
-    // SAFETY: see above.
-    let m0 = and(t0, unsafe { _mm_set_epi64x(!0x3ff, 0) });
+    let s12 = straddle(d2, d1); // words 3, 4
     // G' = D >> 392: d3 shifted right by one byte. G'·x^74 = (G' << 10)
     // one word up: u = G' << 10 per word, v = the bits crossing words
     // (G'[0] >> 54; G'[1] >> 54 is 0 as G' < 2^73).
     let gp = bytes_right!(d3, 1);
+    // G: word k = (w[3+k] >> 41) | (w[4+k] << 23).
+    let g0 = xor(words_right!(s12, 41), words_left!(d2, 23));
+    let g1 = xor(words_right!(s23, 41), words_left!(d3, 23));
     let u = words_left!(gp, 10);
+    // D >> 159: word k = (w[2+k] >> 31) | (w[3+k] << 33); its words 0 and
+    // 1's low 10 bits (below x^74) are L's, not G·x^74's.
+    let t0 = xor(words_right!(d1, 31), words_left!(s12, 33));
+    let t1 = xor(words_right!(d2, 31), words_left!(s23, 33));
     let v = words_right!(gp, 54);
-    let lo = xor(xor(d0, g0), xor(xor(m0, gp), bytes_left!(u, 8)));
+    // SAFETY: see above.
+    let m0 = and(t0, unsafe { _mm_set_epi64x(!0x3ff, 0) });
+    // The statement order and the grouping of `lo` are gcc's schedule of
+    // the same terms (LLVM follows them): 5.94 -> 5.66 ns a chained square.
+    let lo = xor(xor(m0, d0), xor(g0, xor(bytes_left!(u, 8), gp)));
     let hi = xor(
         and(xor(d1, t1), low233()),
-        xor(g1, xor(bytes_right!(u, 8), v)),
+        xor(g1, xor(v, bytes_right!(u, 8))),
     );
     Pair(lo, hi)
 }
