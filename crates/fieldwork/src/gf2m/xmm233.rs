@@ -33,15 +33,24 @@
 //!   10 XORs to assemble and reduce.
 //!
 //! A chained product is bound by both latency and ports (measured on an
-//! Intel Xeon, Emerald Rapids, where the SIMD ALU ports are three and
-//! PCLMULQDQ one of them): twelve PCLMULQDQ issue one a cycle, the last
-//! returns three cycles later, and the about 40 other operations share
-//! the three ports. Versions that cut the depth after the last PCLMULQDQ
-//! with more operations (folding G's three terms on their own beside a
-//! reduction of E and F; the fold of bits 233–255 computed beside the
-//! others instead of after them) were slower there; so were versions
-//! with fewer PCLMULQDQ and more XORs. The issue order of the
-//! PCLMULQDQ counts (about 3 % on the product): see [`mul`].
+//! Intel Xeon, Emerald Rapids: PCLMULQDQ 3 cycles, one a cycle, on the
+//! port that alone runs `palignr`; byte shifts, `punpckhqdq` and `pshufd`
+//! on two ports, word shifts on two, XORs on three): twelve PCLMULQDQ
+//! issue one a cycle, the last returns three cycles later, and the about
+//! 40 other operations share the three ports. Versions that cut the
+//! depth after the last PCLMULQDQ with more operations (folding G's three
+//! terms on their own beside a reduction of E and F; the fold of bits
+//! 233–255 computed beside the others instead of after them) were slower
+//! there; so were versions with fewer PCLMULQDQ and more XORs. With the
+//! operations fixed, the order LLVM emits them in decides which ready
+//! operation takes a port first, and LLVM follows the source's statement
+//! order and grouping closely: the product's order was found by a search
+//! over orders and groupings (9 % on a chained product), the square's
+//! reduction follows gcc's schedule of it (5 %); see [`mul`].
+//!
+//! Rejected (same Xeon): empty `asm!` fences forcing an issue order of
+//! the PCLMULQDQ (slower than the searched order); `shufpd` for
+//! `palignr`, to spare PCLMULQDQ's port (LLVM emits `palignr` again).
 //!
 //! Rejected: Karatsuba inside the 128×128 products (9 PCLMULQDQ): slower
 //! in Zen 3's chains of squares and products, 3.5 % faster in an Intel
@@ -219,9 +228,10 @@ fn reduce(d0: __m128i, d1: __m128i, d2: __m128i, d3: __m128i) -> Pair {
 /// words 2–3, which the next product's F needs first, are one AND after
 /// the folds.
 ///
-/// Issue order of the twelve PCLMULQDQ (measured on an Intel Xeon,
-/// Emerald Rapids): F, G's and E's middle pairs, then G's and E's outer
-/// products.
+/// Order of the statements (and so of the twelve PCLMULQDQ): F's and
+/// G's middle pairs, F's high product, E's low, E's middle pair, F's low,
+/// G's high and low, E's high, found by a search on an Intel Xeon
+/// (Emerald Rapids); see the module documentation.
 #[inline(always)]
 pub(super) fn mul(_: Clmul, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     // The statement order and the grouping of each sum were searched on
