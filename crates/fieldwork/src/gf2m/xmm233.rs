@@ -45,8 +45,9 @@
 //! operations fixed, the order LLVM emits them in decides which ready
 //! operation takes a port first, and LLVM follows the source's statement
 //! order and grouping closely: the product's order was found by a search
-//! over orders and groupings (9 % on a chained product), the square's
-//! reduction follows gcc's schedule of it (5 %); see [`mul`].
+//! over orders and groupings (9 % on a chained product, 10 % on a
+//! chained square root), the square's reduction follows gcc's schedule of
+//! it (5 %); see [`mul`].
 //!
 //! Rejected (same Xeon): empty `asm!` fences forcing an issue order of
 //! the PCLMULQDQ (slower than the searched order); `shufpd` for
