@@ -33,15 +33,25 @@
 //!   10 XORs to assemble and reduce.
 //!
 //! A chained product is bound by both latency and ports (measured on an
-//! Intel Xeon, Emerald Rapids, where the SIMD ALU ports are three and
-//! PCLMULQDQ one of them): twelve PCLMULQDQ issue one a cycle, the last
-//! returns three cycles later, and the about 40 other operations share
-//! the three ports. Versions that cut the depth after the last PCLMULQDQ
-//! with more operations (folding G's three terms on their own beside a
-//! reduction of E and F; the fold of bits 233–255 computed beside the
-//! others instead of after them) were slower there; so were versions
-//! with fewer PCLMULQDQ and more XORs. The issue order of the
-//! PCLMULQDQ counts (about 3 % on the product): see [`mul`].
+//! Intel Xeon, Emerald Rapids: PCLMULQDQ 3 cycles, one a cycle, on the
+//! port that alone runs `palignr`; byte shifts, `punpckhqdq` and `pshufd`
+//! on two ports, word shifts on two, XORs on three): twelve PCLMULQDQ
+//! issue one a cycle, the last returns three cycles later, and the about
+//! 40 other operations share the three ports. Versions that cut the
+//! depth after the last PCLMULQDQ with more operations (folding G's three
+//! terms on their own beside a reduction of E and F; the fold of bits
+//! 233–255 computed beside the others instead of after them) were slower
+//! there; so were versions with fewer PCLMULQDQ and more XORs. With the
+//! operations fixed, the order LLVM emits them in decides which ready
+//! operation takes a port first, and LLVM follows the source's statement
+//! order and grouping closely: the product's order was found by a search
+//! over orders and groupings (9 % on a chained product, 10 % on a
+//! chained square root), the square's reduction follows gcc's schedule of
+//! it (5 %); see [`mul`].
+//!
+//! Rejected (same Xeon): empty `asm!` fences forcing an issue order of
+//! the PCLMULQDQ (slower than the searched order); `shufpd` for
+//! `palignr`, to spare PCLMULQDQ's port (LLVM emits `palignr` again).
 //!
 //! Rejected: Karatsuba inside the 128×128 products (9 PCLMULQDQ): slower
 //! in Zen 3's chains of squares and products, 3.5 % faster in an Intel
@@ -169,27 +179,29 @@ fn low233() -> __m128i {
 /// Shuffles (`palignr`, byte shifts): five.
 #[inline(always)]
 fn reduce(d0: __m128i, d1: __m128i, d2: __m128i, d3: __m128i) -> Pair {
-    let s12 = straddle(d2, d1); // words 3, 4
     let s23 = straddle(d3, d2); // words 5, 6
-    // G: word k = (w[3+k] >> 41) | (w[4+k] << 23).
-    let g0 = xor(words_right!(s12, 41), words_left!(d2, 23));
-    let g1 = xor(words_right!(s23, 41), words_left!(d3, 23));
-    // D >> 159: word k = (w[2+k] >> 31) | (w[3+k] << 33); its words 0 and
-    // 1's low 10 bits (below x^74) are L's, not G·x^74's.
-    let t0 = xor(words_right!(d1, 31), words_left!(s12, 33));
-    let t1 = xor(words_right!(d2, 31), words_left!(s23, 33));
-    // SAFETY: see above.
-    let m0 = and(t0, unsafe { _mm_set_epi64x(!0x3ff, 0) });
+    let s12 = straddle(d2, d1); // words 3, 4
     // G' = D >> 392: d3 shifted right by one byte. G'·x^74 = (G' << 10)
     // one word up: u = G' << 10 per word, v = the bits crossing words
     // (G'[0] >> 54; G'[1] >> 54 is 0 as G' < 2^73).
     let gp = bytes_right!(d3, 1);
+    // G: word k = (w[3+k] >> 41) | (w[4+k] << 23).
+    let g0 = xor(words_right!(s12, 41), words_left!(d2, 23));
+    let g1 = xor(words_right!(s23, 41), words_left!(d3, 23));
     let u = words_left!(gp, 10);
+    // D >> 159: word k = (w[2+k] >> 31) | (w[3+k] << 33); its words 0 and
+    // 1's low 10 bits (below x^74) are L's, not G·x^74's.
+    let t0 = xor(words_right!(d1, 31), words_left!(s12, 33));
+    let t1 = xor(words_right!(d2, 31), words_left!(s23, 33));
     let v = words_right!(gp, 54);
-    let lo = xor(xor(d0, g0), xor(xor(m0, gp), bytes_left!(u, 8)));
+    // SAFETY: see above.
+    let m0 = and(t0, unsafe { _mm_set_epi64x(!0x3ff, 0) });
+    // The statement order and the grouping of `lo` are gcc's schedule of
+    // the same terms (LLVM follows them): 5.94 -> 5.66 ns a chained square.
+    let lo = xor(xor(m0, d0), xor(g0, xor(bytes_left!(u, 8), gp)));
     let hi = xor(
         and(xor(d1, t1), low233()),
-        xor(g1, xor(bytes_right!(u, 8), v)),
+        xor(g1, xor(v, bytes_right!(u, 8))),
     );
     Pair(lo, hi)
 }
@@ -217,48 +229,54 @@ fn reduce(d0: __m128i, d1: __m128i, d2: __m128i, d3: __m128i) -> Pair {
 /// words 2–3, which the next product's F needs first, are one AND after
 /// the folds.
 ///
-/// Issue order of the twelve PCLMULQDQ (measured on an Intel Xeon,
-/// Emerald Rapids): F, G's and E's middle pairs, then G's and E's outer
-/// products.
+/// Order of the statements (and so of the twelve PCLMULQDQ): F's and
+/// G's middle pairs, F's high product, E's low, E's middle pair, F's low,
+/// G's high and low, E's high, found by a search on an Intel Xeon
+/// (Emerald Rapids); see the module documentation.
 #[inline(always)]
 pub(super) fn mul(_: Clmul, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    // The statement order and the grouping of each sum were searched on
+    // an Intel Xeon (Emerald Rapids): LLVM emits the operations in about
+    // this order, which decides which ready operation takes a port first
+    // (docs/notes/gf2m.md).
     let (a, b) = (load(a), load(b));
     let (u, v) = (xor(a.0, a.1), xor(b.0, b.1));
     let f2 = xor(clmul::<0x01>(a.1, b.1), clmul::<0x10>(a.1, b.1));
-    let f0 = clmul::<0x00>(a.1, b.1);
-    let f1 = clmul::<0x11>(a.1, b.1);
     let g2 = xor(clmul::<0x01>(u, v), clmul::<0x10>(u, v));
-    let e2 = xor(clmul::<0x01>(a.0, b.0), clmul::<0x10>(a.0, b.0));
-    let g0 = clmul::<0x00>(u, v);
-    let g1 = clmul::<0x11>(u, v);
+    let f1 = clmul::<0x11>(a.1, b.1);
     let e0 = clmul::<0x00>(a.0, b.0);
-    let e1 = clmul::<0x11>(a.0, b.0);
-    let h = xor(e1, f0);
     // Fold d3 (words 6–7) as d3·x^151 + d3·x^225: d3 << 23 lands in
     // words 2–3, q = d3 >> 41 + d3 << 33 in words 3–4, d3 >> 31 in words
     // 4–5.
-    let d3 = xor(f1, bytes_right!(f2, 8));
-    let q = xor(words_right!(d3, 41), words_left!(d3, 33));
+    let d3 = xor(bytes_right!(f2, 8), f1);
+    let e2 = xor(clmul::<0x01>(a.0, b.0), clmul::<0x10>(a.0, b.0));
+    let f0 = clmul::<0x00>(a.1, b.1);
+    let q = xor(words_left!(d3, 33), words_right!(d3, 41));
+    let g1 = clmul::<0x11>(u, v);
+    let g0 = clmul::<0x00>(u, v);
+    let e1 = clmul::<0x11>(a.0, b.0);
+    let h = xor(f0, e1);
     // j: the middle terms of the x^128 row (E + F + G's) with q, all
     // landing in lanes (words 3, 4).
-    let j = xor(g2, xor(xor(e2, f2), q));
+    let j = xor(xor(xor(q, e2), f2), g2);
     // Words 4–5 after the d3 fold: d2 = h + f1 + g1 + (words 4–5 of the
     // middle terms), with d3 >> 31 and q's word 4.
     let v2 = xor(
-        xor(xor(xor(h, f1), words_right!(d3, 31)), g1),
-        straddle(f2, j),
+        xor(xor(straddle(f2, j), h), g1),
+        xor(words_right!(d3, 31), f1),
     );
+    let w = xor(xor(e0, h), xor(words_left!(d3, 23), g0));
     // Fold v2: c (v2 >> 41 + v2 << 33, with E's middle term) lands in
     // words 1–2, v2 << 23 in words 0–1, v2 >> 31 in words 2–3.
     let c = xor(xor(words_right!(v2, 41), words_left!(v2, 33)), e2);
-    let w = xor(xor(xor(e0, h), words_left!(d3, 23)), g0);
-    let lo = xor(xor(e0, words_left!(v2, 23)), bytes_left!(c, 8));
-    let hi = xor(xor(w, words_right!(v2, 31)), straddle(j, c));
+    let hi = xor(xor(straddle(j, c), w), words_right!(v2, 31));
     // Bits 233–255: o = hi's word 1 >> 41 folds to o + o·x^74 (o in word
     // 0, o << 10 in word 1).
+    let rhi = and(hi, low233());
     let o = words_right!(hi, 41);
+    let lo = xor(xor(words_left!(v2, 23), bytes_left!(c, 8)), e0);
     let fold = high_words(o, words_left!(o, 10));
-    store(Pair(xor(lo, fold), and(hi, low233())))
+    store(Pair(xor(lo, fold), rhi))
 }
 
 /// `a²`: each word's square is its PCLMULQDQ with itself.
@@ -313,34 +331,35 @@ fn gather_even(x0: __m128i, x1: __m128i) -> __m128i {
 /// o + o·x^74) runs beside d2's instead of after it.
 #[inline(always)]
 pub(super) fn sqrt(_: Clmul, a: &[u64; 4], sqrt_x: &[u64; 4]) -> [u64; 4] {
+    // The statement order and the grouping of each sum were searched on
+    // an Intel Xeon (Emerald Rapids), as the product's: o gathered first,
+    // its products issued before e is gathered.
     let a = load(a);
     let s = load(sqrt_x);
-    let e = gather_even(a.0, a.1);
     let o = gather_even(words_right!(a.0, 1), words_right!(a.1, 1));
-    // √x·o = o·s0 + o·s1·x^128, each p0 + p2·x^64 + p1·x^128; the terms
-    // of d2 first (they feed the fold), o·s0's low word last (it feeds
-    // only an XOR).
+    // √x·o = o·s0 + o·s1·x^128, each p0 + p2·x^64 + p1·x^128.
     let h1 = clmul::<0x11>(o, s.1);
     let m1 = xor(clmul::<0x01>(o, s.1), clmul::<0x10>(o, s.1));
-    let m0 = xor(clmul::<0x01>(o, s.0), clmul::<0x10>(o, s.0));
     let h0 = clmul::<0x11>(o, s.0);
     let l1 = clmul::<0x00>(o, s.1);
     let l0 = clmul::<0x00>(o, s.0);
-    let d1 = xor(xor(h0, l1), straddle(m1, m0));
+    let e = gather_even(a.0, a.1);
+    let m0 = xor(clmul::<0x01>(o, s.0), clmul::<0x10>(o, s.0));
     let d2 = xor(h1, bytes_right!(m1, 8));
+    let d1 = xor(l1, xor(h0, straddle(m1, m0)));
     // d2·x^23 + d2·x^97: d2 << 23 in words 0–1, b = d2 >> 41 + d2 << 33
     // in words 1–2 (with o·s0's middle term), d2 >> 31 in words 2–3
     // (below 2^25 in word 2 only: nothing reaches bit 233).
     let b = xor(words_right!(d2, 41), words_left!(d2, 33));
+    let hi = xor(
+        xor(and(d1, low233()), words_right!(d2, 31)),
+        bytes_right!(b, 8),
+    );
     let y = words_right!(d1, 41);
     let fold = high_words(y, words_left!(y, 10));
     let lo = xor(
-        xor(xor(l0, e), fold),
-        xor(words_left!(d2, 23), bytes_left!(xor(m0, b), 8)),
-    );
-    let hi = xor(
-        and(d1, low233()),
-        xor(words_right!(d2, 31), bytes_right!(b, 8)),
+        xor(xor(words_left!(d2, 23), e), fold),
+        xor(l0, bytes_left!(xor(m0, b), 8)),
     );
     store(Pair(lo, hi))
 }
