@@ -552,6 +552,248 @@ fn sum_lanes(z: Columns) -> Acc {
     h
 }
 
+/// §1's 512-bit vectorization: complete 8-decimation Horner on
+/// AVX-512F (no IFMA), zero blocks prepended logically (see
+/// [`Decimation8`]).
+mod decimation8 {
+    use super::{Acc, HIBIT, MASK26, acc_of_sums, limbs26, portable};
+    use crate::cpu::{self, Avx512};
+    use core::arch::x86_64::{
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_mul_epu32,
+        _mm512_or_si512, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_slli_epi64,
+        _mm512_srli_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+    };
+    use zeroize::Zeroize;
+
+    /// Eight elements, limb by limb (one zmm register a limb).
+    type V5 = [__m512i; 5];
+
+    /// Lane `j` holds block `LANE8[j]` of a group of eight: the order
+    /// `vpunpck{l,h}qdq` leaves two 4-block loads in (no lane-crossing
+    /// permutation).
+    const LANE8: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
+
+    /// The powers: `r^8` for the loop, and per lane `j` the limbs of
+    /// `r^(8 − LANE8[j])` for the combination.
+    #[derive(Clone)]
+    struct Powers8 {
+        r8: [u64; 5],
+        by_lane: [[u64; 8]; 5],
+    }
+
+    impl Drop for Powers8 {
+        fn drop(&mut self) {
+            self.r8.zeroize();
+            self.by_lane.zeroize();
+        }
+    }
+
+    /// Complete 8-decimation Horner on AVX-512F, as §1 and the abstract of
+    /// the dissertation describe its 512-bit vectorization ("8-decimation
+    /// Horner throughout the length of input message … irrespective of the
+    /// message length", the missing blocks "logically prepended" as zero
+    /// blocks); its §6 is not in the text (it breaks off inside §3.5), so
+    /// the representation is the 256-bit one's radix 2^26 with one limb
+    /// per zmm register (the three-register layout of §3.2 has no 512-bit
+    /// description), one 128-byte group per step (`H ← H·r^8 + G`), the
+    /// lanes combined by `r^8 … r`. A partial last block is one more
+    /// block (0x01 after its bytes, no 2^128 bit) of the last group.
+    pub struct Decimation8 {
+        token: Avx512,
+        powers: Powers8,
+        s: u128,
+    }
+
+    impl core::fmt::Debug for Decimation8 {
+        /// Nothing: the key is secret.
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_struct("Decimation8").finish_non_exhaustive()
+        }
+    }
+
+    impl Drop for Decimation8 {
+        fn drop(&mut self) {
+            self.s.zeroize();
+        }
+    }
+
+    impl Decimation8 {
+        /// The backend's name in benchmarks and on the generated page.
+        pub const NAME: &'static str = "avx512f-decimation8";
+
+        /// The one-time key `key` (`r ‖ s`) with its powers `r … r^8`, if
+        /// this CPU runs AVX-512F/BW/VL/DQ (and `FIELDWORK_MAX_ISA` allows
+        /// it).
+        pub fn new(key: &[u8; 32]) -> Option<Decimation8> {
+            let token = cpu::Avx512::get()?;
+            let scalar = portable::Key::new(key);
+            let mut pw = [[0u64; 5]; 8];
+            let mut r = scalar.r();
+            let mut h: Acc = [r as u64, (r >> 64) as u64, 0];
+            r.zeroize();
+            for (k, p) in pw.iter_mut().enumerate() {
+                if k > 0 {
+                    scalar.mul(&mut h);
+                }
+                let (mut v, top) = portable::freeze(&h);
+                *p = limbs26(v, top);
+                v.zeroize();
+            }
+            h.zeroize();
+            // pw[k] = r^(k+1); lane j meets r^(8 − LANE8[j]).
+            let by_lane = core::array::from_fn(|i| LANE8.map(|b| pw[7 - b][i]));
+            let powers = Powers8 { r8: pw[7], by_lane };
+            pw.zeroize();
+            Some(Decimation8 {
+                token,
+                powers,
+                s: super::super::s_of(key),
+            })
+        }
+
+        /// RFC 8439's Poly1305 tag of `msg` by complete 8-decimation.
+        pub fn tag(self, msg: &[u8]) -> [u8; 16] {
+            // SAFETY: the token proves AVX-512F/BW/VL/DQ (cpu::Avx512).
+            let h = unsafe { decimate8(self.token, &self.powers, msg) };
+            portable::finish(&h, self.s)
+        }
+    }
+
+    /// The `ℓ = ⌈|msg|/16⌉` blocks, `z = (8 − ℓ mod 8) mod 8` zero blocks
+    /// before them, by 8-decimation Horner; the lanes combined.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F/BW/VL/DQ (the caller holds [`Avx512`]).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+    unsafe fn decimate8(_: Avx512, p: &Powers8, msg: &[u8]) -> Acc {
+        let blocks = msg.len().div_ceil(16);
+        if blocks == 0 {
+            return [0; 3];
+        }
+        let z = (8 - blocks % 8) % 8;
+        let groups = (blocks + z) / 8;
+        let r8 = p.r8.map(|x| _mm512_set1_epi64(x as i64));
+        let r8_5 = p.r8.map(|x| _mm512_set1_epi64(5 * x as i64));
+        let mut h = group(msg, 0, z);
+        for g in 1..groups {
+            h = add(&carry(mul(&h, &r8, &r8_5)), &group(msg, g, z));
+        }
+        // SAFETY: each load reads the 64 bytes of one `[u64; 8]`.
+        let r = p
+            .by_lane
+            .map(|l| unsafe { _mm512_loadu_si512(l.as_ptr().cast::<__m512i>()) });
+        let r5 = r.map(|x| _mm512_add_epi64(x, _mm512_slli_epi64::<2>(x)));
+        let mut c = mul(&h, &r, &r5).map(|v| _mm512_reduce_add_epi64(v) as u64);
+        let acc = acc_of_sums(c);
+        c.zeroize();
+        acc
+    }
+
+    /// Group `g` (blocks `8g − z … 8g + 7 − z` of `msg`) as limbs: loaded
+    /// in place when it is eight whole blocks, else through a zeroed
+    /// buffer (the prepended zero blocks, a partial last block with its
+    /// 0x01 byte), with the 2^128 bit in the lanes of whole blocks.
+    #[inline(always)]
+    fn group(msg: &[u8], g: usize, z: usize) -> V5 {
+        let first = 16 * (8 * g) as isize - 16 * z as isize;
+        let whole = msg.len() / 16;
+        if first >= 0 && first as usize + 128 <= 16 * whole {
+            let at = first as usize;
+            if let Some(b) = msg.get(at..at + 128).and_then(|b| <&[u8; 128]>::try_from(b).ok()) {
+                return load8(b, [true; 8]);
+            }
+        }
+        let mut buf = [0u8; 128];
+        let mut real = [false; 8];
+        for (k, (dst, r)) in buf.chunks_exact_mut(16).zip(real.iter_mut()).enumerate() {
+            let Some(start) = (first + 16 * k as isize).try_into().ok() else {
+                continue; // a prepended zero block
+            };
+            let start: usize = start;
+            let Some(src) = msg.get(start..msg.len().min(start + 16)) else {
+                continue;
+            };
+            dst[..src.len()].copy_from_slice(src);
+            if src.len() == 16 {
+                *r = true;
+            } else if !src.is_empty() {
+                dst[src.len()] = 1;
+            }
+        }
+        let v = load8(&buf, real);
+        crate::wipe::wipe_bytes(&mut buf);
+        v
+    }
+
+    /// Eight blocks as limbs, lane `j` holding block `LANE8[j]`, the
+    /// 2^128 bit in the lanes whose block is `whole`.
+    #[inline(always)]
+    fn load8(b: &[u8; 128], whole: [bool; 8]) -> V5 {
+        // SAFETY: AVX-512F is available (only `decimate8` reaches here);
+        // the loads read the 128 bytes of `b`.
+        unsafe {
+            let x = _mm512_loadu_si512(b.as_ptr().cast::<__m512i>());
+            let y = _mm512_loadu_si512(b.as_ptr().add(64).cast::<__m512i>());
+            let lo = _mm512_unpacklo_epi64(x, y);
+            let hi = _mm512_unpackhi_epi64(x, y);
+            let m = _mm512_set1_epi64(MASK26 as i64);
+            let bits = LANE8.map(|k| if whole[k] { HIBIT } else { 0 });
+            let hibit = _mm512_loadu_si512(bits.as_ptr().cast::<__m512i>());
+            [
+                _mm512_and_si512(lo, m),
+                _mm512_and_si512(_mm512_srli_epi64::<26>(lo), m),
+                _mm512_and_si512(
+                    _mm512_or_si512(_mm512_srli_epi64::<52>(lo), _mm512_slli_epi64::<12>(hi)),
+                    m,
+                ),
+                _mm512_and_si512(_mm512_srli_epi64::<14>(hi), m),
+                _mm512_or_si512(_mm512_srli_epi64::<40>(hi), hibit),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    fn add(a: &V5, b: &V5) -> V5 {
+        // SAFETY: AVX-512F is available (only `decimate8` reaches here).
+        core::array::from_fn(|i| unsafe { _mm512_add_epi64(a[i], b[i]) })
+    }
+
+    /// Column sums of `h·r` (formula (1) of §3.1), `r5 = 5·r`.
+    #[inline(always)]
+    fn mul(h: &V5, r: &V5, r5: &V5) -> V5 {
+        // SAFETY: AVX-512F is available (only `decimate8` reaches here).
+        core::array::from_fn(|i| unsafe {
+            let mut d = _mm512_mul_epu32(h[0], r[i]);
+            for j in 1..5 {
+                let g = if j <= i { r[i - j] } else { r5[i + 5 - j] };
+                d = _mm512_add_epi64(d, _mm512_mul_epu32(h[j], g));
+            }
+            d
+        })
+    }
+
+    /// The two interleaved carry chains of §3.5 (`0 → 1 → 2 → 3 → 4` and
+    /// `3 → 4 → 0 → 1`, the carry out of limb 4 times 5 into limb 0).
+    #[inline(always)]
+    fn carry(mut d: V5) -> V5 {
+        // SAFETY: AVX-512F is available (only `decimate8` reaches here).
+        unsafe {
+            let m = _mm512_set1_epi64(MASK26 as i64);
+            for (from, to) in [(0, 1), (3, 4), (1, 2), (4, 0), (2, 3), (0, 1), (3, 4)] {
+                let mut c = _mm512_srli_epi64::<26>(d[from]);
+                if to == 0 {
+                    c = _mm512_add_epi64(c, _mm512_slli_epi64::<2>(c));
+                }
+                d[from] = _mm512_and_si512(d[from], m);
+                d[to] = _mm512_add_epi64(d[to], c);
+            }
+            d
+        }
+    }
+}
+
+pub use decimation8::Decimation8;
+
 #[cfg(test)]
 mod tests {
     use super::*;
