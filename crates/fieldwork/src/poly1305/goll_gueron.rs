@@ -501,6 +501,24 @@ fn mul_4x130(t: &State, g: &Multipliers) -> Columns {
     [z0, z1, z2, z3, z4]
 }
 
+/// §3.4's table "Operation Count for the 4×130 multiplication
+/// algorithm": `(intrinsic, count printed, count in [`mul_4x130`] and its
+/// operands)`. Ours: the 25 products and 20 additions as printed; 8
+/// `permutevar8x32` make the multiplier vectors (`5g₁` is §3.2's second
+/// register as it is), with 8 `set1_epi32` index constants, both loop
+/// invariants; the dword swap is 2 `shuffle_epi32`; the text's 4
+/// `permute4x64` have no place in its steps (ours: 2 a 64-byte group, in
+/// the load, for §3.2's lane order). Checked against this file's source
+/// by a unit test.
+pub const MUL_4X130_OPS: [(&str, u32, u32); 6] = [
+    ("_mm256_mul_epu32", 25, 25),
+    ("_mm256_add_epi64", 20, 20),
+    ("_mm256_set_epi32 (index vectors)", 1, 8),
+    ("_mm256_permutevar8x32_epi32", 9, 8),
+    ("_mm256_permute4x64_epi64", 4, 0),
+    ("_mm256_shuffle_epi32 (the dword swap)", 0, 2),
+];
+
 /// `to += from >> 26; from &= 2^26 − 1`.
 #[inline(always)]
 fn chain_step(from: __m256i, to: __m256i, mask: __m256i) -> (__m256i, __m256i) {
@@ -797,6 +815,31 @@ pub use decimation8::Decimation8;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`MUL_4X130_OPS`]'s counts of ours are the calls in
+    /// [`mul_4x130`]'s body (products `mul(`, additions `sum(`, swaps
+    /// `swap(`) and [`multipliers_of_r4`]'s nine vectors less the one
+    /// taken as it is.
+    #[test]
+    fn op_counts_are_the_source() {
+        let src = include_str!("goll_gueron.rs");
+        let body = |name: &str| {
+            let start = src.find(&format!("fn {name}(")).expect("the function");
+            let end = start + src[start..].find("\n}\n").expect("its end");
+            &src[start..end]
+        };
+        let m = body("mul_4x130");
+        let ours = |k: &str| MUL_4X130_OPS.iter().find(|r| r.0.starts_with(k)).map(|r| r.2);
+        assert_eq!(ours("_mm256_mul_epu32"), Some(m.matches("mul(").count() as u32));
+        assert_eq!(ours("_mm256_add_epi64"), Some(m.matches("sum(").count() as u32));
+        assert_eq!(ours("_mm256_shuffle_epi32"), Some(m.matches("swap(").count() as u32));
+        let r4 = body("multipliers_of_r4");
+        assert_eq!(r4.matches("_mm256_permutevar8x32_epi32(").count(), 1);
+        assert!(r4.contains("if k == 5"));
+        assert_eq!(ours("_mm256_permutevar8x32_epi32"), Some(9 - 1));
+        assert_eq!(ours("_mm256_permute4x64_epi64"), Some(0));
+        assert_eq!(m.matches("permute").count(), 0);
+    }
 
     /// The carry of column sums into an accumulator keeps the value mod
     /// p (against Horner's rule by 2^26 on the scalar key), up to the
