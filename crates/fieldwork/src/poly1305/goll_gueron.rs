@@ -302,7 +302,7 @@ impl GollGueron {
 unsafe fn absorb(_: Avx2, p: &KeyPowers, h: &mut Acc, groups: &[[u8; 64]], rest: &[u8]) {
     if let Some((first, others)) = groups.split_first() {
         let hibit = _mm256_set1_epi64x(HIBIT as i64);
-        let mut t = add(&load4(first, hibit), &fresh([Some((h, 0)), None, None, None]));
+        let mut t = add(&load4(first, hibit), &fresh([Some(h), None, None, None]));
         // §3.2: R^4 and 5·R^4 in two registers; §3.4's second operands.
         let r4 = multipliers_of_r4(&p.r4);
         for g in others {
@@ -319,15 +319,15 @@ unsafe fn absorb(_: Avx2, p: &KeyPowers, h: &mut Acc, groups: &[[u8; 64]], rest:
     if let Some(pair) = pair {
         let (a, b) = pair.split_at(16);
         let packed = fresh([
-            Some((&block_acc(h, a), 0)),
-            Some((&block_acc(&[0; 3], b), 0)),
+            Some(&block_acc(h, a)),
+            Some(&block_acc(&[0; 3], b)),
             None,
             None,
         ]);
         *h = sum_lanes(mul_4x130(&packed, &per_lane(&p.case2)));
     }
     for m in singles.chunks(16) {
-        let packed = fresh([Some((&block_acc(h, m), 0)), None, None, None]);
+        let packed = fresh([Some(&block_acc(h, m)), None, None, None]);
         *h = sum_lanes(mul_4x130(&packed, &per_lane(&p.case1)));
     }
 }
@@ -347,13 +347,21 @@ fn block_acc(h: &Acc, m: &[u8]) -> Acc {
     [t0 as u64, t1 as u64, h[2] + top + (t1 >> 64) as u64]
 }
 
-/// "Fresh packing" (§3.3): up to four accumulators (as limbs; `(h, 0)`)
+/// "Fresh packing" (§3.3): up to four accumulators (as limbs)
 /// into §3.2's three registers, lane `i` from `lanes[i]` (zero if `None`).
 #[inline(always)]
-fn fresh(lanes: [Option<(&Acc, u64)>; 4]) -> State {
-    let limbs = lanes.map(|l| l.map_or([0; 5], |(h, _)| limbs_of_acc(h)));
-    let pair = |lo: usize, hi: usize| limbs.map(|l| (l[lo] | l[hi] << 32) as i64);
-    let (a, b, c) = (pair(0, 2), pair(1, 3), limbs.map(|l| l[4] as i64));
+fn fresh(lanes: [Option<&Acc>; 4]) -> State {
+    // Loops, not `map`: in a kernel's context `array::map` can become an
+    // out-of-line call.
+    let (mut a, mut b, mut c) = ([0i64; 4], [0i64; 4], [0i64; 4]);
+    for (i, lane) in lanes.iter().enumerate() {
+        if let Some(h) = lane {
+            let l = limbs_of_acc(h);
+            a[i] = (l[0] | l[2] << 32) as i64;
+            b[i] = (l[1] | l[3] << 32) as i64;
+            c[i] = l[4] as i64;
+        }
+    }
     // SAFETY: AVX is available (only the kernels, which take cpu::Avx2,
     // reach here).
     unsafe {
@@ -425,13 +433,15 @@ fn multipliers_of_r4(r: &[[u32; 8]; 2]) -> Multipliers {
         // Dword of the first register holding vector k's value (k = 5,
         // 5g₁, is the second register).
         const AT: [i32; 9] = [0, 1, 2, 3, 4, 0, 5, 6, 7];
-        core::array::from_fn(|k| {
-            if k == 5 {
-                five_g1
-            } else {
-                _mm256_permutevar8x32_epi32(main, _mm256_set1_epi32(AT[k]))
+        // Loops, not closures: a closure does not inherit the kernels'
+        // target features, and its intrinsics become calls.
+        let mut out = [five_g1; 9];
+        for k in 0..9 {
+            if k != 5 {
+                out[k] = _mm256_permutevar8x32_epi32(main, _mm256_set1_epi32(AT[k]));
             }
-        })
+        }
+        out
     }
 }
 
@@ -440,7 +450,13 @@ fn multipliers_of_r4(r: &[[u32; 8]; 2]) -> Multipliers {
 fn per_lane(v: &[[u64; 4]; 9]) -> Multipliers {
     // SAFETY: AVX is available (only the kernels reach here); each load
     // reads the 32 bytes of one `[u64; 4]`.
-    core::array::from_fn(|k| unsafe { _mm256_loadu_si256(v[k].as_ptr().cast::<__m256i>()) })
+    unsafe {
+        let mut out = [_mm256_set1_epi64x(0); 9];
+        for k in 0..9 {
+            out[k] = _mm256_loadu_si256(v[k].as_ptr().cast::<__m256i>());
+        }
+        out
+    }
 }
 
 #[inline(always)]
@@ -690,18 +706,26 @@ mod decimation8 {
         }
         let z = (8 - blocks % 8) % 8;
         let groups = (blocks + z) / 8;
-        let r8 = p.r8.map(|x| _mm512_set1_epi64(x as i64));
-        let r8_5 = p.r8.map(|x| _mm512_set1_epi64(5 * x as i64));
+        // Loops, not closures or `map`: a closure does not inherit the
+        // target features, and its intrinsics become calls.
+        let (mut r8, mut r8_5) = ([zero(); 5], [zero(); 5]);
+        let (mut r, mut r5) = ([zero(); 5], [zero(); 5]);
+        for i in 0..5 {
+            r8[i] = _mm512_set1_epi64(p.r8[i] as i64);
+            r8_5[i] = _mm512_set1_epi64(5 * p.r8[i] as i64);
+            // SAFETY: the load reads the 64 bytes of one `[u64; 8]`.
+            r[i] = unsafe { _mm512_loadu_si512(p.by_lane[i].as_ptr().cast::<__m512i>()) };
+            r5[i] = _mm512_add_epi64(r[i], _mm512_slli_epi64::<2>(r[i]));
+        }
         let mut h = group(msg, 0, z);
         for g in 1..groups {
             h = add(&carry(mul(&h, &r8, &r8_5)), &group(msg, g, z));
         }
-        // SAFETY: each load reads the 64 bytes of one `[u64; 8]`.
-        let r = p
-            .by_lane
-            .map(|l| unsafe { _mm512_loadu_si512(l.as_ptr().cast::<__m512i>()) });
-        let r5 = r.map(|x| _mm512_add_epi64(x, _mm512_slli_epi64::<2>(x)));
-        let mut c = mul(&h, &r, &r5).map(|v| _mm512_reduce_add_epi64(v) as u64);
+        let d = mul(&h, &r, &r5);
+        let mut c = [0u64; 5];
+        for i in 0..5 {
+            c[i] = _mm512_reduce_add_epi64(d[i]) as u64;
+        }
         let acc = acc_of_sums(c);
         c.zeroize();
         acc
@@ -771,23 +795,37 @@ mod decimation8 {
     }
 
     #[inline(always)]
-    fn add(a: &V5, b: &V5) -> V5 {
+    fn zero() -> __m512i {
         // SAFETY: AVX-512F is available (only `decimate8` reaches here).
-        core::array::from_fn(|i| unsafe { _mm512_add_epi64(a[i], b[i]) })
+        unsafe { _mm512_set1_epi64(0) }
+    }
+
+    #[inline(always)]
+    fn add(a: &V5, b: &V5) -> V5 {
+        let mut out = *a;
+        for (o, &y) in out.iter_mut().zip(b) {
+            // SAFETY: AVX-512F is available (only `decimate8` reaches here).
+            *o = unsafe { _mm512_add_epi64(*o, y) };
+        }
+        out
     }
 
     /// Column sums of `h·r` (formula (1) of §3.1), `r5 = 5·r`.
     #[inline(always)]
     fn mul(h: &V5, r: &V5, r5: &V5) -> V5 {
-        // SAFETY: AVX-512F is available (only `decimate8` reaches here).
-        core::array::from_fn(|i| unsafe {
-            let mut d = _mm512_mul_epu32(h[0], r[i]);
-            for j in 1..5 {
-                let g = if j <= i { r[i - j] } else { r5[i + 5 - j] };
-                d = _mm512_add_epi64(d, _mm512_mul_epu32(h[j], g));
+        let mut out = [zero(); 5];
+        for (i, o) in out.iter_mut().enumerate() {
+            // SAFETY: AVX-512F is available (only `decimate8` reaches here).
+            unsafe {
+                let mut d = _mm512_mul_epu32(h[0], r[i]);
+                for j in 1..5 {
+                    let g = if j <= i { r[i - j] } else { r5[i + 5 - j] };
+                    d = _mm512_add_epi64(d, _mm512_mul_epu32(h[j], g));
+                }
+                *o = d;
             }
-            d
-        })
+        }
+        out
     }
 
     /// The two interleaved carry chains of §3.5 (`0 → 1 → 2 → 3 → 4` and
@@ -824,7 +862,7 @@ mod tests {
     fn op_counts_are_the_source() {
         let src = include_str!("goll_gueron.rs");
         let body = |name: &str| {
-            let start = src.find(&format!("fn {name}(")).expect("the function");
+            let start = src.find(&alloc::format!("fn {name}(")).expect("the function");
             let end = start + src[start..].find("\n}\n").expect("its end");
             &src[start..end]
         };
