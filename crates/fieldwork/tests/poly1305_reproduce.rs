@@ -20,6 +20,12 @@ fn faithful(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
     GollGueron::new(key).expect("probed: AVX2").tag(msg)
 }
 
+/// The complete 4-decimation on §3's kernel (`None`: see [`faithful`]).
+fn complete(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
+    let (key, msg) = input;
+    GollGueron::new(key).expect("probed: AVX2").tag_complete(msg)
+}
+
 /// The AVX-512F 8-decimation tag (`None`: see [`faithful`]).
 fn decimation8(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
     let (key, msg) = input;
@@ -33,13 +39,14 @@ fn candidates<'a>() -> Vec<common::Candidate<'a, ([u8; 32], Vec<u8>), [u8; 16]>>
     let d8 = Decimation8::new(&[0; 32]).is_some();
     vec![
         common::Candidate::new(GollGueron::NAME, gg.then_some(faithful)),
+        common::Candidate::new("complete 4-decimation on §3", gg.then_some(complete)),
         common::Candidate::new(Decimation8::NAME, d8.then_some(decimation8)),
     ]
 }
 
 /// How many of the candidates this CPU runs.
 fn usable() -> usize {
-    usize::from(GollGueron::new(&[0; 32]).is_some())
+    2 * usize::from(GollGueron::new(&[0; 32]).is_some())
         + usize::from(Decimation8::new(&[0; 32]).is_some())
 }
 
@@ -78,7 +85,8 @@ fn rfc8439_vectors() {
     assert_eq!(vectors.len(), 12, "2.5.2 and A.3 #1–#11");
     for (i, (key, msg, want)) in vectors.iter().enumerate() {
         if let Some(gg) = GollGueron::new(key) {
-            assert_eq!(&gg.tag(msg), want, "{} vector {i}", GollGueron::NAME);
+            assert_eq!(&gg.clone().tag(msg), want, "{} vector {i}", GollGueron::NAME);
+            assert_eq!(&gg.tag_complete(msg), want, "complete vector {i}");
         }
         if let Some(d8) = Decimation8::new(key) {
             assert_eq!(&d8.tag(msg), want, "{} vector {i}", Decimation8::NAME);

@@ -291,6 +291,80 @@ impl GollGueron {
         unsafe { absorb(self.token, &self.powers, &mut h, groups, rest) };
         portable::finish(&h, self.s)
     }
+
+    /// The dissertation's own scheme on the same kernel: complete
+    /// 4-decimation Horner (§1, §4.1–4.3: `z = (4 − ℓ mod 4) mod 4` zero
+    /// blocks "logically prepended", no fresh packing; a partial last block
+    /// is one more block of the last group). §4 itself is not in the text:
+    /// the kernel is §3's (three registers, 4×130 multiplication, §3.5's
+    /// reduction), so the difference from [`GollGueron::tag`] is the
+    /// dissertation's contribution alone. §4.4's modified multiplication
+    /// for `ℓ ≡ 1 mod 4` is not reproduced (not in the text).
+    pub fn tag_complete(self, msg: &[u8]) -> [u8; 16] {
+        // SAFETY: the token proves AVX and AVX2 (cpu::Avx2).
+        let h = unsafe { decimate4(self.token, &self.powers, msg) };
+        portable::finish(&h, self.s)
+    }
+}
+
+/// Complete 4-decimation on §3's kernel (see [`GollGueron::tag_complete`]).
+///
+/// # Safety
+/// The CPU must support AVX and AVX2 (the caller holds [`Avx2`]).
+#[target_feature(enable = "avx,avx2")]
+unsafe fn decimate4(_: Avx2, p: &KeyPowers, msg: &[u8]) -> Acc {
+    let blocks = msg.len().div_ceil(16);
+    if blocks == 0 {
+        return [0; 3];
+    }
+    let z = (4 - blocks % 4) % 4;
+    let groups = (blocks + z) / 4;
+    let r4 = multipliers_of_r4(&p.r4);
+    let mut t = group4(msg, 0, z);
+    for g in 1..groups {
+        t = add(&reduce(mul_4x130(&t, &r4)), &group4(msg, g, z));
+    }
+    sum_lanes(mul_4x130(&t, &per_lane(&p.combine)))
+}
+
+/// Group `g` of the message with `z` zero blocks prepended (blocks `4g −
+/// z … 4g + 3 − z`): loaded in place when it is four whole blocks, else
+/// through a zeroed buffer (the prepended zero blocks, a partial last
+/// block with its 0x01 byte), the 2^128 bit in the lanes of whole blocks.
+#[inline(always)]
+fn group4(msg: &[u8], g: usize, z: usize) -> State {
+    let whole = msg.len() / 16;
+    if let Some(at) = (64 * g).checked_sub(16 * z)
+        && at + 64 <= 16 * whole
+        && let Some(b) = msg.get(at..at + 64).and_then(|b| <&[u8; 64]>::try_from(b).ok())
+    {
+        // SAFETY: AVX is available (only the kernels reach here).
+        return load4(b, unsafe { _mm256_set1_epi64x(HIBIT as i64) });
+    }
+    let mut buf = [0u8; 64];
+    let mut bits = [0i64; 4];
+    for (k, (dst, bit)) in buf.chunks_exact_mut(16).zip(bits.iter_mut()).enumerate() {
+        let Some(start) = (64 * g + 16 * k).checked_sub(16 * z) else {
+            continue; // a prepended zero block
+        };
+        let Some(src) = msg.get(start..msg.len().min(start + 16)) else {
+            continue;
+        };
+        dst[..src.len()].copy_from_slice(src);
+        if src.len() == 16 {
+            *bit = HIBIT as i64;
+        } else if !src.is_empty()
+            && let Some(one) = dst.get_mut(src.len())
+        {
+            *one = 1;
+        }
+    }
+    // SAFETY: AVX is available (only the kernels reach here).
+    let v = load4(&buf, unsafe {
+        _mm256_setr_epi64x(bits[0], bits[1], bits[2], bits[3])
+    });
+    crate::wipe::wipe_bytes(&mut buf);
+    v
 }
 
 /// §3.3: `groups` by 4-decimation Horner into `h`, then `rest` (`< 64`
