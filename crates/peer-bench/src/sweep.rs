@@ -907,6 +907,48 @@ mod tests {
         assert!(bands(&one).is_err());
     }
 
+    /// With a faithful Goll–Gueron column, it is the speed-ups' baseline
+    /// (not the `avx2-goll-gueron` schedule), and the note has the
+    /// default over it with the lengths where the default is slower.
+    #[test]
+    fn the_faithful_baseline_comes_first() {
+        let mut sweep = synthetic();
+        sweep.columns.insert(0, "fieldwork (avx2-goll-gueron-faithful)".into());
+        for r in &mut sweep.rows {
+            let faithful = if r.length == 100 { 0.5 } else { 4.0 };
+            r.cycles_per_byte.insert(0, faithful);
+        }
+        assert!(sweep.faithful_baseline());
+        let s = sweep.speedups().unwrap();
+        // 49 B: 4 ÷ 1 (decimation), not the schedule's 2 ÷ 1.
+        assert_eq!(s[0], (49, 4.0));
+        let d = sweep.default_speedups().unwrap();
+        assert_eq!(d[0], (49, 4.0));
+        assert_eq!(d[100 - FIRST], (100, 0.5));
+        let info = NoteInfo {
+            cpu: "Test CPU".into(),
+            level: "`avx2`".into(),
+            date: "2026-11-26".into(),
+            commit: "abc1234".into(),
+            command: "peer-bench --poly1305-sweep x.csv".into(),
+            clock: "TSC 1 GHz".into(),
+            clock_after: ("TSC 1 GHz".into(), false),
+            passes: 1,
+            csv: "x.csv".into(),
+            svg: "x.svg".into(),
+        };
+        let md = markdown(&info, &sweep, Ok(&bands(&sweep).unwrap()));
+        for needle in [
+            "the faithful Goll–Gueron's cycles ÷ complete decimation's",
+            "## fieldwork's default over the faithful Goll–Gueron",
+            "The default is slower at 1 of 3952 lengths: 100 B (0.500×).",
+        ] {
+            assert!(md.contains(needle), "{needle} in {md}");
+        }
+        assert!(!synthetic().faithful_baseline());
+        assert!(synthetic().default_speedups().is_none());
+    }
+
     #[test]
     fn svg_draws_every_column_and_the_speedup() {
         let sweep = synthetic();

@@ -6,7 +6,22 @@
 //! measured against. Not for production use: [`super::Poly1305`] is faster
 //! at every length (see `docs/reproduce/003-bhattacharyya-*.md`).
 //!
-//! Target features: `avx`, `avx2` (capability token [`cpu::Avx2`]).
+//! Target features: `avx`, `avx2` (capability token [`cpu::Avx2`]);
+//! [`Decimation8`]: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`
+//! ([`cpu::Avx512`]).
+//!
+//! Three tags, all RFC 8439's Poly1305 (tested against the default on
+//! every length to 4 KiB):
+//!
+//! - [`GollGueron::tag`]: Goll and Gueron's AVX2 vectorization as §3
+//!   describes it (below);
+//! - [`GollGueron::tag_complete`]: the dissertation's contribution (§1,
+//!   §4.1–4.3) on that same kernel — complete 4-decimation Horner over the
+//!   whole message, `(4 − ℓ mod 4) mod 4` zero blocks logically prepended,
+//!   no fresh packing — so that the two differ only in what the
+//!   dissertation changes;
+//! - [`Decimation8`]: its 512-bit vectorization (§1, abstract), complete
+//!   8-decimation on AVX-512F without IFMA.
 //!
 //! # What the dissertation describes, and where it is followed
 //!
