@@ -344,8 +344,8 @@ unsafe fn decimate4(_: Avx2, p: &KeyPowers, msg: &[u8]) -> Acc {
 
 /// Group `g` of the message with `z` zero blocks prepended (blocks `4g −
 /// z … 4g + 3 − z`): loaded in place when it is four whole blocks, else
-/// through a zeroed buffer (the prepended zero blocks, a partial last
-/// block with its 0x01 byte), the 2^128 bit in the lanes of whole blocks.
+/// packed lane by lane ([`block_limbs`]; zero lanes for the prepended
+/// blocks).
 #[inline(always)]
 fn group4(msg: &[u8], g: usize, z: usize) -> State {
     let whole = msg.len() / 16;
@@ -356,30 +356,45 @@ fn group4(msg: &[u8], g: usize, z: usize) -> State {
         // SAFETY: AVX is available (only the kernels reach here).
         return load4(b, unsafe { _mm256_set1_epi64x(HIBIT as i64) });
     }
-    let mut buf = [0u8; 64];
-    let mut bits = [0i64; 4];
-    for (k, (dst, bit)) in buf.chunks_exact_mut(16).zip(bits.iter_mut()).enumerate() {
-        let Some(start) = (64 * g + 16 * k).checked_sub(16 * z) else {
-            continue; // a prepended zero block
-        };
-        let Some(src) = msg.get(start..msg.len().min(start + 16)) else {
-            continue;
-        };
-        dst[..src.len()].copy_from_slice(src);
-        if src.len() == 16 {
-            *bit = HIBIT as i64;
-        } else if !src.is_empty()
-            && let Some(one) = dst.get_mut(src.len())
+    // The prepended zero blocks and a partial last block: each lane's
+    // limbs on the scalar unit, packed as §3.3's fresh packing does (a
+    // stack buffer filled by copies would be read back by wider loads,
+    // which wait for the copies: no store-to-load forwarding).
+    let (mut a, mut b, mut c) = ([0i64; 4], [0i64; 4], [0i64; 4]);
+    for k in 0..4 {
+        if let Some(l) = (64 * g + 16 * k)
+            .checked_sub(16 * z)
+            .and_then(|at| block_limbs(msg, at))
         {
-            *one = 1;
+            a[k] = (l[0] | l[2] << 32) as i64;
+            b[k] = (l[1] | l[3] << 32) as i64;
+            c[k] = l[4] as i64;
         }
     }
     // SAFETY: AVX is available (only the kernels reach here).
-    let v = load4(&buf, unsafe {
-        _mm256_setr_epi64x(bits[0], bits[1], bits[2], bits[3])
-    });
-    crate::wipe::wipe_bytes(&mut buf);
-    v
+    unsafe {
+        [
+            _mm256_setr_epi64x(a[0], a[1], a[2], a[3]),
+            _mm256_setr_epi64x(b[0], b[1], b[2], b[3]),
+            _mm256_setr_epi64x(c[0], c[1], c[2], c[3]),
+        ]
+    }
+}
+
+/// The block of `msg` at byte `at` as 26-bit limbs: 16 bytes with the
+/// 2^128 bit, fewer (the last) with RFC 8439's 0x01 after them; `None`
+/// past the end.
+#[inline(always)]
+fn block_limbs(msg: &[u8], at: usize) -> Option<[u64; 5]> {
+    let m = msg.get(at..msg.len().min(at + 16)).filter(|m| !m.is_empty())?;
+    let mut v = crate::partial::le_partial(m);
+    let l = if m.len() == 16 {
+        limbs26(v, 1)
+    } else {
+        limbs26(v | 1 << (8 * m.len()), 0)
+    };
+    v.zeroize();
+    Some(l)
 }
 
 /// §3.3: `groups` by 4-decimation Horner into `h`, then `rest` (`< 64`
@@ -684,7 +699,7 @@ mod decimation8 {
     use core::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_mul_epu32,
         _mm512_or_si512, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_slli_epi64,
-        _mm512_srli_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+        _mm512_setr_epi64, _mm512_srli_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
     };
     use zeroize::Zeroize;
 
@@ -821,9 +836,9 @@ mod decimation8 {
     }
 
     /// Group `g` (blocks `8g − z … 8g + 7 − z` of `msg`) as limbs: loaded
-    /// in place when it is eight whole blocks, else through a zeroed
-    /// buffer (the prepended zero blocks, a partial last block with its
-    /// 0x01 byte), with the 2^128 bit in the lanes of whole blocks.
+    /// in place when it is eight whole blocks, else lane by lane (zero
+    /// lanes for the prepended blocks, a partial last block with its 0x01
+    /// byte).
     #[inline(always)]
     fn group(msg: &[u8], g: usize, z: usize) -> V5 {
         let first = 16 * (8 * g) as isize - 16 * z as isize;
@@ -834,26 +849,28 @@ mod decimation8 {
                 return load8(b, [true; 8]);
             }
         }
-        let mut buf = [0u8; 128];
-        let mut real = [false; 8];
-        for (k, (dst, r)) in buf.chunks_exact_mut(16).zip(real.iter_mut()).enumerate() {
-            let Some(start) = (first + 16 * k as isize).try_into().ok() else {
-                continue; // a prepended zero block
-            };
-            let start: usize = start;
-            let Some(src) = msg.get(start..msg.len().min(start + 16)) else {
-                continue;
-            };
-            dst[..src.len()].copy_from_slice(src);
-            if src.len() == 16 {
-                *r = true;
-            } else if !src.is_empty() {
-                dst[src.len()] = 1;
+        // Lane by lane on the scalar unit (see `group4`); lane j holds
+        // block LANE8[j].
+        let mut l = [[0i64; 8]; 5];
+        for (j, &k) in LANE8.iter().enumerate() {
+            let at = (first + 16 * k as isize).try_into().ok();
+            if let Some(limbs) = at.and_then(|at: usize| super::block_limbs(msg, at)) {
+                for i in 0..5 {
+                    l[i][j] = limbs[i] as i64;
+                }
             }
         }
-        let v = load8(&buf, real);
-        crate::wipe::wipe_bytes(&mut buf);
-        v
+        let mut out = [zero(); 5];
+        for i in 0..5 {
+            // SAFETY: AVX-512F is available (only `decimate8` reaches here).
+            out[i] = unsafe {
+                _mm512_setr_epi64(
+                    l[i][0], l[i][1], l[i][2], l[i][3], l[i][4], l[i][5], l[i][6], l[i][7],
+                )
+            };
+        }
+        l.zeroize();
+        out
     }
 
     /// Eight blocks as limbs, lane `j` holding block `LANE8[j]`, the
