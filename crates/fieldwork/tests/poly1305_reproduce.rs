@@ -23,7 +23,9 @@ fn faithful(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
 /// The complete 4-decimation on §3's kernel (`None`: see [`faithful`]).
 fn complete(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
     let (key, msg) = input;
-    GollGueron::new(key).expect("probed: AVX2").tag_complete(msg)
+    GollGueron::new(key)
+        .expect("probed: AVX2")
+        .tag_complete(msg)
 }
 
 /// The AVX-512F 8-decimation tag (`None`: see [`faithful`]).
@@ -85,7 +87,12 @@ fn rfc8439_vectors() {
     assert_eq!(vectors.len(), 12, "2.5.2 and A.3 #1–#11");
     for (i, (key, msg, want)) in vectors.iter().enumerate() {
         if let Some(gg) = GollGueron::new(key) {
-            assert_eq!(&gg.clone().tag(msg), want, "{} vector {i}", GollGueron::NAME);
+            assert_eq!(
+                &gg.clone().tag(msg),
+                want,
+                "{} vector {i}",
+                GollGueron::NAME
+            );
             assert_eq!(&gg.tag_complete(msg), want, "complete vector {i}");
         }
         if let Some(d8) = Decimation8::new(key) {

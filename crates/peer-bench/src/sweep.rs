@@ -183,7 +183,8 @@ impl Sweep {
     /// The Goll–Gueron column the speed-ups divide: the faithful one if
     /// present, else the first other Goll–Gueron column.
     fn baseline(&self) -> Option<usize> {
-        self.column(GOLL_GUERON_FAITHFUL).or_else(|| self.column(GOLL_GUERON))
+        self.column(GOLL_GUERON_FAITHFUL)
+            .or_else(|| self.column(GOLL_GUERON))
     }
 
     /// Whether the speed-ups' baseline is the faithful Goll–Gueron.
@@ -913,7 +914,9 @@ mod tests {
     #[test]
     fn the_faithful_baseline_comes_first() {
         let mut sweep = synthetic();
-        sweep.columns.insert(0, "fieldwork (avx2-goll-gueron-faithful)".into());
+        sweep
+            .columns
+            .insert(0, "fieldwork (avx2-goll-gueron-faithful)".into());
         for r in &mut sweep.rows {
             let faithful = if r.length == 100 { 0.5 } else { 4.0 };
             r.cycles_per_byte.insert(0, faithful);

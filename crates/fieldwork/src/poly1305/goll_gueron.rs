@@ -117,12 +117,12 @@
 use super::portable::{self, Acc};
 use crate::cpu::{self, Avx2};
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32,
-    _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_shuffle_epi32, _mm256_slli_epi64,
-    _mm256_srli_epi64, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm_add_epi64,
-    _mm_cvtsi128_si64, _mm_unpackhi_epi64,
+    __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_unpackhi_epi64, _mm256_add_epi32,
+    _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_or_si256,
+    _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_set1_epi64x,
+    _mm256_setr_epi64x, _mm256_shuffle_epi32, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 use zeroize::Zeroize;
 
@@ -351,7 +351,9 @@ fn group4(msg: &[u8], g: usize, z: usize) -> State {
     let whole = msg.len() / 16;
     if let Some(at) = (64 * g).checked_sub(16 * z)
         && at + 64 <= 16 * whole
-        && let Some(b) = msg.get(at..at + 64).and_then(|b| <&[u8; 64]>::try_from(b).ok())
+        && let Some(b) = msg
+            .get(at..at + 64)
+            .and_then(|b| <&[u8; 64]>::try_from(b).ok())
     {
         // SAFETY: AVX is available (only the kernels reach here).
         return load4(b, unsafe { _mm256_set1_epi64x(HIBIT as i64) });
@@ -386,7 +388,9 @@ fn group4(msg: &[u8], g: usize, z: usize) -> State {
 /// past the end.
 #[inline(always)]
 fn block_limbs(msg: &[u8], at: usize) -> Option<[u64; 5]> {
-    let m = msg.get(at..msg.len().min(at + 16)).filter(|m| !m.is_empty())?;
+    let m = msg
+        .get(at..msg.len().min(at + 16))
+        .filter(|m| !m.is_empty())?;
     let mut v = crate::partial::le_partial(m);
     let l = if m.len() == 16 {
         limbs26(v, 1)
@@ -698,8 +702,8 @@ mod decimation8 {
     use crate::cpu::{self, Avx512};
     use core::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_mul_epu32,
-        _mm512_or_si512, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_slli_epi64,
-        _mm512_setr_epi64, _mm512_srli_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+        _mm512_or_si512, _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64,
+        _mm512_slli_epi64, _mm512_srli_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
     };
     use zeroize::Zeroize;
 
@@ -845,7 +849,10 @@ mod decimation8 {
         let whole = msg.len() / 16;
         if first >= 0 && first as usize + 128 <= 16 * whole {
             let at = first as usize;
-            if let Some(b) = msg.get(at..at + 128).and_then(|b| <&[u8; 128]>::try_from(b).ok()) {
+            if let Some(b) = msg
+                .get(at..at + 128)
+                .and_then(|b| <&[u8; 128]>::try_from(b).ok())
+            {
                 return load8(b, [true; 8]);
             }
         }
@@ -968,15 +975,31 @@ mod tests {
     fn op_counts_are_the_source() {
         let src = include_str!("goll_gueron.rs");
         let body = |name: &str| {
-            let start = src.find(&alloc::format!("fn {name}(")).expect("the function");
+            let start = src
+                .find(&alloc::format!("fn {name}("))
+                .expect("the function");
             let end = start + src[start..].find("\n}\n").expect("its end");
             &src[start..end]
         };
         let m = body("mul_4x130");
-        let ours = |k: &str| MUL_4X130_OPS.iter().find(|r| r.0.starts_with(k)).map(|r| r.2);
-        assert_eq!(ours("_mm256_mul_epu32"), Some(m.matches("mul(").count() as u32));
-        assert_eq!(ours("_mm256_add_epi64"), Some(m.matches("sum(").count() as u32));
-        assert_eq!(ours("_mm256_shuffle_epi32"), Some(m.matches("swap(").count() as u32));
+        let ours = |k: &str| {
+            MUL_4X130_OPS
+                .iter()
+                .find(|r| r.0.starts_with(k))
+                .map(|r| r.2)
+        };
+        assert_eq!(
+            ours("_mm256_mul_epu32"),
+            Some(m.matches("mul(").count() as u32)
+        );
+        assert_eq!(
+            ours("_mm256_add_epi64"),
+            Some(m.matches("sum(").count() as u32)
+        );
+        assert_eq!(
+            ours("_mm256_shuffle_epi32"),
+            Some(m.matches("swap(").count() as u32)
+        );
         let r4 = body("multipliers_of_r4");
         assert_eq!(r4.matches("_mm256_permutevar8x32_epi32(").count(), 1);
         assert!(r4.contains("if k == 5"));

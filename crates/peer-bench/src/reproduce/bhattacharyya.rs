@@ -338,7 +338,9 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
         header: strings(&["intrinsic", "printed", "ours"]),
         rows: MUL_4X130_OPS
             .iter()
-            .map(|(name, printed, ours)| vec![format!("`{name}`"), printed.to_string(), ours.to_string()])
+            .map(|(name, printed, ours)| {
+                vec![format!("`{name}`"), printed.to_string(), ours.to_string()]
+            })
             .collect(),
         notes: vec![
             "The printed steps give their multipliers one index low for every \
