@@ -13,15 +13,18 @@ use common::Rng;
 use fieldwork::poly1305::goll_gueron::{Decimation8, GollGueron};
 use fieldwork::poly1305::tag;
 
+/// A key and a message.
+type Input = ([u8; 32], Vec<u8>);
+
 /// The faithful Goll–Gueron tag, or `None` where this CPU (or
 /// `FIELDWORK_MAX_ISA`) has no AVX2.
-fn faithful(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
+fn faithful(input: &Input) -> [u8; 16] {
     let (key, msg) = input;
     GollGueron::new(key).expect("probed: AVX2").tag(msg)
 }
 
 /// The complete 4-decimation on §3's kernel (`None`: see [`faithful`]).
-fn complete(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
+fn complete(input: &Input) -> [u8; 16] {
     let (key, msg) = input;
     GollGueron::new(key)
         .expect("probed: AVX2")
@@ -29,14 +32,14 @@ fn complete(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
 }
 
 /// The AVX-512F 8-decimation tag (`None`: see [`faithful`]).
-fn decimation8(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
+fn decimation8(input: &Input) -> [u8; 16] {
     let (key, msg) = input;
     Decimation8::new(key).expect("probed: AVX-512F").tag(msg)
 }
 
 /// The candidates: the faithful Goll–Gueron and the AVX-512F
 /// 8-decimation, where the CPU runs them.
-fn candidates<'a>() -> Vec<common::Candidate<'a, ([u8; 32], Vec<u8>), [u8; 16]>> {
+fn candidates<'a>() -> Vec<common::Candidate<'a, Input, [u8; 16]>> {
     let gg = GollGueron::new(&[0; 32]).is_some();
     let d8 = Decimation8::new(&[0; 32]).is_some();
     vec![
@@ -52,7 +55,7 @@ fn usable() -> usize {
         + usize::from(Decimation8::new(&[0; 32]).is_some())
 }
 
-fn reference(input: &([u8; 32], Vec<u8>)) -> [u8; 16] {
+fn reference(input: &Input) -> [u8; 16] {
     tag(&input.0, &input.1)
 }
 
