@@ -33,7 +33,11 @@ const GROUP: &str = "poly1305-bhattacharyya";
 /// §1's results per band as printed: (band, lengths, Skylake mean and
 /// max speed-up in %, Kaby Lake mean and max). The first band is "till 1
 /// KB"; the figures' lengths run 49–4000 bytes.
-const PRINTED: [(&str, (usize, usize), f64, f64, f64, f64); 4] = [
+/// A printed row: band, its lengths, Skylake mean and max, Kaby Lake
+/// mean and max (%).
+type Printed = (&'static str, (usize, usize), f64, f64, f64, f64);
+
+const PRINTED: [Printed; 4] = [
     ("up to 1 KB", (49, 1024), 12.58, 34.46, 14.44, 34.63),
     ("1–2 KB", (1025, 2048), 6.10, 20.69, 6.53, 16.03),
     ("2–3 KB", (2049, 3072), 3.92, 13.79, 4.13, 13.79),
@@ -156,7 +160,10 @@ fn ratios(m: &Measurements, band: (usize, usize), base: &str, col: &str) -> Vec<
 
 /// Mean and largest speed-up in % (`(ratio − 1)·100`) with its length,
 /// and the smallest.
-fn summary(r: &[(usize, f64)]) -> Option<(f64, (f64, usize), (f64, usize))> {
+/// Mean, (largest, at length), (smallest, at length), in %.
+type Summary = (f64, (f64, usize), (f64, usize));
+
+fn summary(r: &[(usize, f64)]) -> Option<Summary> {
     if r.is_empty() {
         return None;
     }
@@ -167,7 +174,7 @@ fn summary(r: &[(usize, f64)]) -> Option<(f64, (f64, usize), (f64, usize))> {
     Some((mean, (pct(max.1), max.0), (pct(min.1), min.0)))
 }
 
-fn pct_cell(s: Option<(f64, (f64, usize), (f64, usize))>) -> String {
+fn pct_cell(s: Option<Summary>) -> String {
     s.map_or("–".into(), |(mean, (max, at), _)| {
         format!("{mean:.1} (max {max:.1} at {at} B)")
     })
