@@ -3,12 +3,12 @@
 //! ISI Kolkata, 2018, §3 "Previous Work: 256-bit Vectorization of Poly1305
 //! by Goll and Gueron"; `shared/seeds/003_*.txt`), kept under the
 //! `reproduce` feature as the baseline the dissertation's speed-ups are
-//! measured against. Not for production use: [`super::Poly1305`] is faster
+//! measured against. Not for production use: `super::Poly1305` is faster
 //! at every length (see `docs/reproduce/003-bhattacharyya-*.md`).
 //!
-//! Target features: `avx`, `avx2` (capability token [`cpu::Avx2`]);
+//! Target features: `avx`, `avx2` (capability token `cpu::Avx2`);
 //! [`Decimation8`]: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`
-//! ([`cpu::Avx512`]).
+//! (`cpu::Avx512`).
 //!
 //! Three tags, all RFC 8439's Poly1305 (tested against the default on
 //! every length to 4 KiB):
@@ -29,13 +29,13 @@
 //!   product modulo `2^130 − 5` is the five column sums `z₀ … z₄` of 25
 //!   32×32-bit products, the ones above `2^130` folded with `5·` limbs of
 //!   the multiplier (precomputed). (The text's `z₀ = y₀·y₀ + …` is a typo
-//!   for `x₀·y₀`.) [`mul_4x130`].
+//!   for `x₀·y₀`.) `mul_4x130`.
 //! - **§3.2, the alignments:** four blocks `M₀ … M₃` (or four
 //!   intermediate results `t_i`) in **three** ymm registers, 32-bit dword
 //!   `2k` of lane `i` … : register A holds `(t_i0, t_i2)` in lane `i`,
 //!   register B `(t_i1, t_i3)`, register C `(t_i4, ×)`; `R^4` and `5·R^4`
 //!   in two registers, dwords `(g₀, g₁, g₂, g₃, g₄, 5g₂, 5g₃, 5g₄)` and
-//!   `5g₁` eight times. [`State`], [`load4`], [`KeyPowers::r4`].
+//!   `5g₁` eight times. `State`, `load4`, `KeyPowers::r4`.
 //! - **§3.4, the 4×130 multiplication:** 25 `_mm256_mul_epu32` and 20
 //!   `_mm256_add_epi64` in the text's 25 steps, in its order: steps 1–10
 //!   multiply the low dwords of A, B, C (limbs 0, 1, 4); then "the lower
@@ -45,7 +45,7 @@
 //!   from the two key registers by `_mm256_permutevar8x32_epi32`.
 //! - **§3.5, the reduction "from 64 bits to 32 bits":** two interleaved
 //!   carry chains `t_i0 → t_i1 → t_i2 → t_i3 → t_i4` and `t_i3 → t_i4 →
-//!   t_i0 → t_i1` ([`reduce`]); the reduced limbs go back into the three
+//!   t_i0 → t_i1` (`reduce`); the reduced limbs go back into the three
 //!   registers (`_mm256_slli_epi64` and `_mm256_blend_epi32`, both in the
 //!   text's list of intrinsics, §2.6). The text breaks off here.
 //! - **§3.3, partitioning the message space:** 4-decimation Horner
@@ -55,7 +55,7 @@
 //!   (`P ← P·R² + M_{ℓ−2}·R² + M_{ℓ−1}·R`) for 32 bytes, case 1 (`P ← P·R +
 //!   M_{ℓ−1}·R`) for 16 bytes or fewer — 32 then 16 then the rest, as the
 //!   text's cases and examples give (63 bytes: 32, 16, 15; 40 bytes: 32,
-//!   8). A partial last block is padded as RFC 8439 says (the text's [5]).
+//!   8). A partial last block is padded as RFC 8439 says (the text's \[5\]).
 //!   [`GollGueron::tag`].
 //!
 //! # Where the text is wrong, silent or truncated, and what was chosen
@@ -68,7 +68,7 @@
 //!   adds to the chain of `z₃` (which would then have six terms and `z₂`
 //!   four). Implemented: the text's steps, order, operands and chains,
 //!   with the factor formula (1) requires and step 23 added to `z₂`'s
-//!   chain; the comments in [`mul_4x130`] give each step's correction.
+//!   chain; the comments in `mul_4x130` give each step's correction.
 //! - **§3.4's operation count** (25 `mul_epu32`, 1 `set_epi32`, 20
 //!   `add_epi64`, 9 `permutevar8x32`, 4 `permute4x64`) cannot be matched
 //!   to its steps: the text never says where the `permute4x64` go, nor how
@@ -88,16 +88,16 @@
 //! - **Key setup** (the powers `R² … R⁴`) is not described: three chained
 //!   scalar products, computed when the key is made.
 //! - **"Larger decimations for lengths above 832 bytes"** (§1, of Goll and
-//!   Gueron's code [8]) are mentioned only; §3 describes `R^4` alone, and
+//!   Gueron's code \[8\]) are mentioned only; §3 describes `R^4` alone, and
 //!   that is what runs at every length.
 //! - §3.5 is cut off after naming the two chains; the `×5` fold of the
 //!   carry out of limb 4 into limb 0 and the chains' interleaving are the
-//!   usual ones (the production AVX2 backend's [`reduce`] order).
+//!   usual ones (the production AVX2 backend's `reduce` order).
 //!
 //! # Bounds
 //!
 //! Key limbs `< 2^26` (fully reduced powers), `5·g < 2^29`. After
-//! [`reduce`] limbs 0, 2, 3 are below 2^26, limbs 1 and 4 below `2^26 +
+//! `reduce` limbs 0, 2, 3 are below 2^26, limbs 1 and 4 below `2^26 +
 //! 2^11`; a message block adds below 2^26 a limb, so the multiplier's
 //! inputs are below `2^27 + 2^11`: a product below `2^56.4`, a column of
 //! five below `2^58.8`, four lanes' columns summed below `2^60.8`. A
@@ -626,7 +626,7 @@ fn mul_4x130(t: &State, g: &Multipliers) -> Columns {
 }
 
 /// §3.4's table "Operation Count for the 4×130 multiplication
-/// algorithm": `(intrinsic, count printed, count in [`mul_4x130`] and its
+/// algorithm": `(intrinsic, count printed, count in `mul_4x130` and its
 /// operands)`. Ours: the 25 products and 20 additions as printed; 8
 /// `permutevar8x32` make the multiplier vectors (`5g₁` is §3.2's second
 /// register as it is), with 8 `set1_epi32` index constants, both loop
