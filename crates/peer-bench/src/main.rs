@@ -487,7 +487,8 @@ fn cpu_description() -> String {
     }
 }
 
-/// The columns of the Poly1305 sweep: Goll–Gueron, complete decimation
+/// The columns of the Poly1305 sweep: the dissertation's faithful
+/// Goll–Gueron, fieldwork's Goll–Gueron schedule, complete decimation
 /// (where this CPU or the cap allows AVX2), fieldwork's default, then the
 /// peers of the `poly1305` group.
 fn poly1305_sweep_columns() -> Result<Vec<groups::poly1305::Column>, String> {
@@ -496,6 +497,8 @@ fn poly1305_sweep_columns() -> Result<Vec<groups::poly1305::Column>, String> {
         .iter()
         .filter_map(|b| group::backend(b))
         .collect();
+    #[cfg(target_arch = "x86_64")]
+    columns.splice(0..0, group::faithful_column());
     columns.push(group::best_column());
     columns.extend(group::peer_columns()?);
     Ok(columns)

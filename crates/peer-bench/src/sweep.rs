@@ -35,9 +35,15 @@ pub const LAST: usize = 4000;
 pub const BAND: usize = 1024;
 /// The CSV's first column.
 const LENGTH_HEADER: &str = "length_bytes";
-/// Name fragments of the two columns the speed-up compares.
+/// Name fragments of the two columns the speed-up compares: complete
+/// decimation over Goll–Gueron — the faithful reproduction of the
+/// dissertation's §3 (`fieldwork::poly1305::goll_gueron`) when the sweep
+/// has it, else fieldwork's `avx2-goll-gueron` schedule.
 pub const GOLL_GUERON: &str = "avx2-goll-gueron";
+pub const GOLL_GUERON_FAITHFUL: &str = "avx2-goll-gueron-faithful";
 pub const DECIMATION: &str = "avx2-decimation";
+/// Name fragment of fieldwork's default column.
+pub const DEFAULT: &str = "fieldwork best";
 
 /// A sweep: for each length, cycles per byte of each column.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,17 +180,40 @@ impl Sweep {
         self.columns.iter().position(|c| c.contains(fragment))
     }
 
-    /// `(length, Goll–Gueron ÷ decimation)` at each length, or `None`
-    /// without both columns.
-    pub fn speedups(&self) -> Option<Vec<(usize, f64)>> {
-        let gg = self.column(GOLL_GUERON)?;
-        let dec = self.column(DECIMATION)?;
+    /// The Goll–Gueron column the speed-ups divide: the faithful one if
+    /// present, else the first other Goll–Gueron column.
+    fn baseline(&self) -> Option<usize> {
+        self.column(GOLL_GUERON_FAITHFUL)
+            .or_else(|| self.column(GOLL_GUERON))
+    }
+
+    /// Whether the speed-ups' baseline is the faithful Goll–Gueron.
+    pub fn faithful_baseline(&self) -> bool {
+        self.column(GOLL_GUERON_FAITHFUL).is_some()
+    }
+
+    /// `(length, baseline ÷ column)` at each length, or `None` without
+    /// both columns.
+    fn ratios(&self, base: Option<usize>, col: Option<usize>) -> Option<Vec<(usize, f64)>> {
+        let (base, col) = (base?, col?);
         Some(
             self.rows
                 .iter()
-                .map(|r| (r.length, r.cycles_per_byte[gg] / r.cycles_per_byte[dec]))
+                .map(|r| (r.length, r.cycles_per_byte[base] / r.cycles_per_byte[col]))
                 .collect(),
         )
+    }
+
+    /// `(length, Goll–Gueron ÷ decimation)` at each length, or `None`
+    /// without both columns.
+    pub fn speedups(&self) -> Option<Vec<(usize, f64)>> {
+        self.ratios(self.baseline(), self.column(DECIMATION))
+    }
+
+    /// `(length, faithful Goll–Gueron ÷ fieldwork's default)` at each
+    /// length, or `None` without both columns.
+    pub fn default_speedups(&self) -> Option<Vec<(usize, f64)>> {
+        self.ratios(self.column(GOLL_GUERON_FAITHFUL), self.column(DEFAULT))
     }
 }
 
@@ -202,6 +231,12 @@ pub fn bands(sweep: &Sweep) -> Result<Vec<Band>, String> {
              (this CPU or FIELDWORK_MAX_ISA lacks AVX2?)"
         )
     })?;
+    Ok(bands_of(&speedups))
+}
+
+/// Per 1 KiB band, the mean, largest and smallest of `speedups`
+/// (`(length, ratio)` in increasing length).
+pub fn bands_of(speedups: &[(usize, f64)]) -> Vec<Band> {
     let mut out: Vec<Band> = Vec::new();
     let mut sum = 0.0;
     let mut count = 0usize;
@@ -237,7 +272,7 @@ pub fn bands(sweep: &Sweep) -> Result<Vec<Band>, String> {
             count = 0;
         }
     }
-    Ok(out)
+    out
 }
 
 /// The band table in Markdown.
@@ -487,20 +522,60 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: Result<&[Band], &str>) ->
         passes_text(info.passes)
     );
     let _ = writeln!(out, "![Poly1305 cycles per byte]({})\n", info.svg);
+    out.push_str("## Complete decimation over Goll–Gueron\n\n");
+    if sweep.faithful_baseline() {
+        out.push_str(
+            "Speed-up = the faithful Goll–Gueron's cycles ÷ complete \
+             decimation's at the same length (> 1: decimation is faster): the \
+             dissertation's comparison, its §3 baseline as written \
+             (`fieldwork::poly1305::goll_gueron`, `avx2-goll-gueron-faithful`) \
+             against fieldwork's `avx2-decimation` schedule (its §4, by name \
+             through `fieldwork::hazmat`); ",
+        );
+    } else {
+        out.push_str(
+            "Speed-up = Goll–Gueron's cycles ÷ complete decimation's at the same \
+             length (> 1: decimation is faster), both fieldwork's AVX2 backends \
+             (`avx2-goll-gueron` and `avx2-decimation`, by name through \
+             `fieldwork::hazmat`); ",
+        );
+    }
     out.push_str(
-        "## Complete decimation over Goll–Gueron\n\n\
-         Speed-up = Goll–Gueron's cycles ÷ complete decimation's at the same \
-         length (> 1: decimation is faster), both fieldwork's AVX2 backends \
-         (`avx2-goll-gueron` and `avx2-decimation`, by name through \
-         `fieldwork::hazmat`); \
-         band k holds the lengths in (k KiB, k+1 KiB], the first from 49 bytes. \
-         Bhattacharyya & Sarkar, *Improved SIMD implementation of Poly1305*, \
-         IACR ePrint 2019/842.\n\n",
+        "band k holds the lengths in (k KiB, k+1 KiB], the first from 49 bytes. \
+         S. Bhattacharyya, *Improved SIMD Implementation of Poly1305* (M.Tech \
+         dissertation, ISI Kolkata, 2018; with P. Sarkar, IACR ePrint \
+         2019/842), whose Skylake averages are 12.58 %, 6.10 %, 3.92 % and \
+         2.90 % per band (1.126×, 1.061×, 1.039×, 1.029×).\n\n",
     );
     match bands {
         Ok(b) => out.push_str(&band_table(b)),
         Err(why) => {
             let _ = writeln!(out, "No speed-up on this run: {why}.");
+        }
+    }
+    if let Some(d) = sweep.default_speedups() {
+        out.push_str(
+            "\n## fieldwork's default over the faithful Goll–Gueron\n\n\
+             Speed-up = the faithful Goll–Gueron's cycles ÷ the default's (the \
+             one-shot `tag`) at the same length; the default should be at \
+             least as fast at every length.\n\n",
+        );
+        out.push_str(&band_table(&bands_of(&d)));
+        let slower: Vec<String> = d
+            .iter()
+            .filter(|(_, x)| *x < 1.0)
+            .map(|(l, x)| format!("{l} B ({x:.3}×)"))
+            .collect();
+        if slower.is_empty() {
+            out.push_str("\nThe default is faster at every length.\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "\nThe default is slower at {} of {} lengths: {}.",
+                slower.len(),
+                d.len(),
+                slower.join(", ")
+            );
         }
     }
     out.push_str("\n## Mean cycles/byte per band\n\n");
@@ -831,6 +906,50 @@ mod tests {
         one.columns[1] = "other".into();
         one.columns[2] = "other".into();
         assert!(bands(&one).is_err());
+    }
+
+    /// With a faithful Goll–Gueron column, it is the speed-ups' baseline
+    /// (not the `avx2-goll-gueron` schedule), and the note has the
+    /// default over it with the lengths where the default is slower.
+    #[test]
+    fn the_faithful_baseline_comes_first() {
+        let mut sweep = synthetic();
+        sweep
+            .columns
+            .insert(0, "fieldwork (avx2-goll-gueron-faithful)".into());
+        for r in &mut sweep.rows {
+            let faithful = if r.length == 100 { 0.5 } else { 4.0 };
+            r.cycles_per_byte.insert(0, faithful);
+        }
+        assert!(sweep.faithful_baseline());
+        let s = sweep.speedups().unwrap();
+        // 49 B: 4 ÷ 1 (decimation), not the schedule's 2 ÷ 1.
+        assert_eq!(s[0], (49, 4.0));
+        let d = sweep.default_speedups().unwrap();
+        assert_eq!(d[0], (49, 4.0));
+        assert_eq!(d[100 - FIRST], (100, 0.5));
+        let info = NoteInfo {
+            cpu: "Test CPU".into(),
+            level: "`avx2`".into(),
+            date: "2026-11-26".into(),
+            commit: "abc1234".into(),
+            command: "peer-bench --poly1305-sweep x.csv".into(),
+            clock: "TSC 1 GHz".into(),
+            clock_after: ("TSC 1 GHz".into(), false),
+            passes: 1,
+            csv: "x.csv".into(),
+            svg: "x.svg".into(),
+        };
+        let md = markdown(&info, &sweep, Ok(&bands(&sweep).unwrap()));
+        for needle in [
+            "the faithful Goll–Gueron's cycles ÷ complete decimation's",
+            "## fieldwork's default over the faithful Goll–Gueron",
+            "The default is slower at 1 of 3952 lengths: 100 B (0.500×).",
+        ] {
+            assert!(md.contains(needle), "{needle} in {md}");
+        }
+        assert!(!synthetic().faithful_baseline());
+        assert!(synthetic().default_speedups().is_none());
     }
 
     #[test]

@@ -121,6 +121,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(all(feature = "reproduce", target_arch = "x86_64"))]
+pub mod goll_gueron;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 #[cfg(target_arch = "aarch64")]

@@ -82,6 +82,9 @@ pub enum Kind {
     Best,
     /// One of fieldwork's backends by its constructor.
     Backend(MakeFn),
+    /// A one-shot tag function (`None` where the CPU lacks it): the
+    /// dissertation's faithful Goll–Gueron (`fieldwork::poly1305::goll_gueron`).
+    OneShot(fn(&[u8; 32], &[u8]) -> Option<[u8; 16]>),
     /// RustCrypto's `poly1305`.
     RustCrypto,
     /// The system OpenSSL's `EVP_MAC` "POLY1305".
@@ -137,6 +140,19 @@ pub fn backend(name: &str) -> Option<Column> {
     })
 }
 
+/// The faithful Goll–Gueron of Bhattacharyya's dissertation §3
+/// (`fieldwork::poly1305::goll_gueron`), if this CPU runs AVX2.
+#[cfg(target_arch = "x86_64")]
+pub fn faithful_column() -> Option<Column> {
+    use fieldwork::poly1305::goll_gueron::GollGueron;
+    GollGueron::new(&[1; 32])?;
+    Some(Column {
+        name: format!("fieldwork ({})", GollGueron::NAME),
+        ours: true,
+        kind: Kind::OneShot(|k, m| Some(GollGueron::new(k)?.tag(m))),
+    })
+}
+
 /// fieldwork's default (`Poly1305::new`), named after the backend it chose.
 pub fn best_column() -> Column {
     Column {
@@ -187,6 +203,7 @@ pub fn tag(kind: Kind, key: &[u8; 32], msg: &[u8]) -> Result<[u8; 16], String> {
             p.update(msg);
             Ok(p.finalize())
         }
+        Kind::OneShot(f) => f(key, msg).ok_or_else(|| "missing on this CPU".into()),
         Kind::RustCrypto => Ok(peer(key, msg)),
         #[cfg(feature = "system-peers")]
         Kind::OpenSsl => crate::openssl::Poly1305Mac::new()?.tag(key, msg),
@@ -286,6 +303,11 @@ pub fn routine(kind: Kind, key: [u8; 32], message: Vec<u8>) -> Result<Routine<'s
         Kind::Best => Box::new(move |n| {
             for _ in 0..n {
                 black_box(best(black_box(&key), black_box(&message)));
+            }
+        }),
+        Kind::OneShot(f) => Box::new(move |n| {
+            for _ in 0..n {
+                black_box(f(black_box(&key), black_box(&message)));
             }
         }),
         Kind::Backend(make) => Box::new(move |n| {

@@ -11,6 +11,8 @@
 //! CPU and fieldwork's default, and sentences where the ordering differs
 //! from the document's. Tables of operation counts are computed, not timed.
 
+#[cfg(target_arch = "x86_64")]
+pub mod bhattacharyya;
 pub mod fan_dai;
 pub mod sufan;
 
@@ -36,7 +38,12 @@ pub struct Doc {
 }
 
 /// Every document with a reproduction page, in seed order.
-pub const DOCS: &[Doc] = &[sufan::DOC, fan_dai::DOC];
+pub const DOCS: &[Doc] = &[
+    sufan::DOC,
+    #[cfg(target_arch = "x86_64")]
+    bhattacharyya::DOC,
+    fan_dai::DOC,
+];
 
 /// The document named `name` (see [`DOCS`]).
 pub fn find(name: &str) -> Result<&'static Doc, String> {
