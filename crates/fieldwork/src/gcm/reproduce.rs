@@ -227,7 +227,11 @@ fn domain<const NAT: bool>(v: V) -> V {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn gfmul<const NAT: bool>(a: V, b: V) -> V {
-    if NAT { gfmul_fig7(a, b) } else { gfmul_fig5(a, b) }
+    if NAT {
+        gfmul_fig7(a, b)
+    } else {
+        gfmul_fig5(a, b)
+    }
 }
 
 /// Up to 16 bytes, zero-padded, loaded little-endian.
@@ -328,7 +332,12 @@ fn encrypt_row<const ROW: u8>(rk: &RoundKeys, iv: &[u8], aad: &[u8], buf: &mut [
     let mut x = to_x(0);
     let aad_quads = if ROW >= 3 { aad.len() / 64 } else { 0 };
     for g in aad[..64 * aad_quads].chunks_exact(64) {
-        let c = [load(&g[..16]), load(&g[16..32]), load(&g[32..48]), load(&g[48..])];
+        let c = [
+            load(&g[..16]),
+            load(&g[16..32]),
+            load(&g[32..48]),
+            load(&g[48..]),
+        ];
         x = reduce4_fig8(hs, quad_operands(shuffle4(c, bswap), x));
     }
     x = if ROW == 2 {

@@ -1,10 +1,21 @@
 //! Reproduction code (feature `reproduce`): GHASH by each algorithm of the
 //! progression in S. Gueron and M. E. Kounavis, *Intel Carry-Less
 //! Multiplication Instruction and its Usage for Computing the GCM Mode*
-//! (Intel white paper 323640, rev. 2.02, 2014), so that
-//! `peer-bench --filter ghash_progression` can compare them. Production
-//! GHASH ([`super::ghash`], [`super::GHash`]) chooses its own kernel and
-//! does not use this module. Not part of the stable API.
+//! (Intel white paper 323640, rev. 2.02, 2014; the text is
+//! `../shared/seeds/002_77ac94d0d136631a.txt`), so that `peer-bench
+//! --filter ghash_progression` and `peer-bench --reproduce
+//! gueron-kounavis` can compare them. Production GHASH ([`super::ghash`],
+//! [`super::GHash`]) chooses its own kernel and does not use this module.
+//! Not part of the stable API.
+//!
+//! Where each algorithm lives: Algorithms 1, 2, 4, 5 as the text states
+//! them (64-bit words) and fieldwork's own aggregated kernels
+//! (Karatsuba + Montgomery, not the paper's reduction) in `whitepaper.rs`
+//! and `whitepaper_wide.rs`; the paper's printed code (Figures 5, 7, 8
+//! and Figure 15's quad step), Algorithm 3 and Algorithms 6–9 in
+//! `paper.rs`, whose module docs say which steps of Algorithms 6–9 the
+//! text conversion lost and how they were completed. The AES-128-GCM rows
+//! of the paper's Table 1 are in `crate::gcm::reproduce`.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // `reproduce` feature: the white paper's algorithm progression, fixed-size tables, not a production path.
 #![allow(clippy::indexing_slicing)]
@@ -32,9 +43,11 @@ use zeroize::Zeroize;
 /// The one-block variants hash one block per reduction and differ in how
 /// they multiply (schoolbook: four `pclmulqdq`; Karatsuba: three) and
 /// reduce; the aggregated variants multiply N blocks by the precomputed
-/// powers `H^N … H^1`, sum the products and reduce once per N blocks
-/// (Karatsuba products, Montgomery reduction), on 128-, 256- or 512-bit
-/// registers. Every variant computes the same function as [`ghash`]; the
+/// powers `H^N … H^1`, sum the products and reduce once per N blocks:
+/// [`Fig8Aggregated4`](Algorithm::Fig8Aggregated4) as the paper's Figure 8
+/// (Karatsuba products, shift by one, Algorithm 5), the `Aggregated*`
+/// variants in fieldwork's form (Karatsuba products, Montgomery
+/// reduction) on 128-, 256- or 512-bit registers. Every variant computes the same function as [`ghash`]; the
 /// kernel module docs (`src/ghash/reproduce/whitepaper*.rs`) give the math and the
 /// operation counts. All but [`Best`](Algorithm::Best) need x86-64 with
 /// PCLMULQDQ at least; see [`Algorithm::is_supported`].

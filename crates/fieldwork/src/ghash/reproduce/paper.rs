@@ -258,10 +258,8 @@ pub(crate) fn karatsuba_halves(h: [V; 4]) -> [V; 4] {
 pub(crate) fn reduce4_halves(h: [V; 4], hk: [V; 4], x: [V; 4]) -> V {
     let mut lo = _mm_clmulepi64_si128::<0x00>(h[0], x[0]);
     let mut hi = _mm_clmulepi64_si128::<0x11>(h[0], x[0]);
-    let mut mid = _mm_clmulepi64_si128::<0x00>(
-        hk[0],
-        _mm_xor_si128(_mm_shuffle_epi32::<78>(x[0]), x[0]),
-    );
+    let mut mid =
+        _mm_clmulepi64_si128::<0x00>(hk[0], _mm_xor_si128(_mm_shuffle_epi32::<78>(x[0]), x[0]));
     for i in 1..4 {
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(h[i], x[i]));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(h[i], x[i]));
@@ -355,7 +353,10 @@ pub(crate) fn reduce_alg3(lo: V, hi: V, q_star: V, g_star: V) -> V {
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn fold120_end(a: V, hi: V) -> V {
-    let hi = _mm_or_si128(shl128::<1, 63>(hi), _mm_srli_si128::<8>(_mm_srli_epi64::<63>(a)));
+    let hi = _mm_or_si128(
+        shl128::<1, 63>(hi),
+        _mm_srli_si128::<8>(_mm_srli_epi64::<63>(a)),
+    );
     let a = _mm_slli_epi64::<1>(a);
     let t = _mm_xor_si128(
         _mm_xor_si128(a, _mm_srli_epi64::<1>(a)),
@@ -371,7 +372,10 @@ fn fold120_end(a: V, hi: V) -> V {
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn fold64_end(a: V, hi: V) -> V {
-    let hi = _mm_or_si128(shl128::<1, 63>(hi), _mm_srli_si128::<8>(_mm_srli_epi64::<63>(a)));
+    let hi = _mm_or_si128(
+        shl128::<1, 63>(hi),
+        _mm_srli_si128::<8>(_mm_srli_epi64::<63>(a)),
+    );
     let a = _mm_slli_epi64::<1>(a);
     let t = _mm_xor_si128(
         _mm_xor_si128(a, _mm_srli_epi64::<1>(a)),

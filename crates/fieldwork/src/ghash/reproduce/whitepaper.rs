@@ -67,10 +67,14 @@
 //!
 //! # Aggregated reduction
 //!
-//! The paper's "aggregated reduction": `Yᵢ = (Yᵢ₋₁ + X₁)·H^N + X₂·H^(N−1) +
-//! … + X_N·H` needs the powers `H..H^N` once per key, and then per N blocks
-//! N Karatsuba products (3N `pclmulqdq`), summed unreduced, and one
-//! reduction (here the Montgomery one: 2 `pclmulqdq`). The accumulator
+//! The paper's "aggregated reduction" (Jankowski and Laurent, its
+//! reference \[17\]): `Yᵢ = (Yᵢ₋₁ + X₁)·H^N + X₂·H^(N−1) + … + X_N·H`
+//! needs the powers `H..H^N` once per key, and then per N blocks N
+//! Karatsuba products (3N `pclmulqdq`), summed unreduced, and one
+//! reduction. The paper (Figure 8) reduces by the shift by one and
+//! Algorithm 5 — that form is `super::paper`'s; the kernels here are
+//! fieldwork's, with the Montgomery reduction (2 `pclmulqdq`) and the
+//! `H·x` key, and are labelled so (`aggregated N (xmm, Montgomery)`). The accumulator
 //! enters the first product only, so the dependency chain per N blocks is one
 //! product and one reduction.
 //!
