@@ -347,39 +347,29 @@ pub(crate) fn reduce_alg3(lo: V, hi: V, q_star: V, g_star: V) -> V {
     _mm_xor_si128(lo, p)
 }
 
-/// `[X₃:X₂:A]` shifted left by one (A the high word of `a`, its low word
-/// zero), then `[X₃ ⊕ B ⊕ C ⊕ D ⊕ E : X₂]` for B … E = A ≫ 0, 1, 2, 7 in
-/// 64-bit lanes: the common end of Algorithms 6 and 7.
+/// The common end of Algorithms 6–9: `[X₃:X₂:A]` shifted left by one (A
+/// in the high word of `a`, its low word zero), then B = A and E = A ≫ 1
+/// (one word) and C = A ≫ 2, D = A ≫ 7: for Algorithms 6 and 7 (A holds
+/// at most 7 coefficients above `x^127`) one word each, the return value
+/// `[X₃ ⊕ B ⊕ C ⊕ D ⊕ E : X₂]`; for Algorithms 8 and 9 (`WIDE`: up to 63)
+/// `[C₁:C₀] = [A:0] ≫ 2` and `[D₁:D₀] = [A:0] ≫ 7`, the return value
+/// `[X₃ ⊕ B ⊕ C₁ ⊕ D₁ ⊕ E : X₂ ⊕ D₀ ⊕ C₀]`.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn fold120_end(a: V, hi: V) -> V {
+fn fold_end<const WIDE: bool>(a: V, hi: V) -> V {
     let hi = _mm_or_si128(
         shl128::<1, 63>(hi),
         _mm_srli_si128::<8>(_mm_srli_epi64::<63>(a)),
     );
     let a = _mm_slli_epi64::<1>(a);
+    let (c, d) = if WIDE {
+        (shr128::<2, 62>(a), shr128::<7, 57>(a))
+    } else {
+        (_mm_srli_epi64::<2>(a), _mm_srli_epi64::<7>(a))
+    };
     let t = _mm_xor_si128(
         _mm_xor_si128(a, _mm_srli_epi64::<1>(a)),
-        _mm_xor_si128(_mm_srli_epi64::<2>(a), _mm_srli_epi64::<7>(a)),
-    );
-    _mm_xor_si128(hi, t)
-}
-
-/// `[X₃:X₂:A]` shifted left by one (A = X₁ in the high word of `a`), then
-/// `[X₃ ⊕ B ⊕ C₁ ⊕ D₁ ⊕ E : X₂ ⊕ D₀ ⊕ C₀]`: B = A, E = A ≫ 1 (one word),
-/// `[C₁:C₀] = [A:0] ≫ 2`, `[D₁:D₀] = [A:0] ≫ 7`. The common end of
-/// Algorithms 8 and 9.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn fold64_end(a: V, hi: V) -> V {
-    let hi = _mm_or_si128(
-        shl128::<1, 63>(hi),
-        _mm_srli_si128::<8>(_mm_srli_epi64::<63>(a)),
-    );
-    let a = _mm_slli_epi64::<1>(a);
-    let t = _mm_xor_si128(
-        _mm_xor_si128(a, _mm_srli_epi64::<1>(a)),
-        _mm_xor_si128(shr128::<2, 62>(a), shr128::<7, 57>(a)),
+        _mm_xor_si128(c, d),
     );
     _mm_xor_si128(hi, t)
 }
@@ -427,7 +417,7 @@ pub(crate) fn reduce_alg6(lo: V, hi: V) -> V {
     // Step 4: XOR [H₂:H₁:H₀:0] into [X₃:X₂:X₁:X₀].
     let (lo, hi) = xor_at_word1(lo, hi, h_lo, h_hi);
     // Steps 5–7 (5–6 lost): A = X₁ AND 0xff00…00, [X₃:X₂:A] ≪ 1, B … E.
-    fold120_end(high_word(lo, 0xff << 56), hi)
+    fold_end::<false>(high_word(lo, 0xff << 56), hi)
 }
 
 /// Algorithm 7 (folding length s = 120, four multiplications).
@@ -449,7 +439,7 @@ pub(crate) fn reduce_alg7(lo: V, hi: V) -> V {
     // Step 3: XOR [H₂:H₁:H₀:0] into [X₃:X₂:X₁:X₀].
     let (lo, hi) = xor_at_word1(lo, hi, h_lo, h_hi);
     // Steps 4–6 (4–5 lost).
-    fold120_end(high_word(lo, 0xff << 56), hi)
+    fold_end::<false>(high_word(lo, 0xff << 56), hi)
 }
 
 /// Algorithm 8 (folding length s = 64, one multiplication).
@@ -463,7 +453,7 @@ pub(crate) fn reduce_alg8(lo: V, hi: V) -> V {
     // Step 3: XOR [0:H₁:H₀:0] into [X₃:X₂:X₁:0].
     let (lo, hi) = xor_at_word1(lo, hi, h, to_x(0));
     // Steps 4–6 (4 and 6 lost): A = X₁, [X₃:X₂:A] ≪ 1, B … E.
-    fold64_end(high_word(lo, u64::MAX), hi)
+    fold_end::<true>(high_word(lo, u64::MAX), hi)
 }
 
 /// Algorithm 9 (folding length s = 64, two multiplications).
@@ -479,7 +469,7 @@ pub(crate) fn reduce_alg9(lo: V, hi: V) -> V {
     // Step 2: XOR [H₂:H₁:H₀:0] into [X₃:X₂:X₁:0].
     let (lo, hi) = xor_at_word1(lo, hi, h_lo, h_hi);
     // Steps 3–5 (3 and 5 lost).
-    fold64_end(high_word(lo, u64::MAX), hi)
+    fold_end::<true>(high_word(lo, u64::MAX), hi)
 }
 
 /// The one-block kernels of this module.
