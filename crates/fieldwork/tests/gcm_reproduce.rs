@@ -65,6 +65,8 @@ fn rows_match_the_specification_vectors() {
 
 /// Key, IV, AAD, plaintext.
 type Input = ([u8; 16], Vec<u8>, Vec<u8>, Vec<u8>);
+/// Ciphertext and tag.
+type Sealed = (Vec<u8>, [u8; 16]);
 
 #[test]
 fn rows_agree_with_production() {
@@ -82,7 +84,7 @@ fn rows_agree_with_production() {
     let mut iv = vec![0xff; 16];
     iv[15] = 0xfd;
     inputs.push(([7; 16], iv, vec![], bytes(300)));
-    let seal = |row: Option<Table1Row>, (key, iv, aad, pt): &Input| -> (Vec<u8>, [u8; 16]) {
+    let seal = |row: Option<Table1Row>, (key, iv, aad, pt): &Input| -> Sealed {
         let mut buf = pt.clone();
         let tag = match row {
             None => Aes128Gcm::new_from_slice(key)
@@ -95,7 +97,7 @@ fn rows_agree_with_production() {
     };
     let live = Table1Gcm::new(&[0; 16]).is_some();
     let names: Vec<String> = Table1Row::ALL.iter().map(|r| r.to_string()).collect();
-    let candidates: Vec<common::Candidate<'_, Input, (Vec<u8>, [u8; 16])>> = Table1Row::ALL
+    let candidates: Vec<common::Candidate<'_, Input, Sealed>> = Table1Row::ALL
         .iter()
         .zip(&names)
         .map(|(&row, name)| {

@@ -57,8 +57,9 @@
 //!
 //! The reflected product `[X₃:X₂:X₁:X₀]` of Algorithm 1 (not shifted)
 //! holds the coefficient of `x^i` at bit `254 − i`. Folding `c(x)·x^t`
-//! replaces it by `c(x)·(x^t mod g)`; for t = 135 that is `x^14 + x^9 + x^8
-//! + x^7`, for t = 191 `x^70 + x^65 + x^64 + x^63`. Multiplying the
+//! replaces it by `c(x)·(x^t mod g)`; for t = 135 that is
+//! `x^14 + x^9 + x^8 + x^7`, for t = 191 `x^70 + x^65 + x^64 + x^63`.
+//! Multiplying the
 //! reflected `c` by a constant K and XORing the product at bit offset o
 //! puts the terms in place exactly when K has bits `128 − o`, `127 − o`,
 //! `126 − o`, `121 − o` (for both t): at o = 65 that is one word, `0xE1 ≪
