@@ -86,6 +86,8 @@ mod armv8;
 #[cfg(target_arch = "x86_64")]
 mod pad;
 mod portable;
+#[cfg(all(feature = "reproduce", target_arch = "x86_64"))]
+pub mod reproduce;
 #[cfg(target_arch = "x86_64")]
 mod stitch;
 // Its schedules and crossovers are the x86 kernels'.

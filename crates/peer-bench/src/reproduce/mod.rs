@@ -14,6 +14,8 @@
 #[cfg(target_arch = "x86_64")]
 pub mod bhattacharyya;
 pub mod fan_dai;
+#[cfg(target_arch = "x86_64")]
+pub mod gueron_kounavis;
 pub mod sufan;
 
 use crate::harness::{Case, Measured};
@@ -40,6 +42,8 @@ pub struct Doc {
 /// Every document with a reproduction page, in seed order.
 pub const DOCS: &[Doc] = &[
     sufan::DOC,
+    #[cfg(target_arch = "x86_64")]
+    gueron_kounavis::DOC,
     #[cfg(target_arch = "x86_64")]
     bhattacharyya::DOC,
     fan_dai::DOC,
@@ -89,7 +93,6 @@ impl<'a> Measurements<'a> {
 
     /// Estimated cycles per byte of one row, if it was measured and has a
     /// byte count.
-    #[allow(dead_code)] // for the documents measured per byte (Poly1305, GCM)
     pub fn cycles_per_byte(&self, group: &str, size: &str, name: &str) -> Option<f64> {
         let m = self.row(group, size, name)?;
         Some(self.clock.cycles(m.timing.median) / m.bytes? as f64)

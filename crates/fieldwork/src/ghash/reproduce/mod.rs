@@ -1,14 +1,27 @@
 //! Reproduction code (feature `reproduce`): GHASH by each algorithm of the
 //! progression in S. Gueron and M. E. Kounavis, *Intel Carry-Less
 //! Multiplication Instruction and its Usage for Computing the GCM Mode*
-//! (Intel white paper 323640, rev. 2.02, 2014), so that
-//! `peer-bench --filter ghash_progression` can compare them. Production
-//! GHASH ([`super::ghash`], [`super::GHash`]) chooses its own kernel and
-//! does not use this module. Not part of the stable API.
+//! (Intel white paper 323640, rev. 2.02, 2014; the text is
+//! `../shared/seeds/002_77ac94d0d136631a.txt`), so that `peer-bench
+//! --filter ghash_progression` and `peer-bench --reproduce
+//! gueron-kounavis` can compare them. Production GHASH ([`super::ghash`],
+//! [`super::GHash`]) chooses its own kernel and does not use this module.
+//! Not part of the stable API.
+//!
+//! Where each algorithm lives: Algorithms 1, 2, 4, 5 as the text states
+//! them (64-bit words) and fieldwork's own aggregated kernels
+//! (Karatsuba + Montgomery, not the paper's reduction) in `whitepaper.rs`
+//! and `whitepaper_wide.rs`; the paper's printed code (Figures 5, 7, 8
+//! and Figure 15's quad step), Algorithm 3 and Algorithms 6–9 in
+//! `paper.rs`, whose module docs say which steps of Algorithms 6–9 the
+//! text conversion lost and how they were completed. The AES-128-GCM rows
+//! of the paper's Table 1 are in `crate::gcm::reproduce`.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // `reproduce` feature: the white paper's algorithm progression, fixed-size tables, not a production path.
 #![allow(clippy::indexing_slicing)]
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod paper;
 #[cfg(target_arch = "x86_64")]
 mod whitepaper;
 #[cfg(target_arch = "x86_64")]
@@ -30,9 +43,11 @@ use zeroize::Zeroize;
 /// The one-block variants hash one block per reduction and differ in how
 /// they multiply (schoolbook: four `pclmulqdq`; Karatsuba: three) and
 /// reduce; the aggregated variants multiply N blocks by the precomputed
-/// powers `H^N … H^1`, sum the products and reduce once per N blocks
-/// (Karatsuba products, Montgomery reduction), on 128-, 256- or 512-bit
-/// registers. Every variant computes the same function as [`ghash`]; the
+/// powers `H^N … H^1`, sum the products and reduce once per N blocks:
+/// [`Fig8Aggregated4`](Algorithm::Fig8Aggregated4) as the paper's Figure 8
+/// (Karatsuba products, shift by one, Algorithm 5), the `Aggregated*`
+/// variants in fieldwork's form (Karatsuba products, Montgomery
+/// reduction) on 128-, 256- or 512-bit registers. Every variant computes the same function as [`ghash`]; the
 /// kernel module docs (`src/ghash/reproduce/whitepaper*.rs`) give the math and the
 /// operation counts. All but [`Best`](Algorithm::Best) need x86-64 with
 /// PCLMULQDQ at least; see [`Algorithm::is_supported`].
@@ -59,8 +74,43 @@ pub enum Algorithm {
     /// multiplication: two `pclmulqdq` by 0xc2000000_00000000, folding the
     /// low words up. Needs PCLMULQDQ and SSE4.1.
     KaratsubaMontgomery,
-    /// Aggregated reduction over 4 blocks on xmm (`pclmulqdq`). Needs
+    /// One block at a time: the paper's Figure 5 as printed (Algorithm 1,
+    /// the shift by one and Algorithm 5 in 32-bit lanes). Needs PCLMULQDQ
+    /// and SSE4.1.
+    Fig5,
+    /// One block at a time: the paper's Figure 7 as printed (Algorithm 2
+    /// and Algorithm 4 in 32-bit lanes) on blocks bit-reflected as Figure
+    /// 11 does. Needs PCLMULQDQ and SSE4.1.
+    Fig7,
+    /// One block at a time: Algorithm 1 and Algorithm 3 (the general
+    /// reduction, equation (22), with `q⁺ = g`, `g* = x^7 + x^2 + x + 1`)
+    /// on bit-reflected input. Needs PCLMULQDQ and SSE4.1.
+    SchoolbookAlg3,
+    /// One block at a time: Algorithm 1 and Algorithm 6 (folding s = 120,
+    /// two multiplications; steps the text lost completed, see
+    /// `ghash/reproduce/paper.rs`). Needs PCLMULQDQ and SSE4.1.
+    SchoolbookAlg6,
+    /// One block at a time: Algorithm 1 and Algorithm 7 (folding s = 120,
+    /// four multiplications). Needs PCLMULQDQ and SSE4.1.
+    SchoolbookAlg7,
+    /// One block at a time: Algorithm 1 and Algorithm 8 (folding s = 64,
+    /// one multiplication). Needs PCLMULQDQ and SSE4.1.
+    SchoolbookAlg8,
+    /// One block at a time: Algorithm 1 and Algorithm 9 (folding s = 64,
+    /// two multiplications). Needs PCLMULQDQ and SSE4.1.
+    SchoolbookAlg9,
+    /// The paper's aggregated reduction over 4 blocks as Figures 8 and 12
+    /// write it: four Karatsuba products with `H⁴ … H¹`, one shift by one
+    /// and one Algorithm 5 (Figure 5's form); powers and leftover blocks by
+    /// Figure 5. Needs PCLMULQDQ and SSE4.1.
+    Fig8Aggregated4,
+    /// As [`Fig8Aggregated4`](Algorithm::Fig8Aggregated4) with four
+    /// schoolbook products (16 `pclmulqdq`) instead of Karatsuba. Needs
     /// PCLMULQDQ and SSE4.1.
+    SchoolbookAggregated4,
+    /// Aggregated reduction over 4 blocks on xmm, fieldwork's form, not the
+    /// paper's: Karatsuba products and the Montgomery (POLYVAL) reduction.
+    /// Needs PCLMULQDQ and SSE4.1.
     AggregatedXmm4,
     /// Aggregated reduction over 8 blocks on xmm. Needs PCLMULQDQ and
     /// SSE4.1.
@@ -95,11 +145,20 @@ pub enum Algorithm {
 impl Algorithm {
     /// Every variant, in the order of the progression (slowest expected
     /// first, [`Best`](Algorithm::Best) last).
-    pub const ALL: [Algorithm; 14] = [
+    pub const ALL: [Algorithm; 23] = [
         Algorithm::SchoolbookAlg5,
+        Algorithm::Fig5,
         Algorithm::KaratsubaAlg4,
+        Algorithm::Fig7,
+        Algorithm::SchoolbookAlg3,
+        Algorithm::SchoolbookAlg6,
+        Algorithm::SchoolbookAlg7,
+        Algorithm::SchoolbookAlg8,
+        Algorithm::SchoolbookAlg9,
         Algorithm::KaratsubaFold,
         Algorithm::KaratsubaMontgomery,
+        Algorithm::SchoolbookAggregated4,
+        Algorithm::Fig8Aggregated4,
         Algorithm::AggregatedXmm4,
         Algorithm::AggregatedXmm8,
         Algorithm::AggregatedXmm16,
@@ -120,15 +179,24 @@ impl Algorithm {
             Algorithm::KaratsubaAlg4 => "1 block/Karatsuba + Alg. 4",
             Algorithm::KaratsubaFold => "1 block/Karatsuba + folding",
             Algorithm::KaratsubaMontgomery => "1 block/Karatsuba + Montgomery",
-            Algorithm::AggregatedXmm4 => "aggregated 4 (xmm)",
-            Algorithm::AggregatedXmm8 => "aggregated 8 (xmm)",
-            Algorithm::AggregatedXmm16 => "aggregated 16 (xmm)",
-            Algorithm::AggregatedXmm32 => "aggregated 32 (xmm)",
-            Algorithm::AggregatedYmm8 => "aggregated 8 (ymm)",
-            Algorithm::AggregatedYmm16 => "aggregated 16 (ymm)",
-            Algorithm::AggregatedYmm32 => "aggregated 32 (ymm)",
-            Algorithm::AggregatedZmm16 => "aggregated 16 (zmm)",
-            Algorithm::AggregatedZmm32 => "aggregated 32 (zmm)",
+            Algorithm::Fig5 => "1 block/Fig. 5 (Alg. 1 + 5, 32-bit lanes)",
+            Algorithm::Fig7 => "1 block/Fig. 7 (Alg. 2 + 4, 32-bit lanes)",
+            Algorithm::SchoolbookAlg3 => "1 block/schoolbook + Alg. 3",
+            Algorithm::SchoolbookAlg6 => "1 block/schoolbook + Alg. 6",
+            Algorithm::SchoolbookAlg7 => "1 block/schoolbook + Alg. 7",
+            Algorithm::SchoolbookAlg8 => "1 block/schoolbook + Alg. 8",
+            Algorithm::SchoolbookAlg9 => "1 block/schoolbook + Alg. 9",
+            Algorithm::Fig8Aggregated4 => "aggregated 4 (Fig. 8: Karatsuba + Alg. 5)",
+            Algorithm::SchoolbookAggregated4 => "aggregated 4 (schoolbook + Alg. 5)",
+            Algorithm::AggregatedXmm4 => "aggregated 4 (xmm, Montgomery)",
+            Algorithm::AggregatedXmm8 => "aggregated 8 (xmm, Montgomery)",
+            Algorithm::AggregatedXmm16 => "aggregated 16 (xmm, Montgomery)",
+            Algorithm::AggregatedXmm32 => "aggregated 32 (xmm, Montgomery)",
+            Algorithm::AggregatedYmm8 => "aggregated 8 (ymm, Montgomery)",
+            Algorithm::AggregatedYmm16 => "aggregated 16 (ymm, Montgomery)",
+            Algorithm::AggregatedYmm32 => "aggregated 32 (ymm, Montgomery)",
+            Algorithm::AggregatedZmm16 => "aggregated 16 (zmm, Montgomery)",
+            Algorithm::AggregatedZmm32 => "aggregated 32 (zmm, Montgomery)",
             Algorithm::Best => "fieldwork best",
         }
     }
@@ -152,7 +220,9 @@ impl Algorithm {
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const fn group_blocks(self) -> usize {
         match self {
-            Algorithm::AggregatedXmm4 => 4,
+            Algorithm::AggregatedXmm4
+            | Algorithm::Fig8Aggregated4
+            | Algorithm::SchoolbookAggregated4 => 4,
             Algorithm::AggregatedXmm8 | Algorithm::AggregatedYmm8 => 8,
             Algorithm::AggregatedXmm16
             | Algorithm::AggregatedYmm16
@@ -295,6 +365,7 @@ fn split_groups<'a>(
 fn paper_kernel(algorithm: Algorithm, h: &[u8; 16], body: &[u8], tail: &[u8]) -> Option<[u8; 16]> {
     use Algorithm as A;
     use cpu::{Avx2Clmul, Avx512Clmul, Clmul};
+    use paper::Kind;
     use whitepaper::{OneBlock, one_block};
     let xmm = Clmul::get;
     let ymm = Avx2Clmul::get;
@@ -306,6 +377,15 @@ fn paper_kernel(algorithm: Algorithm, h: &[u8; 16], body: &[u8], tail: &[u8]) ->
         A::KaratsubaMontgomery => {
             xmm().map(|t| one_block(t, OneBlock::KaratsubaMontgomery, h, body, tail))
         }
+        A::Fig5 => xmm().map(|t| paper::one_block(t, Kind::Fig5, h, body, tail)),
+        A::Fig7 => xmm().map(|t| paper::one_block(t, Kind::Fig7, h, body, tail)),
+        A::SchoolbookAlg3 => xmm().map(|t| paper::one_block(t, Kind::Alg3, h, body, tail)),
+        A::SchoolbookAlg6 => xmm().map(|t| paper::one_block(t, Kind::Alg6, h, body, tail)),
+        A::SchoolbookAlg7 => xmm().map(|t| paper::one_block(t, Kind::Alg7, h, body, tail)),
+        A::SchoolbookAlg8 => xmm().map(|t| paper::one_block(t, Kind::Alg8, h, body, tail)),
+        A::SchoolbookAlg9 => xmm().map(|t| paper::one_block(t, Kind::Alg9, h, body, tail)),
+        A::Fig8Aggregated4 => xmm().map(|t| paper::aggregated4::<false>(t, h, body, tail)),
+        A::SchoolbookAggregated4 => xmm().map(|t| paper::aggregated4::<true>(t, h, body, tail)),
         A::AggregatedXmm4 => xmm().map(|t| whitepaper::aggregated::<4>(t, h, body, tail)),
         A::AggregatedXmm8 => xmm().map(|t| whitepaper::aggregated::<8>(t, h, body, tail)),
         A::AggregatedXmm16 => xmm().map(|t| whitepaper::aggregated::<16>(t, h, body, tail)),

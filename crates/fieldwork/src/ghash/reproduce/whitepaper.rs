@@ -67,10 +67,14 @@
 //!
 //! # Aggregated reduction
 //!
-//! The paper's "aggregated reduction": `Yᵢ = (Yᵢ₋₁ + X₁)·H^N + X₂·H^(N−1) +
-//! … + X_N·H` needs the powers `H..H^N` once per key, and then per N blocks
-//! N Karatsuba products (3N `pclmulqdq`), summed unreduced, and one
-//! reduction (here the Montgomery one: 2 `pclmulqdq`). The accumulator
+//! The paper's "aggregated reduction" (Jankowski and Laurent, its
+//! reference \[17\]): `Yᵢ = (Yᵢ₋₁ + X₁)·H^N + X₂·H^(N−1) + … + X_N·H`
+//! needs the powers `H..H^N` once per key, and then per N blocks N
+//! Karatsuba products (3N `pclmulqdq`), summed unreduced, and one
+//! reduction. The paper (Figure 8) reduces by the shift by one and
+//! Algorithm 5 — that form is `super::paper`'s; the kernels here are
+//! fieldwork's, with the Montgomery reduction (2 `pclmulqdq`) and the
+//! `H·x` key, and are labelled so (`aggregated N (xmm, Montgomery)`). The accumulator
 //! enters the first product only, so the dependency chain per N blocks is one
 //! product and one reduction.
 //!
@@ -119,7 +123,7 @@ type V = __m128i;
 
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn xor3(a: V, b: V, c: V) -> V {
+pub(super) fn xor3(a: V, b: V, c: V) -> V {
     _mm_xor_si128(_mm_xor_si128(a, b), c)
 }
 
@@ -137,7 +141,7 @@ const REV_HIGH_NIBBLE: u128 = u128::from_le_bytes([
 /// representation (after a little-endian load) and back.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn reflect_bits(v: V) -> V {
+pub(crate) fn reflect_bits(v: V) -> V {
     let mask = to_x(0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f);
     let low = _mm_and_si128(v, mask);
     let high = _mm_and_si128(_mm_srli_epi16::<4>(v), mask);
@@ -149,14 +153,14 @@ fn reflect_bits(v: V) -> V {
 
 /// A block in the reflected representation (`from_be_bytes`).
 #[inline(always)]
-fn load_reflected(c: &[u8]) -> V {
+pub(super) fn load_reflected(c: &[u8]) -> V {
     to_x(crate::ghash::field::load(c, true))
 }
 
 /// A block in the natural representation.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn load_natural(c: &[u8]) -> V {
+pub(super) fn load_natural(c: &[u8]) -> V {
     reflect_bits(to_x(crate::ghash::field::load(c, false)))
 }
 
@@ -167,7 +171,7 @@ macro_rules! shift128 {
         $(#[$doc])*
         #[inline]
         #[target_feature(enable = "pclmulqdq,sse4.1")]
-        fn $name<const J: i32, const K: i32>(v: V) -> V {
+        pub(super) fn $name<const J: i32, const K: i32>(v: V) -> V {
             const { assert!(J + K == 64 && J > 0 && K > 0) };
             _mm_or_si128($by_j::<J>(v), $by_k::<K>($word::<8>(v)))
         }
@@ -186,7 +190,7 @@ shift128!(
 /// `[hi:lo] = a·b` by Algorithm 1: four `pclmulqdq`.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-fn mul_schoolbook(a: V, b: V) -> (V, V) {
+pub(super) fn mul_schoolbook(a: V, b: V) -> (V, V) {
     let lo = _mm_clmulepi64_si128::<0x00>(a, b);
     let hi = _mm_clmulepi64_si128::<0x11>(a, b);
     let mid = _mm_xor_si128(

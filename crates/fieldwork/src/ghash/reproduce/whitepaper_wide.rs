@@ -5,7 +5,9 @@
 //!
 //! The white paper's aggregated reduction (Gueron & Kounavis, Intel white
 //! paper 323640 rev. 2.02, § "aggregated reduction"; see
-//! [`super::whitepaper`] for the math) widened to vector registers of L
+//! [`super::whitepaper`] for the math) in fieldwork's form (Montgomery
+//! reduction, not the paper's Algorithm 5; its Figure 8 is in
+//! `super::paper`), widened to vector registers of L
 //! blocks, written once over the width (a macro, as the Linux kernel's
 //! `aes-gcm-avx10` is over the vector length) and instantiated for ymm
 //! (L = 2; groups of N = 8, 16 or 32 blocks) and zmm (L = 4; N = 16 or
