@@ -42,7 +42,7 @@
 //! |---|---|---|---|
 //! | `std` | yes | run-time CPU detection (cached once per process) and the `FIELDWORK_MAX_ISA` cap; `std::error::Error` on the error types; implies `alloc` | links `std`. Without it the crate is `no_std` and uses only the features the compiler was told about at build time (`-C target-cpu=…`, `-C target-feature=…`) |
 //! | `alloc` | yes | heap-allocating APIs: [`gf2x::Gf2Poly`], scratch on the heap for `gf2x::mul_into` above its stack buffer (without `alloc` such products need `mul_into_with_scratch`), the allocating `aead::Aead` methods | an allocator |
-//! | `reproduce` | no | the papers' algorithm variants kept to reproduce their tables (`gf2x::reproduce`: every Su–Fan strategy; `ghash::reproduce`: the white paper's GHASH progression; `gf2m::normal::reproduce`: every normal-basis multiplier of P1363, Ning–Yin, Reyhani-Masoleh–Hasan and Fan–Dai) | compile time and code size; not for production use |
+//! | `reproduce` | no | the papers' algorithm variants kept to reproduce their tables (`gf2x::reproduce`: every Su–Fan strategy; `ghash::reproduce`: the white paper's GHASH progression, Algorithms 3 and 6–9; `gcm::reproduce`: its Table 1 rows as AES-128-GCM; `poly1305::goll_gueron`: Bhattacharyya's Goll–Gueron baseline and 8-decimation; `gf2m::normal::reproduce`: every normal-basis multiplier of P1363, Ning–Yin, Reyhani-Masoleh–Hasan and Fan–Dai, and Koç–Acar's Montgomery product) | compile time and code size; not for production use |
 //!
 //! Random sources are `rand_core` 0.10 traits ([`rand_core`], re-exported),
 //! the version `rand` 0.10 and RustCrypto's `aead` 0.6 use.
