@@ -738,6 +738,129 @@ mod avx {
     }
 }
 
+/// How many vector operations one of the text's operations takes in this
+/// code (each counts four lanes once, as an instruction would).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCounts {
+    /// Additions and subtractions, `vaddsubpd` and the rounding constant's
+    /// two additions included.
+    pub additions: u32,
+    /// Multiplications.
+    pub multiplications: u32,
+    /// Permutations (`vpermilpd`, `vperm2f128`).
+    pub permutations: u32,
+    /// Conditional selects (`vblendvpd`).
+    pub blends: u32,
+}
+
+/// Lanes that only count: constants carry no counter, values derived from
+/// a counted input do, and each operation on one adds to it.
+#[derive(Clone, Copy, Debug)]
+struct Counting<'a>(Option<&'a core::cell::Cell<OpCounts>>);
+
+impl Counting<'_> {
+    fn bump(self, o: Self, f: fn(&mut OpCounts)) -> Self {
+        let c = self.0.or(o.0);
+        if let Some(cell) = c {
+            let mut n = cell.get();
+            f(&mut n);
+            cell.set(n);
+        }
+        Counting(c)
+    }
+}
+
+impl Lanes for Counting<'_> {
+    fn splat(_: f64) -> Self {
+        Counting(None)
+    }
+    fn from_array(_: [f64; 4]) -> Self {
+        Counting(None)
+    }
+    fn to_array(self) -> [f64; 4] {
+        [0.0; 4]
+    }
+    fn add(self, o: Self) -> Self {
+        self.bump(o, |n| n.additions += 1)
+    }
+    fn sub(self, o: Self) -> Self {
+        self.bump(o, |n| n.additions += 1)
+    }
+    fn mul(self, o: Self) -> Self {
+        self.bump(o, |n| n.multiplications += 1)
+    }
+    fn addsub(self, o: Self) -> Self {
+        self.bump(o, |n| n.additions += 1)
+    }
+    fn swap_pairs(self) -> Self {
+        self.bump(self, |n| n.permutations += 1)
+    }
+    fn swap_halves(self) -> Self {
+        self.bump(self, |n| n.permutations += 1)
+    }
+    fn select(self, o: Self, _: Self) -> Self {
+        self.bump(o, |n| n.blends += 1)
+    }
+    fn mask(_: u64) -> Self {
+        Counting(None)
+    }
+}
+
+/// The operations of §§3.2–4.6 as this code runs them, each with the
+/// section that describes it and its counts, computed by running the
+/// generic code on counting lanes (not written down): M, its `2^−127`
+/// precomputation, S (with its precomputation), m, H on three limbs, the
+/// conversions, the carry blocks, and one whole ladder step.
+pub fn op_counts() -> [(&'static str, &'static str, OpCounts); 11] {
+    fn run(f: fn(Counting<'_>)) -> OpCounts {
+        let cell = core::cell::Cell::new(OpCounts::default());
+        f(Counting(Some(&cell)));
+        cell.get()
+    }
+    fn six(c: Counting<'_>) -> Six<Counting<'_>> {
+        [c; 6]
+    }
+    fn three(c: Counting<'_>) -> Three<Counting<'_>> {
+        [c; 3]
+    }
+    let ops: [(&'static str, &'static str, fn(Counting<'_>)); 11] = [
+        ("M", "§3.2", |c| {
+            let _ = mul(&six(c), &six(c), &six(c));
+        }),
+        ("M's 2^−127 precomputation", "§3.2", |c| {
+            let _ = eps_limbs(&six(c));
+        }),
+        ("S (with its precomputation)", "§3.3", |c| {
+            let _ = square(&six(c));
+        }),
+        ("m", "§3.3", |c| {
+            let _ = mul_const(&six(c), Counting(None));
+        }),
+        ("H (three limbs)", "§§4.2, 4.4", |c| {
+            let _ = hadamard(&three(c));
+        }),
+        ("six limbs to three", "§4.4", |c| {
+            let _ = to_three(&six(c));
+        }),
+        ("three limbs to six", "§4.4", |c| {
+            let _ = to_six(&three(c));
+        }),
+        ("six parallel carries", "§3.4", |c| {
+            let _ = carry6(six(c));
+        }),
+        ("carries h1→h2, h3→h4, h5→h0", "§4.4", |c| {
+            let _ = carry_odd3(six(c));
+        }),
+        ("carries h0→h1, h2→h3, h4→h5", "§4.4", |c| {
+            let _ = carry_even3(six(c));
+        }),
+        ("ladder step", "§4.6", |c| {
+            let _ = step(&three(c), &three(c), &six(c), &six(c), Counting(None));
+        }),
+    ];
+    ops.map(|(name, section, f)| (name, section, run(f)))
+}
+
 /// The float backends' names, fastest first: `float-avx` (x86-64 with
 /// AVX2 usable) and `float-portable`.
 pub const NAMES: [&str; 2] = ["float-avx", "float-portable"];

@@ -7,7 +7,6 @@ extern crate std;
 use super::super::field::Fe;
 use super::super::test_rng::Rng;
 use super::*;
-use core::cell::Cell;
 
 /// A bound on a value: a multiple of `2^g` with `|v| ≤ m·2^g` (`m = 0`:
 /// zero). Every operation asserts that its exact result is a double
@@ -242,68 +241,6 @@ fn bounds_hold() {
     );
 }
 
-std::thread_local! {
-    static COUNTS: Cell<[u32; 4]> = const { Cell::new([0; 4]) };
-}
-
-/// A lane type that only counts: additions (with subtractions,
-/// `vaddsubpd` and the rounding constant's), multiplications, permutations,
-/// blends.
-#[derive(Clone, Copy, Debug)]
-struct Cnt;
-
-fn bump(k: usize) -> Cnt {
-    COUNTS.with(|c| {
-        let mut v = c.get();
-        v[k] += 1;
-        c.set(v);
-    });
-    Cnt
-}
-
-/// The counts `[additions, multiplications, permutations, blends]` of `f`.
-fn count(f: impl FnOnce()) -> [u32; 4] {
-    COUNTS.with(|c| c.set([0; 4]));
-    f();
-    COUNTS.with(Cell::get)
-}
-
-impl Lanes for Cnt {
-    fn splat(_: f64) -> Self {
-        Cnt
-    }
-    fn from_array(_: [f64; 4]) -> Self {
-        Cnt
-    }
-    fn to_array(self) -> [f64; 4] {
-        [0.0; 4]
-    }
-    fn add(self, _: Self) -> Self {
-        bump(0)
-    }
-    fn sub(self, _: Self) -> Self {
-        bump(0)
-    }
-    fn mul(self, _: Self) -> Self {
-        bump(1)
-    }
-    fn addsub(self, _: Self) -> Self {
-        bump(0)
-    }
-    fn swap_pairs(self) -> Self {
-        bump(2)
-    }
-    fn swap_halves(self) -> Self {
-        bump(2)
-    }
-    fn select(self, _: Self, _: Self) -> Self {
-        bump(3)
-    }
-    fn mask(_: u64) -> Self {
-        Cnt
-    }
-}
-
 /// The operation counts of the text, from this code: M is 36
 /// multiplications and 30 additions (§3.2); S after its precomputation 21
 /// and 15, the precomputation 8 operations of which 5 are doublings
@@ -317,88 +254,31 @@ impl Lanes for Cnt {
 /// 102 multiplications when each carry is counted as 3 and 2.
 #[test]
 fn op_counts() {
-    let six = [Cnt; 6];
-    assert_eq!(
-        count(|| {
-            let _ = mul(&six, &six, &six);
-        }),
-        [30, 36, 0, 0],
-        "M"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = eps_limbs(&six);
-        }),
-        [0, 5, 0, 0],
-        "M's precomputation"
-    );
+    let counts = super::op_counts();
+    let get = |name: &str| {
+        let c = counts.iter().find(|c| c.0 == name).expect(name).2;
+        [c.additions, c.multiplications, c.permutations, c.blends]
+    };
+    assert_eq!(get("M"), [30, 36, 0, 0]);
+    assert_eq!(get("M's 2^−127 precomputation"), [0, 5, 0, 0]);
     // 15 + 5 doublings, 21 + 3 multiples of ε.
-    assert_eq!(
-        count(|| {
-            let _ = square(&six);
-        }),
-        [20, 24, 0, 0],
-        "S"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = mul_const(&six, Cnt);
-        }),
-        [0, 6, 0, 0],
-        "m"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = hadamard(&[Cnt; 3]);
-        }),
-        [6, 0, 9, 0],
-        "H"
-    );
+    assert_eq!(get("S (with its precomputation)"), [20, 24, 0, 0]);
+    assert_eq!(get("m"), [0, 6, 0, 0]);
+    assert_eq!(get("H (three limbs)"), [6, 0, 9, 0]);
     // A carry is 4 additions (the rounding constant), h5 → h0 one
     // multiplication more; the conversions are 3 + 9 additions: three
     // carries' worth (§4.4).
-    assert_eq!(
-        count(|| {
-            let _ = carry6(six);
-        }),
-        [24, 1, 0, 0],
-        "six carries"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = carry_odd3(six);
-        }),
-        [12, 1, 0, 0],
-        "h1→h2, h3→h4, h5→h0"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = carry_even3(six);
-        }),
-        [12, 0, 0, 0],
-        "h0→h1, h2→h3, h4→h5"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = to_three(&six);
-        }),
-        [3, 0, 0, 0],
-        "six to three"
-    );
-    assert_eq!(
-        count(|| {
-            let _ = to_six(&[Cnt; 3]);
-        }),
-        [9, 0, 0, 0],
-        "three to six"
-    );
-    let got = count(|| {
-        let _ = step(&[Cnt; 3], &[Cnt; 3], &six, &six, Cnt);
-    });
+    assert_eq!(get("six parallel carries"), [24, 1, 0, 0]);
+    assert_eq!(get("carries h1→h2, h3→h4, h5→h0"), [12, 1, 0, 0]);
+    assert_eq!(get("carries h0→h1, h2→h3, h4→h5"), [12, 0, 0, 0]);
+    assert_eq!(get("six limbs to three"), [3, 0, 0, 0]);
+    assert_eq!(get("three limbs to six"), [9, 0, 0, 0]);
+    let got = get("ladder step");
+    // §4.5: 6 selects; §4.4: four H, 24 additions and 36 permutations.
     assert_eq!(got, [348, 175, 36, 6], "one ladder step");
     // §4.6's 282 / 284 with each of the 51 carries at 3 additions and 2
-    // multiplications (h5 → h0 here 4 + 1, a conversion 4 + 0): ours minus
-    // the carries' and the doublings' differences.
+    // multiplications (h5 → h0 here 4 + 1, a conversion 4 + 0) and the 15
+    // doublings as multiplications: ours minus those differences.
     let carries = 4 * 6 + 4 * 3 + 3 + 4 * 3; // carry6 ×4, odd3 ×4, even3, 4 conversions
     assert_eq!(carries, 51);
     let (h5, doublings) = (8, 15);

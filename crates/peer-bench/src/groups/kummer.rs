@@ -103,7 +103,8 @@ const RFC_SHARED: [u8; 32] =
     hex("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
 
 const KEYGEN: &str = "keygen (fixed base)";
-const SHARED: &str = "shared secret";
+/// The shared-secret row's size label (also the `--reproduce kummer` page's).
+pub const SHARED: &str = "shared secret";
 const PER_SECOND: &str = "shared secrets/s per core";
 const PAIRS: &str = "shared secret, two at a time (per secret)";
 const PAIRS_PER_SECOND: &str = "shared secrets/s per core, two at a time";
