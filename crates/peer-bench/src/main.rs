@@ -34,8 +34,10 @@ mod harness;
 mod openssl;
 mod page;
 mod peer_cap;
+mod plot;
 #[cfg(target_arch = "x86_64")]
 mod rates;
+mod reproduce;
 mod sweep;
 #[cfg(feature = "system-peers")]
 mod sys;
@@ -120,6 +122,12 @@ struct Args {
     /// `--count-reps`.
     #[arg(long, value_name = "INDEX")]
     count_row: Option<usize>,
+    /// Instead of the groups: the reproduction of one source document
+    /// (`--reproduce list` names them): its tables beside the figures the
+    /// document prints. With `--out-dir DIR` the page is written to
+    /// DIR/<seed>-<name>-<cpu slug>.md (the form for docs/reproduce).
+    #[arg(long, value_name = "NAME", conflicts_with = "out")]
+    reproduce: Option<String>,
     /// The repetitions after the first call, with `--count-row`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     count_reps: u64,
@@ -197,6 +205,15 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Some(name) = &args.reproduce {
+        return match run_reproduce(name, &args, report, &slug) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let page_path = match (&args.out, &args.out_dir) {
         (Some(file), _) => {
             // Fail now rather than after the run.
@@ -266,55 +283,13 @@ fn main() -> ExitCode {
         report.level,
         clock.describe(),
     );
-    let tty = std::io::stderr().is_terminal();
-    let total = cases.len();
-    // Per case, its rows from each pass; merged to the fastest afterwards.
-    let mut passes: Vec<Vec<Vec<harness::Measured>>> = (0..total).map(|_| Vec::new()).collect();
-    // Each pass after the first measures freshly built cases, while the
-    // earlier ones stay allocated: its inputs, keys and states live at
-    // other addresses. Some rows take up to 1.7× longer in one process
-    // than in another (AES-GCM opening 16 B: 86 against 52 ns, Zen 4,
-    // four runs), the layout of the process deciding; the fastest of
-    // several layouts is what a pass over one layout cannot tell apart.
-    let mut kept = Vec::new();
-    for pass in 1..=args.passes {
-        if pass > 1 {
-            match build_cases() {
-                Ok(fresh) if fresh.len() == total => {
-                    kept.push(std::mem::replace(&mut cases, fresh))
-                }
-                Ok(_) => {
-                    eprintln!("error: the cases changed between passes");
-                    return ExitCode::FAILURE;
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::FAILURE;
-                }
-            }
+    let results = match measure_passes(cases, &build_cases, args.passes, &sampler) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
         }
-        for (i, case) in cases.iter_mut().enumerate() {
-            let of = if args.passes > 1 {
-                format!(" (pass {pass} of {})", args.passes)
-            } else {
-                String::new()
-            };
-            let label = format!("{} {}{of}", case.group, case.size);
-            if tty {
-                eprint!("\r\x1b[2K[{}/{total}] {label}", i + 1);
-            } else {
-                eprintln!("[{}/{total}] {label}", i + 1);
-            }
-            let _ = std::io::stderr().flush();
-            if let Some(runs) = passes.get_mut(i) {
-                runs.push(harness::measure(case, &sampler));
-            }
-        }
-    }
-    if tty {
-        eprintln!("\r\x1b[2Kdone: {total} cases");
-    }
-    let results: Vec<harness::Measured> = passes.into_iter().flat_map(harness::fastest).collect();
+    };
 
     let (group, short, long) = groups::poly1305::MARGINAL;
     let marginals = harness::marginals(&clock, &results, group, short, long);
@@ -348,6 +323,24 @@ fn main() -> ExitCode {
             passes: args.passes,
             peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
         };
+        // One picture per group of sizes, beside the page, shown above the
+        // tables.
+        let stem = path
+            .file_stem()
+            .map_or("page".into(), |s| s.to_string_lossy().into_owned());
+        let mut pictures = String::new();
+        for (group, chart) in plot::charts(&clock, &results, &info.cpu_model) {
+            let file = format!("{stem}-{group}.svg");
+            if let Err(e) = std::fs::write(path.with_file_name(&file), chart.svg()) {
+                eprintln!("error: cannot write {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+            pictures.push_str(&format!("![{group}]({file})\n"));
+        }
+        if !pictures.is_empty() {
+            pictures.push('\n');
+        }
+        let tables = format!("{pictures}{tables}");
         if let Err(e) = std::fs::write(path, page::render(&info, &tables)) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;
@@ -363,6 +356,121 @@ fn main() -> ExitCode {
         eprintln!("wrote {}", path.display());
     }
     ExitCode::SUCCESS
+}
+
+/// `--reproduce NAME`: measures the document's rows, prints its tables and
+/// writes its page under `--out-dir`.
+fn run_reproduce(
+    name: &str,
+    args: &Args,
+    report: fieldwork::cpu::CpuReport,
+    slug: &str,
+) -> Result<(), String> {
+    if name == "list" {
+        for d in reproduce::DOCS {
+            println!("{}\t{}\t{}", d.name, d.seed, d.title);
+        }
+        return Ok(());
+    }
+    let doc = reproduce::find(name)?;
+    let path = match &args.out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            Some(dir.join(reproduce::file_name(doc, slug)))
+        }
+        None => None,
+    };
+    let clock = Clock::calibrate();
+    let sampler = if args.quick {
+        Sampler::quick(&clock)
+    } else {
+        Sampler::new(&clock)
+    };
+    let date = benchtime::today_utc();
+    let cases = (doc.cases)()?;
+    let results = if cases.is_empty() {
+        Vec::new()
+    } else {
+        measure_passes(cases, &doc.cases, args.passes, &sampler)?
+    };
+    let tables = (doc.tables)(&reproduce::Measurements::new(&clock, &results))?;
+    print!("{}", reproduce::markdown(doc, &tables));
+    if let Some(path) = path {
+        let info = page::PageInfo {
+            cpu_model: benchtime::cpu_model(),
+            cpu_id: page::cpu_id(),
+            report,
+            date,
+            commit: page::git_commit(),
+            command: page::command_line(
+                report.cap,
+                &std::env::args_os()
+                    .skip(1)
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>(),
+            ),
+            clock: clock.describe(),
+            passes: args.passes,
+            peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
+        };
+        std::fs::write(&path, reproduce::render(doc, &info, &tables))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Measures `cases` in `passes` passes, each after the first over freshly
+/// built cases (`build`), and keeps each row's fastest median.
+fn measure_passes(
+    mut cases: Vec<harness::Case>,
+    build: &dyn Fn() -> Result<Vec<harness::Case>, String>,
+    passes: u32,
+    sampler: &Sampler,
+) -> Result<Vec<harness::Measured>, String> {
+    let tty = std::io::stderr().is_terminal();
+    let total = cases.len();
+    // Per case, its rows from each pass; merged to the fastest afterwards.
+    let mut runs: Vec<Vec<Vec<harness::Measured>>> = (0..total).map(|_| Vec::new()).collect();
+    // Each pass after the first measures freshly built cases, while the
+    // earlier ones stay allocated: its inputs, keys and states live at
+    // other addresses. Some rows take up to 1.7× longer in one process
+    // than in another (AES-GCM opening 16 B: 86 against 52 ns, Zen 4,
+    // four runs), the layout of the process deciding; the fastest of
+    // several layouts is what a pass over one layout cannot tell apart.
+    let mut kept = Vec::new();
+    for pass in 1..=passes {
+        if pass > 1 {
+            let fresh = build()?;
+            if fresh.len() != total {
+                return Err("the cases changed between passes".into());
+            }
+            kept.push(std::mem::replace(&mut cases, fresh));
+        }
+        for (i, case) in cases.iter_mut().enumerate() {
+            let of = if passes > 1 {
+                format!(" (pass {pass} of {passes})")
+            } else {
+                String::new()
+            };
+            let label = format!("{} {}{of}", case.group, case.size);
+            if tty {
+                eprint!("\r\x1b[2K[{}/{total}] {label}", i + 1);
+            } else {
+                eprintln!("[{}/{total}] {label}", i + 1);
+            }
+            let _ = std::io::stderr().flush();
+            if let Some(r) = runs.get_mut(i) {
+                r.push(harness::measure(case, sampler));
+            }
+        }
+    }
+    if tty {
+        eprintln!("\r\x1b[2Kdone: {total} cases");
+    }
+    drop(kept);
+    Ok(runs.into_iter().flat_map(harness::fastest).collect())
 }
 
 /// The CPU as the pages name it: model, then vendor, family and model

@@ -311,3 +311,91 @@ fn poly1305_plot_redraws_a_sweep() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
 }
+
+#[test]
+fn reproduce_lists_documents_and_refuses_unknown_ones() {
+    let o = peer_bench(&["--reproduce", "list"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("su-fan\t000\t"), "{text}");
+    let o = peer_bench(&["--reproduce", "no-such-document"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no reproduction named"));
+}
+
+#[test]
+fn reproduce_writes_the_su_fan_page() {
+    let dir = std::env::temp_dir().join(format!("peer-bench-reproduce-{}", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--reproduce",
+        "su-fan",
+        "--out-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pages: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(pages.len(), 1, "{pages:?}");
+    let name = pages[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("000-su-fan-") && name.ends_with(".md"),
+        "{name}"
+    );
+    let page = std::fs::read_to_string(&pages[0]).unwrap();
+    assert!(page.starts_with("# Reproduction of Su & Fan"), "{page}");
+    // Table 1's printed 3-1 row (6 products, 59 and 61 cycles) beside a
+    // measured figure, and the other tables.
+    assert!(page.contains("| 3 | 3-1 | 6 | 6 | 59 | 61 | "), "{page}");
+    for t in [
+        "## Table 1:",
+        "## Table 2:",
+        "## Table 3:",
+        "## Tables 4 and 5:",
+    ] {
+        assert!(page.contains(t), "{t} missing: {page}");
+    }
+    assert!(page.contains("docs/reproduce/README.md"), "{page}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn out_dir_draws_a_picture_per_group_above_the_tables() {
+    let dir = std::env::temp_dir().join(format!("peer-bench-pictures-{}", std::process::id()));
+    let o = peer_bench(&[
+        "--quick",
+        "--filter",
+        "poly1305",
+        "--out-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let slug = String::from_utf8_lossy(&peer_bench(&["--cpu-slug"]).stdout)
+        .trim()
+        .to_string();
+    let page = std::fs::read_to_string(dir.join(format!("{slug}.md"))).unwrap();
+    let svg = std::fs::read_to_string(dir.join(format!("{slug}-poly1305.svg")));
+    let _ = std::fs::remove_dir_all(&dir);
+    let svg = svg.unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains("poly1305 — "),
+        "the title names the group and the CPU"
+    );
+    assert_eq!(
+        svg.matches("stroke-width=\"3\"").count(),
+        2,
+        "one bold line and its legend"
+    );
+    let picture = page
+        .find(&format!("![poly1305]({slug}-poly1305.svg)"))
+        .expect("the page shows the picture");
+    let table = page.find("**poly1305**").expect("the table");
+    assert!(picture < table, "the picture comes above the tables");
+}
