@@ -11,6 +11,7 @@
 //! CPU and fieldwork's default, and sentences where the ordering differs
 //! from the document's. Tables of operation counts are computed, not timed.
 
+pub mod kummer;
 pub mod sufan;
 
 use crate::harness::{Case, Measured};
@@ -35,7 +36,7 @@ pub struct Doc {
 }
 
 /// Every document with a reproduction page, in seed order.
-pub const DOCS: &[Doc] = &[sufan::DOC];
+pub const DOCS: &[Doc] = &[sufan::DOC, kummer::DOC];
 
 /// The document named `name` (see [`DOCS`]).
 pub fn find(name: &str) -> Result<&'static Doc, String> {
