@@ -9,7 +9,7 @@
 //! kummer`), not to be used.
 //!
 //! Two backends implement the crate's `Backend` trait on one generic step
-//! ([`ladder`] over [`Lanes`], one `f64` per coordinate in each of four
+//! (`ladder` over `Lanes`, one `f64` per coordinate in each of four
 //! lanes): `float-portable` (`[f64; 4]`, plain Rust, every target) and
 //! `float-avx` (`__m256d` with the very instructions §4 names —
 //! `vaddsubpd`, `vpermilpd`, `vperm2f128`, `vblendvpd` — behind the
@@ -23,40 +23,40 @@
 //! `f = f0 + f1 + f2 + f3 + f4 + f5`, `f_i` a small multiple of
 //! `2^OFF[i]`, `OFF = [0, 22, 43, 64, 85, 106]` (`⌈127·i/6⌉`), each an `f64`
 //! holding its weight (not scaled). A vector of four field elements is six
-//! [`Lanes`] values, limb `i` of the four coordinates in one. Every
+//! `Lanes` values, limb `i` of the four coordinates in one. Every
 //! integer below 2^53 times a power of two is exact in a double, so every
 //! sum of products below is computed exactly; the congruence uses
 //! `2^−127 ≡ 1 (mod p)`.
 //!
 //! # Operations and where the text describes them
 //!
-//! - M ([`mul`], §3.2): the six sums `h_k` with the wrapped terms times
+//! - M (`mul`, §3.2): the six sums `h_k` with the wrapped terms times
 //!   `2^−127`, 36 multiplications and 30 additions, the `2^−127` products
 //!   precomputed on one operand (5 multiplications, or none for the M4 by
 //!   `(1 : x1/y1 : x1/z1 : x1/t1)`, computed before the loop).
-//! - S ([`square`], §3.3): 21 multiplications and 15 additions after
+//! - S (`square`, §3.3): 21 multiplications and 15 additions after
 //!   precomputing `2f1…2f5` and `εf3, εf4, εf5` (8 operations).
-//! - m ([`mul_const`], §3.3): six multiplications by a lane constant
+//! - m (`mul_const`, §3.3): six multiplications by a lane constant
 //!   below 2^12 (the constants of §2.6).
-//! - Carries ([`carry6`], [`carry_odd3`], [`carry_even3`], [`carry_chain`],
+//! - Carries (`carry6`, `carry_odd3`, `carry_even3`, `carry_chain`,
 //!   §3.4): `h_i → h_{i+1}` takes the multiple of `2^OFF[i+1]` closest to
 //!   `h_i` as `(h_i + α) − α` with `α = 2^OFF[i+1]·(2^52 + 2^51)` (the
 //!   approach of [8] that §3.4 ends with: 4 additions, no multiplication;
 //!   `h5 → h0` rounds at 2^127 and multiplies the carry by `2^−127`). Six
 //!   in parallel after each M, S and m (§3.4 "second" to "fourth"): round
 //!   all, subtract all, add all.
-//! - H ([`hadamard`], §§4.1–4.2): per vector `vpermilpd`, `vaddsubpd`,
+//! - H (`hadamard`, §§4.1–4.2): per vector `vpermilpd`, `vaddsubpd`,
 //!   `vperm2f128` and `vpermilpd`, `vaddsubpd`: from `(x, y, −z, t)` it
 //!   gives `(x', t', −z', y')` and from `(x, t, −z, y)` it gives
 //!   `(x', y', −z', t')` — the same instructions for all four H.
-//! - Three-limb H (§4.4, [`to_three`], [`to_six`]): just before H the six
+//! - Three-limb H (§4.4, `to_three`, `to_six`): just before H the six
 //!   limbs become `(h0 + h1, h2 + h3, h4 + h5)` (still exact), and after
 //!   it each is split back at 2^22, 2^64, 2^106. The m before H then skips
-//!   the carries `h0 → h1`, `h2 → h3`, `h4 → h5` ([`carry_odd3`]); the M4 by
+//!   the carries `h0 → h1`, `h2 → h3`, `h4 → h5` (`carry_odd3`); the M4 by
 //!   `(1 : x1/y1 : x1/z1 : x1/t1)` carries `h0 → h1, h2 → h3, h4 → h5` and
 //!   then `h1 → h2, h3 → h4, h5 → h0` (§4.4's nine carries, replacing
 //!   §3.4's two four-carry chains).
-//! - Conditional move (§4.5, [`Lanes::select`]): the state is swapped not
+//! - Conditional move (§4.5, `Lanes::select`): the state is swapped not
 //!   before the step but after the first H row, and only the operand of
 //!   the doubling's squaring is selected: the M4 of the two H outputs is
 //!   commutative. One `vblendvpd` per limb, six per step.
@@ -83,7 +83,7 @@
 //! `(x, t, z, y)` order with z negated, so the negations S and M drop are
 //! put back by the constants (§4.2, "we simply negate the appropriate
 //! constants"). Per step: 2 M4, 3 S4, 3 m4, 4 H, 51 carries counting the
-//! 12 splits of [`to_six`] (§4.6's count). After the last bit the
+//! 12 splits of `to_six` (§4.6's count). After the last bit the
 //! selected state is split, fully carried (§3.4's sequential chain, seven
 //! carries) and converted to integers mod p; the start state is the exact
 //! limb split of `NEUTRAL` and of the point.
