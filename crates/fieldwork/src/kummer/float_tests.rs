@@ -53,8 +53,9 @@ impl Iv {
         }
     }
 
-    /// Both bounds (`max`), at the finer granularity.
-    fn join(self, o: Iv) -> Iv {
+    /// `f` of both bounds at the finer granularity (a zero bound is the
+    /// other one).
+    fn combine(self, o: Iv, f: fn(u128, u128) -> u128) -> Iv {
         if self.m == 0 {
             return o;
         }
@@ -63,9 +64,14 @@ impl Iv {
         }
         let g = self.g.min(o.g);
         Iv {
-            m: self.at(g).max(o.at(g)),
+            m: f(self.at(g), o.at(g)),
             g,
         }
+    }
+
+    /// Both bounds (`max`), at the finer granularity.
+    fn join(self, o: Iv) -> Iv {
+        self.combine(o, u128::max)
     }
 
     /// The bound as a real number, `log2`.
@@ -86,20 +92,14 @@ impl Lanes for Iv {
         [0.0; 4]
     }
     fn add(self, o: Self) -> Self {
-        if self.m == 0 {
-            return o;
-        }
-        if o.m == 0 {
-            return self;
-        }
-        let g = self.g.min(o.g);
-        let m = self.at(g).checked_add(o.at(g)).expect("bound overflow");
+        let sum = self.combine(o, |a, b| a.checked_add(b).expect("bound overflow"));
+        let (m, g) = (sum.m, sum.g);
         assert!(
             m < EXACT,
             "inexact sum: 2^{:.2} units of 2^{g}",
             (m as f64).log2()
         );
-        Iv { m, g }
+        sum
     }
     fn sub(self, o: Self) -> Self {
         self.add(o)
