@@ -41,10 +41,11 @@
 //! - Carries (`carry6`, `carry_odd3`, `carry_even3`, `carry_chain`,
 //!   §3.4): `h_i → h_{i+1}` takes the multiple of `2^OFF[i+1]` closest to
 //!   `h_i` as `(h_i + α) − α` with `α = 2^OFF[i+1]·(2^52 + 2^51)` (the
-//!   approach of [8] that §3.4 ends with: 4 additions, no multiplication;
-//!   `h5 → h0` rounds at 2^127 and multiplies the carry by `2^−127`). Six
-//!   in parallel after each M and S (§3.4 "second" to "fourth": round all,
-//!   subtract all, add all); three after each m, which feeds an H (§4.4).
+//!   approach of the paper's reference \[8\] that §3.4 ends with: 4
+//!   additions, no multiplication; `h5 → h0` rounds at 2^127 and
+//!   multiplies the carry by `2^−127`). Six in parallel after each M and S
+//!   (§3.4 "second" to "fourth": round all, subtract all, add all); three
+//!   after each m, which feeds an H (§4.4).
 //! - H (`hadamard`, §§4.1–4.2): per vector `vpermilpd`, `vaddsubpd`,
 //!   `vperm2f128` and `vpermilpd`, `vaddsubpd`: from `(x, y, −z, t)` it
 //!   gives `(x', t', −z', y')` and from `(x, t, −z, y)` it gives
@@ -157,7 +158,7 @@ pub(crate) const OFF: [i32; 6] = [0, 22, 43, 64, 85, 106];
 /// `ε = 2^−127` (§3.3).
 const EPS: f64 = pow2(-127);
 
-/// The rounding constant of §3.4 (after [8]) for a carry at `2^w`:
+/// The rounding constant of §3.4 (after the paper's \[8\]) for a carry at `2^w`:
 /// `α = 2^w·(2^52 + 2^51)`; `(h + α) − α` is the multiple of `2^w`
 /// nearest to `h` for `|h| < 2^(w+51)`.
 pub(crate) const fn alpha(w: i32) -> f64 {
@@ -667,44 +668,54 @@ mod avx {
     impl Lanes for M256d {
         #[inline(always)]
         fn splat(c: f64) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_set1_pd(c) })
         }
         #[inline(always)]
         fn from_array(a: [f64; 4]) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_loadu_pd(a.as_ptr()) })
         }
         #[inline(always)]
         fn to_array(self) -> [f64; 4] {
             let mut a = [0.0; 4];
+            // SAFETY: AVX, proved where this inlines (see above).
             unsafe { _mm256_storeu_pd(a.as_mut_ptr(), self.0) };
             a
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_add_pd(self.0, o.0) })
         }
         #[inline(always)]
         fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_sub_pd(self.0, o.0) })
         }
         #[inline(always)]
         fn mul(self, o: Self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_mul_pd(self.0, o.0) })
         }
         #[inline(always)]
         fn addsub(self, o: Self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_addsub_pd(self.0, o.0) })
         }
         #[inline(always)]
         fn swap_pairs(self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_permute_pd::<0b0101>(self.0) })
         }
         #[inline(always)]
         fn swap_halves(self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_permute2f128_pd::<0x01>(self.0, self.0) })
         }
         #[inline(always)]
         fn select(self, o: Self, mask: Self) -> Self {
+            // SAFETY: AVX, proved where this inlines (see above).
             M256d(unsafe { _mm256_blendv_pd(self.0, o.0, mask.0) })
         }
         #[inline(always)]
@@ -834,7 +845,8 @@ pub fn op_counts() -> [(&'static str, &'static str, OpCounts); 11] {
     fn three(c: Counting<'_>) -> Three<Counting<'_>> {
         [c; 3]
     }
-    let ops: [(&'static str, &'static str, fn(Counting<'_>)); 11] = [
+    type Op = (&'static str, &'static str, fn(Counting<'_>));
+    let ops: [Op; 11] = [
         ("M", "§3.2", |c| {
             let _ = mul(&six(c), &six(c), &six(c));
         }),

@@ -26,9 +26,21 @@ pub const DOC: Doc = Doc {
     tables,
 };
 
-/// Table 1.5 as printed: arch, cycles, `?` (not from SUPERCOP), ladder,
-/// open, g, field, source of software.
-const TABLE_1_5: &[(&str, u32, bool, bool, bool, u8, &str, &str)] = &[
+/// One row of Table 1.5 as printed: arch, cycles, `?` (not from
+/// SUPERCOP), ladder, open, g, field, source of software.
+type Row = (
+    &'static str,
+    u32,
+    bool,
+    bool,
+    bool,
+    u8,
+    &'static str,
+    &'static str,
+);
+
+/// Table 1.5 as printed.
+const TABLE_1_5: &[Row] = &[
     (
         "A8-slow",
         497389,
