@@ -7,14 +7,25 @@
 //! transform a few lane permutations. That every step of this ladder is
 //! four independent field operations at a time, made for 4-way SIMD, is
 //! the observation of Bernstein, Chuengsatiansup, Lange & Schwabe, *Kummer
-//! strikes back: new DH speed records* (ASIACRYPT 2014, ePrint 2014/134);
-//! the radix, the bounds and the instruction choices here are ours.
+//! strikes back: new DH speed records* (ASIACRYPT 2014, ePrint 2014/134).
+//! The representation is theirs too: §5.2 (their Cortex-A8 software)
+//! writes an element as five unsigned integer limbs in radix 2^(127/5),
+//! `f0 + 2^26·f1 + 2^51·f2 + 2^77·f3 + 2^102·f4` — our `OFFSET` below — and
+//! §5.3 gives the product `h0 … h4` with exactly the doubled terms of our
+//! `c0 … c4` (§5.6: serial carries, §5.5: negation by a multiple of p in
+//! limb form, as our bias). Ours are the mapping to AVX2 (four
+//! coordinates per ymm, where §5.2 puts two coordinates per NEON vector),
+//! the packed 32-bit Hadamard transform, the bounds and the instruction
+//! choices. The paper's Sandy Bridge arithmetic (§§3–4: six `f64` limbs)
+//! is reproduced in `float.rs` (feature `reproduce`) and measured beside
+//! this backend by `peer-bench --reproduce kummer`.
 //!
 //! Measured history and next ideas: `docs/notes/kummer-avx2.md`.
 //!
 //! # Representation
 //!
-//! An element of GF(p), p = 2^127 − 1, is five limbs of radix 2^25.4:
+//! An element of GF(p), p = 2^127 − 1, is five limbs of radix 2^25.4
+//! (2^(127/5), the paper's §5.2):
 //! limb `l` weighs `2^OFFSET[l]`, `OFFSET = [0, 26, 51, 77, 102]`
 //! (`⌈127·l/5⌉`), and is nominally `WIDTH[l] = [26, 25, 26, 25, 25]` bits
 //! (`w` below). A vector [`Fe4`] is five ymm registers; register `l` holds

@@ -98,6 +98,8 @@ mod encoding;
 mod field;
 mod fixed_base;
 mod fixed_base_table;
+#[cfg(feature = "reproduce")]
+pub mod float;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 #[cfg(target_arch = "aarch64")]
@@ -340,6 +342,17 @@ mod tests {
         for d in Dispatch::all() {
             std::println!("backend {}", d.name());
             on_backend!(d, b => check.check(b))
+        }
+        // The paper's own arithmetic (§§3–4), `float.rs`.
+        #[cfg(feature = "reproduce")]
+        {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(b) = float::FloatAvx::get() {
+                std::println!("backend {}", float::FloatAvx::NAME);
+                check.check(b);
+            }
+            std::println!("backend {}", float::FloatPortable::NAME);
+            check.check(float::FloatPortable);
         }
     }
 

@@ -35,7 +35,12 @@
 //!
 //! Ours are the public functions (`scalarmult`, `scalarmult_base`, which
 //! dispatch to `Dispatch::best()` on each call; the reference for the ratios)
-//! and then every backend of `Dispatch::all()` directly.
+//! and then every backend of `Dispatch::all()` directly. The shared-secret
+//! row also has the paper's own arithmetic (`fieldwork::kummer::float`,
+//! feature `reproduce`: six `f64` limbs in radix 2^(127/6), §§3–4 of
+//! Bernstein–Chuengsatiansup–Lange–Schwabe) on every float backend this
+//! CPU runs, labelled `paper §3–4 float (float-avx)` etc.: a reproduction,
+//! not a production backend.
 //!
 //! # Checks before timing
 //!
@@ -98,7 +103,8 @@ const RFC_SHARED: [u8; 32] =
     hex("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
 
 const KEYGEN: &str = "keygen (fixed base)";
-const SHARED: &str = "shared secret";
+/// The shared-secret row's size label (also the `--reproduce kummer` page's).
+pub const SHARED: &str = "shared secret";
 const PER_SECOND: &str = "shared secrets/s per core";
 const PAIRS: &str = "shared secret, two at a time (per secret)";
 const PAIRS_PER_SECOND: &str = "shared secrets/s per core, two at a time";
@@ -197,6 +203,8 @@ pub fn cases() -> Result<Vec<Case>, String> {
         });
     }
 
+    shared.extend(float_shared(&peer_public));
+
     keygen.extend([dalek_keygen(), aws_lc_keygen(), ring_keygen()]);
     shared.extend([dalek_shared(), aws_lc_shared()?, ring_shared()]);
     pairs.extend([dalek_shared(), aws_lc_shared()?, ring_shared()]);
@@ -235,10 +243,41 @@ pub fn cases() -> Result<Vec<Case>, String> {
     ])
 }
 
+/// The row label of a float backend of `kummer::float` (the paper's §§3–4
+/// arithmetic).
+pub fn float_label(name: &str) -> String {
+    format!("paper §3–4 float ({name})")
+}
+
+/// The shared-secret routines of every float backend usable here (checked
+/// by [`check_ours`]).
+pub fn float_shared(peer_public: &[u8; 48]) -> Vec<Impl> {
+    let peer_public = *peer_public;
+    kummer::float::NAMES
+        .iter()
+        .filter(|&&name| {
+            kummer::float::scalarmult_with(name, &KUMMER_SECRET, &peer_public).is_some()
+        })
+        .map(|&name| Impl {
+            name: float_label(name),
+            ours: true,
+            routine: Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(kummer::float::scalarmult_with(
+                        name,
+                        black_box(&KUMMER_SECRET),
+                        black_box(&peer_public),
+                    ));
+                }
+            }),
+        })
+        .collect()
+}
+
 /// Checks every backend and the public functions against the known answer
 /// and a shared secret from both sides; returns the shared-secret row's
 /// peer public key.
-fn check_ours() -> Result<[u8; 48], String> {
+pub fn check_ours() -> Result<[u8; 48], String> {
     let got = kummer::scalarmult_base(&KUMMER_SECRET);
     if got != KUMMER_PUBLIC {
         return Err(format!(
@@ -276,6 +315,23 @@ fn check_ours() -> Result<[u8; 48], String> {
         if b.scalarmult(&KUMMER_SECRET, &peer_public) != want {
             return Err(format!(
                 "fieldwork kummer ({name}): the two sides' shared secrets differ"
+            ));
+        }
+    }
+    for name in kummer::float::NAMES {
+        let Some(got) = kummer::float::scalarmult_with(name, &KUMMER_SECRET, &kummer::BASE_POINT)
+        else {
+            continue;
+        };
+        if got != KUMMER_PUBLIC {
+            return Err(format!(
+                "fieldwork kummer::float ({name}) disagrees with the known answer: {}",
+                hexed(&got)
+            ));
+        }
+        if kummer::float::scalarmult_with(name, &KUMMER_SECRET, &peer_public) != Some(want) {
+            return Err(format!(
+                "fieldwork kummer::float ({name}): the two sides' shared secrets differ"
             ));
         }
     }

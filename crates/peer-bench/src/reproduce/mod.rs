@@ -16,6 +16,7 @@ pub mod bhattacharyya;
 pub mod fan_dai;
 #[cfg(target_arch = "x86_64")]
 pub mod gueron_kounavis;
+pub mod kummer;
 pub mod sufan;
 
 use crate::harness::{Case, Measured};
@@ -42,6 +43,7 @@ pub struct Doc {
 /// Every document with a reproduction page, in seed order.
 pub const DOCS: &[Doc] = &[
     sufan::DOC,
+    kummer::DOC,
     #[cfg(target_arch = "x86_64")]
     gueron_kounavis::DOC,
     #[cfg(target_arch = "x86_64")]
