@@ -29,6 +29,10 @@ pub struct Strategy {
     pub products: usize,
     /// What it is.
     pub description: &'static str,
+    /// The kernel's function name (`s5_1_co`): its PCLMULQDQ kernel is the
+    /// symbol `fieldwork_crypto::gf2x::reproduce::clmul::tf::<kernel>`, read
+    /// by [`compiled_products`].
+    pub kernel: &'static str,
     portable: fn(&[u64], &[u64], &mut [u64]) -> bool,
     #[cfg(target_arch = "x86_64")]
     clmul: fn(Clmul, &[u64], &[u64], &mut [u64]) -> bool,
@@ -73,10 +77,11 @@ macro_rules! strategies {
 
         /// Every strategy, in Su & Fan's table order.
         pub fn strategies() -> impl Iterator<Item = Strategy> {
-            const FNS: &[(fn(&[u64], &[u64], &mut [u64]) -> bool, ClmulFn)] = &[
-                $((portable_kernels::$f, clmul_fn!($f))),*
+            const FNS: &[(fn(&[u64], &[u64], &mut [u64]) -> bool, ClmulFn, &str)] = &[
+                $((portable_kernels::$f, clmul_fn!($f), stringify!($f))),*
             ];
-            sufan::STRATEGIES.iter().zip(FNS).map(|(row, &(portable, _clmul))| Strategy {
+            sufan::STRATEGIES.iter().zip(FNS).map(|(row, &(portable, _clmul, kernel))| Strategy {
+                kernel,
                 name: row.0,
                 words: row.1,
                 products: row.2,
@@ -107,8 +112,52 @@ macro_rules! clmul_fn {
     };
 }
 
+/// The PCLMULQDQ instructions in each strategy's compiled kernel, read
+/// from the machine code of the executable `exe` (normally
+/// `std::env::current_exe()`, which must link the kernels, e.g. by calling
+/// [`strategies`]) with `objdump -d -C`: `(kernel, count)` for every
+/// `clmul::tf::<kernel>` symbol found. The compiler merges duplicate
+/// products (see [`sufan`]), so this can be below [`Strategy::products`];
+/// the page and the tests show both. Errors when objdump cannot run.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+pub fn compiled_products(
+    exe: &std::path::Path,
+) -> Result<std::vec::Vec<(std::string::String, usize)>, std::string::String> {
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+    let out = std::process::Command::new("objdump")
+        .args(["-d", "-C", "--no-show-raw-insn"])
+        .arg(exe)
+        .output()
+        .map_err(|e| std::format!("objdump: {e}"))?;
+    if !out.status.success() {
+        return Err("objdump failed".to_string());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let marker = "gf2x::reproduce::clmul::tf::";
+    let mut found: Vec<(String, usize)> = Vec::new();
+    let mut current: Option<usize> = None;
+    for line in text.lines() {
+        if line.ends_with(">:") {
+            current = line.find(marker).map(|at| {
+                let name: String = line[at + marker.len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push((name, 0));
+                found.len() - 1
+            });
+        } else if let Some(i) = current
+            && line.contains("pclmulqdq")
+        {
+            found[i].1 += 1;
+        }
+    }
+    Ok(found)
+}
+
 // Same order as `sufan::STRATEGIES` (checked by a test).
 strategies!(
-    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1 5, s5_2 5, s5_3 5,
-    s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3 9
+    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
+    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
 );
