@@ -111,6 +111,10 @@ fn compiled_product_counts() {
             panic!("{}: kernel {} not found in the binary", s.name, s.kernel);
         };
         eprintln!("{:>16}: formula {:>2}, compiled {n:>2}", s.name, s.products);
-        assert!(n <= s.products && 2 * n > s.products, "{}: {n} products compiled", s.name);
+        assert!(
+            n <= s.products && 2 * n > s.products,
+            "{}: {n} products compiled",
+            s.name
+        );
     }
 }

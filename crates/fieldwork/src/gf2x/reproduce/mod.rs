@@ -38,7 +38,72 @@ pub struct Strategy {
     clmul: fn(Clmul, &[u64], &[u64], &mut [u64]) -> bool,
 }
 
+/// The Table 5 strategies compiled with VEX (non-destructive) encoding:
+/// (kernel name, entry).
+#[cfg(target_arch = "x86_64")]
+type VexFn = fn(crate::cpu::Avx2Clmul, &[u64], &[u64], &mut [u64]) -> bool;
+#[cfg(target_arch = "x86_64")]
+const VEX: &[(&str, VexFn)] = &[
+    ("s3_1", clmul::vex::s3_1),
+    ("s3_1m", clmul::vex::s3_1m),
+    ("s3_school", clmul::vex::s3_school),
+    ("s4_1", clmul::vex::s4_1),
+    ("s4_2", clmul::vex::s4_2),
+    ("s4_2m", clmul::vex::s4_2m),
+    ("s5_1_co", clmul::vex::s5_1_co),
+    ("s7_1_co", clmul::vex::s7_1_co),
+    ("s7_2", clmul::vex::s7_2),
+    ("s9_1", clmul::vex::s9_1),
+    ("s9_2", clmul::vex::s9_2),
+];
+
+/// A strategy's VEX-encoded kernel with the token that allows it
+/// ([`Strategy::vex`]).
+#[derive(Clone, Copy, Debug)]
+pub struct VexKernel {
+    #[cfg(target_arch = "x86_64")]
+    token: crate::cpu::Avx2Clmul,
+    #[cfg(target_arch = "x86_64")]
+    f: VexFn,
+}
+
+impl VexKernel {
+    /// `out = a·b`; false unless `a.len() == b.len()` is the strategy's
+    /// word count and `out` twice that.
+    pub fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return (self.f)(self.token, a, b, out);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b, out);
+            false
+        }
+    }
+}
+
 impl Strategy {
+    /// This strategy's kernel compiled with AVX enabled (VEX,
+    /// non-destructive encoding: Su & Fan's Table 5 `-mavx` build), if it
+    /// has such a build (the Table 4–5 strategies and the 3- and 4-word
+    /// ones) and `backend` is a VPCLMULQDQ backend (whose token proves AVX).
+    pub fn vex(&self, backend: Dispatch) -> Option<VexKernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let token = match backend.0 {
+                Kind::Vpclmulqdq(k) => k.0.avx2_clmul(),
+                Kind::VpclmulqdqYmm(k) => k.0,
+                _ => return None,
+            };
+            let (_, f) = VEX.iter().find(|(k, _)| *k == self.kernel)?;
+            Some(VexKernel { token, f: *f })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = backend;
+            None
+        }
+    }
+
     /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backends,
     /// zmm and ymm, run the PCLMULQDQ kernels: these formulas are per-word;
     /// AArch64's PMULL backend runs the portable word product: the paper's
@@ -134,6 +199,7 @@ pub fn compiled_products(
         return Err("objdump failed".to_string());
     }
     let text = String::from_utf8_lossy(&out.stdout);
+    // The destructive (SSE) build; the VEX build is `clmul::vex::tf::`.
     let marker = "gf2x::reproduce::clmul::tf::";
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut current: Option<usize> = None;

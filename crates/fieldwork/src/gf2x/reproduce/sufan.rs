@@ -582,7 +582,6 @@ macro_rules! seven_term {
     };
 }
 
-
 /// Su & Fan's formula (6) (§2.2): Cenk–Özbudak's five-term products \[10\]
 /// recombined in the paper's modified form, 13 products. The products, in
 /// the numbering of the paper's listing `ins_mul5_64` (strategy 5-1):
