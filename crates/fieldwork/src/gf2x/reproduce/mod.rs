@@ -214,7 +214,12 @@ pub fn compiled_products(
                 found.len() - 1
             });
         } else if let Some(i) = current
-            && line.contains("pclmulqdq")
+            // The mnemonic (objdump writes `pclmullqlqdq`, `pclmulhqlqdq`,
+            // … for the immediates; `vpclmul…` when VEX-encoded).
+            && line
+                .split('\t')
+                .nth(1)
+                .is_some_and(|m| m.starts_with("pclmul") || m.starts_with("vpclmul"))
         {
             found[i].1 += 1;
         }
