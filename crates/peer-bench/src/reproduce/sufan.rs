@@ -194,6 +194,15 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
          listing's seven-term products (rows 5-1, 7-1, 9-3 here)."
             .into(),
     );
+    t1.notes.push(
+        "Our 7-1 evaluates the listing's 22 products coefficient by coefficient \
+         (288 word additions; the listing's own XOR schedule is partly lost in \
+         the text), so it is slower than Montgomery's nested 7-1 here: it \
+         measures the paper's products, not its addition schedule. The \
+         machine is shared (2 cores, other helpers compiling): figures can be \
+         disturbed by a few percent."
+            .into(),
+    );
     if slower_default.is_empty() {
         t1.notes.push(
             "The default `mul_into` is at least as fast as every strategy measured here.".into(),
@@ -385,10 +394,10 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
     }
     if !vex_slower.is_empty() {
         t5.notes.push(format!(
-            "Unlike the paper, the non-destructive build is more than 3 % slower for {}: \
-             the renaming stage of current cores eliminates most register copies \
-             (move elimination), so the copies VEX saves cost little here, and \
-             the differences are within this shared machine's noise unless repeated.",
+            "Unlike the paper, the non-destructive build is more than 3 % slower for {} \
+             on this CPU. We have no port-model reason for it (no hardware counters \
+             here); differences of this size are within this shared machine's noise \
+             (other builds ran during the measurement).",
             vex_slower.join(", ")
         ));
     }
