@@ -220,8 +220,9 @@ pub fn compiled_products(
                 .split('\t')
                 .nth(1)
                 .is_some_and(|m| m.starts_with("pclmul") || m.starts_with("vpclmul"))
+            && let Some(f) = found.get_mut(i)
         {
-            found[i].1 += 1;
+            f.1 += 1;
         }
     }
     Ok(found)

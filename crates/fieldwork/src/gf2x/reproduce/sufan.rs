@@ -691,14 +691,13 @@ macro_rules! by_exponents {
             |m, x, y| {
                 let mut c = [T::ZERO; 2 * $p * K];
                 $({
-                    let s: &[usize] = &[$($i),+];
                     let mut sa = [T::ZERO; K];
                     let mut sb = [T::ZERO; K];
-                    for &i in s {
-                        xor_into(&mut sa, &x[i]);
-                        xor_into(&mut sb, &y[i]);
-                    }
-                    let p: [T; 2 * K] = if s == [$p - 1] {
+                    $(
+                        xor_into(&mut sa, &x[$i]);
+                        xor_into(&mut sb, &y[$i]);
+                    )+
+                    let p: [T; 2 * K] = if [$($i),+][..] == [$p - 1] {
                         part(&$mul_top(m, &part(&sa, 0), &part(&sb, 0)), 0)
                     } else {
                         $mul_k(m, &sa, &sb)
