@@ -147,7 +147,8 @@ macro_rules! pieces_kernel {
 pub(crate) use pieces_kernel;
 
 /// Two-term Karatsuba over L + H digits (L ≥ H), `t = x^(64·L)`, with the
-/// refined recombination `C = t·P1 + (1 + t)·(P0 + t·P2)`, where
+/// Su & Fan's modified two-term formula (3) (§2.2, after Moenck \[11\] and
+/// Bernstein \[12\]) `C = t·P1 + (1 + t)·(P0 + t·P2)`, where
 /// `P0 = A0·B0`, `P2 = A1·B1`, `P1 = (A0 + A1)(B0 + B1)`.
 macro_rules! two_term_refined {
     ($name:ident, $n:literal = $l:literal + $h:literal,
@@ -177,7 +178,8 @@ macro_rules! two_term_refined {
 #[cfg(feature = "reproduce")]
 pub(crate) use two_term_refined;
 
-/// Three-term formula, factored (our form of Su & Fan's modified formula):
+/// Su & Fan's modified three-term formula (4) (§2.2, generalising the
+/// two-term trick (3) to the three-term formula of their \[13\]):
 /// `C = Φ·(m0 + m1·t + m2·t²) + m01·t + m02·t² + m12·t³`.
 macro_rules! three_term_factored {
     ($name:ident, $n:literal = 3 x $k:literal top $top:literal,
@@ -215,7 +217,7 @@ pub(crate) use three_term_factored;
 
 three_term_factored!(
     s3_1m, 3 = 3 x 1 top 1, mul1, mul1,
-    "3 words, strategy 3-1m: the three-term formula factored as \
+    "3 words, strategy 3-1m: Su & Fan's modified three-term formula (4), \
      `Φ·(m0 + m1·t + m2·t²) + m01·t + m02·t² + m12·t³`. 6 products."
 );
 

@@ -16,16 +16,65 @@ fn operands(n: usize) -> (Vec<u64>, Vec<u64>) {
     )
 }
 
+/// PCLMULQDQ instructions in each strategy's compiled kernel in this
+/// executable (`fieldwork::gf2x::reproduce::compiled_products`, objdump),
+/// read once; empty when objdump is missing or the CPU runs the portable
+/// kernels.
+pub fn compiled_counts() -> &'static [(String, usize)] {
+    static COUNTS: std::sync::OnceLock<Vec<(String, usize)>> = std::sync::OnceLock::new();
+    COUNTS.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        if Dispatch::pclmulqdq().is_some()
+            && let Ok(exe) = std::env::current_exe()
+            && let Ok(c) = fieldwork::gf2x::reproduce::compiled_products(&exe)
+        {
+            return c;
+        }
+        Vec::new()
+    })
+}
+
+/// The compiled product count of `s`'s kernel, if known.
+pub fn compiled(s: &Strategy) -> Option<usize> {
+    compiled_counts()
+        .iter()
+        .find(|(k, _)| k == s.kernel)
+        .map(|&(_, n)| n)
+}
+
 fn strategy_impl(s: Strategy, m: Dispatch) -> Impl {
     let (a, b) = operands(s.words);
     let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
     Impl {
-        name: format!("{} ({} products)", s.name, s.products),
+        // The formula's count and, where known, the compiled kernel's.
+        name: match compiled(&s) {
+            Some(c) => format!("{} ({} products, {c} compiled)", s.name, s.products),
+            None => format!("{} ({} products)", s.name, s.products),
+        },
         ours: true,
         routine: Box::new(move |iters| {
             let [a, b, out] = words.parts::<3>();
             for _ in 0..iters {
                 s.mul(m, a, b, out);
+                crate::util::chain_copy(a, out);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
+/// The same strategy compiled with AVX enabled (VEX, non-destructive
+/// encoding), for Su & Fan's Table 5.
+fn vex_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
+    let (a, b) = operands(s.words);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
+    Impl {
+        name: format!("{} VEX (non-destructive)", s.name),
+        ours: true,
+        routine: Box::new(move |iters| {
+            let [a, b, out] = words.parts::<3>();
+            for _ in 0..iters {
+                k.mul(a, b, out);
                 crate::util::chain_copy(a, out);
             }
             black_box(&out);
@@ -67,6 +116,13 @@ pub fn cases() -> Result<Vec<Case>, String> {
                 return Err(format!("strategy {} disagrees", s.name));
             }
             impls.push(strategy_impl(s, m));
+            if let Some(k) = s.vex(best) {
+                let mut got = vec![0u64; 2 * n];
+                if !k.mul(&a, &b, &mut got) || got != want {
+                    return Err(format!("strategy {} (VEX) disagrees", s.name));
+                }
+                impls.push(vex_impl(s, k));
+            }
         }
         #[cfg(feature = "system-peers")]
         {

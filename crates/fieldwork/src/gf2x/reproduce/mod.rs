@@ -29,12 +29,81 @@ pub struct Strategy {
     pub products: usize,
     /// What it is.
     pub description: &'static str,
+    /// The kernel's function name (`s5_1_co`): its PCLMULQDQ kernel is the
+    /// symbol `fieldwork_crypto::gf2x::reproduce::clmul::tf::<kernel>`, read
+    /// by [`compiled_products`].
+    pub kernel: &'static str,
     portable: fn(&[u64], &[u64], &mut [u64]) -> bool,
     #[cfg(target_arch = "x86_64")]
     clmul: fn(Clmul, &[u64], &[u64], &mut [u64]) -> bool,
 }
 
+/// The Table 5 strategies compiled with VEX (non-destructive) encoding:
+/// (kernel name, entry).
+#[cfg(target_arch = "x86_64")]
+type VexFn = fn(crate::cpu::Avx2Clmul, &[u64], &[u64], &mut [u64]) -> bool;
+#[cfg(target_arch = "x86_64")]
+const VEX: &[(&str, VexFn)] = &[
+    ("s3_1", clmul::vex::s3_1),
+    ("s3_1m", clmul::vex::s3_1m),
+    ("s3_school", clmul::vex::s3_school),
+    ("s4_1", clmul::vex::s4_1),
+    ("s4_2", clmul::vex::s4_2),
+    ("s4_2m", clmul::vex::s4_2m),
+    ("s5_1_co", clmul::vex::s5_1_co),
+    ("s7_1_co", clmul::vex::s7_1_co),
+    ("s7_2", clmul::vex::s7_2),
+    ("s9_1", clmul::vex::s9_1),
+    ("s9_2", clmul::vex::s9_2),
+];
+
+/// A strategy's VEX-encoded kernel with the token that allows it
+/// ([`Strategy::vex`]).
+#[derive(Clone, Copy, Debug)]
+pub struct VexKernel {
+    #[cfg(target_arch = "x86_64")]
+    token: crate::cpu::Avx2Clmul,
+    #[cfg(target_arch = "x86_64")]
+    f: VexFn,
+}
+
+impl VexKernel {
+    /// `out = a·b`; false unless `a.len() == b.len()` is the strategy's
+    /// word count and `out` twice that.
+    pub fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return (self.f)(self.token, a, b, out);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b, out);
+            false
+        }
+    }
+}
+
 impl Strategy {
+    /// This strategy's kernel compiled with AVX enabled (VEX,
+    /// non-destructive encoding: Su & Fan's Table 5 `-mavx` build), if it
+    /// has such a build (the Table 4–5 strategies and the 3- and 4-word
+    /// ones) and `backend` is a VPCLMULQDQ backend (whose token proves AVX).
+    pub fn vex(&self, backend: Dispatch) -> Option<VexKernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let token = match backend.0 {
+                Kind::Vpclmulqdq(k) => k.0.avx2_clmul(),
+                Kind::VpclmulqdqYmm(k) => k.0,
+                _ => return None,
+            };
+            let (_, f) = VEX.iter().find(|(k, _)| *k == self.kernel)?;
+            Some(VexKernel { token, f: *f })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = backend;
+            None
+        }
+    }
+
     /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backends,
     /// zmm and ymm, run the PCLMULQDQ kernels: these formulas are per-word;
     /// AArch64's PMULL backend runs the portable word product: the paper's
@@ -73,10 +142,11 @@ macro_rules! strategies {
 
         /// Every strategy, in Su & Fan's table order.
         pub fn strategies() -> impl Iterator<Item = Strategy> {
-            const FNS: &[(fn(&[u64], &[u64], &mut [u64]) -> bool, ClmulFn)] = &[
-                $((portable_kernels::$f, clmul_fn!($f))),*
+            const FNS: &[(fn(&[u64], &[u64], &mut [u64]) -> bool, ClmulFn, &str)] = &[
+                $((portable_kernels::$f, clmul_fn!($f), stringify!($f))),*
             ];
-            sufan::STRATEGIES.iter().zip(FNS).map(|(row, &(portable, _clmul))| Strategy {
+            sufan::STRATEGIES.iter().zip(FNS).map(|(row, &(portable, _clmul, kernel))| Strategy {
+                kernel,
                 name: row.0,
                 words: row.1,
                 products: row.2,
@@ -107,8 +177,59 @@ macro_rules! clmul_fn {
     };
 }
 
+/// The PCLMULQDQ instructions in each strategy's compiled kernel, read
+/// from the machine code of the executable `exe` (normally
+/// `std::env::current_exe()`, which must link the kernels, e.g. by calling
+/// [`strategies`]) with `objdump -d -C`: `(kernel, count)` for every
+/// `clmul::tf::<kernel>` symbol found. The compiler merges duplicate
+/// products (see [`sufan`]), so this can be below [`Strategy::products`];
+/// the page and the tests show both. Errors when objdump cannot run.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+pub fn compiled_products(
+    exe: &std::path::Path,
+) -> Result<std::vec::Vec<(std::string::String, usize)>, std::string::String> {
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+    let out = std::process::Command::new("objdump")
+        .args(["-d", "-C", "--no-show-raw-insn"])
+        .arg(exe)
+        .output()
+        .map_err(|e| std::format!("objdump: {e}"))?;
+    if !out.status.success() {
+        return Err("objdump failed".to_string());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The destructive (SSE) build; the VEX build is `clmul::vex::tf::`.
+    let marker = "gf2x::reproduce::clmul::tf::";
+    let mut found: Vec<(String, usize)> = Vec::new();
+    let mut current: Option<usize> = None;
+    for line in text.lines() {
+        if line.ends_with(">:") {
+            current = line.find(marker).map(|at| {
+                let name: String = line[at + marker.len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push((name, 0));
+                found.len() - 1
+            });
+        } else if let Some(i) = current
+            // The mnemonic (objdump writes `pclmullqlqdq`, `pclmulhqlqdq`,
+            // … for the immediates; `vpclmul…` when VEX-encoded).
+            && line
+                .split('\t')
+                .nth(1)
+                .is_some_and(|m| m.starts_with("pclmul") || m.starts_with("vpclmul"))
+            && let Some(f) = found.get_mut(i)
+        {
+            f.1 += 1;
+        }
+    }
+    Ok(found)
+}
+
 // Same order as `sufan::STRATEGIES` (checked by a test).
 strategies!(
-    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1 5, s5_2 5, s5_3 5,
-    s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3 9
+    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
+    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
 );

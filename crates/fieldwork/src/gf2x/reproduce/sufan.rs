@@ -41,22 +41,25 @@
 //!
 //! | name | words | products | additions | strategy |
 //! |---|---|---|---|---|
-//! | 3-1 | 3 | 6 | 24 | three-term formula (1), coefficients summed as printed |
-//! | 3-1m | 3 | 6 | 18 | three-term formula, factored |
+//! | 3-1 | 3 | 6 | 24 | three-term formula of \[13\] (Weimerskirch–Stebila–Shantz), coefficients summed as printed |
+//! | 3-1m | 3 | 6 | 18 | Su & Fan's modified three-term formula (4) |
 //! | 3-S | 3 | 9 | 12 | schoolbook |
 //! | 4-1 | 4 | 9 | 40 | two-term Karatsuba over 2 + 2, recursively, as printed |
 //! | 4-1m | 4 | 9 | 35 | the same with the refined recombination at both levels |
 //! | 4-2 | 4 | 9 | 52 | non-recursive four-term formula (2), as printed |
-//! | 4-2m | 4 | 9 | 34 | four-term formula, factored |
-//! | 5-1 | 5 | 13 | 58 | Montgomery's five-term formula, factored |
+//! | 4-2m | 4 | 9 | 34 | Su & Fan's modified four-term formula (5) |
+//! | 5-1 | 5 | 13 | 70 | Su & Fan's formula (6): Cenk–Özbudak's five-term products, modified recombination |
+//! | 5-1 Montgomery | 5 | 13 | 58 | Montgomery's five-term formula, factored (not the paper's) |
 //! | 5-2 | 5 | 15 | 60 | two-term over 3 + 2 words (3-1m, refined 2-word Karatsuba) |
 //! | 5-3 | 5 | 16 | 65 | three-term (factored) over pieces of 2, 2, 1 words |
-//! | 7-1 | 7 | 22 | 112 | Montgomery's seven-term formula, factored |
+//! | 7-1 | 7 | 22 | 288 | the paper's seven-term products (listing `mul7_64_0`), coefficient by coefficient |
+//! | 7-1 Montgomery | 7 | 22 | 112 | Montgomery's seven-term formula, factored (not the paper's) |
 //! | 7-2 | 7 | 24 | 110 | two-term over 4 + 3 words (4-2m, 3-1m) |
 //! | 7-3 | 7 | 25 | 116 | four-term (factored) over pieces of 2, 2, 2, 1 words |
 //! | 9-1 | 9 | 35 | 181 | two-term over 5 + 4 words (5-1, 4-2m) |
 //! | 9-2 | 9 | 36 | 162 | three-term (factored) over 3-word pieces, each 3-1m |
-//! | 9-3 | 9 | 37 | 188 | five-term (factored) over pieces of 2, 2, 2, 2, 1 words |
+//! | 9-3 | 9 | 37 | 212 | formula (6) over pieces of 2, 2, 2, 2, 1 words |
+//! | 9-3 Montgomery | 9 | 37 | 188 | Montgomery's five-term (factored) over pieces of 2, 2, 2, 2, 1 words (not the paper's) |
 //!
 //! The composite strategies use the cheapest smaller kernel (the factored or
 //! refined form) inside. The split strategies put the short piece on top: Su
@@ -78,19 +81,22 @@
 //! # The formulas
 //!
 //! **Two-term (Karatsuba).** As printed: `C = m0 + (m01 + m0 + m1)·t + m1·t²`.
-//! Refined (Bernstein's "refined Karatsuba", *Batch binary Edwards*, CRYPTO 2009):
+//! Modified: Su & Fan's formula (3) (§2.2, crediting Moenck 1976 \[11\] and
+//! Bernstein 2000 \[12\]; Bernstein's "refined Karatsuba"):
 //! `C = m01·t + (1 + t)·(m0 + m1·t)`: 5 additions instead of 6 for one-word
 //! pieces. With pieces of L > H digits the same holds with `t = x^(64·L)`.
 //!
-//! **Three-term, Su & Fan formula (1)** (also in Montgomery 2005, and
-//! Weimerskirch & Paar's one-iteration Karatsuba), 6 products:
+//! **Three-term, the formula of Su & Fan's \[13\]** (Weimerskirch, Stebila
+//! and Shantz, ACISP 2003; Su & Fan's formula (1) is the *two*-term
+//! formula), 6 products:
 //!
 //! ```text
 //! c0 = m0            c1 = m01 + m0 + m1      c2 = m02 + m0 + m1 + m2
 //! c3 = m12 + m1 + m2 c4 = m2                 C = Σ cᵢ·tⁱ
 //! ```
 //!
-//! Factored: `C = Φ·(m0 + m1·t + m2·t²) + m01·t + m02·t² + m12·t³`: 12
+//! Modified, Su & Fan's formula (4) (§2.2):
+//! `C = Φ·(m0 + m1·t + m2·t²) + m01·t + m02·t² + m12·t³`: 12
 //! additions to recombine one-word pieces against 18, plus 3 operand sums per
 //! operand.
 //!
@@ -103,7 +109,8 @@
 //! c4 = m13 + m1 + m2 + m3      c5 = m23 + m2 + m3       c6 = m3
 //! ```
 //!
-//! Factored: `C = m0123·t³ + (1 + t²)·[m01·t + m23·t³ + (1 + t)·(m0 + m1·t +
+//! Modified, Su & Fan's formula (5) (§2.2), nested:
+//! `C = m0123·t³ + (1 + t²)·[m01·t + m23·t³ + (1 + t)·(m0 + m1·t +
 //! m2·t² + m3·t³)] + (1 + t)·(m02·t² + m13·t³)`: 24 additions to recombine
 //! against 42; 5 operand sums per operand (`s0123 = s01 + s23`).
 //!
@@ -196,14 +203,32 @@
 //!
 //! # Sources and own derivations
 //!
-//! - Strategy list, product counts and formula numbers (1), (2): Su & Fan,
-//!   Table 1, as cited in issue 3 and in `formulas`'s docs. We could read only the
-//!   paper's abstract and introduction; its modified formulae (3)–(6) and
-//!   common-subexpression forms (7) are not transcribed here. The factored
-//!   (`m`) forms are our own derivation of that idea — sum the single-piece
-//!   products once and multiply by the shared factor `1 + t + … + t^(P−1)` —
-//!   so they may differ from the paper's.
-//! - The refined two-term recombination: Bernstein 2009.
+//! - Strategy list, product counts: Su & Fan, Table 1 (text conversion in
+//!   `../shared/seeds/000_*.txt`, read in full, with the paper's C listing).
+//!   Formula numbers are the paper's: (1) two-term Karatsuba, (2) the
+//!   non-recursive four-term formula, (3) the modified two-term formula
+//!   (Moenck/Bernstein), (4) the modified three-term formula, (5) the
+//!   modified four-term formula, (6) the modified five-term formula of
+//!   Cenk–Özbudak \[10\], (7) the three-term formula with halved
+//!   granularity and common subexpressions. The `m` rows 3-1m and 4-2m are
+//!   the paper's (4) and (5), not our own; 4-1m applies (3) at both levels.
+//! - 5-1 and 9-3 (formula (6)) and 7-1 (the listing's `mul7_64_0`): see
+//!   their kernels. Text-conversion losses: (6)'s third term lacks a factor
+//!   `x` (restored, the only identity-preserving reading); the listing's
+//!   definitions of 7-1's `m[17]` and `m[18]` are lost: of all pairs of
+//!   operand subsets only {p1345, p0123456} and {p0125, p0123456} complete
+//!   the 20 surviving products to an identity (exhaustive search); we take
+//!   p1345, whose operand `t6 = t5 ^ bc[4]` (bc1+bc3+bc5+bc4) the surviving
+//!   listing computes right before the lost lines. 7-1's recombination
+//!   (the listing's XOR sequence is partly lost too) is solved by GF(2)
+//!   linear algebra and evaluated coefficient by coefficient: it is the
+//!   paper's set of products, not its addition schedule.
+//! - Formula (7) (§2.3, 20 additions at halved granularity) is given in the
+//!   text but not implemented: §3.1 says it was *not* used for 3-1, 4-2,
+//!   5-1 and 7-1 (the odd word granularity costs 64-bit XORs), so no Table 1
+//!   row measures it.
+//! - Montgomery's forms (rows "… Montgomery") are kept for comparison; the
+//!   paper does not use them for 5-1/7-1/9-3.
 //! - The five- and seven-term products and their exponent sets: Montgomery
 //!   2005, reduced to characteristic 2, in the form tabulated by M4RIE
 //!   (M. Albrecht, `karatsuba.c`, whose documentation credits Montgomery) and
@@ -245,22 +270,25 @@ pub(crate) use crate::gf2x::sufan::{s3_1m, s3_school, s4_1m, s5_2};
 /// word products, and what it is. The word additions are in the module docs.
 #[rustfmt::skip]
 pub(crate) const STRATEGIES: &[(&str, usize, usize, &str)] = &[
-    ("3-1",  3,  6, "three-term formula (1), coefficients summed as printed"),
-    ("3-1m", 3,  6, "three-term formula, factored: Φ·(m0 + m1·t + m2·t²) + …"),
+    ("3-1",  3,  6, "three-term formula of [13], coefficients summed as printed"),
+    ("3-1m", 3,  6, "modified three-term formula (4): Φ·(m0 + m1·t + m2·t²) + …"),
     ("3-S",  3,  9, "schoolbook"),
     ("4-1",  4,  9, "two-term Karatsuba over 2 + 2, recursively, as printed"),
     ("4-1m", 4,  9, "two-term Karatsuba over 2 + 2, recursively, refined"),
     ("4-2",  4,  9, "four-term non-recursive formula (2), as printed"),
-    ("4-2m", 4,  9, "four-term formula, factored by (1 + t), (1 + t²)"),
-    ("5-1",  5, 13, "Montgomery's five-term formula, factored"),
+    ("4-2m", 4,  9, "modified four-term formula (5)"),
+    ("5-1",  5, 13, "Cenk–Özbudak's five-term products [10], recombined by formula (6)"),
+    ("5-1 Montgomery", 5, 13, "Montgomery's five-term formula, factored (not the paper's)"),
     ("5-2",  5, 15, "two-term over 3 + 2 words (3-1m, refined 2-word)"),
     ("5-3",  5, 16, "three-term (factored) over pieces of 2, 2, 1 words"),
-    ("7-1",  7, 22, "Montgomery's seven-term formula, factored"),
+    ("7-1",  7, 22, "the listing's seven-term products (Cenk–Özbudak moduli [10]), by coefficients"),
+    ("7-1 Montgomery", 7, 22, "Montgomery's seven-term formula, factored (not the paper's)"),
     ("7-2",  7, 24, "two-term over 4 + 3 words (4-2m, 3-1m)"),
     ("7-3",  7, 25, "four-term (factored) over pieces of 2, 2, 2, 1 words"),
     ("9-1",  9, 35, "two-term over 5 + 4 words (5-1, 4-2m)"),
     ("9-2",  9, 36, "three-term (factored) over 3-word pieces, each 3-1m"),
-    ("9-3",  9, 37, "five-term (factored) over pieces of 2, 2, 2, 2, 1 words"),
+    ("9-3",  9, 37, "formula (6) over pieces of 2, 2, 2, 2, 1 words"),
+    ("9-3 Montgomery", 9, 37, "Montgomery's five-term (factored) over pieces of 2, 2, 2, 2, 1 words"),
 ];
 
 /// `Σ cᵢ·tⁱ` (`t = x^(64·k)`) with every coefficient `cᵢ` summed from its
@@ -554,11 +582,180 @@ macro_rules! seven_term {
     };
 }
 
+/// Su & Fan's formula (6) (§2.2): Cenk–Özbudak's five-term products \[10\]
+/// recombined in the paper's modified form, 13 products. The products, in
+/// the numbering of the paper's listing `ins_mul5_64` (strategy 5-1):
+/// `m1 = p0, m2 = p1, m3 = p2, m4 = p3, m5 = p4, m6 = p01, m7 = p02,
+/// m8 = p24, m9 = p34, m10 = p023, m11 = p124, m12 = p0134, m13 = p01234`
+/// (`pS = (Σ_{i∈S} aᵢ)(Σ_{i∈S} bᵢ)`), and
+///
+/// ```text
+/// C = (m5·t³ + m1)(1 + t)(1 + t² + t⁴) + m12·(t³ + t⁵)
+///   + (m4·t³ + m3·t² + m2·t)(1 + t)(1 + t³) + (m11·t + m10)(t³ + t⁴)
+///   + (m9·t³ + m8·t² + m7·t + m6)(t⁴ + t) + m13·(t³ + t⁴ + t⁵).
+/// ```
+///
+/// **The text as converted prints the third term `(m4·x² + m3·x + m2)(x + 1)
+/// (x³ + 1)`, without the factor `x`**: with it the identity fails (m2 = p1
+/// must enter at t¹, t², t⁴, t⁵). We use `x·(m4·x² + m3·x + m2)`, the only
+/// reading under which (6) is an identity with these products (solved by
+/// linear algebra over GF(2), and the coefficients the listing's XORs
+/// compute). Groups are summed first, then multiplied by their factor, as
+/// printed; operand sums as in the listing (`s023 = s02 + a3`, `s124 = s24 + a1`,
+/// `s0134 = s01 + s34`, `s01234 = s0134 + a2`).
+macro_rules! formula6 {
+    ($name:ident, $n:literal = 5 x $k:literal top $top:literal,
+     $mul_k:ident, $mul_top:ident, $doc:literal) => {
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = 5 x $k top $top,
+            |m, x, y| {
+                let sums = |x: &[[T; K]; 5]| {
+                    let s01 = sum(&x[0], &x[1]);
+                    let s02 = sum(&x[0], &x[2]);
+                    let s24 = sum(&x[2], &x[4]);
+                    let s34 = sum(&x[3], &x[4]);
+                    let s023 = sum(&s02, &x[3]);
+                    let s124 = sum(&s24, &x[1]);
+                    let s0134 = sum(&s01, &s34);
+                    let s01234 = sum(&s0134, &x[2]);
+                    [s01, s02, s24, s34, s023, s124, s0134, s01234]
+                };
+                let [a01, a02, a24, a34, a023, a124, a0134, a01234] = sums(&x);
+                let [b01, b02, b24, b34, b023, b124, b0134, b01234] = sums(&y);
+                let m1 = $mul_k(m, &x[0], &y[0]);
+                let m2 = $mul_k(m, &x[1], &y[1]);
+                let m3 = $mul_k(m, &x[2], &y[2]);
+                let m4 = $mul_k(m, &x[3], &y[3]);
+                let m5: [T; 2 * K] = part(&$mul_top(m, &part(&x[4], 0), &part(&y[4], 0)), 0);
+                let m6 = $mul_k(m, &a01, &b01);
+                let m7 = $mul_k(m, &a02, &b02);
+                let m8 = $mul_k(m, &a24, &b24);
+                let m9 = $mul_k(m, &a34, &b34);
+                let m10 = $mul_k(m, &a023, &b023);
+                let m11 = $mul_k(m, &a124, &b124);
+                let m12 = $mul_k(m, &a0134, &b0134);
+                let m13 = $mul_k(m, &a01234, &b01234);
+                // (m5·t³ + m1)(1 + t)(1 + t² + t⁴)
+                let mut g = [T::ZERO; 10 * K];
+                add_at(&mut g, 0, &m1);
+                add_at(&mut g, 3 * K, &m5);
+                let mut c = times_phi(&g, 0, 5 * K, 2 * K);
+                times_one_plus(&mut c, 0, 9 * K, K);
+                // + m12·(t³ + t⁵)
+                add_at(&mut c, 3 * K, &m12);
+                add_at(&mut c, 5 * K, &m12);
+                // + t·(m4·t² + m3·t + m2)(1 + t)(1 + t³)
+                let mut g = [T::ZERO; 10 * K];
+                add_at(&mut g, K, &m2);
+                add_at(&mut g, 2 * K, &m3);
+                add_at(&mut g, 3 * K, &m4);
+                times_one_plus(&mut g, K, 5 * K, K);
+                times_one_plus(&mut g, K, 6 * K, 3 * K);
+                xor_into(&mut c, &g);
+                // + (m11·t + m10)(t³ + t⁴)
+                let mut g = [T::ZERO; 10 * K];
+                add_at(&mut g, 3 * K, &m10);
+                add_at(&mut g, 4 * K, &m11);
+                times_one_plus(&mut g, 3 * K, 6 * K, K);
+                xor_into(&mut c, &g);
+                // + (m9·t³ + m8·t² + m7·t + m6)(t⁴ + t)
+                let mut g = [T::ZERO; 10 * K];
+                add_at(&mut g, K, &m6);
+                add_at(&mut g, 2 * K, &m7);
+                add_at(&mut g, 3 * K, &m8);
+                add_at(&mut g, 4 * K, &m9);
+                times_one_plus(&mut g, K, 6 * K, 3 * K);
+                xor_into(&mut c, &g);
+                // + m13·(t³ + t⁴ + t⁵)
+                let mut g = [T::ZERO; 10 * K];
+                add_at(&mut g, 3 * K, &m13);
+                xor_into(&mut c, &times_phi(&g, 3 * K, 5 * K, K));
+                part(&c, 0)
+            }
+        );
+    };
+}
+
+/// A formula given as its products `pS` and, for each, the exponents of
+/// `t` at which it is added (`C = Σ E_S(t)·pS`): the unmodified,
+/// coefficient-by-coefficient evaluation. Operand sums are formed per
+/// product from the pieces (no sharing).
+macro_rules! by_exponents {
+    ($name:ident, $n:literal = $p:literal x $k:literal top $top:literal,
+     $mul_k:ident, $mul_top:ident,
+     [$( [$($i:literal),+] => [$($e:literal),+] ),+ $(,)?], $doc:literal) => {
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = $p x $k top $top,
+            |m, x, y| {
+                let mut c = [T::ZERO; 2 * $p * K];
+                $({
+                    let mut sa = [T::ZERO; K];
+                    let mut sb = [T::ZERO; K];
+                    $(
+                        xor_into(&mut sa, &x[$i]);
+                        xor_into(&mut sb, &y[$i]);
+                    )+
+                    let p: [T; 2 * K] = if [$($i),+][..] == [$p - 1] {
+                        part(&$mul_top(m, &part(&sa, 0), &part(&sb, 0)), 0)
+                    } else {
+                        $mul_k(m, &sa, &sb)
+                    };
+                    $(add_at(&mut c, $e * K, &p);)+
+                })+
+                part(&c, 0)
+            }
+        );
+    };
+}
+
+formula6!(
+    s5_1_co, 5 = 5 x 1 top 1, mul1, mul1,
+    "5 words, strategy 5-1 as in the paper (Table 1: \"five-term formula [10]\"; the listing \
+     `ins_mul5_64`): Cenk–Özbudak's 13 products, recombined by formula (6)."
+);
+formula6!(
+    s9_3_co, 9 = 5 x 2 top 1, mul2_refined, mul1,
+    "9 words, strategy 9-3 as in the paper (Table 1: \"five-term formula (6)\"): formula (6) \
+     over pieces of 2, 2, 2, 2 and 1 words. 12 × 3 + 1 = 37 products."
+);
+by_exponents!(
+    s7_1_co, 7 = 7 x 1 top 1, mul1, mul1,
+    [
+        [0] => [0, 1, 2, 3, 4, 8],
+        [1] => [1, 2, 3, 4, 5, 9],
+        [0, 2] => [2, 4, 6, 7, 8, 9],
+        [0, 1] => [1, 3, 5, 6, 7, 8],
+        [4] => [3, 5, 7, 8, 9, 10],
+        [5] => [4, 6, 8, 9, 10, 11],
+        [4, 6] => [3, 5, 7, 8, 9, 10],
+        [5, 6] => [3, 4, 5, 6, 7, 11],
+        [0, 2, 4, 6] => [3, 4, 7, 9],
+        [1, 3, 5] => [3, 4, 7, 9],
+        [0, 1, 4, 6] => [4, 5, 7, 8],
+        [0, 1, 3, 4, 6] => [3, 6, 8, 9],
+        [0, 3, 5, 6] => [3, 9],
+        [0, 2, 3, 5, 6] => [3, 4, 5, 8],
+        [2] => [2, 4, 6, 7, 8, 9],
+        [6] => [5, 7, 9, 10, 11, 12],
+        [1, 2, 4, 5] => [4, 5, 6, 9],
+        [2, 4, 5, 6] => [3, 4, 6, 7],
+        [0, 2, 3, 4] => [5, 6, 8, 9],
+        [1, 2, 3, 6] => [3, 5, 6, 8],
+        [1, 3, 4, 5] => [3, 4, 5, 7, 8, 9],
+        [0, 1, 2, 3, 4, 5, 6] => [4, 8, 9],
+    ],
+    "7 words, strategy 7-1 as in the paper (Table 1: \"seven-term formula\", generated from \
+     Cenk–Özbudak's moduli [10]; the listing `mul7_64_0`): its 22 products, each added at the \
+     exponents of `t` it enters (solved over GF(2); see the module docs)."
+);
+
 // ---------------------------------------------------------------------------
 // The strategies.
 // ---------------------------------------------------------------------------
 
-/// 3 words, strategy 3-1: the three-term formula (Su & Fan formula (1)) with
+/// 3 words, strategy 3-1: the three-term formula (Su & Fan's \[13\]) with
 /// its coefficients summed as printed. 6 products.
 #[inline(always)]
 pub(crate) fn s3_1<T: Digit, M: DigitMul<T>>(m: M, a: &[T; 3], b: &[T; 3]) -> [T; 6] {
@@ -693,15 +890,18 @@ mod tests {
             $check!("4-1m", s4_1m, 4);
             $check!("4-2", s4_2, 4);
             $check!("4-2m", s4_2m, 4);
-            $check!("5-1", s5_1, 5);
+            $check!("5-1", s5_1_co, 5);
+            $check!("5-1 Montgomery", s5_1, 5);
             $check!("5-2", s5_2, 5);
             $check!("5-3", s5_3, 5);
-            $check!("7-1", s7_1, 7);
+            $check!("7-1", s7_1_co, 7);
+            $check!("7-1 Montgomery", s7_1, 7);
             $check!("7-2", s7_2, 7);
             $check!("7-3", s7_3, 7);
             $check!("9-1", s9_1, 9);
             $check!("9-2", s9_2, 9);
-            $check!("9-3", s9_3, 9);
+            $check!("9-3", s9_3_co, 9);
+            $check!("9-3 Montgomery", s9_3, 9);
         };
     }
 
@@ -715,15 +915,18 @@ mod tests {
         ("4-1m", 35),
         ("4-2", 52),
         ("4-2m", 34),
-        ("5-1", 58),
+        ("5-1", 70),
+        ("5-1 Montgomery", 58),
         ("5-2", 60),
         ("5-3", 65),
-        ("7-1", 112),
+        ("7-1", 288),
+        ("7-1 Montgomery", 112),
         ("7-2", 110),
         ("7-3", 116),
         ("9-1", 181),
         ("9-2", 162),
-        ("9-3", 188),
+        ("9-3", 212),
+        ("9-3 Montgomery", 188),
     ];
 
     struct SplitMix64(u64);
