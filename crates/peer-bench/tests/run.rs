@@ -346,14 +346,24 @@ fn reproduce_writes_the_su_fan_page() {
     );
     let page = std::fs::read_to_string(&pages[0]).unwrap();
     assert!(page.starts_with("# Reproduction of Su & Fan"), "{page}");
-    // Table 1's printed 3-1 row (6 products, 59 and 61 cycles) beside a
-    // measured figure, and the other tables.
-    assert!(page.contains("| 3 | 3-1 | 6 | 6 | 59 | 61 | "), "{page}");
+    // Table 1's printed 3-1 row (6 products printed, in the formula and
+    // compiled; 59 and 61 cycles printed) beside a measured figure, and the
+    // other tables.
+    // (The compiled count needs objdump; the line is checked without it.)
+    let row = page
+        .lines()
+        .find(|l| l.starts_with("| 3 | 3-1 | "))
+        .unwrap_or_else(|| panic!("no 3-1 row: {page}"));
+    assert!(
+        row.starts_with("| 3 | 3-1 | 6 | 6 | ") && row.contains(" | 59 | 61 | "),
+        "{row}"
+    );
     for t in [
         "## Table 1:",
         "## Table 2:",
         "## Table 3:",
-        "## Tables 4 and 5:",
+        "## Table 4:",
+        "## Table 5:",
     ] {
         assert!(page.contains(t), "{t} missing: {page}");
     }
