@@ -136,7 +136,7 @@
 //! Key generation (`fixed_base.rs`) reads its table rows here: this file
 //! implements the comb's [`Scan`] for the [`cpu::Avx2`] token.
 //! [`tf::scan_part`] merges a part of a row under a `vpcmpeqq` mask with
-//! `vpblendvb`, and [`Avx2::comb`](Backend::comb) compiles the whole comb
+//! `vpblendvb`, and [`Avx2::comb`](super::Backend::comb) compiles the whole comb
 //! with AVX2 enabled so that the parts, spread
 //! through each scalar mixed addition, inline as ymm code that runs beside
 //! the scalar products.
@@ -643,7 +643,7 @@ super::token_backend! {
 
 /// The comb's scan on ymm, interleaved: the parts of the next row's read
 /// run on the vector unit while the scalar units multiply. Implemented on
-/// the token, which the comb compiled by [`Avx2::comb`] carries.
+/// the token, which the comb compiled by [`Avx2::comb`](super::Backend::comb) carries.
 impl Scan for cpu::Avx2 {
     const INTERLEAVED: bool = true;
 
@@ -654,7 +654,7 @@ impl Scan for cpu::Avx2 {
         unsafe { tf::scan_row(row, idx) }
     }
 
-    /// Part `k` of the row: [`tf::scan_part`]. For [`Avx2::comb`]'s AVX2
+    /// Part `k` of the row: [`tf::scan_part`]. For [`Avx2::comb`](super::Backend::comb)'s AVX2
     /// context, where it is inlined and the intrinsics become single
     /// instructions; anywhere else they would stay calls (correct, since
     /// the token proves the features, but slow).
