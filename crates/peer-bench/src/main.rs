@@ -307,23 +307,7 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = &page_path {
-        let info = page::PageInfo {
-            cpu_model,
-            cpu_id,
-            report,
-            date,
-            commit: page::git_commit(),
-            command: page::command_line(
-                report.cap,
-                &std::env::args_os()
-                    .skip(1)
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect::<Vec<_>>(),
-            ),
-            clock: clock.describe(),
-            passes: args.passes,
-            peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
-        };
+        let info = page_info(report, date, &clock, args.passes);
         // One picture per group of sizes, beside the page, shown above the
         // tables.
         let stem = path
@@ -357,6 +341,33 @@ fn main() -> ExitCode {
         eprintln!("wrote {}", path.display());
     }
     ExitCode::SUCCESS
+}
+
+/// What a page says about this run: the machine, the commit, the command
+/// as typed, the clock and the peers' cap.
+fn page_info(
+    report: fieldwork::cpu::CpuReport,
+    date: String,
+    clock: &Clock,
+    passes: u32,
+) -> page::PageInfo {
+    page::PageInfo {
+        cpu_model: benchtime::cpu_model(),
+        cpu_id: page::cpu_id(),
+        report,
+        date,
+        commit: page::git_commit(),
+        command: page::command_line(
+            report.cap,
+            &std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+        ),
+        clock: clock.describe(),
+        passes,
+        peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
+    }
 }
 
 /// `--reproduce NAME`: measures the document's rows, prints its tables and
@@ -398,23 +409,7 @@ fn run_reproduce(
     let tables = (doc.tables)(&reproduce::Measurements::new(&clock, &results))?;
     print!("{}", reproduce::markdown(doc, &tables));
     if let Some(path) = path {
-        let info = page::PageInfo {
-            cpu_model: benchtime::cpu_model(),
-            cpu_id: page::cpu_id(),
-            report,
-            date,
-            commit: page::git_commit(),
-            command: page::command_line(
-                report.cap,
-                &std::env::args_os()
-                    .skip(1)
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect::<Vec<_>>(),
-            ),
-            clock: clock.describe(),
-            passes: args.passes,
-            peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
-        };
+        let info = page_info(report, date, &clock, args.passes);
         std::fs::write(&path, reproduce::render(doc, &info, &tables))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());

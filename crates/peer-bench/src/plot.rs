@@ -123,7 +123,8 @@ pub fn charts(clock: &Clock, results: &[Measured], cpu: &str) -> Vec<(&'static s
         .collect()
 }
 
-fn xml_escape(s: &str) -> String {
+/// Escapes text for SVG (also the Poly1305 sweep's figure, `sweep.rs`).
+pub(crate) fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -135,8 +136,8 @@ const COLOURS: &[&str] = &[
     "#7f7f7f", "#bcbd22",
 ];
 
-/// Tick values of a 1-2-5 series covering `[lo, hi]`.
-fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+/// Tick values of a 1-2-5 series covering `[lo, hi]` (also `sweep.rs`).
+pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let mut ticks = Vec::new();
     let mut decade = 10f64.powf(lo.log10().floor());
     while decade <= hi {

@@ -24,6 +24,7 @@
 //! (over the `poly1305` group's columns), and `groups::chachapoly::sweep`
 //! builds the ChaCha20-Poly1305 sweep from the same [`Sweep`] and [`Row`].
 
+use crate::plot::{log_ticks, xml_escape};
 use benchtime::{Clock, Sampler, Table, fmt_num};
 use std::fmt::Write as _;
 
@@ -583,34 +584,10 @@ pub fn markdown(info: &NoteInfo, sweep: &Sweep, bands: Result<&[Band], &str>) ->
     out
 }
 
-/// Escapes text for SVG.
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// Line colours, one per column in order (then repeated).
 const COLOURS: &[&str] = &[
     "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
 ];
-
-/// Tick values of a 1-2-5 series covering `[lo, hi]`.
-fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let mut ticks = Vec::new();
-    let mut decade = 10f64.powf(lo.log10().floor());
-    while decade <= hi {
-        for m in [1.0, 2.0, 5.0] {
-            let v = decade * m;
-            if v >= lo && v <= hi {
-                ticks.push(v);
-            }
-        }
-        decade *= 10.0;
-    }
-    ticks
-}
 
 /// A tick label without trailing zeros.
 fn tick_label(v: f64) -> String {
