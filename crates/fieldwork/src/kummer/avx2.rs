@@ -180,7 +180,6 @@
 
 use super::field::{Fe, P};
 use super::fixed_base::{self, PART, Row, Scan};
-use super::fixed_base_table::{F, TABLE, WINDOWS};
 use crate::cpu;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
@@ -190,7 +189,6 @@ use core::arch::x86_64::{
     _mm256_xor_si256,
 };
 use subtle::Choice;
-use zeroize::Zeroize;
 
 /// Limb `l` nominally holds bits `OFFSET[l] .. OFFSET[l] + WIDTH[l]`.
 const WIDTH: [u32; 5] = [26, 25, 26, 25, 25];
@@ -263,8 +261,6 @@ macro_rules! lane_operator {
 lane_operator! {
     /// `vpaddq`, wrapping.
     Add add = _mm256_add_epi64;
-    /// `vpsubq`, wrapping.
-    Sub sub = _mm256_sub_epi64;
     /// `vpmuludq`: the 64-bit product of the low 32 bits of each lane (the
     /// high 32 bits are ignored).
     Mul mul = _mm256_mul_epu32;
@@ -323,10 +319,6 @@ impl Lanes {
         /// dependency chain per ladder step; on Intel cores both take 3
         /// cycles.
         fn swap_halves() = vperm2i128_swap;
-        /// `vpmuludq` as inline assembly: LLVM cannot see through it, so it
-        /// cannot rewrite an operand whose zero-extension it lost sight of
-        /// (a loop-carried value) into a 64 × 32-bit product.
-        fn mul_opaque(o) = vpmuludq_opaque;
     }
 
     /// `vpsrlq` by `WIDTH[l]` (`l` is a constant after inlining).
@@ -362,29 +354,6 @@ unsafe fn vperm2i128_swap(x: __m256i) -> __m256i {
             "vperm2i128 {o}, {i}, {i}, 0x01",
             o = lateout(ymm_reg) v,
             i = in(ymm_reg) x,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    v
-}
-
-/// [`Lanes::mul_opaque`]'s instruction.
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[target_feature(enable = "avx,avx2")]
-#[inline]
-unsafe fn vpmuludq_opaque(a: __m256i, b: __m256i) -> __m256i {
-    let v: __m256i;
-    // SAFETY: AVX2 by the contract; the instruction reads and writes
-    // registers only.
-    unsafe {
-        core::arch::asm!(
-            "vpmuludq {o}, {a}, {b}",
-            o = lateout(ymm_reg) v,
-            a = in(ymm_reg) a,
-            b = in(ymm_reg) b,
             options(pure, nomem, nostack, preserves_flags),
         );
     }
@@ -641,150 +610,6 @@ impl Fe4 {
     }
 }
 
-/// The lane-parallel comb's field operations (module docs, "The comb's
-/// lanes"). `C` below is a carried value: limb `l < 2^WIDTH[l]`, limb 1
-/// `≤ 2^25 + 2^12` ([`Fe4::carry`]'s postcondition).
-impl Fe4 {
-    /// `self·b`, carried: 25 `vpmuludq`, the doubles of `b`, the chain.
-    ///
-    /// # Preconditions
-    ///
-    /// Limbs of `self` `< 2^30`, of `b` `< 2^30` (every operand in the comb
-    /// is at most `8C < 2^29.1`, so every sum of products `< 2^62`).
-    #[inline(always)]
-    fn times(self, b: Fe4) -> Fe4 {
-        let [a0, a1, a2, a3, a4] = self.0;
-        let [b0, b1, b2, b3, b4] = b.0;
-        let [e1, e2, e3, e4] = [b1 + b1, b2 + b2, b3 + b3, b4 + b4];
-        // A macro, not a closure: a closure loses the target features.
-        macro_rules! m {
-            ($x:expr, $y:expr) => {
-                $x.mul_opaque($y)
-            };
-        }
-        Fe4([
-            m!(a0, b0) + m!(a1, e4) + m!(a2, e3) + m!(a3, e2) + m!(a4, e1),
-            m!(a0, b1) + m!(a1, b0) + m!(a2, b4) + m!(a3, e3) + m!(a4, b2),
-            m!(a0, b2) + m!(a1, e1) + m!(a2, b0) + m!(a3, e4) + m!(a4, e3),
-            m!(a0, b3) + m!(a1, b2) + m!(a2, b1) + m!(a3, b0) + m!(a4, b4),
-            m!(a0, b4) + m!(a1, e3) + m!(a2, b2) + m!(a3, e1) + m!(a4, b0),
-        ])
-        .carry()
-    }
-
-    /// `self²`, carried. Limbs `< 2^30`.
-    #[inline(always)]
-    fn squared(self) -> Fe4 {
-        let [a0, a1, a2, a3, a4] = self.0;
-        let [d0, d1, d2, d3] = [a0 + a0, a1 + a1, a2 + a2, a3 + a3];
-        let [q1, q2, q3] = [d1 + d1, d2 + d2, d3 + d3];
-        // A macro, not a closure: a closure loses the target features.
-        macro_rules! m {
-            ($x:expr, $y:expr) => {
-                $x.mul_opaque($y)
-            };
-        }
-        Fe4([
-            m!(a0, a0) + m!(q1, a4) + m!(q2, a3),
-            m!(d0, a1) + m!(d2, a4) + m!(d3, a3),
-            m!(d0, a2) + m!(d1, a1) + m!(q3, a4),
-            m!(d0, a3) + m!(d1, a2) + m!(a4, a4),
-            m!(d0, a4) + m!(q1, a3) + m!(a2, a2),
-        ])
-        .carry()
-    }
-
-    /// `self + b`, limb-wise, not carried: limbs add.
-    #[inline(always)]
-    fn plus(mut self, b: Fe4) -> Fe4 {
-        for l in 0..5 {
-            self.0[l] = self.0[l] + b.0[l];
-        }
-        self
-    }
-
-    /// `self + M·p − b`, limb-wise, not carried: limb `l` of `b` must be at
-    /// most `M·(2^WIDTH[l] − 1)` (`M = 2` covers `C`, `M = 4` covers `3C`);
-    /// limbs grow by `M·2^WIDTH[l]`.
-    #[inline(always)]
-    fn minus<const M: u64>(mut self, b: Fe4) -> Fe4 {
-        let bias = p_multiple(M);
-        for l in 0..5 {
-            self.0[l] = self.0[l] + Lanes::splat(b.0[l].t, bias[l]) - b.0[l];
-        }
-        self
-    }
-}
-
-/// `fixed_base.rs`'s mixed addition, four at a time: lane `j` adds the
-/// affine `t` of lane `j` to the sum `r = (A1, A0, B1, B0, Zu, Y)` of lane
-/// `j`, line for line the same formulas (41 products and squares, each
-/// carried). The bound of each value is written beside it in units of
-/// `C`; inputs `r` and `t` are `C` and so are the outputs. The exceptional
-/// case is not flagged here: it makes `Y` zero for good (the last product),
-/// which [`fixed_base::combine`] checks once.
-#[inline(always)]
-fn mixed_add4(r: [Fe4; 6], t: [Fe4; 4], f4: Fe4) -> [Fe4; 6] {
-    let [a1, a0, b1, b0, zu, y] = r;
-    let [c1, c0, d1, d0] = t;
-    let zv = zu.times(y);
-    let z1 = a1.minus::<2>(c1.times(zu)); // 3C
-    let z0 = a0.minus::<2>(c0.times(zu)); // 3C
-    let e1 = d1.times(zv).minus::<2>(b1); // 3C
-    let e0 = d0.times(zv).minus::<2>(b0); // 3C
-    let t0 = z0.minus::<2>(c1.times(z1)); // 5C
-    let dl = z0.times(t0).plus(c0.times(z1.squared())); // 2C
-    let s1 = e1.times(z0).minus::<2>(e0.times(z1)); // 3C
-    let s0 = e1.times(z1).times(c0).plus(e0.times(t0)); // 2C
-    let dy = y.times(dl);
-    let (s11, s00, dd, s10) = (s1.squared(), s0.squared(), dy.squared(), s1.times(s0));
-    let s10x2 = s10.plus(s10); // 2C
-    let n1 = zu
-        .times(s10x2.minus::<2>(dd)) // 4C operand
-        .plus(z1.times(s11))
-        .carry();
-    let b1dl = b1.times(dl);
-    let f4z = a1.plus(a1).minus::<4>(z1).minus::<2>(f4.times(zu)); // 8C
-    let n0 = zu
-        .times(s00)
-        .plus(z1.times(s10x2))
-        .plus(t0.times(s11))
-        .plus(b1dl.plus(b1dl).times(s1))
-        .plus(f4z.times(dd))
-        .carry(); // 5C before the carry
-    let w = c1.times(s11).minus::<2>(s10).plus(dd); // 4C
-    let mid = a0.times(s1).plus(a1.times(s0)); // 2C
-    let a0s0 = a0.times(s0);
-    let s13 = s11.times(s1);
-    let v1 = w
-        .times(n1)
-        .minus::<2>(s13.times(b1dl.plus(mid))) // 2C operand
-        .plus(s11.times(n0))
-        .carry(); // 4C before the carry
-    let v0 = w
-        .times(n0)
-        .minus::<2>(s13.times(b0.times(dl).plus(a0s0)))
-        .carry(); // 3C before the carry
-    [n1, n0, v1, v0, zu.times(s11), dy.times(s1)]
-}
-
-/// The entries of rows `first .. first + 4` for their digits, signed
-/// ([`fixed_base::signed_entry`]), one row per lane: `(c1, c0, d1, d0)`.
-/// Each row is read by the whole-row ymm scan.
-#[inline(always)]
-fn lane_entries(t: cpu::Avx2, d: &[i8; WINDOWS], first: usize) -> [Fe4; 4] {
-    let mut e = [[0u128; 4]; 4];
-    for (j, ej) in e.iter_mut().enumerate() {
-        let dj = d[first + j];
-        *ej = fixed_base::signed_entry(t.scan(&TABLE[first + j], fixed_base::entry_index(dj)), dj);
-    }
-    let mut out = [Fe4([Lanes::splat(t, 0); 5]); 4];
-    for (c, o) in out.iter_mut().enumerate() {
-        *o = Fe4::from_fe(t, [Fe(e[0][c]), Fe(e[1][c]), Fe(e[2][c]), Fe(e[3][c])]);
-    }
-    out
-}
-
 super::token_backend! {
     /// The AVX2 Kummer backend (see [`super::Backend`]): the ladder on ymm, and the
     /// fixed-base comb compiled with AVX2 enabled around the ymm row scan.
@@ -900,56 +725,10 @@ mod tf {
         }
     }
 
-    /// The scalar comb of `fixed_base.rs` with the interleaved ymm scan
-    /// (the reference of the lane comb's tests).
-    #[cfg(test)]
-    #[target_feature(enable = "avx,avx2")]
-    #[inline(never)]
-    pub(super) fn comb_scalar(t: cpu::Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        fixed_base::comb(t, scalar)
-    }
-
-    /// Eight [`mixed_add4`]s on fixed entries (`cost_probe`).
-    #[cfg(test)]
-    #[target_feature(enable = "avx,avx2")]
-    #[inline(never)]
-    pub(super) fn eight_lane_additions(t: cpu::Avx2, d: &[i8; WINDOWS]) -> u64 {
-        let one = Fe4::from_fe(t, [Fe::ONE; 4]);
-        let f4 = Fe4::from_fe(t, [Fe(F[4]); 4]);
-        let [c1, c0, d1, d0] = lane_entries(t, d, 0);
-        let e = lane_entries(t, d, 4);
-        let mut r = [c1, c0, d1, d0, one, one];
-        for _ in 1..WINDOWS / 4 {
-            r = mixed_add4(r, core::hint::black_box(e), f4);
-        }
-        r[5].to_fe()[0].0 as u64
-    }
-
-    /// The lane-parallel comb (module docs, "The comb's lanes"): digit `i`
-    /// into sum `i mod 4`, the four sums in the four lanes of [`Fe4`],
-    /// eight [`mixed_add4`]s; then [`fixed_base::combine`].
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
     pub(super) fn comb(t: cpu::Avx2, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        const _: () = assert!(WINDOWS.is_multiple_of(4));
-        let mut d = fixed_base::digits(scalar);
-        let one = Fe4::from_fe(t, [Fe::ONE; 4]);
-        let f4 = Fe4::from_fe(t, [Fe(F[4]); 4]);
-        let [c1, c0, d1, d0] = lane_entries(t, &d, 0);
-        let mut r = [c1, c0, d1, d0, one, one];
-        for k in 1..WINDOWS / 4 {
-            r = mixed_add4(r, lane_entries(t, &d, 4 * k), f4);
-        }
-        // The digits spell the secret scalar.
-        d.zeroize();
-        let mut sums = [[0u128; 6]; 4];
-        for (c, v) in r.iter().enumerate() {
-            for (sum, x) in sums.iter_mut().zip(v.to_fe()) {
-                sum[c] = x.0;
-            }
-        }
-        let (point, bad) = fixed_base::combine(t, sums);
-        (point, Choice::from(core::hint::black_box(bad as u8)))
+        fixed_base::comb(t, scalar)
     }
 
     #[target_feature(enable = "avx,avx2")]
@@ -1472,95 +1251,6 @@ mod tests {
         }
     }
 
-    /// The lane-parallel comb against the scalar comb (the same point, the
-    /// same verdict) for 200 random scalars and the edge scalars of
-    /// `fixed_base.rs`'s tests; and [`fixed_base::combine`] flags a sum
-    /// whose `Y` is zero in each lane position.
-    #[test]
-    fn lane_comb_matches_the_scalar_comb() {
-        use super::super::encoding::encode;
-        let Some((t, _, mut rng)) = setup(0x6b63_6f6d_6232) else {
-            return;
-        };
-        let le = |l: [u64; 4]| {
-            let mut out = [0u8; 32];
-            for (o, x) in out.chunks_exact_mut(8).zip(l) {
-                o.copy_from_slice(&x.to_le_bytes());
-            }
-            out
-        };
-        let n2 = fixed_base::N2;
-        let minus = |a: [u64; 4], b: u64| {
-            let mut r = a;
-            let (d, borrow) = r[0].overflowing_sub(b);
-            r[0] = d;
-            if borrow {
-                r[1] = r[1].wrapping_sub(1);
-            }
-            r
-        };
-        let mut cases = std::vec![
-            [0u8; 32],
-            le(n2),
-            le(minus(n2, 1)),
-            le(minus(n2, 2)),
-            [0xff; 32],
-            [7u8; 32],
-        ];
-        for v in 1u64..=40 {
-            cases.push(le([v, 0, 0, 0]));
-        }
-        for _ in 0..200 {
-            cases.push(rng.scalar());
-        }
-        for k in &cases {
-            // SAFETY: `t` proves AVX and AVX2.
-            let (want, want_bad) = unsafe { tf::comb_scalar(t, k) };
-            let (got, bad) = unsafe { tf::comb(t, k) };
-            if bool::from(bad) {
-                // Flagged: the ladder answers (as for 0 and N2).
-                assert_eq!(
-                    fixed_base::scalarmult_base(Avx2(t), k),
-                    encode(super::super::Backend::ladder(
-                        Avx2(t),
-                        k,
-                        super::super::encoding::decode(&super::super::BASE_POINT)
-                    )),
-                    "{k:02x?}"
-                );
-            } else {
-                assert!(!bool::from(want_bad), "{k:02x?}");
-                assert_eq!(encode(got), encode(want), "{k:02x?}");
-            }
-        }
-        for k in [[0u8; 32], le(n2)] {
-            // SAFETY: as above.
-            assert!(bool::from(unsafe { tf::comb(t, &k) }.1));
-        }
-        // A zero Y in any lane is flagged.
-        let e = |i: usize| {
-            let w = TABLE[i][3];
-            let j = |lo: u64, hi: u64| u128::from(lo) | (u128::from(hi) << 64);
-            [
-                j(w[0], w[1]),
-                j(w[2], w[3]),
-                j(w[4], w[5]),
-                j(w[6], w[7]),
-                1,
-                1,
-            ]
-        };
-        let sums = [e(0), e(1), e(2), e(3)];
-        assert_eq!(fixed_base::combine(t, sums).1, 0);
-        for lane in 0..4 {
-            for zero in [0, P] {
-                let mut s = sums;
-                s[lane][5] = zero;
-                assert_eq!(fixed_base::combine(t, s).1, 1, "lane {lane}");
-            }
-        }
-    }
-
     #[test]
     fn swap_is_by_mask() {
         let Some((t, _, mut rng)) = setup(7) else {
@@ -1583,11 +1273,4 @@ mod tests {
             assert_eq!((packed(&a), packed(&b)), (packed(&want.0), packed(&want.1)));
         }
     }
-}
-
-/// Eight lane additions, for `fixed_base.rs`'s `cost_probe`.
-#[cfg(test)]
-pub(super) fn probe_lane_additions(t: cpu::Avx2, d: &[i8; WINDOWS]) -> u64 {
-    // SAFETY: the token proves AVX and AVX2.
-    unsafe { tf::eight_lane_additions(t, d) }
 }
