@@ -32,20 +32,63 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::avx2::{Masks, xor_from};
+use super::avx2::{Masks, keystream_h, store_rows, xor_from, xor_rows};
 use super::rounds::{Words, binary_words, interleave, word_sliced};
 use crate::cpu;
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_set1_epi32,
-    _mm512_setr_epi32, _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_unpackhi_epi32,
-    _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
+    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
+    _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
 super::token_backend! {
     /// The AVX-512 backend: 16 blocks a pass on zmm, its tails on the AVX2
-    /// kernels. A single block (a seek, a stream's partial last block) and
-    /// the AEAD's block 0 take the trait's portable block function.
-    Avx512(cpu::Avx512) = "avx512", xor_avx512
+    /// kernels. A single block (a seek, a stream's partial last block)
+    /// takes one horizontal AVX2 state; the AEAD's block 0 comes from the
+    /// same kernel call as the first data blocks ([`xor_after_block0_avx512`]).
+    Avx512(cpu::Avx512) = "avx512", xor_avx512, block_avx512, xor_after_block0_avx512
+}
+
+/// One keystream block: one horizontal state of the AVX2 kernel (with
+/// AVX-512VL its 12- and 7-bit rotations are `vprold`), as the AVX2
+/// backend's `block`.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn block_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+    let masks = Masks::new(t.avx2());
+    let ks = keystream_h::<1>(key, nonce, counter, masks);
+    let mut out = [0u8; 64];
+    store_rows(masks, &ks[0][..2], &mut out);
+    out
+}
+
+/// The AEAD's block 0 and the data's keystream from block 1: up to 64
+/// bytes, one horizontal state (blocks 0 and 1); longer, one zmm call for
+/// blocks 0 to 15 (block 0 and the first 960 bytes), then the bulk loop
+/// from block 16 (figures: `docs/notes/chacha20.md`).
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn xor_after_block0_avx512(
+    t: cpu::Avx512,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
+    let masks = Masks::new(t.avx2());
+    let mut block0 = [0u8; 64];
+    if data.len() <= 64 {
+        let ks = keystream_h::<1>(key, nonce, 0, masks);
+        let rows = ks.as_flattened();
+        store_rows(masks, &rows[..2], &mut block0);
+        xor_rows(masks, &rows[2..], data);
+        return block0;
+    }
+    let (head, rest) = data.split_at_mut(data.len().min(960));
+    let k0 = xor16_after_block0(&keystream16(key, nonce, 0), head);
+    // SAFETY: `block0` is 64 bytes; AVX-512F is available (this function's
+    // features).
+    unsafe { _mm512_storeu_si512(block0.as_mut_ptr().cast::<__m512i>(), k0) };
+    xor_avx512(t, key, nonce, 16, rest);
+    block0
 }
 
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
@@ -113,26 +156,78 @@ fn keystream16(key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [__m512i; 16] 
 #[inline]
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 fn xor16(ks: &[__m512i; 16], data: &mut [u8; 1024]) {
-    // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
-    let u = interleave(ks);
     let ptr = data.as_mut_ptr();
-    for (m, [a, b, c, d]) in u.into_iter().enumerate() {
-        let p0 = _mm512_shuffle_i32x4::<0b01_00_01_00>(a, b);
-        let p1 = _mm512_shuffle_i32x4::<0b11_10_11_10>(a, b);
-        let p2 = _mm512_shuffle_i32x4::<0b01_00_01_00>(c, d);
-        let p3 = _mm512_shuffle_i32x4::<0b11_10_11_10>(c, d);
-        let blocks: [__m512i; 4] = [
-            _mm512_shuffle_i32x4::<0b10_00_10_00>(p0, p2),
-            _mm512_shuffle_i32x4::<0b11_01_11_01>(p0, p2),
-            _mm512_shuffle_i32x4::<0b10_00_10_00>(p1, p3),
-            _mm512_shuffle_i32x4::<0b11_01_11_01>(p1, p3),
-        ];
-        for (l, k) in blocks.into_iter().enumerate() {
-            let at = 64 * (4 * l + m);
-            // SAFETY: `at + 64 ≤ 1024`: block 4l + m of `data`.
+    blocks16(ks, |j, k| {
+        let at = 64 * j;
+        // SAFETY: `at + 64 ≤ 1024`: block j < 16 of `data`.
+        unsafe {
+            let p = ptr.add(at).cast::<__m512i>();
+            _mm512_storeu_si512(p, _mm512_xor_si512(_mm512_loadu_si512(p), k));
+        }
+    });
+}
+
+/// The word-sliced keystream `ks` of blocks 0 to 15: blocks 1 to 15 XORed
+/// into `data` (at most 960 bytes; a partial last block through a byte
+/// mask, so nothing of the keystream is written to memory) and block 0
+/// returned.
+#[inline]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn xor16_after_block0(ks: &[__m512i; 16], data: &mut [u8]) -> __m512i {
+    let len = data.len();
+    debug_assert!(len <= 960);
+    let ptr = data.as_mut_ptr();
+    let mut block0 = ks[0];
+    blocks16(ks, |j, k| {
+        if j == 0 {
+            block0 = k;
+            return;
+        }
+        let at = 64 * (j - 1);
+        if at + 64 <= len {
+            // SAFETY: the 64 bytes from `at` are in `data`.
             unsafe {
                 let p = ptr.add(at).cast::<__m512i>();
                 _mm512_storeu_si512(p, _mm512_xor_si512(_mm512_loadu_si512(p), k));
+            }
+        } else if at < len {
+            // The `len − at` (< 64) bytes from `at`; the masked load and
+            // store touch no other byte (masked-off bytes do not fault).
+            let mask = (1u64 << (len - at)) - 1;
+            // SAFETY: the bytes the mask selects are in `data`; AVX-512BW
+            // is available (this function's features).
+            unsafe {
+                let p = ptr.add(at).cast::<i8>();
+                let x = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, p), k);
+                _mm512_mask_storeu_epi8(p, mask, x);
+            }
+        }
+    });
+    block0
+}
+
+/// The transposition of [`xor16`]: `emit(j, k)` for each block `j` of the
+/// 16 of `ks`, `k` its 64 bytes in order.
+#[inline(always)]
+fn blocks16(ks: &[__m512i; 16], mut emit: impl FnMut(usize, __m512i)) {
+    // u[m][g], lane l: words 4g … 4g + 3 of block 4l + m.
+    let u = interleave(ks);
+    // SAFETY: AVX-512F is available: reached only from this file's
+    // entry points, whose token proves it.
+    unsafe {
+        for (m, [a, b, c, d]) in u.into_iter().enumerate() {
+            let p0 = _mm512_shuffle_i32x4::<0b01_00_01_00>(a, b);
+            let p1 = _mm512_shuffle_i32x4::<0b11_10_11_10>(a, b);
+            let p2 = _mm512_shuffle_i32x4::<0b01_00_01_00>(c, d);
+            let p3 = _mm512_shuffle_i32x4::<0b11_10_11_10>(c, d);
+            let blocks: [__m512i; 4] = [
+                _mm512_shuffle_i32x4::<0b10_00_10_00>(p0, p2),
+                _mm512_shuffle_i32x4::<0b11_01_11_01>(p0, p2),
+                _mm512_shuffle_i32x4::<0b10_00_10_00>(p1, p3),
+                _mm512_shuffle_i32x4::<0b11_01_11_01>(p1, p3),
+            ];
+            for (l, k) in blocks.into_iter().enumerate() {
+                emit(4 * l + m, k);
             }
         }
     }

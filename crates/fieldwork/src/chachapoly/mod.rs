@@ -31,13 +31,16 @@
 //!   radix-2^64 Poly1305 (`mulx`) between their double rounds, so the MAC
 //!   runs on the integer ports while ChaCha20 holds the vector ones.
 //! - ChaCha20 on its AVX-512 backend: the same stitched kernel below
-//!   1 KiB when sealing and 2 KiB when opening (1 KiB on Intel), two
-//!   passes from there (the 16-block zmm ChaCha20, then the IFMA
-//!   Poly1305, each faster alone than the stitched pair once the message
-//!   is long). `peer-bench --filter chachapoly` shows both pinned paths on
-//!   AVX-512 CPUs. Figure (AMD EPYC Zen 4, family 25 model 17, the Zen 4
-//!   page): 16 KiB seals at 0.95 cycles/byte, 1.45× ring; 64 B at 544
-//!   cycles, 1.21× aws-lc-rs.
+//!   the tuning table's crossovers (AMD: 1 KiB when sealing, 2 KiB when
+//!   opening; Intel: 320 B and 1 KiB), two passes from there (the
+//!   16-block zmm ChaCha20, block 0 in the same call as the first 15 data
+//!   blocks, then the IFMA Poly1305, each faster alone than the stitched
+//!   pair once the message is long). `peer-bench --filter chachapoly`
+//!   shows both pinned paths on AVX-512 CPUs. Figures: AMD EPYC Zen 4,
+//!   family 25 model 17, the Zen 4 page: 16 KiB seals at 0.95
+//!   cycles/byte, 1.45× ring; 64 B at 544 cycles, 1.21× aws-lc-rs. Intel
+//!   Xeon family 6 model 207, `peer-bench --chachapoly-sweep`: 576 B
+//!   seals in 0.72 of ring's time.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
 //!   [`crate::poly1305`]). On AArch64 this is `neon` (the default there):
