@@ -109,7 +109,7 @@
 //! - AArch64 (`pmull`, `pmull-eor3`): a fresh key's calls of at most
 //!   16 blocks (`tuning.rs`'s `PMULL` table) run Horner's rule on `H`
 //!   alone, one R/F product and a one-`PMULL` reduction per block, no
-//!   powers made ([`Backend::fresh_horner`]); longer calls make the eight
+//!   powers made (`Backend::fresh_horner`); longer calls make the eight
 //!   powers and run 8-block groups.
 //!
 //! A 64-byte POLYVAL (key setup included, `examples/polyval_one.rs` under
