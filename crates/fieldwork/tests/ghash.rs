@@ -257,6 +257,30 @@ fn split_kernel_streams_across_its_kernels() {
     every_backend_agrees::<GHash>("ghash", &streams);
 }
 
+/// A fresh key's short calls (which the PMULL backends run by Horner's
+/// rule on `H`, no powers made, up to their tuned crossover) one after
+/// another, around the crossover (16 blocks today), then a long call that
+/// makes the powers and short calls after it, in both hashes; a partial
+/// block carried between calls among them.
+#[test]
+fn fresh_key_short_calls_then_long() {
+    let mut rng = common::Rng::new(0xf7e5);
+    let cuts: &[&[usize]] = &[
+        &[16, 16, 16, 16 * 3, 16 * 16, 16 * 17, 16],
+        &[16 * 15, 16 * 16, 16 * 16, 16 * 8, 16 * 9, 48],
+        &[16 * 17, 16, 16 * 16, 16 * 2],
+        &[5, 16 * 4 + 11, 16 * 16 + 3, 16 * 40 + 1, 16 * 3, 16 * 16],
+        &[16 * 7, 16 * 8, 16 * 9, 16 * 100, 16 * 12],
+        &[1, 2, 3, 16 * 16 - 6, 16 * 33, 16 * 16],
+    ];
+    let streams: Vec<Stream> = cuts
+        .iter()
+        .map(|calls| Stream::new(&mut rng, calls.iter().sum(), calls))
+        .collect();
+    every_backend_agrees::<Polyval>("polyval", &streams);
+    every_backend_agrees::<GHash>("ghash", &streams);
+}
+
 /// Any split of the input into updates gives the same hash.
 #[test]
 fn streaming_splits() {

@@ -106,6 +106,12 @@
 //!   kernel, whose eight powers live in the state, is the faster for a
 //!   fresh key's mid-length calls.
 //!
+//! - AArch64 (`pmull`, `pmull-eor3`): a fresh key's calls of at most
+//!   16 blocks (`tuning.rs`'s `PMULL` table) run Horner's rule on `H`
+//!   alone, one R/F product and a one-`PMULL` reduction per block, no
+//!   powers made (`Backend::fresh_horner`); longer calls make the eight
+//!   powers and run 8-block groups.
+//!
 //! A 64-byte POLYVAL (key setup included, `examples/polyval_one.rs` under
 //! callgrind at `FIELDWORK_MAX_ISA=clmul`) is about 500 instructions: the
 //! powers H²…H⁴ (≈ 120), the aggregated step (≈ 140), the 208-byte copy
@@ -235,6 +241,16 @@ pub(crate) trait Backend: Copy {
         let _ = (low, acc, data, reflect);
         None
     }
+    /// A fresh key's call (`h` = `H`, no other power made) of whole
+    /// blocks by Horner's rule on `H` alone, where the backend has such a
+    /// path and its tuning takes calls this short on it: the new
+    /// accumulator, the key's powers still unmade (`pmull`; the default,
+    /// `None`, folds away).
+    #[inline(always)]
+    fn fresh_horner(self, h: u128, acc: u128, data: &[u8], reflect: bool) -> Option<u128> {
+        let _ = (h, acc, data, reflect);
+        None
+    }
 }
 
 /// The items every token-holding backend writes alike in its
@@ -301,6 +317,9 @@ pub(crate) fn polyval_short(kernel: Short, h: &[u8; 16], data: &[u8]) -> [u8; 16
 /// one, else the powers `data` needs, then the blocks.
 #[inline(always)]
 fn short_on<B: Backend>(b: B, low: &mut [u128; LOW], data: &[u8]) -> u128 {
+    if let Some(acc) = b.fresh_horner(low[0], 0, data, false) {
+        return acc;
+    }
     let n = data.len() / 16;
     if n >= 2 {
         if let Some((acc, _)) = b.fresh_group(low, 0, data, false) {
@@ -681,6 +700,12 @@ impl State {
     /// the call needs, then the blocks.
     #[inline(always)]
     fn absorb<B: Backend>(&mut self, b: B, data: &[u8]) {
+        if self.ready == 1
+            && let Some(acc) = b.fresh_horner(self.low[0], self.acc, data, self.reflect)
+        {
+            self.acc = acc;
+            return;
+        }
         let n = data.len() / 16;
         if self.ready == 1
             && (2..=LOW).contains(&n)

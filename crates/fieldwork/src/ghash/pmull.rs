@@ -40,6 +40,29 @@
 //! reduction's two dependent `PMULL`s. The instruction counts of the
 //! compiled loops are in `docs/notes/ghash.md`.
 //!
+//! # Fresh keys: Horner's rule on `H` (`horner`)
+//!
+//! A fresh key's call of at most `PmullTuning::horner_blocks` blocks (16
+//! today, `tuning.rs`) makes no power: it runs Horner's rule on `H`, each
+//! block one product in the R/F form of ePrint 2025/2171 §3.3 (as
+//! RustCrypto's `polyval` 0.7.3 does per power). With `D = H·x^(−64) =
+//! swap(H) ⊕ H₀·C` (one `PMULL`, `EXT`, `EOR` per call) and `M = acc ⊕ Y`,
+//! `dot(M, H) = (M₀·D ⊕ M₁·H)·x^(−64) = R ⊕ swap(F) ⊕ F₀·C`, where `R =
+//! M₀D₁ ⊕ M₁H₁`, `F = M₀D₀ ⊕ M₁H₀` (`x^(−64) ≡ x^64 + C` modulo
+//! POLYVAL's polynomial, so `F₀·x^(−64) = F₀·x^64 ⊕ F₀·C`): against `U =
+//! (D₁, H₁)` (`TRN2`) and `L = (D₀, H₀)` (`TRN1`), `R = PMULL(M, U) ⊕
+//! PMULL2(M, U)`, `F = PMULL(M, L) ⊕ PMULL2(M, L)`, and the reduction is
+//! one `PMULL`, one `EXT` and two `EOR`s; the result is fully reduced.
+//! Per block about 12 instructions in the compiled 4-block loop (POLYVAL:
+//! half an `LDP`, 5 `PMULL`/`PMULL2`, 1 `EXT`, 5 `EOR` — 3 and an `EOR3`
+//! with SHA3 — and the loop control; GHASH adds `REV64` + `EXT`, LLVM's
+//! form of the byte-reversing `TBL`), about 14 per call to set up. A
+//! 64-byte POLYVAL with key setup: 388 → 219 instructions (RustCrypto
+//! 241); the powers `H²…H⁴` and the aggregated group cost more than four
+//! Horner steps. The chain per block is two dependent `PMULL`s and three
+//! `EOR`s, so on hardware Horner is latency-bound where the aggregated
+//! group is not: the crossover is data for each core to refine.
+//!
 //! # Rejected
 //!
 //! - Schoolbook products (four `PMULL` per block, no half-sums): one
@@ -56,6 +79,7 @@
 #![allow(unsafe_code)]
 
 use super::Backend;
+use super::tuning::PmullTuning;
 use crate::cpu::{NeonAes, NeonSha3};
 
 /// The PMULL backend: groups of eight blocks, the tail as one group.
@@ -68,6 +92,15 @@ pub(crate) struct PmullEor3(NeonSha3);
 
 impl Backend for Pmull {
     super::backend_items!(NeonAes, "pmull");
+
+    #[inline(always)]
+    fn fresh_horner(self, h: u128, acc: u128, data: &[u8], reflect: bool) -> Option<u128> {
+        if data.len() / 16 > PmullTuning::this_cpu().horner_blocks {
+            return None;
+        }
+        // SAFETY: the token in `self` proves the kernel's features.
+        Some(unsafe { neon::horner(h, acc, data, reflect) })
+    }
 
     fn powers(self, out: &mut [u128], from: usize) {
         // SAFETY: the token in `self` proves NEON, AES and PMULL.
@@ -82,6 +115,15 @@ impl Backend for Pmull {
 
 impl Backend for PmullEor3 {
     super::backend_items!(NeonSha3, "pmull-eor3");
+
+    #[inline(always)]
+    fn fresh_horner(self, h: u128, acc: u128, data: &[u8], reflect: bool) -> Option<u128> {
+        if data.len() / 16 > PmullTuning::this_cpu().horner_blocks {
+            return None;
+        }
+        // SAFETY: the token in `self` proves the kernel's features.
+        Some(unsafe { eor3::horner(h, acc, data, reflect) })
+    }
 
     fn powers(self, out: &mut [u128], from: usize) {
         // SAFETY: the token in `self` proves NEON, AES, PMULL and SHA3.
@@ -105,8 +147,13 @@ macro_rules! kernels {
             use crate::ghash::field::C_HI;
             use core::arch::aarch64::{
                 uint8x16_t, vdupq_n_u8, veorq_u8, vextq_u8, vgetq_lane_u64, vld1q_u8,
-                vld1q_u8_x4, vreinterpretq_u64_u8, vrev64q_u8,
+                vld1q_u8_x4, vqtbl1q_u8, vreinterpretq_u8_u64, vreinterpretq_u64_u8,
+                vrev64q_u8, vtrn1q_u64, vtrn2q_u64,
             };
+
+            /// `TBL` indices that reverse a register's 16 bytes (lane 0's
+            /// byte 0 takes byte 15).
+            const REV_INDEX: u128 = 0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f;
 
             /// A field element or a product half: lane 0 is the low word.
             pub(crate) type V = uint8x16_t;
@@ -411,6 +458,59 @@ macro_rules! kernels {
                     }
                 }
                 from_v(tail::<R>(powers, acc, chunks.remainder(), c))
+            }
+
+            /// `acc` after the whole blocks of `data` by Horner's rule on
+            /// `H` = `h` alone, no other power made: a fresh key's short
+            /// call (see the module docs, "Fresh keys"). Each block is one
+            /// R/F product (ePrint 2025/2171, §3.3): with `D = H·x^(−64) =
+            /// swap(H) ⊕ H₀·C`, `dot(M, H) = R ⊕ swap(F) ⊕ F₀·C` where `R =
+            /// M₀D₁ ⊕ M₁H₁` and `F = M₀D₀ ⊕ M₁H₀` — four `PMULL`/`PMULL2`
+            /// against `U = (D₁, H₁)` and `L = (D₀, H₀)`, and a one-product
+            /// reduction.
+            #[target_feature(enable = $features)]
+            pub(crate) fn horner(h: u128, acc: u128, data: &[u8], reflect: bool) -> u128 {
+                if reflect {
+                    horner_r::<true>(h, acc, data)
+                } else {
+                    horner_r::<false>(h, acc, data)
+                }
+            }
+
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn horner_r<const R: bool>(h: u128, acc: u128, data: &[u8]) -> u128 {
+                let c = c();
+                let h = to_v(h);
+                let d = xor(swap(h), pmull(h, c));
+                let (hu, du) = (vreinterpretq_u64_u8(h), vreinterpretq_u64_u8(d));
+                let l = vreinterpretq_u8_u64(vtrn1q_u64(du, hu));
+                let u = vreinterpretq_u8_u64(vtrn2q_u64(du, hu));
+                // GHASH: the whole block byte-reversed by one `TBL`, so
+                // the accumulator and the key keep their order.
+                let rev = to_v(REV_INDEX);
+                let step = |acc: V, y: V| {
+                    let y = if R { vqtbl1q_u8(y, rev) } else { y };
+                    let m = xor(acc, y);
+                    let r = xor(pmull(m, u), pmull2(m, u));
+                    let f = xor(pmull(m, l), pmull2(m, l));
+                    xor3(r, swap(f), pmull(f, c))
+                };
+                let mut acc = to_v(acc);
+                let mut fours = data.chunks_exact(64);
+                for ch in &mut fours {
+                    // SAFETY: 64 readable bytes.
+                    let y = unsafe { vld1q_u8_x4(ch.as_ptr()) };
+                    acc = step(acc, y.0);
+                    acc = step(acc, y.1);
+                    acc = step(acc, y.2);
+                    acc = step(acc, y.3);
+                }
+                for ch in fours.remainder().chunks_exact(16) {
+                    // SAFETY: 16 readable bytes.
+                    acc = step(acc, unsafe { vld1q_u8(ch.as_ptr()) });
+                }
+                from_v(acc)
             }
 
             /// Eight blocks of `ch` (128 bytes) by two four-register `LD1`s,

@@ -107,6 +107,62 @@ pub(crate) const GHASH: Table<GhashTuning> = Table {
     },
 };
 
+/// The AArch64 PMULL backends' choices (`pmull`, `pmull-eor3`).
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PmullTuning {
+    /// A fresh key's call of at most this many blocks runs Horner's rule
+    /// on `H` alone (`pmull::neon::horner`: one R/F product and a
+    /// one-`PMULL` reduction per block, no powers made); longer calls make
+    /// `H²…H⁸` and run the aggregated groups.
+    pub(crate) horner_blocks: usize,
+}
+
+#[cfg(target_arch = "aarch64")]
+impl PmullTuning {
+    /// This CPU's entry of [`PMULL`]: while the table names no core, its
+    /// `otherwise` entry, a constant (no load in the call); else read once
+    /// per process and cached (0: not read yet; else `0x100 |
+    /// horner_blocks`).
+    #[inline]
+    pub(crate) fn this_cpu() -> PmullTuning {
+        if PMULL.entries.is_empty() {
+            return PMULL.otherwise.value;
+        }
+        static CACHED: core::sync::atomic::AtomicU16 = core::sync::atomic::AtomicU16::new(0);
+        match CACHED.load(Ordering::Relaxed) {
+            0 => {
+                let t = PMULL.pick();
+                let blocks = t.horner_blocks.min(0xff);
+                CACHED.store(0x100 | blocks as u16, Ordering::Relaxed);
+                PmullTuning {
+                    horner_blocks: blocks,
+                }
+            }
+            w => PmullTuning {
+                horner_blocks: usize::from(w & 0xff),
+            },
+        }
+    }
+}
+
+/// The AArch64 table. No ARM hardware has measured it: the one entry is
+/// chosen by executed instructions under `qemu-aarch64 -cpu neoverse-n1`.
+#[cfg(target_arch = "aarch64")]
+pub(crate) const PMULL: Table<PmullTuning> = Table {
+    entries: &[],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Arm),
+        value: PmullTuning { horner_blocks: 16 },
+        measured: "qemu-aarch64 -cpu neoverse-n1, executed instructions per call with key \
+                   setup (scripts/aarch64-counts.py --group ghash), aggregated / Horner: \
+                   POLYVAL 64 B 388 / 240, 256 B (16 blocks) 629 / 387, GHASH 64 B 408 / 258, \
+                   256 B 665 / 429; Horner costs 11-12 a block against the aggregated path's \
+                   9.4 after about 300 for the eight powers (even near 140 blocks): 16 keeps \
+                   the latency-bound Horner chain short (2026-11-26, no hardware timing)",
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +198,18 @@ mod tests {
         // The cached pick is this CPU's entry, read or not.
         assert_eq!(GhashTuning::this_cpu(), GHASH.pick());
         assert_eq!(GhashTuning::this_cpu(), GHASH.pick());
+    }
+
+    /// The PMULL pick is this CPU's entry (twice: the cache, when the
+    /// table names cores, read or not), and fits the cache's byte.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn the_pmull_pick_is_this_cpus_entry() {
+        assert_eq!(PmullTuning::this_cpu(), PMULL.pick());
+        assert_eq!(PmullTuning::this_cpu(), PMULL.pick());
+        assert!(PMULL.pick().horner_blocks <= 0xff);
+        for e in PMULL.entries.iter().chain([&PMULL.otherwise]) {
+            assert!(e.value.horner_blocks <= 0xff, "{}", e.measured);
+        }
     }
 }
