@@ -341,16 +341,10 @@ pub(crate) use call_fixed;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! fixed_slice_entry {
     ($(#[$doc:meta])* $features:literal, $token:ty,
-     |$t:ident, $out:ident, $a:ident, $b:ident $(, $x:ident: $xt:ty)*| $body:block) => {
+     |$t:ident, $out:ident, $a:ident, $b:ident| $body:block) => {
         $(#[$doc])*
         #[target_feature(enable = $features)]
-        pub(super) fn fixed(
-            $t: $token,
-            $out: &mut [u64],
-            $a: &[u64],
-            $b: &[u64],
-            $($x: $xt,)*
-        ) -> bool {
+        pub(super) fn fixed($t: $token, $out: &mut [u64], $a: &[u64], $b: &[u64]) -> bool {
             if $a.len() != $b.len() || $out.len() != 2 * $a.len() {
                 return false;
             }

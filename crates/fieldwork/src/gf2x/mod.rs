@@ -28,9 +28,7 @@
 //!
 //! - **1 to 9 words (and 16): fixed formulas** — Karatsuba steps, the
 //!   three-term Karatsuba-like formula, and where measured faster on a
-//!   backend (and core: `tuning.rs`) the schoolbook product — on words,
-//!   or on two-word digits whose words `pclmulqdq`'s immediate picks —
-//!   or a Su–Fan split (C. Su and H. Fan,
+//!   backend the schoolbook product or a Su–Fan split (C. Su and H. Fan,
 //!   *Impact of Intel's new instruction sets on software implementation of
 //!   GF(2)\[x\] multiplication*, IPL 2012, Table 1; every strategy of the
 //!   table is in `gf2x::reproduce` with the feature `reproduce`).
@@ -415,9 +413,6 @@ macro_rules! simd_backend {
                 $fft(self.0)
             }
             $(
-                // Inlined into `Dispatch`'s entries (and so into their
-                // callers): a small product is one call, into `tf::fixed`.
-                #[inline]
                 fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
                     // SAFETY: the token proves every feature `tf::fixed` enables.
                     unsafe { tf::fixed(self.0, out, a, b) }

@@ -1,7 +1,6 @@
-//! `gf2x`'s tuning tables ([`crate::tuning`]), by core: the fixed-size
-//! products the zmm backend hands to the ymm kernels, and the sizes where
-//! the zmm and ymm backends take the schoolbook on two-word digits. Read
-//! once per process and cached (the fixed products are chosen per call).
+//! `gf2x`'s tuning table ([`crate::tuning`]): the fixed-size products the
+//! zmm backend hands to the ymm kernels, by core. Read once per process
+//! and cached (the fixed products are chosen per call).
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
@@ -48,69 +47,20 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
     },
 };
 
-/// The word counts at which the zmm and ymm backends run the schoolbook
-/// on two-word digits (`clmul::pair_school`: N² `pclmulqdq`, no operand
-/// sums) instead of their Karatsuba or lane kernels.
-pub(crate) const PAIR_DIGITS: Table<Words> = Table {
-    entries: &[Entry {
-        cores: Cores::Vendor(Vendor::Intel),
-        value: Words::of(&[3, 4]),
-        measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul --quick, \
-                   ns per chained product, best of 3 alternated runs (2026-11-26, load 12-15): \
-                   zmm 3 words 7.14 -> 6.66 (schoolbook on lanes), 4 words 8.82 -> 6.69 \
-                   (Su-Fan 4-1m); ymm (avx2 cap) 3 words 7.59 -> 6.57 (3-1m), 4 words \
-                   10.0 -> 7.07 (4-1m)",
-    }],
-    otherwise: Entry {
-        cores: Cores::Vendor(Vendor::Amd),
-        value: Words::of(&[]),
-        measured: "not measured on AMD: the Zen 3 and Zen 4 choices stand (there \
-                   `pclmulqdq` issues once per 2 cycles, and the fewer products of 3-1m \
-                   and 4-1m were measured level with or faster than schoolbooks)",
-    },
-};
-
-/// The fixed-size choices of the zmm and ymm backends for this CPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FixedChoice {
-    /// [`ZMM_FIXED_ON_YMM`].
-    pub(crate) on_ymm: Words,
-    /// [`PAIR_DIGITS`].
-    pub(crate) pairs: Words,
-}
-
-/// The choices [`fixed_choice`] picked: 0 before the first call, else
-/// bit 63 set, [`FixedChoice::on_ymm`] in bits 0–15 and
-/// [`FixedChoice::pairs`] in bits 16–31.
-static PICKED: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
-
-/// [`ZMM_FIXED_ON_YMM`] and [`PAIR_DIGITS`] for this CPU, picked once.
-/// Inlined into every fixed product of the zmm and ymm backends: one load;
-/// the first call's lookup stays out of line (inlined, its calls made the
-/// caller save six registers on every product).
-#[inline]
-pub(crate) fn fixed_choice() -> FixedChoice {
-    match PICKED.load(core::sync::atomic::Ordering::Relaxed) {
-        0 => pick_fixed_choice(),
-        // The bits `pick_fixed_choice` stored.
-        p => FixedChoice {
-            on_ymm: Words(p as u16),
-            pairs: Words((p >> 16) as u16),
-        },
+/// [`ZMM_FIXED_ON_YMM`] for this CPU, picked once.
+pub(crate) fn zmm_fixed_on_ymm() -> Words {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    // 0: not picked yet; else the set with bit 31 set.
+    static PICKED: AtomicU32 = AtomicU32::new(0);
+    match PICKED.load(Ordering::Relaxed) {
+        0 => {
+            let w = ZMM_FIXED_ON_YMM.pick();
+            PICKED.store((1 << 31) | u32::from(w.0), Ordering::Relaxed);
+            w
+        }
+        // The low 16 bits are the set stored above.
+        p => Words(p as u16),
     }
-}
-
-/// The first call of [`fixed_choice`]: the table lookups, cached.
-#[cold]
-#[inline(never)]
-fn pick_fixed_choice() -> FixedChoice {
-    let c = FixedChoice {
-        on_ymm: ZMM_FIXED_ON_YMM.pick(),
-        pairs: PAIR_DIGITS.pick(),
-    };
-    let bits = (1 << 63) | u64::from(c.on_ymm.0) | (u64::from(c.pairs.0) << 16);
-    PICKED.store(bits, core::sync::atomic::Ordering::Relaxed);
-    c
 }
 
 #[cfg(test)]
@@ -135,14 +85,7 @@ mod tests {
         assert!(!amd.has(3) && !amd.has(4) && !amd.has(8));
         let intel = ZMM_FIXED_ON_YMM.entry_for(xeon).value;
         assert!(intel.has(9) && !intel.has(5) && !intel.has(16));
-        let pairs = PAIR_DIGITS.entry_for(xeon).value;
-        assert!(pairs.has(3) && pairs.has(4) && !pairs.has(9));
-        assert_eq!(PAIR_DIGITS.entry_for(zen4).value, Words::of(&[]));
-        let want = FixedChoice {
-            on_ymm: ZMM_FIXED_ON_YMM.pick(),
-            pairs: PAIR_DIGITS.pick(),
-        };
-        assert_eq!(fixed_choice(), want);
-        assert_eq!(fixed_choice(), fixed_choice());
+        assert_eq!(zmm_fixed_on_ymm(), ZMM_FIXED_ON_YMM.pick());
+        assert_eq!(zmm_fixed_on_ymm(), zmm_fixed_on_ymm());
     }
 }

@@ -184,16 +184,14 @@ super::simd_backend! {
             super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
         }
 
-        #[inline]
         fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             // Where the ymm kernels are faster on this core (the table, with
             // its measurements, in `tuning.rs`).
-            let choice = super::tuning::fixed_choice();
-            if choice.on_ymm.has(a.len()) {
+            if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
                 return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
             }
             // SAFETY: the token proves every feature `tf::fixed` enables.
-            unsafe { tf::fixed(self.0, out, a, b, choice.pairs) }
+            unsafe { tf::fixed(self.0, out, a, b) }
         }
 
         /// `mul_fixed`'s arrays: there the xmm lanes stay faster at 5 words on
@@ -203,9 +201,8 @@ super::simd_backend! {
         /// call).
         fn fixed_arrays(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             if a.len() == 5 {
-                let pairs = super::tuning::fixed_choice().pairs;
                 // SAFETY: the token proves every feature `tf::fixed` enables.
-                return unsafe { tf::fixed(self.0, out, a, b, pairs) };
+                return unsafe { tf::fixed(self.0, out, a, b) };
             }
             self.fixed(out, a, b)
         }
@@ -215,7 +212,6 @@ super::simd_backend! {
 /// The `#[target_feature]` functions, reached only through [`Vpclmulqdq`].
 mod tf {
     use super::*;
-    use crate::gf2x::tuning::Words;
 
     formulas::fixed_slice_entry!(
         /// Sizes 1–7 and 9 run the formulas of [`formulas`] on xmm lanes compiled
@@ -245,16 +241,7 @@ mod tf {
         /// three-term formula at 9. At 4 words Karatsuba's recombination is
         /// Su–Fan's refined one (4-1m; Zen 4, ticks: `mul_fixed` 27.0 → 24.6,
         /// the `sufan` group's chained `mul_into` 26.9 → 25.3, the `gf2x_mul`
-        /// row unchanged at 26.0; not re-measured on the Xeon).
-        ///
-        /// Where the tuning table `tuning::PAIR_DIGITS` says so (Intel: 3 and
-        /// 4 words), 3 and 4 words take `clmul::pair_school` instead — the
-        /// schoolbook on two-word digits, inlined here: 16-byte loads, the
-        /// immediate picks the words, one split of the odd products per
-        /// offset; Xeon, ns per chained `mul_into`: 3 words 7.14 → 6.66, 4
-        /// words 8.82 → 6.69 (5 and 6 words slower than the lane
-        /// schoolbooks: 12.0 and 15.8 against 8.65 and 12.0; figures in
-        /// `docs/notes/gf2x.md`). The 8-word lane kernel measured 382 ticks in
+        /// row unchanged at 26.0; not re-measured on the Xeon). The 8-word lane kernel measured 382 ticks in
         /// the chain (some stall we did not pin down; gf2x's native 8-word
         /// kernel shows the same figure without a `vzeroupper`), so 8 words stay
         /// on the zmm product (45 ticks).
@@ -266,17 +253,12 @@ mod tf {
         /// 34 port-5 µops, so the kernel is port-bound, not multiplier-bound.
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
         Avx512Clmul,
-        |t, out, a, b, pairs: Words| {
+        |t, out, a, b| {
             use formulas::call_fixed as lanes;
-            // Every size's kernel is chosen by its length alone; where two
-            // exist, the tuning table's `pairs` (the same for every call in
-            // a process) picks one.
             match a.len() {
                 1 => lanes!(lanes1(t), 1, a, b, out),
                 2 => lanes!(lanes2(t), 2, a, b, out),
-                3 if pairs.has(3) => lanes!(pairs3(t), 3, a, b, out),
                 3 => lanes!(lanes3(t), 3, a, b, out),
-                4 if pairs.has(4) => lanes!(pairs4(t), 4, a, b, out),
                 4 => lanes!(lanes4(t), 4, a, b, out),
                 5 => lanes!(lanes5(t), 5, a, b, out),
                 6 => lanes!(lanes6(t), 6, a, b, out),
@@ -336,20 +318,12 @@ mod tf {
     // 1-word kernel is inlined into `fixed` (one call level less: 15–17 →
     // 11–13 ticks a chained `mul_into`, peer-bench); the others keep their
     // own frames.
-    // The schoolbook on two-word digits (`clmul::pair_school`), inlined
-    // into `fixed` as the 1-word lane kernel is.
-    super::super::clmul::pair_products!(
-        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, |t| t.clmul();
-        #[inline] pairs3 3,
-        #[inline] pairs4 4
-    );
-
     super::super::clmul::lane_products!(
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
-        #[inline] lanes2 2 = crate::gf2x::sufan::schoolbook,
-        #[inline] lanes3 3 = crate::gf2x::sufan::s3_school,
-        #[inline] lanes4 4 = crate::gf2x::sufan::s4_1m,
+        #[inline(never)] lanes2 2 = crate::gf2x::sufan::schoolbook,
+        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_1m,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes6 6 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes7 7 = formulas::mul7,

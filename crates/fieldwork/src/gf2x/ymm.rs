@@ -54,7 +54,6 @@
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
 //! | 4 | xmm lanes: Su–Fan 4-1m (Karatsuba 2 + 2, refined recombination) | 9 (xmm) |
-//! | 3, 4 where `tuning::PAIR_DIGITS` says (Intel) | `clmul::pair_school`: schoolbook on two-word digits | 9, 16 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -525,18 +524,11 @@ super::simd_backend! {
         0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
         225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
     ], fft_min 22_000, fft_dense_min 3_400;
+    fixed;
     {
         #[inline]
         fn clmul64(self, a: u64, b: u64) -> u128 {
             super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
-        }
-
-        // Inlined into `Dispatch`'s entries, as the other backends' `fixed`.
-        #[inline]
-        fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            let pairs = super::tuning::fixed_choice().pairs;
-            // SAFETY: the token proves every feature `tf::fixed` enables.
-            unsafe { tf::fixed(self.0, out, a, b, pairs) }
         }
     }
 }
@@ -544,24 +536,19 @@ super::simd_backend! {
 /// The `#[target_feature]` functions, reached only through [`VpclmulqdqYmm`].
 mod tf {
     use super::*;
-    use crate::gf2x::tuning::Words;
 
     formulas::fixed_slice_entry!(
         /// The fixed kernels, per size (see the module docs for the table and
         /// the measurements that chose them).
         "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1",
         Avx2Clmul,
-        |t, out, a, b, pairs: Words| {
+        |t, out, a, b| {
             use formulas::call_fixed as lanes;
-            // As in the zmm backend: where two kernels exist, the tuning
-            // table's `pairs` picks one.
             match a.len() {
                 0 => {}
                 1 => lanes!(lanes1(t), 1, a, b, out),
                 2 => lanes!(lanes2(t), 2, a, b, out),
-                3 if pairs.has(3) => lanes!(pairs3(t), 3, a, b, out),
                 3 => lanes!(lanes3(t), 3, a, b, out),
-                4 if pairs.has(4) => lanes!(pairs4(t), 4, a, b, out),
                 4 => lanes!(lanes4(t), 4, a, b, out),
                 5 | 6 => digits3(out, a, b),
                 7 | 8 => limbs2(t, out, a, b),
@@ -674,14 +661,6 @@ mod tf {
         "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, YmmMul;
         limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4, limbs5 mul5 5, limbs6 mul6 6,
         limbs7 mul7 7, limbs8 mul8 8
-    );
-
-    // The schoolbook on two-word digits (`clmul::pair_school`), compiled
-    // with AVX2 (VEX encodings).
-    super::super::clmul::pair_products!(
-        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| t.clmul();
-        #[inline] pairs3 3,
-        #[inline] pairs4 4
     );
 
     // The `N`-word products by a formula on xmm lanes, compiled with AVX2
