@@ -68,8 +68,9 @@
 //! the doubles. The loop invariants (`σ(CH)`, `CD`, the difference and its
 //! double) pass through an empty `asm!` each step ([`v::opaque`]): else
 //! LLVM hoists their high halves out of the loop as 64-bit values of their
-//! own and pays an `ext` of the other operand for each `umull2` (28 a
-//! step). The measured dynamic count is in `docs/notes/kummer.md`.
+//! own and pays an `ext` of the other operand for each `umull2` (20 a
+//! step, and 36 more stack accesses). The measured dynamic count is in
+//! `docs/notes/kummer.md`.
 //!
 //! Constant time: the only branch is the loop's; the swap mask comes from
 //! the scalar bit by arithmetic; no address depends on a secret; `umull`,
@@ -247,7 +248,7 @@ mod v {
     /// is otherwise hoisted out of the loop as a 64-bit value of its own
     /// (or loaded as a `d` register from the stack), and each product on
     /// it takes an `ext` of the other operand and `umull` instead of one
-    /// `umull2` (28 `ext` a step).
+    /// `umull2` (20 `ext` a step).
     #[inline(always)]
     pub(super) fn opaque(mut c: uint32x4_t) -> uint32x4_t {
         // SAFETY: an empty instruction string: no effect but that the
