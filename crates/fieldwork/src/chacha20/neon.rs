@@ -17,9 +17,9 @@
 //!   of one block's 4×4 state; the diagonal round is reached by rotating
 //!   rows a, c, d with `ext` (not b, which the column round writes last).
 //!   For tails and single blocks, where the vertical layout would waste
-//!   lanes. A call of at most one block runs it inside the entry point
-//!   with no stack frame (whole block: four unchecked `ldp`/`eor`/`stp`
-//!   rows); longer calls and partial blocks go out of line.
+//!   lanes. A call of exactly one block runs it inside the entry point
+//!   with no stack frame (four unchecked `ldp`/`eor`/`stp` rows); longer
+//!   and shorter calls go out of line.
 //!
 //! Rotations: by 16 with `rev32` on 16-bit elements, by 8 with one `tbl`
 //! (a byte permutation, the mask held in a register), by 12 and 7 with
@@ -383,8 +383,8 @@ fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8],
     xor_tail(key, nonce, counter, rest, rot);
 }
 
-/// Up to one block inline; longer data in [`xor_long`], a partial block
-/// in [`xor_part`]. The whole-block path touches only caller-saved
+/// Exactly one block inline; longer data in [`xor_long`], shorter in
+/// [`xor_part`]. The whole-block path touches only caller-saved
 /// registers, so the entry point has no frame for it: with the bulk loop
 /// inlined here, every call saved and restored the eight callee-saved
 /// `d8`–`d15` and six general registers and set up a 464-byte frame
@@ -392,34 +392,34 @@ fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8],
 /// without the per-row length checks of [`xor_row`].
 #[target_feature(enable = "neon")]
 fn xor_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    if data.len() > 64 {
-        xor_long(t, key, nonce, counter, data);
-        return;
-    }
-    let [ks] = keystream_h::<1>(key, nonce, counter, Rot8::new(t));
-    match <&mut [u8; 64]>::try_from(&mut *data) {
-        Ok(block) => {
-            for (chunk, &row) in block.as_chunks_mut::<16>().0.iter_mut().zip(&ks) {
-                // SAFETY: NEON is available (the token); `chunk` is 16
-                // bytes, read and written once.
-                unsafe {
-                    vst1q_u8(
-                        chunk.as_mut_ptr(),
-                        veorq_u8(vld1q_u8(chunk.as_ptr()), bytes(row)),
-                    )
-                }
-            }
+    let Ok(block) = <&mut [u8; 64]>::try_from(&mut *data) else {
+        if data.len() > 64 {
+            xor_long(t, key, nonce, counter, data);
+        } else {
+            xor_part(t, key, nonce, counter, data);
         }
-        Err(_) => xor_part(t, &ks, data),
+        return;
+    };
+    let [ks] = keystream_h::<1>(key, nonce, counter, Rot8::new(t));
+    for (chunk, &row) in block.as_chunks_mut::<16>().0.iter_mut().zip(&ks) {
+        // SAFETY: NEON is available (the token); `chunk` is 16 bytes,
+        // read and written once.
+        unsafe {
+            vst1q_u8(
+                chunk.as_mut_ptr(),
+                veorq_u8(vld1q_u8(chunk.as_ptr()), bytes(row)),
+            )
+        }
     }
 }
 
-/// A partial block: [`xor_h`], out of line (its stack copy would give
-/// [`xor_neon`] a frame on every call).
+/// Less than one block: [`xor_h`] on one horizontal block, out of line
+/// (its stack copy for the last partial row would give [`xor_neon`] a
+/// frame on every call).
 #[inline(never)]
 #[target_feature(enable = "neon")]
-fn xor_part(_: cpu::Neon, ks: &[uint32x4_t; 4], data: &mut [u8]) {
-    xor_h(&[*ks], data);
+fn xor_part(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    xor_h(&keystream_h::<1>(key, nonce, counter, Rot8::new(t)), data);
 }
 
 /// More than one block: [`xor_from`], out of line (see [`xor_neon`]).
