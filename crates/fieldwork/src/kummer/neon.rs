@@ -52,8 +52,12 @@
 //! lane 0: `rev64` gives `(y, x, t, z)` and `mla` by `(1, −1, 1, −1)`
 //! gives `(x+y, x−y, z+t, z−t)`; `ext` by 8 bytes gives the halves
 //! exchanged and `mla` by `(1, 1, −1, −1)` the second level — 5
-//! instructions a limb, 25 a transform. The conditional swap is `bsl`
-//! under a mask of all ones or zeros (2 instructions a limb).
+//! instructions a limb, 25 a transform. The two transforms after `⊙ σ(CH)`
+//! skip the `add`: the `3p` is folded into that product's bias
+//! ([`BIAS_CH_W`]: lane `x` of wide limb `l` gets `3·mask(l + 1)·2^w` more,
+//! which the parallel carry hands on exactly as `3·mask(l + 1)` into limb
+//! `l + 1`), so they cost 4 a limb. The conditional swap is `bsl` under a
+//! mask of all ones or zeros (2 instructions a limb).
 //!
 //! # Cost
 //!
@@ -61,15 +65,21 @@
 //! products of 25, three squares of 15, two constant products of 5 — each
 //! ×2 halves), 4 × 25 for the transforms, five carry chains of 24 and three
 //! parallel carries of 20 instructions, 10 for the swap, 40 narrowing and
-//! the doubles. The measured dynamic count is in
+//! the doubles. The loop invariants (`σ(CH)`, `CD`, the difference and its
+//! double) pass through an empty `asm!` each step ([`v::opaque`]): else
+//! LLVM hoists their high halves out of the loop as 64-bit values of their
+//! own and pays an `ext` of the other operand for each `umull2` (20 a
+//! step, and 36 more stack accesses). The measured dynamic count is in
 //! `docs/notes/kummer.md`.
 //!
 //! Constant time: the only branch is the loop's; the swap mask comes from
 //! the scalar bit by arithmetic; no address depends on a secret; `umull`,
 //! `mla`, `bsl` have data-independent timing.
 //!
-//! The comb (key generation) runs with the portable row scan: the comb's
-//! arithmetic is scalar, and a NEON scan is not written yet.
+//! The comb (key generation, `fixed_base.rs`) keeps its scalar additions
+//! and reads its table rows with a NEON scan (`Scan for cpu::Neon`: every
+//! entry loaded and kept under a `cmeq` mask by `bit`, about 8
+//! instructions an entry against 24 for the portable scan).
 //!
 //! # Rejected
 //!
@@ -86,14 +96,14 @@
 #![allow(unsafe_code)]
 
 use super::field::{Fe, P};
-use super::fixed_base::{self, PortableScan};
+use super::fixed_base::{self, PART, Row, Scan};
 use crate::cpu;
 use core::arch::aarch64::{
     int32x2_t, int32x4_t, uint32x4_t, uint64x2_t, vaddq_u32, vaddq_u64, vandq_u64, vbslq_u32,
-    vdupq_n_u32, vdupq_n_u64, vextq_u32, vget_low_s32, vget_low_u32, vld1q_u32, vmlal_high_u32,
-    vmlal_u32, vmlaq_u32, vmull_high_s32, vmull_high_u32, vmull_s32, vmull_u32,
-    vreinterpretq_s32_u32, vreinterpretq_u32_u64, vreinterpretq_u64_s64, vrev64q_u32, vsraq_n_u64,
-    vst1q_u32, vuzp1q_u32,
+    vbslq_u64, vceqq_u64, vdupq_n_u32, vdupq_n_u64, vextq_u32, vget_low_s32, vget_low_u32,
+    vld1q_u32, vld1q_u64, vmlal_high_u32, vmlal_u32, vmlaq_u32, vmull_high_s32, vmull_high_u32,
+    vmull_s32, vmull_u32, vreinterpretq_s32_u32, vreinterpretq_u32_s32, vreinterpretq_u32_u64,
+    vreinterpretq_u64_s64, vrev64q_u32, vsraq_n_u64, vst1q_u32, vst1q_u64, vuzp1q_u32,
 };
 use subtle::Choice;
 
@@ -124,6 +134,35 @@ const BIAS_HADAMARD: [u64; 5] = p_multiple(3);
 const BIAS_CH: [u64; 5] = p_multiple(1024);
 /// Added to `A ⊙ CD` before its carry.
 const BIAS_CD: [u64; 5] = p_multiple(128);
+
+/// [`BIAS_CH`] per lane `(x, y, z, t)` with the next transform's `3p` on
+/// `x` folded in: lane `x` of wide limb `l` also gets `3·mask(l + 1)·
+/// 2^WIDTH[l]`, which the parallel carry hands on exactly as `3·mask(l +
+/// 1)` into limb `l + 1` (limb 4's into limb 0: `2^127 ≡ 1`), while limb
+/// `l`'s own bits are unchanged. So `X ⊙ σ(CH)` carried with this bias is,
+/// limb for limb, the carried product plus `(3p, 0, 0, 0)`: the input
+/// [`Fe4::hadamard_biased`] expects, without its 5 `add`.
+const BIAS_CH_W: [[u64; 4]; 5] = {
+    let mut out = [[0; 4]; 5];
+    let mut l = 0;
+    while l < 5 {
+        let b = BIAS_CH[l];
+        out[l] = [b + ((3 * mask((l + 1) % 5)) << WIDTH[l]), b, b, b];
+        l += 1;
+    }
+    out
+};
+
+/// Every lane's bias the same: `[b; 4]` per limb.
+const fn lanes(bias: [u64; 5]) -> [[u64; 4]; 5] {
+    [
+        [bias[0]; 4],
+        [bias[1]; 4],
+        [bias[2]; 4],
+        [bias[3]; 4],
+        [bias[4]; 4],
+    ]
+}
 
 /// One-instruction wrappers of the NEON intrinsics used.
 ///
@@ -194,6 +233,38 @@ mod v {
                 vsraq_n_u64::<25>(acc, a)
             }
         }
+    }
+
+    /// Lane `i` is `x[i]` (64-bit lanes).
+    #[inline(always)]
+    pub(super) fn new64(x: [u64; 2]) -> uint64x2_t {
+        // SAFETY: as for `wrap!`; the load reads the 16 bytes of `x`.
+        unsafe { vld1q_u64(x.as_ptr()) }
+    }
+
+    /// `c`, hidden from the optimiser (an empty `asm!` with the register
+    /// as input and output, kept in the loop: not `pure`): the high half
+    /// of a loop invariant (`σ(CH)`, `CD`, the difference and its double)
+    /// is otherwise hoisted out of the loop as a 64-bit value of its own
+    /// (or loaded as a `d` register from the stack), and each product on
+    /// it takes an `ext` of the other operand and `umull` instead of one
+    /// `umull2` (20 `ext` a step).
+    #[inline(always)]
+    pub(super) fn opaque(mut c: uint32x4_t) -> uint32x4_t {
+        // SAFETY: an empty instruction string: no effect but that the
+        // register's contents are unknown to the optimiser.
+        unsafe {
+            core::arch::asm!("/* {c:v} */", c = inout(vreg) c,
+                options(nomem, nostack, preserves_flags));
+        }
+        c
+    }
+
+    /// [`opaque`] on signed lanes.
+    #[inline(always)]
+    pub(super) fn opaque_s(c: int32x4_t) -> int32x4_t {
+        // SAFETY: as for `wrap!` (reinterpretations).
+        unsafe { vreinterpretq_s32_u32(opaque(vreinterpretq_u32_s32(c))) }
     }
 
     /// Lane `i` is `x[i]`.
@@ -314,15 +385,27 @@ impl Fe4 {
     /// out).
     #[inline(always)]
     fn hadamard(self) -> Fe4 {
+        let mut x = self.0;
+        for (l, x) in x.iter_mut().enumerate() {
+            *x = v::add32(*x, v::new32([BIAS_HADAMARD[l] as u32, 0, 0, 0]));
+        }
+        Fe4(x).hadamard_biased()
+    }
+
+    /// `W(self)` of an input whose lane `x` already holds the `3p` of
+    /// [`Fe4::hadamard`] (limbs `≤ 2^w + 3523` in `y`, `z`, `t`, and `≤
+    /// 2^w + 3523 + 3·mask(l)` in `x`): `rev64`, `mla`, `ext`, `mla` a
+    /// limb.
+    #[inline(always)]
+    fn hadamard_biased(self) -> Fe4 {
         let pairs = v::new32([1, u32::MAX, 1, u32::MAX]);
         let halves = v::new32([1, 1, u32::MAX, u32::MAX]);
         let mut out = self.0;
-        for (l, x) in out.iter_mut().enumerate() {
-            let x0 = v::add32(*x, v::new32([BIAS_HADAMARD[l] as u32, 0, 0, 0]));
+        for x0 in out.iter_mut() {
             // (y, x, t, z) + (x, −y, z, −t)
-            let s = v::mla32(v::swap_pairs(x0), x0, pairs);
+            let s = v::mla32(v::swap_pairs(*x0), *x0, pairs);
             // (s2, s3, s0, s1) + (s0, s1, −s2, −s3)
-            *x = v::mla32(v::swap_halves(s), s, halves);
+            *x0 = v::mla32(v::swap_halves(s), s, halves);
         }
         Fe4(out)
     }
@@ -365,15 +448,16 @@ impl Fe4 {
     }
 
     /// Limb-wise signed product by small constants (one per lane) plus
-    /// `bias`: 10 `smull`(`2`), 10 `add`.
+    /// `bias` (limb `l`, lane `i`: `bias[l][i]`): 10 `smull`(`2`), 10
+    /// `add` (or `mov` and `smlal`(`2`)).
     #[inline(always)]
-    fn mul_small(self, c: int32x4_t, bias: &[u64; 5]) -> Wide {
+    fn mul_small(self, c: int32x4_t, bias: &[[u64; 4]; 5]) -> Wide {
         let mut out = [[v::splat64(0); 2]; 5];
         for l in 0..5 {
-            let b = v::splat64(bias[l]);
+            let [b0, b1, b2, b3] = bias[l];
             out[l] = [
-                v::add64(v::smul_lo(self.0[l], c), b),
-                v::add64(v::smul_hi(self.0[l], c), b),
+                v::add64(v::smul_lo(self.0[l], c), v::new64([b0, b1])),
+                v::add64(v::smul_hi(self.0[l], c), v::new64([b2, b3])),
             ];
         }
         Wide(out)
@@ -467,9 +551,64 @@ super::token_backend! {
         unsafe { [tf::ladder(self.0, s0, u0), tf::ladder(self.0, s1, u1)] }
     }
 
-    /// The fixed-base comb (`fixed_base.rs`) with the portable scan.
+    /// The fixed-base comb (`fixed_base.rs`) with the NEON row scan
+    /// ([`Scan`] for [`cpu::Neon`]).
     fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
-        fixed_base::comb(PortableScan, scalar)
+        fixed_base::comb(self.0, scalar)
+    }
+}
+
+/// The comb's row reads (`fixed_base.rs`) in q registers: every entry is
+/// loaded (four q registers, two `ldp`) and kept under a 64-bit lane mask
+/// that is all ones for entry `idx` only (`cmeq` of the entry's number
+/// against the broadcast index; the number counted up by an `add`), by
+/// `bit`/`bsl`: about 8 instructions an entry against about 24 for the
+/// portable scan's scalar `and`/`orr` of eight words. No branch or address
+/// depends on `idx`. Read whole before each addition (not interleaved):
+/// the comb's additions are scalar, and a row read between them only
+/// adds register pressure there.
+impl Scan for cpu::Neon {
+    const INTERLEAVED: bool = false;
+
+    #[inline(always)]
+    fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
+        let mut acc = [0; 8];
+        scan_entries(&mut acc, row, idx, 0);
+        acc
+    }
+
+    #[inline(always)]
+    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
+        if let Some(entries) = row.get(PART * k..PART * (k + 1)) {
+            scan_entries(acc, entries, idx, PART * k);
+        }
+    }
+}
+
+/// Entry `idx − first` of `entries` (numbered from `first`) where it is
+/// among them, else `acc` unchanged (zero, in the comb): 2 `ldp`, `cmeq`,
+/// `add` and 4 `bit` an entry.
+#[inline(always)]
+fn scan_entries(acc: &mut [u64; 8], entries: &[[u64; 8]], idx: u64, first: usize) {
+    // SAFETY: NEON is part of the aarch64 target (the `cpu::Neon` token
+    // that reaches here proves it at run time too); every load and store
+    // reads or writes 16 bytes inside an `[u64; 8]`.
+    unsafe {
+        let want = v::splat64(idx);
+        let one = v::splat64(1);
+        let mut number = v::splat64(first as u64);
+        let mut a: [uint64x2_t; 4] =
+            core::array::from_fn(|q| v::new64([acc[2 * q], acc[2 * q + 1]]));
+        for e in entries {
+            let m = vceqq_u64(number, want);
+            for (q, aq) in a.iter_mut().enumerate() {
+                *aq = vbslq_u64(m, vld1q_u64(e[2 * q..].as_ptr()), *aq);
+            }
+            number = v::add64(number, one);
+        }
+        for (q, aq) in a.iter().enumerate() {
+            vst1q_u64(acc[2 * q..].as_mut_ptr(), *aq);
+        }
     }
 }
 
@@ -505,6 +644,7 @@ mod tf {
         /// `H` (`avx2.rs`); `ch` is `σ(CH)`, `cd` is `CD`.
         #[inline(always)]
         fn step(&mut self, bit: u8, ch: int32x4_t, cd: int32x4_t) {
+            let (ch, cd) = (v::opaque_s(ch), v::opaque_s(cd));
             let swap = v::splat32(u32::from(bit ^ self.prev).wrapping_neg());
             self.prev = bit;
             Fe4::cswap(&mut self.r0, &mut self.r1, swap);
@@ -512,13 +652,20 @@ mod tf {
             let b = self.r1.hadamard();
             let b = b.mul(&a, &a.double()).carry();
             let a = a.square().carry();
-            let b = b.mul_small(ch, &BIAS_CH).carry_parallel();
-            let a = a.mul_small(ch, &BIAS_CH).carry_parallel();
-            let b = b.hadamard().square().carry();
-            let a = a.hadamard().square().carry();
-            let (diff, diff2) = &self.diff;
-            self.r1 = b.mul(diff, diff2).carry();
-            self.r0 = a.mul_small(cd, &BIAS_CD).carry_parallel();
+            let b = b.mul_small(ch, &BIAS_CH_W).carry_parallel();
+            let a = a.mul_small(ch, &BIAS_CH_W).carry_parallel();
+            let b = b.hadamard_biased().square().carry();
+            let a = a.hadamard_biased().square().carry();
+            let (mut diff, mut diff2) = self.diff;
+            for l in 0..5 {
+                diff.0[l] = v::opaque(diff.0[l]);
+                // Limb 0 of the double is not read.
+                if l > 0 {
+                    diff2.0[l] = v::opaque(diff2.0[l]);
+                }
+            }
+            self.r1 = b.mul(&diff, &diff2).carry();
+            self.r0 = a.mul_small(cd, &lanes(BIAS_CD)).carry_parallel();
         }
 
         /// Undoes the last swap; the result, fully reduced.
@@ -593,6 +740,27 @@ mod tests {
         core::array::from_fn(|i| a[i].mul(b[i]))
     }
 
+    /// The NEON row scan against the portable one: every entry of a random
+    /// row, whole and by parts, and an index past the row (nothing kept).
+    #[test]
+    fn scan_matches_portable() {
+        let Some(t) = cpu::Neon::get() else {
+            std::println!("skipped: no NEON (or FIELDWORK_MAX_ISA)");
+            return;
+        };
+        let mut rng = Rng::new(0x7363_616e);
+        let row: Row = core::array::from_fn(|_| core::array::from_fn(|_| rng.next_u64()));
+        for idx in 0..=row.len() as u64 {
+            let want = fixed_base::PortableScan.scan(&row, idx);
+            assert_eq!(t.scan(&row, idx), want, "entry {idx}");
+            let mut acc = [0; 8];
+            for k in 0..row.len() / PART {
+                t.scan_part(&row, idx, k, &mut acc);
+            }
+            assert_eq!(acc, want, "entry {idx} by parts");
+        }
+    }
+
     /// The operations against the portable field at the bounds of
     /// `avx2.rs`'s table: the transform (against `W`), products, squares,
     /// constant products and the swap.
@@ -636,10 +804,20 @@ mod tests {
             let got = raw(&fp.square().carry());
             assert_eq!(value(&got), times(value(&p), value(&p)), "{p:x?}");
             let y = limbs(&mut rng, carried);
-            for (cs, c, bias) in [(sch, ch, &BIAS_CH), (super::super::CD, cd, &BIAS_CD)] {
-                let got = raw(&fe4(&y).mul_small(c, bias).carry_parallel());
+            for (cs, c, bias) in [(sch, ch, BIAS_CH), (super::super::CD, cd, BIAS_CD)] {
+                let got = raw(&fe4(&y).mul_small(c, &lanes(bias)).carry_parallel());
                 assert_eq!(value(&got), times(value(&y), cs.map(Fe::small)));
             }
+            // The step's fused bias: the carried `⊙ σ(CH)` plus exactly
+            // `(3p, 0, 0, 0)` limb for limb, and the same transform.
+            let plain = fe4(&y).mul_small(ch, &lanes(BIAS_CH)).carry_parallel();
+            let fused = fe4(&y).mul_small(ch, &BIAS_CH_W).carry_parallel();
+            let mut want = raw(&plain);
+            for (l, lanes) in want.iter_mut().enumerate() {
+                lanes[0] += BIAS_HADAMARD[l] as u32;
+            }
+            assert_eq!(raw(&fused), want, "{y:x?}");
+            assert_eq!(raw(&fused.hadamard_biased()), raw(&plain.hadamard()));
             for bit in [0u32, 1] {
                 let (mut s, mut t) = (fe4(&x), fe4(&y));
                 Fe4::cswap(&mut s, &mut t, v::splat32(bit.wrapping_neg()));
