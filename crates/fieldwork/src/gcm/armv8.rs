@@ -19,18 +19,16 @@
 //! independent, so the core's scheduler (and LLVM's) overlaps the `PMULL`s
 //! with the AES rounds, which use other pipes on Neoverse cores.
 //!
-//! The end of every message is one more kernel call (`finish`): the last
-//! `n ≤ 8` text blocks' counter blocks and `J0` through AES in one
-//! interleaved call of 1, 2, 4 or 8 blocks (by the public length), and
-//! the tail's ciphertext and the lengths block hashed as one aggregated
-//! group with one reduction, so the lengths block and the tag block cost
-//! no call of their own. A message of at most
-//! [`SHORT_MAX_TEXT_BLOCKS`] (7) text blocks skips the loop, and its
-//! associated data joins that group too when the group stays within the
-//! eight powers (`blocks(A) + blocks(C) + 1 ≤ 8`): the whole of AES-GCM
-//! is then one AES call and one GHASH reduction (the tuning table's
-//! crossover, `gcm/tuning.rs`; longer associated data is hashed first by
-//! the `pmull` GHASH kernel).
+//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (7) text blocks skips
+//! the loop: one kernel call (`finish`) runs `J0` and the text's counter
+//! blocks through AES in one interleaved call of 1, 2, 4 or 8 blocks (by
+//! the public length) and hashes the associated data (when
+//! `blocks(A) + blocks(C) + 1 ≤ 8`, else it is hashed first by the `pmull`
+//! GHASH kernel), the ciphertext and the lengths block as one aggregated
+//! group with one reduction; the tag is formed in registers. Longer
+//! messages run the loop, its tail, then the lengths block and the tag
+//! block as calls of their own (the tuning table's crossover,
+//! `gcm/tuning.rs`).
 //!
 //! # Representation and bounds
 //!
@@ -38,8 +36,11 @@
 //!   (`REV32`), so `inc32` is one 32-bit `ADD` of `(0, 0, 0, 1)` (modulo
 //!   2^32, as SP 800-38D requires) and each counter block one `REV32`.
 //! - The key holds `H^1 … H^8` in POLYVAL's domain (`ghash::gcm_key`).
-//! - The last `n ≤ 8` blocks (a partial last block included) go through a
-//!   zeroed 272-byte stack buffer — the grouped associated data
+//! - The loop's last `n < 8` blocks (a partial last block included) go
+//!   through a zeroed 128-byte stack buffer, wiped afterwards; keystream
+//!   bytes past the end are cleared before the ciphertext is hashed.
+//! - A short message goes through a zeroed 272-byte stack buffer — the
+//!   grouped associated data
 //!   right-aligned before byte 128, the text from byte 128, the lengths
 //!   block after it — whose text half is wiped afterwards; keystream bytes
 //!   past the end are cleared before the ciphertext is hashed.
@@ -113,41 +114,51 @@ impl Backend for Key {
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         let rk = &self.aes.rk;
         let p = &self.powers;
+        let enc = dir == Direction::Encrypt;
         let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
-        // The associated data joins the last group when the text is short
-        // and the group (with the lengths block) stays within the eight
-        // powers; else it is hashed first.
         let text_blocks = buf.len().div_ceil(16);
-        let (acc, grouped) =
-            if text_blocks <= SHORT_MAX_TEXT_BLOCKS && aad.len().div_ceil(16) + text_blocks < 8 {
+        if text_blocks <= SHORT_MAX_TEXT_BLOCKS {
+            // The associated data joins the group when the group (with
+            // the lengths block) stays within the eight powers; else it
+            // is hashed first.
+            let (acc, grouped) = if aad.len().div_ceil(16) + text_blocks < 8 {
                 (0, aad)
             } else {
                 (self.ghash_padded(0, aad), &aad[..0])
             };
-        let (bulk, rest) = buf.split_at_mut(if text_blocks <= SHORT_MAX_TEXT_BLOCKS {
-            0
-        } else {
-            buf.len() / 128 * 128
-        });
-        // SAFETY (each arm): the token in `self.aes` proves NEON, AES and
-        // PMULL.
-        macro_rules! run {
-            ($nr:literal, $enc:literal) => {
-                unsafe {
-                    let acc = crypt::<$nr, $enc>(rk, p, j0, acc, bulk);
-                    let first = (1 + bulk.len() / 16) as u32;
-                    finish::<$nr, $enc>(rk, p, j0, first, acc, grouped, lengths, rest)
+            // SAFETY (each arm): the token in `self.aes` proves NEON, AES
+            // and PMULL.
+            return unsafe {
+                match (rk.rounds, enc) {
+                    (10, true) => finish::<10, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (10, false) => finish::<10, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (12, true) => finish::<12, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (12, false) => finish::<12, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (_, true) => finish::<14, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (_, false) => finish::<14, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
                 }
             };
         }
-        match (rk.rounds, dir == Direction::Encrypt) {
-            (10, true) => run!(10, true),
-            (10, false) => run!(10, false),
-            (12, true) => run!(12, true),
-            (12, false) => run!(12, false),
-            (_, true) => run!(14, true),
-            (_, false) => run!(14, false),
-        }
+        // Longer messages: the loop and its tail, then the lengths block
+        // and the tag block (with `finish` after the loop instead, 256 B
+        // to 16 KiB took 150–800 more instructions: `docs/notes/gcm.md`).
+        let acc = self.ghash_padded(0, aad);
+        // SAFETY: the token in `self.aes` proves NEON, AES and PMULL.
+        let acc = unsafe {
+            match (rk.rounds, enc) {
+                (10, true) => crypt::<10, true>(rk, p, j0, acc, buf),
+                (10, false) => crypt::<10, false>(rk, p, j0, acc, buf),
+                (12, true) => crypt::<12, true>(rk, p, j0, acc, buf),
+                (12, false) => crypt::<12, false>(rk, p, j0, acc, buf),
+                (_, true) => crypt::<14, true>(rk, p, j0, acc, buf),
+                (_, false) => crypt::<14, false>(rk, p, j0, acc, buf),
+            }
+        };
+        let s = self.ghash_padded(acc, &lengths.to_be_bytes());
+        let [mut t] = aes::Backend::encrypt_array(&self.aes, [u128::from_le_bytes(*j0)]);
+        let tag = (s.swap_bytes() ^ t).to_le_bytes();
+        t.zeroize();
+        tag
     }
 }
 
@@ -196,10 +207,8 @@ impl Ghash {
     }
 }
 
-/// Counter mode over `buf` (whole 128-byte groups; a shorter rest is
-/// ignored) from `inc32(j0)` with the GHASH of its ciphertext into `acc`
-/// (POLYVAL's domain); returns the accumulator. An empty `buf` returns
-/// `acc` before loading any key.
+/// Counter mode over `buf` from `inc32(j0)` with the GHASH of its
+/// ciphertext into `acc` (POLYVAL's domain); returns the accumulator.
 #[target_feature(enable = "neon,aes")]
 fn crypt<const NR: usize, const ENC: bool>(
     rk: &aes::RoundKeys,
@@ -208,10 +217,6 @@ fn crypt<const NR: usize, const ENC: bool>(
     acc: u128,
     buf: &mut [u8],
 ) -> u128 {
-    let groups = buf.len() / 128;
-    if groups == 0 {
-        return acc;
-    }
     let keys = Keys::load(rk);
     let z = vdupq_n_u8(0);
     let mut g = Ghash {
@@ -230,6 +235,7 @@ fn crypt<const NR: usize, const ENC: bool>(
     let mut cv = vreinterpretq_u32_u8(vrev32q_u8(unsafe { vld1q_u8(j0.as_ptr()) }));
     cv = vaddq_u32(cv, one);
     let mut acc = to_v(acc);
+    let groups = buf.len() / 128;
     let mut counters = || {
         let mut x = [z; 8];
         for xi in &mut x {
@@ -263,6 +269,46 @@ fn crypt<const NR: usize, const ENC: bool>(
             acc = group8::<true>(y, acc, &g.h(), &g.hx(), g.c);
             xor8(chunk, ks);
         }
+    }
+    let rest = &mut buf[128 * groups..];
+    if !rest.is_empty() {
+        let len = rest.len();
+        let n = len.div_ceil(16);
+        let mut pad = [0u8; 128];
+        pad[..len].copy_from_slice(rest);
+        if !ENC {
+            acc = tail::<true>(powers, acc, &pad[..16 * n], g.c);
+        }
+        // As few counter blocks through AES as the tail needs (its length
+        // is public): a one-block tail is an eighth of the rounds.
+        let x = counters();
+        // SAFETY: this function is compiled with NEON and AES.
+        let ks = unsafe {
+            match n {
+                1 => {
+                    let [a] = rounds::<NR, 1>(&keys, [x[0]]);
+                    [a, z, z, z, z, z, z, z]
+                }
+                2 => {
+                    let [a, b] = rounds::<NR, 2>(&keys, [x[0], x[1]]);
+                    [a, b, z, z, z, z, z, z]
+                }
+                3 | 4 => {
+                    let [a, b, c, d] = rounds::<NR, 4>(&keys, [x[0], x[1], x[2], x[3]]);
+                    [a, b, c, d, z, z, z, z]
+                }
+                _ => rounds::<NR, 8>(&keys, x),
+            }
+        };
+        xor8(&mut pad, ks);
+        rest.copy_from_slice(&pad[..len]);
+        if ENC {
+            pad[len..].fill(0);
+            acc = tail::<true>(powers, acc, &pad[..16 * n], g.c);
+        }
+        // One volatile write of the whole pad (`zeroize` would store its
+        // 128 bytes one at a time).
+        crate::wipe::wipe_bytes(&mut pad);
     }
     from_v(acc)
 }
