@@ -19,15 +19,31 @@
 //! independent, so the core's scheduler (and LLVM's) overlaps the `PMULL`s
 //! with the AES rounds, which use other pipes on Neoverse cores.
 //!
+//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (7) text blocks skips
+//! the loop: one kernel call (`finish`) runs `J0` and the text's counter
+//! blocks through AES in one interleaved call of 1, 2, 4 or 8 blocks (by
+//! the public length) and hashes the associated data (when
+//! `blocks(A) + blocks(C) + 1 ≤ 8`, else it is hashed first by the `pmull`
+//! GHASH kernel), the ciphertext and the lengths block as one aggregated
+//! group with one reduction; the tag is formed in registers. Longer
+//! messages run the loop, its tail, then the lengths block and the tag
+//! block as calls of their own (the tuning table's crossover,
+//! `gcm/tuning.rs`).
+//!
 //! # Representation and bounds
 //!
 //! - The counter block is kept byte-swapped within each 32-bit word
 //!   (`REV32`), so `inc32` is one 32-bit `ADD` of `(0, 0, 0, 1)` (modulo
 //!   2^32, as SP 800-38D requires) and each counter block one `REV32`.
 //! - The key holds `H^1 … H^8` in POLYVAL's domain (`ghash::gcm_key`).
-//! - The last `n < 8` blocks (a partial last block included) go through a
-//!   zeroed 128-byte stack buffer, wiped afterwards; keystream bytes past
-//!   the end are cleared before the ciphertext is hashed.
+//! - The loop's last `n < 8` blocks (a partial last block included) go
+//!   through a zeroed 128-byte stack buffer, wiped afterwards; keystream
+//!   bytes past the end are cleared before the ciphertext is hashed.
+//! - A short message goes through a zeroed 272-byte stack buffer — the
+//!   grouped associated data
+//!   right-aligned before byte 128, the text from byte 128, the lengths
+//!   block after it — whose text half is wiped afterwards; keystream bytes
+//!   past the end are cleared before the ciphertext is hashed.
 //!
 //! # Operation count (per 8 blocks, AES-128)
 //!
@@ -48,6 +64,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::tuning::ARMV8_SHORT_MAX_TEXT_BLOCKS as SHORT_MAX_TEXT_BLOCKS;
 use super::{Backend, Direction, GcmTuning};
 use crate::aes::armv8::{Keys, rounds};
 use crate::aes::{self, armv8::Key as AesKey};
@@ -55,8 +72,9 @@ use crate::cpu::NeonAes;
 use crate::ghash;
 use crate::ghash::pmull::neon::{V, from_v, group8, half_sums, load8, power, tail, to_v};
 use core::arch::aarch64::{
-    vaddq_u32, vdupq_n_u8, vdupq_n_u32, veorq_u8, vld1q_u8, vld1q_u8_x4, vreinterpretq_u8_u32,
-    vreinterpretq_u32_u8, vrev32q_u8, vsetq_lane_u32, vst1q_u8_x4,
+    vaddq_u32, vdupq_n_u8, vdupq_n_u32, veorq_u8, vextq_u8, vld1q_u8, vld1q_u8_x4,
+    vreinterpretq_u8_u32, vreinterpretq_u32_u8, vrev32q_u8, vrev64q_u8, vsetq_lane_u32, vst1q_u8,
+    vst1q_u8_x4,
 };
 use zeroize::Zeroize;
 
@@ -94,21 +112,48 @@ impl Backend for Key {
     }
 
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let acc = self.ghash_padded(0, aad);
         let rk = &self.aes.rk;
+        let p = &self.powers;
         let enc = dir == Direction::Encrypt;
+        let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
+        let text_blocks = buf.len().div_ceil(16);
+        if text_blocks <= SHORT_MAX_TEXT_BLOCKS {
+            // The associated data joins the group when the group (with
+            // the lengths block) stays within the eight powers; else it
+            // is hashed first.
+            let (acc, grouped) = if aad.len().div_ceil(16) + text_blocks < 8 {
+                (0, aad)
+            } else {
+                (self.ghash_padded(0, aad), &aad[..0])
+            };
+            // SAFETY (each arm): the token in `self.aes` proves NEON, AES
+            // and PMULL.
+            return unsafe {
+                match (rk.rounds, enc) {
+                    (10, true) => finish::<10, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (10, false) => finish::<10, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (12, true) => finish::<12, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (12, false) => finish::<12, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (_, true) => finish::<14, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (_, false) => finish::<14, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                }
+            };
+        }
+        // Longer messages: the loop and its tail, then the lengths block
+        // and the tag block (with `finish` after the loop instead, 256 B
+        // to 16 KiB took 150–800 more instructions: `docs/notes/gcm.md`).
+        let acc = self.ghash_padded(0, aad);
         // SAFETY: the token in `self.aes` proves NEON, AES and PMULL.
         let acc = unsafe {
             match (rk.rounds, enc) {
-                (10, true) => crypt::<10, true>(rk, &self.powers, j0, acc, buf),
-                (10, false) => crypt::<10, false>(rk, &self.powers, j0, acc, buf),
-                (12, true) => crypt::<12, true>(rk, &self.powers, j0, acc, buf),
-                (12, false) => crypt::<12, false>(rk, &self.powers, j0, acc, buf),
-                (_, true) => crypt::<14, true>(rk, &self.powers, j0, acc, buf),
-                (_, false) => crypt::<14, false>(rk, &self.powers, j0, acc, buf),
+                (10, true) => crypt::<10, true>(rk, p, j0, acc, buf),
+                (10, false) => crypt::<10, false>(rk, p, j0, acc, buf),
+                (12, true) => crypt::<12, true>(rk, p, j0, acc, buf),
+                (12, false) => crypt::<12, false>(rk, p, j0, acc, buf),
+                (_, true) => crypt::<14, true>(rk, p, j0, acc, buf),
+                (_, false) => crypt::<14, false>(rk, p, j0, acc, buf),
             }
         };
-        let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
         let s = self.ghash_padded(acc, &lengths.to_be_bytes());
         let [mut t] = aes::Backend::encrypt_array(&self.aes, [u128::from_le_bytes(*j0)]);
         let tag = (s.swap_bytes() ^ t).to_le_bytes();
@@ -266,6 +311,121 @@ fn crypt<const NR: usize, const ENC: bool>(
         crate::wipe::wipe_bytes(&mut pad);
     }
     from_v(acc)
+}
+
+/// The end of a message after its whole 128-byte groups: counter mode
+/// over `rest` (at most 127 bytes: `n ≤ 8` blocks) from the counter block
+/// `J0 + first` (`inc32` applied `first` times), with `AES(K, J0)` among
+/// the counter blocks (one interleaved call of [`rounds`] on 1, 2, 4 or 8
+/// blocks, by the public length; a ninth block, for `n = 8`, in a call of
+/// its own), and the GHASH of `aad` (zero-padded), the ciphertext
+/// (zero-padded) and the lengths block `lengths` as one aggregated group
+/// against `H^m … H^1` with one reduction, `acc` entering its first
+/// block (two groups, the lengths block alone, when `m` would exceed 8).
+/// Returns the tag `AES(K, J0) ⊕ S`. The caller keeps `aad` to at most
+/// `7 − n` blocks (hashing longer associated data into `acc` first).
+///
+/// The blocks are laid out in a 272-byte stack buffer: the associated
+/// data right-aligned to end at byte 128 (on a block boundary), the text
+/// from byte 128 (so that [`xor8`] works on a fixed window) and the
+/// lengths block after it; the text's 128 bytes are wiped afterwards.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "neon,aes")]
+fn finish<const NR: usize, const ENC: bool>(
+    rk: &aes::RoundKeys,
+    powers: &[u128; 8],
+    j0: &[u8; 16],
+    first: u32,
+    acc: u128,
+    aad: &[u8],
+    lengths: u128,
+    rest: &mut [u8],
+) -> [u8; 16] {
+    let keys = Keys::load(rk);
+    let z = vdupq_n_u8(0);
+    let c = crate::ghash::pmull::neon::c();
+    let len = rest.len();
+    let nt = len.div_ceil(16);
+    let from = 128 - 16 * aad.len().div_ceil(16);
+    let end = 128 + 16 * nt;
+    let mut g = [0u8; 272];
+    g[from..from + aad.len()].copy_from_slice(aad);
+    g[128..128 + len].copy_from_slice(rest);
+    // `J0` and the counter blocks `J0 + first + i`, `i` = 0 … 7.
+    let one = vsetq_lane_u32::<3>(1, vdupq_n_u32(0));
+    // SAFETY: 16 readable bytes.
+    let y0 = vreinterpretq_u32_u8(vrev32q_u8(unsafe { vld1q_u8(j0.as_ptr()) }));
+    let mut cv = vaddq_u32(y0, vsetq_lane_u32::<3>(first, vdupq_n_u32(0)));
+    let mut x = [z; 8];
+    for xi in &mut x {
+        *xi = vrev32q_u8(vreinterpretq_u8_u32(cv));
+        cv = vaddq_u32(cv, one);
+    }
+    let y0 = vrev32q_u8(vreinterpretq_u8_u32(y0));
+    // `e` = AES(K, J0), `k` the text's keystream.
+    // SAFETY: this function is compiled with NEON and AES.
+    let (e, k) = unsafe {
+        match nt {
+            0 => {
+                let [a] = rounds::<NR, 1>(&keys, [y0]);
+                (a, [z; 8])
+            }
+            1 => {
+                let [a, b] = rounds::<NR, 2>(&keys, [y0, x[0]]);
+                (a, [b, z, z, z, z, z, z, z])
+            }
+            2 | 3 => {
+                let [a, b, c, d] = rounds::<NR, 4>(&keys, [y0, x[0], x[1], x[2]]);
+                (a, [b, c, d, z, z, z, z, z])
+            }
+            4..=7 => {
+                let [a, b, c, d, e, f, g, h] =
+                    rounds::<NR, 8>(&keys, [y0, x[0], x[1], x[2], x[3], x[4], x[5], x[6]]);
+                (a, [b, c, d, e, f, g, h, z])
+            }
+            _ => {
+                let [a] = rounds::<NR, 1>(&keys, [y0]);
+                (a, rounds::<NR, 8>(&keys, x))
+            }
+        }
+    };
+    let mut acc = to_v(acc);
+    if !ENC {
+        g[end..end + 16].copy_from_slice(&lengths.to_be_bytes());
+        acc = hash(powers, acc, &g[from..end + 16], c);
+    }
+    xor8(&mut g[128..256], k);
+    rest.copy_from_slice(&g[128..128 + len]);
+    if ENC {
+        g[128 + len..end].fill(0);
+        g[end..end + 16].copy_from_slice(&lengths.to_be_bytes());
+        acc = hash(powers, acc, &g[from..end + 16], c);
+    }
+    if let Some(t) = g.first_chunk_mut::<256>() {
+        if let Some(t) = t.last_chunk_mut::<128>() {
+            crate::wipe::wipe_bytes(t);
+        }
+    }
+    // `S` byte-reversed (`u128::swap_bytes` of `from_v(acc)`) ⊕ `AES(K, J0)`.
+    let r = vrev64q_u8(acc);
+    let mut tag = [0u8; 16];
+    // SAFETY: 16 writable bytes.
+    unsafe { vst1q_u8(tag.as_mut_ptr(), veorq_u8(vextq_u8::<8>(r, r), e)) };
+    tag
+}
+
+/// GHASH of `blocks` (whole blocks, at most 9) into `acc`: one group, or
+/// for nine blocks the first eight and then the last alone.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn hash(powers: &[u128; 8], acc: V, blocks: &[u8], c: V) -> V {
+    if blocks.len() <= 128 {
+        tail::<true>(powers, acc, blocks, c)
+    } else {
+        let (head, last) = blocks.split_at(128);
+        let acc = tail::<true>(powers, acc, head, c);
+        tail::<true>(powers, acc, last, c)
+    }
 }
 
 /// `d[..128] ^= ks` by two four-register loads and stores.
