@@ -155,6 +155,9 @@
 //! Measured on the Xeon f6m207: keygen 17 430 → 14 900 cycles, aws-lc-rs
 //! / ours 1.04 → 1.21 (`docs/notes/kummer-fixed-base.md`).
 //!
+//! Rejected: the product's three-term chains split 2 + 1 (as
+//! [`mul_carried`]): six adds more, slower (≈ 15 300 cycles a key).
+//!
 //! # Rejected
 //!
 //! - Carried products with radix-2^43 limbs (the first version): slower
