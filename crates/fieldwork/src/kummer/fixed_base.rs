@@ -161,7 +161,9 @@
 //! - Four sums in the four lanes of the AVX2 `Fe4` (digit `i` into sum
 //!   `i mod 4`, 8 vector additions, one inversion to combine): 7 % slower
 //!   on the Xeon — the scans no longer hide and the combination costs
-//!   ≈ 3 300 cycles (the notes have the port model).
+//!   ≈ 3 300 cycles (the notes have the port model). On the IFMA
+//!   multiplier the same lane comb wins: `ifma.rs` runs it, and
+//!   [`combine`] here ends it.
 //!
 //! The `vpblendvb` scan replaced a `vpand`/`vpor` one (8 k fewer
 //! instructions a key).
@@ -175,7 +177,7 @@ use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
 /// The base point's order N2, four little-endian 64-bit limbs.
-const N2: [u64; 4] = [
+pub(super) const N2: [u64; 4] = [
     0xb88c_f4b4_7bf3_fa43,
     0xad3d_8036_065e_ab00,
     0x0334_d698_20c7_5294,
@@ -205,7 +207,7 @@ fn sub(a: u128, b: u128) -> u128 {
 /// set. (Replaces subtle's `ct_eq` on four 64-bit halves, each through
 /// `black_box`: a key 0.8 % faster on Zen 3 by `scripts/ab-time.sh`.)
 #[inline(always)]
-fn zero_bit(a: u128) -> u64 {
+pub(super) fn zero_bit(a: u128) -> u64 {
     let nonzero = |v: u128| ((v | v.wrapping_neg()) >> 127) as u64;
     (nonzero(a & P) & nonzero((a + 1) & P)) ^ 1
 }
@@ -239,7 +241,7 @@ fn select4(choice: Choice, a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
 /// The odd representative of `±scalar mod N2` (its multiple of `D` has
 /// the surface image of `scalar·D`), recoded into `WINDOWS` signed odd
 /// digits of `W + 1` bits.
-fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
+pub(super) fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
     let mut k = [0u64; 4];
     for (limb, bytes) in k.iter_mut().zip(scalar.as_chunks::<8>().0) {
         *limb = u64::from_le_bytes(*bytes);
@@ -351,7 +353,7 @@ impl Scan for PortableScan {
 
 /// The entry number of an odd digit `d`: `(|d| − 1)/2`.
 #[inline(always)]
-fn entry_index(d: i8) -> u64 {
+pub(super) fn entry_index(d: i8) -> u64 {
     let sign = i64::from(d) >> 63; // 0 or −1
     (((i64::from(d) ^ sign) - sign) as u64) >> 1
 }
@@ -359,7 +361,7 @@ fn entry_index(d: i8) -> u64 {
 /// `d·2^(W·i)·D` for an odd digit `|d| < 2^W`, affine `(u1, u0, v1, v0)`,
 /// from entry `(|d| − 1)/2` of its row: `v` negated by mask when `d < 0`.
 #[inline(always)]
-fn signed_entry(e: [u64; 8], d: i8) -> [u128; 4] {
+pub(super) fn signed_entry(e: [u64; 8], d: i8) -> [u128; 4] {
     let e = words_to_coords(e);
     let neg = core::hint::black_box((i128::from(d) >> 127) as u128); // all ones when d < 0
     let flip = |v: u128| (v & !neg) | (loose(P - v) & neg);
@@ -506,6 +508,40 @@ fn to_surface(r: [u128; 5]) -> [Fe; 4] {
         }
         Fe::reduced(acc)
     })
+}
+
+/// The lane-parallel comb's end (`ifma.rs`): four sums `(A1, A0, B1, B0,
+/// Zu, Y)`, the digits `i ≡ j (mod 4)` in sum `j`, added into sum 0 and
+/// mapped to the surface; and 1 if a sum or an addition was exceptional.
+///
+/// Every addition multiplies `Y` by `δ·s₁` (the last line of
+/// [`mixed_add`]) and starts from `Y = 1`, so a sum met an exceptional
+/// addition exactly when its `Y ≡ 0`. Sums 1 to 3 are made affine with one
+/// inversion (Montgomery's trick on `q = Zu·Y`: `1/Zu = Y/q`, `v`'s
+/// denominator is `q`; 6 products, the inversion and 15 products), then
+/// added into sum 0 by [`mixed_add`]: 3 additions, flagged as in the comb.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn combine<S: Scan>(s: S, sums: [[u128; 6]; 4]) -> ([Fe; 4], u64) {
+    let mut bad = 0u64;
+    for sum in &sums {
+        bad |= zero_bit(sum[5]);
+    }
+    let [mut r, p1, p2, p3] = sums;
+    let (q1, q2, q3) = (mul(p1[4], p1[5]), mul(p2[4], p2[5]), mul(p3[4], p3[5]));
+    let q12 = mul(q1, q2);
+    let inv = Fe(mul(q12, q3)).invert().0; // 0 when a q is: flagged above
+    let inv12 = mul(inv, q3);
+    let inverses = [mul(inv12, q2), mul(inv12, q1), mul(inv, q12)];
+    let mut acc = [0u64; 8];
+    for (p, iq) in [p1, p2, p3].into_iter().zip(inverses) {
+        let iz = mul(p[5], iq); // 1/Zu
+        let t = [mul(p[0], iz), mul(p[1], iz), mul(p[2], iq), mul(p[3], iq)];
+        let (sum, b) = mixed_add(r, t, s, None, &mut acc);
+        r = sum;
+        bad |= b;
+    }
+    (to_surface(common_denominator(r)), bad)
 }
 
 /// The comb: `scalar·BASE_POINT` on the surface, projectively, and
@@ -699,8 +735,15 @@ mod tests {
                 for k in &self.unflagged {
                     assert!(!bool::from(b.comb(k).1), "{} {k:02x?}", B::NAME);
                 }
+                // The same point (the IFMA lane comb reaches it through
+                // another projective representative).
                 let k = [7u8; 32];
-                assert_eq!(b.comb(&k).0, comb(PortableScan, &k).0, "{}", B::NAME);
+                assert_eq!(
+                    encode(b.comb(&k).0),
+                    encode(comb(PortableScan, &k).0),
+                    "{}",
+                    B::NAME
+                );
             }
         }
         each(&mut Agrees {

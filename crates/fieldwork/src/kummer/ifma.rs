@@ -1,7 +1,8 @@
 //! Target features: `avx512f`, `avx512bw`, `avx512vl`, `avx512dq`,
 //! `avx512ifma` — capability token [`cpu::Avx512Ifma`]; the backend
-//! [`Avx512Ifma`]. Its key generation is the AVX2 backend's comb (the
-//! token implies AVX2).
+//! [`Avx512Ifma`]. Its key generation is the lane-parallel comb below
+//! ("The lane comb"; its row scans are the AVX2 backend's, the token
+//! implies AVX2).
 //!
 //! Measured history: `docs/notes/kummer-ifma.md`.
 //!
@@ -124,6 +125,39 @@
 //! nothing measurable: instructions on the chain matter twice, those off
 //! it hardly at all.
 //!
+//! # The lane comb (key generation)
+//!
+//! `fixed_base.rs`'s comb with digit `i` added into sum `i mod 4` and the
+//! four sums in the four lanes of [`Y4`] (three ymm limbs in this radix,
+//! `vpmadd52luq`/`huq` on ymm under AVX-512 VL): 8 lane-parallel mixed
+//! additions ([`mixed_add4`], the scalar one's 41 products line for line)
+//! instead of 35 scalar ones, then [`fixed_base::combine`] (the sums made
+//! affine by one inversion, three scalar mixed additions) and the map.
+//!
+//! - Products ([`y4`]'s `mul`): 18 multiply-adds split at bit 52 as
+//!   [`mul_carried`] does, the factor 4 of the wrapped columns on the
+//!   second operand, one carry round: ≈ 36 instructions (squares 12
+//!   multiply-adds). Operands below 2^48 a limb, outputs carried (`C`,
+//!   limbs below `(2^43 + 2^18, 2^43 + 2^16, 2^41 + 2^16)`); sums and
+//!   biased differences go uncarried into products (at most `10C`), the
+//!   bounds beside each line of [`mixed_add4`].
+//! - The exceptional case: every addition multiplies `Y` by `δ·s₁`, so a
+//!   lane met one exactly when its final `Y ≡ 0`; `combine` checks that
+//!   and its own three additions, and the caller falls back to the ladder.
+//! - The next four rows' scans are issued in eight parts spread through
+//!   each vector addition, as the scalar comb does (their compares and
+//!   blends take the vector port the multiply-adds leave free).
+//! - Lanes go back to field elements through the scalar `from_limbs`, no
+//!   vector compare (the AVX2 experiment's `to_fe` compiled to branches).
+//!   The only branches in the compiled comb are on loop counters and the
+//!   last addition's missing next rows (checked in the disassembly).
+//!
+//! Measured on the Xeon f6m207: keygen 17 430 → 14 900 cycles, aws-lc-rs
+//! / ours 1.04 → 1.21 (`docs/notes/kummer-fixed-base.md`).
+//!
+//! Rejected: the product's three-term chains split 2 + 1 (as
+//! [`mul_carried`]): six adds more, slower (≈ 15 300 cycles a key).
+//!
 //! # Rejected
 //!
 //! - Carried products with radix-2^43 limbs (the first version): slower
@@ -146,9 +180,11 @@
 
 use super::encoding::scalar_bit;
 use super::field::{Fe, P};
+use super::fixed_base::{self, Scan};
+use super::fixed_base_table::{F, TABLE, WINDOWS};
 use crate::cpu;
 use core::arch::x86_64::{
-    __m512i, _MM_PERM_BADC, _mm512_add_epi64, _mm512_and_si512, _mm512_madd52hi_epu64,
+    __m256i, __m512i, _MM_PERM_BADC, _mm512_add_epi64, _mm512_and_si512, _mm512_madd52hi_epu64,
     _mm512_madd52lo_epu64, _mm512_mask_sub_epi64, _mm512_permutex_epi64, _mm512_permutexvar_epi64,
     _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_slli_epi64,
     _mm512_srli_epi64, _mm512_ternarylogic_epi64,
@@ -232,6 +268,7 @@ use _mm512_madd52hi_epu64 as hi;
 use _mm512_madd52lo_epu64 as lo;
 use _mm512_slli_epi64 as sll;
 use _mm512_srli_epi64 as srl;
+use zeroize::Zeroize;
 
 /// `v << s` limb-wise.
 #[inline]
@@ -421,11 +458,354 @@ super::token_backend! {
         unsafe { ladder_pair_zmm(scalars, u) }
     }
 
-    /// The AVX2 backend's comb (faster than this backend's ladder).
+    /// The lane-parallel comb ([`lane_comb`]): four sums in the ymm lanes
+    /// of [`Y4`], the rows read by the AVX2 scan.
     #[inline]
     fn comb(self, scalar: &[u8; 32]) -> ([Fe; 4], subtle::Choice) {
-        super::avx2::Avx2(self.0.avx2()).comb(scalar)
+        // SAFETY: the token proves the CPU supports every feature
+        // `lane_comb` is compiled for.
+        unsafe { lane_comb(self.0.avx2(), scalar) }
     }
+}
+
+/// Four field elements in the lanes of three ymm registers, limb-sliced in
+/// the ladder's radix (43, 43 and 41 bits), for the lane-parallel comb.
+///
+/// Products are split at bit 52 as [`mul_carried`] does and carried once
+/// ([`y4::mul`]); `C` below is a carried value, limbs below `(2^43 + 2^18,
+/// 2^43 + 2^16, 2^41 + 2^16)`.
+#[derive(Clone, Copy)]
+struct Y4([__m256i; 3]);
+
+/// The lane comb's field operations on [`Y4`]. Each is
+/// `#[inline(always)]` and reached only from [`lane_comb`], compiled with
+/// AVX-512 IFMA and VL (the intrinsics inline there).
+mod y4 {
+    use super::{M41, M43, Y4, bias};
+    use core::arch::x86_64::{
+        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_madd52hi_epu64, _mm256_madd52lo_epu64,
+        _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_sub_epi64,
+    };
+
+    /// `vpmadd52luq`: `z + lo52(a·b)`.
+    #[inline(always)]
+    fn lo(z: __m256i, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: reached only from `lane_comb` (module docs), which enables
+        // avx512ifma and avx512vl.
+        unsafe { _mm256_madd52lo_epu64(z, a, b) }
+    }
+
+    /// `vpmadd52huq`: `z + hi52(a·b)`.
+    #[inline(always)]
+    fn hi(z: __m256i, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: as in `lo`.
+        unsafe { _mm256_madd52hi_epu64(z, a, b) }
+    }
+
+    /// `vpaddq`.
+    #[inline(always)]
+    fn add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: as in `lo` (AVX2).
+        unsafe { _mm256_add_epi64(a, b) }
+    }
+
+    /// `vpsubq`.
+    #[inline(always)]
+    fn sub(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: as in `lo` (AVX2).
+        unsafe { _mm256_sub_epi64(a, b) }
+    }
+
+    /// `x` in every lane.
+    #[inline(always)]
+    pub(super) fn splat(x: u64) -> __m256i {
+        // SAFETY: as in `lo` (AVX).
+        unsafe { _mm256_set1_epi64x(x as i64) }
+    }
+
+    /// `vpsllq` by `S`.
+    #[inline(always)]
+    fn shl<const S: i32>(a: __m256i) -> __m256i {
+        // SAFETY: as in `lo` (AVX2).
+        unsafe { _mm256_slli_epi64::<S>(a) }
+    }
+
+    /// `vpsrlq` by `S`.
+    #[inline(always)]
+    fn shr<const S: i32>(a: __m256i) -> __m256i {
+        // SAFETY: as in `lo` (AVX2).
+        unsafe { _mm256_srli_epi64::<S>(a) }
+    }
+
+    /// `vpand`.
+    #[inline(always)]
+    fn and(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: as in `lo` (AVX2).
+        unsafe { _mm256_and_si256(a, b) }
+    }
+
+    /// Column sums `c` (limb `k` at 2^(43k)) to limbs: one carry round, limb 2
+    /// keeps 41 bits and its carry sits at 2^127 ≡ 1, limb 0. For `c` below
+    /// 2^59 the outputs are below `C`.
+    #[inline(always)]
+    fn carry_round(c: [__m256i; 3]) -> Y4 {
+        let (m43, m41) = (splat(M43), splat(M41));
+        Y4([
+            add(and(c[0], m43), shr::<41>(c[2])),
+            add(and(c[1], m43), shr::<43>(c[0])),
+            add(and(c[2], m41), shr::<43>(c[1])),
+        ])
+    }
+
+    /// `a·b`, carried (`C`): limbs of `a` and `b` below 2^48.
+    ///
+    /// Columns (2^129 ≡ 4): `a0b0 + 4a1b2 + 4a2b1`, `a0b1 + a1b0 + 4a2b2`,
+    /// `a0b2 + a1b1 + a2b0`; the factor 4 on `b` (below 2^50, under the
+    /// multiplier's 52 bits). Eighteen multiply-adds; the high halves sit
+    /// 52 bits up, at the next column plus 9 bits (column 2's at 2^138 ≡
+    /// 2^11, column 0). Each high half is below 2^46, so the column sums
+    /// are below `3·2^52 + 3·2^57 < 2^59`.
+    #[inline(always)]
+    pub(super) fn mul(a: Y4, b: Y4) -> Y4 {
+        let z = splat(0);
+        let ([a0, a1, a2], [b0, b1, b2]) = (a.0, b.0);
+        let (f1, f2) = (shl::<2>(b1), shl::<2>(b2));
+        let l = [
+            lo(lo(lo(z, a0, b0), a1, f2), a2, f1),
+            lo(lo(lo(z, a0, b1), a1, b0), a2, f2),
+            lo(lo(lo(z, a0, b2), a1, b1), a2, b0),
+        ];
+        let g = [
+            hi(hi(hi(z, a0, b0), a1, f2), a2, f1),
+            hi(hi(hi(z, a0, b1), a1, b0), a2, f2),
+            hi(hi(hi(z, a0, b2), a1, b1), a2, b0),
+        ];
+        carry_round([
+            add(l[0], shl::<11>(g[2])),
+            add(l[1], shl::<9>(g[0])),
+            add(l[2], shl::<9>(g[1])),
+        ])
+    }
+
+    /// `a²`, carried (`C`): limbs below 2^48. Columns `a0² + 8a1a2`,
+    /// `2a0a1 + 4a2²`, `2a0a2 + a1²`: twelve multiply-adds.
+    #[inline(always)]
+    pub(super) fn square(a: Y4) -> Y4 {
+        let z = splat(0);
+        let [a0, a1, a2] = a.0;
+        let (d0, a2_4, a2_8) = (shl::<1>(a0), shl::<2>(a2), shl::<3>(a2));
+        let l = [
+            lo(lo(z, a0, a0), a1, a2_8),
+            lo(lo(z, d0, a1), a2, a2_4),
+            lo(lo(z, d0, a2), a1, a1),
+        ];
+        let g = [
+            hi(hi(z, a0, a0), a1, a2_8),
+            hi(hi(z, d0, a1), a2, a2_4),
+            hi(hi(z, d0, a2), a1, a1),
+        ];
+        carry_round([
+            add(l[0], shl::<11>(g[2])),
+            add(l[1], shl::<9>(g[0])),
+            add(l[2], shl::<9>(g[1])),
+        ])
+    }
+
+    /// `a + b` limb-wise, not carried.
+    #[inline(always)]
+    pub(super) fn plus(a: Y4, b: Y4) -> Y4 {
+        Y4([
+            add(a.0[0], b.0[0]),
+            add(a.0[1], b.0[1]),
+            add(a.0[2], b.0[2]),
+        ])
+    }
+
+    /// `a + M·p − b` limb-wise, not carried: limb `k` of `b` at most `M·p`'s
+    /// (`M = 2` covers `C`, `M = 4` covers `3C`).
+    #[inline(always)]
+    pub(super) fn minus<const M: u64>(a: Y4, b: Y4) -> Y4 {
+        let m = bias(M);
+        Y4(core::array::from_fn(|k| {
+            sub(add(a.0[k], splat(m[k])), b.0[k])
+        }))
+    }
+
+    /// One carry round of limbs below 2^59: outputs below `C`.
+    #[inline(always)]
+    pub(super) fn carry(a: Y4) -> Y4 {
+        carry_round(a.0)
+    }
+}
+
+/// [`Y4`] from four elements (canonical limbs).
+#[inline(always)]
+fn y4_from(x: [Fe; 4]) -> Y4 {
+    let l = x.map(limbs);
+    Y4(core::array::from_fn(|k| {
+        let lanes = [l[0][k], l[1][k], l[2][k], l[3][k]];
+        // SAFETY: `[u64; 4]` and `__m256i` have the same size and every bit
+        // pattern is valid for both.
+        unsafe { core::mem::transmute::<[u64; 4], __m256i>(lanes) }
+    }))
+}
+
+/// The four lanes' elements (as integers below `P`, through the scalar
+/// [`from_limbs`]: no vector comparison a compiler could turn into a
+/// branch).
+#[inline(always)]
+fn y4_to(x: Y4) -> [u128; 4] {
+    // SAFETY: as in `y4_from`.
+    let l =
+        x.0.map(|v| unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) });
+    core::array::from_fn(|i| from_limbs([l[0][i], l[1][i], l[2][i]]).0)
+}
+
+/// `fixed_base.rs`'s mixed addition, four at a time: lane `j` adds the
+/// affine `t` of lane `j` to the sum `r = (A1, A0, B1, B0, Zu, Y)` of lane
+/// `j`, line for line the same formulas (41 products and squares, each
+/// carried by [`y4::mul`]). The bound of each value is written beside it
+/// in units of `C`; inputs `r` and `t` are `C` and so are the outputs, and
+/// every operand of a product is at most `10C < 2^47`. The exceptional
+/// case is not flagged here: it makes `Y` zero for good (the last product),
+/// which [`fixed_base::combine`] checks once.
+///
+/// Part `k` of the next four rows' reads ([`Scan::scan_part`], into
+/// `acc`) is issued at the `part!(k)` marks, as the scalar comb does: the
+/// scans' compares and blends fill the vector port the multiply-adds leave
+/// free.
+#[inline(always)]
+fn mixed_add4(
+    r: [Y4; 6],
+    t: [Y4; 4],
+    f4: Y4,
+    s: cpu::Avx2,
+    next: Option<[(&fixed_base::Row, u64); 4]>,
+    acc: &mut [[u64; 8]; 4],
+) -> [Y4; 6] {
+    use y4::{carry, minus, mul, plus, square};
+    // A macro, not a closure: a closure loses the target features.
+    macro_rules! part {
+        ($k:literal) => {
+            if let Some(rows) = next {
+                for (a, (row, idx)) in acc.iter_mut().zip(rows) {
+                    s.scan_part(row, idx, $k, a);
+                }
+            }
+        };
+    }
+    let [a1, a0, b1, b0, zu, y] = r;
+    let [c1, c0, d1, d0] = t;
+    let zv = mul(zu, y);
+    let z1 = minus::<2>(a1, mul(c1, zu)); // 3C
+    let z0 = minus::<2>(a0, mul(c0, zu)); // 3C
+    let e1 = minus::<2>(mul(d1, zv), b1); // 3C
+    let e0 = minus::<2>(mul(d0, zv), b0); // 3C
+    part!(0);
+    let t0 = minus::<2>(z0, mul(c1, z1)); // 5C
+    let dl = plus(mul(z0, t0), mul(c0, square(z1))); // 2C
+    let s1 = minus::<2>(mul(e1, z0), mul(e0, z1)); // 3C
+    part!(1);
+    let s0 = plus(mul(mul(e1, z1), c0), mul(e0, t0)); // 2C
+    let dy = mul(y, dl);
+    part!(2);
+    let (s11, s00, dd, s10) = (square(s1), square(s0), square(dy), mul(s1, s0));
+    let s10x2 = plus(s10, s10); // 2C
+    let n1 = carry(plus(mul(zu, minus::<2>(s10x2, dd)), mul(z1, s11))); // 4C operand
+    part!(3);
+    let b1dl = mul(b1, dl);
+    let f4z = minus::<2>(minus::<4>(plus(a1, a1), z1), mul(f4, zu)); // 8C
+    let n0 = carry(plus(
+        plus(plus(mul(zu, s00), mul(z1, s10x2)), mul(t0, s11)),
+        plus(mul(plus(b1dl, b1dl), s1), mul(f4z, dd)),
+    )); // 5C before the carry
+    part!(4);
+    let w = plus(minus::<2>(mul(c1, s11), s10), dd); // 4C
+    let mid = plus(mul(a0, s1), mul(a1, s0)); // 2C
+    let a0s0 = mul(a0, s0);
+    part!(5);
+    let s13 = mul(s11, s1);
+    let v1 = carry(plus(
+        minus::<2>(mul(w, n1), mul(s13, plus(b1dl, mid))), // 2C operand
+        mul(s11, n0),
+    )); // 4C before the carry
+    part!(6);
+    let v0 = carry(minus::<2>(mul(w, n0), mul(s13, plus(mul(b0, dl), a0s0)))); // 3C before the carry
+    part!(7);
+    [n1, n0, v1, v0, mul(zu, s11), mul(dy, s1)]
+}
+
+/// The rows `first .. first + 4` and their entry numbers, one row per
+/// lane.
+#[inline(always)]
+fn lane_rows(d: &[i8; WINDOWS], first: usize) -> [(&'static fixed_base::Row, u64); 4] {
+    core::array::from_fn(|j| (&TABLE[first + j], fixed_base::entry_index(d[first + j])))
+}
+
+/// The entries read from rows `first .. first + 4` (`words`, by the ymm
+/// scan: no address depends on a digit) for their digits, signed
+/// ([`fixed_base::signed_entry`]), one row per lane: `(c1, c0, d1, d0)`.
+#[inline(always)]
+fn lane_entries(words: &[[u64; 8]; 4], d: &[i8; WINDOWS], first: usize) -> [Y4; 4] {
+    // Limb k of coordinate c of lane j; the coordinates are at most p
+    // (`signed_entry`'s negation is `loose`), whose limbs `limbs` takes.
+    let mut l = [[[0u64; 4]; 3]; 4];
+    for j in 0..4 {
+        let e = fixed_base::signed_entry(words[j], d[first + j]);
+        for c in 0..4 {
+            let x = limbs(Fe(e[c]));
+            for k in 0..3 {
+                l[c][k][j] = x[k];
+            }
+        }
+    }
+    // SAFETY: `[u64; 4]` and `__m256i` have the same size and every bit
+    // pattern is valid for both.
+    l.map(|c| Y4(c.map(|v| unsafe { core::mem::transmute::<[u64; 4], __m256i>(v) })))
+}
+
+/// The lane-parallel comb (issue 60 item 3; the AVX2 experiment of
+/// `docs/notes/kummer-fixed-base.md` on the IFMA multiplier): digit `i`
+/// into sum `i mod 4`, the four sums in the four lanes of [`Y4`], eight
+/// [`mixed_add4`]s; then [`fixed_base::combine`] (one inversion, three
+/// scalar mixed additions) and the map.
+///
+/// # Safety
+///
+/// The CPU supports every feature enabled here.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+#[inline(never)]
+unsafe fn lane_comb(t: cpu::Avx2, scalar: &[u8; 32]) -> ([Fe; 4], subtle::Choice) {
+    const _: () = assert!(WINDOWS.is_multiple_of(4));
+    let mut d = fixed_base::digits(scalar);
+    let one = y4_from([Fe::ONE; 4]);
+    let f4 = y4_from([Fe(F[4]); 4]);
+    // Rows 0–3 start the sums; rows 4k + 4 .. 4k + 8 are read during
+    // addition k (rows 4–7 whole, before the first addition).
+    let whole = |first| lane_rows(&d, first).map(|(row, idx)| t.scan(row, idx));
+    let [c1, c0, d1, d0] = lane_entries(&whole(0), &d, 0);
+    let mut r = [c1, c0, d1, d0, one, one];
+    let mut acc = whole(4);
+    for k in 1..WINDOWS / 4 {
+        let e = lane_entries(&acc, &d, 4 * k);
+        acc = [[0u64; 8]; 4];
+        let next = (k + 1 < WINDOWS / 4).then(|| lane_rows(&d, 4 * k + 4));
+        r = mixed_add4(r, e, f4, t, next, &mut acc);
+    }
+    // The digits spell the secret scalar; `acc` is zero again (the last
+    // addition read no row).
+    d.zeroize();
+    let mut sums = [[0u128; 6]; 4];
+    for (c, v) in r.iter().enumerate() {
+        for (sum, x) in sums.iter_mut().zip(y4_to(*v)) {
+            sum[c] = x;
+        }
+    }
+    let (point, bad) = fixed_base::combine(t, sums);
+    (
+        point,
+        subtle::Choice::from(core::hint::black_box(bad as u8)),
+    )
 }
 
 /// Per-ladder constants: the last product's two constant vectors (and
@@ -573,6 +953,96 @@ mod tests {
         }
         fn lanes(&mut self, max: [u64; 3]) -> [[u64; 3]; 8] {
             core::array::from_fn(|_| self.limbs(max))
+        }
+    }
+
+    /// The lane-parallel comb against the AVX2 backend's scalar comb (the
+    /// same point, the same verdict) for 200 random scalars and edge
+    /// scalars (0, N2 and its neighbours, all ones, small multiples); and
+    /// [`fixed_base::combine`] flags a sum whose `Y` is zero in each lane
+    /// position.
+    #[test]
+    fn lane_comb_matches_the_scalar_comb() {
+        use super::super::Backend;
+        use super::super::encoding::encode;
+        let Some(t) = token() else {
+            return;
+        };
+        let mut rng = Rng::new(0x006b_6966_6d61);
+        let le = |l: [u64; 4]| {
+            let mut out = [0u8; 32];
+            for (o, x) in out.chunks_exact_mut(8).zip(l) {
+                o.copy_from_slice(&x.to_le_bytes());
+            }
+            out
+        };
+        let n2 = fixed_base::N2;
+        let minus = |a: [u64; 4], b: u64| {
+            let mut r = a;
+            let (d, borrow) = r[0].overflowing_sub(b);
+            r[0] = d;
+            r[1] = r[1].wrapping_sub(u64::from(borrow));
+            r
+        };
+        let mut cases = std::vec![
+            [0u8; 32],
+            le(n2),
+            le(minus(n2, 1)),
+            le(minus(n2, 2)),
+            [0xff; 32],
+            [7u8; 32],
+        ];
+        for v in 1u64..=40 {
+            cases.push(le([v, 0, 0, 0]));
+        }
+        for _ in 0..200 {
+            cases.push(rng.scalar());
+        }
+        let scalar_comb = super::super::avx2::Avx2(t.avx2());
+        for k in &cases {
+            let (want, want_bad) = scalar_comb.comb(k);
+            // SAFETY: `t` proves every feature `lane_comb` enables.
+            let (got, bad) = unsafe { lane_comb(t.avx2(), k) };
+            if bool::from(bad) {
+                // Flagged: the ladder answers (as for 0 and N2).
+                assert_eq!(
+                    fixed_base::scalarmult_base(Avx512Ifma(t), k),
+                    encode(
+                        Avx512Ifma(t)
+                            .ladder(k, super::super::encoding::decode(&super::super::BASE_POINT))
+                    ),
+                    "{k:02x?}"
+                );
+            } else {
+                assert!(!bool::from(want_bad), "{k:02x?}");
+                assert_eq!(encode(got), encode(want), "{k:02x?}");
+            }
+        }
+        for k in [[0u8; 32], le(n2)] {
+            // SAFETY: as above.
+            assert!(bool::from(unsafe { lane_comb(t.avx2(), &k) }.1));
+        }
+        // A zero Y in any lane is flagged.
+        let e = |i: usize| {
+            let w = TABLE[i][3];
+            let j = |lo: u64, hi: u64| u128::from(lo) | (u128::from(hi) << 64);
+            [
+                j(w[0], w[1]),
+                j(w[2], w[3]),
+                j(w[4], w[5]),
+                j(w[6], w[7]),
+                1,
+                1,
+            ]
+        };
+        let sums = [e(0), e(1), e(2), e(3)];
+        assert_eq!(fixed_base::combine(t.avx2(), sums).1, 0);
+        for lane in 0..4 {
+            for zero in [0, P] {
+                let mut s = sums;
+                s[lane][5] = zero;
+                assert_eq!(fixed_base::combine(t.avx2(), s).1, 1, "lane {lane}");
+            }
         }
     }
 

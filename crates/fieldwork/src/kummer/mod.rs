@@ -71,8 +71,11 @@
 //! scan); [`Dispatch::scalarmult_base`] still runs the named backend's
 //! ladder.
 //!
-//! It runs on every backend, on AVX-512 IFMA machines too (its row scans
-//! on AVX2), and is faster than each backend's ladder. Measured history:
+//! It runs on every backend and is faster than each backend's ladder. On
+//! AVX-512 IFMA machines it runs lane-parallel (`ifma.rs`, "The lane
+//! comb": four sums in the ymm lanes of the 2^43-radix field, combined at
+//! the end by one inversion and three scalar additions); every other
+//! backend runs the scalar comb (AVX2: its row scans on ymm). Measured history:
 //! `docs/notes/kummer-fixed-base.md`.
 //!
 //! Rejected before it: a right-to-left ladder over a table of `2^i·P`
@@ -321,7 +324,8 @@ impl Dispatch {
 
     /// `scalar · BASE_POINT` by the fixed-base comb with this backend's
     /// row scan, and its ladder for the comb's exceptional scalars (the
-    /// AVX-512 IFMA backend's comb is the AVX2 one): [`scalarmult_base`].
+    /// AVX-512 IFMA backend's comb is the lane-parallel one of `ifma.rs`):
+    /// [`scalarmult_base`].
     fn scalarmult_base_comb(self, scalar: &[u8; 32]) -> [u8; 48] {
         on_backend!(self, b => fixed_base::scalarmult_base(b, scalar))
     }
