@@ -8,7 +8,7 @@
 //! name (`vaes-avx2`, `vaes-avx2-karatsuba`, `vaes-avx512` for the zmm
 //! kernel alone), which changes these values, never the kernels.
 //!
-//! On AArch64: [`ARMV8_SHORT_MAX_TEXT_BLOCKS`], the `aes-pmull` backend's
+//! On AArch64: `ARMV8_SHORT_MAX_TEXT_BLOCKS` (cfg aarch64), the `aes-pmull` backend's
 //! crossover to its one-group short-message path (`gcm/armv8.rs`).
 #![forbid(unsafe_code)]
 
