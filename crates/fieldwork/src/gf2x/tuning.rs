@@ -52,12 +52,17 @@ pub(crate) fn zmm_fixed_on_ymm() -> Words {
     use core::sync::atomic::{AtomicU32, Ordering};
     // 0: not picked yet; else the set with bit 31 set.
     static PICKED: AtomicU32 = AtomicU32::new(0);
+    /// The first call's pick, out of line: inlined, its call made every
+    /// small product save and restore six registers.
+    #[cold]
+    #[inline(never)]
+    fn pick() -> Words {
+        let w = ZMM_FIXED_ON_YMM.pick();
+        PICKED.store((1 << 31) | u32::from(w.0), Ordering::Relaxed);
+        w
+    }
     match PICKED.load(Ordering::Relaxed) {
-        0 => {
-            let w = ZMM_FIXED_ON_YMM.pick();
-            PICKED.store((1 << 31) | u32::from(w.0), Ordering::Relaxed);
-            w
-        }
+        0 => pick(),
         // The low 16 bits are the set stored above.
         p => Words(p as u16),
     }
