@@ -57,7 +57,10 @@ trait Gcm: Backends + Sized {
     /// `H = AES(K, 0^128)` by RustCrypto's `aes`.
     fn hash_key(key: &[u8]) -> [u8; 16];
     fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
-    fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]);
+    /// Opens, panicking if the tag is refused.
+    fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) {
+        self.decrypt_detached(iv, aad, buf, tag).unwrap()
+    }
     /// [`Gcm::open`] returning whether the tag was accepted.
     fn decrypt_detached(
         &self,
@@ -98,10 +101,6 @@ macro_rules! gcm {
             }
             fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
                 self.encrypt_in_place_detached_iv(iv, aad, buf).unwrap()
-            }
-            fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) {
-                self.decrypt_in_place_detached_iv(iv, aad, buf, tag)
-                    .unwrap()
             }
             fn decrypt_detached(
                 &self,

@@ -249,12 +249,7 @@ fn split_kernel_streams_across_its_kernels() {
         &[16 * 191, 16 * 192, 16 * 40, 16 * 33 + 1],
         &[16 * 40 + 7, 16 * 191, 16 * 31],
     ];
-    let streams: Vec<Stream> = cuts
-        .iter()
-        .map(|calls| Stream::new(&mut rng, calls.iter().sum(), calls))
-        .collect();
-    every_backend_agrees::<Polyval>("polyval", &streams);
-    every_backend_agrees::<GHash>("ghash", &streams);
+    streams_agree(&mut rng, cuts);
 }
 
 /// A fresh key's short calls (which the PMULL backends run by Horner's
@@ -273,9 +268,15 @@ fn fresh_key_short_calls_then_long() {
         &[16 * 7, 16 * 8, 16 * 9, 16 * 100, 16 * 12],
         &[1, 2, 3, 16 * 16 - 6, 16 * 33, 16 * 16],
     ];
+    streams_agree(&mut rng, cuts);
+}
+
+/// Streams of random data cut into the calls of `cuts`: every backend of
+/// both hashes agrees on each.
+fn streams_agree(rng: &mut common::Rng, cuts: &[&[usize]]) {
     let streams: Vec<Stream> = cuts
         .iter()
-        .map(|calls| Stream::new(&mut rng, calls.iter().sum(), calls))
+        .map(|calls| Stream::new(rng, calls.iter().sum(), calls))
         .collect();
     every_backend_agrees::<Polyval>("polyval", &streams);
     every_backend_agrees::<GHash>("ghash", &streams);

@@ -142,11 +142,35 @@ fn xor_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: 
 
 #[target_feature(enable = "avx,avx2")]
 fn block_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-    let masks = Masks::new(t);
+    one_block(Masks::new(t), key, nonce, counter)
+}
+
+/// One keystream block from one horizontal state (the AVX2 and AVX-512
+/// backends' `block`, compiled with each one's features).
+#[inline(always)]
+pub(crate) fn one_block(masks: Masks, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
     let ks = keystream_h::<1>(key, nonce, counter, masks);
     let mut out = [0u8; 64];
     store_rows(masks, &ks[0][..2], &mut out);
     out
+}
+
+/// The AEAD's block 0 and up to 64 bytes of data from block 1: one
+/// horizontal state (the AVX2 and AVX-512 backends' short case).
+#[inline(always)]
+pub(crate) fn short_after_block0(
+    masks: Masks,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
+    debug_assert!(data.len() <= 64);
+    let mut block0 = [0u8; 64];
+    let ks = keystream_h::<1>(key, nonce, 0, masks);
+    let rows = ks.as_flattened();
+    store_rows(masks, &rows[..2], &mut block0);
+    xor_rows(masks, &rows[2..], data);
+    block0
 }
 
 #[target_feature(enable = "avx,avx2")]
@@ -157,20 +181,16 @@ fn xor_after_block0_avx2(
     data: &mut [u8],
 ) -> [u8; 64] {
     let masks = Masks::new(t);
-    let mut block0 = [0u8; 64];
     if data.len() <= 64 {
-        let ks = keystream_h::<1>(key, nonce, 0, masks);
-        let rows = ks.as_flattened();
-        store_rows(masks, &rows[..2], &mut block0);
-        xor_rows(masks, &rows[2..], data);
-    } else {
-        let ks = keystream_h::<2>(key, nonce, 0, masks);
-        let rows = ks.as_flattened();
-        store_rows(masks, &rows[..2], &mut block0);
-        let (head, rest) = data.split_at_mut(data.len().min(192));
-        xor_rows(masks, &rows[2..], head);
-        xor_from(key, nonce, 4, rest, masks);
+        return short_after_block0(masks, key, nonce, data);
     }
+    let mut block0 = [0u8; 64];
+    let ks = keystream_h::<2>(key, nonce, 0, masks);
+    let rows = ks.as_flattened();
+    store_rows(masks, &rows[..2], &mut block0);
+    let (head, rest) = data.split_at_mut(data.len().min(192));
+    xor_rows(masks, &rows[2..], head);
+    xor_from(key, nonce, 4, rest, masks);
     block0
 }
 

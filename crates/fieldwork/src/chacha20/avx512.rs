@@ -32,7 +32,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::avx2::{Masks, keystream_h, store_rows, xor_from, xor_rows};
+use super::avx2::{Masks, one_block, short_after_block0, xor_from};
 use super::rounds::{Words, binary_words, interleave, word_sliced};
 use crate::cpu;
 use core::arch::x86_64::{
@@ -55,11 +55,7 @@ super::token_backend! {
 /// backend's `block`.
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 fn block_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
-    let masks = Masks::new(t.avx2());
-    let ks = keystream_h::<1>(key, nonce, counter, masks);
-    let mut out = [0u8; 64];
-    store_rows(masks, &ks[0][..2], &mut out);
-    out
+    one_block(Masks::new(t.avx2()), key, nonce, counter)
 }
 
 /// The AEAD's block 0 and the data's keystream from block 1: up to 64
@@ -73,15 +69,10 @@ fn xor_after_block0_avx512(
     nonce: &[u32; 3],
     data: &mut [u8],
 ) -> [u8; 64] {
-    let masks = Masks::new(t.avx2());
-    let mut block0 = [0u8; 64];
     if data.len() <= 64 {
-        let ks = keystream_h::<1>(key, nonce, 0, masks);
-        let rows = ks.as_flattened();
-        store_rows(masks, &rows[..2], &mut block0);
-        xor_rows(masks, &rows[2..], data);
-        return block0;
+        return short_after_block0(Masks::new(t.avx2()), key, nonce, data);
     }
+    let mut block0 = [0u8; 64];
     let (head, rest) = data.split_at_mut(data.len().min(960));
     let k0 = xor16_after_block0(&keystream16(key, nonce, 0), head);
     // SAFETY: `block0` is 64 bytes; AVX-512F is available (this function's

@@ -130,12 +130,12 @@ impl Backend for Key {
             // and PMULL.
             return unsafe {
                 match (rk.rounds, enc) {
-                    (10, true) => finish::<10, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
-                    (10, false) => finish::<10, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
-                    (12, true) => finish::<12, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
-                    (12, false) => finish::<12, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
-                    (_, true) => finish::<14, true>(rk, p, j0, 1, acc, grouped, lengths, buf),
-                    (_, false) => finish::<14, false>(rk, p, j0, 1, acc, grouped, lengths, buf),
+                    (10, true) => finish::<10, true>(rk, p, j0, acc, grouped, lengths, buf),
+                    (10, false) => finish::<10, false>(rk, p, j0, acc, grouped, lengths, buf),
+                    (12, true) => finish::<12, true>(rk, p, j0, acc, grouped, lengths, buf),
+                    (12, false) => finish::<12, false>(rk, p, j0, acc, grouped, lengths, buf),
+                    (_, true) => finish::<14, true>(rk, p, j0, acc, grouped, lengths, buf),
+                    (_, false) => finish::<14, false>(rk, p, j0, acc, grouped, lengths, buf),
                 }
             };
         }
@@ -313,17 +313,15 @@ fn crypt<const NR: usize, const ENC: bool>(
     from_v(acc)
 }
 
-/// The end of a message after its whole 128-byte groups: counter mode
-/// over `rest` (at most 127 bytes: `n ≤ 8` blocks) from the counter block
-/// `J0 + first` (`inc32` applied `first` times), with `AES(K, J0)` among
-/// the counter blocks (one interleaved call of [`rounds`] on 1, 2, 4 or 8
-/// blocks, by the public length; a ninth block, for `n = 8`, in a call of
-/// its own), and the GHASH of `aad` (zero-padded), the ciphertext
-/// (zero-padded) and the lengths block `lengths` as one aggregated group
-/// against `H^m … H^1` with one reduction, `acc` entering its first
-/// block (two groups, the lengths block alone, when `m` would exceed 8).
-/// Returns the tag `AES(K, J0) ⊕ S`. The caller keeps `aad` to at most
-/// `7 − n` blocks (hashing longer associated data into `acc` first).
+/// A whole short message: counter mode over `rest` (at most
+/// [`SHORT_MAX_TEXT_BLOCKS`] = 7 blocks, `n`) from the counter block
+/// `J0 + 1`, with `AES(K, J0)` among the counter blocks (one interleaved
+/// call of [`rounds`] on 1, 2, 4 or 8 blocks, by the public length), and
+/// the GHASH of `aad` (zero-padded), the ciphertext (zero-padded) and the
+/// lengths block `lengths` as one aggregated group against `H^m … H^1`
+/// with one reduction, `acc` entering its first block. Returns the tag
+/// `AES(K, J0) ⊕ S`. The caller keeps `aad` to at most `7 − n` blocks
+/// (hashing longer associated data into `acc` first), so `m ≤ 8`.
 ///
 /// The blocks are laid out in a 272-byte stack buffer: the associated
 /// data right-aligned to end at byte 128 (on a block boundary), the text
@@ -335,7 +333,6 @@ fn finish<const NR: usize, const ENC: bool>(
     rk: &aes::RoundKeys,
     powers: &[u128; 8],
     j0: &[u8; 16],
-    first: u32,
     acc: u128,
     aad: &[u8],
     lengths: u128,
@@ -348,14 +345,15 @@ fn finish<const NR: usize, const ENC: bool>(
     let nt = len.div_ceil(16);
     let from = 128 - 16 * aad.len().div_ceil(16);
     let end = 128 + 16 * nt;
+    debug_assert!(nt <= SHORT_MAX_TEXT_BLOCKS && end + 16 - from <= 128);
     let mut g = [0u8; 272];
     g[from..from + aad.len()].copy_from_slice(aad);
     g[128..128 + len].copy_from_slice(rest);
-    // `J0` and the counter blocks `J0 + first + i`, `i` = 0 … 7.
+    // `J0` and the counter blocks `J0 + 1 + i`, `i` = 0 … 7.
     let one = vsetq_lane_u32::<3>(1, vdupq_n_u32(0));
     // SAFETY: 16 readable bytes.
     let y0 = vreinterpretq_u32_u8(vrev32q_u8(unsafe { vld1q_u8(j0.as_ptr()) }));
-    let mut cv = vaddq_u32(y0, vsetq_lane_u32::<3>(first, vdupq_n_u32(0)));
+    let mut cv = vaddq_u32(y0, one);
     let mut x = [z; 8];
     for xi in &mut x {
         *xi = vrev32q_u8(vreinterpretq_u8_u32(cv));
@@ -378,28 +376,25 @@ fn finish<const NR: usize, const ENC: bool>(
                 let [a, b, c, d] = rounds::<NR, 4>(&keys, [y0, x[0], x[1], x[2]]);
                 (a, [b, c, d, z, z, z, z, z])
             }
-            4..=7 => {
+            // 4 to 7 (the caller's bound).
+            _ => {
                 let [a, b, c, d, e, f, g, h] =
                     rounds::<NR, 8>(&keys, [y0, x[0], x[1], x[2], x[3], x[4], x[5], x[6]]);
                 (a, [b, c, d, e, f, g, h, z])
-            }
-            _ => {
-                let [a] = rounds::<NR, 1>(&keys, [y0]);
-                (a, rounds::<NR, 8>(&keys, x))
             }
         }
     };
     let mut acc = to_v(acc);
     if !ENC {
         g[end..end + 16].copy_from_slice(&lengths.to_be_bytes());
-        acc = hash(powers, acc, &g[from..end + 16], c);
+        acc = tail::<true>(powers, acc, &g[from..end + 16], c);
     }
     xor8(&mut g[128..256], k);
     rest.copy_from_slice(&g[128..128 + len]);
     if ENC {
         g[128 + len..end].fill(0);
         g[end..end + 16].copy_from_slice(&lengths.to_be_bytes());
-        acc = hash(powers, acc, &g[from..end + 16], c);
+        acc = tail::<true>(powers, acc, &g[from..end + 16], c);
     }
     if let Some(t) = g.first_chunk_mut::<256>() {
         if let Some(t) = t.last_chunk_mut::<128>() {
@@ -412,20 +407,6 @@ fn finish<const NR: usize, const ENC: bool>(
     // SAFETY: 16 writable bytes.
     unsafe { vst1q_u8(tag.as_mut_ptr(), veorq_u8(vextq_u8::<8>(r, r), e)) };
     tag
-}
-
-/// GHASH of `blocks` (whole blocks, at most 9) into `acc`: one group, or
-/// for nine blocks the first eight and then the last alone.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn hash(powers: &[u128; 8], acc: V, blocks: &[u8], c: V) -> V {
-    if blocks.len() <= 128 {
-        tail::<true>(powers, acc, blocks, c)
-    } else {
-        let (head, last) = blocks.split_at(128);
-        let acc = tail::<true>(powers, acc, head, c);
-        tail::<true>(powers, acc, last, c)
-    }
 }
 
 /// `d[..128] ^= ks` by two four-register loads and stores.
