@@ -357,13 +357,7 @@ fn page_info(
         report,
         date,
         commit: page::git_commit(),
-        command: page::command_line(
-            report.cap,
-            &std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect::<Vec<_>>(),
-        ),
+        command: page::this_command(report.cap),
         clock: clock.describe(),
         passes,
         peer_cap: std::env::var(peer_cap::VARIABLE).ok(),
@@ -659,13 +653,7 @@ fn sweep_info(
         level,
         date: date.to_string(),
         commit: page::git_commit(),
-        command: page::command_line(
-            report.cap,
-            &std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect::<Vec<_>>(),
-        ),
+        command: page::this_command(report.cap),
         clock: clock.describe(),
         clock_after: (after.describe(), drifted),
         passes,

@@ -136,6 +136,17 @@ pub fn git_commit() -> String {
     }
 }
 
+/// [`command_line`] for this process's own arguments.
+pub fn this_command(cap: Option<fieldwork::cpu::IsaLevel>) -> String {
+    command_line(
+        cap,
+        &std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// The command line that ran this process, as `cargo run` with the features
 /// this binary was built with, the arguments shell-quoted, and the
 /// `FIELDWORK_MAX_ISA` cap in front when one is in effect.
