@@ -39,20 +39,18 @@ mod tests {
 
     #[test]
     fn wipe_clears_arrays_and_integers() {
-        let mut a = [0xa5u8; 16];
-        wipe(&mut a);
-        assert_eq!(a, [0; 16]);
-        let mut b = [7u32; 5];
-        wipe(&mut b);
-        assert_eq!(b, [0; 5]);
-        let mut c = u128::MAX;
-        wipe(&mut c);
-        assert_eq!(c, 0);
-        let mut d = [0xffu8; 7];
-        wipe(&mut d);
-        assert_eq!(d, [0; 7]);
-        let mut e = [0x5au8; 128];
-        wipe_bytes(&mut e);
-        assert_eq!(e, [0; 128]);
+        /// Fills a value, wipes it with `$f` and checks it is `$zero`.
+        macro_rules! wiped {
+            ($f:ident, $init:expr, $zero:expr) => {{
+                let mut v = $init;
+                $f(&mut v);
+                assert_eq!(v, $zero);
+            }};
+        }
+        wiped!(wipe, [0xa5u8; 16], [0; 16]);
+        wiped!(wipe, [7u32; 5], [0; 5]);
+        wiped!(wipe, u128::MAX, 0);
+        wiped!(wipe, [0xffu8; 7], [0; 7]);
+        wiped!(wipe_bytes, [0x5au8; 128], [0; 128]);
     }
 }

@@ -315,7 +315,7 @@ fn main() -> ExitCode {
             .map_or("page".into(), |s| s.to_string_lossy().into_owned());
         let mut pictures = String::new();
         for (group, chart) in plot::charts(&clock, &results, &info.cpu_model) {
-            let file = format!("{stem}-{group}.svg");
+            let file = format!("{stem}-{}.svg", page::name_slug(group));
             if let Err(e) = std::fs::write(path.with_file_name(&file), chart.svg()) {
                 eprintln!("error: cannot write {file}: {e}");
                 return ExitCode::FAILURE;

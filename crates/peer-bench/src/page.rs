@@ -66,6 +66,25 @@ fn cpu_id_from(info: &str) -> Option<CpuId> {
     })
 }
 
+/// A file-name part for a group's name: lowercase ASCII letters, digits
+/// and `_`, every other run of characters one `-` ("gcm128_encrypt (13 B
+/// AAD)" → `gcm128_encrypt-13-b-aad`), so that generated files have no
+/// spaces or brackets in their names.
+pub fn name_slug(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
 /// A file-name slug for a CPU: its model name in lowercase ASCII words
 /// joined by `-`, without trademark marks, frequencies, core counts and the
 /// words "CPU"/"Processor", followed by `f<family>m<model>` when known (two
@@ -280,6 +299,20 @@ pub fn render_titled(info: &PageInfo, title: &str, tables: &str, readme: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_slugs() {
+        assert_eq!(
+            name_slug("gcm128_encrypt (13 B AAD)"),
+            "gcm128_encrypt-13-b-aad"
+        );
+        assert_eq!(
+            name_slug("chachapoly seal (13 B AAD)"),
+            "chachapoly-seal-13-b-aad"
+        );
+        assert_eq!(name_slug("gf2x_mul"), "gf2x_mul");
+        assert_eq!(name_slug(" (x) "), "x");
+    }
 
     #[test]
     fn slugs() {

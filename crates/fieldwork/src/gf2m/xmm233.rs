@@ -103,33 +103,33 @@ fn store(r: Pair) -> [u64; 4] {
     out
 }
 
-/// `x >> 8·N` (`vpsrldq`) and `x << 8·N` (`vpslldq`), whole register.
-macro_rules! bytes_right {
-    ($x:expr, $n:literal) => {
+/// `$f::<$n>($x)`: one immediate-count shift intrinsic.
+macro_rules! shift_imm {
+    ($f:ident, $x:expr, $n:literal) => {
         // SAFETY: see above.
-        unsafe { _mm_srli_si128::<$n>($x) }
+        unsafe { $f::<$n>($x) }
     };
 }
+
+/// `x >> 8·N` (`vpsrldq`) and `x << 8·N` (`vpslldq`), whole register.
+#[rustfmt::skip]
+macro_rules! bytes_right {
+    ($x:expr, $n:literal) => { shift_imm!(_mm_srli_si128, $x, $n) };
+}
+#[rustfmt::skip]
 macro_rules! bytes_left {
-    ($x:expr, $n:literal) => {
-        // SAFETY: see above.
-        unsafe { _mm_slli_si128::<$n>($x) }
-    };
+    ($x:expr, $n:literal) => { shift_imm!(_mm_slli_si128, $x, $n) };
 }
 
 /// Each 64-bit word shifted: `words_left!(x, n)` is `psllq`, `words_right!`
 /// `psrlq`.
+#[rustfmt::skip]
 macro_rules! words_left {
-    ($x:expr, $n:literal) => {
-        // SAFETY: see above.
-        unsafe { _mm_slli_epi64::<$n>($x) }
-    };
+    ($x:expr, $n:literal) => { shift_imm!(_mm_slli_epi64, $x, $n) };
 }
+#[rustfmt::skip]
 macro_rules! words_right {
-    ($x:expr, $n:literal) => {
-        // SAFETY: see above.
-        unsafe { _mm_srli_epi64::<$n>($x) }
-    };
+    ($x:expr, $n:literal) => { shift_imm!(_mm_srli_epi64, $x, $n) };
 }
 
 #[inline(always)]

@@ -90,50 +90,50 @@ pub(crate) struct Pmull(NeonAes);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PmullEor3(NeonSha3);
 
-impl Backend for Pmull {
-    super::backend_items!(NeonAes, "pmull");
+/// `impl Backend` for one feature set's backend type: `$token` proves the
+/// features `$m`'s kernels are compiled with.
+macro_rules! pmull_backend {
+    ($ty:ident, $token:ident, $name:literal, $m:ident) => {
+        impl Backend for $ty {
+            super::backend_items!($token, $name);
 
-    #[inline(always)]
-    fn fresh_horner(self, h: u128, acc: u128, data: &[u8], reflect: bool) -> Option<u128> {
-        if data.len() / 16 > PmullTuning::this_cpu().horner_blocks {
-            return None;
+            #[inline(always)]
+            fn fresh_horner(self, h: u128, acc: u128, data: &[u8], reflect: bool) -> Option<u128> {
+                if data.len() / 16 > PmullTuning::this_cpu().horner_blocks {
+                    return None;
+                }
+                // SAFETY: the token in `self` proves the kernel's features.
+                Some(unsafe { $m::horner(h, acc, data, reflect) })
+            }
+
+            fn powers(self, out: &mut [u128], from: usize) {
+                // SAFETY: the token in `self` proves the kernel's features.
+                unsafe { $m::powers(out, from) }
+            }
+
+            fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
+                // SAFETY: the token in `self` proves the kernel's features.
+                unsafe { $m::update(powers, acc, data, reflect) }
+            }
         }
-        // SAFETY: the token in `self` proves the kernel's features.
-        Some(unsafe { neon::horner(h, acc, data, reflect) })
-    }
-
-    fn powers(self, out: &mut [u128], from: usize) {
-        // SAFETY: the token in `self` proves NEON, AES and PMULL.
-        unsafe { neon::powers(out, from) }
-    }
-
-    fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
-        // SAFETY: the token in `self` proves NEON, AES and PMULL.
-        unsafe { neon::update(powers, acc, data, reflect) }
-    }
+    };
 }
 
-impl Backend for PmullEor3 {
-    super::backend_items!(NeonSha3, "pmull-eor3");
+pmull_backend!(Pmull, NeonAes, "pmull", neon);
+pmull_backend!(PmullEor3, NeonSha3, "pmull-eor3", eor3);
 
-    #[inline(always)]
-    fn fresh_horner(self, h: u128, acc: u128, data: &[u8], reflect: bool) -> Option<u128> {
-        if data.len() / 16 > PmullTuning::this_cpu().horner_blocks {
-            return None;
-        }
-        // SAFETY: the token in `self` proves the kernel's features.
-        Some(unsafe { eor3::horner(h, acc, data, reflect) })
-    }
-
-    fn powers(self, out: &mut [u128], from: usize) {
-        // SAFETY: the token in `self` proves NEON, AES, PMULL and SHA3.
-        unsafe { eor3::powers(out, from) }
-    }
-
-    fn update(self, powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
-        // SAFETY: the token in `self` proves NEON, AES, PMULL and SHA3.
-        unsafe { eor3::update(powers, acc, data, reflect) }
-    }
+/// One register-to-register carry-less product instruction `$insn`
+/// writing `$r` from `$a` and `$b` (no memory, no flags).
+macro_rules! product {
+    ($insn:literal, $r:ident, $a:ident, $b:ident) => {
+        core::arch::asm!(
+            $insn,
+            r = lateout(vreg) $r,
+            a = in(vreg) $a,
+            b = in(vreg) $b,
+            options(pure, nomem, nostack, preserves_flags)
+        )
+    };
 }
 
 /// The kernels, compiled once per feature set: `$features` and the
@@ -203,15 +203,7 @@ macro_rules! kernels {
                 // SAFETY: one register-to-register `PMULL` (the `aes`
                 // feature this function is compiled with); no memory, no
                 // flags.
-                unsafe {
-                    core::arch::asm!(
-                        "pmull {r:v}.1q, {a:v}.1d, {b:v}.1d",
-                        r = lateout(vreg) r,
-                        a = in(vreg) a,
-                        b = in(vreg) b,
-                        options(pure, nomem, nostack, preserves_flags)
-                    );
-                }
+                unsafe { product!("pmull {r:v}.1q, {a:v}.1d, {b:v}.1d", r, a, b) }
                 r
             }
 
@@ -221,15 +213,7 @@ macro_rules! kernels {
             pub(crate) fn pmull2(a: V, b: V) -> V {
                 let r: V;
                 // SAFETY: as [`pmull`].
-                unsafe {
-                    core::arch::asm!(
-                        "pmull2 {r:v}.1q, {a:v}.2d, {b:v}.2d",
-                        r = lateout(vreg) r,
-                        a = in(vreg) a,
-                        b = in(vreg) b,
-                        options(pure, nomem, nostack, preserves_flags)
-                    );
-                }
+                unsafe { product!("pmull2 {r:v}.1q, {a:v}.2d, {b:v}.2d", r, a, b) }
                 r
             }
 
