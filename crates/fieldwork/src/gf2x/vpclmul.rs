@@ -315,14 +315,14 @@ mod tf {
 
     // The `N`-word products by a formula of `formulas` on xmm lanes,
     // compiled with AVX-512 (VEX/EVEX encodings, 32 vector registers). The
-    // 1-word kernel is inlined into `fixed` (one call level less: 15–17 →
-    // 11–13 ticks a chained `mul_into`, peer-bench); the others keep their
-    // own frames.
+    // 1–3-word kernels are inlined into `fixed` (one call level less, as the
+    // ymm backend does; figures in docs/notes/gf2x.md); from 4 words they
+    // keep their own frames (4 inlined: no gain).
     super::super::clmul::lane_products!(
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
-        #[inline(never)] lanes2 2 = crate::gf2x::sufan::schoolbook,
-        #[inline(never)] lanes3 3 = crate::gf2x::sufan::s3_school,
+        #[inline] lanes2 2 = crate::gf2x::sufan::schoolbook,
+        #[inline] lanes3 3 = crate::gf2x::sufan::s3_school,
         #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_1m,
         #[inline(never)] lanes5 5 = crate::gf2x::sufan::schoolbook,
         #[inline(never)] lanes6 6 = crate::gf2x::sufan::schoolbook,
