@@ -136,6 +136,18 @@ macro_rules! product {
     };
 }
 
+/// `$f::<true>(…)` if `$reflect`, else `$f::<false>(…)`: the kernels'
+/// entry points instantiate both byte orders.
+macro_rules! by_reflect {
+    ($f:ident($($arg:expr),*), $reflect:expr) => {
+        if $reflect {
+            $f::<true>($($arg),*)
+        } else {
+            $f::<false>($($arg),*)
+        }
+    };
+}
+
 /// The kernels, compiled once per feature set: `$features` and the
 /// three-way XOR `$xor3` (two `EOR`s, or one `EOR3`).
 macro_rules! kernels {
@@ -413,11 +425,7 @@ macro_rules! kernels {
             /// the tail as one group.
             #[target_feature(enable = $features)]
             pub(crate) fn update(powers: &[u128], acc: u128, data: &[u8], reflect: bool) -> u128 {
-                if reflect {
-                    update_r::<true>(powers, acc, data)
-                } else {
-                    update_r::<false>(powers, acc, data)
-                }
+                by_reflect!(update_r(powers, acc, data), reflect)
             }
 
             #[inline]
@@ -454,11 +462,7 @@ macro_rules! kernels {
             /// reduction.
             #[target_feature(enable = $features)]
             pub(crate) fn horner(h: u128, acc: u128, data: &[u8], reflect: bool) -> u128 {
-                if reflect {
-                    horner_r::<true>(h, acc, data)
-                } else {
-                    horner_r::<false>(h, acc, data)
-                }
+                by_reflect!(horner_r(h, acc, data), reflect)
             }
 
             #[inline]
