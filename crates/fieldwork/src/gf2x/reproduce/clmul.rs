@@ -31,8 +31,8 @@ macro_rules! entries {
 }
 
 entries!(
-    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
-    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
+    s3_1 3, s3_1m 3, s3_1h 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
+    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1_co 9, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
 );
 
 /// Su & Fan's Table 5 (§3.2): the same kernels compiled with AVX enabled,
@@ -68,6 +68,6 @@ macro_rules! vex_entries {
 }
 
 vex_entries!(
-    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_2 4, s4_2m 4, s5_1_co 5, s7_1_co 7, s7_2 7, s9_1 9,
-    s9_2 9
+    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_2 4, s4_2m 4, s5_1_co 5, s7_1_co 7, s7_2 7, s9_1_co 9,
+    s9_1 9, s9_2 9
 );

@@ -7,10 +7,13 @@
 //! it uses (`gf2x/sufan.rs`). Not part of the stable API.
 //!
 //! The formulas and their counts are documented in [`sufan`];
-//! [`strategies`] lists them.
+//! [`strategies`] lists them; `counts` (with `std`) sets the word-addition
+//! counts beside the figures the paper prints.
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+#[cfg(feature = "std")]
+pub mod counts;
 pub mod sufan;
 
 #[cfg(target_arch = "x86_64")]
@@ -53,6 +56,7 @@ const VEX: &[(&str, VexFn)] = &[
     ("s5_1_co", clmul::vex::s5_1_co),
     ("s7_1_co", clmul::vex::s7_1_co),
     ("s7_2", clmul::vex::s7_2),
+    ("s9_1_co", clmul::vex::s9_1_co),
     ("s9_1", clmul::vex::s9_1),
     ("s9_2", clmul::vex::s9_2),
 ];
@@ -230,6 +234,6 @@ pub fn compiled_products(
 
 // Same order as `sufan::STRATEGIES` (checked by a test).
 strategies!(
-    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
-    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
+    s3_1 3, s3_1m 3, s3_1h 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
+    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1_co 9, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
 );
