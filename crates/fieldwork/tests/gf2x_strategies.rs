@@ -122,3 +122,42 @@ fn compiled_product_counts() {
         );
     }
 }
+
+/// Su & Fan's `ins_mul2_64` variants (`_XOR64`, `_SHIFT`, `_SHUF`, `_UPK`)
+/// against the production 2-word product, on every backend that runs them
+/// (the PCLMULQDQ-capable x86-64 ones); the others refuse.
+#[test]
+fn mul2_variants_match_the_production_product() {
+    use fieldwork::gf2x::reproduce::mul2_variants;
+    let names: Vec<&str> = mul2_variants().map(|v| v.name).collect();
+    assert_eq!(names, ["_XOR64", "_SHIFT", "_SHUF", "_UPK"]);
+    let mut rng = Rng::new(0x5eed_5f00_0002);
+    let mut checked = 0;
+    for v in mul2_variants() {
+        for m in Dispatch::all() {
+            for round in 0..2000 {
+                let mut a: Vec<u64> = (0..2).map(|_| rng.next_u64_shaped()).collect();
+                let b: Vec<u64> = (0..2).map(|_| rng.next_u64_shaped()).collect();
+                if round == 0 {
+                    a = vec![u64::MAX; 2];
+                }
+                let mut out = vec![!0u64; 4];
+                if !v.mul(m, &a, &b, &mut out) {
+                    continue;
+                }
+                let mut prod = vec![0u64; 4];
+                fieldwork::gf2x::mul_into(&mut prod, &a, &b).expect("lengths");
+                assert_eq!(out, prod, "{} on {}", v.name, m.name());
+                assert_eq!(out, mul_bitwise(&a, &b), "{} on {}", v.name, m.name());
+                checked += 1;
+            }
+            let mut out = vec![0u64; 6];
+            assert!(!v.mul(m, &[1, 2, 3], &[1, 2, 3], &mut out), "wrong lengths");
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if Dispatch::pclmulqdq().is_some() {
+        assert!(checked >= 4 * 2000, "{checked}");
+    }
+    let _ = checked;
+}

@@ -156,6 +156,54 @@ fn additions_table() -> Table {
     t
 }
 
+/// The appendix's `ins_mul2_64` variants at 2 words beside the default.
+fn mul2_table(m: &Measurements) -> Table {
+    let sz = size(2);
+    let default =
+        default_name(m, "sufan", &sz, "default mul_into").and_then(|n| m.cycles("sufan", &sz, &n));
+    let mut t = Table {
+        title: "Appendix: `ins_mul2_64`'s ways to form (a0+a1)(b0+b1) (cycles per 2-word product)"
+            .into(),
+        text: "The listing's 2-word Karatsuba product with each of its macros \
+               for the middle product's operands (no printed timings). Ours: \
+               the listing's instruction sequence as PCLMULQDQ intrinsics \
+               (`gf2x::reproduce::mul2_variants`), chained calls, beside the \
+               production `mul_into` at 2 words."
+            .into(),
+        header: [
+            "variant",
+            "what it does",
+            "ours, this CPU",
+            "default mul_into",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        rows: Vec::new(),
+        notes: Vec::new(),
+    };
+    for v in fieldwork::gf2x::reproduce::mul2_variants() {
+        let ours = default_name(m, "sufan", &sz, &format!("ins_mul2_64 {}", v.name))
+            .and_then(|n| m.cycles("sufan", &sz, &n));
+        t.rows.push(vec![
+            format!("`{}`", v.name),
+            v.description.to_string(),
+            cell(ours),
+            cell(default),
+        ]);
+    }
+    t.notes.push(
+        "`XTR`, a fifth variant, is an empty `#elif` in the text (no code \
+         survives): not reproduced. `_SHUF`'s shuffles are lost in the text \
+         (only `t3 = v1 ^ t4; t4 = v2 ^ t4` survives): reconstructed as \
+         `pshufd` with 0x4e (halves swapped). The listing's final lines \
+         (adding the middle term in) are lost too: `pslldq`/`psrldq` + \
+         `pxor`, as its 3-word code does."
+            .into(),
+    );
+    t
+}
+
 fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
     let mut t1 = Table {
         title: "Table 1: Karatsuba multiplication strategies (cycles)".into(),
@@ -457,5 +505,5 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             vex_slower.join(", ")
         ));
     }
-    Ok(vec![additions_table(), t1, t2, t3, t4, t5])
+    Ok(vec![additions_table(), t1, mul2_table(m), t2, t3, t4, t5])
 }

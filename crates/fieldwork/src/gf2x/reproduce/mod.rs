@@ -115,18 +115,95 @@ impl Strategy {
     /// false unless `a.len() == b.len() == self.words` and
     /// `out.len() == 2·self.words`.
     pub fn mul(&self, backend: Dispatch, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-        match backend.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vpclmulqdq(k) => (self.clmul)(k.0.clmul(), a, b, out),
-            #[cfg(target_arch = "x86_64")]
-            Kind::VpclmulqdqYmm(k) => (self.clmul)(k.0.clmul(), a, b, out),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Pclmulqdq(k) => (self.clmul)(k.0, a, b, out),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Pmull(_) => (self.portable)(a, b, out),
-            Kind::Portable(_) => (self.portable)(a, b, out),
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = clmul_token(backend) {
+            return (self.clmul)(t, a, b, out);
         }
+        let _ = backend;
+        (self.portable)(a, b, out)
     }
+}
+
+/// The PCLMULQDQ token of an x86-64 carry-less backend (the VPCLMULQDQ
+/// ones, zmm and ymm, imply it).
+#[cfg(target_arch = "x86_64")]
+fn clmul_token(backend: Dispatch) -> Option<Clmul> {
+    match backend.0 {
+        Kind::Vpclmulqdq(k) => Some(k.0.clmul()),
+        Kind::VpclmulqdqYmm(k) => Some(k.0.clmul()),
+        Kind::Pclmulqdq(k) => Some(k.0),
+        _ => None,
+    }
+}
+
+/// One way of Su & Fan's appendix `ins_mul2_64` (the 2-word Karatsuba
+/// product) to form the middle product `(a0 + a1)(b0 + b1)`: the listing's
+/// `_XOR64`, `_SHIFT`, `_SHUF` and `_UPK`. Its fifth, `XTR`, is an empty
+/// `#elif` in the text (no code survives) and is not reproduced.
+#[derive(Clone, Copy, Debug)]
+pub struct Mul2Variant {
+    /// The listing's macro name (`"_SHIFT"`).
+    pub name: &'static str,
+    /// What it does.
+    pub description: &'static str,
+    #[cfg(target_arch = "x86_64")]
+    f: fn(Clmul, &[u64; 2], &[u64; 2]) -> [u64; 4],
+}
+
+impl Mul2Variant {
+    /// `out = a·b` (2 words each, `out` 4) on a PCLMULQDQ-capable x86-64
+    /// `backend`; false on other backends (the variants are PCLMULQDQ code)
+    /// or wrong lengths.
+    pub fn mul(&self, backend: Dispatch, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(t), Ok(a), Ok(b), Ok(out)) = (
+            clmul_token(backend),
+            <&[u64; 2]>::try_from(a),
+            <&[u64; 2]>::try_from(b),
+            <&mut [u64; 4]>::try_from(&mut *out),
+        ) {
+            *out = (self.f)(t, a, b);
+            return true;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (backend, a, b, out);
+        false
+    }
+}
+
+/// The `ins_mul2_64` variants, in the listing's order.
+pub fn mul2_variants() -> impl Iterator<Item = Mul2Variant> {
+    #[cfg(target_arch = "x86_64")]
+    use clmul::mul2::{SHIFT, SHUF, UPK, XOR64, variant};
+    macro_rules! v {
+        ($name:literal, $v:ident, $d:literal) => {
+            Mul2Variant {
+                name: $name,
+                description: $d,
+                #[cfg(target_arch = "x86_64")]
+                f: variant::<$v>,
+            }
+        };
+    }
+    [
+        v!("_XOR64", XOR64, "sums by scalar XOR, moved to xmm (movq)"),
+        v!(
+            "_SHIFT",
+            SHIFT,
+            "sums by psrldq + pxor (the listing's default)"
+        ),
+        v!(
+            "_SHUF",
+            SHUF,
+            "sums by pshufd + pxor (garbled in the text; shuffles reconstructed)"
+        ),
+        v!(
+            "_UPK",
+            UPK,
+            "operands interleaved by unpack, one pxor, PCLMULQDQ imm 1"
+        ),
+    ]
+    .into_iter()
 }
 
 macro_rules! strategies {
