@@ -302,11 +302,20 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
         "Our 7-1 evaluates the listing's 22 products coefficient by coefficient \
          (288 word additions; the listing's own XOR schedule is partly lost in \
          the text), so it is slower than Montgomery's nested 7-1 here: it \
-         measures the paper's products, not its addition schedule. The \
-         machine is shared (2 cores, other helpers compiling): figures can be \
-         disturbed by a few percent."
+         measures the paper's products, not its addition schedule."
             .into(),
     );
+    // The machine is shared: say how loaded it was.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string));
+    t1.notes.push(format!(
+        "The machine is shared (other jobs compiling): load average {} at \
+         generation; figures can be disturbed, and a failed core-clock \
+         estimate (see the clock line) leaves them in TSC ticks. Compare \
+         within a row, not with another page.",
+        load.as_deref().unwrap_or("unknown")
+    ));
     if slower_default.is_empty() {
         t1.notes.push(
             "The default `mul_into` is at least as fast as every strategy measured here.".into(),
