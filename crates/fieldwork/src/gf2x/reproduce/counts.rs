@@ -1,6 +1,6 @@
 //! Word-addition counts of Su & Fan's formulas (§2.1–2.3, formulas
 //! (1)–(7)) beside the figures the paper prints, each computed by running
-//! the formula on counting words ([`Tally`]): nothing here is a typed-in
+//! the formula on counting words (`Tally`): nothing here is a typed-in
 //! count.
 //!
 //! Two counts per formula:
@@ -42,6 +42,9 @@
 //! nesting; 5-1 (formula (6)) 70, the listing's shared operand sums and
 //! `Φ` with shared pairs.
 #![forbid(unsafe_code)]
+// Counting code over fixed formula tables (no secrets, no inputs from
+// outside): an index out of range is a wrong table entry and should panic.
+#![allow(clippy::indexing_slicing)]
 
 use super::sufan;
 use crate::gf2x::formulas::{Digit, DigitMul};
@@ -86,6 +89,8 @@ impl Tally {
 
 impl BitXor for Tally {
     type Output = Tally;
+    // The `+` counts the addition; the XOR is below.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     fn bitxor(self, o: Tally) -> Tally {
         if self.known_zero {
             return o;

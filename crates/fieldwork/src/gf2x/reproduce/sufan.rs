@@ -226,7 +226,7 @@
 //!   linear algebra and evaluated coefficient by coefficient: it is the
 //!   paper's set of products, not its addition schedule.
 //! - Formula (7) (§2.3, 20 additions at halved granularity) is strategy
-//!   3-1h ([`s3_1h`]); §3.1 says the paper did *not* use it for its
+//!   3-1h (`s3_1h`); §3.1 says the paper did *not* use it for its
 //!   timings of 3-1 (the odd word granularity costs 64-bit XORs), so Table
 //!   1's 3-1 row is 3-1 / 3-1m and 3-1h is an extra row. The emphasis that
 //!   marked its common subexpressions is lost in the text: see `s3_1h`.
@@ -724,7 +724,7 @@ macro_rules! by_exponents {
 
 formula6!(
     s5_1_co, 5 = 5 x 1 top 1, mul1, mul1,
-    "5 words, strategy 5-1 as in the paper (Table 1: \"five-term formula [10]\"; the listing \
+    "5 words, strategy 5-1 as in the paper (Table 1: \"five-term formula \\[10\\]\"; the listing \
      `ins_mul5_64`): Cenk–Özbudak's 13 products, recombined by formula (6)."
 );
 formula6!(
@@ -759,7 +759,7 @@ by_exponents!(
         [0, 1, 2, 3, 4, 5, 6] => [4, 8, 9],
     ],
     "7 words, strategy 7-1 as in the paper (Table 1: \"seven-term formula\", generated from \
-     Cenk–Özbudak's moduli [10]; the listing `mul7_64_0`): its 22 products, each added at the \
+     Cenk–Özbudak's moduli \\[10\\]; the listing `mul7_64_0`): its 22 products, each added at the \
      exponents of `t` it enters (solved over GF(2); see the module docs)."
 );
 
@@ -909,7 +909,7 @@ two_term_refined!(
     s5_1_co,
     s4_2m,
     "9 words, strategy 9-1 as in the paper (Table 1: \"two-term KA … 4 words and 5 words; \
-     multiplication of 5-word polynomials is done using five-term formula [10]\"): Karatsuba \
+     multiplication of 5-word polynomials is done using five-term formula \\[10\\]\"): Karatsuba \
      over 5 + 4 words, the 5-word products by 5-1 (formula (6)), the 4-word one by 4-2m. \
      13 + 9 + 13 = 35 products."
 );
