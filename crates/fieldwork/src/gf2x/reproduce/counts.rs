@@ -426,84 +426,41 @@ pub fn addition_counts() -> Vec<AdditionRow> {
             (vec![(12, 0)], vec![vec![3, 4, 5]]),
         ],
     };
-    let row = |formula, words, printed, rule: Option<&Printed>, kernel| AdditionRow {
-        formula,
-        words,
-        printed,
-        rule: rule.map(Printed::additions),
-        kernel,
-    };
-    vec![
-        row(
-            "(1) two-term",
-            2,
-            8,
-            Some(&f1),
-            Some(("2-word plain", kernel_additions!(sufan::mul2_plain, 2))),
-        ),
-        row(
-            "(3) two-term, modified",
-            2,
-            7,
-            Some(&f3),
-            Some((
-                "2-word refined",
-                kernel_additions!(crate::gf2x::sufan::mul2_refined, 2),
-            )),
-        ),
-        row(
-            "three-term [13]",
-            3,
-            24,
-            Some(&t3),
-            Some(("3-1", kernel_additions!(sufan::s3_1, 3))),
-        ),
-        row("three-term [13] with CSE", 3, 22, Some(&t3_cse), None),
-        row(
-            "(4) three-term, modified",
-            3,
-            20,
-            Some(&f4),
-            Some(("3-1m", kernel_additions!(sufan::s3_1m, 3))),
-        ),
-        row(
-            "(7) three-term, halved granularity, CSE",
-            3,
-            20,
-            None,
-            Some(("3-1h", kernel_additions!(sufan::s3_1h, 3))),
-        ),
-        row(
-            "(2) as two-term recursively",
-            4,
-            40,
-            None,
-            Some(("4-1", kernel_additions!(sufan::s4_1, 4))),
-        ),
-        row(
-            "(2) four-term",
-            4,
-            56,
-            Some(&f2),
-            Some(("4-2", kernel_additions!(sufan::s4_2, 4))),
-        ),
-        row("(2) with CSE (halved granularity)", 4, 38, None, None),
-        row(
-            "(5) four-term, modified",
-            4,
-            42,
-            Some(&f5),
-            Some(("4-2m", kernel_additions!(sufan::s4_2m, 4))),
-        ),
-        row("five-term [10]", 5, 102, Some(&c5), None),
-        row(
-            "(6) five-term, modified",
-            5,
-            85,
-            Some(&f6),
-            Some(("5-1", kernel_additions!(sufan::s5_1_co, 5))),
-        ),
-    ]
+    // Our kernel for a row: its Table 1 name and its additions.
+    macro_rules! k {
+        ($name:literal, $f:path, $n:literal) => {
+            Some(($name, kernel_additions!($f, $n)))
+        };
+    }
+    // (formula, words, printed, formula under the rule, our kernel).
+    macro_rules! rows {
+        ($(($formula:literal, $words:literal, $printed:literal, $rule:expr, $kernel:expr)),* $(,)?) => {
+            vec![$(AdditionRow {
+                formula: $formula,
+                words: $words,
+                printed: $printed,
+                rule: $rule.map(Printed::additions),
+                kernel: $kernel,
+            }),*]
+        };
+    }
+    use crate::gf2x::sufan::mul2_refined;
+    use sufan::{mul2_plain, s3_1, s3_1h, s3_1m, s4_1, s4_2, s4_2m, s5_1_co};
+    let none: Option<&Printed> = None;
+    rows! {
+        ("(1) two-term", 2, 8, Some(&f1), k!("2-word plain", mul2_plain, 2)),
+        ("(3) two-term, modified", 2, 7, Some(&f3), k!("2-word refined", mul2_refined, 2)),
+        ("three-term [13]", 3, 24, Some(&t3), k!("3-1", s3_1, 3)),
+        ("three-term [13] with CSE", 3, 22, Some(&t3_cse), None),
+        ("(4) three-term, modified", 3, 20, Some(&f4), k!("3-1m", s3_1m, 3)),
+        ("(7) three-term, halved granularity, CSE", 3, 20, none, k!("3-1h", s3_1h, 3)),
+        ("(2) as two-term recursively", 4, 40, none, k!("4-1", s4_1, 4)),
+        ("(2) four-term", 4, 56, Some(&f2), k!("4-2", s4_2, 4)),
+        ("(2) with CSE (halved granularity)", 4, 38, none, None),
+        ("(5) four-term, modified", 4, 42, Some(&f5), k!("4-2m", s4_2m, 4)),
+        ("five-term [10]", 5, 102, Some(&c5), None),
+        ("(6) five-term, modified", 5, 85, Some(&f6), k!("5-1", s5_1_co, 5)),
+    }
 }
 
 #[cfg(test)]

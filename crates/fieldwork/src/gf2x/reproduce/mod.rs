@@ -18,8 +18,10 @@ pub mod sufan;
 
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Clmul;
+use crate::gf2x::Dispatch;
+#[cfg(target_arch = "x86_64")]
+use crate::gf2x::Kind;
 use crate::gf2x::portable::PortableWord;
-use crate::gf2x::{Dispatch, Kind};
 
 /// One strategy: a formula for one operand size.
 #[derive(Clone, Copy, Debug)]
@@ -46,20 +48,13 @@ pub struct Strategy {
 #[cfg(target_arch = "x86_64")]
 type VexFn = fn(crate::cpu::Avx2Clmul, &[u64], &[u64], &mut [u64]) -> bool;
 #[cfg(target_arch = "x86_64")]
-const VEX: &[(&str, VexFn)] = &[
-    ("s3_1", clmul::vex::s3_1),
-    ("s3_1m", clmul::vex::s3_1m),
-    ("s3_school", clmul::vex::s3_school),
-    ("s4_1", clmul::vex::s4_1),
-    ("s4_2", clmul::vex::s4_2),
-    ("s4_2m", clmul::vex::s4_2m),
-    ("s5_1_co", clmul::vex::s5_1_co),
-    ("s7_1_co", clmul::vex::s7_1_co),
-    ("s7_2", clmul::vex::s7_2),
-    ("s9_1_co", clmul::vex::s9_1_co),
-    ("s9_1", clmul::vex::s9_1),
-    ("s9_2", clmul::vex::s9_2),
-];
+macro_rules! vex_table {
+    ($($f:ident),*) => { &[$((stringify!($f), clmul::vex::$f as VexFn)),*] };
+}
+#[cfg(target_arch = "x86_64")]
+const VEX: &[(&str, VexFn)] = vex_table!(
+    s3_1, s3_1m, s3_school, s4_1, s4_2, s4_2m, s5_1_co, s7_1_co, s7_2, s9_1_co, s9_1, s9_2
+);
 
 /// A strategy's VEX-encoded kernel with the token that allows it
 /// ([`Strategy::vex`]).
