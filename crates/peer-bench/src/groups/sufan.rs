@@ -82,6 +82,24 @@ fn vex_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
     }
 }
 
+/// One of Su & Fan's `ins_mul2_64` variants (`_XOR64`, …) at 2 words.
+fn mul2_impl(v: fieldwork::gf2x::reproduce::Mul2Variant, m: Dispatch) -> Impl {
+    let (a, b) = operands(2);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &[0u64; 4]]);
+    Impl {
+        name: format!("ins_mul2_64 {}", v.name),
+        ours: true,
+        routine: Box::new(move |iters| {
+            let [a, b, out] = words.parts::<3>();
+            for _ in 0..iters {
+                v.mul(m, a, b, out);
+                crate::util::chain_copy(a, out);
+            }
+            black_box(&out);
+        }),
+    }
+}
+
 fn default_impl(m: Dispatch, n: usize) -> Impl {
     let (a, b) = operands(n);
     let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
@@ -104,6 +122,34 @@ pub fn cases() -> Result<Vec<Case>, String> {
     let m = Dispatch::pclmulqdq().unwrap_or_else(Dispatch::portable);
     let best = Dispatch::best();
     let mut out = Vec::new();
+    // Su & Fan's appendix: the ways `ins_mul2_64` forms (a0 + a1)(b0 + b1).
+    {
+        let (a, b) = operands(2);
+        let mut want = vec![0u64; 4];
+        best.mul_into(&mut want, &a, &b)
+            .map_err(|e| e.to_string())?;
+        let mut impls = vec![default_impl(best, 2)];
+        for v in fieldwork::gf2x::reproduce::mul2_variants() {
+            let mut got = vec![0u64; 4];
+            if !v.mul(m, &a, &b, &mut got) {
+                continue;
+            }
+            if got != want {
+                return Err(format!("ins_mul2_64 {} disagrees", v.name));
+            }
+            impls.push(mul2_impl(v, m));
+        }
+        if impls.len() > 1 {
+            out.push(Case {
+                group: "sufan",
+                size: "2 words".into(),
+                bytes: None,
+                impls,
+                heavy: false,
+                per_second: None,
+            });
+        }
+    }
     for n in [3usize, 4, 5, 7, 9] {
         let (a, b) = operands(n);
         let mut want = vec![0u64; 2 * n];

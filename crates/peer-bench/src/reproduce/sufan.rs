@@ -102,6 +102,108 @@ fn default_name(m: &Measurements, group: &str, size: &str, prefix: &str) -> Opti
         .map(str::to_string)
 }
 
+/// §2's word-addition counts (no timing): printed, the formula counted
+/// under the paper's rule, our kernel (`fieldwork::gf2x::reproduce::counts`).
+fn additions_table() -> Table {
+    let mut t = Table {
+        title: "§2: word additions of the formulas (counts, no timing)".into(),
+        text: "The word-addition counts §2.1–2.3 prints for formulas (1)–(7), \
+               beside the formula evaluated as printed on counting words under \
+               the rule that recovers the printed figures, and beside our \
+               kernel for it (counted the same way). The rule: one-word \
+               pieces, two-word products, an addition is one XOR of two \
+               64-bit words neither a known zero; every product's operand sum \
+               formed from its pieces (no reuse between products); a bracket \
+               times a factor of k terms is k shifted copies added, factor by \
+               factor, without sharing partial sums; the terms then added into \
+               the result."
+            .into(),
+        header: [
+            "formula",
+            "words",
+            "printed",
+            "as printed, paper's rule",
+            "our kernel",
+            "our kernel's additions",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        rows: Vec::new(),
+        notes: Vec::new(),
+    };
+    for r in fieldwork::gf2x::reproduce::counts::addition_counts() {
+        t.rows.push(vec![
+            r.formula.to_string(),
+            r.words.to_string(),
+            r.printed.to_string(),
+            r.rule.map_or("–".into(), |n| n.to_string()),
+            r.kernel.map_or("–".into(), |k| k.0.to_string()),
+            r.kernel.map_or("–".into(), |k| k.1.to_string()),
+        ]);
+    }
+    t.notes.push(
+        "Every printed figure we can evaluate is recovered by the rule ((6) \
+         with its third term's lost factor x restored). (7) and the recursive \
+         (2) are counted on our kernels 3-1h and 4-1, which follow them \
+         addition by addition; (7)'s common subexpressions were marked by \
+         emphasis the text has lost (we take the two sums its terms list \
+         first). (2) with common subexpressions (38) is not reproduced: the \
+         text does not say which. Our kernels count lower where they share \
+         more (operand sums reused, Φ with shared pairs, nesting)."
+            .into(),
+    );
+    t
+}
+
+/// The appendix's `ins_mul2_64` variants at 2 words beside the default.
+fn mul2_table(m: &Measurements) -> Table {
+    let sz = size(2);
+    let default =
+        default_name(m, "sufan", &sz, "default mul_into").and_then(|n| m.cycles("sufan", &sz, &n));
+    let mut t = Table {
+        title: "Appendix: `ins_mul2_64`'s ways to form (a0+a1)(b0+b1) (cycles per 2-word product)"
+            .into(),
+        text: "The listing's 2-word Karatsuba product with each of its macros \
+               for the middle product's operands (no printed timings). Ours: \
+               the listing's instruction sequence as PCLMULQDQ intrinsics \
+               (`gf2x::reproduce::mul2_variants`), chained calls, beside the \
+               production `mul_into` at 2 words."
+            .into(),
+        header: [
+            "variant",
+            "what it does",
+            "ours, this CPU",
+            "default mul_into",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        rows: Vec::new(),
+        notes: Vec::new(),
+    };
+    for v in fieldwork::gf2x::reproduce::mul2_variants() {
+        let ours = default_name(m, "sufan", &sz, &format!("ins_mul2_64 {}", v.name))
+            .and_then(|n| m.cycles("sufan", &sz, &n));
+        t.rows.push(vec![
+            format!("`{}`", v.name),
+            v.description.to_string(),
+            cell(ours),
+            cell(default),
+        ]);
+    }
+    t.notes.push(
+        "`XTR`, a fifth variant, is an empty `#elif` in the text (no code \
+         survives): not reproduced. `_SHUF`'s shuffles are lost in the text \
+         (only `t3 = v1 ^ t4; t4 = v2 ^ t4` survives): reconstructed as \
+         `pshufd` with 0x4e (halves swapped). The listing's final lines \
+         (adding the middle term in) are lost too: `pslldq`/`psrldq` + \
+         `pxor`, as its 3-word code does."
+            .into(),
+    );
+    t
+}
+
 fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
     let mut t1 = Table {
         title: "Table 1: Karatsuba multiplication strategies (cycles)".into(),
@@ -109,7 +211,8 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                7 and 9 words. Ours: the same formula on the word-by-word \
                PCLMULQDQ kernel (`gf2x::reproduce`), chained calls; rows \
                marked `m` use the paper's modified formulae (3)–(5) where the \
-               table names the unmodified one (3-1m is (4), 4-2m is (5)). \
+               table names the unmodified one (3-1m is (4), 4-2m is (5)); \
+               3-1h is formula (7), which the paper gives but did not time. \
                The last column is the production `mul_into` (its best \
                backend) at that size."
             .into(),
@@ -191,18 +294,28 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
          duplicate sub-products of uneven splits. Rows \"… Montgomery\" use \
          Montgomery's 2005 formulas, which the paper does not: its 5-1 and \
          9-3 are formula (6) on Cenk–Özbudak's products, its 7-1 the \
-         listing's seven-term products (rows 5-1, 7-1, 9-3 here)."
+         listing's seven-term products, its 9-1 two-term over 5-1 and a \
+         4-word product (rows 5-1, 7-1, 9-1, 9-3 here)."
             .into(),
     );
     t1.notes.push(
         "Our 7-1 evaluates the listing's 22 products coefficient by coefficient \
          (288 word additions; the listing's own XOR schedule is partly lost in \
          the text), so it is slower than Montgomery's nested 7-1 here: it \
-         measures the paper's products, not its addition schedule. The \
-         machine is shared (2 cores, other helpers compiling): figures can be \
-         disturbed by a few percent."
+         measures the paper's products, not its addition schedule."
             .into(),
     );
+    // The machine is shared: say how loaded it was.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string));
+    t1.notes.push(format!(
+        "The machine is shared (other jobs compiling): load average {} at \
+         generation; figures can be disturbed, and a failed core-clock \
+         estimate (see the clock line) leaves them in TSC ticks. Compare \
+         within a row, not with another page.",
+        load.as_deref().unwrap_or("unknown")
+    ));
     if slower_default.is_empty() {
         t1.notes.push(
             "The default `mul_into` is at least as fast as every strategy measured here.".into(),
@@ -401,5 +514,5 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             vex_slower.join(", ")
         ));
     }
-    Ok(vec![t1, t2, t3, t4, t5])
+    Ok(vec![additions_table(), t1, mul2_table(m), t2, t3, t4, t5])
 }

@@ -7,16 +7,21 @@
 //! it uses (`gf2x/sufan.rs`). Not part of the stable API.
 //!
 //! The formulas and their counts are documented in [`sufan`];
-//! [`strategies`] lists them.
+//! [`strategies`] lists them; `counts` (with `std`) sets the word-addition
+//! counts beside the figures the paper prints.
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+#[cfg(feature = "std")]
+pub mod counts;
 pub mod sufan;
 
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Clmul;
+use crate::gf2x::Dispatch;
+#[cfg(target_arch = "x86_64")]
+use crate::gf2x::Kind;
 use crate::gf2x::portable::PortableWord;
-use crate::gf2x::{Dispatch, Kind};
 
 /// One strategy: a formula for one operand size.
 #[derive(Clone, Copy, Debug)]
@@ -43,19 +48,13 @@ pub struct Strategy {
 #[cfg(target_arch = "x86_64")]
 type VexFn = fn(crate::cpu::Avx2Clmul, &[u64], &[u64], &mut [u64]) -> bool;
 #[cfg(target_arch = "x86_64")]
-const VEX: &[(&str, VexFn)] = &[
-    ("s3_1", clmul::vex::s3_1),
-    ("s3_1m", clmul::vex::s3_1m),
-    ("s3_school", clmul::vex::s3_school),
-    ("s4_1", clmul::vex::s4_1),
-    ("s4_2", clmul::vex::s4_2),
-    ("s4_2m", clmul::vex::s4_2m),
-    ("s5_1_co", clmul::vex::s5_1_co),
-    ("s7_1_co", clmul::vex::s7_1_co),
-    ("s7_2", clmul::vex::s7_2),
-    ("s9_1", clmul::vex::s9_1),
-    ("s9_2", clmul::vex::s9_2),
-];
+macro_rules! vex_table {
+    ($($f:ident),*) => { &[$((stringify!($f), clmul::vex::$f as VexFn)),*] };
+}
+#[cfg(target_arch = "x86_64")]
+const VEX: &[(&str, VexFn)] = vex_table!(
+    s3_1, s3_1m, s3_school, s4_1, s4_2, s4_2m, s5_1_co, s7_1_co, s7_2, s9_1_co, s9_1, s9_2
+);
 
 /// A strategy's VEX-encoded kernel with the token that allows it
 /// ([`Strategy::vex`]).
@@ -111,18 +110,95 @@ impl Strategy {
     /// false unless `a.len() == b.len() == self.words` and
     /// `out.len() == 2·self.words`.
     pub fn mul(&self, backend: Dispatch, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
-        match backend.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Vpclmulqdq(k) => (self.clmul)(k.0.clmul(), a, b, out),
-            #[cfg(target_arch = "x86_64")]
-            Kind::VpclmulqdqYmm(k) => (self.clmul)(k.0.clmul(), a, b, out),
-            #[cfg(target_arch = "x86_64")]
-            Kind::Pclmulqdq(k) => (self.clmul)(k.0, a, b, out),
-            #[cfg(target_arch = "aarch64")]
-            Kind::Pmull(_) => (self.portable)(a, b, out),
-            Kind::Portable(_) => (self.portable)(a, b, out),
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = clmul_token(backend) {
+            return (self.clmul)(t, a, b, out);
         }
+        let _ = backend;
+        (self.portable)(a, b, out)
     }
+}
+
+/// The PCLMULQDQ token of an x86-64 carry-less backend (the VPCLMULQDQ
+/// ones, zmm and ymm, imply it).
+#[cfg(target_arch = "x86_64")]
+fn clmul_token(backend: Dispatch) -> Option<Clmul> {
+    match backend.0 {
+        Kind::Vpclmulqdq(k) => Some(k.0.clmul()),
+        Kind::VpclmulqdqYmm(k) => Some(k.0.clmul()),
+        Kind::Pclmulqdq(k) => Some(k.0),
+        _ => None,
+    }
+}
+
+/// One way of Su & Fan's appendix `ins_mul2_64` (the 2-word Karatsuba
+/// product) to form the middle product `(a0 + a1)(b0 + b1)`: the listing's
+/// `_XOR64`, `_SHIFT`, `_SHUF` and `_UPK`. Its fifth, `XTR`, is an empty
+/// `#elif` in the text (no code survives) and is not reproduced.
+#[derive(Clone, Copy, Debug)]
+pub struct Mul2Variant {
+    /// The listing's macro name (`"_SHIFT"`).
+    pub name: &'static str,
+    /// What it does.
+    pub description: &'static str,
+    #[cfg(target_arch = "x86_64")]
+    f: fn(Clmul, &[u64; 2], &[u64; 2]) -> [u64; 4],
+}
+
+impl Mul2Variant {
+    /// `out = a·b` (2 words each, `out` 4) on a PCLMULQDQ-capable x86-64
+    /// `backend`; false on other backends (the variants are PCLMULQDQ code)
+    /// or wrong lengths.
+    pub fn mul(&self, backend: Dispatch, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(t), Ok(a), Ok(b), Ok(out)) = (
+            clmul_token(backend),
+            <&[u64; 2]>::try_from(a),
+            <&[u64; 2]>::try_from(b),
+            <&mut [u64; 4]>::try_from(&mut *out),
+        ) {
+            *out = (self.f)(t, a, b);
+            return true;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (backend, a, b, out);
+        false
+    }
+}
+
+/// The `ins_mul2_64` variants, in the listing's order.
+pub fn mul2_variants() -> impl Iterator<Item = Mul2Variant> {
+    #[cfg(target_arch = "x86_64")]
+    use clmul::mul2::{SHIFT, SHUF, UPK, XOR64, variant};
+    macro_rules! v {
+        ($name:literal, $v:ident, $d:literal) => {
+            Mul2Variant {
+                name: $name,
+                description: $d,
+                #[cfg(target_arch = "x86_64")]
+                f: variant::<$v>,
+            }
+        };
+    }
+    [
+        v!("_XOR64", XOR64, "sums by scalar XOR, moved to xmm (movq)"),
+        v!(
+            "_SHIFT",
+            SHIFT,
+            "sums by psrldq + pxor (the listing's default)"
+        ),
+        v!(
+            "_SHUF",
+            SHUF,
+            "sums by pshufd + pxor (garbled in the text; shuffles reconstructed)"
+        ),
+        v!(
+            "_UPK",
+            UPK,
+            "operands interleaved by unpack, one pxor, PCLMULQDQ imm 1"
+        ),
+    ]
+    .into_iter()
 }
 
 macro_rules! strategies {
@@ -230,6 +306,6 @@ pub fn compiled_products(
 
 // Same order as `sufan::STRATEGIES` (checked by a test).
 strategies!(
-    s3_1 3, s3_1m 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
-    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
+    s3_1 3, s3_1m 3, s3_1h 3, s3_school 3, s4_1 4, s4_1m 4, s4_2 4, s4_2m 4, s5_1_co 5, s5_1 5, s5_2 5, s5_3 5,
+    s7_1_co 7, s7_1 7, s7_2 7, s7_3 7, s9_1_co 9, s9_1 9, s9_2 9, s9_3_co 9, s9_3 9
 );
