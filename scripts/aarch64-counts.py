@@ -15,8 +15,11 @@ building the cases, the first call's one-time costs) cancelling out.
 The C peers (OpenSSL's libcrypto, Debian's gf2x and NTL) need peer-bench
 built with `--features system-peers` against the arm64 packages (multiarch
 arm64 enabled in apt) and the cross C++ compiler:
-  apt-get install -y libssl-dev:arm64 libgf2x-dev:arm64 libntl-dev:arm64 \\
-      libgmp-dev:arm64 g++-aarch64-linux-gnu llvm-19
+  apt-get install -y libssl-dev:arm64 libgmp-dev:arm64 libgf2x3:arm64 libntl44:arm64 \\
+      g++-aarch64-linux-gnu llvm-19
+(not libgf2x-dev:arm64 / libntl-dev:arm64: they are not Multi-Arch and
+would remove the amd64 ones the x86 build needs; build.rs links the
+runtime libraries and uses the host's NTL headers)
   RUSTC=/usr/bin/rustc CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \\
       /usr/bin/cargo build --release -p peer-bench --features system-peers \\
       --target aarch64-unknown-linux-gnu
@@ -144,8 +147,8 @@ def main():
     out.append("- build: `RUSTC=/usr/bin/rustc CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc "
                "/usr/bin/cargo build --release -p peer-bench --features system-peers "
                "--target aarch64-unknown-linux-gnu` (the toolchain of `scripts/test-aarch64.sh`; the C peers "
-               "from Debian's arm64 packages: `apt-get install libssl-dev:arm64 libgf2x-dev:arm64 "
-               "libntl-dev:arm64 libgmp-dev:arm64 g++-aarch64-linux-gnu`)")
+               "from Debian's arm64 packages: `apt-get install libssl-dev:arm64 libgmp-dev:arm64 "
+               "libgf2x3:arm64 libntl44:arm64 g++-aarch64-linux-gnu`)")
     out.append(f"- command: `{cmd}`\n")
     out.append("Ratio: the row's instructions ÷ fieldwork's best row (> 1: fieldwork executes fewer).\n")
     current = None
