@@ -12,10 +12,33 @@ running the row 1 + R1 and 1 + R2 times; (count2 - count1) / (R2 - R1) is the
 row's instructions per call, everything else in the process (start-up,
 building the cases, the first call's one-time costs) cancelling out.
 
-Usage (after cross-building peer-bench for aarch64-unknown-linux-gnu, see
-scripts/test-aarch64.sh for the toolchain):
+The C peers (OpenSSL's libcrypto, Debian's gf2x and NTL) need peer-bench
+built with `--features system-peers` against the arm64 packages (multiarch
+arm64 enabled in apt) and the cross C++ compiler:
+  apt-get install -y libssl-dev:arm64 libgmp-dev:arm64 libgf2x3:arm64 libntl44:arm64 \\
+      g++-aarch64-linux-gnu llvm-19
+(not libgf2x-dev:arm64 / libntl-dev:arm64: they are not Multi-Arch and
+would remove the amd64 ones the x86 build needs; build.rs links the
+runtime libraries and uses the host's NTL headers)
+  RUSTC=/usr/bin/rustc CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \\
+      /usr/bin/cargo build --release -p peer-bench --features system-peers \\
+      --target aarch64-unknown-linux-gnu
+(build.rs links /usr/lib/aarch64-linux-gnu; qemu-aarch64 finds the arm64
+.so files there through the arm64 loader, no -L needed.) `--mca` appends
+the llvm-mca section of scripts/aarch64-mca.py (llvm-mca-19: LLVM 16's
+neoverse-n1 is the Cortex-A57 model, 19 has Neoverse N1's own).
+
+Usage:
   scripts/aarch64-counts.py --bin target/aarch64/aarch64-unknown-linux-gnu/release/peer-bench \\
       --cpu neoverse-n1 --group poly1305 --group ghash [--out-dir docs/benchmarks]
+
+The whole page (docs/benchmarks/aarch64-emulated-neoverse-n1.md):
+  scripts/aarch64-counts.py --bin $CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/peer-bench \\
+      --cpu neoverse-n1 --group poly1305 --group chacha20 --group chachapoly --group ghash \\
+      --group gcm --group kummer --group clmul64 --group gf2x_mul \\
+      --size '16 B' --size '64 B' --size '256 B' --size '16384 B' --size 'shared secret' \\
+      --size 'keygen (fixed base)' --size '64×64 bit' --size '4 words' --size '16 words' \\
+      --size '1024 words' --size '4096 words' --mca --out-dir docs/benchmarks
 """
 
 import argparse
@@ -67,6 +90,11 @@ def main():
     p.add_argument("--cpu", default="neoverse-n1", help="qemu -cpu model (default neoverse-n1)")
     p.add_argument("--group", action="append", required=True, help="a peer-bench group (see --list)")
     p.add_argument("--size", action="append", help="only sizes equal to this label (e.g. '16 KiB')")
+    p.add_argument("--impl", action="append", dest="impls",
+                   help="only implementations whose name contains this text (and fieldwork's best "
+                        "row, the ratios' reference); for checking a few rows while iterating")
+    p.add_argument("--mca", action="store_true",
+                   help="append the llvm-mca section (scripts/aarch64-mca.py --markdown on --bin)")
     p.add_argument("--out-dir", help="write DIR/aarch64-emulated-MODEL.md")
     args = p.parse_args()
 
@@ -83,6 +111,8 @@ def main():
         for line in listing.stdout.splitlines():
             idx, grp, size, nbytes, who, name = line.split("\t")
             if args.size and size not in args.size:
+                continue
+            if args.impls and who != "ours" and not any(t in name for t in args.impls):
                 continue
             nbytes = None if nbytes == "-" else int(nbytes)
             key = (grp, size)
@@ -115,8 +145,10 @@ def main():
     out.append(f"- cap: FIELDWORK_MAX_ISA={env_cap or 'unset'}")
     out.append(f"- commit: {commit}; date: {datetime.date.today().isoformat()}")
     out.append("- build: `RUSTC=/usr/bin/rustc CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc "
-               "CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc /usr/bin/cargo build --release -p peer-bench "
-               "--target aarch64-unknown-linux-gnu` (the toolchain of `scripts/test-aarch64.sh`)")
+               "/usr/bin/cargo build --release -p peer-bench --features system-peers "
+               "--target aarch64-unknown-linux-gnu` (the toolchain of `scripts/test-aarch64.sh`; the C peers "
+               "from Debian's arm64 packages: `apt-get install libssl-dev:arm64 libgmp-dev:arm64 "
+               "libgf2x3:arm64 libntl44:arm64 g++-aarch64-linux-gnu`)")
     out.append(f"- command: `{cmd}`\n")
     out.append("Ratio: the row's instructions ÷ fieldwork's best row (> 1: fieldwork executes fewer).\n")
     current = None
@@ -133,6 +165,10 @@ def main():
             ratio = f"{per_call / ref:.2f}" if ref else "–"
             out.append(f"| {size} | {name} | {per_call:,.0f} | {per_byte} | {ratio} |")
     page = "\n".join(out) + "\n"
+    if args.mca:
+        page += subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "aarch64-mca.py"),
+                                "--bin", args.bin, "--markdown"],
+                               capture_output=True, text=True, check=True).stdout
     if args.out_dir:
         path = os.path.join(args.out_dir, f"aarch64-emulated-{args.cpu}.md")
         with open(path, "w") as f:

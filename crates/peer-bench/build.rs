@@ -88,9 +88,18 @@ fn system_peers() {
     use std::path::PathBuf;
     println!("cargo:rerun-if-changed=shim/ntl_shim.cpp");
 
+    // A cross build (aarch64 on this x86 host) links the target's Debian
+    // multiarch packages and never the host's native gf2x.
+    let cross = cross_multiarch_dir();
     let native = std::env::var_os("GF2X_DIR").map(PathBuf::from).or_else(|| {
-        Some(PathBuf::from("/opt/gf2x-native")).filter(|p| p.join("lib/libgf2x.a").exists())
+        Some(PathBuf::from("/opt/gf2x-native"))
+            .filter(|p| cross.is_none() && p.join("lib/libgf2x.a").exists())
     });
+    let cross_links = cross.as_deref().map(cross_link_dir);
+    if let (Some(dir), Some(links)) = (&cross, &cross_links) {
+        println!("cargo:rustc-link-search=native={dir}");
+        println!("cargo:rustc-link-search=native={links}");
+    }
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -100,7 +109,7 @@ fn system_peers() {
         build.include(dir.join("include"));
     }
     build.compile("fieldwork_peer_shim");
-    ntl_shim_shared(&build);
+    ntl_shim_shared(&build, cross.as_deref(), cross_links.as_deref());
 
     match &native {
         Some(dir) => {
@@ -124,13 +133,68 @@ fn system_peers() {
     println!("cargo:rustc-link-lib=dylib=crypto");
 }
 
+/// The Debian multiarch library directory of the target
+/// (`/usr/lib/aarch64-linux-gnu`) when building for an architecture other
+/// than the host's, where `libssl-dev:arm64`, `libgf2x-dev:arm64`,
+/// `libntl-dev:arm64` and `libgmp-dev:arm64` put their libraries; `None`
+/// for a native build. The C++ compiler is the `cc` crate's choice for the
+/// target (`aarch64-linux-gnu-g++` from `g++-aarch64-linux-gnu`, or
+/// `$CXX_aarch64_unknown_linux_gnu`).
+#[cfg(feature = "system-peers")]
+fn cross_multiarch_dir() -> Option<String> {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let host = std::env::var("HOST").unwrap_or_default();
+    if target == host || target.is_empty() {
+        return None;
+    }
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
+    (os == "linux" && env == "gnu").then(|| format!("/usr/lib/{arch}-linux-gnu"))
+}
+
+/// A directory in `OUT_DIR` of `libntl.so` and `libgf2x.so` links to the
+/// target's runtime libraries in `dir` (`libntl.so.44`, `libgf2x.so.3`
+/// from `libntl44:arm64`, `libgf2x3:arm64`): Debian's `libntl-dev` and
+/// `libgf2x-dev` are not Multi-Arch, so installing the arm64 ones would
+/// remove the host's, which the x86 build needs. The NTL headers are then
+/// the host's (`/usr/include/NTL`; amd64's and arm64's differ only in
+/// `mach_desc.h`'s floating-point limits and the configure log, which the
+/// shim's `GF2X`/`GF2E` calls do not use).
+#[cfg(feature = "system-peers")]
+fn cross_link_dir(dir: &str) -> String {
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    let links = out.join("cross-lib");
+    let _ = std::fs::create_dir_all(&links);
+    let entries: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in ["ntl", "gf2x"] {
+        let dev = format!("lib{name}.so");
+        let prefix = format!("{dev}.");
+        let runtime = entries
+            .iter()
+            .filter(|e| e.starts_with(&prefix))
+            .min_by_key(|e| e.len());
+        let link = links.join(&dev);
+        let _ = std::fs::remove_file(&link);
+        if let Some(runtime) = runtime.filter(|_| !entries.contains(&dev)) {
+            let _ = std::os::unix::fs::symlink(std::path::Path::new(dir).join(runtime), &link);
+        }
+    }
+    links.display().to_string()
+}
+
 /// The same NTL shim as a shared library linked to the system NTL (and so to
 /// whichever `libgf2x.so.3` the loader gives it), for the `libgf2x` group:
 /// loaded twice with `dlmopen`, once over the system libgf2x and once over
 /// fieldwork's, it times NTL through each library in one process. Its path
 /// is `PEER_NTL_SHIM_SO`.
 #[cfg(feature = "system-peers")]
-fn ntl_shim_shared(build: &cc::Build) {
+fn ntl_shim_shared(build: &cc::Build, lib_dir: Option<&str>, links: Option<&str>) {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     let so = out.join("libfieldwork_ntl_shim.so");
     let status = build
@@ -139,6 +203,8 @@ fn ntl_shim_shared(build: &cc::Build) {
         .args(["-shared", "-fPIC", "-O2", "-o"])
         .arg(&so)
         .arg("shim/ntl_shim.cpp")
+        .args(lib_dir.map(|d| format!("-L{d}")))
+        .args(links.map(|d| format!("-L{d}")))
         .args(["-lntl", "-lgmp"])
         .status();
     match status {

@@ -5,7 +5,7 @@
 //! `crate::binary_fields`), declared here and wrapped safely. Written
 //! against OpenSSL 3.0 (Debian 12's `libssl-dev`); the X25519 functions
 //! exist since 1.1.1, the `EVP_MAC` and `OSSL_PARAM` ones since 3.0, the
-//! `EVP_CIPHER` ones used here since 1.1.0.
+//! `EVP_CIPHER` ones used here since 1.1.0 (ChaCha20-Poly1305 also 1.1.0).
 
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::marker::{PhantomData, PhantomPinned};
@@ -157,6 +157,8 @@ unsafe extern "C" {
     fn OSSL_PARAM_construct_end() -> OsslParam;
     fn EVP_aes_128_gcm() -> *const EvpCipher;
     fn EVP_aes_256_gcm() -> *const EvpCipher;
+    #[cfg(target_arch = "aarch64")]
+    fn EVP_chacha20_poly1305() -> *const EvpCipher;
     fn EVP_CIPHER_CTX_new() -> *mut EvpCipherCtx;
     fn EVP_CIPHER_CTX_free(ctx: *mut EvpCipherCtx);
     fn EVP_CIPHER_CTX_ctrl(
@@ -552,20 +554,35 @@ impl Drop for Gmac {
 
 /// AES-GCM (AES-128 or AES-256, 96-bit nonces, 16-byte tags) through
 /// OpenSSL's `EVP_CIPHER` interface, the way a TLS record layer drives it:
-/// one `EVP_CIPHER_CTX` keyed once ([`AesGcm::new`]: `EVP_EncryptInit_ex`
+/// one `EVP_CIPHER_CTX` keyed once ([`EvpAead::new`]: `EVP_EncryptInit_ex`
 /// with the cipher and the key), then per record `EVP_EncryptInit_ex` (or
 /// `EVP_DecryptInit_ex`) with the nonce alone, which keeps the expanded key
 /// and the hash key, `EVP_*Update` for the additional data (no output) and
 /// for the message (in place), `EVP_*Final_ex`, and the tag through
 /// `EVP_CTRL_GCM_GET_TAG` / `EVP_CTRL_GCM_SET_TAG`.
-pub struct AesGcm {
+///
+/// ChaCha20-Poly1305 (RFC 8439) goes through the same calls
+/// (`EvpAead::chacha20_poly1305`, AArch64 only): OpenSSL's AEAD controls are shared.
+pub struct EvpAead {
     ctx: NonNull<EvpCipherCtx>,
 }
 
-impl AesGcm {
+/// The AES-GCM name of [`EvpAead`] (what the `gcm` group uses).
+pub type AesGcm = EvpAead;
+
+impl EvpAead {
+    /// A context keyed with a 32-byte ChaCha20-Poly1305 key
+    /// (`EVP_chacha20_poly1305`, 12-byte nonces, 16-byte tags): the
+    /// `chachapoly` group's OpenSSL column, on AArch64 only.
+    #[cfg(target_arch = "aarch64")]
+    pub fn chacha20_poly1305(key: &[u8; 32]) -> Result<EvpAead, String> {
+        // SAFETY: returns a pointer to a static cipher description.
+        Self::keyed(unsafe { EVP_chacha20_poly1305() }, key)
+    }
+
     /// A context keyed with a 16-byte (AES-128-GCM) or 32-byte
     /// (AES-256-GCM) key.
-    pub fn new(key: &[u8]) -> Result<AesGcm, String> {
+    pub fn new(key: &[u8]) -> Result<EvpAead, String> {
         let cipher = match key.len() {
             // SAFETY: returns a pointer to a static cipher description.
             16 => unsafe { EVP_aes_128_gcm() },
@@ -573,13 +590,23 @@ impl AesGcm {
             32 => unsafe { EVP_aes_256_gcm() },
             n => return Err(format!("OpenSSL AES-GCM: no cipher for a {n}-byte key")),
         };
+        Self::keyed(cipher, key)
+    }
+
+    /// A context for `cipher` (a static OpenSSL cipher, or null for
+    /// OpenSSL's own error) keyed with `key`, of the cipher's key length.
+    fn keyed(cipher: *const EvpCipher, key: &[u8]) -> Result<EvpAead, String> {
+        if cipher.is_null() {
+            return Err("OpenSSL: the AEAD cipher is not available".into());
+        }
         // SAFETY: no preconditions; null on allocation failure.
         let ctx = NonNull::new(unsafe { EVP_CIPHER_CTX_new() })
             .ok_or("OpenSSL EVP_CIPHER_CTX_new failed")?;
-        let g = AesGcm { ctx };
+        let g = EvpAead { ctx };
         // SAFETY: `g.ctx` is a live context and `cipher` a static cipher; a
         // null engine means the default; the key is valid for the cipher's
-        // key length (checked above) and copied; a null IV is set later.
+        // key length (checked by the callers: 16 or 32 bytes for AES-GCM,
+        // 32 for ChaCha20-Poly1305) and copied; a null IV is set later.
         let rc = unsafe {
             EVP_EncryptInit_ex(
                 g.ctx.as_ptr(),
@@ -592,7 +619,7 @@ impl AesGcm {
         if rc == 1 {
             Ok(g)
         } else {
-            Err("OpenSSL AES-GCM: EVP_EncryptInit_ex with the key failed".into())
+            Err("OpenSSL AEAD: EVP_EncryptInit_ex with the key failed".into())
         }
     }
 
@@ -635,7 +662,7 @@ impl AesGcm {
         if ok {
             Ok(tag)
         } else {
-            Err("OpenSSL AES-GCM encryption failed".into())
+            Err("OpenSSL AEAD encryption failed".into())
         }
     }
 
@@ -677,7 +704,7 @@ impl AesGcm {
             Ok(())
         } else {
             buf.fill(0);
-            Err("OpenSSL AES-GCM decryption failed (tag mismatch)".into())
+            Err("OpenSSL AEAD decryption failed (tag mismatch)".into())
         }
     }
 }
@@ -686,11 +713,11 @@ impl AesGcm {
 fn lengths(aad: &[u8], buf: &[u8]) -> Result<(c_int, c_int), String> {
     match (c_int::try_from(aad.len()), c_int::try_from(buf.len())) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        _ => Err("OpenSSL AES-GCM: input longer than INT_MAX bytes".into()),
+        _ => Err("OpenSSL AEAD: input longer than INT_MAX bytes".into()),
     }
 }
 
-impl Drop for AesGcm {
+impl Drop for EvpAead {
     fn drop(&mut self) {
         // SAFETY: created by EVP_CIPHER_CTX_new, freed once (this also
         // cleanses the key schedule).

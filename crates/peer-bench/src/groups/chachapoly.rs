@@ -15,7 +15,8 @@
 //!   the key made once (each library's key object), a fixed nonce (fine
 //!   for timing, never for use). Columns: fieldwork, RustCrypto
 //!   `chacha20poly1305`, aws-lc-rs and ring (`LessSafeKey` with
-//!   `CHACHA20_POLY1305`).
+//!   `CHACHA20_POLY1305`); on AArch64 with `system-peers` also the system
+//!   OpenSSL (`EVP_chacha20_poly1305`, the EVP calls of the `gcm` group).
 //! - `xchachapoly seal`, 1 KiB and 16 KiB: fieldwork against RustCrypto.
 //!
 //! # Checks before timing
@@ -242,10 +243,43 @@ macro_rules! less_safe_key_seal {
 }
 less_safe_key_seal!(aws_lc_rs ring);
 
+/// The system OpenSSL's ChaCha20-Poly1305 through the `EVP_CIPHER` calls of
+/// the `gcm` group's OpenSSL column (one context keyed once, the nonce set
+/// per message); a `RefCell` because OpenSSL's context is mutated by each
+/// message. A column on AArch64 only (issue 59's instruction-count page),
+/// so x86 pages keep their columns.
+#[cfg(all(feature = "system-peers", target_arch = "aarch64"))]
+struct OpensslChaChaPoly(std::cell::RefCell<crate::openssl::EvpAead>);
+
+#[cfg(all(feature = "system-peers", target_arch = "aarch64"))]
+impl Seal for OpensslChaChaPoly {
+    #[inline(always)]
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+        let mut ctx = self.0.try_borrow_mut().ok()?;
+        ctx.seal_in_place(nonce.try_into().ok()?, aad, buf).ok()
+    }
+    #[inline(always)]
+    fn open(&self, nonce: &[u8], aad: &[u8], sealed: &mut [u8]) -> bool {
+        let (Ok(nonce), Some(n), Ok(mut ctx)) = (
+            nonce.try_into(),
+            sealed.len().checked_sub(16),
+            self.0.try_borrow_mut(),
+        ) else {
+            return false;
+        };
+        let (ct, tag) = sealed.split_at_mut(n);
+        let Ok(tag) = <[u8; 16]>::try_from(&*tag) else {
+            return false;
+        };
+        ctx.open_in_place(nonce, aad, ct, &tag).is_ok()
+    }
+}
+
 type Column = (String, bool, std::rc::Rc<dyn Seal>);
 
 /// The ChaCha20-Poly1305 sealing columns under `key`: fieldwork (first),
-/// then RustCrypto, aws-lc-rs and ring.
+/// then RustCrypto, aws-lc-rs and ring (and, on AArch64 with
+/// `system-peers`, OpenSSL).
 fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
     let ours = ChaCha20Poly1305::new(key.into());
     let backend = ours.backend_name();
@@ -288,6 +322,14 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
             std::rc::Rc::new(ring::aead::LessSafeKey::new(rng_key)),
         ),
     ]);
+    #[cfg(all(feature = "system-peers", target_arch = "aarch64"))]
+    cols.push((
+        format!("{} (system)", crate::openssl::version()),
+        false,
+        std::rc::Rc::new(OpensslChaChaPoly(std::cell::RefCell::new(
+            crate::openssl::EvpAead::chacha20_poly1305(key)?,
+        ))),
+    ));
     Ok(cols)
 }
 
