@@ -98,8 +98,10 @@ pub(super) struct Key {
 
 impl Drop for Key {
     fn drop(&mut self) {
-        self.powers.zeroize();
-        self.hk.zeroize();
+        // Both tables, one `u128` at a time (as `zeroize` writes arrays).
+        for x in self.powers.iter_mut().chain(self.hk.as_flattened_mut()) {
+            x.zeroize();
+        }
     }
 }
 
@@ -171,15 +173,6 @@ impl Backend for Key {
         let tag = (s.swap_bytes() ^ t).to_le_bytes();
         t.zeroize();
         tag
-    }
-}
-
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Key {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        self.aes.secret_spans(s);
-        s.secret("GHASH powers", &self.powers);
-        s.secret("GHASH powers, swapped, and half-sums", &self.hk);
     }
 }
 
@@ -585,5 +578,14 @@ fn xor8(d: &mut [u8], ks: [V; 8]) {
         );
         vst1q_u8_x4(p, a);
         vst1q_u8_x4(p.add(64), b);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.aes.secret_spans(s);
+        s.secret("GHASH powers", &self.powers);
+        s.secret("GHASH powers, swapped, and half-sums", &self.hk);
     }
 }
