@@ -19,13 +19,13 @@
 //! independent, so the core's scheduler (and LLVM's) overlaps the `PMULL`s
 //! with the AES rounds, which use other pipes on Neoverse cores.
 //!
-//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (7) text blocks skips
-//! the loop: one kernel call (`finish`) runs `J0` and the text's counter
-//! blocks through AES in one interleaved call of 1, 2, 4 or 8 blocks (by
-//! the public length) and hashes the associated data (when
-//! `blocks(A) + blocks(C) + 1 ≤ 8`, else it is hashed first by the `pmull`
-//! GHASH kernel), the ciphertext and the lengths block as one aggregated
-//! group with one reduction; the tag is formed in registers. Longer
+//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (8) text blocks skips
+//! the loop: one kernel call (`short`) runs `J0` and the text's `t`
+//! counter blocks through AES in one interleaved call of exactly `t + 1`
+//! blocks and hashes the associated data (when `blocks(A) + t + 1 ≤ 9`,
+//! else it is hashed first), the ciphertext and the lengths block as one
+//! aggregated group with one reduction, straight-line code for each `t`;
+//! the tag is formed in registers. Longer
 //! messages run the loop, its tail, then the lengths block and the tag
 //! block as calls of their own (the tuning table's crossover,
 //! `gcm/tuning.rs`).
@@ -39,11 +39,12 @@
 //! - The loop's last `n < 8` blocks (a partial last block included) go
 //!   through a zeroed 128-byte stack buffer, wiped afterwards; keystream
 //!   bytes past the end are cleared before the ciphertext is hashed.
-//! - A short message goes through a zeroed 272-byte stack buffer — the
-//!   grouped associated data
-//!   right-aligned before byte 128, the text from byte 128, the lengths
-//!   block after it — whose text half is wiped afterwards; keystream bytes
-//!   past the end are cleared before the ciphertext is hashed.
+//! - A short message uses no buffer: whole blocks are loaded and stored
+//!   in place, a partial last block by overlapping 8- or 4-byte loads and
+//!   stores (or three bytes), by its public length; keystream bytes past
+//!   the end are cleared (`CMHI` mask) before the ciphertext is hashed.
+//!   The key also holds `H^1 … H^9` half-swapped, each beside its
+//!   half-sum, so a block meets both by one 32-byte `LD1`.
 //!
 //! # Operation count (per 8 blocks, AES-128)
 //!
@@ -70,11 +71,15 @@ use crate::aes::armv8::{Keys, rounds};
 use crate::aes::{self, armv8::Key as AesKey};
 use crate::cpu::NeonAes;
 use crate::ghash;
-use crate::ghash::pmull::neon::{V, from_v, group8, half_sums, load8, power, tail, to_v};
+use crate::ghash::pmull::neon::{
+    Sums, V, c, from_v, group8, half_sums, load8, pmull, pmull2, power, reduce, swap, tail, to_v,
+    xor,
+};
 use core::arch::aarch64::{
-    vaddq_u32, vdupq_n_u8, vdupq_n_u32, veorq_u8, vextq_u8, vld1q_u8, vld1q_u8_x4,
-    vreinterpretq_u8_u32, vreinterpretq_u32_u8, vrev32q_u8, vrev64q_u8, vsetq_lane_u32, vst1q_u8,
-    vst1q_u8_x4,
+    uint32x4_t, vaddq_u32, vandq_u8, vcgtq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u32,
+    veorq_u8, vextq_u8, vgetq_lane_u64, vld1q_u8, vld1q_u8_x2, vld1q_u8_x4, vreinterpretq_u8_u32,
+    vreinterpretq_u8_u64, vreinterpretq_u32_u8, vreinterpretq_u64_u8, vrev32q_u8, vrev64q_u8,
+    vsetq_lane_u32, vst1q_u8, vst1q_u8_x4,
 };
 use zeroize::Zeroize;
 
@@ -84,11 +89,19 @@ use zeroize::Zeroize;
 pub(super) struct Key {
     aes: AesKey,
     powers: [u128; 8],
+    /// The short path's form of the powers ([`short`]): `hk[i]` is
+    /// `H^(i+1)` with its 64-bit halves swapped (to meet GHASH's `REV64`'d
+    /// blocks) and its Karatsuba half-sum `h₀ ⊕ h₁` in both lanes, so that
+    /// a block meets both by one 32-byte load.
+    hk: [[u128; 2]; 9],
 }
 
 impl Drop for Key {
     fn drop(&mut self) {
-        self.powers.zeroize();
+        // Both tables, one `u128` at a time (as `zeroize` writes arrays).
+        for x in self.powers.iter_mut().chain(self.hk.as_flattened_mut()) {
+            x.zeroize();
+        }
     }
 }
 
@@ -102,9 +115,18 @@ impl Backend for Key {
         let mut powers = [0u128; 8];
         powers[0] = ghash::gcm_key(&h.to_le_bytes());
         ghash::gcm_powers_pmull(t, &mut powers);
+        // H^9 = H^8 · H: the last group of a long message is its last
+        // eight text blocks and the lengths block.
+        // SAFETY: the token `t` proves NEON, AES and PMULL.
+        let h9 = unsafe { crate::ghash::pmull::neon::dot_u128(powers[7], powers[0]) };
+        let mut hk = [[0u128; 2]; 9];
+        for (d, &p) in hk.iter_mut().zip(powers.iter().chain([&h9])) {
+            let x = u128::from(p as u64 ^ (p >> 64) as u64);
+            *d = [p.rotate_left(64), x | x << 64];
+        }
         let mut h = h;
         h.zeroize();
-        Key { aes, powers }
+        Key { aes, powers, hk }
     }
 
     fn ghash_padded(&self, acc: u128, data: &[u8]) -> u128 {
@@ -115,33 +137,25 @@ impl Backend for Key {
         let rk = &self.aes.rk;
         let p = &self.powers;
         let enc = dir == Direction::Encrypt;
-        let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
-        let text_blocks = buf.len().div_ceil(16);
-        if text_blocks <= SHORT_MAX_TEXT_BLOCKS {
-            // The associated data joins the group when the group (with
-            // the lengths block) stays within the eight powers; else it
-            // is hashed first.
-            let (acc, grouped) = if aad.len().div_ceil(16) + text_blocks < 8 {
-                (0, aad)
-            } else {
-                (self.ghash_padded(0, aad), &aad[..0])
-            };
+        if buf.len().div_ceil(16) <= SHORT_MAX_TEXT_BLOCKS {
             // SAFETY (each arm): the token in `self.aes` proves NEON, AES
             // and PMULL.
             return unsafe {
                 match (rk.rounds, enc) {
-                    (10, true) => finish::<10, true>(rk, p, j0, acc, grouped, lengths, buf),
-                    (10, false) => finish::<10, false>(rk, p, j0, acc, grouped, lengths, buf),
-                    (12, true) => finish::<12, true>(rk, p, j0, acc, grouped, lengths, buf),
-                    (12, false) => finish::<12, false>(rk, p, j0, acc, grouped, lengths, buf),
-                    (_, true) => finish::<14, true>(rk, p, j0, acc, grouped, lengths, buf),
-                    (_, false) => finish::<14, false>(rk, p, j0, acc, grouped, lengths, buf),
+                    (10, true) => short::<10, true>(self, j0, aad, buf),
+                    (10, false) => short::<10, false>(self, j0, aad, buf),
+                    (12, true) => short::<12, true>(self, j0, aad, buf),
+                    (12, false) => short::<12, false>(self, j0, aad, buf),
+                    (_, true) => short::<14, true>(self, j0, aad, buf),
+                    (_, false) => short::<14, false>(self, j0, aad, buf),
                 }
             };
         }
+        let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
         // Longer messages: the loop and its tail, then the lengths block
-        // and the tag block (with `finish` after the loop instead, 256 B
-        // to 16 KiB took 150–800 more instructions: `docs/notes/gcm.md`).
+        // and the tag block (with the short path's code after the loop,
+        // 16 KiB took up to 12 more instructions per iteration, LLVM
+        // allocating the loop's registers differently: `docs/notes/gcm.md`).
         let acc = self.ghash_padded(0, aad);
         // SAFETY: the token in `self.aes` proves NEON, AES and PMULL.
         let acc = unsafe {
@@ -159,14 +173,6 @@ impl Backend for Key {
         let tag = (s.swap_bytes() ^ t).to_le_bytes();
         t.zeroize();
         tag
-    }
-}
-
-#[cfg(test)]
-impl crate::test_util::SecretSpans for Key {
-    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
-        self.aes.secret_spans(s);
-        s.secret("GHASH powers", &self.powers);
     }
 }
 
@@ -313,100 +319,239 @@ fn crypt<const NR: usize, const ENC: bool>(
     from_v(acc)
 }
 
-/// A whole short message: counter mode over `rest` (at most
-/// [`SHORT_MAX_TEXT_BLOCKS`] = 7 blocks, `n`) from the counter block
-/// `J0 + 1`, with `AES(K, J0)` among the counter blocks (one interleaved
-/// call of [`rounds`] on 1, 2, 4 or 8 blocks, by the public length), and
-/// the GHASH of `aad` (zero-padded), the ciphertext (zero-padded) and the
-/// lengths block `lengths` as one aggregated group against `H^m … H^1`
-/// with one reduction, `acc` entering its first block. Returns the tag
-/// `AES(K, J0) ⊕ S`. The caller keeps `aad` to at most `7 − n` blocks
-/// (hashing longer associated data into `acc` first), so `m ≤ 8`.
+/// A whole short message ([`Backend::seal`] for a key of `NR` rounds and
+/// at most [`SHORT_MAX_TEXT_BLOCKS`] = 8 text blocks, `t`): `J0` and the
+/// counter blocks `J0 + 1 … J0 + t` through AES in one interleaved call of
+/// [`rounds`] on exactly `t + 1` blocks ([`text`]), and the ciphertext and
+/// the lengths block hashed as one aggregated group against `H^(t+1) …
+/// H^1` with one reduction — with the associated data too when the group
+/// stays within the key's nine powers; else the associated data is hashed
+/// first (as one group when it has at most nine blocks). Returns the tag
+/// `AES(K, J0) ⊕ S`.
 ///
-/// The blocks are laid out in a 272-byte stack buffer: the associated
-/// data right-aligned to end at byte 128 (on a block boundary), the text
-/// from byte 128 (so that [`xor8`] works on a fixed window) and the
-/// lengths block after it; the text's 128 bytes are wiped afterwards.
-#[allow(clippy::too_many_arguments)]
+/// No buffer: whole blocks are loaded and stored in place, a partial last
+/// block (of the associated data or of the text) by two overlapping 8- or
+/// 4-byte loads or stores, or three single bytes ([`load_partial`],
+/// [`store_partial`]), by its public length. Each block meets its power
+/// and that power's half-sum by one 32-byte `LD1` from `key.hk`.
 #[target_feature(enable = "neon,aes")]
-fn finish<const NR: usize, const ENC: bool>(
-    rk: &aes::RoundKeys,
-    powers: &[u128; 8],
+fn short<const NR: usize, const ENC: bool>(
+    key: &Key,
     j0: &[u8; 16],
-    acc: u128,
     aad: &[u8],
-    lengths: u128,
     rest: &mut [u8],
 ) -> [u8; 16] {
-    let keys = Keys::load(rk);
+    let hk = &key.hk;
     let z = vdupq_n_u8(0);
-    let c = crate::ghash::pmull::neon::c();
-    let len = rest.len();
-    let nt = len.div_ceil(16);
-    let from = 128 - 16 * aad.len().div_ceil(16);
-    let end = 128 + 16 * nt;
-    debug_assert!(nt <= SHORT_MAX_TEXT_BLOCKS && end + 16 - from <= 128);
-    let mut g = [0u8; 272];
-    g[from..from + aad.len()].copy_from_slice(aad);
-    g[128..128 + len].copy_from_slice(rest);
-    // `J0` and the counter blocks `J0 + 1 + i`, `i` = 0 … 7.
-    let one = vsetq_lane_u32::<3>(1, vdupq_n_u32(0));
+    let lengths = (aad.len() as u64 * 8, rest.len() as u64 * 8);
+    let nt = rest.len().div_ceil(16);
+    let na = aad.len().div_ceil(16);
+    debug_assert!(nt <= SHORT_MAX_TEXT_BLOCKS);
+    let mut s = Sums { a: z, b: z, m: z };
+    let first = if na + nt < 9 {
+        // The associated data joins the group: block `i` meets
+        // `H^(nt + na + 1 − i)` = `hk[nt + na − i]`.
+        s = aad_sums(s, hk, aad, nt + na);
+        z
+    } else if na <= 9 {
+        swap(reduce::<true>(aad_sums(s, hk, aad, na - 1), c()))
+    } else {
+        swap(to_v(key.ghash_padded(0, aad)))
+    };
+    let keys = Keys::load(&key.aes.rk);
     // SAFETY: 16 readable bytes.
-    let y0 = vreinterpretq_u32_u8(vrev32q_u8(unsafe { vld1q_u8(j0.as_ptr()) }));
-    let mut cv = vaddq_u32(y0, one);
-    let mut x = [z; 8];
-    for xi in &mut x {
-        *xi = vrev32q_u8(vreinterpretq_u8_u32(cv));
-        cv = vaddq_u32(cv, one);
-    }
-    let y0 = vrev32q_u8(vreinterpretq_u8_u32(y0));
-    // `e` = AES(K, J0), `k` the text's keystream.
-    // SAFETY: this function is compiled with NEON and AES.
-    let (e, k) = unsafe {
+    let y0 = unsafe { vld1q_u8(j0.as_ptr()) };
+    let cv = vreinterpretq_u32_u8(vrev32q_u8(y0));
+    // SAFETY (each arm): this function is compiled with NEON and AES, and
+    // `nt` is `rest.len().div_ceil(16)`.
+    let (e, s, first) = unsafe {
         match nt {
-            0 => {
-                let [a] = rounds::<NR, 1>(&keys, [y0]);
-                (a, [z; 8])
-            }
-            1 => {
-                let [a, b] = rounds::<NR, 2>(&keys, [y0, x[0]]);
-                (a, [b, z, z, z, z, z, z, z])
-            }
-            2 | 3 => {
-                let [a, b, c, d] = rounds::<NR, 4>(&keys, [y0, x[0], x[1], x[2]]);
-                (a, [b, c, d, z, z, z, z, z])
-            }
-            // 4 to 7 (the caller's bound).
-            _ => {
-                let [a, b, c, d, e, f, g, h] =
-                    rounds::<NR, 8>(&keys, [y0, x[0], x[1], x[2], x[3], x[4], x[5], x[6]]);
-                (a, [b, c, d, e, f, g, h, z])
-            }
+            0 => text::<NR, ENC, 0, 1>(&keys, hk, y0, cv, s, first, rest),
+            1 => text::<NR, ENC, 1, 2>(&keys, hk, y0, cv, s, first, rest),
+            2 => text::<NR, ENC, 2, 3>(&keys, hk, y0, cv, s, first, rest),
+            3 => text::<NR, ENC, 3, 4>(&keys, hk, y0, cv, s, first, rest),
+            4 => text::<NR, ENC, 4, 5>(&keys, hk, y0, cv, s, first, rest),
+            5 => text::<NR, ENC, 5, 6>(&keys, hk, y0, cv, s, first, rest),
+            6 => text::<NR, ENC, 6, 7>(&keys, hk, y0, cv, s, first, rest),
+            7 => text::<NR, ENC, 7, 8>(&keys, hk, y0, cv, s, first, rest),
+            // 8 (the caller's bound).
+            _ => text::<NR, ENC, 8, 9>(&keys, hk, y0, cv, s, first, rest),
         }
     };
-    let mut acc = to_v(acc);
-    if !ENC {
-        g[end..end + 16].copy_from_slice(&lengths.to_be_bytes());
-        acc = tail::<true>(powers, acc, &g[from..end + 16], c);
-    }
-    xor8(&mut g[128..256], k);
-    rest.copy_from_slice(&g[128..128 + len]);
-    if ENC {
-        g[128 + len..end].fill(0);
-        g[end..end + 16].copy_from_slice(&lengths.to_be_bytes());
-        acc = tail::<true>(powers, acc, &g[from..end + 16], c);
-    }
-    if let Some(t) = g.first_chunk_mut::<256>() {
-        if let Some(t) = t.last_chunk_mut::<128>() {
-            crate::wipe::wipe_bytes(t);
-        }
-    }
+    // The lengths block, `REV64`'d: `len(A)` in lane 0, `len(C)` in lane 1.
+    let len = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lengths.0), vcreate_u64(lengths.1)));
+    let s = absorb(s, xor(len, first), &hk[0]);
+    let acc = reduce::<true>(s, c());
     // `S` byte-reversed (`u128::swap_bytes` of `from_v(acc)`) ⊕ `AES(K, J0)`.
     let r = vrev64q_u8(acc);
     let mut tag = [0u8; 16];
     // SAFETY: 16 writable bytes.
     unsafe { vst1q_u8(tag.as_mut_ptr(), veorq_u8(vextq_u8::<8>(r, r), e)) };
     tag
+}
+
+/// `s` plus the products of the (at most nine) blocks of `aad`,
+/// zero-padded, block `i` meeting `hk[top − i]`.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn aad_sums(mut s: Sums, hk: &[[u128; 2]; 9], aad: &[u8], top: usize) -> Sums {
+    let whole = aad.len() / 16;
+    for i in 0..whole {
+        // SAFETY: 16 readable bytes (`i` < `aad.len() / 16`).
+        let y = unsafe { vld1q_u8(aad.as_ptr().add(16 * i)) };
+        s = absorb(s, vrev64q_u8(y), &hk[top - i]);
+    }
+    if aad.len() % 16 != 0 {
+        let y = load_partial(&aad[16 * whole..]);
+        s = absorb(s, vrev64q_u8(y), &hk[top - whole]);
+    }
+    s
+}
+
+/// [`short`]'s text of exactly `NT` blocks (`N = NT + 1`): `J0` and the
+/// counter blocks `J0 + 1 … J0 + NT` through AES in one interleaved call,
+/// then block by block the keystream XOR and the ciphertext's products
+/// (block `j` meets `H^(NT + 1 − j)`, `first` entering block 0); `cv` is
+/// `J0` with its words byte-swapped (`REV32`). Returns
+/// `AES(K, J0)`, the sums, and `first` (zero once a block took it).
+///
+/// # Safety
+/// Only from functions compiled with `neon,aes`; `rest.len().div_ceil(16)`
+/// is `NT`.
+#[allow(inline_always_mismatching_target_features)]
+#[inline(always)]
+unsafe fn text<const NR: usize, const ENC: bool, const NT: usize, const N: usize>(
+    keys: &Keys,
+    hk: &[[u128; 2]; 9],
+    y0: V,
+    mut cv: uint32x4_t,
+    mut s: Sums,
+    mut first: V,
+    rest: &mut [u8],
+) -> (V, Sums, V) {
+    let len = rest.len();
+    // SAFETY: the caller's contract.
+    unsafe { core::hint::assert_unchecked(NT * 16 < len + 16 && len <= NT * 16) };
+    // SAFETY: the caller is compiled with NEON and AES (every intrinsic
+    // below); pointer offsets are below `16 * (NT − 1) + 16 ≤ len` for
+    // whole blocks.
+    unsafe {
+        let one = vsetq_lane_u32::<3>(1, vdupq_n_u32(0));
+        let mut x = [y0; N];
+        for xi in x.iter_mut().skip(1) {
+            cv = vaddq_u32(cv, one);
+            *xi = vrev32q_u8(vreinterpretq_u8_u32(cv));
+        }
+        let k = rounds::<NR, N>(keys, x);
+        let p = rest.as_mut_ptr();
+        for j in 0..NT {
+            let ks = k[j + 1];
+            let r = len - 16 * j;
+            let (input, hashed);
+            if r >= 16 {
+                input = vld1q_u8(p.add(16 * j));
+                let out = veorq_u8(input, ks);
+                vst1q_u8(p.add(16 * j), out);
+                hashed = if ENC { out } else { input };
+            } else {
+                input = load_partial(&rest[16 * j..]);
+                let out = veorq_u8(input, ks);
+                store_partial(&mut rest[16 * j..], out);
+                // Encryption hashes the ciphertext's `r` bytes alone.
+                hashed = if ENC { vandq_u8(out, below(r)) } else { input };
+            }
+            s = absorb(s, xor(vrev64q_u8(hashed), first), &hk[NT - j]);
+            first = vdupq_n_u8(0);
+        }
+        (k[0], s, first)
+    }
+}
+
+/// `s` plus the products of the (`REV64`'d) block `y` with the power
+/// `h[0]` (half-swapped) and its half-sum `h[1]`: `PMULL`, `PMULL2`, and
+/// the block's half-sum (`EXT`, `EOR`) by `PMULL`.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn absorb(s: Sums, y: V, h: &[u128; 2]) -> Sums {
+    // SAFETY: 32 readable bytes.
+    let h = unsafe { vld1q_u8_x2(h.as_ptr().cast::<u8>()) };
+    let t = veorq_u8(y, vextq_u8::<8>(y, y));
+    Sums {
+        a: xor(s.a, pmull(y, h.0)),
+        b: xor(s.b, pmull2(y, h.0)),
+        m: xor(s.m, pmull(t, h.1)),
+    }
+}
+
+/// The bytes of `s` (1 to 15 of them), zero-padded to a block: two
+/// overlapping 8-byte loads (from 8 bytes), two 4-byte loads (from 4) or
+/// three single bytes, chosen by the public length.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn load_partial(s: &[u8]) -> V {
+    let n = s.len();
+    let (lo, hi) = if n >= 8 {
+        // Bytes 8 … n − 1 are the top n − 8 bytes of the last eight.
+        (le64(s), le64(&s[n - 8..]) >> (8 * (15 - n)) >> 8)
+    } else if n >= 4 {
+        let lo = u64::from(le32(s));
+        (lo | u64::from(le32(&s[n - 4..])) >> (8 * (8 - n)) << 32, 0)
+    } else {
+        let (a, b, c) = (s[0], s[n / 2], s[n - 1]);
+        let lo = u64::from(a) | u64::from(b) << (8 * (n / 2)) | u64::from(c) << (8 * (n - 1));
+        (lo, 0)
+    };
+    vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)))
+}
+
+/// `d` (1 to 15 bytes) ← the first `d.len()` bytes of `v`: two overlapping
+/// 8- or 4-byte stores, or three single bytes, by the public length.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn store_partial(d: &mut [u8], v: V) {
+    let n = d.len();
+    let w = vreinterpretq_u64_u8(v);
+    let (lo, hi) = (vgetq_lane_u64::<0>(w), vgetq_lane_u64::<1>(w));
+    if n >= 8 {
+        // Bytes n − 8 … n − 1: `lo` from byte n − 8, `hi` after it.
+        let sh = 8 * (n - 8);
+        let last = (lo >> sh) | (hi << 1 << (63 - sh));
+        d[..8].copy_from_slice(&lo.to_le_bytes());
+        d[n - 8..].copy_from_slice(&last.to_le_bytes());
+    } else if n >= 4 {
+        d[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        d[n - 4..].copy_from_slice(&((lo >> (8 * (n - 4))) as u32).to_le_bytes());
+    } else {
+        d[0] = lo as u8;
+        d[n / 2] = (lo >> (8 * (n / 2))) as u8;
+        d[n - 1] = (lo >> (8 * (n - 1))) as u8;
+    }
+}
+
+/// A mask of the first `r` bytes of a block (`CMHI` against `0, 1, …, 15`).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn below(r: usize) -> V {
+    const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    // SAFETY: 16 readable bytes.
+    let iota = unsafe { vld1q_u8(IOTA.as_ptr()) };
+    vcgtq_u8(vdupq_n_u8(r as u8), iota)
+}
+
+/// The first 8 bytes of `s`, little-endian.
+#[inline(always)]
+fn le64(s: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&s[..8]);
+    u64::from_le_bytes(b)
+}
+
+/// The first 4 bytes of `s`, little-endian.
+#[inline(always)]
+fn le32(s: &[u8]) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&s[..4]);
+    u32::from_le_bytes(b)
 }
 
 /// `d[..128] ^= ks` by two four-register loads and stores.
@@ -433,5 +578,14 @@ fn xor8(d: &mut [u8], ks: [V; 8]) {
         );
         vst1q_u8_x4(p, a);
         vst1q_u8_x4(p.add(64), b);
+    }
+}
+
+#[cfg(test)]
+impl crate::test_util::SecretSpans for Key {
+    fn secret_spans(&self, s: &mut crate::test_util::Spans) {
+        self.aes.secret_spans(s);
+        s.secret("GHASH powers", &self.powers);
+        s.secret("GHASH powers, swapped, and half-sums", &self.hk);
     }
 }
