@@ -47,6 +47,12 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
     },
 };
 
+/// The sizes up to which the zmm backend's fixed products never consult
+/// [`ZMM_FIXED_ON_YMM`] (no entry lists them: its 1–4-word lane kernels
+/// are the fastest on every core measured), so that their calls skip the
+/// table's load.
+pub(crate) const ZMM_ALWAYS_MAX: usize = 4;
+
 /// [`ZMM_FIXED_ON_YMM`] for this CPU, picked once.
 pub(crate) fn zmm_fixed_on_ymm() -> Words {
     use core::sync::atomic::{AtomicU32, Ordering};

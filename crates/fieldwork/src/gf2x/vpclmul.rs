@@ -187,7 +187,7 @@ super::simd_backend! {
         fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             // Where the ymm kernels are faster on this core (the table, with
             // its measurements, in `tuning.rs`).
-            if super::tuning::zmm_fixed_on_ymm().has(a.len()) {
+            if a.len() > super::tuning::ZMM_ALWAYS_MAX && super::tuning::zmm_fixed_on_ymm().has(a.len()) {
                 return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
             }
             // SAFETY: the token proves every feature `tf::fixed` enables.
