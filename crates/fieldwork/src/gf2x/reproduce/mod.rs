@@ -15,6 +15,8 @@ mod clmul;
 #[cfg(feature = "std")]
 pub mod counts;
 pub mod sufan;
+#[cfg(feature = "std")]
+mod tally;
 
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::Clmul;

@@ -232,7 +232,7 @@
 //!   marked its common subexpressions is lost in the text: see `s3_1h`.
 //! - The word-addition counts the paper prints for (1)–(7) are set beside
 //!   the formulas evaluated on counting words, and beside these kernels'
-//!   counts, in `super::counts` (the counting rule that recovers them is
+//!   counts, in the `counts` module beside this one (the counting rule that recovers them is
 //!   stated there).
 //! - 9-1 uses the paper's 5-1 (formula (6)) inside, as Table 1 says
 //!   ("five-term formula \[10\]"); row "9-1 Montgomery" keeps the earlier
@@ -1136,7 +1136,7 @@ mod tests {
     #[cfg(feature = "std")]
     #[test]
     fn strategies_use_their_stated_number_of_additions() {
-        use super::super::counts::{Tally, TallyMul, counting};
+        use super::super::tally::{Tally, TallyMul, counting};
         let mut rng = SplitMix64(11);
         let mut report = std::string::String::new();
         let mut wrong = false;
