@@ -42,79 +42,67 @@ pub fn compiled(s: &Strategy) -> Option<usize> {
         .map(|&(_, n)| n)
 }
 
-fn strategy_impl(s: Strategy, m: Dispatch) -> Impl {
-    let (a, b) = operands(s.words);
-    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
+/// A row of chained `n`-word products: `mul(a, b, out)`, the product fed
+/// back into `a` for the next call.
+fn chained(
+    name: String,
+    n: usize,
+    mut mul: impl FnMut(&[u64], &[u64], &mut [u64]) + 'static,
+) -> Impl {
+    let (a, b) = operands(n);
+    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
     Impl {
-        // The formula's count and, where known, the compiled kernel's.
-        name: match compiled(&s) {
-            Some(c) => format!("{} ({} products, {c} compiled)", s.name, s.products),
-            None => format!("{} ({} products)", s.name, s.products),
-        },
+        name,
         ours: true,
         routine: Box::new(move |iters| {
             let [a, b, out] = words.parts::<3>();
             for _ in 0..iters {
-                s.mul(m, a, b, out);
+                mul(a, b, out);
                 crate::util::chain_copy(a, out);
             }
             black_box(&out);
         }),
     }
+}
+
+fn strategy_impl(s: Strategy, m: Dispatch) -> Impl {
+    // The formula's count and, where known, the compiled kernel's.
+    let name = match compiled(&s) {
+        Some(c) => format!("{} ({} products, {c} compiled)", s.name, s.products),
+        None => format!("{} ({} products)", s.name, s.products),
+    };
+    chained(name, s.words, move |a, b, out| {
+        s.mul(m, a, b, out);
+    })
 }
 
 /// The same strategy compiled with AVX enabled (VEX, non-destructive
 /// encoding), for Su & Fan's Table 5.
 fn vex_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
-    let (a, b) = operands(s.words);
-    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * s.words]]);
-    Impl {
-        name: format!("{} VEX (non-destructive)", s.name),
-        ours: true,
-        routine: Box::new(move |iters| {
-            let [a, b, out] = words.parts::<3>();
-            for _ in 0..iters {
-                k.mul(a, b, out);
-                crate::util::chain_copy(a, out);
-            }
-            black_box(&out);
-        }),
-    }
+    chained(
+        format!("{} VEX (non-destructive)", s.name),
+        s.words,
+        move |a, b, out| {
+            k.mul(a, b, out);
+        },
+    )
 }
 
 /// One of Su & Fan's `ins_mul2_64` variants (`_XOR64`, …) at 2 words.
 fn mul2_impl(v: fieldwork::gf2x::reproduce::Mul2Variant, m: Dispatch) -> Impl {
-    let (a, b) = operands(2);
-    let mut words = crate::util::PlacedWords::new(&[&a, &b, &[0u64; 4]]);
-    Impl {
-        name: format!("ins_mul2_64 {}", v.name),
-        ours: true,
-        routine: Box::new(move |iters| {
-            let [a, b, out] = words.parts::<3>();
-            for _ in 0..iters {
-                v.mul(m, a, b, out);
-                crate::util::chain_copy(a, out);
-            }
-            black_box(&out);
-        }),
-    }
+    chained(format!("ins_mul2_64 {}", v.name), 2, move |a, b, out| {
+        v.mul(m, a, b, out);
+    })
 }
 
 fn default_impl(m: Dispatch, n: usize) -> Impl {
-    let (a, b) = operands(n);
-    let mut words = crate::util::PlacedWords::new(&[&a, &b, &vec![0u64; 2 * n]]);
-    Impl {
-        name: format!("default mul_into ({})", m.name()),
-        ours: true,
-        routine: Box::new(move |iters| {
-            let [a, b, out] = words.parts::<3>();
-            for _ in 0..iters {
-                let _ = m.mul_into(out, a, b);
-                crate::util::chain_copy(a, out);
-            }
-            black_box(&out);
-        }),
-    }
+    chained(
+        format!("default mul_into ({})", m.name()),
+        n,
+        move |a, b, out| {
+            let _ = m.mul_into(out, a, b);
+        },
+    )
 }
 
 /// The cases, after checking every strategy against the default.

@@ -180,10 +180,6 @@ fn pct_cell(s: Option<Summary>) -> String {
     })
 }
 
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
 fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
     let mut t1 = Table {
         title: "§1: speed-up of complete 4-decimation over Goll–Gueron per band (%)".into(),
@@ -203,7 +199,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                usual reading). Every length of 49–4000 B: \
                `peer-bench --poly1305-sweep` (`docs/benchmarks/poly1305-sweep-*`)."
             .into(),
-        header: strings(&[
+        header: super::header(&[
             "band",
             "printed Skylake mean (max)",
             "printed Kaby Lake mean (max)",
@@ -321,7 +317,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                empty. Ours: the mean cycles/byte over the band's 16 timed \
                lengths, key setup included (a one-time key per message)."
             .into(),
-        header: strings(&[
+        header: super::header(&[
             "band",
             "printed",
             FAITHFUL,
@@ -383,7 +379,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                `poly1305::goll_gueron::MUL_4X130_OPS`, checked against the \
                source by a unit test)."
             .into(),
-        header: strings(&["intrinsic", "printed", "ours"]),
+        header: super::header(&["intrinsic", "printed", "ours"]),
         rows: MUL_4X130_OPS
             .iter()
             .map(|(name, printed, ours)| {

@@ -6,7 +6,7 @@
 //! fieldwork's default normal-basis product), from the `normal` group's
 //! rows.
 
-use super::{Doc, Measurements, Table, cell};
+use super::{Doc, Measurements, Table, cell, header};
 use crate::groups::normal::{self, DEFAULT_NAME, MONTGOMERY_NAME, source_name};
 use crate::harness::Case;
 use fieldwork::gf2m::normal::reproduce::{NbMulAlgorithm, NbTable, PrintedCounts, Z};
@@ -118,10 +118,6 @@ fn count_cells(alg: NbMulAlgorithm, tb: &NbTable) -> Result<(PrintedCounts, [Str
         }
     }
     Ok((p, [xor, pair(p.and.value, o.ands), cso]))
-}
-
-fn header(cols: &[&str]) -> Vec<String> {
-    cols.iter().map(|s| s.to_string()).collect()
 }
 
 fn table1() -> Result<Table, String> {

@@ -328,7 +328,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                software in the table (kumfp127g [17], gls254 [44], [24], [34], \
                [40], [22]) is available here: those rows are not reproduced."
             .into(),
-        header: [
+        header: super::header(&[
             "arch",
             "cycles",
             "ladder",
@@ -336,10 +336,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             "g",
             "field",
             "source of software",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
@@ -465,7 +462,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                by running our generic step (`kummer::float::op_counts`) on counting \
                lanes — one count per 4-lane vector operation."
             .into(),
-        header: [
+        header: super::header(&[
             "operation",
             "section",
             "additions",
@@ -473,10 +470,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             "permutations",
             "selects",
             "printed",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };

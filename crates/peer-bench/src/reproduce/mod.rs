@@ -110,6 +110,11 @@ impl<'a> Measurements<'a> {
     }
 }
 
+/// A table's column names as owned strings.
+pub fn header(cols: &[&str]) -> Vec<String> {
+    cols.iter().map(|s| s.to_string()).collect()
+}
+
 /// A figure for a table cell: the number, or `–` when not measured.
 pub fn cell(x: Option<f64>) -> String {
     x.map_or("–".to_string(), fmt_num)

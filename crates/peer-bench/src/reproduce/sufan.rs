@@ -118,17 +118,14 @@ fn additions_table() -> Table {
                factor, without sharing partial sums; the terms then added into \
                the result."
             .into(),
-        header: [
+        header: super::header(&[
             "formula",
             "words",
             "printed",
             "as printed, paper's rule",
             "our kernel",
             "our kernel's additions",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
@@ -170,15 +167,12 @@ fn mul2_table(m: &Measurements) -> Table {
                (`gf2x::reproduce::mul2_variants`), chained calls, beside the \
                production `mul_into` at 2 words."
             .into(),
-        header: [
+        header: super::header(&[
             "variant",
             "what it does",
             "ours, this CPU",
             "default mul_into",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
@@ -216,7 +210,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                The last column is the production `mul_into` (its best \
                backend) at that size."
             .into(),
-        header: [
+        header: super::header(&[
             "words",
             "strategy",
             "products (printed)",
@@ -226,10 +220,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             "printed icc",
             "ours, this CPU",
             "default mul_into",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
@@ -335,7 +326,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                production `mul_into`, and (with `--features system-peers`) \
                the system's gf2x on this CPU."
             .into(),
-        header: [
+        header: super::header(&[
             "field (words)",
             "printed fastest gcc",
             "printed fastest icc",
@@ -343,10 +334,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             "our fastest strategy",
             "default mul_into",
             "system gf2x",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
@@ -386,17 +374,14 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                et al. [4]). Ours: `gf2m` F233/F409 products chained through \
                the best backend."
             .into(),
-        header: [
+        header: super::header(&[
             "field",
             "printed ours gcc",
             "printed ours icc",
             "printed [4] gcc",
             "printed [4] icc",
             "default gf2m mul",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: vec!["Westmere rows not reproduced (no Westmere here).".into()],
     };
@@ -437,7 +422,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                add 64-bit lanes in xmm registers and leave the choice to LLVM, \
                so our AVX column is Table 5's non-destructive build."
             .into(),
-        header: [
+        header: super::header(&[
             "strategy",
             "printed SSE gcc",
             "printed SSE icc",
@@ -445,10 +430,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             "printed AVX icc",
             "ours SSE",
             "ours AVX (VEX)",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
@@ -471,7 +453,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
                the same Rust kernel compiled with target features \
                `pclmulqdq,sse4.1,avx` and `pclmulqdq,sse4.1`."
             .into(),
-        header: [
+        header: super::header(&[
             "strategy",
             "printed non-destr. gcc",
             "printed non-destr. icc",
@@ -479,10 +461,7 @@ fn tables(m: &Measurements) -> Result<Vec<Table>, String> {
             "printed destr. icc",
             "ours non-destructive",
             "ours destructive",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ]),
         rows: Vec::new(),
         notes: Vec::new(),
     };
