@@ -88,6 +88,18 @@ fn vex_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
     )
 }
 
+/// The strategy with the listing's hand-placed 256-bit `vxorpd` additions
+/// (`_USE_AVX_`), for Su & Fan's Table 4.
+fn vxorpd_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
+    chained(
+        format!("{} VXORPD (256-bit additions)", s.name),
+        s.words,
+        move |a, b, out| {
+            k.mul(a, b, out);
+        },
+    )
+}
+
 /// One of Su & Fan's `ins_mul2_64` variants (`_XOR64`, …) at 2 words.
 fn mul2_impl(v: fieldwork::gf2x::reproduce::Mul2Variant, m: Dispatch) -> Impl {
     chained(format!("ins_mul2_64 {}", v.name), 2, move |a, b, out| {
@@ -156,6 +168,13 @@ pub fn cases() -> Result<Vec<Case>, String> {
                     return Err(format!("strategy {} (VEX) disagrees", s.name));
                 }
                 impls.push(vex_impl(s, k));
+            }
+            if let Some(k) = s.vxorpd(best) {
+                let mut got = vec![0u64; 2 * n];
+                if !k.mul(&a, &b, &mut got) || got != want {
+                    return Err(format!("strategy {} (VXORPD) disagrees", s.name));
+                }
+                impls.push(vxorpd_impl(s, k));
             }
         }
         #[cfg(feature = "system-peers")]

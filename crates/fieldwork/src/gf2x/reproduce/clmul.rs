@@ -149,3 +149,164 @@ pub(crate) mod mul2 {
         unsafe { ins_mul2_64::<V>(a, b) }
     }
 }
+
+/// Su & Fan's Table 4 (§3.2): strategies 4-1, 7-2, 9-1 and 9-2 as the
+/// listing's `_USE_AVX_` code paths (`mul4_64_avx`, `mul7_64_1`,
+/// `mul9_64_1`, `mul9_64_2`): the sub-products are stored to memory and the
+/// Karatsuba recombination is added there in 256-bit chunks
+/// (`_mm256_xor_pd` on unaligned loads and stores: `vxorpd`), with a
+/// 128-bit `pxor` and a word XOR for the tails, as the listing does. The
+/// sub-products use our formulas for the listing's (4-1: the printed 2-word
+/// Karatsuba; 7-2: 4-2m and 3-1m; 9-1: 5-1 by formula (6) and 4-2m; 9-2:
+/// 3-1m), compiled with AVX (VEX encoding), as the listing must be. 4-1, 7-2
+/// and 9-1 recombine in the two-term form the listing prints,
+/// `C = P0 + (P1 + P0 + P2)·t + P2·t²`; 9-2 in the three-term form of its
+/// `mul9_64_2`: `t1 += P0 + P1`, `t2 += P1 + P2`, `t3 += P0 + P2`, then
+/// `t3`, `t1`, `t2` added at `x^(64·6)`, `x^(64·3)`, `x^(64·9)`. The text of
+/// these paths is partly garbled (casts and some stores are lost: 7-2's
+/// store at `c + 4` and 9-1's at `c + 13` are missing); we add what the
+/// recombination needs.
+pub(crate) mod vxorpd {
+    use crate::cpu::Avx2Clmul;
+
+    macro_rules! entries {
+        ($($f:ident $n:literal),*) => {$(
+            #[doc = concat!("`", stringify!($f), "` with `vxorpd` additions; false on wrong lengths.")]
+            pub(crate) fn $f(t: Avx2Clmul, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+                let Some((x, y, o)) = crate::gf2x::formulas::fixed_arrays!($n, a, b, out) else {
+                    return false;
+                };
+                // SAFETY: the token proves AVX, PCLMULQDQ and SSE4.1.
+                unsafe { tf::$f(t, x, y, o) };
+                true
+            }
+        )*};
+    }
+    entries!(s4_1 4, s7_2 7, s9_1_co 9, s9_2 9);
+
+    /// The `#[target_feature]` kernels, reached only through the entries.
+    mod tf {
+        use crate::cpu::Avx2Clmul;
+        use crate::gf2x::clmul::{PclmulLane, store_lanes, to_lanes};
+        use crate::gf2x::reproduce::sufan::{mul2_plain, s3_1m, s4_2m, s5_1_co};
+        use core::arch::x86_64::*;
+
+        /// `dst[..n] ^= src[..n]`, `n` the shorter length: 256-bit `vxorpd`
+        /// chunks, then a 128-bit `pxor`, then a word.
+        #[inline(always)]
+        fn xor_assign(dst: &mut [u64], src: &[u64]) {
+            let n = dst.len().min(src.len());
+            let (d, s) = (dst.as_mut_ptr(), src.as_ptr());
+            let mut i = 0;
+            // SAFETY: every access is inside the first `n` words of both
+            // slices (`i + 4 <= n`, `i + 2 <= n`, `i < n`), unaligned; the
+            // calling kernel's target features include AVX.
+            unsafe {
+                while i + 4 <= n {
+                    let p = d.add(i).cast::<f64>();
+                    let x = _mm256_xor_pd(_mm256_loadu_pd(p), _mm256_loadu_pd(s.add(i).cast()));
+                    _mm256_storeu_pd(p, x);
+                    i += 4;
+                }
+                if i + 2 <= n {
+                    let p = d.add(i).cast::<__m128i>();
+                    let x = _mm_xor_si128(_mm_loadu_si128(p), _mm_loadu_si128(s.add(i).cast()));
+                    _mm_storeu_si128(p, x);
+                    i += 2;
+                }
+                if i < n {
+                    *d.add(i) ^= *s.add(i);
+                }
+            }
+        }
+
+        /// `x[off ..]` as an `N`-word array, zero past the end.
+        #[inline(always)]
+        fn piece<const N: usize>(x: &[u64], off: usize) -> [u64; N] {
+            core::array::from_fn(|i| x.get(off + i).copied().unwrap_or(0))
+        }
+
+        /// The two-term strategies over `H + K` words: `P0` into `c[..2H]`,
+        /// `P2` into `c[2H..]`, `P1` of the piece sums into `t3`, then
+        /// `t3 += P0`, `t3 += P2`, `c[H..3H] += t3`, in `vxorpd` chunks.
+        macro_rules! two_term {
+            ($($(#[$attr:meta])* $name:ident $n:literal = $h:literal + $k:literal,
+               $lo:ident, $hi:ident;)*) => {$(
+                $(#[$attr])*
+                #[target_feature(enable = "pclmulqdq,sse4.1,avx")]
+                #[inline(never)]
+                pub(super) fn $name(t: Avx2Clmul, a: &[u64; $n], b: &[u64; $n], c: &mut [u64; 2 * $n]) {
+                    const { assert!($h + $k == $n && $k <= $h) };
+                    let m = PclmulLane(t.clmul());
+                    let (a0, b0): ([u64; $h], [u64; $h]) = (piece(a, 0), piece(b, 0));
+                    let (a1, b1): ([u64; $k], [u64; $k]) = (piece(a, $h), piece(b, $h));
+                    let (p0, p2) = c.split_at_mut(2 * $h);
+                    if let (Some(p0), Some(p2)) = (
+                        p0.first_chunk_mut::<{ 2 * $h }>(),
+                        p2.first_chunk_mut::<{ 2 * $k }>(),
+                    ) {
+                        store_lanes(p0, $lo(m, &to_lanes(&a0), &to_lanes(&b0)));
+                        store_lanes(p2, $hi(m, &to_lanes(&a1), &to_lanes(&b1)));
+                    }
+                    let (mut s, mut u) = (a0, b0);
+                    xor_assign(&mut s, &a1);
+                    xor_assign(&mut u, &b1);
+                    let mut t3 = [0u64; 2 * $h];
+                    store_lanes(&mut t3, $lo(m, &to_lanes(&s), &to_lanes(&u)));
+                    xor_assign(&mut t3, &c[..2 * $h]);
+                    xor_assign(&mut t3, &c[2 * $h..]);
+                    xor_assign(&mut c[$h..3 * $h], &t3);
+                }
+            )*};
+        }
+
+        two_term! {
+            /// 4-1 (`mul4_64_avx`): three 2-word products.
+            s4_1 4 = 2 + 2, mul2_plain, mul2_plain;
+            /// 7-2 (`mul7_64_1`): 4 + 3 words.
+            s7_2 7 = 4 + 3, s4_2m, s3_1m;
+            /// 9-1 (`mul9_64_1`): 5 + 4 words.
+            s9_1_co 9 = 5 + 4, s5_1_co, s4_2m;
+        }
+
+        /// One 3-1m product of 3-word pieces, stored.
+        #[inline(always)]
+        fn mul3(m: PclmulLane, x: &[u64; 3], y: &[u64; 3]) -> [u64; 6] {
+            let mut p = [0u64; 6];
+            store_lanes(&mut p, s3_1m(m, &to_lanes(x), &to_lanes(y)));
+            p
+        }
+
+        /// `x + y` on 3-word pieces.
+        #[inline(always)]
+        fn add3(x: &[u64; 3], y: &[u64; 3]) -> [u64; 3] {
+            [x[0] ^ y[0], x[1] ^ y[1], x[2] ^ y[2]]
+        }
+
+        /// 9-2 (`mul9_64_2`): the three-term formula over 3-word pieces,
+        /// its six 3-word products by 3-1m, recombined in memory (each
+        /// 6-word sum as one `vxorpd` chunk and one `pxor`).
+        #[target_feature(enable = "pclmulqdq,sse4.1,avx")]
+        #[inline(never)]
+        pub(super) fn s9_2(t: Avx2Clmul, a: &[u64; 9], b: &[u64; 9], c: &mut [u64; 18]) {
+            let m = PclmulLane(t.clmul());
+            let ap: [[u64; 3]; 3] = [piece(a, 0), piece(a, 3), piece(a, 6)];
+            let bp: [[u64; 3]; 3] = [piece(b, 0), piece(b, 3), piece(b, 6)];
+            c[0..6].copy_from_slice(&mul3(m, &ap[0], &bp[0]));
+            c[6..12].copy_from_slice(&mul3(m, &ap[1], &bp[1]));
+            c[12..18].copy_from_slice(&mul3(m, &ap[2], &bp[2]));
+            let mut t1 = mul3(m, &add3(&ap[0], &ap[1]), &add3(&bp[0], &bp[1]));
+            let mut t2 = mul3(m, &add3(&ap[1], &ap[2]), &add3(&bp[1], &bp[2]));
+            let mut t3 = mul3(m, &add3(&ap[0], &ap[2]), &add3(&bp[0], &bp[2]));
+            xor_assign(&mut t1, &c[0..6]);
+            xor_assign(&mut t1, &c[6..12]);
+            xor_assign(&mut t2, &c[12..18]);
+            xor_assign(&mut t2, &c[6..12]);
+            xor_assign(&mut t3, &c[0..6]);
+            xor_assign(&mut t3, &c[12..18]);
+            xor_assign(&mut c[6..12], &t3);
+            xor_assign(&mut c[3..9], &t1);
+            xor_assign(&mut c[9..15], &t2);
+        }
+    }
+}

@@ -58,6 +58,16 @@ const VEX: &[(&str, VexFn)] = vex_table!(
     s3_1, s3_1m, s3_school, s4_1, s4_2, s4_2m, s5_1_co, s7_1_co, s7_2, s9_1_co, s9_1, s9_2
 );
 
+/// The Table 4 strategies with the listing's hand-placed 256-bit `vxorpd`
+/// additions (its `_USE_AVX_` paths): (kernel name, entry).
+#[cfg(target_arch = "x86_64")]
+const VXORPD: &[(&str, VexFn)] = &[
+    ("s4_1", clmul::vxorpd::s4_1),
+    ("s7_2", clmul::vxorpd::s7_2),
+    ("s9_1_co", clmul::vxorpd::s9_1_co),
+    ("s9_2", clmul::vxorpd::s9_2),
+];
+
 /// A strategy's VEX-encoded kernel with the token that allows it
 /// ([`Strategy::vex`]).
 #[derive(Clone, Copy, Debug)]
@@ -89,20 +99,38 @@ impl Strategy {
     /// ones) and `backend` is a VPCLMULQDQ backend (whose token proves AVX).
     pub fn vex(&self, backend: Dispatch) -> Option<VexKernel> {
         #[cfg(target_arch = "x86_64")]
-        {
-            let token = match backend.0 {
-                Kind::Vpclmulqdq(k) => k.0.avx2_clmul(),
-                Kind::VpclmulqdqYmm(k) => k.0,
-                _ => return None,
-            };
-            let (_, f) = VEX.iter().find(|(k, _)| *k == self.kernel)?;
-            Some(VexKernel { token, f: *f })
-        }
+        return self.avx_kernel(backend, VEX);
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = backend;
             None
         }
+    }
+
+    /// This strategy with the listing's hand-placed 256-bit `vxorpd`
+    /// additions (Su & Fan's Table 4 "with AVX" rows: 4-1, 7-2, 9-1 and
+    /// 9-2; `_USE_AVX_` in the listing), on a VPCLMULQDQ backend (whose
+    /// token proves AVX); none for the other strategies.
+    pub fn vxorpd(&self, backend: Dispatch) -> Option<VexKernel> {
+        #[cfg(target_arch = "x86_64")]
+        return self.avx_kernel(backend, VXORPD);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = backend;
+            None
+        }
+    }
+
+    /// This strategy's entry in `table`, with the AVX token of `backend`.
+    #[cfg(target_arch = "x86_64")]
+    fn avx_kernel(&self, backend: Dispatch, table: &[(&str, VexFn)]) -> Option<VexKernel> {
+        let token = match backend.0 {
+            Kind::Vpclmulqdq(k) => k.0.avx2_clmul(),
+            Kind::VpclmulqdqYmm(k) => k.0,
+            _ => return None,
+        };
+        let (_, f) = table.iter().find(|(k, _)| *k == self.kernel)?;
+        Some(VexKernel { token, f: *f })
     }
 
     /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backends,
