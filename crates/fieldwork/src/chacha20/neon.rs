@@ -1,7 +1,7 @@
 //! Target features: `neon` — capability token [`crate::cpu::Neon`].
 //!
 //! ChaCha20 block functions on AArch64's 128-bit Advanced SIMD registers,
-//! in the two layouts of `chacha20/avx2.rs` (D. J. Bernstein, "ChaCha, a
+//! in the two layouts of `chacha20/avx2.rs` and a mixed one (D. J. Bernstein, "ChaCha, a
 //! variant of Salsa20", 2008; M. Goll and S. Gueron, "Vectorization on
 //! ChaCha stream cipher", ITNG 2014):
 //!
@@ -20,31 +20,40 @@
 //!   lanes. A call of exactly one block runs it inside the entry point
 //!   with no stack frame (four unchecked `ldp`/`eor`/`stp` rows); longer
 //!   and shorter calls go out of line.
+//! - **4+1, 5 blocks** ([`keystream5`]): the vertical group and a fifth
+//!   block in general registers, every step issued for both ([`Plus1`];
+//!   the idea of OpenSSL's `ChaCha20_neon`, A. Polyakov's CRYPTOGAMS).
 //!
 //! Rotations: by 16 with `rev32` on 16-bit elements, by 8 with one `tbl`
-//! (a byte permutation, the mask held in a register), by 12 and 7 with
-//! `shl` and `sri` (shift right and insert: two instructions, no `orr`).
-//! SHA3's `xar` rotates 64-bit lanes only: no use here.
+//! (a byte permutation, the mask held in a register): one instruction
+//! each, 2 cycles on either vector pipe of Neoverse N1. By 12 and 7 with
+//! `ushr` and `sli` (shift left and insert: two instructions, no `orr`;
+//! both on N1's V1 pipe only, 2 cycles each). `shl` and `sri`, the
+//! mirror image, compiled to `shl` + `usra`, whose accumulation is 4
+//! cycles on N1's chain. SHA3's `xar` rotates 64-bit lanes only: no use
+//! here.
 //!
 //! # Operation counts (instructions per 64-byte block)
 //!
 //! A double round of the vertical layout is 8 quarter-rounds × (4 `add`,
-//! 4 `eor`, `rev32`, `tbl`, 2 × (`shl`, `sri`)) = 112 for 4 blocks, 28 a
+//! 4 `eor`, `rev32`, `tbl`, 2 × (`ushr`, `sli`)) = 112 for 4 blocks, 28 a
 //! block; ten of them 280, then 16 additions of the input (4 a block), 16
 //! zips (4 a block) and 4 × (load, `eor`, store) of the data: about 300
 //! a block. Compiled (rustc 1.96, `xor_neon`): 114 instructions a double
-//! round (LLVM turns `shl`+`sri` into `shl`+`usra`), 1 256 a pass of 4
-//! blocks: 314 a block, 4.9 a byte. The 8-block form has the same count a block
-//! and twice the independent chains: a 4-block double round has four
-//! quarter-rounds in flight, each a chain of 12 dependent operations
-//! (about 28 cycles at 2-cycle latency, `shl`+`sri` 4), so a core with
-//! two vector pipes (Cortex-A72/A76, Neoverse N1) is fed by 4 blocks and
-//! one with four (Neoverse V1/V2, Apple M) needs 8 to fill its pipes. 8
-//! blocks need 32 rows, the `tbl` mask and temporaries in 32 registers:
-//! rows live in stack slots (57 stack accesses a double round), and the
-//! compiled 8-block pass is 396 instructions a block against 314 for 4
-//! blocks. The bulk loop runs 4 (`chacha20/tuning.rs`, with the counts);
-//! the 8-block kernel stays, tested, for a measurement on hardware.
+//! round, 1 256 a pass of 4 blocks: 314 a block, 4.9 a byte. A 4-block
+//! double round has four quarter-rounds in flight, each a chain of 14
+//! dependent operations of 2 cycles: llvm-mca-19 puts it at 64 cycles on
+//! Neoverse N1 (160 a block), latency-bound with the integer pipes idle.
+//! The 4+1 pass fills them: 210 instructions a double round (the fifth
+//! block's 32 `add`, 32 `eor`, 32 `ror`) in 60 cycles for 5 blocks (120
+//! a block; OpenSSL's `ChaCha20_neon` 210 and 64), but 96 instructions a
+//! double round for one block against 28.5: 117 874 instructions at 16
+//! KiB against 80 582. The 8-block form has the same count a block as 4
+//! in the rounds and twice the independent chains, but 32 rows, the
+//! `tbl` mask and temporaries exceed the 32 registers: rows live in stack
+//! slots (57 stack accesses a double round), 396 instructions a block.
+//! The bulk loop runs 4 by default (`chacha20/tuning.rs`, with the counts
+//! and why); 4+1 and 8 stay, tested, for a measurement on hardware.
 //!
 //! Additions, XORs, shifts and permutations only, no branch or index on
 //! key or data: constant time.
@@ -61,7 +70,7 @@ use crate::cpu;
 use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8,
     vld1q_u32, vqtbl1q_u8, vreinterpretq_u8_u32, vreinterpretq_u16_u32, vreinterpretq_u32_u8,
-    vreinterpretq_u32_u16, vrev32q_u16, vshlq_n_u32, vsriq_n_u32, vst1q_u8, vzip1q_u32, vzip1q_u64,
+    vreinterpretq_u32_u16, vrev32q_u16, vshrq_n_u32, vsliq_n_u32, vst1q_u8, vzip1q_u32, vzip1q_u64,
     vzip2q_u32, vzip2q_u64,
 };
 use core::arch::aarch64::{vreinterpretq_u32_u64 as u32x4, vreinterpretq_u64_u32 as u64x2};
@@ -88,13 +97,16 @@ impl Rot8 {
     }
 }
 
-/// `(x <<< L)` in every 32-bit lane for `L` = 12 or 7: `shl`, then `sri`
-/// inserts the bits shifted out (`R = 32 − L`).
+/// `(x <<< L)` in every 32-bit lane for `L` = 12 or 7: `ushr` by `R = 32
+/// − L`, then `sli` inserts `x << L` above it. Two operations of 2 cycles
+/// on the chain; `shl` then `sri` compiled to `shl` + `usra`, whose
+/// accumulation is 4 cycles on Neoverse N1 (llvm-mca-19: 76 against 64
+/// cycles a 4-block double round).
 #[inline(always)]
 fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
     // SAFETY: NEON is available: only the entry points of this file, which
     // take cpu::Neon, reach here.
-    unsafe { vsriq_n_u32::<R>(vshlq_n_u32::<L>(x), x) }
+    unsafe { vsliq_n_u32::<L>(vshrq_n_u32::<R>(x), x) }
 }
 
 /// `zip1` of the 64-bit lanes.
@@ -210,6 +222,59 @@ impl Words for Pair {
     on_both_halves!(add, unpack_lo32, unpack_hi32, unpack_lo64, unpack_hi64);
 }
 
+/// Four vertical blocks in a q register and a fifth in a general
+/// register ("4+1", the idea of OpenSSL's `ChaCha20_neon`, CRYPTOGAMS by
+/// A. Polyakov): lanes 0–3 of the vector are blocks `counter … counter +
+/// 3`, the scalar word block `counter + 4`. Every operation is issued for
+/// both, so the integer pipes, idle in the NEON loop, run the fifth block
+/// beside the four (`tuning::NEON_BULK_BLOCKS` = 5).
+#[derive(Clone, Copy)]
+pub(crate) struct Plus1(uint32x4_t, u32);
+
+/// [`Words`] methods of [`Plus1`] that are the `uint32x4_t` method of the
+/// same name on the vector, keeping `self`'s word.
+macro_rules! on_the_vector {
+    ($($m:ident),+) => {$(
+        #[inline(always)]
+        fn $m(self, b: Plus1) -> Plus1 {
+            Plus1(self.0.$m(b.0), self.1)
+        }
+    )+};
+}
+
+/// [`Words`] for [`Plus1`]: the `uint32x4_t` method on the vector and the
+/// scalar one (`wrapping_add`, `^` then `rotate_left`) on the word. The
+/// unpacks transpose the vector only and keep `self`'s word: the scalar
+/// block is in block order already ([`xor5`] reads it from the rows).
+impl Words for Plus1 {
+    type Rot = Rot8;
+
+    #[inline(always)]
+    fn splat(w: u32) -> Plus1 {
+        Plus1(uint32x4_t::splat(w), w)
+    }
+
+    #[inline(always)]
+    fn lane_offsets() -> Plus1 {
+        Plus1(uint32x4_t::lane_offsets(), 4)
+    }
+
+    #[inline(always)]
+    fn add(self, b: Plus1) -> Plus1 {
+        Plus1(self.0.add(b.0), self.1.wrapping_add(b.1))
+    }
+
+    #[inline(always)]
+    fn xor_rotl<const L: i32>(self, b: Plus1, rot: Rot8) -> Plus1 {
+        Plus1(
+            self.0.xor_rotl::<L>(b.0, rot),
+            (self.1 ^ b.1).rotate_left(L as u32),
+        )
+    }
+
+    on_the_vector!(unpack_lo32, unpack_hi32, unpack_lo64, unpack_hi64);
+}
+
 /// The keystream of blocks `counter … counter + 3`, vertical layout.
 #[inline(always)]
 fn keystream4(key: &[u32; 8], nonce: &[u32; 3], counter: u32, rot: Rot8) -> [uint32x4_t; 16] {
@@ -262,6 +327,27 @@ fn xor4(ks: &[uint32x4_t; 16], data: &mut [u8]) {
         for (g, &row) in block.iter().enumerate() {
             xor_row(data, 64 * m + 16 * g, bytes(row));
         }
+    }
+}
+
+/// The keystream of blocks `counter … counter + 4`: four vertical in
+/// the vectors, the fifth in the words ([`Plus1`]).
+#[inline(always)]
+fn keystream5(key: &[u32; 8], nonce: &[u32; 3], counter: u32, rot: Rot8) -> [Plus1; 16] {
+    word_sliced::<Plus1, true>(key, nonce, counter, rot, |_| {})
+}
+
+/// XORs the keystream of 5 blocks ([`keystream5`]) into a whole 320-byte
+/// group: the vectors' four blocks as [`xor4`], the words' block two
+/// words (one `u64`) at a time.
+#[inline(always)]
+fn xor5(ks: &[Plus1; 16], data: &mut [u8; 320]) {
+    let (four, fifth) = data.split_at_mut(256);
+    xor4(&ks.map(|w| w.0), four);
+    let (pairs, _) = fifth.as_chunks_mut::<8>();
+    for (k, chunk) in pairs.iter_mut().enumerate() {
+        let w = u64::from(ks[2 * k].1) | u64::from(ks[2 * k + 1].1) << 32;
+        *chunk = (u64::from_le_bytes(*chunk) ^ w).to_le_bytes();
     }
 }
 
@@ -362,16 +448,29 @@ fn xor_tail(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8], rot
     }
 }
 
-/// The bulk loop: 8 or 4 blocks at a time ([`tuning::NEON_BULK_BLOCKS`]),
-/// then [`xor_tail`].
+/// The bulk loop: 8, 5 (4+1) or 4 blocks at a time (`BULK`, from
+/// [`tuning::NEON_BULK_BLOCKS`]), then 4 at a time, then [`xor_tail`].
 #[inline(always)]
-fn xor_from(key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8], rot: Rot8) {
+fn xor_from<const BULK: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    mut counter: u32,
+    data: &mut [u8],
+    rot: Rot8,
+) {
     let mut data = data;
-    if tuning::NEON_BULK_BLOCKS == 8 {
+    if BULK == 8 {
         let (groups, rest) = data.as_chunks_mut::<512>();
         for g in groups {
             xor8(&keystream8(key, nonce, counter, rot), g);
             counter = counter.wrapping_add(8);
+        }
+        data = rest;
+    } else if BULK == 5 {
+        let (groups, rest) = data.as_chunks_mut::<320>();
+        for g in groups {
+            xor5(&keystream5(key, nonce, counter, rot), g);
+            counter = counter.wrapping_add(5);
         }
         data = rest;
     }
@@ -426,7 +525,7 @@ fn xor_part(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: 
 #[inline(never)]
 #[target_feature(enable = "neon")]
 fn xor_long(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    xor_from(key, nonce, counter, data, Rot8::new(t));
+    xor_from::<{ tuning::NEON_BULK_BLOCKS }>(key, nonce, counter, data, Rot8::new(t));
 }
 
 #[target_feature(enable = "neon")]
@@ -475,7 +574,7 @@ fn xor_after_block0_neon(
                     xor_row(head, 64 * (m - 1) + 16 * g, bytes(row));
                 }
             }
-            xor_from(key, nonce, 4, rest, rot);
+            xor_from::<{ tuning::NEON_BULK_BLOCKS }>(key, nonce, 4, rest, rot);
         }
     }
     block0
@@ -504,6 +603,12 @@ mod tests {
             let g: &mut [u8; 512] = (&mut got[..]).try_into().unwrap();
             xor8(&k8, g);
             assert_eq!(got, want, "8 blocks, counter {counter}");
+            // SAFETY: the token proves NEON.
+            let k5 = unsafe { kernel5(t, &key, &nonce, counter) };
+            let mut got = data[..320].to_vec();
+            let g: &mut [u8; 320] = (&mut got[..]).try_into().unwrap();
+            xor5(&k5, g);
+            assert_eq!(got, want[..320], "4+1 blocks, counter {counter}");
             for n in 0..=256 {
                 let mut got = data[..n].to_vec();
                 xor4(&k4, &mut got);
@@ -546,6 +651,54 @@ mod tests {
                 assert_eq!(got, want[..n], "{n} B, counter {counter}");
             }
         }
+    }
+
+    /// Every bulk schedule of [`xor_from`] (8, 4+1 and 4 blocks a pass,
+    /// whatever the tuning's default) at every length to 1 100 bytes (the
+    /// groups' and tails' boundaries) from counters near the wrap, against
+    /// the portable block function.
+    #[test]
+    fn bulk_schedules_match_portable() {
+        let Some(t) = cpu::Neon::get() else {
+            return;
+        };
+        let mut seed = 0x6275_6c6b_u64;
+        for &counter in &COUNTERS {
+            let (key, nonce, data) = random_input(&mut seed);
+            let mut want = data[..1100].to_vec();
+            reference(&key, &nonce, counter, &mut want);
+            for n in 0..=1100usize {
+                let mut got = [data[..n].to_vec(), data[..n].to_vec(), data[..n].to_vec()];
+                let [g8, g5, g4] = &mut got;
+                // SAFETY: the token proves NEON.
+                unsafe { bulk_schedules(t, &key, &nonce, counter, [g8, g5, g4]) };
+                for (g, bulk) in got.iter().zip([8, 5, 4]) {
+                    assert_eq!(g[..], want[..n], "{bulk} a pass, {n} B, counter {counter}");
+                }
+            }
+        }
+    }
+
+    /// [`xor_from`] with 8, 4+1 and 4 blocks a pass on the three slices.
+    #[target_feature(enable = "neon")]
+    fn bulk_schedules(
+        t: cpu::Neon,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        counter: u32,
+        data: [&mut [u8]; 3],
+    ) {
+        let rot = Rot8::new(t);
+        let [d8, d5, d4] = data;
+        xor_from::<8>(key, nonce, counter, d8, rot);
+        xor_from::<5>(key, nonce, counter, d5, rot);
+        xor_from::<4>(key, nonce, counter, d4, rot);
+    }
+
+    /// The 4+1 keystream from `counter`.
+    #[target_feature(enable = "neon")]
+    fn kernel5(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [Plus1; 16] {
+        keystream5(key, nonce, counter, Rot8::new(t))
     }
 
     /// The keystreams of the kernels from `counter` (4, 8, and 1 to 3

@@ -28,7 +28,11 @@
 //! by `r²` in lane 0 and `r` in lane 1 (`umull2` on the upper half of the
 //! powers' registers), and the lanes are added. The loop takes two pairs
 //! a pass with one carry chain: `(acc + M₁)·r⁴ + M₂·r²` (50 products),
-//! as OpenSSL's ARMv8 kernel does. The powers are one register per limb
+//! as OpenSSL's ARMv8 kernel does, software-pipelined: `M₂·r²` of the
+//! next pass is computed in this one, after the accumulator's products
+//! and before its carries, so that the 25 products that do not wait on
+//! the carry chain are issued under it (straight, the accumulator's
+//! products came first and the independent ones queued behind them). The powers are one register per limb
 //! (`r⁴, r³, r², r` in its lanes: the by-lane multiplies take
 //! `umull …, v.s[lane]`), computed once per key by the scalar product,
 //! on the first input long enough for the vector loop.
@@ -46,16 +50,23 @@
 //! 2^128 bits; `shrn` shifts at most 32, so limb 4 is `ushr`+`xtn`), 5 additions, 28 for the carries and narrowing (7 carries
 //! of `ushr`, `and`, `add`, the ×5 fold as `bic`+2 `usra`, 5 `xtn`), 3 of
 //! loop control: about 112, 28 a block. Compiled (rustc 1.96): 128
-//! instructions a pass, and 32.6 a block measured dynamically under qemu
-//! (8 to 16 KiB, `-plugin libinsn.so`), against 32.3 for the scalar
-//! radix-2^64 loop (`portable.rs`: 5 `mul`, 5 `umulh`, a `madd` and the
-//! carries, 33 instructions in its loop); the vector path also costs
-//! about 700 instructions more per call (the powers on a key's first long
-//! input, the limb conversions, the lanes' join). By the instruction
-//! count the scalar loop wins at every length, so it is the default on
-//! AArch64 and this backend is reached by name (`neon`); the crossover
-//! below which its calls run the scalar loop is
-//! `tuning::NEON_MIN_VECTOR_BLOCKS`.
+//! instructions a pass (8 of them reloads of spilled powers: the
+//! pipelined products are five more live registers); dynamically under
+//! qemu (`scripts/aarch64-counts.py`) 33 681 instructions a 16 KiB call,
+//! 32.9 a block with the call's costs (OpenSSL 35 228), against 31 922,
+//! 31.2 a block, for the scalar radix-2^64 loop
+//! (`portable.rs`: 5 `mul`, 5 `umulh`, a `madd` and the carries, 31
+//! instructions in its loop); the vector path also costs about 700
+//! instructions more per call (the powers on a key's first long input,
+//! the limb conversions, the lanes' join). llvm-mca-19 on Neoverse N1:
+//! 57 cycles a pass, 14.3 a block (OpenSSL's `poly1305_blocks_neon` 15.3;
+//! before the pipelining 70 cycles, 17.5), against 39 for the scalar loop,
+//! whose single `mul`/`umulh` chain bounds it. By the instruction count
+//! the scalar loop wins at every length, so it is the default on AArch64
+//! and this backend is reached by name (`neon`); by the cycle estimate
+//! this one wins from a few blocks on a real N1-class core
+//! (`tuning::NEON_MIN_VECTOR_BLOCKS`, the crossover below which its calls
+//! run the scalar loop).
 //!
 //! Rejected: the message limbs from `ld4` (32-bit words of two blocks in
 //! four registers, 3 fewer instructions a pair) — `vld4_u32` takes a
@@ -385,6 +396,13 @@ fn join(d: &Wide) -> Acc {
     h
 }
 
+/// The two pairs of a quad.
+#[inline(always)]
+fn halves(quad: &[u8; 64]) -> (&[u8; 32], &[u8; 32]) {
+    let (pairs, _) = quad.as_chunks::<32>();
+    (&pairs[0], &pairs[1])
+}
+
 /// Absorbs the `n ≥ 2` whole blocks of `data` into `h` by two-lane
 /// complete decimation (see the module docs).
 #[target_feature(enable = "neon")]
@@ -410,19 +428,28 @@ fn blocks_neon(_: cpu::Neon, p: &Powers, h: &mut Acc, data: &[u8]) {
         let pair: &[u8; 32] = pair.try_into().unwrap_or(&[0; 32]);
         (acc_lanes(h, 0), load_pair(pair, both), rest)
     };
-    let (pairs, _) = rest.as_chunks::<32>();
-    let mut pairs = pairs.iter();
-    // Two pairs a pass, neither the last one: (acc + M₁)·r⁴ + M₂·r².
-    while pairs.len() >= 2 {
-        let (Some(a), Some(b)) = (pairs.next(), pairs.next()) else {
-            break;
-        };
-        let next = load_pair(a, both);
-        let d = mla_lane::<0>(mul_lane::<2>(&next, &c), &add(&acc, &pending), &c);
-        acc = reduce(d);
+    // Two pairs (a quad) a pass, neither the last one: (acc + M₁)·r⁴ +
+    // M₂·r², with M₂·r² one pass ahead (`ahead`, loads to products): a
+    // pass runs the accumulator's 25 products, the next quad's 25
+    // independent ones, then the carry chain, so that the next pass's
+    // independent work is not queued behind products waiting on the
+    // carries (llvm-mca-19, Neoverse N1: 70 → 58.5 cycles a pass).
+    let (quads, last) = rest.as_chunks::<64>();
+    if let Some((first, quads)) = quads.split_first() {
+        let (a, mut b) = halves(first);
+        let mut ahead = mul_lane::<2>(&load_pair(a, both), &c);
+        for quad in quads {
+            let d = mla_lane::<0>(ahead, &add(&acc, &pending), &c);
+            pending = load_pair(b, both);
+            let (a, next_b) = halves(quad);
+            ahead = mul_lane::<2>(&load_pair(a, both), &c);
+            b = next_b;
+            acc = reduce(d);
+        }
+        acc = reduce(mla_lane::<0>(ahead, &add(&acc, &pending), &c));
         pending = load_pair(b, both);
     }
-    if let Some(a) = pairs.next() {
+    if let Ok(a) = <&[u8; 32]>::try_from(last) {
         acc = reduce(mul_lane::<2>(&add(&acc, &pending), &c));
         pending = load_pair(a, both);
     }
