@@ -776,6 +776,20 @@ mod aarch64_tokens {
         NeonSha3 = [Neon, Aes, Sha3]
     }
 
+    capability_token! {
+        /// NEON with SVE2 (scalable vectors; the kernels use SVE2's
+        /// 32-bit `XAR` on the low 128 bits of the `z` registers).
+        NeonSve2 = [Neon, Sve2]
+    }
+
+    impl NeonSve2 {
+        /// The NEON token this one implies (its features are a subset).
+        #[allow(dead_code)]
+        pub(crate) fn neon(self) -> Neon {
+            Neon(())
+        }
+    }
+
     impl NeonAes {
         /// The NEON token this one implies (its features are a subset).
         #[allow(dead_code)]

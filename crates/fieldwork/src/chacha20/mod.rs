@@ -71,9 +71,7 @@ mod neon;
 mod portable;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;
-// Tested, not yet wired to a backend (its module docs).
 #[cfg(target_arch = "aarch64")]
-#[allow(dead_code)]
 mod sve2;
 #[cfg(target_arch = "aarch64")]
 mod tuning;
@@ -193,7 +191,7 @@ crate::dispatch::backend_enum! { $ on_backend;
     #[derive(Clone, Copy, Debug)]
     pub(crate) enum Dispatch {
         x86_64: Avx512(avx512::Avx512), Avx2(avx2::Avx2);
-        aarch64: Neon(neon::Neon);
+        aarch64: Sve2(sve2::Sve2), Neon(neon::Neon);
         portable: Portable(portable::Portable)
     }
 }
@@ -208,6 +206,10 @@ impl Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(b) = Backend::get() {
             return Dispatch::Avx2(b);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(b) = Backend::get() {
+            return Dispatch::Sve2(b);
         }
         #[cfg(target_arch = "aarch64")]
         if let Some(b) = Backend::get() {
@@ -226,6 +228,8 @@ impl Dispatch {
             #[cfg(target_arch = "x86_64")]
             <avx2::Avx2 as Backend>::NAME => Dispatch::Avx2(Backend::get()?),
             #[cfg(target_arch = "aarch64")]
+            <sve2::Sve2 as Backend>::NAME => Dispatch::Sve2(Backend::get()?),
+            #[cfg(target_arch = "aarch64")]
             <neon::Neon as Backend>::NAME => Dispatch::Neon(Backend::get()?),
             <portable::Portable as Backend>::NAME => Dispatch::Portable(portable::Portable),
             _ => return None,
@@ -242,6 +246,7 @@ impl Dispatch {
     /// Every backend's name, best first.
     #[cfg(target_arch = "aarch64")]
     pub(crate) const NAMES: &'static [&'static str] = &[
+        <sve2::Sve2 as Backend>::NAME,
         <neon::Neon as Backend>::NAME,
         <portable::Portable as Backend>::NAME,
     ];
@@ -682,7 +687,10 @@ pub(super) mod tests {
             check::<avx512::Avx512>();
         }
         #[cfg(target_arch = "aarch64")]
-        check::<neon::Neon>();
+        {
+            check::<neon::Neon>();
+            check::<sve2::Sve2>();
+        }
     }
 
     /// The names: best first, each named backend reports its name, an

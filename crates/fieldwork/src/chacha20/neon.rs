@@ -90,7 +90,7 @@ pub(crate) struct Rot8(uint8x16_t);
 impl Rot8 {
     /// The mask: byte `k` of a word comes from byte `(k + 3) mod 4`.
     #[inline(always)]
-    fn new(_: cpu::Neon) -> Rot8 {
+    pub(super) fn new(_: cpu::Neon) -> Rot8 {
         const MASK: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
         // SAFETY: NEON is available (the token); MASK is 16 readable bytes.
         Rot8(unsafe { vld1q_u8(MASK.as_ptr()) })
@@ -275,10 +275,35 @@ impl Words for Plus1 {
     on_the_vector!(unpack_lo32, unpack_hi32, unpack_lo64, unpack_hi64);
 }
 
-/// The keystream of blocks `counter … counter + 3`, vertical layout.
+/// The row type of the vertical 4-block kernel: `uint32x4_t` (NEON's
+/// rounds) or `sve2::Sve2Rows` (the same rows, SVE2's fused rounds).
+pub(super) trait Rows4: Words<Rot = Rot8> {
+    /// The row as a q register.
+    fn q(self) -> uint32x4_t;
+}
+
+impl Rows4 for uint32x4_t {
+    #[inline(always)]
+    fn q(self) -> uint32x4_t {
+        self
+    }
+}
+
+/// The keystream of blocks `counter … counter + 3`, vertical layout, the
+/// rounds of `V`.
 #[inline(always)]
-fn keystream4(key: &[u32; 8], nonce: &[u32; 3], counter: u32, rot: Rot8) -> [uint32x4_t; 16] {
-    word_sliced::<uint32x4_t, true>(key, nonce, counter, rot, |_| {})
+fn keystream4<V: Rows4>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    rot: Rot8,
+) -> [uint32x4_t; 16] {
+    let ks = word_sliced::<V, true>(key, nonce, counter, rot, |_| {});
+    let mut out = [ks[0].q(); 16];
+    for (o, row) in out.iter_mut().zip(ks) {
+        *o = row.q();
+    }
+    out
 }
 
 /// The keystream of blocks `counter … counter + 7`, two vertical groups
@@ -438,20 +463,21 @@ fn xor_h<const S: usize>(ks: &[[uint32x4_t; 4]; S], data: &mut [u8]) {
 /// The last 1 to 4 blocks (the last one whole or partial): the horizontal
 /// kernel for up to three, the vertical one for four.
 #[inline(always)]
-fn xor_tail(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8], rot: Rot8) {
+fn xor_tail<V: Rows4>(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8], rot: Rot8) {
     match data.len().div_ceil(64) {
         0 => {}
         1 => xor_h(&keystream_h::<1>(key, nonce, counter, rot), data),
         2 => xor_h(&keystream_h::<2>(key, nonce, counter, rot), data),
         3 => xor_h(&keystream_h::<3>(key, nonce, counter, rot), data),
-        _ => xor4(&keystream4(key, nonce, counter, rot), data),
+        _ => xor4(&keystream4::<V>(key, nonce, counter, rot), data),
     }
 }
 
 /// The bulk loop: 8, 5 (4+1) or 4 blocks at a time (`BULK`, from
-/// [`tuning::NEON_BULK_BLOCKS`]), then 4 at a time, then [`xor_tail`].
+/// [`tuning::NEON_BULK_BLOCKS`]), then 4 at a time on `V`'s rounds, then
+/// [`xor_tail`].
 #[inline(always)]
-fn xor_from<const BULK: usize>(
+pub(super) fn xor_from<const BULK: usize, V: Rows4>(
     key: &[u32; 8],
     nonce: &[u32; 3],
     mut counter: u32,
@@ -476,10 +502,10 @@ fn xor_from<const BULK: usize>(
     }
     let (groups, rest) = data.as_chunks_mut::<256>();
     for g in groups {
-        xor4(&keystream4(key, nonce, counter, rot), g);
+        xor4(&keystream4::<V>(key, nonce, counter, rot), g);
         counter = counter.wrapping_add(4);
     }
-    xor_tail(key, nonce, counter, rest, rot);
+    xor_tail::<V>(key, nonce, counter, rest, rot);
 }
 
 /// Exactly one block inline; longer data in [`xor_long`], shorter in
@@ -490,7 +516,13 @@ fn xor_from<const BULK: usize>(
 /// (about 30 instructions of a 64-byte call). A whole block is XORed
 /// without the per-row length checks of [`xor_row`].
 #[target_feature(enable = "neon")]
-fn xor_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+pub(super) fn xor_neon(
+    t: cpu::Neon,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8],
+) {
     let Ok(block) = <&mut [u8; 64]>::try_from(&mut *data) else {
         if data.len() > 64 {
             xor_long(t, key, nonce, counter, data);
@@ -525,11 +557,11 @@ fn xor_part(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: 
 #[inline(never)]
 #[target_feature(enable = "neon")]
 fn xor_long(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    xor_from::<{ tuning::NEON_BULK_BLOCKS }>(key, nonce, counter, data, Rot8::new(t));
+    xor_from::<{ tuning::NEON_BULK_BLOCKS }, uint32x4_t>(key, nonce, counter, data, Rot8::new(t));
 }
 
 #[target_feature(enable = "neon")]
-fn block_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+pub(super) fn block_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
     let mut out = [0u8; 64];
     xor_h(
         &keystream_h::<1>(key, nonce, counter, Rot8::new(t)),
@@ -548,7 +580,18 @@ fn xor_after_block0_neon(
     nonce: &[u32; 3],
     data: &mut [u8],
 ) -> [u8; 64] {
-    let rot = Rot8::new(t);
+    after_block0::<{ tuning::NEON_BULK_BLOCKS }, uint32x4_t>(key, nonce, data, Rot8::new(t))
+}
+
+/// [`xor_after_block0_neon`]'s body, the bulk loop's schedule `BULK` and
+/// the vertical kernel's rounds `V` given.
+#[inline(always)]
+pub(super) fn after_block0<const BULK: usize, V: Rows4>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+    rot: Rot8,
+) -> [u8; 64] {
     let mut block0 = [0u8; 64];
     match data.len().div_ceil(64) {
         0 => xor_h(&keystream_h::<1>(key, nonce, 0, rot), &mut block0),
@@ -563,7 +606,7 @@ fn xor_after_block0_neon(
             xor_h(&[b1, b2], data);
         }
         _ => {
-            let ks = keystream4(key, nonce, 0, rot);
+            let ks = keystream4::<V>(key, nonce, 0, rot);
             let u = interleave(&ks);
             for (g, &row) in u[0].iter().enumerate() {
                 xor_row(&mut block0, 16 * g, bytes(row));
@@ -574,7 +617,7 @@ fn xor_after_block0_neon(
                     xor_row(head, 64 * (m - 1) + 16 * g, bytes(row));
                 }
             }
-            xor_from::<{ tuning::NEON_BULK_BLOCKS }>(key, nonce, 4, rest, rot);
+            xor_from::<BULK, V>(key, nonce, 4, rest, rot);
         }
     }
     block0
@@ -690,9 +733,9 @@ mod tests {
     ) {
         let rot = Rot8::new(t);
         let [d8, d5, d4] = data;
-        xor_from::<8>(key, nonce, counter, d8, rot);
-        xor_from::<5>(key, nonce, counter, d5, rot);
-        xor_from::<4>(key, nonce, counter, d4, rot);
+        xor_from::<8, uint32x4_t>(key, nonce, counter, d8, rot);
+        xor_from::<5, uint32x4_t>(key, nonce, counter, d5, rot);
+        xor_from::<4, uint32x4_t>(key, nonce, counter, d4, rot);
     }
 
     /// The 4+1 keystream from `counter`.
@@ -719,7 +762,7 @@ mod tests {
     ) {
         let rot = Rot8::new(t);
         (
-            keystream4(key, nonce, counter, rot),
+            keystream4::<uint32x4_t>(key, nonce, counter, rot),
             keystream8(key, nonce, counter, rot),
             keystream_h::<1>(key, nonce, counter, rot),
             keystream_h::<2>(key, nonce, counter, rot),

@@ -38,7 +38,8 @@ use super::lanes::input;
 /// A vector of 32-bit words, the operations of the round structure.
 ///
 /// Implemented only for `__m256i` (`avx2.rs`), `__m512i` (`avx512.rs`),
-/// and on AArch64 `uint32x4_t` and `neon::Pair` (`neon.rs`), and reached
+/// and on AArch64 `uint32x4_t`, `neon::Pair`, `neon::Plus1` (`neon.rs`)
+/// and `sve2::Sve2Rows` (`sve2.rs`), and reached
 /// only from those files' `#[target_feature]` entry points, which hold the
 /// capability token (`cpu::Avx2`, `cpu::Avx512`, `cpu::Neon`); each
 /// implementation's `unsafe` relies on that.
@@ -71,6 +72,20 @@ pub(super) trait Words: Copy {
 
     /// `vpunpckhqdq`.
     fn unpack_hi64(self, b: Self) -> Self;
+
+    /// Whether [`Words::fused_rounds`] runs the ten double rounds of
+    /// [`word_sliced`] (a type with one kernel for all of them:
+    /// `sve2::Sve2Rows`); false, the default, runs the round structure
+    /// below. A constant, so each instantiation keeps one of the two.
+    const FUSED_ROUNDS: bool = false;
+
+    /// ChaCha20's ten double rounds on the 16 rows, for a type with
+    /// [`Words::FUSED_ROUNDS`]; the default does nothing and is never
+    /// called.
+    #[inline(always)]
+    fn fused_rounds(x: &mut [Self; 16]) {
+        let _ = x;
+    }
 }
 
 /// The [`Words`] methods that are one intrinsic of two vectors, written
@@ -228,25 +243,29 @@ pub(super) fn word_sliced<V: Words, const FOUR: bool>(
     // The rows as literals, not named constants: through constants LLVM
     // ordered the AVX2 kernel's double round differently (4 more register
     // moves and 2 more stack accesses a double round).
-    for r in 0..10 {
-        if FOUR {
-            quarter_rounds(
-                &mut x,
-                [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
-                rot,
-            );
-            quarter_rounds(
-                &mut x,
-                [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
-                rot,
-            );
-        } else {
-            quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], rot);
-            quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], rot);
-            quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], rot);
-            quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], rot);
+    if V::FUSED_ROUNDS {
+        V::fused_rounds(&mut x);
+    } else {
+        for r in 0..10 {
+            if FOUR {
+                quarter_rounds(
+                    &mut x,
+                    [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+                    rot,
+                );
+                quarter_rounds(
+                    &mut x,
+                    [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+                    rot,
+                );
+            } else {
+                quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], rot);
+                quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], rot);
+                quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], rot);
+                quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], rot);
+            }
+            between(r);
         }
-        between(r);
     }
     for (i, row) in x.iter_mut().enumerate() {
         let start = if i == 12 { counters } else { V::splat(init[i]) };

@@ -1,28 +1,127 @@
-//! Target features: `neon`, `sve2` — not yet wired to a backend: the
-//! kernel is tested under `qemu-aarch64 -cpu max` (SVE2), and a backend
-//! that runs it waits for the NEON backend's bulk loop to take it
-//! (`docs/notes/aarch64.md`, "SVE2").
+//! Target features: `neon`, `sve2` — capability token
+//! [`crate::cpu::NeonSve2`].
 //!
-//! ChaCha20's ten double rounds on the vertical layout of `neon.rs` (row
-//! `i` is word `i` of four blocks, one `uint32x4_t` each) with SVE2's
-//! `XAR` (exclusive OR and rotate right, 32-bit elements): a
-//! quarter-round's `d ^= a; d <<<= 16` is one `xar zd.s, zd.s, za.s, #16`
-//! where NEON needs `eor` and a rotation (`rev32`, `tbl`, or `shl` +
-//! `sri`). A quarter-round is 4 `add` + 4 `xar` = 8 instructions against
-//! NEON's 14; a double round for 4 blocks 64 against 112. NEON's `add`
-//! and SVE2's `xar` work on the same registers (`v`_n_ is the low 128 bits
-//! of `z`_n_; a NEON write zeroes the bits above, and `xar` of zero bits is
-//! zero, so any vector length gives the same low 128 bits).
+//! The backend `sve2`: `neon.rs`'s kernels with the ten double rounds of
+//! its vertical 4-block kernel on SVE2's `XAR` (exclusive OR and rotate
+//! right, 32-bit elements): a quarter-round's `d ^= a; d <<<= 16` is one
+//! `xar zd.s, zd.s, za.s, #16` where NEON needs `eor` and a rotation
+//! (`rev32`, `tbl`, or `ushr` + `sli`). A quarter-round is 4 `add` + 4
+//! `xar` = 8 instructions against NEON's 14; a double round for 4 blocks
+//! 64 against 114 compiled. NEON's `add` and SVE2's `xar` work on the
+//! same registers (`v`_n_ is the low 128 bits of `z`_n_; a NEON write
+//! zeroes the bits above, and `xar` of zero bits is zero, so any vector
+//! length gives the same low 128 bits). The bulk loop runs 4 blocks a
+//! pass (the 4+1 and 8-block schedules of `tuning.rs` are NEON's); one to
+//! three blocks, block 0 and the lone block run `neon.rs`'s horizontal
+//! kernel, whose rotations are not all `xar`-shaped (its `ext` row
+//! rotations sit between them).
 //!
 //! Rust 1.96 has no stable SVE intrinsics and `asm!` no operand class for
 //! `z` registers, so the 80 quarter-rounds are one `asm!` block over the
-//! explicit registers `v0`–`v15` (the rows), named `z0`–`z15` in `xar`.
-//! Rotations right by 16, 20, 24, 25 are ChaCha's left rotations by 16,
-//! 12, 8, 7. Additions, XORs and rotations only: constant time.
+//! explicit registers `v0`–`v15` (the rows), named `z0`–`z15` in `xar`;
+//! the rows reach it through [`Words::fused_rounds`]. Rotations right by
+//! 16, 20, 24, 25 are ChaCha's left rotations by 16, 12, 8, 7. Additions,
+//! XORs and rotations only, no branch or index on key or data: constant
+//! time.
+//!
+//! At a 128-bit vector length (every SVE2 core we know of) this is the one
+//! kernel where SVE2 does more per instruction than NEON with SHA3
+//! (`docs/notes/aarch64.md`, "SVE2").
 #![allow(unsafe_code)]
 
+use super::neon::{self, Rot8, Rows4};
+use super::rounds::Words;
+use crate::cpu;
 use core::arch::aarch64::uint32x4_t;
 use core::arch::asm;
+
+super::token_backend! {
+    /// The SVE2 backend (see the module docs).
+    Sve2(cpu::NeonSve2) = "sve2", xor_sve2, block_sve2, xor_after_block0_sve2
+}
+
+/// A row of the vertical 4-block kernel whose ten double rounds run as one
+/// SVE2 kernel ([`double_rounds`]); every other operation is the
+/// `uint32x4_t` one. Reached only from this file's entry points, which
+/// hold `cpu::NeonSve2`.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Sve2Rows(uint32x4_t);
+
+/// [`Words`] methods of [`Sve2Rows`] that are the `uint32x4_t` method.
+macro_rules! as_q {
+    ($($m:ident),+) => {$(
+        #[inline(always)]
+        fn $m(self, b: Sve2Rows) -> Sve2Rows {
+            Sve2Rows(self.0.$m(b.0))
+        }
+    )+};
+}
+
+impl Words for Sve2Rows {
+    type Rot = Rot8;
+    const FUSED_ROUNDS: bool = true;
+
+    #[inline(always)]
+    fn splat(w: u32) -> Sve2Rows {
+        Sve2Rows(uint32x4_t::splat(w))
+    }
+
+    #[inline(always)]
+    fn lane_offsets() -> Sve2Rows {
+        Sve2Rows(uint32x4_t::lane_offsets())
+    }
+
+    #[inline(always)]
+    fn xor_rotl<const L: i32>(self, b: Sve2Rows, rot: Rot8) -> Sve2Rows {
+        Sve2Rows(self.0.xor_rotl::<L>(b.0, rot))
+    }
+
+    as_q!(add, unpack_lo32, unpack_hi32, unpack_lo64, unpack_hi64);
+
+    #[inline(always)]
+    fn fused_rounds(x: &mut [Sve2Rows; 16]) {
+        // SAFETY: `Sve2Rows` is a transparent `uint32x4_t`, so the arrays
+        // have one layout; SVE2 and NEON are available (only this file's
+        // entry points, which take cpu::NeonSve2, reach here).
+        unsafe { double_rounds(&mut *(x as *mut [Sve2Rows; 16]).cast::<[uint32x4_t; 16]>()) }
+    }
+}
+
+impl Rows4 for Sve2Rows {
+    #[inline(always)]
+    fn q(self) -> uint32x4_t {
+        self.0
+    }
+}
+
+/// Up to one block on `neon.rs`'s entry (its horizontal kernel); longer
+/// data through the bulk loop with the SVE2 rounds.
+#[target_feature(enable = "neon,sve2")]
+fn xor_sve2(t: cpu::NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    if data.len() <= 64 {
+        neon::xor_neon(t.neon(), key, nonce, counter, data);
+    } else {
+        neon::xor_from::<4, Sve2Rows>(key, nonce, counter, data, Rot8::new(t.neon()));
+    }
+}
+
+/// One block: `neon.rs`'s horizontal kernel.
+#[target_feature(enable = "neon,sve2")]
+fn block_sve2(t: cpu::NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
+    neon::block_neon(t.neon(), key, nonce, counter)
+}
+
+/// Block 0 and the data from block 1, the vertical blocks on SVE2.
+#[target_feature(enable = "neon,sve2")]
+fn xor_after_block0_sve2(
+    t: cpu::NeonSve2,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
+    neon::after_block0::<4, Sve2Rows>(key, nonce, data, Rot8::new(t.neon()))
+}
 
 /// One step of four quarter-rounds, interleaved (`a += b` for all four,
 /// then `d = (d ^ a) >>> R` for all four, …), as `asm!` template lines.

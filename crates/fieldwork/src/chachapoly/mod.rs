@@ -43,9 +43,10 @@
 //!   seals in 0.72 of ring's time.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
-//!   [`crate::poly1305`]). On AArch64 this is `neon` (the default there):
-//!   the NEON ChaCha20, then the NEON Poly1305 (its scalar loop below its
-//!   crossover). Not stitched: the NEON Poly1305 runs on the same vector
+//!   [`crate::poly1305`]). On AArch64 this is `neon`: the NEON
+//!   ChaCha20, then the NEON Poly1305 (its scalar loop below its
+//!   crossover); `sve2` (the default where SVE2 is) is the same with
+//!   ChaCha20's rounds on SVE2's `XAR`. Not stitched: the NEON Poly1305 runs on the same vector
 //!   pipes as ChaCha20, and the scalar one (`umulh`) interleaved with the
 //!   vector rounds would be a new kernel, left for later (the x86
 //!   stitched kernel's model: integer MAC between vector rounds).
@@ -54,7 +55,7 @@
 //! length crossovers of `avx512` come from the tuning table
 //! (`chachapoly/tuning.rs`). [`crate::hazmat`] makes a key on any of them
 //! by name (`avx512`, `avx512-two-pass`, `avx2-stitched`,
-//! `avx2-two-pass`, on AArch64 `neon`, and `portable`; the last is ChaCha20 and Poly1305 both
+//! `avx2-two-pass`, on AArch64 `sve2` and `neon`, and `portable`; the last is ChaCha20 and Poly1305 both
 //! portable), so that tests and benchmarks reach each in one process.
 //!
 //! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
@@ -167,6 +168,8 @@ impl Backend for TwoPass {
             #[cfg(target_arch = "x86_64")]
             chacha20::Dispatch::Avx2(_) => AVX2_TWO_PASS,
             #[cfg(target_arch = "aarch64")]
+            chacha20::Dispatch::Sve2(_) => SVE2,
+            #[cfg(target_arch = "aarch64")]
             chacha20::Dispatch::Neon(_) => NEON,
             chacha20::Dispatch::Portable(_) => PORTABLE,
         }
@@ -219,6 +222,10 @@ const AVX2_TWO_PASS: &str = "avx2-two-pass";
 /// fastest backend.
 #[cfg(target_arch = "aarch64")]
 const NEON: &str = "neon";
+/// The backend `sve2`: two passes, the SVE2 ChaCha20 (`neon`'s with its
+/// rounds on SVE2's `XAR`) and Poly1305's fastest backend.
+#[cfg(target_arch = "aarch64")]
+const SVE2: &str = "sve2";
 /// The backend `portable`.
 const PORTABLE: &str = "portable";
 
@@ -257,6 +264,8 @@ impl Dispatch {
         AVX2_STITCHED,
         #[cfg(target_arch = "x86_64")]
         AVX2_TWO_PASS,
+        #[cfg(target_arch = "aarch64")]
+        SVE2,
         #[cfg(target_arch = "aarch64")]
         NEON,
         PORTABLE,
@@ -300,6 +309,8 @@ impl Dispatch {
             AVX2_STITCHED => Dispatch::Stitched(avx2::Stitched::get()?),
             #[cfg(target_arch = "x86_64")]
             AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
+            #[cfg(target_arch = "aarch64")]
+            SVE2 => Dispatch::TwoPass(two_pass("sve2")?),
             #[cfg(target_arch = "aarch64")]
             NEON => Dispatch::TwoPass(two_pass("neon")?),
             PORTABLE => Dispatch::TwoPass(two_pass("portable")?),

@@ -56,6 +56,7 @@ type MakeChaCha = fn(&[u8; 32], &[u8; 12]) -> Option<ChaCha20>;
 const BACKENDS: &[(&str, MakeChaCha)] = &[
     ("avx512", |k, n| ChaCha20::with_backend("avx512", (k, n))),
     ("avx2", |k, n| ChaCha20::with_backend("avx2", (k, n))),
+    ("sve2", |k, n| ChaCha20::with_backend("sve2", (k, n))),
     ("neon", |k, n| ChaCha20::with_backend("neon", (k, n))),
     ("portable", |k, n| {
         ChaCha20::with_backend("portable", (k, n))
