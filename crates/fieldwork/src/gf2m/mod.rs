@@ -51,7 +51,7 @@
 //!   (`words::reduce_sparse`) and unrolled per modulus by the compiler.
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
-//! - **Inversion**: on the carry-less backends from m = 283, Bernstein–Yang
+//! - **Inversion**: on the carry-less backends at m = 571, Bernstein–Yang
 //!   divsteps in batches of up to 55 on one word, the batch's 2 × 2 matrix
 //!   applied by carry-less products (`divstep.rs`); otherwise Itoh–Tsujii
 //!   over the binary addition chain of m − 1 (m − 1 squarings,
@@ -168,6 +168,10 @@ mod tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
 mod xmm233;
+#[cfg(target_arch = "x86_64")]
+mod xmmfold;
+#[cfg(target_arch = "x86_64")]
+use xmmfold::{xmm163, xmm283, xmm571};
 #[cfg(target_arch = "x86_64")]
 mod ymm;
 
@@ -620,7 +624,7 @@ pub trait Backend: Copy + private::Kernels {
         /// fixed number of steps for the field, in batches whose 2 × 2
         /// matrices are applied by carry-less products (`divstep.rs`),
         /// constant time like every operation here. [`Backend::invert`]
-        /// takes this path from m = 283 on the x86-64 carry-less backends
+        /// takes this path at m = 571 on the x86-64 carry-less backends
         /// and Itoh–Tsujii otherwise (`portable`, `pmull`, smaller m); this
         /// one is the divstep inversion at every m, for callers and
         /// benchmarks that want it.
@@ -864,7 +868,7 @@ impl Dispatch {
         invert = Invert;
         /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps at every m (see
         /// [`Backend::invert_divstep`]); [`Dispatch::invert`] and
-        /// [`FieldElement::invert`] take them only from m = 283 on the
+        /// [`FieldElement::invert`] take them only at m = 571 on the
         /// x86-64 carry-less backends.
         invert_divstep = InvertDivstep;
         /// The half-trace.
