@@ -39,7 +39,8 @@
 //! - **Product**: the fixed `gf2x` kernel of the field's word count (3, 4,
 //!   5, 7, 9 words: Karatsuba and Su–Fan formulas, PCLMULQDQ or the
 //!   portable masked integer products), inlined with the reduction into one
-//!   function per backend.
+//!   function per backend. On PCLMULQDQ, F233 (`xmm233.rs`) and F163
+//!   (`xmmfold.rs`) have their own products on 128-bit digits.
 //! - **Batches** (`mul_slices`, `square_slices`) on VPCLMULQDQ: two
 //!   elements per ymm instruction, element i in the low 128-bit lane and
 //!   element i + 1 in the high one, through the same formulas and fold
@@ -49,6 +50,10 @@
 //!   Cryptography*, Algorithms 2.41–2.45): each word above bit m is folded
 //!   back as two shifted XORs per term of f − x^m. Written once
 //!   (`words::reduce_sparse`) and unrolled per modulus by the compiler.
+//!   On PCLMULQDQ the three pentanomials fold by carry-less products
+//!   instead (`xmmfold.rs`: x^(64W) ≡ x^(64W−m)·(f − x^m), one word, one
+//!   PCLMULQDQ per high word side by side, then one for the bits from m
+//!   on), and F233 by Pornin's folds fused with its product (`xmm233.rs`).
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
 //! - **Inversion**: on the carry-less backends at m = 571, Bernstein–Yang

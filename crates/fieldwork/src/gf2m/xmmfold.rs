@@ -5,8 +5,8 @@
 //!
 //! # The fold
 //!
-//! The three moduli are f = x^m + r with r of degree d ≤ 12 (r = x^7 + x^6
-//! + x^3 + 1, x^12 + x^7 + x^5 + 1, x^10 + x^5 + x^2 + 1) and m in the top
+//! The three moduli are f = x^m + r with r of degree d ≤ 12
+//! (r = x^7 + x^6 + x^3 + 1, x^12 + x^7 + x^5 + 1, x^10 + x^5 + x^2 + 1) and m in the top
 //! word of W = ⌈m/64⌉ (W = 3, 5, 9, odd). A product D (below 2^(2m−1),
 //! 2W words in W digits of two words) is reduced in two carry-less steps,
 //! where `words::reduce_sparse` takes two shifted XORs per word per term
@@ -47,6 +47,10 @@
 //! words; the trinomial's shifts are as short. Measured history:
 //! `docs/notes/gf2m.md`.
 #![allow(unsafe_code)]
+// Digit and word indices are functions of the const W and of loop
+// counters below W (`reduce`'s bounds are asserted at compile time), not
+// of input: the arrays are the kernels' registers.
+#![allow(clippy::indexing_slicing)]
 
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
@@ -146,7 +150,7 @@ fn reduce<const W: usize, const M: usize, const R: u64>(d: &[__m128i; W]) -> [u6
         };
         // W odd, m in the top word, c one word, the step-1 overflow in
         // word W, T·r one word.
-        assert!(W % 2 == 1 && M / 64 == W - 1 && M % 64 != 0);
+        assert!(!W.is_multiple_of(2) && M / 64 == W - 1 && !M.is_multiple_of(64));
         assert!(64 * W - M + deg < 64);
         assert!(M - 1 + deg < 64 * (W + 1));
         assert!(wide - M + deg < 64);
@@ -176,10 +180,10 @@ fn reduce<const W: usize, const M: usize, const R: u64>(d: &[__m128i; W]) -> [u6
     let mut below = high_word_by(d, 1, c);
     // SAFETY: see above.
     acc[0] = xor(acc[0], unsafe { _mm_slli_si128::<8>(below) });
-    for j in 1..top {
+    for (j, x) in acc.iter_mut().enumerate().take(top).skip(1) {
         let above = high_word_by(d, 2 * j + 1, c);
         // SAFETY: see above.
-        acc[j] = xor(acc[j], unsafe { _mm_alignr_epi8::<8>(above, below) });
+        *x = xor(*x, unsafe { _mm_alignr_epi8::<8>(above, below) });
         below = above;
     }
     // SAFETY: see above.
