@@ -165,7 +165,12 @@ impl PeerColumn {
     /// The column's name in the tables.
     pub fn name(self) -> String {
         match self {
-            PeerColumn::Ntl => "NTL GF2E".to_string(),
+            // The executable links the gf2x `sys::GF2X_BUILD` names (the
+            // static CPU-built one when /opt/gf2x-native exists), and
+            // libntl.so's `gf2x_mul` binds to the executable's copy
+            // (`LD_DEBUG=bindings`: "binding file libntl.so.44 to
+            // ./peer-bench: normal symbol `gf2x_mul'", 2026-11-26).
+            PeerColumn::Ntl => format!("NTL GF2E ({})", crate::sys::GF2X_BUILD),
             PeerColumn::OpenSsl => format!("{} BN_GF2m", crate::openssl::version()),
         }
     }

@@ -1,6 +1,6 @@
 //! Inversion by Bernstein–Yang divsteps, in constant time: what
 //! [`FieldElement::invert`](super::FieldElement::invert) (and `invert_batch`) use on the carry-less
-//! backends from m = 283 ([`Divstep::DIVSTEP_FROM`]); Itoh–Tsujii
+//! backends from m = 571 ([`Divstep::DIVSTEP_FROM`]); Itoh–Tsujii
 //! (`algorithms::invert`) below and on the portable backend. The hidden
 //! `Dispatch::invert_divstep` reaches it at every m (tests, `fieldwork
 //! speed`).
@@ -90,9 +90,12 @@
 //! per instruction (an odd last pair on xmm). At m = 571 the 1 155 steps
 //! alone are a latency floor of about 3 500 cycles.
 //!
-//! [`Divstep::DIVSTEP_FROM`] (tuned on Zen 3): the carry-less backends
-//! from m = 283, where the divsteps are level with Itoh–Tsujii and
-//! faster above; never on the portable backend, whose word products (25
+//! [`Divstep::DIVSTEP_FROM`]: the carry-less backends from m = 571,
+//! where the divsteps are level with Itoh–Tsujii (Intel Xeon family 6
+//! model 207, once the pentanomial fields' squares fold by PCLMULQDQ,
+//! `xmmfold.rs`: m = 283 1 870 cycles against 3 180, m = 409 4 185
+//! against 4 407, m = 571 6 600 against 6 490; on Zen 3 with the older
+//! kernels they were level from m = 283); never on the portable backend, whose word products (25
 //! integer multiplications each) the divsteps need about three times as
 //! many of as Itoh–Tsujii.
 //!
@@ -192,10 +195,11 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
     }
 }
 
-/// From this degree the carry-less backends invert by divsteps (tuned on
-/// Zen 3: level with Itoh–Tsujii there, faster above).
+/// From this degree the carry-less backends invert by divsteps (Intel
+/// Xeon family 6 model 207: level with Itoh–Tsujii there; see the module
+/// documentation).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const DIVSTEP_FROM_CARRYLESS: usize = 283;
+const DIVSTEP_FROM_CARRYLESS: usize = 571;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
 /// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
@@ -827,7 +831,7 @@ mod tests {
     /// valgrind has no ymm VPCLMULQDQ — at two round counts and divide the
     /// difference of the inclusive counts of `clmul::run_tf` for
     /// `one_op::Invert` and for `one_op::InvertDivstep`: the first `invert`
-    /// builds its tables; from m = 283 `invert` is itself the divsteps on
+    /// builds its tables; at m = 571 `invert` is itself the divsteps on
     /// this backend).
     fn count<F: FieldElement>() {
         let b = Dispatch::best();

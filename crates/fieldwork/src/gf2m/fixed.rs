@@ -504,20 +504,19 @@ fixed_field!(
     /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
     /// ```
     F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
-    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes
+    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm163
 );
 fixed_field!(
     /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
     /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
     F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
-    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes,
-    xmm = xmm233
+    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm233
 );
 fixed_field!(
     /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
     /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
     F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
-    reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes
+    reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm283
 );
 fixed_field!(
     /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
@@ -529,5 +528,5 @@ fixed_field!(
     /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
     /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
     F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
-    reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words
+    reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words, xmm = xmm571
 );

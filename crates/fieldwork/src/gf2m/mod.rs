@@ -39,7 +39,8 @@
 //! - **Product**: the fixed `gf2x` kernel of the field's word count (3, 4,
 //!   5, 7, 9 words: Karatsuba and Su–Fan formulas, PCLMULQDQ or the
 //!   portable masked integer products), inlined with the reduction into one
-//!   function per backend.
+//!   function per backend. On PCLMULQDQ, F233 (`xmm233.rs`) and F163
+//!   (`xmmfold.rs`) have their own products on 128-bit digits.
 //! - **Batches** (`mul_slices`, `square_slices`) on VPCLMULQDQ: two
 //!   elements per ymm instruction, element i in the low 128-bit lane and
 //!   element i + 1 in the high one, through the same formulas and fold
@@ -49,9 +50,13 @@
 //!   Cryptography*, Algorithms 2.41–2.45): each word above bit m is folded
 //!   back as two shifted XORs per term of f − x^m. Written once
 //!   (`words::reduce_sparse`) and unrolled per modulus by the compiler.
+//!   On PCLMULQDQ the three pentanomials fold by carry-less products
+//!   instead (`xmmfold.rs`: x^(64W) ≡ x^(64W−m)·(f − x^m), one word, one
+//!   PCLMULQDQ per high word side by side, then one for the bits from m
+//!   on), and F233 by Pornin's folds fused with its product (`xmm233.rs`).
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
-//! - **Inversion**: on the carry-less backends from m = 283, Bernstein–Yang
+//! - **Inversion**: on the carry-less backends at m = 571, Bernstein–Yang
 //!   divsteps in batches of up to 55 on one word, the batch's 2 × 2 matrix
 //!   applied by carry-less products (`divstep.rs`); otherwise Itoh–Tsujii
 //!   over the binary addition chain of m − 1 (m − 1 squarings,
@@ -168,6 +173,10 @@ mod tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
 mod xmm233;
+#[cfg(target_arch = "x86_64")]
+mod xmmfold;
+#[cfg(target_arch = "x86_64")]
+use xmmfold::{xmm163, xmm283, xmm571};
 #[cfg(target_arch = "x86_64")]
 mod ymm;
 
@@ -620,7 +629,7 @@ pub trait Backend: Copy + private::Kernels {
         /// fixed number of steps for the field, in batches whose 2 × 2
         /// matrices are applied by carry-less products (`divstep.rs`),
         /// constant time like every operation here. [`Backend::invert`]
-        /// takes this path from m = 283 on the x86-64 carry-less backends
+        /// takes this path at m = 571 on the x86-64 carry-less backends
         /// and Itoh–Tsujii otherwise (`portable`, `pmull`, smaller m); this
         /// one is the divstep inversion at every m, for callers and
         /// benchmarks that want it.
@@ -864,7 +873,7 @@ impl Dispatch {
         invert = Invert;
         /// `a^(−1)` (0 for 0) by Bernstein–Yang divsteps at every m (see
         /// [`Backend::invert_divstep`]); [`Dispatch::invert`] and
-        /// [`FieldElement::invert`] take them only from m = 283 on the
+        /// [`FieldElement::invert`] take them only at m = 571 on the
         /// x86-64 carry-less backends.
         invert_divstep = InvertDivstep;
         /// The half-trace.

@@ -1,0 +1,418 @@
+//! GF(2^163), GF(2^283) and GF(2^571) on 128-bit digits with a carry-less
+//! reduction: the PCLMULQDQ and VPCLMULQDQ backends' product, square and
+//! square root for the three pentanomial fields (`FieldKernel::clmul`),
+//! one shape for the three (`field_kernels!`), as `xmm233.rs` is F233's.
+//!
+//! # The fold
+//!
+//! The three moduli are f = x^m + r with r of degree d ≤ 12
+//! (r = x^7 + x^6 + x^3 + 1, x^12 + x^7 + x^5 + 1, x^10 + x^5 + x^2 + 1) and m in the top
+//! word of W = ⌈m/64⌉ (W = 3, 5, 9, odd). A product D (below 2^(2m−1),
+//! 2W words in W digits of two words) is reduced in two carry-less steps,
+//! where `words::reduce_sparse` takes two shifted XORs per word per term
+//! of r (4 terms × W words, each fold waiting on the one above):
+//!
+//! 1. x^(64W) ≡ c = x^(64W−m)·r (degree 36, 49, 15: one word), so with
+//!    D = L + H·x^(64W): D ≡ L + H·c, each word h_k of H one PCLMULQDQ
+//!    (the digit's word chosen by the immediate: no shuffle) landing at
+//!    word k, all W side by side. The result is below 2^max(64W, m−1+d):
+//!    at m = 571 it overflows into word W (4 bits), which the same digit
+//!    holds (W odd: word W − 1 is a digit's low word).
+//! 2. T = the bits from m on (below 2^29, 2^37, 2^9) times r (one
+//!    PCLMULQDQ, below 2^64) is XORed into word 0, and the top word masked.
+//!
+//! The idea (reduce by a carry-less product with the folded tail of the
+//! modulus, not by shifts) is the one of Gueron and Kounavis's GCM
+//! reduction and of Intel's CRC folding by PCLMULQDQ ("Fast CRC
+//! Computation for Generic Polynomials Using PCLMULQDQ", 2009), applied
+//! here to the word-aligned fold x^(64W) ≡ c; written from that
+//! description.
+//!
+//! # Cost (W words)
+//!
+//! - Fold: W + 1 PCLMULQDQ, (W − 1)/2 + 1 shuffles for the odd words'
+//!   products (`palignr` between neighbours), 3 shifts and 1 shuffle for
+//!   T, 1 `movq`, 1 AND and about W + 3 XORs; depth after the product
+//!   about 10 (PCLMULQDQ, XOR, shift, shuffle, XOR, PCLMULQDQ, XOR).
+//! - Square: W PCLMULQDQ (each word with itself: the digits of D
+//!   directly), then the fold.
+//! - Product at m = 163 (`mul163`): schoolbook on the digits (a0, a1) and
+//!   (a2): 9 PCLMULQDQ, 3 shuffles, 6 XORs, then the fold. At m = 283 and
+//!   571: `gf2x`'s fixed 5- and 9-word products on xmm lanes (Su–Fan 5-2,
+//!   Karatsuba), their words then the fold.
+//! - Square root: the even/odd split of `words::split_even_odd`, the
+//!   product by √x and one XOR per word.
+//!
+//! Rejected: F409 (x^409 + x^87 + 1): its c = x^126 + x^39 spans two
+//! words; the trinomial's shifts are as short. Measured history:
+//! `docs/notes/gf2m.md`.
+#![allow(unsafe_code)]
+// Digit and word indices are functions of the const W and of loop
+// counters below W (`reduce`'s bounds are asserted at compile time), not
+// of input: the arrays are the kernels' registers.
+#![allow(clippy::indexing_slicing)]
+
+use super::words::split_even_odd;
+use crate::cpu::Clmul;
+use crate::gf2x::{InlineFixed, PclmulLane};
+use core::arch::x86_64::{
+    __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128,
+    _mm_loadl_epi64, _mm_loadu_si128, _mm_move_epi64, _mm_set_epi64x, _mm_setzero_si128,
+    _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm_xor_si128,
+};
+
+// SAFETY (every `unsafe` block below): the `Clmul` token, taken by every
+// entry, proves PCLMULQDQ and SSE4.1 (SSSE3's `palignr` with them); the
+// rest is SSE2, in the x86-64 baseline. Loads and stores are unaligned and
+// inside the word arrays they name (bounds in each block).
+
+#[inline(always)]
+fn xor(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: see above.
+    unsafe { _mm_xor_si128(a, b) }
+}
+
+/// The product of word `lane` (0 or 1, known at compile time) of `a` by
+/// word 0 of `b`.
+#[inline(always)]
+fn clmul_lane(a: __m128i, lane: usize, b: __m128i) -> __m128i {
+    // SAFETY: see above.
+    unsafe {
+        if lane == 0 {
+            _mm_clmulepi64_si128::<0x00>(a, b)
+        } else {
+            _mm_clmulepi64_si128::<0x01>(a, b)
+        }
+    }
+}
+
+/// h_k·c: word W + k of the 2W-word D (digit (W + k)/2, word (W + k) % 2,
+/// known at compile time) times c.
+#[inline(always)]
+fn high_word_by<const W: usize>(d: &[__m128i; W], k: usize, c: __m128i) -> __m128i {
+    clmul_lane(d[(W + k) / 2], (W + k) % 2, c)
+}
+
+/// The words of `a` as digits of two (digit j: words 2j, 2j + 1; for odd
+/// W the last digit holds word W − 1 and 0), the rest of the array 0.
+/// Loaded as the results are stored (16 bytes a digit, 8 for the last):
+/// building the digits from the words (`_mm_set_epi64x`) made LLVM emit
+/// `movq`/`pinsrq` pairs, 163 mul 19.9 → 25.1 cycles, squares 4–7 slower.
+#[inline(always)]
+fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
+    // SAFETY: see above; 16 bytes at word 2j with 2j + 1 < W, 8 bytes at
+    // word W − 1.
+    unsafe {
+        let mut d = [_mm_setzero_si128(); W];
+        let p = a.as_ptr();
+        for (j, x) in d.iter_mut().enumerate().take(W.div_ceil(2)) {
+            *x = if 2 * j + 1 < W {
+                _mm_loadu_si128(p.add(2 * j).cast::<__m128i>())
+            } else {
+                _mm_loadl_epi64(p.add(2 * j).cast::<__m128i>())
+            };
+        }
+        d
+    }
+}
+
+/// The W words of `r`'s first ⌈W/2⌉ digits (the last digit's low word).
+#[inline(always)]
+fn store<const W: usize>(r: &[__m128i; W]) -> [u64; W] {
+    let mut out = [0u64; W];
+    // SAFETY: see above; 16 bytes at word 2j with 2j + 1 < W, 8 bytes at
+    // word W − 1.
+    unsafe {
+        let p = out.as_mut_ptr();
+        for (j, &x) in r.iter().enumerate().take(W.div_ceil(2)) {
+            if 2 * j + 1 < W {
+                _mm_storeu_si128(p.add(2 * j).cast::<__m128i>(), x);
+            } else {
+                _mm_storel_epi64(p.add(2 * j).cast::<__m128i>(), x);
+            }
+        }
+    }
+    out
+}
+
+/// `D` mod f = x^M + R for D = Σ d\[j\]·x^(128j) (2W words, below
+/// 2^(2M−1)): the two carry-less steps of the module documentation. The
+/// bounds they need are checked at compile time.
+#[inline(always)]
+fn reduce<const W: usize, const M: usize, const R: u64>(d: &[__m128i; W]) -> [u64; W] {
+    const {
+        let deg = (63 - R.leading_zeros()) as usize;
+        let wide = if 64 * W > M - 1 + deg {
+            64 * W
+        } else {
+            M - 1 + deg
+        };
+        // W odd, m in the top word, c one word, the step-1 overflow in
+        // word W, T·r one word.
+        assert!(!W.is_multiple_of(2) && M / 64 == W - 1 && !M.is_multiple_of(64));
+        assert!(64 * W - M + deg < 64);
+        assert!(M - 1 + deg < 64 * (W + 1));
+        assert!(wide - M + deg < 64);
+    }
+    let top = (W - 1) / 2;
+    let s = (M % 64) as i64;
+    // SAFETY: see above.
+    let (c, r, sr, sl, mask) = unsafe {
+        (
+            _mm_cvtsi64_si128((R << (64 * W - M)) as i64),
+            _mm_cvtsi64_si128(R as i64),
+            _mm_cvtsi64_si128(s),
+            _mm_cvtsi64_si128(64 - s),
+            _mm_set_epi64x(0, (1i64 << s) - 1),
+        )
+    };
+    // Step 1: L (words below W: the top digit's high word cleared) plus
+    // h_k·c at word k, h_k = word W + k = digit (W + k)/2's word (W + k) % 2.
+    let mut acc = *d;
+    // SAFETY: see above.
+    acc[top] = unsafe { _mm_move_epi64(d[top]) };
+    for k in (0..W).step_by(2) {
+        acc[k / 2] = xor(acc[k / 2], high_word_by(d, k, c));
+    }
+    // The odd k's products straddle digits: digit j gets the high word of
+    // h(2j − 1) and the low word of h(2j + 1) in one `palignr`.
+    let mut below = high_word_by(d, 1, c);
+    // SAFETY: see above.
+    acc[0] = xor(acc[0], unsafe { _mm_slli_si128::<8>(below) });
+    for (j, x) in acc.iter_mut().enumerate().take(top).skip(1) {
+        let above = high_word_by(d, 2 * j + 1, c);
+        // SAFETY: see above.
+        *x = xor(*x, unsafe { _mm_alignr_epi8::<8>(above, below) });
+        below = above;
+    }
+    // SAFETY: see above.
+    acc[top] = xor(acc[top], unsafe { _mm_srli_si128::<8>(below) });
+    // Step 2: T = bits M.. (word W − 1 >> s, word W << 64 − s: the top
+    // digit's two words), T·r into word 0, the top word masked.
+    // SAFETY: see above.
+    unsafe {
+        let hi = acc[top];
+        let t = xor(
+            _mm_srl_epi64(hi, sr),
+            _mm_srli_si128::<8>(_mm_sll_epi64(hi, sl)),
+        );
+        acc[0] = xor(acc[0], _mm_clmulepi64_si128::<0x00>(t, r));
+        acc[top] = _mm_and_si128(hi, mask);
+    }
+    store(&acc)
+}
+
+/// `a²` mod x^M + R: word i's square (its PCLMULQDQ with itself) is
+/// digit i of D.
+#[inline(always)]
+fn square<const W: usize, const M: usize, const R: u64>(a: &[u64; W]) -> [u64; W] {
+    let x = load(a);
+    let mut d = x;
+    for (i, di) in d.iter_mut().enumerate() {
+        // SAFETY: see above.
+        *di = unsafe {
+            if i % 2 == 0 {
+                _mm_clmulepi64_si128::<0x00>(x[i / 2], x[i / 2])
+            } else {
+                _mm_clmulepi64_si128::<0x11>(x[i / 2], x[i / 2])
+            }
+        };
+    }
+    reduce::<W, M, R>(&d)
+}
+
+/// The 2W words of a product as W digits.
+#[inline(always)]
+fn digits<const W: usize, const W2: usize>(c: &[u64; W2]) -> [__m128i; W] {
+    const { assert!(W2 == 2 * W) };
+    // SAFETY: see above; 16 bytes at word 2j, 2j + 1 < 2W.
+    unsafe {
+        let mut d = [_mm_setzero_si128(); W];
+        for (j, x) in d.iter_mut().enumerate() {
+            *x = _mm_loadu_si128(c.as_ptr().add(2 * j).cast::<__m128i>());
+        }
+        d
+    }
+}
+
+/// The 6-word product of two 3-word elements on digits: a = A0 + A1·x^128
+/// with A0 = (a0, a1), A1 = (a2, 0); schoolbook, the terms summed by the
+/// word they start at (X_i at word i), then the odd ones split across
+/// digits (`pslldq`, `palignr`, `psrldq`). 9 PCLMULQDQ, the top terms
+/// first (they feed the fold's first products).
+#[inline(always)]
+fn mul163(_: Clmul, a: &[u64; 3], b: &[u64; 3]) -> [__m128i; 3] {
+    product163(load(a), load(b))
+}
+
+/// The square root's product at m = 163: `gf2x`'s 3-word kernel on xmm
+/// lanes (schoolbook), as digits; [`mul163`] there, its factor √x·o's o
+/// just computed in general registers, ran 50.5 cycles a chained square
+/// root against 46.7.
+#[inline(always)]
+fn mul163_sqrt(t: Clmul, a: &[u64; 3], b: &[u64; 3]) -> [__m128i; 3] {
+    let k = PclmulLane(t);
+    digits(&k.words(k.mul3(&k.limbs(a), &k.limbs(b))))
+}
+
+/// [`mul163`] on digits.
+#[inline(always)]
+fn product163(a: [__m128i; 3], b: [__m128i; 3]) -> [__m128i; 3] {
+    // SAFETY: see above.
+    unsafe {
+        let x4 = _mm_clmulepi64_si128::<0x00>(a[1], b[1]);
+        let x3 = xor(
+            _mm_clmulepi64_si128::<0x01>(a[0], b[1]),
+            _mm_clmulepi64_si128::<0x10>(a[1], b[0]),
+        );
+        let x2 = xor(
+            _mm_clmulepi64_si128::<0x11>(a[0], b[0]),
+            xor(
+                _mm_clmulepi64_si128::<0x00>(a[0], b[1]),
+                _mm_clmulepi64_si128::<0x00>(a[1], b[0]),
+            ),
+        );
+        let x1 = xor(
+            _mm_clmulepi64_si128::<0x01>(a[0], b[0]),
+            _mm_clmulepi64_si128::<0x10>(a[0], b[0]),
+        );
+        let x0 = _mm_clmulepi64_si128::<0x00>(a[0], b[0]);
+        [
+            xor(x0, _mm_slli_si128::<8>(x1)),
+            xor(x2, _mm_alignr_epi8::<8>(x3, x1)),
+            xor(x4, _mm_srli_si128::<8>(x3)),
+        ]
+    }
+}
+
+/// The 10-word product of two 5-word elements: `gf2x`'s fixed kernel on
+/// xmm lanes (Su–Fan 5-2), as digits.
+#[inline(always)]
+fn mul283(t: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
+    let k = PclmulLane(t);
+    digits(&k.words(k.mul5(&k.limbs(a), &k.limbs(b))))
+}
+
+/// The 18-word product of two 9-word elements: `gf2x`'s fixed kernel on
+/// xmm lanes (Karatsuba), as digits.
+#[inline(always)]
+fn mul571(t: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
+    let k = PclmulLane(t);
+    digits(&k.words(k.mul9(&k.limbs(a), &k.limbs(b))))
+}
+
+/// One field's `mul`, `square` and `sqrt` (the signatures of `xmm233.rs`,
+/// which `fixed.rs` calls), in a module `$name`: W words, degree M, tail
+/// R, the product's digits from `$product(t, a, b)` (and from
+/// `$sqrt_product` in the square root, whose second factor was just
+/// computed in general registers).
+macro_rules! field_kernels {
+    ($(#[$doc:meta])* $name:ident: W = $w:literal, M = $m:literal, R = $r:literal, $product:path, $sqrt_product:path) => {
+        $(#[$doc])*
+        pub(super) mod $name {
+            use super::*;
+
+            /// `a·b`: the product's digits, then the fold.
+            #[inline(always)]
+            pub(in super::super) fn mul(t: Clmul, a: &[u64; $w], b: &[u64; $w]) -> [u64; $w] {
+                reduce::<$w, $m, $r>(&$product(t, a, b))
+            }
+
+            /// `a²`.
+            #[inline(always)]
+            pub(in super::super) fn square(_: Clmul, a: &[u64; $w]) -> [u64; $w] {
+                super::square::<$w, $m, $r>(a)
+            }
+
+            /// `√a` = e(x) + √x·o(x) for a = e(x²) + x·o(x²).
+            #[inline(always)]
+            pub(in super::super) fn sqrt(t: Clmul, a: &[u64; $w], sqrt_x: &[u64; $w]) -> [u64; $w] {
+                let (e, o) = split_even_odd(a);
+                let p = reduce::<$w, $m, $r>(&$sqrt_product(t, sqrt_x, &o));
+                let mut out = e;
+                for (x, y) in out.iter_mut().zip(p) {
+                    *x ^= y;
+                }
+                out
+            }
+        }
+    };
+}
+
+field_kernels!(
+    /// GF(2^163): x^163 + x^7 + x^6 + x^3 + 1, the schoolbook product on
+    /// digits ([`mul163`]).
+    xmm163: W = 3, M = 163, R = 0xc9, mul163, mul163_sqrt
+);
+field_kernels!(
+    /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, `gf2x`'s 5-word product.
+    xmm283: W = 5, M = 283, R = 0x10a1, mul283, mul283
+);
+field_kernels!(
+    /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, `gf2x`'s 9-word product.
+    xmm571: W = 9, M = 571, R = 0x425, mul571, mul571
+);
+
+#[cfg(test)]
+mod tests {
+    use super::super::words::reduce_sparse;
+    use crate::gf2x::mul_fixed;
+    extern crate std;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Random and edge elements of W words below 2^m: 0, 1, all ones,
+    /// x^(m−1), and xorshift values.
+    fn inputs<const W: usize>(m: usize) -> Vec<[u64; W]> {
+        let top = (1u64 << (m % 64)) - 1;
+        let mut all = [u64::MAX; W];
+        all[W - 1] = top;
+        let mut high = [0u64; W];
+        high[W - 1] = 1 << (m % 64 - 1);
+        let mut one = [0u64; W];
+        one[0] = 1;
+        let mut v = vec![[0; W], one, all, high];
+        let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ m as u64;
+        for _ in 0..300 {
+            let mut a = [0u64; W];
+            for w in &mut a {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *w = s;
+            }
+            a[W - 1] &= top;
+            v.push(a);
+        }
+        v
+    }
+
+    macro_rules! field_test {
+        ($test:ident, $module:ident, $w:literal, $m:literal, $terms:expr) => {
+            #[test]
+            fn $test() {
+                let Some(t) = crate::cpu::Clmul::get() else {
+                    return;
+                };
+                let xs = inputs::<$w>($m);
+                for (i, a) in xs.iter().enumerate() {
+                    // Every input against the next 8, and itself.
+                    for b in xs.iter().cycle().skip(i).take(9) {
+                        let want = reduce_sparse::<$w, { 2 * $w }>(mul_fixed(a, b), $m, $terms);
+                        assert_eq!(super::$module::mul(t, a, b), want, "{a:x?} {b:x?}");
+                    }
+                    let sq = reduce_sparse::<$w, { 2 * $w }>(mul_fixed(a, a), $m, $terms);
+                    assert_eq!(super::$module::square(t, a), sq, "{a:x?}");
+                    // √a by the field's √x: its square is a.
+                    let sqrt_x = super::super::words::sqrt_x::<$w, { 2 * $w }>($m, $terms);
+                    let r = super::$module::sqrt(t, a, &sqrt_x);
+                    assert_eq!(super::$module::square(t, &r), *a, "√{a:x?}");
+                }
+            }
+        };
+    }
+    field_test!(f163_against_words, xmm163, 3, 163, &[7, 6, 3, 0]);
+    field_test!(f283_against_words, xmm283, 5, 283, &[12, 7, 5, 0]);
+    field_test!(f571_against_words, xmm571, 9, 571, &[10, 5, 2, 0]);
+}
