@@ -199,22 +199,18 @@ crate::dispatch::backend_enum! { $ on_backend;
 impl Dispatch {
     /// The best backend this CPU runs.
     pub(crate) fn best() -> Dispatch {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(b) = Backend::get() {
-            return Dispatch::Avx512(b);
+        /// Returns the first of the variants whose backend this CPU runs.
+        macro_rules! first_usable {
+            ($($variant:ident),+) => {$(
+                if let Some(b) = Backend::get() {
+                    return Dispatch::$variant(b);
+                }
+            )+};
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(b) = Backend::get() {
-            return Dispatch::Avx2(b);
-        }
+        first_usable!(Avx512, Avx2);
         #[cfg(target_arch = "aarch64")]
-        if let Some(b) = Backend::get() {
-            return Dispatch::Sve2(b);
-        }
-        #[cfg(target_arch = "aarch64")]
-        if let Some(b) = Backend::get() {
-            return Dispatch::Neon(b);
-        }
+        first_usable!(Sve2, Neon);
         Dispatch::Portable(portable::Portable)
     }
 

@@ -31,13 +31,13 @@
 
 use super::neon::{self, Rot8, Rows4};
 use super::rounds::Words;
-use crate::cpu;
+use crate::cpu::{self, NeonSve2};
 use core::arch::aarch64::uint32x4_t;
 use core::arch::asm;
 
 super::token_backend! {
     /// The SVE2 backend (see the module docs).
-    Sve2(cpu::NeonSve2) = "sve2", xor_sve2, block_sve2, xor_after_block0_sve2
+    Sve2(cpu::NeonSve2) = "sve2", xor_sve2, block_sve2, after0_sve2
 }
 
 /// A row of the vertical 4-block kernel whose ten double rounds run as one
@@ -112,15 +112,11 @@ fn block_sve2(t: cpu::NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) 
     neon::block_neon(t.neon(), key, nonce, counter)
 }
 
-/// Block 0 and the data from block 1, the vertical blocks on SVE2.
+/// Block 0 (returned) and the data `d` from block 1 (key `k`, nonce
+/// `n`), the vertical blocks on SVE2.
 #[target_feature(enable = "neon,sve2")]
-fn xor_after_block0_sve2(
-    t: cpu::NeonSve2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    data: &mut [u8],
-) -> [u8; 64] {
-    neon::after_block0::<4, Sve2Rows>(key, nonce, data, Rot8::new(t.neon()))
+fn after0_sve2(t: NeonSve2, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]) -> [u8; 64] {
+    neon::after_block0::<4, Sve2Rows>(k, n, d, Rot8::new(t.neon()))
 }
 
 /// One step of four quarter-rounds, interleaved (`a += b` for all four,

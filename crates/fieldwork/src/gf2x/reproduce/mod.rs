@@ -98,13 +98,7 @@ impl Strategy {
     /// has such a build (the Table 4–5 strategies and the 3- and 4-word
     /// ones) and `backend` is a VPCLMULQDQ backend (whose token proves AVX).
     pub fn vex(&self, backend: Dispatch) -> Option<VexKernel> {
-        #[cfg(target_arch = "x86_64")]
-        return self.avx_kernel(backend, VEX);
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = backend;
-            None
-        }
+        self.avx_build(backend, false)
     }
 
     /// This strategy with the listing's hand-placed 256-bit `vxorpd`
@@ -112,25 +106,28 @@ impl Strategy {
     /// 9-2; `_USE_AVX_` in the listing), on a VPCLMULQDQ backend (whose
     /// token proves AVX); none for the other strategies.
     pub fn vxorpd(&self, backend: Dispatch) -> Option<VexKernel> {
-        #[cfg(target_arch = "x86_64")]
-        return self.avx_kernel(backend, VXORPD);
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = backend;
-            None
-        }
+        self.avx_build(backend, true)
     }
 
-    /// This strategy's entry in `table`, with the AVX token of `backend`.
-    #[cfg(target_arch = "x86_64")]
-    fn avx_kernel(&self, backend: Dispatch, table: &[(&str, VexFn)]) -> Option<VexKernel> {
-        let token = match backend.0 {
-            Kind::Vpclmulqdq(k) => k.0.avx2_clmul(),
-            Kind::VpclmulqdqYmm(k) => k.0,
-            _ => return None,
-        };
-        let (_, f) = table.iter().find(|(k, _)| *k == self.kernel)?;
-        Some(VexKernel { token, f: *f })
+    /// This strategy's entry in the `vxorpd` or the VEX table, with the
+    /// AVX token of `backend`.
+    fn avx_build(&self, backend: Dispatch, vxorpd: bool) -> Option<VexKernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let token = match backend.0 {
+                Kind::Vpclmulqdq(k) => k.0.avx2_clmul(),
+                Kind::VpclmulqdqYmm(k) => k.0,
+                _ => return None,
+            };
+            let table = if vxorpd { VXORPD } else { VEX };
+            let (_, f) = table.iter().find(|(k, _)| *k == self.kernel)?;
+            Some(VexKernel { token, f: *f })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (backend, vxorpd);
+            None
+        }
     }
 
     /// `out = a·b` with this strategy on `backend` (the VPCLMULQDQ backends,
