@@ -44,8 +44,10 @@
 use super::{Backend, RoundKeys};
 use crate::cpu::NeonAes;
 use core::arch::aarch64::{
-    uint8x16_t, vaddq_u32, vaeseq_u8, vaesmcq_u8, vdupq_n_u8, vdupq_n_u32, veorq_u8,
-    vgetq_lane_u32, vld1q_u8, vreinterpretq_u8_u32, vreinterpretq_u32_u8, vsetq_lane_u32, vst1q_u8,
+    uint8x16_t, vaddq_u32, vaeseq_u8, vaesmcq_u8, vcgtq_u8, vcombine_u64, vcreate_u64,
+    vdupq_laneq_u32, vdupq_n_u8, vdupq_n_u32, veorq_u8, vextq_u8, vgetq_lane_u32, vgetq_lane_u64,
+    vld1q_u8, vqtbl1q_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8,
+    vreinterpretq_u64_u8, vsetq_lane_u32, vst1q_u8,
 };
 use zeroize::Zeroize;
 
@@ -135,15 +137,124 @@ fn sub_word(w: u32) -> u32 {
     vgetq_lane_u32::<0>(vreinterpretq_u32_u8(s))
 }
 
+/// FIPS 197's `Rcon[i]` (in the low byte of the word) for the ten
+/// AES-128 round keys (the first seven serve AES-256).
+const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+
+/// `TBL` indices: word 3 rotated (`RotWord`: bytes 13, 14, 15, 12) in all
+/// four columns.
+const ROT_SPLAT3: [u8; 16] = [
+    13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12,
+];
+
+/// `(w₀, w₀ ⊕ w₁, w₀ ⊕ w₁ ⊕ w₂, w₀ ⊕ … ⊕ w₃)` of the words of `p`: two
+/// `EXT`s with zero (one word, then two) and two `EOR`s.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn prefix_xor(p: uint8x16_t) -> uint8x16_t {
+    let z = vdupq_n_u8(0);
+    let s = veorq_u8(p, vextq_u8::<12>(z, p));
+    veorq_u8(s, vextq_u8::<8>(z, s))
+}
+
+/// `SubWord` of `t`'s columns (all equal: ShiftRows moves nothing):
+/// `AESE` with a zero key.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn sub_columns(t: uint8x16_t) -> uint8x16_t {
+    vaeseq_u8(t, vdupq_n_u8(0))
+}
+
+/// The round key after `p` (FIPS 197 §5.2, four words at once) whose
+/// `SubWord(RotWord(·)) ⊕ Rcon` input is word 3 of `w` (`w` = `p` for
+/// AES-128, the other half-key for AES-256): `TBL` (`RotWord` of word 3
+/// in every column), `AESE`, `EOR` with `rcon` in every column, the
+/// prefix XOR of `p`'s words, `EOR`.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn next_rot(p: uint8x16_t, w: uint8x16_t, rcon: u32) -> uint8x16_t {
+    // SAFETY: 16 readable bytes.
+    let idx = unsafe { vld1q_u8(ROT_SPLAT3.as_ptr()) };
+    let t = veorq_u8(
+        sub_columns(vqtbl1q_u8(w, idx)),
+        vreinterpretq_u8_u32(vdupq_n_u32(rcon)),
+    );
+    veorq_u8(prefix_xor(p), t)
+}
+
+/// AES-256's odd round keys: the key after `p` whose `SubWord(·)` input
+/// is word 3 of `w` (no rotation, no `Rcon`): `DUP`, `AESE`, the prefix
+/// XOR, `EOR`.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn next_sub(p: uint8x16_t, w: uint8x16_t) -> uint8x16_t {
+    let t = sub_columns(vreinterpretq_u8_u32(vdupq_laneq_u32::<3>(
+        vreinterpretq_u32_u8(w),
+    )));
+    veorq_u8(prefix_xor(p), t)
+}
+
+/// AES-128's eleven round keys from the key `k0` (in a register), all in
+/// registers: ten steps of [`next_rot`] (8 instructions each and a
+/// `MOVI` for `Rcon`), no memory but the `TBL` indices. `k[11..]` are
+/// zero.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn expand128(k0: uint8x16_t) -> Keys {
+    let mut k = [vdupq_n_u8(0); 15];
+    k[0] = k0;
+    for r in 0..10 {
+        k[r + 1] = next_rot(k[r], k[r], RCON[r]);
+    }
+    Keys { k }
+}
+
+/// AES-256's fifteen round keys from the key's halves `k0`, `k1` (in
+/// registers): seven [`next_rot`] steps for the even keys and six
+/// [`next_sub`] steps for the odd ones.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn expand256(k0: uint8x16_t, k1: uint8x16_t) -> Keys {
+    let mut k = [vdupq_n_u8(0); 15];
+    k[0] = k0;
+    k[1] = k1;
+    for i in 1..=7 {
+        k[2 * i] = next_rot(k[2 * i - 2], k[2 * i - 1], RCON[i - 1]);
+        if i < 7 {
+            k[2 * i + 1] = next_sub(k[2 * i - 1], k[2 * i]);
+        }
+    }
+    Keys { k }
+}
+
 /// FIPS 197 §5.2's `KeyExpansion` of `key` (16, 24 or 32 bytes; any other
-/// length is read as a zero-padded 32-byte key).
+/// length is read as a zero-padded 32-byte key): AES-128 and AES-256 four
+/// words at a time in registers ([`expand128`], [`expand256`]), AES-192
+/// word by word.
 #[target_feature(enable = "neon,aes")]
 fn expand(key: &[u8]) -> RoundKeys {
-    let nk = match key.len() {
-        16 => 4,
-        24 => 6,
-        _ => 8,
+    let mut kb = [0u8; 32];
+    for (d, s) in kb.iter_mut().zip(key) {
+        *d = *s;
+    }
+    // SAFETY: 32 readable bytes.
+    let (k0, k1) = unsafe { (vld1q_u8(kb.as_ptr()), vld1q_u8(kb.as_ptr().add(16))) };
+    crate::wipe::wipe(&mut kb);
+    let (keys, rounds) = match key.len() {
+        16 => (expand128(k0), 10),
+        24 => return expand_words(key, 6),
+        _ => (expand256(k0, k1), 14),
     };
+    let mut rk = [0u128; 15];
+    for (d, s) in rk.iter_mut().zip(keys.k.iter()).take(rounds + 1) {
+        *d = from_v(*s);
+    }
+    RoundKeys { rk, rounds }
+}
+
+/// FIPS 197 §5.2's `KeyExpansion` word by word (AES-192: `nk` = 6).
+#[target_feature(enable = "neon,aes")]
+fn expand_words(key: &[u8], nk: usize) -> RoundKeys {
     let rounds = nk + 6;
     let mut w = [0u32; 60];
     for (i, word) in w.iter_mut().take(nk).enumerate() {
@@ -178,12 +289,22 @@ fn expand(key: &[u8]) -> RoundKeys {
     RoundKeys { rk, rounds }
 }
 
+/// `N` blocks through `NR` rounds, interleaved ([`rounds`]).
 #[target_feature(enable = "neon,aes")]
-fn encrypt_array_nr<const N: usize>(rk: &RoundKeys, blocks: [u128; N]) -> [u128; N] {
+fn encrypt_array_nr<const NR: usize, const N: usize>(
+    rk: &RoundKeys,
+    blocks: [u128; N],
+) -> [u128; N] {
     let k = Keys::load(rk);
+    let mut x = [vdupq_n_u8(0); N];
+    for (xi, b) in x.iter_mut().zip(blocks) {
+        *xi = to_v(b);
+    }
+    // SAFETY: this function is compiled with NEON and AES.
+    let x = unsafe { rounds::<NR, N>(&k, x) };
     let mut out = [0u128; N];
-    for (o, b) in out.iter_mut().zip(blocks) {
-        *o = from_v(encrypt1(&k, rk.rounds, to_v(b)));
+    for (o, xi) in out.iter_mut().zip(x) {
+        *o = from_v(xi);
     }
     out
 }
@@ -209,6 +330,77 @@ fn encrypt_blocks_nr<const NR: usize>(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
         // SAFETY: `b` is 16 readable and writable bytes.
         unsafe { vst1q_u8(b.as_mut_ptr(), encrypt1(&k, NR, vld1q_u8(b.as_ptr()))) };
     }
+}
+
+/// The bytes of `s` (1 to 15 of them), zero-padded to a block: two
+/// overlapping 8-byte loads (from 8 bytes), two 4-byte loads (from 4) or
+/// three single bytes, chosen by the public length.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn load_partial(s: &[u8]) -> uint8x16_t {
+    let n = s.len();
+    let (lo, hi) = if n >= 8 {
+        // Bytes 8 … n − 1 are the top n − 8 bytes of the last eight.
+        (le64(s), le64(&s[n - 8..]) >> (8 * (15 - n)) >> 8)
+    } else if n >= 4 {
+        let lo = u64::from(le32(s));
+        (lo | u64::from(le32(&s[n - 4..])) >> (8 * (8 - n)) << 32, 0)
+    } else {
+        let (a, b, c) = (s[0], s[n / 2], s[n - 1]);
+        let lo = u64::from(a) | u64::from(b) << (8 * (n / 2)) | u64::from(c) << (8 * (n - 1));
+        (lo, 0)
+    };
+    vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)))
+}
+
+/// `d` (1 to 15 bytes) ← the first `d.len()` bytes of `v`: two overlapping
+/// 8- or 4-byte stores, or three single bytes, by the public length.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn store_partial(d: &mut [u8], v: uint8x16_t) {
+    let n = d.len();
+    let w = vreinterpretq_u64_u8(v);
+    let (lo, hi) = (vgetq_lane_u64::<0>(w), vgetq_lane_u64::<1>(w));
+    if n >= 8 {
+        // Bytes n − 8 … n − 1: `lo` from byte n − 8, `hi` after it.
+        let sh = 8 * (n - 8);
+        let last = (lo >> sh) | (hi << 1 << (63 - sh));
+        d[..8].copy_from_slice(&lo.to_le_bytes());
+        d[n - 8..].copy_from_slice(&last.to_le_bytes());
+    } else if n >= 4 {
+        d[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        d[n - 4..].copy_from_slice(&((lo >> (8 * (n - 4))) as u32).to_le_bytes());
+    } else {
+        d[0] = lo as u8;
+        d[n / 2] = (lo >> (8 * (n / 2))) as u8;
+        d[n - 1] = (lo >> (8 * (n - 1))) as u8;
+    }
+}
+
+/// A mask of the first `r` bytes of a block (`CMHI` against `0, 1, …, 15`).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn below(r: usize) -> uint8x16_t {
+    const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    // SAFETY: 16 readable bytes.
+    let iota = unsafe { vld1q_u8(IOTA.as_ptr()) };
+    vcgtq_u8(vdupq_n_u8(r as u8), iota)
+}
+
+/// The first 8 bytes of `s`, little-endian.
+#[inline(always)]
+pub(crate) fn le64(s: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&s[..8]);
+    u64::from_le_bytes(b)
+}
+
+/// The first 4 bytes of `s`, little-endian.
+#[inline(always)]
+pub(crate) fn le32(s: &[u8]) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&s[..4]);
+    u32::from_le_bytes(b)
 }
 
 /// XORs `data` with AES-GCM-SIV's key stream from `ctr` (RFC 8452 §4: the
@@ -273,7 +465,9 @@ impl Backend for Key {
 
     fn encrypt_array<const N: usize>(&self, blocks: [u128; N]) -> [u128; N] {
         // SAFETY: the token in `self.t` proves NEON and AES.
-        unsafe { encrypt_array_nr(&self.rk, blocks) }
+        unsafe {
+            crate::aes::with_rounds!(self.rk.rounds, NR => encrypt_array_nr::<NR, N>(&self.rk, blocks))
+        }
     }
 
     fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
@@ -294,6 +488,41 @@ impl crate::test_util::SecretSpans for Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The four-words-at-a-time expansions against FIPS 197's word loop
+    /// (and FIPS 197 appendix A.1 / A.3's last round keys), for many keys.
+    #[test]
+    fn register_expansion_matches_the_word_loop() {
+        let Some(t) = NeonAes::get() else { return };
+        let _ = t;
+        for seed in 0..64u8 {
+            let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(seed | 1) ^ seed);
+            for (klen, nk) in [(16, 4), (32, 8)] {
+                // SAFETY: the token proves NEON and AES.
+                let (a, b) = unsafe { (expand(&key[..klen]), expand_words(&key[..klen], nk)) };
+                assert_eq!(
+                    (a.rounds, a.rk),
+                    (b.rounds, b.rk),
+                    "key {klen}, seed {seed}"
+                );
+            }
+        }
+        let a1: [u8; 16] = [
+            0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf,
+            0x4f, 0x3c,
+        ];
+        // SAFETY: as above.
+        let k = unsafe { expand(&a1) };
+        assert_eq!(k.rk[10].to_le_bytes()[..4], [0xd0, 0x14, 0xf9, 0xa8]);
+        let a3: [u8; 32] = [
+            0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe, 0x2b, 0x73, 0xae, 0xf0, 0x85, 0x7d,
+            0x77, 0x81, 0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61, 0x08, 0xd7, 0x2d, 0x98, 0x10, 0xa3,
+            0x09, 0x14, 0xdf, 0xf4,
+        ];
+        // SAFETY: as above.
+        let k = unsafe { expand(&a3) };
+        assert_eq!(k.rk[14].to_le_bytes()[12..], [0x70, 0x6c, 0x63, 0x1e]);
+    }
 
     /// The counter kernel against the generic loop over this backend's
     /// blocks, at every length to 300 bytes and across a counter wrap.

@@ -67,7 +67,7 @@
 
 use super::tuning::ARMV8_SHORT_MAX_TEXT_BLOCKS as SHORT_MAX_TEXT_BLOCKS;
 use super::{Backend, Direction, GcmTuning};
-use crate::aes::armv8::{Keys, rounds};
+use crate::aes::armv8::{Keys, below, load_partial, rounds, store_partial};
 use crate::aes::{self, armv8::Key as AesKey};
 use crate::cpu::NeonAes;
 use crate::ghash;
@@ -76,10 +76,9 @@ use crate::ghash::pmull::neon::{
     xor,
 };
 use core::arch::aarch64::{
-    uint32x4_t, vaddq_u32, vandq_u8, vcgtq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u32,
-    veorq_u8, vextq_u8, vgetq_lane_u64, vld1q_u8, vld1q_u8_x2, vld1q_u8_x4, vreinterpretq_u8_u32,
-    vreinterpretq_u8_u64, vreinterpretq_u32_u8, vreinterpretq_u64_u8, vrev32q_u8, vrev64q_u8,
-    vsetq_lane_u32, vst1q_u8, vst1q_u8_x4,
+    uint32x4_t, vaddq_u32, vandq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u32, veorq_u8,
+    vextq_u8, vld1q_u8, vld1q_u8_x2, vld1q_u8_x4, vreinterpretq_u8_u32, vreinterpretq_u8_u64,
+    vreinterpretq_u32_u8, vrev32q_u8, vrev64q_u8, vsetq_lane_u32, vst1q_u8, vst1q_u8_x4,
 };
 use zeroize::Zeroize;
 
@@ -481,77 +480,6 @@ fn absorb(s: Sums, y: V, h: &[u128; 2]) -> Sums {
         b: xor(s.b, pmull2(y, h.0)),
         m: xor(s.m, pmull(t, h.1)),
     }
-}
-
-/// The bytes of `s` (1 to 15 of them), zero-padded to a block: two
-/// overlapping 8-byte loads (from 8 bytes), two 4-byte loads (from 4) or
-/// three single bytes, chosen by the public length.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn load_partial(s: &[u8]) -> V {
-    let n = s.len();
-    let (lo, hi) = if n >= 8 {
-        // Bytes 8 … n − 1 are the top n − 8 bytes of the last eight.
-        (le64(s), le64(&s[n - 8..]) >> (8 * (15 - n)) >> 8)
-    } else if n >= 4 {
-        let lo = u64::from(le32(s));
-        (lo | u64::from(le32(&s[n - 4..])) >> (8 * (8 - n)) << 32, 0)
-    } else {
-        let (a, b, c) = (s[0], s[n / 2], s[n - 1]);
-        let lo = u64::from(a) | u64::from(b) << (8 * (n / 2)) | u64::from(c) << (8 * (n - 1));
-        (lo, 0)
-    };
-    vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)))
-}
-
-/// `d` (1 to 15 bytes) ← the first `d.len()` bytes of `v`: two overlapping
-/// 8- or 4-byte stores, or three single bytes, by the public length.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn store_partial(d: &mut [u8], v: V) {
-    let n = d.len();
-    let w = vreinterpretq_u64_u8(v);
-    let (lo, hi) = (vgetq_lane_u64::<0>(w), vgetq_lane_u64::<1>(w));
-    if n >= 8 {
-        // Bytes n − 8 … n − 1: `lo` from byte n − 8, `hi` after it.
-        let sh = 8 * (n - 8);
-        let last = (lo >> sh) | (hi << 1 << (63 - sh));
-        d[..8].copy_from_slice(&lo.to_le_bytes());
-        d[n - 8..].copy_from_slice(&last.to_le_bytes());
-    } else if n >= 4 {
-        d[..4].copy_from_slice(&(lo as u32).to_le_bytes());
-        d[n - 4..].copy_from_slice(&((lo >> (8 * (n - 4))) as u32).to_le_bytes());
-    } else {
-        d[0] = lo as u8;
-        d[n / 2] = (lo >> (8 * (n / 2))) as u8;
-        d[n - 1] = (lo >> (8 * (n - 1))) as u8;
-    }
-}
-
-/// A mask of the first `r` bytes of a block (`CMHI` against `0, 1, …, 15`).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn below(r: usize) -> V {
-    const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-    // SAFETY: 16 readable bytes.
-    let iota = unsafe { vld1q_u8(IOTA.as_ptr()) };
-    vcgtq_u8(vdupq_n_u8(r as u8), iota)
-}
-
-/// The first 8 bytes of `s`, little-endian.
-#[inline(always)]
-fn le64(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&s[..8]);
-    u64::from_le_bytes(b)
-}
-
-/// The first 4 bytes of `s`, little-endian.
-#[inline(always)]
-fn le32(s: &[u8]) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&s[..4]);
-    u32::from_le_bytes(b)
 }
 
 /// `d[..128] ^= ks` by two four-register loads and stores.
