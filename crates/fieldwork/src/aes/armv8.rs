@@ -201,12 +201,21 @@ fn next_sub(p: uint8x16_t, w: uint8x16_t) -> uint8x16_t {
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn expand128(k0: uint8x16_t) -> Keys {
-    let mut k = [vdupq_n_u8(0); 15];
-    k[0] = k0;
-    for r in 0..10 {
-        k[r + 1] = next_rot(k[r], k[r], RCON[r]);
+    // Straight-line (as a loop LLVM kept the loop, the keys in memory).
+    let k1 = next_rot(k0, k0, RCON[0]);
+    let k2 = next_rot(k1, k1, RCON[1]);
+    let k3 = next_rot(k2, k2, RCON[2]);
+    let k4 = next_rot(k3, k3, RCON[3]);
+    let k5 = next_rot(k4, k4, RCON[4]);
+    let k6 = next_rot(k5, k5, RCON[5]);
+    let k7 = next_rot(k6, k6, RCON[6]);
+    let k8 = next_rot(k7, k7, RCON[7]);
+    let k9 = next_rot(k8, k8, RCON[8]);
+    let k10 = next_rot(k9, k9, RCON[9]);
+    let z = vdupq_n_u8(0);
+    Keys {
+        k: [k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, z, z, z, z],
     }
-    Keys { k }
 }
 
 /// AES-256's fifteen round keys from the key's halves `k0`, `k1` (in
@@ -215,16 +224,24 @@ pub(crate) fn expand128(k0: uint8x16_t) -> Keys {
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn expand256(k0: uint8x16_t, k1: uint8x16_t) -> Keys {
-    let mut k = [vdupq_n_u8(0); 15];
-    k[0] = k0;
-    k[1] = k1;
-    for i in 1..=7 {
-        k[2 * i] = next_rot(k[2 * i - 2], k[2 * i - 1], RCON[i - 1]);
-        if i < 7 {
-            k[2 * i + 1] = next_sub(k[2 * i - 1], k[2 * i]);
-        }
+    let k2 = next_rot(k0, k1, RCON[0]);
+    let k3 = next_sub(k1, k2);
+    let k4 = next_rot(k2, k3, RCON[1]);
+    let k5 = next_sub(k3, k4);
+    let k6 = next_rot(k4, k5, RCON[2]);
+    let k7 = next_sub(k5, k6);
+    let k8 = next_rot(k6, k7, RCON[3]);
+    let k9 = next_sub(k7, k8);
+    let k10 = next_rot(k8, k9, RCON[4]);
+    let k11 = next_sub(k9, k10);
+    let k12 = next_rot(k10, k11, RCON[5]);
+    let k13 = next_sub(k11, k12);
+    let k14 = next_rot(k12, k13, RCON[6]);
+    Keys {
+        k: [
+            k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14,
+        ],
     }
-    Keys { k }
 }
 
 /// FIPS 197 §5.2's `KeyExpansion` of `key` (16, 24 or 32 bytes; any other
@@ -405,8 +422,7 @@ pub(crate) fn le32(s: &[u8]) -> u32 {
 
 /// XORs `data` with AES-GCM-SIV's key stream from `ctr` (RFC 8452 §4: the
 /// counter block read little-endian, its low 32-bit word incremented
-/// modulo 2^32): eight blocks at a time, the counter added in lane 0 of a
-/// 32-bit vector (`ADD`), a partial last block through a wiped buffer.
+/// modulo 2^32): [`ctr_keys`] on the round keys loaded into registers.
 pub(crate) fn ctr32le_xor(t: NeonAes, rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
     let _ = t;
     // SAFETY: the token proves NEON and AES.
@@ -416,32 +432,89 @@ pub(crate) fn ctr32le_xor(t: NeonAes, rk: &RoundKeys, ctr: u128, data: &mut [u8]
 #[target_feature(enable = "neon,aes")]
 fn ctr_nr<const NR: usize>(rk: &RoundKeys, ctr: u128, data: &mut [u8]) {
     let k = Keys::load(rk);
-    let mut c = vreinterpretq_u32_u8(to_v(ctr));
-    let one = vsetq_lane_u32::<0>(1, vdupq_n_u32(0));
-    let mut chunks = data.chunks_exact_mut(128);
-    for chunk in &mut chunks {
-        let mut x = [vdupq_n_u8(0); 8];
-        for xi in &mut x {
-            *xi = vreinterpretq_u8_u32(c);
-            c = vaddq_u32(c, one);
+    // SAFETY: this function is compiled with NEON and AES.
+    unsafe { ctr_keys::<NR>(&k, to_v(ctr), data) }
+}
+
+/// `data ⊕` AES-GCM-SIV's key stream from the counter block `ctr` under
+/// the round keys `k` (in registers): eight blocks at a time, the counter
+/// added in lane 0 of a 32-bit vector (`ADD`), then the last `n ≤ 8`
+/// blocks (less than 128 bytes) in one interleaved call of exactly `n`
+/// blocks ([`ctr_n`]), a partial last block by overlapping loads and
+/// stores.
+///
+/// # Safety
+/// Only from functions compiled with `neon,aes`.
+#[allow(inline_always_mismatching_target_features)]
+#[inline(always)]
+pub(crate) unsafe fn ctr_keys<const NR: usize>(k: &Keys, ctr: uint8x16_t, data: &mut [u8]) {
+    // SAFETY: the caller is compiled with NEON and AES; each `ctr_n`
+    // call's block count is its slice's `len().div_ceil(16)`.
+    unsafe {
+        let mut c = vreinterpretq_u32_u8(ctr);
+        let one = vsetq_lane_u32::<0>(1, vdupq_n_u32(0));
+        let mut chunks = data.chunks_exact_mut(128);
+        for chunk in &mut chunks {
+            let mut x = [vdupq_n_u8(0); 8];
+            for xi in &mut x {
+                *xi = vreinterpretq_u8_u32(c);
+                c = vaddq_u32(c, one);
+            }
+            let x = rounds::<NR, 8>(k, x);
+            for (j, xi) in x.iter().enumerate() {
+                let d = &mut chunk[16 * j..16 * j + 16];
+                vst1q_u8(d.as_mut_ptr(), veorq_u8(vld1q_u8(d.as_ptr()), *xi));
+            }
         }
-        // SAFETY: this function is compiled with NEON and AES.
-        let x = unsafe { rounds::<NR, 8>(&k, x) };
-        for (j, xi) in x.iter().enumerate() {
-            let d = &mut chunk[16 * j..16 * j + 16];
-            // SAFETY: `d` is 16 readable and writable bytes.
-            unsafe { vst1q_u8(d.as_mut_ptr(), veorq_u8(vld1q_u8(d.as_ptr()), *xi)) };
+        let rest = chunks.into_remainder();
+        let c = vreinterpretq_u8_u32(c);
+        match rest.len().div_ceil(16) {
+            0 => {}
+            1 => ctr_n::<NR, 1>(k, c, rest),
+            2 => ctr_n::<NR, 2>(k, c, rest),
+            3 => ctr_n::<NR, 3>(k, c, rest),
+            4 => ctr_n::<NR, 4>(k, c, rest),
+            5 => ctr_n::<NR, 5>(k, c, rest),
+            6 => ctr_n::<NR, 6>(k, c, rest),
+            7 => ctr_n::<NR, 7>(k, c, rest),
+            // 8: seven whole blocks and a partial one.
+            _ => ctr_n::<NR, 8>(k, c, rest),
         }
     }
-    for part in chunks.into_remainder().chunks_mut(16) {
-        let ks = encrypt1(&k, NR, vreinterpretq_u8_u32(c));
-        c = vaddq_u32(c, one);
-        let mut b = [0u8; 16];
-        b[..part.len()].copy_from_slice(part);
-        // SAFETY: 16 readable and writable bytes.
-        unsafe { vst1q_u8(b.as_mut_ptr(), veorq_u8(vld1q_u8(b.as_ptr()), ks)) };
-        part.copy_from_slice(&b[..part.len()]);
-        crate::wipe::wipe(&mut b);
+}
+
+/// [`ctr_keys`]'s last `N` blocks: the counter blocks `ctr + i`, `i < N`,
+/// through AES in one interleaved call, XORed into `buf` (a partial last
+/// block by [`load_partial`] and [`store_partial`]).
+///
+/// # Safety
+/// Only from functions compiled with `neon,aes`; `buf.len().div_ceil(16)`
+/// is `N`.
+#[allow(inline_always_mismatching_target_features)]
+#[inline(always)]
+unsafe fn ctr_n<const NR: usize, const N: usize>(k: &Keys, ctr: uint8x16_t, buf: &mut [u8]) {
+    let len = buf.len();
+    // SAFETY: the caller's contract.
+    unsafe { core::hint::assert_unchecked(N * 16 < len + 16 && len <= N * 16) };
+    // SAFETY: the caller is compiled with NEON and AES (every intrinsic
+    // below); pointer offsets are below `16 * (N − 1) + 16 ≤ len` for whole
+    // blocks.
+    unsafe {
+        let c = vreinterpretq_u32_u8(ctr);
+        let mut x = [ctr; N];
+        for (i, xi) in x.iter_mut().enumerate().skip(1) {
+            *xi = vreinterpretq_u8_u32(vaddq_u32(c, vsetq_lane_u32::<0>(i as u32, vdupq_n_u32(0))));
+        }
+        let ks = rounds::<NR, N>(k, x);
+        let p = buf.as_mut_ptr();
+        for (j, ksj) in ks.iter().enumerate() {
+            if len - 16 * j >= 16 {
+                vst1q_u8(p.add(16 * j), veorq_u8(vld1q_u8(p.add(16 * j)), *ksj));
+            } else {
+                let d = &mut buf[16 * j..];
+                store_partial(d, veorq_u8(load_partial(d), *ksj));
+            }
+        }
     }
 }
 

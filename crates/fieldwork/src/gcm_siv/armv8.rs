@@ -48,20 +48,19 @@
 #![allow(unsafe_code)]
 
 use crate::aes::RoundKeys;
-use crate::aes::armv8::{
-    Keys, expand128, expand256, le32, le64, load_partial, rounds, store_partial,
-};
+use crate::aes::armv8::{Keys, ctr_keys, expand128, expand256, le32, le64, load_partial, rounds};
 use crate::cpu::NeonAes;
 use crate::ghash::pmull::neon::{V, c, horner_key, horner_step};
 use core::arch::aarch64::{
-    vaddq_u32, vandq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u32, veorq_u8, vld1q_u8,
-    vorrq_u8, vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8,
-    vreinterpretq_u64_u8, vsetq_lane_u32, vst1q_u8, vzip1q_u64,
+    vandq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, veorq_u8, vld1q_u8, vorrq_u8,
+    vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8, vreinterpretq_u64_u8,
+    vsetq_lane_u32, vst1q_u8, vzip1q_u64,
 };
 
 /// The most text blocks (a partial last one included) a message may
-/// have for [`short`]: the counter mode's widest interleaved call.
-pub(super) const SHORT_MAX_BLOCKS: usize = 8;
+/// have for [`short`]: beyond, the general path's aggregated POLYVAL
+/// groups cost less than Horner's rule plus the powers they make.
+pub(super) const SHORT_MAX_BLOCKS: usize = 16;
 
 /// The most blocks of associated data for [`short`] (Horner's rule takes
 /// them one by one; longer associated data is hashed faster by the
@@ -132,20 +131,21 @@ fn short_nr<const NR: usize, const ENC: bool>(
     let nt = block(le64(nonce), u64::from(le32(&nonce[8..])));
     let mask = block(u64::MAX, u64::MAX >> 1);
     let top = block(0, 1 << 63);
-    let tag = if ENC {
-        let s = polyval(auth, aad, buf);
-        // SAFETY: this function is compiled with NEON and AES.
-        let [t] = unsafe { rounds::<NR, 1>(&enc, [vandq_u8(veorq_u8(s, nt), mask)]) };
-        ctr::<NR>(&enc, vorrq_u8(t, top), buf);
-        t
-    } else {
-        // SAFETY: 16 readable bytes.
-        let t = unsafe { vld1q_u8(received.as_ptr()) };
-        ctr::<NR>(&enc, vorrq_u8(t, top), buf);
-        let s = polyval(auth, aad, buf);
-        // SAFETY: this function is compiled with NEON and AES.
-        let [t] = unsafe { rounds::<NR, 1>(&enc, [vandq_u8(veorq_u8(s, nt), mask)]) };
-        t
+    // SAFETY (the block): this function is compiled with NEON and AES;
+    // `received` is 16 readable bytes.
+    let tag = unsafe {
+        if ENC {
+            let s = polyval(auth, aad, buf);
+            let [t] = rounds::<NR, 1>(&enc, [vandq_u8(veorq_u8(s, nt), mask)]);
+            ctr_keys::<NR>(&enc, vorrq_u8(t, top), buf);
+            t
+        } else {
+            let t = vld1q_u8(received.as_ptr());
+            ctr_keys::<NR>(&enc, vorrq_u8(t, top), buf);
+            let s = polyval(auth, aad, buf);
+            let [t] = rounds::<NR, 1>(&enc, [vandq_u8(veorq_u8(s, nt), mask)]);
+            t
+        }
     };
     let mut out = [0u8; 16];
     // SAFETY: 16 writable bytes.
@@ -162,80 +162,30 @@ fn block(lo: u64, hi: u64) -> V {
 
 /// RFC 8452's `POLYVAL(auth, A ∥ 0^v ∥ P ∥ 0^u ∥ [len(A)]₆₄ ∥
 /// [len(P)]₆₄)` by Horner's rule on `auth` alone.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn polyval(auth: V, aad: &[u8], text: &[u8]) -> V {
-    let c = c();
-    let k = horner_key(auth, c);
-    let mut acc = vdupq_n_u8(0);
-    for data in [aad, text] {
-        let mut blocks = data.chunks_exact(16);
-        for y in &mut blocks {
-            // SAFETY: 16 readable bytes.
-            acc = horner_step(acc, unsafe { vld1q_u8(y.as_ptr()) }, k, c);
-        }
-        let rest = blocks.remainder();
-        if !rest.is_empty() {
-            acc = horner_step(acc, load_partial(rest), k, c);
-        }
-    }
-    let lengths = block(aad.len() as u64 * 8, text.len() as u64 * 8);
-    horner_step(acc, lengths, k, c)
-}
-
-/// `buf ⊕ AES-CTR(enc, ctr)` in place (RFC 8452's counter: lane 0 of the
-/// block, a 32-bit little-endian word, incremented modulo 2^32), its
-/// `t ≤ 8` blocks in one interleaved call of exactly `t` blocks.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn ctr<const NR: usize>(enc: &Keys, ctr: V, buf: &mut [u8]) {
-    // SAFETY (each arm): this function is compiled with NEON and AES, and
-    // `buf.len().div_ceil(16)` is the arm's block count.
-    unsafe {
-        match buf.len().div_ceil(16) {
-            0 => {}
-            1 => ctr_n::<NR, 1>(enc, ctr, buf),
-            2 => ctr_n::<NR, 2>(enc, ctr, buf),
-            3 => ctr_n::<NR, 3>(enc, ctr, buf),
-            4 => ctr_n::<NR, 4>(enc, ctr, buf),
-            5 => ctr_n::<NR, 5>(enc, ctr, buf),
-            6 => ctr_n::<NR, 6>(enc, ctr, buf),
-            7 => ctr_n::<NR, 7>(enc, ctr, buf),
-            // 8 (the caller's bound).
-            _ => ctr_n::<NR, 8>(enc, ctr, buf),
-        }
-    }
-}
-
-/// [`ctr`] of exactly `N` blocks.
 ///
 /// # Safety
-/// Only from functions compiled with `neon,aes`; `buf.len().div_ceil(16)`
-/// is `N`.
+/// Only from functions compiled with `neon,aes`.
 #[allow(inline_always_mismatching_target_features)]
 #[inline(always)]
-unsafe fn ctr_n<const NR: usize, const N: usize>(enc: &Keys, ctr: V, buf: &mut [u8]) {
-    let len = buf.len();
-    // SAFETY: the caller's contract.
-    unsafe { core::hint::assert_unchecked(N * 16 < len + 16 && len <= N * 16) };
-    // SAFETY: the caller is compiled with NEON and AES (every intrinsic
-    // below); pointer offsets are below `16 * (N − 1) + 16 ≤ len` for whole
-    // blocks.
+unsafe fn polyval(auth: V, aad: &[u8], text: &[u8]) -> V {
+    // SAFETY: the caller is compiled with NEON and AES (every kernel
+    // below); each whole block is 16 readable bytes.
     unsafe {
-        let c = vreinterpretq_u32_u8(ctr);
-        let x: [V; N] = core::array::from_fn(|i| {
-            vreinterpretq_u8_u32(vaddq_u32(c, vsetq_lane_u32::<0>(i as u32, vdupq_n_u32(0))))
-        });
-        let ks = rounds::<NR, N>(enc, x);
-        let p = buf.as_mut_ptr();
-        for (j, k) in ks.iter().enumerate() {
-            if len - 16 * j >= 16 {
-                vst1q_u8(p.add(16 * j), veorq_u8(vld1q_u8(p.add(16 * j)), *k));
-            } else {
-                let d = &mut buf[16 * j..];
-                store_partial(d, veorq_u8(load_partial(d), *k));
+        let c = c();
+        let k = horner_key(auth, c);
+        let mut acc = vdupq_n_u8(0);
+        for data in [aad, text] {
+            let mut blocks = data.chunks_exact(16);
+            for y in &mut blocks {
+                acc = horner_step(acc, vld1q_u8(y.as_ptr()), k, c);
+            }
+            let rest = blocks.remainder();
+            if !rest.is_empty() {
+                acc = horner_step(acc, load_partial(rest), k, c);
             }
         }
+        let lengths = block(aad.len() as u64 * 8, text.len() as u64 * 8);
+        horner_step(acc, lengths, k, c)
     }
 }
 
