@@ -53,6 +53,11 @@
 //!   on ymm;
 //! - `aes-ni`: counter mode on xmm (8 blocks per iteration), POLYVAL with
 //!   PCLMULQDQ;
+//! - `aes-pmull` (AArch64): a message of at most 16 text blocks and 8
+//!   blocks of associated data in one kernel call in registers
+//!   (`gcm_siv/armv8.rs`: derivation, key expansion, Horner POLYVAL, tag,
+//!   counter mode); longer ones counter mode eight blocks per iteration
+//!   (`aes/armv8.rs`) and POLYVAL's best kernel;
 //! - `portable`: RustCrypto's fixsliced `aes` and the portable POLYVAL.
 //!
 //! The hash and the counter mode are two passes over the data (the tag,

@@ -11,11 +11,17 @@
 //! `Nr − 1` fused `AESE`+`AESMC` pairs, a last `AESE` with `rk[Nr − 1]`,
 //! and an `EOR` with `rk[Nr]`.
 //!
-//! Key expansion is FIPS 197 §5.2 word by word for the three key sizes;
-//! `SubWord(w)` is `AESE` of `w` in all four columns with a zero key
-//! (ShiftRows permutes equal columns), `RotWord` a rotation of the
-//! little-endian word, `Rcon` a constant: no table, no secret-dependent
-//! branch or address.
+//! Key expansion is FIPS 197 §5.2, four words at a time in registers for
+//! AES-128 and AES-256 (each round key is the prefix XOR of the previous
+//! one's words — two `EXT`s with zero and two `EOR`s — XORed with
+//! `SubWord(RotWord(w₃)) ⊕ Rcon` in every column: a `TBL` that rotates
+//! and broadcasts word 3, `AESE` with a zero key, which is `SubBytes`
+//! alone on equal columns, an `EOR`; AES-256's odd keys `DUP` word 3
+//! instead, no rotation, no `Rcon`; the idea of OpenSSL's
+//! `aes_v8_set_encrypt_key`), word by word for AES-192 (`SubWord` by the
+//! same `AESE` of a broadcast word): no table, no secret-dependent branch
+//! or address. AES-GCM-SIV expands a key per message in registers
+//! ([`expand128`], [`expand256`]: 10 or 13 steps of 7–8 instructions).
 //!
 //! # Representation
 //!
@@ -28,13 +34,15 @@
 //! Per block: `Nr − 1` `AESE`+`AESMC` pairs (fused on Cortex-A and
 //! Neoverse cores), one `AESE`, one `EOR`; eight blocks interleaved to
 //! cover the pair's latency (≈ 2–4 cycles). Counter mode adds per block
-//! one counter addition, one load, one `EOR`, one store.
+//! one counter addition, one load, one `EOR`, one store; its last `n ≤ 8`
+//! blocks run as one interleaved call of exactly `n` blocks, a partial
+//! last block by overlapping 8/4-byte loads and stores, no buffer.
 //!
 //! # Rejected
 //!
-//! - Four words at a time for AES-128/256 (as `aes/aesni.rs`): the word
-//!   loop's `AESE` chain is the same length; keys are expanded once per
-//!   key except in AES-GCM-SIV, where the chain is not the cost.
+//! - The word loop for AES-128/256 (before 2026-11-26 session 4): about
+//!   80 instructions per round key with the packing into `u128`s, 1 068
+//!   of a 16-byte AES-256-GCM-SIV seal's 2 308 (`docs/notes/aarch64.md`).
 // Indexing is bounded by construction: round-key indices are below the
 // round count (10, 12, 14) of the 15-entry schedule; block indices below
 // the chunk's.

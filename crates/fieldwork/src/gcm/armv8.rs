@@ -19,13 +19,14 @@
 //! independent, so the core's scheduler (and LLVM's) overlaps the `PMULL`s
 //! with the AES rounds, which use other pipes on Neoverse cores.
 //!
-//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (8) text blocks skips
+//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (16) text blocks skips
 //! the loop: one kernel call (`short`) runs `J0` and the text's `t`
 //! counter blocks through AES in one interleaved call of exactly `t + 1`
-//! blocks and hashes the associated data (when `blocks(A) + t + 1 ≤ 9`,
-//! else it is hashed first), the ciphertext and the lengths block as one
-//! aggregated group with one reduction, straight-line code for each `t`;
-//! the tag is formed in registers. Longer
+//! blocks (from 9 blocks: the first eight counter blocks, then the rest
+//! with `J0`) and hashes the associated data (when `blocks(A) + t + 1 ≤
+//! 17`, else it is hashed first), the ciphertext and the lengths block as
+//! one aggregated group with one reduction, straight-line code for each
+//! `t`; the tag is formed in registers. Longer
 //! messages run the loop, its tail, then the lengths block and the tag
 //! block as calls of their own (the tuning table's crossover,
 //! `gcm/tuning.rs`).
@@ -43,7 +44,7 @@
 //!   in place, a partial last block by overlapping 8- or 4-byte loads and
 //!   stores (or three bytes), by its public length; keystream bytes past
 //!   the end are cleared (`CMHI` mask) before the ciphertext is hashed.
-//!   The key also holds `H^1 … H^9` half-swapped, each beside its
+//!   The key also holds `H^1 … H^17` half-swapped, each beside its
 //!   half-sum, so a block meets both by one 32-byte `LD1`.
 //!
 //! # Operation count (per 8 blocks, AES-128)
@@ -329,14 +330,15 @@ fn crypt<const NR: usize, const ENC: bool>(
 }
 
 /// A whole short message ([`Backend::seal`] for a key of `NR` rounds and
-/// at most [`SHORT_MAX_TEXT_BLOCKS`] = 8 text blocks, `t`): `J0` and the
+/// at most [`SHORT_MAX_TEXT_BLOCKS`] = 16 text blocks, `t`): `J0` and the
 /// counter blocks `J0 + 1 … J0 + t` through AES in one interleaved call of
-/// [`rounds`] on exactly `t + 1` blocks ([`text`]), and the ciphertext and
+/// [`rounds`] on exactly `t + 1` blocks ([`text`]; from `t` = 9 the first
+/// eight counter blocks in a call of their own), and the ciphertext and
 /// the lengths block hashed as one aggregated group against `H^(t+1) …
 /// H^1` with one reduction — with the associated data too when the group
-/// stays within the key's nine powers; else the associated data is hashed
-/// first (as one group when it has at most nine blocks). Returns the tag
-/// `AES(K, J0) ⊕ S`.
+/// stays within the key's [`HK`] = 17 powers; else the associated data is
+/// hashed first (as one group when it has at most 17 blocks). Returns the
+/// tag `AES(K, J0) ⊕ S`.
 ///
 /// No buffer: whole blocks are loaded and stored in place, a partial last
 /// block (of the associated data or of the text) by two overlapping 8- or
