@@ -226,24 +226,27 @@ pub(crate) fn expand128(k0: uint8x16_t) -> Keys {
     }
 }
 
+/// AES-256's next two round keys after `a`, `b`: [`next_rot`] (with
+/// `rcon`), then [`next_sub`].
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn next_pair(a: uint8x16_t, b: uint8x16_t, rcon: u32) -> (uint8x16_t, uint8x16_t) {
+    let c = next_rot(a, b, rcon);
+    (c, next_sub(b, c))
+}
+
 /// AES-256's fifteen round keys from the key's halves `k0`, `k1` (in
 /// registers): seven [`next_rot`] steps for the even keys and six
 /// [`next_sub`] steps for the odd ones.
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn expand256(k0: uint8x16_t, k1: uint8x16_t) -> Keys {
-    let k2 = next_rot(k0, k1, RCON[0]);
-    let k3 = next_sub(k1, k2);
-    let k4 = next_rot(k2, k3, RCON[1]);
-    let k5 = next_sub(k3, k4);
-    let k6 = next_rot(k4, k5, RCON[2]);
-    let k7 = next_sub(k5, k6);
-    let k8 = next_rot(k6, k7, RCON[3]);
-    let k9 = next_sub(k7, k8);
-    let k10 = next_rot(k8, k9, RCON[4]);
-    let k11 = next_sub(k9, k10);
-    let k12 = next_rot(k10, k11, RCON[5]);
-    let k13 = next_sub(k11, k12);
+    let (k2, k3) = next_pair(k0, k1, RCON[0]);
+    let (k4, k5) = next_pair(k2, k3, RCON[1]);
+    let (k6, k7) = next_pair(k4, k5, RCON[2]);
+    let (k8, k9) = next_pair(k6, k7, RCON[3]);
+    let (k10, k11) = next_pair(k8, k9, RCON[4]);
+    let (k12, k13) = next_pair(k10, k11, RCON[5]);
     let k14 = next_rot(k12, k13, RCON[6]);
     Keys {
         k: [

@@ -93,10 +93,10 @@ pub(super) fn short(
     // SAFETY (each arm): the token proves NEON, AES and PMULL.
     unsafe {
         match (kgk.rounds, received) {
-            (10, None) => short_nr::<10, true>(kgk, nonce, aad, buf, &[0; 16]),
-            (10, Some(tag)) => short_nr::<10, false>(kgk, nonce, aad, buf, tag),
-            (_, None) => short_nr::<14, true>(kgk, nonce, aad, buf, &[0; 16]),
-            (_, Some(tag)) => short_nr::<14, false>(kgk, nonce, aad, buf, tag),
+            (10, None) => short_nr::<10, true>(kgk, buf, &[0; 16], nonce, aad),
+            (10, Some(tag)) => short_nr::<10, false>(kgk, buf, tag, nonce, aad),
+            (_, None) => short_nr::<14, true>(kgk, buf, &[0; 16], nonce, aad),
+            (_, Some(tag)) => short_nr::<14, false>(kgk, buf, tag, nonce, aad),
         }
     }
 }
@@ -106,10 +106,10 @@ pub(super) fn short(
 #[target_feature(enable = "neon,aes")]
 fn short_nr<const NR: usize, const ENC: bool>(
     kgk: &RoundKeys,
-    nonce: &[u8; 12],
-    aad: &[u8],
     buf: &mut [u8],
     received: &[u8; 16],
+    nonce: &[u8; 12],
+    aad: &[u8],
 ) -> [u8; 16] {
     // Step 1: `[i]₃₂ ∥ N` (`i` in lane 0) through the key-generating key.
     let kk = Keys::load(kgk);
