@@ -26,9 +26,13 @@
 //! expected tag for the caller's constant-time comparison.
 //!
 //! No buffer, no call, no heap: the message keys, the round keys and the
-//! hash state live in vector registers (nothing written to memory but the
-//! text), so nothing is left to wipe but what LLVM spills (nothing, in
-//! the compiled kernels: `docs/notes/aarch64.md`).
+//! hash state live in vector registers; nothing is written to memory but
+//! the text and what LLVM spills — in the compiled kernels (objdump of
+//! the aarch64 peer-bench build) one to three 16-byte values per instance
+//! (the tag; in some instances another vector, possibly key material),
+//! which unlike the general path's wiped `MessageKeys` and round keys
+//! stay on the stack until overwritten. Closing that gap (spill-free
+//! register allocation, or a volatile wipe of the frame) is open.
 //!
 //! # Operation count (AES-256, one text block, 13 bytes of associated data)
 //!
