@@ -19,9 +19,10 @@
 //!   where the CPU has it; the GCM logic around it is portable either way.
 //!
 //! - **ARMv8** (`neon`, `aes`: `AESE`/`AESMC`; `aes/armv8.rs`, on
-//!   AArch64): FIPS 197 §5.2 word by word with `SubWord` by `AESE` with a
-//!   zero key on a broadcast word; encryption eight blocks interleaved;
-//!   AES-GCM-SIV's counter mode.
+//!   AArch64): FIPS 197 §5.2 four words at a time in registers (AES-192
+//!   word by word) with `SubWord` by `AESE` with a zero key on a broadcast
+//!   word; encryption eight blocks interleaved; AES-GCM-SIV's counter
+//!   mode.
 //!
 //! Each backend is a type implementing the crate-private `Backend` trait
 //! (`aesni::Key`, `armv8::Key`, `portable::Key`), held by one variant of

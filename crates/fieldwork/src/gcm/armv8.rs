@@ -19,13 +19,14 @@
 //! independent, so the core's scheduler (and LLVM's) overlaps the `PMULL`s
 //! with the AES rounds, which use other pipes on Neoverse cores.
 //!
-//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (8) text blocks skips
+//! A message of at most [`SHORT_MAX_TEXT_BLOCKS`] (16) text blocks skips
 //! the loop: one kernel call (`short`) runs `J0` and the text's `t`
 //! counter blocks through AES in one interleaved call of exactly `t + 1`
-//! blocks and hashes the associated data (when `blocks(A) + t + 1 ≤ 9`,
-//! else it is hashed first), the ciphertext and the lengths block as one
-//! aggregated group with one reduction, straight-line code for each `t`;
-//! the tag is formed in registers. Longer
+//! blocks (from 9 blocks: the first eight counter blocks, then the rest
+//! with `J0`) and hashes the associated data (when `blocks(A) + t + 1 ≤
+//! 17`, else it is hashed first), the ciphertext and the lengths block as
+//! one aggregated group with one reduction, straight-line code for each
+//! `t`; the tag is formed in registers. Longer
 //! messages run the loop, its tail, then the lengths block and the tag
 //! block as calls of their own (the tuning table's crossover,
 //! `gcm/tuning.rs`).
@@ -43,7 +44,7 @@
 //!   in place, a partial last block by overlapping 8- or 4-byte loads and
 //!   stores (or three bytes), by its public length; keystream bytes past
 //!   the end are cleared (`CMHI` mask) before the ciphertext is hashed.
-//!   The key also holds `H^1 … H^9` half-swapped, each beside its
+//!   The key also holds `H^1 … H^17` half-swapped, each beside its
 //!   half-sum, so a block meets both by one 32-byte `LD1`.
 //!
 //! # Operation count (per 8 blocks, AES-128)
@@ -67,7 +68,7 @@
 
 use super::tuning::ARMV8_SHORT_MAX_TEXT_BLOCKS as SHORT_MAX_TEXT_BLOCKS;
 use super::{Backend, Direction, GcmTuning};
-use crate::aes::armv8::{Keys, rounds};
+use crate::aes::armv8::{Keys, below, load_partial, rounds, store_partial};
 use crate::aes::{self, armv8::Key as AesKey};
 use crate::cpu::NeonAes;
 use crate::ghash;
@@ -76,10 +77,9 @@ use crate::ghash::pmull::neon::{
     xor,
 };
 use core::arch::aarch64::{
-    uint32x4_t, vaddq_u32, vandq_u8, vcgtq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u32,
-    veorq_u8, vextq_u8, vgetq_lane_u64, vld1q_u8, vld1q_u8_x2, vld1q_u8_x4, vreinterpretq_u8_u32,
-    vreinterpretq_u8_u64, vreinterpretq_u32_u8, vreinterpretq_u64_u8, vrev32q_u8, vrev64q_u8,
-    vsetq_lane_u32, vst1q_u8, vst1q_u8_x4,
+    uint32x4_t, vaddq_u32, vandq_u8, vcombine_u64, vcreate_u64, vdupq_n_u8, vdupq_n_u32, veorq_u8,
+    vextq_u8, vld1q_u8, vld1q_u8_x2, vld1q_u8_x4, vreinterpretq_u8_u32, vreinterpretq_u8_u64,
+    vreinterpretq_u32_u8, vrev32q_u8, vrev64q_u8, vsetq_lane_u32, vst1q_u8, vst1q_u8_x4,
 };
 use zeroize::Zeroize;
 
@@ -93,8 +93,12 @@ pub(super) struct Key {
     /// `H^(i+1)` with its 64-bit halves swapped (to meet GHASH's `REV64`'d
     /// blocks) and its Karatsuba half-sum `h₀ ⊕ h₁` in both lanes, so that
     /// a block meets both by one 32-byte load.
-    hk: [[u128; 2]; 9],
+    hk: [[u128; 2]; HK],
 }
+
+/// The powers `H^1 … H^HK` of the short path: its text blocks and the
+/// lengths block in one group.
+const HK: usize = SHORT_MAX_TEXT_BLOCKS + 1;
 
 impl Drop for Key {
     fn drop(&mut self) {
@@ -115,15 +119,21 @@ impl Backend for Key {
         let mut powers = [0u128; 8];
         powers[0] = ghash::gcm_key(&h.to_le_bytes());
         ghash::gcm_powers_pmull(t, &mut powers);
-        // H^9 = H^8 · H: the last group of a long message is its last
-        // eight text blocks and the lengths block.
-        // SAFETY: the token `t` proves NEON, AES and PMULL.
-        let h9 = unsafe { crate::ghash::pmull::neon::dot_u128(powers[7], powers[0]) };
-        let mut hk = [[0u128; 2]; 9];
-        for (d, &p) in hk.iter_mut().zip(powers.iter().chain([&h9])) {
+        // H^9 … H^HK, each the one before times H: the short path's group
+        // is its text blocks and the lengths block.
+        let mut more = [0u128; HK - 8];
+        let mut prev = powers[7];
+        for m in more.iter_mut() {
+            // SAFETY: the token `t` proves NEON, AES and PMULL.
+            prev = unsafe { crate::ghash::pmull::neon::dot_u128(prev, powers[0]) };
+            *m = prev;
+        }
+        let mut hk = [[0u128; 2]; HK];
+        for (d, &p) in hk.iter_mut().zip(powers.iter().chain(more.iter())) {
             let x = u128::from(p as u64 ^ (p >> 64) as u64);
             *d = [p.rotate_left(64), x | x << 64];
         }
+        more.zeroize();
         let mut h = h;
         h.zeroize();
         Key { aes, powers, hk }
@@ -320,14 +330,15 @@ fn crypt<const NR: usize, const ENC: bool>(
 }
 
 /// A whole short message ([`Backend::seal`] for a key of `NR` rounds and
-/// at most [`SHORT_MAX_TEXT_BLOCKS`] = 8 text blocks, `t`): `J0` and the
+/// at most [`SHORT_MAX_TEXT_BLOCKS`] = 16 text blocks, `t`): `J0` and the
 /// counter blocks `J0 + 1 … J0 + t` through AES in one interleaved call of
-/// [`rounds`] on exactly `t + 1` blocks ([`text`]), and the ciphertext and
+/// [`rounds`] on exactly `t + 1` blocks ([`text`]; from `t` = 9 the first
+/// eight counter blocks in a call of their own), and the ciphertext and
 /// the lengths block hashed as one aggregated group against `H^(t+1) …
 /// H^1` with one reduction — with the associated data too when the group
-/// stays within the key's nine powers; else the associated data is hashed
-/// first (as one group when it has at most nine blocks). Returns the tag
-/// `AES(K, J0) ⊕ S`.
+/// stays within the key's [`HK`] = 17 powers; else the associated data is
+/// hashed first (as one group when it has at most 17 blocks). Returns the
+/// tag `AES(K, J0) ⊕ S`.
 ///
 /// No buffer: whole blocks are loaded and stored in place, a partial last
 /// block (of the associated data or of the text) by two overlapping 8- or
@@ -348,12 +359,12 @@ fn short<const NR: usize, const ENC: bool>(
     let na = aad.len().div_ceil(16);
     debug_assert!(nt <= SHORT_MAX_TEXT_BLOCKS);
     let mut s = Sums { a: z, b: z, m: z };
-    let first = if na + nt < 9 {
+    let first = if na + nt < HK {
         // The associated data joins the group: block `i` meets
         // `H^(nt + na + 1 − i)` = `hk[nt + na − i]`.
         s = aad_sums(s, hk, aad, nt + na);
         z
-    } else if na <= 9 {
+    } else if na <= HK {
         swap(reduce::<true>(aad_sums(s, hk, aad, na - 1), c()))
     } else {
         swap(to_v(key.ghash_padded(0, aad)))
@@ -362,20 +373,39 @@ fn short<const NR: usize, const ENC: bool>(
     // SAFETY: 16 readable bytes.
     let y0 = unsafe { vld1q_u8(j0.as_ptr()) };
     let cv = vreinterpretq_u32_u8(vrev32q_u8(y0));
+    // Nine to sixteen blocks: the first eight (counter blocks only, block
+    // `j` meeting `H^(nt + 1 − j)`), then the rest with `J0`.
     // SAFETY (each arm): this function is compiled with NEON and AES, and
-    // `nt` is `rest.len().div_ceil(16)`.
+    // each `text` call's block count is its slice's `len().div_ceil(16)`
+    // (`nt` is `rest.len().div_ceil(16)`).
+    macro_rules! eight_then {
+        ($nt:literal) => {{
+            let (head, tail) = rest.split_at_mut(128);
+            let (_, s, first) = text::<NR, ENC, 8, 8, 0>(&keys, hk, $nt, y0, cv, s, first, head);
+            let cv = vaddq_u32(cv, vsetq_lane_u32::<3>(8, vdupq_n_u32(0)));
+            text::<NR, ENC, { $nt - 8 }, { $nt - 7 }, 1>(&keys, hk, $nt - 8, y0, cv, s, first, tail)
+        }};
+    }
     let (e, s, first) = unsafe {
         match nt {
-            0 => text::<NR, ENC, 0, 1>(&keys, hk, y0, cv, s, first, rest),
-            1 => text::<NR, ENC, 1, 2>(&keys, hk, y0, cv, s, first, rest),
-            2 => text::<NR, ENC, 2, 3>(&keys, hk, y0, cv, s, first, rest),
-            3 => text::<NR, ENC, 3, 4>(&keys, hk, y0, cv, s, first, rest),
-            4 => text::<NR, ENC, 4, 5>(&keys, hk, y0, cv, s, first, rest),
-            5 => text::<NR, ENC, 5, 6>(&keys, hk, y0, cv, s, first, rest),
-            6 => text::<NR, ENC, 6, 7>(&keys, hk, y0, cv, s, first, rest),
-            7 => text::<NR, ENC, 7, 8>(&keys, hk, y0, cv, s, first, rest),
-            // 8 (the caller's bound).
-            _ => text::<NR, ENC, 8, 9>(&keys, hk, y0, cv, s, first, rest),
+            0 => text::<NR, ENC, 0, 1, 1>(&keys, hk, 0, y0, cv, s, first, rest),
+            1 => text::<NR, ENC, 1, 2, 1>(&keys, hk, 1, y0, cv, s, first, rest),
+            2 => text::<NR, ENC, 2, 3, 1>(&keys, hk, 2, y0, cv, s, first, rest),
+            3 => text::<NR, ENC, 3, 4, 1>(&keys, hk, 3, y0, cv, s, first, rest),
+            4 => text::<NR, ENC, 4, 5, 1>(&keys, hk, 4, y0, cv, s, first, rest),
+            5 => text::<NR, ENC, 5, 6, 1>(&keys, hk, 5, y0, cv, s, first, rest),
+            6 => text::<NR, ENC, 6, 7, 1>(&keys, hk, 6, y0, cv, s, first, rest),
+            7 => text::<NR, ENC, 7, 8, 1>(&keys, hk, 7, y0, cv, s, first, rest),
+            8 => text::<NR, ENC, 8, 9, 1>(&keys, hk, 8, y0, cv, s, first, rest),
+            9 => eight_then!(9),
+            10 => eight_then!(10),
+            11 => eight_then!(11),
+            12 => eight_then!(12),
+            13 => eight_then!(13),
+            14 => eight_then!(14),
+            15 => eight_then!(15),
+            // 16 (the caller's bound).
+            _ => eight_then!(16),
         }
     };
     // The lengths block, `REV64`'d: `len(A)` in lane 0, `len(C)` in lane 1.
@@ -394,7 +424,7 @@ fn short<const NR: usize, const ENC: bool>(
 /// zero-padded, block `i` meeting `hk[top − i]`.
 #[inline]
 #[target_feature(enable = "neon,aes")]
-fn aad_sums(mut s: Sums, hk: &[[u128; 2]; 9], aad: &[u8], top: usize) -> Sums {
+fn aad_sums(mut s: Sums, hk: &[[u128; 2]; HK], aad: &[u8], top: usize) -> Sums {
     let whole = aad.len() / 16;
     for i in 0..whole {
         // SAFETY: 16 readable bytes (`i` < `aad.len() / 16`).
@@ -408,21 +438,31 @@ fn aad_sums(mut s: Sums, hk: &[[u128; 2]; 9], aad: &[u8], top: usize) -> Sums {
     s
 }
 
-/// [`short`]'s text of exactly `NT` blocks (`N = NT + 1`): `J0` and the
-/// counter blocks `J0 + 1 … J0 + NT` through AES in one interleaved call,
-/// then block by block the keystream XOR and the ciphertext's products
-/// (block `j` meets `H^(NT + 1 − j)`, `first` entering block 0); `cv` is
-/// `J0` with its words byte-swapped (`REV32`). Returns
-/// `AES(K, J0)`, the sums, and `first` (zero once a block took it).
+/// [`short`]'s text of exactly `NT` blocks (`N = NT + J`): with `J` = 1,
+/// `J0` and the counter blocks `J0 + 1 … J0 + NT` through AES in one
+/// interleaved call (with `J` = 0 the counter blocks alone), then block by
+/// block the keystream XOR and the ciphertext's products (block `j` meets
+/// `H^(top + 1 − j)`, `first` entering block 0); `cv` is the counter block
+/// before the first (`J0`'s, or the last one of the blocks before) with
+/// its words byte-swapped (`REV32`). Returns `AES(K, J0)` (with `J` = 1),
+/// the sums, and `first` (zero once a block took it).
 ///
 /// # Safety
 /// Only from functions compiled with `neon,aes`; `rest.len().div_ceil(16)`
-/// is `NT`.
+/// is `NT`, `J` is 0 or 1, `top` at least `NT − 1` and below [`HK`].
 #[allow(inline_always_mismatching_target_features)]
 #[inline(always)]
-unsafe fn text<const NR: usize, const ENC: bool, const NT: usize, const N: usize>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn text<
+    const NR: usize,
+    const ENC: bool,
+    const NT: usize,
+    const N: usize,
+    const J: usize,
+>(
     keys: &Keys,
-    hk: &[[u128; 2]; 9],
+    hk: &[[u128; 2]; HK],
+    top: usize,
     y0: V,
     mut cv: uint32x4_t,
     mut s: Sums,
@@ -438,14 +478,14 @@ unsafe fn text<const NR: usize, const ENC: bool, const NT: usize, const N: usize
     unsafe {
         let one = vsetq_lane_u32::<3>(1, vdupq_n_u32(0));
         let mut x = [y0; N];
-        for xi in x.iter_mut().skip(1) {
+        for xi in x.iter_mut().skip(J) {
             cv = vaddq_u32(cv, one);
             *xi = vrev32q_u8(vreinterpretq_u8_u32(cv));
         }
         let k = rounds::<NR, N>(keys, x);
         let p = rest.as_mut_ptr();
         for j in 0..NT {
-            let ks = k[j + 1];
+            let ks = k[j + J];
             let r = len - 16 * j;
             let (input, hashed);
             if r >= 16 {
@@ -460,7 +500,7 @@ unsafe fn text<const NR: usize, const ENC: bool, const NT: usize, const N: usize
                 // Encryption hashes the ciphertext's `r` bytes alone.
                 hashed = if ENC { vandq_u8(out, below(r)) } else { input };
             }
-            s = absorb(s, xor(vrev64q_u8(hashed), first), &hk[NT - j]);
+            s = absorb(s, xor(vrev64q_u8(hashed), first), &hk[top - j]);
             first = vdupq_n_u8(0);
         }
         (k[0], s, first)
@@ -481,77 +521,6 @@ fn absorb(s: Sums, y: V, h: &[u128; 2]) -> Sums {
         b: xor(s.b, pmull2(y, h.0)),
         m: xor(s.m, pmull(t, h.1)),
     }
-}
-
-/// The bytes of `s` (1 to 15 of them), zero-padded to a block: two
-/// overlapping 8-byte loads (from 8 bytes), two 4-byte loads (from 4) or
-/// three single bytes, chosen by the public length.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn load_partial(s: &[u8]) -> V {
-    let n = s.len();
-    let (lo, hi) = if n >= 8 {
-        // Bytes 8 … n − 1 are the top n − 8 bytes of the last eight.
-        (le64(s), le64(&s[n - 8..]) >> (8 * (15 - n)) >> 8)
-    } else if n >= 4 {
-        let lo = u64::from(le32(s));
-        (lo | u64::from(le32(&s[n - 4..])) >> (8 * (8 - n)) << 32, 0)
-    } else {
-        let (a, b, c) = (s[0], s[n / 2], s[n - 1]);
-        let lo = u64::from(a) | u64::from(b) << (8 * (n / 2)) | u64::from(c) << (8 * (n - 1));
-        (lo, 0)
-    };
-    vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)))
-}
-
-/// `d` (1 to 15 bytes) ← the first `d.len()` bytes of `v`: two overlapping
-/// 8- or 4-byte stores, or three single bytes, by the public length.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn store_partial(d: &mut [u8], v: V) {
-    let n = d.len();
-    let w = vreinterpretq_u64_u8(v);
-    let (lo, hi) = (vgetq_lane_u64::<0>(w), vgetq_lane_u64::<1>(w));
-    if n >= 8 {
-        // Bytes n − 8 … n − 1: `lo` from byte n − 8, `hi` after it.
-        let sh = 8 * (n - 8);
-        let last = (lo >> sh) | (hi << 1 << (63 - sh));
-        d[..8].copy_from_slice(&lo.to_le_bytes());
-        d[n - 8..].copy_from_slice(&last.to_le_bytes());
-    } else if n >= 4 {
-        d[..4].copy_from_slice(&(lo as u32).to_le_bytes());
-        d[n - 4..].copy_from_slice(&((lo >> (8 * (n - 4))) as u32).to_le_bytes());
-    } else {
-        d[0] = lo as u8;
-        d[n / 2] = (lo >> (8 * (n / 2))) as u8;
-        d[n - 1] = (lo >> (8 * (n - 1))) as u8;
-    }
-}
-
-/// A mask of the first `r` bytes of a block (`CMHI` against `0, 1, …, 15`).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn below(r: usize) -> V {
-    const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-    // SAFETY: 16 readable bytes.
-    let iota = unsafe { vld1q_u8(IOTA.as_ptr()) };
-    vcgtq_u8(vdupq_n_u8(r as u8), iota)
-}
-
-/// The first 8 bytes of `s`, little-endian.
-#[inline(always)]
-fn le64(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&s[..8]);
-    u64::from_le_bytes(b)
-}
-
-/// The first 4 bytes of `s`, little-endian.
-#[inline(always)]
-fn le32(s: &[u8]) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&s[..4]);
-    u32::from_le_bytes(b)
 }
 
 /// `d[..128] ^= ks` by two four-register loads and stores.

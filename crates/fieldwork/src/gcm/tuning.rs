@@ -18,18 +18,20 @@ use crate::tuning::{Cores, Entry, Table};
 
 /// The `aes-pmull` backend (`gcm/armv8.rs`): messages of at most this
 /// many text blocks run no 8-block loop — `AES(K, J0)` encrypted with the
-/// counter blocks in one interleaved call, and the ciphertext and the
-/// lengths block (with the associated data when it fits) hashed as one
-/// aggregated group with one reduction. At most 8, so that the text and
-/// the lengths block meet the key's nine powers. By instruction count
-/// under `qemu-aarch64 -cpu neoverse-n1` (`scripts/aarch64-counts.py`,
+/// counter blocks in one or two interleaved calls (eight blocks, then the
+/// rest with `J0`), and the ciphertext and the lengths block (with the
+/// associated data when it fits) hashed as one aggregated group with one
+/// reduction; the key holds this many powers and one more. 9 to 16
+/// blocks have their own arms, so at most 16. By instruction count under
+/// `qemu-aarch64 -cpu neoverse-n1` (`scripts/aarch64-counts.py`,
 /// `docs/notes/gcm.md`): 128 B (8 blocks) takes ≈ 20 % fewer
 /// instructions without the loop than with one iteration of it (AES-128
-/// seal 847 → 675); not measured in time on hardware.
+/// seal 847 → 675), and 144–256 B fewer again (`docs/notes/aarch64.md`,
+/// session 4); not measured in time on hardware.
 #[cfg(target_arch = "aarch64")]
-pub(crate) const ARMV8_SHORT_MAX_TEXT_BLOCKS: usize = 8;
+pub(crate) const ARMV8_SHORT_MAX_TEXT_BLOCKS: usize = 16;
 #[cfg(target_arch = "aarch64")]
-const _: () = assert!(ARMV8_SHORT_MAX_TEXT_BLOCKS <= 8);
+const _: () = assert!(ARMV8_SHORT_MAX_TEXT_BLOCKS >= 8 && ARMV8_SHORT_MAX_TEXT_BLOCKS <= 16);
 
 /// One core's choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

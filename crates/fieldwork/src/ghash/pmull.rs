@@ -469,20 +469,13 @@ macro_rules! kernels {
             #[target_feature(enable = $features)]
             fn horner_r<const R: bool>(h: u128, acc: u128, data: &[u8]) -> u128 {
                 let c = c();
-                let h = to_v(h);
-                let d = xor(swap(h), pmull(h, c));
-                let (hu, du) = (vreinterpretq_u64_u8(h), vreinterpretq_u64_u8(d));
-                let l = vreinterpretq_u8_u64(vtrn1q_u64(du, hu));
-                let u = vreinterpretq_u8_u64(vtrn2q_u64(du, hu));
+                let k = horner_key(to_v(h), c);
                 // GHASH: the whole block byte-reversed by one `TBL`, so
                 // the accumulator and the key keep their order.
                 let rev = to_v(REV_INDEX);
                 let step = |acc: V, y: V| {
                     let y = if R { vqtbl1q_u8(y, rev) } else { y };
-                    let m = xor(acc, y);
-                    let r = xor(pmull(m, u), pmull2(m, u));
-                    let f = xor(pmull(m, l), pmull2(m, l));
-                    xor3(r, swap(f), pmull(f, c))
+                    horner_step(acc, y, k, c)
                 };
                 let mut acc = to_v(acc);
                 let mut fours = data.chunks_exact(64);
@@ -499,6 +492,33 @@ macro_rules! kernels {
                     acc = step(acc, unsafe { vld1q_u8(ch.as_ptr()) });
                 }
                 from_v(acc)
+            }
+
+            /// Horner's rule's form of the key `h` = `H` (see
+            /// [`horner`]): `(U, L)` = `((D₁, H₁), (D₀, H₀))` with `D =
+            /// swap(H) ⊕ H₀·C` — one `PMULL`, `EXT`, `EOR`, `TRN1`, `TRN2`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn horner_key(h: V, c: V) -> (V, V) {
+                let d = xor(swap(h), pmull(h, c));
+                let (hu, du) = (vreinterpretq_u64_u8(h), vreinterpretq_u64_u8(d));
+                (
+                    vreinterpretq_u8_u64(vtrn2q_u64(du, hu)),
+                    vreinterpretq_u8_u64(vtrn1q_u64(du, hu)),
+                )
+            }
+
+            /// One step of Horner's rule (see [`horner`]): `dot(acc ⊕ y,
+            /// H)`, fully reduced, against `(u, l)` = [`horner_key`]`(H)`:
+            /// five `PMULL`/`PMULL2`, an `EXT`, five `EOR`s (three and an
+            /// `EOR3` with SHA3).
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(crate) fn horner_step(acc: V, y: V, (u, l): (V, V), c: V) -> V {
+                let m = xor(acc, y);
+                let r = xor(pmull(m, u), pmull2(m, u));
+                let f = xor(pmull(m, l), pmull2(m, l));
+                xor3(r, swap(f), pmull(f, c))
             }
 
             /// Eight blocks of `ch` (128 bytes) by two four-register `LD1`s,
