@@ -40,9 +40,9 @@
 //!
 //! # Rejected
 //!
-//! - The word loop for AES-128/256 (before 2026-11-26 session 4): about
-//!   80 instructions per round key with the packing into `u128`s, 1 068
-//!   of a 16-byte AES-256-GCM-SIV seal's 2 308 (`docs/notes/aarch64.md`).
+//! - The word loop for AES-128/256 (it stays for AES-192): about 80
+//!   instructions per round key with the packing into `u128`s against 7–8
+//!   in registers (history in `docs/notes/aarch64.md`).
 // Indexing is bounded by construction: round-key indices are below the
 // round count (10, 12, 14) of the 15-entry schedule; block indices below
 // the chunk's.

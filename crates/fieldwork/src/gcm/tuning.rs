@@ -22,12 +22,11 @@ use crate::tuning::{Cores, Entry, Table};
 /// rest with `J0`), and the ciphertext and the lengths block (with the
 /// associated data when it fits) hashed as one aggregated group with one
 /// reduction; the key holds this many powers and one more. 9 to 16
-/// blocks have their own arms, so at most 16. By instruction count under
-/// `qemu-aarch64 -cpu neoverse-n1` (`scripts/aarch64-counts.py`,
-/// `docs/notes/gcm.md`): 128 B (8 blocks) takes ≈ 20 % fewer
-/// instructions without the loop than with one iteration of it (AES-128
-/// seal 847 → 675), and 144–256 B fewer again (`docs/notes/aarch64.md`,
-/// session 4); not measured in time on hardware.
+/// blocks have their own arms, so at most 16. Chosen by instruction
+/// count, not measured in time on hardware: AES-128 seal of 144 B (9
+/// blocks) runs 645 instructions on this path against ring's 943
+/// (`scripts/aarch64-counts.py --cpu neoverse-n1 --group gcm128_encrypt`
+/// with a 144 B size; history in `docs/notes/gcm.md`).
 #[cfg(target_arch = "aarch64")]
 pub(crate) const ARMV8_SHORT_MAX_TEXT_BLOCKS: usize = 16;
 #[cfg(target_arch = "aarch64")]

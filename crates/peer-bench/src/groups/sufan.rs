@@ -76,28 +76,14 @@ fn strategy_impl(s: Strategy, m: Dispatch) -> Impl {
     })
 }
 
-/// The same strategy compiled with AVX enabled (VEX, non-destructive
-/// encoding), for Su & Fan's Table 5.
-fn vex_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
-    chained(
-        format!("{} VEX (non-destructive)", s.name),
-        s.words,
-        move |a, b, out| {
-            k.mul(a, b, out);
-        },
-    )
-}
-
-/// The strategy with the listing's hand-placed 256-bit `vxorpd` additions
-/// (`_USE_AVX_`), for Su & Fan's Table 4.
-fn vxorpd_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel) -> Impl {
-    chained(
-        format!("{} VXORPD (256-bit additions)", s.name),
-        s.words,
-        move |a, b, out| {
-            k.mul(a, b, out);
-        },
-    )
+/// The same strategy as one of its AVX builds, named `"{name} {build}"`:
+/// `VEX (non-destructive)` (the kernel compiled with AVX, Su & Fan's
+/// Table 5) or `VXORPD (256-bit additions)` (the listing's hand-placed
+/// `vxorpd` additions, `_USE_AVX_`, Table 4).
+fn avx_impl(s: Strategy, k: fieldwork::gf2x::reproduce::VexKernel, build: &str) -> Impl {
+    chained(format!("{} {build}", s.name), s.words, move |a, b, out| {
+        k.mul(a, b, out);
+    })
 }
 
 /// One of Su & Fan's `ins_mul2_64` variants (`_XOR64`, …) at 2 words.
@@ -167,14 +153,14 @@ pub fn cases() -> Result<Vec<Case>, String> {
                 if !k.mul(&a, &b, &mut got) || got != want {
                     return Err(format!("strategy {} (VEX) disagrees", s.name));
                 }
-                impls.push(vex_impl(s, k));
+                impls.push(avx_impl(s, k, "VEX (non-destructive)"));
             }
             if let Some(k) = s.vxorpd(best) {
                 let mut got = vec![0u64; 2 * n];
                 if !k.mul(&a, &b, &mut got) || got != want {
                     return Err(format!("strategy {} (VXORPD) disagrees", s.name));
                 }
-                impls.push(vxorpd_impl(s, k));
+                impls.push(avx_impl(s, k, "VXORPD (256-bit additions)"));
             }
         }
         #[cfg(feature = "system-peers")]
