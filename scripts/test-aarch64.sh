@@ -55,6 +55,12 @@ runs=("$@")
 echo "==> cross-build (release) of the library's tests and the CLI for $target"
 "${cargo[@]}" build -q --release --target "$target" -p fieldwork-cli
 "${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests --no-run
+# No secret-dependent branch or address in the AArch64 kernels, read from
+# the test binaries' machine code (valgrind cannot run them here; see
+# scripts/ct-aarch64.py), after its self-test shows that it can fail.
+mapfile -t test_bins < <("${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests \
+  --no-run --message-format=json | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
+python3 scripts/ct-aarch64.py --self-test "${test_bins[@]}"
 # The C ABI (libgf2x.so.3 for NTL) and the Python extension (abi3: no
 # target interpreter needed) must at least cross-build.
 "${cargo[@]}" build -q --release --target "$target" -p fieldwork-gf2x-abi
