@@ -20,6 +20,13 @@ peer-bench binary, or an exact symbol of the arm64 `libcrypto.a` of Debian's
   whose body has a short inner loop, e.g. a per-block loop around the
   ChaCha20 rounds: the rounds are then counted once, as llvm-mca sees a
   straight sequence).
+- `REGEX=N` (after `loop:` or `outer:`): only loops with exactly N
+  matching instructions (one monomorph, e.g. AES-128's 80 `aese` of 8
+  blocks); `@most` / `@least` after it: of the copies (monomorphs) with
+  such a loop, the one with the most / fewest matching instructions in the
+  whole function (AES-GCM: encryption's copy runs its first group's AES
+  before the loop, so `aese=80@most` is the encryption loop and
+  `aese=80@least` the decryption loop).
 - `whole`: the function as a straight line (a kernel with no loop, e.g.
   gf2x's 4-word product); its returns and calls counted as instructions.
 
@@ -49,8 +56,12 @@ LOOPS = [
     ("ghash", "fieldwork (pmull-eor3)", "bin", "fieldwork::ghash::pmull::eor3::update", "loop:pmull", (8, "16 B block", "8 blocks, one reduction")),
     ("ghash", "OpenSSL gcm_ghash_v8_4x", "libcrypto", "gcm_ghash_v8_4x", "loop:pmull", (4, "16 B block", "4 blocks")),
     ("ghash", "OpenSSL gcm_ghash_v8", "libcrypto", "gcm_ghash_v8", "loop:pmull", (2, "16 B block", "2 blocks")),
-    ("gcm", "fieldwork (aes-pmull) crypt", "bin", "fieldwork::gcm::armv8::crypt", "loop:aese=80", (8, "16 B block", "AES-128 CTR, 8 blocks; GHASH in its own pass (ghash rows)")),
+    ("gcm", "fieldwork (aes-pmull) crypt, encrypt", "bin", "fieldwork::gcm::armv8::crypt", "loop:aese=80@most", (8, "16 B block", "8 blocks stitched AES-128 + GHASH (one reduction)")),
+    ("gcm", "fieldwork (aes-pmull) crypt, decrypt", "bin", "fieldwork::gcm::armv8::crypt", "loop:aese=80@least", (8, "16 B block", "8 blocks stitched AES-128 + GHASH (one reduction)")),
     ("gcm", "OpenSSL aes_gcm_enc_128_kernel", "libcrypto", "aes_gcm_enc_128_kernel", "loop:aese", (4, "16 B block", "4 blocks, stitched AES-128 + GHASH")),
+    ("gcm", "OpenSSL aes_gcm_dec_128_kernel", "libcrypto", "aes_gcm_dec_128_kernel", "loop:aese", (4, "16 B block", "4 blocks, stitched AES-128 + GHASH")),
+    ("gcm", "fieldwork (aes-pmull) crypt, encrypt", "bin", "fieldwork::gcm::armv8::crypt", "loop:aese=112@most", (8, "16 B block", "8 blocks stitched AES-256 + GHASH (one reduction)")),
+    ("gcm", "OpenSSL aes_gcm_enc_256_kernel", "libcrypto", "aes_gcm_enc_256_kernel", "loop:aese", (4, "16 B block", "4 blocks, stitched AES-256 + GHASH")),
     ("gcm", "ring aes_gcm_enc_kernel", "bin", "ring_core_0_17_14__aes_gcm_enc_kernel", "loop:aese", (4, "16 B block", "4 blocks stitched; all 14 rounds in the body (AES-128 branches past 4)")),
     ("chacha20", "fieldwork (neon) xor_long", "bin", "fieldwork::chacha20::neon::xor_long", "loop:add", (0.4, "64 B block", "one double round of 4 blocks (×10 per block)")),
     ("chacha20", "OpenSSL ChaCha20_neon", "libcrypto", "ChaCha20_neon", "loop:add", (0.5, "64 B block", "one double round of 4 NEON + 1 scalar blocks")),
@@ -127,12 +138,12 @@ def loops(insns):
 
 def pick(copies, how):
     """The loop `how` names among the function's copies (see the module
-    docs); `REGEX=N` wants the loop with exactly N matching instructions
-    (to pick one monomorph, e.g. AES-128's 80 `aese` of 8 blocks)."""
+    docs: `REGEX=N` and `@most` / `@least` pick one monomorph's loop)."""
     if how == "whole":
         return min(copies, key=len) if copies else []
     kind, regex = how.split(":", 1)
     regex, _, want = regex.partition("=")
+    want, _, copy = want.partition("@")
     key = re.compile(regex + "$")
     cands = []
     for insns in copies:
@@ -140,11 +151,15 @@ def pick(copies, how):
         if kind == "loop":
             spans = [s for s in spans
                      if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
+        total = sum(1 for _, mn, _ in insns if key.match(mn))
         for a, b in spans:
             body = insns[a:b + 1]
-            cands.append((sum(1 for _, mn, _ in body if key.match(mn)), body))
+            cands.append((sum(1 for _, mn, _ in body if key.match(mn)), body, total))
     if want:
         cands = [c for c in cands if c[0] == int(want)]
+    if copy and cands:
+        best = (max if copy == "most" else min)(c[2] for c in cands)
+        cands = [c for c in cands if c[2] == best]
     if not cands:
         return []
     return max(cands, key=lambda c: (c[0], -len(c[1])))[1]

@@ -55,6 +55,13 @@
 //! [`crate::ghash::pmull`] (26 `PMULL`, 8 `REV64`, ≈ 40 others). The
 //! compiled loop's count is in `docs/notes/gcm.md`.
 //!
+//! Each loop (encryption's from its second group on, decryption's) is one
+//! basic block. Port floor on Neoverse N1 (`AESE`, `AESMC`, `PMULL` all
+//! on pipe V0, the `AESE`+`AESMC` fusion not in llvm-mca's model): 8 ×
+//! (10 + 9) + 26 = 178 cycles per 8 blocks for AES-128 (22.25 per block),
+//! 8 × (14 + 13) + 26 = 242 for AES-256; the llvm-mca estimates of the
+//! compiled loops (`scripts/aarch64-mca.py`) are in `docs/notes/gcm.md`.
+//!
 //! # Rejected (for now)
 //!
 //! - 12-block iterations (the newest OpenSSL/aws-lc kernels): the round
@@ -260,23 +267,31 @@ fn crypt<const NR: usize, const ENC: bool>(
         }
         x
     };
-    if ENC {
-        for i in 0..groups {
-            let x = counters();
-            let (done, rest) = buf.split_at_mut(128 * i);
-            // SAFETY: this function is compiled with NEON and AES.
-            let ks = unsafe { rounds::<NR, 8>(&keys, x) };
-            if i > 0 {
-                let y = load8::<true>(&done[128 * (i - 1)..]);
+    if ENC && groups > 0 {
+        // The first group's keystream alone, then one basic block per
+        // group: the AES rounds of group `i` and the GHASH of group `i −
+        // 1`'s ciphertext (stored by the iteration before), no branch but
+        // the loop's own (a loop from group 0 with an `i > 0` test and
+        // slice bounds checks compiled into three basic blocks, the AES
+        // path without the GHASH taken once), then the last group's GHASH.
+        let p = buf.as_mut_ptr();
+        // SAFETY: this function is compiled with NEON and AES; `p + 128·i
+        // … p + 128·i + 128` lies in `buf` for `i < groups` (`groups` =
+        // `buf.len() / 128`), and no other reference to `buf` is live
+        // while each slice is.
+        unsafe {
+            let ks = rounds::<NR, 8>(&keys, counters());
+            xor8(core::slice::from_raw_parts_mut(p, 128), ks);
+            for i in 1..groups {
+                let ks = rounds::<NR, 8>(&keys, counters());
+                let y = load8::<true>(core::slice::from_raw_parts(p.add(128 * (i - 1)), 128));
                 acc = group8::<true>(y, acc, &g.h, &g.hx, g.c);
+                xor8(core::slice::from_raw_parts_mut(p.add(128 * i), 128), ks);
             }
-            xor8(&mut rest[..128], ks);
-        }
-        if groups > 0 {
-            let y = load8::<true>(&buf[128 * (groups - 1)..]);
+            let y = load8::<true>(core::slice::from_raw_parts(p.add(128 * (groups - 1)), 128));
             acc = group8::<true>(y, acc, &g.h, &g.hx, g.c);
         }
-    } else {
+    } else if !ENC {
         for chunk in buf.chunks_exact_mut(128) {
             let x = counters();
             let y = load8::<true>(chunk);
