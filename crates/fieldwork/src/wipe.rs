@@ -33,6 +33,246 @@ pub(crate) fn wipe_bytes<const N: usize>(x: &mut [u8; N]) {
     compiler_fence(Ordering::SeqCst);
 }
 
+/// Zeroes the `BYTES` bytes just below the caller's stack pointer: the
+/// dead frames of the kernels it called before (AArch64), whose register
+/// spills (round keys, GHASH powers, keystream, text) nothing else
+/// clears.
+///
+/// One call after the kernel returns, from the function that called it
+/// (so at the same stack pointer); `BYTES` is a multiple of 256 with a
+/// margin over the kernel's deepest stack use, measured by the kernels'
+/// tests (`stack_wipe` in `gcm/armv8.rs`, `gcm_siv/armv8.rs`). Cost:
+/// 11 instructions per 256 bytes (eight `STP` of a zeroed `q` register,
+/// the loop's three) and 7 more with the call. AArch64 Linux has no red zone: the bytes below the
+/// stack pointer belong to no live frame, and a signal handler may
+/// overwrite them at any time, which is no harm to a wipe.
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+pub(crate) fn wipe_stack_below<const BYTES: usize>() {
+    const { assert!(BYTES > 0 && BYTES % 256 == 0) };
+    // SAFETY: `fill_below_sp` writes only below the stack pointer, which
+    // no live Rust value occupies (no red zone on AArch64), and clobbers
+    // only caller-saved registers (`x9`, `x10`, `v0`).
+    unsafe { fill_below_sp(BYTES, 0) };
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// Writes the 64-bit `pattern` over `[sp − bytes, sp)` at the caller's
+/// `sp` (`bytes` a positive multiple of 256): a naked function, so no
+/// prologue moves `sp`, and the branch-and-link leaves it where the caller
+/// had it.
+///
+/// # Safety
+/// `bytes` is a positive multiple of 256, and the stack has `bytes` bytes
+/// below the caller's `sp` (a kernel just used them).
+#[cfg(target_arch = "aarch64")]
+#[unsafe(naked)]
+unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
+    core::arch::naked_asm!(
+        "mov x9, sp",
+        "sub x10, x9, x0",
+        "dup v0.2d, x1",
+        "2:",
+        "stp q0, q0, [x10]",
+        "stp q0, q0, [x10, #32]",
+        "stp q0, q0, [x10, #64]",
+        "stp q0, q0, [x10, #96]",
+        "stp q0, q0, [x10, #128]",
+        "stp q0, q0, [x10, #160]",
+        "stp q0, q0, [x10, #192]",
+        "stp q0, q0, [x10, #224]",
+        "add x10, x10, #256",
+        "cmp x10, x9",
+        "b.lo 2b",
+        "ret",
+    )
+}
+
+/// Test support for the stack wipes ([`wipe_stack_below`]): an image of
+/// the stack below a function's stack pointer after a kernel ran, to find
+/// how deep the kernel wrote and which secrets it left there.
+#[cfg(all(test, target_arch = "aarch64"))]
+#[allow(clippy::indexing_slicing)]
+pub(crate) mod stack_probe {
+    use alloc::vec::Vec;
+
+    /// The bytes below the stack pointer that [`image`] fills and reads (a
+    /// multiple of 256).
+    pub(crate) const SPAN: usize = 8192;
+
+    /// The fill: no 16-byte secret of a test is this.
+    const PATTERN: u64 = 0xa55a_c33c_0ff0_5aa5;
+
+    /// Copies `[sp − SPAN, sp)` at the caller's `sp` to `out`.
+    ///
+    /// # Safety
+    /// `out` is [`SPAN`] writable bytes; the stack has `SPAN` bytes below
+    /// the caller's `sp`.
+    #[unsafe(naked)]
+    unsafe extern "C" fn read_below_sp(out: *mut u8) {
+        core::arch::naked_asm!(
+            "mov x9, sp",
+            "sub x10, x9, #{span}",
+            "2:",
+            "ldp x11, x12, [x10], #16",
+            "stp x11, x12, [x0], #16",
+            "cmp x10, x9",
+            "b.lo 2b",
+            "ret",
+            span = const SPAN,
+        )
+    }
+
+    /// The [`SPAN`] bytes below this function's stack pointer after `f`
+    /// ran (index 0 is `sp − SPAN`), filled with a pattern before.
+    #[inline(never)]
+    pub(crate) fn image<F: FnOnce()>(f: F) -> Vec<u8> {
+        let mut out = alloc::vec![0u8; SPAN];
+        // SAFETY: the test thread's stack has far more than `SPAN` bytes
+        // below this frame; `out` is `SPAN` writable bytes.
+        unsafe { super::fill_below_sp(SPAN, PATTERN) };
+        f();
+        // SAFETY: as above.
+        unsafe { read_below_sp(out.as_mut_ptr()) };
+        out
+    }
+
+    /// How many bytes below the stack pointer `f` wrote, per [`image`]
+    /// (16-byte granularity).
+    pub(crate) fn depth(img: &[u8]) -> usize {
+        let p = PATTERN.to_le_bytes();
+        img.chunks_exact(16)
+            .position(|c| c[..8] != p || c[8..] != p)
+            .map_or(0, |i| SPAN - 16 * i)
+    }
+
+    /// Text lengths for the short kernels' tests: each block count of up
+    /// to 16 blocks, partial and whole.
+    pub(crate) const LENS: [usize; 14] =
+        [0, 1, 15, 16, 17, 40, 64, 100, 128, 129, 160, 200, 255, 256];
+
+    /// `n` test bytes from `seed`.
+    pub(crate) fn bytes(n: usize, seed: u8) -> Vec<u8> {
+        (0..n).map(|i| (i as u8).wrapping_mul(29) ^ seed).collect()
+    }
+
+    /// The 16-byte values of `v` (its whole blocks) pushed to `s` as
+    /// secrets named `what`.
+    pub(crate) fn blocks(s: &mut Vec<(&'static str, [u8; 16])>, what: &'static str, v: &[u8]) {
+        for c in v.chunks_exact(16) {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(c);
+            s.push((what, b));
+        }
+    }
+
+    /// A kernel's test: the control images (the kernel alone) and the
+    /// wiped ones (the kernel and its wipe) of its cases.
+    pub(crate) struct Tally {
+        /// The deepest write of a control.
+        deepest: usize,
+        /// Secrets the controls found, with their depth and case.
+        found: Vec<(&'static str, usize, alloc::string::String)>,
+    }
+
+    impl Tally {
+        /// No case yet.
+        pub(crate) fn new() -> Tally {
+            Tally {
+                deepest: 0,
+                found: Vec::new(),
+            }
+        }
+
+        /// One case: `control` (the kernel alone) and `wiped` (the kernel
+        /// and its wipe) each return `tag`; the control writes at most
+        /// `limit` bytes deep, the wiped run leaves none of `s`.
+        pub(crate) fn case(
+            &mut self,
+            case: &dyn core::fmt::Debug,
+            s: &[(&'static str, [u8; 16])],
+            limit: usize,
+            tag: [u8; 16],
+            control: impl FnOnce() -> [u8; 16],
+            wiped: impl FnOnce() -> [u8; 16],
+        ) {
+            // A value equal to the tag is public (`AES(K, J0)` is the tag
+            // of an empty GCM message and empty associated data).
+            let s: Vec<_> = s.iter().filter(|x| x.1 != tag).copied().collect();
+            let s = &s[..];
+            let mut got = [0u8; 16];
+            let img = image(|| got = control());
+            assert_eq!(got, tag, "{case:?}");
+            self.control(&img, s, limit, case);
+            let img = image(|| got = wiped());
+            assert_eq!(got, tag, "{case:?}");
+            self.wiped(&img, s, case);
+        }
+
+        /// A control's image: the kernel wrote at most `limit` bytes deep
+        /// (its wipe's size); notes the secrets it left.
+        fn control(
+            &mut self,
+            img: &[u8],
+            s: &[(&'static str, [u8; 16])],
+            limit: usize,
+            case: &dyn core::fmt::Debug,
+        ) {
+            let d = depth(img);
+            assert!(
+                d <= limit,
+                "{case:?}: {d} bytes deep, the wipe covers {limit}"
+            );
+            self.deepest = self.deepest.max(d);
+            let case = alloc::format!("{case:?}");
+            self.found
+                .extend(found(img, s).into_iter().map(|(w, d)| (w, d, case.clone())));
+        }
+
+        /// A wiped image: no secret of `s` in it.
+        fn wiped(&self, img: &[u8], s: &[(&'static str, [u8; 16])], case: &dyn core::fmt::Debug) {
+            let left = found(img, s);
+            assert!(left.is_empty(), "{case:?}: left on the stack {left:?}");
+        }
+
+        /// The end: the controls found secrets (the scan sees the
+        /// kernel's spills); prints the deepest write and some finds.
+        pub(crate) fn finish(&self, kernel: &str) {
+            let some: Vec<_> = self
+                .found
+                .iter()
+                .step_by(self.found.len() / 8 + 1)
+                .collect();
+            std::eprintln!(
+                "{kernel}: deepest {} bytes; the controls found {} secrets, e.g. {some:?}",
+                self.deepest,
+                self.found.len()
+            );
+            assert!(
+                !self.found.is_empty(),
+                "{kernel}: the scan cannot see the spills"
+            );
+        }
+    }
+
+    /// Each of `secrets` found in `img` (at any 8-byte offset), with its
+    /// depth below the stack pointer.
+    pub(crate) fn found(
+        img: &[u8],
+        secrets: &[(&'static str, [u8; 16])],
+    ) -> Vec<(&'static str, usize)> {
+        let mut v = Vec::new();
+        for off in (0..=img.len() - 16).step_by(8) {
+            for (what, s) in secrets {
+                if img[off..off + 16] == s[..] && *s != [0; 16] {
+                    v.push((*what, SPAN - off));
+                }
+            }
+        }
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{wipe, wipe_bytes};

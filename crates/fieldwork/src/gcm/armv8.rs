@@ -46,6 +46,15 @@
 //!   the end are cleared (`CMHI` mask) before the ciphertext is hashed.
 //!   The key also holds `H^1 … H^17` half-swapped, each beside its
 //!   half-sum, so a block meets both by one 32-byte `LD1`.
+//! - The short path's spills (its frame and its callees' are at most 992
+//!   bytes deep: round keys, powers of `H`, keystream, text) are wiped:
+//!   after `short` returns, `seal` calls [`crate::wipe::wipe_stack_below`],
+//!   which zeroes the [`SHORT_STACK`] (1 280) bytes below its own stack
+//!   pointer, 62 instructions; the test `stack_wipe` checks that the
+//!   kernel writes no deeper and that none of those secrets survives on
+//!   the stack, against a control that finds them without the wipe. The
+//!   loop's frame (`crypt`, which keeps the powers on the stack by design)
+//!   is not wiped yet.
 //!
 //! # Operation count (per 8 blocks, AES-128)
 //!
@@ -155,18 +164,10 @@ impl Backend for Key {
         let p = &self.powers;
         let enc = dir == Direction::Encrypt;
         if buf.len().div_ceil(16) <= SHORT_MAX_TEXT_BLOCKS {
-            // SAFETY (each arm): the token in `self.aes` proves NEON, AES
-            // and PMULL.
-            return unsafe {
-                match (rk.rounds, enc) {
-                    (10, true) => short::<10, true>(self, j0, aad, buf),
-                    (10, false) => short::<10, false>(self, j0, aad, buf),
-                    (12, true) => short::<12, true>(self, j0, aad, buf),
-                    (12, false) => short::<12, false>(self, j0, aad, buf),
-                    (_, true) => short::<14, true>(self, j0, aad, buf),
-                    (_, false) => short::<14, false>(self, j0, aad, buf),
-                }
-            };
+            let tag = short_any(self, enc, j0, aad, buf);
+            // The kernel's dead frame (and its callees'): its spills.
+            crate::wipe::wipe_stack_below::<SHORT_STACK>();
+            return tag;
         }
         let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
         // Longer messages: the loop and its tail, then the lengths block
@@ -342,6 +343,30 @@ fn crypt<const NR: usize, const ENC: bool>(
         crate::wipe::wipe_bytes(&mut pad);
     }
     from_v(acc)
+}
+
+/// The bytes below [`Backend::seal`]'s stack pointer that [`short`] (with
+/// its callees: `ghash::pmull`'s `update` for long associated data) may
+/// write, wiped after it returns: 1 280, over the 992 measured at most (the
+/// test `stack_wipe`; by `objdump`, the deepest instance's frame is 928
+/// bytes and `update`'s below it 64).
+const SHORT_STACK: usize = 1280;
+
+/// [`short`] for the key's round count, encrypting if `enc` (no wipe: the
+/// caller wipes).
+#[inline(always)]
+fn short_any(key: &Key, enc: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    // SAFETY (each arm): the token in `key.aes` proves NEON, AES and PMULL.
+    unsafe {
+        match (key.aes.rk.rounds, enc) {
+            (10, true) => short::<10, true>(key, j0, aad, buf),
+            (10, false) => short::<10, false>(key, j0, aad, buf),
+            (12, true) => short::<12, true>(key, j0, aad, buf),
+            (12, false) => short::<12, false>(key, j0, aad, buf),
+            (_, true) => short::<14, true>(key, j0, aad, buf),
+            (_, false) => short::<14, false>(key, j0, aad, buf),
+        }
+    }
 }
 
 /// A whole short message ([`Backend::seal`] for a key of `NR` rounds and
@@ -571,5 +596,79 @@ impl crate::test_util::SecretSpans for Key {
         self.aes.secret_spans(s);
         s.secret("GHASH powers", &self.powers);
         s.secret("GHASH powers, swapped, and half-sums", &self.hk);
+    }
+}
+
+/// The short path leaves no secret on the stack: [`short`]'s dead frame
+/// holds round keys, powers of `H`, keystream and text when nothing wipes
+/// it (the control: the kernel called alone), none after [`Key::seal`]
+/// (the kernel, then [`crate::wipe::wipe_stack_below`]); and the kernel
+/// stays within [`SHORT_STACK`].
+#[cfg(test)]
+mod stack_wipe {
+    use super::*;
+    use crate::wipe::stack_probe::{LENS, Tally, blocks, bytes};
+    use alloc::vec::Vec;
+
+    /// Associated data: none, a little, joining the group, and more than
+    /// the key's 17 powers (hashed by `ghash::pmull`'s `update`).
+    const AADS: [usize; 4] = [0, 13, 70, 300];
+
+    #[test]
+    fn short_stays_within_its_wipe_and_leaves_no_secret() {
+        let Some(t) = NeonAes::get() else { return };
+        let mut tally = Tally::new();
+        for klen in [16, 24, 32] {
+            let key =
+                <Key as Backend>::new(t, &bytes(klen, 0x6b), super::super::tuning::GCM.pick());
+            let mut secrets = Vec::new();
+            for r in key.aes.rk.rk.iter().take(key.aes.rk.rounds + 1) {
+                secrets.push(("round key", r.to_le_bytes()));
+            }
+            for p in &key.powers {
+                secrets.push(("power of H", p.to_le_bytes()));
+            }
+            for [p, x] in &key.hk {
+                secrets.push(("power of H, swapped", p.to_le_bytes()));
+                secrets.push(("half-sum of a power", x.to_le_bytes()));
+            }
+            for alen in AADS {
+                let aad = bytes(alen, 0x21);
+                for len in LENS {
+                    let mut j0 = [1u8; 16];
+                    for (d, s) in j0.iter_mut().zip(bytes(12, (len + alen) as u8)) {
+                        *d = s;
+                    }
+                    let pt = bytes(len, 0x5c);
+                    let [e] = aes::Backend::encrypt_array(&key.aes, [u128::from_le_bytes(j0)]);
+                    let mut ct = pt.clone();
+                    let tag = key.seal(Direction::Encrypt, &j0, &aad, &mut ct);
+                    let mut s = secrets.clone();
+                    s.push(("AES(K, J0)", e.to_le_bytes()));
+                    let ks: Vec<u8> = pt.iter().zip(&ct).map(|(p, c)| p ^ c).collect();
+                    blocks(&mut s, "keystream", &ks);
+                    blocks(&mut s, "plaintext", &pt);
+                    for enc in [true, false] {
+                        let input = if enc { &pt } else { &ct };
+                        let case = (klen, alen, len, enc);
+                        let dir = if enc {
+                            Direction::Encrypt
+                        } else {
+                            Direction::Decrypt
+                        };
+                        let (mut b0, mut b1) = (input.clone(), input.clone());
+                        tally.case(
+                            &case,
+                            &s,
+                            SHORT_STACK,
+                            tag,
+                            || short_any(&key, enc, &j0, &aad, &mut b0),
+                            || key.seal(dir, &j0, &aad, &mut b1),
+                        );
+                    }
+                }
+            }
+        }
+        tally.finish("gcm short");
     }
 }
