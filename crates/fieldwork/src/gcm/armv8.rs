@@ -52,9 +52,11 @@
 //!   which zeroes the [`SHORT_STACK`] (1 280) bytes below its own stack
 //!   pointer, 62 instructions; the test `stack_wipe` checks that the
 //!   kernel writes no deeper and that none of those secrets survives on
-//!   the stack, against a control that finds them without the wipe. The
-//!   loop's frame (`crypt`, which keeps the powers on the stack by design)
-//!   is not wiped yet.
+//!   the stack, against a control that finds them without the wipe.
+//!   Longer messages run out of line (`long_any`: the loop `crypt`, which
+//!   keeps the powers on the stack by design, the associated data's and
+//!   the lengths' GHASH, the tag block), and `seal` wipes the
+//!   [`LONG_STACK`] (1 536) bytes below it afterwards, under the same test.
 //!
 //! # Operation count (per 8 blocks, AES-128)
 //!
@@ -160,8 +162,6 @@ impl Backend for Key {
     }
 
     fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let rk = &self.aes.rk;
-        let p = &self.powers;
         let enc = dir == Direction::Encrypt;
         if buf.len().div_ceil(16) <= SHORT_MAX_TEXT_BLOCKS {
             let tag = short_any(self, enc, j0, aad, buf);
@@ -169,29 +169,42 @@ impl Backend for Key {
             crate::wipe::wipe_stack_below::<SHORT_STACK>();
             return tag;
         }
-        let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
-        // Longer messages: the loop and its tail, then the lengths block
-        // and the tag block (with the short path's code after the loop,
-        // 16 KiB took up to 12 more instructions per iteration, LLVM
-        // allocating the loop's registers differently: `docs/notes/gcm.md`).
-        let acc = self.ghash_padded(0, aad);
-        // SAFETY: the token in `self.aes` proves NEON, AES and PMULL.
-        let acc = unsafe {
-            match (rk.rounds, enc) {
-                (10, true) => crypt::<10, true>(rk, p, j0, acc, buf),
-                (10, false) => crypt::<10, false>(rk, p, j0, acc, buf),
-                (12, true) => crypt::<12, true>(rk, p, j0, acc, buf),
-                (12, false) => crypt::<12, false>(rk, p, j0, acc, buf),
-                (_, true) => crypt::<14, true>(rk, p, j0, acc, buf),
-                (_, false) => crypt::<14, false>(rk, p, j0, acc, buf),
-            }
-        };
-        let s = self.ghash_padded(acc, &lengths.to_be_bytes());
-        let [mut t] = aes::Backend::encrypt_array(&self.aes, [u128::from_le_bytes(*j0)]);
-        let tag = (s.swap_bytes() ^ t).to_le_bytes();
-        t.zeroize();
+        let tag = long_any(self, enc, j0, aad, buf);
+        // The loop's dead frame: the powers of `H` it keeps there and its
+        // spilled round keys.
+        crate::wipe::wipe_stack_below::<LONG_STACK>();
         tag
     }
+}
+
+/// A message longer than the short path's: the loop and its tail, then
+/// the lengths block and the tag block (with the short path's code after
+/// the loop, 16 KiB took up to 12 more instructions per iteration, LLVM
+/// allocating the loop's registers differently: `docs/notes/gcm.md`).
+/// Out of line, so that its frame and its callees' lie below the caller's
+/// stack pointer when [`Backend::seal`] wipes them.
+#[inline(never)]
+fn long_any(key: &Key, enc: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    let rk = &key.aes.rk;
+    let p = &key.powers;
+    let lengths = (u128::from(aad.len() as u64 * 8) << 64) | u128::from(buf.len() as u64 * 8);
+    let acc = key.ghash_padded(0, aad);
+    // SAFETY: the token in `key.aes` proves NEON, AES and PMULL.
+    let acc = unsafe {
+        match (rk.rounds, enc) {
+            (10, true) => crypt::<10, true>(rk, p, j0, acc, buf),
+            (10, false) => crypt::<10, false>(rk, p, j0, acc, buf),
+            (12, true) => crypt::<12, true>(rk, p, j0, acc, buf),
+            (12, false) => crypt::<12, false>(rk, p, j0, acc, buf),
+            (_, true) => crypt::<14, true>(rk, p, j0, acc, buf),
+            (_, false) => crypt::<14, false>(rk, p, j0, acc, buf),
+        }
+    };
+    let s = key.ghash_padded(acc, &lengths.to_be_bytes());
+    let [mut t] = aes::Backend::encrypt_array(&key.aes, [u128::from_le_bytes(*j0)]);
+    let tag = (s.swap_bytes() ^ t).to_le_bytes();
+    t.zeroize();
+    tag
 }
 
 /// The GHASH registers: `h[j]` = `H^(8−j)` half-swapped, `hx` their pairs'
@@ -351,6 +364,12 @@ fn crypt<const NR: usize, const ENC: bool>(
 /// test `stack_wipe`; by `objdump`, the deepest instance's frame is 928
 /// bytes and `update`'s below it 64).
 const SHORT_STACK: usize = 1280;
+
+/// The bytes below [`Backend::seal`]'s stack pointer that [`long_any`]
+/// (the loop [`crypt`], the GHASH of the associated data and the lengths,
+/// the tag block) may write, wiped after it returns; checked by the test
+/// `stack_wipe`.
+const LONG_STACK: usize = 1536;
 
 /// [`short`] for the key's round count, encrypting if `enc` (no wipe: the
 /// caller wipes).
@@ -670,5 +689,57 @@ mod stack_wipe {
             }
         }
         tally.finish("gcm short");
+    }
+
+    /// Longer messages than the short path's, whole and partial groups.
+    const LONG_LENS: [usize; 5] = [257, 300, 512, 1031, 2048];
+
+    #[test]
+    fn long_stays_within_its_wipe_and_leaves_no_secret() {
+        let Some(t) = NeonAes::get() else { return };
+        let mut tally = Tally::new();
+        for klen in [16, 24, 32] {
+            let key =
+                <Key as Backend>::new(t, &bytes(klen, 0x3d), super::super::tuning::GCM.pick());
+            let mut secrets = Vec::new();
+            for r in key.aes.rk.rk.iter().take(key.aes.rk.rounds + 1) {
+                secrets.push(("round key", r.to_le_bytes()));
+            }
+            for p in &key.powers {
+                secrets.push(("power of H", p.to_le_bytes()));
+                secrets.push(("power of H, swapped", p.rotate_left(64).to_le_bytes()));
+            }
+            for alen in [0, 13, 300] {
+                let aad = bytes(alen, 0x44);
+                for len in LONG_LENS {
+                    let j0 = [7u8; 16];
+                    let pt = bytes(len, 0x19);
+                    let mut ct = pt.clone();
+                    let tag = key.seal(Direction::Encrypt, &j0, &aad, &mut ct);
+                    let mut s = secrets.clone();
+                    let ks: Vec<u8> = pt.iter().zip(&ct).map(|(p, c)| p ^ c).collect();
+                    blocks(&mut s, "keystream", &ks);
+                    blocks(&mut s, "plaintext", &pt);
+                    for enc in [true, false] {
+                        let input = if enc { &pt } else { &ct };
+                        let dir = if enc {
+                            Direction::Encrypt
+                        } else {
+                            Direction::Decrypt
+                        };
+                        let (mut b0, mut b1) = (input.clone(), input.clone());
+                        tally.case(
+                            &(klen, alen, len, enc),
+                            &s,
+                            LONG_STACK,
+                            tag,
+                            || long_any(&key, enc, &j0, &aad, &mut b0),
+                            || key.seal(dir, &j0, &aad, &mut b1),
+                        );
+                    }
+                }
+            }
+        }
+        tally.finish("gcm long");
     }
 }
