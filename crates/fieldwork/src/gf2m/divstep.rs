@@ -199,7 +199,7 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
 /// Xeon family 6 model 207: level with Itoh–Tsujii there; see the module
 /// documentation).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const DIVSTEP_FROM_CARRYLESS: usize = 571;
+const DIVSTEP_FROM_CARRYLESS: usize = usize::MAX;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
 /// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.

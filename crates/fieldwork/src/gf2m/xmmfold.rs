@@ -55,11 +55,12 @@
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
 use crate::gf2x::{InlineFixed, PclmulLane};
+use core::marker::PhantomData;
 use core::arch::x86_64::{
     __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128,
     _mm_loadl_epi64, _mm_loadu_si128, _mm_move_epi64, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm_xor_si128,
+    _mm_shuffle_epi32, _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
 // SAFETY (every `unsafe` block below): the `Clmul` token, taken by every
@@ -286,20 +287,191 @@ fn product163(a: [__m128i; 3], b: [__m128i; 3]) -> [__m128i; 3] {
     }
 }
 
-/// The 10-word product of two 5-word elements: `gf2x`'s fixed kernel on
-/// xmm lanes (Su–Fan 5-2), as digits.
-#[inline(always)]
-fn mul283(t: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
-    let k = PclmulLane(t);
-    digits(&k.words(k.mul5(&k.limbs(a), &k.limbs(b))))
+/// Capacity of a [`Split`]: F571's 18-word product is 9 digits.
+const CAP: usize = 9;
+
+/// A product split by word parity: `e[j]` is the sum of the 128-bit terms
+/// at word 2j (digit j), `o[j]` of those at word 2j + 1 (straddling digits
+/// j and j + 1). Summed apart, the straddling terms are shifted into the
+/// digits once, at the end ([`Split::digits`]).
+#[derive(Clone, Copy)]
+struct Split {
+    e: [__m128i; CAP],
+    o: [__m128i; CAP],
 }
 
-/// The 18-word product of two 9-word elements: `gf2x`'s fixed kernel on
-/// xmm lanes (Karatsuba), as digits.
+impl Split {
+    /// Both halves 0.
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: see above.
+        let z = unsafe { _mm_setzero_si128() };
+        Self {
+            e: [z; CAP],
+            o: [z; CAP],
+        }
+    }
+
+    /// The first W digits: digit j = e\[j\] + (o\[j\]·x^64 + o\[j − 1\]/x^64
+    /// mod x^128), one `pslldq` or `palignr` each.
+    #[inline(always)]
+    fn digits<const W: usize>(&self) -> [__m128i; W] {
+        const { assert!(W <= CAP) };
+        let mut d = self.e;
+        // SAFETY: see above.
+        unsafe {
+            d[0] = xor(d[0], _mm_slli_si128::<8>(self.o[0]));
+            for j in 1..W {
+                d[j] = xor(d[j], _mm_alignr_epi8::<8>(self.o[j], self.o[j - 1]));
+            }
+        }
+        let mut out = [d[0]; W];
+        out.copy_from_slice(&d[..W]);
+        out
+    }
+}
+
+/// A product of two N-digit polynomials (`a`, `b`: N digits each) as a
+/// [`Split`] of 2N digits: the leaves ([`Schoolbook`], [`Karatsuba`]) and
+/// the digit-level Karatsuba step over them ([`Halves`]).
+trait DigitProduct {
+    /// Digits of each factor.
+    const N: usize;
+    /// `a·b`.
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split;
+}
+
+/// One digit by one: the four word products (4 PCLMULQDQ, 1 XOR).
+struct Schoolbook;
+
+impl DigitProduct for Schoolbook {
+    const N: usize = 1;
+    #[inline(always)]
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+        let (a, b) = (a[0], b[0]);
+        let mut s = Split::zero();
+        // SAFETY: see above.
+        unsafe {
+            s.e[0] = _mm_clmulepi64_si128::<0x00>(a, b);
+            s.e[1] = _mm_clmulepi64_si128::<0x11>(a, b);
+            s.o[0] = xor(
+                _mm_clmulepi64_si128::<0x01>(a, b),
+                _mm_clmulepi64_si128::<0x10>(a, b),
+            );
+        }
+        s
+    }
+}
+
+/// One digit by one, Karatsuba: the middle term (a0 + a1)(b0 + b1) + a0b0
+/// + a1b1 (3 PCLMULQDQ, 2 `pshufd`, 4 XORs).
+struct Karatsuba;
+
+impl DigitProduct for Karatsuba {
+    const N: usize = 1;
+    #[inline(always)]
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+        let (a, b) = (a[0], b[0]);
+        let mut s = Split::zero();
+        // SAFETY: see above.
+        unsafe {
+            let fa = xor(a, _mm_shuffle_epi32::<0x4e>(a));
+            let fb = xor(b, _mm_shuffle_epi32::<0x4e>(b));
+            s.e[0] = _mm_clmulepi64_si128::<0x00>(a, b);
+            s.e[1] = _mm_clmulepi64_si128::<0x11>(a, b);
+            s.o[0] = xor(
+                _mm_clmulepi64_si128::<0x00>(fa, fb),
+                xor(s.e[0], s.e[1]),
+            );
+        }
+        s
+    }
+}
+
+/// 2N digits by 2N from three N-digit products (Karatsuba over the halves
+/// A = A0 + A1·X^N: A0B0, A1B1 and (A0 + A1)(B0 + B1) − A0B0 − A1B1 at
+/// X^N); the halves' XORs are digit-wide.
+struct Halves<T>(PhantomData<T>);
+
+impl<T: DigitProduct> DigitProduct for Halves<T> {
+    const N: usize = 2 * T::N;
+    #[inline(always)]
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+        let h = T::N;
+        let lo = T::mul(&a[..h], &b[..h]);
+        let hi = T::mul(&a[h..2 * h], &b[h..2 * h]);
+        let mut sa = [a[0]; CAP];
+        let mut sb = [b[0]; CAP];
+        for i in 0..h {
+            sa[i] = xor(a[i], a[h + i]);
+            sb[i] = xor(b[i], b[h + i]);
+        }
+        let mid = T::mul(&sa[..h], &sb[..h]);
+        let mut s = Split::zero();
+        for i in 0..2 * h {
+            s.e[i] = lo.e[i];
+            s.o[i] = lo.o[i];
+            s.e[2 * h + i] = hi.e[i];
+            s.o[2 * h + i] = hi.o[i];
+        }
+        for i in 0..2 * h {
+            s.e[h + i] = xor(s.e[h + i], xor(mid.e[i], xor(lo.e[i], hi.e[i])));
+        }
+        for i in 0..2 * h - 1 {
+            s.o[h + i] = xor(s.o[h + i], xor(mid.o[i], xor(lo.o[i], hi.o[i])));
+        }
+        s
+    }
+}
+
+/// The 2W-word product of two W-word elements (W = 2N + 1: N full digits
+/// and a last one-word digit t, as [`load`] leaves them) as W digits:
+/// `T` on the full digits, then the terms of t at word i + 2N by
+/// a_i·b_t + a_t·b_i = (a_i + a_t)(b_i + b_t) + a_i·b_i + a_t·b_t (one
+/// PCLMULQDQ a word instead of two: a_i·b_i is `T`'s own leaf product,
+/// which LLVM shares), and a_t·b_t at word 4N.
 #[inline(always)]
-fn mul571(t: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
-    let k = PclmulLane(t);
-    digits(&k.words(k.mul9(&k.limbs(a), &k.limbs(b))))
+fn product_odd<T: DigitProduct, const W: usize>(a: [__m128i; W], b: [__m128i; W]) -> [__m128i; W] {
+    const { assert!(W == 2 * T::N + 1 && W <= CAP) };
+    let n = T::N;
+    let mut s = T::mul(&a[..n], &b[..n]);
+    // SAFETY: see above.
+    unsafe {
+        let at = _mm_unpacklo_epi64(a[n], a[n]);
+        let bt = _mm_unpacklo_epi64(b[n], b[n]);
+        let tt = _mm_clmulepi64_si128::<0x00>(a[n], b[n]);
+        for p in 0..n {
+            let (sa, sb) = (xor(a[p], at), xor(b[p], bt));
+            let lo = xor(
+                _mm_clmulepi64_si128::<0x00>(sa, sb),
+                _mm_clmulepi64_si128::<0x00>(a[p], b[p]),
+            );
+            let hi = xor(
+                _mm_clmulepi64_si128::<0x11>(sa, sb),
+                _mm_clmulepi64_si128::<0x11>(a[p], b[p]),
+            );
+            s.e[n + p] = xor(s.e[n + p], xor(lo, tt));
+            s.o[n + p] = xor(s.o[n + p], xor(hi, tt));
+        }
+        s.e[2 * n] = xor(s.e[2 * n], tt);
+    }
+    s.digits::<W>()
+}
+
+/// The 10-word product of two 5-word elements on digits: Karatsuba over
+/// the two full digits, Karatsuba leaves, the fifth word by
+/// [`product_odd`].
+#[inline(always)]
+fn mul283(_: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
+    product_odd::<Halves<Karatsuba>, 5>(load(a), load(b))
+}
+
+/// The 18-word product of two 9-word elements on digits: two Karatsuba
+/// levels over the four full digits, Karatsuba leaves, the ninth word by
+/// [`product_odd`].
+#[inline(always)]
+fn mul571(_: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
+    product_odd::<Halves<Halves<Karatsuba>>, 9>(load(a), load(b))
 }
 
 /// One field's `mul`, `square` and `sqrt` (the signatures of `xmm233.rs`,
