@@ -90,14 +90,15 @@
 //! per instruction (an odd last pair on xmm). At m = 571 the 1 155 steps
 //! alone are a latency floor of about 3 500 cycles.
 //!
-//! [`Divstep::DIVSTEP_FROM`]: the carry-less backends from m = 571,
-//! where the divsteps are level with Itoh–Tsujii (Intel Xeon family 6
-//! model 207, once the pentanomial fields' squares fold by PCLMULQDQ,
-//! `xmmfold.rs`: m = 283 1 870 cycles against 3 180, m = 409 4 185
-//! against 4 407, m = 571 6 600 against 6 490; on Zen 3 with the older
-//! kernels they were level from m = 283); never on the portable backend, whose word products (25
-//! integer multiplications each) the divsteps need about three times as
-//! many of as Itoh–Tsujii.
+//! [`Divstep::DIVSTEP_FROM`]: never (Itoh–Tsujii at every m) on the
+//! carry-less backends since F283/F571 multiply on 128-bit digits
+//! (`xmmfold.rs`; Intel Xeon family 6 model 207: Itoh–Tsujii 6 150
+//! cycles at m = 571 against the divsteps' 6 530, and the divsteps were
+//! already slower at 283 and 409; on Zen 3 with the older kernels they
+//! were level from m = 283); never on the portable backend, whose word
+//! products (25 integer multiplications each) the divsteps need about
+//! three times as many of as Itoh–Tsujii. The divsteps stay for a core
+//! where PCLMULQDQ is slow against the integer chain.
 //!
 //! Measured history: `docs/notes/gf2m-divstep.md`.
 //!
@@ -195,9 +196,9 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
     }
 }
 
-/// From this degree the carry-less backends invert by divsteps (Intel
-/// Xeon family 6 model 207: level with Itoh–Tsujii there; see the module
-/// documentation).
+/// From this degree the carry-less backends invert by divsteps: never
+/// (Intel Xeon family 6 model 207: Itoh–Tsujii faster at every NIST
+/// degree; see the module documentation).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const DIVSTEP_FROM_CARRYLESS: usize = usize::MAX;
 

@@ -37,9 +37,30 @@
 //! - Square: W PCLMULQDQ (each word with itself: the digits of D
 //!   directly), then the fold.
 //! - Product at m = 163 (`mul163`): schoolbook on the digits (a0, a1) and
-//!   (a2): 9 PCLMULQDQ, 3 shuffles, 6 XORs, then the fold. At m = 283 and
-//!   571: `gf2x`'s fixed 5- and 9-word products on xmm lanes (Su–Fan 5-2,
-//!   Karatsuba), their words then the fold.
+//!   (a2): 9 PCLMULQDQ, 3 shuffles, 6 XORs, then the fold.
+//! - Products at m = 283 and 571 (`product_odd`, one shape): the N = (W −
+//!   1)/2 full digits by Karatsuba over digit halves (`Halves`, 3^log2(N)
+//!   one-digit leaves), the terms kept apart by word parity (`Split`: the
+//!   straddling ones shifted into digits once, one `palignr` a digit), the
+//!   last word t by a_i·b_t + a_t·b_i = (a_i + a_t)(b_i + b_t) + a_i·b_i +
+//!   a_t·b_t (a_i·b_i is a leaf's product already: one PCLMULQDQ a word).
+//!   Port model (Golden Cove: PCLMULQDQ port 5 only, latency 3; shuffles
+//!   ports 1/5; XOR ports 0/1/5), schoolbook leaves (4 PCLMULQDQ, 1 XOR):
+//!
+//!   | W, product | PCLMULQDQ | shuffles | XORs | port 5 | all / 3 |
+//!   |---|---|---|---|---|---|
+//!   | 5, schoolbook on words | 25 | 5 | 21 | 28 | 17 |
+//!   | 5, `Halves<Schoolbook>` | 12 + 4 + 1 = 17 | 7 | 34 | 21 | 19 |
+//!   | 9, schoolbook on words | 81 | 9 | 73 | 86 | 54 |
+//!   | 9, `Halves<Halves<Schoolbook>>` | 36 + 8 + 1 = 45 | 11 | 103 | 50 | 53 |
+//!
+//!   (port 5: PCLMULQDQ and half the shuffles; depth 3 + 6 + 2 and
+//!   3 + 8 + 2: PCLMULQDQ, the XOR tree, `palignr` and XOR), then the
+//!   fold (W + 1 PCLMULQDQ). At W = 9 both bounds meet: the product is
+//!   throughput-bound, the fold's chain after it.
+//!   Rejected: Karatsuba leaves (3 PCLMULQDQ, 2 `pshufd`, 4 XORs: one
+//!   port-5 operation fewer for five more elsewhere; 0.1 and 1.4 cycles
+//!   slower at W = 5 and 9).
 //! - Square root: the even/odd split of `words::split_even_odd`, the
 //!   product by √x and one XOR per word.
 //!
@@ -55,13 +76,13 @@
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
 use crate::gf2x::{InlineFixed, PclmulLane};
-use core::marker::PhantomData;
 use core::arch::x86_64::{
     __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128,
     _mm_loadl_epi64, _mm_loadu_si128, _mm_move_epi64, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+    _mm_shuffle_epi32, _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128,
+    _mm_storel_epi64, _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
 };
+use core::marker::PhantomData;
 
 // SAFETY (every `unsafe` block below): the `Clmul` token, taken by every
 // entry, proves PCLMULQDQ and SSE4.1 (SSSE3's `palignr` with them); the
@@ -332,8 +353,8 @@ impl Split {
 }
 
 /// A product of two N-digit polynomials (`a`, `b`: N digits each) as a
-/// [`Split`] of 2N digits: the leaves ([`Schoolbook`], [`Karatsuba`]) and
-/// the digit-level Karatsuba step over them ([`Halves`]).
+/// [`Split`] of 2N digits: the leaf ([`Schoolbook`]) and the digit-level
+/// Karatsuba step over it ([`Halves`]).
 trait DigitProduct {
     /// Digits of each factor.
     const N: usize;
@@ -357,31 +378,6 @@ impl DigitProduct for Schoolbook {
             s.o[0] = xor(
                 _mm_clmulepi64_si128::<0x01>(a, b),
                 _mm_clmulepi64_si128::<0x10>(a, b),
-            );
-        }
-        s
-    }
-}
-
-/// One digit by one, Karatsuba: the middle term (a0 + a1)(b0 + b1) + a0b0
-/// + a1b1 (3 PCLMULQDQ, 2 `pshufd`, 4 XORs).
-struct Karatsuba;
-
-impl DigitProduct for Karatsuba {
-    const N: usize = 1;
-    #[inline(always)]
-    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
-        let (a, b) = (a[0], b[0]);
-        let mut s = Split::zero();
-        // SAFETY: see above.
-        unsafe {
-            let fa = xor(a, _mm_shuffle_epi32::<0x4e>(a));
-            let fb = xor(b, _mm_shuffle_epi32::<0x4e>(b));
-            s.e[0] = _mm_clmulepi64_si128::<0x00>(a, b);
-            s.e[1] = _mm_clmulepi64_si128::<0x11>(a, b);
-            s.o[0] = xor(
-                _mm_clmulepi64_si128::<0x00>(fa, fb),
-                xor(s.e[0], s.e[1]),
             );
         }
         s
@@ -459,19 +455,19 @@ fn product_odd<T: DigitProduct, const W: usize>(a: [__m128i; W], b: [__m128i; W]
 }
 
 /// The 10-word product of two 5-word elements on digits: Karatsuba over
-/// the two full digits, Karatsuba leaves, the fifth word by
+/// the two full digits, schoolbook leaves, the fifth word by
 /// [`product_odd`].
 #[inline(always)]
 fn mul283(_: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
-    product_odd::<Halves<Karatsuba>, 5>(load(a), load(b))
+    product_odd::<Halves<Schoolbook>, 5>(load(a), load(b))
 }
 
 /// The 18-word product of two 9-word elements on digits: two Karatsuba
-/// levels over the four full digits, Karatsuba leaves, the ninth word by
+/// levels over the four full digits, schoolbook leaves, the ninth word by
 /// [`product_odd`].
 #[inline(always)]
 fn mul571(_: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
-    product_odd::<Halves<Halves<Karatsuba>>, 9>(load(a), load(b))
+    product_odd::<Halves<Halves<Schoolbook>>, 9>(load(a), load(b))
 }
 
 /// One field's `mul`, `square` and `sqrt` (the signatures of `xmm233.rs`,
@@ -518,11 +514,13 @@ field_kernels!(
     xmm163: W = 3, M = 163, R = 0xc9, mul163, mul163_sqrt
 );
 field_kernels!(
-    /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, `gf2x`'s 5-word product.
+    /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, the digit product
+    /// [`mul283`].
     xmm283: W = 5, M = 283, R = 0x10a1, mul283, mul283
 );
 field_kernels!(
-    /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, `gf2x`'s 9-word product.
+    /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, the digit product
+    /// [`mul571`].
     xmm571: W = 9, M = 571, R = 0x425, mul571, mul571
 );
 
