@@ -79,11 +79,6 @@ pub(crate) fn quads_from_rows<'a>(
 /// table of [`quads_from_rows`] (m = 4·⌈m/4⌉ rounded, the extra rows zero),
 /// in constant time.
 pub(crate) trait MapKernel: Copy {
-    /// The Itoh–Tsujii chain's multi-squaring steps k take a table on
-    /// these kernels from k ≥ m/`TABLE_DIV` (the field keeps tables from
-    /// m/`words::TABLE_DIV` on, the smallest divisor): below, the
-    /// squarings are cheaper than the map.
-    const TABLE_DIV: usize = super::words::TABLE_DIV;
     /// The image of `a` (W words) under the map of `table`.
     fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W];
 }
@@ -118,10 +113,6 @@ impl MapKernel for crate::gf2x::PmullWord {
 
 #[cfg(target_arch = "x86_64")]
 impl MapKernel for YmmLane {
-    /// m/12: with the carry-less fold's squares (13–22 cycles) a map is
-    /// worth about 50 squarings at m = 571 (Intel Xeon family 6 model
-    /// 207: 571 invert 6 150 → 5 570 cycles against m/20).
-    const TABLE_DIV: usize = 12;
     #[inline(always)]
     fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
         use core::arch::x86_64::*;
@@ -166,8 +157,6 @@ impl MapKernel for YmmLane {
 
 #[cfg(target_arch = "x86_64")]
 impl MapKernel for PclmulLane {
-    /// m/12, as [`YmmLane`]'s (the same squares).
-    const TABLE_DIV: usize = 12;
     #[inline(always)]
     fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
         use core::arch::x86_64::*;

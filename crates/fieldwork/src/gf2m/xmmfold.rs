@@ -79,8 +79,8 @@ use crate::gf2x::{InlineFixed, PclmulLane};
 use core::arch::x86_64::{
     __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128,
     _mm_loadl_epi64, _mm_loadu_si128, _mm_move_epi64, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128,
-    _mm_storel_epi64, _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+    _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 use core::marker::PhantomData;
 
@@ -336,6 +336,8 @@ impl Split {
     /// The first W digits: digit j = e\[j\] + (o\[j\]·x^64 + o\[j − 1\]/x^64
     /// mod x^128), one `pslldq` or `palignr` each.
     #[inline(always)]
+    // j indexes e and o at j and j − 1.
+    #[allow(clippy::needless_range_loop)]
     fn digits<const W: usize>(&self) -> [__m128i; W] {
         const { assert!(W <= CAP) };
         let mut d = self.e;
