@@ -90,14 +90,15 @@
 //! per instruction (an odd last pair on xmm). At m = 571 the 1 155 steps
 //! alone are a latency floor of about 3 500 cycles.
 //!
-//! [`Divstep::DIVSTEP_FROM`]: the carry-less backends from m = 571,
-//! where the divsteps are level with Itoh–Tsujii (Intel Xeon family 6
-//! model 207, once the pentanomial fields' squares fold by PCLMULQDQ,
-//! `xmmfold.rs`: m = 283 1 870 cycles against 3 180, m = 409 4 185
-//! against 4 407, m = 571 6 600 against 6 490; on Zen 3 with the older
-//! kernels they were level from m = 283); never on the portable backend, whose word products (25
-//! integer multiplications each) the divsteps need about three times as
-//! many of as Itoh–Tsujii.
+//! [`Divstep::DIVSTEP_FROM`]: never (Itoh–Tsujii at every m) on the
+//! carry-less backends since F283/F571 multiply on 128-bit digits
+//! (`xmmfold.rs`; Intel Xeon family 6 model 207: Itoh–Tsujii 6 150
+//! cycles at m = 571 against the divsteps' 6 530, and the divsteps were
+//! already slower at 283 and 409; on Zen 3 with the older kernels they
+//! were level from m = 283); never on the portable backend, whose word
+//! products (25 integer multiplications each) the divsteps need about
+//! three times as many of as Itoh–Tsujii. The divsteps stay for a core
+//! where PCLMULQDQ is slow against the integer chain.
 //!
 //! Measured history: `docs/notes/gf2m-divstep.md`.
 //!
@@ -119,7 +120,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::maps::MapKernel;
-use super::words::fold_sparse;
+use super::words::{TABLE_DIV, fold_sparse};
 use crate::gf2x::{InlineFixed, PortableWord};
 #[cfg(target_arch = "x86_64")]
 use crate::gf2x::{PclmulLane, YmmLane};
@@ -195,11 +196,18 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
     }
 }
 
-/// From this degree the carry-less backends invert by divsteps (Intel
-/// Xeon family 6 model 207: level with Itoh–Tsujii there; see the module
-/// documentation).
+/// From this degree the carry-less backends invert by divsteps: never
+/// (Intel Xeon family 6 model 207: Itoh–Tsujii faster at every NIST
+/// degree; see the module documentation).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const DIVSTEP_FROM_CARRYLESS: usize = 571;
+const DIVSTEP_FROM_CARRYLESS: usize = usize::MAX;
+
+/// The carry-less backends' [`Divstep::TABLE_DIV`]: m/12. With the
+/// carry-less fold's squares (13–22 cycles) a Frobenius map is worth
+/// about 50 squarings at m = 571 (Intel Xeon family 6 model 207: 571
+/// invert 6 150 → 5 570 cycles against m/20).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const TABLE_DIV_CARRYLESS: usize = 12;
 
 /// A backend's divstep inversion on W words (W1 = W + 1): the portable
 /// kernels, or PCLMULQDQ on interleaved (f, g) and (d, e) lanes.
@@ -209,6 +217,11 @@ pub(super) trait Divstep: super::FieldKernel + MapKernel {
     /// never). Tuned on Zen 3 (AMD EPYC, family 25 model 1); the figures
     /// are in `docs/notes/gf2m-divstep.md`.
     const DIVSTEP_FROM: usize;
+    /// Itoh–Tsujii's multi-squaring steps k take a Frobenius table on
+    /// these kernels from k ≥ m/`TABLE_DIV` (the field keeps tables from
+    /// m/`words::TABLE_DIV` on, the smallest divisor); below, the
+    /// squarings are cheaper than the map.
+    const TABLE_DIV: usize;
     /// `a^(−1)` (0 for 0), `a` reduced.
     fn invert_words<const W: usize, const W1: usize>(
         self,
@@ -337,11 +350,12 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
 /// the inversion `$body` (the kernels, `a` and the plan bound to the names
 /// given).
 macro_rules! divstep_for {
-    ($($(#[$attr:meta])* $k:ty: from $from:expr,
+    ($($(#[$attr:meta])* $k:ty: from $from:expr, tables from m/$div:expr,
        |$s:ident, $a:ident, $plan:ident| $body:expr;)*) => {$(
         $(#[$attr])*
         impl Divstep for $k {
             const DIVSTEP_FROM: usize = $from;
+            const TABLE_DIV: usize = $div;
             #[inline(always)]
             fn invert_words<const W: usize, const W1: usize>(
                 self,
@@ -359,20 +373,21 @@ divstep_for! {
     /// The portable body: the matrix applied by the kernels' word products,
     /// four W-word rows a batch. Three times the word products of
     /// Itoh–Tsujii: slower at every m (`docs/notes/gf2m-divstep.md`).
-    PortableWord: from usize::MAX, |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
+    PortableWord: from usize::MAX, tables from m/TABLE_DIV,
+        |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
     /// PMULL (AArch64): the portable body with `PMULL` word products. Not the
     /// inversion [`FieldElement::invert`](super::FieldElement::invert) takes
     /// (Itoh–Tsujii there) until timed on hardware.
     #[cfg(target_arch = "aarch64")]
-    crate::gf2x::PmullWord: from usize::MAX,
+    crate::gf2x::PmullWord: from usize::MAX, tables from m/TABLE_DIV,
         |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
     /// PCLMULQDQ: the word pairs on xmm (`x86`).
     #[cfg(target_arch = "x86_64")]
-    PclmulLane: from DIVSTEP_FROM_CARRYLESS,
+    PclmulLane: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
         |k, a, plan| x86::invert_words::<x86::Xmm, W, W1>(x86::Xmm(k.0), a, plan);
     /// VPCLMULQDQ: two word pairs per ymm instruction (`x86`).
     #[cfg(target_arch = "x86_64")]
-    YmmLane: from DIVSTEP_FROM_CARRYLESS,
+    YmmLane: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
         |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0), a, plan);
 }
 

@@ -39,8 +39,9 @@
 //! - **Product**: the fixed `gf2x` kernel of the field's word count (3, 4,
 //!   5, 7, 9 words: Karatsuba and Su–Fan formulas, PCLMULQDQ or the
 //!   portable masked integer products), inlined with the reduction into one
-//!   function per backend. On PCLMULQDQ, F233 (`xmm233.rs`) and F163
-//!   (`xmmfold.rs`) have their own products on 128-bit digits.
+//!   function per backend. On PCLMULQDQ, F233 (`xmm233.rs`) and F163,
+//!   F283 and F571 (`xmmfold.rs`: Karatsuba over digit halves) have their
+//!   own products on 128-bit digits.
 //! - **Batches** (`mul_slices`, `square_slices`) on VPCLMULQDQ: two
 //!   elements per ymm instruction, element i in the low 128-bit lane and
 //!   element i + 1 in the high one, through the same formulas and fold
@@ -56,14 +57,16 @@
 //!   on), and F233 by Pornin's folds fused with its product (`xmm233.rs`).
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
-//! - **Inversion**: on the carry-less backends at m = 571, Bernstein–Yang
-//!   divsteps in batches of up to 55 on one word, the batch's 2 × 2 matrix
-//!   applied by carry-less products (`divstep.rs`); otherwise Itoh–Tsujii
-//!   over the binary addition chain of m − 1 (m − 1 squarings,
-//!   ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products), whose steps a ↦ a^(2^k)
-//!   with k ≥ m/20 (four per field: k = 10, 20, 40, 81 at m = 163; 35,
-//!   71, 142, 285 at m = 571) are precomputed GF(2)-linear maps applied
-//!   with masks (`maps.rs`), the others squarings. 0 maps to 0 and
+//! - **Inversion**: Itoh–Tsujii over the binary addition chain of m − 1
+//!   (m − 1 squarings, ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products), whose
+//!   steps a ↦ a^(2^k) with k ≥ m/20 (four per field: k = 10, 20, 40, 81
+//!   at m = 163; 35, 71, 142, 285 at m = 571; m/12 on the carry-less
+//!   backends, whose squares are cheaper: `Divstep::TABLE_DIV`) are
+//!   precomputed GF(2)-linear maps applied with masks (`maps.rs`), the
+//!   others squarings. Bernstein–Yang divsteps in batches of up to 55 on
+//!   one word, the batch's 2 × 2 matrix applied by carry-less products
+//!   (`divstep.rs`), are kept per backend from a tuned degree (never on
+//!   the current ones). 0 maps to 0 and
 //!   [`FieldElement::invert`] returns none for it.
 //! - **Square root**: a = e(x²) + x·o(x²) ⇒ √a = e(x) + √x·o(x): a bit
 //!   gather and one product by the constant √x.

@@ -47,7 +47,7 @@ impl<F: FieldElement, K: Divstep> Arith for FixedArith<F, K> {
     }
     #[inline(always)]
     fn pow2k(&self, a: &F, k: usize) -> F {
-        match F::frobenius_table(k) {
+        match F::frobenius_table(k).filter(|_| k >= F::M / K::TABLE_DIV) {
             Some(table) => F::apply_map_k(self.0, table, a),
             None => algorithms::pow2k_by_squaring(self, a, k),
         }

@@ -268,6 +268,7 @@ pub(crate) const fn table_steps(m: usize) -> [usize; TABLE_SLOTS] {
 /// 5 (m = 163) to 20 (m = 571) squarings on the AVX2 kernels
 /// (`maps::MapKernel`). m/20 is tuned on Zen 3 (AMD EPYC, family 25
 /// model 1; `fieldwork speed --filter invert`, the best of m/12 … m/40 at
-/// every NIST m); the figures are in `docs/notes/gf2m-maps.md`.
-#[cfg(feature = "std")]
-const TABLE_DIV: usize = 20;
+/// every NIST m); the figures are in `docs/notes/gf2m-maps.md`. The
+/// field keeps these tables; a backend takes them from its own
+/// `Divstep::TABLE_DIV` on (m/12 on the carry-less backends).
+pub(crate) const TABLE_DIV: usize = 20;

@@ -37,9 +37,30 @@
 //! - Square: W PCLMULQDQ (each word with itself: the digits of D
 //!   directly), then the fold.
 //! - Product at m = 163 (`mul163`): schoolbook on the digits (a0, a1) and
-//!   (a2): 9 PCLMULQDQ, 3 shuffles, 6 XORs, then the fold. At m = 283 and
-//!   571: `gf2x`'s fixed 5- and 9-word products on xmm lanes (Su–Fan 5-2,
-//!   Karatsuba), their words then the fold.
+//!   (a2): 9 PCLMULQDQ, 3 shuffles, 6 XORs, then the fold.
+//! - Products at m = 283 and 571 (`product_odd`, one shape): the N = (W −
+//!   1)/2 full digits by Karatsuba over digit halves (`Halves`, 3^log2(N)
+//!   one-digit leaves), the terms kept apart by word parity (`Split`: the
+//!   straddling ones shifted into digits once, one `palignr` a digit), the
+//!   last word t by a_i·b_t + a_t·b_i = (a_i + a_t)(b_i + b_t) + a_i·b_i +
+//!   a_t·b_t (a_i·b_i is a leaf's product already: one PCLMULQDQ a word).
+//!   Port model (Golden Cove: PCLMULQDQ port 5 only, latency 3; shuffles
+//!   ports 1/5; XOR ports 0/1/5), schoolbook leaves (4 PCLMULQDQ, 1 XOR):
+//!
+//!   | W, product | PCLMULQDQ | shuffles | XORs | port 5 | all / 3 |
+//!   |---|---|---|---|---|---|
+//!   | 5, schoolbook on words | 25 | 5 | 21 | 28 | 17 |
+//!   | 5, `Halves<Schoolbook>` | 12 + 4 + 1 = 17 | 7 | 34 | 21 | 19 |
+//!   | 9, schoolbook on words | 81 | 9 | 73 | 86 | 54 |
+//!   | 9, `Halves<Halves<Schoolbook>>` | 36 + 8 + 1 = 45 | 11 | 103 | 50 | 53 |
+//!
+//!   (port 5: PCLMULQDQ and half the shuffles; depth 3 + 6 + 2 and
+//!   3 + 8 + 2: PCLMULQDQ, the XOR tree, `palignr` and XOR), then the
+//!   fold (W + 1 PCLMULQDQ). At W = 9 both bounds meet: the product is
+//!   throughput-bound, the fold's chain after it.
+//!   Rejected: Karatsuba leaves (3 PCLMULQDQ, 2 `pshufd`, 4 XORs: one
+//!   port-5 operation fewer for five more elsewhere; 0.1 and 1.4 cycles
+//!   slower at W = 5 and 9).
 //! - Square root: the even/odd split of `words::split_even_odd`, the
 //!   product by √x and one XOR per word.
 //!
@@ -59,8 +80,9 @@ use core::arch::x86_64::{
     __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128,
     _mm_loadl_epi64, _mm_loadu_si128, _mm_move_epi64, _mm_set_epi64x, _mm_setzero_si128,
     _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm_xor_si128,
+    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
 };
+use core::marker::PhantomData;
 
 // SAFETY (every `unsafe` block below): the `Clmul` token, taken by every
 // entry, proves PCLMULQDQ and SSE4.1 (SSSE3's `palignr` with them); the
@@ -286,20 +308,168 @@ fn product163(a: [__m128i; 3], b: [__m128i; 3]) -> [__m128i; 3] {
     }
 }
 
-/// The 10-word product of two 5-word elements: `gf2x`'s fixed kernel on
-/// xmm lanes (Su–Fan 5-2), as digits.
-#[inline(always)]
-fn mul283(t: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
-    let k = PclmulLane(t);
-    digits(&k.words(k.mul5(&k.limbs(a), &k.limbs(b))))
+/// Capacity of a [`Split`]: F571's 18-word product is 9 digits.
+const CAP: usize = 9;
+
+/// A product split by word parity: `e[j]` is the sum of the 128-bit terms
+/// at word 2j (digit j), `o[j]` of those at word 2j + 1 (straddling digits
+/// j and j + 1). Summed apart, the straddling terms are shifted into the
+/// digits once, at the end ([`Split::digits`]).
+#[derive(Clone, Copy)]
+struct Split {
+    e: [__m128i; CAP],
+    o: [__m128i; CAP],
 }
 
-/// The 18-word product of two 9-word elements: `gf2x`'s fixed kernel on
-/// xmm lanes (Karatsuba), as digits.
+impl Split {
+    /// Both halves 0.
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: see above.
+        let z = unsafe { _mm_setzero_si128() };
+        Self {
+            e: [z; CAP],
+            o: [z; CAP],
+        }
+    }
+
+    /// The first W digits: digit j = e\[j\] + (o\[j\]·x^64 + o\[j − 1\]/x^64
+    /// mod x^128), one `pslldq` or `palignr` each.
+    #[inline(always)]
+    // j indexes e and o at j and j − 1.
+    #[allow(clippy::needless_range_loop)]
+    fn digits<const W: usize>(&self) -> [__m128i; W] {
+        const { assert!(W <= CAP) };
+        let mut d = self.e;
+        // SAFETY: see above.
+        unsafe {
+            d[0] = xor(d[0], _mm_slli_si128::<8>(self.o[0]));
+            for j in 1..W {
+                d[j] = xor(d[j], _mm_alignr_epi8::<8>(self.o[j], self.o[j - 1]));
+            }
+        }
+        let mut out = [d[0]; W];
+        out.copy_from_slice(&d[..W]);
+        out
+    }
+}
+
+/// A product of two N-digit polynomials (`a`, `b`: N digits each) as a
+/// [`Split`] of 2N digits: the leaf ([`Schoolbook`]) and the digit-level
+/// Karatsuba step over it ([`Halves`]).
+trait DigitProduct {
+    /// Digits of each factor.
+    const N: usize;
+    /// `a·b`.
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split;
+}
+
+/// One digit by one: the four word products (4 PCLMULQDQ, 1 XOR).
+struct Schoolbook;
+
+impl DigitProduct for Schoolbook {
+    const N: usize = 1;
+    #[inline(always)]
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+        let (a, b) = (a[0], b[0]);
+        let mut s = Split::zero();
+        // SAFETY: see above.
+        unsafe {
+            s.e[0] = _mm_clmulepi64_si128::<0x00>(a, b);
+            s.e[1] = _mm_clmulepi64_si128::<0x11>(a, b);
+            s.o[0] = xor(
+                _mm_clmulepi64_si128::<0x01>(a, b),
+                _mm_clmulepi64_si128::<0x10>(a, b),
+            );
+        }
+        s
+    }
+}
+
+/// 2N digits by 2N from three N-digit products (Karatsuba over the halves
+/// A = A0 + A1·X^N: A0B0, A1B1 and (A0 + A1)(B0 + B1) − A0B0 − A1B1 at
+/// X^N); the halves' XORs are digit-wide.
+struct Halves<T>(PhantomData<T>);
+
+impl<T: DigitProduct> DigitProduct for Halves<T> {
+    const N: usize = 2 * T::N;
+    #[inline(always)]
+    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+        let h = T::N;
+        let lo = T::mul(&a[..h], &b[..h]);
+        let hi = T::mul(&a[h..2 * h], &b[h..2 * h]);
+        let mut sa = [a[0]; CAP];
+        let mut sb = [b[0]; CAP];
+        for i in 0..h {
+            sa[i] = xor(a[i], a[h + i]);
+            sb[i] = xor(b[i], b[h + i]);
+        }
+        let mid = T::mul(&sa[..h], &sb[..h]);
+        let mut s = Split::zero();
+        for i in 0..2 * h {
+            s.e[i] = lo.e[i];
+            s.o[i] = lo.o[i];
+            s.e[2 * h + i] = hi.e[i];
+            s.o[2 * h + i] = hi.o[i];
+        }
+        for i in 0..2 * h {
+            s.e[h + i] = xor(s.e[h + i], xor(mid.e[i], xor(lo.e[i], hi.e[i])));
+        }
+        for i in 0..2 * h - 1 {
+            s.o[h + i] = xor(s.o[h + i], xor(mid.o[i], xor(lo.o[i], hi.o[i])));
+        }
+        s
+    }
+}
+
+/// The 2W-word product of two W-word elements (W = 2N + 1: N full digits
+/// and a last one-word digit t, as [`load`] leaves them) as W digits:
+/// `T` on the full digits, then the terms of t at word i + 2N by
+/// a_i·b_t + a_t·b_i = (a_i + a_t)(b_i + b_t) + a_i·b_i + a_t·b_t (one
+/// PCLMULQDQ a word instead of two: a_i·b_i is `T`'s own leaf product,
+/// which LLVM shares), and a_t·b_t at word 4N.
 #[inline(always)]
-fn mul571(t: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
-    let k = PclmulLane(t);
-    digits(&k.words(k.mul9(&k.limbs(a), &k.limbs(b))))
+fn product_odd<T: DigitProduct, const W: usize>(a: [__m128i; W], b: [__m128i; W]) -> [__m128i; W] {
+    const { assert!(W == 2 * T::N + 1 && W <= CAP) };
+    let n = T::N;
+    let mut s = T::mul(&a[..n], &b[..n]);
+    // SAFETY: see above.
+    unsafe {
+        let at = _mm_unpacklo_epi64(a[n], a[n]);
+        let bt = _mm_unpacklo_epi64(b[n], b[n]);
+        let tt = _mm_clmulepi64_si128::<0x00>(a[n], b[n]);
+        for p in 0..n {
+            let (sa, sb) = (xor(a[p], at), xor(b[p], bt));
+            let lo = xor(
+                _mm_clmulepi64_si128::<0x00>(sa, sb),
+                _mm_clmulepi64_si128::<0x00>(a[p], b[p]),
+            );
+            let hi = xor(
+                _mm_clmulepi64_si128::<0x11>(sa, sb),
+                _mm_clmulepi64_si128::<0x11>(a[p], b[p]),
+            );
+            s.e[n + p] = xor(s.e[n + p], xor(lo, tt));
+            s.o[n + p] = xor(s.o[n + p], xor(hi, tt));
+        }
+        s.e[2 * n] = xor(s.e[2 * n], tt);
+    }
+    s.digits::<W>()
+}
+
+/// The 10-word product of two 5-word elements on digits: Karatsuba over
+/// the two full digits, schoolbook leaves, the fifth word by
+/// [`product_odd`].
+#[inline(always)]
+fn mul283(_: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
+    product_odd::<Halves<Schoolbook>, 5>(load(a), load(b))
+}
+
+/// The 18-word product of two 9-word elements on digits: two Karatsuba
+/// levels over the four full digits, schoolbook leaves, the ninth word by
+/// [`product_odd`].
+#[inline(always)]
+fn mul571(_: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
+    product_odd::<Halves<Halves<Schoolbook>>, 9>(load(a), load(b))
 }
 
 /// One field's `mul`, `square` and `sqrt` (the signatures of `xmm233.rs`,
@@ -346,11 +516,13 @@ field_kernels!(
     xmm163: W = 3, M = 163, R = 0xc9, mul163, mul163_sqrt
 );
 field_kernels!(
-    /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, `gf2x`'s 5-word product.
+    /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, the digit product
+    /// [`mul283`].
     xmm283: W = 5, M = 283, R = 0x10a1, mul283, mul283
 );
 field_kernels!(
-    /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, `gf2x`'s 9-word product.
+    /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, the digit product
+    /// [`mul571`].
     xmm571: W = 9, M = 571, R = 0x425, mul571, mul571
 );
 
