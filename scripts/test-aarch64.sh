@@ -13,8 +13,9 @@
 # What runs: the unit and integration tests (not the doc tests, which
 # cargo does not cross-run; the C ABI and the Python extension are
 # cross-built, not run) under `-cpu max` (NEON, AES+PMULL, SHA3, SVE2)
-# and cortex-a53 at every FIELDWORK_MAX_ISA level of the aarch64 ladder
-# that selects different code, and the CPU report under three models.
+# at every FIELDWORK_MAX_ISA level of the aarch64 ladder and uncapped on
+# two real models (cortex-a53, neoverse-n1), the CPU report under three
+# models, and scripts/ct-aarch64.py over the test binaries.
 # Usage: scripts/test-aarch64.sh [MODEL:LEVEL...] (default: the runs in
 # AARCH64_SUITE_RUNS).
 set -euo pipefail
@@ -44,11 +45,13 @@ cargo=(/usr/bin/cargo)
 "$RUSTC" --version
 
 # The runs of the suite, MODEL:LEVEL (qemu's -cpu model, FIELDWORK_MAX_ISA
-# or "unset"): every level whose backends differ. Under `max` uncapped the
-# level is sve2, whose code is sha3's (pmull-eor3 GHASH; no SVE2 kernel
-# yet); cortex-a53 uncapped is the aes level on a real model (PMULL and
-# AES, no SHA3); neon keeps only the NEON ChaCha20; portable nothing.
-AARCH64_SUITE_RUNS="${AARCH64_SUITE_RUNS:-max:unset cortex-a53:unset max:neon max:portable}"
+# or "unset"): every level of the ladder. Under `max` uncapped the level
+# is sve2 (ChaCha20's `sve2` backend, sha3's code elsewhere); capped to
+# sha3, the pmull-eor3 GHASH with the NEON ChaCha20; cortex-a53 and
+# neoverse-n1 uncapped are the aes level on two real models (PMULL and AES,
+# no SHA3; the tuning tables key N1 by its MIDR); neon keeps only the NEON
+# ChaCha20; portable nothing.
+AARCH64_SUITE_RUNS="${AARCH64_SUITE_RUNS:-max:unset max:sha3 cortex-a53:unset neoverse-n1:unset max:neon max:portable}"
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || read -r -a runs <<<"$AARCH64_SUITE_RUNS"
 
