@@ -57,6 +57,18 @@
 //!
 //! Additions, XORs, shifts and permutations only, no branch or index on
 //! key or data: constant time.
+//!
+//! **Stack wipe.** The out-of-line kernels spill key words (broadcast to
+//! four lanes) and keystream to their frames (rustc 1.96: [`xor_part`]
+//! 80 bytes, [`after0_short`] 208, [`xor_long`] 608, [`after0_long`]
+//! 1 008), which nothing else clears. Each entry calls the kernel of its
+//! path and then [`crate::wipe::wipe_stack_below`] at the same stack
+//! pointer, sized by the path (256, 256, 768, 1 024 bytes: 18 to 51
+//! instructions, `wipe.rs`); the one-block path of [`xor_neon`] has no
+//! frame and no wipe, and [`block_neon`] keeps its block in registers.
+//! The `stack_wipe` test checks, at every path's lengths, that each
+//! kernel alone writes within its wipe and leaves secrets, and that the
+//! entry leaves none.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // row indices are constants into fixed 16-row and 4-row arrays; data
 // offsets step by whole rows below lengths checked first.
@@ -508,13 +520,47 @@ pub(super) fn xor_from<const BULK: usize, V: Rows4>(
     xor_tail::<V>(key, nonce, counter, rest, rot);
 }
 
+/// Bytes wiped below the stack pointer after [`xor_part`] and
+/// [`after0_short`] (the horizontal kernel's frames: 80 and 208 bytes,
+/// rustc 1.96; the `stack_wipe` tests check the bound).
+pub(super) const SHORT_STACK: usize = 256;
+
+/// Bytes wiped after [`xor_long`] (the bulk loop at the tuned schedule
+/// and its tails: a 608-byte frame).
+const XOR_LONG_STACK: usize = 768;
+
+/// Bytes wiped after [`after0_long`] (a 1 008-byte frame).
+const AFTER0_LONG_STACK: usize = 1024;
+
+/// `r`, after zeroing the `BYTES` bytes below the stack pointer: called
+/// as `wiped::<N, _>(kernel(…))`, so the wipe runs at the stack pointer
+/// the out-of-line kernel was called from, over its dead frame.
+#[inline(always)]
+pub(super) fn wiped<const BYTES: usize, R>(r: R) -> R {
+    crate::wipe::wipe_stack_below::<BYTES>();
+    r
+}
+
+/// Block 0 `b` (a kernel's result), after zeroing the `BYTES` bytes below
+/// the stack pointer, as [`wiped`]; the copy of `b` in this frame (the
+/// kernel's return slot, when the entry is not inlined into its caller)
+/// is zeroed too.
+#[inline(always)]
+pub(super) fn wiped_block<const BYTES: usize>(mut b: [u8; 64]) -> [u8; 64] {
+    crate::wipe::wipe_stack_below::<BYTES>();
+    let out = b;
+    crate::wipe::wipe_bytes(&mut b);
+    out
+}
+
 /// Exactly one block inline; longer data in [`xor_long`], shorter in
-/// [`xor_part`]. The whole-block path touches only caller-saved
-/// registers, so the entry point has no frame for it: with the bulk loop
-/// inlined here, every call saved and restored the eight callee-saved
-/// `d8`–`d15` and six general registers and set up a 464-byte frame
-/// (about 30 instructions of a 64-byte call). A whole block is XORed
-/// without the per-row length checks of [`xor_row`].
+/// [`xor_part`], each followed by the wipe of its dead frame. The
+/// whole-block path touches only caller-saved registers, so it has no
+/// frame and nothing to wipe: with the bulk loop inlined here, every call
+/// saved and restored the eight callee-saved `d8`–`d15` and six general
+/// registers and set up a 464-byte frame (about 30 instructions of a
+/// 64-byte call). A whole block is XORed without the per-row length
+/// checks of [`xor_row`].
 #[target_feature(enable = "neon")]
 pub(super) fn xor_neon(
     t: cpu::Neon,
@@ -524,12 +570,7 @@ pub(super) fn xor_neon(
     data: &mut [u8],
 ) {
     let Ok(block) = <&mut [u8; 64]>::try_from(&mut *data) else {
-        if data.len() > 64 {
-            xor_long(t, key, nonce, counter, data);
-        } else {
-            xor_part(t, key, nonce, counter, data);
-        }
-        return;
+        return xor_not_one_block(t, key, nonce, counter, data);
     };
     let [ks] = keystream_h::<1>(key, nonce, counter, Rot8::new(t));
     for (chunk, &row) in block.as_chunks_mut::<16>().0.iter_mut().zip(&ks) {
@@ -544,12 +585,38 @@ pub(super) fn xor_neon(
     }
 }
 
+/// Other lengths than one block: [`xor_long`] or [`xor_part`], then the
+/// wipe of its frame; a tail call from [`xor_neon`], so that its
+/// one-block path keeps no frame (the wipe's call needs the link
+/// register saved).
+#[inline(never)]
+#[target_feature(enable = "neon")]
+fn xor_not_one_block(
+    t: cpu::Neon,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8],
+) {
+    if data.len() > 64 {
+        wiped::<XOR_LONG_STACK, _>(xor_long(t, key, nonce, counter, data));
+    } else {
+        wiped::<SHORT_STACK, _>(xor_part(t, key, nonce, counter, data));
+    }
+}
+
 /// Less than one block: [`xor_h`] on one horizontal block, out of line
 /// (its stack copy for the last partial row would give [`xor_neon`] a
 /// frame on every call).
 #[inline(never)]
 #[target_feature(enable = "neon")]
-fn xor_part(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+pub(super) fn xor_part(
+    t: cpu::Neon,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    data: &mut [u8],
+) {
     xor_h(&keystream_h::<1>(key, nonce, counter, Rot8::new(t)), data);
 }
 
@@ -571,8 +638,9 @@ pub(super) fn block_neon(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], counter
 }
 
 /// Block 0 and the data from block 1: up to 128 bytes on the horizontal
-/// kernel (2 or 3 blocks with block 0), otherwise blocks 0–3 on the
-/// vertical one and the rest from block 4.
+/// kernel ([`after0_short`]: 2 or 3 blocks with block 0), otherwise
+/// blocks 0–3 on the vertical one and the rest from block 4
+/// ([`after0_long`]), each followed by the wipe of its dead frame.
 #[target_feature(enable = "neon")]
 fn xor_after_block0_neon(
     t: cpu::Neon,
@@ -580,18 +648,38 @@ fn xor_after_block0_neon(
     nonce: &[u32; 3],
     data: &mut [u8],
 ) -> [u8; 64] {
-    after_block0::<{ tuning::NEON_BULK_BLOCKS }, uint32x4_t>(key, nonce, data, Rot8::new(t))
+    if data.len() <= 128 {
+        wiped_block::<SHORT_STACK>(after0_short(t, key, nonce, data))
+    } else {
+        wiped_block::<AFTER0_LONG_STACK>(after0_long(t, key, nonce, data))
+    }
 }
 
-/// [`xor_after_block0_neon`]'s body, the bulk loop's schedule `BULK` and
-/// the vertical kernel's rounds `V` given.
-#[inline(always)]
-pub(super) fn after_block0<const BULK: usize, V: Rows4>(
+/// [`after_block0_h`], out of line (its frame wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "neon")]
+pub(super) fn after0_short(
+    t: cpu::Neon,
     key: &[u32; 8],
     nonce: &[u32; 3],
     data: &mut [u8],
-    rot: Rot8,
 ) -> [u8; 64] {
+    after_block0_h(key, nonce, data, Rot8::new(t))
+}
+
+/// [`after_block0_v`] on NEON's rounds, out of line (its frame wiped by
+/// the caller).
+#[inline(never)]
+#[target_feature(enable = "neon")]
+fn after0_long(t: cpu::Neon, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+    after_block0_v::<{ tuning::NEON_BULK_BLOCKS }, uint32x4_t>(key, nonce, data, Rot8::new(t))
+}
+
+/// Block 0 (returned) and `data` (at most 128 bytes) from block 1, on
+/// the horizontal kernel: 1 to 3 blocks.
+#[inline(always)]
+fn after_block0_h(key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8], rot: Rot8) -> [u8; 64] {
+    debug_assert!(data.len() <= 128);
     let mut block0 = [0u8; 64];
     match data.len().div_ceil(64) {
         0 => xor_h(&keystream_h::<1>(key, nonce, 0, rot), &mut block0),
@@ -600,26 +688,38 @@ pub(super) fn after_block0<const BULK: usize, V: Rows4>(
             xor_h(&[b0], &mut block0);
             xor_h(&[b1], data);
         }
-        2 => {
+        _ => {
             let [b0, b1, b2] = keystream_h::<3>(key, nonce, 0, rot);
             xor_h(&[b0], &mut block0);
             xor_h(&[b1, b2], data);
         }
-        _ => {
-            let ks = keystream4::<V>(key, nonce, 0, rot);
-            let u = interleave(&ks);
-            for (g, &row) in u[0].iter().enumerate() {
-                xor_row(&mut block0, 16 * g, bytes(row));
-            }
-            let (head, rest) = data.split_at_mut(data.len().min(192));
-            for (m, block) in u.iter().enumerate().skip(1) {
-                for (g, &row) in block.iter().enumerate() {
-                    xor_row(head, 64 * (m - 1) + 16 * g, bytes(row));
-                }
-            }
-            xor_from::<BULK, V>(key, nonce, 4, rest, rot);
+    }
+    block0
+}
+
+/// Block 0 (returned) and `data` (more than 128 bytes) from block 1:
+/// blocks 0–3 on the vertical kernel, the rest from block 4 by the bulk
+/// loop's schedule `BULK`, the vertical kernel's rounds `V`.
+#[inline(always)]
+pub(super) fn after_block0_v<const BULK: usize, V: Rows4>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+    rot: Rot8,
+) -> [u8; 64] {
+    let mut block0 = [0u8; 64];
+    let ks = keystream4::<V>(key, nonce, 0, rot);
+    let u = interleave(&ks);
+    for (g, &row) in u[0].iter().enumerate() {
+        xor_row(&mut block0, 16 * g, bytes(row));
+    }
+    let (head, rest) = data.split_at_mut(data.len().min(192));
+    for (m, block) in u.iter().enumerate().skip(1) {
+        for (g, &row) in block.iter().enumerate() {
+            xor_row(head, 64 * (m - 1) + 16 * g, bytes(row));
         }
     }
+    xor_from::<BULK, V>(key, nonce, 4, rest, rot);
     block0
 }
 
@@ -768,5 +868,138 @@ mod tests {
             keystream_h::<2>(key, nonce, counter, rot),
             keystream_h::<3>(key, nonce, counter, rot),
         )
+    }
+}
+
+/// The stack wipes: for each text length, the out-of-line kernel of its
+/// path alone (the control: it writes within its wipe, and the scan
+/// finds secrets in its dead frame) and the entry with its wipe (no
+/// secret left), for this file's backend and `sve2.rs`'s.
+#[cfg(test)]
+pub(super) mod stack_wipe {
+    use super::*;
+    use crate::chacha20::tests::reference;
+    use crate::wipe::stack_probe::{Tally, blocks, bytes};
+    use alloc::vec::Vec;
+
+    /// Text lengths: below one block, one (inline, no frame), the
+    /// horizontal kernel's 2 and 3 blocks, the 4-block loop and its
+    /// tails.
+    const LENS: [usize; 17] = [
+        0, 1, 17, 63, 64, 65, 100, 128, 129, 192, 200, 256, 257, 300, 511, 700, 1024,
+    ];
+
+    /// The secrets of `key` and the keystream `ks`: the key's words
+    /// broadcast to four lanes (the vertical kernel's rows), its two rows
+    /// (the horizontal kernel's), the keystream's 16-byte blocks.
+    fn secrets(key: &[u32; 8], ks: &[u8]) -> Vec<(&'static str, [u8; 16])> {
+        let mut s = Vec::new();
+        for w in key {
+            let b: [u8; 16] = core::array::from_fn(|i| w.to_le_bytes()[i % 4]);
+            s.push(("key word in four lanes", b));
+        }
+        let rows: Vec<u8> = key.iter().flat_map(|w| w.to_le_bytes()).collect();
+        blocks(&mut s, "key row", &rows);
+        blocks(&mut s, "keystream", ks);
+        s
+    }
+
+    /// A backend's cases. `xor(alone, data)` XORs the keystream from
+    /// block 1 into `data`: the entry with its wipe, or (`alone`) the
+    /// out-of-line kernel of the length's path; `after0(alone, data)` the
+    /// same for block 0 (returned) and the data from block 1;
+    /// `limit(len, after0)` the wipe of the entry's path.
+    pub(in crate::chacha20) fn run(
+        name: &str,
+        xor: impl Fn(bool, &[u32; 8], &[u32; 3], &mut [u8]),
+        after0: impl Fn(bool, &[u32; 8], &[u32; 3], &mut [u8]) -> [u8; 64],
+        limit: impl Fn(usize, bool) -> usize,
+    ) {
+        let mut tally = Tally::new();
+        let key: [u32; 8] =
+            core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 1) ^ 0x5a5a_0f0f);
+        let nonce = [7, 0x0102_0304, 0x0a0b_0c0d];
+        for len in LENS {
+            // The keystream from block 0; the text from block 1.
+            let mut ks = alloc::vec![0u8; 64 + len];
+            reference(&key, &nonce, 0, &mut ks);
+            let pt = bytes(len, 0xa5);
+            let want: Vec<u8> = pt.iter().zip(&ks[64..]).map(|(p, k)| p ^ k).collect();
+            let s = secrets(&key, &ks);
+            let (mut b0, mut b1) = (pt.clone(), pt.clone());
+            let (control, wiped) = (
+                || {
+                    xor(true, &key, &nonce, &mut b0);
+                    [0; 16]
+                },
+                || {
+                    xor(false, &key, &nonce, &mut b1);
+                    [0; 16]
+                },
+            );
+            tally.case(
+                &(name, "xor", len),
+                &s,
+                limit(len, false),
+                [0; 16],
+                control,
+                wiped,
+            );
+            assert_eq!((&b0, &b1), (&want, &want), "{name} xor {len}");
+            let (mut b0, mut b1) = (pt.clone(), pt.clone());
+            let (mut k0, mut k1) = ([0; 64], [0; 64]);
+            let (control, wiped) = (
+                || {
+                    k0 = after0(true, &key, &nonce, &mut b0);
+                    [0; 16]
+                },
+                || {
+                    k1 = after0(false, &key, &nonce, &mut b1);
+                    [0; 16]
+                },
+            );
+            tally.case(
+                &(name, "after0", len),
+                &s,
+                limit(len, true),
+                [0; 16],
+                control,
+                wiped,
+            );
+            assert_eq!((&b0, &b1), (&want, &want), "{name} after0 {len}");
+            assert_eq!(
+                (&k0[..], &k1[..]),
+                (&ks[..64], &ks[..64]),
+                "{name} after0 {len}"
+            );
+        }
+        tally.finish(name);
+    }
+
+    #[test]
+    fn kernels_stay_within_their_wipes_and_leave_no_secret() {
+        let Some(t) = cpu::Neon::get() else { return };
+        // SAFETY (each call): the token proves NEON.
+        let xor = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 0..=63) => xor_part(t, k, n, 1, d),
+                (true, 65..) => xor_long(t, k, n, 1, d),
+                _ => xor_neon(t, k, n, 1, d),
+            }
+        };
+        // SAFETY (each call): as above.
+        let after0 = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 0..=128) => after0_short(t, k, n, d),
+                (true, _) => after0_long(t, k, n, d),
+                _ => xor_after_block0_neon(t, k, n, d),
+            }
+        };
+        let limit = |len, after0: bool| match (after0, len) {
+            (false, 65..) => XOR_LONG_STACK,
+            (true, 129..) => AFTER0_LONG_STACK,
+            _ => SHORT_STACK,
+        };
+        run("chacha20 neon", xor, after0, limit);
     }
 }

@@ -27,6 +27,14 @@
 //! At a 128-bit vector length (every SVE2 core we know of) this is the one
 //! kernel where SVE2 does more per instruction than NEON with SHA3
 //! (`docs/notes/aarch64.md`, "SVE2").
+//!
+//! Stack wipe: as in `neon.rs`, each entry calls an out-of-line kernel
+//! and then [`crate::wipe::wipe_stack_below`] over its dead frame (key
+//! words and keystream among its spills): 768 bytes after
+//! [`xor_long_sve2`] (a 672-byte frame, rustc 1.96), 1 024 after
+//! [`after0_long_sve2`] (976); up to one block of `xor` and 128 bytes of
+//! block 0's data are `neon.rs`'s entries and wipes. The `stack_wipe`
+//! test checks the bounds and that no secret is left.
 #![allow(unsafe_code)]
 
 use super::neon::{self, Rot8, Rows4};
@@ -95,15 +103,31 @@ impl Rows4 for Sve2Rows {
     }
 }
 
-/// Up to one block on `neon.rs`'s entry (its horizontal kernel); longer
-/// data through the bulk loop with the SVE2 rounds.
+/// Up to one block on `neon.rs`'s entry (its horizontal kernel, its
+/// wipe); longer data through the bulk loop with the SVE2 rounds
+/// ([`xor_long_sve2`]), then the wipe of its dead frame.
 #[target_feature(enable = "neon,sve2")]
 fn xor_sve2(t: cpu::NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
     if data.len() <= 64 {
         neon::xor_neon(t.neon(), key, nonce, counter, data);
     } else {
-        neon::xor_from::<4, Sve2Rows>(key, nonce, counter, data, Rot8::new(t.neon()));
+        neon::wiped::<XOR_LONG_STACK, _>(xor_long_sve2(t, key, nonce, counter, data));
     }
+}
+
+/// Bytes wiped below the stack pointer after [`xor_long_sve2`] (a
+/// 672-byte frame, rustc 1.96; the `stack_wipe` test checks the bound).
+const XOR_LONG_STACK: usize = 768;
+
+/// Bytes wiped after [`after0_long_sve2`] (a 976-byte frame).
+const AFTER0_LONG_STACK: usize = 1024;
+
+/// More than one block: the bulk loop, 4 blocks a pass on the SVE2
+/// rounds, out of line (its frame wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "neon,sve2")]
+fn xor_long_sve2(t: NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    neon::xor_from::<4, Sve2Rows>(key, nonce, counter, data, Rot8::new(t.neon()));
 }
 
 /// One block: `neon.rs`'s horizontal kernel.
@@ -113,10 +137,23 @@ fn block_sve2(t: cpu::NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) 
 }
 
 /// Block 0 (returned) and the data `d` from block 1 (key `k`, nonce
-/// `n`), the vertical blocks on SVE2.
+/// `n`): up to 128 bytes on `neon.rs`'s horizontal kernel, longer with
+/// the vertical blocks on SVE2; each followed by the wipe of its frame.
 #[target_feature(enable = "neon,sve2")]
 fn after0_sve2(t: NeonSve2, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]) -> [u8; 64] {
-    neon::after_block0::<4, Sve2Rows>(k, n, d, Rot8::new(t.neon()))
+    if d.len() <= 128 {
+        neon::wiped_block::<{ neon::SHORT_STACK }>(neon::after0_short(t.neon(), k, n, d))
+    } else {
+        neon::wiped_block::<AFTER0_LONG_STACK>(after0_long_sve2(t, k, n, d))
+    }
+}
+
+/// [`neon::after_block0_v`] on the SVE2 rounds, out of line (its frame
+/// wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "neon,sve2")]
+fn after0_long_sve2(t: NeonSve2, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]) -> [u8; 64] {
+    neon::after_block0_v::<4, Sve2Rows>(k, n, d, Rot8::new(t.neon()))
 }
 
 /// One step of four quarter-rounds, interleaved (`a += b` for all four,
@@ -234,5 +271,40 @@ mod tests {
             }
             assert_eq!(got, want);
         }
+    }
+
+    /// The stack wipes of the SVE2 entries (`neon.rs`'s
+    /// `stack_wipe::run`), when the CPU has SVE2.
+    #[test]
+    fn kernels_stay_within_their_wipes_and_leave_no_secret() {
+        if let Some(t) = cpu::NeonSve2::get() {
+            stack_wipe_cases(t);
+        }
+    }
+
+    /// [`kernels_stay_within_their_wipes_and_leave_no_secret`]'s cases.
+    fn stack_wipe_cases(t: NeonSve2) {
+        // SAFETY (each call): the token proves NEON and SVE2.
+        let xor = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 0..=63) => neon::xor_part(t.neon(), k, n, 1, d),
+                (true, 65..) => xor_long_sve2(t, k, n, 1, d),
+                _ => xor_sve2(t, k, n, 1, d),
+            }
+        };
+        // SAFETY (each call): as above.
+        let after0 = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 0..=128) => neon::after0_short(t.neon(), k, n, d),
+                (true, _) => after0_long_sve2(t, k, n, d),
+                _ => after0_sve2(t, k, n, d),
+            }
+        };
+        let limit = |len, after0: bool| match (after0, len) {
+            (false, 65..) => XOR_LONG_STACK,
+            (true, 129..) => AFTER0_LONG_STACK,
+            _ => neon::SHORT_STACK,
+        };
+        neon::stack_wipe::run("chacha20 sve2", xor, after0, limit);
     }
 }

@@ -74,6 +74,17 @@
 //!
 //! Constant time: lane arithmetic, no branch or index on the key or the
 //! message (only on lengths).
+//!
+//! Stack wipe: [`blocks_neon`] spills the powers of `r` (the test finds
+//! them 320 and 512 bytes deep; it writes 720 deep, rustc 1.96), so it is
+//! out of line and [`Backend::blocks`] calls
+//! [`crate::wipe::wipe_stack_below`] with [`BLOCKS_STACK`] (768 bytes, 40
+//! instructions) after it returns: once a call, on the vector path only
+//! (from the crossover, 16 blocks). The powers are computed in place in
+//! the key, out of line ([`powers_into`]), so that no copy stays in
+//! `blocks`' own frame. The test
+//! `blocks_stay_within_their_wipe_and_leave_no_secret` checks the bound
+//! and that none of the powers is left.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
 // limb indices are constants into fixed 5- and 9-entry arrays.
 #![allow(clippy::indexing_slicing)]
@@ -161,11 +172,18 @@ impl Backend for Key {
             self.scalar.blocks(h, data);
             return;
         }
-        let token = self.token;
-        let scalar = &self.scalar;
-        let powers = self.powers.get_or_insert_with(|| powers_of(scalar));
-        // SAFETY: the token (cpu::Neon) proves NEON.
-        unsafe { blocks_neon(token, powers, h, data) }
+        if self.powers.is_none() {
+            // Written in place, out of line: no copy of the powers is
+            // left in this frame, and the wipe below clears the frame of
+            // `powers_into` too.
+            let p = self.powers.insert([[0; 4]; 9]);
+            powers_into(&self.scalar, p);
+        }
+        if let Some(powers) = &self.powers {
+            // SAFETY: the token (cpu::Neon) proves NEON.
+            unsafe { blocks_neon(self.token, powers, h, data) };
+            crate::wipe::wipe_stack_below::<BLOCKS_STACK>();
+        }
     }
 }
 
@@ -205,7 +223,17 @@ fn limbs_of(v: u128, top: u64) -> [u32; 5] {
 }
 
 /// `r⁴, r³, r², r` by lane (the scalar product, fully reduced).
+#[cfg(test)]
 fn powers_of(scalar: &portable::Key) -> Powers {
+    let mut p = [[0; 4]; 9];
+    powers_into(scalar, &mut p);
+    p
+}
+
+/// Writes `r⁴, r³, r², r` by lane (the scalar product, fully reduced) to
+/// `p`.
+#[inline(never)]
+fn powers_into(scalar: &portable::Key, p: &mut Powers) {
     let r = scalar.r();
     let mut x: Acc = [r as u64, (r >> 64) as u64, 0];
     let mut by_power = [[0u32; 5]; 4];
@@ -217,7 +245,6 @@ fn powers_of(scalar: &portable::Key) -> Powers {
         *l = limbs_of(v, top);
         crate::wipe::wipe(&mut v);
     }
-    let mut p = [[0u32; 4]; 9];
     for lane in 0..4 {
         let l = by_power[3 - lane];
         for k in 0..5 {
@@ -229,7 +256,6 @@ fn powers_of(scalar: &portable::Key) -> Powers {
     }
     crate::wipe::wipe(&mut x);
     crate::wipe::wipe(&mut by_power);
-    p
 }
 
 /// The lanes' state: five limbs of two 32-bit lanes.
@@ -403,8 +429,15 @@ fn halves(quad: &[u8; 64]) -> (&[u8; 32], &[u8; 32]) {
     (&pairs[0], &pairs[1])
 }
 
+/// Bytes [`Backend::blocks`] wipes below its stack pointer after
+/// [`blocks_neon`] (its frame, 720 bytes deep with the powers of `r`
+/// among its spills, and [`powers_into`]'s).
+const BLOCKS_STACK: usize = 768;
+
 /// Absorbs the `n ≥ 2` whole blocks of `data` into `h` by two-lane
-/// complete decimation (see the module docs).
+/// complete decimation (see the module docs). Out of line: its caller
+/// wipes its dead frame.
+#[inline(never)]
 #[target_feature(enable = "neon")]
 fn blocks_neon(_: cpu::Neon, p: &Powers, h: &mut Acc, data: &[u8]) {
     let n = data.len() / 16;
@@ -482,5 +515,44 @@ mod tests {
                 assert_eq!(p[S1 + k - 1][3 - j], 5 * l[k]);
             }
         }
+    }
+
+    /// The stack wipe after [`blocks_neon`]: at each block count (odd and
+    /// even, the quad loop and its last pair), the kernel alone writes
+    /// within [`BLOCKS_STACK`] and leaves secrets (the control), and
+    /// [`Backend::blocks`] with its wipe leaves none of the powers of `r`.
+    #[test]
+    fn blocks_stay_within_their_wipe_and_leave_no_secret() {
+        use crate::wipe::stack_probe::{Tally, blocks, bytes};
+        let Some(t) = cpu::Neon::get() else { return };
+        let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(77) ^ 0xc3);
+        let p = powers_of(&portable::Key::new(&key));
+        let mut s = alloc::vec::Vec::new();
+        for (k, row) in p.iter().enumerate() {
+            let b: alloc::vec::Vec<u8> = row.iter().flat_map(|w| w.to_le_bytes()).collect();
+            blocks(&mut s, ["r limb", "5·r limb"][usize::from(k >= S1)], &b);
+        }
+        s.push(("r", portable::Key::new(&key).r().to_le_bytes()));
+        let mut tally = Tally::new();
+        for n in [2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 33, 64] {
+            let data = bytes(16 * n, 0x5c);
+            let mut want: Acc = [1, 2, 3];
+            portable::Key::new(&key).blocks(&mut want, &data);
+            let tag = (u128::from(want[0]) | u128::from(want[1]) << 64).to_le_bytes();
+            let acc_tag = |h: Acc| (u128::from(h[0]) | u128::from(h[1]) << 64).to_le_bytes();
+            let control = || {
+                let mut h: Acc = [1, 2, 3];
+                // SAFETY: the token proves NEON.
+                unsafe { blocks_neon(t, &p, &mut h, &data) };
+                acc_tag(h)
+            };
+            let wiped = || {
+                let mut h: Acc = [1, 2, 3];
+                Key::tuned(t, &key, 2).blocks(&mut h, &data);
+                acc_tag(h)
+            };
+            tally.case(&n, &s, BLOCKS_STACK, tag, control, wiped);
+        }
+        tally.finish("poly1305 neon blocks");
     }
 }
