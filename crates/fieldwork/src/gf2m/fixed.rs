@@ -522,7 +522,7 @@ fixed_field!(
     /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
     /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
     F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
-    reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes
+    reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm409
 );
 fixed_field!(
     /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of

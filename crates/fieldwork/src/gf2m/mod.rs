@@ -40,8 +40,8 @@
 //!   5, 7, 9 words: Karatsuba and Su–Fan formulas, PCLMULQDQ or the
 //!   portable masked integer products), inlined with the reduction into one
 //!   function per backend. On PCLMULQDQ, F233 (`xmm233.rs`) and F163,
-//!   F283 and F571 (`xmmfold.rs`: Karatsuba over digit halves) have their
-//!   own products on 128-bit digits.
+//!   F283, F409 and F571 (`xmmfold.rs`: Karatsuba over digit halves) have
+//!   their own products on 128-bit digits.
 //! - **Batches** (`mul_slices`, `square_slices`) on VPCLMULQDQ: two
 //!   elements per ymm instruction, element i in the low 128-bit lane and
 //!   element i + 1 in the high one, through the same formulas and fold
@@ -51,10 +51,11 @@
 //!   Cryptography*, Algorithms 2.41–2.45): each word above bit m is folded
 //!   back as two shifted XORs per term of f − x^m. Written once
 //!   (`words::reduce_sparse`) and unrolled per modulus by the compiler.
-//!   On PCLMULQDQ the three pentanomials fold by carry-less products
-//!   instead (`xmmfold.rs`: x^(64W) ≡ x^(64W−m)·(f − x^m), one word, one
-//!   PCLMULQDQ per high word side by side, then one for the bits from m
-//!   on), and F233 by Pornin's folds fused with its product (`xmm233.rs`).
+//!   On PCLMULQDQ the three pentanomials and F409 fold by carry-less
+//!   products instead (`xmmfold.rs`: x^(64W) ≡ x^(64W−m)·(f − x^m), one
+//!   word (two at 409), one PCLMULQDQ per high word and word of it side
+//!   by side, then the bits from m on times f − x^m), and F233 by
+//!   Pornin's folds fused with its product (`xmm233.rs`).
 //! - **Squaring**: linear — one carry-less square per word (or bit
 //!   spreading, portable), then the reduction.
 //! - **Inversion**: Itoh–Tsujii over the binary addition chain of m − 1
@@ -179,7 +180,7 @@ mod xmm233;
 #[cfg(target_arch = "x86_64")]
 mod xmmfold;
 #[cfg(target_arch = "x86_64")]
-use xmmfold::{xmm163, xmm283, xmm571};
+use xmmfold::{xmm163, xmm283, xmm409, xmm571};
 #[cfg(target_arch = "x86_64")]
 mod ymm;
 

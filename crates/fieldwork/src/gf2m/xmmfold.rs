@@ -1,25 +1,34 @@
-//! GF(2^163), GF(2^283) and GF(2^571) on 128-bit digits with a carry-less
-//! reduction: the PCLMULQDQ and VPCLMULQDQ backends' product, square and
-//! square root for the three pentanomial fields (`FieldKernel::clmul`),
-//! one shape for the three (`field_kernels!`), as `xmm233.rs` is F233's.
+//! GF(2^163), GF(2^283), GF(2^409) and GF(2^571) on 128-bit digits with a
+//! carry-less reduction: the PCLMULQDQ and VPCLMULQDQ backends' product,
+//! square and square root for the three pentanomial fields and the
+//! trinomial F409 (`FieldKernel::clmul`), one shape for the four
+//! (`field_kernels!`), as `xmm233.rs` is F233's.
 //!
 //! # The fold
 //!
-//! The three moduli are f = x^m + r with r of degree d ≤ 12
-//! (r = x^7 + x^6 + x^3 + 1, x^12 + x^7 + x^5 + 1, x^10 + x^5 + x^2 + 1) and m in the top
-//! word of W = ⌈m/64⌉ (W = 3, 5, 9, odd). A product D (below 2^(2m−1),
+//! The four moduli are f = x^m + r with r of degree d
+//! (r = x^7 + x^6 + x^3 + 1, x^12 + x^7 + x^5 + 1, x^87 + 1,
+//! x^10 + x^5 + x^2 + 1) and m in the top word of W = ⌈m/64⌉ (W = 3, 5,
+//! 7, 9, odd). A product D (below 2^(2m−1),
 //! 2W words in W digits of two words) is reduced in two carry-less steps,
 //! where `words::reduce_sparse` takes two shifted XORs per word per term
 //! of r (4 terms × W words, each fold waiting on the one above):
 //!
-//! 1. x^(64W) ≡ c = x^(64W−m)·r (degree 36, 49, 15: one word), so with
-//!    D = L + H·x^(64W): D ≡ L + H·c, each word h_k of H one PCLMULQDQ
-//!    (the digit's word chosen by the immediate: no shuffle) landing at
-//!    word k, all W side by side. The result is below 2^max(64W, m−1+d):
-//!    at m = 571 it overflows into word W (4 bits), which the same digit
-//!    holds (W odd: word W − 1 is a digit's low word).
-//! 2. T = the bits from m on (below 2^29, 2^37, 2^9) times r (one
-//!    PCLMULQDQ, below 2^64) is XORed into word 0, and the top word masked.
+//! 1. x^(64W) ≡ c = x^(64W−m)·r (degree 36, 49, 15: one word; at 409
+//!    c = x^126 + x^39, two words c_0, c_1), so with D = L + H·x^(64W):
+//!    D ≡ L + H·c, each word h_k of H (the ⌈(2m−1)/64⌉ − W that can be
+//!    nonzero) one PCLMULQDQ by c_0 landing at word k (the digit's word
+//!    chosen by the immediate: no shuffle), at 409 a second by c_1 at
+//!    word k + 1, all side by side. The result is below
+//!    2^max(64W, m−1+d): at m = 571 it overflows into word W (4 bits), at
+//!    409 (2^495) 47 bits, which the same digit holds (W odd: word W − 1
+//!    is a digit's low word).
+//! 2. T = the bits from m on (below 2^29, 2^37, 2^86, 2^9) times r: one
+//!    PCLMULQDQ below 2^64 XORed into word 0; at 409 (T two words, r =
+//!    x^87 + 1) T + (T·x^23)·x^64 by shifts (T·x^23 below 2^109: 4 word
+//!    shifts, 3 byte shifts, 4 XORs) into digits 0 and 1; another
+//!    two-word r would take a one-digit schoolbook product. Then the top
+//!    word masked.
 //!
 //! The idea (reduce by a carry-less product with the folded tail of the
 //! modulus, not by shifts) is the one of Gueron and Kounavis's GCM
@@ -30,7 +39,7 @@
 //!
 //! # Cost (W words)
 //!
-//! - Fold: W + 1 PCLMULQDQ, (W − 1)/2 + 1 shuffles for the odd words'
+//! - Fold: W + 1 PCLMULQDQ (at 409: 6 + 6), (W − 1)/2 + 1 shuffles for the odd words'
 //!   products (`palignr` between neighbours), 3 shifts and 1 shuffle for
 //!   T, 1 `movq`, 1 AND and about W + 3 XORs; depth after the product
 //!   about 10 (PCLMULQDQ, XOR, shift, shuffle, XOR, PCLMULQDQ, XOR).
@@ -58,14 +67,22 @@
 //!   3 + 8 + 2: PCLMULQDQ, the XOR tree, `palignr` and XOR), then the
 //!   fold (W + 1 PCLMULQDQ). At W = 9 both bounds meet: the product is
 //!   throughput-bound, the fold's chain after it.
+//!   At m = 409 (`mul409`) the four digits of [`load`], the last (a6, 0),
+//!   by `Halves<Halves<Schoolbook>>` as at 571 (36 PCLMULQDQ, 9 of them
+//!   by a zero word): measured 49.8 cycles a chained product (fold
+//!   included) against 61.5 for `gf2x`'s 7-word product and the
+//!   word-wise trinomial fold. Not tried: a 3-digit Karatsuba in
+//!   `product_odd` (6 leaves, 24 + 6 + 1 = 31 PCLMULQDQ, more XORs).
 //!   Rejected: Karatsuba leaves (3 PCLMULQDQ, 2 `pshufd`, 4 XORs: one
 //!   port-5 operation fewer for five more elsewhere; 0.1 and 1.4 cycles
 //!   slower at W = 5 and 9).
 //! - Square root: the even/odd split of `words::split_even_odd`, the
 //!   product by √x and one XOR per word.
 //!
-//! Rejected: F409 (x^409 + x^87 + 1): its c = x^126 + x^39 spans two
-//! words; the trinomial's shifts are as short. Measured history:
+//! Rejected: step 2 at 409 by a loop over r's 128 bit positions (369
+//! cycles a product as compiled); T·r there as a schoolbook digit
+//! product (4 PCLMULQDQ: product 51.1, square 22.6 cycles against 49.8
+//! and 19.9 by the shifts). Measured history:
 //! `docs/notes/gf2m.md`.
 #![allow(unsafe_code)]
 // Digit and word indices are functions of the const W and of loop
@@ -95,25 +112,48 @@ fn xor(a: __m128i, b: __m128i) -> __m128i {
     unsafe { _mm_xor_si128(a, b) }
 }
 
-/// The product of word `lane` (0 or 1, known at compile time) of `a` by
-/// word 0 of `b`.
+/// The product of word `la` of `a` by word `lb` of `b` (each 0 or 1,
+/// known at compile time: the immediate).
 #[inline(always)]
-fn clmul_lane(a: __m128i, lane: usize, b: __m128i) -> __m128i {
+fn clmul_lanes(a: __m128i, la: usize, b: __m128i, lb: usize) -> __m128i {
     // SAFETY: see above.
     unsafe {
-        if lane == 0 {
-            _mm_clmulepi64_si128::<0x00>(a, b)
-        } else {
-            _mm_clmulepi64_si128::<0x01>(a, b)
+        match (la, lb) {
+            (0, 0) => _mm_clmulepi64_si128::<0x00>(a, b),
+            (1, 0) => _mm_clmulepi64_si128::<0x01>(a, b),
+            (0, _) => _mm_clmulepi64_si128::<0x10>(a, b),
+            _ => _mm_clmulepi64_si128::<0x11>(a, b),
         }
     }
 }
 
-/// h_k·c: word W + k of the 2W-word D (digit (W + k)/2, word (W + k) % 2,
-/// known at compile time) times c.
+/// The terms of step 1 landing at word w (w ≤ W) of the 2W-word `d`:
+/// h_w·c_0 + h_(w−1)·c_1 (h_k = word W + k = digit (W + k)/2's word
+/// (W + k) % 2, for k < `high`, the high words that can be nonzero; c_1 =
+/// 0 skipped), `None` when no term lands there (known at compile time).
 #[inline(always)]
-fn high_word_by<const W: usize>(d: &[__m128i; W], k: usize, c: __m128i) -> __m128i {
-    clmul_lane(d[(W + k) / 2], (W + k) % 2, c)
+fn landing<const W: usize>(
+    d: &[__m128i; W],
+    w: usize,
+    high: usize,
+    c: __m128i,
+    two_words: bool,
+) -> Option<__m128i> {
+    let lo = if w < high {
+        Some(clmul_lanes(d[(W + w) / 2], (W + w) % 2, c, 0))
+    } else {
+        None
+    };
+    let hi = if two_words && w >= 1 && w - 1 < high {
+        Some(clmul_lanes(d[(W + w - 1) / 2], (W + w - 1) % 2, c, 1))
+    } else {
+        None
+    };
+    match (lo, hi) {
+        (Some(x), Some(y)) => Some(xor(x, y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
 }
 
 /// The words of `a` as digits of two (digit j: words 2j, 2j + 1; for odd
@@ -158,60 +198,87 @@ fn store<const W: usize>(r: &[__m128i; W]) -> [u64; W] {
     out
 }
 
+/// The degree d of r and the bound 2^wide of [`reduce`]'s step-1 result
+/// (wide = max(64W, M − 1 + d): H·c is below 2^(2M−1−64W)·2^(64W−M+d+1)).
+const fn bounds(w: usize, m: usize, r: u128) -> (usize, usize) {
+    let deg = (127 - r.leading_zeros()) as usize;
+    let wide = if 64 * w > m - 1 + deg {
+        64 * w
+    } else {
+        m - 1 + deg
+    };
+    (deg, wide)
+}
+
 /// `D` mod f = x^M + R for D = Σ d\[j\]·x^(128j) (2W words, below
 /// 2^(2M−1)): the two carry-less steps of the module documentation. The
 /// bounds they need are checked at compile time.
 #[inline(always)]
-fn reduce<const W: usize, const M: usize, const R: u64>(d: &[__m128i; W]) -> [u64; W] {
+fn reduce<const W: usize, const M: usize, const R: u128>(d: &[__m128i; W]) -> [u64; W] {
+    // The words of D that can be nonzero, the high ones among them, and
+    // the bound of step 1's result (2^wide).
+    let words = (2 * M - 1).div_ceil(64);
+    let high = if words - W < W { words - W } else { W };
+    let (deg, wide) = bounds(W, M, R);
+    let c_all = R << (64 * W - M);
+    let two_words = (c_all >> 64) != 0;
+    // T·r in one word (the pentanomials) or two digits (F409).
+    let short = wide - M + deg < 64;
     const {
-        let deg = (63 - R.leading_zeros()) as usize;
-        let wide = if 64 * W > M - 1 + deg {
-            64 * W
-        } else {
-            M - 1 + deg
-        };
-        // W odd, m in the top word, c one word, the step-1 overflow in
-        // word W, T·r one word.
+        let (deg, wide) = bounds(W, M, R);
+        // W odd, m in the top word, c two words, the step-1 overflow in
+        // word W, T two words, T·r below x^m and in the digits below the
+        // top one.
         assert!(!W.is_multiple_of(2) && M / 64 == W - 1 && !M.is_multiple_of(64));
-        assert!(64 * W - M + deg < 64);
+        assert!(64 * W - M + deg < 128);
         assert!(M - 1 + deg < 64 * (W + 1));
-        assert!(wide - M + deg < 64);
+        assert!(wide - M < 128);
+        assert!(wide - M + deg < M);
+        assert!(wide - M + deg < 64 || (wide - M + deg < 256 && 256 <= 64 * (W - 1)));
     }
     let top = (W - 1) / 2;
     let s = (M % 64) as i64;
     // SAFETY: see above.
     let (c, r, sr, sl, mask) = unsafe {
         (
-            _mm_cvtsi64_si128((R << (64 * W - M)) as i64),
-            _mm_cvtsi64_si128(R as i64),
+            _mm_set_epi64x((c_all >> 64) as i64, c_all as i64),
+            _mm_set_epi64x((R >> 64) as i64, R as i64),
             _mm_cvtsi64_si128(s),
             _mm_cvtsi64_si128(64 - s),
             _mm_set_epi64x(0, (1i64 << s) - 1),
         )
     };
     // Step 1: L (words below W: the top digit's high word cleared) plus
-    // h_k·c at word k, h_k = word W + k = digit (W + k)/2's word (W + k) % 2.
+    // the terms landing at each word w ≤ W ([`landing`]).
     let mut acc = *d;
     // SAFETY: see above.
     acc[top] = unsafe { _mm_move_epi64(d[top]) };
-    for k in (0..W).step_by(2) {
-        acc[k / 2] = xor(acc[k / 2], high_word_by(d, k, c));
+    for w in (0..W).step_by(2) {
+        if let Some(x) = landing(d, w, high, c, two_words) {
+            acc[w / 2] = xor(acc[w / 2], x);
+        }
     }
-    // The odd k's products straddle digits: digit j gets the high word of
-    // h(2j − 1) and the low word of h(2j + 1) in one `palignr`.
-    let mut below = high_word_by(d, 1, c);
-    // SAFETY: see above.
-    acc[0] = xor(acc[0], unsafe { _mm_slli_si128::<8>(below) });
-    for (j, x) in acc.iter_mut().enumerate().take(top).skip(1) {
-        let above = high_word_by(d, 2 * j + 1, c);
+    // The odd words' terms straddle digits: digit j gets the high word of
+    // those at 2j − 1 and the low word of those at 2j + 1 in one `palignr`.
+    let mut below = None;
+    for (j, x) in acc.iter_mut().enumerate().take(top + 1) {
+        let above = landing(d, 2 * j + 1, high, c, two_words);
         // SAFETY: see above.
-        *x = xor(*x, unsafe { _mm_alignr_epi8::<8>(above, below) });
+        let t = unsafe {
+            match (above, below) {
+                (Some(a), Some(b)) => Some(_mm_alignr_epi8::<8>(a, b)),
+                (Some(a), None) => Some(_mm_slli_si128::<8>(a)),
+                (None, Some(b)) => Some(_mm_srli_si128::<8>(b)),
+                (None, None) => None,
+            }
+        };
+        if let Some(t) = t {
+            *x = xor(*x, t);
+        }
         below = above;
     }
-    // SAFETY: see above.
-    acc[top] = xor(acc[top], unsafe { _mm_srli_si128::<8>(below) });
-    // Step 2: T = bits M.. (word W − 1 >> s, word W << 64 − s: the top
-    // digit's two words), T·r into word 0, the top word masked.
+    // Step 2: T = bits M.. (the top digit shifted right by s across its
+    // two words), T·r into the low words, the top word masked.
     // SAFETY: see above.
     unsafe {
         let hi = acc[top];
@@ -219,7 +286,25 @@ fn reduce<const W: usize, const M: usize, const R: u64>(d: &[__m128i; W]) -> [u6
             _mm_srl_epi64(hi, sr),
             _mm_srli_si128::<8>(_mm_sll_epi64(hi, sl)),
         );
-        acc[0] = xor(acc[0], _mm_clmulepi64_si128::<0x00>(t, r));
+        if short {
+            acc[0] = xor(acc[0], _mm_clmulepi64_si128::<0x00>(t, r));
+        } else {
+            if (R >> 64).is_power_of_two() && R as u64 == 1 {
+                // r = x^(64 + b) + 1: T + (T·x^b)·x^64, T·x^b a 128-bit
+                // shift (below 2^128 by the bound).
+                let b = (R >> 64).trailing_zeros() as i64;
+                let u = xor(
+                    _mm_sll_epi64(t, _mm_cvtsi64_si128(b)),
+                    _mm_slli_si128::<8>(_mm_srl_epi64(t, _mm_cvtsi64_si128(64 - b))),
+                );
+                acc[0] = xor(acc[0], xor(t, _mm_slli_si128::<8>(u)));
+                acc[1] = xor(acc[1], _mm_srli_si128::<8>(u));
+            } else {
+                let tr = Schoolbook::mul(&[t], &[r]).digits::<2>();
+                acc[0] = xor(acc[0], tr[0]);
+                acc[1] = xor(acc[1], tr[1]);
+            }
+        }
         acc[top] = _mm_and_si128(hi, mask);
     }
     store(&acc)
@@ -228,7 +313,7 @@ fn reduce<const W: usize, const M: usize, const R: u64>(d: &[__m128i; W]) -> [u6
 /// `a²` mod x^M + R: word i's square (its PCLMULQDQ with itself) is
 /// digit i of D.
 #[inline(always)]
-fn square<const W: usize, const M: usize, const R: u64>(a: &[u64; W]) -> [u64; W] {
+fn square<const W: usize, const M: usize, const R: u128>(a: &[u64; W]) -> [u64; W] {
     let x = load(a);
     let mut d = x;
     for (i, di) in d.iter_mut().enumerate() {
@@ -472,13 +557,23 @@ fn mul571(_: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
     product_odd::<Halves<Halves<Schoolbook>>, 9>(load(a), load(b))
 }
 
+/// The 14-word product of two 7-word elements on digits: two Karatsuba
+/// levels over four digits, the last one (a6, 0) as [`load`] leaves it
+/// (its products by zero halves wasted: 9 of 36 PCLMULQDQ), schoolbook
+/// leaves; digit 7 of the product is 0 (below 2^(2·409 − 1)).
+#[inline(always)]
+fn mul409(_: Clmul, a: &[u64; 7], b: &[u64; 7]) -> [__m128i; 7] {
+    let (a, b) = (load(a), load(b));
+    Halves::<Halves<Schoolbook>>::mul(&a[..4], &b[..4]).digits::<7>()
+}
+
 /// One field's `mul`, `square` and `sqrt` (the signatures of `xmm233.rs`,
 /// which `fixed.rs` calls), in a module `$name`: W words, degree M, tail
 /// R, the product's digits from `$product(t, a, b)` (and from
 /// `$sqrt_product` in the square root, whose second factor was just
 /// computed in general registers).
 macro_rules! field_kernels {
-    ($(#[$doc:meta])* $name:ident: W = $w:literal, M = $m:literal, R = $r:literal, $product:path, $sqrt_product:path) => {
+    ($(#[$doc:meta])* $name:ident: W = $w:literal, M = $m:literal, R = $r:expr, $product:path, $sqrt_product:path) => {
         $(#[$doc])*
         pub(super) mod $name {
             use super::*;
@@ -486,20 +581,20 @@ macro_rules! field_kernels {
             /// `a·b`: the product's digits, then the fold.
             #[inline(always)]
             pub(in super::super) fn mul(t: Clmul, a: &[u64; $w], b: &[u64; $w]) -> [u64; $w] {
-                reduce::<$w, $m, $r>(&$product(t, a, b))
+                reduce::<$w, $m, { $r }>(&$product(t, a, b))
             }
 
             /// `a²`.
             #[inline(always)]
             pub(in super::super) fn square(_: Clmul, a: &[u64; $w]) -> [u64; $w] {
-                super::square::<$w, $m, $r>(a)
+                super::square::<$w, $m, { $r }>(a)
             }
 
             /// `√a` = e(x) + √x·o(x) for a = e(x²) + x·o(x²).
             #[inline(always)]
             pub(in super::super) fn sqrt(t: Clmul, a: &[u64; $w], sqrt_x: &[u64; $w]) -> [u64; $w] {
                 let (e, o) = split_even_odd(a);
-                let p = reduce::<$w, $m, $r>(&$sqrt_product(t, sqrt_x, &o));
+                let p = reduce::<$w, $m, { $r }>(&$sqrt_product(t, sqrt_x, &o));
                 let mut out = e;
                 for (x, y) in out.iter_mut().zip(p) {
                     *x ^= y;
@@ -519,6 +614,11 @@ field_kernels!(
     /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, the digit product
     /// [`mul283`].
     xmm283: W = 5, M = 283, R = 0x10a1, mul283, mul283
+);
+field_kernels!(
+    /// GF(2^409): x^409 + x^87 + 1, the digit product [`mul409`]; its c =
+    /// x^126 + x^39 two words, T two words.
+    xmm409: W = 7, M = 409, R = (1 << 87) | 1, mul409, mul409
 );
 field_kernels!(
     /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, the digit product
@@ -586,5 +686,6 @@ mod tests {
     }
     field_test!(f163_against_words, xmm163, 3, 163, &[7, 6, 3, 0]);
     field_test!(f283_against_words, xmm283, 5, 283, &[12, 7, 5, 0]);
+    field_test!(f409_against_words, xmm409, 7, 409, &[87, 0]);
     field_test!(f571_against_words, xmm571, 9, 571, &[10, 5, 2, 0]);
 }
