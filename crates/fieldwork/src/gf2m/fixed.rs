@@ -490,43 +490,53 @@ macro_rules! fixed_field {
     };
 }
 
-fixed_field!(
-    /// GF(2^163) = GF(2)\[x\]/(x^163 + x^7 + x^6 + x^3 + 1), the field of
-    /// B-163 and K-163 (FIPS 186-4 D.1.3.1), on 3 words.
-    ///
-    /// ```
-    /// use fieldwork::gf2m::{F163, FieldElement};
-    ///
-    /// let a: F163 = "0x03f0eba16286a2d57ea0991168d4994637e8343e36".parse()?;
-    /// let inv = a.invert().unwrap();
-    /// assert_eq!(a * inv, F163::ONE);
-    /// assert_eq!(a.sqrt().square(), a);
-    /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
-    /// ```
-    F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
-    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm163
-);
-fixed_field!(
-    /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
-    /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
-    F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
-    reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm233
-);
-fixed_field!(
-    /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
-    /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
-    F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
-    reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm283
-);
-fixed_field!(
-    /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
-    /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
-    F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
-    reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm409
-);
-fixed_field!(
-    /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
-    /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
-    F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
-    reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words, xmm = xmm571
-);
+/// [`fixed_field!`] for each braced field description.
+macro_rules! fixed_fields {
+    ($({ $($field:tt)* })*) => {
+        $(fixed_field!($($field)*);)*
+    };
+}
+
+// The five NIST fields, one invocation (each in braces).
+fixed_fields! {
+    {
+        /// GF(2^163) = GF(2)\[x\]/(x^163 + x^7 + x^6 + x^3 + 1), the field of
+        /// B-163 and K-163 (FIPS 186-4 D.1.3.1), on 3 words.
+        ///
+        /// ```
+        /// use fieldwork::gf2m::{F163, FieldElement};
+        ///
+        /// let a: F163 = "0x03f0eba16286a2d57ea0991168d4994637e8343e36".parse()?;
+        /// let inv = a.invert().unwrap();
+        /// assert_eq!(a * inv, F163::ONE);
+        /// assert_eq!(a.sqrt().square(), a);
+        /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
+        /// ```
+        F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
+        reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm163
+    }
+    {
+        /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
+        /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
+        F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
+        reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm233
+    }
+    {
+        /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
+        /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
+        F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
+        reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm283
+    }
+    {
+        /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
+        /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
+        F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
+        reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm409
+    }
+    {
+        /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
+        /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
+        F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
+        reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words, xmm = xmm571
+    }
+}
