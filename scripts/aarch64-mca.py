@@ -67,7 +67,7 @@ LOOPS = [
     ("chacha20", "OpenSSL ChaCha20_neon", "libcrypto", "ChaCha20_neon", "loop:add", (0.5, "64 B block", "one double round of 4 NEON + 1 scalar blocks")),
     ("chacha20", "OpenSSL ChaCha20_512_neon", "libcrypto", "ChaCha20_512_neon", "loop:add", (0.8, "64 B block", "one double round of 6 NEON + 2 scalar blocks")),
     ("chachapoly", "ring chacha20_poly1305_seal", "bin", "ring_core_0_17_14__chacha20_poly1305_seal", "loop:add", (0.5, "64 B block", "one double round of 5 blocks (Poly1305 in other loops)")),
-    ("poly1305", "fieldwork (neon) blocks", "bin", "<fieldwork::poly1305::neon::Key as fieldwork::poly1305::Backend>::blocks", "loop:umlal", (4, "16 B block", "4 blocks")),
+    ("poly1305", "fieldwork (neon) blocks_neon", "bin", "fieldwork::poly1305::neon::blocks_neon", "loop:umlal", (4, "16 B block", "4 blocks")),
     ("poly1305", "OpenSSL poly1305_blocks_neon", "libcrypto", "poly1305_blocks_neon", "loop:umlal", (4, "16 B block", "4 blocks")),
     ("poly1305", "OpenSSL poly1305_blocks (scalar)", "libcrypto", "poly1305_blocks", "loop:mul", (1, "16 B block", "1 block")),
     ("kummer", "fieldwork (neon) ladder", "bin", "fieldwork::kummer::neon::tf::ladder", "loop:mul", (1, "ladder step", "one ladder step (255 per shared secret)")),
