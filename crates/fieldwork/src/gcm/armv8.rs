@@ -604,6 +604,47 @@ mod stack_wipe {
     use crate::wipe::stack_probe::{LENS, Tally, blocks, bytes};
     use alloc::vec::Vec;
 
+    /// One message of a test: its IV block, associated data, plaintext,
+    /// ciphertext and tag.
+    struct Message<'a> {
+        j0: &'a [u8; 16],
+        aad: &'a [u8],
+        pt: &'a [u8],
+        ct: &'a [u8],
+        tag: [u8; 16],
+    }
+
+    /// The message sealed and opened through `kernel` alone (the control)
+    /// and through [`Key::seal`] (the kernel and its wipe of `stack`
+    /// bytes), as one [`Tally`] case each way.
+    fn both_ways(
+        tally: &mut Tally,
+        key: &Key,
+        (klen, alen, len): (usize, usize, usize),
+        s: &[(&'static str, [u8; 16])],
+        m: &Message<'_>,
+        stack: usize,
+        kernel: fn(&Key, bool, &[u8; 16], &[u8], &mut [u8]) -> [u8; 16],
+    ) {
+        for enc in [true, false] {
+            let input = if enc { m.pt } else { m.ct };
+            let dir = if enc {
+                Direction::Encrypt
+            } else {
+                Direction::Decrypt
+            };
+            let (mut b0, mut b1) = (input.to_vec(), input.to_vec());
+            tally.case(
+                &(klen, alen, len, enc),
+                s,
+                stack,
+                m.tag,
+                || kernel(key, enc, m.j0, m.aad, &mut b0),
+                || key.seal(dir, m.j0, m.aad, &mut b1),
+            );
+        }
+    }
+
     /// Associated data: none, a little, joining the group, and more than
     /// the key's 17 powers (hashed by `ghash::pmull`'s `update`).
     const AADS: [usize; 4] = [0, 13, 70, 300];
@@ -642,24 +683,22 @@ mod stack_wipe {
                     let ks: Vec<u8> = pt.iter().zip(&ct).map(|(p, c)| p ^ c).collect();
                     blocks(&mut s, "keystream", &ks);
                     blocks(&mut s, "plaintext", &pt);
-                    for enc in [true, false] {
-                        let input = if enc { &pt } else { &ct };
-                        let case = (klen, alen, len, enc);
-                        let dir = if enc {
-                            Direction::Encrypt
-                        } else {
-                            Direction::Decrypt
-                        };
-                        let (mut b0, mut b1) = (input.clone(), input.clone());
-                        tally.case(
-                            &case,
-                            &s,
-                            SHORT_STACK,
-                            tag,
-                            || short_any(&key, enc, &j0, &aad, &mut b0),
-                            || key.seal(dir, &j0, &aad, &mut b1),
-                        );
-                    }
+                    let m = Message {
+                        j0: &j0,
+                        aad: &aad,
+                        pt: &pt,
+                        ct: &ct,
+                        tag,
+                    };
+                    both_ways(
+                        &mut tally,
+                        &key,
+                        (klen, alen, len),
+                        &s,
+                        &m,
+                        SHORT_STACK,
+                        short_any,
+                    );
                 }
             }
         }
@@ -695,23 +734,22 @@ mod stack_wipe {
                     let ks: Vec<u8> = pt.iter().zip(&ct).map(|(p, c)| p ^ c).collect();
                     blocks(&mut s, "keystream", &ks);
                     blocks(&mut s, "plaintext", &pt);
-                    for enc in [true, false] {
-                        let input = if enc { &pt } else { &ct };
-                        let dir = if enc {
-                            Direction::Encrypt
-                        } else {
-                            Direction::Decrypt
-                        };
-                        let (mut b0, mut b1) = (input.clone(), input.clone());
-                        tally.case(
-                            &(klen, alen, len, enc),
-                            &s,
-                            LONG_STACK,
-                            tag,
-                            || long_any(&key, enc, &j0, &aad, &mut b0),
-                            || key.seal(dir, &j0, &aad, &mut b1),
-                        );
-                    }
+                    let m = Message {
+                        j0: &j0,
+                        aad: &aad,
+                        pt: &pt,
+                        ct: &ct,
+                        tag,
+                    };
+                    both_ways(
+                        &mut tally,
+                        &key,
+                        (klen, alen, len),
+                        &s,
+                        &m,
+                        LONG_STACK,
+                        long_any,
+                    );
                 }
             }
         }
