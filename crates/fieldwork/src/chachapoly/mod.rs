@@ -31,7 +31,7 @@
 //!   radix-2^64 Poly1305 (`mulx`) between their double rounds, so the MAC
 //!   runs on the integer ports while ChaCha20 holds the vector ones.
 //! - ChaCha20 on its AVX-512 backend: the same stitched kernel below
-//!   the tuning table's crossovers (AMD: 1 KiB when sealing, 2 KiB when
+//!   the tuning table's crossovers (AMD: 448 B when sealing, 2 KiB when
 //!   opening; Intel: 320 B and 1 KiB), two passes from there (the
 //!   16-block zmm ChaCha20, block 0 in the same call as the first 15 data
 //!   blocks, then the IFMA Poly1305, each faster alone than the stitched
