@@ -77,8 +77,17 @@ pub use aead;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod tuning;
+
+#[cfg(target_arch = "x86_64")]
+use avx2::Stitched;
+#[cfg(target_arch = "aarch64")]
+use neon::Stitched;
 
 use crate::chacha20::{self, KeyWords, nonce_words, xchacha_subkey};
 use aead::consts::{U12, U24, U32};
@@ -218,6 +227,11 @@ const AVX2_STITCHED: &str = "avx2-stitched";
 /// The backend `avx2-two-pass`.
 #[cfg(target_arch = "x86_64")]
 const AVX2_TWO_PASS: &str = "avx2-two-pass";
+/// The backend `neon-stitched`: the NEON ChaCha20 rounds with the scalar
+/// Poly1305 between them (`chachapoly/neon.rs`), two passes on short
+/// messages.
+#[cfg(target_arch = "aarch64")]
+const NEON_STITCHED: &str = "neon-stitched";
 /// The backend `neon`: two passes, the NEON ChaCha20 and Poly1305's
 /// fastest backend.
 #[cfg(target_arch = "aarch64")]
@@ -240,14 +254,15 @@ enum Dispatch {
     /// chooses per call.
     #[cfg(target_arch = "x86_64")]
     ByLength {
-        stitched: avx2::Stitched,
+        stitched: Stitched,
         two_pass: TwoPass,
         below: tuning::Crossovers,
     },
     /// The stitched kernel at every length (`avx2-stitched`, the default
-    /// with ChaCha20 on AVX2 and BMI2, ADX).
-    #[cfg(target_arch = "x86_64")]
-    Stitched(avx2::Stitched),
+    /// with ChaCha20 on AVX2 and BMI2, ADX; on AArch64 `neon-stitched`,
+    /// which runs two passes below its own crossover).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Stitched(Stitched),
     /// Two passes (`avx512-two-pass`; `avx2-two-pass`, the default on an
     /// AVX2 CPU without BMI2 or ADX; `portable`).
     TwoPass(TwoPass),
@@ -267,6 +282,8 @@ impl Dispatch {
         #[cfg(target_arch = "aarch64")]
         SVE2,
         #[cfg(target_arch = "aarch64")]
+        NEON_STITCHED,
+        #[cfg(target_arch = "aarch64")]
         NEON,
         PORTABLE,
     ];
@@ -276,7 +293,7 @@ impl Dispatch {
     fn best() -> Dispatch {
         let chacha = chacha20::Dispatch::best();
         #[cfg(target_arch = "x86_64")]
-        if let Some(stitched) = avx2::Stitched::get() {
+        if let Some(stitched) = Stitched::get() {
             match chacha {
                 chacha20::Dispatch::Avx512(_) => {
                     return Dispatch::ByLength {
@@ -299,18 +316,20 @@ impl Dispatch {
         Some(match name {
             #[cfg(target_arch = "x86_64")]
             AVX512 => Dispatch::ByLength {
-                stitched: avx2::Stitched::get()?,
+                stitched: Stitched::get()?,
                 two_pass: two_pass("avx512")?,
                 below: tuning::crossovers(),
             },
             #[cfg(target_arch = "x86_64")]
             AVX512_TWO_PASS => Dispatch::TwoPass(two_pass("avx512")?),
             #[cfg(target_arch = "x86_64")]
-            AVX2_STITCHED => Dispatch::Stitched(avx2::Stitched::get()?),
+            AVX2_STITCHED => Dispatch::Stitched(Stitched::get()?),
             #[cfg(target_arch = "x86_64")]
             AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
             #[cfg(target_arch = "aarch64")]
             SVE2 => Dispatch::TwoPass(two_pass("sve2")?),
+            #[cfg(target_arch = "aarch64")]
+            NEON_STITCHED => Dispatch::Stitched(Stitched::get()?),
             #[cfg(target_arch = "aarch64")]
             NEON => Dispatch::TwoPass(two_pass("neon")?),
             PORTABLE => Dispatch::TwoPass(two_pass("portable")?),
@@ -322,7 +341,7 @@ impl Dispatch {
         match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::ByLength { .. } => AVX512,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             Dispatch::Stitched(s) => s.name(),
             Dispatch::TwoPass(t) => t.name(),
         }
@@ -359,7 +378,7 @@ impl Dispatch {
                     One::TwoPass(two_pass)
                 }
             }
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             Dispatch::Stitched(s) => One::Stitched(s),
             Dispatch::TwoPass(t) => One::TwoPass(t),
         })
@@ -368,7 +387,7 @@ impl Dispatch {
     /// Seals `buf` in place; returns the tag.
     fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
         Ok(match self.for_length(buf.len(), false)? {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             One::Stitched(s) => s.seal(c, aad, buf),
             One::TwoPass(t) => t.seal(c, aad, buf),
         })
@@ -377,7 +396,7 @@ impl Dispatch {
     /// Opens `buf` in place if `tag` authenticates it.
     fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         match self.for_length(buf.len(), true)? {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             One::Stitched(s) => s.open(c, aad, buf, tag),
             One::TwoPass(t) => t.open(c, aad, buf, tag),
         }
@@ -386,8 +405,8 @@ impl Dispatch {
 
 /// The backend of one message (see [`Dispatch::for_length`]).
 enum One {
-    #[cfg(target_arch = "x86_64")]
-    Stitched(avx2::Stitched),
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Stitched(Stitched),
     TwoPass(TwoPass),
 }
 
