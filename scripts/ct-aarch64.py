@@ -57,6 +57,7 @@ MODULES = [
     "ghash::pmull",
     "chacha20::neon",
     "chacha20::sve2",
+    "chachapoly::neon",
     "poly1305::neon",
     "kummer::neon",
     "gf2x::pmull",

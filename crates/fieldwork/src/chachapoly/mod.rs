@@ -19,9 +19,10 @@
 //!
 //! On opening, the tag is checked in constant time (`subtle`); on a
 //! mismatch the buffer is zeroed and [`Error::TagMismatch`] returned, so no
-//! unauthenticated plaintext is released (the AVX2 backend decrypts whole
-//! 512-byte groups in the same pass that authenticates them, and wipes them
-//! on a mismatch; the others check the tag before decrypting).
+//! unauthenticated plaintext is released (the stitched backends, AVX2's
+//! and `neon-stitched`, decrypt whole 512- or 256-byte groups in the same
+//! pass that authenticates them, and wipe them on a mismatch; the others
+//! check the tag before decrypting).
 //!
 //! # Backends
 //!
@@ -43,20 +44,33 @@
 //!   seals in 0.72 of ring's time.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
-//!   [`crate::poly1305`]). On AArch64 this is `neon`: the NEON
-//!   ChaCha20, then the NEON Poly1305 (its scalar loop below its
-//!   crossover); `sve2` (the default where SVE2 is) is the same with
-//!   ChaCha20's rounds on SVE2's `XAR`. Not stitched: the NEON Poly1305 runs on the same vector
-//!   pipes as ChaCha20, and the scalar one (`umulh`) interleaved with the
-//!   vector rounds would be a new kernel, left for later (the x86
-//!   stitched kernel's model: integer MAC between vector rounds).
+//!   [`crate::poly1305`]). On AArch64 this is `neon` (the default
+//!   there without SVE2): the NEON ChaCha20, then the scalar Poly1305
+//!   (Poly1305's default on AArch64); `sve2` (the default where SVE2 is)
+//!   is the same with ChaCha20's rounds on SVE2's `XAR`.
+//! - On AArch64, by name, `neon-stitched` (`chachapoly/neon.rs`): one
+//!   pass, the NEON ChaCha20's vertical 4-block rounds with the scalar
+//!   radix-2^64 Poly1305 between them, as the x86 kernel does; two
+//!   passes (`neon`) below 256 bytes. llvm-mca-19 puts its 256-byte
+//!   group at about 200 cycles a 64-byte block on Neoverse N1 and 150 on
+//!   V1, against about 316 and 217 for the two passes (the NEON rounds
+//!   are latency-bound with the integer pipes idle, and the scalar MAC is
+//!   latency-bound on its own chain: each hides much of the other). Not
+//!   the default: under qemu it executes 1–4 % more instructions than
+//!   `neon` from 512 bytes (the hook's test and the rounds' loop counter
+//!   in each double round, and spills when opening), fewer below; the
+//!   default follows the instruction counts until the code is timed on
+//!   hardware (figures in its module docs and the notes). Not on SVE2's
+//!   rounds: they run as one fused kernel with no slot between double
+//!   rounds.
 //!
 //! A key's backend is chosen when the key is made (`KeyInit::new`); the
 //! length crossovers of `avx512` come from the tuning table
 //! (`chachapoly/tuning.rs`). [`crate::hazmat`] makes a key on any of them
 //! by name (`avx512`, `avx512-two-pass`, `avx2-stitched`,
-//! `avx2-two-pass`, on AArch64 `sve2` and `neon`, and `portable`; the last is ChaCha20 and Poly1305 both
-//! portable), so that tests and benchmarks reach each in one process.
+//! `avx2-two-pass`, on AArch64 `sve2`, `neon-stitched` and `neon`, and
+//! `portable`; the last is ChaCha20 and Poly1305 both portable), so that
+//! tests and benchmarks reach each in one process.
 //!
 //! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
 //! instead of the stitched kernel — slower at every length, 7–30 %.
@@ -125,7 +139,8 @@ impl core::error::Error for Error {}
 
 /// One ChaCha20-Poly1305 backend: sealing and opening in place under the
 /// ChaCha20 key's words and the nonce's state words. Implemented by the
-/// stitched kernel (`avx2::Stitched`) and by the two passes ([`TwoPass`]);
+/// stitched kernels (`avx2::Stitched`, `neon::Stitched`) and by the two
+/// passes ([`TwoPass`]);
 /// [`Dispatch`] holds one of them (or, on AVX-512, one of each and the
 /// length between them).
 pub(crate) trait Backend: Copy {
@@ -456,8 +471,8 @@ macro_rules! aead_type {
             }
 
             /// The backend in use (see the module docs): `avx512`,
-            /// `avx512-two-pass`, `avx2-stitched`, `avx2-two-pass` or
-            /// `portable`.
+            /// `avx512-two-pass`, `avx2-stitched`, `avx2-two-pass`, on
+            /// AArch64 `sve2`, `neon-stitched` or `neon`, or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.engine.name()
             }

@@ -21,7 +21,8 @@
 //! encrypt the first 192 bytes (the head). Then each whole 256-byte group
 //! (blocks from 4, four at a time) MACs the ciphertext of the call before
 //! it (the head: 12 blocks spread evenly over the ten double rounds; a
-//! group: 16 blocks, [`SHARE16`]) between its double rounds. The tail
+//! group: 16 blocks, two after each of the first eight,
+//! [`absorb_group_share`]) between its double rounds. The tail
 //! (under 256 bytes) is encrypted by the smallest kernel that covers it
 //! (1–3 horizontal blocks, or the vertical four), which MACs the last
 //! group (or the head) between its rounds; the tail's own ciphertext is
@@ -67,8 +68,7 @@
 //! bounds and that no key word, keystream block or the one-time key is
 //! left.
 // Indexing is bounded by construction (issue 27's indexing_slicing lint):
-// block indices come from the constant table SHARE16 (below 16) into
-// 256-byte groups; data offsets are lengths split at HEAD and whole
+// data offsets are lengths split at HEAD and whole
 // groups below `buf.len()`.
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
@@ -98,10 +98,6 @@ const SEAL_STACK: usize = 1024;
 
 /// Bytes wiped below the stack pointer after [`open_neon`].
 const OPEN_STACK: usize = 1280;
-
-/// A whole group's blocks MACed after double round `r`:
-/// `SHARE16[r] .. SHARE16[r + 1]` (two and one alternately, 1.6 a round).
-const SHARE16: [usize; 11] = [0, 2, 3, 5, 6, 8, 10, 11, 13, 14, 16];
 
 /// The stitched kernel: the backend `neon-stitched` (two passes on the
 /// NEON ChaCha20 below [`SEAL_FROM`] / [`OPEN_FROM`]).
@@ -168,14 +164,47 @@ fn mac_key(block0: &[uint32x4_t; 4]) -> (ScalarKey, u128) {
     (ScalarKey::from_r(value(block0[0])), value(block0[1]))
 }
 
-/// Absorbs blocks `SHARE16[r] .. SHARE16[r + 1]` of a whole group (each
-/// with the 2^128 bit): double round `r`'s share.
+/// Absorbs double round `r`'s share of a whole group (each block with
+/// the 2^128 bit): blocks `2r` and `2r + 1` after rounds 0 to 7, nothing
+/// after 8 and 9. Two blocks (about 34 cycles of the scalar chain on
+/// Neoverse N1) fit in a 4-block double round (64): a fixed pair needs no
+/// loop, where a share spread over all ten rounds (two and one
+/// alternately) compiled to an inner loop with bounds checks, 150
+/// instructions a group more than the two passes.
 #[inline(always)]
 fn absorb_group_share(mac: &ScalarKey, h: &mut ScalarAcc, group: &[u8; GROUP], r: usize) {
-    let blocks = group.as_chunks::<16>().0;
-    for b in &blocks[SHARE16[r]..SHARE16[r + 1]] {
-        mac.block(h, b, 1);
+    absorb_pair(mac, h, group.as_chunks::<32>().0.get(r));
+}
+
+/// Absorbs the two blocks of `pair`, if there is one.
+#[inline(always)]
+fn absorb_pair(mac: &ScalarKey, h: &mut ScalarAcc, pair: Option<&[u8; 32]>) {
+    if let Some(pair) = pair {
+        let (a, b) = pair.split_at(16);
+        for b in [a, b] {
+            mac.block_value(h, le_block(b), 1);
+        }
     }
+}
+
+/// Absorbs the three blocks of `triple`, if there is one.
+#[inline(always)]
+fn absorb_triple(mac: &ScalarKey, h: &mut ScalarAcc, triple: Option<&[u8; 48]>) {
+    if let Some(t) = triple {
+        let (a, bc) = t.split_at(16);
+        let (b, c) = bc.split_at(16);
+        for b in [a, b, c] {
+            mac.block_value(h, le_block(b), 1);
+        }
+    }
+}
+
+/// A 16-byte slice (a half of a 32-byte pair) as a little-endian integer.
+#[inline(always)]
+fn le_block(b: &[u8]) -> u128 {
+    let mut w = [0u8; 16];
+    w.copy_from_slice(b);
+    u128::from_le_bytes(w)
 }
 
 /// An all-zero row.
@@ -213,10 +242,11 @@ fn seal_neon(
     let mut counter = 4u32;
     let mut groups = groups.iter_mut();
     if let Some(g) = groups.next() {
-        // The first group MACs the head (12 blocks).
-        let n = pending.len() / 16;
+        // The first group MACs the head (whole when a group follows: 12
+        // blocks, two after each of the first six double rounds).
+        let pairs = head.as_chunks::<32>().0;
         let ks = keystream4_with(key, nonce, counter, rot, |r| {
-            absorb_share(&mac, &mut h, &mut pending, n, r)
+            absorb_pair(&mac, &mut h, pairs.get(r))
         });
         xor_h(&ks, g);
         counter = counter.wrapping_add(4);
@@ -287,11 +317,13 @@ fn open_neon(
     let (done, rest) = buf.split_at_mut(early);
     if let Some((first, groups)) = done.split_first_chunk_mut::<{ HEAD + GROUP }>() {
         // The head and the first group MACed between the rounds of the
-        // group's call (28 blocks), then both decrypted.
-        let mut pending: &[u8] = first;
+        // group's call (28 blocks: three after each of the first nine
+        // double rounds, the last after the call), then both decrypted.
+        let (triples, last) = first.as_chunks::<48>();
         let ks = keystream4_with(key, nonce, counter, rot, |r| {
-            absorb_share(&mac, &mut h, &mut pending, 28, r)
+            absorb_triple(&mac, &mut h, triples.get(r))
         });
+        absorb_padded(&mac, &mut h, last);
         let (head, g) = first.split_at_mut(HEAD);
         xor_h(&[b1, b2, b3], head);
         xor_h(&ks, g);
