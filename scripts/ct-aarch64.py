@@ -57,7 +57,6 @@ MODULES = [
     "ghash::pmull",
     "chacha20::neon",
     "chacha20::sve2",
-    "chachapoly::neon",
     "poly1305::neon",
     "kummer::neon",
     "gf2x::pmull",
