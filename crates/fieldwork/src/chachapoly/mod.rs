@@ -56,9 +56,11 @@
 //!   V1, against about 316 and 217 for the two passes (the NEON rounds
 //!   are latency-bound with the integer pipes idle, and the scalar MAC is
 //!   latency-bound on its own chain: each hides much of the other). Not
-//!   the default: under qemu it executes 1–4 % more instructions than
-//!   `neon` from 512 bytes (the hook's test and the rounds' loop counter
-//!   in each double round, and spills when opening), fewer below; the
+//!   the default: under qemu it executes more instructions than `neon`
+//!   when sealing from 1 KiB (16 KiB: 1.3 % more) and when opening at
+//!   most lengths (16 KiB: 3.4 % more; the hook's test and a second
+//!   counter in each double round, and a spill when opening), fewer when
+//!   sealing below 1 KiB; the
 //!   default follows the instruction counts until the code is timed on
 //!   hardware (figures in its module docs and the notes). Not on SVE2's
 //!   rounds: they run as one fused kernel with no slot between double
