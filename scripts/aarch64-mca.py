@@ -66,6 +66,8 @@ LOOPS = [
     ("chacha20", "fieldwork (neon) xor_long", "bin", "fieldwork::chacha20::neon::xor_long", "loop:add", (0.4, "64 B block", "one double round of 4 blocks (×10 per block)")),
     ("chacha20", "OpenSSL ChaCha20_neon", "libcrypto", "ChaCha20_neon", "loop:add", (0.5, "64 B block", "one double round of 4 NEON + 1 scalar blocks")),
     ("chacha20", "OpenSSL ChaCha20_512_neon", "libcrypto", "ChaCha20_512_neon", "loop:add", (0.8, "64 B block", "one double round of 6 NEON + 2 scalar blocks")),
+    ("chachapoly", "fieldwork (neon-stitched) seal_neon", "bin", "fieldwork::chachapoly::neon::seal_neon", "loop:add", (0.4, "64 B block", "one double round of 4 blocks with 2 Poly1305 blocks between (8 of a 256 B group's 10 double rounds; the other 2 are the bare rounds)")),
+    ("chachapoly", "fieldwork (neon-stitched) open_neon", "bin", "fieldwork::chachapoly::neon::open_neon", "loop:add", (0.4, "64 B block", "one double round of 4 blocks with 2 Poly1305 blocks between (8 of a 256 B group's 10 double rounds; the other 2 are the bare rounds)")),
     ("chachapoly", "ring chacha20_poly1305_seal", "bin", "ring_core_0_17_14__chacha20_poly1305_seal", "loop:add", (0.5, "64 B block", "one double round of 5 blocks (Poly1305 in other loops)")),
     ("poly1305", "fieldwork (neon) blocks_neon", "bin", "fieldwork::poly1305::neon::blocks_neon", "loop:umlal", (4, "16 B block", "4 blocks")),
     ("poly1305", "OpenSSL poly1305_blocks_neon", "libcrypto", "poly1305_blocks_neon", "loop:umlal", (4, "16 B block", "4 blocks")),

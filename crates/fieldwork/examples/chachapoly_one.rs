@@ -4,15 +4,23 @@
 //! the work buffer each time). `CHACHAPOLY_OFFSET=N` places the work buffer
 //! N bytes into a larger allocation (N < 4096): timings that move with it
 //! come from addresses (4 KiB aliasing with the stack), not from the code.
+//! `CHACHAPOLY_BACKEND=NAME` pins a backend by its `hazmat` name (e.g.
+//! `neon-stitched` or `neon` under `qemu-aarch64` with an instruction
+//! counting plugin).
 use fieldwork::chachapoly::ChaCha20Poly1305;
 use fieldwork::chachapoly::aead::KeyInit;
+use fieldwork::hazmat::Backends;
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let len: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1420);
     let iters: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
     let open = args.next().as_deref() == Some("open");
-    let aead = ChaCha20Poly1305::new(&[7u8; 32].into());
+    let aead = match std::env::var("CHACHAPOLY_BACKEND") {
+        Ok(name) => ChaCha20Poly1305::with_backend(&name, &[7u8; 32])
+            .unwrap_or_else(|| panic!("no backend {name} on this CPU")),
+        Err(_) => ChaCha20Poly1305::new(&[7u8; 32].into()),
+    };
     let offset: usize = std::env::var("CHACHAPOLY_OFFSET")
         .ok()
         .and_then(|s| s.parse().ok())

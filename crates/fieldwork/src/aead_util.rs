@@ -12,6 +12,20 @@
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
+/// Whether the 16-byte `given` tag equals `expected`, compared in constant
+/// time ([`crate::poly1305::tags_equal`]), out of line: the verdict is
+/// public (the caller learns it), and a stitched kernel that decrypts its
+/// tail only after the check branches on it. Called with the tags by
+/// address, so `scripts/ct-aarch64.py`, which reads the kernels' machine
+/// code, sees the verdict come back from a function outside the kernels
+/// (as the AES-GCM kernels return their tag for `gcm/mod.rs` to compare)
+/// rather than a branch on a value computed from the key.
+#[cfg(target_arch = "aarch64")]
+#[inline(never)]
+pub(crate) fn tag_verdict(expected: &[u8; 16], given: &[u8]) -> bool {
+    crate::poly1305::tags_equal(expected, given)
+}
+
 /// Ends an opening: compares `expected` with the `given` tag in constant
 /// time (`subtle`), wipes `expected`, and on a mismatch zeroes `buf` (the
 /// plaintext, or the ciphertext where decryption waits for the check) and

@@ -67,7 +67,7 @@ pub(crate) mod avx2;
 mod avx512;
 pub(crate) mod lanes;
 #[cfg(target_arch = "aarch64")]
-mod neon;
+pub(crate) mod neon;
 mod portable;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;

@@ -102,7 +102,7 @@ pub(crate) struct Rot8(uint8x16_t);
 impl Rot8 {
     /// The mask: byte `k` of a word comes from byte `(k + 3) mod 4`.
     #[inline(always)]
-    pub(super) fn new(_: cpu::Neon) -> Rot8 {
+    pub(crate) fn new(_: cpu::Neon) -> Rot8 {
         const MASK: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
         // SAFETY: NEON is available (the token); MASK is 16 readable bytes.
         Rot8(unsafe { vld1q_u8(MASK.as_ptr()) })
@@ -318,6 +318,24 @@ fn keystream4<V: Rows4>(
     out
 }
 
+/// The keystream of blocks `counter … counter + 3` on NEON's vertical
+/// rounds (never SVE2's fused ones, which have no slot between double
+/// rounds), in block order (`[block][row]`, as [`keystream_h`]), with
+/// `between(r)` run after double round `r` (0 to 9): the slot where the
+/// stitched AEAD (`chachapoly/neon.rs`) puts its scalar Poly1305 blocks.
+#[inline(always)]
+pub(crate) fn keystream4_with(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    rot: Rot8,
+    between: impl FnMut(usize),
+) -> [[uint32x4_t; 4]; 4] {
+    interleave(&word_sliced::<uint32x4_t, true>(
+        key, nonce, counter, rot, between,
+    ))
+}
+
 /// The keystream of blocks `counter … counter + 7`, two vertical groups
 /// interleaved.
 #[inline(always)]
@@ -410,6 +428,20 @@ fn keystream_h<const S: usize>(
     counter: u32,
     rot: Rot8,
 ) -> [[uint32x4_t; 4]; S] {
+    keystream_h_with::<S>(key, nonce, counter, rot, |_| {})
+}
+
+/// [`keystream_h`] with `between(r)` run after double round `r` (0 to 9):
+/// the slot where the stitched AEAD (`chachapoly/neon.rs`) puts its
+/// scalar Poly1305 blocks.
+#[inline(always)]
+pub(crate) fn keystream_h_with<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    rot: Rot8,
+    mut between: impl FnMut(usize),
+) -> [[uint32x4_t; 4]; S] {
     let init = input(key, nonce, counter);
     // SAFETY: NEON is available (only this file's entry points reach
     // here); `init` is 16 readable words.
@@ -429,12 +461,13 @@ fn keystream_h<const S: usize>(
         st[3] = st[3].add(unsafe { vld1q_u32(step.as_ptr()) });
     }
     let mut st = start;
-    for _ in 0..10 {
+    for r in 0..10 {
         quarter_states(&mut st, rot);
         // Diagonals: lane j gets a[j − 1], b[j], c[j + 1], d[j + 2].
         rotate_rows::<S, 3, 1, 2>(&mut st);
         quarter_states(&mut st, rot);
         rotate_rows::<S, 1, 3, 2>(&mut st);
+        between(r);
     }
     for (s, row) in st.iter_mut().zip(&start) {
         for (x, &i) in s.iter_mut().zip(row) {
@@ -464,7 +497,7 @@ fn rotate_rows<const S: usize, const A: i32, const C: i32, const D: i32>(
 /// XORs the horizontal keystream of `S` blocks into `data` (at most
 /// `64·S` bytes; rows past its end are dropped).
 #[inline(always)]
-fn xor_h<const S: usize>(ks: &[[uint32x4_t; 4]; S], data: &mut [u8]) {
+pub(crate) fn xor_h<const S: usize>(ks: &[[uint32x4_t; 4]; S], data: &mut [u8]) {
     for (s, rows) in ks.iter().enumerate() {
         for (i, &row) in rows.iter().enumerate() {
             xor_row(data, 64 * s + 16 * i, bytes(row));

@@ -116,6 +116,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::scalar::{absorb_padded, absorb_share, absorb_some, check, finish};
 use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
@@ -123,8 +124,7 @@ use crate::chacha20::avx2::{
 };
 use crate::chacha20::lanes;
 use crate::cpu::Avx2Bmi2;
-use crate::partial::le_partial;
-use crate::poly1305::{ScalarAcc, ScalarKey, scalar_finish};
+use crate::poly1305::{ScalarAcc, ScalarKey};
 use core::arch::x86_64::{__m256i, _mm256_setzero_si256, _mm256_storeu_si256};
 use zeroize::Zeroize;
 
@@ -192,60 +192,6 @@ fn absorb_range(
         b.copy_from_slice(&group[16 * j..16 * j + 16]);
         mac.block(h, &b, 1);
     }
-}
-
-/// Absorbs up to `n` whole blocks from the front of `pending`.
-#[inline(always)]
-fn absorb_some(mac: &ScalarKey, h: &mut ScalarAcc, pending: &mut &[u8], n: usize) {
-    for _ in 0..n {
-        if let Some((b, rest)) = pending.split_first_chunk::<16>() {
-            mac.block(h, b, 1);
-            *pending = rest;
-        }
-    }
-}
-
-/// Absorbs double round `r`'s share of `n` whole blocks from the front of
-/// `pending`, the `n` spread evenly over a call's ten double rounds. In a
-/// latency-bound call of two-block states (≈ 24 TSC ticks a double round
-/// on Zen 3) three blocks a round (≈ 39 ticks) made the MAC the bound for
-/// the rounds that had them and left the last rounds without any: 21
-/// blocks took 7·39 + 3·24 ticks instead of about 21·13.
-#[inline(always)]
-fn absorb_share(mac: &ScalarKey, h: &mut ScalarAcc, pending: &mut &[u8], n: usize, r: usize) {
-    absorb_some(mac, h, pending, n / 10 + usize::from(r < n % 10));
-}
-
-/// Absorbs `data` as whole blocks, a partial last block padded with zeros
-/// (RFC 8439 §2.8's `pad16`). `data` is associated data or ciphertext,
-/// both public: the padded copy is not wiped.
-#[inline(always)]
-fn absorb_padded(mac: &ScalarKey, h: &mut ScalarAcc, data: &[u8]) {
-    let whole = data.len() & !15;
-    mac.blocks(h, &data[..whole]);
-    let tail = &data[whole..];
-    if !tail.is_empty() {
-        mac.block_value(h, le_partial(tail), 1);
-    }
-}
-
-/// The tag after the lengths block; wipes `h` and `s`.
-#[inline(always)]
-fn finish(
-    mac: &ScalarKey,
-    h: &mut ScalarAcc,
-    s: &mut u128,
-    aad_len: usize,
-    ct_len: usize,
-) -> [u8; 16] {
-    let mut lengths = [0u8; 16];
-    lengths[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
-    lengths[8..].copy_from_slice(&(ct_len as u64).to_le_bytes());
-    mac.block(h, &lengths, 1);
-    let t = scalar_finish(h, *s);
-    h.zeroize();
-    s.zeroize();
-    t
 }
 
 /// Sealing 65–256 bytes: the data's keystream from block 1 on the vector
@@ -618,22 +564,6 @@ fn scalar_mac_key(x: &mut [[u32; 1]; 16], init: &[u32; 16]) -> (ScalarKey, u128)
         *word = [0];
     }
     (ScalarKey::from_r(r), s)
-}
-
-/// Finishes the MAC and compares it with `tag` in constant time.
-#[inline(always)]
-fn check(
-    mac: &ScalarKey,
-    h: &mut ScalarAcc,
-    s: &mut u128,
-    aad_len: usize,
-    ct_len: usize,
-    tag: &[u8],
-) -> bool {
-    let mut expected = finish(mac, h, s, aad_len, ct_len);
-    let ok = crate::poly1305::tags_equal(&expected, tag);
-    crate::wipe::wipe(&mut expected);
-    ok
 }
 
 #[target_feature(enable = "avx,avx2,bmi2,adx")]

@@ -19,9 +19,10 @@
 //!
 //! On opening, the tag is checked in constant time (`subtle`); on a
 //! mismatch the buffer is zeroed and [`Error::TagMismatch`] returned, so no
-//! unauthenticated plaintext is released (the AVX2 backend decrypts whole
-//! 512-byte groups in the same pass that authenticates them, and wipes them
-//! on a mismatch; the others check the tag before decrypting).
+//! unauthenticated plaintext is released (the stitched backends, AVX2's
+//! and `neon-stitched`, decrypt whole 512- or 256-byte groups in the same
+//! pass that authenticates them, and wipe them on a mismatch; the others
+//! check the tag before decrypting).
 //!
 //! # Backends
 //!
@@ -43,20 +44,35 @@
 //!   seals in 0.72 of ring's time.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
-//!   [`crate::poly1305`]). On AArch64 this is `neon`: the NEON
-//!   ChaCha20, then the NEON Poly1305 (its scalar loop below its
-//!   crossover); `sve2` (the default where SVE2 is) is the same with
-//!   ChaCha20's rounds on SVE2's `XAR`. Not stitched: the NEON Poly1305 runs on the same vector
-//!   pipes as ChaCha20, and the scalar one (`umulh`) interleaved with the
-//!   vector rounds would be a new kernel, left for later (the x86
-//!   stitched kernel's model: integer MAC between vector rounds).
+//!   [`crate::poly1305`]). On AArch64 this is `neon` (the default
+//!   there without SVE2): the NEON ChaCha20, then the scalar Poly1305
+//!   (Poly1305's default on AArch64); `sve2` (the default where SVE2 is)
+//!   is the same with ChaCha20's rounds on SVE2's `XAR`.
+//! - On AArch64, by name, `neon-stitched` (`chachapoly/neon.rs`): one
+//!   pass, the NEON ChaCha20's vertical 4-block rounds with the scalar
+//!   radix-2^64 Poly1305 between them, as the x86 kernel does; two
+//!   passes (`neon`) below 256 bytes. llvm-mca-19 puts its 256-byte
+//!   group at about 200 cycles a 64-byte block on Neoverse N1 and 150 on
+//!   V1, against about 316 and 217 for the two passes (the NEON rounds
+//!   are latency-bound with the integer pipes idle, and the scalar MAC is
+//!   latency-bound on its own chain: each hides much of the other). Not
+//!   the default: under qemu it executes more instructions than `neon`
+//!   when sealing from 1 KiB (16 KiB: 1.3 % more) and when opening at
+//!   most lengths (16 KiB: 3.4 % more; the hook's test and a second
+//!   counter in each double round, and a spill when opening), fewer when
+//!   sealing below 1 KiB; the
+//!   default follows the instruction counts until the code is timed on
+//!   hardware (figures in its module docs and the notes). Not on SVE2's
+//!   rounds: they run as one fused kernel with no slot between double
+//!   rounds.
 //!
 //! A key's backend is chosen when the key is made (`KeyInit::new`); the
 //! length crossovers of `avx512` come from the tuning table
 //! (`chachapoly/tuning.rs`). [`crate::hazmat`] makes a key on any of them
 //! by name (`avx512`, `avx512-two-pass`, `avx2-stitched`,
-//! `avx2-two-pass`, on AArch64 `sve2` and `neon`, and `portable`; the last is ChaCha20 and Poly1305 both
-//! portable), so that tests and benchmarks reach each in one process.
+//! `avx2-two-pass`, on AArch64 `sve2`, `neon-stitched` and `neon`, and
+//! `portable`; the last is ChaCha20 and Poly1305 both portable), so that
+//! tests and benchmarks reach each in one process.
 //!
 //! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
 //! instead of the stitched kernel — slower at every length, 7–30 %.
@@ -77,8 +93,17 @@ pub use aead;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod tuning;
+
+#[cfg(target_arch = "x86_64")]
+use avx2::Stitched;
+#[cfg(target_arch = "aarch64")]
+use neon::Stitched;
 
 use crate::chacha20::{self, KeyWords, nonce_words, xchacha_subkey};
 use aead::consts::{U12, U24, U32};
@@ -116,7 +141,8 @@ impl core::error::Error for Error {}
 
 /// One ChaCha20-Poly1305 backend: sealing and opening in place under the
 /// ChaCha20 key's words and the nonce's state words. Implemented by the
-/// stitched kernel (`avx2::Stitched`) and by the two passes ([`TwoPass`]);
+/// stitched kernels (`avx2::Stitched`, `neon::Stitched`) and by the two
+/// passes ([`TwoPass`]);
 /// [`Dispatch`] holds one of them (or, on AVX-512, one of each and the
 /// length between them).
 pub(crate) trait Backend: Copy {
@@ -218,6 +244,11 @@ const AVX2_STITCHED: &str = "avx2-stitched";
 /// The backend `avx2-two-pass`.
 #[cfg(target_arch = "x86_64")]
 const AVX2_TWO_PASS: &str = "avx2-two-pass";
+/// The backend `neon-stitched`: the NEON ChaCha20 rounds with the scalar
+/// Poly1305 between them (`chachapoly/neon.rs`), two passes on short
+/// messages.
+#[cfg(target_arch = "aarch64")]
+const NEON_STITCHED: &str = "neon-stitched";
 /// The backend `neon`: two passes, the NEON ChaCha20 and Poly1305's
 /// fastest backend.
 #[cfg(target_arch = "aarch64")]
@@ -240,14 +271,15 @@ enum Dispatch {
     /// chooses per call.
     #[cfg(target_arch = "x86_64")]
     ByLength {
-        stitched: avx2::Stitched,
+        stitched: Stitched,
         two_pass: TwoPass,
         below: tuning::Crossovers,
     },
     /// The stitched kernel at every length (`avx2-stitched`, the default
-    /// with ChaCha20 on AVX2 and BMI2, ADX).
-    #[cfg(target_arch = "x86_64")]
-    Stitched(avx2::Stitched),
+    /// with ChaCha20 on AVX2 and BMI2, ADX; on AArch64 `neon-stitched`,
+    /// which runs two passes below its own crossover).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Stitched(Stitched),
     /// Two passes (`avx512-two-pass`; `avx2-two-pass`, the default on an
     /// AVX2 CPU without BMI2 or ADX; `portable`).
     TwoPass(TwoPass),
@@ -267,6 +299,8 @@ impl Dispatch {
         #[cfg(target_arch = "aarch64")]
         SVE2,
         #[cfg(target_arch = "aarch64")]
+        NEON_STITCHED,
+        #[cfg(target_arch = "aarch64")]
         NEON,
         PORTABLE,
     ];
@@ -276,7 +310,7 @@ impl Dispatch {
     fn best() -> Dispatch {
         let chacha = chacha20::Dispatch::best();
         #[cfg(target_arch = "x86_64")]
-        if let Some(stitched) = avx2::Stitched::get() {
+        if let Some(stitched) = Stitched::get() {
             match chacha {
                 chacha20::Dispatch::Avx512(_) => {
                     return Dispatch::ByLength {
@@ -299,18 +333,20 @@ impl Dispatch {
         Some(match name {
             #[cfg(target_arch = "x86_64")]
             AVX512 => Dispatch::ByLength {
-                stitched: avx2::Stitched::get()?,
+                stitched: Stitched::get()?,
                 two_pass: two_pass("avx512")?,
                 below: tuning::crossovers(),
             },
             #[cfg(target_arch = "x86_64")]
             AVX512_TWO_PASS => Dispatch::TwoPass(two_pass("avx512")?),
             #[cfg(target_arch = "x86_64")]
-            AVX2_STITCHED => Dispatch::Stitched(avx2::Stitched::get()?),
+            AVX2_STITCHED => Dispatch::Stitched(Stitched::get()?),
             #[cfg(target_arch = "x86_64")]
             AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
             #[cfg(target_arch = "aarch64")]
             SVE2 => Dispatch::TwoPass(two_pass("sve2")?),
+            #[cfg(target_arch = "aarch64")]
+            NEON_STITCHED => Dispatch::Stitched(Stitched::get()?),
             #[cfg(target_arch = "aarch64")]
             NEON => Dispatch::TwoPass(two_pass("neon")?),
             PORTABLE => Dispatch::TwoPass(two_pass("portable")?),
@@ -322,7 +358,7 @@ impl Dispatch {
         match self {
             #[cfg(target_arch = "x86_64")]
             Dispatch::ByLength { .. } => AVX512,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             Dispatch::Stitched(s) => s.name(),
             Dispatch::TwoPass(t) => t.name(),
         }
@@ -359,7 +395,7 @@ impl Dispatch {
                     One::TwoPass(two_pass)
                 }
             }
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             Dispatch::Stitched(s) => One::Stitched(s),
             Dispatch::TwoPass(t) => One::TwoPass(t),
         })
@@ -368,7 +404,7 @@ impl Dispatch {
     /// Seals `buf` in place; returns the tag.
     fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
         Ok(match self.for_length(buf.len(), false)? {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             One::Stitched(s) => s.seal(c, aad, buf),
             One::TwoPass(t) => t.seal(c, aad, buf),
         })
@@ -377,7 +413,7 @@ impl Dispatch {
     /// Opens `buf` in place if `tag` authenticates it.
     fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         match self.for_length(buf.len(), true)? {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             One::Stitched(s) => s.open(c, aad, buf, tag),
             One::TwoPass(t) => t.open(c, aad, buf, tag),
         }
@@ -386,8 +422,8 @@ impl Dispatch {
 
 /// The backend of one message (see [`Dispatch::for_length`]).
 enum One {
-    #[cfg(target_arch = "x86_64")]
-    Stitched(avx2::Stitched),
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Stitched(Stitched),
     TwoPass(TwoPass),
 }
 
@@ -437,8 +473,8 @@ macro_rules! aead_type {
             }
 
             /// The backend in use (see the module docs): `avx512`,
-            /// `avx512-two-pass`, `avx2-stitched`, `avx2-two-pass` or
-            /// `portable`.
+            /// `avx512-two-pass`, `avx2-stitched`, `avx2-two-pass`, on
+            /// AArch64 `sve2`, `neon-stitched` or `neon`, or `portable`.
             pub fn backend_name(&self) -> &'static str {
                 self.engine.name()
             }

@@ -140,7 +140,7 @@ pub use universal_hash;
 
 /// The scalar Poly1305 (radix 2^64) that the stitched ChaCha20-Poly1305
 /// kernels interleave with their vector ChaCha20 rounds.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use portable::{Acc as ScalarAcc, Key as ScalarKey, finish as scalar_finish};
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

@@ -13,7 +13,9 @@
 //! - `chachapoly seal`, `N B` (N = 64, 576, 1024, 1420, 16384, 65536) with
 //!   13 bytes of associated data: sealing in place with a detached tag,
 //!   the key made once (each library's key object), a fixed nonce (fine
-//!   for timing, never for use). Columns: fieldwork, RustCrypto
+//!   for timing, never for use). Columns: fieldwork (and on AArch64 its
+//!   `neon-stitched` and `neon` backends pinned, where not the default;
+//!   on AVX-512 `avx2-stitched` and `avx512-two-pass`), RustCrypto
 //!   `chacha20poly1305`, aws-lc-rs and ring (`LessSafeKey` with
 //!   `CHACHA20_POLY1305`); on AArch64 with `system-peers` also the system
 //!   OpenSSL (`EVP_chacha20_poly1305`, the EVP calls of the `gcm` group).
@@ -300,6 +302,16 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
             if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
                 cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
             }
+        }
+    }
+    // On AArch64 the stitched and the two-pass NEON paths pinned beside
+    // the default (whichever of them it is not).
+    #[cfg(target_arch = "aarch64")]
+    for name in ["neon-stitched", "neon"] {
+        if name != backend
+            && let Some(c) = ChaCha20Poly1305::with_backend(name, key)
+        {
+            cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
         }
     }
     cols.extend::<[Column; 3]>([
