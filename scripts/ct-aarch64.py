@@ -37,7 +37,7 @@ checked unless they match `--module`; the portable backends are covered by
 ct-check under valgrind on x86 (same source, another compiler back end).
 
 `--self-test` runs the analysis on small hand-written functions, six
-leaky and two clean, so that the check is shown to be able to fail.
+leaky and three clean, so that the check is shown to be able to fail.
 
 Usage: scripts/ct-aarch64.py [--self-test] [--objdump CMD] BINARY...
 Exit status 1 on any finding or if a required module has no function.
@@ -57,6 +57,7 @@ MODULES = [
     "ghash::pmull",
     "chacha20::neon",
     "chacha20::sve2",
+    "chachapoly::neon",
     "poly1305::neon",
     "kummer::neon",
     "gf2x::pmull",
@@ -350,6 +351,12 @@ def step(st, mn, operands, findings, where):
         st.regs.discard(dest)
 
 
+# Instructions after which control does not fall through: jumps, returns,
+# and the traps LLVM puts after a call that does not return (`bl` to a
+# panic, then `brk #0x1`) — the next block is reached only by a branch.
+ENDS = ("b", "br", "ret", "brk", "udf")
+
+
 def analyse(name, insns):
     """insns: [(addr, mnemonic, operands)]. Returns (findings, vec_moves)."""
     if not insns:
@@ -363,7 +370,7 @@ def analyse(name, insns):
             continue
         if t is not None and t in index:
             leaders.add(index[t])
-        if t is not None or mn in ("br", "ret", "b") or BRANCH_COND.match(mn):
+        if t is not None or mn in ENDS or BRANCH_COND.match(mn):
             if i + 1 < len(insns):
                 leaders.add(i + 1)
     starts = sorted(leaders)
@@ -379,7 +386,7 @@ def analyse(name, insns):
         t = branch_target(mn, ops)
         if mn != "bl" and t is not None and t in index and index[t] in block_of:
             out.append(block_of[index[t]])
-        falls = mn not in ("b", "br", "ret") and e < len(insns)
+        falls = mn not in ENDS and e < len(insns)
         if falls:
             out.append(block_of[e])
         succ.append(out)
@@ -529,6 +536,19 @@ SELF_TESTS = [
     500c: subs x2, x2, #0x10
     5010: b.ne 5000 <t5>
     5014: ret
+"""),
+    ("clean: a register secret only on a panic's path, which ends in brk", False, """
+0000000000009000 <t9>:
+    9000: fmov x26, d0
+    9004: cbz x2, 9010 <t9+0x10>
+    9008: sub x26, x2, x3
+    900c: b 9018 <t9+0x18>
+    9010: bl 9400 <panic>
+    9014: brk #0x1
+    9018: cmp x26, #0x10
+    901c: b.ls 9024 <t9+0x24>
+    9020: ret
+    9024: ret
 """),
     ("clean: selection by a secret with csel", False, """
 0000000000006000 <t6>:

@@ -72,10 +72,8 @@
 //! Poly1305's multiplications and carries; no branch or index on the key
 //! or the data (only on lengths, which are public, and, opening, on the
 //! tag check's verdict, public too, which comes from
-//! `aead_util::tag_verdict` out of line). Not yet in
-//! `scripts/ct-aarch64.py`'s modules: it reports three conditional
-//! branches in `open_neon`'s tail XOR on flags from registers reloaded
-//! from stack slots (see the notes, 2026-11-27).
+//! `aead_util::tag_verdict` out of line). `scripts/ct-aarch64.py` checks
+//! both entry points' machine code.
 //!
 //! **Stack wipe.** [`seal_neon`] and [`open_neon`] spill key words and
 //! keystream rows to their frames (and, opening, hold the head's and the
