@@ -93,7 +93,7 @@ use super::{Backend, Error, Instance, TwoPass};
 use crate::chacha20::neon::{Rot8, keystream_h_with, keystream4_with, xor_h};
 use crate::cpu;
 use crate::poly1305::{ScalarAcc, ScalarKey};
-use core::arch::aarch64::{uint32x4_t, vdupq_n_u32, vgetq_lane_u64, vreinterpretq_u64_u32};
+use core::arch::aarch64::{uint32x4_t, vgetq_lane_u64, vreinterpretq_u64_u32};
 use zeroize::Zeroize;
 
 /// Bytes of a vertical call's four blocks.
@@ -222,14 +222,6 @@ fn le_block(b: &[u8]) -> u128 {
     u128::from_le_bytes(w)
 }
 
-/// An all-zero row.
-#[inline(always)]
-fn zero_row() -> uint32x4_t {
-    // SAFETY: NEON is available (only this file's NEON entry points reach
-    // here).
-    unsafe { vdupq_n_u32(0) }
-}
-
 /// Seals `buf` (at least [`HEAD`] bytes for the stitching to pay; any
 /// length is correct) in place; returns the tag.
 #[target_feature(enable = "neon")]
@@ -243,7 +235,7 @@ fn seal_neon(
 ) -> [u8; 16] {
     let rot = Rot8::new(t);
     let len = buf.len();
-    let [b0, b1, b2, b3] = keystream4_with(key, nonce, 0, rot, |_| {});
+    let [b0, b1, b2, b3] = keystream4_with::<0, false>(key, nonce, 0, rot, |_| {});
     let (mac, mut s) = mac_key(&b0);
     let (head, rest) = buf.split_at_mut(len.min(HEAD));
     xor_h(&[b1, b2, b3], head);
@@ -260,7 +252,7 @@ fn seal_neon(
         // The first group MACs the head (whole when a group follows: 12
         // blocks, two after each of the first six double rounds).
         let pairs = head.as_chunks::<32>().0;
-        let ks = keystream4_with(key, nonce, counter, rot, |r| {
+        let ks = keystream4_with::<{ HEAD / 32 }, false>(key, nonce, counter, rot, |r| {
             absorb_pair(&mac, &mut h, pairs.get(r))
         });
         xor_h(&ks, g);
@@ -268,7 +260,7 @@ fn seal_neon(
         let mut prev: &[u8; GROUP] = g;
         for g in groups {
             // A whole group behind: fixed block ranges, no length tests.
-            let ks = keystream4_with(key, nonce, counter, rot, |r| {
+            let ks = keystream4_with::<{ GROUP / 32 }, true>(key, nonce, counter, rot, |r| {
                 absorb_group_share(&mac, &mut h, prev, r)
             });
             xor_h(&ks, g);
@@ -297,7 +289,10 @@ fn seal_neon(
         }
         _ => {
             let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            xor_h(&keystream4_with(key, nonce, counter, rot, hook), tail)
+            xor_h(
+                &keystream4_with::<10, false>(key, nonce, counter, rot, hook),
+                tail,
+            )
         }
     }
     absorb_padded(&mac, &mut h, pending);
@@ -319,7 +314,7 @@ fn open_neon(
 ) -> bool {
     let rot = Rot8::new(t);
     let len = buf.len();
-    let [b0, b1, b2, b3] = keystream4_with(key, nonce, 0, rot, |_| {});
+    let [b0, b1, b2, b3] = keystream4_with::<0, false>(key, nonce, 0, rot, |_| {});
     let (mac, mut s) = mac_key(&b0);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
@@ -335,7 +330,7 @@ fn open_neon(
         // group's call (28 blocks: three after each of the first nine
         // double rounds, the last after the call), then both decrypted.
         let (triples, last) = first.as_chunks::<48>();
-        let ks = keystream4_with(key, nonce, counter, rot, |r| {
+        let ks = keystream4_with::<{ (HEAD + GROUP) / 48 }, false>(key, nonce, counter, rot, |r| {
             absorb_triple(&mac, &mut h, triples.get(r))
         });
         absorb_padded(&mac, &mut h, last);
@@ -345,7 +340,7 @@ fn open_neon(
         counter = counter.wrapping_add(4);
         for g in groups.as_chunks_mut::<GROUP>().0 {
             // Each later group MACed between the rounds of its own call.
-            let ks = keystream4_with(key, nonce, counter, rot, |r| {
+            let ks = keystream4_with::<{ GROUP / 32 }, true>(key, nonce, counter, rot, |r| {
                 absorb_group_share(&mac, &mut h, g, r)
             });
             xor_h(&ks, g);
@@ -358,42 +353,131 @@ fn open_neon(
     let tail_len = len - head_len - body_len;
     let mut pending: &[u8] = rest;
     let n = rest.len() / 16;
-    let z = [zero_row(); 4];
-    let tail_ks: [[uint32x4_t; 4]; 4] = match tail_len.div_ceil(64) {
-        0 => [z; 4],
+    // Each arm checks the tag and decrypts with its own `S` states: no
+    // zero-padded rows to store or to test against the length.
+    let head = [b1, b2, b3];
+    let hl = if early == 0 { head_len } else { 0 };
+    let ok = match tail_len.div_ceil(64) {
+        0 => {
+            absorb_padded(&mac, &mut h, pending);
+            check_then_xor::<0>(
+                &[],
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
+        }
         1 => {
             let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            let [k0] = keystream_h_with::<1>(key, nonce, counter, rot, hook);
-            [k0, z, z, z]
+            let ks = keystream_h_with::<1>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, pending);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
         2 => {
             let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            let [k0, k1] = keystream_h_with::<2>(key, nonce, counter, rot, hook);
-            [k0, k1, z, z]
+            let ks = keystream_h_with::<2>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, pending);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
         3 => {
             let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            let [k0, k1, k2] = keystream_h_with::<3>(key, nonce, counter, rot, hook);
-            [k0, k1, k2, z]
+            let ks = keystream_h_with::<3>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, pending);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
         _ => {
             let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            keystream4_with(key, nonce, counter, rot, hook)
+            let ks = keystream4_with::<10, false>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, pending);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
     };
-    absorb_padded(&mac, &mut h, pending);
-    let mut expected = finish(&mac, &mut h, &mut s, aad.len(), len);
+    if !ok {
+        // The head and groups were decrypted while they were
+        // authenticated: wipe them with the rest.
+        buf.zeroize();
+    }
+    ok
+}
+
+/// Opening's end, after the ciphertext's last (partial) block: finishes
+/// the MAC over `len` bytes of ciphertext, checks `tag`, and only if it
+/// authenticates decrypts `rest`: its first `head_len` bytes (the head,
+/// when no whole group was decrypted before) with the head's keystream
+/// `head`, then the tail with its own `S` states `ks`. Returns the
+/// verdict.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn check_then_xor<const S: usize>(
+    ks: &[[uint32x4_t; 4]; S],
+    head: &[[uint32x4_t; 4]; 3],
+    mac: &ScalarKey,
+    h: &mut ScalarAcc,
+    s: &mut u128,
+    aad_len: usize,
+    len: usize,
+    tag: &[u8],
+    rest: &mut [u8],
+    head_len: usize,
+) -> bool {
+    let mut expected = finish(mac, h, s, aad_len, len);
     // The verdict is public: compared out of line (see `tag_verdict`).
     let ok = crate::aead_util::tag_verdict(&expected, tag);
     crate::wipe::wipe(&mut expected);
     if ok {
-        let (head, tail) = rest.split_at_mut(if early == 0 { head_len } else { 0 });
-        xor_h(&[b1, b2, b3], head);
-        xor_h(&tail_ks, tail);
-    } else {
-        // The head and groups were decrypted while they were
-        // authenticated: wipe them with the rest.
-        buf.zeroize();
+        let (hd, tail) = rest.split_at_mut(head_len);
+        xor_h(head, hd);
+        xor_h(ks, tail);
     }
     ok
 }
