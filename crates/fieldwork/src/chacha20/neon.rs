@@ -76,7 +76,9 @@
 #![allow(unsafe_code)]
 
 use super::lanes::input;
-use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
+use super::rounds::{
+    Words, binary_words, interleave, quarter_states, word_sliced, word_sliced_hooked,
+};
 use super::tuning;
 use crate::cpu;
 use core::arch::aarch64::{
@@ -321,17 +323,19 @@ fn keystream4<V: Rows4>(
 /// The keystream of blocks `counter … counter + 3` on NEON's vertical
 /// rounds (never SVE2's fused ones, which have no slot between double
 /// rounds), in block order (`[block][row]`, as [`keystream_h`]), with
-/// `between(r)` run after double round `r` (0 to 9): the slot where the
+/// `between(r)` run after double round `r` for `r` < `HOOKED` (≤ 10; the
+/// rounds after run bare, in a second loop; `PAIRED`: the hooked ones two
+/// an iteration, see `rounds::word_sliced_hooked`): the slot where the
 /// stitched AEAD (`chachapoly/neon.rs`) puts its scalar Poly1305 blocks.
 #[inline(always)]
-pub(crate) fn keystream4_with(
+pub(crate) fn keystream4_with<const HOOKED: usize, const PAIRED: bool>(
     key: &[u32; 8],
     nonce: &[u32; 3],
     counter: u32,
     rot: Rot8,
     between: impl FnMut(usize),
 ) -> [[uint32x4_t; 4]; 4] {
-    interleave(&word_sliced::<uint32x4_t, true>(
+    interleave(&word_sliced_hooked::<uint32x4_t, true, HOOKED, PAIRED>(
         key, nonce, counter, rot, between,
     ))
 }

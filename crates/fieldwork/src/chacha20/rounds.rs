@@ -207,6 +207,33 @@ pub(super) fn word_sliced<V: Words, const FOUR: bool>(
     nonce: &[u32; 3],
     counter: u32,
     rot: V::Rot,
+    between: impl FnMut(usize),
+) -> [V; 16] {
+    word_sliced_hooked::<V, FOUR, 10, false>(key, nonce, counter, rot, between)
+}
+
+/// [`word_sliced`] with `between(r)` run after the first `HOOKED` double
+/// rounds only (`r` < `HOOKED` ≤ 10): two loops, the hooked rounds then
+/// the bare ones, so a hook whose work is fixed per round (a stitched
+/// kernel's whole group) carries no runtime test of `r` and its index is
+/// known in bounds (issue 59: the test and the bounds check cost the
+/// AArch64 stitched kernel 4–6 instructions a double round). With
+/// `PAIRED` (`HOOKED` even) the hooked loop takes two double rounds an
+/// iteration: half its control, and an iteration's MAC blocks at fixed
+/// offsets from one address. `between` then has two call sites, which
+/// LLVM may compile out of line if it is large: pair only a hook that
+/// stays inline (measured: a group's 2 blocks did, opening's 3 did not).
+#[inline(always)]
+pub(super) fn word_sliced_hooked<
+    V: Words,
+    const FOUR: bool,
+    const HOOKED: usize,
+    const PAIRED: bool,
+>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    rot: V::Rot,
     mut between: impl FnMut(usize),
 ) -> [V; 16] {
     let init = input(key, nonce, counter);
@@ -246,25 +273,21 @@ pub(super) fn word_sliced<V: Words, const FOUR: bool>(
     if V::FUSED_ROUNDS {
         V::fused_rounds(&mut x);
     } else {
-        for r in 0..10 {
-            if FOUR {
-                quarter_rounds(
-                    &mut x,
-                    [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
-                    rot,
-                );
-                quarter_rounds(
-                    &mut x,
-                    [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
-                    rot,
-                );
-            } else {
-                quarter2(&mut x, [0, 4, 8, 12], [1, 5, 9, 13], rot);
-                quarter2(&mut x, [2, 6, 10, 14], [3, 7, 11, 15], rot);
-                quarter2(&mut x, [0, 5, 10, 15], [1, 6, 11, 12], rot);
-                quarter2(&mut x, [2, 7, 8, 13], [3, 4, 9, 14], rot);
-            }
+        let paired = if PAIRED { HOOKED / 2 * 2 } else { 0 };
+        let mut r = 0;
+        while r < paired {
+            double_round::<V, FOUR>(&mut x, rot);
             between(r);
+            double_round::<V, FOUR>(&mut x, rot);
+            between(r + 1);
+            r += 2;
+        }
+        for r in paired..HOOKED {
+            double_round::<V, FOUR>(&mut x, rot);
+            between(r);
+        }
+        for _ in HOOKED..10 {
+            double_round::<V, FOUR>(&mut x, rot);
         }
     }
     for (i, row) in x.iter_mut().enumerate() {
@@ -272,6 +295,29 @@ pub(super) fn word_sliced<V: Words, const FOUR: bool>(
         *row = row.add(start);
     }
     x
+}
+
+/// One double round of the word-sliced state `x`: the quarter-rounds
+/// four at a time (`FOUR`) or two at a time.
+#[inline(always)]
+fn double_round<V: Words, const FOUR: bool>(x: &mut [V; 16], rot: V::Rot) {
+    if FOUR {
+        quarter_rounds(
+            x,
+            [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+            rot,
+        );
+        quarter_rounds(
+            x,
+            [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+            rot,
+        );
+    } else {
+        quarter2(x, [0, 4, 8, 12], [1, 5, 9, 13], rot);
+        quarter2(x, [2, 6, 10, 14], [3, 7, 11, 15], rot);
+        quarter2(x, [0, 5, 10, 15], [1, 6, 11, 12], rot);
+        quarter2(x, [2, 7, 8, 13], [3, 4, 9, 14], rot);
+    }
 }
 
 /// The first half of the transposition of the word-sliced keystream `ks`

@@ -44,23 +44,21 @@
 //!   seals in 0.72 of ring's time.
 //! - Otherwise the cipher and the MAC one after the other over the
 //!   buffer, each on its fastest backend ([`crate::chacha20`],
-//!   [`crate::poly1305`]). On AArch64 this is `neon` (the default
-//!   there without SVE2): the NEON ChaCha20, then the scalar Poly1305
-//!   (Poly1305's default on AArch64); `sve2` (the default where SVE2 is)
-//!   is the same with ChaCha20's rounds on SVE2's `XAR`.
-//! - On AArch64, by name, `neon-stitched` (`chachapoly/neon.rs`): one
+//!   [`crate::poly1305`]). On AArch64 this is `neon` (by name, and
+//!   below 256 bytes in `neon-stitched`): the NEON ChaCha20, then the
+//!   scalar Poly1305 (Poly1305's default on AArch64); `sve2` (the default
+//!   where SVE2 is) is the same with ChaCha20's rounds on SVE2's `XAR`.
+//! - On AArch64 without SVE2, `neon-stitched` (`chachapoly/neon.rs`): one
 //!   pass, the NEON ChaCha20's vertical 4-block rounds with the scalar
 //!   radix-2^64 Poly1305 between them, as the x86 kernel does; two
 //!   passes (`neon`) below 256 bytes. llvm-mca-19 puts its 256-byte
 //!   group at about 200 cycles a 64-byte block on Neoverse N1 and 150 on
 //!   V1, against about 316 and 217 for the two passes (the NEON rounds
 //!   are latency-bound with the integer pipes idle, and the scalar MAC is
-//!   latency-bound on its own chain: each hides much of the other). Not
-//!   the default: under qemu it executes more instructions than `neon`
-//!   when sealing from 1 KiB (16 KiB: 1.3 % more) and when opening at
-//!   most lengths (16 KiB: 3.4 % more; the hook's test and a second
-//!   counter in each double round, and a spill when opening), fewer when
-//!   sealing below 1 KiB; the
+//!   latency-bound on its own chain: each hides much of the other). The
+//!   default where ChaCha20's best is `neon`: under qemu it executes
+//!   fewer instructions than `neon` at every length from 256 bytes
+//!   sealing and opening (16 KiB: 1.1 % and 1.0 % fewer); the
 //!   default follows the instruction counts until the code is timed on
 //!   hardware (figures in its module docs and the notes). Not on SVE2's
 //!   rounds: they run as one fused kernel with no slot between double
@@ -277,7 +275,8 @@ enum Dispatch {
     },
     /// The stitched kernel at every length (`avx2-stitched`, the default
     /// with ChaCha20 on AVX2 and BMI2, ADX; on AArch64 `neon-stitched`,
-    /// which runs two passes below its own crossover).
+    /// the default without SVE2, which runs two passes below its own
+    /// crossover).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     Stitched(Stitched),
     /// Two passes (`avx512-two-pass`; `avx2-two-pass`, the default on an
@@ -322,6 +321,16 @@ impl Dispatch {
                 chacha20::Dispatch::Avx2(_) => return Dispatch::Stitched(stitched),
                 chacha20::Dispatch::Portable(_) => {}
             }
+        }
+        // AArch64 without SVE2: the stitched kernel (two passes below 256
+        // bytes), which executes fewer instructions than `neon` from 256
+        // bytes both ways (`neon.rs`). `sve2` stays two passes: its fused
+        // rounds have no slot for the MAC.
+        #[cfg(target_arch = "aarch64")]
+        if let chacha20::Dispatch::Neon(_) = chacha
+            && let Some(stitched) = Stitched::get()
+        {
+            return Dispatch::Stitched(stitched);
         }
         Dispatch::TwoPass(TwoPass(chacha))
     }

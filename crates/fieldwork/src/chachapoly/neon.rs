@@ -34,8 +34,9 @@
 //! held); the first group's call MACs the head and the group (28 blocks)
 //! between its rounds, then decrypts both; each later group MACs itself
 //! between the rounds of its own call, then is decrypted. The tail's call
-//! MACs the tail (with the head when there is no whole group); then the
-//! tag is checked, and only then is the tail decrypted. On a mismatch the
+//! MACs the tail (with the head when there is no whole group), a pair of
+//! blocks after each of its first double rounds; then the tag is checked,
+//! and only then is the tail decrypted. On a mismatch the
 //! whole buffer is zeroed (the groups were decrypted while they were
 //! authenticated, as the x86 AVX2 kernel does; `mod.rs` promises no
 //! unauthenticated plaintext is released).
@@ -51,22 +52,37 @@
 //!
 //! A 256-byte group: the vertical 4-block call (1 256 instructions: ten
 //! double rounds of about 114, the input additions and the transposition)
-//! and 16 Poly1305 blocks of about 31 integer instructions (5 `mul`, 5
-//! `umulh`, a `madd`, the additions with carry, the fold) between them:
-//! the MAC block costs the same ~30 instructions as in Poly1305's loop,
-//! but each hooked double round pays the hook's test and a second counter
-//! (4–6 instructions). Under `qemu-aarch64 -cpu neoverse-n1` (13 B AAD):
-//! sealing 256 B 2 578 instructions (`neon` 2 776), 1 KiB 7 991 (7 977),
-//! 16 KiB 114 611 (113 097; ring 115 040); opening 16 KiB 119 008
-//! (115 130; ring 116 420). llvm-mca-19: a hooked double round 79 cycles
-//! on Neoverse N1 (the MAC's `mul`/`umulh` chain, 2 × 39, is the bound),
-//! 58 on V1 (the rounds'); a 64-byte block ≈ 200 cycles on N1 and 150 on
-//! V1, against ≈ 316 and 217 for the two passes. Hence named, not the
-//! default (`mod.rs`).
+//! and 16 Poly1305 blocks of about 29 integer instructions (5 `mul`, 5
+//! `umulh`, a `madd`, the additions with carry, the fold) between them.
+//! The MAC's double rounds are the first eight, split from the two bare
+//! ones at compile time (`keystream4_with::<8, true>`:
+//! `rounds::word_sliced_hooked`), two an iteration: an iteration is two
+//! double rounds and four MAC blocks (346 instructions) with 3 of loop
+//! control and no test of the round index. Opening's tail call MACs a
+//! fixed pair after each of its first double rounds (up to ten; the rest,
+//! under 128 bytes, in Poly1305's loop after), then checks the tag and
+//! decrypts in the arm of its state count (no zero-padded rows). Under
+//! `qemu-aarch64 -cpu neoverse-n1` (13 B AAD; `neon` in brackets), sealing
+//! 256 B 2 571 instructions (2 776), 512 B 4 359 (4 473), 1 KiB 7 842
+//! (7 977), 16 KiB 111 882 (113 097; ring 115 040); opening 256 B 2 651
+//! (2 805), 512 B 4 437 (4 522), 1 KiB 7 993 (8 090), 16 KiB 114 013
+//! (115 130; ring 116 420): fewer at every length from 256 bytes both
+//! ways (swept every 13 bytes to 1 400 and at 2 000, 3 000, 4 109, 8 192).
+//! llvm-mca-19: an iteration of the paired loop 158 cycles on Neoverse N1
+//! (79 a hooked double round: the MAC's `mul`/`umulh` chain is the
+//! bound), 116 on V1 (58, the rounds'); a bare double round 64 / 58; a
+//! 64-byte block ≈ 200 cycles on N1 and 150 on V1, against ≈ 316 and 217
+//! for the two passes. Hence the default where ChaCha20's best is `neon`
+//! (`mod.rs`).
 //!
 //! Rejected: the group's 16 blocks spread over all ten double rounds
 //! (2, 1, 2, 1, … from a table) — an inner loop with bounds checks, 8.5 %
-//! more instructions than two passes at 16 KiB.
+//! more instructions than two passes at 16 KiB. Pairing the head's or
+//! opening's first call (6 pairs, 9 triples) — LLVM compiled their
+//! closure out of line (two call sites), +300–550 at 448–1 024 B. The
+//! tail's runtime share (`absorb_share`) by index instead of a length
+//! test a block — opening 320–384 B only level with `neon`, other
+//! lengths 10–30 worse; fixed pairs replaced it.
 //!
 //! Constant time: vector additions, XORs, rotations and the scalar
 //! Poly1305's multiplications and carries; no branch or index on the key
@@ -93,7 +109,7 @@ use super::{Backend, Error, Instance, TwoPass};
 use crate::chacha20::neon::{Rot8, keystream_h_with, keystream4_with, xor_h};
 use crate::cpu;
 use crate::poly1305::{ScalarAcc, ScalarKey};
-use core::arch::aarch64::{uint32x4_t, vdupq_n_u32, vgetq_lane_u64, vreinterpretq_u64_u32};
+use core::arch::aarch64::{uint32x4_t, vgetq_lane_u64, vreinterpretq_u64_u32};
 use zeroize::Zeroize;
 
 /// Bytes of a vertical call's four blocks.
@@ -222,14 +238,6 @@ fn le_block(b: &[u8]) -> u128 {
     u128::from_le_bytes(w)
 }
 
-/// An all-zero row.
-#[inline(always)]
-fn zero_row() -> uint32x4_t {
-    // SAFETY: NEON is available (only this file's NEON entry points reach
-    // here).
-    unsafe { vdupq_n_u32(0) }
-}
-
 /// Seals `buf` (at least [`HEAD`] bytes for the stitching to pay; any
 /// length is correct) in place; returns the tag.
 #[target_feature(enable = "neon")]
@@ -243,7 +251,7 @@ fn seal_neon(
 ) -> [u8; 16] {
     let rot = Rot8::new(t);
     let len = buf.len();
-    let [b0, b1, b2, b3] = keystream4_with(key, nonce, 0, rot, |_| {});
+    let [b0, b1, b2, b3] = keystream4_with::<0, false>(key, nonce, 0, rot, |_| {});
     let (mac, mut s) = mac_key(&b0);
     let (head, rest) = buf.split_at_mut(len.min(HEAD));
     xor_h(&[b1, b2, b3], head);
@@ -260,7 +268,7 @@ fn seal_neon(
         // The first group MACs the head (whole when a group follows: 12
         // blocks, two after each of the first six double rounds).
         let pairs = head.as_chunks::<32>().0;
-        let ks = keystream4_with(key, nonce, counter, rot, |r| {
+        let ks = keystream4_with::<{ HEAD / 32 }, false>(key, nonce, counter, rot, |r| {
             absorb_pair(&mac, &mut h, pairs.get(r))
         });
         xor_h(&ks, g);
@@ -268,7 +276,7 @@ fn seal_neon(
         let mut prev: &[u8; GROUP] = g;
         for g in groups {
             // A whole group behind: fixed block ranges, no length tests.
-            let ks = keystream4_with(key, nonce, counter, rot, |r| {
+            let ks = keystream4_with::<{ GROUP / 32 }, true>(key, nonce, counter, rot, |r| {
                 absorb_group_share(&mac, &mut h, prev, r)
             });
             xor_h(&ks, g);
@@ -297,7 +305,10 @@ fn seal_neon(
         }
         _ => {
             let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            xor_h(&keystream4_with(key, nonce, counter, rot, hook), tail)
+            xor_h(
+                &keystream4_with::<10, false>(key, nonce, counter, rot, hook),
+                tail,
+            )
         }
     }
     absorb_padded(&mac, &mut h, pending);
@@ -319,7 +330,7 @@ fn open_neon(
 ) -> bool {
     let rot = Rot8::new(t);
     let len = buf.len();
-    let [b0, b1, b2, b3] = keystream4_with(key, nonce, 0, rot, |_| {});
+    let [b0, b1, b2, b3] = keystream4_with::<0, false>(key, nonce, 0, rot, |_| {});
     let (mac, mut s) = mac_key(&b0);
     let mut h: ScalarAcc = [0; 3];
     absorb_padded(&mac, &mut h, aad);
@@ -335,7 +346,7 @@ fn open_neon(
         // group's call (28 blocks: three after each of the first nine
         // double rounds, the last after the call), then both decrypted.
         let (triples, last) = first.as_chunks::<48>();
-        let ks = keystream4_with(key, nonce, counter, rot, |r| {
+        let ks = keystream4_with::<{ (HEAD + GROUP) / 48 }, false>(key, nonce, counter, rot, |r| {
             absorb_triple(&mac, &mut h, triples.get(r))
         });
         absorb_padded(&mac, &mut h, last);
@@ -345,7 +356,7 @@ fn open_neon(
         counter = counter.wrapping_add(4);
         for g in groups.as_chunks_mut::<GROUP>().0 {
             // Each later group MACed between the rounds of its own call.
-            let ks = keystream4_with(key, nonce, counter, rot, |r| {
+            let ks = keystream4_with::<{ GROUP / 32 }, true>(key, nonce, counter, rot, |r| {
                 absorb_group_share(&mac, &mut h, g, r)
             });
             xor_h(&ks, g);
@@ -356,44 +367,139 @@ fn open_neon(
     // group): its whole blocks MACed between the rounds of the tail's
     // call, its partial block after; the keystream held until the check.
     let tail_len = len - head_len - body_len;
-    let mut pending: &[u8] = rest;
-    let n = rest.len() / 16;
-    let z = [zero_row(); 4];
-    let tail_ks: [[uint32x4_t; 4]; 4] = match tail_len.div_ceil(64) {
-        0 => [z; 4],
+    // Its MAC: a pair of blocks after each of the first double rounds (up
+    // to ten pairs: no share computed at run time, no length test a
+    // block), the rest (at most 127 bytes: 447 − 320) in Poly1305's loop
+    // after.
+    let (fixed, after) = rest
+        .split_at_checked((rest.len() / 32).min(10) * 32)
+        .unwrap_or((&[], rest));
+    let pairs = fixed.as_chunks::<32>().0;
+    // Each arm checks the tag and decrypts with its own `S` states: no
+    // zero-padded rows to store or to test against the length.
+    let head = [b1, b2, b3];
+    let hl = if early == 0 { head_len } else { 0 };
+    let ok = match tail_len.div_ceil(64) {
+        0 => {
+            absorb_padded(&mac, &mut h, rest);
+            check_then_xor::<0>(
+                &[],
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
+        }
         1 => {
-            let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            let [k0] = keystream_h_with::<1>(key, nonce, counter, rot, hook);
-            [k0, z, z, z]
+            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
+            let ks = keystream_h_with::<1>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, after);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
         2 => {
-            let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            let [k0, k1] = keystream_h_with::<2>(key, nonce, counter, rot, hook);
-            [k0, k1, z, z]
+            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
+            let ks = keystream_h_with::<2>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, after);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
         3 => {
-            let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            let [k0, k1, k2] = keystream_h_with::<3>(key, nonce, counter, rot, hook);
-            [k0, k1, k2, z]
+            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
+            let ks = keystream_h_with::<3>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, after);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
         _ => {
-            let hook = |r| absorb_share(&mac, &mut h, &mut pending, n, r);
-            keystream4_with(key, nonce, counter, rot, hook)
+            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
+            let ks = keystream4_with::<10, false>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, after);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
         }
     };
-    absorb_padded(&mac, &mut h, pending);
-    let mut expected = finish(&mac, &mut h, &mut s, aad.len(), len);
+    if !ok {
+        // The head and groups were decrypted while they were
+        // authenticated: wipe them with the rest.
+        buf.zeroize();
+    }
+    ok
+}
+
+/// Opening's end, after the ciphertext's last (partial) block: finishes
+/// the MAC over `len` bytes of ciphertext, checks `tag`, and only if it
+/// authenticates decrypts `rest`: its first `head_len` bytes (the head,
+/// when no whole group was decrypted before) with the head's keystream
+/// `head`, then the tail with its own `S` states `ks`. Returns the
+/// verdict.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn check_then_xor<const S: usize>(
+    ks: &[[uint32x4_t; 4]; S],
+    head: &[[uint32x4_t; 4]; 3],
+    mac: &ScalarKey,
+    h: &mut ScalarAcc,
+    s: &mut u128,
+    aad_len: usize,
+    len: usize,
+    tag: &[u8],
+    rest: &mut [u8],
+    head_len: usize,
+) -> bool {
+    let mut expected = finish(mac, h, s, aad_len, len);
     // The verdict is public: compared out of line (see `tag_verdict`).
     let ok = crate::aead_util::tag_verdict(&expected, tag);
     crate::wipe::wipe(&mut expected);
     if ok {
-        let (head, tail) = rest.split_at_mut(if early == 0 { head_len } else { 0 });
-        xor_h(&[b1, b2, b3], head);
-        xor_h(&tail_ks, tail);
-    } else {
-        // The head and groups were decrypted while they were
-        // authenticated: wipe them with the rest.
-        buf.zeroize();
+        let (hd, tail) = rest.split_at_mut(head_len);
+        xor_h(head, hd);
+        xor_h(ks, tail);
     }
     ok
 }
@@ -558,6 +664,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The default backend: `neon-stitched` where ChaCha20's best is
+    /// `neon` (no SVE2, e.g. `qemu-aarch64 -cpu neoverse-n1`), `sve2`
+    /// where it is `sve2` (`-cpu max`).
+    #[test]
+    fn default_is_stitched_without_sve2() {
+        use crate::chachapoly::aead::KeyInit;
+        let c = ChaCha20Poly1305::new(&[7u8; 32].into());
+        let want = match chacha20::Dispatch::best().name() {
+            "neon" => "neon-stitched",
+            other => other,
+        };
+        assert_eq!(c.backend_name(), want);
     }
 
     /// The stack wipes: at each length from the crossover, the kernel
