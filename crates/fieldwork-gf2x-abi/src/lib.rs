@@ -10,7 +10,8 @@
 //! exports (unversioned, `objdump -T`), is here with the same C signature:
 //! [`gf2x_mul`], [`gf2x_mul_r`], [`gf2x_mul_pool_init`],
 //! [`gf2x_mul_pool_clear`], [`gf2x_mul_toom`], [`gf2x_toomspace`],
-//! [`gf2x_lib_version_code`] and [`gf2x_toom_gpl_status`].
+//! [`gf2x_lib_version_code`] and [`gf2x_toom_gpl_status`]; one symbol of
+//! its own, [`fieldwork_gf2x_set_max_threads`], caps its threads.
 //!
 //! Polynomials are arrays of `unsigned long` (64-bit words on LP64 targets),
 //! word 0 holding the coefficients of x^0 … x^63, bit i of word j the
@@ -103,6 +104,20 @@ pub static gf2x_toom_gpl_status: ExportedCStr =
 #[unsafe(no_mangle)]
 #[allow(non_upper_case_globals, reason = "the C symbol name is gf2x's")]
 pub static gf2x_lib_version_code: c_int = GF2X_VERSION_CODE;
+
+/// Not in gf2x: caps the threads [`gf2x_mul`] uses for large products
+/// (`fieldwork::gf2x::set_max_threads`; 0 or a negative value restores the
+/// default, every core unless `FIELDWORK_THREADS` says otherwise). The cap
+/// is this library's, process-wide.
+///
+/// ```c
+/// extern void fieldwork_gf2x_set_max_threads(long n);
+/// fieldwork_gf2x_set_max_threads(1);   /* one thread, as gf2x */
+/// ```
+#[unsafe(no_mangle)]
+pub extern "C" fn fieldwork_gf2x_set_max_threads(n: c_long) {
+    gf2x::set_max_threads(usize::try_from(n).unwrap_or(0));
+}
 
 /// Runs `f`, aborting the process with a message if it panics: a panic must
 /// never unwind into C.

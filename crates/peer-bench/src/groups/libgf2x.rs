@@ -134,6 +134,20 @@ impl Ntl {
             None => load(LM_ID_NEWLM, shim_path)?,
             Some(lib) => {
                 let first = load(LM_ID_NEWLM, lib)?;
+                // One thread in this namespace: threads started inside a
+                // dlmopen namespace (its own copy of libc and its malloc)
+                // corrupted that namespace's heap on an AMD EPYC Zen 4
+                // (`free(): invalid next size` during the 16 384-word
+                // rows, 2026-11-27), while the same threaded products in a
+                // normal process are byte-identical to gf2x's (ntl-check
+                // in CI). The system gf2x row is single-threaded too; the
+                // threaded product is the `gf2x_mul` group's.
+                // SAFETY: the library exports it as `void (long)`.
+                unsafe {
+                    let cap: unsafe extern "C" fn(c_long) =
+                        func(first, "fieldwork_gf2x_set_max_threads")?;
+                    cap(1);
+                }
                 let mut lmid: c_long = 0;
                 // SAFETY: RTLD_DI_LMID writes one Lmid_t (a long).
                 let rc = unsafe { dlinfo(first, RTLD_DI_LMID, (&raw mut lmid).cast()) };
