@@ -379,6 +379,28 @@ fn open_neon(
     // zero-padded rows to store or to test against the length.
     let head = [b1, b2, b3];
     let hl = if early == 0 { head_len } else { 0 };
+    // A tail of `$n` horizontal states: its whole blocks MACed in pairs
+    // between the rounds, its partial block after, then the check and the
+    // XOR (one body for the three state counts).
+    macro_rules! tail_h {
+        ($n:literal) => {{
+            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
+            let ks = keystream_h_with::<$n>(key, nonce, counter, rot, hook);
+            absorb_padded(&mac, &mut h, after);
+            check_then_xor(
+                &ks,
+                &head,
+                &mac,
+                &mut h,
+                &mut s,
+                aad.len(),
+                len,
+                tag,
+                rest,
+                hl,
+            )
+        }};
+    }
     let ok = match tail_len.div_ceil(64) {
         0 => {
             absorb_padded(&mac, &mut h, rest);
@@ -395,57 +417,9 @@ fn open_neon(
                 hl,
             )
         }
-        1 => {
-            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
-            let ks = keystream_h_with::<1>(key, nonce, counter, rot, hook);
-            absorb_padded(&mac, &mut h, after);
-            check_then_xor(
-                &ks,
-                &head,
-                &mac,
-                &mut h,
-                &mut s,
-                aad.len(),
-                len,
-                tag,
-                rest,
-                hl,
-            )
-        }
-        2 => {
-            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
-            let ks = keystream_h_with::<2>(key, nonce, counter, rot, hook);
-            absorb_padded(&mac, &mut h, after);
-            check_then_xor(
-                &ks,
-                &head,
-                &mac,
-                &mut h,
-                &mut s,
-                aad.len(),
-                len,
-                tag,
-                rest,
-                hl,
-            )
-        }
-        3 => {
-            let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
-            let ks = keystream_h_with::<3>(key, nonce, counter, rot, hook);
-            absorb_padded(&mac, &mut h, after);
-            check_then_xor(
-                &ks,
-                &head,
-                &mac,
-                &mut h,
-                &mut s,
-                aad.len(),
-                len,
-                tag,
-                rest,
-                hl,
-            )
-        }
+        1 => tail_h!(1),
+        2 => tail_h!(2),
+        3 => tail_h!(3),
         _ => {
             let hook = |r| absorb_pair(&mac, &mut h, pairs.get(r));
             let ks = keystream4_with::<10, false>(key, nonce, counter, rot, hook);
