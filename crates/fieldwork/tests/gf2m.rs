@@ -245,6 +245,7 @@ fn backends_against_portable<F: FieldElement>(seed: u64) {
     let candidates = |f: BatchOp<F>| {
         [
             ("vpclmulqdq-ymm", Dispatch::vpclmulqdq_ymm()),
+            ("vpclmulqdq-ymm-wide", Dispatch::vpclmulqdq_ymm_wide()),
             ("pclmulqdq", Dispatch::pclmulqdq()),
             ("pmull", Dispatch::pmull()),
         ]

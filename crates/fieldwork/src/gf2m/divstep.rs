@@ -389,6 +389,10 @@ divstep_for! {
     #[cfg(target_arch = "x86_64")]
     YmmLane: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
         |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0), a, plan);
+    /// [`YmmLane`]'s, on the wide backend.
+    #[cfg(target_arch = "x86_64")]
+    super::ymm::YmmWide: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
+        |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0), a, plan);
 }
 
 /// The divstep inversion with the mask stepper on general registers and

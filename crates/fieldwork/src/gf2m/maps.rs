@@ -111,6 +111,15 @@ impl MapKernel for crate::gf2x::PmullWord {
     }
 }
 
+/// [`YmmLane`]'s.
+#[cfg(target_arch = "x86_64")]
+impl MapKernel for super::ymm::YmmWide {
+    #[inline(always)]
+    fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
+        self.lane().apply(table, a)
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 impl MapKernel for YmmLane {
     #[inline(always)]

@@ -182,7 +182,12 @@ mod xmmfold;
 #[cfg(target_arch = "x86_64")]
 use xmmfold::{xmm163, xmm283, xmm409, xmm571};
 #[cfg(target_arch = "x86_64")]
+use ymmfold::{ymm409, ymm571};
+mod tuning;
+#[cfg(target_arch = "x86_64")]
 mod ymm;
+#[cfg(target_arch = "x86_64")]
+mod ymmfold;
 
 #[cfg(target_arch = "x86_64")]
 pub use clmul::Pclmulqdq;
@@ -193,7 +198,7 @@ pub use portable::Portable;
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
 #[cfg(target_arch = "x86_64")]
-pub use ymm::VpclmulqdqYmm;
+pub use ymm::{VpclmulqdqYmm, VpclmulqdqYmmWide};
 
 use crate::gf2x::{InlineFixed, PortableWord};
 use core::fmt;
@@ -366,13 +371,13 @@ macro_rules! simd_backend {
             pub(super) fn run<C: super::Computation>(self, computation: C) -> C::Output {
                 // SAFETY: the token in `self` proves every feature `run_tf`
                 // enables.
-                unsafe { run_tf(self, computation) }
+                unsafe { Self::run_tf(self, computation) }
             }
-        }
 
-        #[target_feature(enable = $features)]
-        fn run_tf<C: super::Computation>(backend: $name, computation: C) -> C::Output {
-            computation.run(backend)
+            #[target_feature(enable = $features)]
+            fn run_tf<C: super::Computation>(self, computation: C) -> C::Output {
+                computation.run(self)
+            }
         }
     };
 }
@@ -388,6 +393,14 @@ pub(crate) trait FieldKernel: InlineFixed {
     /// The PCLMULQDQ token when these kernels run with it.
     #[cfg(target_arch = "x86_64")]
     fn clmul(self) -> Option<cpu::Clmul>;
+
+    /// The VPCLMULQDQ-on-ymm token when these kernels run the fields'
+    /// two-digits-a-register products (`ymmfold.rs`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn wide(self) -> Option<cpu::Avx2Clmul> {
+        None
+    }
 
     /// `out[i] = a[i]·b[i]`, the slices of one length: one element at a
     /// time, unless the kernels have a pair form.
@@ -431,6 +444,30 @@ impl FieldKernel for crate::gf2x::YmmLane {
 
     /// Two elements per instruction, one per 128-bit lane
     /// ([`PairLane`](crate::gf2x::PairLane)); an odd last one on `self`.
+    #[inline(always)]
+    fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
+        ops::mul_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a, b)
+    }
+
+    #[inline(always)]
+    fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
+        ops::square_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl FieldKernel for ymm::YmmWide {
+    #[inline(always)]
+    fn clmul(self) -> Option<cpu::Clmul> {
+        Some(self.0.clmul())
+    }
+
+    #[inline(always)]
+    fn wide(self) -> Option<cpu::Avx2Clmul> {
+        Some(self.0)
+    }
+
+    /// [`YmmLane`](crate::gf2x::YmmLane)'s pairs.
     #[inline(always)]
     fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
         ops::mul_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a, b)
@@ -766,6 +803,8 @@ pub struct Dispatch(Kind);
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqYmmWide(VpclmulqdqYmmWide),
+    #[cfg(target_arch = "x86_64")]
     VpclmulqdqYmm(VpclmulqdqYmm),
     #[cfg(target_arch = "x86_64")]
     Pclmulqdq(Pclmulqdq),
@@ -780,7 +819,11 @@ impl Dispatch {
     pub fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Dispatch(Kind::VpclmulqdqYmm(VpclmulqdqYmm(t)));
+            return Dispatch(if tuning::wide() {
+                Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t))
+            } else {
+                Kind::VpclmulqdqYmm(VpclmulqdqYmm(t))
+            });
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Clmul::get() {
@@ -816,6 +859,17 @@ impl Dispatch {
         None
     }
 
+    /// The VPCLMULQDQ backend on ymm with F409's and F571's products and
+    /// squares two digits a register, if usable (the one
+    /// [`Dispatch::best`] takes where the tuning table names the core).
+    pub fn vpclmulqdq_ymm_wide() -> Option<Dispatch> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx2Clmul::get() {
+            return Some(Dispatch(Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t))));
+        }
+        None
+    }
+
     /// The PMULL backend (AArch64 with AES and PMULL), if usable.
     pub fn pmull() -> Option<Dispatch> {
         #[cfg(target_arch = "aarch64")]
@@ -827,8 +881,13 @@ impl Dispatch {
 
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Dispatch> {
-        Dispatch::vpclmulqdq_ymm()
-            .into_iter()
+        let ymm = if tuning::wide() {
+            [Dispatch::vpclmulqdq_ymm_wide(), Dispatch::vpclmulqdq_ymm()]
+        } else {
+            [Dispatch::vpclmulqdq_ymm(), Dispatch::vpclmulqdq_ymm_wide()]
+        };
+        ymm.into_iter()
+            .flatten()
             .chain(Dispatch::pclmulqdq())
             .chain(Dispatch::pmull())
             .chain(core::iter::once(Dispatch::portable()))
@@ -837,6 +896,8 @@ impl Dispatch {
     /// `vpclmulqdq-ymm`, `pclmulqdq`, `pmull` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmmWide(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmm(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
@@ -851,6 +912,8 @@ impl Dispatch {
     #[inline]
     pub fn run<C: Computation>(self, computation: C) -> C::Output {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqYmmWide(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmm(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]

@@ -162,7 +162,7 @@ fn landing<const W: usize>(
 /// building the digits from the words (`_mm_set_epi64x`) made LLVM emit
 /// `movq`/`pinsrq` pairs, 163 mul 19.9 → 25.1 cycles, squares 4–7 slower.
 #[inline(always)]
-fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
+pub(super) fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
     // SAFETY: see above; 16 bytes at word 2j with 2j + 1 < W, 8 bytes at
     // word W − 1.
     unsafe {
@@ -214,7 +214,7 @@ const fn bounds(w: usize, m: usize, r: u128) -> (usize, usize) {
 /// 2^(2M−1)): the two carry-less steps of the module documentation. The
 /// bounds they need are checked at compile time.
 #[inline(always)]
-fn reduce<const W: usize, const M: usize, const R: u128>(d: &[__m128i; W]) -> [u64; W] {
+pub(super) fn reduce<const W: usize, const M: usize, const R: u128>(d: &[__m128i; W]) -> [u64; W] {
     // The words of D that can be nonzero, the high ones among them, and
     // the bound of step 1's result (2^wide).
     let words = (2 * M - 1).div_ceil(64);
@@ -394,22 +394,22 @@ fn product163(a: [__m128i; 3], b: [__m128i; 3]) -> [__m128i; 3] {
 }
 
 /// Capacity of a [`Split`]: F571's 18-word product is 9 digits.
-const CAP: usize = 9;
+pub(super) const CAP: usize = 9;
 
 /// A product split by word parity: `e[j]` is the sum of the 128-bit terms
 /// at word 2j (digit j), `o[j]` of those at word 2j + 1 (straddling digits
 /// j and j + 1). Summed apart, the straddling terms are shifted into the
 /// digits once, at the end ([`Split::digits`]).
 #[derive(Clone, Copy)]
-struct Split {
-    e: [__m128i; CAP],
-    o: [__m128i; CAP],
+pub(super) struct Split {
+    pub(super) e: [__m128i; CAP],
+    pub(super) o: [__m128i; CAP],
 }
 
 impl Split {
     /// Both halves 0.
     #[inline(always)]
-    fn zero() -> Self {
+    pub(super) fn zero() -> Self {
         // SAFETY: see above.
         let z = unsafe { _mm_setzero_si128() };
         Self {
@@ -423,7 +423,7 @@ impl Split {
     #[inline(always)]
     // j indexes e and o at j and j − 1.
     #[allow(clippy::needless_range_loop)]
-    fn digits<const W: usize>(&self) -> [__m128i; W] {
+    pub(super) fn digits<const W: usize>(&self) -> [__m128i; W] {
         const { assert!(W <= CAP) };
         let mut d = self.e;
         // SAFETY: see above.

@@ -10,13 +10,78 @@
 //! folded in words: 7 and 9 words) and, for `mul_slices` and
 //! `square_slices`, `PairLane`: two elements per instruction, one per
 //! 128-bit lane, an odd last element on [`YmmLane`].
+//!
+//! [`VpclmulqdqYmmWide`] is the same backend with F409's and F571's
+//! product and square on two 128-bit digits a ymm register
+//! (`ymmfold.rs`), for the cores where the tuning table (`tuning.rs`)
+//! says they are faster; its kernels, [`YmmWide`], are [`YmmLane`]'s
+//! under another type, so the choice is made at compile time inside the
+//! backend's entry point.
 #![allow(unsafe_code)]
 
 use crate::cpu::Avx2Clmul;
-use crate::gf2x::YmmLane;
+use crate::gf2x::{InlineFixed, YmmLane};
 
 super::simd_backend!(
     /// The VPCLMULQDQ-on-ymm `gf2m` backend (see [`Backend`](super::Backend));
     /// holding one proves the instructions.
     VpclmulqdqYmm(Avx2Clmul), YmmLane, "vpclmulqdq-ymm", "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1"
 );
+
+super::simd_backend!(
+    /// The VPCLMULQDQ-on-ymm `gf2m` backend with the two largest fields'
+    /// products and squares two digits a ymm register (see
+    /// [`Backend`](super::Backend)); holding one proves the instructions.
+    VpclmulqdqYmmWide(Avx2Clmul), YmmWide, "vpclmulqdq-ymm-wide", "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1"
+);
+
+/// [`YmmLane`]'s kernels as [`VpclmulqdqYmmWide`]'s: every `gf2x` product
+/// delegated, the fields' kernels told apart by
+/// [`FieldKernel::wide`](super::FieldKernel::wide).
+#[derive(Clone, Copy, Debug)]
+pub struct YmmWide(pub(crate) Avx2Clmul);
+
+impl YmmWide {
+    /// The same token's [`YmmLane`].
+    #[inline(always)]
+    pub(crate) fn lane(self) -> YmmLane {
+        YmmLane(self.0)
+    }
+}
+
+/// Delegates `InlineFixed::$name` to [`YmmLane`].
+macro_rules! delegate_products {
+    ($($name:ident $n:literal),*) => {$(
+        #[inline(always)]
+        fn $name(self, a: &[Self::Limb; $n], b: &[Self::Limb; $n]) -> [Self::Limb; 2 * $n] {
+            self.lane().$name(a, b)
+        }
+    )*};
+}
+
+impl InlineFixed for YmmWide {
+    type Limb = <YmmLane as InlineFixed>::Limb;
+    #[inline(always)]
+    fn limbs<const N: usize>(self, a: &[u64; N]) -> [Self::Limb; N] {
+        self.lane().limbs(a)
+    }
+    #[inline(always)]
+    fn words<const N: usize>(self, a: [Self::Limb; N]) -> [u64; N] {
+        self.lane().words(a)
+    }
+    #[inline(always)]
+    fn shl(self, x: Self::Limb, s: u32) -> Self::Limb {
+        self.lane().shl(x, s)
+    }
+    #[inline(always)]
+    fn shr(self, x: Self::Limb, s: u32) -> Self::Limb {
+        self.lane().shr(x, s)
+    }
+    delegate_products!(
+        mul1 1, mul2 2, mul3 3, mul4 4, mul5 5, mul6 6, mul7 7, mul8 8, mul9 9, mul16 16
+    );
+    #[inline(always)]
+    fn square_limb(self, a: Self::Limb) -> [Self::Limb; 2] {
+        self.lane().square_limb(a)
+    }
+}
