@@ -202,7 +202,7 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const DIVSTEP_FROM_CARRYLESS: usize = usize::MAX;
 
-/// The carry-less backends' [`Divstep::TABLE_DIV`]: m/12. With the
+/// The carry-less backends' [`Divstep::table_from`]: m/12. With the
 /// carry-less fold's squares (13–22 cycles) a Frobenius map is worth
 /// about 50 squarings at m = 571 (Intel Xeon family 6 model 207: 571
 /// invert 6 150 → 5 570 cycles against m/20).
@@ -218,10 +218,10 @@ pub(super) trait Divstep: super::FieldKernel + MapKernel {
     /// are in `docs/notes/gf2m-divstep.md`.
     const DIVSTEP_FROM: usize;
     /// Itoh–Tsujii's multi-squaring steps k take a Frobenius table on
-    /// these kernels from k ≥ m/`TABLE_DIV` (the field keeps tables from
-    /// m/`words::TABLE_DIV` on, the smallest divisor); below, the
-    /// squarings are cheaper than the map.
-    const TABLE_DIV: usize;
+    /// these kernels from k ≥ `table_from(m)` (the field keeps tables from
+    /// m/`words::TABLE_DIV` on, the smallest bound); below, the squarings
+    /// are cheaper than the map.
+    fn table_from(m: usize) -> usize;
     /// `a^(−1)` (0 for 0), `a` reduced.
     fn invert_words<const W: usize, const W1: usize>(
         self,
@@ -350,12 +350,15 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
 /// the inversion `$body` (the kernels, `a` and the plan bound to the names
 /// given).
 macro_rules! divstep_for {
-    ($($(#[$attr:meta])* $k:ty: from $from:expr, tables from m/$div:expr,
+    ($($(#[$attr:meta])* $k:ty: from $from:expr, tables from |$m:ident| $tables:expr,
        |$s:ident, $a:ident, $plan:ident| $body:expr;)*) => {$(
         $(#[$attr])*
         impl Divstep for $k {
             const DIVSTEP_FROM: usize = $from;
-            const TABLE_DIV: usize = $div;
+            #[inline(always)]
+            fn table_from($m: usize) -> usize {
+                $tables
+            }
             #[inline(always)]
             fn invert_words<const W: usize, const W1: usize>(
                 self,
@@ -373,25 +376,34 @@ divstep_for! {
     /// The portable body: the matrix applied by the kernels' word products,
     /// four W-word rows a batch. Three times the word products of
     /// Itoh–Tsujii: slower at every m (`docs/notes/gf2m-divstep.md`).
-    PortableWord: from usize::MAX, tables from m/TABLE_DIV,
+    PortableWord: from usize::MAX, tables from |m| m / TABLE_DIV,
         |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
     /// PMULL (AArch64): the portable body with `PMULL` word products. Not the
     /// inversion [`FieldElement::invert`](super::FieldElement::invert) takes
     /// (Itoh–Tsujii there) until timed on hardware.
     #[cfg(target_arch = "aarch64")]
-    crate::gf2x::PmullWord: from usize::MAX, tables from m/TABLE_DIV,
+    crate::gf2x::PmullWord: from usize::MAX, tables from |m| m / TABLE_DIV,
         |k, a, plan| invert_words_masked::<_, W, W1>(k, a, plan);
     /// PCLMULQDQ: the word pairs on xmm (`x86`).
     #[cfg(target_arch = "x86_64")]
-    PclmulLane: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
+    PclmulLane: from DIVSTEP_FROM_CARRYLESS, tables from |m| m / TABLE_DIV_CARRYLESS,
         |k, a, plan| x86::invert_words::<x86::Xmm, W, W1>(x86::Xmm(k.0), a, plan);
     /// VPCLMULQDQ: two word pairs per ymm instruction (`x86`).
     #[cfg(target_arch = "x86_64")]
-    YmmLane: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
+    YmmLane: from DIVSTEP_FROM_CARRYLESS, tables from |m| m / TABLE_DIV_CARRYLESS,
         |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0), a, plan);
-    /// [`YmmLane`]'s, on the wide backend.
+    /// [`YmmLane`]'s, on the wide backend (AMD), with the chain's steps
+    /// from 10, 14 and 25 on tables at m = 163, 233 and 409 (m/16) and
+    /// m/12 at 283 and 571. AMD EPYC Zen 4 (family 25 model 17): a map
+    /// costs about 6, 11, 13, 15 and 42 of this backend's squares with its
+    /// table in L1, 204 against 137 ns at 409 from L2 (four tables of
+    /// 23 KiB), and one table more at 571 (k = 35) made inversion slower
+    /// in `peer-bench --filter invert` (7 405 against 7 056–7 191 cycles:
+    /// 41 KiB more to fetch between the peers' calls); 283's k = 17 map
+    /// slower in a loop of inversions alone (658 against 604 ns).
     #[cfg(target_arch = "x86_64")]
-    super::ymm::YmmWide: from DIVSTEP_FROM_CARRYLESS, tables from m/TABLE_DIV_CARRYLESS,
+    super::ymm::YmmWide: from DIVSTEP_FROM_CARRYLESS,
+        tables from |m| if matches!(m, 163 | 233 | 409) { m / 16 } else { m / TABLE_DIV_CARRYLESS },
         |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0), a, plan);
 }
 

@@ -220,6 +220,21 @@ macro_rules! fixed_field {
             }
 
             #[inline(always)]
+            fn square_n_k<K: FieldKernel>(k: K, a: &Self, n: usize) -> Self {
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.wide() {
+                        return $name(super::$ymm::square_n(t, &a.0, n));
+                    }
+                )?
+                let mut r = *a;
+                for _ in 0..n {
+                    r = Self::square_k(k, &r);
+                }
+                r
+            }
+
+            #[inline(always)]
             // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
             // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
             #[allow(clippy::indexing_slicing)]

@@ -62,7 +62,7 @@
 //!   (m − 1 squarings, ⌊log₂(m−1)⌋ + popcount(m−1) − 1 products), whose
 //!   steps a ↦ a^(2^k) with k ≥ m/20 (four per field: k = 10, 20, 40, 81
 //!   at m = 163; 35, 71, 142, 285 at m = 571; m/12 on the carry-less
-//!   backends, whose squares are cheaper: `Divstep::TABLE_DIV`) are
+//!   backends, whose squares are cheaper: `Divstep::table_from`) are
 //!   precomputed GF(2)-linear maps applied with masks (`maps.rs`), the
 //!   others squarings. Bernstein–Yang divsteps in batches of up to 55 on
 //!   one word, the batch's 2 × 2 matrix applied by carry-less products
@@ -305,6 +305,9 @@ mod private {
         fn square_k<K: super::FieldKernel>(k: K, a: &Self) -> Self;
         /// `√a` with the kernels of `k`.
         fn sqrt_k<K: super::FieldKernel>(k: K, a: &Self) -> Self;
+        /// `a^(2^n)` by n squarings with the kernels of `k` (a field's
+        /// vector kernels keep the element in registers between them).
+        fn square_n_k<K: super::FieldKernel>(k: K, a: &Self, n: usize) -> Self;
         /// `out[i] = a[i]·b[i]` for both `i`, in the same instructions
         /// (the two slots of `k`'s digits).
         fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);

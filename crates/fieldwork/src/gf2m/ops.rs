@@ -47,9 +47,9 @@ impl<F: FieldElement, K: Divstep> Arith for FixedArith<F, K> {
     }
     #[inline(always)]
     fn pow2k(&self, a: &F, k: usize) -> F {
-        match F::frobenius_table(k).filter(|_| k >= F::M / K::TABLE_DIV) {
+        match F::frobenius_table(k).filter(|_| k >= K::table_from(F::M)) {
             Some(table) => F::apply_map_k(self.0, table, a),
-            None => algorithms::pow2k_by_squaring(self, a, k),
+            None => F::square_n_k(self.0, a, k),
         }
     }
     #[inline(always)]

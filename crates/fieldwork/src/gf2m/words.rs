@@ -270,5 +270,5 @@ pub(crate) const fn table_steps(m: usize) -> [usize; TABLE_SLOTS] {
 /// model 1; `fieldwork speed --filter invert`, the best of m/12 … m/40 at
 /// every NIST m); the figures are in `docs/notes/gf2m-maps.md`. The
 /// field keeps these tables; a backend takes them from its own
-/// `Divstep::TABLE_DIV` on (m/12 on the carry-less backends).
+/// `Divstep::table_from` on (m/12 on the carry-less backends).
 pub(crate) const TABLE_DIV: usize = 20;

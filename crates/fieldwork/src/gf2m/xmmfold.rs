@@ -181,7 +181,7 @@ pub(super) fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
 
 /// The W words of `r`'s first ⌈W/2⌉ digits (the last digit's low word).
 #[inline(always)]
-fn store<const W: usize>(r: &[__m128i; W]) -> [u64; W] {
+pub(super) fn store<const W: usize>(r: &[__m128i; W]) -> [u64; W] {
     let mut out = [0u64; W];
     // SAFETY: see above; 16 bytes at word 2j with 2j + 1 < W, 8 bytes at
     // word W − 1.
@@ -215,6 +215,15 @@ const fn bounds(w: usize, m: usize, r: u128) -> (usize, usize) {
 /// bounds they need are checked at compile time.
 #[inline(always)]
 pub(super) fn reduce<const W: usize, const M: usize, const R: u128>(d: &[__m128i; W]) -> [u64; W] {
+    store(&reduce_digits::<W, M, R>(d))
+}
+
+/// [`reduce`]'s result as digits, as [`load`] makes them (the digits past
+/// the top one unspecified), for the next operation without a store.
+#[inline(always)]
+pub(super) fn reduce_digits<const W: usize, const M: usize, const R: u128>(
+    d: &[__m128i; W],
+) -> [__m128i; W] {
     // The words of D that can be nonzero, the high ones among them, and
     // the bound of step 1's result (2^wide).
     let words = (2 * M - 1).div_ceil(64);
@@ -307,7 +316,7 @@ pub(super) fn reduce<const W: usize, const M: usize, const R: u128>(d: &[__m128i
         }
         acc[top] = _mm_and_si128(hi, mask);
     }
-    store(&acc)
+    acc
 }
 
 /// `a²` mod x^M + R: word i's square (its PCLMULQDQ with itself) is

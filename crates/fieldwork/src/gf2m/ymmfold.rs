@@ -34,7 +34,7 @@
 // Digit and word indices are compile-time functions of the field's W.
 #![allow(clippy::indexing_slicing)]
 
-use super::xmmfold::{CAP, Split, load, reduce};
+use super::xmmfold::{CAP, Split, load, reduce, reduce_digits, store};
 use crate::cpu::Avx2Clmul;
 use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
@@ -264,12 +264,12 @@ fn mul571(_: Avx2Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
     s.digits::<9>()
 }
 
-/// The squares of the words of `a` as the 2W-word D's W digits (digit i
-/// = word i squared): two words a ymm instruction.
+/// The squares of the words of `x` (digits as [`load`] makes them) as
+/// the 2W-word D's W digits (digit i = word i squared): two words a ymm
+/// instruction.
 #[inline(always)]
-fn squares<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
+fn squares<const W: usize>(x: [__m128i; W]) -> [__m128i; W] {
     const { assert!(W <= CAP) };
-    let x = load(a);
     let mut d = x;
     let pairs = W.div_ceil(2);
     let mut j = 0;
@@ -312,7 +312,18 @@ macro_rules! field_kernels {
             /// `a²`.
             #[inline(always)]
             pub(in super::super) fn square(_: Avx2Clmul, a: &[u64; $w]) -> [u64; $w] {
-                reduce::<$w, $m, { $r }>(&squares(a))
+                reduce::<$w, $m, { $r }>(&squares(load(a)))
+            }
+
+            /// `a^(2^n)`: n squares, the element kept in digits between
+            /// them (no store and load a step).
+            #[inline(always)]
+            pub(in super::super) fn square_n(_: Avx2Clmul, a: &[u64; $w], n: usize) -> [u64; $w] {
+                let mut d = load(a);
+                for _ in 0..n {
+                    d = reduce_digits::<$w, $m, { $r }>(&squares(d));
+                }
+                store(&d)
             }
         }
     };
@@ -375,6 +386,12 @@ mod tests {
                     }
                     let sq = reduce_sparse::<$w, { 2 * $w }>(mul_fixed(a, a), $m, $terms);
                     assert_eq!(super::$module::square(t, a), sq, "{a:x?}");
+                    let mut sq3 = sq;
+                    for _ in 0..2 {
+                        sq3 = reduce_sparse::<$w, { 2 * $w }>(mul_fixed(&sq3, &sq3), $m, $terms);
+                    }
+                    assert_eq!(super::$module::square_n(t, a, 3), sq3, "{a:x?}");
+                    assert_eq!(super::$module::square_n(t, a, 0), *a, "{a:x?}");
                 }
             }
         };
