@@ -87,6 +87,7 @@
 //! | backend | needs | word product |
 //! |---|---|---|
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
+//! | `vpclmulqdq-ymm-wide` | the same | `vpclmulqdq-ymm`'s, with F409's and F571's products and squares on ymm, two 128-bit digits a register (`ymmfold.rs`); best where the tuning table (`tuning.rs`) names the core (AMD: `vpclmulqdq` issues once per two cycles on xmm and ymm alike) |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `pmull` (AArch64) | NEON, AES (PMULL) | `PMULL`/`PMULL2` on two-word q-register digits; reduction, roots and maps on general registers |
 //! | `portable` | nothing | masked integer multiplication |
@@ -647,13 +648,14 @@ macro_rules! one_element_ops {
 /// [`run`]), which hands it to a [`Computation`] compiled for that backend
 /// under its target features, so a chain of its operations inlines into
 /// the caller's loop. The trait is sealed: the backends are
-/// [`Portable`], `Pclmulqdq` and `VpclmulqdqYmm` (x86-64), `Pmull`
-/// (AArch64).
+/// [`Portable`], `Pclmulqdq`, `VpclmulqdqYmm` and `VpclmulqdqYmmWide`
+/// (x86-64), `Pmull` (AArch64).
 ///
 /// Every method runs in constant time in the elements' values.
 #[allow(private_bounds)]
 pub trait Backend: Copy + private::Kernels {
-    /// `portable`, `pclmulqdq`, `vpclmulqdq-ymm` or `pmull`.
+    /// `portable`, `pclmulqdq`, `vpclmulqdq-ymm`, `vpclmulqdq-ymm-wide` or
+    /// `pmull`.
     fn name(self) -> &'static str;
 
     /// `a·b`.
@@ -896,7 +898,8 @@ impl Dispatch {
             .chain(core::iter::once(Dispatch::portable()))
     }
 
-    /// `vpclmulqdq-ymm`, `pclmulqdq`, `pmull` or `portable`.
+    /// `vpclmulqdq-ymm-wide`, `vpclmulqdq-ymm`, `pclmulqdq`, `pmull` or
+    /// `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
