@@ -29,7 +29,23 @@
 //!
 //! plus 10 lane extractions (`vextracti128`) and 2 insertions.
 //! Squares: each word squared by one `vpclmulqdq` (two words a ymm
-//! instruction, the results' lanes extracted into digits), then the fold.
+//! instruction, the results' lanes extracted into digits), then the fold;
+//! a chain of squares (`square_n`) keeps the element in digits between
+//! them.
+//!
+//! Port model (AMD EPYC Zen 4, `peer-bench --isa-rates`: `vpclmulqdq`
+//! latency 4, one every 2 cycles on xmm and ymm; XOR four a cycle): the
+//! F571 product's 20 `vpclmulqdq` and the fold's 10 are 60 cycles of that
+//! port (the xmm digits' 45 + 10: 110), measured 73 a chained product;
+//! F409 15 + 12 = 54 (xmm 36 + 12: 96), measured 65. A chained square is
+//! latency-bound (about 30 cycles: `vpclmulqdq`, lane moves, the fold's
+//! two `vpclmulqdq` steps).
+//!
+//! Rejected (Zen 4): the fold's landing terms two a ymm `vpclmulqdq`
+//! (h_k and h_(k+2) in the lanes; 5 instructions instead of 9 at 571):
+//! 73.0 → 73.5 cycles a chained product, square 29.8 → 30.1 — the chain
+//! is latency-bound; the square root's product here: 102 cycles at 409
+//! against 72 on `xmmfold.rs`'s (kept there).
 #![allow(unsafe_code)]
 // Digit and word indices are compile-time functions of the field's W.
 #![allow(clippy::indexing_slicing)]
