@@ -227,6 +227,12 @@ macro_rules! fixed_field {
                         return $name(super::$ymm::square_n(t, &a.0, n));
                     }
                 )?
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.clmul() {
+                        return $name(super::$xmm::square_n(t, &a.0, n));
+                    }
+                )?
                 let mut r = *a;
                 for _ in 0..n {
                     r = Self::square_k(k, &r);

@@ -294,14 +294,29 @@ pub(super) fn mul(_: Clmul, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
 /// `a²`: each word's square is its PCLMULQDQ with itself.
 #[inline(always)]
 pub(super) fn square(_: Clmul, a: &[u64; 4]) -> [u64; 4] {
-    let a = load(a);
+    store(square_pair(load(a)))
+}
+
+/// `a^(2^n)`: n squares, the element kept in registers between them.
+#[inline(always)]
+pub(super) fn square_n(_: Clmul, a: &[u64; 4], n: usize) -> [u64; 4] {
+    let mut x = load(a);
+    for _ in 0..n {
+        x = square_pair(x);
+    }
+    store(x)
+}
+
+/// [`square`] on the digits.
+#[inline(always)]
+fn square_pair(a: Pair) -> Pair {
     // Top word first: d3 and d2 feed the reduction's deepest terms, d0
     // only its last XOR.
     let d3 = clmul::<0x11>(a.1, a.1);
     let d2 = clmul::<0x00>(a.1, a.1);
     let d1 = clmul::<0x11>(a.0, a.0);
     let d0 = clmul::<0x00>(a.0, a.0);
-    store(reduce(d0, d1, d2, d3))
+    reduce(d0, d1, d2, d3)
 }
 
 /// The even-indexed bits of the 256-bit `(x0, x1)`, packed into 128 bits:

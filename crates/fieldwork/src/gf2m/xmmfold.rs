@@ -323,7 +323,24 @@ pub(super) fn reduce_digits<const W: usize, const M: usize, const R: u128>(
 /// digit i of D.
 #[inline(always)]
 fn square<const W: usize, const M: usize, const R: u128>(a: &[u64; W]) -> [u64; W] {
-    let x = load(a);
+    reduce::<W, M, R>(&square_digits(load(a)))
+}
+
+/// `a^(2^n)`: n squares, the element kept in digits between them (no
+/// store and load a step).
+#[inline(always)]
+fn square_n<const W: usize, const M: usize, const R: u128>(a: &[u64; W], n: usize) -> [u64; W] {
+    let mut x = load(a);
+    for _ in 0..n {
+        x = reduce_digits::<W, M, R>(&square_digits(x));
+    }
+    store(&x)
+}
+
+/// The squares of the words of `x` (digits as [`load`] makes them): D's
+/// digits.
+#[inline(always)]
+fn square_digits<const W: usize>(x: [__m128i; W]) -> [__m128i; W] {
     let mut d = x;
     for (i, di) in d.iter_mut().enumerate() {
         // SAFETY: see above.
@@ -335,7 +352,7 @@ fn square<const W: usize, const M: usize, const R: u128>(a: &[u64; W]) -> [u64; 
             }
         };
     }
-    reduce::<W, M, R>(&d)
+    d
 }
 
 /// The 2W words of a product as W digits.
@@ -599,6 +616,12 @@ macro_rules! field_kernels {
                 super::square::<$w, $m, { $r }>(a)
             }
 
+            /// `a^(2^n)`.
+            #[inline(always)]
+            pub(in super::super) fn square_n(_: Clmul, a: &[u64; $w], n: usize) -> [u64; $w] {
+                super::square_n::<$w, $m, { $r }>(a, n)
+            }
+
             /// `√a` = e(x) + √x·o(x) for a = e(x²) + x·o(x²).
             #[inline(always)]
             pub(in super::super) fn sqrt(t: Clmul, a: &[u64; $w], sqrt_x: &[u64; $w]) -> [u64; $w] {
@@ -685,6 +708,9 @@ mod tests {
                     }
                     let sq = reduce_sparse::<$w, { 2 * $w }>(mul_fixed(a, a), $m, $terms);
                     assert_eq!(super::$module::square(t, a), sq, "{a:x?}");
+                    let sq2 = reduce_sparse::<$w, { 2 * $w }>(mul_fixed(&sq, &sq), $m, $terms);
+                    assert_eq!(super::$module::square_n(t, a, 2), sq2, "{a:x?}");
+                    assert_eq!(super::$module::square_n(t, a, 0), *a, "{a:x?}");
                     // √a by the field's √x: its square is a.
                     let sqrt_x = super::super::words::sqrt_x::<$w, { 2 * $w }>($m, $terms);
                     let r = super::$module::sqrt(t, a, &sqrt_x);
