@@ -2,8 +2,8 @@
 //! a CPU with VPCLMULQDQ and AVX2 is `vpclmulqdq-ymm-wide` (F409's and
 //! F571's products and squares two 128-bit digits a ymm register,
 //! `ymmfold.rs`) or `vpclmulqdq-ymm` (one digit an xmm register,
-//! `xmmfold.rs`). Read once and cached ([`wide`]): [`Dispatch::best`]
-//! (super::Dispatch::best) runs at every operator call.
+//! `xmmfold.rs`). Read once and cached ([`wide`]):
+//! [`Dispatch::best`](super::Dispatch::best) runs at every operator call.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
