@@ -659,7 +659,7 @@ field_kernels!(
 );
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::words::reduce_sparse;
     use crate::gf2x::mul_fixed;
     extern crate std;
@@ -668,7 +668,7 @@ mod tests {
 
     /// Random and edge elements of W words below 2^m: 0, 1, all ones,
     /// x^(m−1), and xorshift values.
-    fn inputs<const W: usize>(m: usize) -> Vec<[u64; W]> {
+    pub(in crate::gf2m) fn inputs<const W: usize>(m: usize) -> Vec<[u64; W]> {
         let top = (1u64 << (m % 64)) - 1;
         let mut all = [u64::MAX; W];
         all[W - 1] = top;

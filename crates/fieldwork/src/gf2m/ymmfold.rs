@@ -357,35 +357,8 @@ field_kernels!(
 #[cfg(test)]
 mod tests {
     use super::super::words::reduce_sparse;
+    use super::super::xmmfold::tests::inputs;
     use crate::gf2x::mul_fixed;
-    extern crate std;
-    use std::vec;
-    use std::vec::Vec;
-
-    /// Random and edge elements of W words below 2^m.
-    fn inputs<const W: usize>(m: usize) -> Vec<[u64; W]> {
-        let top = (1u64 << (m % 64)) - 1;
-        let mut all = [u64::MAX; W];
-        all[W - 1] = top;
-        let mut high = [0u64; W];
-        high[W - 1] = 1 << (m % 64 - 1);
-        let mut one = [0u64; W];
-        one[0] = 1;
-        let mut v = vec![[0; W], one, all, high];
-        let mut s = 0x2545_f491_4f6c_dd1du64 ^ m as u64;
-        for _ in 0..300 {
-            let mut a = [0u64; W];
-            for w in &mut a {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                *w = s;
-            }
-            a[W - 1] &= top;
-            v.push(a);
-        }
-        v
-    }
 
     macro_rules! field_test {
         ($test:ident, $module:ident, $w:literal, $m:literal, $terms:expr) => {
