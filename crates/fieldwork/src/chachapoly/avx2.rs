@@ -15,8 +15,8 @@
 //! # Sealing
 //!
 //! Sealing MACs ciphertext one kernel call behind the encryption. Up to
-//! 320 bytes: one call (block 0 on the integer unit for 65–256 bytes),
-//! then the MAC. Longer: a head from one or two calls of three states
+//! 320 bytes: one call (block 0 on the integer unit from 65 bytes), then
+//! the MAC. Longer: a head from one or two calls of three states
 //! (blocks 0 to 5, then 6 to 11 MACing the first 320 bytes between their
 //! rounds: the first ciphertext after one latency-bound call, since the
 //! MAC is the bound from there on), or from the 8-block kernel (blocks 0
@@ -194,7 +194,7 @@ fn absorb_range(
     }
 }
 
-/// Sealing 65–256 bytes: the data's keystream from block 1 on the vector
+/// Sealing 65–320 bytes: the data's keystream from block 1 on the vector
 /// unit (`S` states of two blocks) while block 0, the Poly1305 key, is
 /// computed on the integer unit between its double rounds; then the MAC.
 #[inline(always)]
@@ -226,29 +226,26 @@ fn seal_avx2(
 ) -> [u8; 16] {
     let m = Masks::new(t.avx2());
     let len = buf.len();
-    if len <= 320 {
-        // One kernel call: block 0 and the data blocks together (two
-        // calls, four blocks then the rest, made 193–320 bytes 10 % slower
-        // than ring on Zen 3: `peer-bench --chachapoly-sweep`).
-        let block0 = if len <= 64 {
-            let ks = keystream_h::<1>(key, nonce, 0, m);
-            xor_rows(m, &ks[0][2..], buf);
-            ks[0][0]
-        } else if len <= 128 {
-            return seal_scalar_block0::<1>(key, nonce, m, aad, buf);
-        } else if len <= 256 {
-            return seal_scalar_block0::<2>(key, nonce, m, aad, buf);
-        } else {
-            let ks = keystream_h::<3>(key, nonce, 0, m);
-            let rows = ks.as_flattened();
-            xor_rows(m, &rows[2..], buf);
-            rows[0]
-        };
-        let (mac, mut s) = mac_key(block0);
+    if len <= 64 {
+        // One kernel call: block 0 and the data block together.
+        let ks = keystream_h::<1>(key, nonce, 0, m);
+        xor_rows(m, &ks[0][2..], buf);
+        let (mac, mut s) = mac_key(ks[0][0]);
         let mut h: ScalarAcc = [0; 3];
         absorb_padded(&mac, &mut h, aad);
         absorb_padded(&mac, &mut h, buf);
         return finish(&mac, &mut h, &mut s, aad.len(), len);
+    }
+    // One kernel call for the data, block 0 beside it on the integer unit
+    // (three states with block 0 in the vector call instead: 257–320
+    // bytes 4–5 % slower on Zen 4; two calls, four blocks then the rest:
+    // 193–320 bytes 10 % slower than ring on Zen 3).
+    if len <= 128 {
+        return seal_scalar_block0::<1>(key, nonce, m, aad, buf);
+    } else if len <= 256 {
+        return seal_scalar_block0::<2>(key, nonce, m, aad, buf);
+    } else if len <= 320 {
+        return seal_scalar_block0::<3>(key, nonce, m, aad, buf);
     }
     // The head: blocks 0 to 5 (the Poly1305 key and the first 320 bytes)
     // from three states, so the MAC (the bound from here on) starts after
