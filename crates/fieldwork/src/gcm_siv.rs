@@ -46,6 +46,11 @@
 //! over it and compiled per backend. [`crate::hazmat::Backends`] makes a
 //! key on any of them by its name:
 //!
+//! - every x86-64 backend: a message of at most 16 text blocks and 8
+//!   blocks of associated data in one kernel call in registers
+//!   (`gcm_siv/x86.rs`, the shape of the AArch64 one below; VEX/EVEX
+//!   encodings on `vaes-avx512`, SSE on the others); longer ones as
+//!   follows;
 //! - `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
 //!   [`ZMM_FROM`] bytes, a tail of less than 32 blocks and shorter
 //!   messages on ymm; POLYVAL's best kernel;
@@ -81,7 +86,10 @@
 //! in one call from a stack copy without a `Polyval` state
 //! (`ghash::polyval_short`); the message keys are wiped by one volatile
 //! write each; a one-block message's counter mode runs on xmm and other
-//! tails on the fewest of 1, 2, 4 or 8 registers. The ignored test
+//! tails on the fewest of 1, 2, 4 or 8 registers. Messages the one-call
+//! kernels take (`gcm_siv/x86.rs`, `gcm_siv/armv8.rs`) keep the keys in
+//! registers throughout and hash by Horner's rule, two products deep a
+//! block. The ignored test
 //! `stage_probe::stage_ticks` (`cargo test --release -p fieldwork-crypto
 //! --lib stage_probe -- --ignored --nocapture`) times the stages of a
 //! 16-byte seal. Figures: `peer-bench --filter gcm_siv` (against aws-lc-rs
@@ -108,6 +116,8 @@ pub use aead;
 
 #[cfg(target_arch = "aarch64")]
 mod armv8;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 use crate::aead_util::on_backend;
 #[cfg(target_arch = "x86_64")]
@@ -238,6 +248,19 @@ macro_rules! token_backend {
             fn ctr(self, key: &aes::aesni::Key, ctr: u128, data: &mut [u8]) {
                 ctr::$ctr(self, &key.rk, ctr, data);
             }
+
+            #[inline]
+            fn short(
+                self,
+                kgk: &aes::aesni::Key,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                buf: &mut [u8],
+                received: Option<&[u8; 16]>,
+            ) -> Option<[u8; 16]> {
+                x86::fits(aad.len(), buf.len())
+                    .then(|| x86::short($aes_clmul(self), &kgk.rk, nonce, aad, buf, received))
+            }
         }
     };
 }
@@ -272,6 +295,19 @@ impl Backend for Vaes512 {
 
     fn short_polyval(self) -> ShortPolyval {
         self.1.short_polyval()
+    }
+
+    #[inline]
+    fn short(
+        self,
+        kgk: &aes::aesni::Key,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        received: Option<&[u8; 16]>,
+    ) -> Option<[u8; 16]> {
+        x86::fits(aad.len(), buf.len())
+            .then(|| x86::short_evex(self.0, &kgk.rk, nonce, aad, buf, received))
     }
 
     fn ctr(self, key: &aes::aesni::Key, ctr: u128, data: &mut [u8]) {

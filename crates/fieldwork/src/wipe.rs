@@ -41,7 +41,7 @@ pub(crate) fn wipe_bytes<const N: usize>(x: &mut [u8; N]) {
 /// One call after the kernel returns, from the function that called it
 /// (so at the same stack pointer); `BYTES` is a multiple of 256 with a
 /// margin over the kernel's deepest stack use, measured by the kernels'
-/// tests (`stack_wipe` in `gcm/armv8.rs`, `gcm_siv/armv8.rs`). Cost:
+/// tests (`stack_wipe` in `gcm/armv8.rs`, `gcm_siv/armv8.rs`, `gcm_siv/x86.rs`). Cost on AArch64:
 /// 11 instructions per 256 bytes (eight `STP` of a zeroed `q` register,
 /// the loop's three) and 7 more with the call. AArch64 Linux has no red zone: the bytes below the
 /// stack pointer belong to no live frame, and a signal handler may
@@ -88,10 +88,106 @@ unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
     )
 }
 
+/// [`wipe_stack_below`] on x86-64: the same, below the return address
+/// the call pushed (the caller's dead frames lie below it). The System V
+/// red zone is the caller's scratch only between its calls; at a call
+/// nothing live lies below the caller's stack pointer.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn wipe_stack_below<const BYTES: usize>() {
+    const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
+    // SAFETY: `fill_below_sp` writes only below its own stack pointer (the
+    // return address), where no live Rust value lies at a call, and
+    // clobbers only caller-saved registers (`rax`, `rcx`, `xmm0`).
+    unsafe { fill_below_sp(BYTES, 0) };
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// Writes the 64-bit `pattern` over `[rsp − bytes, rsp)` at its own
+/// `rsp` (the return address's slot; `bytes` a positive multiple of 256):
+/// a naked function, so no prologue moves `rsp`.
+///
+/// # Safety
+/// `bytes` is a positive multiple of 256, and the stack has `bytes` bytes
+/// below the caller's stack pointer (a kernel just used them).
+#[cfg(target_arch = "x86_64")]
+#[unsafe(naked)]
+unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
+    core::arch::naked_asm!(
+        "mov rax, rsp",
+        "mov rcx, rsp",
+        "sub rcx, rdi",
+        "movq xmm0, rsi",
+        "punpcklqdq xmm0, xmm0",
+        "2:",
+        "movups [rcx], xmm0",
+        "movups [rcx + 16], xmm0",
+        "movups [rcx + 32], xmm0",
+        "movups [rcx + 48], xmm0",
+        "movups [rcx + 64], xmm0",
+        "movups [rcx + 80], xmm0",
+        "movups [rcx + 96], xmm0",
+        "movups [rcx + 112], xmm0",
+        "movups [rcx + 128], xmm0",
+        "movups [rcx + 144], xmm0",
+        "movups [rcx + 160], xmm0",
+        "movups [rcx + 176], xmm0",
+        "movups [rcx + 192], xmm0",
+        "movups [rcx + 208], xmm0",
+        "movups [rcx + 224], xmm0",
+        "movups [rcx + 240], xmm0",
+        "add rcx, 256",
+        "cmp rcx, rax",
+        "jb 2b",
+        "ret",
+    )
+}
+
+/// [`wipe_stack_below`] with 64-byte stores, for kernels compiled with
+/// AVX-512 (the caller's token proves AVX-512F): four `vmovdqu64` per 256
+/// bytes instead of sixteen `movups`, then `vzeroupper`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn wipe_stack_below_zmm<const BYTES: usize>(t: crate::cpu::VaesAvx512) {
+    const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
+    let _ = t;
+    // SAFETY: as in `wipe_stack_below`; `t` proves AVX-512F, whose
+    // instructions `fill_below_sp_zmm` runs (it clobbers `rax`, `rcx` and
+    // `zmm0`, caller-saved, and leaves the upper halves clean).
+    unsafe { fill_below_sp_zmm(BYTES) };
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// Zeroes `[rsp − bytes, rsp)` at its own `rsp` with 64-byte stores
+/// (`bytes` a positive multiple of 256).
+///
+/// # Safety
+/// As [`fill_below_sp`]'s, and the CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[unsafe(naked)]
+unsafe extern "C" fn fill_below_sp_zmm(bytes: usize) {
+    core::arch::naked_asm!(
+        "mov rax, rsp",
+        "mov rcx, rsp",
+        "sub rcx, rdi",
+        "vpxord zmm0, zmm0, zmm0",
+        "2:",
+        "vmovdqu64 [rcx], zmm0",
+        "vmovdqu64 [rcx + 64], zmm0",
+        "vmovdqu64 [rcx + 128], zmm0",
+        "vmovdqu64 [rcx + 192], zmm0",
+        "add rcx, 256",
+        "cmp rcx, rax",
+        "jb 2b",
+        "vzeroupper",
+        "ret",
+    )
+}
+
 /// Test support for the stack wipes ([`wipe_stack_below`]): an image of
 /// the stack below a function's stack pointer after a kernel ran, to find
 /// how deep the kernel wrote and which secrets it left there.
-#[cfg(all(test, target_arch = "aarch64"))]
+#[cfg(all(test, any(target_arch = "aarch64", target_arch = "x86_64")))]
 #[allow(clippy::indexing_slicing)]
 pub(crate) mod stack_probe {
     use alloc::vec::Vec;
@@ -108,6 +204,7 @@ pub(crate) mod stack_probe {
     /// # Safety
     /// `out` is [`SPAN`] writable bytes; the stack has `SPAN` bytes below
     /// the caller's `sp`.
+    #[cfg(target_arch = "aarch64")]
     #[unsafe(naked)]
     unsafe extern "C" fn read_below_sp(out: *mut u8) {
         core::arch::naked_asm!(
@@ -118,6 +215,30 @@ pub(crate) mod stack_probe {
             "stp x11, x12, [x0], #16",
             "cmp x10, x9",
             "b.lo 2b",
+            "ret",
+            span = const SPAN,
+        )
+    }
+
+    /// Copies `[rsp − SPAN, rsp)` at its own `rsp` (the return address's
+    /// slot, as [`super::fill_below_sp`] fills) to `out`.
+    ///
+    /// # Safety
+    /// `out` is [`SPAN`] writable bytes; the stack has `SPAN` bytes below
+    /// the caller's stack pointer.
+    #[cfg(target_arch = "x86_64")]
+    #[unsafe(naked)]
+    unsafe extern "C" fn read_below_sp(out: *mut u8) {
+        core::arch::naked_asm!(
+            "mov rax, rsp",
+            "lea rcx, [rsp - {span}]",
+            "2:",
+            "movups xmm0, [rcx]",
+            "movups [rdi], xmm0",
+            "add rcx, 16",
+            "add rdi, 16",
+            "cmp rcx, rax",
+            "jb 2b",
             "ret",
             span = const SPAN,
         )

@@ -111,14 +111,28 @@ const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 fn expand128(key: &[u8; 16]) -> RoundKeys {
     let mut rk = [0u128; 15];
-    let mut k = to_x(u128::from_le_bytes(*key));
-    rk[0] = crate::simd::to_u128(k);
+    for (r, k) in expand128_regs(to_x(u128::from_le_bytes(*key)))
+        .into_iter()
+        .enumerate()
+    {
+        rk[r] = crate::simd::to_u128(k);
+    }
+    RoundKeys { rk, rounds: 10 }
+}
+
+/// [`expand128`]'s round keys in registers, from the key in one: for
+/// kernels that expand a key and use it at once (AES-GCM-SIV's short
+/// messages, `gcm_siv/x86.rs`).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn expand128_regs(mut k: __m128i) -> [__m128i; 11] {
+    let mut rk = [k; 11];
     for (r, &rc) in RCON.iter().enumerate() {
         let t = _mm_xor_si128(sub_rot_word3::<true>(k), _mm_set1_epi32(rc));
         k = _mm_xor_si128(prefix_xor(k), t);
-        rk[r + 1] = crate::simd::to_u128(k);
+        rk[r + 1] = k;
     }
-    RoundKeys { rk, rounds: 10 }
+    rk
 }
 
 /// AES-256's key expansion four words at a time: with `Nk = 8` the even
@@ -128,20 +142,31 @@ fn expand128(key: &[u8; 16]) -> RoundKeys {
 fn expand256(key: &[u8; 32]) -> RoundKeys {
     let mut rk = [0u128; 15];
     let (lo, hi) = key.split_at(16);
-    let mut a = to_x(u128::from_le_bytes(lo.try_into().unwrap_or_default()));
-    let mut b = to_x(u128::from_le_bytes(hi.try_into().unwrap_or_default()));
-    rk[0] = crate::simd::to_u128(a);
-    rk[1] = crate::simd::to_u128(b);
+    let a = to_x(u128::from_le_bytes(lo.try_into().unwrap_or_default()));
+    let b = to_x(u128::from_le_bytes(hi.try_into().unwrap_or_default()));
+    for (r, k) in expand256_regs(a, b).into_iter().enumerate() {
+        rk[r] = crate::simd::to_u128(k);
+    }
+    RoundKeys { rk, rounds: 14 }
+}
+
+/// [`expand256`]'s round keys in registers, from the key's two halves in
+/// two (see [`expand128_regs`]).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn expand256_regs(mut a: __m128i, mut b: __m128i) -> [__m128i; 15] {
+    let mut rk = [a; 15];
+    rk[1] = b;
     for (i, &rc) in RCON.iter().take(7).enumerate() {
         let t = _mm_xor_si128(sub_rot_word3::<true>(b), _mm_set1_epi32(rc));
         a = _mm_xor_si128(prefix_xor(a), t);
-        rk[2 * i + 2] = crate::simd::to_u128(a);
+        rk[2 * i + 2] = a;
         if i < 6 {
             b = _mm_xor_si128(prefix_xor(b), sub_rot_word3::<false>(a));
-            rk[2 * i + 3] = crate::simd::to_u128(b);
+            rk[2 * i + 3] = b;
         }
     }
-    RoundKeys { rk, rounds: 14 }
+    rk
 }
 
 #[target_feature(enable = "aes,sse4.1")]
