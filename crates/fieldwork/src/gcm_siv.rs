@@ -48,9 +48,9 @@
 //!
 //! - every x86-64 backend: a message of at most 16 text blocks and 8
 //!   blocks of associated data in one kernel call in registers
-//!   (`gcm_siv/x86.rs`, the shape of the AArch64 one below; VEX/EVEX
-//!   encodings on `vaes-avx512`, SSE on the others); longer ones as
-//!   follows;
+//!   (`gcm_siv/x86.rs`, the shape of the AArch64 one below; EVEX
+//!   encodings on `vaes-avx512`, VEX on `vaes-avx2`, SSE on `aes-ni`);
+//!   longer ones as follows;
 //! - `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
 //!   [`ZMM_FROM`] bytes, a tail of less than 32 blocks and shorter
 //!   messages on ymm; POLYVAL's best kernel;
@@ -223,10 +223,11 @@ impl Backend for Portable {
 
 /// The backend of a capability token `$token`, named `$name`: AES-NI
 /// keys (`$aes_clmul` of the token), POLYVAL by `Polyval::$polyval` and
-/// the short kernel `ShortPolyval::$short` (of the token's `$clmul`), and
-/// counter mode by `ctr::$ctr`.
+/// the short kernel `ShortPolyval::$short` (of the token's `$clmul`),
+/// counter mode by `ctr::$ctr`, and short messages in one call of
+/// `$one_call` (`gcm_siv/x86.rs`).
 macro_rules! token_backend {
-    ($token:ty, $name:literal, $aes_clmul:expr, $polyval:ident, $short:ident($clmul:ident), $ctr:ident) => {
+    ($token:ty, $name:literal, $aes_clmul:expr, $polyval:ident, $short:ident($clmul:ident), $ctr:ident, $one_call:path) => {
         #[cfg(target_arch = "x86_64")]
         impl Backend for $token {
             const NAME: &'static str = $name;
@@ -259,7 +260,7 @@ macro_rules! token_backend {
                 received: Option<&[u8; 16]>,
             ) -> Option<[u8; 16]> {
                 x86::fits(aad.len(), buf.len())
-                    .then(|| x86::short($aes_clmul(self), &kgk.rk, nonce, aad, buf, received))
+                    .then(|| $one_call(self, &kgk.rk, nonce, aad, buf, received))
             }
         }
     };
@@ -267,10 +268,10 @@ macro_rules! token_backend {
 
 // `aes-ni`: counter mode on xmm (8 blocks per iteration), POLYVAL with
 // PCLMULQDQ.
-token_backend! { cpu::AesClmul, "aes-ni", core::convert::identity, new_pclmulqdq, Xmm(clmul), xor_xmm }
+token_backend! { cpu::AesClmul, "aes-ni", core::convert::identity, new_pclmulqdq, Xmm(clmul), xor_xmm, x86::short }
 // `vaes-avx2`: counter mode on ymm (16 blocks per iteration), POLYVAL on
 // ymm.
-token_backend! { cpu::VaesAvx2, "vaes-avx2", cpu::VaesAvx2::aes_clmul, new_ymm_tier, Ymm(avx2_clmul), xor_ymm }
+token_backend! { cpu::VaesAvx2, "vaes-avx2", cpu::VaesAvx2::aes_clmul, new_ymm_tier, Ymm(avx2_clmul), xor_ymm, x86::short_vex }
 
 /// `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
 /// [`ZMM_FROM`] bytes, a tail of less than 32 blocks and shorter messages

@@ -54,7 +54,7 @@
 
 use crate::aes::RoundKeys;
 use crate::aes::aesni::{expand128_regs, expand256_regs};
-use crate::cpu::{AesClmul, VaesAvx512};
+use crate::cpu::{AesClmul, VaesAvx2, VaesAvx512};
 use crate::ghash::C_HI;
 use crate::simd::from_u128 as to_x;
 use core::arch::x86_64::{
@@ -205,6 +205,16 @@ short_kernel!(
     /// the kernel from a closure, one frame deeper than [`short`] does).
     SHORT_STACK = 1024,
     |_| crate::wipe::wipe_stack_below::<SHORT_STACK>()
+);
+
+short_kernel!(
+    /// [`short`] on VEX encodings (`vaes-avx2`'s keys): three-operand
+    /// forms; its frame wiped by 32-byte stores.
+    short_vex, short_nr_vex, VaesAvx2, "aes,pclmulqdq,ssse3,sse4.1,avx,avx2",
+    /// [`SHORT_STACK`] for [`short_vex`] (the test `stack_wipe` measures
+    /// its deepest write too).
+    SHORT_STACK_VEX = 1024,
+    crate::wipe::wipe_stack_below_ymm::<SHORT_STACK_VEX>
 );
 
 short_kernel!(
@@ -424,7 +434,10 @@ mod tests {
         if let Some(t) = AesClmul::get() {
             against_portable(t);
         }
-        if let Some(t) = VaesAvx512::get().zip(crate::cpu::VaesAvx2::get()) {
+        if let Some(t) = VaesAvx2::get() {
+            against_portable(t);
+        }
+        if let Some(t) = VaesAvx512::get().zip(VaesAvx2::get()) {
             against_portable(super::super::Vaes512(t.0, t.1));
         }
     }
@@ -501,7 +514,17 @@ mod stack_wipe {
                 "gcm_siv short (x86-64, SSE)"
             );
         }
-        if let Some(t) = VaesAvx512::get().zip(crate::cpu::VaesAvx2::get()) {
+        if let Some(t) = VaesAvx2::get() {
+            wipe_test!(
+                t,
+                t,
+                short_vex,
+                short_nr_vex,
+                SHORT_STACK_VEX,
+                "gcm_siv short (x86-64, VEX)"
+            );
+        }
+        if let Some(t) = VaesAvx512::get().zip(VaesAvx2::get()) {
             let backend = super::super::Vaes512(t.0, t.1);
             wipe_test!(
                 backend,
