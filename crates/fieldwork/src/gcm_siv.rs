@@ -48,9 +48,9 @@
 //!
 //! - every x86-64 backend: a message of at most 16 text blocks and 8
 //!   blocks of associated data in one kernel call in registers
-//!   (`gcm_siv/x86.rs`, the shape of the AArch64 one below; EVEX
-//!   encodings on `vaes-avx512`, VEX on `vaes-avx2`, SSE on `aes-ni`);
-//!   longer ones as follows;
+//!   (`gcm_siv/x86.rs`, the shape of the AArch64 one below; VEX
+//!   encodings on `vaes-avx512` and `vaes-avx2`, SSE on `aes-ni`); longer
+//!   ones as follows;
 //! - `vaes-avx512`: counter mode on zmm (32 blocks per iteration) from
 //!   [`ZMM_FROM`] bytes, a tail of less than 32 blocks and shorter
 //!   messages on ymm; POLYVAL's best kernel;
@@ -308,7 +308,7 @@ impl Backend for Vaes512 {
         received: Option<&[u8; 16]>,
     ) -> Option<[u8; 16]> {
         x86::fits(aad.len(), buf.len())
-            .then(|| x86::short_evex(self.0, &kgk.rk, nonce, aad, buf, received))
+            .then(|| x86::short_vex(self.1, &kgk.rk, nonce, aad, buf, received))
     }
 
     fn ctr(self, key: &aes::aesni::Key, ctr: u128, data: &mut [u8]) {
