@@ -209,53 +209,14 @@ unsafe fn polyval(auth: V, aad: &[u8], text: &[u8]) -> V {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Engine, Portable};
     use super::*;
 
-    /// The short kernel against the portable backend's general path at
-    /// every associated-data and text length it takes (and one past),
-    /// both key sizes, sealing and opening (a wrong tag included).
+    /// The short kernel against the portable backend's general path
+    /// ([`super::super::short_against_portable`]).
     #[test]
     fn short_matches_the_portable_path() {
         let Some(t) = NeonAes::get() else { return };
-        let bytes = |n: usize, seed: u8| -> alloc::vec::Vec<u8> {
-            (0..n).map(|i| (i as u8).wrapping_mul(29) ^ seed).collect()
-        };
-        for klen in [16, 32] {
-            let key = bytes(klen, 0x3c);
-            let (fast, slow) = (Engine::new(&key, t), Engine::new(&key, Portable));
-            for alen in 0..=16 * SHORT_MAX_AAD_BLOCKS + 1 {
-                let aad = bytes(alen, 0x11);
-                for len in 0..=16 * SHORT_MAX_BLOCKS + 1 {
-                    let nonce: [u8; 12] = core::array::from_fn(|i| (i + alen + 3 * len) as u8);
-                    let pt = bytes(len, 0xa5);
-                    let (mut a, mut b) = (pt.clone(), pt.clone());
-                    let ta = fast.seal(&nonce, &aad, &mut a);
-                    let tb = slow.seal(&nonce, &aad, &mut b);
-                    assert_eq!(
-                        (ta, &a),
-                        (tb, &b),
-                        "seal: key {klen}, aad {alen}, {len} bytes"
-                    );
-                    let ea = fast.open(&nonce, &aad, &mut a, &ta);
-                    assert_eq!(
-                        (ea, &a),
-                        (ta, &pt),
-                        "open: key {klen}, aad {alen}, {len} bytes"
-                    );
-                    let mut bad = ta;
-                    bad[len % 16] ^= 1;
-                    let mut c = b.clone();
-                    let ea = fast.open(&nonce, &aad, &mut c, &bad);
-                    let eb = slow.open(&nonce, &aad, &mut b, &bad);
-                    assert_eq!(
-                        (ea, &c),
-                        (eb, &b),
-                        "bad tag: key {klen}, aad {alen}, {len} bytes"
-                    );
-                }
-            }
-        }
+        super::super::short_against_portable(t, (SHORT_MAX_AAD_BLOCKS, SHORT_MAX_BLOCKS));
     }
 }
 
