@@ -246,6 +246,7 @@ fn backends_against_portable<F: FieldElement>(seed: u64) {
         [
             ("vpclmulqdq-ymm", Dispatch::vpclmulqdq_ymm()),
             ("vpclmulqdq-ymm-wide", Dispatch::vpclmulqdq_ymm_wide()),
+            ("vpclmulqdq-avx512", Dispatch::vpclmulqdq_avx512()),
             ("pclmulqdq", Dispatch::pclmulqdq()),
             ("pmull", Dispatch::pmull()),
         ]

@@ -272,6 +272,37 @@ macro_rules! fixed_field {
             }
 
             #[cfg(feature = "std")]
+            fn frobenius_half_table(k: usize) -> Option<(&'static [Quad], Self)> {
+                use std::sync::OnceLock;
+                type Half = (std::vec::Vec<Quad>, $name);
+                static TABLES: [OnceLock<Half>; TABLE_SLOTS] = [const { OnceLock::new() }; TABLE_SLOTS];
+                let at = Self::TABLE_STEPS.iter().position(|&s| s == k && s != 0)?;
+                let (table, shift) = TABLES
+                    .get(at)?
+                    .get_or_init(|| super::tables::frobenius_half_table::<$name>(k));
+                Some((table.as_slice(), *shift))
+            }
+
+            #[cfg(not(feature = "std"))]
+            fn frobenius_half_table(_: usize) -> Option<(&'static [Quad], Self)> {
+                None
+            }
+
+            #[inline(always)]
+            fn apply_half_map_k<K: MapKernel + FieldKernel>(
+                k: K,
+                table: &[Quad],
+                shift: &Self,
+                a: &Self,
+            ) -> Self {
+                // a = e(x)² + x·o(x)²: a^(2^k) = e^(2^(k+1)) + x^(2^k)·o^(2^(k+1)).
+                let (e, o) = split_even_odd(&a.0);
+                let (pe, po) = k.apply_pair::<$w>(table, &e, &o);
+                let odd = Self::mul_k(k, &$name(po), shift);
+                $name(pe) + odd
+            }
+
+            #[cfg(feature = "std")]
             fn half_trace_table() -> Option<&'static [Quad]> {
                 static TABLE: std::sync::OnceLock<std::vec::Vec<Quad>> = std::sync::OnceLock::new();
                 Some(TABLE.get_or_init(super::tables::half_trace_table::<$name>))

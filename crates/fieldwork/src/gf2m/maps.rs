@@ -31,10 +31,44 @@
 //!   the compiler from turning the masked XOR into a branch) and W AND/XOR
 //!   pairs: m·W masked XORs.
 //!
+//! - **AVX-512** ([`Avx512Wide`](super::ymm::Avx512Wide)): the AVX2
+//!   layout; a group's four bits of `a` go to a mask register and out
+//!   again as whole-lane masks (`vpmovm2q`), and one `vpternlogq` a row
+//!   word computes acc ⊕ (row ∧ mask): per group 1 + W instructions
+//!   instead of 1 + 2W, on all 32 ymm registers, so
+//!   [`MapKernel::apply_pair`] keeps both sums (2W registers, 18 at
+//!   m = 571) and reads each row once. No instruction is masked, so every
+//!   row load is a whole one (a masked XOR with the row as its memory
+//!   operand would leave the lanes' loads to the secret mask).
+//!
+//! # Half tables
+//!
+//! Where the table streams from L2 rather than L1 (m ≥ 409: 23 and 41 KiB
+//! a table, four and three of them in an inversion, against a 32 KiB L1
+//! on Zen 4), the map costs its bytes, not its instructions. Writing
+//! a = e(x)² + x·o(x)², with e and o the even and odd coefficients of a
+//! (degree < m/2),
+//!
+//! a^(2^k) = e^(2^(k+1)) + x^(2^k) · o^(2^(k+1)),
+//!
+//! so the rows (x^j)^(2^(k+1)) for j < ⌈m/2⌉ — half the table — give both
+//! terms, for one field product by the constant x^(2^k)
+//! (`FieldSpec::apply_half_map_k`). The kernels with
+//! [`MapKernel::half_maps`] take this form: one pass over half the bytes.
+//! The idea is the square root's split (`√a = e + √x·o`) run the other
+//! way.
+//!
 //! Measured history: `docs/notes/gf2m-maps.md`.
 //!
 //! # Rejected
 //!
+//! - Half tables on the AVX2 kernel (two passes over the half table):
+//!   level with the whole table on Zen 4, whose blend kernel is bound by
+//!   its instructions rather than by the table's bytes.
+//! - Masked `vpxorq` on the AVX-512 kernel: as fast as the `vpternlogq`
+//!   form, but the compiler folds the row's load into it as a masked
+//!   memory operand (a volatile read too), and an `asm!` load to prevent
+//!   that cost scheduling freedom (m = 409 half-trace 382 → 442 cycles).
 //! - A 4-bit window: a secret table index.
 //! - The masked XOR without `black_box` in the portable kernel: the
 //!   compiler made it a branch on the secret bit.
@@ -79,8 +113,31 @@ pub(crate) fn quads_from_rows<'a>(
 /// table of [`quads_from_rows`] (m = 4·⌈m/4⌉ rounded, the extra rows zero),
 /// in constant time.
 pub(crate) trait MapKernel: Copy {
+    /// Whether the inversion chain's k-fold Frobenius steps in a field of
+    /// degree m take the half tables on these kernels (see "Half tables"
+    /// above): where streaming the table bounds the map and
+    /// [`MapKernel::apply_pair`] reads each row once for both halves.
+    #[inline(always)]
+    fn half_maps(m: usize) -> bool {
+        let _ = m;
+        false
+    }
+
     /// The image of `a` (W words) under the map of `table`.
     fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W];
+
+    /// The images of `e` and `o` under the map of `table`: two
+    /// [`MapKernel::apply`]s, or one pass over the table where the kernel
+    /// has the registers for both sums.
+    #[inline(always)]
+    fn apply_pair<const W: usize>(
+        self,
+        table: &[Quad],
+        e: &[u64; W],
+        o: &[u64; W],
+    ) -> ([u64; W], [u64; W]) {
+        (self.apply(table, e), self.apply(table, o))
+    }
 }
 
 impl MapKernel for PortableWord {
@@ -117,6 +174,75 @@ impl MapKernel for super::ymm::YmmWide {
     #[inline(always)]
     fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
         self.lane().apply(table, a)
+    }
+}
+
+/// Masked XORs on mask registers (AVX-512VL), on ymm: four rows a group.
+#[cfg(target_arch = "x86_64")]
+impl MapKernel for super::ymm::Avx512Wide {
+    /// From m = 409: there a table is 21 KiB or more and an inversion's
+    /// tables do not fit in L1 (at 283 level, at 233 the whole table
+    /// faster: `docs/notes/gf2m-maps.md`).
+    #[inline(always)]
+    fn half_maps(m: usize) -> bool {
+        m >= 409
+    }
+
+    #[inline(always)]
+    fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
+        // The pair's sums for (a, 0): the second is dead code to the
+        // compiler, which drops it.
+        self.apply_pair(table, a, &[0; W]).0
+    }
+
+    #[inline(always)]
+    fn apply_pair<const W: usize>(
+        self,
+        table: &[Quad],
+        e: &[u64; W],
+        o: &[u64; W],
+    ) -> ([u64; W], [u64; W]) {
+        use core::arch::x86_64::*;
+        // SAFETY: the `Avx512Clmul` token in `self` proves AVX-512F/VL/DQ
+        // and AVX2 (this is inlined into the backend's `#[target_feature]`
+        // entry points); the loads are of whole aligned `Quad`s inside
+        // `table` (32 bytes, `repr(C, align(32))`: a valid `__m256i`).
+        unsafe {
+            let mut acc_e = [_mm256_setzero_si256(); W];
+            let mut acc_o = [_mm256_setzero_si256(); W];
+            // 16 groups of four bits per word; the last word's may be fewer.
+            for ((we, wo), groups) in e.iter().zip(o).zip(table.chunks(16 * W)) {
+                let (mut be, mut bo) = (*we, *wo);
+                for quads in groups.chunks_exact(W) {
+                    // Lane l of the group takes row 4g + l where bit l is
+                    // set: the mask register's bits spread to whole lanes
+                    // (`vpmovm2q`), then acc ^ (row & mask) in one
+                    // `vpternlogq` (truth table 0x78). No instruction is
+                    // masked, so no load is: the rows are whole loads.
+                    let me = _mm256_movm_epi64((be & 15) as __mmask8);
+                    let mo = _mm256_movm_epi64((bo & 15) as __mmask8);
+                    for ((x, y), q) in acc_e.iter_mut().zip(acc_o.iter_mut()).zip(quads) {
+                        let row = _mm256_load_si256(q.0.as_ptr().cast());
+                        *x = _mm256_ternarylogic_epi64::<0x78>(*x, row, me);
+                        *y = _mm256_ternarylogic_epi64::<0x78>(*y, row, mo);
+                    }
+                    be >>= 4;
+                    bo >>= 4;
+                }
+            }
+            // Each sum's four lanes folded (no closure: it would not
+            // inherit the entry point's target features).
+            let mut out = ([0u64; W], [0u64; W]);
+            for (i, (x, y)) in acc_e.into_iter().zip(acc_o).enumerate() {
+                for (slot, v) in [(&mut out.0[i], x), (&mut out.1[i], y)] {
+                    let h =
+                        _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+                    let h = _mm_xor_si128(h, _mm_unpackhi_epi64(h, h));
+                    *slot = _mm_cvtsi128_si64(h) as u64;
+                }
+            }
+            out
+        }
     }
 }
 
@@ -237,6 +363,18 @@ mod tests {
     }
 
     #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
+    fn mask_regs<const W: usize>(
+        k: super::super::ymm::Avx512Wide,
+        table: &[Quad],
+        a: &[u64; W],
+        b: &[u64; W],
+    ) -> ([u64; W], [u64; W], [u64; W]) {
+        let (x, y) = k.apply_pair(table, a, b);
+        (x, y, k.apply(table, a))
+    }
+
+    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "sse4.1")]
     fn xmm<const W: usize>(k: PclmulLane, table: &[Quad], a: &[u64; W]) -> [u64; W] {
         k.apply(table, a)
@@ -272,9 +410,23 @@ mod tests {
             let v = words(&mut seed, W);
             inputs.push(masked(core::array::from_fn(|w| v[w])));
         }
-        for a in &inputs {
+        for (i, a) in inputs.iter().enumerate() {
             let want = reference(&rows, a);
             assert_eq!(PortableWord.apply(&table, a), want, "portable m={m} {a:x?}");
+            // The pair's second input: another of the inputs.
+            let b = &inputs[(i * 7 + 3) % inputs.len()];
+            let want_b = reference(&rows, b);
+            assert_eq!(
+                PortableWord.apply_pair(&table, a, b),
+                (want, want_b),
+                "portable pair m={m}"
+            );
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = crate::cpu::Avx512Clmul::get() {
+                // SAFETY: the token proves AVX-512F/VL and AVX2.
+                let got = unsafe { mask_regs(super::super::ymm::Avx512Wide(t), &table, a, b) };
+                assert_eq!(got, (want, want_b, want), "avx-512 m={m}");
+            }
             #[cfg(target_arch = "x86_64")]
             if let Some(t) = crate::cpu::Avx2Clmul::get() {
                 // SAFETY: the token proves AVX2.
@@ -288,6 +440,56 @@ mod tests {
                 assert_eq!(got, want, "sse4.1 m={m}");
             }
         }
+    }
+
+    /// The half tables: `a^(2^k)` by [`FieldSpec::apply_half_map_k`]
+    /// against k squarings, at every chain step with a table, in each
+    /// field, on the portable kernels and (where the CPU has it) the
+    /// mask-register kernels.
+    fn half_maps<F: crate::gf2m::FieldElement>(mut seed: u64) {
+        let steps = crate::gf2m::words::table_steps(F::M);
+        let mut checked = 0;
+        for &k in steps.iter().filter(|&&k| k != 0) {
+            let half = F::frobenius_half_table(k);
+            assert!(
+                half.is_some(),
+                "m={}: no half table at the chain step {k}",
+                F::M
+            );
+            let Some((table, shift)) = half else { return };
+            assert_eq!(table.len(), F::M.div_ceil(2).div_ceil(4) * F::WORDS);
+            for _ in 0..8 {
+                let mut v = words(&mut seed, F::WORDS);
+                if let Some(top) = v.last_mut() {
+                    *top &= (1u64 << (F::M % 64)) - 1;
+                }
+                let a = F::from_word_slice(&v);
+                assert!(a.is_ok(), "m={}: {v:x?} has degree m or more", F::M);
+                let Ok(a) = a else { return };
+                let want = F::square_n_k(PortableWord, &a, k);
+                assert_eq!(
+                    F::apply_half_map_k(PortableWord, table, &shift, &a),
+                    want,
+                    "m={} k={k}",
+                    F::M
+                );
+                if let Some(d) = crate::gf2m::Dispatch::vpclmulqdq_avx512() {
+                    assert_eq!(d.pow2k(&a, k), want, "avx-512 m={} k={k}", F::M);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "m={}: no chain step has a table", F::M);
+    }
+
+    #[test]
+    fn half_tables_match_squaring() {
+        use crate::gf2m::{F163, F233, F283, F409, F571};
+        half_maps::<F163>(21);
+        half_maps::<F233>(22);
+        half_maps::<F283>(23);
+        half_maps::<F409>(24);
+        half_maps::<F571>(25);
     }
 
     #[test]

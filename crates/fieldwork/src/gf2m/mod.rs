@@ -88,6 +88,7 @@
 //! |---|---|---|
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
 //! | `vpclmulqdq-ymm-wide` | the same | `vpclmulqdq-ymm`'s, with F409's and F571's products and squares on ymm, two 128-bit digits a register (`ymmfold.rs`); best where the tuning table (`tuning.rs`) names the core (AMD: `vpclmulqdq` issues once per two cycles on xmm and ymm alike) |
+//! | `vpclmulqdq-avx512` | the same, AVX-512 F/BW/VL/DQ | `vpclmulqdq-ymm-wide`'s; the linear maps (inversion chain, half-trace) as masked XORs on mask registers, the chain's Frobenius steps on half tables (`maps.rs`); best where the wide backend is and AVX-512 is there |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `pmull` (AArch64) | NEON, AES (PMULL) | `PMULL`/`PMULL2` on two-word q-register digits; reduction, roots and maps on general registers |
 //! | `portable` | nothing | masked integer multiplication |
@@ -199,7 +200,7 @@ pub use portable::Portable;
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
 #[cfg(target_arch = "x86_64")]
-pub use ymm::{VpclmulqdqYmm, VpclmulqdqYmmWide};
+pub use ymm::{VpclmulqdqAvx512, VpclmulqdqYmm, VpclmulqdqYmmWide};
 
 use crate::gf2x::{InlineFixed, PortableWord};
 use core::fmt;
@@ -324,6 +325,21 @@ mod private {
         /// Σ a_i·row_i for the rows of `table`, with the kernels of `k`:
         /// masks, no index or branch on `a`.
         fn apply_map_k<K: MapKernel>(k: K, table: &[Quad], a: &Self) -> Self;
+        /// The half table of the k-fold Frobenius map (`maps` layout: the
+        /// rows (x^j)^(2^(k+1)), j < ⌈m/2⌉) and x^(2^k), for the k of the
+        /// inversion chain that have a table (built on first use; none
+        /// without `std`).
+        fn frobenius_half_table(k: usize) -> Option<(&'static [Quad], Self)>;
+        /// `a^(2^k)` by the half table of [`FieldSpec::frobenius_half_table`]
+        /// (`table`, `shift` = x^(2^k)) with the kernels of `k`: the even
+        /// and odd coefficients' images in one [`MapKernel::apply_pair`],
+        /// the odd one times `shift`.
+        fn apply_half_map_k<K: MapKernel + super::FieldKernel>(
+            k: K,
+            table: &[Quad],
+            shift: &Self,
+            a: &Self,
+        ) -> Self;
         /// `a^(−1)` (0 for 0) by divsteps on the kernels of `k`, with the
         /// field's plan (`divstep.rs`).
         fn invert_divstep_k<K: Divstep>(k: K, a: &Self) -> Self;
@@ -456,6 +472,30 @@ impl FieldKernel for crate::gf2x::YmmLane {
     #[inline(always)]
     fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
         ops::square_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a)
+    }
+}
+
+/// [`ymm::YmmWide`]'s (the maps are `maps.rs`'s business).
+#[cfg(target_arch = "x86_64")]
+impl FieldKernel for ymm::Avx512Wide {
+    #[inline(always)]
+    fn clmul(self) -> Option<cpu::Clmul> {
+        self.wide().clmul()
+    }
+
+    #[inline(always)]
+    fn wide(self) -> Option<cpu::Avx2Clmul> {
+        Some(self.0.avx2_clmul())
+    }
+
+    #[inline(always)]
+    fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
+        ops::mul_slices_pairs(crate::gf2x::PairLane(self.0.avx2_clmul()), self, out, a, b)
+    }
+
+    #[inline(always)]
+    fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
+        ops::square_slices_pairs(crate::gf2x::PairLane(self.0.avx2_clmul()), self, out, a)
     }
 }
 
@@ -648,14 +688,14 @@ macro_rules! one_element_ops {
 /// [`run`]), which hands it to a [`Computation`] compiled for that backend
 /// under its target features, so a chain of its operations inlines into
 /// the caller's loop. The trait is sealed: the backends are
-/// [`Portable`], `Pclmulqdq`, `VpclmulqdqYmm` and `VpclmulqdqYmmWide`
-/// (x86-64), `Pmull` (AArch64).
+/// [`Portable`], `Pclmulqdq`, `VpclmulqdqYmm`, `VpclmulqdqYmmWide` and
+/// `VpclmulqdqAvx512` (x86-64), `Pmull` (AArch64).
 ///
 /// Every method runs in constant time in the elements' values.
 #[allow(private_bounds)]
 pub trait Backend: Copy + private::Kernels {
-    /// `portable`, `pclmulqdq`, `vpclmulqdq-ymm`, `vpclmulqdq-ymm-wide` or
-    /// `pmull`.
+    /// `portable`, `pclmulqdq`, `vpclmulqdq-ymm`, `vpclmulqdq-ymm-wide`,
+    /// `vpclmulqdq-avx512` or `pmull`.
     fn name(self) -> &'static str;
 
     /// `a·b`.
@@ -808,6 +848,8 @@ pub struct Dispatch(Kind);
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqAvx512(VpclmulqdqAvx512),
+    #[cfg(target_arch = "x86_64")]
     VpclmulqdqYmmWide(VpclmulqdqYmmWide),
     #[cfg(target_arch = "x86_64")]
     VpclmulqdqYmm(VpclmulqdqYmm),
@@ -824,10 +866,12 @@ impl Dispatch {
     pub fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Dispatch(if tuning::wide() {
-                Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t))
-            } else {
-                Kind::VpclmulqdqYmm(VpclmulqdqYmm(t))
+            if !tuning::wide() {
+                return Dispatch(Kind::VpclmulqdqYmm(VpclmulqdqYmm(t)));
+            }
+            return Dispatch(match cpu::Avx512Clmul::get() {
+                Some(z) => Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(z)),
+                None => Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t)),
             });
         }
         #[cfg(target_arch = "x86_64")]
@@ -875,6 +919,18 @@ impl Dispatch {
         None
     }
 
+    /// The wide VPCLMULQDQ backend with the linear maps on AVX-512's mask
+    /// registers, if usable (the one [`Dispatch::best`] takes where the
+    /// tuning table names the core for the wide products and AVX-512 is
+    /// there).
+    pub fn vpclmulqdq_avx512() -> Option<Dispatch> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::Avx512Clmul::get() {
+            return Some(Dispatch(Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(t))));
+        }
+        None
+    }
+
     /// The PMULL backend (AArch64 with AES and PMULL), if usable.
     pub fn pmull() -> Option<Dispatch> {
         #[cfg(target_arch = "aarch64")]
@@ -887,9 +943,17 @@ impl Dispatch {
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Dispatch> {
         let ymm = if tuning::wide() {
-            [Dispatch::vpclmulqdq_ymm_wide(), Dispatch::vpclmulqdq_ymm()]
+            [
+                Dispatch::vpclmulqdq_avx512(),
+                Dispatch::vpclmulqdq_ymm_wide(),
+                Dispatch::vpclmulqdq_ymm(),
+            ]
         } else {
-            [Dispatch::vpclmulqdq_ymm(), Dispatch::vpclmulqdq_ymm_wide()]
+            [
+                Dispatch::vpclmulqdq_ymm(),
+                Dispatch::vpclmulqdq_ymm_wide(),
+                Dispatch::vpclmulqdq_avx512(),
+            ]
         };
         ymm.into_iter()
             .flatten()
@@ -898,10 +962,12 @@ impl Dispatch {
             .chain(core::iter::once(Dispatch::portable()))
     }
 
-    /// `vpclmulqdq-ymm-wide`, `vpclmulqdq-ymm`, `pclmulqdq`, `pmull` or
-    /// `portable`.
+    /// `vpclmulqdq-avx512`, `vpclmulqdq-ymm-wide`, `vpclmulqdq-ymm`,
+    /// `pclmulqdq`, `pmull` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqAvx512(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmmWide(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
@@ -918,6 +984,8 @@ impl Dispatch {
     #[inline]
     pub fn run<C: Computation>(self, computation: C) -> C::Output {
         match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqAvx512(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmmWide(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]

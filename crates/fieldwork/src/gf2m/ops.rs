@@ -47,6 +47,12 @@ impl<F: FieldElement, K: Divstep> Arith for FixedArith<F, K> {
     }
     #[inline(always)]
     fn pow2k(&self, a: &F, k: usize) -> F {
+        if K::half_maps(F::M) {
+            return match F::frobenius_half_table(k).filter(|_| k >= K::table_from(F::M)) {
+                Some((table, shift)) => F::apply_half_map_k(self.0, table, &shift, a),
+                None => F::square_n_k(self.0, a, k),
+            };
+        }
         match F::frobenius_table(k).filter(|_| k >= K::table_from(F::M)) {
             Some(table) => F::apply_map_k(self.0, table, a),
             None => F::square_n_k(self.0, a, k),

@@ -28,6 +28,21 @@ pub(super) fn frobenius_table<F: FieldElement>(k: usize) -> Vec<Quad> {
     quads_from_rows(rows.iter().map(F::as_words), F::WORDS)
 }
 
+/// The half table of the k-fold Frobenius map (`maps.rs`, "Half
+/// tables"): the rows (x^j)^(2^(k+1)) for j < ⌈m/2⌉, and x^(2^k).
+pub(super) fn frobenius_half_table<F: FieldElement>(k: usize) -> (Vec<Quad>, F) {
+    let mut rows = frobenius_rows::<F>(k + 1);
+    rows.truncate(F::M.div_ceil(2));
+    let mut shift = x::<F>();
+    for _ in 0..k {
+        shift = F::square_k(PortableWord, &shift);
+    }
+    (
+        quads_from_rows(rows.iter().map(F::as_words), F::WORDS),
+        shift,
+    )
+}
+
 /// The table of the half-trace.
 pub(super) fn half_trace_table<F: FieldElement>() -> Vec<Quad> {
     let rows = half_trace_rows::<F>();

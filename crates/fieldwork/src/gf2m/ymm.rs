@@ -17,9 +17,14 @@
 //! says they are faster; its kernels, [`YmmWide`], are [`YmmLane`]'s
 //! under another type, so the choice is made at compile time inside the
 //! backend's entry point.
+//!
+//! [`VpclmulqdqAvx512`] is the wide backend with AVX-512's mask registers
+//! for the linear maps (`maps.rs`: one masked XOR a row word, both halves
+//! of a half-table map in one pass; kernels [`Avx512Wide`]): its products
+//! and squares are the wide backend's.
 #![allow(unsafe_code)]
 
-use crate::cpu::Avx2Clmul;
+use crate::cpu::{Avx2Clmul, Avx512Clmul};
 use crate::gf2x::{InlineFixed, YmmLane};
 
 super::simd_backend!(
@@ -34,6 +39,33 @@ super::simd_backend!(
     /// [`Backend`](super::Backend)); holding one proves the instructions.
     VpclmulqdqYmmWide(Avx2Clmul), YmmWide, "vpclmulqdq-ymm-wide", "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1"
 );
+
+super::simd_backend!(
+    /// The wide `gf2m` backend with the linear maps on AVX-512's mask
+    /// registers (see [`Backend`](super::Backend)); holding one proves the
+    /// instructions.
+    VpclmulqdqAvx512(Avx512Clmul), Avx512Wide, "vpclmulqdq-avx512",
+    "vpclmulqdq,avx512f,avx512bw,avx512vl,avx512dq,avx2,avx,pclmulqdq,sse4.1"
+);
+
+/// [`YmmWide`]'s kernels with the maps on mask registers
+/// ([`VpclmulqdqAvx512`]'s).
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512Wide(pub(crate) Avx512Clmul);
+
+impl Avx512Wide {
+    /// The wide kernels on the same token's AVX2 part.
+    #[inline(always)]
+    pub(crate) fn wide(self) -> YmmWide {
+        YmmWide(self.0.avx2_clmul())
+    }
+
+    /// The same token's [`YmmLane`].
+    #[inline(always)]
+    pub(crate) fn lane(self) -> YmmLane {
+        self.wide().lane()
+    }
+}
 
 /// [`YmmLane`]'s kernels as [`VpclmulqdqYmmWide`]'s: every `gf2x` product
 /// delegated, the fields' kernels told apart by
@@ -59,7 +91,10 @@ macro_rules! delegate_products {
     )*};
 }
 
-impl InlineFixed for YmmWide {
+/// `InlineFixed` for `$t`, every kernel [`YmmLane`]'s (`$t::lane`).
+macro_rules! inline_fixed_on_lane {
+    ($($t:ty),*) => {$(
+impl InlineFixed for $t {
     type Limb = <YmmLane as InlineFixed>::Limb;
     #[inline(always)]
     fn limbs<const N: usize>(self, a: &[u64; N]) -> [Self::Limb; N] {
@@ -85,3 +120,7 @@ impl InlineFixed for YmmWide {
         self.lane().square_limb(a)
     }
 }
+    )*};
+}
+
+inline_fixed_on_lane!(YmmWide, Avx512Wide);
