@@ -4,6 +4,9 @@
 //! `ymmfold.rs`) or `vpclmulqdq-ymm` (one digit an xmm register,
 //! `xmmfold.rs`). Read once and cached ([`wide`]):
 //! [`Dispatch::best`](super::Dispatch::best) runs at every operator call.
+//! Where the wide products are chosen and AVX-512 is usable, `best` takes
+//! their AVX-512 form, `vpclmulqdq-avx512` (the same products; the linear
+//! maps on `vpternlogq`, `maps.rs`): a choice by feature, not by core.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
