@@ -243,15 +243,15 @@ fn expand_ni(key: &[u8]) -> RoundKeys {
     RoundKeys { rk, rounds }
 }
 
-/// One block, read little-endian, for kernels already compiled with
+/// One block (its bytes little-endian in the `u128`), for kernels already compiled with
 /// AES-NI: it inlines into them, so its latency overlaps their work (the
 /// stitched GCM kernels start `AES(K, J0)` with it; calling the
 /// non-inlined [`encrypt_blocks`] afterwards instead put its whole latency
 /// on a short message's critical path).
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn encrypt_one(rk: &RoundKeys, block: &[u8; 16]) -> u128 {
-    let mut x = to_x(u128::from_le_bytes(*block) ^ rk.rk[0]);
+pub(crate) fn encrypt_one(rk: &RoundKeys, block: u128) -> u128 {
+    let mut x = to_x(block ^ rk.rk[0]);
     for r in 1..rk.rounds {
         x = _mm_aesenc_si128(x, to_x(rk.rk[r]));
     }

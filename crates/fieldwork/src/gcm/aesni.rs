@@ -78,7 +78,7 @@ use crate::aes::RoundKeys;
 use crate::cpu::AesClmul;
 use crate::ghash;
 use crate::ghash::aggregate::xmm::{Sums, mul_acc, reduce, zero_sums};
-use crate::simd::{from_u128, to_u128};
+use crate::simd::from_u128;
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128, _mm_cmpgt_epi8,
     _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
@@ -133,7 +133,7 @@ impl stitch::Kernel for Kernel {
 /// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
 /// GHASH of the ciphertext, the lengths block, and the full tag
 /// `AES(K, J0) ⊕ S`.
-fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+fn seal(key: &Key, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     let _ = key.kernel;
     let (rk, table) = (&key.rk, &key.powers);
     // SAFETY: the token in `key.kernel` proves every feature `seal_xmm`
@@ -356,13 +356,13 @@ fn seal_xmm<const NR: usize>(
     rk: &RoundKeys,
     table: &[u128; TABLE],
     encrypt: bool,
-    j0: &[u8; 16],
+    j0: u128,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
     let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
-    let j0_rev = u128::from_be_bytes(*j0);
+    let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
         // Straight from the key schedule in memory (no scalar-built
         // copies; see the zmm kernel on store forwarding).
@@ -391,7 +391,7 @@ fn seal_xmm<const NR: usize>(
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
         mul_acc(lengths, power(ctx.table, 31), &mut s);
-        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
 
     // Associated data: R blocks per group, paired per reduction as in the
@@ -486,5 +486,5 @@ fn seal_xmm<const NR: usize>(
         lengths
     };
     mul_acc(len_block, power(ctx.table, 31), &mut s);
-    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+    tag_bytes(reduce(s, ctx.c), tag_mask)
 }

@@ -161,7 +161,8 @@ impl Backend for Key {
         ghash::gcm_update_pmull(self.aes.t, &self.powers, acc, data)
     }
 
-    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    fn seal(&self, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let j0 = &j0.to_le_bytes();
         let enc = dir == Direction::Encrypt;
         if buf.len().div_ceil(16) <= SHORT_MAX_TEXT_BLOCKS {
             let tag = short_any(self, enc, j0, aad, buf);
@@ -640,7 +641,7 @@ mod stack_wipe {
                 stack,
                 m.tag,
                 || kernel(key, enc, m.j0, m.aad, &mut b0),
-                || key.seal(dir, m.j0, m.aad, &mut b1),
+                || key.seal(dir, u128::from_le_bytes(*m.j0), m.aad, &mut b1),
             );
         }
     }
@@ -677,7 +678,7 @@ mod stack_wipe {
                     let pt = bytes(len, 0x5c);
                     let [e] = aes::Backend::encrypt_array(&key.aes, [u128::from_le_bytes(j0)]);
                     let mut ct = pt.clone();
-                    let tag = key.seal(Direction::Encrypt, &j0, &aad, &mut ct);
+                    let tag = key.seal(Direction::Encrypt, u128::from_le_bytes(j0), &aad, &mut ct);
                     let mut s = secrets.clone();
                     s.push(("AES(K, J0)", e.to_le_bytes()));
                     let ks: Vec<u8> = pt.iter().zip(&ct).map(|(p, c)| p ^ c).collect();
@@ -729,7 +730,7 @@ mod stack_wipe {
                     let j0 = [7u8; 16];
                     let pt = bytes(len, 0x19);
                     let mut ct = pt.clone();
-                    let tag = key.seal(Direction::Encrypt, &j0, &aad, &mut ct);
+                    let tag = key.seal(Direction::Encrypt, u128::from_le_bytes(j0), &aad, &mut ct);
                     let mut s = secrets.clone();
                     let ks: Vec<u8> = pt.iter().zip(&ct).map(|(p, c)| p ^ c).collect();
                     blocks(&mut s, "keystream", &ks);

@@ -179,8 +179,11 @@ trait Backend: Clone {
 
     /// The whole of GCM-AE / GCM-AD after `J0`: GHASH of `aad`, counter
     /// mode over `buf` from `inc32(J0)` with the GHASH of the ciphertext,
-    /// the lengths block, and the full tag `AES(K, J0) ⊕ S`.
-    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
+    /// the lengths block, and the full tag `AES(K, J0) ⊕ S`. `j0` is
+    /// `J0`'s bytes read little-endian, passed by value: built in
+    /// registers, not stored piecewise and reloaded whole (a
+    /// store-forwarding stall, about 10 cycles a call on Zen 4).
+    fn seal(&self, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16];
 }
 
 crate::aead_util::dispatch_enum! {
@@ -290,7 +293,7 @@ impl Dispatch {
         if aad.len() as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
         }
-        on_backend!(self, k => Ok(k.seal(dir, &j0(k, iv)?, aad, buf)))
+        on_backend!(self, k => Ok(k.seal(dir, j0(k, iv)?, aad, buf)))
     }
 
     fn encrypt(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
@@ -306,21 +309,24 @@ impl Dispatch {
     }
 }
 
-/// `J0` for `iv` (SP 800-38D §7.1 step 2) on the backend `key`.
+/// `J0` for `iv` (SP 800-38D §7.1 step 2) on the backend `key`, its bytes
+/// read little-endian.
 #[inline]
-fn j0<B: Backend>(key: &B, iv: &[u8]) -> Result<[u8; 16], Error> {
+fn j0<B: Backend>(key: &B, iv: &[u8]) -> Result<u128, Error> {
     if iv.is_empty() || iv.len() as u64 > MAX_AAD_BYTES {
         return Err(Error::IvLength);
     }
-    if iv.len() == 12 {
-        let mut j0 = [0u8; 16];
-        j0[..12].copy_from_slice(iv);
-        j0[15] = 1;
-        return Ok(j0);
+    // IV ‖ 0³¹ ‖ 1, from two loads of the IV.
+    if let Some((head, tail)) = iv.split_first_chunk::<8>()
+        && let Ok(tail) = <[u8; 4]>::try_from(tail)
+    {
+        return Ok(u128::from(u64::from_le_bytes(*head))
+            | u128::from(u32::from_le_bytes(tail)) << 64
+            | 1 << 120);
     }
     let acc = key.ghash_padded(0, iv);
     let acc = key.ghash_padded(acc, &((iv.len() as u128) * 8).to_be_bytes());
-    Ok(acc.to_be_bytes())
+    Ok(acc.swap_bytes())
 }
 
 macro_rules! gcm_type {

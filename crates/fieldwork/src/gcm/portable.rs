@@ -43,7 +43,8 @@ impl Backend for Key {
         ghash::gcm_update_portable(*self.h, acc, data)
     }
 
-    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    fn seal(&self, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let j0 = &j0.to_le_bytes();
         let mut prefix = [0u8; 12];
         prefix.copy_from_slice(&j0[..12]);
         let ctr0 = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]);

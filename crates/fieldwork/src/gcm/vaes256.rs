@@ -147,9 +147,7 @@ use crate::aes::RoundKeys;
 use crate::cpu::{AesClmul, VaesAvx2};
 use crate::ghash;
 use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, reduce, zero_sums};
-use crate::simd::{
-    from_u128, load_partial32, store_partial32, to_u128, ymm_from_u128s as from_u128s,
-};
+use crate::simd::{from_u128, load_partial32, store_partial32, ymm_from_u128s as from_u128s};
 use crate::vex256::{_mm256_aesenc_epi128, _mm256_aesenclast_epi128};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
@@ -233,7 +231,7 @@ impl stitch::Kernel for Kernel {
 /// `aad`, counter mode over `buf` (any length) from `inc32(J0)` with the
 /// GHASH of the ciphertext, the lengths block, and the full tag
 /// `AES(K, J0) ⊕ S`.
-fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+fn seal(key: &Key, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     if key.kernel.schedule == Schedule::Karatsuba {
         seal_as::<true>(key, dir, j0, aad, buf)
     } else {
@@ -246,7 +244,7 @@ fn seal(key: &Key, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) ->
 fn seal_as<const K: bool>(
     key: &Key,
     dir: Direction,
-    j0: &[u8; 16],
+    j0: u128,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
@@ -587,13 +585,13 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     halves: &[u128; TABLE],
     round1: &[u128; ROUND1],
     encrypt: bool,
-    j0: &[u8; 16],
+    j0: u128,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
     let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
-    let j0_rev = u128::from_be_bytes(*j0);
+    let j0_rev = j0.swap_bytes();
     let base = j0_rev & !0xffff_ffff;
     let ctx = Ctx {
         t,
@@ -611,7 +609,7 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
         halves,
         rk,
         round1,
-        j0: u128::from_le_bytes(*j0),
+        j0,
         ctr_base: from_u128s([base, base | 1]),
         byte_index: from_u128s([
             0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100,
@@ -635,7 +633,7 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
         absorb_one(&ctx, lengths, 31, &mut s);
-        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
 
     // Associated data: 2R blocks per group, then the rest as one group.
@@ -747,7 +745,7 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
-    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+    tag_bytes(reduce(s, ctx.c), tag_mask)
 }
 
 /// The kernel alone in both directions on one buffer, without the copy
@@ -791,7 +789,12 @@ mod probe {
                             }
                             if i < 4 {
                                 let dir = dirs[i % 2];
-                                core::hint::black_box(key.seal(dir, &[1; 16], &[2; 13], buf));
+                                core::hint::black_box(key.seal(
+                                    dir,
+                                    u128::from_le_bytes([1; 16]),
+                                    &[2; 13],
+                                    buf,
+                                ));
                             }
                             core::hint::black_box(&mut *buf);
                         }

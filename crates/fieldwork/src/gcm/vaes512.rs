@@ -146,7 +146,7 @@ use crate::aes::RoundKeys;
 use crate::cpu::{AesClmul, VaesAvx2, VaesAvx512};
 use crate::ghash;
 use crate::ghash::aggregate::zmm::{Sums, mul_acc, mul_acc2, reduce, reduce_lanes, zero_sums};
-use crate::simd::{from_u128, to_u128, zmm_from_u128s as from_u128s};
+use crate::simd::{from_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
     __m128i, __m512i, _mm_loadu_si128, _mm_xor_si128, _mm512_add_epi32, _mm512_aesenc_epi128,
     _mm512_aesenclast_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_loadu_si512,
@@ -236,7 +236,7 @@ impl Backend for Key {
     /// [`seal`] on the zmm kernel, or the ymm kernel's for a message below
     /// the crossover (forwarded; see [`stitch::Key`]).
     #[inline]
-    fn seal(&self, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    fn seal(&self, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         if buf.len().saturating_add(aad.len()) < self.ymm_below
             && let Some(ymm) = &self.ymm
         {
@@ -269,7 +269,7 @@ impl stitch::Kernel for Kernel {
 /// ([`Backend::seal`]): GHASH of `aad`, counter mode over `buf` (any
 /// length) from `inc32(J0)` with the GHASH of the ciphertext, the lengths
 /// block, and the full tag `AES(K, J0) ⊕ S`.
-fn seal(key: &ZmmKey, dir: Direction, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+fn seal(key: &ZmmKey, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     let _ = key.kernel;
     let rk = &key.rk;
     // SAFETY: the token in `key.kernel` proves every feature `seal_zmm`
@@ -854,7 +854,7 @@ target_fns! {
     /// AES-128 encryption read about 10 % slower at 16 KiB in peer-bench
     /// A/B).
     #[inline(never)]
-    fn seal_with_round2<const NR: usize>(rk: &RoundKeys, tables: &ZmmKey, encrypt: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    fn seal_with_round2<const NR: usize>(rk: &RoundKeys, tables: &ZmmKey, encrypt: bool, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         let mut states = Round2States(core::mem::MaybeUninit::uninit());
         seal_zmm::<NR>(rk, tables, encrypt, j0, aad, buf, states.0.as_mut_ptr().cast())
     }
@@ -869,14 +869,14 @@ fn seal_zmm<const NR: usize>(
     rk: &RoundKeys,
     tables: &ZmmKey,
     encrypt: bool,
-    j0: &[u8; 16],
+    j0: u128,
     aad: &[u8],
     buf: &mut [u8],
     round2: *mut u128,
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
     let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
-    let j0_rev = u128::from_be_bytes(*j0);
+    let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
         // `vbroadcasti32x4` from the round keys in memory. (Built as
         // `[u128; 4]` arrays the keys went through 120 scalar stores that
@@ -893,7 +893,7 @@ fn seal_zmm<const NR: usize>(
         uniform: &tables.second,
         rk,
         round1: &tables.round1,
-        j0: u128::from_le_bytes(*j0),
+        j0,
         ctr_base: _mm512_broadcast_i32x4(from_u128(j0_rev & !0xffff_ffff)),
         lanes: from_u128s([0, 1, 2, 3]),
     };
@@ -920,7 +920,7 @@ fn seal_zmm<const NR: usize>(
             &mut s,
         );
         absorb_one(&ctx, lengths, 31, &mut s);
-        return tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask);
+        return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
 
     // Associated data: 4R blocks per group, then the rest as one group.
@@ -1067,7 +1067,7 @@ fn seal_zmm<const NR: usize>(
         lengths
     };
     absorb_one(&ctx, len_block, 31, &mut s);
-    tag_bytes(to_u128(reduce(s, ctx.c)), tag_mask)
+    tag_bytes(reduce(s, ctx.c), tag_mask)
 }
 
 #[cfg(test)]
