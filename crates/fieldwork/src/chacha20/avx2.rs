@@ -526,13 +526,16 @@ fn keystream_h_offsets<const S: usize>(
     let [s0, s1, s2, s3] = SIGMA.map(|x| x as i32);
     let w = |x: u32| x as i32;
     // SAFETY: AVX2 is available: only the entry points above, which take
-    // cpu::Avx2, reach here; each load reads 16 bytes of `key`. (Row d is
-    // built in registers: a 16-byte load of four fresh 4-byte stores would
-    // miss store-to-load forwarding.)
+    // cpu::Avx2, reach here; each load reads 16 bytes of `key`; the volatile
+    // reads are of the three words of `nonce`. (Row d is built in
+    // registers from one 4-byte load a word: a fresh `ChaCha20` holds the
+    // nonce as an 8-byte and a 4-byte store, which a wider load — LLVM
+    // merged words 1 and 2 into one 8-byte load — cannot forward from.)
     let start: [[__m256i; 4]; S] = unsafe {
         let half = |p: *const u32| _mm256_broadcastsi128_si256(_mm_loadu_si128(p.cast()));
         let a = _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3);
-        let row3 = _mm_setr_epi32(w(counter), w(nonce[0]), w(nonce[1]), w(nonce[2]));
+        let [n0, n1, n2] = [0, 1, 2].map(|i| nonce.as_ptr().add(i).read_volatile());
+        let row3 = _mm_setr_epi32(w(counter), w(n0), w(n1), w(n2));
         let (b, c, d) = (
             half(key.as_ptr()),
             half(key[4..].as_ptr()),
