@@ -839,6 +839,22 @@ pub fn run<C: Computation>(computation: C) -> C::Output {
     Dispatch::best().run(computation)
 }
 
+/// `Dispatch`'s constructors of the SIMD backends: `$name` returns the
+/// backend `$ty` (its `Kind` variant of the same name) on `$arch` where
+/// the token `cpu::$token` is usable, else `None`.
+macro_rules! backend_constructors {
+    ($($(#[$doc:meta])* $name:ident: $arch:literal, $token:ident => $ty:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name() -> Option<Dispatch> {
+            #[cfg(target_arch = $arch)]
+            if let Some(t) = cpu::$token::get() {
+                return Some(Dispatch(Kind::$ty($ty(t))));
+            }
+            None
+        }
+    )*};
+}
+
 /// A chosen `gf2m` backend, held: [`Dispatch::run`] runs a [`Computation`]
 /// on it. The element methods and operators use [`Dispatch::best`] at
 /// every call; tests and benchmarks hold one of [`Dispatch::all`].
@@ -890,54 +906,22 @@ impl Dispatch {
         Dispatch(Kind::Portable)
     }
 
-    /// The PCLMULQDQ backend, if usable.
-    pub fn pclmulqdq() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Clmul::get() {
-            return Some(Dispatch(Kind::Pclmulqdq(Pclmulqdq(t))));
-        }
-        None
-    }
-
-    /// The VPCLMULQDQ backend on ymm (AVX2), if usable.
-    pub fn vpclmulqdq_ymm() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Dispatch(Kind::VpclmulqdqYmm(VpclmulqdqYmm(t))));
-        }
-        None
-    }
-
-    /// The VPCLMULQDQ backend on ymm with F409's and F571's products and
-    /// squares two digits a register, if usable (the one
-    /// [`Dispatch::best`] takes where the tuning table names the core).
-    pub fn vpclmulqdq_ymm_wide() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx2Clmul::get() {
-            return Some(Dispatch(Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t))));
-        }
-        None
-    }
-
-    /// The wide VPCLMULQDQ backend with the linear maps on AVX-512's mask
-    /// registers, if usable (the one [`Dispatch::best`] takes where the
-    /// tuning table names the core for the wide products and AVX-512 is
-    /// there).
-    pub fn vpclmulqdq_avx512() -> Option<Dispatch> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = cpu::Avx512Clmul::get() {
-            return Some(Dispatch(Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(t))));
-        }
-        None
-    }
-
-    /// The PMULL backend (AArch64 with AES and PMULL), if usable.
-    pub fn pmull() -> Option<Dispatch> {
-        #[cfg(target_arch = "aarch64")]
-        if let Some(t) = cpu::NeonAes::get() {
-            return Some(Dispatch(Kind::Pmull(Pmull(t))));
-        }
-        None
+    backend_constructors! {
+        /// The PCLMULQDQ backend, if usable.
+        pclmulqdq: "x86_64", Clmul => Pclmulqdq;
+        /// The VPCLMULQDQ backend on ymm (AVX2), if usable.
+        vpclmulqdq_ymm: "x86_64", Avx2Clmul => VpclmulqdqYmm;
+        /// The VPCLMULQDQ backend on ymm with F409's and F571's products and
+        /// squares two digits a register, if usable (the one
+        /// [`Dispatch::best`] takes where the tuning table names the core).
+        vpclmulqdq_ymm_wide: "x86_64", Avx2Clmul => VpclmulqdqYmmWide;
+        /// The wide VPCLMULQDQ backend with the linear maps on AVX-512
+        /// (`vpternlogq`, half tables), if usable (the one
+        /// [`Dispatch::best`] takes where the tuning table names the core
+        /// for the wide products and AVX-512 is there).
+        vpclmulqdq_avx512: "x86_64", Avx512Clmul => VpclmulqdqAvx512;
+        /// The PMULL backend (AArch64 with AES and PMULL), if usable.
+        pmull: "aarch64", NeonAes => Pmull;
     }
 
     /// Every usable backend, best first.
