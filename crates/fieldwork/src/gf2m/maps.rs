@@ -177,7 +177,18 @@ impl MapKernel for super::ymm::YmmWide {
     }
 }
 
-/// Masked XORs on mask registers (AVX-512VL), on ymm: four rows a group.
+/// XOR of the four 64-bit lanes of `v`: a ymm accumulator's word.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fold_lanes(v: core::arch::x86_64::__m256i) -> u64 {
+    use core::arch::x86_64::*;
+    let h = _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    _mm_cvtsi128_si64(_mm_xor_si128(h, _mm_unpackhi_epi64(h, h))) as u64
+}
+
+/// Whole-lane masks and `vpternlogq` (AVX-512VL), on ymm: four rows a
+/// group, both halves of a half-table map in one pass.
 #[cfg(target_arch = "x86_64")]
 impl MapKernel for super::ymm::Avx512Wide {
     /// From m = 409: there a table is 21 KiB or more and an inversion's
@@ -230,16 +241,10 @@ impl MapKernel for super::ymm::Avx512Wide {
                     bo >>= 4;
                 }
             }
-            // Each sum's four lanes folded (no closure: it would not
-            // inherit the entry point's target features).
             let mut out = ([0u64; W], [0u64; W]);
             for (i, (x, y)) in acc_e.into_iter().zip(acc_o).enumerate() {
-                for (slot, v) in [(&mut out.0[i], x), (&mut out.1[i], y)] {
-                    let h =
-                        _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-                    let h = _mm_xor_si128(h, _mm_unpackhi_epi64(h, h));
-                    *slot = _mm_cvtsi128_si64(h) as u64;
-                }
+                out.0[i] = fold_lanes(x);
+                out.1[i] = fold_lanes(y);
             }
             out
         }
@@ -281,9 +286,7 @@ impl MapKernel for YmmLane {
             }
             let mut out = [0u64; W];
             for (o, x) in out.iter_mut().zip(acc) {
-                let h = _mm_xor_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
-                let h = _mm_xor_si128(h, _mm_unpackhi_epi64(h, h));
-                *o = _mm_cvtsi128_si64(h) as u64;
+                *o = fold_lanes(x);
             }
             out
         }

@@ -24,19 +24,15 @@ fn x<F: FieldElement>() -> F {
 
 /// The table of the k-fold Frobenius map.
 pub(super) fn frobenius_table<F: FieldElement>(k: usize) -> Vec<Quad> {
-    let rows = frobenius_rows::<F>(k);
+    let rows = frobenius_rows::<F>(&x_to_2k::<F>(k), F::M);
     quads_from_rows(rows.iter().map(F::as_words), F::WORDS)
 }
 
 /// The half table of the k-fold Frobenius map (`maps.rs`, "Half
 /// tables"): the rows (x^j)^(2^(k+1)) for j < ⌈m/2⌉, and x^(2^k).
 pub(super) fn frobenius_half_table<F: FieldElement>(k: usize) -> (Vec<Quad>, F) {
-    let mut rows = frobenius_rows::<F>(k + 1);
-    rows.truncate(F::M.div_ceil(2));
-    let mut shift = x::<F>();
-    for _ in 0..k {
-        shift = F::square_k(PortableWord, &shift);
-    }
+    let shift = x_to_2k::<F>(k);
+    let rows = frobenius_rows::<F>(&F::square_k(PortableWord, &shift), F::M.div_ceil(2));
     (
         quads_from_rows(rows.iter().map(F::as_words), F::WORDS),
         shift,
@@ -49,17 +45,22 @@ pub(super) fn half_trace_table<F: FieldElement>() -> Vec<Quad> {
     quads_from_rows(rows.iter().map(F::as_words), F::WORDS)
 }
 
-/// (x^i)^(2^k) = X^i for i < m, X = x^(2^k): m − 1 products by X.
-fn frobenius_rows<F: FieldElement>(k: usize) -> Vec<F> {
+/// x^(2^k): k squarings.
+fn x_to_2k<F: FieldElement>(k: usize) -> F {
     let mut big_x = x::<F>();
     for _ in 0..k {
         big_x = F::square_k(PortableWord, &big_x);
     }
-    let mut rows = Vec::with_capacity(F::M);
+    big_x
+}
+
+/// (x^i)^(2^k) = X^i for i < n, X = `big_x` = x^(2^k): n − 1 products by X.
+fn frobenius_rows<F: FieldElement>(big_x: &F, n: usize) -> Vec<F> {
+    let mut rows = Vec::with_capacity(n);
     let mut r = F::ONE;
-    for _ in 0..F::M {
+    for _ in 0..n {
         rows.push(r);
-        r = F::mul_k(PortableWord, &r, &big_x);
+        r = F::mul_k(PortableWord, &r, big_x);
     }
     rows
 }
