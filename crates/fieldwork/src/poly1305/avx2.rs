@@ -86,36 +86,44 @@
 //! 4`) has limb 4 below `5·2^24`: all within the multiplier's
 //! precondition.
 //!
-//! # The loop and its floor (AMD Zen 3)
+//! # The loop and its floor
 //!
 //! From 128 blocks the loop takes three groups (192 bytes) per iteration,
 //! `H ← H·r^12 + G₁·r^8 + G₂·r^4 + G₃`, with one carry; below that, two
 //! (`H·r^8 + G₁·r^4 + G₂`); an odd group takes `H·r^4 + G`, before the
 //! pairs (it needs only `r^4`, so it runs while `r^8` is squared). Only
 //! the product by `H` and the carry are on the dependency chain; the
-//! message products are not. The `r^8` vectors pass through [`opaque`] at
-//! the top of each iteration, so that LLVM keeps `vpmuludq`'s 32-bit mask
-//! in the instruction instead of hoisting it and emitting 64×32 products.
+//! message products are not.
+//!
+//! The triple and pair loops are `asm!` ([`triples_asm`], [`pairs_asm`]):
+//! the broadcast powers and the masks are `vpmuludq`/`vpand` memory
+//! operands from a 32-byte-aligned [`LoopTable`], and `H` (5 registers),
+//! the columns (5) and one group's limbs (5) stay in the 16 ymm registers
+//! with one temporary, so the loop stores nothing. (LLVM's allocation of
+//! the same steps kept powers in registers and spilled loop-variant
+//! values, 37 stack accesses per iteration; on AMD Zen 4 that loop ran
+//! at anything from 0.37 to 0.73 cycles/byte at 16 KiB from one process
+//! of the same binary to the next, peer-bench's always at the slow end;
+//! the store-free loop runs at 0.345 in every process — see
+//! `docs/notes/poly1305-avx2.md`.) Each column adds the products
+//! by `H` last, so the chain through `H` is a product, five additions,
+//! the carry (≈ 10) and one addition: ≈ 19 cycles an iteration.
 //!
 //! Per 64 bytes the work that cannot go away is 25 `vpmuludq` (the 5×5
 //! limb products; `5·r` limbs are broadcast once, outside the loop), 20
 //! `vpaddq` for the columns, the message: 2 loads, 2 `vpunpck{l,h}qdq`, 5
 //! shifts, 1 `vpor`, 4 `vpand`, 1 `vpor` of the 2^128 bit, and 5 `vpaddq` to
 //! add it; and per carry 7 steps of shift, `vpand`, `vpaddq` plus 2 for the
-//! ×5, spread over the groups of an iteration. Zen 3 runs vector integer
-//! ops on four pipes: `vpmuludq` on two (0.5 cycles reciprocal throughput,
-//! latency 3), shifts and shuffles on the other two, adds and logic on all
-//! four (`peer-bench --isa-rates`). The compiled three-group loop is 260
-//! instructions per 192 bytes, of which 212 vector ALU ops (75
-//! `vpmuludq`, 84 `vpaddq`, 19 `vpand`, 5 `vpor`, 23 shifts, 6 unpacks) and
-//! 37 spill loads/stores (16 ymm registers for 15 power vectors, 5
-//! accumulator limbs and the message). Floors per 64 bytes: multiplier
-//! pipes 12.5 cycles (0.20 cycles/byte), all four ALU pipes 17.7 cycles
-//! (0.28 cycles/byte) — the binding one; the dependency chain through `H`
-//! (product 3, column adds ≈ 2, carry chain ≈ 10, message add 1) is ≈ 16
-//! cycles per iteration, i.e. ≈ 5.5 per 64 bytes, not binding. The loop
-//! runs at about 1.35× the ALU floor (≈ 24 core cycles per 64 bytes at
-//! 16 KiB).
+//! ×5, spread over the groups of an iteration. Zen 3 and Zen 4 run vector
+//! integer ops on four pipes: `vpmuludq` on two (0.5 cycles reciprocal
+//! throughput, latency 3), shifts and shuffles on the other two, adds and
+//! logic on all four (`peer-bench --isa-rates`). The three-group loop is
+//! 219 instructions per 192 bytes: 75 `vpmuludq` (with their loads), 83
+//! `vpaddq`, 19 `vpand`, 6 `vpor`, 23 shifts, 6 unpacks, 6 message loads
+//! and 3 for the loop. Floors per 64 bytes: multiplier pipes 12.5 cycles
+//! (0.20 cycles/byte), all four ALU pipes 17.7 cycles (0.28 cycles/byte)
+//! — the binding one. The loop runs at about 1.2× that floor (0.345
+//! cycles/byte at 16 KiB on Zen 4 under the avx2 cap).
 //!
 //! The combination at the end is one more product with the per-lane
 //! multipliers `(r^4, r^3, r^2, r)` (in `LANE_OF` order) and a horizontal
@@ -769,6 +777,228 @@ fn broadcast(p: &Power) -> (Vec5, Vec5) {
     (r, r5)
 }
 
+/// The loops' multipliers in memory (32-byte aligned), read by
+/// [`triples_asm`] and [`pairs_asm`] as `vpmuludq` memory operands: `r^4`,
+/// `r^8`, `r^12` broadcast, each as its five limbs then its `5·` limbs
+/// (`5·r₀` unused), then the limb mask and the 2^128 bit.
+#[repr(C, align(32))]
+struct LoopTable {
+    powers: [[Vec5; 2]; 3],
+    mask: __m256i,
+    hibit: __m256i,
+}
+
+/// Byte offsets in [`LoopTable`]: the powers, the mask, the 2^128 bit.
+const R4: usize = core::mem::offset_of!(LoopTable, powers);
+const R8: usize = R4 + size_of::<[Vec5; 2]>();
+const R12: usize = R8 + size_of::<[Vec5; 2]>();
+const MASK: usize = core::mem::offset_of!(LoopTable, mask);
+const HIB: usize = core::mem::offset_of!(LoopTable, hibit);
+
+/// Template text of `d (+)= G·P` by rows: limb `G_j` (register `ymm{g_j}`)
+/// times the power at `[{t} + P]` (limb `i` at `32·i`, `5·` limb `i` at
+/// `160 + 32·i`) into the columns `ymm5`–`ymm9`; `first` writes row 0
+/// into them instead of adding. Row `j` meets `r_{i−j}` in column `i ≥ j`
+/// and `5·r_{i−j+5}` below. Temporary: `ymm15`.
+macro_rules! rows {
+    (@row $p:literal, $g:literal, $o0:literal, $o1:literal, $o2:literal, $o3:literal, $o4:literal) => {
+        concat!(
+            "vpmuludq ymm15, ymm", $g, ", [{t} + ", $p, " + ", $o0, "]\n",
+            "vpaddq ymm5, ymm5, ymm15\n",
+            "vpmuludq ymm15, ymm", $g, ", [{t} + ", $p, " + ", $o1, "]\n",
+            "vpaddq ymm6, ymm6, ymm15\n",
+            "vpmuludq ymm15, ymm", $g, ", [{t} + ", $p, " + ", $o2, "]\n",
+            "vpaddq ymm7, ymm7, ymm15\n",
+            "vpmuludq ymm15, ymm", $g, ", [{t} + ", $p, " + ", $o3, "]\n",
+            "vpaddq ymm8, ymm8, ymm15\n",
+            "vpmuludq ymm15, ymm", $g, ", [{t} + ", $p, " + ", $o4, "]\n",
+            "vpaddq ymm9, ymm9, ymm15\n",
+        )
+    };
+    (@tail $p:literal, $g1:literal, $g2:literal, $g3:literal, $g4:literal) => {
+        concat!(
+            rows!(@row $p, $g1, "288", "0", "32", "64", "96"),
+            rows!(@row $p, $g2, "256", "288", "0", "32", "64"),
+            rows!(@row $p, $g3, "224", "256", "288", "0", "32"),
+            rows!(@row $p, $g4, "192", "224", "256", "288", "0"),
+        )
+    };
+    (first $p:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal, $g4:literal) => {
+        concat!(
+            "vpmuludq ymm5, ymm", $g0, ", [{t} + ", $p, "]\n",
+            "vpmuludq ymm6, ymm", $g0, ", [{t} + ", $p, " + 32]\n",
+            "vpmuludq ymm7, ymm", $g0, ", [{t} + ", $p, " + 64]\n",
+            "vpmuludq ymm8, ymm", $g0, ", [{t} + ", $p, " + 96]\n",
+            "vpmuludq ymm9, ymm", $g0, ", [{t} + ", $p, " + 128]\n",
+            rows!(@tail $p, $g1, $g2, $g3, $g4),
+        )
+    };
+    (add $p:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal, $g4:literal) => {
+        concat!(
+            rows!(@row $p, $g0, "0", "32", "64", "96", "128"),
+            rows!(@tail $p, $g1, $g2, $g3, $g4),
+        )
+    };
+}
+
+/// Template text of [`load4`] on the group at `[{m} + OFFSET]` into
+/// `ymm10`–`ymm14` (limbs 0–4), with `ymm15` as the one temporary.
+macro_rules! group {
+    ($off:literal) => {
+        concat!(
+            "vmovdqu ymm14, [{m} + ", $off, "]\n",
+            "vmovdqu ymm15, [{m} + ", $off, " + 32]\n",
+            "vpunpcklqdq ymm10, ymm14, ymm15\n",
+            "vpunpckhqdq ymm13, ymm14, ymm15\n",
+            "vpsrlq ymm11, ymm10, 26\n",
+            "vpsrlq ymm12, ymm10, 52\n",
+            "vpsllq ymm15, ymm13, 12\n",
+            "vpor ymm12, ymm12, ymm15\n",
+            "vpsrlq ymm14, ymm13, 40\n",
+            "vpsrlq ymm13, ymm13, 14\n",
+            "vpand ymm10, ymm10, [{t} + {mask}]\n",
+            "vpand ymm11, ymm11, [{t} + {mask}]\n",
+            "vpand ymm12, ymm12, [{t} + {mask}]\n",
+            "vpand ymm13, ymm13, [{t} + {mask}]\n",
+            "vpor ymm14, ymm14, [{t} + {hib}]\n",
+        )
+    };
+}
+
+/// Template text of [`carry`] on the columns `ymm5`–`ymm9` (temporaries
+/// `ymm15`, `ymm10`), then `H = columns + G` with `G` in `ymm10`–`ymm14`
+/// loaded from `[{m} + OFFSET]` into `ymm0`–`ymm4`.
+macro_rules! carry_and_add {
+    ($off:literal) => {
+        concat!(
+            "vpsrlq ymm15, ymm5, 26\n",
+            "vpand ymm5, ymm5, [{t} + {mask}]\n",
+            "vpaddq ymm6, ymm6, ymm15\n",
+            "vpsrlq ymm15, ymm8, 26\n",
+            "vpand ymm8, ymm8, [{t} + {mask}]\n",
+            "vpaddq ymm9, ymm9, ymm15\n",
+            "vpsrlq ymm15, ymm6, 26\n",
+            "vpand ymm6, ymm6, [{t} + {mask}]\n",
+            "vpaddq ymm7, ymm7, ymm15\n",
+            "vpsrlq ymm15, ymm9, 26\n",
+            "vpand ymm9, ymm9, [{t} + {mask}]\n",
+            "vpsllq ymm10, ymm15, 2\n",
+            "vpaddq ymm15, ymm15, ymm10\n",
+            "vpaddq ymm5, ymm5, ymm15\n",
+            "vpsrlq ymm15, ymm7, 26\n",
+            "vpand ymm7, ymm7, [{t} + {mask}]\n",
+            "vpaddq ymm8, ymm8, ymm15\n",
+            "vpsrlq ymm15, ymm5, 26\n",
+            "vpand ymm5, ymm5, [{t} + {mask}]\n",
+            "vpaddq ymm6, ymm6, ymm15\n",
+            "vpsrlq ymm15, ymm8, 26\n",
+            "vpand ymm8, ymm8, [{t} + {mask}]\n",
+            "vpaddq ymm9, ymm9, ymm15\n",
+            group!($off),
+            "vpaddq ymm0, ymm5, ymm10\n",
+            "vpaddq ymm1, ymm6, ymm11\n",
+            "vpaddq ymm2, ymm7, ymm12\n",
+            "vpaddq ymm3, ymm8, ymm13\n",
+            "vpaddq ymm4, ymm9, ymm14\n",
+        )
+    };
+}
+
+/// `H ← H·r^12 + G₁·r^8 + G₂·r^4 + G₃` over `groups` (whole 192-byte
+/// triples), as one loop in `asm!`: the multipliers are memory operands,
+/// `H` (`ymm0`–`ymm4`), the columns (`ymm5`–`ymm9`) and a group's limbs
+/// (`ymm10`–`ymm14`) stay in registers, and nothing is stored. The same
+/// arithmetic, bounds and carry as the Rust steps ([`mul_columns`],
+/// [`carry`], [`load4`]); the products by `H` come last in each column's
+/// sum, so that the chain through `H` is a product, five additions, the
+/// carry and one addition.
+#[inline]
+#[target_feature(enable = "avx,avx2")]
+fn triples_asm(hv: Vec5, t: &LoopTable, groups: &[[u8; 192]]) -> Vec5 {
+    let [mut h0, mut h1, mut h2, mut h3, mut h4] = hv;
+    if groups.is_empty() {
+        return hv;
+    }
+    let mut m = groups.as_ptr().cast::<u8>();
+    // SAFETY: one past the end of `groups`.
+    let end = unsafe { m.add(192 * groups.len()) };
+    // SAFETY: AVX2 is available (this function's features); the loop reads
+    // `groups` (192 bytes an iteration from `m` until `end`, at least one
+    // iteration) and `t`, and writes only registers.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            group!("0"),
+            rows!(first "{r8}", "10", "11", "12", "13", "14"),
+            group!("64"),
+            rows!(add "{r4}", "10", "11", "12", "13", "14"),
+            rows!(add "{r12}", "0", "1", "2", "3", "4"),
+            carry_and_add!("128"),
+            "add {m}, 192",
+            "cmp {m}, {end}",
+            "jne 2b",
+            m = inout(reg) m,
+            end = in(reg) end,
+            t = in(reg) t,
+            r4 = const R4,
+            r8 = const R8,
+            r12 = const R12,
+            mask = const MASK,
+            hib = const HIB,
+            inout("ymm0") h0, inout("ymm1") h1, inout("ymm2") h2,
+            inout("ymm3") h3, inout("ymm4") h4,
+            out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _,
+            out("ymm9") _, out("ymm10") _, out("ymm11") _, out("ymm12") _,
+            out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack, readonly),
+        );
+    }
+    let _ = m;
+    [h0, h1, h2, h3, h4]
+}
+
+/// `H ← H·r^8 + G₁·r^4 + G₂` over `groups` (whole 128-byte pairs): the
+/// loop of [`triples_asm`] with two groups.
+#[inline]
+#[target_feature(enable = "avx,avx2")]
+fn pairs_asm(hv: Vec5, t: &LoopTable, groups: &[[u8; 128]]) -> Vec5 {
+    let [mut h0, mut h1, mut h2, mut h3, mut h4] = hv;
+    if groups.is_empty() {
+        return hv;
+    }
+    let mut m = groups.as_ptr().cast::<u8>();
+    // SAFETY: one past the end of `groups`.
+    let end = unsafe { m.add(128 * groups.len()) };
+    // SAFETY: as in `triples_asm`, 128 bytes an iteration.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            group!("0"),
+            rows!(first "{r4}", "10", "11", "12", "13", "14"),
+            rows!(add "{r8}", "0", "1", "2", "3", "4"),
+            carry_and_add!("64"),
+            "add {m}, 128",
+            "cmp {m}, {end}",
+            "jne 2b",
+            m = inout(reg) m,
+            end = in(reg) end,
+            t = in(reg) t,
+            r4 = const R4,
+            r8 = const R8,
+            mask = const MASK,
+            hib = const HIB,
+            inout("ymm0") h0, inout("ymm1") h1, inout("ymm2") h2,
+            inout("ymm3") h3, inout("ymm4") h4,
+            out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _,
+            out("ymm9") _, out("ymm10") _, out("ymm11") _, out("ymm12") _,
+            out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack, readonly),
+        );
+    }
+    let _ = m;
+    [h0, h1, h2, h3, h4]
+}
+
 /// The per-lane multipliers and their `5·` multiples: a `vpmovzxdq` load
 /// a limb, `5·r = r + 4·r`.
 #[inline(always)]
@@ -880,25 +1110,12 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8], last: Option<&LastGroup>)
         Some(p) => (rest.as_chunks::<192>(), broadcast(p)),
         None => ((&[][..], rest), (r8, r8_5)),
     };
-    for t in triples {
-        let (g1, g23) = t.split_at(64);
-        let (g2, g3) = g23.split_at(64);
-        let (Ok(g1), Ok(g2), Ok(g3)) = (
-            <&[u8; 64]>::try_from(g1),
-            <&[u8; 64]>::try_from(g2),
-            <&[u8; 64]>::try_from(g3),
-        ) else {
-            continue; // unreachable: the thirds are 64 bytes
-        };
-        let d = add(
-            &add(
-                &mul_columns(&hv, &opaque(r12), &opaque(r12_5)),
-                &mul_columns(&load4(g1, hibit), &opaque(r8), &opaque(r8_5)),
-            ),
-            &mul_columns(&load4(g2, hibit), &r4, &r4_5),
-        );
-        hv = add(&carry(d), &load4(g3, hibit));
-    }
+    let table = LoopTable {
+        powers: [[r4, r4_5], [r8, r8_5], [r12, r12_5]],
+        mask: _mm256_set1_epi64x(MASK26 as i64),
+        hibit,
+    };
+    hv = triples_asm(hv, &table, triples);
     // The groups left are those of `rest` (fewer than three if there were
     // triples), then `last`. An odd number: the single step first, which
     // needs only r^4, while r^8 (one square further on the powers' chain)
@@ -930,17 +1147,7 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8], last: Option<&LastGroup>)
     // An even number of groups is left: pairs only, the last pair's second
     // group `last` if there is one.
     let (pairs, odd) = rest.as_chunks::<128>();
-    for pair in pairs {
-        let (g1, g2) = pair.split_at(64);
-        let (Ok(g1), Ok(g2)) = (<&[u8; 64]>::try_from(g1), <&[u8; 64]>::try_from(g2)) else {
-            continue; // unreachable: both halves are 64 bytes
-        };
-        let d = add(
-            &mul_columns(&hv, &opaque(r8), &opaque(r8_5)),
-            &mul_columns(&load4(g1, hibit), &r4, &r4_5),
-        );
-        hv = add(&carry(d), &load4(g2, hibit));
-    }
+    hv = pairs_asm(hv, &table, pairs);
     if let (Ok(g1), Some(l)) = (<&[u8; 64]>::try_from(odd), last) {
         let d = add(
             &mul_columns(&hv, &opaque(r8), &opaque(r8_5)),
