@@ -66,3 +66,34 @@ fn mul_into_on_threads_matches_one_thread() {
     set_max_threads(0);
     assert!(one == two);
 }
+
+/// Products started from several threads at once share the helper threads
+/// one at a time (the others run on their own thread): every result is
+/// still the one-thread product, round after round.
+#[test]
+fn concurrent_callers_get_their_own_products() {
+    let _turn = CAP.lock().unwrap_or_else(|e| e.into_inner());
+    let mut rng = Rng::new(0x7419);
+    let inputs: Vec<(Vec<u64>, Vec<u64>)> = (0..4)
+        .map(|i| {
+            let n = 9_000 + 1_000 * i;
+            let a = (0..n).map(|_| rng.next_u64()).collect();
+            let b = (0..n - 300).map(|_| rng.next_u64()).collect();
+            (a, b)
+        })
+        .collect();
+    let k = Dispatch::best();
+    set_max_threads(1);
+    let want: Vec<Vec<u64>> = inputs.iter().map(|(a, b)| product(k, a, b)).collect();
+    set_max_threads(2);
+    let ok = std::thread::scope(|s| {
+        let handles: Vec<_> = inputs
+            .iter()
+            .zip(&want)
+            .map(|((a, b), w)| s.spawn(move || (0..3).all(|_| product(k, a, b) == *w)))
+            .collect();
+        handles.into_iter().all(|h| h.join().unwrap_or(false))
+    });
+    set_max_threads(0);
+    assert!(ok, "a concurrent product differs from the one-thread product");
+}

@@ -287,7 +287,7 @@ pub(crate) const fn scratch_len(na: usize, nb: usize) -> usize {
 
 /// Products of at least this many words in all (`na + nb`) may run on
 /// several threads (`parallel.rs`, feature `std`).
-pub(crate) const PARALLEL_MIN_WORDS: usize = 1 << 14;
+pub(crate) const PARALLEL_MIN_WORDS: usize = 1 << 12;
 
 /// Forward transform of `data` (`2^m` values at points `pos + u`),
 /// depth-first (module docs).

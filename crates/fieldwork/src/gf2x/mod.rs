@@ -47,7 +47,7 @@
 //!   3 400 / 3 400 / 15 000 / 3 400 words where the transform is at least
 //!   85 % full; PMULL on AArch64 takes the PCLMULQDQ thresholds, untimed);
 //!   see the `plan` and `fft` module docs. With `std`, an FFT product of
-//!   at least 16 384 words in all runs its independent blocks (cosets,
+//!   at least 4 096 words in all (every FFT product) runs its independent blocks (cosets,
 //!   sub-transforms, conversion halves) on up to [`max_threads`] cores —
 //!   every core unless [`set_max_threads`] or the `FIELDWORK_THREADS`
 //!   variable caps it; the result is bit-identical to one thread's.
@@ -231,7 +231,7 @@ pub fn mul_into(out: &mut [u64], a: &[u64], b: &[u64]) -> Result<(), Gf2xError> 
 }
 
 /// `out = a·b` using `scratch` for temporaries: never allocates a buffer
-/// (with `std`, a product of 16 384 words or more may start threads, see
+/// (with `std`, an FFT product of 4 096 words or more may use threads, see
 /// [`set_max_threads`]).
 ///
 /// `scratch` must hold at least [`mul_scratch_len`]`(a.len(), b.len())` words.
@@ -256,7 +256,7 @@ pub fn mul_scratch_len(a_len: usize, b_len: usize) -> usize {
 
 /// The scratch words [`Dispatch::mul_fft`] needs for operands of `a_len`
 /// and `b_len` words: the transform's `2^r ≥ 2(a_len + b_len)` points, plus
-/// up to as many again for the shorter operand, and with `std` from 16 384
+/// up to as many again for the shorter operand, and with `std` from 4 096
 /// words one more copy of it for the threaded path — at most
 /// `20(a_len + b_len)` words; 0 if either is empty.
 pub const fn fft_scratch_len(a_len: usize, b_len: usize) -> usize {

@@ -41,7 +41,7 @@ const HEAVY_WORDS: usize = 1 << 20;
 /// From this size (both operands' words) on, the default product may run
 /// on several threads (the `gf2x` module docs): such rows get a one-thread
 /// column.
-const THREADED_WORDS: usize = 1 << 14;
+const THREADED_WORDS: usize = 1 << 12;
 const UNBALANCED: &[(usize, usize)] = &[(9, 1000), (100, 10_000)];
 
 fn operands(an: usize, bn: usize) -> (Vec<u64>, Vec<u64>) {
