@@ -95,5 +95,8 @@ fn concurrent_callers_get_their_own_products() {
         handles.into_iter().all(|h| h.join().unwrap_or(false))
     });
     set_max_threads(0);
-    assert!(ok, "a concurrent product differs from the one-thread product");
+    assert!(
+        ok,
+        "a concurrent product differs from the one-thread product"
+    );
 }

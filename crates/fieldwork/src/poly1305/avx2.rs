@@ -846,8 +846,12 @@ macro_rules! rows {
 macro_rules! group {
     ($off:literal) => {
         concat!(
-            "vmovdqu ymm14, [{m} + ", $off, "]\n",
-            "vmovdqu ymm15, [{m} + ", $off, " + 32]\n",
+            "vmovdqu ymm14, [{m} + ",
+            $off,
+            "]\n",
+            "vmovdqu ymm15, [{m} + ",
+            $off,
+            " + 32]\n",
             "vpunpcklqdq ymm10, ymm14, ymm15\n",
             "vpunpckhqdq ymm13, ymm14, ymm15\n",
             "vpsrlq ymm11, ymm10, 26\n",

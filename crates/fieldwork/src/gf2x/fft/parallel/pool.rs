@@ -102,7 +102,10 @@ impl Helper {
                         self.pending.store(false, Ordering::Relaxed);
                         break job;
                     }
-                    slot = self.posted.wait(slot).unwrap_or_else(PoisonError::into_inner);
+                    slot = self
+                        .posted
+                        .wait(slot)
+                        .unwrap_or_else(PoisonError::into_inner);
                 }
             };
             // SAFETY: `job` was posted by `for_each` with its matching
@@ -218,7 +221,11 @@ impl Drop for Waiter<'_> {
 pub(super) fn for_each<T: Send, F: Fn(T) + Sync>(threads: usize, items: Vec<T>, f: F) {
     let n = items.len();
     let threads = threads.min(n).max(1);
-    let list = if threads > 1 { helpers(threads - 1) } else { None };
+    let list = if threads > 1 {
+        helpers(threads - 1)
+    } else {
+        None
+    };
     let Some(list) = list.filter(|l| !l.1.is_empty()) else {
         items.into_iter().for_each(f);
         return;
