@@ -908,6 +908,45 @@ macro_rules! carry_and_add {
     };
 }
 
+/// The store-free loop over `$groups` (whole `$step`-byte chunks) with
+/// the iteration `$body` (template lines) and the powers' offsets it names
+/// (`{r4}`, …): `H` in and out of `ymm0`–`ymm4`,
+/// the other twelve ymm registers clobbered, `{m}` the chunk's address,
+/// `{t}` the [`LoopTable`]. At least one iteration: callers check.
+macro_rules! store_free_loop {
+    ($hv:expr, $t:expr, $groups:expr, $step:literal, [$($p:ident = $off:expr),+], $($body:expr),+ $(,)?) => {{
+        let [mut h0, mut h1, mut h2, mut h3, mut h4] = $hv;
+        let m = $groups.as_ptr().cast::<u8>();
+        // SAFETY: one past the end of `$groups`.
+        let end = unsafe { m.add($step * $groups.len()) };
+        // SAFETY: AVX2 is available (the caller's features); the loop reads
+        // `$groups` (`$step` bytes an iteration from `m` until `end`, at
+        // least one iteration) and the table, and writes only registers.
+        unsafe {
+            core::arch::asm!(
+                "2:",
+                $($body,)+
+                concat!("add {m}, ", $step),
+                "cmp {m}, {end}",
+                "jne 2b",
+                m = inout(reg) m => _,
+                end = in(reg) end,
+                t = in(reg) $t,
+                $($p = const $off,)+
+                mask = const MASK,
+                hib = const HIB,
+                inout("ymm0") h0, inout("ymm1") h1, inout("ymm2") h2,
+                inout("ymm3") h3, inout("ymm4") h4,
+                out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _,
+                out("ymm9") _, out("ymm10") _, out("ymm11") _, out("ymm12") _,
+                out("ymm13") _, out("ymm14") _, out("ymm15") _,
+                options(nostack, readonly),
+            );
+        }
+        [h0, h1, h2, h3, h4]
+    }};
+}
+
 /// `H ← H·r^12 + G₁·r^8 + G₂·r^4 + G₃` over `groups` (whole 192-byte
 /// triples), as one loop in `asm!`: the multipliers are memory operands,
 /// `H` (`ymm0`–`ymm4`), the columns (`ymm5`–`ymm9`) and a group's limbs
@@ -919,46 +958,22 @@ macro_rules! carry_and_add {
 #[inline]
 #[target_feature(enable = "avx,avx2")]
 fn triples_asm(hv: Vec5, t: &LoopTable, groups: &[[u8; 192]]) -> Vec5 {
-    let [mut h0, mut h1, mut h2, mut h3, mut h4] = hv;
     if groups.is_empty() {
         return hv;
     }
-    let mut m = groups.as_ptr().cast::<u8>();
-    // SAFETY: one past the end of `groups`.
-    let end = unsafe { m.add(192 * groups.len()) };
-    // SAFETY: AVX2 is available (this function's features); the loop reads
-    // `groups` (192 bytes an iteration from `m` until `end`, at least one
-    // iteration) and `t`, and writes only registers.
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            group!("0"),
-            rows!(first "{r8}", "10", "11", "12", "13", "14"),
-            group!("64"),
-            rows!(add "{r4}", "10", "11", "12", "13", "14"),
-            rows!(add "{r12}", "0", "1", "2", "3", "4"),
-            carry_and_add!("128"),
-            "add {m}, 192",
-            "cmp {m}, {end}",
-            "jne 2b",
-            m = inout(reg) m,
-            end = in(reg) end,
-            t = in(reg) t,
-            r4 = const R4,
-            r8 = const R8,
-            r12 = const R12,
-            mask = const MASK,
-            hib = const HIB,
-            inout("ymm0") h0, inout("ymm1") h1, inout("ymm2") h2,
-            inout("ymm3") h3, inout("ymm4") h4,
-            out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _,
-            out("ymm9") _, out("ymm10") _, out("ymm11") _, out("ymm12") _,
-            out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack, readonly),
-        );
-    }
-    let _ = m;
-    [h0, h1, h2, h3, h4]
+    store_free_loop!(
+        hv,
+        t,
+        groups,
+        192,
+        [r4 = R4, r8 = R8, r12 = R12],
+        group!("0"),
+        rows!(first "{r8}", "10", "11", "12", "13", "14"),
+        group!("64"),
+        rows!(add "{r4}", "10", "11", "12", "13", "14"),
+        rows!(add "{r12}", "0", "1", "2", "3", "4"),
+        carry_and_add!("128"),
+    )
 }
 
 /// `H ← H·r^8 + G₁·r^4 + G₂` over `groups` (whole 128-byte pairs): the
@@ -966,41 +981,20 @@ fn triples_asm(hv: Vec5, t: &LoopTable, groups: &[[u8; 192]]) -> Vec5 {
 #[inline]
 #[target_feature(enable = "avx,avx2")]
 fn pairs_asm(hv: Vec5, t: &LoopTable, groups: &[[u8; 128]]) -> Vec5 {
-    let [mut h0, mut h1, mut h2, mut h3, mut h4] = hv;
     if groups.is_empty() {
         return hv;
     }
-    let mut m = groups.as_ptr().cast::<u8>();
-    // SAFETY: one past the end of `groups`.
-    let end = unsafe { m.add(128 * groups.len()) };
-    // SAFETY: as in `triples_asm`, 128 bytes an iteration.
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            group!("0"),
-            rows!(first "{r4}", "10", "11", "12", "13", "14"),
-            rows!(add "{r8}", "0", "1", "2", "3", "4"),
-            carry_and_add!("64"),
-            "add {m}, 128",
-            "cmp {m}, {end}",
-            "jne 2b",
-            m = inout(reg) m,
-            end = in(reg) end,
-            t = in(reg) t,
-            r4 = const R4,
-            r8 = const R8,
-            mask = const MASK,
-            hib = const HIB,
-            inout("ymm0") h0, inout("ymm1") h1, inout("ymm2") h2,
-            inout("ymm3") h3, inout("ymm4") h4,
-            out("ymm5") _, out("ymm6") _, out("ymm7") _, out("ymm8") _,
-            out("ymm9") _, out("ymm10") _, out("ymm11") _, out("ymm12") _,
-            out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack, readonly),
-        );
-    }
-    let _ = m;
-    [h0, h1, h2, h3, h4]
+    store_free_loop!(
+        hv,
+        t,
+        groups,
+        128,
+        [r4 = R4, r8 = R8],
+        group!("0"),
+        rows!(first "{r4}", "10", "11", "12", "13", "14"),
+        rows!(add "{r8}", "0", "1", "2", "3", "4"),
+        carry_and_add!("64"),
+    )
 }
 
 /// The per-lane multipliers and their `5·` multiples: a `vpmovzxdq` load

@@ -261,5 +261,4 @@ pub(super) fn for_each<T: Send, F: Fn(T) + Sync>(threads: usize, items: Vec<T>, 
     if waiter.wait_all() {
         resume_unwind(Box::new("a gf2x helper thread panicked"));
     }
-    drop(list);
 }
