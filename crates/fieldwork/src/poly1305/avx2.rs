@@ -109,6 +109,16 @@
 //! by `H` last, so the chain through `H` is a product, five additions,
 //! the carry (≈ 10) and one addition: ≈ 19 cycles an iteration.
 //!
+//! Key material on the stack: the powers exist only in the table (each
+//! broadcast stored straight to its row); the steps outside the loops
+//! read a row's limb at the product that uses it ([`mul_columns_at`], a
+//! volatile load), so no copy of a power lives across the loops' `asm!`
+//! to be spilled; the table is wiped (32 stores) before [`horner4`]
+//! returns. The test `stack_tests` probes the stack below the caller for
+//! every row, with a control that finds them when the table is not wiped.
+//! (Zeroing the whole dead frame after each kernel instead, 3 KiB, cost
+//! 90–120 cycles a tag.)
+//!
 //! Per 64 bytes the work that cannot go away is 25 `vpmuludq` (the 5×5
 //! limb products; `5·r` limbs are broadcast once, outside the loop), 20
 //! `vpaddq` for the columns, the message: 2 loads, 2 `vpunpck{l,h}qdq`, 5
@@ -673,34 +683,44 @@ fn s(a: __m256i, b: __m256i) -> __m256i {
     unsafe { _mm256_add_epi64(a, b) }
 }
 
-/// Column sums of `h·r` (not carried); see the module docs for bounds.
+/// [`mul_columns_by`] by the power in a [`LoopTable`] row pair, each limb
+/// read by a volatile load at the product that uses it: no copy of the
+/// power outlives its product (held for the whole step, the ten vectors
+/// were spilled to stack slots nothing wipes).
 #[inline(always)]
-fn mul_columns(h: &Vec5, r: &Vec5, r5: &Vec5) -> Vec5 {
-    {
-        let [h0, h1, h2, h3, h4] = *h;
-        [
-            s(
-                s(s(s(m(h0, r[0]), m(h1, r5[4])), m(h2, r5[3])), m(h3, r5[2])),
-                m(h4, r5[1]),
-            ),
-            s(
-                s(s(s(m(h0, r[1]), m(h1, r[0])), m(h2, r5[4])), m(h3, r5[3])),
-                m(h4, r5[2]),
-            ),
-            s(
-                s(s(s(m(h0, r[2]), m(h1, r[1])), m(h2, r[0])), m(h3, r5[4])),
-                m(h4, r5[3]),
-            ),
-            s(
-                s(s(s(m(h0, r[3]), m(h1, r[2])), m(h2, r[1])), m(h3, r[0])),
-                m(h4, r5[4]),
-            ),
-            s(
-                s(s(s(m(h0, r[4]), m(h1, r[3])), m(h2, r[2])), m(h3, r[1])),
-                m(h4, r[0]),
-            ),
-        ]
-    }
+fn mul_columns_at(h: &Vec5, rows: &[Vec5; 2]) -> Vec5 {
+    // SAFETY: each element is a valid, aligned `__m256i` of the table.
+    let at = |v: &Vec5, i: usize| unsafe { core::ptr::read_volatile(&v[i]) };
+    mul_columns_by(h, |i| at(&rows[0], i), |i| at(&rows[1], i))
+}
+
+/// Column sums of `h·r` (not carried; see the module docs for bounds),
+/// the limbs of `r` and `5·r` from `r(i)` and `r5(i)`.
+#[inline(always)]
+fn mul_columns_by(h: &Vec5, r: impl Fn(usize) -> __m256i, r5: impl Fn(usize) -> __m256i) -> Vec5 {
+    let [h0, h1, h2, h3, h4] = *h;
+    [
+        s(
+            s(s(s(m(h0, r(0)), m(h1, r5(4))), m(h2, r5(3))), m(h3, r5(2))),
+            m(h4, r5(1)),
+        ),
+        s(
+            s(s(s(m(h0, r(1)), m(h1, r(0))), m(h2, r5(4))), m(h3, r5(3))),
+            m(h4, r5(2)),
+        ),
+        s(
+            s(s(s(m(h0, r(2)), m(h1, r(1))), m(h2, r(0))), m(h3, r5(4))),
+            m(h4, r5(3)),
+        ),
+        s(
+            s(s(s(m(h0, r(3)), m(h1, r(2))), m(h2, r(1))), m(h3, r(0))),
+            m(h4, r5(4)),
+        ),
+        s(
+            s(s(s(m(h0, r(4)), m(h1, r(3))), m(h2, r(2))), m(h3, r(1))),
+            m(h4, r(0)),
+        ),
+    ]
 }
 
 /// Carries column sums (`< 2^61`) to limbs (see the module docs).
@@ -735,48 +755,6 @@ fn carry_step(from: &mut __m256i, to: &mut __m256i, mask: __m256i) {
     }
 }
 
-/// `v` unchanged, hidden from the optimiser (an empty `asm!` with the
-/// value in a ymm register).
-///
-/// `vpmuludq` reads the low 32 bits of each lane; LLVM models it as a
-/// product of two values masked to 32 bits. For the loop-invariant powers
-/// it hoists the mask out of the loop (a `vpmovzxdq` broadcast before it),
-/// but instruction selection sees one basic block at a time, cannot prove
-/// the high halves zero inside the loop and emits a 64×32 product (two
-/// `vpmuludq`, two shifts, an add): 16 of the 25 products of `H·r^8` took
-/// five instructions each (66 `vpmuludq`, 245 instructions per 128 bytes).
-/// Passing the `r^8` vectors through this at the top of each iteration
-/// keeps the mask inside the loop, where `vpmuludq` alone implements it
-/// (50 `vpmuludq`, 187 instructions).
-#[inline]
-#[target_feature(enable = "avx,avx2")]
-fn opaque(v: Vec5) -> Vec5 {
-    v.map(|mut x| {
-        // SAFETY: an empty template: no instruction, no memory access, the
-        // register holds `x` before and after.
-        unsafe {
-            core::arch::asm!("/* {x} */", x = inout(ymm_reg) x,
-                options(pure, nomem, nostack, preserves_flags));
-        }
-        x
-    })
-}
-
-/// A power broadcast to every lane.
-#[inline(always)]
-fn broadcast(p: &Power) -> (Vec5, Vec5) {
-    let mut r = [zero(); 5];
-    let mut r5 = [zero(); 5];
-    for i in 0..5 {
-        // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
-        unsafe {
-            r[i] = _mm256_set1_epi64x(i64::from(p.r[i]));
-            r5[i] = _mm256_set1_epi64x(5 * i64::from(p.r[i]));
-        }
-    }
-    (r, r5)
-}
-
 /// The loops' multipliers in memory (32-byte aligned), read by
 /// [`triples_asm`] and [`pairs_asm`] as `vpmuludq` memory operands: `r^4`,
 /// `r^8`, `r^12` broadcast, each as its five limbs then its `5·` limbs
@@ -786,6 +764,49 @@ struct LoopTable {
     powers: [[Vec5; 2]; 3],
     mask: __m256i,
     hibit: __m256i,
+}
+
+impl LoopTable {
+    /// The table for `powers` (`r^8` in the `r^12` rows when there is no
+    /// `r^12`: no triples then), each broadcast stored straight to its row
+    /// (built as values first, the 30 vectors were spilled to other stack
+    /// slots, which nothing wiped).
+    #[inline(always)]
+    fn new(powers: &Powers) -> LoopTable {
+        let mut table = LoopTable {
+            powers: [[[zero(); 5]; 2]; 3],
+            // SAFETY: AVX2 is available: only the kernels, which take
+            // cpu::Avx2, reach here.
+            mask: unsafe { _mm256_set1_epi64x(MASK26 as i64) },
+            // SAFETY: as above.
+            hibit: unsafe { _mm256_set1_epi64x(HIBIT as i64) },
+        };
+        let r12 = powers.r12.as_ref().unwrap_or(&powers.r8);
+        for ([r, r5], p) in table.powers.iter_mut().zip([&powers.r4, &powers.r8, r12]) {
+            for ((ri, r5i), &limb) in r.iter_mut().zip(r5.iter_mut()).zip(&p.r) {
+                // SAFETY: as above.
+                unsafe {
+                    *ri = _mm256_set1_epi64x(i64::from(limb));
+                    *r5i = _mm256_set1_epi64x(5 * i64::from(limb));
+                }
+            }
+        }
+        table
+    }
+
+    /// Zeroes the table (its powers are key material) by 32-byte volatile
+    /// stores, 32 of them (`zeroize` would store element by element).
+    #[inline(always)]
+    fn wipe(&mut self) {
+        let p = core::ptr::from_mut(self).cast::<__m256i>();
+        for i in 0..size_of::<LoopTable>() / 32 {
+            // SAFETY: `p` points to the table, 32-byte aligned and
+            // `size_of::<LoopTable>()` bytes long (a multiple of 32); every
+            // bit pattern is a valid `LoopTable`.
+            unsafe { core::ptr::write_volatile(p.add(i), core::mem::zeroed()) };
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// Byte offsets in [`LoopTable`]: the powers, the mask, the 2^128 bit.
@@ -951,7 +972,7 @@ macro_rules! store_free_loop {
 /// triples), as one loop in `asm!`: the multipliers are memory operands,
 /// `H` (`ymm0`–`ymm4`), the columns (`ymm5`–`ymm9`) and a group's limbs
 /// (`ymm10`–`ymm14`) stay in registers, and nothing is stored. The same
-/// arithmetic, bounds and carry as the Rust steps ([`mul_columns`],
+/// arithmetic, bounds and carry as the Rust steps ([`mul_columns_by`],
 /// [`carry`], [`load4`]); the products by `H` come last in each column's
 /// sum, so that the chain through `H` is a product, five additions, the
 /// carry and one addition.
@@ -997,23 +1018,6 @@ fn pairs_asm(hv: Vec5, t: &LoopTable, groups: &[[u8; 128]]) -> Vec5 {
     )
 }
 
-/// The per-lane multipliers and their `5·` multiples: a `vpmovzxdq` load
-/// a limb, `5·r = r + 4·r`.
-#[inline(always)]
-fn per_lane(b: &ByLane) -> (Vec5, Vec5) {
-    let mut r = [zero(); 5];
-    let mut r5 = [zero(); 5];
-    for i in 0..5 {
-        // SAFETY: AVX2 is available: only the kernels, which take
-        // cpu::Avx2, reach here; the load reads the 16 bytes of `b.0[i]`.
-        unsafe {
-            r[i] = _mm256_cvtepu32_epi64(_mm_loadu_si128((&raw const b.0[i]).cast::<__m128i>()));
-            r5[i] = _mm256_add_epi64(r[i], _mm256_slli_epi64::<2>(r[i]));
-        }
-    }
-    (r, r5)
-}
-
 #[inline(always)]
 fn zero() -> __m256i {
     // SAFETY: AVX2 is available: only the kernels, which take cpu::Avx2, reach here.
@@ -1023,8 +1027,20 @@ fn zero() -> __m256i {
 /// `Σ_j H_j·r^(4−j)` as an accumulator: the lanes combined.
 #[inline(always)]
 fn combine(hv: &Vec5, powers: &Powers) -> Acc {
-    let (r, r5) = per_lane(&powers.by_lane);
-    let d = mul_columns(hv, &r, &r5);
+    // Each limb widened at the product that uses it, from a volatile load
+    // (as `mul_columns_at`): ten vectors held for the whole product were
+    // spilled to stack slots nothing wipes.
+    let limb = |i: usize| {
+        // SAFETY: AVX2 is available (the kernels take cpu::Avx2); the load
+        // reads the 16 bytes of `by_lane.0[i]`.
+        unsafe {
+            let v = core::ptr::read_volatile(&raw const powers.by_lane.0[i]);
+            _mm256_cvtepu32_epi64(_mm_set_epi64x((v >> 64) as i64, v as i64))
+        }
+    };
+    // SAFETY: as above.
+    let times5 = |x: __m256i| unsafe { _mm256_add_epi64(x, _mm256_slli_epi64::<2>(x)) };
+    let d = mul_columns_by(hv, limb, |i| times5(limb(i)));
     let mut cols = [0u64; 5];
     for (c, v) in cols.iter_mut().zip(d) {
         // Four columns below 2^61 each: the sum fits.
@@ -1099,21 +1115,17 @@ fn shifted_first(data: &[u8; 64], z: usize) -> (__m256i, __m256i) {
 #[inline(never)]
 #[target_feature(enable = "avx,avx2")]
 fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8], last: Option<&LastGroup>) -> Acc {
-    let (r4, r4_5) = broadcast(&powers.r4);
-    let (r8, r8_5) = broadcast(&powers.r8);
     let hibit = _mm256_set1_epi64x(HIBIT as i64);
-    // Without r^12 (a short input), no triples; (r8, r8_5) only fills the
-    // unused variables.
-    let ((triples, rest), (r12, r12_5)) = match &powers.r12 {
-        Some(p) => (rest.as_chunks::<192>(), broadcast(p)),
-        None => ((&[][..], rest), (r8, r8_5)),
+    // Without r^12 (a short input), no triples.
+    let (triples, rest) = match &powers.r12 {
+        Some(_) => rest.as_chunks::<192>(),
+        None => (&[][..], rest),
     };
-    let table = LoopTable {
-        powers: [[r4, r4_5], [r8, r8_5], [r12, r12_5]],
-        mask: _mm256_set1_epi64x(MASK26 as i64),
-        hibit,
-    };
+    // The powers live only in the table, read where each product uses them
+    // (`mul_columns_at`), and the table is wiped before returning.
+    let mut table = LoopTable::new(powers);
     hv = triples_asm(hv, &table, triples);
+    let r4 = &table.powers[0];
     // The groups left are those of `rest` (fewer than three if there were
     // triples), then `last`. An odd number: the single step first, which
     // needs only r^4, while r^8 (one square further on the powers' chain)
@@ -1123,17 +1135,11 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8], last: Option<&LastGroup>)
     let rest = if left % 2 == 1 {
         match (rest.split_first_chunk::<64>(), last) {
             (Some((group, tail)), _) => {
-                hv = add(
-                    &carry(mul_columns(&opaque(hv), &r4, &r4_5)),
-                    &load4(group, hibit),
-                );
+                hv = add(&carry(mul_columns_at(&hv, r4)), &load4(group, hibit));
                 tail
             }
             (None, Some(l)) => {
-                hv = add(
-                    &carry(mul_columns(&opaque(hv), &r4, &r4_5)),
-                    &load4(&l.bytes, l.hibit),
-                );
+                hv = add(&carry(mul_columns_at(&hv, r4)), &load4(&l.bytes, l.hibit));
                 last = None;
                 rest
             }
@@ -1148,11 +1154,12 @@ fn horner4(mut hv: Vec5, powers: &Powers, rest: &[u8], last: Option<&LastGroup>)
     hv = pairs_asm(hv, &table, pairs);
     if let (Ok(g1), Some(l)) = (<&[u8; 64]>::try_from(odd), last) {
         let d = add(
-            &mul_columns(&hv, &opaque(r8), &opaque(r8_5)),
-            &mul_columns(&load4(g1, hibit), &r4, &r4_5),
+            &mul_columns_at(&hv, &table.powers[1]),
+            &mul_columns_at(&load4(g1, hibit), &table.powers[0]),
         );
         hv = add(&carry(d), &load4(&l.bytes, l.hibit));
     }
+    table.wipe();
     combine(&hv, powers)
 }
 
@@ -1298,4 +1305,114 @@ unsafe fn decimation(
     };
     let hv = add(&g, &acc_in_lane(h, LANE_OF[z]));
     *h = horner4(hv, powers, rest, last);
+}
+
+#[cfg(test)]
+mod stack_tests {
+    use super::*;
+    use crate::wipe::stack_probe::image;
+
+    /// Where the 32-byte value `v` occurs in `img` at 8-byte steps (the
+    /// image starts 8 bytes off a 16-byte boundary: below a return address).
+    fn find(img: &[u8], v: &[u8; 32]) -> Option<usize> {
+        (0..img.len().saturating_sub(31))
+            .step_by(8)
+            .find(|&i| img.get(i..i + 32) == Some(&v[..]))
+    }
+
+    /// The broadcast limbs of `r^4`, `r^8` and `r^12` and their `5·`
+    /// multiples, 32 bytes each, as [`LoopTable`] holds them; then the
+    /// combination's per-lane limbs (`r^4, r^3, r^2, r`) and their `5·`.
+    fn table_rows(p: &Powers) -> alloc::vec::Vec<[u8; 32]> {
+        let mut rows = alloc::vec::Vec::new();
+        for power in [Some(&p.r4), Some(&p.r8), p.r12.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            for &limb in &power.r {
+                for v in [u64::from(limb), 5 * u64::from(limb)] {
+                    let b = v.to_le_bytes();
+                    rows.push(core::array::from_fn(|i| b[i % 8]));
+                }
+            }
+        }
+        // The combination's per-lane powers, as `combine` widens them.
+        for &limbs in &p.by_lane.0 {
+            for k in [1u64, 5] {
+                let mut row = [0u8; 32];
+                for (j, lane) in row.chunks_exact_mut(8).enumerate() {
+                    let v = k * ((limbs >> (32 * j)) as u32 as u64);
+                    lane.copy_from_slice(&v.to_le_bytes());
+                }
+                rows.push(row);
+            }
+        }
+        rows
+    }
+
+    /// The vector paths (both schedules, whole blocks and with a tail, long
+    /// enough for the three-group loop) leave none of the loop table's rows
+    /// below the stack pointer: neither the table (wiped) nor a spilled
+    /// copy (none is made). The control — the same table built and used by
+    /// the loop without its wipe — is seen to leave them, so the probe can
+    /// fail.
+    #[test]
+    fn no_power_rows_left_on_the_stack() {
+        let Some(token) = crate::cpu::Avx2::get() else {
+            return;
+        };
+        let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5c);
+        let msg: alloc::vec::Vec<u8> = (0..4096).map(|i| (i as u8).wrapping_mul(11)).collect();
+        let mut tail = portable::Tail::new();
+        tail.push(0x1234_5678_9abc_def0_1122_3344_5566_7788, 1);
+        let mut last_powers = None;
+        for schedule in [Schedule::GOLL_GUERON, Schedule::DECIMATION] {
+            for len in [4096, 4096 - 16, 4096 - 48, 1024 + 32] {
+                for with_tail in [false, true] {
+                    let mut k = Key::scheduled(token, &key, schedule);
+                    let mut h: Acc = [0; 3];
+                    let data = &msg[..len];
+                    let img = image(|| {
+                        if with_tail {
+                            k.blocks_tail(&mut h, data, &tail);
+                        } else {
+                            k.blocks(&mut h, data);
+                        }
+                    });
+                    let powers = k.powers(len / 16).clone();
+                    assert!(
+                        len < 4000 || powers.r12.is_some(),
+                        "no three-group loop at {len}"
+                    );
+                    for (i, row) in table_rows(&powers).iter().enumerate() {
+                        assert_eq!(
+                            find(&img, row),
+                            None,
+                            "row {i} left on the stack: {schedule:?}, {len} bytes, tail {with_tail}"
+                        );
+                    }
+                    last_powers = Some(powers);
+                }
+            }
+        }
+
+        #[inline(never)]
+        #[target_feature(enable = "avx,avx2")]
+        fn control(p: &Powers, msg: &[u8]) {
+            let table = LoopTable::new(p);
+            let (triples, _) = msg.as_chunks::<192>();
+            core::hint::black_box(triples_asm([zero(); 5], &table, triples));
+        }
+        let Some(powers) = last_powers else {
+            return;
+        };
+        // SAFETY: AVX2 is available (the token above).
+        let img = image(|| unsafe { control(&powers, &msg) });
+        assert!(
+            table_rows(&powers)
+                .iter()
+                .any(|row| find(&img, row).is_some()),
+            "the control left no table row: the probe cannot see the table"
+        );
+    }
 }
