@@ -179,12 +179,14 @@ struct Powers {
 }
 
 impl Powers {
-    fn new(token: Avx512Ifma, scalar: &portable::Key) -> Powers {
+    /// The powers of `scalar`'s `r`, computed into `self` in place: built
+    /// as a value and moved into the key, they left their first copy in a
+    /// dead stack frame (found by the test `stack_tests`).
+    fn fill(&mut self, token: Avx512Ifma, scalar: &portable::Key) {
         let mut r = limbs_of(scalar.r(), 0);
         // SAFETY: the token proves AVX-512 F/BW/VL/DQ and IFMA.
-        let p = unsafe { powers_ifma(token, r) };
+        unsafe { powers_ifma(token, r, self) };
         r.zeroize();
-        p
     }
 }
 
@@ -289,9 +291,17 @@ impl Key {
     fn vector_blocks(&mut self, h: &mut Acc, data: &[u8]) {
         let token = self.token;
         let scalar = &self.scalar;
-        let powers = self
-            .powers
-            .get_or_insert_with(|| Powers::new(token, scalar));
+        let powers = match &mut self.powers {
+            Some(p) => p,
+            empty => {
+                let p = empty.insert(Powers {
+                    by_lane: [[0; 8]; 5],
+                    r16: [0; 5],
+                });
+                p.fill(token, scalar);
+                p
+            }
+        };
         // SAFETY: the token proves AVX-512 F/BW/VL/DQ and IFMA
         // (cpu::Avx512Ifma).
         unsafe { decimation(token, powers, h, data) };
@@ -687,19 +697,15 @@ fn power_vectors(r: Limbs) -> PowerVecs {
     }
 }
 
-/// [`power_vectors`], stored as the key keeps them.
+/// [`power_vectors`], stored into `out` as the key keeps them.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW/VL/DQ and IFMA.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
-unsafe fn powers_ifma(_: Avx512Ifma, r: Limbs) -> Powers {
+unsafe fn powers_ifma(_: Avx512Ifma, r: Limbs, out: &mut Powers) {
     let pv = power_vectors(r);
     let (l, a, b) = pv.lanes;
     let (l16, a16, b16) = pv.r16;
-    let mut out = Powers {
-        by_lane: [[0; 8]; 5],
-        r16: [0; 5],
-    };
     for (row, v) in out.by_lane.iter_mut().zip([l[0], l[1], l[2], a, b]) {
         // SAFETY: a 64-byte store into one row of `by_lane`.
         unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast::<__m512i>(), v) };
@@ -708,7 +714,6 @@ unsafe fn powers_ifma(_: Avx512Ifma, r: Limbs) -> Powers {
         // Lane 0 (every lane holds r^16).
         *f = _mm_cvtsi128_si64(_mm512_castsi512_si128(v)) as u64;
     }
-    out
 }
 
 /// Complete 8-decimation over `data` (a non-zero multiple of 16 bytes).
@@ -813,4 +818,105 @@ fn decimation_with(
     // SAFETY: as for `lane_z`.
     let cols = d.map(|c| unsafe { _mm512_reduce_add_epi64(c) } as u64);
     *h = acc_of_columns(cols);
+}
+
+#[cfg(test)]
+mod stack_tests {
+    use super::*;
+    use crate::wipe::stack_probe::image;
+
+    /// Where the 32-byte value `v` occurs in `img` at 8-byte steps.
+    fn find(img: &[u8], v: &[u8; 32]) -> Option<usize> {
+        (0..img.len().saturating_sub(31))
+            .step_by(8)
+            .find(|&i| img.get(i..i + 32) == Some(&v[..]))
+    }
+
+    /// 32 bytes of four copies of `v`: the start of a broadcast vector.
+    fn splat_row(v: u64) -> [u8; 32] {
+        let b = v.to_le_bytes();
+        core::array::from_fn(|i| b[i % 8])
+    }
+
+    /// The powers as the kernels hold them: `r^8` (lane 0 of the per-lane
+    /// powers) and `r^16` broadcast, each limb and its `20·` multiple, and
+    /// the per-lane rows' first four lanes.
+    fn rows(p: &Powers) -> alloc::vec::Vec<[u8; 32]> {
+        let mut rows = alloc::vec::Vec::new();
+        for limbs in [p.by_lane.map(|f| f[0]), p.r16] {
+            for l in limbs {
+                rows.push(splat_row(l));
+                rows.push(splat_row(20 * l));
+            }
+        }
+        for f in &p.by_lane {
+            let mut row = [0u8; 32];
+            for (lane, v) in row.chunks_exact_mut(8).zip(f) {
+                lane.copy_from_slice(&v.to_le_bytes());
+            }
+            rows.push(row);
+        }
+        rows
+    }
+
+    /// The IFMA paths leave none of the powers' rows below the stack
+    /// pointer: a key that keeps its powers (`blocks`; before `fill`, the
+    /// powers' first copy was left there) and a key's last input
+    /// (`blocks_once`). The control — copies of the rows in a dead frame,
+    /// unwiped — is seen, so the probe can fail.
+    #[test]
+    fn no_power_rows_left_on_the_stack() {
+        let Some(token) = crate::cpu::Avx512Ifma::get() else {
+            return;
+        };
+        let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5c);
+        let msg: alloc::vec::Vec<u8> = (0..4096).map(|i| (i as u8).wrapping_mul(11)).collect();
+        for len in [4096, 4096 - 16, 1024 + 48, 512] {
+            for once in [false, true] {
+                let mut k = <Key as Backend>::new(token, &key);
+                let mut h: Acc = [0; 3];
+                let data = &msg[..len];
+                let img = image(|| {
+                    if once {
+                        k.blocks_once(&mut h, data);
+                    } else {
+                        k.blocks(&mut h, data);
+                    }
+                });
+                let mut p = Powers {
+                    by_lane: [[0; 8]; 5],
+                    r16: [0; 5],
+                };
+                p.fill(token, &k.scalar);
+                for (i, row) in rows(&p).iter().enumerate() {
+                    assert_eq!(
+                        find(&img, row),
+                        None,
+                        "row {i} left: {len} bytes, once {once}"
+                    );
+                }
+            }
+        }
+
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512ifma")]
+        fn control(p: &Powers) {
+            let mut lanes = p.by_lane;
+            let mut splats = [broadcast(&p.r16), broadcast(&p.by_lane.map(|f| f[0]))];
+            core::hint::black_box((&mut lanes, &mut splats));
+        }
+        let mut p = Powers {
+            by_lane: [[0; 8]; 5],
+            r16: [0; 5],
+        };
+        p.fill(token, &portable::Key::new(&key));
+        // SAFETY: the token above proves the features.
+        let img = image(|| unsafe { control(&p) });
+        let all = rows(&p);
+        let seen = all.iter().filter(|row| find(&img, row).is_some()).count();
+        assert!(
+            seen > 0,
+            "the control left no row: the probe cannot see them"
+        );
+    }
 }
