@@ -271,6 +271,18 @@ pub(crate) mod stack_probe {
             .map_or(0, |i| SPAN - 16 * i)
     }
 
+    /// The 32 bytes of a ymm register (or a zmm register's low half)
+    /// holding the 64-bit `lanes`: how the vector kernels' powers look in
+    /// a spill slot.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn lanes_row(lanes: [u64; 4]) -> [u8; 32] {
+        let mut row = [0u8; 32];
+        for (b, v) in row.chunks_exact_mut(8).zip(lanes) {
+            b.copy_from_slice(&v.to_le_bytes());
+        }
+        row
+    }
+
     /// Text lengths for the short kernels' tests: each block count of up
     /// to 16 blocks, partial and whole.
     pub(crate) const LENS: [usize; 14] =
@@ -380,16 +392,16 @@ pub(crate) mod stack_probe {
         }
     }
 
-    /// Each of `secrets` found in `img` (at any 8-byte offset), with its
-    /// depth below the stack pointer.
-    pub(crate) fn found(
+    /// Each of `secrets` (`N` bytes each) found in `img` (at any 8-byte
+    /// offset), with its depth below the stack pointer.
+    pub(crate) fn found<const N: usize>(
         img: &[u8],
-        secrets: &[(&'static str, [u8; 16])],
+        secrets: &[(&'static str, [u8; N])],
     ) -> Vec<(&'static str, usize)> {
         let mut v = Vec::new();
-        for off in (0..=img.len() - 16).step_by(8) {
+        for off in (0..=img.len() - N).step_by(8) {
             for (what, s) in secrets {
-                if img[off..off + 16] == s[..] && *s != [0; 16] {
+                if img[off..off + N] == s[..] && *s != [0; N] {
                     v.push((*what, SPAN - off));
                 }
             }

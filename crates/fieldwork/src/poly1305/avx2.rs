@@ -1310,20 +1310,12 @@ unsafe fn decimation(
 #[cfg(test)]
 mod stack_tests {
     use super::*;
-    use crate::wipe::stack_probe::image;
-
-    /// Where the 32-byte value `v` occurs in `img` at 8-byte steps (the
-    /// image starts 8 bytes off a 16-byte boundary: below a return address).
-    fn find(img: &[u8], v: &[u8; 32]) -> Option<usize> {
-        (0..img.len().saturating_sub(31))
-            .step_by(8)
-            .find(|&i| img.get(i..i + 32) == Some(&v[..]))
-    }
+    use crate::wipe::stack_probe::{found, image, lanes_row};
 
     /// The broadcast limbs of `r^4`, `r^8` and `r^12` and their `5·`
     /// multiples, 32 bytes each, as [`LoopTable`] holds them; then the
     /// combination's per-lane limbs (`r^4, r^3, r^2, r`) and their `5·`.
-    fn table_rows(p: &Powers) -> alloc::vec::Vec<[u8; 32]> {
+    fn table_rows(p: &Powers) -> alloc::vec::Vec<(&'static str, [u8; 32])> {
         let mut rows = alloc::vec::Vec::new();
         for power in [Some(&p.r4), Some(&p.r8), p.r12.as_ref()]
             .into_iter()
@@ -1331,20 +1323,18 @@ mod stack_tests {
         {
             for &limb in &power.r {
                 for v in [u64::from(limb), 5 * u64::from(limb)] {
-                    let b = v.to_le_bytes();
-                    rows.push(core::array::from_fn(|i| b[i % 8]));
+                    rows.push(("loop table row", lanes_row([v; 4])));
                 }
             }
         }
         // The combination's per-lane powers, as `combine` widens them.
         for &limbs in &p.by_lane.0 {
             for k in [1u64, 5] {
-                let mut row = [0u8; 32];
-                for (j, lane) in row.chunks_exact_mut(8).enumerate() {
-                    let v = k * ((limbs >> (32 * j)) as u32 as u64);
-                    lane.copy_from_slice(&v.to_le_bytes());
-                }
-                rows.push(row);
+                let lane = |j: u32| k * u64::from((limbs >> (32 * j)) as u32);
+                rows.push((
+                    "per-lane row",
+                    lanes_row([lane(0), lane(1), lane(2), lane(3)]),
+                ));
             }
         }
         rows
@@ -1384,13 +1374,11 @@ mod stack_tests {
                         len < 4000 || powers.r12.is_some(),
                         "no three-group loop at {len}"
                     );
-                    for (i, row) in table_rows(&powers).iter().enumerate() {
-                        assert_eq!(
-                            find(&img, row),
-                            None,
-                            "row {i} left on the stack: {schedule:?}, {len} bytes, tail {with_tail}"
-                        );
-                    }
+                    let left = found(&img, &table_rows(&powers));
+                    assert!(
+                        left.is_empty(),
+                        "left on the stack: {left:?}, {schedule:?}, {len} bytes, tail {with_tail}"
+                    );
                     last_powers = Some(powers);
                 }
             }
@@ -1409,9 +1397,7 @@ mod stack_tests {
         // SAFETY: AVX2 is available (the token above).
         let img = image(|| unsafe { control(&powers, &msg) });
         assert!(
-            table_rows(&powers)
-                .iter()
-                .any(|row| find(&img, row).is_some()),
+            !found(&img, &table_rows(&powers)).is_empty(),
             "the control left no table row: the probe cannot see the table"
         );
     }

@@ -179,6 +179,12 @@ struct Powers {
 }
 
 impl Powers {
+    /// No powers yet: the slot [`Powers::fill`] computes them into.
+    const ZERO: Powers = Powers {
+        by_lane: [[0; 8]; 5],
+        r16: [0; 5],
+    };
+
     /// The powers of `scalar`'s `r`, computed into `self` in place: built
     /// as a value and moved into the key, they left their first copy in a
     /// dead stack frame (found by the test `stack_tests`).
@@ -294,10 +300,7 @@ impl Key {
         let powers = match &mut self.powers {
             Some(p) => p,
             empty => {
-                let p = empty.insert(Powers {
-                    by_lane: [[0; 8]; 5],
-                    r16: [0; 5],
-                });
+                let p = empty.insert(Powers::ZERO);
                 p.fill(token, scalar);
                 p
             }
@@ -823,38 +826,21 @@ fn decimation_with(
 #[cfg(test)]
 mod stack_tests {
     use super::*;
-    use crate::wipe::stack_probe::image;
-
-    /// Where the 32-byte value `v` occurs in `img` at 8-byte steps.
-    fn find(img: &[u8], v: &[u8; 32]) -> Option<usize> {
-        (0..img.len().saturating_sub(31))
-            .step_by(8)
-            .find(|&i| img.get(i..i + 32) == Some(&v[..]))
-    }
-
-    /// 32 bytes of four copies of `v`: the start of a broadcast vector.
-    fn splat_row(v: u64) -> [u8; 32] {
-        let b = v.to_le_bytes();
-        core::array::from_fn(|i| b[i % 8])
-    }
+    use crate::wipe::stack_probe::{found, image, lanes_row};
 
     /// The powers as the kernels hold them: `r^8` (lane 0 of the per-lane
     /// powers) and `r^16` broadcast, each limb and its `20·` multiple, and
     /// the per-lane rows' first four lanes.
-    fn rows(p: &Powers) -> alloc::vec::Vec<[u8; 32]> {
+    fn rows(p: &Powers) -> alloc::vec::Vec<(&'static str, [u8; 32])> {
         let mut rows = alloc::vec::Vec::new();
         for limbs in [p.by_lane.map(|f| f[0]), p.r16] {
             for l in limbs {
-                rows.push(splat_row(l));
-                rows.push(splat_row(20 * l));
+                rows.push(("broadcast limb", lanes_row([l; 4])));
+                rows.push(("broadcast 20·limb", lanes_row([20 * l; 4])));
             }
         }
         for f in &p.by_lane {
-            let mut row = [0u8; 32];
-            for (lane, v) in row.chunks_exact_mut(8).zip(f) {
-                lane.copy_from_slice(&v.to_le_bytes());
-            }
-            rows.push(row);
+            rows.push(("per-lane row", lanes_row([f[0], f[1], f[2], f[3]])));
         }
         rows
     }
@@ -871,6 +857,9 @@ mod stack_tests {
         };
         let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5c);
         let msg: alloc::vec::Vec<u8> = (0..4096).map(|i| (i as u8).wrapping_mul(11)).collect();
+        let mut p = Powers::ZERO;
+        p.fill(token, &portable::Key::new(&key));
+        let rows = rows(&p);
         for len in [4096, 4096 - 16, 1024 + 48, 512] {
             for once in [false, true] {
                 let mut k = <Key as Backend>::new(token, &key);
@@ -883,18 +872,8 @@ mod stack_tests {
                         k.blocks(&mut h, data);
                     }
                 });
-                let mut p = Powers {
-                    by_lane: [[0; 8]; 5],
-                    r16: [0; 5],
-                };
-                p.fill(token, &k.scalar);
-                for (i, row) in rows(&p).iter().enumerate() {
-                    assert_eq!(
-                        find(&img, row),
-                        None,
-                        "row {i} left: {len} bytes, once {once}"
-                    );
-                }
+                let left = found(&img, &rows);
+                assert!(left.is_empty(), "left: {left:?}, {len} bytes, once {once}");
             }
         }
 
@@ -905,17 +884,10 @@ mod stack_tests {
             let mut splats = [broadcast(&p.r16), broadcast(&p.by_lane.map(|f| f[0]))];
             core::hint::black_box((&mut lanes, &mut splats));
         }
-        let mut p = Powers {
-            by_lane: [[0; 8]; 5],
-            r16: [0; 5],
-        };
-        p.fill(token, &portable::Key::new(&key));
         // SAFETY: the token above proves the features.
         let img = image(|| unsafe { control(&p) });
-        let all = rows(&p);
-        let seen = all.iter().filter(|row| find(&img, row).is_some()).count();
         assert!(
-            seen > 0,
+            !found(&img, &rows).is_empty(),
             "the control left no row: the probe cannot see them"
         );
     }
