@@ -157,3 +157,34 @@ pub(crate) fn assert_zeroized_on_drop<T: SecretSpans>(name: &str, value: T) {
         );
     }
 }
+
+/// Every 16-byte chunk (at 8-byte steps) of `value`'s secret spans that
+/// hold a nonzero byte, named by its span: what a stack probe looks for
+/// when a kernel may have spilled any part of its key object.
+#[allow(unsafe_code)]
+pub(crate) fn secret_chunks<T: SecretSpans>(value: &T) -> Vec<(&'static str, [u8; 16])> {
+    let base = core::ptr::from_ref(value).cast::<u8>();
+    let mut spans = Spans {
+        base: base.addr(),
+        spans: Vec::new(),
+    };
+    value.secret_spans(&mut spans);
+    let mut out = Vec::new();
+    for s in spans.spans.iter().filter(|s| s.nonzero_before) {
+        let mut off = s.offset;
+        while off + 16 <= s.offset + s.len {
+            let mut c = [0u8; 16];
+            for (i, b) in c.iter_mut().enumerate() {
+                // SAFETY: the span lies inside `value` (taken from one of
+                // its fields, plain integers and arrays of them) and
+                // `value` is borrowed for the whole loop.
+                *b = unsafe { core::ptr::read_volatile(base.add(off + i)) };
+            }
+            if c != [0; 16] {
+                out.push((s.what, c));
+            }
+            off += 8;
+        }
+    }
+    out
+}

@@ -243,21 +243,6 @@ fn expand_ni(key: &[u8]) -> RoundKeys {
     RoundKeys { rk, rounds }
 }
 
-/// One block (its bytes little-endian in the `u128`), for kernels already compiled with
-/// AES-NI: it inlines into them, so its latency overlaps their work (the
-/// stitched GCM kernels start `AES(K, J0)` with it; calling the
-/// non-inlined [`encrypt_blocks`] afterwards instead put its whole latency
-/// on a short message's critical path).
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn encrypt_one(rk: &RoundKeys, block: u128) -> u128 {
-    let mut x = to_x(block ^ rk.rk[0]);
-    for r in 1..rk.rounds {
-        x = _mm_aesenc_si128(x, to_x(rk.rk[r]));
-    }
-    crate::simd::to_u128(_mm_aesenclast_si128(x, to_x(rk.rk[rk.rounds])))
-}
-
 /// AES round 1 — AddRoundKey 0, SubBytes, ShiftRows, MixColumns,
 /// AddRoundKey 1 — of `block` (the block's bytes little-endian in the
 /// `u128`).
@@ -265,14 +250,6 @@ pub(crate) fn encrypt_one(rk: &RoundKeys, block: u128) -> u128 {
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn round1(rk: &RoundKeys, block: u128) -> u128 {
     crate::simd::to_u128(_mm_aesenc_si128(to_x(block ^ rk.rk[0]), to_x(rk.rk[1])))
-}
-
-/// AES rounds 1 and 2 of `block` (bytes little-endian in the `u128`): the
-/// state a counter-mode kernel's round-2 cache holds (`crate::gcm`).
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn round2(rk: &RoundKeys, block: u128) -> u128 {
-    crate::simd::to_u128(_mm_aesenc_si128(to_x(round1(rk, block)), to_x(rk.rk[2])))
 }
 
 /// `t[b]` = [`round1`] of the block `0¹⁵ ‖ b` (fifteen zero bytes, then

@@ -98,7 +98,7 @@ const _: () = assert!(STEP <= TAIL);
 /// key schedule and the power table
 /// ([`power_table`](stitch::power_table)), made once per key; no other
 /// tables.
-pub(super) type Key = stitch::Key<Kernel, 0, 0>;
+pub(super) type Key = stitch::Key<Kernel, 0, 0, 0>;
 
 /// The xmm kernel as its key sees it ([`stitch::Kernel`]): the proof of
 /// its features.
@@ -161,7 +161,7 @@ fn pad_store(pad: &mut Pad, c: usize, v: __m128i) {
 /// Per-call constants.
 struct Ctx<'a> {
     /// AES round keys (`NR` + 1 used), loaded once.
-    k: [__m128i; 15],
+    k: stitch::Keys<'a, __m128i>,
     /// Byte reversal.
     rev: __m128i,
     /// POLYVAL's `C = x^63 + x^62 + x^57` in the low word.
@@ -251,46 +251,46 @@ target_fns! {
 
     /// One counter block through AES.
     fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m128i) -> __m128i {
-        let k = &ctx.k;
-        let mut x = _mm_xor_si128(ctr, k[0]);
-        for &kr in &k[1..NR] {
+        let k = ctx.k;
+        let mut x = _mm_xor_si128(ctr, k.at(0));
+        for kr in (1..NR).map(|r| k.at(r)) {
             x = _mm_aesenc_si128(x, kr);
         }
-        _mm_aesenclast_si128(x, k[NR])
+        _mm_aesenclast_si128(x, k.at(NR))
     }
 
     /// `R` counter blocks through AES.
     fn aes_regs<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R]) -> [__m128i; R] {
-        let k = &ctx.k;
-        let mut x = ctr.map(|v| _mm_xor_si128(v, k[0]));
-        for &kr in &k[1..NR] {
+        let k = ctx.k;
+        let mut x = ctr.map(|v| _mm_xor_si128(v, k.at(0)));
+        for kr in (1..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm_aesenc_si128(*xi, kr);
             }
         }
-        x.map(|v| _mm_aesenclast_si128(v, k[NR]))
+        x.map(|v| _mm_aesenclast_si128(v, k.at(NR)))
     }
 
     /// `R` counter blocks through AES while the `R` byte-reversed blocks
     /// `g` are multiplied by the powers `p` into the sums `s`: returns the
     /// keystream and the sums.
     fn aes_ghash<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R], g: [__m128i; R], p: usize, s: Sums) -> ([__m128i; R], Sums) {
-        let k = &ctx.k;
-        let mut x = ctr.map(|v| _mm_xor_si128(v, k[0]));
+        let k = ctx.k;
+        let mut x = ctr.map(|v| _mm_xor_si128(v, k.at(0)));
         let mut s = s;
         // Rounds 1..=R, each with one block's product.
-        for c in 0..R {
+        for (c, &gc) in g.iter().enumerate() {
             for xi in &mut x {
-                *xi = _mm_aesenc_si128(*xi, k[c + 1]);
+                *xi = _mm_aesenc_si128(*xi, k.at(c + 1));
             }
-            mul_acc(g[c], power(ctx.table, p + c), &mut s);
+            mul_acc(gc, power(ctx.table, p + c), &mut s);
         }
-        for &kr in &k[R + 1..NR] {
+        for kr in (R + 1..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm_aesenc_si128(*xi, kr);
             }
         }
-        (x.map(|v| _mm_aesenclast_si128(v, k[NR])), s)
+        (x.map(|v| _mm_aesenclast_si128(v, k.at(NR))), s)
     }
 
     /// Counter mode in place over the ≤ 256 bytes of `data` from the
@@ -361,15 +361,13 @@ fn seal_xmm<const NR: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
+    let tag_mask = stitch::tag_mask::<NR>(rk, j0);
     let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
-        // Straight from the key schedule in memory (no scalar-built
-        // copies; see the zmm kernel on store forwarding).
-        k: core::array::from_fn(|r| {
-            // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
-            unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) }
-        }),
+        // The key schedule, read in place by the rounds.
+        // SAFETY: `[u128; 15]` and `[__m128i; 15]` have the same size and
+        // alignment, and every bit pattern is a valid `__m128i`.
+        k: stitch::Keys::new(unsafe { &*core::ptr::from_ref(&rk.rk).cast::<[__m128i; 15]>() }),
         rev: from_u128(0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f),
         c: from_u128(u128::from(ghash::C_HI)),
         table,
@@ -436,17 +434,22 @@ fn seal_xmm<const NR: usize>(
             core::array::from_fn(|c| _mm_shuffle_epi8(load(j, c), ctx.rev))
         };
         for i in 0..full {
+            // This iteration's loads of the round keys (see [`stitch::Keys`]).
+            let it = Ctx {
+                k: ctx.k.fresh(),
+                ..ctx
+            };
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
                 let (p, open) = group_powers(&mut units, &mut g, acc, &mut s);
-                let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+                let (ks, s2) = aes_ghash::<NR>(&it, ctr, g, p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
                 }
                 ks
             } else {
-                aes_regs::<NR>(&ctx, ctr)
+                aes_regs::<NR>(&it, ctr)
             };
             ctr = advance(&ctx, ctr, n);
             n = n.wrapping_add(R as u32);
@@ -460,10 +463,14 @@ fn seal_xmm<const NR: usize>(
         }
     } else {
         for i in 0..full {
+            let it = Ctx {
+                k: ctx.k.fresh(),
+                ..ctx
+            };
             let inp: [__m128i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm_shuffle_epi8(v, ctx.rev));
             let (p, open) = group_powers(&mut units, &mut g, acc, &mut s);
-            let (ks, s2) = aes_ghash::<NR>(&ctx, ctr, g, p, s);
+            let (ks, s2) = aes_ghash::<NR>(&it, ctr, g, p, s);
             s = s2;
             if !open {
                 acc = reduce(s, ctx.c);

@@ -50,15 +50,83 @@ pub(super) const TABLE: usize = 36;
 /// this generic type, the compiler put it in this module's unit and the
 /// entries became external; their register allocation changed.)
 #[derive(Clone)]
-pub(super) struct Key<K, const X: usize, const R: usize> {
+pub(super) struct Key<K, const X: usize, const R: usize, const L: usize> {
     /// The kernel's proof of its features, and its settings.
     pub(super) kernel: K,
     pub(super) rk: RoundKeys,
+    /// The round keys broadcast to the kernel's `L` lanes (`L` = 4 for
+    /// zmm, 2 for ymm; none for the xmm kernel, which reads `rk`): the
+    /// kernel's AES rounds take them straight from here as memory
+    /// operands, so no call builds (and leaves behind) a copy in its frame.
+    pub(super) wide: Wide<L>,
     pub(super) powers: [u128; TABLE],
     /// The ymm kernel's Karatsuba half-sums of the powers, the zmm
     /// kernel's uniform loop powers; none for the xmm kernel.
     pub(super) second: [u128; X],
     pub(super) round1: [u128; R],
+}
+
+/// Round keys `0 … 14`, each repeated in `L` 128-bit lanes, aligned so
+/// that a register's load never splits a cache line.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub(super) struct Wide<const L: usize>(pub(super) [[u128; L]; 15]);
+
+impl<const L: usize> Wide<L> {
+    /// `rk`'s round keys (all 15 slots) broadcast to `L` lanes.
+    fn new(rk: &RoundKeys) -> Self {
+        Wide(core::array::from_fn(|r| [rk.rk[r]; L]))
+    }
+
+    /// The table as `N` 16-byte-lane registers of type `V` (`__m256i` for
+    /// `L` = 2, `__m512i` for 4): a view, not a copy.
+    pub(super) fn regs<V>(&self) -> &[V; 15] {
+        const { assert!(core::mem::size_of::<[V; 15]>() == 16 * L * 15) };
+        const { assert!(core::mem::align_of::<V>() <= 64) };
+        // SAFETY: `V` (a vector of `16 L` bytes, by the size check) has no
+        // invalid bit patterns, the table has exactly `[V; 15]`'s size and
+        // an alignment of 64, at least `V`'s; the view borrows `self`.
+        unsafe { &*core::ptr::from_ref(&self.0).cast::<[V; 15]>() }
+    }
+}
+
+/// A kernel's round keys (`V` = one register of them, 15 entries) as its
+/// rounds read them: straight from the key, by plain loads the compiler
+/// may fold into the AES instructions. A loop iteration reads them through
+/// [`Keys::fresh`], so that the compiler cannot hoist the loads out of the
+/// loop: loaded once before the loop, the keys did not fit the ymm
+/// kernel's sixteen registers and were copied to its frame, which nothing
+/// wipes.
+#[derive(Clone, Copy)]
+pub(super) struct Keys<'a, V>(&'a [V; 15]);
+
+impl<'a, V: Copy> Keys<'a, V> {
+    /// The keys in `table`.
+    pub(super) fn new(table: &'a [V; 15]) -> Self {
+        Keys(table)
+    }
+
+    /// The same keys behind a pointer the compiler has not seen: an empty
+    /// `asm!` block takes the pointer and returns it, and, not being
+    /// `pure`, is neither merged with another nor moved out of a loop.
+    /// Loads through the result cannot be hoisted past it.
+    #[inline(always)]
+    #[allow(clippy::pointers_in_nomem_asm_block)] // the block reads nothing: it only hides `p`
+    pub(super) fn fresh(self) -> Self {
+        let mut p = core::ptr::from_ref(self.0);
+        // SAFETY: no instruction; `p` comes back unchanged.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags));
+        }
+        // SAFETY: `p` is `self.0`, a reference valid for `'a`.
+        Keys(unsafe { &*p })
+    }
+
+    /// Round key `r` (clamped to 14).
+    #[inline(always)]
+    pub(super) fn at(self, r: usize) -> V {
+        self.0[r.min(14)]
+    }
 }
 
 /// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.
@@ -73,7 +141,7 @@ pub(super) trait Kernel: Copy {
     const SECOND: &'static str = "(none)";
 }
 
-impl<K: Kernel, const X: usize, const R: usize> Key<K, X, R> {
+impl<K: Kernel, const X: usize, const R: usize, const L: usize> Key<K, X, R, L> {
     /// Expands `key` (16, 24 or 32 bytes) and builds the tables: from
     /// `H`'s ascending powers `H^1 … H^32`, which `powers` computes from
     /// `H` (on the kernel's width) and which are wiped afterwards, the power
@@ -95,6 +163,7 @@ impl<K: Kernel, const X: usize, const R: usize> Key<K, X, R> {
             second: second(&ascending, &table),
             round1: round1(aes, &rk),
             powers: table,
+            wide: Wide::new(&rk),
             rk,
         };
         ascending.zeroize();
@@ -113,8 +182,9 @@ impl<K: Kernel, const X: usize, const R: usize> Key<K, X, R> {
     }
 }
 
-impl<K, const X: usize, const R: usize> Drop for Key<K, X, R> {
+impl<K, const X: usize, const R: usize, const L: usize> Drop for Key<K, X, R, L> {
     fn drop(&mut self) {
+        self.wide.0.zeroize();
         self.powers.zeroize();
         self.second.zeroize();
         self.round1.zeroize();
@@ -122,9 +192,14 @@ impl<K, const X: usize, const R: usize> Drop for Key<K, X, R> {
 }
 
 #[cfg(test)]
-impl<K: Kernel, const X: usize, const R: usize> crate::test_util::SecretSpans for Key<K, X, R> {
+impl<K: Kernel, const X: usize, const R: usize, const L: usize> crate::test_util::SecretSpans
+    for Key<K, X, R, L>
+{
     fn secret_spans(&self, s: &mut crate::test_util::Spans) {
         self.rk.secret_spans(s);
+        if L > 0 {
+            s.secret("broadcast round keys", &self.wide.0);
+        }
         s.secret("H power table", &self.powers);
         if X > 0 {
             s.secret(K::SECOND, &self.second);
@@ -233,10 +308,63 @@ pub(super) fn round1_run(n: u32) -> u32 {
 /// block (`J0`'s first twelve bytes, `n` big-endian; `j0` holds `J0`'s
 /// bytes little-endian) XORed with `round1[n mod 256]`, so that round 1 of
 /// any block `C` of the run is `base ⊕ round1[C₁₅]` (module docs).
+///
+/// The round keys and the table entry are read from the key at each call
+/// by volatile loads ([`key_reg`]): loaded normally, the compiler hoisted
+/// them out of the kernels' loops and spilled them to the frame, which
+/// nothing wipes.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(super) fn round1_base(rk: &RoundKeys, round1: &[u128; ROUND1], j0: u128, n: u32) -> u128 {
-    crate::aes::aesni::round1(rk, counter_block_le(j0, n)) ^ round1[(n & 0xff) as usize]
+    use core::arch::x86_64::{_mm_aesenc_si128, _mm_xor_si128};
+    let block = crate::simd::from_u128(counter_block_le(j0, n));
+    let x = _mm_aesenc_si128(_mm_xor_si128(block, key_reg(&rk.rk, 0)), key_reg(&rk.rk, 1));
+    crate::simd::to_u128(_mm_xor_si128(x, key_reg(round1, (n & 0xff) as usize)))
+}
+
+/// AES rounds 1 and 2 of `block` (bytes little-endian), the round keys
+/// read as in [`round1_base`].
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub(super) fn round2(rk: &RoundKeys, block: u128) -> u128 {
+    use core::arch::x86_64::{_mm_aesenc_si128, _mm_xor_si128};
+    let x = _mm_xor_si128(crate::simd::from_u128(block), key_reg(&rk.rk, 0));
+    let x = _mm_aesenc_si128(_mm_aesenc_si128(x, key_reg(&rk.rk, 1)), key_reg(&rk.rk, 2));
+    crate::simd::to_u128(x)
+}
+
+/// `AES(K, J0)`, the tag's mask, for a kernel of `NR` rounds (`j0`'s
+/// bytes little-endian): computed where it is called, the round keys read
+/// as in [`round1_base`], and the result pinned in a register there (an
+/// empty `asm!` block that takes and returns it). Without the pin the
+/// compiler moved the last round to the end of the kernel and kept the
+/// state before it and the last round key in the frame until then.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub(super) fn tag_mask<const NR: usize>(rk: &RoundKeys, j0: u128) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::{_mm_aesenc_si128, _mm_aesenclast_si128, _mm_xor_si128};
+    let mut x = _mm_xor_si128(crate::simd::from_u128(j0), key_reg(&rk.rk, 0));
+    for r in 1..NR {
+        x = _mm_aesenc_si128(x, key_reg(&rk.rk, r));
+    }
+    x = _mm_aesenclast_si128(x, key_reg(&rk.rk, NR));
+    // SAFETY: no instruction: the block only makes the compiler produce
+    // `x` in a register at this point.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(xmm_reg) x, options(nomem, nostack, preserves_flags));
+    }
+    x
+}
+
+/// Entry `i` of a key table by a volatile 16-byte load: a load the
+/// compiler may neither hoist nor merge, so the value is never kept (and
+/// spilled) beyond its use.
+#[inline(always)]
+fn key_reg<const N: usize>(table: &[u128; N], i: usize) -> core::arch::x86_64::__m128i {
+    let i = i.min(N - 1);
+    // SAFETY: `i < N`: an element of `table`, 16-byte aligned (`u128`),
+    // read as the 16-byte vector of the same size.
+    unsafe { core::ptr::read_volatile(table.as_ptr().add(i).cast()) }
 }
 
 /// The counter block of the public counter `n`: `J0`'s first twelve bytes,
@@ -255,11 +383,14 @@ pub(super) fn counter_block_le(j0: u128, n: u32) -> u128 {
 /// paid about 10 cycles a call on Zen 4.)
 #[inline]
 #[target_feature(enable = "ssse3")]
-pub(super) fn tag_bytes(s: core::arch::x86_64::__m128i, tag_mask: u128) -> [u8; 16] {
+pub(super) fn tag_bytes(
+    s: core::arch::x86_64::__m128i,
+    tag_mask: core::arch::x86_64::__m128i,
+) -> [u8; 16] {
     use core::arch::x86_64::*;
     let mut tag = [0u8; 16];
     let rev = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let v = _mm_xor_si128(_mm_shuffle_epi8(s, rev), crate::simd::from_u128(tag_mask));
+    let v = _mm_xor_si128(_mm_shuffle_epi8(s, rev), tag_mask);
     // SAFETY: the store writes the 16 bytes of `tag`.
     unsafe { _mm_storeu_si128(tag.as_mut_ptr().cast(), v) };
     tag

@@ -36,10 +36,11 @@
 //! # Representation: differences from the zmm kernel
 //!
 //! - Two blocks per register and 16 vector registers (not 32): the round
-//!   keys (15 broadcasts), the counters' base and the sums live on the
-//!   stack and are reloaded where used; the powers are read from the
-//!   table. The loads issue on the load ports, not on the ALU ports that
-//!   bound the loop.
+//!   keys are read where used from the key's broadcast copies
+//!   ([`stitch::Keys`], loads kept inside each loop iteration, so that the
+//!   compiler does not hoist them and copy them to the frame), the powers
+//!   from the table; the counters' base and the sums may spill. The loads
+//!   issue on the load ports, not on the ALU ports that bound the loop.
 //! - No masked byte loads or stores (no AVX-512BW): the last partial
 //!   register of a tail (the last 0–255 bytes, short messages, associated
 //!   data) is read and written with AVX2's masked dword loads and stores
@@ -150,10 +151,10 @@ use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, red
 use crate::simd::{from_u128, load_partial32, store_partial32, ymm_from_u128s as from_u128s};
 use crate::vex256::{_mm256_aesenc_epi128, _mm256_aesenclast_epi128};
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32,
-    _mm256_and_si256, _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8,
-    _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
+    __m128i, __m256i, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_and_si256,
+    _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
+    _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm256_zextsi128_si256,
 };
 
 /// Registers (of two blocks) per loop iteration (even: products are
@@ -173,7 +174,7 @@ const _: () = assert!(2 * R == super::stitch::STEP_BLOCKS);
 /// power's Karatsuba half-sum `p₀ ⊕ p₁` in both words (Karatsuba schedule
 /// only), and the counter-mode round-1 table (see [`super::stitch`]), made
 /// once per key.
-pub(super) type Key = stitch::Key<Kernel, TABLE, ROUND1>;
+pub(super) type Key = stitch::Key<Kernel, TABLE, ROUND1, 2>;
 
 /// The ymm kernel as its key sees it ([`stitch::Kernel`]): the proof of
 /// its features and the GHASH schedule chosen for the key.
@@ -249,13 +250,14 @@ fn seal_as<const K: bool>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     let (rk, table, halves, round1) = (&key.rk, &key.powers, &key.second, &key.round1);
+    let wide = &key.wide;
     let (t, e) = (key.kernel.t, dir == Direction::Encrypt);
     // SAFETY: the token `t` proves every feature `seal_ymm` is compiled for.
     unsafe {
         match rk.rounds {
-            10 => seal_ymm::<10, K>(t, rk, table, halves, round1, e, j0, aad, buf),
-            12 => seal_ymm::<12, K>(t, rk, table, halves, round1, e, j0, aad, buf),
-            _ => seal_ymm::<14, K>(t, rk, table, halves, round1, e, j0, aad, buf),
+            10 => seal_ymm::<10, K>(t, rk, wide, table, halves, round1, e, j0, aad, buf),
+            12 => seal_ymm::<12, K>(t, rk, wide, table, halves, round1, e, j0, aad, buf),
+            _ => seal_ymm::<14, K>(t, rk, wide, table, halves, round1, e, j0, aad, buf),
         }
     }
 }
@@ -266,7 +268,7 @@ struct Ctx<'a> {
     /// helpers.
     t: VaesAvx2,
     /// AES round keys broadcast to both lanes (`NR` + 1 used).
-    k: [__m256i; 15],
+    k: stitch::Keys<'a, __m256i>,
     /// Byte reversal within each 128-bit lane.
     rev: __m256i,
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
@@ -358,7 +360,7 @@ kernel_fns! {
     /// low dword of the byte-reversed `J0`.
     fn counter_reg(ctx: &Ctx, n: u32) -> __m256i {
         let add = _mm256_blend_epi32::<0x11>(_mm256_setzero_si256(), _mm256_set1_epi32(n as i32));
-        _mm256_xor_si256(_mm256_shuffle_epi8(_mm256_add_epi32(ctx.ctr_base, add), ctx.rev), ctx.k[0])
+        _mm256_xor_si256(_mm256_shuffle_epi8(_mm256_add_epi32(ctx.ctr_base, add), ctx.rev), ctx.k.at(0))
     }
 
     /// The whitened counter blocks `n + 2c + l` (lane l of register c).
@@ -384,7 +386,7 @@ kernel_fns! {
                 _mm256_xor_si256(run.base, t)
             })
         } else {
-            counters(ctx, n).map(|w| _mm256_aesenc_epi128(w, ctx.k[1]))
+            counters(ctx, n).map(|w| _mm256_aesenc_epi128(w, ctx.k.at(1)))
         }
     }
 
@@ -440,38 +442,38 @@ kernel_fns! {
 kernel_fns! {
     /// `R` registers of AES states after round 1 through the other rounds.
     fn aes_regs<const NR: usize>(ctx: &Ctx, x1: [__m256i; R]) -> [__m256i; R] {
-        let k = &ctx.k;
+        let k = ctx.k;
         let mut x = x1;
-        for &kr in &k[2..NR] {
+        for kr in (2..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm256_aesenc_epi128(*xi, kr);
             }
         }
-        x.map(|v| _mm256_aesenclast_epi128(v, k[NR]))
+        x.map(|v| _mm256_aesenclast_epi128(v, k.at(NR)))
     }
 
     /// `R` registers of AES states after round 1 through the other rounds
     /// while `2R` byte-reversed blocks `g` are multiplied by the powers `p`
     /// into the sums `s`: returns the keystream and the sums.
     fn aes_ghash<const NR: usize>(ctx: &Ctx, x1: [__m256i; R], g: impl Fn(usize) -> __m256i, p: usize, s: Sums) -> ([__m256i; R], Sums) {
-        let k = &ctx.k;
+        let k = ctx.k;
         let mut x = x1;
         let mut s = s;
         // Rounds 2..=R + 1, each pair of them with two registers' products.
         for c in (0..R).step_by(2) {
             for r in [c + 2, c + 3] {
                 for xi in &mut x {
-                    *xi = _mm256_aesenc_epi128(*xi, k[r]);
+                    *xi = _mm256_aesenc_epi128(*xi, k.at(r));
                 }
             }
             acc2(ctx, g(c), g(c + 1), p + 2 * c, &mut s);
         }
-        for &kr in &k[R + 2..NR] {
+        for kr in (R + 2..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm256_aesenc_epi128(*xi, kr);
             }
         }
-        (x.map(|v| _mm256_aesenclast_epi128(v, k[NR])), s)
+        (x.map(|v| _mm256_aesenclast_epi128(v, k.at(NR))), s)
     }
 
     /// Counter mode in place over the ≤ 256 bytes of `data` from the
@@ -499,15 +501,15 @@ kernel_fns! {
     fn ctr_regs<const NR: usize, const M: usize>(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len();
         let regs = len.div_ceil(32).min(M);
-        let k = &ctx.k;
+        let k = ctx.k;
         let mut x: [__m256i; M] =
             core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(2 * c as u32)));
-        for &kr in &k[1..NR] {
+        for kr in (1..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm256_aesenc_epi128(*xi, kr);
             }
         }
-        let ks = x.map(|v| _mm256_aesenclast_epi128(v, k[NR]));
+        let ks = x.map(|v| _mm256_aesenclast_epi128(v, k.at(NR)));
         let ptr = data.as_mut_ptr();
         let mut g = [_mm256_setzero_si256(); M];
         for c in 0..regs {
@@ -581,6 +583,7 @@ kernel_fns! {
 fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     t: VaesAvx2,
     rk: &RoundKeys,
+    wide: &stitch::Wide<2>,
     table: &[u128; TABLE],
     halves: &[u128; TABLE],
     round1: &[u128; ROUND1],
@@ -590,19 +593,13 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
+    let tag_mask = stitch::tag_mask::<NR>(rk, j0);
     let j0_rev = j0.swap_bytes();
     let base = j0_rev & !0xffff_ffff;
     let ctx = Ctx {
         t,
-        // `vbroadcasti128` from the round keys in memory, not `[u128; 2]`
-        // arrays (scalar stores that the callees' loads cannot forward
-        // from; see the zmm kernel).
-        k: core::array::from_fn(|r| {
-            // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
-            let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
-            _mm256_broadcastsi128_si256(key)
-        }),
+        // The key's broadcast round keys, read in place by the rounds.
+        k: stitch::Keys::new(wide.regs()),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
         c: from_u128s([u128::from(ghash::C_HI); 2]),
         table,
@@ -694,17 +691,22 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
             core::array::from_fn(|c| _mm256_shuffle_epi8(load(j, c), ctx.rev))
         };
         for i in 0..full {
-            let x1 = round1_regs(&ctx, &mut run, n);
+            // This iteration's loads of the round keys (see [`stitch::Keys`]).
+            let it = Ctx {
+                k: ctx.k.fresh(),
+                ..ctx
+            };
+            let x1 = round1_regs(&it, &mut run, n);
             let ks = if i >= LAG {
-                let (p, open, inject) = group_place(&ctx, &mut units, acc, &mut s);
-                let (ks, s2) = aes_ghash::<NR>(&ctx, x1, ghash_inputs(i - LAG, inject), p, s);
+                let (p, open, inject) = group_place(&it, &mut units, acc, &mut s);
+                let (ks, s2) = aes_ghash::<NR>(&it, x1, ghash_inputs(i - LAG, inject), p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
                 }
                 ks
             } else {
-                aes_regs::<NR>(&ctx, x1)
+                aes_regs::<NR>(&it, x1)
             };
             n = n.wrapping_add(2 * R as u32);
             for (c, &k) in ks.iter().enumerate() {
@@ -721,9 +723,13 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
             // product is taken, and again for the XOR after the AES
             // rounds) rather than kept: eight more live registers across
             // the rounds would spill.
-            let x1 = round1_regs(&ctx, &mut run, n);
-            let (p, open, inject) = group_place(&ctx, &mut units, acc, &mut s);
-            let (ks, s2) = aes_ghash::<NR>(&ctx, x1, ghash_inputs(i, inject), p, s);
+            let it = Ctx {
+                k: ctx.k.fresh(),
+                ..ctx
+            };
+            let x1 = round1_regs(&it, &mut run, n);
+            let (p, open, inject) = group_place(&it, &mut units, acc, &mut s);
+            let (ks, s2) = aes_ghash::<NR>(&it, x1, ghash_inputs(i, inject), p, s);
             s = s2;
             if !open {
                 acc = reduce(s, ctx.c);

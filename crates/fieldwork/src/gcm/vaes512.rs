@@ -49,9 +49,10 @@
 //! - Blocks are `u128` / 128-bit lanes in the POLYVAL domain (GCM's bytes
 //!   reversed by one `vpshufb` per register); lane `l` of register `c`
 //!   holds block `4c + l` of its group.
-//! - Per-key tables (built in [`super`]): the powers `H^32 … H^1` and four
-//!   zeros (36 entries), the uniform powers `H^64 … H^4` (64 entries, 1
-//!   KiB), and the round-1 table (256 entries, 4 KiB). Per call, AES-192
+//! - Per-key tables (built in [`super`]): the round keys broadcast to four
+//!   lanes (960 bytes, read in place: [`stitch::Keys`]), the powers `H^32
+//!   … H^1` and four zeros (36 entries), the uniform powers `H^64 … H^4`
+//!   (64 entries, 1 KiB), and the round-1 table (256 entries, 4 KiB). Per call, AES-192
 //!   and AES-256 only: 4 KiB of round-2 states on the stack, uninitialised,
 //!   wiped before return over the lines written.
 //! - The counter is the public `u32` of `inc32`, wrapping modulo 2^32; a
@@ -98,9 +99,11 @@
 //! - Hashing the previous iteration's ciphertext from registers — the
 //!   products wait on the last AES round; ≈ 7 % slower. Three or four
 //!   iterations back: ≈ 1 % slower.
-//! - Round keys as `[u128; 4]` arrays instead of `vbroadcasti32x4` —
-//!   scalar stores that vector loads cannot forward from; ≈ 70 cycles per
-//!   call.
+//! - Round keys as `[u128; 4]` arrays built per call instead of
+//!   `vbroadcasti32x4` — scalar stores that vector loads cannot forward
+//!   from; ≈ 70 cycles per call. Broadcasts per call into the frame (before
+//!   the key kept them) — 15 loads and stores a call and a copy of the keys
+//!   left in the frame.
 //! - Uniform powers as 16 single powers broadcast from memory — loop ≈ 50 %
 //!   slower.
 //! - Eight-group reduction units (128 blocks) — ≈ 1 % at 64 KiB, nothing at
@@ -148,7 +151,7 @@ use crate::ghash;
 use crate::ghash::aggregate::zmm::{Sums, mul_acc, mul_acc2, reduce, reduce_lanes, zero_sums};
 use crate::simd::{from_u128, zmm_from_u128s as from_u128s};
 use core::arch::x86_64::{
-    __m128i, __m512i, _mm_loadu_si128, _mm_xor_si128, _mm512_add_epi32, _mm512_aesenc_epi128,
+    __m128i, __m512i, _mm_xor_si128, _mm512_add_epi32, _mm512_aesenc_epi128,
     _mm512_aesenclast_epi128, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_loadu_si512,
     _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
     _mm512_maskz_set1_epi32, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_storeu_si512,
@@ -175,7 +178,7 @@ const _: () = assert!(4 * R == super::stitch::STEP_BLOCKS);
 /// power table ([`power_table`](stitch::power_table)), the uniform loop
 /// powers ([`uniform_table`], its second table) and the counter-mode
 /// round-1 table (see [`super::stitch`]), made once per key.
-pub(super) type ZmmKey = stitch::Key<Kernel, UNIFORM, ROUND1>;
+pub(super) type ZmmKey = stitch::Key<Kernel, UNIFORM, ROUND1, 4>;
 
 /// The zmm kernel as its key sees it ([`stitch::Kernel`]): the proof of
 /// its features.
@@ -378,7 +381,7 @@ fn head_blocks(addr: usize, len: usize) -> usize {
 /// Per-call constants.
 struct Ctx<'a> {
     /// AES round keys broadcast to the four lanes (`NR` + 1 used).
-    k: [__m512i; 15],
+    k: stitch::Keys<'a, __m512i>,
     /// Byte reversal within each 128-bit lane.
     rev: __m512i,
     /// POLYVAL's `C = x^63 + x^62 + x^57` in each lane's low word.
@@ -552,7 +555,7 @@ target_fns! {
                 ctx.ctr_base,
                 _mm512_add_epi32(ctx.lanes, _mm512_maskz_set1_epi32(0x1111, n.wrapping_add(4 * c as u32) as i32)),
             );
-            _mm512_xor_si512(_mm512_shuffle_epi8(v, ctx.rev), ctx.k[0])
+            _mm512_xor_si512(_mm512_shuffle_epi8(v, ctx.rev), ctx.k.at(0))
         })
     }
 
@@ -610,37 +613,37 @@ target_fns! {
     /// [`start_round`]: through round 2 for AES-192/256, unchanged for
     /// AES-128.
     fn round1_to_start<const NR: usize>(ctx: &Ctx, x: __m512i) -> __m512i {
-        if start_round(NR) == 2 { _mm512_aesenc_epi128(x, ctx.k[2]) } else { x }
+        if start_round(NR) == 2 { _mm512_aesenc_epi128(x, ctx.k.at(2)) } else { x }
     }
 
     /// One register of whitened counter blocks through AES.
     fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m512i) -> __m512i {
-        let k = &ctx.k;
+        let k = ctx.k;
         let mut x = ctr;
-        for &kr in &k[1..NR] {
+        for kr in (1..NR).map(|r| k.at(r)) {
             x = _mm512_aesenc_epi128(x, kr);
         }
-        _mm512_aesenclast_epi128(x, k[NR])
+        _mm512_aesenclast_epi128(x, k.at(NR))
     }
 
     /// `R` registers of AES states after round [`start_round`] through the
     /// other rounds.
     fn aes_regs<const NR: usize>(ctx: &Ctx, xs: [__m512i; R]) -> [__m512i; R] {
-        let k = &ctx.k;
+        let k = ctx.k;
         let mut x = xs;
-        for &kr in &k[start_round(NR) + 1..NR] {
+        for kr in (start_round(NR) + 1..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
             }
         }
-        x.map(|v| _mm512_aesenclast_epi128(v, k[NR]))
+        x.map(|v| _mm512_aesenclast_epi128(v, k.at(NR)))
     }
 
     /// `R` registers of AES states after round [`start_round`] through the
     /// other rounds while `4R` byte-reversed blocks `g` are multiplied by
     /// the powers `p` into the sums `s`: returns the keystream and the sums.
     fn aes_ghash<const NR: usize>(ctx: &Ctx, xs: [__m512i; R], g: [__m512i; R], p: Powers, s: Sums) -> ([__m512i; R], Sums) {
-        let k = &ctx.k;
+        let k = ctx.k;
         let mut x = xs;
         let mut s = s;
         let first = start_round(NR) + 1;
@@ -649,17 +652,17 @@ target_fns! {
         for c in (0..R).step_by(2) {
             for r in [first + c, first + c + 1] {
                 for xi in &mut x {
-                    *xi = _mm512_aesenc_epi128(*xi, k[r]);
+                    *xi = _mm512_aesenc_epi128(*xi, k.at(r));
                 }
             }
             mul_acc2(g[c], powers4(p.table, p.at + 4 * c), g[c + 1], powers4(p.table, p.at + 4 * c + 4), &mut s);
         }
-        for &kr in &k[first + R..NR] {
+        for kr in (first + R..NR).map(|r| k.at(r)) {
             for xi in &mut x {
                 *xi = _mm512_aesenc_epi128(*xi, kr);
             }
         }
-        (x.map(|v| _mm512_aesenclast_epi128(v, k[NR])), s)
+        (x.map(|v| _mm512_aesenclast_epi128(v, k.at(NR))), s)
     }
 
     /// One register of counter mode: the bytes of `inp` under `mask`
@@ -734,7 +737,7 @@ macro_rules! round2_regs {
         let x: [__m512i; R] = 'regs: {
             if !round1_cached(n) {
                 break 'regs counters(ctx, n)
-                    .map(|w| round1_to_start::<NR>(ctx, _mm512_aesenc_epi128(w, ctx.k[1])));
+                    .map(|w| round1_to_start::<NR>(ctx, _mm512_aesenc_epi128(w, ctx.k.at(1))));
             }
             let (id, low) = (round1_run(n), (n & 0xff) as usize);
             if r2.records(NR, n, low) {
@@ -789,7 +792,7 @@ target_fns! {
             let a = counter_block_le(ctx.j0, (n & !0xff) | r2.anchor);
             // SAFETY: the recording run wrote entry `anchor` (its first block;
             // [`Round2`]'s invariant).
-            crate::aes::aesni::round2(ctx.rk, a) ^ unsafe { r2.at(r2.anchor as usize).read() }
+            stitch::round2(ctx.rk, a) ^ unsafe { r2.at(r2.anchor as usize).read() }
         } else {
             round1_base(ctx.rk, ctx.round1, ctx.j0, n)
         };
@@ -860,6 +863,19 @@ target_fns! {
     }
 }
 
+/// The context of one loop iteration: for AES-192/256 the round keys
+/// through [`stitch::Keys::fresh`], so that the loads stay in the loop
+/// (hoisted, their 13 or 15 registers and the loop's state did not fit the
+/// 32 zmm registers, and the keys were copied to the frame); AES-128's 11
+/// keys fit and stay hoisted.
+#[inline(always)]
+fn iteration_ctx<'a, const NR: usize>(ctx: &Ctx<'a>) -> Ctx<'a> {
+    Ctx {
+        k: if NR > 10 { ctx.k.fresh() } else { ctx.k },
+        ..*ctx
+    }
+}
+
 /// The kernel; `round2` is the storage of the round-2 cache's states (null
 /// for AES-128, see [`start_round`]).
 #[target_feature(
@@ -875,18 +891,11 @@ fn seal_zmm<const NR: usize>(
     round2: *mut u128,
 ) -> [u8; 16] {
     // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = crate::aes::aesni::encrypt_one(rk, j0);
+    let tag_mask = stitch::tag_mask::<NR>(rk, j0);
     let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
-        // `vbroadcasti32x4` from the round keys in memory. (Built as
-        // `[u128; 4]` arrays the keys went through 120 scalar stores that
-        // the callees' zmm loads could not forward from, a large part of
-        // a 16-byte message's time.)
-        k: core::array::from_fn(|r| {
-            // SAFETY: `r < 15`: a 16-byte element of `rk.rk`.
-            let key = unsafe { _mm_loadu_si128(rk.rk.as_ptr().add(r).cast()) };
-            _mm512_broadcast_i32x4(key)
-        }),
+        // The key's broadcast round keys, read in place by the rounds.
+        k: stitch::Keys::new(tables.wide.regs()),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(ghash::C_HI); 4]),
         table: &tables.powers,
@@ -1011,19 +1020,20 @@ fn seal_zmm<const NR: usize>(
             core::array::from_fn(|c| _mm512_shuffle_epi8(load(j, c), ctx.rev))
         };
         for i in 0..full {
+            let it = iteration_ctx::<NR>(&ctx);
             prefetch(ptr, buf_len, STEP * i, STEP);
-            let xs = round2_regs!(&ctx, &mut run, &mut r2, n);
+            let xs = round2_regs!(&it, &mut run, &mut r2, n);
             let ks = if i >= LAG {
                 let mut g = rev_chunk(i - LAG);
                 let (p, closes, last) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
-                let (ks, s2) = aes_ghash::<NR>(&ctx, xs, g, p, s);
+                let (ks, s2) = aes_ghash::<NR>(&it, xs, g, p, s);
                 s = s2;
                 if closes {
                     acc = close_unit(s, ctx.c, last);
                 }
                 ks
             } else {
-                aes_regs::<NR>(&ctx, xs)
+                aes_regs::<NR>(&it, xs)
             };
             n = n.wrapping_add(4 * R as u32);
             for (c, &k) in ks.iter().enumerate() {
@@ -1036,12 +1046,13 @@ fn seal_zmm<const NR: usize>(
         }
     } else {
         for i in 0..full {
+            let it = iteration_ctx::<NR>(&ctx);
             prefetch(ptr, buf_len, STEP * i, STEP);
             let inp: [__m512i; R] = core::array::from_fn(|c| load(i, c));
             let mut g = inp.map(|v| _mm512_shuffle_epi8(v, ctx.rev));
-            let xs = round2_regs!(&ctx, &mut run, &mut r2, n);
+            let xs = round2_regs!(&it, &mut run, &mut r2, n);
             let (p, closes, last) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
-            let (ks, s2) = aes_ghash::<NR>(&ctx, xs, g, p, s);
+            let (ks, s2) = aes_ghash::<NR>(&it, xs, g, p, s);
             s = s2;
             if closes {
                 acc = close_unit(s, ctx.c, last);
