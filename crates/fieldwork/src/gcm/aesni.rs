@@ -307,7 +307,9 @@ target_fns! {
         let mut pad = Pad::EMPTY;
         pad.fill(data);
         for c in 0..pad.regs::<16>() {
-            let ks = aes_reg::<NR>(ctx, counter_reg(ctx, n.wrapping_add(c as u32)));
+            // Each block's loads of the round keys (see [`stitch::Keys`]).
+            let it = Ctx { k: ctx.k.fresh(), ..*ctx };
+            let ks = aes_reg::<NR>(&it, counter_reg(ctx, n.wrapping_add(c as u32)));
             let inp = pad_load(&mut pad, c);
             let out = keep_bytes(ctx, _mm_xor_si128(ks, inp), len - 16 * c);
             pad_store(&mut pad, c, out);
@@ -360,8 +362,6 @@ fn seal_xmm<const NR: usize>(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = stitch::tag_mask::<NR>(rk, j0);
     let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
         // The key schedule, read in place by the rounds.
@@ -388,6 +388,10 @@ fn seal_xmm<const NR: usize>(
         let mut s = zero_sums();
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
+        // `AES(K, J0)` last: computed before the branch it lived across the
+        // long path's loop, and before the counter mode across its loop,
+        // and either way went to the frame (see [`stitch::tag_mask`]).
+        let tag_mask = stitch::tag_mask::<NR, false>(rk, j0);
         mul_acc(lengths, power(ctx.table, 31), &mut s);
         return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
@@ -492,6 +496,8 @@ fn seal_xmm<const NR: usize>(
         ctr_tail::<NR>(&ctx, n, tail, encrypt, first, acc, &mut s);
         lengths
     };
+    // `AES(K, J0)` last, as in the short path.
+    let tag_mask = stitch::tag_mask::<NR, false>(rk, j0);
     mul_acc(len_block, power(ctx.table, 31), &mut s);
     tag_bytes(reduce(s, ctx.c), tag_mask)
 }

@@ -91,6 +91,8 @@ pub mod reproduce;
 #[cfg(target_arch = "x86_64")]
 mod stitch;
 // Its schedules and crossovers are the x86 kernels'.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod stack_tests;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod tuning;
 #[cfg(target_arch = "x86_64")]

@@ -129,6 +129,33 @@ impl<'a, V: Copy> Keys<'a, V> {
     }
 }
 
+impl Keys<'_, core::arch::x86_64::__m256i> {
+    /// `vaesenclast` of `x` with round key `r` (clamped to 14) as its
+    /// memory operand, in an `asm!` block: the key never occupies a
+    /// register the compiler could spill.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes")]
+    pub(super) fn last_round(
+        self,
+        x: core::arch::x86_64::__m256i,
+        r: usize,
+    ) -> core::arch::x86_64::__m256i {
+        let mut x = x;
+        let p = self.0.as_ptr().wrapping_add(r.min(14));
+        // SAFETY: `p` points to round key `r.min(14)` of the table, 32-byte
+        // aligned and borrowed; the block writes only `x`.
+        unsafe {
+            core::arch::asm!(
+                "vaesenclast {x}, {x}, ymmword ptr [{p}]",
+                x = inout(ymm_reg) x,
+                p = in(reg) p,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        x
+    }
+}
+
 /// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.
 pub(super) trait Kernel: Copy {
     /// The xmm AES-NI and PCLMULQDQ token the kernel's features imply: the
@@ -334,24 +361,56 @@ pub(super) fn round2(rk: &RoundKeys, block: u128) -> u128 {
 }
 
 /// `AES(K, J0)`, the tag's mask, for a kernel of `NR` rounds (`j0`'s
-/// bytes little-endian): computed where it is called, the round keys read
-/// as in [`round1_base`], and the result pinned in a register there (an
-/// empty `asm!` block that takes and returns it). Without the pin the
-/// compiler moved the last round to the end of the kernel and kept the
-/// state before it and the last round key in the frame until then.
+/// bytes little-endian), in one `asm!` block: the round keys are memory
+/// operands of the AES instructions, so no key is ever in a register the
+/// compiler could move or spill, and the result is produced where the
+/// block stands. (Written with intrinsics, the compiler moved the last
+/// round to the kernel's end and kept the state before it and the last
+/// round key in the frame until then, or loaded keys early and spilled
+/// them.) `VEX`: the VEX encodings, for kernels whose upper register
+/// halves are in use (a legacy SSE instruction there costs a transition
+/// on Intel cores); else the SSE ones, for the xmm kernel.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub(super) fn tag_mask<const NR: usize>(rk: &RoundKeys, j0: u128) -> core::arch::x86_64::__m128i {
-    use core::arch::x86_64::{_mm_aesenc_si128, _mm_aesenclast_si128, _mm_xor_si128};
-    let mut x = _mm_xor_si128(crate::simd::from_u128(j0), key_reg(&rk.rk, 0));
-    for r in 1..NR {
-        x = _mm_aesenc_si128(x, key_reg(&rk.rk, r));
-    }
-    x = _mm_aesenclast_si128(x, key_reg(&rk.rk, NR));
-    // SAFETY: no instruction: the block only makes the compiler produce
-    // `x` in a register at this point.
+pub(super) fn tag_mask<const NR: usize, const VEX: bool>(
+    rk: &RoundKeys,
+    j0: u128,
+) -> core::arch::x86_64::__m128i {
+    const { assert!(NR == 10 || NR == 12 || NR == 14) };
+    let mut x = crate::simd::from_u128(j0);
+    let p = rk.rk.as_ptr();
+    // SAFETY: the block reads `rk.rk[0..=NR]` (16-byte aligned `u128`s,
+    // `NR < 15`) and writes only its declared registers and the flags.
     unsafe {
-        core::arch::asm!("/* {0} */", inout(xmm_reg) x, options(nomem, nostack, preserves_flags));
+        if VEX {
+            core::arch::asm!(
+                "vpxor {x}, {x}, xmmword ptr [{p}]",
+                "2:",
+                "add {p}, 16",
+                "vaesenc {x}, {x}, xmmword ptr [{p}]",
+                "dec {n}",
+                "jnz 2b",
+                "vaesenclast {x}, {x}, xmmword ptr [{p} + 16]",
+                x = inout(xmm_reg) x,
+                p = inout(reg) p => _,
+                n = inout(reg) NR - 1 => _,
+                options(readonly, nostack),
+            );
+        } else {
+            core::arch::asm!(
+                "pxor {x}, xmmword ptr [{p}]",
+                "2:",
+                "add {p}, 16",
+                "aesenc {x}, xmmword ptr [{p}]",
+                "dec {n}",
+                "jnz 2b",
+                "aesenclast {x}, xmmword ptr [{p} + 16]",
+                x = inout(xmm_reg) x,
+                p = inout(reg) p => _,
+                n = inout(reg) NR - 1 => _,
+                options(readonly, nostack),
+            );
+        }
     }
     x
 }

@@ -497,7 +497,8 @@ kernel_fns! {
     /// than 256 bytes through the loop), then the registers that hold data are
     /// XORed, stored and hashed, two at a time. A last partial register is
     /// read and written with [`load_partial32`] and [`store_partial32`], and its
-    /// keystream past the end is masked off before it is hashed.
+    /// keystream past the end is masked off before it is hashed. The
+    /// keystream array is wiped before return.
     fn ctr_regs<const NR: usize, const M: usize>(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len();
         let regs = len.div_ceil(32).min(M);
@@ -509,7 +510,10 @@ kernel_fns! {
                 *xi = _mm256_aesenc_epi128(*xi, kr);
             }
         }
-        let ks = x.map(|v| _mm256_aesenclast_epi128(v, k.at(NR)));
+        // The last round with its key as a memory operand of each
+        // `vaesenclast` ([`stitch::Keys::last_round`]): loaded into a register,
+        // AES-256's last key went to the frame beside the eight states.
+        let mut ks = x.map(|v| k.last_round(v, NR));
         let ptr = data.as_mut_ptr();
         let mut g = [_mm256_setzero_si256(); M];
         for c in 0..regs {
@@ -540,6 +544,10 @@ kernel_fns! {
         if c < regs {
             mul_acc(g[c], powers2(ctx, first + 2 * c), s);
         }
+        // The keystream array lives in the frame (its indices are not
+        // constants): zeroed before the frame is given up.
+        // SAFETY: `ks` is a valid, aligned, exclusive local of its type.
+        unsafe { core::ptr::write_volatile(&mut ks, [_mm256_setzero_si256(); M]) };
     }
 
     /// Prepares the next loop group ([`Units`], in pairs): its powers, and
@@ -592,8 +600,6 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = stitch::tag_mask::<NR>(rk, j0);
     let j0_rev = j0.swap_bytes();
     let base = j0_rev & !0xffff_ffff;
     let ctx = Ctx {
@@ -624,11 +630,19 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     // block in one aggregated reduction (at most 32 powers).
     if aad.len() <= 256 && buf.len() <= 256 && aad.len().div_ceil(16) + buf.len().div_ceil(16) < 32
     {
+        // `AES(K, J0)` here, not before the branch: computed there, it lived
+        // across the long path's loop and went to the frame (see
+        // [`stitch::tag_mask`]). Up to four text registers it stays in a
+        // register from here, its latency hidden behind the rest; beside
+        // eight it went to the frame, so longer texts compute it last (as
+        // the zmm and xmm kernels always do).
+        let early = (buf.len() <= 128).then(|| stitch::tag_mask::<NR, true>(rk, j0));
         let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
         let first = 32 - (ab + cb + 1);
         let mut s = zero_sums(ctx.karatsuba);
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
+        let tag_mask = early.unwrap_or_else(|| stitch::tag_mask::<NR, true>(rk, j0));
         absorb_one(&ctx, lengths, 31, &mut s);
         return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
@@ -750,6 +764,8 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
         ctr_tail::<NR>(&ctx, n, tail, encrypt, first, acc, &mut s);
         lengths
     };
+    // `AES(K, J0)` last, as in the short path.
+    let tag_mask = stitch::tag_mask::<NR, true>(rk, j0);
     absorb_one(&ctx, len_block, 31, &mut s);
     tag_bytes(reduce(s, ctx.c), tag_mask)
 }

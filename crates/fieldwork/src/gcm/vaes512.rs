@@ -890,8 +890,6 @@ fn seal_zmm<const NR: usize>(
     buf: &mut [u8],
     round2: *mut u128,
 ) -> [u8; 16] {
-    // Independent of everything else: its latency hides behind the rest.
-    let tag_mask = stitch::tag_mask::<NR>(rk, j0);
     let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
         // The key's broadcast round keys, read in place by the rounds.
@@ -928,6 +926,10 @@ fn seal_zmm<const NR: usize>(
             zero,
             &mut s,
         );
+        // `AES(K, J0)` last: computed before the branch it lived across the
+        // long path's loop, and before the counter mode across its loop,
+        // and either way went to the frame (see [`stitch::tag_mask`]).
+        let tag_mask = stitch::tag_mask::<NR, true>(rk, j0);
         absorb_one(&ctx, lengths, 31, &mut s);
         return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
@@ -1077,6 +1079,8 @@ fn seal_zmm<const NR: usize>(
         ctr_masked::<NR>(&ctx, counters(&ctx, n), tail, encrypt, first, acc, &mut s);
         lengths
     };
+    // `AES(K, J0)` last, as in the short path.
+    let tag_mask = stitch::tag_mask::<NR, true>(rk, j0);
     absorb_one(&ctx, len_block, 31, &mut s);
     tag_bytes(reduce(s, ctx.c), tag_mask)
 }
