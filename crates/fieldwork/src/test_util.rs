@@ -162,6 +162,7 @@ pub(crate) fn assert_zeroized_on_drop<T: SecretSpans>(name: &str, value: T) {
 /// hold a nonzero byte, named by its span: what a stack probe looks for
 /// when a kernel may have spilled any part of its key object.
 #[allow(unsafe_code)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn secret_chunks<T: SecretSpans>(value: &T) -> Vec<(&'static str, [u8; 16])> {
     let base = core::ptr::from_ref(value).cast::<u8>();
     let mut spans = Spans {
