@@ -11,10 +11,11 @@
 //! power, half-sum, uniform-power or round-1 tables, and no copy of the
 //! key schedule (at most a few stray round keys, bounded per kernel). The
 //! control is the portable backend, whose frame holds its whole key
-//! schedule: the scan sees such a copy. What is still left (`AES(K, J0)`
-//! and keystream blocks in many short messages through the ymm kernel,
-//! the xmm kernel's last keystream registers) is counted by the `census`
-//! probe and recorded in `SECURITY.md`.
+//! schedule: the scan sees such a copy. What is still left (keystream
+//! blocks of short messages with a partial register through the ymm
+//! kernel, the xmm kernel's last keystream registers, a stray round key in
+//! some frames) is counted by the `census` probe and recorded in
+//! `SECURITY.md`; intermediate AES states and GHASH sums are not searched.
 #![allow(clippy::indexing_slicing)]
 
 use super::*;

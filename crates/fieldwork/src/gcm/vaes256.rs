@@ -630,19 +630,16 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     // block in one aggregated reduction (at most 32 powers).
     if aad.len() <= 256 && buf.len() <= 256 && aad.len().div_ceil(16) + buf.len().div_ceil(16) < 32
     {
-        // `AES(K, J0)` here, not before the branch: computed there, it lived
-        // across the long path's loop and went to the frame (see
-        // [`stitch::tag_mask`]). Up to four text registers it stays in a
-        // register from here, its latency hidden behind the rest; beside
-        // eight it went to the frame, so longer texts compute it last (as
-        // the zmm and xmm kernels always do).
-        let early = (buf.len() <= 128).then(|| stitch::tag_mask::<NR, true>(rk, j0));
         let (ab, cb) = (aad.len().div_ceil(16), buf.len().div_ceil(16));
         let first = 32 - (ab + cb + 1);
         let mut s = zero_sums(ctx.karatsuba);
         absorb_tail(&ctx, aad, first, acc, &mut s);
         ctr_tail::<NR>(&ctx, n, buf, encrypt, first + ab, acc, &mut s);
-        let tag_mask = early.unwrap_or_else(|| stitch::tag_mask::<NR, true>(rk, j0));
+        // `AES(K, J0)` last: computed before the branch it lived across the
+        // long path's loop; computed at the start of this path, across its
+        // counter mode, and either way went to the frame (see
+        // [`stitch::tag_mask`]).
+        let tag_mask = stitch::tag_mask::<NR, true>(rk, j0);
         absorb_one(&ctx, lengths, 31, &mut s);
         return tag_bytes(reduce(s, ctx.c), tag_mask);
     }
