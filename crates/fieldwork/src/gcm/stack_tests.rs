@@ -100,14 +100,17 @@ fn each_case(name: &str, mut each: impl FnMut((usize, usize, usize, bool), Found
     ran
 }
 
-/// The backends' bound on stray round keys in one frame (none of them a
-/// copy of the schedule): measured on Zen 4 with this tree's compiler;
-/// the zmm kernel leaves at most one, the ymm kernel (16 registers) a few.
+/// The backends' bound on stray round keys in one frame: a copy of the
+/// schedule is 11 to 15 keys; a few spilled ones are tolerated, their
+/// number depending on the build (seen on Zen 4: at most one on the zmm
+/// kernel, none on the xmm kernel, five with `-p fieldwork-crypto` and six
+/// in the workspace build on the ymm kernel, whose 16 registers the
+/// compiler allocates differently as the features unified around it
+/// change).
 fn stray_round_keys(name: &str) -> usize {
     match name {
-        "vaes-avx512" => 1,
-        "aes-ni" => 0,
-        _ => 5,
+        "vaes-avx512" | "aes-ni" => 2,
+        _ => 8,
     }
 }
 
