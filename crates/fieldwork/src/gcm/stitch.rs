@@ -134,26 +134,56 @@ impl Keys<'_, core::arch::x86_64::__m256i> {
     /// memory operand, in an `asm!` block: the key never occupies a
     /// register the compiler could spill.
     #[inline]
-    #[target_feature(enable = "avx2,vaes")]
+    #[target_feature(enable = "avx2,vaes,aes")]
     pub(super) fn last_round(
         self,
         x: core::arch::x86_64::__m256i,
         r: usize,
     ) -> core::arch::x86_64::__m256i {
-        let mut x = x;
-        let p = self.0.as_ptr().wrapping_add(r.min(14));
-        // SAFETY: `p` points to round key `r.min(14)` of the table, 32-byte
-        // aligned and borrowed; the block writes only `x`.
-        unsafe {
-            core::arch::asm!(
-                "vaesenclast {x}, {x}, ymmword ptr [{p}]",
-                x = inout(ymm_reg) x,
-                p = in(reg) p,
-                options(pure, readonly, nostack, preserves_flags),
-            );
-        }
-        x
+        // SAFETY: the pointer is round key `r.min(14)` of the table,
+        // 32-byte aligned and borrowed for the call.
+        unsafe { aesenclast_at(x, self.0.as_ptr().add(r.min(14))) }
     }
+}
+
+/// `vaesenclast x, x, [p]`.
+///
+/// # Safety
+/// `p` is valid and 32-byte aligned for a read of a `__m256i`.
+#[cfg(not(feature = "valgrind-isa"))]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn aesenclast_at(
+    x: core::arch::x86_64::__m256i,
+    p: *const core::arch::x86_64::__m256i,
+) -> core::arch::x86_64::__m256i {
+    let mut x = x;
+    // SAFETY: the caller's; the block writes only `x`.
+    unsafe {
+        core::arch::asm!(
+            "vaesenclast {x}, {x}, ymmword ptr [{p}]",
+            x = inout(ymm_reg) x,
+            p = in(reg) p,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
+}
+
+/// [`aesenclast_at`] under the test-only `valgrind-isa` feature: the
+/// emulated form of [`crate::vex256`] (valgrind runs no ymm `vaesenclast`).
+///
+/// # Safety
+/// As the other's.
+#[cfg(feature = "valgrind-isa")]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn aesenclast_at(
+    x: core::arch::x86_64::__m256i,
+    p: *const core::arch::x86_64::__m256i,
+) -> core::arch::x86_64::__m256i {
+    // SAFETY: the caller's.
+    crate::vex256::_mm256_aesenclast_epi128(x, unsafe { p.read() })
 }
 
 /// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.
