@@ -66,27 +66,17 @@ pub(super) struct Key<K, const X: usize, const R: usize, const L: usize> {
     pub(super) round1: [u128; R],
 }
 
-/// Round keys `0 … 14`, each repeated in `L` 128-bit lanes, aligned so
-/// that a register's load never splits a cache line.
+/// Round keys `0 … 14`, each repeated in `L` 128-bit lanes. Aligned as
+/// `u128` only: a key type with a larger alignment broke a caller that
+/// stores the key in 16-byte-aligned memory (PyO3's objects), so every
+/// read of the table is an unaligned load ([`Keys`]).
 #[derive(Clone)]
-#[repr(C, align(64))]
 pub(super) struct Wide<const L: usize>(pub(super) [[u128; L]; 15]);
 
 impl<const L: usize> Wide<L> {
     /// `rk`'s round keys (all 15 slots) broadcast to `L` lanes.
     fn new(rk: &RoundKeys) -> Self {
         Wide(core::array::from_fn(|r| [rk.rk[r]; L]))
-    }
-
-    /// The table as `N` 16-byte-lane registers of type `V` (`__m256i` for
-    /// `L` = 2, `__m512i` for 4): a view, not a copy.
-    pub(super) fn regs<V>(&self) -> &[V; 15] {
-        const { assert!(core::mem::size_of::<[V; 15]>() == 16 * L * 15) };
-        const { assert!(core::mem::align_of::<V>() <= 64) };
-        // SAFETY: `V` (a vector of `16 L` bytes, by the size check) has no
-        // invalid bit patterns, the table has exactly `[V; 15]`'s size and
-        // an alignment of 64, at least `V`'s; the view borrows `self`.
-        unsafe { &*core::ptr::from_ref(&self.0).cast::<[V; 15]>() }
     }
 }
 
@@ -98,12 +88,30 @@ impl<const L: usize> Wide<L> {
 /// kernel's sixteen registers and were copied to its frame, which nothing
 /// wipes.
 #[derive(Clone, Copy)]
-pub(super) struct Keys<'a, V>(&'a [V; 15]);
+pub(super) struct Keys<'a, V> {
+    /// The first of 15 registers' worth of keys, `16 L` bytes each, at
+    /// any 16-byte boundary.
+    at: *const V,
+    table: core::marker::PhantomData<&'a [u128]>,
+}
 
 impl<'a, V: Copy> Keys<'a, V> {
-    /// The keys in `table`.
-    pub(super) fn new(table: &'a [V; 15]) -> Self {
-        Keys(table)
+    /// The keys in `table` (15 entries of `V`'s size).
+    pub(super) fn new<const L: usize>(table: &'a [[u128; L]; 15]) -> Self {
+        const { assert!(core::mem::size_of::<V>() == 16 * L) };
+        Keys {
+            at: table.as_ptr().cast(),
+            table: core::marker::PhantomData,
+        }
+    }
+
+    /// The key schedule itself (`V` of 16 bytes: the xmm kernel).
+    pub(super) fn schedule(rk: &'a [u128; 15]) -> Self {
+        const { assert!(core::mem::size_of::<V>() == 16) };
+        Keys {
+            at: rk.as_ptr().cast(),
+            table: core::marker::PhantomData,
+        }
     }
 
     /// The same keys behind a pointer the compiler has not seen: an empty
@@ -113,19 +121,19 @@ impl<'a, V: Copy> Keys<'a, V> {
     #[inline(always)]
     #[allow(clippy::pointers_in_nomem_asm_block)] // the block reads nothing: it only hides `p`
     pub(super) fn fresh(self) -> Self {
-        let mut p = core::ptr::from_ref(self.0);
+        let mut p = self.at;
         // SAFETY: no instruction; `p` comes back unchanged.
         unsafe {
             core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags));
         }
-        // SAFETY: `p` is `self.0`, a reference valid for `'a`.
-        Keys(unsafe { &*p })
+        Keys { at: p, ..self }
     }
 
-    /// Round key `r` (clamped to 14).
+    /// Round key `r` (clamped to 14), by an unaligned load.
     #[inline(always)]
     pub(super) fn at(self, r: usize) -> V {
-        self.0[r.min(14)]
+        // SAFETY: entry `r.min(14)` of the 15 lies in the borrowed table.
+        unsafe { self.at.add(r.min(14)).read_unaligned() }
     }
 }
 
@@ -140,16 +148,16 @@ impl Keys<'_, core::arch::x86_64::__m256i> {
         x: core::arch::x86_64::__m256i,
         r: usize,
     ) -> core::arch::x86_64::__m256i {
-        // SAFETY: the pointer is round key `r.min(14)` of the table,
-        // 32-byte aligned and borrowed for the call.
-        unsafe { aesenclast_at(x, self.0.as_ptr().add(r.min(14))) }
+        // SAFETY: the pointer is round key `r.min(14)` of the borrowed
+        // table (a VEX memory operand needs no alignment).
+        unsafe { aesenclast_at(x, self.at.add(r.min(14))) }
     }
 }
 
 /// `vaesenclast x, x, [p]`.
 ///
 /// # Safety
-/// `p` is valid and 32-byte aligned for a read of a `__m256i`.
+/// `p` is valid for a read of a `__m256i` (any alignment).
 #[cfg(not(feature = "valgrind-isa"))]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
@@ -183,7 +191,7 @@ unsafe fn aesenclast_at(
     p: *const core::arch::x86_64::__m256i,
 ) -> core::arch::x86_64::__m256i {
     // SAFETY: the caller's.
-    crate::vex256::_mm256_aesenclast_epi128(x, unsafe { p.read() })
+    crate::vex256::_mm256_aesenclast_epi128(x, unsafe { p.read_unaligned() })
 }
 
 /// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.

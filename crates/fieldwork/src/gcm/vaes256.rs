@@ -605,7 +605,7 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     let ctx = Ctx {
         t,
         // The key's broadcast round keys, read in place by the rounds.
-        k: stitch::Keys::new(wide.regs()),
+        k: stitch::Keys::new(&wide.0),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 2]),
         c: from_u128s([u128::from(ghash::C_HI); 2]),
         table,

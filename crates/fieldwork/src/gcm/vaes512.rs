@@ -893,7 +893,7 @@ fn seal_zmm<const NR: usize>(
     let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
         // The key's broadcast round keys, read in place by the rounds.
-        k: stitch::Keys::new(tables.wide.regs()),
+        k: stitch::Keys::new(&tables.wide.0),
         rev: from_u128s([0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f; 4]),
         c: from_u128s([u128::from(ghash::C_HI); 4]),
         table: &tables.powers,
