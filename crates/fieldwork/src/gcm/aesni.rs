@@ -370,7 +370,7 @@ fn seal_xmm<const NR: usize>(
     let j0_rev = j0.swap_bytes();
     let ctx = Ctx {
         // The key schedule, read in place by the rounds.
-        k: stitch::Keys::schedule(&rk.rk),
+        k: stitch::Keys::new(&rk.rk),
         rev: from_u128(0x0001_0203_0405_0607_0809_0a0b_0c0d_0e0f),
         c: from_u128(u128::from(ghash::C_HI)),
         table,

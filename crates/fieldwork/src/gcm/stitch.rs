@@ -96,20 +96,12 @@ pub(super) struct Keys<'a, V> {
 }
 
 impl<'a, V: Copy> Keys<'a, V> {
-    /// The keys in `table` (15 entries of `V`'s size).
-    pub(super) fn new<const L: usize>(table: &'a [[u128; L]; 15]) -> Self {
-        const { assert!(core::mem::size_of::<V>() == 16 * L) };
+    /// The keys in `table`: 15 entries of `V`'s size (a [`Wide`] table,
+    /// or the key schedule itself for the xmm kernel).
+    pub(super) fn new<T>(table: &'a [T; 15]) -> Self {
+        const { assert!(core::mem::size_of::<V>() == core::mem::size_of::<T>()) };
         Keys {
             at: table.as_ptr().cast(),
-            table: core::marker::PhantomData,
-        }
-    }
-
-    /// The key schedule itself (`V` of 16 bytes: the xmm kernel).
-    pub(super) fn schedule(rk: &'a [u128; 15]) -> Self {
-        const { assert!(core::mem::size_of::<V>() == 16) };
-        Keys {
-            at: rk.as_ptr().cast(),
             table: core::marker::PhantomData,
         }
     }
@@ -417,37 +409,36 @@ pub(super) fn tag_mask<const NR: usize, const VEX: bool>(
     const { assert!(NR == 10 || NR == 12 || NR == 14) };
     let mut x = crate::simd::from_u128(j0);
     let p = rk.rk.as_ptr();
+    // The chain in one encoding (each instruction's head, up to its
+    // memory operand): round 0's XOR, rounds 1 … NR − 1, the last round.
+    macro_rules! chain {
+        ($xor:literal, $enc:literal, $last:literal) => {
+            core::arch::asm!(
+                concat!($xor, " xmmword ptr [{p}]"),
+                "2:",
+                "add {p}, 16",
+                concat!($enc, " xmmword ptr [{p}]"),
+                "dec {n}",
+                "jnz 2b",
+                concat!($last, " xmmword ptr [{p} + 16]"),
+                x = inout(xmm_reg) x,
+                p = inout(reg) p => _,
+                n = inout(reg) NR - 1 => _,
+                options(readonly, nostack),
+            )
+        };
+    }
     // SAFETY: the block reads `rk.rk[0..=NR]` (16-byte aligned `u128`s,
     // `NR < 15`) and writes only its declared registers and the flags.
     unsafe {
         if VEX {
-            core::arch::asm!(
-                "vpxor {x}, {x}, xmmword ptr [{p}]",
-                "2:",
-                "add {p}, 16",
-                "vaesenc {x}, {x}, xmmword ptr [{p}]",
-                "dec {n}",
-                "jnz 2b",
-                "vaesenclast {x}, {x}, xmmword ptr [{p} + 16]",
-                x = inout(xmm_reg) x,
-                p = inout(reg) p => _,
-                n = inout(reg) NR - 1 => _,
-                options(readonly, nostack),
+            chain!(
+                "vpxor {x}, {x},",
+                "vaesenc {x}, {x},",
+                "vaesenclast {x}, {x},"
             );
         } else {
-            core::arch::asm!(
-                "pxor {x}, xmmword ptr [{p}]",
-                "2:",
-                "add {p}, 16",
-                "aesenc {x}, xmmword ptr [{p}]",
-                "dec {n}",
-                "jnz 2b",
-                "aesenclast {x}, xmmword ptr [{p} + 16]",
-                x = inout(xmm_reg) x,
-                p = inout(reg) p => _,
-                n = inout(reg) NR - 1 => _,
-                options(readonly, nostack),
-            );
+            chain!("pxor {x},", "aesenc {x},", "aesenclast {x},");
         }
     }
     x
