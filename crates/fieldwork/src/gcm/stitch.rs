@@ -82,11 +82,13 @@ impl<const L: usize> Wide<L> {
 
 /// A kernel's round keys (`V` = one register of them, 15 entries) as its
 /// rounds read them: straight from the key, by plain loads the compiler
-/// may fold into the AES instructions. A loop iteration reads them through
-/// [`Keys::fresh`], so that the compiler cannot hoist the loads out of the
-/// loop: loaded once before the loop, the keys did not fit the ymm
-/// kernel's sixteen registers and were copied to its frame, which nothing
-/// wipes.
+/// may fold into the AES instructions (zmm and xmm kernels), or inside
+/// `asm!` blocks that load each key into a scratch register for a whole
+/// round (ymm kernel: [`Keys::round8`], [`Keys::last_round8_xor`]). A loop
+/// iteration reads them through [`Keys::fresh`], so that the compiler
+/// cannot hoist plain loads out of the loop: loaded once before the loop,
+/// the keys did not fit the ymm kernel's sixteen registers and were copied
+/// to its frame, which nothing wipes.
 #[derive(Clone, Copy)]
 pub(super) struct Keys<'a, V> {
     /// The first of 15 registers' worth of keys, `16 L` bytes each, at
@@ -130,60 +132,270 @@ impl<'a, V: Copy> Keys<'a, V> {
 }
 
 impl Keys<'_, core::arch::x86_64::__m256i> {
-    /// `vaesenclast` of `x` with round key `r` (clamped to 14) as its
-    /// memory operand, in an `asm!` block: the key never occupies a
-    /// register the compiler could spill.
+    /// `vaesenc` of `x` with round key `r` (clamped to 14) as its memory
+    /// operand, in an `asm!` block: the key never occupies a register the
+    /// compiler could hoist out of a loop or spill.
     #[inline]
     #[target_feature(enable = "avx2,vaes,aes")]
-    pub(super) fn last_round(
+    pub(super) fn round(
         self,
         x: core::arch::x86_64::__m256i,
         r: usize,
     ) -> core::arch::x86_64::__m256i {
         // SAFETY: the pointer is round key `r.min(14)` of the borrowed
         // table (a VEX memory operand needs no alignment).
-        unsafe { aesenclast_at(x, self.at.add(r.min(14))) }
+        unsafe {
+            aes_at::<false>(
+                x,
+                self.at.add(r.min(14)),
+                core::arch::x86_64::_mm256_setzero_si256(),
+            )
+        }
+    }
+
+    /// [`Keys::round`] on eight registers, the key loaded once into a
+    /// scratch register of the same `asm!` block (eight memory operands
+    /// cost Zen 4 a fifth of the ymm loop's speed).
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) fn round8(self, x: &mut [core::arch::x86_64::__m256i; 8], r: usize) {
+        // SAFETY: as in `round`.
+        unsafe { aes8_at(x, self.at.add(r.min(14))) }
+    }
+
+    /// [`Keys::round8`] or, for other counts, [`Keys::round`] per register.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) fn round_regs<const M: usize>(
+        self,
+        x: &mut [core::arch::x86_64::__m256i; M],
+        r: usize,
+    ) {
+        if let Ok(x8) = <&mut [core::arch::x86_64::__m256i; 8]>::try_from(&mut x[..]) {
+            self.round8(x8, r);
+        } else {
+            for xi in x {
+                *xi = self.round(*xi, r);
+            }
+        }
+    }
+
+    /// [`Keys::last_round_xor`] of the eight registers `x` with the 256
+    /// bytes at `data`, the key loaded once: `x[c]` becomes the last round
+    /// of `x[c]` XORed with bytes `32c … 32c + 31`.
+    ///
+    /// # Safety
+    /// `data` is valid for a read of 256 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) unsafe fn last_round8_xor(
+        self,
+        x: &mut [core::arch::x86_64::__m256i; 8],
+        r: usize,
+        data: *const u8,
+    ) {
+        // SAFETY: as in `round`; `data` is the caller's.
+        unsafe { aeslast8_xor_at(x, self.at.add(r.min(14)), data) }
+    }
+
+    /// The last round with `v` folded into its key: `vaesenclast(x, k_r ⊕
+    /// v)`, which is `AES(…) ⊕ v` — counter mode's output straight from
+    /// the state before the last round, no register ever holding the
+    /// keystream alone.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) fn last_round_xor(
+        self,
+        x: core::arch::x86_64::__m256i,
+        r: usize,
+        v: core::arch::x86_64::__m256i,
+    ) -> core::arch::x86_64::__m256i {
+        // SAFETY: as in `round`.
+        unsafe { aes_at::<true>(x, self.at.add(r.min(14)), v) }
     }
 }
 
-/// `vaesenclast x, x, [p]`.
+/// `vaesenc x, x, [p]` (`LAST` false; `v` unused) or `vaesenclast x, x,
+/// ([p] ⊕ v)` (`LAST` true), each one `asm!` block (`pure, readonly`: the
+/// compiler may move or drop it, never split the key's load from it).
 ///
 /// # Safety
 /// `p` is valid for a read of a `__m256i` (any alignment).
 #[cfg(not(feature = "valgrind-isa"))]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aesenclast_at(
+unsafe fn aes_at<const LAST: bool>(
     x: core::arch::x86_64::__m256i,
     p: *const core::arch::x86_64::__m256i,
+    v: core::arch::x86_64::__m256i,
 ) -> core::arch::x86_64::__m256i {
     let mut x = x;
-    // SAFETY: the caller's; the block writes only `x`.
+    // SAFETY: the caller's; the blocks write only their register operands.
     unsafe {
-        core::arch::asm!(
-            "vaesenclast {x}, {x}, ymmword ptr [{p}]",
-            x = inout(ymm_reg) x,
-            p = in(reg) p,
-            options(pure, readonly, nostack, preserves_flags),
-        );
+        if LAST {
+            core::arch::asm!(
+                "vpxor {v}, {v}, ymmword ptr [{p}]",
+                "vaesenclast {x}, {x}, {v}",
+                x = inout(ymm_reg) x,
+                v = inout(ymm_reg) v => _,
+                p = in(reg) p,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        } else {
+            core::arch::asm!(
+                "vaesenc {x}, {x}, ymmword ptr [{p}]",
+                x = inout(ymm_reg) x,
+                p = in(reg) p,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
     }
     x
 }
 
-/// [`aesenclast_at`] under the test-only `valgrind-isa` feature: the
-/// emulated form of [`crate::vex256`] (valgrind runs no ymm `vaesenclast`).
+/// `vaesenc` of the eight registers `x` with the key at `p`, loaded once.
+///
+/// # Safety
+/// `p` is valid for a read of a `__m256i` (any alignment).
+#[cfg(not(feature = "valgrind-isa"))]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn aes8_at(x: &mut [core::arch::x86_64::__m256i; 8], p: *const core::arch::x86_64::__m256i) {
+    let [x0, x1, x2, x3, x4, x5, x6, x7] = x;
+    // SAFETY: the caller's; the block writes only its register operands.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu {k}, ymmword ptr [{p}]",
+            "vaesenc {x0}, {x0}, {k}",
+            "vaesenc {x1}, {x1}, {k}",
+            "vaesenc {x2}, {x2}, {k}",
+            "vaesenc {x3}, {x3}, {k}",
+            "vaesenc {x4}, {x4}, {k}",
+            "vaesenc {x5}, {x5}, {k}",
+            "vaesenc {x6}, {x6}, {k}",
+            "vaesenc {x7}, {x7}, {k}",
+            x0 = inout(ymm_reg) *x0,
+            x1 = inout(ymm_reg) *x1,
+            x2 = inout(ymm_reg) *x2,
+            x3 = inout(ymm_reg) *x3,
+            x4 = inout(ymm_reg) *x4,
+            x5 = inout(ymm_reg) *x5,
+            x6 = inout(ymm_reg) *x6,
+            x7 = inout(ymm_reg) *x7,
+            k = out(ymm_reg) _,
+            p = in(reg) p,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+}
+
+/// `vaesenclast x[c], x[c], ([p] ⊕ data[32c..32c + 32])` for the eight
+/// registers, the key loaded once ([`Keys::last_round8_xor`]).
+///
+/// # Safety
+/// `p` is valid for a read of a `__m256i`, `data` of 256 bytes (any
+/// alignment).
+#[cfg(not(feature = "valgrind-isa"))]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn aeslast8_xor_at(
+    x: &mut [core::arch::x86_64::__m256i; 8],
+    p: *const core::arch::x86_64::__m256i,
+    data: *const u8,
+) {
+    let [x0, x1, x2, x3, x4, x5, x6, x7] = x;
+    // SAFETY: the caller's; the block writes only its register operands.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu {k}, ymmword ptr [{p}]",
+            "vpxor {t}, {k}, ymmword ptr [{d}]",
+            "vaesenclast {x0}, {x0}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 32]",
+            "vaesenclast {x1}, {x1}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 64]",
+            "vaesenclast {x2}, {x2}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 96]",
+            "vaesenclast {x3}, {x3}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 128]",
+            "vaesenclast {x4}, {x4}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 160]",
+            "vaesenclast {x5}, {x5}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 192]",
+            "vaesenclast {x6}, {x6}, {t}",
+            "vpxor {t}, {k}, ymmword ptr [{d} + 224]",
+            "vaesenclast {x7}, {x7}, {t}",
+            x0 = inout(ymm_reg) *x0,
+            x1 = inout(ymm_reg) *x1,
+            x2 = inout(ymm_reg) *x2,
+            x3 = inout(ymm_reg) *x3,
+            x4 = inout(ymm_reg) *x4,
+            x5 = inout(ymm_reg) *x5,
+            x6 = inout(ymm_reg) *x6,
+            x7 = inout(ymm_reg) *x7,
+            k = out(ymm_reg) _,
+            t = out(ymm_reg) _,
+            p = in(reg) p,
+            d = in(reg) data,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+}
+
+/// [`aeslast8_xor_at`] under the test-only `valgrind-isa` feature.
 ///
 /// # Safety
 /// As the other's.
 #[cfg(feature = "valgrind-isa")]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aesenclast_at(
+unsafe fn aeslast8_xor_at(
+    x: &mut [core::arch::x86_64::__m256i; 8],
+    p: *const core::arch::x86_64::__m256i,
+    data: *const u8,
+) {
+    for (c, xi) in x.iter_mut().enumerate() {
+        // SAFETY: the caller's: block `c` lies in the 256 bytes.
+        *xi = unsafe {
+            let v = core::arch::x86_64::_mm256_loadu_si256(data.add(32 * c).cast());
+            aes_at::<true>(*xi, p, v)
+        };
+    }
+}
+
+/// [`aes8_at`] under the test-only `valgrind-isa` feature.
+///
+/// # Safety
+/// As the other's.
+#[cfg(feature = "valgrind-isa")]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn aes8_at(x: &mut [core::arch::x86_64::__m256i; 8], p: *const core::arch::x86_64::__m256i) {
+    for xi in x {
+        // SAFETY: the caller's.
+        *xi = unsafe { aes_at::<false>(*xi, p, core::arch::x86_64::_mm256_setzero_si256()) };
+    }
+}
+
+/// [`aes_at`] under the test-only `valgrind-isa` feature: the emulated
+/// forms of [`crate::vex256`] (valgrind runs no ymm AES instruction).
+///
+/// # Safety
+/// As the other's.
+#[cfg(feature = "valgrind-isa")]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn aes_at<const LAST: bool>(
     x: core::arch::x86_64::__m256i,
     p: *const core::arch::x86_64::__m256i,
+    v: core::arch::x86_64::__m256i,
 ) -> core::arch::x86_64::__m256i {
     // SAFETY: the caller's.
-    crate::vex256::_mm256_aesenclast_epi128(x, unsafe { p.read_unaligned() })
+    let k = unsafe { p.read_unaligned() };
+    if LAST {
+        crate::vex256::_mm256_aesenclast_epi128(x, core::arch::x86_64::_mm256_xor_si256(k, v))
+    } else {
+        crate::vex256::_mm256_aesenc_epi128(x, k)
+    }
 }
 
 /// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.

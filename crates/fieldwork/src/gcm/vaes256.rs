@@ -36,11 +36,14 @@
 //! # Representation: differences from the zmm kernel
 //!
 //! - Two blocks per register and 16 vector registers (not 32): the round
-//!   keys are read where used from the key's broadcast copies
-//!   ([`stitch::Keys`], loads kept inside each loop iteration, so that the
-//!   compiler does not hoist them and copy them to the frame), the powers
-//!   from the table; the counters' base and the sums may spill. The loads
-//!   issue on the load ports, not on the ALU ports that bound the loop.
+//!   keys are read where used from the key's broadcast copies, each round
+//!   of the eight registers one `asm!` block that loads its key into a
+//!   scratch register ([`stitch::Keys::round8`]), so that the compiler
+//!   can neither hoist a key out of the loop nor spill it; the powers come
+//!   from the table; the counters' base and the sums may spill. The last
+//!   round takes the data into its key (`vaesenclast(x, k ⊕ data)`,
+//!   [`stitch::Keys::last_round8_xor`]): the output is the ciphertext or
+//!   plaintext itself and no register ever holds keystream.
 //! - No masked byte loads or stores (no AVX-512BW): the last partial
 //!   register of a tail (the last 0–255 bytes, short messages, associated
 //!   data) is read and written with AVX2's masked dword loads and stores
@@ -124,6 +127,9 @@
 //! - 8 blocks per iteration (R = 4, leaving registers for round keys) —
 //!   slower at every bulk size, ≈ 10 % at 64 KiB (Xeon).
 //! - Software prefetch (as in the zmm kernel) — no change.
+//! - Each `vaesenc` with its key as a memory operand (one `asm!` block
+//!   per register and round) — AES-128 encryption of 16 KiB ≈ 20 % slower
+//!   on Zen 4 (avx2 cap) than one key load per round for eight registers.
 //! - The GHASH products spread evenly over all the rounds, or all after
 //!   the first four rounds — both slower on Zen 3; two rounds a product
 //!   pair from round 2 is kept.
@@ -149,7 +155,6 @@ use crate::cpu::{AesClmul, VaesAvx2};
 use crate::ghash;
 use crate::ghash::aggregate::ymm::{Sums, mul_acc, mul_acc2, mul_acc2_halves, reduce, zero_sums};
 use crate::simd::{from_u128, load_partial32, store_partial32, ymm_from_u128s as from_u128s};
-use crate::vex256::{_mm256_aesenc_epi128, _mm256_aesenclast_epi128};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_setzero_si128, _mm_xor_si128, _mm256_add_epi32, _mm256_and_si256,
     _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
@@ -386,7 +391,7 @@ kernel_fns! {
                 _mm256_xor_si256(run.base, t)
             })
         } else {
-            counters(ctx, n).map(|w| _mm256_aesenc_epi128(w, ctx.k.at(1)))
+            counters(ctx, n).map(|w| ctx.k.round(w, 1))
         }
     }
 
@@ -440,21 +445,21 @@ kernel_fns! {
 }
 
 kernel_fns! {
-    /// `R` registers of AES states after round 1 through the other rounds.
+    /// `R` registers of AES states after round 1 through rounds 2 … NR − 1:
+    /// the last round is the caller's, with the data folded into its key
+    /// ([`stitch::Keys::last_round_xor`]).
     fn aes_regs<const NR: usize>(ctx: &Ctx, x1: [__m256i; R]) -> [__m256i; R] {
         let k = ctx.k;
         let mut x = x1;
-        for kr in (2..NR).map(|r| k.at(r)) {
-            for xi in &mut x {
-                *xi = _mm256_aesenc_epi128(*xi, kr);
-            }
+        for r in 2..NR {
+            k.round8(&mut x, r);
         }
-        x.map(|v| _mm256_aesenclast_epi128(v, k.at(NR)))
+        x
     }
 
-    /// `R` registers of AES states after round 1 through the other rounds
-    /// while `2R` byte-reversed blocks `g` are multiplied by the powers `p`
-    /// into the sums `s`: returns the keystream and the sums.
+    /// [`aes_regs`] while `2R` byte-reversed blocks `g` are multiplied by
+    /// the powers `p` into the sums `s`: returns the states before the last
+    /// round and the sums.
     fn aes_ghash<const NR: usize>(ctx: &Ctx, x1: [__m256i; R], g: impl Fn(usize) -> __m256i, p: usize, s: Sums) -> ([__m256i; R], Sums) {
         let k = ctx.k;
         let mut x = x1;
@@ -462,18 +467,14 @@ kernel_fns! {
         // Rounds 2..=R + 1, each pair of them with two registers' products.
         for c in (0..R).step_by(2) {
             for r in [c + 2, c + 3] {
-                for xi in &mut x {
-                    *xi = _mm256_aesenc_epi128(*xi, k.at(r));
-                }
+                k.round8(&mut x, r);
             }
             acc2(ctx, g(c), g(c + 1), p + 2 * c, &mut s);
         }
-        for kr in (R + 2..NR).map(|r| k.at(r)) {
-            for xi in &mut x {
-                *xi = _mm256_aesenc_epi128(*xi, kr);
-            }
+        for r in R + 2..NR {
+            k.round8(&mut x, r);
         }
-        (x.map(|v| _mm256_aesenclast_epi128(v, k.at(NR))), s)
+        (x, s)
     }
 
     /// Counter mode in place over the ≤ 256 bytes of `data` from the
@@ -495,40 +496,40 @@ kernel_fns! {
     /// as in the loop (one register's 14 dependent rounds after another left
     /// the AES pipes half idle: AES-256-GCM at 224 bytes took 140 ns, more
     /// than 256 bytes through the loop), then the registers that hold data are
-    /// XORed, stored and hashed, two at a time. A last partial register is
-    /// read and written with [`load_partial32`] and [`store_partial32`], and its
-    /// keystream past the end is masked off before it is hashed. The
-    /// keystream array is wiped before return.
+    /// XORed (in the last round's key, [`stitch::Keys::last_round_xor`]),
+    /// stored and hashed, two at a time. A last partial register is read and
+    /// written with [`load_partial32`] and [`store_partial32`], and its bytes
+    /// past the end are masked off before it is hashed.
     fn ctr_regs<const NR: usize, const M: usize>(ctx: &Ctx, n: u32, data: &mut [u8], encrypt: bool, first: usize, inject: __m128i, s: &mut Sums) {
         let len = data.len();
         let regs = len.div_ceil(32).min(M);
         let k = ctx.k;
         let mut x: [__m256i; M] =
             core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(2 * c as u32)));
-        for kr in (1..NR).map(|r| k.at(r)) {
-            for xi in &mut x {
-                *xi = _mm256_aesenc_epi128(*xi, kr);
-            }
+        for r in 1..NR {
+            k.round_regs(&mut x, r);
         }
-        // The last round with its key as a memory operand of each
-        // `vaesenclast` ([`stitch::Keys::last_round`]): loaded into a register,
-        // AES-256's last key went to the frame beside the eight states.
-        let mut ks = x.map(|v| k.last_round(v, NR));
         let ptr = data.as_mut_ptr();
         let mut g = [_mm256_setzero_si256(); M];
-        for c in 0..regs {
+        // `c` runs to the constant `M` (the loop unrolls, every index is a
+        // constant and the states stay in registers); the last round takes
+        // the data into its key, so no keystream register exists.
+        for c in 0..M {
+            if c >= regs {
+                break;
+            }
             // SAFETY: register `c < regs` starts `32·c < len` bytes into
             // `data` and is read and written only within `data`.
             let (inp, out) = unsafe {
                 let (at, rest) = (ptr.add(32 * c), len - 32 * c);
                 if rest >= 32 {
                     let inp = _mm256_loadu_si256(at.cast());
-                    let out = _mm256_xor_si256(ks[c], inp);
+                    let out = k.last_round_xor(x[c], NR, inp);
                     _mm256_storeu_si256(at.cast(), out);
                     (inp, out)
                 } else {
                     let inp = load_partial32(at, rest);
-                    let out = keep_bytes(ctx, _mm256_xor_si256(ks[c], inp), rest);
+                    let out = keep_bytes(ctx, k.last_round_xor(x[c], NR, inp), rest);
                     store_partial32(at, rest, out);
                     (inp, out)
                 }
@@ -544,10 +545,6 @@ kernel_fns! {
         if c < regs {
             mul_acc(g[c], powers2(ctx, first + 2 * c), s);
         }
-        // The keystream array lives in the frame (its indices are not
-        // constants): zeroed before the frame is given up.
-        // SAFETY: `ks` is a valid, aligned, exclusive local of its type.
-        unsafe { core::ptr::write_volatile(&mut ks, [_mm256_setzero_si256(); M]) };
     }
 
     /// Prepares the next loop group ([`Units`], in pairs): its powers, and
@@ -708,20 +705,22 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
                 ..ctx
             };
             let x1 = round1_regs(&it, &mut run, n);
-            let ks = if i >= LAG {
+            let mut x = if i >= LAG {
                 let (p, open, inject) = group_place(&it, &mut units, acc, &mut s);
-                let (ks, s2) = aes_ghash::<NR>(&it, x1, ghash_inputs(i - LAG, inject), p, s);
+                let (x, s2) = aes_ghash::<NR>(&it, x1, ghash_inputs(i - LAG, inject), p, s);
                 s = s2;
                 if !open {
                     acc = reduce(s, ctx.c);
                 }
-                ks
+                x
             } else {
                 aes_regs::<NR>(&it, x1)
             };
             n = n.wrapping_add(2 * R as u32);
-            for (c, &k) in ks.iter().enumerate() {
-                store(i, c, _mm256_xor_si256(k, load(i, c)));
+            // SAFETY: chunk `i < full` lies inside `buf`.
+            unsafe { ctx.k.last_round8_xor(&mut x, NR, ptr.add(STEP * i)) };
+            for (c, &v) in x.iter().enumerate() {
+                store(i, c, v);
             }
         }
         for j in full.saturating_sub(LAG)..full {
@@ -740,14 +739,16 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
             };
             let x1 = round1_regs(&it, &mut run, n);
             let (p, open, inject) = group_place(&it, &mut units, acc, &mut s);
-            let (ks, s2) = aes_ghash::<NR>(&it, x1, ghash_inputs(i, inject), p, s);
+            let (mut x, s2) = aes_ghash::<NR>(&it, x1, ghash_inputs(i, inject), p, s);
             s = s2;
             if !open {
                 acc = reduce(s, ctx.c);
             }
             n = n.wrapping_add(2 * R as u32);
-            for (c, &k) in ks.iter().enumerate() {
-                store(i, c, _mm256_xor_si256(k, load(i, c)));
+            // SAFETY: chunk `i < full` lies inside `buf`.
+            unsafe { ctx.k.last_round8_xor(&mut x, NR, ptr.add(STEP * i)) };
+            for (c, &v) in x.iter().enumerate() {
+                store(i, c, v);
             }
         }
     }
