@@ -126,12 +126,8 @@ fn never_left(name: &str) -> &'static [&'static str] {
 
 #[test]
 #[cfg_attr(
-    debug_assertions,
-    ignore = "the frames are the release build's: a debug build spills everything"
-)]
-#[cfg_attr(
-    feature = "valgrind-isa",
-    ignore = "the frames are the production kernels': `valgrind-isa` emulates their ymm AES and carry-less products"
+    any(debug_assertions, feature = "valgrind-isa"),
+    ignore = "the frames are the production kernels' in a release build: a debug build spills everything, and `valgrind-isa` emulates the ymm AES and carry-less products"
 )]
 fn kernels_copy_no_key_schedule_and_no_table_to_their_frames() {
     // The control: the portable backend's frame holds its key schedule.
