@@ -53,7 +53,10 @@
 //! key schedule in place each iteration ([`stitch::Keys`]), not hoisted
 //! into registers: 80 more loads per 8 blocks (on Zen 4 AES-128 12–21 %
 //! slower than with the keys hoisted, AES-256 up to 30 % faster), and no
-//! copy of the schedule in the frame.
+//! copy of the schedule in the frame. The last round takes the data into
+//! its key (`aesenclast(x, k ⊕ data)`, [`last_xor`]): its result is the
+//! output itself, and no register holds keystream the compiler could
+//! spill.
 //!
 //! # Rejected
 //!
@@ -254,17 +257,26 @@ fn load_block(block: &[u8]) -> __m128i {
 target_fns! {
     "aes,pclmulqdq,ssse3,sse4.1";
 
-    /// One counter block through AES.
+    /// One counter block through AES rounds 0 … NR − 1: the last round is
+    /// the caller's, through [`last_xor`].
     fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m128i) -> __m128i {
         let k = ctx.k;
         let mut x = _mm_xor_si128(ctr, k.at(0));
         for kr in (1..NR).map(|r| k.at(r)) {
             x = _mm_aesenc_si128(x, kr);
         }
-        _mm_aesenclast_si128(x, k.at(NR))
+        x
     }
 
-    /// `R` counter blocks through AES.
+    /// The last round with the data `v` in its key: `aesenclast(x, k ⊕ v)`
+    /// is the keystream XORed with `v`, so that no register holds the
+    /// keystream alone (its spills were left in the frame).
+    fn last_xor<const NR: usize>(ctx: &Ctx, x: __m128i, v: __m128i) -> __m128i {
+        _mm_aesenclast_si128(x, _mm_xor_si128(ctx.k.at(NR), v))
+    }
+
+    /// `R` counter blocks through AES rounds 0 … NR − 1 ([`last_xor`] is
+    /// the caller's).
     fn aes_regs<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R]) -> [__m128i; R] {
         let k = ctx.k;
         let mut x = ctr.map(|v| _mm_xor_si128(v, k.at(0)));
@@ -273,12 +285,12 @@ target_fns! {
                 *xi = _mm_aesenc_si128(*xi, kr);
             }
         }
-        x.map(|v| _mm_aesenclast_si128(v, k.at(NR)))
+        x
     }
 
-    /// `R` counter blocks through AES while the `R` byte-reversed blocks
-    /// `g` are multiplied by the powers `p` into the sums `s`: returns the
-    /// keystream and the sums.
+    /// `R` counter blocks through AES rounds 0 … NR − 1 while the `R`
+    /// byte-reversed blocks `g` are multiplied by the powers `p` into the
+    /// sums `s`: returns the states before the last round and the sums.
     fn aes_ghash<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R], g: [__m128i; R], p: usize, s: Sums) -> ([__m128i; R], Sums) {
         let k = ctx.k;
         let mut x = ctr.map(|v| _mm_xor_si128(v, k.at(0)));
@@ -295,7 +307,7 @@ target_fns! {
                 *xi = _mm_aesenc_si128(*xi, kr);
             }
         }
-        (x.map(|v| _mm_aesenclast_si128(v, k.at(NR))), s)
+        (x, s)
     }
 
     /// Counter mode in place over the ≤ 256 bytes of `data` from the
@@ -314,9 +326,9 @@ target_fns! {
         for c in 0..pad.regs::<16>() {
             // Each block's loads of the round keys (see [`stitch::Keys`]).
             let it = Ctx { k: ctx.k.fresh(), ..*ctx };
-            let ks = aes_reg::<NR>(&it, counter_reg(ctx, n.wrapping_add(c as u32)));
+            let x = aes_reg::<NR>(&it, counter_reg(ctx, n.wrapping_add(c as u32)));
             let inp = pad_load(&mut pad, c);
-            let out = keep_bytes(ctx, _mm_xor_si128(ks, inp), len - 16 * c);
+            let out = keep_bytes(ctx, last_xor::<NR>(&it, x, inp), len - 16 * c);
             pad_store(&mut pad, c, out);
             let mut g = _mm_shuffle_epi8(if encrypt { out } else { inp }, ctx.rev);
             if c == 0 {
@@ -460,8 +472,8 @@ fn seal_xmm<const NR: usize>(
             };
             ctr = advance(&ctx, ctr, n);
             n = n.wrapping_add(R as u32);
-            for (c, &k) in ks.iter().enumerate() {
-                store(i, c, _mm_xor_si128(k, load(i, c)));
+            for (c, &x) in ks.iter().enumerate() {
+                store(i, c, last_xor::<NR>(&it, x, load(i, c)));
             }
         }
         for j in full.saturating_sub(LAG)..full {
@@ -485,7 +497,7 @@ fn seal_xmm<const NR: usize>(
             ctr = advance(&ctx, ctr, n);
             n = n.wrapping_add(R as u32);
             for c in 0..R {
-                store(i, c, _mm_xor_si128(ks[c], inp[c]));
+                store(i, c, last_xor::<NR>(&it, ks[c], inp[c]));
             }
         }
     }
