@@ -88,9 +88,9 @@ use crate::ghash;
 use crate::ghash::aggregate::xmm::{Sums, mul_acc, reduce, zero_sums};
 use crate::simd::from_u128;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_and_si128, _mm_cmpgt_epi8,
-    _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
-    _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi32_si128,
+    _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
+    _mm_xor_si128,
 };
 
 /// Blocks (registers) per loop iteration.
@@ -270,9 +270,11 @@ target_fns! {
 
     /// The last round with the data `v` in its key: `aesenclast(x, k ⊕ v)`
     /// is the keystream XORed with `v`, so that no register holds the
-    /// keystream alone (its spills were left in the frame).
+    /// keystream alone (its spills were left in the frame); one `asm!`
+    /// block ([`stitch::Keys::last_round_xor`]), so that `k ⊕ v` is never
+    /// spilled either.
     fn last_xor<const NR: usize>(ctx: &Ctx, x: __m128i, v: __m128i) -> __m128i {
-        _mm_aesenclast_si128(x, _mm_xor_si128(ctx.k.at(NR), v))
+        ctx.k.last_round_xor(x, NR, v)
     }
 
     /// `R` counter blocks through AES rounds 0 … NR − 1 ([`last_xor`] is

@@ -131,6 +131,39 @@ impl<'a, V: Copy> Keys<'a, V> {
     }
 }
 
+impl Keys<'_, core::arch::x86_64::__m128i> {
+    /// The xmm kernel's last round with `v` folded into its key:
+    /// `aesenclast(x, k_r ⊕ v)` in one `asm!` block, so that `k_r ⊕ v`
+    /// (the key, to whoever knows the data) lives only in the block's
+    /// scratch register and is never spilled.
+    #[inline]
+    #[target_feature(enable = "aes,sse2")]
+    pub(super) fn last_round_xor(
+        self,
+        x: core::arch::x86_64::__m128i,
+        r: usize,
+        v: core::arch::x86_64::__m128i,
+    ) -> core::arch::x86_64::__m128i {
+        let mut x = x;
+        // SAFETY: the pointer is round key `r.min(14)` of the borrowed
+        // table (`movdqu` needs no alignment); the block writes only its
+        // register operands.
+        unsafe {
+            core::arch::asm!(
+                "movdqu {t}, xmmword ptr [{p}]",
+                "pxor {t}, {v}",
+                "aesenclast {x}, {t}",
+                x = inout(xmm_reg) x,
+                v = in(xmm_reg) v,
+                t = out(xmm_reg) _,
+                p = in(reg) self.at.add(r.min(14)),
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        x
+    }
+}
+
 impl Keys<'_, core::arch::x86_64::__m256i> {
     /// `vaesenc` of `x` with round key `r` (clamped to 14) as its memory
     /// operand, in an `asm!` block: the key never occupies a register the
@@ -144,13 +177,7 @@ impl Keys<'_, core::arch::x86_64::__m256i> {
     ) -> core::arch::x86_64::__m256i {
         // SAFETY: the pointer is round key `r.min(14)` of the borrowed
         // table (a VEX memory operand needs no alignment).
-        unsafe {
-            aes_at::<false>(
-                x,
-                self.at.add(r.min(14)),
-                core::arch::x86_64::_mm256_setzero_si256(),
-            )
-        }
+        unsafe { vaesenc_at(x, self.at.add(r.min(14))) }
     }
 
     /// [`Keys::round`] on eight registers, the key loaded once into a
@@ -160,7 +187,7 @@ impl Keys<'_, core::arch::x86_64::__m256i> {
     #[target_feature(enable = "avx2,vaes,aes")]
     pub(super) fn round8(self, x: &mut [core::arch::x86_64::__m256i; 8], r: usize) {
         // SAFETY: as in `round`.
-        unsafe { aes8_at(x, self.at.add(r.min(14))) }
+        unsafe { vaesenc8_at(x, self.at.add(r.min(14))) }
     }
 
     /// [`Keys::round8`] or, for other counts, [`Keys::round`] per register.
@@ -195,7 +222,7 @@ impl Keys<'_, core::arch::x86_64::__m256i> {
         data: *const u8,
     ) {
         // SAFETY: as in `round`; `data` is the caller's.
-        unsafe { aeslast8_xor_at(x, self.at.add(r.min(14)), data) }
+        unsafe { vaesenclast8_xor_at(x, self.at.add(r.min(14)), data) }
     }
 
     /// The last round with `v` folded into its key: `vaesenclast(x, k_r ⊕
@@ -211,44 +238,81 @@ impl Keys<'_, core::arch::x86_64::__m256i> {
         v: core::arch::x86_64::__m256i,
     ) -> core::arch::x86_64::__m256i {
         // SAFETY: as in `round`.
-        unsafe { aes_at::<true>(x, self.at.add(r.min(14)), v) }
+        unsafe { vaesenclast_xor_at(x, self.at.add(r.min(14)), v) }
     }
 }
 
-/// `vaesenc x, x, [p]` (`LAST` false; `v` unused) or `vaesenclast x, x,
-/// ([p] ⊕ v)` (`LAST` true), each one `asm!` block (`pure, readonly`: the
-/// compiler may move or drop it, never split the key's load from it).
+/// One `asm!` block over the eight ymm registers of `$x` (operands `x0` …
+/// `x7`), the template lines given, then the further operands (`pure,
+/// readonly`: the compiler may move or drop it, never split a key's load
+/// from its use).
+#[cfg(not(feature = "valgrind-isa"))]
+macro_rules! asm_on8 {
+    ($x:expr, [$($line:literal),+ $(,)?], $($operand:tt)+) => {{
+        let [x0, x1, x2, x3, x4, x5, x6, x7] = $x;
+        core::arch::asm!(
+            $($line),+,
+            x0 = inout(ymm_reg) *x0,
+            x1 = inout(ymm_reg) *x1,
+            x2 = inout(ymm_reg) *x2,
+            x3 = inout(ymm_reg) *x3,
+            x4 = inout(ymm_reg) *x4,
+            x5 = inout(ymm_reg) *x5,
+            x6 = inout(ymm_reg) *x6,
+            x7 = inout(ymm_reg) *x7,
+            $($operand)+
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    }};
+}
+
+/// `vaesenc x, x, [p]` in one `asm!` block.
 ///
 /// # Safety
 /// `p` is valid for a read of a `__m256i` (any alignment).
 #[cfg(not(feature = "valgrind-isa"))]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aes_at<const LAST: bool>(
+unsafe fn vaesenc_at(
+    x: core::arch::x86_64::__m256i,
+    p: *const core::arch::x86_64::__m256i,
+) -> core::arch::x86_64::__m256i {
+    let mut x = x;
+    // SAFETY: the caller's; the block writes only its register operand.
+    unsafe {
+        core::arch::asm!(
+            "vaesenc {x}, {x}, ymmword ptr [{p}]",
+            x = inout(ymm_reg) x,
+            p = in(reg) p,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
+}
+
+/// `vaesenclast x, x, ([p] ⊕ v)` in one `asm!` block.
+///
+/// # Safety
+/// `p` is valid for a read of a `__m256i` (any alignment).
+#[cfg(not(feature = "valgrind-isa"))]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn vaesenclast_xor_at(
     x: core::arch::x86_64::__m256i,
     p: *const core::arch::x86_64::__m256i,
     v: core::arch::x86_64::__m256i,
 ) -> core::arch::x86_64::__m256i {
     let mut x = x;
-    // SAFETY: the caller's; the blocks write only their register operands.
+    // SAFETY: the caller's; the block writes only its register operands.
     unsafe {
-        if LAST {
-            core::arch::asm!(
-                "vpxor {v}, {v}, ymmword ptr [{p}]",
-                "vaesenclast {x}, {x}, {v}",
-                x = inout(ymm_reg) x,
-                v = inout(ymm_reg) v => _,
-                p = in(reg) p,
-                options(pure, readonly, nostack, preserves_flags),
-            );
-        } else {
-            core::arch::asm!(
-                "vaesenc {x}, {x}, ymmword ptr [{p}]",
-                x = inout(ymm_reg) x,
-                p = in(reg) p,
-                options(pure, readonly, nostack, preserves_flags),
-            );
-        }
+        core::arch::asm!(
+            "vpxor {v}, {v}, ymmword ptr [{p}]",
+            "vaesenclast {x}, {x}, {v}",
+            x = inout(ymm_reg) x,
+            v = inout(ymm_reg) v => _,
+            p = in(reg) p,
+            options(pure, readonly, nostack, preserves_flags),
+        );
     }
     x
 }
@@ -260,31 +324,27 @@ unsafe fn aes_at<const LAST: bool>(
 #[cfg(not(feature = "valgrind-isa"))]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aes8_at(x: &mut [core::arch::x86_64::__m256i; 8], p: *const core::arch::x86_64::__m256i) {
-    let [x0, x1, x2, x3, x4, x5, x6, x7] = x;
+unsafe fn vaesenc8_at(
+    x: &mut [core::arch::x86_64::__m256i; 8],
+    p: *const core::arch::x86_64::__m256i,
+) {
     // SAFETY: the caller's; the block writes only its register operands.
     unsafe {
-        core::arch::asm!(
-            "vmovdqu {k}, ymmword ptr [{p}]",
-            "vaesenc {x0}, {x0}, {k}",
-            "vaesenc {x1}, {x1}, {k}",
-            "vaesenc {x2}, {x2}, {k}",
-            "vaesenc {x3}, {x3}, {k}",
-            "vaesenc {x4}, {x4}, {k}",
-            "vaesenc {x5}, {x5}, {k}",
-            "vaesenc {x6}, {x6}, {k}",
-            "vaesenc {x7}, {x7}, {k}",
-            x0 = inout(ymm_reg) *x0,
-            x1 = inout(ymm_reg) *x1,
-            x2 = inout(ymm_reg) *x2,
-            x3 = inout(ymm_reg) *x3,
-            x4 = inout(ymm_reg) *x4,
-            x5 = inout(ymm_reg) *x5,
-            x6 = inout(ymm_reg) *x6,
-            x7 = inout(ymm_reg) *x7,
+        asm_on8!(
+            x,
+            [
+                "vmovdqu {k}, ymmword ptr [{p}]",
+                "vaesenc {x0}, {x0}, {k}",
+                "vaesenc {x1}, {x1}, {k}",
+                "vaesenc {x2}, {x2}, {k}",
+                "vaesenc {x3}, {x3}, {k}",
+                "vaesenc {x4}, {x4}, {k}",
+                "vaesenc {x5}, {x5}, {k}",
+                "vaesenc {x6}, {x6}, {k}",
+                "vaesenc {x7}, {x7}, {k}",
+            ],
             k = out(ymm_reg) _,
             p = in(reg) p,
-            options(pure, readonly, nostack, preserves_flags),
         );
     }
 }
@@ -298,105 +358,107 @@ unsafe fn aes8_at(x: &mut [core::arch::x86_64::__m256i; 8], p: *const core::arch
 #[cfg(not(feature = "valgrind-isa"))]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aeslast8_xor_at(
+unsafe fn vaesenclast8_xor_at(
     x: &mut [core::arch::x86_64::__m256i; 8],
     p: *const core::arch::x86_64::__m256i,
     data: *const u8,
 ) {
-    let [x0, x1, x2, x3, x4, x5, x6, x7] = x;
     // SAFETY: the caller's; the block writes only its register operands.
     unsafe {
-        core::arch::asm!(
-            "vmovdqu {k}, ymmword ptr [{p}]",
-            "vpxor {t}, {k}, ymmword ptr [{d}]",
-            "vaesenclast {x0}, {x0}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 32]",
-            "vaesenclast {x1}, {x1}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 64]",
-            "vaesenclast {x2}, {x2}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 96]",
-            "vaesenclast {x3}, {x3}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 128]",
-            "vaesenclast {x4}, {x4}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 160]",
-            "vaesenclast {x5}, {x5}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 192]",
-            "vaesenclast {x6}, {x6}, {t}",
-            "vpxor {t}, {k}, ymmword ptr [{d} + 224]",
-            "vaesenclast {x7}, {x7}, {t}",
-            x0 = inout(ymm_reg) *x0,
-            x1 = inout(ymm_reg) *x1,
-            x2 = inout(ymm_reg) *x2,
-            x3 = inout(ymm_reg) *x3,
-            x4 = inout(ymm_reg) *x4,
-            x5 = inout(ymm_reg) *x5,
-            x6 = inout(ymm_reg) *x6,
-            x7 = inout(ymm_reg) *x7,
+        asm_on8!(
+            x,
+            [
+                "vmovdqu {k}, ymmword ptr [{p}]",
+                "vpxor {t}, {k}, ymmword ptr [{d}]",
+                "vaesenclast {x0}, {x0}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 32]",
+                "vaesenclast {x1}, {x1}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 64]",
+                "vaesenclast {x2}, {x2}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 96]",
+                "vaesenclast {x3}, {x3}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 128]",
+                "vaesenclast {x4}, {x4}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 160]",
+                "vaesenclast {x5}, {x5}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 192]",
+                "vaesenclast {x6}, {x6}, {t}",
+                "vpxor {t}, {k}, ymmword ptr [{d} + 224]",
+                "vaesenclast {x7}, {x7}, {t}",
+            ],
             k = out(ymm_reg) _,
             t = out(ymm_reg) _,
             p = in(reg) p,
             d = in(reg) data,
-            options(pure, readonly, nostack, preserves_flags),
         );
     }
 }
 
-/// [`aeslast8_xor_at`] under the test-only `valgrind-isa` feature.
-///
-/// # Safety
-/// As the other's.
+/// The four ymm round functions under the test-only `valgrind-isa`
+/// feature: the emulated forms of [`crate::vex256`] (valgrind runs no ymm
+/// AES instruction), one key load per register.
 #[cfg(feature = "valgrind-isa")]
-#[inline]
-#[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aeslast8_xor_at(
-    x: &mut [core::arch::x86_64::__m256i; 8],
-    p: *const core::arch::x86_64::__m256i,
-    data: *const u8,
-) {
-    for (c, xi) in x.iter_mut().enumerate() {
-        // SAFETY: the caller's: block `c` lies in the 256 bytes.
-        *xi = unsafe {
-            let v = core::arch::x86_64::_mm256_loadu_si256(data.add(32 * c).cast());
-            aes_at::<true>(*xi, p, v)
-        };
-    }
-}
+mod emulated {
+    use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_xor_si256};
 
-/// [`aes8_at`] under the test-only `valgrind-isa` feature.
-///
-/// # Safety
-/// As the other's.
-#[cfg(feature = "valgrind-isa")]
-#[inline]
-#[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aes8_at(x: &mut [core::arch::x86_64::__m256i; 8], p: *const core::arch::x86_64::__m256i) {
-    for xi in x {
+    /// `vaesenc x, x, [p]`.
+    ///
+    /// # Safety
+    /// `p` is valid for a read of a `__m256i` (any alignment).
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) unsafe fn vaesenc_at(x: __m256i, p: *const __m256i) -> __m256i {
         // SAFETY: the caller's.
-        *xi = unsafe { aes_at::<false>(*xi, p, core::arch::x86_64::_mm256_setzero_si256()) };
+        crate::vex256::_mm256_aesenc_epi128(x, unsafe { _mm256_loadu_si256(p) })
+    }
+
+    /// `vaesenclast x, x, ([p] ⊕ v)`.
+    ///
+    /// # Safety
+    /// As [`vaesenc_at`]'s.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) unsafe fn vaesenclast_xor_at(x: __m256i, p: *const __m256i, v: __m256i) -> __m256i {
+        // SAFETY: the caller's.
+        let k = unsafe { _mm256_loadu_si256(p) };
+        crate::vex256::_mm256_aesenclast_epi128(x, _mm256_xor_si256(k, v))
+    }
+
+    /// [`vaesenc_at`] on eight registers.
+    ///
+    /// # Safety
+    /// As [`vaesenc_at`]'s.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) unsafe fn vaesenc8_at(x: &mut [__m256i; 8], p: *const __m256i) {
+        for xi in x {
+            // SAFETY: the caller's.
+            *xi = unsafe { vaesenc_at(*xi, p) };
+        }
+    }
+
+    /// [`vaesenclast_xor_at`] on eight registers with the 256 bytes at
+    /// `data`.
+    ///
+    /// # Safety
+    /// As [`vaesenc_at`]'s; `data` is valid for a read of 256 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,aes")]
+    pub(super) unsafe fn vaesenclast8_xor_at(
+        x: &mut [__m256i; 8],
+        p: *const __m256i,
+        data: *const u8,
+    ) {
+        for (c, xi) in x.iter_mut().enumerate() {
+            // SAFETY: the caller's: block `c` lies in the 256 bytes.
+            *xi =
+                unsafe { vaesenclast_xor_at(*xi, p, _mm256_loadu_si256(data.add(32 * c).cast())) };
+        }
     }
 }
 
-/// [`aes_at`] under the test-only `valgrind-isa` feature: the emulated
-/// forms of [`crate::vex256`] (valgrind runs no ymm AES instruction).
-///
-/// # Safety
-/// As the other's.
 #[cfg(feature = "valgrind-isa")]
-#[inline]
-#[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn aes_at<const LAST: bool>(
-    x: core::arch::x86_64::__m256i,
-    p: *const core::arch::x86_64::__m256i,
-    v: core::arch::x86_64::__m256i,
-) -> core::arch::x86_64::__m256i {
-    // SAFETY: the caller's.
-    let k = unsafe { p.read_unaligned() };
-    if LAST {
-        crate::vex256::_mm256_aesenclast_epi128(x, core::arch::x86_64::_mm256_xor_si256(k, v))
-    } else {
-        crate::vex256::_mm256_aesenc_epi128(x, k)
-    }
-}
+use emulated::{vaesenc_at, vaesenc8_at, vaesenclast_xor_at, vaesenclast8_xor_at};
 
 /// A stitched kernel, as its [`Key`] (the `kernel` field) sees it.
 pub(super) trait Kernel: Copy {

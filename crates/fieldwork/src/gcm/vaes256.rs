@@ -391,7 +391,9 @@ kernel_fns! {
                 _mm256_xor_si256(run.base, t)
             })
         } else {
-            counters(ctx, n).map(|w| ctx.k.round(w, 1))
+            let mut x = counters(ctx, n);
+            ctx.k.round_regs(&mut x, 1);
+            x
         }
     }
 
