@@ -97,6 +97,21 @@ pub(super) struct Keys<'a, V> {
     table: core::marker::PhantomData<&'a [u128]>,
 }
 
+/// `p` as a pointer the compiler has not seen: an empty `asm!` block takes
+/// it and returns it, and, not being `pure`, is neither merged with
+/// another nor moved out of a loop. Loads through the result are neither
+/// hoisted past it nor merged with loads through `p` before it.
+#[inline(always)]
+#[allow(clippy::pointers_in_nomem_asm_block)] // the block reads nothing: it only hides `p`
+pub(super) fn unseen<T>(p: *const T) -> *const T {
+    let mut p = p;
+    // SAFETY: no instruction; `p` comes back unchanged.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags));
+    }
+    p
+}
+
 impl<'a, V: Copy> Keys<'a, V> {
     /// The keys in `table`: 15 entries of `V`'s size (a [`Wide`] table,
     /// or the key schedule itself for the xmm kernel).
@@ -108,19 +123,14 @@ impl<'a, V: Copy> Keys<'a, V> {
         }
     }
 
-    /// The same keys behind a pointer the compiler has not seen: an empty
-    /// `asm!` block takes the pointer and returns it, and, not being
-    /// `pure`, is neither merged with another nor moved out of a loop.
-    /// Loads through the result cannot be hoisted past it.
+    /// The same keys behind a pointer the compiler has not seen
+    /// ([`unseen`]): loads through the result cannot be hoisted past it.
     #[inline(always)]
-    #[allow(clippy::pointers_in_nomem_asm_block)] // the block reads nothing: it only hides `p`
     pub(super) fn fresh(self) -> Self {
-        let mut p = self.at;
-        // SAFETY: no instruction; `p` comes back unchanged.
-        unsafe {
-            core::arch::asm!("/* {0} */", inout(reg) p, options(nomem, nostack, preserves_flags));
+        Keys {
+            at: unseen(self.at),
+            ..self
         }
-        Keys { at: p, ..self }
     }
 
     /// Round key `r` (clamped to 14), by an unaligned load.
