@@ -71,6 +71,8 @@ pub(crate) mod neon;
 mod portable;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod stack_tests;
 #[cfg(target_arch = "aarch64")]
 mod sve2;
 #[cfg(target_arch = "aarch64")]
