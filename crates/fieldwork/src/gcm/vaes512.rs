@@ -123,6 +123,11 @@
 //!   for the prefetches) — no change.
 //! - Products spread over the AES rounds, or the order pinned with empty
 //!   `asm!` fences — no change; the out-of-order core interleaves them.
+//! - AES-128's round keys loaded in the loop (`Keys::fresh`, as for
+//!   AES-192/256) so that none can spill — decryption 2–3 % slower at
+//!   16 KiB (Zen 4); the decryption loop reads its ciphertext a second
+//!   time for the final XOR instead ([`stitch::unseen`]), which freed the
+//!   registers a hoisted key had spilled from.
 //! - The aligned head for AES-192/256 or below 12 KiB — port-0-bound loops
 //!   lose nothing to split lines; the head's cost dominates.
 //! - A masked load for the aligned head — cannot forward from stores in
