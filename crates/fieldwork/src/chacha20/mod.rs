@@ -71,8 +71,8 @@ pub(crate) mod neon;
 mod portable;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;
-#[cfg(all(test, target_arch = "x86_64"))]
-mod stack_tests;
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) mod stack_tests;
 #[cfg(target_arch = "aarch64")]
 mod sve2;
 #[cfg(target_arch = "aarch64")]
@@ -621,7 +621,7 @@ pub(super) mod tests {
     use alloc::vec::Vec;
 
     /// The portable keystream XORed into `data` from block `counter`.
-    pub(super) fn reference(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    pub(crate) fn reference(key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
         portable::xor(key, nonce, counter, data);
     }
 

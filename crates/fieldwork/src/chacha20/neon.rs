@@ -915,8 +915,9 @@ mod tests {
 #[cfg(test)]
 pub(super) mod stack_wipe {
     use super::*;
+    use crate::chacha20::stack_tests::secrets;
     use crate::chacha20::tests::reference;
-    use crate::wipe::stack_probe::{Tally, blocks, bytes};
+    use crate::wipe::stack_probe::{Tally, bytes};
     use alloc::vec::Vec;
 
     /// Text lengths: below one block, one (inline, no frame), the
@@ -925,21 +926,6 @@ pub(super) mod stack_wipe {
     const LENS: [usize; 17] = [
         0, 1, 17, 63, 64, 65, 100, 128, 129, 192, 200, 256, 257, 300, 511, 700, 1024,
     ];
-
-    /// The secrets of `key` and the keystream `ks`: the key's words
-    /// broadcast to four lanes (the vertical kernel's rows), its two rows
-    /// (the horizontal kernel's), the keystream's 16-byte blocks.
-    fn secrets(key: &[u32; 8], ks: &[u8]) -> Vec<(&'static str, [u8; 16])> {
-        let mut s = Vec::new();
-        for w in key {
-            let b: [u8; 16] = core::array::from_fn(|i| w.to_le_bytes()[i % 4]);
-            s.push(("key word in four lanes", b));
-        }
-        let rows: Vec<u8> = key.iter().flat_map(|w| w.to_le_bytes()).collect();
-        blocks(&mut s, "key row", &rows);
-        blocks(&mut s, "keystream", ks);
-        s
-    }
 
     /// A backend's cases. `xor(alone, data)` XORs the keystream from
     /// block 1 into `data`: the entry with its wipe, or (`alone`) the

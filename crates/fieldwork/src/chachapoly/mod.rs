@@ -95,6 +95,8 @@ mod avx2;
 mod neon;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod scalar;
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod stack_tests;
 #[cfg(target_arch = "x86_64")]
 mod tuning;
 
