@@ -733,6 +733,11 @@ mod x86_tokens {
     }
 
     impl VaesAvx2 {
+        /// The AVX2 token this one implies (its features are a subset).
+        pub(crate) fn avx2(self) -> Avx2 {
+            Avx2(())
+        }
+
         /// The xmm AES-NI token this one implies.
         pub(crate) fn aes_clmul(self) -> AesClmul {
             AesClmul(())

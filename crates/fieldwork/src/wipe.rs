@@ -148,7 +148,7 @@ unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
 /// instead of sixteen `movups`, then `vzeroupper`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn wipe_stack_below_ymm<const BYTES: usize>(t: crate::cpu::VaesAvx2) {
+pub(crate) fn wipe_stack_below_ymm<const BYTES: usize>(t: crate::cpu::Avx2) {
     const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
     let _ = t;
     // SAFETY: as in `wipe_stack_below`; `t` proves AVX, whose instructions
@@ -180,6 +180,47 @@ unsafe extern "C" fn fill_below_sp_ymm(bytes: usize) {
         "vmovdqu [rcx + 160], ymm0",
         "vmovdqu [rcx + 192], ymm0",
         "vmovdqu [rcx + 224], ymm0",
+        "add rcx, 256",
+        "cmp rcx, rax",
+        "jb 2b",
+        "vzeroupper",
+        "ret",
+    )
+}
+
+/// [`wipe_stack_below`] with 64-byte stores, for kernels compiled with
+/// AVX-512 (the caller's token proves it): four `vmovdqu64` per 256
+/// bytes, then `vzeroupper`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn wipe_stack_below_zmm<const BYTES: usize>(t: crate::cpu::Avx512) {
+    const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
+    let _ = t;
+    // SAFETY: as in `wipe_stack_below`; `t` proves AVX-512F, whose
+    // instructions `fill_below_sp_zmm` runs (it clobbers `rax`, `rcx` and
+    // `zmm0`, caller-saved, and leaves the upper halves clean).
+    unsafe { fill_below_sp_zmm(BYTES) };
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// Zeroes `[rsp − bytes, rsp)` at its own `rsp` with 64-byte stores
+/// (`bytes` a positive multiple of 256).
+///
+/// # Safety
+/// As [`fill_below_sp`]'s, and the CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[unsafe(naked)]
+unsafe extern "C" fn fill_below_sp_zmm(bytes: usize) {
+    core::arch::naked_asm!(
+        "mov rax, rsp",
+        "mov rcx, rsp",
+        "sub rcx, rdi",
+        "vpxor xmm0, xmm0, xmm0",
+        "2:",
+        "vmovdqu64 [rcx], zmm0",
+        "vmovdqu64 [rcx + 64], zmm0",
+        "vmovdqu64 [rcx + 128], zmm0",
+        "vmovdqu64 [rcx + 192], zmm0",
         "add rcx, 256",
         "cmp rcx, rax",
         "jb 2b",

@@ -45,6 +45,19 @@
 //! not `zeroize`'s byte stores, which cost a one-block call several
 //! percent.
 //!
+//! **Stack wipe** (as `chacha20/neon.rs`). Up to two blocks run in the
+//! entry on one horizontal state whose rows stay in registers (the frame
+//! holds the public rotation masks only; [`xor_rows`] picks a partial
+//! row by masks, since an index by the length had the compiler store
+//! every row). Longer texts run out-of-line kernels that spill key rows,
+//! key words broadcast to the lanes and keystream: [`xor_mid`] (129–511
+//! bytes, horizontal) and [`after0_mid`], [`xor_long`] (the 8-block loop)
+//! and [`after0_long`]; the entry then zeroes their dead frames with
+//! 32-byte stores (`wipe::wipe_stack_below_ymm`, 512 or 1 536 bytes: the
+//! test `stack_wipe` measures at most 240 and 1 408, rustc 1.95). Cost on
+//! Zen 4 (`peer-bench --quick`, the by-name column, ticks): 1 KiB 865 →
+//! 918, 64 bytes 278 → 278, 16 KiB +2 %.
+//!
 //! Rejected (Zen 3; figures in `docs/notes/chacha20.md`):
 //!
 //! - The usual diagonalisation by rows b, c, d — one more step on the
@@ -66,6 +79,7 @@
 use super::lanes::SIGMA;
 use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
 use crate::cpu;
+use crate::wipe::wipe_stack_below_ymm;
 use core::arch::x86_64::*;
 
 super::token_backend! {
@@ -134,10 +148,68 @@ fn xor_horizontal_avx2<const S: usize>(
     );
 }
 
+/// Bytes wiped below the stack pointer after [`xor_mid`] and
+/// [`after0_mid`] (the horizontal kernel's 2- and 1-state loop: the test
+/// `stack_wipe` measures 240 bytes at most, rustc 1.95, its control
+/// called from a closure one frame deeper than the entry).
+const MID_STACK: usize = 512;
+
+/// Bytes wiped after [`xor_long`] and [`after0_long`] (the 8-block
+/// vertical loop and its tails: at most 1 408 bytes by the same test).
+const LONG_STACK: usize = 1536;
+
+/// Up to two blocks in the entry on one horizontal state, its rows in
+/// registers (no secret in the frame, which holds the public rotation
+/// masks); 129 to 511 bytes in [`xor_mid`], longer in [`xor_long`], each
+/// out of line and followed by the wipe of its dead frame.
 #[target_feature(enable = "avx,avx2")]
 fn xor_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    let masks = Masks::new(t);
-    xor_from(key, nonce, counter, data, masks);
+    match data.len() {
+        0..=128 => {
+            let masks = Masks::new(t);
+            xor_rows(
+                masks,
+                keystream_h::<1>(key, nonce, counter, masks).as_flattened(),
+                data,
+            );
+        }
+        129..512 => {
+            xor_mid(t, key, nonce, counter, data);
+            wipe_stack_below_ymm::<MID_STACK>(t);
+        }
+        _ => {
+            xor_long(t, key, nonce, counter, data);
+            wipe_stack_below_ymm::<LONG_STACK>(t);
+        }
+    }
+}
+
+/// 129 to 511 bytes: [`xor_tail`], out of line (its frame wiped by the
+/// caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn xor_mid(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    xor_tail(key, nonce, counter, data, Masks::new(t));
+}
+
+/// 512 bytes or more: [`xor_from`], out of line (its frame wiped by the
+/// caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn xor_long(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    xor_from(key, nonce, counter, data, Masks::new(t));
+}
+
+/// Block 0 `b` (a kernel's result) after zeroing the `BYTES` bytes below
+/// the stack pointer (32-byte stores), over the kernel's dead frame (as
+/// `chacha20/neon.rs` does); the copy of `b` in this frame (the kernel's
+/// return slot) is zeroed too.
+#[inline(always)]
+fn wiped_block<const BYTES: usize>(t: cpu::Avx2, mut b: [u8; 64]) -> [u8; 64] {
+    wipe_stack_below_ymm::<BYTES>(t);
+    let out = b;
+    crate::wipe::wipe_bytes(&mut b);
+    out
 }
 
 #[target_feature(enable = "avx,avx2")]
@@ -173,6 +245,9 @@ pub(crate) fn short_after_block0(
     block0
 }
 
+/// Up to 64 bytes in the entry (one horizontal state, as [`xor_avx2`]);
+/// up to 192 in [`after0_mid`], longer in [`after0_long`], each followed
+/// by the wipe of its dead frame.
 #[target_feature(enable = "avx,avx2")]
 fn xor_after_block0_avx2(
     t: cpu::Avx2,
@@ -180,17 +255,43 @@ fn xor_after_block0_avx2(
     nonce: &[u32; 3],
     data: &mut [u8],
 ) -> [u8; 64] {
-    let masks = Masks::new(t);
-    if data.len() <= 64 {
-        return short_after_block0(masks, key, nonce, data);
+    match data.len() {
+        0..=64 => short_after_block0(Masks::new(t), key, nonce, data),
+        65..=192 => wiped_block::<MID_STACK>(t, after0_mid(t, key, nonce, data)),
+        _ => wiped_block::<LONG_STACK>(t, after0_long(t, key, nonce, data)),
     }
+}
+
+/// Block 0 and 65 to 192 bytes from block 1: [`head_after_block0`], out
+/// of line (its frame wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn after0_mid(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+    head_after_block0(Masks::new(t), key, nonce, data)
+}
+
+/// Block 0 and more than 192 bytes: [`head_after_block0`] for the first
+/// 192, the rest from block 4 by [`xor_from`]; out of line (its frame
+/// wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn after0_long(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
+    let masks = Masks::new(t);
+    let (head, rest) = data.split_at_mut(data.len().min(192));
+    let block0 = head_after_block0(masks, key, nonce, head);
+    xor_from(key, nonce, 4, rest, masks);
+    block0
+}
+
+/// Block 0 (returned) and up to 192 bytes from block 1: blocks 0–3 on two
+/// horizontal states.
+#[inline(always)]
+fn head_after_block0(masks: Masks, key: &[u32; 8], nonce: &[u32; 3], head: &mut [u8]) -> [u8; 64] {
     let mut block0 = [0u8; 64];
     let ks = keystream_h::<2>(key, nonce, 0, masks);
     let rows = ks.as_flattened();
     store_rows(masks, &rows[..2], &mut block0);
-    let (head, rest) = data.split_at_mut(data.len().min(192));
     xor_rows(masks, &rows[2..], head);
-    xor_from(key, nonce, 4, rest, masks);
     block0
 }
 
@@ -211,7 +312,19 @@ pub(crate) fn xor_from(
         }
         counter = counter.wrapping_add(8);
     }
-    let mut rest = groups.into_remainder();
+    xor_tail(key, nonce, counter, groups.into_remainder(), masks);
+}
+
+/// Fewer than 8 blocks (the last one partial or not) on the horizontal
+/// kernel: two states (4 blocks) at a time, then one.
+#[inline(always)]
+pub(crate) fn xor_tail(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    mut counter: u32,
+    mut rest: &mut [u8],
+    masks: Masks,
+) {
     while rest.len() > 128 {
         let take = rest.len().min(256);
         let (now, later) = rest.split_at_mut(take);
@@ -578,8 +691,8 @@ fn keystream_h_offsets<const S: usize>(
 }
 
 /// XORs keystream rows (32 bytes each, in order) into `data`, which is at
-/// most as long as they are; a last partial row goes through a zeroed
-/// stack copy, wiped afterwards.
+/// most as long as they are; a last partial row by masked moves
+/// ([`xor_partial`]), the row chosen without an index into memory.
 #[inline(always)]
 pub(crate) fn xor_rows(_: Masks, rows: &[__m256i], data: &mut [u8]) {
     debug_assert!(data.len() <= 32 * rows.len());
@@ -595,10 +708,19 @@ pub(crate) fn xor_rows(_: Masks, rows: &[__m256i], data: &mut [u8]) {
     }
     let tail = pieces.into_remainder();
     if !tail.is_empty() {
-        let k = rows[whole];
+        // Row `whole` picked by masks in registers: `rows[whole]`, an index
+        // by the length, had the compiler store every row to the frame
+        // (keystream left on the stack).
         // SAFETY: AVX2 is available (entry points with cpu::Avx2); `tail`
         // is its `tail.len()` bytes.
-        unsafe { xor_partial(tail.as_mut_ptr(), tail.len(), k) };
+        unsafe {
+            let mut k = _mm256_setzero_si256();
+            for (i, r) in rows.iter().enumerate() {
+                let m = _mm256_set1_epi32(-i32::from(i == whole));
+                k = _mm256_or_si256(k, _mm256_and_si256(*r, m));
+            }
+            xor_partial(tail.as_mut_ptr(), tail.len(), k);
+        }
     }
 }
 
@@ -666,5 +788,48 @@ mod tests {
                 assert_eq!(got, want[..n], "horizontal 4, {n} B, counter {counter}");
             }
         }
+    }
+}
+
+/// The stack wipes (`chacha20::stack_tests::run`): for each length, the
+/// out-of-line kernel of its path alone (the control: it writes within
+/// its wipe, and the scan finds secrets in its dead frame) and the entry
+/// with its wipe (no secret left).
+#[cfg(test)]
+mod stack_wipe {
+    use super::*;
+    use crate::chacha20::stack_tests::run;
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "the wipes are sized for the release build's frames"
+    )]
+    fn kernels_stay_within_their_wipes_and_leave_no_secret() {
+        let Some(t) = cpu::Avx2::get() else { return };
+        // SAFETY: the token proves AVX and AVX2 (each call).
+        let xor = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 129..512) => xor_mid(t, k, n, 1, d),
+                (true, 512..) => xor_long(t, k, n, 1, d),
+                _ => xor_avx2(t, k, n, 1, d),
+            }
+        };
+        // SAFETY: as above (each call).
+        let after0 = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 65..=192) => after0_mid(t, k, n, d),
+                (true, 193..) => after0_long(t, k, n, d),
+                _ => xor_after_block0_avx2(t, k, n, d),
+            }
+        };
+        let limit = |len, after0: bool| match (after0, len) {
+            (false, 129..512) | (true, 65..=192) => MID_STACK,
+            (false, 512..) | (true, 193..) => LONG_STACK,
+            // The entry alone: its own frame (the masks), no wipe, no
+            // secret.
+            _ => 512,
+        };
+        run("chacha20 avx2", xor, after0, limit);
     }
 }

@@ -23,6 +23,17 @@
 //! 256-bit halves on its four vector pipes, that is 48 cycles per double
 //! round for 16 blocks, 0.47 cycles/byte for the rounds alone.
 //!
+//! **Stack wipe** (as the AVX2 backend's). Up to two blocks run in the
+//! entry, in registers; [`xor_mid`] (129 bytes to 1 KiB, the AVX2
+//! kernels), [`xor_long`] (the zmm loop) and [`after0_long`] (the AEAD's
+//! block 0 with the first 15 blocks) out of line, each followed by the
+//! zeroing of its dead frame with 64-byte stores
+//! (`wipe::wipe_stack_below_zmm`: 512 or 768 bytes, over the 496 and 640
+//! the test `stack_wipe` measures, rustc 1.95). Cost on Zen 4
+//! (`peer-bench --quick`, the default column, ticks): 1 KiB 521 → 549;
+//! 64 bytes 247 → 218 (the entry's short path no longer stores its
+//! rows); 16 KiB level.
+//!
 //! Rejected: the compiler's vectorisation of the generic word-sliced code
 //! (`lanes.rs` at N = 16) — the rustc 1.95 build moved rows through
 //! `vpgatherqd`/`vpscatterqd` and ran at half the speed of the AVX2 kernel
@@ -32,9 +43,10 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::avx2::{Masks, one_block, short_after_block0, xor_from};
+use super::avx2::{Masks, keystream_h, one_block, short_after_block0, xor_from, xor_rows};
 use super::rounds::{Words, binary_words, interleave, word_sliced};
 use crate::cpu;
+use crate::wipe::wipe_stack_below_zmm;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
     _mm512_maskz_loadu_epi8, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
@@ -58,10 +70,19 @@ fn block_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32) 
     one_block(Masks::new(t.avx2()), key, nonce, counter)
 }
 
+/// Bytes wiped below the stack pointer after [`xor_mid`] (the AVX2
+/// kernels with 32 registers: the test `stack_wipe` measures 496 bytes
+/// at most, rustc 1.95, its control called from a closure one frame
+/// deeper than the entry).
+const MID_STACK: usize = 512;
+
+/// Bytes wiped after [`xor_long`] and [`after0_long`] (the zmm kernel,
+/// the second calling the first: at most 640 bytes by the same test).
+const LONG_STACK: usize = 768;
+
 /// The AEAD's block 0 and the data's keystream from block 1: up to 64
-/// bytes, one horizontal state (blocks 0 and 1); longer, one zmm call for
-/// blocks 0 to 15 (block 0 and the first 960 bytes), then the bulk loop
-/// from block 16 (figures: `docs/notes/chacha20.md`).
+/// bytes in the entry, one horizontal state (blocks 0 and 1); longer in
+/// [`after0_long`], followed by the wipe of its dead frame.
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 fn xor_after_block0_avx512(
     t: cpu::Avx512,
@@ -72,18 +93,68 @@ fn xor_after_block0_avx512(
     if data.len() <= 64 {
         return short_after_block0(Masks::new(t.avx2()), key, nonce, data);
     }
+    let b = after0_long(t, key, nonce, data);
+    wiped_block::<LONG_STACK>(t, b)
+}
+
+/// Block 0 and more than 64 bytes: one zmm call for blocks 0 to 15
+/// (block 0 and the first 960 bytes), then the bulk loop from block 16
+/// (figures: `docs/notes/chacha20.md`); out of line (its frame wiped by
+/// the caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn after0_long(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], data: &mut [u8]) -> [u8; 64] {
     let mut block0 = [0u8; 64];
     let (head, rest) = data.split_at_mut(data.len().min(960));
     let k0 = xor16_after_block0(&keystream16(key, nonce, 0), head);
     // SAFETY: `block0` is 64 bytes; AVX-512F is available (this function's
     // features).
     unsafe { _mm512_storeu_si512(block0.as_mut_ptr().cast::<__m512i>(), k0) };
-    xor_avx512(t, key, nonce, 16, rest);
+    if !rest.is_empty() {
+        xor_long(t, key, nonce, 16, rest);
+    }
     block0
 }
 
+/// Up to two blocks in the entry on one horizontal state (its rows in
+/// registers, as the AVX2 backend's); up to 1 023 bytes in [`xor_mid`]
+/// (the AVX2 kernels), longer in [`xor_long`], each out of line and
+/// followed by the wipe of its dead frame.
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn xor_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
+fn xor_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    match data.len() {
+        0..=128 => {
+            let masks = Masks::new(t.avx2());
+            xor_rows(
+                masks,
+                keystream_h::<1>(key, nonce, counter, masks).as_flattened(),
+                data,
+            );
+        }
+        129..1024 => {
+            xor_mid(t, key, nonce, counter, data);
+            wipe_stack_below_zmm::<MID_STACK>(t);
+        }
+        _ => {
+            xor_long(t, key, nonce, counter, data);
+            wipe_stack_below_zmm::<LONG_STACK>(t);
+        }
+    }
+}
+
+/// Fewer than 16 blocks: the AVX2 kernels ([`xor_from`]), out of line
+/// (its frame wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn xor_mid(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
+    xor_from(key, nonce, counter, data, Masks::new(t.avx2()));
+}
+
+/// 16 blocks at a time on zmm, the rest on the AVX2 kernels; out of line
+/// (its frame wiped by the caller).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn xor_long(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, data: &mut [u8]) {
     let mut groups = data.chunks_exact_mut(1024);
     for g in &mut groups {
         if let Ok(g) = <&mut [u8; 1024]>::try_from(g) {
@@ -98,6 +169,17 @@ fn xor_avx512(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32
         groups.into_remainder(),
         Masks::new(t.avx2()),
     );
+}
+
+/// Block 0 `b` (a kernel's result) after zeroing the `BYTES` bytes below
+/// the stack pointer (64-byte stores), over the kernel's dead frame; the
+/// copy of `b` in this frame (the kernel's return slot) is zeroed too.
+#[inline(always)]
+fn wiped_block<const BYTES: usize>(t: cpu::Avx512, mut b: [u8; 64]) -> [u8; 64] {
+    wipe_stack_below_zmm::<BYTES>(t);
+    let out = b;
+    crate::wipe::wipe_bytes(&mut b);
+    out
 }
 
 /// The round structure's vector operations on zmm (see [`Words`]:
@@ -221,5 +303,44 @@ fn blocks16(ks: &[__m512i; 16], mut emit: impl FnMut(usize, __m512i)) {
                 emit(4 * l + m, k);
             }
         }
+    }
+}
+
+/// The stack wipes, as the AVX2 backend's (`chacha20::stack_tests::run`).
+#[cfg(test)]
+mod stack_wipe {
+    use super::*;
+    use crate::chacha20::stack_tests::run;
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "the wipes are sized for the release build's frames"
+    )]
+    fn kernels_stay_within_their_wipes_and_leave_no_secret() {
+        let Some(t) = cpu::Avx512::get() else { return };
+        // SAFETY: the token proves AVX-512 F, BW, VL and DQ (each call).
+        let xor = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 129..1024) => xor_mid(t, k, n, 1, d),
+                (true, 1024..) => xor_long(t, k, n, 1, d),
+                _ => xor_avx512(t, k, n, 1, d),
+            }
+        };
+        // SAFETY: as above (each call).
+        let after0 = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
+            match (alone, d.len()) {
+                (true, 65..) => after0_long(t, k, n, d),
+                _ => xor_after_block0_avx512(t, k, n, d),
+            }
+        };
+        let limit = |len, after0: bool| match (after0, len) {
+            (false, 129..1024) => MID_STACK,
+            (false, 1024..) | (true, 65..) => LONG_STACK,
+            // The entry alone: its own frame (the masks), no wipe, no
+            // secret.
+            _ => 512,
+        };
+        run("chacha20 avx512", xor, after0, limit);
     }
 }

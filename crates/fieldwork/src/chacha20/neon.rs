@@ -915,94 +915,12 @@ mod tests {
 #[cfg(test)]
 pub(super) mod stack_wipe {
     use super::*;
-    use crate::chacha20::stack_tests::secrets;
-    use crate::chacha20::tests::reference;
-    use crate::wipe::stack_probe::{Tally, bytes};
-    use alloc::vec::Vec;
-
-    /// Text lengths: below one block, one (inline, no frame), the
-    /// horizontal kernel's 2 and 3 blocks, the 4-block loop and its
-    /// tails.
-    const LENS: [usize; 17] = [
-        0, 1, 17, 63, 64, 65, 100, 128, 129, 192, 200, 256, 257, 300, 511, 700, 1024,
-    ];
-
-    /// A backend's cases. `xor(alone, data)` XORs the keystream from
-    /// block 1 into `data`: the entry with its wipe, or (`alone`) the
-    /// out-of-line kernel of the length's path; `after0(alone, data)` the
-    /// same for block 0 (returned) and the data from block 1;
-    /// `limit(len, after0)` the wipe of the entry's path.
-    pub(in crate::chacha20) fn run(
-        name: &str,
-        xor: impl Fn(bool, &[u32; 8], &[u32; 3], &mut [u8]),
-        after0: impl Fn(bool, &[u32; 8], &[u32; 3], &mut [u8]) -> [u8; 64],
-        limit: impl Fn(usize, bool) -> usize,
-    ) {
-        let mut tally = Tally::new();
-        let key: [u32; 8] =
-            core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 1) ^ 0x5a5a_0f0f);
-        let nonce = [7, 0x0102_0304, 0x0a0b_0c0d];
-        for len in LENS {
-            // The keystream from block 0; the text from block 1.
-            let mut ks = alloc::vec![0u8; 64 + len];
-            reference(&key, &nonce, 0, &mut ks);
-            let pt = bytes(len, 0xa5);
-            let want: Vec<u8> = pt.iter().zip(&ks[64..]).map(|(p, k)| p ^ k).collect();
-            let s = secrets(&key, &ks);
-            let (mut b0, mut b1) = (pt.clone(), pt.clone());
-            let (control, wiped) = (
-                || {
-                    xor(true, &key, &nonce, &mut b0);
-                    [0; 16]
-                },
-                || {
-                    xor(false, &key, &nonce, &mut b1);
-                    [0; 16]
-                },
-            );
-            tally.case(
-                &(name, "xor", len),
-                &s,
-                limit(len, false),
-                [0; 16],
-                control,
-                wiped,
-            );
-            assert_eq!((&b0, &b1), (&want, &want), "{name} xor {len}");
-            let (mut b0, mut b1) = (pt.clone(), pt.clone());
-            let (mut k0, mut k1) = ([0; 64], [0; 64]);
-            let (control, wiped) = (
-                || {
-                    k0 = after0(true, &key, &nonce, &mut b0);
-                    [0; 16]
-                },
-                || {
-                    k1 = after0(false, &key, &nonce, &mut b1);
-                    [0; 16]
-                },
-            );
-            tally.case(
-                &(name, "after0", len),
-                &s,
-                limit(len, true),
-                [0; 16],
-                control,
-                wiped,
-            );
-            assert_eq!((&b0, &b1), (&want, &want), "{name} after0 {len}");
-            assert_eq!(
-                (&k0[..], &k1[..]),
-                (&ks[..64], &ks[..64]),
-                "{name} after0 {len}"
-            );
-        }
-        tally.finish(name);
-    }
+    use crate::chacha20::stack_tests::run;
 
     #[test]
     fn kernels_stay_within_their_wipes_and_leave_no_secret() {
         let Some(t) = cpu::Neon::get() else { return };
-        // SAFETY (each call): the token proves NEON.
+        // SAFETY: the token proves NEON (each call).
         let xor = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
             match (alone, d.len()) {
                 (true, 0..=63) => xor_part(t, k, n, 1, d),
@@ -1010,7 +928,7 @@ pub(super) mod stack_wipe {
                 _ => xor_neon(t, k, n, 1, d),
             }
         };
-        // SAFETY (each call): as above.
+        // SAFETY: as above (each call).
         let after0 = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
             match (alone, d.len()) {
                 (true, 0..=128) => after0_short(t, k, n, d),

@@ -274,7 +274,7 @@ mod tests {
     }
 
     /// The stack wipes of the SVE2 entries (`neon.rs`'s
-    /// `stack_wipe::run`), when the CPU has SVE2.
+    /// `stack_tests::run`), when the CPU has SVE2.
     #[test]
     fn kernels_stay_within_their_wipes_and_leave_no_secret() {
         if let Some(t) = cpu::NeonSve2::get() {
@@ -284,7 +284,7 @@ mod tests {
 
     /// [`kernels_stay_within_their_wipes_and_leave_no_secret`]'s cases.
     fn stack_wipe_cases(t: NeonSve2) {
-        // SAFETY (each call): the token proves NEON and SVE2.
+        // SAFETY: the token proves NEON (each call).and SVE2.
         let xor = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
             match (alone, d.len()) {
                 (true, 0..=63) => neon::xor_part(t.neon(), k, n, 1, d),
@@ -292,7 +292,7 @@ mod tests {
                 _ => xor_sve2(t, k, n, 1, d),
             }
         };
-        // SAFETY (each call): as above.
+        // SAFETY: as above (each call).
         let after0 = |alone, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]| unsafe {
             match (alone, d.len()) {
                 (true, 0..=128) => neon::after0_short(t.neon(), k, n, d),
@@ -305,6 +305,6 @@ mod tests {
             (true, 129..) => AFTER0_LONG_STACK,
             _ => neon::SHORT_STACK,
         };
-        neon::stack_wipe::run("chacha20 sve2", xor, after0, limit);
+        crate::chacha20::stack_tests::run("chacha20 sve2", xor, after0, limit);
     }
 }

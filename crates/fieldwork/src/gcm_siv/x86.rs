@@ -217,7 +217,7 @@ short_kernel!(
     /// [`SHORT_STACK`] for [`short_vex`] (the test `stack_wipe` measures
     /// its deepest write too).
     SHORT_STACK_VEX = 1024,
-    crate::wipe::wipe_stack_below_ymm::<SHORT_STACK_VEX>
+    |t: VaesAvx2| crate::wipe::wipe_stack_below_ymm::<SHORT_STACK_VEX>(t.avx2())
 );
 
 /// The block whose low and high 64-bit words are `lo` and `hi`.
