@@ -183,7 +183,7 @@ fn wiped_block<const BYTES: usize>(t: cpu::Avx512, mut b: [u8; 64]) -> [u8; 64] 
 }
 
 /// The round structure's vector operations on zmm (see [`Words`]:
-/// reached only from `xor_avx512`, whose token proves AVX-512 F, BW, VL
+/// reached only from this file's kernels, whose token proves AVX-512 F, BW, VL
 /// and DQ).
 impl Words for __m512i {
     type Rot = ();
