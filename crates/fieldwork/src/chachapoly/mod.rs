@@ -179,7 +179,7 @@ pub(crate) struct TwoPass(chacha20::Dispatch);
 /// `s` or clamped `r` while it builds the engine. The census
 /// (`chachapoly::stack_tests`) found a half of the key on every x86-64
 /// two-pass backend between 512 and 768 bytes below (rustc 1.95, Zen 4);
-/// the test `wiped_seals_leave_no_secret` checks none is left. Cost
+/// the test `wiped_backends_leave_no_secret` checks none is left. Cost
 /// (16-byte stores): about 20 cycles a message on Zen 4.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const TAG_STACK: usize = 1024;
