@@ -59,7 +59,8 @@ super::token_backend! {
     /// kernels. A single block (a seek, a stream's partial last block)
     /// takes one horizontal AVX2 state; the AEAD's block 0 comes from the
     /// same kernel call as the first data blocks ([`xor_after_block0_avx512`]).
-    Avx512(cpu::Avx512) = "avx512", xor_avx512, block_avx512, xor_after_block0_avx512
+    Avx512(cpu::Avx512) = "avx512", xor_avx512, block_avx512, xor_after_block0_avx512,
+        after0_unwiped_avx512
 }
 
 /// One keystream block: one horizontal state of the AVX2 kernel (with
@@ -95,6 +96,23 @@ fn xor_after_block0_avx512(
     }
     let b = after0_long(t, key, nonce, data);
     wiped_block::<LONG_STACK>(t, b)
+}
+
+/// [`xor_after_block0_avx512`] without the wipe: [`after0_long`]'s frames
+/// are left to the caller, which wipes `AFTER0_UNWIPED_STACK` bytes (at
+/// least [`LONG_STACK`]) below its stack pointer afterwards.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn after0_unwiped_avx512(
+    t: cpu::Avx512,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    data: &mut [u8],
+) -> [u8; 64] {
+    const { assert!(LONG_STACK <= super::AFTER0_UNWIPED_STACK) };
+    if data.len() <= 64 {
+        return short_after_block0(Masks::new(t.avx2()), key, nonce, data);
+    }
+    after0_long(t, key, nonce, data)
 }
 
 /// Block 0 and more than 64 bytes: one zmm call for blocks 0 to 15

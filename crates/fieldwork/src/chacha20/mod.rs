@@ -137,16 +137,38 @@ pub(crate) trait Backend: Copy {
         self.xor(key, nonce, 1, data);
         b
     }
+
+    /// [`Backend::xor_after_block0`], where the backend may leave its
+    /// kernels' dead frames unwiped: they lie within
+    /// `AFTER0_UNWIPED_STACK` bytes below the caller's stack pointer, and
+    /// the caller wipes at least that much below it afterwards (the x86-64
+    /// two-pass AEAD, after its tag: one wipe instead of two). By default
+    /// the wiped entry.
+    fn xor_after_block0_unwiped(
+        self,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        data: &mut [u8],
+    ) -> [u8; 64] {
+        self.xor_after_block0(key, nonce, data)
+    }
 }
+
+/// The bound on how deep below the caller's stack pointer a backend's
+/// [`Backend::xor_after_block0_unwiped`] leaves dead frames: what its
+/// caller must wipe afterwards.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const AFTER0_UNWIPED_STACK: usize = 1024;
 
 /// Defines `$backend`, a backend holding the capability token `$token`
 /// (called `$name`), and its [`Backend`] impl on the backend file's
 /// `#[target_feature]` entry points: `xor` calls `$xor`, and where given,
-/// `block` and `xor_after_block0` call `$block` and `$after` (else the
-/// trait's defaults). Each entry point takes the token first.
+/// `block` and `xor_after_block0` call `$block` and `$after`, and
+/// `xor_after_block0_unwiped` `$unwiped` (else the trait's defaults).
+/// Each entry point takes the token first.
 macro_rules! token_backend {
     ($(#[$doc:meta])* $backend:ident($token:ty) = $name:literal, $xor:ident
-        $(, $block:ident, $after:ident)?) => {
+        $(, $block:ident, $after:ident $(, $unwiped:ident)?)?) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct $backend($token);
@@ -180,6 +202,18 @@ macro_rules! token_backend {
                 // SAFETY: as for `xor`.
                 unsafe { $after(self.0, key, nonce, data) }
             }
+
+            $(
+            fn xor_after_block0_unwiped(
+                self,
+                key: &[u32; 8],
+                nonce: &[u32; 3],
+                data: &mut [u8],
+            ) -> [u8; 64] {
+                // SAFETY: as for `xor`.
+                unsafe { $unwiped(self.0, key, nonce, data) }
+            }
+            )?
             )?
         }
     };
@@ -275,14 +309,14 @@ impl Dispatch {
         on_backend!(self, b => b.block(key, nonce, counter))
     }
 
-    /// [`Backend::xor_after_block0`] on this backend.
-    pub(crate) fn xor_after_block0(
+    /// [`Backend::xor_after_block0_unwiped`] on this backend.
+    pub(crate) fn xor_after_block0_unwiped(
         self,
         key: &[u32; 8],
         nonce: &[u32; 3],
         data: &mut [u8],
     ) -> [u8; 64] {
-        on_backend!(self, b => b.xor_after_block0(key, nonce, data))
+        on_backend!(self, b => b.xor_after_block0_unwiped(key, nonce, data))
     }
 }
 
@@ -673,6 +707,10 @@ pub(super) mod tests {
             let mut one = [0u8; 64];
             reference(&key, &nonce, 0, &mut one);
             assert_eq!(block0, one, "{} block 0 with {n} B", B::NAME);
+            let mut got = data[..n].to_vec();
+            let block0 = b.xor_after_block0_unwiped(&key, &nonce, &mut got);
+            assert_eq!(got, want, "{} after block 0 unwiped, {n} B", B::NAME);
+            assert_eq!(block0, one, "{} block 0 unwiped with {n} B", B::NAME);
         }
     }
 
