@@ -48,18 +48,27 @@
 //! blocks are spread evenly over the ten double rounds ([`absorb_share`]):
 //! three a round (≈ 39 ticks) would leave the last rounds without any.
 //!
-//! # Stack wipe
+//! # Two compilations, and the stack wipe
 //!
-//! Up to 256 bytes, sealing and opening run in the entry (or, opening
-//! 65–256 bytes, in a kernel with a 72-byte frame) and leave no secret in
-//! their frames. Every longer shape runs out of line ([`seal_mid`],
-//! [`seal_long`], [`open_mid`], [`open_two_calls`], [`open_long`]), and
-//! the entry then zeroes its dead frame (`wipe::wipe_stack_below_ymm`,
-//! 768 to 2 304 bytes, over the depths the test `stack_wipe` measures),
-//! where key rows, key words broadcast to the lanes, keystream and the
-//! one-time key were spilled. The cost is about one 32-byte store per
-//! 32 bytes wiped: 576 bytes sealed or opened ≈ 7 % slower on Zen 4, 1 KiB
-//! ≈ 4 %, 16 KiB ≈ 1 % (`SECURITY.md`).
+//! The code is instantiated twice ([`Shapes`], `instantiate!`): [`ymm16`]
+//! for AVX2 (`avx2-stitched`) and [`ymm32`] with AVX-512VL (`avx512`
+//! below its crossovers, `avx512-stitched`), where the 32 ymm registers
+//! halve the spills and the frames (Zen 4, `peer-bench --quick`, ticks:
+//! opening 1 KiB 1 204 → 1 119, 1 420 B 1 653 → 1 492; sealing 1 KiB
+//! 1 412 → 1 274 measured before the wipes).
+//!
+//! Up to 64 bytes, sealing and opening run in the entry and leave no
+//! secret in its frame. Every longer shape runs out of line (`K`'s
+//! [`Shapes::seal_scalar_block0`], [`Shapes::seal_mid`],
+//! [`Shapes::seal_long`], [`Shapes::open_scalar_block0`],
+//! [`Shapes::open_mid`], [`Shapes::open_two_calls`],
+//! [`Shapes::open_long`]), and the entry then zeroes its dead frame
+//! (`wipe::wipe_stack_below_ymm`, 512 to 2 304 bytes by instantiation and
+//! shape, over the depths the test `stack_wipe` measures), where key rows,
+//! key words broadcast to the lanes, keystream and the one-time key (`s`,
+//! held through the MAC) were spilled. The cost is about one 32-byte
+//! store per 32 bytes wiped: on Zen 4 the AVX2 compilation seals or opens
+//! 576 bytes ≈ 5 % slower, 1 KiB 1.5–4 %, 16 KiB ≤ 2 % (`SECURITY.md`).
 //!
 //! # Latencies and floor (Zen 3)
 //!
@@ -134,7 +143,7 @@ use crate::chacha20::avx2::{
     xor8, xor8_after_block0, xor8_partial,
 };
 use crate::chacha20::lanes;
-use crate::cpu::Avx2Bmi2;
+use crate::cpu::{self, Avx2Bmi2, Avx512};
 use crate::poly1305::{ScalarAcc, ScalarKey};
 use crate::wipe::wipe_stack_below_ymm;
 use core::arch::x86_64::{__m256i, _mm256_setzero_si256, _mm256_storeu_si256};
@@ -143,59 +152,487 @@ use zeroize::Zeroize;
 /// Bytes per 8-block group.
 const GROUP: usize = 512;
 
-/// Bytes wiped below the stack pointer after [`seal_mid`]: the test
-/// `stack_wipe` measures at most 480 bytes (rustc 1.95; its control is
-/// called from a closure one frame deeper than the entry). The same for
-/// the constants below.
-const SEAL_MID_STACK: usize = 768;
-
-/// Bytes wiped after [`seal_long`] (at most 1 808 measured).
-const SEAL_LONG_STACK: usize = 2048;
-
-/// Bytes wiped after [`open_mid`] (at most 464 measured).
-const OPEN_MID_STACK: usize = 768;
-
-/// Bytes wiped after [`open_two_calls`] (at most 608 measured).
-const OPEN_TWO_CALLS_STACK: usize = 1024;
-
-/// Bytes wiped after [`open_long`]`::<S, LATE>`: 2 304 with `S` = 3 and
-/// no late call (at most 2 016 measured), 2 048 for the other shapes (at
-/// most 1 856).
-const fn open_long_stack(s: usize, late: usize) -> usize {
-    if s == 3 && late == 0 { 2304 } else { 2048 }
+/// The stitched kernel: the backend `avx2-stitched` (compiled for AVX2,
+/// 16 ymm registers), and `avx512-stitched` and the `avx512` backend's
+/// below its crossovers (the same code compiled with AVX-512VL, whose 32
+/// ymm registers halve the spills and the frames).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Stitched {
+    /// AVX, AVX2, BMI2, ADX: [`ymm16`].
+    Ymm16(Avx2Bmi2),
+    /// Those and AVX-512 F/BW/VL/DQ: [`ymm32`].
+    Ymm32(Avx2Bmi2, Avx512),
 }
 
-/// The stitched kernel: the backend `avx2-stitched`, and the `avx512`
-/// backend's below its crossovers.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Stitched(Avx2Bmi2);
-
 impl Stitched {
-    /// The kernel, if this CPU runs it (AVX2, BMI2, ADX).
+    /// The AVX2 kernel, if this CPU runs it (AVX2, BMI2, ADX).
     pub(crate) fn get() -> Option<Stitched> {
-        Avx2Bmi2::get().map(Stitched)
+        Avx2Bmi2::get().map(Stitched::Ymm16)
+    }
+
+    /// The AVX-512VL compilation, if this CPU runs it.
+    pub(crate) fn get_vl() -> Option<Stitched> {
+        Some(Stitched::Ymm32(Avx2Bmi2::get()?, Avx512::get()?))
     }
 }
 
 impl Backend for Stitched {
     fn name(self) -> &'static str {
-        super::AVX2_STITCHED
+        match self {
+            Stitched::Ymm16(_) => super::AVX2_STITCHED,
+            Stitched::Ymm32(..) => super::AVX512_STITCHED,
+        }
     }
 
     fn seal(self, c: &Instance, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
-        unsafe { seal_avx2(self.0, &c.key.0, &c.nonce, aad, buf) }
+        let (key, nonce) = (&c.key.0, &c.nonce);
+        match self {
+            // SAFETY: the token proves AVX, AVX2, BMI2 and ADX.
+            Stitched::Ymm16(t) => unsafe { ymm16::K::seal(t, key, nonce, aad, buf) },
+            // SAFETY: the tokens prove those and AVX-512 F/BW/VL/DQ.
+            Stitched::Ymm32(t, _) => unsafe { ymm32::K::seal(t, key, nonce, aad, buf) },
+        }
     }
 
     /// Opens `buf` in place if `tag` authenticates it; wipes it otherwise.
     fn open(self, c: &Instance, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        // SAFETY: the token (cpu::Avx2Bmi2) proves AVX, AVX2, BMI2 and ADX.
-        if unsafe { open_avx2(self.0, &c.key.0, &c.nonce, aad, buf, tag) } {
-            Ok(())
-        } else {
-            Err(Error::TagMismatch)
-        }
+        let (key, nonce) = (&c.key.0, &c.nonce);
+        let ok = match self {
+            // SAFETY: the token proves AVX, AVX2, BMI2 and ADX.
+            Stitched::Ymm16(t) => unsafe { ymm16::K::open(t, key, nonce, aad, buf, tag) },
+            // SAFETY: the tokens prove those and AVX-512 F/BW/VL/DQ.
+            Stitched::Ymm32(t, _) => unsafe { ymm32::K::open(t, key, nonce, aad, buf, tag) },
+        };
+        if ok { Ok(()) } else { Err(Error::TagMismatch) }
     }
+}
+
+/// The stitched kernel compiled with one set of target features (an
+/// instantiation, made by `instantiate!`: [`ymm16`], [`ymm32`]): the
+/// entries, each shape's out-of-line kernel (its frame left to the
+/// caller), and the wipes of those frames, sized per instantiation.
+///
+/// # Safety
+/// Each `unsafe fn` requires the CPU to have the instantiation's target
+/// features.
+pub(crate) trait Shapes {
+    /// The bytes [`Shapes::wipe_short`] zeroes; the same for the
+    /// constants below (the test `stack_wipe` checks each kernel writes
+    /// within its wipe).
+    const SHORT_STACK: usize;
+    /// The bytes [`Shapes::wipe_seal_mid`] zeroes.
+    const SEAL_MID_STACK: usize;
+    /// The bytes [`Shapes::wipe_seal_long`] zeroes.
+    const SEAL_LONG_STACK: usize;
+    /// The bytes [`Shapes::wipe_open_mid`] zeroes.
+    const OPEN_MID_STACK: usize;
+    /// The bytes [`Shapes::wipe_open_two_calls`] zeroes.
+    const OPEN_TWO_CALLS_STACK: usize;
+    /// The bytes [`Shapes::wipe_open_long`] zeroes after
+    /// `open_long::<3, 0>` (the deepest frame).
+    const OPEN_LONG_3_0_STACK: usize;
+    /// The bytes it zeroes after the other shapes of `open_long`.
+    const OPEN_LONG_STACK: usize;
+
+    /// Seals `buf` ([`seal_entry`]).
+    unsafe fn seal(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16];
+    /// Opens `buf` ([`open_entry`]).
+    unsafe fn open(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> bool;
+    /// Sealing 65–256 bytes ([`seal_scalar_block0`] on one or two
+    /// states).
+    unsafe fn seal_scalar_block0<const S: usize>(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16];
+    /// Sealing 257–320 bytes ([`seal_scalar_block0`] on three states).
+    unsafe fn seal_mid(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16];
+    /// Sealing more than 320 bytes ([`seal_long`]).
+    unsafe fn seal_long(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16];
+    /// Opening 65–256 bytes ([`open_scalar_block0`]).
+    unsafe fn open_scalar_block0<const S: usize>(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> bool;
+    /// Opening 257–320 bytes ([`open_short`] on three states; inlined in
+    /// the entry it ran 4 % faster, `peer-bench --chachapoly-sweep
+    /// --passes 3`, but left key rows and keystream in the entry's frame).
+    unsafe fn open_mid(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> bool;
+    /// Opening 321–448 bytes ([`open_two_calls`]).
+    unsafe fn open_two_calls(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> bool;
+    /// Opening more than 448 bytes ([`open_long`]).
+    unsafe fn open_long<const S: usize, const LATE: usize>(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> bool;
+    /// Zeroes the frame [`Shapes::seal_scalar_block0`] or
+    /// [`Shapes::open_scalar_block0`] left below the caller's stack
+    /// pointer (`s`, half of the one-time key, is spilled there while the
+    /// MAC runs).
+    fn wipe_short(t: cpu::Avx2);
+    /// The same after [`Shapes::seal_mid`].
+    fn wipe_seal_mid(t: cpu::Avx2);
+    /// The same after [`Shapes::seal_long`].
+    fn wipe_seal_long(t: cpu::Avx2);
+    /// The same after [`Shapes::open_mid`].
+    fn wipe_open_mid(t: cpu::Avx2);
+    /// The same after [`Shapes::open_two_calls`].
+    fn wipe_open_two_calls(t: cpu::Avx2);
+    /// The same after [`Shapes::open_long`]`::<S, LATE>`.
+    fn wipe_open_long<const S: usize, const LATE: usize>(t: cpu::Avx2);
+}
+
+/// An instantiation of the stitched kernel ([`Shapes`]): a module `$name`
+/// whose `K` runs the shapes compiled with `$features`, and the bytes
+/// wiped after each out-of-line shape.
+macro_rules! instantiate {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $features:literal,
+        short: $ss:literal, seal_mid: $sm:literal, seal_long: $sl:literal, open_mid: $om:literal,
+        open_two_calls: $ot:literal, open_long_3_0: $ol30:literal, open_long: $ol:literal $(,)?
+    ) => {
+        $(#[$doc])*
+        pub(crate) mod $name {
+            use super::*;
+
+            /// The instantiation.
+            pub(crate) struct K;
+
+            impl Shapes for K {
+                const SHORT_STACK: usize = $ss;
+                const SEAL_MID_STACK: usize = $sm;
+                const SEAL_LONG_STACK: usize = $sl;
+                const OPEN_MID_STACK: usize = $om;
+                const OPEN_TWO_CALLS_STACK: usize = $ot;
+                const OPEN_LONG_3_0_STACK: usize = $ol30;
+                const OPEN_LONG_STACK: usize = $ol;
+
+                #[inline(always)]
+                unsafe fn seal(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                ) -> [u8; 16] {
+                    #[target_feature(enable = $features)]
+                    fn seal(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                    ) -> [u8; 16] {
+                        seal_entry::<K>(t, key, nonce, aad, buf)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { seal(t, key, nonce, aad, buf) }
+                }
+
+                #[inline(always)]
+                unsafe fn open(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                    tag: &[u8],
+                ) -> bool {
+                    #[target_feature(enable = $features)]
+                    fn open(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                        tag: &[u8],
+                    ) -> bool {
+                        open_entry::<K>(t, key, nonce, aad, buf, tag)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { open(t, key, nonce, aad, buf, tag) }
+                }
+
+                #[inline(always)]
+                unsafe fn seal_scalar_block0<const S: usize>(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                ) -> [u8; 16] {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn shape<const S: usize>(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                    ) -> [u8; 16] {
+                        let m = Masks::new(t.avx2());
+                        super::seal_scalar_block0::<S>(key, nonce, m, aad, buf)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { shape::<S>(t, key, nonce, aad, buf) }
+                }
+
+                #[inline(always)]
+                unsafe fn seal_mid(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                ) -> [u8; 16] {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn seal_mid(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                    ) -> [u8; 16] {
+                        seal_scalar_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { seal_mid(t, key, nonce, aad, buf) }
+                }
+
+                #[inline(always)]
+                unsafe fn seal_long(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                ) -> [u8; 16] {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn seal_long(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                    ) -> [u8; 16] {
+                        super::seal_long(Masks::new(t.avx2()), key, nonce, aad, buf)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { seal_long(t, key, nonce, aad, buf) }
+                }
+
+                #[inline(always)]
+                unsafe fn open_scalar_block0<const S: usize>(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                    tag: &[u8],
+                ) -> bool {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn shape<const S: usize>(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                        tag: &[u8],
+                    ) -> bool {
+                        let m = Masks::new(t.avx2());
+                        super::open_scalar_block0::<S>(key, nonce, m, aad, buf, tag)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { shape::<S>(t, key, nonce, aad, buf, tag) }
+                }
+
+                #[inline(always)]
+                unsafe fn open_mid(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                    tag: &[u8],
+                ) -> bool {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn open_mid(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                        tag: &[u8],
+                    ) -> bool {
+                        open_short::<3>(key, nonce, Masks::new(t.avx2()), aad, buf, tag)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { open_mid(t, key, nonce, aad, buf, tag) }
+                }
+
+                #[inline(always)]
+                unsafe fn open_two_calls(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                    tag: &[u8],
+                ) -> bool {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn open_two_calls(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                        tag: &[u8],
+                    ) -> bool {
+                        let m = Masks::new(t.avx2());
+                        super::open_two_calls(key, nonce, m, aad, buf, tag)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { open_two_calls(t, key, nonce, aad, buf, tag) }
+                }
+
+                #[inline(always)]
+                unsafe fn open_long<const S: usize, const LATE: usize>(
+                    t: Avx2Bmi2,
+                    key: &[u32; 8],
+                    nonce: &[u32; 3],
+                    aad: &[u8],
+                    buf: &mut [u8],
+                    tag: &[u8],
+                ) -> bool {
+                    #[target_feature(enable = $features)]
+                    #[inline(never)]
+                    fn shape<const S: usize, const LATE: usize>(
+                        t: Avx2Bmi2,
+                        key: &[u32; 8],
+                        nonce: &[u32; 3],
+                        aad: &[u8],
+                        buf: &mut [u8],
+                        tag: &[u8],
+                    ) -> bool {
+                        let m = Masks::new(t.avx2());
+                        super::open_long::<S, LATE>(m, key, nonce, aad, buf, tag)
+                    }
+                    // SAFETY: the caller's CPU has `$features`.
+                    unsafe { shape::<S, LATE>(t, key, nonce, aad, buf, tag) }
+                }
+
+                #[inline(always)]
+                fn wipe_short(t: cpu::Avx2) {
+                    wipe_stack_below_ymm::<{ <K as Shapes>::SHORT_STACK }>(t);
+                }
+
+                #[inline(always)]
+                fn wipe_seal_mid(t: cpu::Avx2) {
+                    wipe_stack_below_ymm::<{ <K as Shapes>::SEAL_MID_STACK }>(t);
+                }
+
+                #[inline(always)]
+                fn wipe_seal_long(t: cpu::Avx2) {
+                    wipe_stack_below_ymm::<{ <K as Shapes>::SEAL_LONG_STACK }>(t);
+                }
+
+                #[inline(always)]
+                fn wipe_open_mid(t: cpu::Avx2) {
+                    wipe_stack_below_ymm::<{ <K as Shapes>::OPEN_MID_STACK }>(t);
+                }
+
+                #[inline(always)]
+                fn wipe_open_two_calls(t: cpu::Avx2) {
+                    wipe_stack_below_ymm::<{ <K as Shapes>::OPEN_TWO_CALLS_STACK }>(t);
+                }
+
+                #[inline(always)]
+                fn wipe_open_long<const S: usize, const LATE: usize>(t: cpu::Avx2) {
+                    if S == 3 && LATE == 0 {
+                        wipe_stack_below_ymm::<{ <K as Shapes>::OPEN_LONG_3_0_STACK }>(t);
+                    } else {
+                        wipe_stack_below_ymm::<{ <K as Shapes>::OPEN_LONG_STACK }>(t);
+                    }
+                }
+            }
+        }
+    };
+}
+
+instantiate! {
+    /// The stitched kernel for AVX2 (16 ymm registers). Each wipe covers
+    /// the deepest write the test `stack_wipe` measures for its shapes
+    /// (rustc 1.95; its controls are called from a closure, whose frame,
+    /// ≈ 270 bytes, the figures include): short 400, sealing 480 and
+    /// 1 808, opening 464, 704, 2 080 (`open_long::<3, 0>`) and 1 920.
+    ymm16, "avx,avx2,bmi2,adx",
+    short: 512, seal_mid: 768, seal_long: 2048, open_mid: 768, open_two_calls: 1024,
+    open_long_3_0: 2304, open_long: 2048,
+}
+
+instantiate! {
+    /// The stitched kernel compiled with AVX-512VL (32 ymm registers, one
+    /// `vprold` for each rotation): the same code with fewer spills, in
+    /// frames half the size. Deepest writes measured as for [`ymm16`]:
+    /// short 384, sealing 304 and 976, opening 336, 368, 1 552 and 1 264.
+    ymm32, "avx,avx2,bmi2,adx,avx512f,avx512bw,avx512vl,avx512dq",
+    short: 512, seal_mid: 512, seal_long: 1280, open_mid: 512, open_two_calls: 512,
+    open_long_3_0: 1792, open_long: 1536,
 }
 
 /// The one-time Poly1305 key from the first 32 bytes of keystream block 0
@@ -251,10 +688,11 @@ fn seal_scalar_block0<const S: usize>(
 }
 
 /// Sealing: up to 256 bytes in the entry (its frame holds no secret: the
-/// test `stack_wipe`), longer in [`seal_mid`] or [`seal_long`], each out of
-/// line and followed by the wipe of its dead frame.
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-fn seal_avx2(
+/// test `stack_wipe`), longer in `K`'s [`Shapes::seal_mid`] or
+/// [`Shapes::seal_long`], each out of line and followed by the wipe of its
+/// dead frame. Inlined into each instantiation's entry.
+#[inline(always)]
+fn seal_entry<K: Shapes>(
     t: Avx2Bmi2,
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -277,42 +715,34 @@ fn seal_avx2(
     // (three states with block 0 in the vector call instead: 257–320
     // bytes 4–5 % slower on Zen 4; two calls, four blocks then the rest:
     // 193–320 bytes 10 % slower than ring on Zen 3).
-    if len <= 128 {
-        return seal_scalar_block0::<1>(key, nonce, m, aad, buf);
-    } else if len <= 256 {
-        return seal_scalar_block0::<2>(key, nonce, m, aad, buf);
+    if len <= 256 {
+        let tag = if len <= 128 {
+            // SAFETY: the entry runs with `K`'s features.
+            unsafe { K::seal_scalar_block0::<1>(t, key, nonce, aad, buf) }
+        } else {
+            // SAFETY: as above.
+            unsafe { K::seal_scalar_block0::<2>(t, key, nonce, aad, buf) }
+        };
+        K::wipe_short(t.avx2());
+        return tag;
     }
     if len <= 320 {
-        let tag = seal_mid(t, key, nonce, aad, buf);
-        wipe_stack_below_ymm::<SEAL_MID_STACK>(t.avx2());
+        // SAFETY: the entry runs with `K`'s features.
+        let tag = unsafe { K::seal_mid(t, key, nonce, aad, buf) };
+        K::wipe_seal_mid(t.avx2());
         tag
     } else {
-        let tag = seal_long(t, key, nonce, aad, buf);
-        wipe_stack_below_ymm::<SEAL_LONG_STACK>(t.avx2());
+        // SAFETY: as above.
+        let tag = unsafe { K::seal_long(t, key, nonce, aad, buf) };
+        K::wipe_seal_long(t.avx2());
         tag
     }
 }
 
-/// Sealing 257–320 bytes ([`seal_scalar_block0`] on three states), out of
-/// line (its frame wiped by the caller).
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-#[inline(never)]
-fn seal_mid(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    seal_scalar_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf)
-}
-
-/// Sealing more than 320 bytes, out of line (its frame wiped by the
-/// caller).
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-#[inline(never)]
-fn seal_long(
-    t: Avx2Bmi2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    let m = Masks::new(t.avx2());
+/// Sealing more than 320 bytes (each instantiation's out-of-line
+/// `seal_long`, its frame wiped by the caller).
+#[inline(always)]
+fn seal_long(m: Masks, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     let len = buf.len();
     // The head: blocks 0 to 5 (the Poly1305 key and the first 320 bytes)
     // from three states, so the MAC (the bound from here on) starts after
@@ -498,9 +928,8 @@ fn zero_row() -> __m256i {
 /// keystream from block 1 on the vector unit, block 0 on the integer unit
 /// between its double rounds; then the MAC, the check and the XOR. (The
 /// kernel call is not shared with sealing: the hook closures must stay one
-/// per kernel call to be inlined.)
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-#[inline(never)]
+/// per kernel call to be inlined.) Out of line in each instantiation.
+#[inline(always)]
 fn open_scalar_block0<const S: usize>(
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -572,9 +1001,9 @@ fn late_tail(
 /// between its double rounds; the check, then the XOR. (The general path
 /// does the same with its keystream rows kept in an array: 400 B 338
 /// against 349 ns, `scripts/ab-time.sh`. [`late_tail`] is not shared with
-/// it: a closure with two call sites is compiled as a function.)
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-#[inline(never)]
+/// it: a closure with two call sites is compiled as a function.) Out of
+/// line in each instantiation (its frame wiped by the caller).
+#[inline(always)]
 fn open_two_calls(
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -630,8 +1059,12 @@ fn scalar_mac_key(x: &mut [[u32; 1]; 16], init: &[u32; 16]) -> (ScalarKey, u128)
     (ScalarKey::from_r(r), s)
 }
 
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-fn open_avx2(
+/// Opening: up to 256 bytes in the entry or a kernel with a small frame
+/// (no secret left in either: the test `stack_wipe`), longer in `K`'s
+/// out-of-line shapes, each followed by the wipe of its dead frame.
+/// Inlined into each instantiation's entry.
+#[inline(always)]
+fn open_entry<K: Shapes>(
     t: Avx2Bmi2,
     key: &[u32; 8],
     nonce: &[u32; 3],
@@ -648,16 +1081,27 @@ fn open_avx2(
     // each longer shape's frame is wiped after it.
     match len {
         0..=64 => open_short::<1>(key, nonce, m, aad, buf, tag),
-        65..=128 => open_scalar_block0::<1>(key, nonce, m, aad, buf, tag),
-        129..=256 => open_scalar_block0::<2>(key, nonce, m, aad, buf, tag),
+        65..=256 => {
+            let ok = if len <= 128 {
+                // SAFETY: the entry runs with `K`'s features.
+                unsafe { K::open_scalar_block0::<1>(t, key, nonce, aad, buf, tag) }
+            } else {
+                // SAFETY: as above.
+                unsafe { K::open_scalar_block0::<2>(t, key, nonce, aad, buf, tag) }
+            };
+            K::wipe_short(t.avx2());
+            ok
+        }
         257..=320 => {
-            let ok = open_mid(t, key, nonce, aad, buf, tag);
-            wipe_stack_below_ymm::<OPEN_MID_STACK>(t.avx2());
+            // SAFETY: as above.
+            let ok = unsafe { K::open_mid(t, key, nonce, aad, buf, tag) };
+            K::wipe_open_mid(t.avx2());
             ok
         }
         321..=448 => {
-            let ok = open_two_calls(key, nonce, m, aad, buf, tag);
-            wipe_stack_below_ymm::<OPEN_TWO_CALLS_STACK>(t.avx2());
+            // SAFETY: as above.
+            let ok = unsafe { K::open_two_calls(t, key, nonce, aad, buf, tag) };
+            K::wipe_open_two_calls(t.avx2());
             ok
         }
         // A tail of at most 320 bytes after whole groups: block 0 and the
@@ -672,8 +1116,9 @@ fn open_avx2(
             /// One shape of [`open_long`], then the wipe of its frame.
             macro_rules! long {
                 ($s:literal, $late:literal) => {{
-                    let ok = open_long::<$s, $late>(m, key, nonce, aad, buf, tag);
-                    wipe_stack_below_ymm::<{ open_long_stack($s, $late) }>(t.avx2());
+                    // SAFETY: as above.
+                    let ok = unsafe { K::open_long::<$s, $late>(t, key, nonce, aad, buf, tag) };
+                    K::wipe_open_long::<$s, $late>(t.avx2());
                     ok
                 }};
             }
@@ -688,23 +1133,6 @@ fn open_avx2(
     }
 }
 
-/// Opening 257–320 bytes ([`open_short`] on three states), out of line
-/// (its frame wiped by the caller; inlined in the entry it ran 4 % faster,
-/// `peer-bench --chachapoly-sweep --passes 3`, but left key rows and
-/// keystream in the entry's frame).
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-#[inline(never)]
-fn open_mid(
-    t: Avx2Bmi2,
-    key: &[u32; 8],
-    nonce: &[u32; 3],
-    aad: &[u8],
-    buf: &mut [u8],
-    tag: &[u8],
-) -> bool {
-    open_short::<3>(key, nonce, Masks::new(t.avx2()), aad, buf, tag)
-}
-
 /// Opening more than 448 bytes: block 0 and the first keystream rows of
 /// the tail after the whole groups from one call of `S` states; the
 /// groups, each MACed between the double rounds of its own call; then,
@@ -713,9 +1141,9 @@ fn open_mid(
 /// (449–511 bytes) from the 8-block kernel, MACing it between its rounds. One function per shape,
 /// not inlined: in one function the shapes' register allocation moved
 /// with each other's code (tails of 0–255 bytes 4–5 % slower after a
-/// change to the long tails, `peer-bench --chachapoly-sweep`).
-#[target_feature(enable = "avx,avx2,bmi2,adx")]
-#[inline(never)]
+/// change to the long tails, `peer-bench --chachapoly-sweep`); out of line
+/// in each instantiation (its frame wiped by the caller).
+#[inline(always)]
 fn open_long<const S: usize, const LATE: usize>(
     m: Masks,
     key: &[u32; 8],
@@ -942,8 +1370,8 @@ mod probe {
 /// kernel of its shape alone (the control: it writes within its wipe, and
 /// the scan finds secrets in its dead frame) and the entry with its wipe
 /// (no secret left: key words or rows, keystream, the Poly1305 key or its
-/// clamped `r`), sealing and opening; the tags and texts agree with the
-/// portable backend's.
+/// clamped `r`), sealing and opening, for each instantiation; the tags
+/// and texts agree with the portable backend's.
 #[cfg(test)]
 mod stack_wipe {
     use super::*;
@@ -953,30 +1381,28 @@ mod stack_wipe {
     use crate::hazmat::Backends;
     use crate::wipe::stack_probe::{Tally, bytes};
 
-    /// The wipe after the entry's shape for `len` bytes (`open`: opening),
-    /// or (the entry's own shapes, not wiped) the most the entry writes.
-    fn limit(open: bool, len: usize) -> usize {
+    /// The wipe after `K`'s entry's shape for `len` bytes (`open`:
+    /// opening), or (the entry's own shapes, not wiped) the most the entry
+    /// writes.
+    fn limit<K: Shapes>(open: bool, len: usize) -> usize {
         match (open, len) {
-            (_, 0..=256) => 1024,
-            (false, 257..=320) => SEAL_MID_STACK,
-            (false, _) => SEAL_LONG_STACK,
-            (true, 257..=320) => OPEN_MID_STACK,
-            (true, 321..=448) => OPEN_TWO_CALLS_STACK,
-            (true, _) => match len % GROUP {
-                193..=320 => open_long_stack(3, 0),
-                _ => open_long_stack(1, 0),
-            },
+            (_, 0..=64) => 1024,
+            (_, 65..=256) => K::SHORT_STACK,
+            (false, 257..=320) => K::SEAL_MID_STACK,
+            (false, _) => K::SEAL_LONG_STACK,
+            (true, 257..=320) => K::OPEN_MID_STACK,
+            (true, 321..=448) => K::OPEN_TWO_CALLS_STACK,
+            (true, _) if (193..=320).contains(&(len % GROUP)) => K::OPEN_LONG_3_0_STACK,
+            (true, _) => K::OPEN_LONG_STACK,
         }
     }
 
-    #[test]
-    #[cfg_attr(
-        debug_assertions,
-        ignore = "the wipes are sized for the release build's frames"
-    )]
-    fn kernels_stay_within_their_wipes_and_leave_no_secret() {
+    /// The test for the instantiation `K`.
+    ///
+    /// # Safety
+    /// The CPU has `K`'s features.
+    unsafe fn check<K: Shapes>(name: &str) {
         let Some(t) = Avx2Bmi2::get() else { return };
-        let m = Masks::new(t.avx2());
         let key_bytes: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(91) ^ 0x3c);
         let key = KeyWords::new(&key_bytes);
         let nonce_bytes = [0x11u8; 12];
@@ -994,42 +1420,64 @@ mod stack_wipe {
                 panic!("portable sealing failed")
             };
             let (mut b0, mut b1) = (pt.clone(), pt.clone());
-            // SAFETY: the token proves AVX, AVX2, BMI2 and ADX (each call).
+            // SAFETY: the CPU has `K`'s features (each call).
             let control = || unsafe {
                 match len {
-                    257..=320 => seal_mid(t, &key.0, &nonce, &aad, &mut b0),
-                    321.. => seal_long(t, &key.0, &nonce, &aad, &mut b0),
-                    _ => seal_avx2(t, &key.0, &nonce, &aad, &mut b0),
+                    65..=128 => K::seal_scalar_block0::<1>(t, &key.0, &nonce, &aad, &mut b0),
+                    129..=256 => K::seal_scalar_block0::<2>(t, &key.0, &nonce, &aad, &mut b0),
+                    257..=320 => K::seal_mid(t, &key.0, &nonce, &aad, &mut b0),
+                    321.. => K::seal_long(t, &key.0, &nonce, &aad, &mut b0),
+                    _ => K::seal(t, &key.0, &nonce, &aad, &mut b0),
                 }
             };
             // SAFETY: as above.
-            let wiped = || unsafe { seal_avx2(t, &key.0, &nonce, &aad, &mut b1) };
-            seal_tally.case(&("seal", len), &s, limit(false, len), tag, control, wiped);
-            assert_eq!((&b0, &b1), (&ct, &ct), "seal {len}");
+            let wiped = || unsafe { K::seal(t, &key.0, &nonce, &aad, &mut b1) };
+            let lim = limit::<K>(false, len);
+            seal_tally.case(&(name, "seal", len), &s, lim, tag, control, wiped);
+            assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len}");
             let (mut b0, mut b1) = (ct.clone(), ct.clone());
             let ok = |ok: bool| if ok { tag } else { [0; 16] };
             // SAFETY: as above.
             let control = || unsafe {
                 let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
                 ok(match len {
-                    257..=320 => open_mid(t, k, n, &aad, b, &tag),
-                    321..=448 => open_two_calls(k, n, m, &aad, b, &tag),
+                    65..=128 => K::open_scalar_block0::<1>(t, k, n, &aad, b, &tag),
+                    129..=256 => K::open_scalar_block0::<2>(t, k, n, &aad, b, &tag),
+                    257..=320 => K::open_mid(t, k, n, &aad, b, &tag),
+                    321..=448 => K::open_two_calls(t, k, n, &aad, b, &tag),
                     449.. => match len % GROUP {
-                        0..=64 => open_long::<1, 0>(m, k, n, &aad, b, &tag),
-                        65..=192 => open_long::<2, 0>(m, k, n, &aad, b, &tag),
-                        193..=320 => open_long::<3, 0>(m, k, n, &aad, b, &tag),
-                        321..=448 => open_long::<3, 1>(m, k, n, &aad, b, &tag),
-                        _ => open_long::<1, 8>(m, k, n, &aad, b, &tag),
+                        0..=64 => K::open_long::<1, 0>(t, k, n, &aad, b, &tag),
+                        65..=192 => K::open_long::<2, 0>(t, k, n, &aad, b, &tag),
+                        193..=320 => K::open_long::<3, 0>(t, k, n, &aad, b, &tag),
+                        321..=448 => K::open_long::<3, 1>(t, k, n, &aad, b, &tag),
+                        _ => K::open_long::<1, 8>(t, k, n, &aad, b, &tag),
                     },
-                    _ => open_avx2(t, k, n, &aad, b, &tag),
+                    _ => K::open(t, k, n, &aad, b, &tag),
                 })
             };
             // SAFETY: as above.
-            let wiped = || unsafe { ok(open_avx2(t, &key.0, &nonce, &aad, &mut b1, &tag)) };
-            open_tally.case(&("open", len), &s, limit(true, len), tag, control, wiped);
-            assert_eq!((&b0, &b1), (&pt, &pt), "open {len}");
+            let wiped = || unsafe { ok(K::open(t, &key.0, &nonce, &aad, &mut b1, &tag)) };
+            let lim = limit::<K>(true, len);
+            open_tally.case(&(name, "open", len), &s, lim, tag, control, wiped);
+            assert_eq!((&b0, &b1), (&pt, &pt), "{name} open {len}");
         }
-        seal_tally.finish("chachapoly avx2 seal");
-        open_tally.finish("chachapoly avx2 open");
+        seal_tally.finish(&std::format!("chachapoly {name} seal"));
+        open_tally.finish(&std::format!("chachapoly {name} open"));
+    }
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "the wipes are sized for the release build's frames"
+    )]
+    fn kernels_stay_within_their_wipes_and_leave_no_secret() {
+        if let Some(Stitched::Ymm16(_)) = Stitched::get() {
+            // SAFETY: the token proves `ymm16`'s features.
+            unsafe { check::<ymm16::K>("ymm16") };
+        }
+        if let Some(Stitched::Ymm32(..)) = Stitched::get_vl() {
+            // SAFETY: the tokens prove `ymm32`'s features.
+            unsafe { check::<ymm32::K>("ymm32") };
+        }
     }
 }

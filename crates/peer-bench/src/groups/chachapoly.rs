@@ -15,7 +15,7 @@
 //!   the key made once (each library's key object), a fixed nonce (fine
 //!   for timing, never for use). Columns: fieldwork (and on AArch64 its
 //!   `neon-stitched` and `neon` backends pinned, where not the default;
-//!   on AVX-512 `avx2-stitched` and `avx512-two-pass`), RustCrypto
+//!   on AVX-512 `avx512-stitched` and `avx512-two-pass`), RustCrypto
 //!   `chacha20poly1305`, aws-lc-rs and ring (`LessSafeKey` with
 //!   `CHACHA20_POLY1305`); on AArch64 with `system-peers` also the system
 //!   OpenSSL (`EVP_chacha20_poly1305`, the EVP calls of the `gcm` group).
@@ -303,10 +303,11 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
         true,
         std::rc::Rc::new(ours),
     )];
-    // On AVX-512 the default switches from the stitched AVX2 kernel to two
-    // passes with the message's length: both paths pinned, to show where.
+    // On AVX-512 the default switches from the stitched kernel (compiled
+    // with AVX-512VL) to two passes with the message's length: both paths
+    // pinned, to show where.
     if backend == "avx512" {
-        for name in ["avx2-stitched", "avx512-two-pass"] {
+        for name in ["avx512-stitched", "avx512-two-pass"] {
             if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
                 cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
             }
