@@ -26,11 +26,24 @@ pub(crate) fn wipe<T: Copy + Default>(x: &mut T) {
 
 /// [`wipe`] for a byte array of any length (`Default` stops at 32).
 #[inline(always)]
-#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 pub(crate) fn wipe_bytes<const N: usize>(x: &mut [u8; N]) {
     // SAFETY: as in `wipe`; `[u8; N]` is `Copy`.
     unsafe { core::ptr::write_volatile(x, [0u8; N]) };
     compiler_fence(Ordering::SeqCst);
+}
+
+/// A kernel's 64-byte result `b` (an AEAD's keystream block 0) after
+/// `wipe` (one of the `wipe_stack_below*` here) zeroed the kernel's dead
+/// frame below the caller's stack pointer; the copy of `b` in the
+/// caller's frame (the kernel's return slot, when the caller is not
+/// inlined into its own caller) is zeroed too.
+#[cfg(any(target_arch = "aarch64", target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn wiped_result(mut b: [u8; 64], wipe: impl FnOnce()) -> [u8; 64] {
+    wipe();
+    let out = b;
+    wipe_bytes(&mut b);
+    out
 }
 
 /// Zeroes the `BYTES` bytes just below the caller's stack pointer: the

@@ -79,7 +79,7 @@
 use super::lanes::SIGMA;
 use super::rounds::{Words, binary_words, interleave, quarter_states, word_sliced};
 use crate::cpu;
-use crate::wipe::wipe_stack_below_ymm;
+use crate::wipe::{wipe_stack_below_ymm, wiped_result};
 use core::arch::x86_64::*;
 
 super::token_backend! {
@@ -200,18 +200,6 @@ fn xor_long(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: 
     xor_from(key, nonce, counter, data, Masks::new(t));
 }
 
-/// Block 0 `b` (a kernel's result) after zeroing the `BYTES` bytes below
-/// the stack pointer (32-byte stores), over the kernel's dead frame (as
-/// `chacha20/neon.rs` does); the copy of `b` in this frame (the kernel's
-/// return slot) is zeroed too.
-#[inline(always)]
-fn wiped_block<const BYTES: usize>(t: cpu::Avx2, mut b: [u8; 64]) -> [u8; 64] {
-    wipe_stack_below_ymm::<BYTES>(t);
-    let out = b;
-    crate::wipe::wipe_bytes(&mut b);
-    out
-}
-
 #[target_feature(enable = "avx,avx2")]
 fn block_avx2(t: cpu::Avx2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) -> [u8; 64] {
     one_block(Masks::new(t), key, nonce, counter)
@@ -257,8 +245,12 @@ fn xor_after_block0_avx2(
 ) -> [u8; 64] {
     match data.len() {
         0..=64 => short_after_block0(Masks::new(t), key, nonce, data),
-        65..=192 => wiped_block::<MID_STACK>(t, after0_mid(t, key, nonce, data)),
-        _ => wiped_block::<LONG_STACK>(t, after0_long(t, key, nonce, data)),
+        65..=192 => wiped_result(after0_mid(t, key, nonce, data), || {
+            wipe_stack_below_ymm::<MID_STACK>(t)
+        }),
+        _ => wiped_result(after0_long(t, key, nonce, data), || {
+            wipe_stack_below_ymm::<LONG_STACK>(t)
+        }),
     }
 }
 

@@ -46,7 +46,7 @@
 use super::avx2::{Masks, keystream_h, one_block, short_after_block0, xor_from, xor_rows};
 use super::rounds::{Words, binary_words, interleave, word_sliced};
 use crate::cpu;
-use crate::wipe::wipe_stack_below_zmm;
+use crate::wipe::{wipe_stack_below_zmm, wiped_result};
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
     _mm512_maskz_loadu_epi8, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
@@ -95,7 +95,7 @@ fn xor_after_block0_avx512(
         return short_after_block0(Masks::new(t.avx2()), key, nonce, data);
     }
     let b = after0_long(t, key, nonce, data);
-    wiped_block::<LONG_STACK>(t, b)
+    wiped_result(b, || wipe_stack_below_zmm::<LONG_STACK>(t))
 }
 
 /// [`xor_after_block0_avx512`] without the wipe: [`after0_long`]'s frames
@@ -187,17 +187,6 @@ fn xor_long(t: cpu::Avx512, key: &[u32; 8], nonce: &[u32; 3], mut counter: u32, 
         groups.into_remainder(),
         Masks::new(t.avx2()),
     );
-}
-
-/// Block 0 `b` (a kernel's result) after zeroing the `BYTES` bytes below
-/// the stack pointer (64-byte stores), over the kernel's dead frame; the
-/// copy of `b` in this frame (the kernel's return slot) is zeroed too.
-#[inline(always)]
-fn wiped_block<const BYTES: usize>(t: cpu::Avx512, mut b: [u8; 64]) -> [u8; 64] {
-    wipe_stack_below_zmm::<BYTES>(t);
-    let out = b;
-    crate::wipe::wipe_bytes(&mut b);
-    out
 }
 
 /// The round structure's vector operations on zmm (see [`Words`]:

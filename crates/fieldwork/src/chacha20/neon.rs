@@ -81,6 +81,7 @@ use super::rounds::{
 };
 use super::tuning;
 use crate::cpu;
+use crate::wipe::{wipe_stack_below, wiped_result};
 use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8,
     vld1q_u32, vqtbl1q_u8, vreinterpretq_u8_u32, vreinterpretq_u16_u32, vreinterpretq_u32_u8,
@@ -578,18 +579,6 @@ pub(super) fn wiped<const BYTES: usize, R>(r: R) -> R {
     r
 }
 
-/// Block 0 `b` (a kernel's result), after zeroing the `BYTES` bytes below
-/// the stack pointer, as [`wiped`]; the copy of `b` in this frame (the
-/// kernel's return slot, when the entry is not inlined into its caller)
-/// is zeroed too.
-#[inline(always)]
-pub(super) fn wiped_block<const BYTES: usize>(mut b: [u8; 64]) -> [u8; 64] {
-    crate::wipe::wipe_stack_below::<BYTES>();
-    let out = b;
-    crate::wipe::wipe_bytes(&mut b);
-    out
-}
-
 /// Exactly one block inline; longer data in [`xor_long`], shorter in
 /// [`xor_part`], each followed by the wipe of its dead frame. The
 /// whole-block path touches only caller-saved registers, so it has no
@@ -686,9 +675,15 @@ fn xor_after_block0_neon(
     data: &mut [u8],
 ) -> [u8; 64] {
     if data.len() <= 128 {
-        wiped_block::<SHORT_STACK>(after0_short(t, key, nonce, data))
+        wiped_result(
+            after0_short(t, key, nonce, data),
+            wipe_stack_below::<SHORT_STACK>,
+        )
     } else {
-        wiped_block::<AFTER0_LONG_STACK>(after0_long(t, key, nonce, data))
+        wiped_result(
+            after0_long(t, key, nonce, data),
+            wipe_stack_below::<AFTER0_LONG_STACK>,
+        )
     }
 }
 

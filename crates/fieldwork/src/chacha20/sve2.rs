@@ -40,6 +40,7 @@
 use super::neon::{self, Rot8, Rows4};
 use super::rounds::Words;
 use crate::cpu::{self, NeonSve2};
+use crate::wipe::{wipe_stack_below, wiped_result};
 use core::arch::aarch64::uint32x4_t;
 use core::arch::asm;
 
@@ -142,9 +143,15 @@ fn block_sve2(t: cpu::NeonSve2, key: &[u32; 8], nonce: &[u32; 3], counter: u32) 
 #[target_feature(enable = "neon,sve2")]
 fn after0_sve2(t: NeonSve2, k: &[u32; 8], n: &[u32; 3], d: &mut [u8]) -> [u8; 64] {
     if d.len() <= 128 {
-        neon::wiped_block::<{ neon::SHORT_STACK }>(neon::after0_short(t.neon(), k, n, d))
+        wiped_result(
+            neon::after0_short(t.neon(), k, n, d),
+            wipe_stack_below::<{ neon::SHORT_STACK }>,
+        )
     } else {
-        neon::wiped_block::<AFTER0_LONG_STACK>(after0_long_sve2(t, k, n, d))
+        wiped_result(
+            after0_long_sve2(t, k, n, d),
+            wipe_stack_below::<AFTER0_LONG_STACK>,
+        )
     }
 }
 
