@@ -23,16 +23,17 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
     entries: &[Entry {
         cores: Cores::Vendor(Vendor::Amd),
         value: Crossovers {
-            seal_stitched_below: 448,
+            seal_stitched_below: 576,
             open_stitched_below: 2048,
         },
         measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --chachapoly-sweep \
-                   (2026-11-27, block 0 in the zmm call of the first data blocks): two \
-                   passes seal as fast as the stitched kernel at 432-447 B and faster \
-                   from 448 B (512-1023 B in 0.69-0.91 of its time); when opening the \
-                   stitched kernel keeps its lead to 2 KiB. Zen 5 (family 26) shares the \
-                   entry, not measured there (its full-width zmm should favour two passes \
-                   more)",
+                   --passes 3 (2026-11-28, the stitched kernel compiled with AVX-512VL and \
+                   its frames wiped): sealing, the stitched kernel takes 0.95-0.99 of two \
+                   passes' time at 528-575 B and 1.04-1.06 from 576 B (the sum over \
+                   64-2048 B is least with the crossover at 576 B); opening, it keeps its \
+                   lead to 2 KiB (0.92 of two passes' time at 1984-2047 B, 1.06 from \
+                   2048 B). Zen 5 (family 26) shares the entry, not measured there (its \
+                   full-width zmm should favour two passes more)",
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
@@ -44,7 +45,9 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
                    (2026-11-26): with block 0 in the zmm call of the first data blocks, two \
                    passes seal as fast as the stitched kernel at 288-319 B and faster from \
                    320 B (576 B in 0.70 of its time, 1.39x ring); when opening, two passes \
-                   open 1 KiB in 0.75 of the stitched kernel's time and 576 B in 1.06 of it",
+                   open 1 KiB in 0.75 of the stitched kernel's time and 576 B in 1.06 of it \
+                   (measured with the stitched kernel compiled for AVX2; its AVX-512VL \
+                   compilation, faster on Zen 4, is not measured there)",
     },
 };
 
@@ -86,7 +89,7 @@ mod tests {
             .value;
         assert_eq!(
             (zen4.seal_stitched_below, zen4.open_stitched_below),
-            (448, 2048)
+            (576, 2048)
         );
         let xeon = CHACHAPOLY
             .entry_for(Core {
