@@ -285,9 +285,7 @@ pub(crate) trait Shapes {
         buf: &mut [u8],
         tag: &[u8],
     ) -> bool;
-    /// Opening 257–320 bytes ([`open_short`] on three states; inlined in
-    /// the entry it ran 4 % faster, `peer-bench --chachapoly-sweep
-    /// --passes 3`, but left key rows and keystream in the entry's frame).
+    /// Opening 257–320 bytes ([`open_short`] on three states).
     unsafe fn open_mid(
         t: Avx2Bmi2,
         key: &[u32; 8],
@@ -687,10 +685,11 @@ fn seal_scalar_block0<const S: usize>(
     finish(&mac, &mut h, &mut s, aad.len(), buf.len())
 }
 
-/// Sealing: up to 256 bytes in the entry (its frame holds no secret: the
-/// test `stack_wipe`), longer in `K`'s [`Shapes::seal_mid`] or
-/// [`Shapes::seal_long`], each out of line and followed by the wipe of its
-/// dead frame. Inlined into each instantiation's entry.
+/// Sealing: up to 64 bytes in the entry (its frame holds no secret: the
+/// test `stack_wipe`), longer in `K`'s [`Shapes::seal_scalar_block0`],
+/// [`Shapes::seal_mid`] or [`Shapes::seal_long`], each out of line and
+/// followed by the wipe of its dead frame. Inlined into each
+/// instantiation's entry.
 #[inline(always)]
 fn seal_entry<K: Shapes>(
     t: Avx2Bmi2,
@@ -846,9 +845,10 @@ fn seal_long(m: Masks, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [
 /// Opening up to 320 bytes: one kernel call for block 0 and the data's
 /// keystream (`S` states of two blocks), the MAC, the tag check, and only
 /// then the keystream XORed in (on a mismatch the buffer is wiped).
-/// Inlined in the dispatcher, unlike the other shapes: out of line,
-/// 257–320 bytes opened 4 % slower (`peer-bench --chachapoly-sweep
-/// --passes 3`, band mean of ring's time over ours 0.95 against 0.99).
+/// Up to 64 bytes in the entry; 257–320 bytes in [`Shapes::open_mid`],
+/// out of line so that its frame can be wiped (inlined in the entry it
+/// ran 4 % faster, `peer-bench --chachapoly-sweep --passes 3`, but left
+/// key rows and keystream in the entry's frame).
 #[inline(always)]
 fn open_short<const S: usize>(
     key: &[u32; 8],
@@ -928,7 +928,8 @@ fn zero_row() -> __m256i {
 /// keystream from block 1 on the vector unit, block 0 on the integer unit
 /// between its double rounds; then the MAC, the check and the XOR. (The
 /// kernel call is not shared with sealing: the hook closures must stay one
-/// per kernel call to be inlined.) Out of line in each instantiation.
+/// per kernel call to be inlined.) Out of line in each instantiation (its
+/// frame wiped by the caller).
 #[inline(always)]
 fn open_scalar_block0<const S: usize>(
     key: &[u32; 8],
@@ -1059,10 +1060,10 @@ fn scalar_mac_key(x: &mut [[u32; 1]; 16], init: &[u32; 16]) -> (ScalarKey, u128)
     (ScalarKey::from_r(r), s)
 }
 
-/// Opening: up to 256 bytes in the entry or a kernel with a small frame
-/// (no secret left in either: the test `stack_wipe`), longer in `K`'s
-/// out-of-line shapes, each followed by the wipe of its dead frame.
-/// Inlined into each instantiation's entry.
+/// Opening: up to 64 bytes in the entry (its frame holds no secret: the
+/// test `stack_wipe`), longer in `K`'s out-of-line shapes, each followed
+/// by the wipe of its dead frame. Inlined into each instantiation's
+/// entry.
 #[inline(always)]
 fn open_entry<K: Shapes>(
     t: Avx2Bmi2,
@@ -1077,8 +1078,8 @@ fn open_entry<K: Shapes>(
     // Up to 320 bytes, one kernel call (block 0 in a call of its own, then
     // the MAC, then a second call for the keystream: 0.62–0.78× ring's
     // time at 64–448 bytes on Zen 3, `peer-bench --chachapoly-sweep`).
-    // Up to 256 bytes the frames hold no secret (the test `stack_wipe`);
-    // each longer shape's frame is wiped after it.
+    // Up to 64 bytes the entry's frame holds no secret (the test `stack_wipe`);
+    // each longer shape runs out of line, its frame wiped after it.
     match len {
         0..=64 => open_short::<1>(key, nonce, m, aad, buf, tag),
         65..=256 => {
