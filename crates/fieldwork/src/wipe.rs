@@ -156,90 +156,78 @@ unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
     )
 }
 
-/// [`wipe_stack_below`] with 32-byte stores, for kernels compiled with
-/// AVX (the caller's token proves it): eight `vmovdqu` per 256 bytes
-/// instead of sixteen `movups`, then `vzeroupper`.
+/// A [`wipe_stack_below`] with vector stores for kernels compiled with
+/// wider vectors (`$token` proves the CPU has them): `$name` calls the
+/// naked `$fill`, which zeroes `[rsp − bytes, rsp)` at its own `rsp` with
+/// the `$store` instructions (256 bytes a pass, from `rcx`), then
+/// `vzeroupper`.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn wipe_stack_below_ymm<const BYTES: usize>(t: crate::cpu::Avx2) {
-    const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
-    let _ = t;
-    // SAFETY: as in `wipe_stack_below`; `t` proves AVX, whose instructions
-    // `fill_below_sp_ymm` runs (it clobbers `rax`, `rcx` and `ymm0`,
-    // caller-saved, and leaves the upper halves clean).
-    unsafe { fill_below_sp_ymm(BYTES) };
-    compiler_fence(Ordering::SeqCst);
+macro_rules! vector_wipe {
+    ($(#[$doc:meta])* $name:ident, $fill:ident, $token:ty, $($store:literal),+ $(,)?) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub(crate) fn $name<const BYTES: usize>(t: $token) {
+            const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
+            let _ = t;
+            // SAFETY: as in `wipe_stack_below`; `t` proves the vector
+            // features `$fill` runs (it clobbers `rax`, `rcx` and the
+            // register it stores, caller-saved, and leaves the upper
+            // halves clean).
+            unsafe { $fill(BYTES) };
+            compiler_fence(Ordering::SeqCst);
+        }
+
+        /// Zeroes `[rsp − bytes, rsp)` at its own `rsp` (`bytes` a
+        /// positive multiple of 256).
+        ///
+        /// # Safety
+        /// As [`fill_below_sp`]'s, and the CPU has the features of the
+        /// stores.
+        #[unsafe(naked)]
+        unsafe extern "C" fn $fill(bytes: usize) {
+            core::arch::naked_asm!(
+                "mov rax, rsp",
+                "mov rcx, rsp",
+                "sub rcx, rdi",
+                "vpxor xmm0, xmm0, xmm0",
+                "2:",
+                $($store,)+
+                "add rcx, 256",
+                "cmp rcx, rax",
+                "jb 2b",
+                "vzeroupper",
+                "ret",
+            )
+        }
+    };
 }
 
-/// Zeroes `[rsp − bytes, rsp)` at its own `rsp` with 32-byte stores
-/// (`bytes` a positive multiple of 256).
-///
-/// # Safety
-/// As [`fill_below_sp`]'s, and the CPU has AVX.
 #[cfg(target_arch = "x86_64")]
-#[unsafe(naked)]
-unsafe extern "C" fn fill_below_sp_ymm(bytes: usize) {
-    core::arch::naked_asm!(
-        "mov rax, rsp",
-        "mov rcx, rsp",
-        "sub rcx, rdi",
-        "vpxor xmm0, xmm0, xmm0",
-        "2:",
-        "vmovdqu [rcx], ymm0",
-        "vmovdqu [rcx + 32], ymm0",
-        "vmovdqu [rcx + 64], ymm0",
-        "vmovdqu [rcx + 96], ymm0",
-        "vmovdqu [rcx + 128], ymm0",
-        "vmovdqu [rcx + 160], ymm0",
-        "vmovdqu [rcx + 192], ymm0",
-        "vmovdqu [rcx + 224], ymm0",
-        "add rcx, 256",
-        "cmp rcx, rax",
-        "jb 2b",
-        "vzeroupper",
-        "ret",
-    )
+vector_wipe! {
+    /// [`wipe_stack_below`] with 32-byte stores, for kernels compiled with
+    /// AVX (the caller's token proves it): eight `vmovdqu` per 256 bytes
+    /// instead of sixteen `movups`, then `vzeroupper`.
+    wipe_stack_below_ymm, fill_below_sp_ymm, crate::cpu::Avx2,
+    "vmovdqu [rcx], ymm0",
+    "vmovdqu [rcx + 32], ymm0",
+    "vmovdqu [rcx + 64], ymm0",
+    "vmovdqu [rcx + 96], ymm0",
+    "vmovdqu [rcx + 128], ymm0",
+    "vmovdqu [rcx + 160], ymm0",
+    "vmovdqu [rcx + 192], ymm0",
+    "vmovdqu [rcx + 224], ymm0",
 }
 
-/// [`wipe_stack_below`] with 64-byte stores, for kernels compiled with
-/// AVX-512 (the caller's token proves it): four `vmovdqu64` per 256
-/// bytes, then `vzeroupper`.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn wipe_stack_below_zmm<const BYTES: usize>(t: crate::cpu::Avx512) {
-    const { assert!(BYTES > 0 && BYTES.is_multiple_of(256)) };
-    let _ = t;
-    // SAFETY: as in `wipe_stack_below`; `t` proves AVX-512F, whose
-    // instructions `fill_below_sp_zmm` runs (it clobbers `rax`, `rcx` and
-    // `zmm0`, caller-saved, and leaves the upper halves clean).
-    unsafe { fill_below_sp_zmm(BYTES) };
-    compiler_fence(Ordering::SeqCst);
-}
-
-/// Zeroes `[rsp − bytes, rsp)` at its own `rsp` with 64-byte stores
-/// (`bytes` a positive multiple of 256).
-///
-/// # Safety
-/// As [`fill_below_sp`]'s, and the CPU has AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[unsafe(naked)]
-unsafe extern "C" fn fill_below_sp_zmm(bytes: usize) {
-    core::arch::naked_asm!(
-        "mov rax, rsp",
-        "mov rcx, rsp",
-        "sub rcx, rdi",
-        "vpxor xmm0, xmm0, xmm0",
-        "2:",
-        "vmovdqu64 [rcx], zmm0",
-        "vmovdqu64 [rcx + 64], zmm0",
-        "vmovdqu64 [rcx + 128], zmm0",
-        "vmovdqu64 [rcx + 192], zmm0",
-        "add rcx, 256",
-        "cmp rcx, rax",
-        "jb 2b",
-        "vzeroupper",
-        "ret",
-    )
+vector_wipe! {
+    /// [`wipe_stack_below`] with 64-byte stores, for kernels compiled with
+    /// AVX-512 (the caller's token proves it): four `vmovdqu64` per 256
+    /// bytes, then `vzeroupper`.
+    wipe_stack_below_zmm, fill_below_sp_zmm, crate::cpu::Avx512,
+    "vmovdqu64 [rcx], zmm0",
+    "vmovdqu64 [rcx + 64], zmm0",
+    "vmovdqu64 [rcx + 128], zmm0",
+    "vmovdqu64 [rcx + 192], zmm0",
 }
 
 /// Test support for the stack wipes ([`wipe_stack_below`]): an image of
