@@ -75,9 +75,9 @@
 //! | state `R0`, `R1` | | `[0, 2^w + 546]` |
 //! | swap | pack; masked `vpxor`/`vpand` by (bit ⊕ previous bit) | same |
 //! | `A = W(R0)`, `B = W(R1)` | bias `3p`, packed `W`, unpack | `[0, 7·2^w + 2^14)` (< 2^28.81) |
-//! | `B ⊙ A`, `A ⊙ A` | 25 and 15 `vpmuludq` | `< 2^59.62` |
+//! | `X = A ⊙ σ(CH)` | `vpmuldq`, bias `6144·p`, one parallel carry pass | `[0, 2^w + 23637]` |
+//! | `B ⊙ X`, `A ⊙ X` | 25 `vpmuludq` each (`2·X` shared) | `< 2^56.81` |
 //! | carry | chain 0→1→2→3→4→0→1 | `[0, 2^w + 295]` |
-//! | `⊙ σ(CH)` | `vpmuldq`, bias `1024·p`, one parallel carry pass | `[0, 2^w + 3523]` |
 //! | `W` | as above | `[0, 7·2^w + 2^14)` |
 //! | squares | 15 `vpmuludq` each, carry chain | `[0, 2^w + 295]` |
 //! | `R1 = B ⊙ (1, u1, u2, u3)` | 25 `vpmuludq`, carry chain | `[0, 2^w + 7]` |
@@ -215,8 +215,9 @@ const fn p_multiple(m: u64) -> [u64; 5] {
 /// Added to `x` before `W`: every output gains it, and it covers the most
 /// negative output, `−2·(2^w + 3523)`.
 const BIAS_HADAMARD: [u64; 5] = p_multiple(3);
-/// Added to `X ⊙ σ(CH)` before its carry: covers lane 0, `−833·(2^w + 295)`.
-const BIAS_CH: [u64; 5] = p_multiple(1024);
+/// Added to `A ⊙ σ(CH)` before its carry: covers lane 0,
+/// `−833·(7·2^w + 2^14)` (`A` a Hadamard transform's output).
+const BIAS_CH: [u64; 5] = p_multiple(6144);
 /// Added to `A ⊙ CD` before its carry: covers lane 0, `−114·(2^w + 295)`.
 const BIAS_CD: [u64; 5] = p_multiple(128);
 
@@ -776,10 +777,10 @@ mod tf {
             Packed::cswap(&mut p0, &mut p1, swap);
             let a = p0.hadamard();
             let b = p1.hadamard();
-            let b = b.mul(&a, &a.double()).carry();
-            let a = a.square().carry();
-            let b = b.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
-            let a = a.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
+            let x = a.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
+            let x2 = x.double();
+            let b = b.mul(&x, &x2).carry();
+            let a = a.mul(&x, &x2).carry();
             let b = b.pack().hadamard().square().carry();
             let a = a.pack().hadamard().square().carry();
             // Re-read through an optimisation barrier: hoisted out of the
@@ -971,6 +972,8 @@ mod tests {
         hadamard: [u64; 5],
         product: [u64; 5],
         carried: [u64; 5],
+        /// The carried first products, the second `W`'s input.
+        carried_product: [u64; 5],
         ch: [u64; 5],
         hadamard2: [u64; 5],
         squared: [u64; 5],
@@ -1033,10 +1036,10 @@ mod tests {
         let mut state = canonical;
         loop {
             let h = hadamard(state);
-            let p = product(h, h);
+            let ch = carry_parallel(small(h, super::super::CH, &BIAS_CH));
+            let p = product(h, ch);
             let c = carry(p);
-            let ch = carry_parallel(small(c, super::super::CH, &BIAS_CH));
-            let h2 = hadamard(ch);
+            let h2 = hadamard(c);
             let s = product(h2, h2);
             let e = carry(s);
             let r1 = carry(product(e, canonical));
@@ -1048,6 +1051,7 @@ mod tests {
                     hadamard: fits(h, 31, "hadamard"),
                     product: fits(p, 63, "product"),
                     carried: fits(core::array::from_fn(|l| c[l].max(e[l])), 31, "carried"),
+                    carried_product: fits(c, 31, "carried"),
                     ch: fits(ch, 31, "ch"),
                     hadamard2: fits(h2, 31, "hadamard"),
                     squared: fits(s, 63, "square"),
@@ -1081,7 +1085,7 @@ mod tests {
             assert!(b.hadamard[l].max(b.hadamard2[l]) < (7 << w) + (1 << 14));
             assert!(b.product[l].max(b.squared[l]) < 1 << 60);
             assert!(b.carried[l] <= mask(l) + 296);
-            assert!(b.ch[l] <= mask(l) + 3524);
+            assert!(b.ch[l] <= mask(l) + 23_638);
         }
         let top = (0..5).fold(0u128, |acc, l| acc + (u128::from(b.state[l]) << OFFSET[l]));
         assert!(top >> 127 <= 1, "to_fe: Σ limbs < 2^128");
@@ -1135,7 +1139,7 @@ mod tests {
         let Some((t, b, mut rng)) = setup(2) else {
             return;
         };
-        for input in [b.state, b.ch] {
+        for input in [b.state, b.carried_product] {
             for _ in 0..2000 {
                 let limbs = rng.limbs(&input);
                 let out = raw(&fe4(t, &limbs).pack().hadamard());
@@ -1178,6 +1182,17 @@ mod tests {
             let sq = raw(&sq.carry());
             assert_within(&sq, Read::Unsigned, &b.carried, "carried square");
             assert_eq!(value(&sq, Read::Unsigned), times(vx, vx), "{x:x?}");
+            // The first products: a Hadamard output (`B` or `A`) by
+            // `X = A ⊙ σ(CH)`, carried.
+            let a = garbage(rng.limbs(&b.hadamard), &mut rng);
+            let xc = rng.limbs(&b.ch);
+            let fxc = fe4(t, &xc);
+            let prod = fe4(t, &a).mul(&fxc, &fxc.double());
+            assert_within(&raw(&prod), Read::Unsigned, &b.product, "product by X");
+            let prod = raw(&prod.carry());
+            assert_within(&prod, Read::Unsigned, &b.carried, "carried product by X");
+            let want = times(value(&a, Read::Low32), value(&xc, Read::Unsigned));
+            assert_eq!(value(&prod, Read::Unsigned), want, "{a:x?} {xc:x?}");
         }
     }
 
@@ -1205,21 +1220,21 @@ mod tests {
         }
     }
 
-    /// `⊙ σ(CH)` and `⊙ CD` with their biases and carries, on carried
-    /// inputs.
+    /// `⊙ σ(CH)` on Hadamard outputs and `⊙ CD` on carried inputs, with
+    /// their biases and carries.
     #[test]
     fn constant_products_match_portable() {
         let Some((t, b, mut rng)) = setup(5) else {
             return;
         };
         let [c0, c1, c2, c3] = super::super::CH;
-        for (cs, bias, bound) in [
-            ([c0, c2, c1, c3], &BIAS_CH, b.ch),
-            (super::super::CD, &BIAS_CD, b.state),
+        for (cs, bias, input, bound) in [
+            ([c0, c2, c1, c3], &BIAS_CH, b.hadamard, b.ch),
+            (super::super::CD, &BIAS_CD, b.carried, b.state),
         ] {
             let c = Lanes::new(t, cs.map(|c| c as u64));
             for _ in 0..3000 {
-                let x = rng.limbs(&b.carried);
+                let x = rng.limbs(&input);
                 let product = fe4(t, &x).mul_small(c);
                 assert_eq!(
                     value(&raw(&product), Read::Signed),
