@@ -779,10 +779,15 @@ mod tf {
             let b = p1.hadamard();
             let x = a.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
             let x2 = x.double();
-            let b = b.mul(&x, &x2).carry();
-            let a = a.mul(&x, &x2).carry();
-            let b = b.pack().hadamard().square().carry();
-            let a = a.pack().hadamard().square().carry();
+            let b = b.mul(&x, &x2);
+            let a = a.mul(&x, &x2);
+            let b = b.carry();
+            let a = a.carry();
+            let (b, a) = (b.pack(), a.pack());
+            let (b, a) = (b.hadamard(), a.hadamard());
+            let (b, a) = (b.square(), a.square());
+            let b = b.carry();
+            let a = a.carry();
             // Re-read through an optimisation barrier: hoisted out of the
             // loop, the operand's zero-extension is invisible to the
             // instruction selector, which then multiplies 64 × 32 bits
