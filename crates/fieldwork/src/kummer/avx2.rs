@@ -99,37 +99,38 @@
 //!
 //! # Cost
 //!
-//! One step for both points compiles (rustc 1.95, LLVM 22) to 472 vector
-//! ALU instructions: 110 multiplications (95 `vpmuludq`, 15 `vpmuldq`), 179
-//! `vpaddq`/`vpaddd`, 62 shifts, 24 `vpsignd`, 32 permutes (`vpshufd`,
-//! `vpermq`), 65 `vpand`/`vpxor`/`vpor` — plus about 50 spill moves, 10
-//! loads of `(1, u1, u2, u3)` and the scalar bit extraction. By part:
-//! packing 16, swap 12, four `W` 92 (21 per point and 2 to unpack), the
-//! general products (two multiplications, three squares with shared
-//! doubles) 187, five carry chains 90, three parallel carry passes 45,
-//! constant products and their biases 30. Multiplications, shifts and
-//! `vpsignd` issue on two ports, the rest on three, so the step needs at
-//! least ≈ 157 cycles; `llvm-mca -mcpu=sapphirerapids` on the compiled loop
-//! predicts 174. Over 251 steps that floor is ≈ 39 400 cycles before the
-//! encoding: only fewer multiplications or shifts a step would lower it,
-//! not a better schedule. The portable step is 32 `u128` field
-//! multiplications (four `mul` and the folds each) and 32 additions or
-//! subtractions, ≈ 490 cycles.
+//! `(B ⊙ A) ⊙ σ(CH) = B ⊙ (A ⊙ σ(CH))` and `(A ⊙ A) ⊙ σ(CH) = A ⊙ (A ⊙
+//! σ(CH))`: the step multiplies `A` by the constants once, before the
+//! products (`X` in the table), where the paper's order multiplies both
+//! products' results — one constant product, bias and parallel carry
+//! instead of two, for a general product (25 multiplications) in place of
+//! the square `A ⊙ A` (15).
+//!
+//! One step for both points compiles (rustc 1.95, LLVM 22) to 463 vector
+//! ALU instructions: 115 multiplications (105 `vpmuludq`, 10 `vpmuldq`),
+//! 178 `vpaddq`/`vpaddd`, 54 shifts, 24 `vpsignd`, 32 permutes (`vpshufd`,
+//! `vperm2i128`), 60 `vpand`/`vpxor`/`vpor` — plus 32 spill stores and
+//! about 40 reloads, 10 loads of `(1, u1, u2, u3)` and the scalar bit
+//! extraction (560 instructions in the loop). Multiplications, shifts and
+//! `vpsignd` issue on two ports on Intel cores, the rest on three, so the
+//! step needs at least ≈ 155 cycles there: only fewer multiplications or
+//! shifts a step would lower that floor, not a better schedule. The
+//! portable step is 32 `u128` field multiplications (four `mul` and the
+//! folds each) and 32 additions or subtractions, ≈ 490 cycles.
 //!
 //! On Zen 3 (four vector pipes; `vpmuludq`, shifts and shuffles two a
-//! cycle, additions four, `peer-bench --isa-rates`) `llvm-mca-14
-//! -mcpu=znver3` on the compiled loop (546 instructions) puts ≈ 118
-//! cycles of work on each of the four pipes and predicts 148 cycles a
-//! step: the step is as much latency- as throughput-bound (the carry
-//! chains, the two Hadamard transforms and three products in a row on
-//! each point's chain). The exchange of 128-bit halves in each transform
-//! is `vperm2i128` (3.1 cycles of latency on Zen 3) rather than the
-//! `vpermq` LLVM makes of it (6.4).
+//! cycle, additions four, `peer-bench --isa-rates`) the 463 are ≈ 116
+//! cycles of work on each pipe; the step measures ≈ 156 cycles (30 550
+//! TSC ticks a ladder), so it is as much latency- as throughput-bound:
+//! each point's chain runs two transforms, two products and three carry
+//! chains in a row. Statement order moves the time by up to 30 % at the
+//! same instruction counts (the stages are written for both points at
+//! once: both products, then both carries, and so on). The exchange of
+//! 128-bit halves in each transform is `vperm2i128` (3.1 cycles of latency
+//! on Zen 3) rather than the `vpermq` LLVM makes of it (6.4).
 //!
 //! `scalarmult_pair` runs both ladders' steps in one loop, so that the
-//! out-of-order core overlaps each step with the other ladder's;
-//! `llvm-mca-14 -mcpu=znver3` predicts 139 cycles a step for one ladder
-//! and 147 a secret for the two interleaved.
+//! out-of-order core overlaps each step with the other ladder's.
 //!
 //! # The comb's row reads
 //!
@@ -170,6 +171,10 @@
 //!   step.
 //! - Two points per register pair: about 60 instructions a step more by
 //!   count; not written.
+//! - Other statement orders (Zen 3, one ladder): `R0`'s constant product
+//!   before `R1`'s product by the difference 22 % slower; the two final
+//!   products before both of their carries 30 % slower; `X` before `B`'s
+//!   transform 3 %; `A`'s stages before `B`'s 2–6 %.
 //!
 //! The schedule LLVM picks is fragile (the same instruction counts have
 //! measured 6 % apart): re-measure after edits.
