@@ -77,9 +77,9 @@
 //! | `A = W(R0)`, `B = W(R1)` | bias `3p`, packed `W`, unpack | `[0, 7·2^w + 2^14)` (< 2^28.81) |
 //! | `X = A ⊙ σ(CH)` | `vpmuldq`, bias `6144·p`, one parallel carry pass | `[0, 2^w + 23637]` |
 //! | `B ⊙ X`, `A ⊙ X` | 25 `vpmuludq` each (`2·X` shared) | `< 2^56.81` |
-//! | carry | chain 0→1→2→3→4→0→1 | `[0, 2^w + 295]` |
+//! | carry | two chains, (0→1, 3→4), (1→2, 4→0), (2→3, 0→1), 3→4 | `[0, 2^w + 344]` |
 //! | `W` | as above | `[0, 7·2^w + 2^14)` |
-//! | squares | 15 `vpmuludq` each, carry chain | `[0, 2^w + 295]` |
+//! | squares | 15 `vpmuludq` each, two carry chains | `[0, 2^w + 344]` |
 //! | `R1 = B ⊙ (1, u1, u2, u3)` | 25 `vpmuludq`, carry chain | `[0, 2^w + 7]` |
 //! | `R0 = A ⊙ CD` | `vpmuldq`, bias `128·p`, parallel carry | `[0, 2^w + 546]` |
 //!
@@ -106,28 +106,30 @@
 //! instead of two, for a general product (25 multiplications) in place of
 //! the square `A ⊙ A` (15).
 //!
-//! One step for both points compiles (rustc 1.95, LLVM 22) to 463 vector
+//! One step for both points compiles (rustc 1.95, LLVM 22) to 475 vector
 //! ALU instructions: 115 multiplications (105 `vpmuludq`, 10 `vpmuldq`),
-//! 178 `vpaddq`/`vpaddd`, 54 shifts, 24 `vpsignd`, 32 permutes (`vpshufd`,
-//! `vperm2i128`), 60 `vpand`/`vpxor`/`vpor` — plus 32 spill stores and
-//! about 40 reloads, 10 loads of `(1, u1, u2, u3)` and the scalar bit
-//! extraction (560 instructions in the loop). Multiplications, shifts and
-//! `vpsignd` issue on two ports on Intel cores, the rest on three, so the
-//! step needs at least ≈ 155 cycles there: only fewer multiplications or
-//! shifts a step would lower that floor, not a better schedule. The
+//! 182 `vpaddq`/`vpaddd`, 58 shifts, 24 `vpsignd`, 32 permutes (`vpshufd`,
+//! `vperm2i128`), 64 `vpand`/`vpxor`/`vpor` — plus 28 spill stores and
+//! about 37 reloads, 10 loads of `(1, u1, u2, u3)` and the scalar bit
+//! extraction (566 instructions in the loop). On Intel cores
+//! multiplications, shifts and `vpsignd` issue on two of the three vector
+//! ports, so the step needs at least ≈ 158 cycles there: only fewer
+//! instructions a step would lower that floor, not a better schedule. The
 //! portable step is 32 `u128` field multiplications (four `mul` and the
 //! folds each) and 32 additions or subtractions, ≈ 490 cycles.
 //!
 //! On Zen 3 (four vector pipes; `vpmuludq`, shifts and shuffles two a
-//! cycle, additions four, `peer-bench --isa-rates`) the 463 are ≈ 116
-//! cycles of work on each pipe; the step measures ≈ 156 cycles (30 550
+//! cycle, additions four, `peer-bench --isa-rates`) the 475 are ≈ 119
+//! cycles of work on each pipe; the step measures ≈ 151 cycles (29 550
 //! TSC ticks a ladder), so it is as much latency- as throughput-bound:
-//! each point's chain runs two transforms, two products and three carry
-//! chains in a row. Statement order moves the time by up to 30 % at the
-//! same instruction counts (the stages are written for both points at
-//! once: both products, then both carries, and so on). The exchange of
-//! 128-bit halves in each transform is `vperm2i128` (3.1 cycles of latency
-//! on Zen 3) rather than the `vpermq` LLVM makes of it (6.4).
+//! each point's chain runs two transforms, two products and three carries
+//! in a row. Four of the five carries are therefore two chains side by
+//! side ([`Fe4::carry_two`], three instructions more than one chain), and
+//! statement order moves the time by up to 30 % at the same instruction
+//! counts (the stages are written for both points at once: both products,
+//! then both carries, and so on). The exchange of 128-bit halves in each
+//! transform is `vperm2i128` (3.1 cycles of latency on Zen 3) rather than
+//! the `vpermq` LLVM makes of it (6.4).
 //!
 //! `scalarmult_pair` runs both ladders' steps in one loop, so that the
 //! out-of-order core overlaps each step with the other ladder's.
@@ -159,8 +161,10 @@
 //!   it: slower than carrying first and using the 32-bit `W`.
 //! - Unpacking limbs 1 and 3 with `vpsrlq` instead of `vpshufd`: LLVM
 //!   rewrote their doubles into one more instruction each.
-//! - A two-chain carry (shorter latency, three more instructions): within
-//!   the noise.
+//! - The two-chain carry ([`Fe4::carry_two`]) after `R1`'s product by
+//!   the difference too: 2 % slower on Zen 3 (it is 3 % faster on the
+//!   other four chains, where it replaced [`Fe4::carry`]; before the
+//!   statement order of the step changed it measured within the noise).
 //! - One point's whole step before the other's instead of interleaved
 //!   statements: slower.
 //! - The carry chains after the products, and after the squares,
@@ -223,7 +227,7 @@ const BIAS_HADAMARD: [u64; 5] = p_multiple(3);
 /// Added to `A ⊙ σ(CH)` before its carry: covers lane 0,
 /// `−833·(7·2^w + 2^14)` (`A` a Hadamard transform's output).
 const BIAS_CH: [u64; 5] = p_multiple(6144);
-/// Added to `A ⊙ CD` before its carry: covers lane 0, `−114·(2^w + 295)`.
+/// Added to `A ⊙ CD` before its carry: covers lane 0, `−114·(2^w + 344)`.
 const BIAS_CD: [u64; 5] = p_multiple(128);
 
 /// Four 64-bit lanes of a ymm register, one per coordinate `(x, y, z, t)`.
@@ -581,6 +585,31 @@ impl Fe4 {
         self
     }
 
+    /// Two carry chains side by side: (0 → 1, 3 → 4), (1 → 2, 4 → 0),
+    /// (2 → 3, 0 → 1), then 3 → 4: 21 instructions, four carries deep
+    /// where [`Fe4::carry`] is six.
+    ///
+    /// # Preconditions
+    ///
+    /// Limbs `< 2^63`.
+    ///
+    /// # Postconditions
+    ///
+    /// Limb `l < 2^WIDTH[l]`, except limbs 1 and 4 `≤ 2^25 + 2^12` (their
+    /// last carries in are at most `(2^26 + 2^38 + 2^13) / 2^26` and
+    /// `(2^25 + 2^37 + 2^12) / 2^25`).
+    #[inline(always)]
+    fn carry_two(mut self) -> Fe4 {
+        self.carry_one(0);
+        self.carry_one(3);
+        self.carry_one(1);
+        self.carry_one(4);
+        self.carry_one(2);
+        self.carry_one(0);
+        self.carry_one(3);
+        self
+    }
+
     /// One parallel carry pass: all five carries taken, then added (15
     /// instructions, two deep).
     ///
@@ -780,19 +809,19 @@ mod tf {
             self.prev = bit;
             let (mut p0, mut p1) = (self.r0.pack(), self.r1.pack());
             Packed::cswap(&mut p0, &mut p1, swap);
-            let a = p0.hadamard();
             let b = p1.hadamard();
+            let a = p0.hadamard();
             let x = a.mul_small(ch).add_bias(&BIAS_CH).carry_parallel();
             let x2 = x.double();
             let b = b.mul(&x, &x2);
             let a = a.mul(&x, &x2);
-            let b = b.carry();
-            let a = a.carry();
+            let b = b.carry_two();
+            let a = a.carry_two();
             let (b, a) = (b.pack(), a.pack());
             let (b, a) = (b.hadamard(), a.hadamard());
             let (b, a) = (b.square(), a.square());
-            let b = b.carry();
-            let a = a.carry();
+            let b = b.carry_two();
+            let a = a.carry_two();
             // Re-read through an optimisation barrier: hoisted out of the
             // loop, the operand's zero-extension is invisible to the
             // instruction selector, which then multiplies 64 × 32 bits
@@ -990,8 +1019,16 @@ mod tests {
     }
 
     fn bounds() -> Bounds {
-        fn carry(mut c: [u128; 5]) -> [u128; 5] {
-            for l in [0, 1, 2, 3, 4, 0] {
+        fn carry(c: [u128; 5]) -> [u128; 5] {
+            carry_in(c, &[0, 1, 2, 3, 4, 0])
+        }
+        // `carry_two`'s carries, each level's two in either order (they
+        // touch different limbs).
+        fn carry_two(c: [u128; 5]) -> [u128; 5] {
+            carry_in(c, &[0, 3, 1, 4, 2, 0, 3])
+        }
+        fn carry_in(mut c: [u128; 5], order: &[usize]) -> [u128; 5] {
+            for &l in order {
                 let h = c[l] >> WIDTH[l];
                 c[l] = c[l].min(u128::from(mask(l)));
                 c[(l + 1) % 5] += h;
@@ -1048,10 +1085,10 @@ mod tests {
             let h = hadamard(state);
             let ch = carry_parallel(small(h, super::super::CH, &BIAS_CH));
             let p = product(h, ch);
-            let c = carry(p);
+            let c = carry_two(p);
             let h2 = hadamard(c);
             let s = product(h2, h2);
-            let e = carry(s);
+            let e = carry_two(s);
             let r1 = carry(product(e, canonical));
             let r0 = carry_parallel(small(e, super::super::CD, &BIAS_CD));
             let next = core::array::from_fn(|l| state[l].max(r0[l]).max(r1[l]));
@@ -1094,7 +1131,7 @@ mod tests {
             assert!(b.state[l] <= mask(l) + 547);
             assert!(b.hadamard[l].max(b.hadamard2[l]) < (7 << w) + (1 << 14));
             assert!(b.product[l].max(b.squared[l]) < 1 << 60);
-            assert!(b.carried[l] <= mask(l) + 296);
+            assert!(b.carried[l] <= mask(l) + 345);
             assert!(b.ch[l] <= mask(l) + 23_638);
         }
         let top = (0..5).fold(0u128, |acc, l| acc + (u128::from(b.state[l]) << OFFSET[l]));
@@ -1189,7 +1226,7 @@ mod tests {
             assert_eq!(value(&prod, Read::Unsigned), times(vx, vy), "{x:x?} {y:x?}");
             let sq = fx.square();
             assert_within(&raw(&sq), Read::Unsigned, &b.squared, "square");
-            let sq = raw(&sq.carry());
+            let sq = raw(&sq.carry_two());
             assert_within(&sq, Read::Unsigned, &b.carried, "carried square");
             assert_eq!(value(&sq, Read::Unsigned), times(vx, vx), "{x:x?}");
             // The first products: a Hadamard output (`B` or `A`) by
@@ -1199,7 +1236,7 @@ mod tests {
             let fxc = fe4(t, &xc);
             let prod = fe4(t, &a).mul(&fxc, &fxc.double());
             assert_within(&raw(&prod), Read::Unsigned, &b.product, "product by X");
-            let prod = raw(&prod.carry());
+            let prod = raw(&prod.carry_two());
             assert_within(&prod, Read::Unsigned, &b.carried, "carried product by X");
             let want = times(value(&a, Read::Low32), value(&xc, Read::Unsigned));
             assert_eq!(value(&prod, Read::Unsigned), want, "{a:x?} {xc:x?}");
@@ -1271,6 +1308,10 @@ mod tests {
             let bound = [mask(0), mask(1) + (1 << 12) + 1, mask(2), mask(3), mask(4)];
             assert_within(&seq, Read::Unsigned, &bound, "carry");
             assert_eq!(value(&seq, Read::Unsigned), value(&x, Read::Unsigned));
+            let two = raw(&fe4(t, &x).carry_two());
+            let bound = [mask(0), bound[1], mask(2), mask(3), mask(4) + (1 << 12) + 1];
+            assert_within(&two, Read::Unsigned, &bound, "carry_two");
+            assert_eq!(value(&two, Read::Unsigned), value(&x, Read::Unsigned));
             let par = raw(&fe4(t, &x).carry_parallel());
             assert_eq!(value(&par, Read::Unsigned), value(&x, Read::Unsigned));
         }
