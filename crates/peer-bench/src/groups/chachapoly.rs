@@ -15,7 +15,8 @@
 //!   the key made once (each library's key object), a fixed nonce (fine
 //!   for timing, never for use). Columns: fieldwork (and on AArch64 its
 //!   `neon-stitched` and `neon` backends pinned, where not the default;
-//!   on AVX-512 `avx512-stitched` and `avx512-two-pass`), RustCrypto
+//!   on AVX-512 `avx512-stitched` and `avx512-two-pass`, on AVX2-only
+//!   cores `avx2-two-pass`), RustCrypto
 //!   `chacha20poly1305`, aws-lc-rs and ring (`LessSafeKey` with
 //!   `CHACHA20_POLY1305`); on AArch64 with `system-peers` also the system
 //!   OpenSSL (`EVP_chacha20_poly1305`, the EVP calls of the `gcm` group).
@@ -312,6 +313,17 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
                 cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
             }
         }
+    }
+    // On AVX2-only cores the default is the stitched kernel at every
+    // length: the two-pass path pinned beside it.
+    if backend == "avx2-stitched"
+        && let Some(c) = ChaCha20Poly1305::with_backend("avx2-two-pass", key)
+    {
+        cols.push((
+            "fieldwork (avx2-two-pass)".to_string(),
+            true,
+            std::rc::Rc::new(c),
+        ));
     }
     // On AArch64 the stitched and the two-pass NEON paths pinned beside
     // the default (whichever of them it is not).
