@@ -54,13 +54,7 @@ fn each_case(name: &str, mut each: impl FnMut((usize, usize, usize, bool), Found
         };
         ran = true;
         let key_chunks = crate::test_util::secret_chunks(&d);
-        let rk = crate::aes::aesni::expand(t, &key);
-        let schedule: Vec<[u8; 16]> = rk
-            .rk
-            .iter()
-            .take(rk.rounds + 1)
-            .map(|r| r.to_le_bytes())
-            .collect();
+        let (rk, schedule) = expanded(t, &key);
         for alen in AADS {
             let aad = bytes(alen, 1);
             for len in LENS {
@@ -137,13 +131,7 @@ fn kernels_leave_no_secret_in_their_frames() {
         return;
     };
     for klen in KEYS {
-        let rk = crate::aes::aesni::expand(t, &bytes(klen, 0x33));
-        let schedule: Vec<[u8; 16]> = rk
-            .rk
-            .iter()
-            .take(rk.rounds + 1)
-            .map(|r| r.to_le_bytes())
-            .collect();
+        let (_, schedule) = expanded(t, &bytes(klen, 0x33));
         let img = image(|| leave_a_copy(&schedule));
         let seen = schedule
             .iter()
@@ -169,6 +157,19 @@ fn kernels_leave_no_secret_in_their_frames() {
             }
         });
     }
+}
+
+/// The AES key schedule of `key` and its round keys as the bytes a frame
+/// would hold.
+fn expanded(t: crate::cpu::AesClmul, key: &[u8]) -> (crate::aes::RoundKeys, Vec<[u8; 16]>) {
+    let rk = crate::aes::aesni::expand(t, key);
+    let schedule = rk
+        .rk
+        .iter()
+        .take(rk.rounds + 1)
+        .map(|r| r.to_le_bytes())
+        .collect();
+    (rk, schedule)
 }
 
 /// Copies `schedule` into this function's frame and returns, leaving the
