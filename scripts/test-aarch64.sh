@@ -107,4 +107,4 @@ for run in "${runs[@]}"; do
   fi
   echo "    ($((SECONDS - start)) s)"
 done
-echo "==> aarch64 tests passed"
+echo "==> aarch64 tests passed ($SECONDS s in all)"
