@@ -329,6 +329,27 @@ pub(crate) trait Shapes {
     fn wipe_open_long<const S: usize, const LATE: usize>(t: cpu::Avx2);
 }
 
+/// One of [`Shapes`]' `unsafe fn`s: an `#[inline(always)]` wrapper around
+/// a function `inner` compiled with `$features` (and the given attributes,
+/// `#[inline(never)]` for the out-of-line shapes) that runs `$body`.
+macro_rules! with_features {
+    (
+        $features:literal,
+        $(#[$attr:meta])*
+        fn $name:ident $(<$(const $g:ident: usize),+>)? ($($p:ident: $ty:ty),* $(,)?) -> $ret:ty
+        $body:block
+    ) => {
+        #[inline(always)]
+        unsafe fn $name $(<$(const $g: usize),+>)? ($($p: $ty),*) -> $ret {
+            #[target_feature(enable = $features)]
+            $(#[$attr])*
+            fn inner $(<$(const $g: usize),+>)? ($($p: $ty),*) -> $ret $body
+            // SAFETY: the caller's CPU has `$features`.
+            unsafe { inner $(::<$($g),+>)? ($($p),*) }
+        }
+    };
+}
+
 /// An instantiation of the stitched kernel ([`Shapes`]): a module `$name`
 /// whose `K` runs the shapes compiled with `$features`, and the bytes
 /// wiped after each out-of-line shape.
@@ -355,223 +376,76 @@ macro_rules! instantiate {
                 const OPEN_LONG_3_0_STACK: usize = $ol30;
                 const OPEN_LONG_STACK: usize = $ol;
 
-                #[inline(always)]
-                unsafe fn seal(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                ) -> [u8; 16] {
-                    #[target_feature(enable = $features)]
-                    fn seal(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
-                    ) -> [u8; 16] {
-                        seal_entry::<K>(t, key, nonce, aad, buf)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { seal(t, key, nonce, aad, buf) }
+                with_features! { $features,
+                    fn seal(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8])
+                        -> [u8; 16]
+                    { seal_entry::<K>(t, key, nonce, aad, buf) }
                 }
 
-                #[inline(always)]
-                unsafe fn open(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                    tag: &[u8],
-                ) -> bool {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     fn open(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                         tag: &[u8],
-                    ) -> bool {
-                        open_entry::<K>(t, key, nonce, aad, buf, tag)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { open(t, key, nonce, aad, buf, tag) }
+                    ) -> bool
+                    { open_entry::<K>(t, key, nonce, aad, buf, tag) }
                 }
 
-                #[inline(always)]
-                unsafe fn seal_scalar_block0<const S: usize>(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                ) -> [u8; 16] {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
-                    fn shape<const S: usize>(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
-                    ) -> [u8; 16] {
-                        let m = Masks::new(t.avx2());
-                        super::seal_scalar_block0::<S>(key, nonce, m, aad, buf)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { shape::<S>(t, key, nonce, aad, buf) }
+                    fn seal_scalar_block0<const S: usize>(
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
+                    ) -> [u8; 16]
+                    { super::seal_scalar_block0::<S>(key, nonce, Masks::new(t.avx2()), aad, buf) }
                 }
 
-                #[inline(always)]
-                unsafe fn seal_mid(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                ) -> [u8; 16] {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
-                    fn seal_mid(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
-                    ) -> [u8; 16] {
-                        seal_scalar_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { seal_mid(t, key, nonce, aad, buf) }
+                    fn seal_mid(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8])
+                        -> [u8; 16]
+                    { super::seal_scalar_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf) }
                 }
 
-                #[inline(always)]
-                unsafe fn seal_long(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                ) -> [u8; 16] {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
-                    fn seal_long(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
-                    ) -> [u8; 16] {
-                        super::seal_long(Masks::new(t.avx2()), key, nonce, aad, buf)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { seal_long(t, key, nonce, aad, buf) }
+                    fn seal_long(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8])
+                        -> [u8; 16]
+                    { super::seal_long(Masks::new(t.avx2()), key, nonce, aad, buf) }
                 }
 
-                #[inline(always)]
-                unsafe fn open_scalar_block0<const S: usize>(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                    tag: &[u8],
-                ) -> bool {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
-                    fn shape<const S: usize>(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
+                    fn open_scalar_block0<const S: usize>(
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                         tag: &[u8],
-                    ) -> bool {
-                        let m = Masks::new(t.avx2());
-                        super::open_scalar_block0::<S>(key, nonce, m, aad, buf, tag)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { shape::<S>(t, key, nonce, aad, buf, tag) }
+                    ) -> bool
+                    { super::open_scalar_block0::<S>(key, nonce, Masks::new(t.avx2()), aad, buf, tag) }
                 }
 
-                #[inline(always)]
-                unsafe fn open_mid(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                    tag: &[u8],
-                ) -> bool {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
                     fn open_mid(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                         tag: &[u8],
-                    ) -> bool {
-                        open_short::<3>(key, nonce, Masks::new(t.avx2()), aad, buf, tag)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { open_mid(t, key, nonce, aad, buf, tag) }
+                    ) -> bool
+                    { open_short::<3>(key, nonce, Masks::new(t.avx2()), aad, buf, tag) }
                 }
 
-                #[inline(always)]
-                unsafe fn open_two_calls(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                    tag: &[u8],
-                ) -> bool {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
                     fn open_two_calls(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                         tag: &[u8],
-                    ) -> bool {
-                        let m = Masks::new(t.avx2());
-                        super::open_two_calls(key, nonce, m, aad, buf, tag)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { open_two_calls(t, key, nonce, aad, buf, tag) }
+                    ) -> bool
+                    { super::open_two_calls(key, nonce, Masks::new(t.avx2()), aad, buf, tag) }
                 }
 
-                #[inline(always)]
-                unsafe fn open_long<const S: usize, const LATE: usize>(
-                    t: Avx2Bmi2,
-                    key: &[u32; 8],
-                    nonce: &[u32; 3],
-                    aad: &[u8],
-                    buf: &mut [u8],
-                    tag: &[u8],
-                ) -> bool {
-                    #[target_feature(enable = $features)]
+                with_features! { $features,
                     #[inline(never)]
-                    fn shape<const S: usize, const LATE: usize>(
-                        t: Avx2Bmi2,
-                        key: &[u32; 8],
-                        nonce: &[u32; 3],
-                        aad: &[u8],
-                        buf: &mut [u8],
+                    fn open_long<const S: usize, const LATE: usize>(
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                         tag: &[u8],
-                    ) -> bool {
-                        let m = Masks::new(t.avx2());
-                        super::open_long::<S, LATE>(m, key, nonce, aad, buf, tag)
-                    }
-                    // SAFETY: the caller's CPU has `$features`.
-                    unsafe { shape::<S, LATE>(t, key, nonce, aad, buf, tag) }
+                    ) -> bool
+                    { super::open_long::<S, LATE>(Masks::new(t.avx2()), key, nonce, aad, buf, tag) }
                 }
 
                 #[inline(always)]
