@@ -1,8 +1,8 @@
 //! The Su–Fan formulas the backends use (C. Su and H. Fan, *Impact of
 //! Intel's new instruction sets on software implementation of GF(2)\[x\]
-//! multiplication*, IPL 2012, Table 1): schoolbook 3-S at 3 words and the
-//! two-term split 5-2 at 5 words, with the helpers and formula templates
-//! they are built from. Every strategy of the table is in
+//! multiplication*, IPL 2012, Table 1): schoolbook 3-S at 3 words, 3-1m,
+//! 4-1m and 4-2m (the ymm backend's 4 words) and the two-term split 5-2 at
+//! 5 words, with the helpers and formula templates they are built from. Every strategy of the table is in
 //! `gf2x::reproduce` (feature `reproduce`), which `clmul.rs`'s choice
 //! was measured against.
 //!
@@ -211,6 +211,51 @@ macro_rules! three_term_factored {
 #[cfg(feature = "reproduce")]
 pub(crate) use three_term_factored;
 
+/// Four-term formula (Su & Fan formula (2)), factored:
+/// `C = m0123·t³ + (1 + t²)·[m01·t + m23·t³ + (1 + t)·(m0 + m1·t + m2·t² + m3·t³)]
+///    + (1 + t)·(m02·t² + m13·t³)`.
+macro_rules! four_term_factored {
+    ($name:ident, $n:literal = 4 x $k:literal top $top:literal,
+     $mul_k:ident, $mul_top:ident, $doc:literal) => {
+        $crate::gf2x::sufan::pieces_kernel!(
+            #[doc = $doc]
+            $name, $n = 4 x $k top $top,
+            |m, [a0, a1, a2, a3], [b0, b1, b2, b3]| {
+                let (sa01, sb01) = (sum(&a0, &a1), sum(&b0, &b1));
+                let (sa23, sb23) = (sum(&a2, &a3), sum(&b2, &b3));
+                let m0 = $mul_k(m, &a0, &b0);
+                let m1 = $mul_k(m, &a1, &b1);
+                let m2 = $mul_k(m, &a2, &b2);
+                let m3: [T; 2 * K] = part(&$mul_top(m, &part(&a3, 0), &part(&b3, 0)), 0);
+                let m01 = $mul_k(m, &sa01, &sb01);
+                let m23 = $mul_k(m, &sa23, &sb23);
+                let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
+                let m13 = $mul_k(m, &sum(&a1, &a3), &sum(&b1, &b3));
+                let m0123 = $mul_k(m, &sum(&sa01, &sa23), &sum(&sb01, &sb23));
+                let mut c = [T::ZERO; 8 * K];
+                add_at(&mut c, 0, &m0);
+                add_at(&mut c, K, &m1);
+                add_at(&mut c, 2 * K, &m2);
+                add_at(&mut c, 3 * K, &m3);
+                times_one_plus(&mut c, 0, 5 * K, K);
+                add_at(&mut c, K, &m01);
+                add_at(&mut c, 3 * K, &m23);
+                times_one_plus(&mut c, 0, 6 * K, 2 * K);
+                let mut v = [T::ZERO; 8 * K];
+                add_at(&mut v, 2 * K, &m02);
+                add_at(&mut v, 3 * K, &m13);
+                times_one_plus(&mut v, 2 * K, 5 * K, K);
+                xor_into(&mut c, &v);
+                add_at(&mut c, 3 * K, &m0123);
+                part(&c, 0)
+            }
+        );
+    };
+}
+
+#[cfg(feature = "reproduce")]
+pub(crate) use four_term_factored;
+
 // ---------------------------------------------------------------------------
 // The formulas the backends use.
 // ---------------------------------------------------------------------------
@@ -249,4 +294,9 @@ two_term_refined!(
     mul2_refined,
     "5 words, strategy 5-2: Karatsuba over 3 + 2 words (3-1m and refined 2-word \
      Karatsuba inside). 6 + 3 + 6 = 15 products."
+);
+four_term_factored!(
+    s4_2m, 4 = 4 x 1 top 1, mul1, mul1,
+    "4 words, strategy 4-2m: the four-term formula, factored by (1 + t) and (1 + t²). \
+     9 products."
 );

@@ -53,7 +53,7 @@
 //! | words | kernel | `vpclmulqdq` (ymm; xmm for lanes) |
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
-//! | 4 | xmm lanes: Su–Fan 4-1m (Karatsuba 2 + 2, refined recombination) | 9 (xmm) |
+//! | 4 | xmm lanes: Su–Fan 4-2m (the modified four-term formula (5)) | 9 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -63,6 +63,13 @@
 //! | 21–24 | 6 limbs, Karatsuba 3 + 3 | 108 |
 //! | 25–28 | 7 limbs, Karatsuba 4 + 3 | 144 |
 //! | 29–32 | 8 limbs, Karatsuba 4 + 4 | 162 |
+//!
+//! At 4 words 4-2m, not the 4-1m of the other x86 backends: on Zen 3
+//! (the core that runs this backend natively) the chained 4-word product
+//! took 36.6–37.5 cycles against 38.3 (`peer-bench --filter gf2x_mul
+//! --quick`, two builds alternated; 1.29–1.32× gf2x built for the CPU
+//! against 1.26×), as the `sufan` group's reproduction rows had it (4-2m
+//! 35.5, 4-1m 38.8).
 //!
 //! (The xmm backend takes 27 `pclmulqdq` at 8 words and 81 at 16.) "xmm
 //! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
@@ -670,7 +677,7 @@ mod tf {
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
         #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
-        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_1m
+        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_2m
     );
 }
 

@@ -286,46 +286,76 @@ macro_rules! clmul_fn {
 /// [`strategies`]) with `objdump -d -C`: `(kernel, count)` for every
 /// `clmul::tf::<kernel>` symbol found. The compiler merges duplicate
 /// products (see [`sufan`]), so this can be below [`Strategy::products`];
-/// the page and the tests show both. Errors when objdump cannot run.
+/// the page and the tests show both. LLVM also merges identical functions
+/// (a kernel the production backend compiles from the same formula with
+/// the same features, e.g. 3-S and 5-2): the merged copies share one
+/// address, which objdump labels with one of their names, so the names
+/// are taken from the symbol table (`nm -C`) by address. Errors when
+/// objdump or nm cannot run.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 pub fn compiled_products(
     exe: &std::path::Path,
 ) -> Result<std::vec::Vec<(std::string::String, usize)>, std::string::String> {
+    use std::collections::BTreeMap;
     use std::string::{String, ToString};
     use std::vec::Vec;
-    let out = std::process::Command::new("objdump")
-        .args(["-d", "-C", "--no-show-raw-insn"])
-        .arg(exe)
-        .output()
-        .map_err(|e| std::format!("objdump: {e}"))?;
-    if !out.status.success() {
-        return Err("objdump failed".to_string());
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let run = |tool: &str, args: &[&str]| -> Result<String, String> {
+        let out = std::process::Command::new(tool)
+            .args(args)
+            .arg(exe)
+            .output()
+            .map_err(|e| std::format!("{tool}: {e}"))?;
+        if !out.status.success() {
+            return Err(std::format!("{tool} failed"));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
     // The destructive (SSE) build; the VEX build is `clmul::vex::tf::`.
     let marker = "gf2x::reproduce::clmul::tf::";
-    let mut found: Vec<(String, usize)> = Vec::new();
-    let mut current: Option<usize> = None;
-    for line in text.lines() {
+    // Every kernel symbol by address (`ADDRESS TYPE NAME` lines).
+    let mut kernels: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for line in run("nm", &["-C"])?.lines() {
+        let mut parts = line.splitn(3, ' ');
+        let (Some(addr), Some(_), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        if let (Ok(addr), Some(at)) = (u64::from_str_radix(addr, 16), name.find(marker)) {
+            let kernel: String = name[at + marker.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            kernels.entry(addr).or_default().push(kernel);
+        }
+    }
+    let mut counts: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut current: Option<u64> = None;
+    for line in run("objdump", &["-d", "-C", "--no-show-raw-insn"])?.lines() {
         if line.ends_with(">:") {
-            current = line.find(marker).map(|at| {
-                let name: String = line[at + marker.len()..]
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                found.push((name, 0));
-                found.len() - 1
-            });
-        } else if let Some(i) = current
+            // `ADDRESS <label>:`: a function's first line.
+            current = line
+                .split(' ')
+                .next()
+                .and_then(|a| u64::from_str_radix(a, 16).ok())
+                .filter(|a| kernels.contains_key(a));
+            if let Some(a) = current {
+                counts.insert(a, 0);
+            }
+        } else if let Some(a) = current
             // The mnemonic (objdump writes `pclmullqlqdq`, `pclmulhqlqdq`,
             // … for the immediates; `vpclmul…` when VEX-encoded).
             && line
                 .split('\t')
                 .nth(1)
                 .is_some_and(|m| m.starts_with("pclmul") || m.starts_with("vpclmul"))
-            && let Some(f) = found.get_mut(i)
+            && let Some(n) = counts.get_mut(&a)
         {
-            f.1 += 1;
+            *n += 1;
+        }
+    }
+    let mut found: Vec<(String, usize)> = Vec::new();
+    for (addr, names) in &kernels {
+        if let Some(&n) = counts.get(addr) {
+            found.extend(names.iter().map(|k| (k.to_string(), n)));
         }
     }
     Ok(found)

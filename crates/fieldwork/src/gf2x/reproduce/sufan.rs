@@ -270,10 +270,11 @@
 
 use crate::gf2x::formulas::{Digit, DigitMul, mul1, sum, xor_into};
 use crate::gf2x::sufan::{
-    add_at, mul2_refined, part, three_term_factored, times_one_plus, times_phi, two_term_refined,
+    add_at, four_term_factored, mul2_refined, part, three_term_factored, times_one_plus, times_phi,
+    two_term_refined,
 };
 /// The strategies production uses are defined there; the table has them all.
-pub(crate) use crate::gf2x::sufan::{s3_1m, s3_school, s4_1m, s5_2};
+pub(crate) use crate::gf2x::sufan::{s3_1m, s3_school, s4_1m, s4_2m, s5_2};
 
 /// Every strategy here: name as in Su & Fan's Table 1 (a trailing `m` marks
 /// the factored form of a formula the table lists unfactored), operand words,
@@ -338,48 +339,6 @@ macro_rules! two_term_plain {
                 let p2 = $mul_h(m, &a1, &b1);
                 let p1 = $mul_h(m, &sum(&a0, &a1), &sum(&b0, &b1));
                 by_coefficients(&[&[&p0], &[&p1, &p0, &p2], &[&p2]], $h)
-            }
-        );
-    };
-}
-
-/// Four-term formula (Su & Fan formula (2)), factored:
-/// `C = m0123·t³ + (1 + t²)·[m01·t + m23·t³ + (1 + t)·(m0 + m1·t + m2·t² + m3·t³)]
-///    + (1 + t)·(m02·t² + m13·t³)`.
-macro_rules! four_term_factored {
-    ($name:ident, $n:literal = 4 x $k:literal top $top:literal,
-     $mul_k:ident, $mul_top:ident, $doc:literal) => {
-        $crate::gf2x::sufan::pieces_kernel!(
-            #[doc = $doc]
-            $name, $n = 4 x $k top $top,
-            |m, [a0, a1, a2, a3], [b0, b1, b2, b3]| {
-                let (sa01, sb01) = (sum(&a0, &a1), sum(&b0, &b1));
-                let (sa23, sb23) = (sum(&a2, &a3), sum(&b2, &b3));
-                let m0 = $mul_k(m, &a0, &b0);
-                let m1 = $mul_k(m, &a1, &b1);
-                let m2 = $mul_k(m, &a2, &b2);
-                let m3: [T; 2 * K] = part(&$mul_top(m, &part(&a3, 0), &part(&b3, 0)), 0);
-                let m01 = $mul_k(m, &sa01, &sb01);
-                let m23 = $mul_k(m, &sa23, &sb23);
-                let m02 = $mul_k(m, &sum(&a0, &a2), &sum(&b0, &b2));
-                let m13 = $mul_k(m, &sum(&a1, &a3), &sum(&b1, &b3));
-                let m0123 = $mul_k(m, &sum(&sa01, &sa23), &sum(&sb01, &sb23));
-                let mut c = [T::ZERO; 8 * K];
-                add_at(&mut c, 0, &m0);
-                add_at(&mut c, K, &m1);
-                add_at(&mut c, 2 * K, &m2);
-                add_at(&mut c, 3 * K, &m3);
-                times_one_plus(&mut c, 0, 5 * K, K);
-                add_at(&mut c, K, &m01);
-                add_at(&mut c, 3 * K, &m23);
-                times_one_plus(&mut c, 0, 6 * K, 2 * K);
-                let mut v = [T::ZERO; 8 * K];
-                add_at(&mut v, 2 * K, &m02);
-                add_at(&mut v, 3 * K, &m13);
-                times_one_plus(&mut v, 2 * K, 5 * K, K);
-                xor_into(&mut c, &v);
-                add_at(&mut c, 3 * K, &m0123);
-                part(&c, 0)
             }
         );
     };
@@ -872,11 +831,6 @@ pub(crate) fn s4_2<T: Digit, M: DigitMul<T>>(m: M, a: &[T; 4], b: &[T; 4]) -> [T
     )
 }
 
-four_term_factored!(
-    s4_2m, 4 = 4 x 1 top 1, mul1, mul1,
-    "4 words, strategy 4-2m: the four-term formula, factored by (1 + t) and (1 + t²). \
-     9 products."
-);
 five_term!(
     s5_1, 5 = 5 x 1 top 1, mul1, mul1,
     "5 words, strategy 5-1: Montgomery's five-term formula, factored. 13 products."
