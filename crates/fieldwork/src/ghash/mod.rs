@@ -105,6 +105,11 @@
 //!   for a fresh key from 32 to 191 blocks, ymm otherwise. There the xmm
 //!   kernel, whose eight powers live in the state, is the faster for a
 //!   fresh key's mid-length calls.
+//! - AMD Zen 3 (AVX2 and VPCLMULQDQ, no AVX-512), the same
+//!   `vpclmulqdq-ymm-fresh-xmm` choice with its own bound: xmm for a fresh
+//!   key from 32 to 63 blocks (the crossover measured there), ymm
+//!   otherwise. Other AMD cores without AVX-512 (Zen 4 capped to avx2)
+//!   keep the ymm kernel alone.
 //!
 //! - AArch64 (`pmull`, `pmull-eor3`): a fresh key's calls of at most
 //!   16 blocks (`tuning.rs`'s `PMULL` table) run Horner's rule on `H`
@@ -180,11 +185,6 @@ type Fused = Option<(u128, usize)>;
 /// even when its 32 powers must first be made (see [`State::blocks`]).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const SPLIT_FRESH_BLOCKS: usize = 128;
-/// Below this many blocks a call of a ymm key tuned for the xmm kernel
-/// ([`Narrow::Xmm`]) that would first make the ymm kernel's 16 powers runs
-/// on the xmm kernel (from [`ymm::MIN_BLOCKS`]).
-#[cfg(target_arch = "x86_64")]
-const YMM_FRESH_XMM_BLOCKS: usize = 192;
 
 /// One GHASH/POLYVAL backend: the kernels of one instruction set, with the
 /// same signatures in every backend file ([`portable::Portable`],
@@ -469,8 +469,10 @@ impl Dispatch {
     ///   [`SPLIT_FRESH_BLOCKS`] while the 32 powers are not made; else the
     ///   zmm kernel, its groups' last blocks on the chosen kernel;
     /// - a ymm key with [`Narrow::Xmm`]: the xmm kernel from
-    ///   [`ymm::MIN_BLOCKS`] to [`YMM_FRESH_XMM_BLOCKS`] blocks while the
-    ///   16 ymm powers are not made;
+    ///   [`ymm::MIN_BLOCKS`] to the core's `ymm_xmm_below` blocks
+    ///   (`tuning.rs`: 64 on Zen 3, 192 elsewhere) while the 16 ymm powers
+    ///   are not made (read from the cached table on a fresh key's call
+    ///   only);
     /// - otherwise the key's backend alone.
     #[inline(always)]
     fn for_call(self, narrow: Narrow, n: usize, ready: usize) -> (Dispatch, Narrow) {
@@ -487,7 +489,9 @@ impl Dispatch {
                 return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
             }
             (Dispatch::VpclmulqdqYmm(b), Narrow::Xmm)
-                if ready < ymm::GROUP && (ymm::MIN_BLOCKS..YMM_FRESH_XMM_BLOCKS).contains(&n) =>
+                if ready < ymm::GROUP
+                    && n >= ymm::MIN_BLOCKS
+                    && n < usize::from(tuning::GhashTuning::this_cpu().ymm_xmm_below) =>
             {
                 return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
             }

@@ -10,7 +10,7 @@
 
 use crate::cpu::Vendor;
 use crate::tuning::{Cores, Entry, Table};
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 /// One core's choices, per ISA level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,10 @@ pub(crate) struct GhashTuning {
     pub(crate) zmm: Narrow,
     /// A key on the ymm kernel (AVX2 and VPCLMULQDQ, no AVX-512).
     pub(crate) ymm: Narrow,
+    /// With `ymm` = [`Narrow::Xmm`]: a fresh ymm key's calls of
+    /// `ymm::MIN_BLOCKS` up to this many blocks (excluded) run on the xmm
+    /// kernel. At most 0xffff.
+    pub(crate) ymm_xmm_below: u16,
 }
 
 /// The narrower kernel a wide key hands calls to.
@@ -30,7 +34,7 @@ pub(crate) struct GhashTuning {
 /// the zmm groups' last blocks (`vpclmulqdq-split` for ymm,
 /// `vpclmulqdq-split-xmm` for xmm). On a ymm key (`super::ymm`):
 /// [`Narrow::Xmm`] runs a call of `ymm::MIN_BLOCKS` to
-/// `YMM_FRESH_XMM_BLOCKS` blocks that would first make the 16 ymm powers
+/// [`GhashTuning::ymm_xmm_below`] blocks that would first make the 16 ymm powers
 /// on the xmm kernel (`vpclmulqdq-ymm-fresh-xmm`); the others are the ymm
 /// kernel alone (`vpclmulqdq-ymm`). Other keys ignore it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,14 +55,14 @@ impl GhashTuning {
     /// 1 ns on the Xeon f6m207.
     #[inline]
     pub(crate) fn this_cpu() -> GhashTuning {
-        // 0: not read yet; else 0x80 | zmm | ymm << 2.
-        static CACHED: AtomicU8 = AtomicU8::new(0);
+        // 0: not read yet; else bit 31 | zmm | ymm << 2 | ymm_xmm_below << 8.
+        static CACHED: AtomicU32 = AtomicU32::new(0);
         let code = |n: Narrow| match n {
-            Narrow::None => 0u8,
+            Narrow::None => 0u32,
             Narrow::Ymm => 1,
             Narrow::Xmm => 2,
         };
-        let narrow = |bits: u8| match bits & 3 {
+        let narrow = |bits: u32| match bits & 3 {
             0 => Narrow::None,
             1 => Narrow::Ymm,
             _ => Narrow::Xmm,
@@ -66,12 +70,16 @@ impl GhashTuning {
         match CACHED.load(Ordering::Relaxed) {
             0 => {
                 let t = GHASH.pick();
-                CACHED.store(0x80 | code(t.zmm) | code(t.ymm) << 2, Ordering::Relaxed);
+                let packed =
+                    1 << 31 | code(t.zmm) | code(t.ymm) << 2 | u32::from(t.ymm_xmm_below) << 8;
+                CACHED.store(packed, Ordering::Relaxed);
                 t
             }
             w => GhashTuning {
                 zmm: narrow(w),
                 ymm: narrow(w >> 2),
+                // Bits 8 to 23: the u16 stored above.
+                ymm_xmm_below: (w >> 8) as u16,
             },
         }
     }
@@ -79,24 +87,41 @@ impl GhashTuning {
 
 /// The table.
 pub(crate) const GHASH: Table<GhashTuning> = Table {
-    entries: &[Entry {
-        cores: Cores::Vendor(Vendor::Amd),
-        value: GhashTuning {
-            zmm: Narrow::Ymm,
-            ymm: Narrow::None,
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Amd, 25, 1),
+            value: GhashTuning {
+                zmm: Narrow::Ymm,
+                ymm: Narrow::Xmm,
+                ymm_xmm_below: 64,
+            },
+            measured: "AMD EPYC Zen 3 (family 25 model 1), 2026-11-28, examples/ghash_sweep \
+                       (fresh key per message, backends interleaved, fastest of 31 batches), \
+                       GHASH ns, ymm / xmm kernel: 512 B 146.5 / 114.2, 768 B 166.3 / 146.4, \
+                       1 KiB 183.6 / 178.5, 1 280 B 202.1 / 211.1, 2 KiB 261.0 / 307.3: the \
+                       xmm kernel below 64 blocks (no AVX-512 here: zmm unused)",
         },
-        measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --filter ghash: with the \
+        Entry {
+            cores: Cores::Vendor(Vendor::Amd),
+            value: GhashTuning {
+                zmm: Narrow::Ymm,
+                ymm: Narrow::None,
+                ymm_xmm_below: 192,
+            },
+            measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --filter ghash: with the \
                    ymm kernel below 32 blocks and for the zmm groups' remainder, POLYVAL 64 B \
                    113 -> 92 ticks, 256 B 194 -> 156, 1 420 B 571 -> 517, GHASH 1 420 B \
                    601 -> 519 (the zmm kernel's xmm tails and 32 powers cost more than they \
                    save below 1.5 KiB); a fresh key's call on ymm below 128 blocks, GHASH with \
                    key setup 1 KiB 439 -> 412, 1 420 B 563 -> 530",
-    }],
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
         value: GhashTuning {
             zmm: Narrow::Xmm,
             ymm: Narrow::Xmm,
+            ymm_xmm_below: 192,
         },
         measured: "Intel Xeon (family 6 model 207), peer-bench --filter polyval, cycles with \
                    key setup, zmm / ymm / xmm kernel alone: 64 B 123 / 77 / 124, 1 KiB \
@@ -169,20 +194,28 @@ mod tests {
     use crate::cpu::Core;
 
     /// The measured cores keep the choices the kernel variants made
-    /// before the table (`vpclmulqdq-split` on AMD, `vpclmulqdq-split-xmm`
-    /// and `vpclmulqdq-ymm-fresh-xmm` on Intel and any other vendor).
+    /// before the table (`vpclmulqdq-split` on AMD, the xmm kernel below 64
+    /// blocks for a fresh ymm key on Zen 3, `vpclmulqdq-split-xmm` and
+    /// `vpclmulqdq-ymm-fresh-xmm` below 192 on Intel and any other vendor).
     #[test]
     fn the_measured_cores_get_their_entries() {
         let amd = GhashTuning {
             zmm: Narrow::Ymm,
             ymm: Narrow::None,
+            ymm_xmm_below: 192,
+        };
+        let zen3 = GhashTuning {
+            zmm: Narrow::Ymm,
+            ymm: Narrow::Xmm,
+            ymm_xmm_below: 64,
         };
         let intel = GhashTuning {
             zmm: Narrow::Xmm,
             ymm: Narrow::Xmm,
+            ymm_xmm_below: 192,
         };
         for (vendor, family, model, want) in [
-            (Vendor::Amd, 25, 1, amd),
+            (Vendor::Amd, 25, 1, zen3),
             (Vendor::Amd, 25, 17, amd),
             (Vendor::Amd, 26, 2, amd),
             (Vendor::Intel, 6, 207, intel),
