@@ -370,7 +370,13 @@ kernel_fns! {
 
     /// The whitened counter blocks `n + 2c + l` (lane l of register c).
     fn counters(ctx: &Ctx, n: u32) -> [__m256i; R] {
-        core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(2 * c as u32)))
+        // A loop, not `array::from_fn`: an outlined closure would lose the
+        // kernel's features (docs/ARCHITECTURE.md, "Closures in kernels").
+        let mut x = [_mm256_setzero_si256(); R];
+        for (c, x) in x.iter_mut().enumerate() {
+            *x = counter_reg(ctx, n.wrapping_add(2 * c as u32));
+        }
+        x
     }
 
     /// The AES states after round 1 of the `2R` counter blocks from `n`:
@@ -384,12 +390,14 @@ kernel_fns! {
                 run.base = _mm256_broadcastsi128_si256(from_u128(round1_base(ctx.rk, ctx.round1, ctx.j0, n)));
             }
             let low = (n & 0xff) as usize;
-            core::array::from_fn(|c| {
+            let mut x = [_mm256_setzero_si256(); R];
+            for (c, x) in x.iter_mut().enumerate() {
                 // SAFETY: `low + 2c + 1 ≤ low + 2R − 1 ≤ 255` (`round1_cached`,
                 // 2R = STEP_BLOCKS): both entries lie in the table.
                 let t = unsafe { _mm256_loadu_si256(ctx.round1.as_ptr().add(low + 2 * c).cast()) };
-                _mm256_xor_si256(run.base, t)
-            })
+                *x = _mm256_xor_si256(run.base, t);
+            }
+            x
         } else {
             let mut x = counters(ctx, n);
             ctx.k.round_regs(&mut x, 1);
@@ -506,8 +514,10 @@ kernel_fns! {
         let len = data.len();
         let regs = len.div_ceil(32).min(M);
         let k = ctx.k;
-        let mut x: [__m256i; M] =
-            core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(2 * c as u32)));
+        let mut x = [_mm256_setzero_si256(); M];
+        for (c, x) in x.iter_mut().enumerate() {
+            *x = counter_reg(ctx, n.wrapping_add(2 * c as u32));
+        }
         for r in 1..NR {
             k.round_regs(&mut x, r);
         }
@@ -650,10 +660,13 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
     let mut units = Units::new(chunks.len(), 2);
     let mut s = zero_sums(ctx.karatsuba);
     for a in &mut chunks {
-        // SAFETY: `a` has STEP bytes.
-        let g: [__m256i; R] = core::array::from_fn(|c| unsafe {
-            _mm256_shuffle_epi8(_mm256_loadu_si256(a.as_ptr().add(32 * c).cast()), ctx.rev)
-        });
+        let mut g = [_mm256_setzero_si256(); R];
+        for (c, g) in g.iter_mut().enumerate() {
+            // SAFETY: `a` has STEP bytes: `32c + 32 ≤ 32R = STEP`.
+            *g = unsafe {
+                _mm256_shuffle_epi8(_mm256_loadu_si256(a.as_ptr().add(32 * c).cast()), ctx.rev)
+            };
+        }
         hash_group(&ctx, &mut units, g, &mut acc, &mut s);
     }
     let a = chunks.remainder();
@@ -698,7 +711,11 @@ fn seal_ymm<const NR: usize, const KARATSUBA: bool>(
         // do not wait on the previous iteration's last AES round.
         const LAG: usize = 2;
         let rev_chunk = |j: usize| -> [__m256i; R] {
-            core::array::from_fn(|c| _mm256_shuffle_epi8(load(j, c), ctx.rev))
+            let mut g = [_mm256_setzero_si256(); R];
+            for (c, g) in g.iter_mut().enumerate() {
+                *g = _mm256_shuffle_epi8(load(j, c), ctx.rev);
+            }
+            g
         };
         for i in 0..full {
             // This iteration's loads of the round keys (see [`stitch::Keys`]).
