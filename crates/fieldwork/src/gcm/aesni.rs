@@ -199,7 +199,14 @@ target_fns! {
 
     /// The counter blocks `n + c`.
     fn counters(ctx: &Ctx, n: u32) -> [__m128i; R] {
-        core::array::from_fn(|c| counter_reg(ctx, n.wrapping_add(c as u32)))
+        // Loops, not `array::from_fn` or `map`, in this file's kernels: an
+        // outlined closure would lose their features (docs/ARCHITECTURE.md,
+        // "Closures in kernels").
+        let mut x = [_mm_setzero_si128(); R];
+        for (c, x) in x.iter_mut().enumerate() {
+            *x = counter_reg(ctx, n.wrapping_add(c as u32));
+        }
+        x
     }
 
     /// The counters `R` blocks on, given those at `n`: one `paddd` into
@@ -207,7 +214,11 @@ target_fns! {
     fn advance(ctx: &Ctx, be: [__m128i; R], n: u32) -> [__m128i; R] {
         if (n & 0xff) as usize + 2 * R - 1 <= 0xff {
             let inc = from_u128((R as u128) << 120);
-            be.map(|v| _mm_add_epi32(v, inc))
+            let mut be = be;
+            for v in &mut be {
+                *v = _mm_add_epi32(*v, inc);
+            }
+            be
         } else {
             counters(ctx, n.wrapping_add(R as u32))
         }
@@ -262,8 +273,8 @@ target_fns! {
     fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m128i) -> __m128i {
         let k = ctx.k;
         let mut x = _mm_xor_si128(ctr, k.at(0));
-        for kr in (1..NR).map(|r| k.at(r)) {
-            x = _mm_aesenc_si128(x, kr);
+        for r in 1..NR {
+            x = _mm_aesenc_si128(x, k.at(r));
         }
         x
     }
@@ -281,8 +292,12 @@ target_fns! {
     /// the caller's).
     fn aes_regs<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R]) -> [__m128i; R] {
         let k = ctx.k;
-        let mut x = ctr.map(|v| _mm_xor_si128(v, k.at(0)));
-        for kr in (1..NR).map(|r| k.at(r)) {
+        let mut x = ctr;
+        for xi in &mut x {
+            *xi = _mm_xor_si128(*xi, k.at(0));
+        }
+        for r in 1..NR {
+            let kr = k.at(r);
             for xi in &mut x {
                 *xi = _mm_aesenc_si128(*xi, kr);
             }
@@ -295,7 +310,10 @@ target_fns! {
     /// sums `s`: returns the states before the last round and the sums.
     fn aes_ghash<const NR: usize>(ctx: &Ctx, ctr: [__m128i; R], g: [__m128i; R], p: usize, s: Sums) -> ([__m128i; R], Sums) {
         let k = ctx.k;
-        let mut x = ctr.map(|v| _mm_xor_si128(v, k.at(0)));
+        let mut x = ctr;
+        for xi in &mut x {
+            *xi = _mm_xor_si128(*xi, k.at(0));
+        }
         let mut s = s;
         // Rounds 1..=R, each with one block's product.
         for (c, &gc) in g.iter().enumerate() {
@@ -304,7 +322,8 @@ target_fns! {
             }
             mul_acc(gc, power(ctx.table, p + c), &mut s);
         }
-        for kr in (R + 1..NR).map(|r| k.at(r)) {
+        for r in R + 1..NR {
+            let kr = k.at(r);
             for xi in &mut x {
                 *xi = _mm_aesenc_si128(*xi, kr);
             }
@@ -419,10 +438,14 @@ fn seal_xmm<const NR: usize>(
     let mut units = Units::new(chunks.len(), 2);
     let mut s = zero_sums();
     for a in &mut chunks {
-        // SAFETY: `a` has STEP bytes.
-        let g: [__m128i; R] = core::array::from_fn(|c| unsafe {
-            _mm_shuffle_epi8(_mm_loadu_si128(a.as_ptr().add(16 * c).cast()), ctx.rev)
-        });
+        let mut g = [_mm_setzero_si128(); R];
+        for (c, g) in g.iter_mut().enumerate() {
+            // SAFETY: `a` has STEP = 16·R bytes and `c < R`.
+            *g = _mm_shuffle_epi8(
+                unsafe { _mm_loadu_si128(a.as_ptr().add(16 * c).cast()) },
+                ctx.rev,
+            );
+        }
         hash_group(&ctx, &mut units, g, &mut acc, &mut s);
     }
     let a = chunks.remainder();
@@ -452,7 +475,11 @@ fn seal_xmm<const NR: usize>(
         // do not wait on the previous iteration's last AES round.
         const LAG: usize = 2;
         let rev_chunk = |j: usize| -> [__m128i; R] {
-            core::array::from_fn(|c| _mm_shuffle_epi8(load(j, c), ctx.rev))
+            let mut g = [_mm_setzero_si128(); R];
+            for (c, g) in g.iter_mut().enumerate() {
+                *g = _mm_shuffle_epi8(load(j, c), ctx.rev);
+            }
+            g
         };
         for i in 0..full {
             // This iteration's loads of the round keys (see [`stitch::Keys`]).
@@ -488,8 +515,12 @@ fn seal_xmm<const NR: usize>(
                 k: ctx.k.fresh(),
                 ..ctx
             };
-            let inp: [__m128i; R] = core::array::from_fn(|c| load(i, c));
-            let mut g = inp.map(|v| _mm_shuffle_epi8(v, ctx.rev));
+            let mut inp = [_mm_setzero_si128(); R];
+            let mut g = [_mm_setzero_si128(); R];
+            for c in 0..R {
+                inp[c] = load(i, c);
+                g[c] = _mm_shuffle_epi8(inp[c], ctx.rev);
+            }
             let (p, open) = group_powers(&mut units, &mut g, acc, &mut s);
             let (ks, s2) = aes_ghash::<NR>(&it, ctr, g, p, s);
             s = s2;

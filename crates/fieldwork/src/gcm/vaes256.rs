@@ -369,10 +369,10 @@ kernel_fns! {
     }
 
     /// The whitened counter blocks `n + 2c + l` (lane l of register c).
-    fn counters(ctx: &Ctx, n: u32) -> [__m256i; R] {
+    fn counters<const C: usize>(ctx: &Ctx, n: u32) -> [__m256i; C] {
         // A loop, not `array::from_fn`: an outlined closure would lose the
         // kernel's features (docs/ARCHITECTURE.md, "Closures in kernels").
-        let mut x = [_mm256_setzero_si256(); R];
+        let mut x = [_mm256_setzero_si256(); C];
         for (c, x) in x.iter_mut().enumerate() {
             *x = counter_reg(ctx, n.wrapping_add(2 * c as u32));
         }
@@ -399,7 +399,7 @@ kernel_fns! {
             }
             x
         } else {
-            let mut x = counters(ctx, n);
+            let mut x = counters::<R>(ctx, n);
             ctx.k.round_regs(&mut x, 1);
             x
         }
@@ -514,10 +514,7 @@ kernel_fns! {
         let len = data.len();
         let regs = len.div_ceil(32).min(M);
         let k = ctx.k;
-        let mut x = [_mm256_setzero_si256(); M];
-        for (c, x) in x.iter_mut().enumerate() {
-            *x = counter_reg(ctx, n.wrapping_add(2 * c as u32));
-        }
+        let mut x = counters::<M>(ctx, n);
         for r in 1..NR {
             k.round_regs(&mut x, r);
         }
