@@ -209,6 +209,17 @@ target_fns! {
         x
     }
 
+    /// The `R` blocks of a `STEP`-byte chunk, byte-reversed for GHASH.
+    fn rev_group(ctx: &Ctx, chunk: &[u8; STEP]) -> [__m128i; R] {
+        let mut g = [_mm_setzero_si128(); R];
+        for (c, g) in g.iter_mut().enumerate() {
+            // SAFETY: `c < R`: bytes `16·c .. 16·c + 16` lie in the
+            // `STEP = 16·R` bytes of `chunk`.
+            *g = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(chunk.as_ptr().add(16 * c).cast()) }, ctx.rev);
+        }
+        g
+    }
+
     /// The counters `R` blocks on, given those at `n`: one `paddd` into
     /// byte 15 while the low byte cannot wrap, else rebuilt.
     fn advance(ctx: &Ctx, be: [__m128i; R], n: u32) -> [__m128i; R] {
@@ -434,21 +445,13 @@ fn seal_xmm<const NR: usize>(
 
     // Associated data: R blocks per group, paired per reduction as in the
     // loop below, then the rest as one group.
-    let mut chunks = aad.chunks_exact(STEP);
-    let mut units = Units::new(chunks.len(), 2);
+    let (groups, a) = aad.as_chunks::<STEP>();
+    let mut units = Units::new(groups.len(), 2);
     let mut s = zero_sums();
-    for a in &mut chunks {
-        let mut g = [_mm_setzero_si128(); R];
-        for (c, g) in g.iter_mut().enumerate() {
-            // SAFETY: `a` has STEP = 16·R bytes and `c < R`.
-            *g = _mm_shuffle_epi8(
-                unsafe { _mm_loadu_si128(a.as_ptr().add(16 * c).cast()) },
-                ctx.rev,
-            );
-        }
+    for g in groups {
+        let g = rev_group(&ctx, g);
         hash_group(&ctx, &mut units, g, &mut acc, &mut s);
     }
-    let a = chunks.remainder();
     if !a.is_empty() {
         let mut s = zero_sums();
         absorb_tail(&ctx, a, 32 - a.len().div_ceil(16), acc, &mut s);
@@ -475,11 +478,9 @@ fn seal_xmm<const NR: usize>(
         // do not wait on the previous iteration's last AES round.
         const LAG: usize = 2;
         let rev_chunk = |j: usize| -> [__m128i; R] {
-            let mut g = [_mm_setzero_si128(); R];
-            for (c, g) in g.iter_mut().enumerate() {
-                *g = _mm_shuffle_epi8(load(j, c), ctx.rev);
-            }
-            g
+            // SAFETY: callers pass j < full: chunk j lies inside `buf`, and
+            // nothing writes `buf` while the reference lives.
+            rev_group(&ctx, unsafe { &*ptr.add(STEP * j).cast::<[u8; STEP]>() })
         };
         for i in 0..full {
             // This iteration's loads of the round keys (see [`stitch::Keys`]).
