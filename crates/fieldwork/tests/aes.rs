@@ -3,7 +3,7 @@
 //! expansion) against RustCrypto's `aes` crate on random keys and blocks for
 //! all three key sizes.
 
-mod common;
+use super::common;
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use common::Rng;

@@ -3,7 +3,7 @@
 //! `chacha20` at every length 0..=1100 and random longer ones with random
 //! streaming splits and seeks, and the 2^32-block limit.
 
-mod common;
+use super::common;
 
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use fieldwork::chacha20::{ChaCha20, Error, MAX_KEYSTREAM_BYTES, XChaCha20};

@@ -5,7 +5,7 @@
 //! `chacha20poly1305` at every length 0..=1100 with random associated data,
 //! the `aead` trait paths, and tag mismatches (buffer zeroed, error).
 
-mod common;
+use super::common;
 
 use fieldwork::chachapoly::aead::{Aead, AeadInOut, KeyInit, Payload};
 use fieldwork::chachapoly::{ChaCha20Poly1305, Error, XChaCha20Poly1305};

@@ -6,7 +6,7 @@
 //! limits); the `aead` trait path. Published vectors are in
 //! `gcm_vectors.rs`.
 
-mod common;
+use super::common;
 
 use aes_gcm::aead::{Aead as _, KeyInit as _, Payload};
 use common::Rng;

@@ -8,7 +8,7 @@
 //! under `FIELDWORK_MAX_ISA=portable`) are skipped.
 #![cfg(all(feature = "reproduce", target_arch = "x86_64"))]
 
-mod common;
+use super::common;
 
 use fieldwork::gcm::Aes128Gcm;
 use fieldwork::gcm::aead::KeyInit;

@@ -15,7 +15,7 @@
 //!   ciphertext, associated data and nonce, is refused with a zeroed
 //!   buffer), and the error type.
 
-mod common;
+use super::common;
 
 use fieldwork::gcm_siv::aead::inout::InOutBuf;
 use fieldwork::gcm_siv::aead::{Aead, AeadInOut, KeyInit, Nonce, Payload, Tag};

@@ -35,7 +35,7 @@
 //!
 //! Streaming consistency does not apply: the API is one-shot.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 //! `Gf2Poly`, and the NIST binary curves' base points (FIPS 186-4 D.1.3,
 //! `tests/data/nist_binary_curves.txt`) on their curves.
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::gf2m::{

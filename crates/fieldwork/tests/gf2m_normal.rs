@@ -3,7 +3,7 @@
 //! normal-basis B-curves (the values quoted in the module docs; the data
 //! file `tests/data/nist_binary_curves.txt` has the polynomial-basis side).
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::gf2m::normal::{GaussianNormalBasis, Isomorphism, NormalBasisError};

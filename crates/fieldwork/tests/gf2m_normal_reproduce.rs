@@ -4,7 +4,7 @@
 //! and B-233 normal-basis curves as known answers.
 #![cfg(feature = "reproduce")]
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::gf2m::normal::reproduce::{NbMulAlgorithm, NbTable};

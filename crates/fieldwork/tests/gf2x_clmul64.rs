@@ -1,7 +1,7 @@
 //! `gf2x::clmul64`: every backend against a bit-by-bit reference, against
 //! each other, and against the Intel white paper's PCLMULQDQ examples.
 
-mod common;
+use super::common;
 
 use common::{Candidate, Rng, data_lines, differential, hex_u128};
 use fieldwork::cpu::{self, IsaLevel};

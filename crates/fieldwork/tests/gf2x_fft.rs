@@ -4,7 +4,7 @@
 //! extreme operands; and the public entry points on sizes that take the FFT
 //! path by the plans.
 
-mod common;
+use super::common;
 
 use common::{Rng, mul_bitwise};
 use fieldwork::gf2x::{Dispatch, Gf2xError, fft_scratch_len, mul_scratch_len};

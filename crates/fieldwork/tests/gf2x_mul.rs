@@ -2,7 +2,7 @@
 //! reference on every size pair up to 64 words, against each other on large
 //! and unbalanced sizes, and algebraic properties.
 
-mod common;
+use super::common;
 
 use common::{Candidate, Rng, differential, mul_bitwise};
 use fieldwork::gf2x::{self, Dispatch, Gf2xError, mul_scratch_len};

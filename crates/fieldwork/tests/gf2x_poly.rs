@@ -4,7 +4,7 @@
 //! text/hex/byte formats, and known answers from published sources
 //! (FIPS 186-4, FIPS 197, NIST SP 800-38D, OEIS A001037).
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::gf2x::{Gf2Poly, ParsePolyError};

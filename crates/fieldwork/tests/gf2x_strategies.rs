@@ -1,7 +1,7 @@
 //! Every Su–Fan strategy on every backend against a bit-by-bit reference.
 #![cfg(feature = "reproduce")]
 
-mod common;
+use super::common;
 
 use common::{Rng, mul_bitwise};
 use fieldwork::gf2x::Dispatch;

@@ -2,7 +2,7 @@
 //! same result as on one thread, bit for bit, on every backend, for balanced
 //! and unbalanced FFT products above the threaded size.
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::gf2x::{Dispatch, fft_scratch_len, max_threads, set_max_threads};

@@ -7,7 +7,7 @@
 //! RustCrypto's `ghash` and `polyval` crates through the same generic
 //! code).
 
-mod common;
+use super::common;
 
 #[cfg(feature = "reproduce")]
 use fieldwork::ghash::reproduce::{Algorithm, ghash_with};

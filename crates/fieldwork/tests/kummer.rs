@@ -3,7 +3,7 @@
 //! functions and on every backend, DH agreement, the group order of the
 //! base point, and every backend against the portable one.
 
-mod common;
+use super::common;
 
 use common::{Candidate, Rng};
 use fieldwork::kummer::{BASE_POINT, Dispatch, scalarmult, scalarmult_base};

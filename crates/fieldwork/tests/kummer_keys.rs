@@ -4,7 +4,7 @@
 //! neutral element's encoding is accepted but never yields a secret), and
 //! the rejected results (zero secret, the group order as secret).
 
-mod common;
+use super::common;
 
 use fieldwork::kummer::{
     BASE_POINT, KummerError, PublicKey, SecretKey, SharedSecret, scalarmult, scalarmult_base,

@@ -5,7 +5,7 @@
 //! CPU runs, through the shared differential harness.
 #![cfg(feature = "reproduce")]
 
-mod common;
+use super::common;
 
 use common::{Candidate, Rng};
 use fieldwork::kummer::{BASE_POINT, float, scalarmult};

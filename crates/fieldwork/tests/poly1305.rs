@@ -4,7 +4,7 @@
 //! length up to 2048 bytes and random longer ones with random `update`
 //! splits, and the `universal-hash` traits through generic code.
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::hazmat::{self, Backends};

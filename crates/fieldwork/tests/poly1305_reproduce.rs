@@ -7,7 +7,7 @@
 //! of all ones) at every length that exercises §3.3's cases.
 #![cfg(all(feature = "reproduce", target_arch = "x86_64"))]
 
-mod common;
+use super::common;
 
 use common::Rng;
 use fieldwork::poly1305::goll_gueron::{Decimation8, GollGueron};
