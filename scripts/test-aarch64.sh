@@ -73,10 +73,13 @@ echo "==> [$(date -u +%H:%M:%S)] cross-build of the library's tests (release) an
 # No secret-dependent branch or address in the AArch64 kernels, read from
 # the test binaries' machine code (valgrind cannot run them here; see
 # scripts/ct-aarch64.py), after its self-test shows that it can fail.
-echo "==> [$(date -u +%H:%M:%S)] ct-aarch64 over the test binaries"
+# (On one core, beside the cargo checks below; its report is printed after them.)
+echo "==> [$(date -u +%H:%M:%S)] ct-aarch64 over the test binaries (in the background)"
 mapfile -t test_bins < <("${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests \
   --no-run --message-format=json | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
-python3 scripts/ct-aarch64.py --self-test "${test_bins[@]}"
+ct_log=$(mktemp)
+python3 scripts/ct-aarch64.py --self-test "${test_bins[@]}" > "$ct_log" 2>&1 &
+ct_pid=$!
 # The C ABI (libgf2x.so.3 for NTL) and the Python extension (abi3: no
 # target interpreter needed) must at least compile for the target: checked,
 # not built (their code is the library's, built above; a release build of
@@ -110,6 +113,13 @@ for pair in "neoverse-n1:Arm part 0xd0c (Neoverse N1)" "cortex-a53:Arm part 0xd0
   got=$(qemu-aarch64 -cpu "${pair%%:*}" "$cli" cpu | sed -n 's/^core: *//p')
   [ "$got" = "${pair#*:}" ] || { echo "${pair%%:*}: core is '$got'" >&2; exit 1; }
 done
+
+echo "==> ct-aarch64's report"
+ct_rc=0
+wait "$ct_pid" || ct_rc=$?
+cat "$ct_log"
+rm -f "$ct_log"
+[ "$ct_rc" -eq 0 ] || { echo "ct-aarch64 failed (exit $ct_rc)" >&2; exit 1; }
 
 for run in "${runs[@]}"; do
   model=${run%%:*} level=${run#*:}
