@@ -61,8 +61,8 @@
 //! (`KUMMER_COMB_W=6 python3 scripts/kummer_fixed_base/derive.py`
 //! regenerates the table for another): 6 bits (41 additions, 32-entry
 //! rows, 84 KiB) is slower with the AVX2 scan and faster with the portable
-//! one, 5 bits slower still; 8 bits would save four more additions (8 k
-//! instructions) and add 11 k of scanning in a 256 KiB table.
+//! one, 5 bits slower still; 8 bits (four additions fewer, twice the
+//! scanning in a 256 KiB table) slower by 17 % on Zen 3.
 //!
 //! The accumulator is projective with separate denominators for `u` and
 //! `v`, `(A1, A0, B1, B0, Zu, Y)` for `u = x² + (A1·x + A0)/Zu`, `v =
@@ -133,8 +133,11 @@
 //!   products are ≈ 430 cycles: the products' throughput bounds the
 //!   addition, not its dependency chain (≈ 8 products deep, ≈ 140
 //!   cycles). Four `mul`s and ≈ 20 adds, shifts and moves make a product;
-//!   a fold without `shld` (`L + 2H`, 2^128 ≡ 2) and a `mulx`/`adx` build
-//!   (19 % fewer instructions) take the same time;
+//!   the compiled addition is ≈ 2 400 instructions (a third of them
+//!   moves: `mul`'s fixed registers and spills) at ≈ 4.7 a cycle, near
+//!   the core's 6-wide dispatch. A fold without `shld` (`L + 2H`, 2^128 ≡
+//!   2) and a `mulx`/`adx` build (19 % fewer instructions) take the same
+//!   time;
 //! - the scans: bound by streaming the 144 KiB table from L2 (one
 //!   L1-resident row scans not much faster, so the ymm work itself is
 //!   close behind). Interleaved with the additions (above), most of them
