@@ -28,31 +28,25 @@ vg_opts=(-q --error-limit=no --suppressions=crates/ct-check/declassify.supp)
 vg=(valgrind "${vg_opts[@]}")
 
 # The three levels and the leaky self-test run side by side (valgrind runs
-# a program on one core), each into its own file, printed in order.
-status=0
-out_dir=$(mktemp -d)
-pids=()
-for level in portable clmul avx2; do
+# a program on one core), their output printed in order.
+. scripts/lib/background.sh
+level_run() {
   # ct-check's own exit status counts the reports per operation;
   # --error-exitcode also fails the run on a report outside any operation.
-  FIELDWORK_MAX_ISA=$level "${vg[@]}" --error-exitcode=1 "$bin" "$@" > "$out_dir/$level" 2>&1 &
-  pids+=($!)
+  FIELDWORK_MAX_ISA=$1 "${vg[@]}" --error-exitcode=1 "$bin" "${@:2}"
+}
+leaky_run() { FIELDWORK_MAX_ISA=portable "${vg[@]}" "$bin" --leaky 2>/dev/null; }
+status=0
+for level in portable clmul avx2; do
+  bg_start "$level" level_run "$level" "$@"
 done
-FIELDWORK_MAX_ISA=portable "${vg[@]}" "$bin" --leaky > "$out_dir/leaky" 2>/dev/null &
-pids+=($!)
-names=(portable clmul avx2 leaky)
-for i in "${!pids[@]}"; do
-  rc=0
-  wait "${pids[$i]}" || rc=$?
-  if [ "${names[$i]}" = leaky ]; then
-    echo "--- self-test: the deliberately leaky variants must be reported"
-  else
-    echo "--- FIELDWORK_MAX_ISA=${names[$i]}"
-  fi
-  cat "$out_dir/${names[$i]}"
-  [ "$rc" -eq 0 ] || status=1
+bg_start leaky leaky_run
+for level in portable clmul avx2; do
+  echo "--- FIELDWORK_MAX_ISA=$level"
+  bg_finish "$level" || status=1
 done
-rm -rf "$out_dir"
+echo "--- self-test: the deliberately leaky variants must be reported"
+bg_finish leaky || status=1
 
 echo "--- FIELDWORK_MAX_ISA=avx2, VPCLMULQDQ and VAES emulated, ADX reported (valgrind 3.24)"
 scripts/fetch-valgrind.sh

@@ -77,9 +77,8 @@ echo "==> [$(date -u +%H:%M:%S)] cross-build of the library's tests (release) an
 echo "==> [$(date -u +%H:%M:%S)] ct-aarch64 over the test binaries (in the background)"
 mapfile -t test_bins < <("${cargo[@]}" test -q --release --target "$target" -p fieldwork-crypto --lib --tests \
   --no-run --message-format=json | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
-ct_log=$(mktemp)
-python3 scripts/ct-aarch64.py --self-test "${test_bins[@]}" > "$ct_log" 2>&1 &
-ct_pid=$!
+. scripts/lib/background.sh
+bg_start ct-aarch64 python3 scripts/ct-aarch64.py --self-test "${test_bins[@]}"
 # The C ABI (libgf2x.so.3 for NTL) and the Python extension (abi3: no
 # target interpreter needed) must at least compile for the target: checked,
 # not built (their code is the library's, built above; a release build of
@@ -115,11 +114,7 @@ for pair in "neoverse-n1:Arm part 0xd0c (Neoverse N1)" "cortex-a53:Arm part 0xd0
 done
 
 echo "==> ct-aarch64's report"
-ct_rc=0
-wait "$ct_pid" || ct_rc=$?
-cat "$ct_log"
-rm -f "$ct_log"
-[ "$ct_rc" -eq 0 ] || { echo "ct-aarch64 failed (exit $ct_rc)" >&2; exit 1; }
+bg_finish ct-aarch64 || { echo "ct-aarch64 failed" >&2; exit 1; }
 
 for run in "${runs[@]}"; do
   model=${run%%:*} level=${run#*:}
