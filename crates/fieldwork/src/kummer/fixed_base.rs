@@ -122,22 +122,22 @@
 //! # Cost
 //!
 //! 35 mixed additions (41 products and squares each, scalar `u128`
-//! arithmetic with one fold per product, values kept in `[0, p]`), 36
+//! arithmetic, two folds per product, values kept in `[0, p]`), 36
 //! masked row scans, the map (≈ 38 products) and the encoding's
 //! inversion. Against the machine (Zen 3; the test `cost_probe`, run by
 //! hand, times each part: `cargo test --release -p fieldwork-crypto --lib
 //! cost_probe -- --ignored --nocapture`):
 //!
-//! - the additions: one `u128` product has a latency of ≈ 17 cycles and
-//!   a throughput of ≈ 10.5 cycles (four independent chains), so 41
-//!   products are ≈ 430 cycles: the products' throughput bounds the
-//!   addition, not its dependency chain (≈ 8 products deep, ≈ 140
-//!   cycles). Four `mul`s and ≈ 20 adds, shifts and moves make a product;
-//!   the compiled addition is ≈ 2 400 instructions (a third of them
-//!   moves: `mul`'s fixed registers and spills) at ≈ 4.7 a cycle, near
-//!   the core's 6-wide dispatch. A fold without `shld` (`L + 2H`, 2^128 ≡
-//!   2) and a `mulx`/`adx` build (19 % fewer instructions) take the same
-//!   time;
+//! - the additions: one product (`field_x86.rs`'s assembly: four `mul`
+//!   and 16 ALU instructions) has a latency of ≈ 14 cycles and a
+//!   throughput of ≈ 8–9 (four independent chains), so 41 products are
+//!   ≈ 350 cycles of ≈ 450 an addition, not the dependency chain (≈ 8
+//!   products deep, ≈ 115 cycles). The loop is ≈ 2 070 instructions an
+//!   addition at ≈ 4.6 a cycle; a `mulx` build (a third fewer moves)
+//!   times the same, so the bound is the integer ALUs and the one
+//!   multiplier (a `mul` issues every ≈ 1.3 cycles), not dispatch. The
+//!   compiled Rust product was ≈ 17 and ≈ 11 cycles (two `shld`, two
+//!   `and`s with an all-ones word), ≈ 2 600 instructions an addition;
 //! - the scans: bound by streaming the 144 KiB table from L2 (one
 //!   L1-resident row scans not much faster, so the ymm work itself is
 //!   close behind). Interleaved with the additions (above), most of them
@@ -145,7 +145,7 @@
 //!   cannot: a row's scan and the addition that needs it are ≈ 250 and ≈
 //!   1 700 instructions, more than the 256-entry reorder buffer holds;
 //! - the encoding: mostly the inversion chain (137 dependent products at
-//!   ≈ 17 cycles); the map and the recoding are small.
+//!   ≈ 14 cycles); the map and the recoding are small.
 //!
 //! Rejected:
 //!
@@ -173,7 +173,9 @@
 #![forbid(unsafe_code)]
 
 use super::encoding::{decode, encode};
-use super::field::{Fe, P, loose, mul_loose as mul, square_loose as sq};
+use super::field::{
+    Fe, P, add_loose as add, loose, mul_loose as mul, square_loose as sq, sub_loose as sub,
+};
 use super::fixed_base_table::{ENTRIES, F, MAP, TABLE, W, WINDOWS};
 use super::{BASE_POINT, Backend};
 use subtle::{Choice, ConditionallySelectable};
@@ -190,19 +192,10 @@ pub(super) const N2: [u64; 4] = [
 // test `n2_limbs` checks them against the KAT file's bytes.
 
 // ---------------------------------------------------------------- field
-// Values are u128 in [0, p] (p itself stands for 0): products and squares
-// are the field's `mul_loose`/`square_loose`, which keep [0, p]; a sum of
-// two values is ≤ 2p < 2^128, folded likewise.
-
-#[inline(always)]
-fn add(a: u128, b: u128) -> u128 {
-    loose(a + b)
-}
-
-#[inline(always)]
-fn sub(a: u128, b: u128) -> u128 {
-    loose(a + (P - b))
-}
+// Values are u128 in [0, p] (p itself stands for 0): products, squares,
+// sums and differences are the field's `mul_loose`, `square_loose`,
+// `add_loose` and `sub_loose`, which keep [0, p] (x86-64 assembly, or Rust
+// elsewhere).
 
 /// 1 when `a ≡ 0 (mod p)` (for `a ∈ [0, p]`: 0 or p), else 0, by
 /// arithmetic: `a & P` is 0 only for `a = 0` and `(a + 1) & P` only for

@@ -99,6 +99,8 @@
 mod avx2;
 mod encoding;
 mod field;
+#[cfg(target_arch = "x86_64")]
+mod field_x86;
 mod fixed_base;
 mod fixed_base_table;
 #[cfg(feature = "reproduce")]
