@@ -250,35 +250,32 @@ pub(super) fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
     // Even (including 0): take N2 − k, which is odd.
     let (neg, _) = sub4(N2, k);
     k = select4(Choice::from((!k[0] & 1) as u8), neg, k);
-    // Regular recoding: d = (k mod 2^(W+1)) − 2^W is odd, k − d ≡ 2^W
-    // (mod 2^(W+1)), so (k − d)/2^W is odd again; after WINDOWS − 1 steps
-    // the quotient is below 2^(251 − (WINDOWS − 1)·W) + 1 ≤ 2^W (k < 2^251).
+    // Regular recoding: d = (k mod 2^(W+1)) − 2^W is odd, and the next
+    // quotient (k − d)/2^W = 2·⌊k / 2^(W+1)⌋ + 1 = ⌊k / 2^W⌋ | 1 is odd
+    // again. So quotient i is ⌊k / 2^(W·i)⌋ | 1, digit i is bits
+    // W·i..W·i + W of k with bit 0 set, less 2^W, and the last quotient
+    // ⌊k / 2^(W·(WINDOWS − 1))⌋ | 1 ≤ 2^W (k < 2^251) is the last digit.
+    // Window offsets are public; no carry runs through the limbs.
+    let bits_from = |start: usize| -> u64 {
+        let (limb, off) = (start / 64, start % 64);
+        let lo = k.get(limb).copied().unwrap_or(0) >> off;
+        let hi = match k.get(limb + 1) {
+            Some(&next) if off != 0 => next << (64 - off),
+            _ => 0,
+        };
+        lo | hi
+    };
     let mut out = [0i8; WINDOWS];
-    for o in out.iter_mut().take(WINDOWS - 1) {
-        let d = (k[0] & ((2 << W) - 1)) as i64 - (1 << W);
-        *o = d as i8;
-        // k −= d (d signed, |d| < 2^W), carried through the limbs.
-        let mut carry = -(d as i128);
-        for limb in k.iter_mut() {
-            let v = i128::from(*limb) + carry;
-            *limb = v as u64;
-            carry = v >> 64;
-        }
-        let [k0, k1, k2, k3] = k;
-        k = [
-            (k0 >> W) | (k1 << (64 - W)),
-            (k1 >> W) | (k2 << (64 - W)),
-            (k2 >> W) | (k3 << (64 - W)),
-            k3 >> W,
-        ];
-    }
-    if let Some(last) = out.last_mut() {
-        *last = k[0] as i8;
+    for (i, o) in out.iter_mut().enumerate() {
+        let window = bits_from(W as usize * i) | 1;
+        *o = if i + 1 < WINDOWS {
+            ((window & ((2 << W) - 1)) as i64 - (1 << W)) as i8
+        } else {
+            window as i8
+        };
     }
     out
 }
-
-// ---------------------------------------------------------------- Jacobian
 
 /// A table row.
 pub(super) type Row = [[u64; 8]; ENTRIES];
