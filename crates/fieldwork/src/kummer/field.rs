@@ -117,55 +117,20 @@ pub(crate) fn loose(x: u128) -> u128 {
     (x & P) + (x >> 127)
 }
 
-/// `a·b` folded twice, for `a, b ≤ 2^127`: the fold is `≤ 2^128 − 2`, so
-/// the result is `≤ p` — loose values (the inversion chain) and values in
-/// `[0, p]` (the fixed-base comb) stay in range. On x86-64 the assembly
-/// of `field_x86.rs` (fewer µops, shorter latency), elsewhere
-/// `reference::mul_loose`.
-#[inline(always)]
-pub(crate) fn mul_loose(a: u128, b: u128) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    let r = super::field_x86::mul_loose(a, b);
-    #[cfg(not(target_arch = "x86_64"))]
-    let r = reference::mul_loose(a, b);
-    r
-}
-
-/// `a²` folded twice, with the bounds of [`mul_loose`].
-#[inline(always)]
-pub(crate) fn square_loose(a: u128) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    let r = super::field_x86::square_loose(a);
-    #[cfg(not(target_arch = "x86_64"))]
-    let r = reference::square_loose(a);
-    r
-}
-
-/// `a + b` for `a, b ∈ [0, p]`, in `[0, p]` (the fixed-base comb's
-/// values): on x86-64 the assembly of `field_x86.rs`, elsewhere
-/// `reference::add`.
-#[inline(always)]
-pub(crate) fn add_loose(a: u128, b: u128) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    let r = super::field_x86::add(a, b);
-    #[cfg(not(target_arch = "x86_64"))]
-    let r = reference::add(a, b);
-    r
-}
-
-/// `a − b` for `a, b ∈ [0, p]`, in `[0, p]`, as [`add_loose`].
-#[inline(always)]
-pub(crate) fn sub_loose(a: u128, b: u128) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    let r = super::field_x86::sub(a, b);
-    #[cfg(not(target_arch = "x86_64"))]
-    let r = reference::sub(a, b);
-    r
-}
+// The loose operations (values `≤ 2^127` in, `≤ p` out; sums and
+// differences take `[0, p]`): `mul_loose` (`a·b` folded twice: the fold is
+// `≤ 2^128 − 2`, so the result is `≤ p`, and loose values — the inversion
+// chain — and values in `[0, p]` — the fixed-base comb — stay in range),
+// `square_loose`, `add_loose` and `sub_loose`. On x86-64 the assembly of
+// `field_x86.rs` (fewer µops, shorter latency), elsewhere `reference`.
+#[cfg(target_arch = "x86_64")]
+pub(super) use super::field_x86::{add as add_loose, mul_loose, square_loose, sub as sub_loose};
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) use reference::{add as add_loose, mul_loose, square_loose, sub as sub_loose};
 
 /// The loose product, square, sum and difference in Rust: what
-/// [`mul_loose`], [`square_loose`], [`add_loose`] and [`sub_loose`] are
-/// off x86-64, and the reference the assembly is tested against.
+/// `mul_loose`, `square_loose`, `add_loose` and `sub_loose` are off
+/// x86-64, and the reference the assembly is tested against.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 pub(crate) mod reference {
     use super::{P, loose, mul_fold, square_fold};

@@ -277,6 +277,8 @@ pub(super) fn digits(scalar: &[u8; 32]) -> [i8; WINDOWS] {
     out
 }
 
+// ---------------------------------------------------------------- Jacobian
+
 /// A table row.
 pub(super) type Row = [[u64; 8]; ENTRIES];
 
