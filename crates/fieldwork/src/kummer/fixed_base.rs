@@ -167,6 +167,11 @@
 //!   ≈ 3 300 cycles (the notes have the port model). On the IFMA
 //!   multiplier the same lane comb wins: `ifma.rs` runs it, and
 //!   [`combine`] here ends it.
+//! - One scalar sum beside four lane sums, each line of the addition
+//!   issuing its `mul`s and its `vpmuludq`s together, so the integer and
+//!   vector pipes of an AMD core work at once: on Zen 3 a digit costs more
+//!   in lanes than in scalars, and the pair ran slower than the two one
+//!   after the other (in-order dispatch waits behind a full vector queue).
 //!
 //! The `vpblendvb` scan replaced a `vpand`/`vpor` one (8 k fewer
 //! instructions a key).
