@@ -137,12 +137,26 @@
 //! # The comb's row reads
 //!
 //! Key generation (`fixed_base.rs`) reads its table rows here: this file
-//! implements the comb's [`Scan`] for the [`cpu::Avx2`] token.
-//! [`tf::scan_part`] merges a part of a row under a `vpcmpeqq` mask with
-//! `vpblendvb`, and [`Avx2::comb`](super::Backend::comb) compiles the whole comb
-//! with AVX2 enabled so that the parts, spread
-//! through each scalar mixed addition, inline as ymm code that runs beside
-//! the scalar products.
+//! implements the comb's [`Scan`] for the [`cpu::Avx2`] token, and
+//! [`Avx2::comb`](super::Backend::comb) compiles the whole comb with AVX2
+//! enabled so that the parts of a row's read, spread through each scalar
+//! mixed addition, inline as ymm code that runs beside the scalar
+//! products.
+//!
+//! A read selects in two levels ([`Read`]): entry `idx = 8a + b` is entry
+//! `b` of part `a`. [`tf::begin`] makes the seven masks of `b` once a row
+//! (`vpcmpeqq`); each part ([`tf::scan_part`]) picks its entry `b` with 14
+//! `vpblendvb` (the entries as memory operands) and merges it under the
+//! mask of `a = k` with two more: ≈ 2.4 instructions an entry against 3.25
+//! for a mask and two blends per entry. Every entry is loaded; no address
+//! or branch depends on the index.
+//!
+//! Each part is pinned to its place in the addition by [`tf::pin`], an
+//! empty `asm!` that takes the read's accumulator and a value the addition
+//! has just computed: without it LLVM moved all eight parts into one block
+//! after the addition, where they ran alone (a key on Zen 3: 7.43 µs
+//! against 6.15 µs pinned, `scripts/ab-time.sh` on `kummer_keygen_one`;
+//! pinned, a key takes the time of the same comb with no scan at all).
 //!
 //! # Rejected
 //!
@@ -194,8 +208,7 @@ use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
     _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_mul_epi32, _mm256_mul_epu32, _mm256_or_si256,
     _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32,
-    _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
-    _mm256_xor_si256,
+    _mm256_sign_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 use subtle::Choice;
 
@@ -681,12 +694,20 @@ super::token_backend! {
 /// the token, which the comb compiled by [`Avx2::comb`](super::Backend::comb) carries.
 impl Scan for cpu::Avx2 {
     const INTERLEAVED: bool = true;
+    type Read = Read;
 
-    /// The whole row, by [`tf::scan_part`] over all of it.
+    /// The whole row: [`Scan::begin`], its [`PARTS`](fixed_base::PART)
+    /// parts, [`Scan::end`].
     #[inline(always)]
     fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
         // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
         unsafe { tf::scan_row(row, idx) }
+    }
+
+    #[inline(always)]
+    fn begin(self, idx: u64) -> Read {
+        // SAFETY: the token proves AVX and AVX2, all `tf::begin` needs.
+        unsafe { tf::begin(idx) }
     }
 
     /// Part `k` of the row: [`tf::scan_part`]. For [`Avx2::comb`](super::Backend::comb)'s AVX2
@@ -694,10 +715,38 @@ impl Scan for cpu::Avx2 {
     /// instructions; anywhere else they would stay calls (correct, since
     /// the token proves the features, but slow).
     #[inline(always)]
-    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
+    fn scan_part(self, row: &Row, k: usize, read: &mut Read) {
         // SAFETY: the token proves AVX and AVX2, all `tf::scan_part` needs.
-        unsafe { tf::scan_part(acc, row, idx, PART * k, PART) }
+        unsafe { tf::scan_part(read, row, PART * k) }
     }
+
+    #[inline(always)]
+    fn end(self, read: Read) -> [u64; 8] {
+        // SAFETY: the token proves AVX, all `tf::end` needs.
+        unsafe { tf::end(read) }
+    }
+
+    /// [`tf::pin`]: an empty `asm!` with the read's accumulator and `x`'s
+    /// words as operands (no instruction), so the part before it stays
+    /// before it and the arithmetic after it stays after.
+    #[inline(always)]
+    fn pin(self, read: &mut Read, x: u128) -> u128 {
+        // SAFETY: the token proves AVX, all `tf::pin` enables.
+        unsafe { tf::pin(read, x) }
+    }
+}
+
+/// A row read of the AVX2 scan, in two levels: entry `idx = PART·a + b`
+/// is entry `b` of part `a`. Each part first selects its own entry `b`
+/// (`low`: the masks of `b = 1, …, PART − 1`, made once by [`tf::begin`]
+/// and shared by the parts), then merges that into `(lo, hi)` under the
+/// mask of `a = k` (one `vpcmpeqq` of `high`, the broadcast `a`).
+#[derive(Clone, Copy)]
+pub(super) struct Read {
+    lo: __m256i,
+    hi: __m256i,
+    low: [__m256i; PART - 1],
+    high: __m256i,
 }
 
 /// The `#[target_feature]` entry points, reached only through [`Avx2`]'s
@@ -705,13 +754,82 @@ impl Scan for cpu::Avx2 {
 mod tf {
     use super::*;
 
-    /// Part of the comb's row read (`fixed_base.rs`): entries
-    /// `[first, first + n)` of `row` (`n` a multiple of 4) merged into
-    /// `acc` where the entry's number is `idx` — a `vpblendvb` of each
-    /// entry (its memory operand) under a mask that is all ones for entry
-    /// `idx` only (a `vpcmpeqq` of the broadcast index against the entry's
-    /// number): no address or branch depends on `idx`. Four entries a round
-    /// against four shifted copies of the index: 3¼ instructions an entry.
+    /// A read of entry `idx` ([`Read`]): nothing merged, the masks of
+    /// `b = idx mod PART` against `1, …, PART − 1` (all ones where equal)
+    /// and the broadcast `a = ⌊idx / PART⌋`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX and AVX2.
+    #[inline(always)]
+    pub(super) unsafe fn begin(idx: u64) -> Read {
+        // SAFETY: AVX and AVX2 by the contract; register-only intrinsics.
+        unsafe {
+            let b = _mm256_set1_epi64x((idx % PART as u64) as i64);
+            // A loop, not `array::from_fn`: its closure would not inherit
+            // the caller's target features (the intrinsics would stay calls).
+            let mut low = [_mm256_setzero_si256(); PART - 1];
+            for (j, m) in (1i64..).zip(low.iter_mut()) {
+                *m = _mm256_cmpeq_epi64(b, _mm256_set1_epi64x(j));
+            }
+            Read {
+                lo: _mm256_setzero_si256(),
+                hi: _mm256_setzero_si256(),
+                low,
+                high: _mm256_set1_epi64x((idx / PART as u64) as i64),
+            }
+        }
+    }
+
+    /// [`Scan::pin`] on ymm (see there).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    pub(super) unsafe fn pin(read: &mut Read, x: u128) -> u128 {
+        let (mut lo, mut hi) = (x as u64, (x >> 64) as u64);
+        // SAFETY: an empty template (a comment): no instruction, no memory
+        // access; the operands come back unchanged.
+        unsafe {
+            core::arch::asm!(
+                "/* {a} {b} {c} {d} */",
+                a = inout(ymm_reg) read.lo,
+                b = inout(ymm_reg) read.hi,
+                c = inout(reg) lo,
+                d = inout(reg) hi,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        u128::from(lo) | (u128::from(hi) << 64)
+    }
+
+    /// The entry `read` merged.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX.
+    #[inline(always)]
+    pub(super) unsafe fn end(read: Read) -> [u64; 8] {
+        let mut out = [0u64; 8];
+        // SAFETY: AVX by the contract; the stores write the two 32-byte
+        // halves of `out`.
+        unsafe {
+            let q = out.as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(q, read.lo);
+            _mm256_storeu_si256(q.add(1), read.hi);
+        }
+        out
+    }
+
+    /// The part of a row read (`fixed_base.rs`) of entries `[first, first
+    /// + PART)`: its entry `b` selected by `PART − 1` `vpblendvb` a half
+    /// (each entry after the first as the memory operand, under the shared
+    /// mask of its number), then merged into `read` by one more under the
+    /// mask of `first / PART = a`. No address or branch depends on the
+    /// index: ≈ 2⅜ instructions an entry (19 a part and 7 a row for the
+    /// masks), against 3¼ for one `vpcmpeqq` and two `vpblendvb` an entry.
     ///
     /// An `unsafe fn` rather than a `#[target_feature]` one so that it
     /// inlines into the comb (no closures either: a closure does not
@@ -722,41 +840,29 @@ mod tf {
     /// The CPU has AVX and AVX2.
     #[inline(always)]
     pub(super) unsafe fn scan_part<const N: usize>(
-        acc: &mut [u64; 8],
+        read: &mut Read,
         row: &[[u64; 8]; N],
-        idx: u64,
         first: usize,
-        n: usize,
     ) {
-        debug_assert!(n.is_multiple_of(4), "whole rounds of four entries");
-        let Some(part) = row.get(first..first + n) else {
+        let Some(part) = row.get(first..first + PART) else {
             return;
         };
-        // SAFETY: AVX and AVX2 by the contract; the loads and stores are
-        // 32-byte halves of 8-word arrays.
+        let Some((head, rest)) = part.split_first() else {
+            return;
+        };
+        // SAFETY: AVX and AVX2 by the contract; the loads are the 32-byte
+        // halves of 8-word arrays.
         unsafe {
-            let q = acc.as_mut_ptr().cast::<__m256i>();
-            let (mut lo, mut hi) = (_mm256_loadu_si256(q), _mm256_loadu_si256(q.add(1)));
-            let w0 = _mm256_set1_epi64x(idx.wrapping_sub(first as u64) as i64);
-            let want = [
-                w0,
-                _mm256_sub_epi64(w0, _mm256_set1_epi64x(1)),
-                _mm256_sub_epi64(w0, _mm256_set1_epi64x(2)),
-                _mm256_sub_epi64(w0, _mm256_set1_epi64x(3)),
-            ];
-            let four = _mm256_set1_epi64x(4);
-            let mut j = _mm256_setzero_si256();
-            for h in 0..n / 4 {
-                for e in 0..4 {
-                    let m = _mm256_cmpeq_epi64(j, want[e]);
-                    let p = part[4 * h + e].as_ptr().cast::<__m256i>();
-                    lo = _mm256_blendv_epi8(lo, _mm256_loadu_si256(p), m);
-                    hi = _mm256_blendv_epi8(hi, _mm256_loadu_si256(p.add(1)), m);
-                }
-                j = _mm256_add_epi64(j, four);
+            let p = head.as_ptr().cast::<__m256i>();
+            let (mut lo, mut hi) = (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)));
+            for (entry, m) in rest.iter().zip(read.low) {
+                let p = entry.as_ptr().cast::<__m256i>();
+                lo = _mm256_blendv_epi8(lo, _mm256_loadu_si256(p), m);
+                hi = _mm256_blendv_epi8(hi, _mm256_loadu_si256(p.add(1)), m);
             }
-            _mm256_storeu_si256(q, lo);
-            _mm256_storeu_si256(q.add(1), hi);
+            let a = _mm256_cmpeq_epi64(read.high, _mm256_set1_epi64x((first / PART) as i64));
+            read.lo = _mm256_blendv_epi8(read.lo, lo, a);
+            read.hi = _mm256_blendv_epi8(read.hi, hi, a);
         }
     }
 
@@ -769,10 +875,15 @@ mod tf {
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
     pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
-        let mut acc = [0u64; 8];
-        // SAFETY: this function's target features are scan_part's contract.
-        unsafe { scan_part(&mut acc, row, idx, 0, N) };
-        acc
+        // SAFETY: this function's target features are the contract of
+        // begin, scan_part and end.
+        let mut read = unsafe { begin(idx) };
+        for first in (0..N).step_by(PART) {
+            // SAFETY: as above.
+            unsafe { scan_part(&mut read, row, first) };
+        }
+        // SAFETY: as above.
+        unsafe { end(read) }
     }
 
     /// One ladder's state and its loop invariants.

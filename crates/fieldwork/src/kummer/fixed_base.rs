@@ -49,13 +49,13 @@
 //! `Backend::comb` calls [`comb`] with its scan). The portable scan is code
 //! that LLVM vectorises on xmm (SSE2 `pand`/`por`, 17 instructions an
 //! entry, masks computed on scalars). The AVX2 backend's scan runs on ymm
-//! (a `vpcmpeqq` of the index against the entry's number and two
-//! `vpblendvb` with the entry as memory operand: 3¼ instructions an
-//! entry), and its comb reads row `i + 1` while it adds row `i`'s entry:
-//! the row in eight parts of eight entries, placed between the addition's
-//! products, so the vector unit scans while the scalar units multiply
-//! ([`Scan::INTERLEAVED`]; its backend's comb compiles this file's
-//! [`comb`] with AVX2 enabled, for the parts to inline).
+//! (`vpblendvb` with the entry as memory operand, in two levels: ≈ 2.4
+//! instructions an entry; `avx2.rs`), and its comb reads row `i + 1`
+//! while it adds row `i`'s entry: the row in eight parts of eight
+//! entries, placed between the addition's products and pinned there
+//! ([`Scan::pin`]), so the vector unit scans while the scalar units
+//! multiply ([`Scan::INTERLEAVED`]; its backend's comb compiles this
+//! file's [`comb`] with AVX2 enabled, for the parts to inline).
 //!
 //! The window width is the generator's `KUMMER_COMB_W`, 7 bits
 //! (`KUMMER_COMB_W=6 python3 scripts/kummer_fixed_base/derive.py`
@@ -138,12 +138,16 @@
 //!   multiplier (a `mul` issues every ≈ 1.3 cycles), not dispatch. The
 //!   compiled Rust product was ≈ 17 and ≈ 11 cycles (two `shld`, two
 //!   `and`s with an all-ones word), ≈ 2 600 instructions an addition;
-//! - the scans: bound by streaming the 144 KiB table from L2 (one
-//!   L1-resident row scans not much faster, so the ymm work itself is
-//!   close behind). Interleaved with the additions (above), most of them
-//!   hide under the scalar work. Read whole before each addition they
-//!   cannot: a row's scan and the addition that needs it are ≈ 250 and ≈
-//!   1 700 instructions, more than the 256-entry reorder buffer holds;
+//! - the scans: alone, ≈ 100–130 cycles a row (the `vpblendvb`s; an
+//!   L1-resident row is not much faster than one streamed from L2).
+//!   Interleaved with the additions (above) they hide under the scalar
+//!   work entirely — a key takes the time of the same comb with no scan —
+//!   provided each part stays where it is placed ([`Scan::pin`]: LLVM
+//!   otherwise gathers the parts after the addition, where they cost
+//!   their whole time, ≈ 1.3 µs a key on Zen 3). Read whole before each
+//!   addition they cannot hide: a row's scan and the addition that needs
+//!   it are ≈ 160 and ≈ 1 700 instructions, more than the 256-entry
+//!   reorder buffer holds;
 //! - the encoding: mostly the inversion chain (137 dependent products at
 //!   ≈ 14 cycles); the map and the recoding are small.
 //!
@@ -156,9 +160,11 @@
 //! - The next row's whole scan issued before the current addition
 //!   (software pipelining): slower.
 //! - The parts with no `Option` around them (one basic block, where LLVM
-//!   gathered them together again): slower.
+//!   gathered them together again): slower. (With the `Option`, too, LLVM
+//!   had gathered them into one block after the addition, unnoticed until
+//!   the pins.)
 //! - `zeroize` of the scan's accumulator after the loop (a compiler
-//!   fence): slower, and it ends zero anyway.
+//!   fence): slower.
 //! - The portable scan interleaved the same way: slower (its SSE2 parts
 //!   take scalar ports and registers from the additions).
 //! - Four sums in the four lanes of the AVX2 `Fe4` (digit `i` into sum
@@ -303,12 +309,34 @@ pub(super) trait Scan: Copy {
     /// multiply), rather than whole before it.
     const INTERLEAVED: bool;
 
+    /// A row read in parts, from [`Scan::begin`] to [`Scan::end`]: the
+    /// entry merged so far and whatever the parts share (the AVX2 scan's
+    /// masks of the index).
+    type Read: Copy;
+
     /// Entry `idx` of `row`.
     fn scan(self, row: &Row, idx: u64) -> [u64; 8];
 
-    /// Merges entries `[PART·k, PART·(k + 1))` of `row` into `acc` (which
-    /// starts at zero): entry `idx`, if it is among them.
-    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]);
+    /// A read of entry `idx`, nothing merged yet.
+    fn begin(self, idx: u64) -> Self::Read;
+
+    /// Merges entries `[PART·k, PART·(k + 1))` of `row` into `read`: entry
+    /// `idx`, if it is among them.
+    fn scan_part(self, row: &Row, k: usize, read: &mut Self::Read);
+
+    /// The entry read (zero if no part held it).
+    fn end(self, read: Self::Read) -> [u64; 8];
+
+    /// `x`, a value the addition has just computed, tied to `read` where
+    /// the parts are interleaved: an optimisation barrier that keeps the
+    /// part issued before it from moving past it (without it LLVM gathers
+    /// every part of an addition into one block after it). Nothing on
+    /// scans that are not interleaved.
+    #[inline(always)]
+    fn pin(self, read: &mut Self::Read, x: u128) -> u128 {
+        let _ = read;
+        x
+    }
 }
 
 /// The portable scan: [`scan`] with masks computed on scalars. Not
@@ -333,8 +361,31 @@ impl PortableScan {
     }
 }
 
+/// [`Scan::Read`], [`Scan::begin`] and [`Scan::end`] for a scan whose
+/// parts share nothing but the index: the read is the entry merged so far
+/// and the index (the portable and NEON scans).
+macro_rules! plain_read {
+    () => {
+        /// The entry merged so far, and the index.
+        type Read = ([u64; 8], u64);
+
+        #[inline(always)]
+        fn begin(self, idx: u64) -> Self::Read {
+            ([0; 8], idx)
+        }
+
+        #[inline(always)]
+        fn end(self, read: Self::Read) -> [u64; 8] {
+            read.0
+        }
+    };
+}
+#[cfg_attr(not(target_arch = "aarch64"), allow(unused_imports))]
+pub(super) use plain_read;
+
 impl Scan for PortableScan {
     const INTERLEAVED: bool = false;
+    plain_read!();
 
     #[inline(always)]
     fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
@@ -342,11 +393,11 @@ impl Scan for PortableScan {
     }
 
     #[inline(always)]
-    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
-        let masks = Self::masks::<PART>(PART * k, idx);
+    fn scan_part(self, row: &Row, k: usize, read: &mut Self::Read) {
+        let masks = Self::masks::<PART>(PART * k, read.1);
         let entries = row.get(PART * k..PART * (k + 1));
         if let Some(entries) = entries.and_then(|e| <&[[u64; 8]; PART]>::try_from(e).ok()) {
-            or_masked(acc, entries, &masks);
+            or_masked(&mut read.0, entries, &masks);
         }
     }
 }
@@ -408,17 +459,18 @@ fn mixed_add<S: Scan>(
     r: [u128; 6],
     t: [u128; 4],
     s: S,
-    next: Option<(&Row, u64)>,
-    acc: &mut [u64; 8],
+    next: Option<&Row>,
+    read: &mut S::Read,
 ) -> ([u128; 6], u64) {
     // Part k of the next row's read. A macro, not a closure: a closure does
     // not inherit the AVX2 comb's target features (its intrinsics would
     // stay calls).
     macro_rules! part {
-        ($k:literal) => {
-            if let Some((row, idx)) = next {
-                s.scan_part(row, idx, $k, acc);
+        ($k:literal, $v:ident) => {
+            if let Some(row) = next {
+                s.scan_part(row, $k, read);
             }
+            let $v = s.pin(read, $v);
         };
     }
     let [a1, a0, b1, b0, zu, y] = r;
@@ -429,42 +481,42 @@ fn mixed_add<S: Scan>(
     let z0 = sub(a0, mul(c0, zu)); // 3
     let e1 = sub(mul(d1, zv), b1); // 4
     let e0 = sub(mul(d0, zv), b0); // 5
-    part!(0);
+    part!(0, e0);
     // δ = r·Zu² (r the resultant); s = (S1·x + S0)/Δ with Δ = Y·δ.
     let t0 = sub(z0, mul(c1, z1)); // 6
     let dl = add(mul(z0, t0), mul(c0, sq(z1))); // 9
     let s1 = sub(mul(e1, z0), mul(e0, z1)); // 11
-    part!(1);
+    part!(1, s1);
     let s0 = add(mul(mul(e1, z1), c0), mul(e0, t0)); // 14
     let dy = mul(y, dl); // 15
     let bad = zero_bit(dl) | zero_bit(s1);
-    part!(2);
+    part!(2, dy);
     let (s11, s00, dd, s10) = (sq(s1), sq(s0), sq(dy), mul(s1, s0)); // 19
     let s10x2 = add(s10, s10);
     // u' = x² + (N1·x + N0)/(Zu·S1²).
     let n1 = add(mul(zu, sub(s10x2, dd)), mul(z1, s11)); // 21
-    part!(3);
+    part!(3, n1);
     let b1dl = mul(b1, dl); // 22
     let f4z = sub(sub(add(a1, a1), z1), mul(F[4], zu)); // 23
     let n0 = add(
         add(add(mul(zu, s00), mul(z1, s10x2)), mul(t0, s11)), // 26
         add(mul(add(b1dl, b1dl), s1), mul(f4z, dd)),          // 28
     );
-    part!(4);
+    part!(4, n0);
     // v' = −(V mod u') with V = v₁ + s·u₁, over Zu·S1²·Y·δ·S1: the
     // quotient's leading term w = W/S1² and l = (x + S0/S1)·u₁.
     let w = add(sub(mul(c1, s11), s10), dd); // 29
     let mid = add(mul(a0, s1), mul(a1, s0)); // 31
     let a0s0 = mul(a0, s0); // 32
-    part!(5);
+    part!(5, a0s0);
     let s13 = mul(s11, s1); // 33
     let v1 = add(
         sub(mul(w, n1), mul(s13, add(b1dl, mid))), // 35
         mul(s11, n0),                              // 36
     );
-    part!(6);
+    part!(6, v1);
     let v0 = sub(mul(w, n0), mul(s13, add(mul(b0, dl), a0s0))); // 39
-    part!(7);
+    part!(7, v0);
     ([n1, n0, v1, v0, mul(zu, s11), mul(dy, s1)], bad) // 41
 }
 
@@ -533,11 +585,11 @@ pub(super) fn combine<S: Scan>(s: S, sums: [[u128; 6]; 4]) -> ([Fe; 4], u64) {
     let inv = Fe(mul(q12, q3)).invert().0; // 0 when a q is: flagged above
     let inv12 = mul(inv, q3);
     let inverses = [mul(inv12, q2), mul(inv12, q1), mul(inv, q12)];
-    let mut acc = [0u64; 8];
+    let mut read = s.begin(0);
     for (p, iq) in [p1, p2, p3].into_iter().zip(inverses) {
         let iz = mul(p[5], iq); // 1/Zu
         let t = [mul(p[0], iz), mul(p[1], iz), mul(p[2], iq), mul(p[3], iq)];
-        let (sum, b) = mixed_add(r, t, s, None, &mut acc);
+        let (sum, b) = mixed_add(r, t, s, None, &mut read);
         r = sum;
         bad |= b;
     }
@@ -551,7 +603,7 @@ pub(super) fn comb<S: Scan>(s: S, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
     let mut d = digits(scalar);
     let mut bad = 0u64;
     let mut r = [0u128; 6];
-    let mut acc = [0u64; 8];
+    let mut read = s.begin(0);
     // Row 0, read whole, starts the sum; row i + 1 is read during
     // addition i (row 1 whole, before the first addition).
     let mut steps = TABLE.iter().zip(d.iter().copied()).enumerate();
@@ -563,21 +615,23 @@ pub(super) fn comb<S: Scan>(s: S, scalar: &[u8; 32]) -> ([Fe; 4], Choice) {
         let e = if i == 1 || !S::INTERLEAVED {
             s.scan(row, entry_index(di))
         } else {
-            acc
+            s.end(read)
         };
         let t = signed_entry(e, di);
-        acc = [0u64; 8];
         let next = match steps.clone().next() {
-            Some((_, (row, dn))) if S::INTERLEAVED => Some((row, entry_index(dn))),
+            Some((_, (row, dn))) if S::INTERLEAVED => {
+                read = s.begin(entry_index(dn));
+                Some(row)
+            }
             _ => None,
         };
-        let (sum, b) = mixed_add(r, t, s, next, &mut acc);
+        let (sum, b) = mixed_add(r, t, s, next, &mut read);
         r = sum;
         bad |= b;
     }
     // The digits spell the secret scalar.
     d.zeroize();
-    // `acc` is zero again: the last addition read no row.
+    // The last addition read no row (its `read` is the previous one's).
     (
         to_surface(common_denominator(r)),
         Choice::from(core::hint::black_box(bad as u8)),
@@ -782,16 +836,26 @@ mod tests {
         for i in [1, WINDOWS / 2, WINDOWS - 1] {
             let row = &TABLE[i];
             for idx in 0..ENTRIES {
-                let mut all = [0u64; 8];
+                let mut all = s.begin(idx as u64);
                 for k in 0..PARTS {
-                    let mut acc = [0u64; 8];
-                    s.scan_part(row, idx as u64, k, &mut acc);
+                    let mut one = s.begin(idx as u64);
+                    s.scan_part(row, k, &mut one);
                     let want = if idx / PART == k { row[idx] } else { [0; 8] };
-                    assert_eq!(acc, want, "{name}, row {i} entry {idx} part {k}");
-                    s.scan_part(row, idx as u64, k, &mut all);
+                    assert_eq!(s.end(one), want, "{name}, row {i} entry {idx} part {k}");
+                    s.scan_part(row, k, &mut all);
+                    // A pin changes neither its value nor the read.
+                    let x = (u128::from(row[k][0]) << 64) | u128::from(row[k][1]);
+                    assert_eq!(s.pin(&mut all, x), x, "{name}: pin");
                 }
-                assert_eq!(all, row[idx], "{name}, row {i} entry {idx}");
+                assert_eq!(s.end(all), row[idx], "{name}, row {i} entry {idx}");
+                assert_eq!(s.end(s.begin(idx as u64)), [0; 8], "{name}: nothing read");
             }
+            // An index past the row keeps nothing.
+            let mut past = s.begin(ENTRIES as u64);
+            for k in 0..PARTS {
+                s.scan_part(row, k, &mut past);
+            }
+            assert_eq!(s.end(past), [0; 8], "{name}, row {i}: index past the row");
         }
     }
 
@@ -827,8 +891,8 @@ mod tests {
     /// The surface image of `r + t` ([`mixed_add`] from an affine `r`).
     fn sum_on_surface(r: [u128; 4], t: [u128; 4]) -> [u8; 48] {
         let [c1, c0, d1, d0] = r;
-        let mut acc = [0u64; 8];
-        let (sum, bad) = mixed_add([c1, c0, d1, d0, 1, 1], t, PortableScan, None, &mut acc);
+        let mut read = PortableScan.begin(0);
+        let (sum, bad) = mixed_add([c1, c0, d1, d0, 1, 1], t, PortableScan, None, &mut read);
         assert_eq!(bad, 0, "exceptional sum of two table entries");
         encode(to_surface(common_denominator(sum)))
     }
@@ -921,7 +985,7 @@ mod cost_probe {
         time("35 additions", |_| {
             let mut r = [e[0], e[1], e[2], e[3], 1, 1];
             for _ in 0..35 {
-                r = mixed_add(r, core::hint::black_box(e2), t, None, &mut [0; 8]).0;
+                r = mixed_add(r, core::hint::black_box(e2), t, None, &mut t.begin(0)).0;
             }
             r[0] as u64
         });

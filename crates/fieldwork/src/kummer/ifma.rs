@@ -671,7 +671,7 @@ fn y4_to(x: Y4) -> [u128; 4] {
 /// which [`fixed_base::combine`] checks once.
 ///
 /// Part `k` of the next four rows' reads ([`Scan::scan_part`], into
-/// `acc`) is issued at the `part!(k)` marks, as the scalar comb does: the
+/// `reads`) is issued at the `part!(k)` marks, as the scalar comb does: the
 /// scans' compares and blends fill the vector port the multiply-adds leave
 /// free.
 #[inline(always)]
@@ -680,16 +680,16 @@ fn mixed_add4(
     t: [Y4; 4],
     f4: Y4,
     s: cpu::Avx2,
-    next: Option<[(&fixed_base::Row, u64); 4]>,
-    acc: &mut [[u64; 8]; 4],
+    next: Option<[&fixed_base::Row; 4]>,
+    reads: &mut [<cpu::Avx2 as Scan>::Read; 4],
 ) -> [Y4; 6] {
     use y4::{carry, minus, mul, plus, square};
     // A macro, not a closure: a closure loses the target features.
     macro_rules! part {
         ($k:literal) => {
             if let Some(rows) = next {
-                for (a, (row, idx)) in acc.iter_mut().zip(rows) {
-                    s.scan_part(row, idx, $k, a);
+                for (read, row) in reads.iter_mut().zip(rows) {
+                    s.scan_part(row, $k, read);
                 }
             }
         };
@@ -785,14 +785,22 @@ unsafe fn lane_comb(t: cpu::Avx2, scalar: &[u8; 32]) -> ([Fe; 4], subtle::Choice
     let whole = |first| lane_rows(&d, first).map(|(row, idx)| t.scan(row, idx));
     let [c1, c0, d1, d0] = lane_entries(&whole(0), &d, 0);
     let mut r = [c1, c0, d1, d0, one, one];
-    let mut acc = whole(4);
+    let mut words = whole(4);
     for k in 1..WINDOWS / 4 {
-        let e = lane_entries(&acc, &d, 4 * k);
-        acc = [[0u64; 8]; 4];
+        let e = lane_entries(&words, &d, 4 * k);
         let next = (k + 1 < WINDOWS / 4).then(|| lane_rows(&d, 4 * k + 4));
-        r = mixed_add4(r, e, f4, t, next, &mut acc);
+        let mut reads = next.map_or([t.begin(0); 4], |rows| rows.map(|(_, idx)| t.begin(idx)));
+        r = mixed_add4(
+            r,
+            e,
+            f4,
+            t,
+            next.map(|rows| rows.map(|(row, _)| row)),
+            &mut reads,
+        );
+        words = reads.map(|read| t.end(read));
     }
-    // The digits spell the secret scalar; `acc` is zero again (the last
+    // The digits spell the secret scalar; `words` is zero (the last
     // addition read no row).
     d.zeroize();
     let mut sums = [[0u128; 6]; 4];

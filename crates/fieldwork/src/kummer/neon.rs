@@ -569,6 +569,7 @@ super::token_backend! {
 /// adds register pressure there.
 impl Scan for cpu::Neon {
     const INTERLEAVED: bool = false;
+    fixed_base::plain_read!();
 
     #[inline(always)]
     fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
@@ -578,9 +579,9 @@ impl Scan for cpu::Neon {
     }
 
     #[inline(always)]
-    fn scan_part(self, row: &Row, idx: u64, k: usize, acc: &mut [u64; 8]) {
+    fn scan_part(self, row: &Row, k: usize, read: &mut Self::Read) {
         if let Some(entries) = row.get(PART * k..PART * (k + 1)) {
-            scan_entries(acc, entries, idx, PART * k);
+            scan_entries(&mut read.0, entries, read.1, PART * k);
         }
     }
 }
@@ -753,11 +754,11 @@ mod tests {
         for idx in 0..=row.len() as u64 {
             let want = fixed_base::PortableScan.scan(&row, idx);
             assert_eq!(t.scan(&row, idx), want, "entry {idx}");
-            let mut acc = [0; 8];
+            let mut read = t.begin(idx);
             for k in 0..row.len() / PART {
-                t.scan_part(&row, idx, k, &mut acc);
+                t.scan_part(&row, k, &mut read);
             }
-            assert_eq!(acc, want, "entry {idx} by parts");
+            assert_eq!(t.end(read), want, "entry {idx} by parts");
         }
     }
 
