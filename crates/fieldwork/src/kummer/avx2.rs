@@ -696,8 +696,8 @@ impl Scan for cpu::Avx2 {
     const INTERLEAVED: bool = true;
     type Read = Read;
 
-    /// The whole row: [`Scan::begin`], its [`PARTS`](fixed_base::PART)
-    /// parts, [`Scan::end`].
+    /// The whole row: [`Scan::begin`], each of its parts of
+    /// [`PART`] entries, [`Scan::end`].
     #[inline(always)]
     fn scan(self, row: &Row, idx: u64) -> [u64; 8] {
         // SAFETY: the token proves AVX and AVX2, all `tf::scan_row` enables.
