@@ -203,6 +203,7 @@
 
 use super::field::{Fe, P};
 use super::fixed_base::{self, PART, Row, Scan};
+use super::fixed_base_table::ENTRIES;
 use crate::cpu;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
@@ -839,11 +840,7 @@ mod tf {
     ///
     /// The CPU has AVX and AVX2.
     #[inline(always)]
-    pub(super) unsafe fn scan_part<const N: usize>(
-        read: &mut Read,
-        row: &[[u64; 8]; N],
-        first: usize,
-    ) {
+    pub(super) unsafe fn scan_part(read: &mut Read, row: &Row, first: usize) {
         let Some(part) = row.get(first..first + PART) else {
             return;
         };
@@ -874,11 +871,11 @@ mod tf {
 
     #[target_feature(enable = "avx,avx2")]
     #[inline(never)]
-    pub(super) fn scan_row<const N: usize>(row: &[[u64; 8]; N], idx: u64) -> [u64; 8] {
+    pub(super) fn scan_row(row: &Row, idx: u64) -> [u64; 8] {
         // SAFETY: this function's target features are the contract of
         // begin, scan_part and end.
         let mut read = unsafe { begin(idx) };
-        for first in (0..N).step_by(PART) {
+        for first in (0..ENTRIES).step_by(PART) {
             // SAFETY: as above.
             unsafe { scan_part(&mut read, row, first) };
         }

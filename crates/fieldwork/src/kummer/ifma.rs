@@ -789,7 +789,14 @@ unsafe fn lane_comb(t: cpu::Avx2, scalar: &[u8; 32]) -> ([Fe; 4], subtle::Choice
     for k in 1..WINDOWS / 4 {
         let e = lane_entries(&words, &d, 4 * k);
         let next = (k + 1 < WINDOWS / 4).then(|| lane_rows(&d, 4 * k + 4));
-        let mut reads = next.map_or([t.begin(0); 4], |rows| rows.map(|(_, idx)| t.begin(idx)));
+        // Loops, not closures: a closure would not inherit this function's
+        // target features (the scan's intrinsics would stay calls).
+        let mut reads = [t.begin(0); 4];
+        if let Some(rows) = next {
+            for (read, (_, idx)) in reads.iter_mut().zip(rows) {
+                *read = t.begin(idx);
+            }
+        }
         r = mixed_add4(
             r,
             e,
