@@ -9,11 +9,31 @@
 //! quiet machine and minutes); see the README for the figures.
 //!
 //! ```text
-//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky | --null | --parts] [--detail | --per-input K] [FILTER]
+//! cargo run --release -p ct-check --bin dudect -- [--n MEASUREMENTS] [--leaky | --null | --controls | --parts] [--same-weight] [--detail | --per-input K] [FILTER]
 //! ```
 //!
 //! Measures natively at the `FIELDWORK_MAX_ISA` level in effect (by default
 //! the CPU's best); prints each operation's backend and largest |t|.
+//!
+//! # Controls: the code or the machine?
+//!
+//! A fixed secret repeated call after call toggles fewer bits than fresh
+//! ones, and on a power-limited core the clock (so the TSC count) follows
+//! the data (SECURITY.md). Two controls separate that from a leak in the
+//! code:
+//!
+//! - `--same-weight`: the fixed class changes at every call among inputs
+//!   of the fixed secret's weight (each byte's bits permuted at random:
+//!   every byte keeps its Hamming weight, nothing repeats). A leak in the
+//!   code that one value triggers goes away; a dependence on the weight of
+//!   the data stays; a dependence on repetition goes away.
+//! - `--controls`: runs of the same lengths over the secret bytes whose
+//!   instructions and addresses depend on nothing but the length (an XOR
+//!   fold and a chain of 64-bit multiplications), and the real
+//!   operations on public constants with the secret read and discarded
+//!   (both classes run the same computation: these must pass). If the
+//!   folds fail where the MACs fail, the machine tells the data apart, not
+//!   the code.
 
 use ct_check::ops::Stream;
 use fieldwork::chachapoly::ChaCha20Poly1305;
@@ -303,6 +323,38 @@ fn fixed_secret() -> &'static [u8; SECRET] {
     })
 }
 
+/// The bytes of each Hamming weight 0–8 (`.0[w][..count]`), and how many
+/// there are (`.1[w]`: 1, 8, 28, 56, 70, 56, 28, 8, 1).
+fn bytes_by_weight() -> &'static ([[u8; 70]; 9], [u8; 9]) {
+    static TABLE: std::sync::OnceLock<([[u8; 70]; 9], [u8; 9])> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = ([[0u8; 70]; 9], [0u8; 9]);
+        for b in 0..=255u8 {
+            let w = b.count_ones() as usize;
+            t.0[w][usize::from(t.1[w])] = b;
+            t.1[w] += 1;
+        }
+        t
+    })
+}
+
+/// `--same-weight`: `fixed` with every byte replaced by a random byte of
+/// the same Hamming weight (16 random bits a byte; the bias of the
+/// multiply-shift pick is below 70 / 2^16).
+fn same_weight(fixed: &[u8; SECRET], rng: &mut Stream, out: &mut [u8; SECRET]) {
+    let (table, counts) = bytes_by_weight();
+    let mut bits = 0u64;
+    for (i, (o, &f)) in out.iter_mut().zip(fixed).enumerate() {
+        if i % 4 == 0 {
+            bits = rng.word();
+        }
+        let w = f.count_ones() as usize;
+        let pick = ((bits & 0xffff) * u64::from(counts[w])) >> 16;
+        *o = table[w][pick as usize];
+        bits >>= 16;
+    }
+}
+
 /// The control: the F571 inversion and half-trace of a public constant,
 /// the secret read and discarded. It must pass; a failure means the
 /// harness, not the code, tells the classes apart.
@@ -312,6 +364,34 @@ fn null_op(s: &[u8; SECRET]) -> u64 {
     let a = secret_element::<F571, 9>(black_box(&public), 0);
     let i = a.invert().unwrap_or(F571::ZERO);
     i.as_words()[0] ^ a.half_trace().as_words()[0]
+}
+
+/// Control: the first `N` bytes of the secret XOR-folded into a word (no
+/// branch or address depends on the data; the compiler vectorises it).
+fn xor_fold<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    msg_n::<N>(s).chunks_exact(8).fold(0u64, |acc, w| {
+        acc ^ u64::from_le_bytes(w.try_into().unwrap_or_default())
+    })
+}
+
+/// Control: a dependent chain of 64-bit multiplications over the first `N`
+/// bytes of the secret, one word at a time (`mul`'s latency does not
+/// depend on its operands on x86-64 or AArch64): the scalar Poly1305's
+/// kind of work without its code.
+fn mul_chain<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    msg_n::<N>(s).chunks_exact(8).fold(1u64, |acc, w| {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        (acc ^ w).wrapping_mul(w | 1)
+    })
+}
+
+/// Control: Poly1305 of `N` bytes under a public key and message, the
+/// secret read and discarded: both classes run the same computation (a
+/// failure is the harness's, or the machine's state between the classes).
+fn public_poly1305<const N: usize>(s: &[u8; SECRET]) -> u64 {
+    black_box(s[0]);
+    let public = black_box([0x5au8; SECRET]);
+    poly1305_op::<N>(&public)
 }
 
 /// Leaky on purpose: an early-exit comparison of the secret with a
@@ -498,6 +578,37 @@ const NULL: &[Timed] = &[Timed {
     run: null_op,
 }];
 
+/// `--controls` (module docs): runs of the same lengths as the long MAC
+/// and AEAD entries whose code depends on nothing but the length, and the
+/// null control at those lengths.
+const CONTROLS: &[Timed] = &[
+    Timed {
+        name: "control/xor-fold-512",
+        backend: none,
+        run: xor_fold::<512>,
+    },
+    Timed {
+        name: "control/xor-fold-4096",
+        backend: none,
+        run: xor_fold::<4096>,
+    },
+    Timed {
+        name: "control/mul-chain-512",
+        backend: none,
+        run: mul_chain::<512>,
+    },
+    Timed {
+        name: "control/mul-chain-4096",
+        backend: none,
+        run: mul_chain::<4096>,
+    },
+    Timed {
+        name: "null/public-poly1305-4096",
+        backend: backend_poly1305,
+        run: public_poly1305::<4096>,
+    },
+];
+
 const LEAKY: &[Timed] = &[
     Timed {
         name: "leaky/early-exit-compare",
@@ -573,7 +684,9 @@ fn welch(a: &Moments, b: &Moments) -> f64 {
 /// Measures `op` `n` times; returns the largest |t| over the crops and the
 /// number of measurements behind it. With `detail`, prints each crop's
 /// class means (ticks) and t.
-fn measure(op: &Timed, n: usize, detail: bool) -> (f64, f64, &'static str) {
+/// With `same_weight`, the fixed class is drawn afresh at every call
+/// ([`same_weight`]).
+fn measure(op: &Timed, n: usize, detail: bool, same_weight: bool) -> (f64, f64, &'static str) {
     const BATCH: usize = 10_000;
     const CROPS: [(f64, &str); 5] = [
         (1.0, "all"),
@@ -592,12 +705,14 @@ fn measure(op: &Timed, n: usize, detail: bool) -> (f64, f64, &'static str) {
     let mut done = 0;
     let mut first = true;
     while done < n {
-        // Prepare a batch outside the timed region: class 0 fixed, class 1
-        // fresh random.
+        // Prepare a batch outside the timed region: class 0 fixed (or of the
+        // fixed value's weight), class 1 fresh random.
         for (input, class) in inputs.iter_mut().zip(classes.iter_mut()) {
             *class = rng.word() & 1 == 1;
             if *class {
                 rng.fill(input);
+            } else if same_weight {
+                self::same_weight(&fixed, &mut rng, input);
             } else {
                 *input = fixed;
             }
@@ -693,6 +808,8 @@ fn main() -> ExitCode {
     let leaky = args.iter().any(|a| a == "--leaky");
     let null = args.iter().any(|a| a == "--null");
     let parts = args.iter().any(|a| a == "--parts");
+    let controls = args.iter().any(|a| a == "--controls");
+    let same_weight = args.iter().any(|a| a == "--same-weight");
     let detail = args.iter().any(|a| a == "--detail");
     let per_input_k: Option<usize> = args
         .iter()
@@ -715,13 +832,20 @@ fn main() -> ExitCode {
         .map(|(_, a)| a.clone());
     let level = fieldwork::cpu::report().map(|r| r.level.to_string());
     println!(
-        "dudect: {n} measurements per operation, level {}, |t| < {THRESHOLD} passes",
-        level.as_deref().unwrap_or("?")
+        "dudect: {n} measurements per operation, level {}, |t| < {THRESHOLD} passes{}",
+        level.as_deref().unwrap_or("?"),
+        if same_weight {
+            "; fixed class: the fixed value's byte weights, fresh each call"
+        } else {
+            ""
+        }
     );
     let ops: &[&[Timed]] = if leaky {
         &[LEAKY]
     } else if null {
         &[NULL]
+    } else if controls {
+        &[CONTROLS, NULL]
     } else if parts {
         &[PARTS]
     } else {
@@ -739,7 +863,7 @@ fn main() -> ExitCode {
     }
     let mut failed = 0;
     for op in selected {
-        let (t, count, crop) = measure(op, n, detail);
+        let (t, count, crop) = measure(op, n, detail, same_weight);
         let leak = t.abs() >= THRESHOLD;
         let verdict = match (leaky, leak) {
             (false, false) => "pass",
@@ -761,5 +885,44 @@ fn main() -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_by_weight_lists_every_byte_once_under_its_weight() {
+        let (table, counts) = bytes_by_weight();
+        assert_eq!(*counts, [1, 8, 28, 56, 70, 56, 28, 8, 1]);
+        let mut seen = [false; 256];
+        for (w, (row, &c)) in table.iter().zip(counts).enumerate() {
+            for &b in &row[..usize::from(c)] {
+                assert_eq!(b.count_ones() as usize, w);
+                assert!(!seen[usize::from(b)]);
+                seen[usize::from(b)] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn same_weight_keeps_every_byte_weight_and_changes_the_value() {
+        let fixed = fixed_secret();
+        let mut rng = Stream(7);
+        let (mut a, mut b) = ([0u8; SECRET], [0u8; SECRET]);
+        same_weight(fixed, &mut rng, &mut a);
+        same_weight(fixed, &mut rng, &mut b);
+        for ((x, y), f) in a.iter().zip(&b).zip(fixed) {
+            assert_eq!(x.count_ones(), f.count_ones());
+            assert_eq!(y.count_ones(), f.count_ones());
+        }
+        // Bytes of weight 1–7 have 8 or more choices: most bytes differ
+        // from the fixed value and between the two draws.
+        let moved = a.iter().zip(fixed).filter(|(x, f)| x != f).count();
+        let redrawn = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+        assert!(moved > SECRET * 3 / 4, "{moved}");
+        assert!(redrawn > SECRET * 3 / 4, "{redrawn}");
     }
 }
