@@ -20,7 +20,8 @@
 //! (blocks 0 to 5, then 6 to 11 MACing the first 320 bytes between their
 //! rounds: the first ciphertext after one latency-bound call, since the
 //! MAC is the bound from there on), or from the 8-block kernel (blocks 0
-//! to 7) where the two-call head would leave a tail of 256–511 bytes;
+//! to 7) where the two-call head would leave a tail of 256–511 bytes
+//! after one or more groups;
 //! then each 512-byte group and the tail (under 512 bytes, on the
 //! smallest kernel that covers it) MAC the ciphertext of the call before
 //! them, and the tail is MACed last.
@@ -622,12 +623,13 @@ fn seal_long(m: Masks, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [
     // one latency-bound call; if more than 384 bytes follow, blocks 6 to
     // 11 from three more states, MACing the first 320 bytes between their
     // rounds (704 bytes in all). Where that would leave a tail of 256 to
-    // 511 bytes after the groups, blocks 0 to 7 from the 8-block kernel
-    // instead (448 bytes), which leaves one of 0 to 255: a long tail's MAC
-    // runs alone after its call (Zen 3, `peer-bench --chachapoly-sweep`:
-    // the 704-byte head alone was 3–4 % slower there, 2–8 % faster
-    // elsewhere below 2 KiB).
-    let head8 = len > 704 && (len - 704) % GROUP >= 256;
+    // 511 bytes after one or more groups, blocks 0 to 7 from the 8-block
+    // kernel instead (448 bytes), which leaves one of 0 to 255: a long
+    // tail's MAC runs alone after its call. Not before the first group
+    // (960–1 215 bytes): there the 704-byte head starts the MAC one
+    // 8-block call earlier, and the tail's call MACs the head's second
+    // call (Zen 3, docs/notes/chachapoly.md, "The 8-block head").
+    let head8 = len > 704 + GROUP && (len - 704) % GROUP >= 256;
     let (head, mut rest) = buf.split_at_mut(if head8 { 448 } else { 320 });
     let block0 = match <&mut [u8; 448]>::try_from(&mut *head) {
         Ok(head) => xor8_after_block0(m, &keystream8(key, nonce, 0, m), head),
