@@ -15,8 +15,9 @@
 //! # Sealing
 //!
 //! Sealing MACs ciphertext one kernel call behind the encryption. Up to
-//! 320 bytes: one call (block 0 on the integer unit from 65 bytes), then
-//! the MAC. Longer: a head from one or two calls of three states
+//! 320 bytes: one call (block 0 on the integer unit from 65 bytes; at
+//! 257–320 bytes, on cores whose tuning entry says so, three states from
+//! block 0 instead, [`MidSeal`]), then the MAC. Longer: a head from one or two calls of three states
 //! (blocks 0 to 5, then 6 to 11 MACing the first 320 bytes between their
 //! rounds: the first ciphertext after one latency-bound call, since the
 //! MAC is the bound from there on), or from the 8-block kernel (blocks 0
@@ -138,6 +139,7 @@
 #![allow(unsafe_code)]
 
 use super::scalar::{absorb_padded, absorb_share, absorb_some, check, finish};
+use super::tuning::{MID_SEAL, MidSeal};
 use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
@@ -159,28 +161,33 @@ const GROUP: usize = 512;
 /// ymm registers halve the spills and the frames).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Stitched {
-    /// AVX, AVX2, BMI2, ADX: [`ymm16`].
-    Ymm16(Avx2Bmi2),
+    /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the 257–320-byte sealing shape of
+    /// this core (`tuning::MID_SEAL`).
+    Ymm16(Avx2Bmi2, MidSeal),
     /// Those and AVX-512 F/BW/VL/DQ: [`ymm32`].
-    Ymm32(Avx2Bmi2, Avx512),
+    Ymm32(Avx2Bmi2, Avx512, MidSeal),
 }
 
 impl Stitched {
     /// The AVX2 kernel, if this CPU runs it (AVX2, BMI2, ADX).
     pub(crate) fn get() -> Option<Stitched> {
-        Avx2Bmi2::get().map(Stitched::Ymm16)
+        Some(Stitched::Ymm16(Avx2Bmi2::get()?, MID_SEAL.pick()))
     }
 
     /// The AVX-512VL compilation, if this CPU runs it.
     pub(crate) fn get_vl() -> Option<Stitched> {
-        Some(Stitched::Ymm32(Avx2Bmi2::get()?, Avx512::get()?))
+        Some(Stitched::Ymm32(
+            Avx2Bmi2::get()?,
+            Avx512::get()?,
+            MID_SEAL.pick(),
+        ))
     }
 }
 
 impl Backend for Stitched {
     fn name(self) -> &'static str {
         match self {
-            Stitched::Ymm16(_) => super::AVX2_STITCHED,
+            Stitched::Ymm16(..) => super::AVX2_STITCHED,
             Stitched::Ymm32(..) => super::AVX512_STITCHED,
         }
     }
@@ -189,9 +196,9 @@ impl Backend for Stitched {
         let (key, nonce) = (&c.key.0, &c.nonce);
         match self {
             // SAFETY: the token proves AVX, AVX2, BMI2 and ADX.
-            Stitched::Ymm16(t) => unsafe { ymm16::K::seal(t, key, nonce, aad, buf) },
+            Stitched::Ymm16(t, mid) => unsafe { ymm16::K::seal(t, key, nonce, aad, buf, mid) },
             // SAFETY: the tokens prove those and AVX-512 F/BW/VL/DQ.
-            Stitched::Ymm32(t, _) => unsafe { ymm32::K::seal(t, key, nonce, aad, buf) },
+            Stitched::Ymm32(t, _, mid) => unsafe { ymm32::K::seal(t, key, nonce, aad, buf, mid) },
         }
     }
 
@@ -200,9 +207,9 @@ impl Backend for Stitched {
         let (key, nonce) = (&c.key.0, &c.nonce);
         let ok = match self {
             // SAFETY: the token proves AVX, AVX2, BMI2 and ADX.
-            Stitched::Ymm16(t) => unsafe { ymm16::K::open(t, key, nonce, aad, buf, tag) },
+            Stitched::Ymm16(t, _) => unsafe { ymm16::K::open(t, key, nonce, aad, buf, tag) },
             // SAFETY: the tokens prove those and AVX-512 F/BW/VL/DQ.
-            Stitched::Ymm32(t, _) => unsafe { ymm32::K::open(t, key, nonce, aad, buf, tag) },
+            Stitched::Ymm32(t, ..) => unsafe { ymm32::K::open(t, key, nonce, aad, buf, tag) },
         };
         if ok { Ok(()) } else { Err(Error::TagMismatch) }
     }
@@ -235,13 +242,14 @@ pub(crate) trait Shapes {
     /// The bytes it zeroes after the other shapes of `open_long`.
     const OPEN_LONG_STACK: usize;
 
-    /// Seals `buf` ([`seal_entry`]).
+    /// Seals `buf` ([`seal_entry`]; `mid`: the 257–320-byte shape).
     unsafe fn seal(
         t: Avx2Bmi2,
         key: &[u32; 8],
         nonce: &[u32; 3],
         aad: &[u8],
         buf: &mut [u8],
+        mid: MidSeal,
     ) -> [u8; 16];
     /// Opens `buf` ([`open_entry`]).
     unsafe fn open(
@@ -261,8 +269,18 @@ pub(crate) trait Shapes {
         aad: &[u8],
         buf: &mut [u8],
     ) -> [u8; 16];
-    /// Sealing 257–320 bytes ([`seal_scalar_block0`] on three states).
+    /// Sealing 257–320 bytes ([`seal_scalar_block0`] on three states;
+    /// [`MidSeal::ScalarBlock0`]).
     unsafe fn seal_mid(
+        t: Avx2Bmi2,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16];
+    /// Sealing 257–320 bytes ([`seal_vector_block0`];
+    /// [`MidSeal::VectorBlock0`]), wiped by [`Shapes::wipe_seal_mid`] too.
+    unsafe fn seal_mid_vector(
         t: Avx2Bmi2,
         key: &[u32; 8],
         nonce: &[u32; 3],
@@ -378,9 +396,11 @@ macro_rules! instantiate {
                 const OPEN_LONG_STACK: usize = $ol;
 
                 with_features! { $features,
-                    fn seal(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8])
-                        -> [u8; 16]
-                    { seal_entry::<K>(t, key, nonce, aad, buf) }
+                    fn seal(
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
+                        mid: MidSeal,
+                    ) -> [u8; 16]
+                    { seal_entry::<K>(t, key, nonce, aad, buf, mid) }
                 }
 
                 with_features! { $features,
@@ -404,6 +424,14 @@ macro_rules! instantiate {
                     fn seal_mid(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8])
                         -> [u8; 16]
                     { super::seal_scalar_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf) }
+                }
+
+                with_features! { $features,
+                    #[inline(never)]
+                    fn seal_mid_vector(
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
+                    ) -> [u8; 16]
+                    { super::seal_vector_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf) }
                 }
 
                 with_features! { $features,
@@ -562,7 +590,8 @@ fn seal_scalar_block0<const S: usize>(
 
 /// Sealing: up to 64 bytes in the entry (its frame holds no secret: the
 /// test `stack_wipe`), longer in `K`'s [`Shapes::seal_scalar_block0`],
-/// [`Shapes::seal_mid`] or [`Shapes::seal_long`], each out of line and
+/// [`Shapes::seal_mid`] or [`Shapes::seal_mid_vector`] (by `mid`, the
+/// core's choice) or [`Shapes::seal_long`], each out of line and
 /// followed by the wipe of its dead frame. Inlined into each
 /// instantiation's entry.
 #[inline(always)]
@@ -572,23 +601,19 @@ fn seal_entry<K: Shapes>(
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
+    mid: MidSeal,
 ) -> [u8; 16] {
     let m = Masks::new(t.avx2());
     let len = buf.len();
     if len <= 64 {
         // One kernel call: block 0 and the data block together.
-        let ks = keystream_h::<1>(key, nonce, 0, m);
-        xor_rows(m, &ks[0][2..], buf);
-        let (mac, mut s) = mac_key(ks[0][0]);
-        let mut h: ScalarAcc = [0; 3];
-        absorb_padded(&mac, &mut h, aad);
-        absorb_padded(&mac, &mut h, buf);
-        return finish(&mac, &mut h, &mut s, aad.len(), len);
+        return seal_vector_block0::<1>(key, nonce, m, aad, buf);
     }
     // One kernel call for the data, block 0 beside it on the integer unit
-    // (three states with block 0 in the vector call instead: 257–320
-    // bytes 4–5 % slower on Zen 4; two calls, four blocks then the rest:
-    // 193–320 bytes 10 % slower than ring on Zen 3).
+    // (two calls, four blocks then the rest: 193–320 bytes 10 % slower
+    // than ring on Zen 3); at 257–320 bytes, or three states with block 0
+    // in the vector call, by core (`tuning::MID_SEAL`: 4–5 % slower on
+    // Zen 4, 6–7 % faster on Zen 3).
     if len <= 256 {
         let tag = if len <= 128 {
             // SAFETY: the entry runs with `K`'s features.
@@ -602,7 +627,12 @@ fn seal_entry<K: Shapes>(
     }
     if len <= 320 {
         // SAFETY: the entry runs with `K`'s features.
-        let tag = unsafe { K::seal_mid(t, key, nonce, aad, buf) };
+        let tag = unsafe {
+            match mid {
+                MidSeal::ScalarBlock0 => K::seal_mid(t, key, nonce, aad, buf),
+                MidSeal::VectorBlock0 => K::seal_mid_vector(t, key, nonce, aad, buf),
+            }
+        };
         K::wipe_seal_mid(t.avx2());
         tag
     } else {
@@ -611,6 +641,29 @@ fn seal_entry<K: Shapes>(
         K::wipe_seal_long(t.avx2());
         tag
     }
+}
+
+/// Sealing up to `128·S − 64` bytes in one call of `S` states from block
+/// 0 (the Poly1305 key in the first state's first block), then the MAC:
+/// no scalar work beside the vector call (up to 64 bytes in the entry;
+/// [`MidSeal::VectorBlock0`] on three states).
+#[inline(always)]
+fn seal_vector_block0<const S: usize>(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    m: Masks,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let len = buf.len();
+    let ks = keystream_h::<S>(key, nonce, 0, m);
+    let rows = ks.as_flattened();
+    xor_rows(m, &rows[2..], buf);
+    let (mac, mut s) = mac_key(rows[0]);
+    let mut h: ScalarAcc = [0; 3];
+    absorb_padded(&mac, &mut h, aad);
+    absorb_padded(&mac, &mut h, buf);
+    finish(&mac, &mut h, &mut s, aad.len(), len)
 }
 
 /// Sealing more than 320 bytes (each instantiation's out-of-line
@@ -1296,22 +1349,27 @@ mod stack_wipe {
             let Ok(tag) = portable.encrypt_in_place_detached(&nonce_bytes, &aad, &mut ct) else {
                 panic!("portable sealing failed")
             };
-            let (mut b0, mut b1) = (pt.clone(), pt.clone());
-            // SAFETY: the CPU has `K`'s features (each call).
-            let control = || unsafe {
-                match len {
-                    65..=128 => K::seal_scalar_block0::<1>(t, &key.0, &nonce, &aad, &mut b0),
-                    129..=256 => K::seal_scalar_block0::<2>(t, &key.0, &nonce, &aad, &mut b0),
-                    257..=320 => K::seal_mid(t, &key.0, &nonce, &aad, &mut b0),
-                    321.. => K::seal_long(t, &key.0, &nonce, &aad, &mut b0),
-                    _ => K::seal(t, &key.0, &nonce, &aad, &mut b0),
-                }
-            };
-            // SAFETY: as above.
-            let wiped = || unsafe { K::seal(t, &key.0, &nonce, &aad, &mut b1) };
-            let lim = limit::<K>(false, len);
-            seal_tally.case(&(name, "seal", len), &s, lim, tag, control, wiped);
-            assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len}");
+            // Both 257–320-byte shapes, whichever this core's table picks.
+            for mid in [MidSeal::ScalarBlock0, MidSeal::VectorBlock0] {
+                let (mut b0, mut b1) = (pt.clone(), pt.clone());
+                // SAFETY: the CPU has `K`'s features (each call).
+                let control = || unsafe {
+                    let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
+                    match (len, mid) {
+                        (65..=128, _) => K::seal_scalar_block0::<1>(t, k, n, &aad, b),
+                        (129..=256, _) => K::seal_scalar_block0::<2>(t, k, n, &aad, b),
+                        (257..=320, MidSeal::ScalarBlock0) => K::seal_mid(t, k, n, &aad, b),
+                        (257..=320, MidSeal::VectorBlock0) => K::seal_mid_vector(t, k, n, &aad, b),
+                        (321.., _) => K::seal_long(t, k, n, &aad, b),
+                        _ => K::seal(t, k, n, &aad, b, mid),
+                    }
+                };
+                // SAFETY: as above.
+                let wiped = || unsafe { K::seal(t, &key.0, &nonce, &aad, &mut b1, mid) };
+                let lim = limit::<K>(false, len);
+                seal_tally.case(&(name, "seal", len, mid), &s, lim, tag, control, wiped);
+                assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len} {mid:?}");
+            }
             let (mut b0, mut b1) = (ct.clone(), ct.clone());
             let ok = |ok: bool| if ok { tag } else { [0; 16] };
             // SAFETY: as above.
@@ -1348,7 +1406,7 @@ mod stack_wipe {
         ignore = "the wipes are sized for the release build's frames"
     )]
     fn kernels_stay_within_their_wipes_and_leave_no_secret() {
-        if let Some(Stitched::Ymm16(_)) = Stitched::get() {
+        if let Some(Stitched::Ymm16(..)) = Stitched::get() {
             // SAFETY: the token proves `ymm16`'s features.
             unsafe { check::<ymm16::K>("ymm16") };
         }

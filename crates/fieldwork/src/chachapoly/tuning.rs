@@ -1,9 +1,11 @@
-//! ChaCha20-Poly1305's tuning table ([`crate::tuning`]): on a CPU whose
+//! ChaCha20-Poly1305's tuning tables ([`crate::tuning`]): on a CPU whose
 //! ChaCha20 runs on AVX-512, the lengths below which the `avx512` backend
 //! runs the stitched AVX2 kernel (its scalar MAC hidden behind the rounds)
 //! rather than two passes (AVX-512 ChaCha20, then the IFMA or AVX2
-//! Poly1305). Picked once per process (cached) and held in each key; the
-//! length of a message is public, and chooses per call.
+//! Poly1305), picked once per process (cached) and held in each key; and
+//! the stitched kernel's shape for sealing 257–320 bytes ([`MidSeal`]),
+//! picked when a key is made and held in its backend. The length of a
+//! message is public, and chooses per call.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
@@ -48,6 +50,42 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
                    open 1 KiB in 0.75 of the stitched kernel's time and 576 B in 1.06 of it \
                    (measured with the stitched kernel compiled for AVX2; its AVX-512VL \
                    compilation, faster on Zen 4, is not measured there)",
+    },
+};
+
+/// How the stitched x86-64 kernel seals 257–320 bytes: one kernel call
+/// of three two-block states either way, then the MAC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MidSeal {
+    /// The states from block 1, block 0 (the Poly1305 key) computed on the
+    /// integer unit between their double rounds.
+    ScalarBlock0,
+    /// The states from block 0: nothing beside the vector call.
+    VectorBlock0,
+}
+
+/// The stitched kernel's shape for 257–320 bytes sealed, by core.
+pub(crate) const MID_SEAL: Table<MidSeal> = Table {
+    entries: &[Entry {
+        cores: Cores::Model(Vendor::Amd, 25, 1),
+        value: MidSeal::VectorBlock0,
+        measured: "AMD EPYC Zen 3 (family 25 model 1), one peer-bench build choosing \
+                   either shape, peer-bench --chachapoly-sweep --passes 3 (2026-11-29): \
+                   257-288 B at 0.984 of the best peer's time against 0.919, 289-320 B 0.977 \
+                   against 0.909, the other lengths within the runs' noise; \
+                   scripts/ab-time.sh on examples/chachapoly_one, 8 alternated runs: 260 B \
+                   0.306 against 0.322 us, 288 B 0.303 against 0.312, 316 B 0.313 against \
+                   0.337 (calls back to back: block 0's scalar rounds share the integer \
+                   unit with the previous call's MAC)",
+    }],
+    otherwise: Entry {
+        cores: Cores::Model(Vendor::Amd, 25, 17),
+        value: MidSeal::ScalarBlock0,
+        measured: "AMD EPYC Zen 4 (family 25 model 17), a scratch loop over the public API \
+                   (minimum of 200 x 50 seals, both binaries alternated three times, \
+                   2026-11-27, the AVX2 compilation): 260 B 872-883 -> 820-852 cycles, \
+                   288 B 883 -> 834-848, 320 B 917-925 -> 864-873 with block 0 on the \
+                   integer unit. The Xeon and Zen 5 take it unmeasured",
     },
 };
 
@@ -101,6 +139,16 @@ mod tests {
         assert_eq!(
             (xeon.seal_stitched_below, xeon.open_stitched_below),
             (320, 1024)
+        );
+        let core = |family, model| Core {
+            vendor: Vendor::Amd,
+            family,
+            model,
+        };
+        assert_eq!(MID_SEAL.entry_for(core(25, 1)).value, MidSeal::VectorBlock0);
+        assert_eq!(
+            MID_SEAL.entry_for(core(25, 17)).value,
+            MidSeal::ScalarBlock0
         );
         assert_eq!(crossovers(), CHACHAPOLY.pick());
         assert_eq!(crossovers(), crossovers());
