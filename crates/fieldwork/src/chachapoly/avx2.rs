@@ -17,7 +17,8 @@
 //! Sealing MACs ciphertext one kernel call behind the encryption. Up to
 //! 320 bytes: one call (block 0 on the integer unit from 65 bytes; at
 //! 257–320 bytes, on cores whose tuning entry says so, three states from
-//! block 0 instead, [`MidSeal`]), then the MAC. Longer: a head from one or two calls of three states
+//! block 0 instead, [`MidSeal`]), then the MAC. Longer: a head from one
+//! or two calls of three states
 //! (blocks 0 to 5, then 6 to 11 MACing the first 320 bytes between their
 //! rounds: the first ciphertext after one latency-bound call, since the
 //! MAC is the bound from there on), or from the 8-block kernel (blocks 0
@@ -611,9 +612,9 @@ fn seal_entry<K: Shapes>(
     }
     // One kernel call for the data, block 0 beside it on the integer unit
     // (two calls, four blocks then the rest: 193–320 bytes 10 % slower
-    // than ring on Zen 3); at 257–320 bytes, or three states with block 0
-    // in the vector call, by core (`tuning::MID_SEAL`: 4–5 % slower on
-    // Zen 4, 6–7 % faster on Zen 3).
+    // than ring on Zen 3); at 257–320 bytes either that or three states
+    // with block 0 in the vector call, by core (`tuning::MID_SEAL`: the
+    // latter 4–5 % slower on Zen 4, 6–7 % faster on Zen 3).
     if len <= 256 {
         let tag = if len <= 128 {
             // SAFETY: the entry runs with `K`'s features.
