@@ -19,6 +19,13 @@
 //! plus one `psrldq` for its high word; sums and the recombination are
 //! `pxor`s; only the operands' loads and the result's stores touch memory.
 //!
+//! # Two-word digits
+//!
+//! [`pair_school`] is the schoolbook on two words per xmm register, the
+//! immediate of `pclmulqdq` choosing the words: the zmm and ymm backends'
+//! 3- and 4-word kernel where their tuning table (`tuning::PAIR_DIGITS`)
+//! says so (this backend's own kernels are unchanged).
+//!
 //! # Rejected
 //!
 //! - Products moved back to general registers (`movq` + `pextrq`) and
@@ -37,13 +44,13 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::formulas::{self, DigitMul};
+use super::formulas::{self, Digit, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
-    _mm_sll_epi64, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128, _mm_unpacklo_epi64,
-    _mm_xor_si128,
+    _mm_loadl_epi64, _mm_loadu_si128, _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128,
+    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
 /// The product with the instruction; callers must run with PCLMULQDQ and
@@ -109,6 +116,129 @@ pub(crate) fn store_lanes<const N: usize>(out: &mut [u64; N], c: [Lane64; N]) {
     }
 }
 
+/// The most words [`pair_school`] takes.
+const PAIR_MAX: usize = 9;
+
+/// `out = a·b` for `N ≤ 9` words by the schoolbook product on two-word
+/// digits: each xmm register holds words 2i, 2i + 1 as loaded (one 16-byte
+/// load, an 8-byte one for the top word of an odd size), and `pclmulqdq`'s
+/// immediate picks the word of each operand (0x00, 0x01, 0x10, 0x11), so a
+/// word product needs no move or shift of its own (the lane kernels
+/// need a `movq` per operand word and a `psrldq` per product). Products are
+/// summed unshifted by their word offset: even offsets 2k in `even[k]`
+/// (already in place: result digit k), odd offsets 2k + 1 in `odd[k]`,
+/// whose sum is split once across result digits k and k + 1 by one
+/// `pslldq` and one `psrldq` — 2(N − 1) byte shifts in all, not one a
+/// product. N² `pclmulqdq`, no operand sums: every product depends only on
+/// the loads, the shortest chain of any formula, as gf2x's own small
+/// kernels (gf2x 1.3, `mul2`/`mul3` of its pclmul tuning) do for one
+/// digit. Products are issued lowest offset first, so the result's low
+/// digits (which a chained caller reads back first) are ready first.
+///
+/// The caller runs with PCLMULQDQ and SSE4.1 enabled (the token proves the
+/// CPU has them); everything here is inlined into its
+/// `#[target_feature]` function. Constant time: no branch or index depends
+/// on the words.
+#[inline(always)]
+#[allow(
+    clippy::needless_range_loop,
+    reason = "`x[i]` and `y[i]` are loaded together from `a` and `b`: one index, two arrays"
+)]
+pub(crate) fn pair_school<const N: usize, const W: usize>(
+    _: Clmul,
+    a: &[u64; N],
+    b: &[u64; N],
+    out: &mut [u64; W],
+) {
+    const { assert!(W == 2 * N && N >= 1 && N <= PAIR_MAX) };
+    let digits = N.div_ceil(2);
+    // Two-word digits; the top one of an odd size holds one word, the
+    // other half zero (its products with that half are skipped below).
+    let load = |x: &[u64; N], i: usize| -> __m128i {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the 16-byte load
+        // reads words 2i, 2i + 1 (2i + 1 < N), the 8-byte one word 2i
+        // (< N): inside the array.
+        unsafe {
+            if 2 * i + 1 < N {
+                _mm_loadu_si128(x.as_ptr().add(2 * i).cast())
+            } else {
+                _mm_loadl_epi64(x.as_ptr().add(2 * i).cast())
+            }
+        }
+    };
+    let zero = Lane64::ZERO.0;
+    let mut x = [zero; PAIR_MAX.div_ceil(2)];
+    let mut y = [zero; PAIR_MAX.div_ceil(2)];
+    for i in 0..digits {
+        x[i] = load(a, i);
+        y[i] = load(b, i);
+    }
+    let mut even = [zero; PAIR_MAX + 1];
+    let mut odd = [zero; PAIR_MAX + 1];
+    // By the offset of digit products, lowest first.
+    for s in 0..2 * digits - 1 {
+        for i in 0..digits {
+            if s < i || s - i >= digits {
+                continue;
+            }
+            let j = s - i;
+            for (ha, hb) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                // Word 2i + ha of `a`, 2j + hb of `b`: skip the absent top word.
+                if 2 * i + ha >= N || 2 * j + hb >= N {
+                    continue;
+                }
+                // SAFETY: PCLMULQDQ per the caller (the token); no memory access.
+                let p = unsafe {
+                    match (ha, hb) {
+                        (0, 0) => _mm_clmulepi64_si128::<0x00>(x[i], y[j]),
+                        (1, 0) => _mm_clmulepi64_si128::<0x01>(x[i], y[j]),
+                        (0, 1) => _mm_clmulepi64_si128::<0x10>(x[i], y[j]),
+                        _ => _mm_clmulepi64_si128::<0x11>(x[i], y[j]),
+                    }
+                };
+                let w = 2 * s + ha + hb;
+                if w % 2 == 0 {
+                    even[w / 2] = xor128(even[w / 2], p);
+                } else {
+                    odd[w / 2] = xor128(odd[w / 2], p);
+                }
+            }
+        }
+    }
+    // Result digit k: even[k], the low word of odd[k] moved up, the high
+    // word of odd[k − 1] moved down.
+    for k in 0..N {
+        let mut r = xor128(even[k], shift_up(odd[k]));
+        if k > 0 {
+            r = xor128(r, shift_down(odd[k - 1]));
+        }
+        // SAFETY: SSE2 is part of the x86-64 baseline; result digit k is
+        // words 2k, 2k + 1 < W = 2N: inside `out`; the store is unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(2 * k).cast(), r) };
+    }
+}
+
+/// `a ^ b` on xmm (SSE2, the x86-64 baseline).
+#[inline(always)]
+fn xor128(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; no memory access.
+    unsafe { _mm_xor_si128(a, b) }
+}
+
+/// The low word of `x` moved to the high word (`pslldq` by 8).
+#[inline(always)]
+fn shift_up(x: __m128i) -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; no memory access.
+    unsafe { _mm_slli_si128::<8>(x) }
+}
+
+/// The high word of `x` moved to the low word (`psrldq` by 8).
+#[inline(always)]
+fn shift_down(x: __m128i) -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; no memory access.
+    unsafe { _mm_srli_si128::<8>(x) }
+}
+
 super::simd_backend! {
     /// The PCLMULQDQ backend (see [`Backend`]); holding one proves the
     /// instructions.
@@ -150,6 +280,38 @@ macro_rules! lane_products {
     )*};
 }
 pub(crate) use lane_products;
+
+/// Defines `#[target_feature(enable = $features)] fn pairs(t, out, a, b)`,
+/// the slice entry of [`pair_school`] at the sizes of
+/// `tuning::PAIR_SIZES` (3 and 4 words), inlined there and compiled with
+/// the features of the backend that calls it, the PCLMULQDQ token made
+/// from the token `t` by `$clmul`: false for mismatched lengths or another
+/// size.
+macro_rules! pair_products {
+    ($features:literal, $token:ty, |$t:ident| $clmul:expr) => {
+        /// The 3- and 4-word products by `clmul::pair_school` (the
+        /// schoolbook on two-word digits), where `tuning::PAIR_DIGITS`
+        /// lists them for this backend.
+        #[target_feature(enable = $features)]
+        pub(super) fn pairs($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            use $crate::gf2x::formulas::fixed_arrays;
+            let c = $clmul;
+            match a.len() {
+                3 => match fixed_arrays!(3, a, b, out) {
+                    Some((x, y, o)) => $crate::gf2x::clmul::pair_school(c, x, y, o),
+                    None => return false,
+                },
+                4 => match fixed_arrays!(4, a, b, out) {
+                    Some((x, y, o)) => $crate::gf2x::clmul::pair_school(c, x, y, o),
+                    None => return false,
+                },
+                _ => return false,
+            }
+            true
+        }
+    };
+}
+pub(crate) use pair_products;
 
 macro_rules! fixed_entries {
     ($($name:ident $n:literal = $formula:path),*) => {
@@ -228,3 +390,39 @@ fixed_entries!(
     mul9 9 = formulas::mul9,
     mul16 16 = formulas::mul16
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::{mul_bitwise, words};
+    extern crate std;
+    use std::vec;
+
+    /// [`pair_school`] at every size it takes, against the bit-by-bit
+    /// product, whatever `tuning::PAIR_DIGITS` chooses on this CPU (the
+    /// integration tests reach it through `Dispatch` only where the table
+    /// lists it).
+    #[test]
+    fn pair_school_against_the_definition() {
+        let Some(t) = Clmul::get() else { return };
+        let mut state = 0x9a1e_5c40_1b00_c0deu64;
+        macro_rules! check {
+            ($($n:literal)*) => {$(
+                for round in 0..40 {
+                    let (a, b) = if round == 0 {
+                        (vec![u64::MAX; $n], vec![u64::MAX; $n])
+                    } else {
+                        (words(&mut state, $n), words(&mut state, $n))
+                    };
+                    let (Ok(x), Ok(y)) = (<[u64; $n]>::try_from(&a[..]), <[u64; $n]>::try_from(&b[..])) else {
+                        panic!("{} words", $n);
+                    };
+                    let mut out = [0u64; 2 * $n];
+                    pair_school(t, &x, &y, &mut out);
+                    assert_eq!(out.to_vec(), mul_bitwise(&a, &b), "{} words, round {round}", $n);
+                }
+            )*};
+        }
+        check!(1 2 3 4 5 6 7 8 9);
+    }
+}

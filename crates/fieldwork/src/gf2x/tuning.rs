@@ -1,6 +1,8 @@
-//! `gf2x`'s tuning table ([`crate::tuning`]): the fixed-size products the
-//! zmm backend hands to the ymm kernels, by core. Read once per process
-//! and cached (the fixed products are chosen per call).
+//! `gf2x`'s tuning tables ([`crate::tuning`]): the fixed-size products the
+//! zmm backend hands to the ymm kernels, and those the zmm and ymm backends
+//! run by the schoolbook on two-word digits, by core. Read once per
+//! process and cached behind one load (the fixed products are chosen per
+//! call).
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
@@ -47,30 +49,95 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
     },
 };
 
-/// The sizes up to which the zmm backend's fixed products never consult
-/// [`ZMM_FIXED_ON_YMM`] (no entry lists them: its 1–4-word lane kernels
-/// are the fastest on every core measured), so that their calls skip the
-/// table's load.
-pub(crate) const ZMM_ALWAYS_MAX: usize = 4;
+/// The word counts at which a backend's fixed products run
+/// `clmul::pair_school` (the schoolbook on two-word digits: 16 `pclmulqdq`
+/// at 4 words, every product depending only on the loads) instead of its
+/// lane kernels (Karatsuba's 9 products behind operand sums), per backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pairs {
+    /// The zmm backend's sizes.
+    pub(crate) zmm: Words,
+    /// The ymm backend's sizes.
+    pub(crate) ymm: Words,
+}
 
-/// [`ZMM_FIXED_ON_YMM`] for this CPU, picked once.
-pub(crate) fn zmm_fixed_on_ymm() -> Words {
-    use core::sync::atomic::{AtomicU32, Ordering};
-    // 0: not picked yet; else the set with bit 31 set.
-    static PICKED: AtomicU32 = AtomicU32::new(0);
+/// The sizes `clmul::pair_products!`'s slice entry takes: a [`Pairs`] set
+/// lists no others (tested).
+pub(crate) const PAIR_SIZES: Words = Words::of(&[3, 4]);
+
+/// Where the two-word-digit schoolbook is faster, by core.
+pub(crate) const PAIR_DIGITS: Table<Pairs> = Table {
+    entries: &[Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: Pairs {
+            zmm: Words::of(&[4]),
+            ymm: Words::of(&[3, 4]),
+        },
+        measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul --quick \
+                   --passes 5, two builds alternated twice, ticks per chained mul_into: zmm 4 \
+                   words 20.8-22.0 -> 17.2-17.8 (3 words level, 16.3-16.4 against 16.4-17.2: \
+                   not taken); ymm 3 words 18.2-18.3 -> 15.4-16.2, 4 words 23.5-24.8 -> \
+                   17.4-18.7",
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Amd),
+        value: Pairs {
+            zmm: Words::of(&[]),
+            ymm: Words::of(&[]),
+        },
+        measured: "not measured on AMD: there `pclmulqdq` issues once per 2 cycles (Zen 3, \
+                   Zen 4), so 16 products cost 32 cycles of issue against 18 for Karatsuba's \
+                   9; the lane kernels stay",
+    },
+};
+
+/// The sizes up to which the zmm backend's fixed products consult neither
+/// table (no entry lists them: its 1–3-word lane kernels are the fastest
+/// on every core measured), so that their calls skip the choice's load.
+pub(crate) const ZMM_ALWAYS_MAX: usize = 3;
+
+/// The fixed-product choices for this CPU: [`ZMM_FIXED_ON_YMM`] and
+/// [`PAIR_DIGITS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fixed {
+    /// The zmm backend's sizes run by the ymm kernels.
+    pub(crate) on_ymm: Words,
+    /// The two-word-digit schoolbook's sizes.
+    pub(crate) pairs: Pairs,
+}
+
+/// [`Fixed`] for this CPU, picked once and cached behind one load.
+pub(crate) fn fixed_choice() -> Fixed {
+    use core::sync::atomic::{AtomicU64, Ordering};
+    // 0: not picked yet; else bit 63 set and the three sets in bits 0-15
+    // (`on_ymm`), 16-31 (`pairs.zmm`), 32-47 (`pairs.ymm`).
+    static PICKED: AtomicU64 = AtomicU64::new(0);
     /// The first call's pick, out of line: inlined, its call made every
     /// small product save and restore six registers.
     #[cold]
     #[inline(never)]
-    fn pick() -> Words {
-        let w = ZMM_FIXED_ON_YMM.pick();
-        PICKED.store((1 << 31) | u32::from(w.0), Ordering::Relaxed);
-        w
+    fn pick() -> Fixed {
+        let f = Fixed {
+            on_ymm: ZMM_FIXED_ON_YMM.pick(),
+            pairs: PAIR_DIGITS.pick(),
+        };
+        let bits = (1 << 63)
+            | u64::from(f.on_ymm.0)
+            | u64::from(f.pairs.zmm.0) << 16
+            | u64::from(f.pairs.ymm.0) << 32;
+        PICKED.store(bits, Ordering::Relaxed);
+        f
     }
     match PICKED.load(Ordering::Relaxed) {
         0 => pick(),
-        // The low 16 bits are the set stored above.
-        p => Words(p as u16),
+        // The three 16-bit sets stored above (`as u16` keeps the low 16 bits).
+        p => Fixed {
+            on_ymm: Words(p as u16),
+            pairs: Pairs {
+                zmm: Words((p >> 16) as u16),
+                ymm: Words((p >> 32) as u16),
+            },
+        },
     }
 }
 
@@ -96,7 +163,38 @@ mod tests {
         assert!(!amd.has(3) && !amd.has(4) && !amd.has(8));
         let intel = ZMM_FIXED_ON_YMM.entry_for(xeon).value;
         assert!(intel.has(9) && !intel.has(5) && !intel.has(16));
-        assert_eq!(zmm_fixed_on_ymm(), ZMM_FIXED_ON_YMM.pick());
-        assert_eq!(zmm_fixed_on_ymm(), zmm_fixed_on_ymm());
+        let fixed = fixed_choice();
+        assert_eq!(fixed.on_ymm, ZMM_FIXED_ON_YMM.pick());
+        assert_eq!(fixed.pairs, PAIR_DIGITS.pick());
+        assert_eq!(fixed_choice(), fixed);
+    }
+
+    #[test]
+    fn pair_sets_stay_within_the_entry_and_off_the_always_sizes() {
+        let xeon = Core {
+            vendor: Vendor::Intel,
+            family: 6,
+            model: 207,
+        };
+        let intel = PAIR_DIGITS.entry_for(xeon).value;
+        assert!(intel.zmm.has(4) && !intel.zmm.has(3) && intel.ymm.has(3) && intel.ymm.has(4));
+        for e in PAIR_DIGITS.entries.iter().chain([&PAIR_DIGITS.otherwise]) {
+            for n in 0..16 {
+                for set in [e.value.zmm, e.value.ymm] {
+                    assert!(!set.has(n) || PAIR_SIZES.has(n), "{n} words");
+                }
+                // The zmm backend checks neither table up to ZMM_ALWAYS_MAX.
+                assert!(!e.value.zmm.has(n) || n > ZMM_ALWAYS_MAX, "{n} words");
+            }
+        }
+        for e in ZMM_FIXED_ON_YMM
+            .entries
+            .iter()
+            .chain([&ZMM_FIXED_ON_YMM.otherwise])
+        {
+            for n in 0..=ZMM_ALWAYS_MAX {
+                assert!(!e.value.has(n), "{n} words");
+            }
+        }
     }
 }

@@ -185,10 +185,18 @@ super::simd_backend! {
         }
 
         fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            // Where the ymm kernels are faster on this core (the table, with
-            // its measurements, in `tuning.rs`).
-            if a.len() > super::tuning::ZMM_ALWAYS_MAX && super::tuning::zmm_fixed_on_ymm().has(a.len()) {
-                return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed(out, a, b);
+            // Where the two-word-digit schoolbook or the ymm kernels are
+            // faster on this core (the tables, with their measurements, in
+            // `tuning.rs`).
+            if a.len() > super::tuning::ZMM_ALWAYS_MAX {
+                let choice = super::tuning::fixed_choice();
+                if choice.pairs.zmm.has(a.len()) {
+                    // SAFETY: the token proves every feature `tf::pairs` enables.
+                    return unsafe { tf::pairs(self.0, out, a, b) };
+                }
+                if choice.on_ymm.has(a.len()) {
+                    return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed_lanes(out, a, b);
+                }
             }
             // SAFETY: the token proves every feature `tf::fixed` enables.
             unsafe { tf::fixed(self.0, out, a, b) }
@@ -241,7 +249,11 @@ mod tf {
         /// three-term formula at 9. At 4 words Karatsuba's recombination is
         /// Su–Fan's refined one (4-1m; Zen 4, ticks: `mul_fixed` 27.0 → 24.6,
         /// the `sufan` group's chained `mul_into` 26.9 → 25.3, the `gf2x_mul`
-        /// row unchanged at 26.0; not re-measured on the Xeon). The 8-word lane kernel measured 382 ticks in
+        /// row unchanged at 26.0). Where `tuning::PAIR_DIGITS` lists 4 words
+        /// (Intel: `pclmulqdq` once a cycle), the backend's `fixed` sends them
+        /// to `tf::pairs` instead, the schoolbook on two-word digits (16
+        /// products, none behind an operand sum; Xeon 20.8 → 17.2 ticks).
+        /// The 8-word lane kernel measured 382 ticks in
         /// the chain (some stall we did not pin down; gf2x's native 8-word
         /// kernel shows the same figure without a `vzeroupper`), so 8 words stay
         /// on the zmm product (45 ticks).
@@ -318,6 +330,13 @@ mod tf {
     // 1–3-word kernels are inlined into `fixed` (one call level less, as the
     // ymm backend does; figures in docs/notes/gf2x.md); from 4 words they
     // keep their own frames (4 inlined: no gain).
+    // The schoolbook on two-word digits, where `tuning::PAIR_DIGITS` says.
+    super::super::clmul::pair_products!(
+        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
+        Avx512Clmul,
+        |t| t.clmul()
+    );
+
     super::super::clmul::lane_products!(
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,

@@ -54,6 +54,7 @@
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
 //! | 4 | xmm lanes: Su–Fan 4-2m (the modified four-term formula (5)) | 9 (xmm) |
+//! | 3, 4 where `tuning::PAIR_DIGITS` lists them (Intel) | `clmul::pair_school`: schoolbook on two-word digits | 9, 16 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -70,6 +71,11 @@
 //! --quick`, two builds alternated; 1.29–1.32× gf2x built for the CPU
 //! against 1.26×), as the `sufan` group's reproduction rows had it (4-2m
 //! 35.5, 4-1m 38.8).
+//!
+//! On Intel cores `pclmulqdq` issues once a cycle (AMD's Zen 3 and Zen 4
+//! once per 2), so more products with no operand sums before them win:
+//! 3 and 4 words take the schoolbook on two-word digits (the tuning
+//! table's entry carries the Xeon's figures: 4 words 23.5 → 17.4 ticks).
 //!
 //! (The xmm backend takes 27 `pclmulqdq` at 8 words and 81 at 16.) "xmm
 //! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
@@ -531,12 +537,32 @@ super::simd_backend! {
         0, 6, 10, 17, 22, 34, 41, 43, 44, 85, 105, 105, 105, 150, 150, 150, 150, 225, 225, 225,
         225, 322, 322, 322, 322, 410, 410, 410, 410, 475, 475, 475, 475,
     ], fft_min 22_000, fft_dense_min 3_400;
-    fixed;
     {
+        fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            // Where the two-word-digit schoolbook is faster on this core
+            // (the table, with its measurements, in `tuning.rs`).
+            if super::tuning::PAIR_SIZES.has(a.len()) && super::tuning::fixed_choice().pairs.ymm.has(a.len()) {
+                // SAFETY: the token proves every feature `tf::pairs` enables.
+                return unsafe { tf::pairs(self.0, out, a, b) };
+            }
+            self.fixed_lanes(out, a, b)
+        }
+
         #[inline]
         fn clmul64(self, a: u64, b: u64) -> u128 {
             super::clmul::Pclmulqdq(self.0.clmul()).clmul64(a, b)
         }
+    }
+}
+
+impl VpclmulqdqYmm {
+    /// The fixed kernels of `tf::fixed` alone, without the two-word-digit
+    /// schoolbook's check: [`Backend::fixed`] here, and the zmm backend's
+    /// hand-off (which has made its own choice).
+    #[inline]
+    pub(crate) fn fixed_lanes(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+        // SAFETY: the token proves every feature `tf::fixed` enables.
+        unsafe { tf::fixed(self.0, out, a, b) }
     }
 }
 
@@ -672,6 +698,10 @@ mod tf {
 
     // The `N`-word products by a formula on xmm lanes, compiled with AVX2
     // (VEX encodings: three-operand forms, no moves).
+    // The schoolbook on two-word digits, where `tuning::PAIR_DIGITS` says.
+    super::super::clmul::pair_products!("vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| t
+        .clmul());
+
     super::super::clmul::lane_products!(
         "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
