@@ -23,7 +23,7 @@
 //!
 //! [`pair_school`] is the schoolbook on two words per xmm register, the
 //! immediate of `pclmulqdq` choosing the words: the zmm and ymm backends'
-//! 3- and 4-word kernel where their tuning table (`tuning::PAIR_DIGITS`)
+//! 3- and 4-word kernel where their tuning table (`tuning::SCHOOLBOOK`)
 //! says so (this backend's own kernels are unchanged).
 //!
 //! # Rejected
@@ -281,37 +281,61 @@ macro_rules! lane_products {
 }
 pub(crate) use lane_products;
 
-/// Defines `#[target_feature(enable = $features)] fn pairs(t, out, a, b)`,
-/// the slice entry of [`pair_school`] at the sizes of
-/// `tuning::PAIR_SIZES` (3 and 4 words), inlined there and compiled with
-/// the features of the backend that calls it, the PCLMULQDQ token made
-/// from the token `t` by `$clmul`: false for mismatched lengths or another
-/// size.
-macro_rules! pair_products {
-    ($features:literal, $token:ty, |$t:ident| $clmul:expr) => {
-        /// The 3- and 4-word products by `clmul::pair_school` (the
-        /// schoolbook on two-word digits), where `tuning::PAIR_DIGITS`
-        /// lists them for this backend.
-        #[target_feature(enable = $features)]
-        pub(super) fn pairs($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            use $crate::gf2x::formulas::fixed_arrays;
-            let c = $clmul;
+/// Defines `schoolbook(t, out, a, b)`, the slice entry of the schoolbooks
+/// at the sizes of `tuning::SCHOOLBOOK_SIZES`: 3 and 4 words by
+/// [`pair_school`] (the PCLMULQDQ token made from the token `t` by
+/// `$clmul`), 5 words by the caller's lane kernel `$five` (Su–Fan's
+/// schoolbook on xmm lanes), each size its own
+/// `#[target_feature(enable = $features)]` function with the kernel
+/// inlined (one function for the three measured 2–3 ticks slower at 3 and
+/// 4 words on the Xeon): false for mismatched lengths or another size.
+macro_rules! schoolbook_entry {
+    ($features:literal, $token:ty, |$t:ident| $clmul:expr, five $five:ident) => {
+        /// The 3-, 4- and 5-word schoolbooks (every product straight from
+        /// the loads), where `tuning::SCHOOLBOOK` lists them for this
+        /// backend: one call, to the size's own function.
+        #[inline(always)]
+        pub(super) fn schoolbook(t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             match a.len() {
-                3 => match fixed_arrays!(3, a, b, out) {
-                    Some((x, y, o)) => $crate::gf2x::clmul::pair_school(c, x, y, o),
-                    None => return false,
-                },
-                4 => match fixed_arrays!(4, a, b, out) {
-                    Some((x, y, o)) => $crate::gf2x::clmul::pair_school(c, x, y, o),
-                    None => return false,
-                },
-                _ => return false,
+                // SAFETY: the token proves every feature `school3` enables.
+                3 => unsafe { school3(t, out, a, b) },
+                // SAFETY: the token proves every feature `school4` enables.
+                4 => unsafe { school4(t, out, a, b) },
+                // SAFETY: the token proves every feature `school5` enables.
+                5 => unsafe { school5(t, out, a, b) },
+                _ => false,
             }
+        }
+
+        /// The 3-word schoolbook on two-word digits.
+        #[target_feature(enable = $features)]
+        fn school3($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            match $crate::gf2x::formulas::fixed_arrays!(3, a, b, out) {
+                Some((x, y, o)) => $crate::gf2x::clmul::pair_school($clmul, x, y, o),
+                None => return false,
+            }
+            true
+        }
+
+        /// The 4-word schoolbook on two-word digits.
+        #[target_feature(enable = $features)]
+        fn school4($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            match $crate::gf2x::formulas::fixed_arrays!(4, a, b, out) {
+                Some((x, y, o)) => $crate::gf2x::clmul::pair_school($clmul, x, y, o),
+                None => return false,
+            }
+            true
+        }
+
+        /// The 5-word lane schoolbook.
+        #[target_feature(enable = $features)]
+        fn school5($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            $crate::gf2x::formulas::call_fixed!($five($t), 5, a, b, out);
             true
         }
     };
 }
-pub(crate) use pair_products;
+pub(crate) use schoolbook_entry;
 
 macro_rules! fixed_entries {
     ($($name:ident $n:literal = $formula:path),*) => {
@@ -399,7 +423,7 @@ mod tests {
     use std::vec;
 
     /// [`pair_school`] at every size it takes, against the bit-by-bit
-    /// product, whatever `tuning::PAIR_DIGITS` chooses on this CPU (the
+    /// product, whatever `tuning::SCHOOLBOOK` chooses on this CPU (the
     /// integration tests reach it through `Dispatch` only where the table
     /// lists it).
     #[test]

@@ -1,6 +1,6 @@
 //! `gf2x`'s tuning tables ([`crate::tuning`]): the fixed-size products the
 //! zmm backend hands to the ymm kernels, and those the zmm and ymm backends
-//! run by the schoolbook on two-word digits, by core. Read once per
+//! run by a schoolbook, by core. Read once per
 //! process and cached behind one load (the fixed products are chosen per
 //! call).
 #![forbid(unsafe_code)]
@@ -49,45 +49,48 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
     },
 };
 
-/// The word counts at which a backend's fixed products run
-/// `clmul::pair_school` (the schoolbook on two-word digits: 16 `pclmulqdq`
-/// at 4 words, every product depending only on the loads) instead of its
-/// lane kernels (Karatsuba's 9 products behind operand sums), per backend.
+/// The word counts at which a backend's fixed products run a schoolbook
+/// (`clmul::pair_school` on two-word digits at 3 and 4 words, the lane
+/// schoolbook at 5: every product straight from the loads, 16 `pclmulqdq`
+/// at 4 words) instead of its other kernels (Karatsuba's 9 products behind
+/// operand sums at 4 words; 9 `vpclmulqdq` ymm by the three-term formula at
+/// 5), per backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Pairs {
+pub(crate) struct Schoolbook {
     /// The zmm backend's sizes.
     pub(crate) zmm: Words,
     /// The ymm backend's sizes.
     pub(crate) ymm: Words,
 }
 
-/// The sizes `clmul::pair_products!`'s slice entry takes: a [`Pairs`] set
-/// lists no others (tested).
-pub(crate) const PAIR_SIZES: Words = Words::of(&[3, 4]);
+/// The sizes `clmul::schoolbook_entry!`'s slice entry takes: a
+/// [`Schoolbook`] set lists no others (tested).
+pub(crate) const SCHOOLBOOK_SIZES: Words = Words::of(&[3, 4, 5]);
 
-/// Where the two-word-digit schoolbook is faster, by core.
-pub(crate) const PAIR_DIGITS: Table<Pairs> = Table {
+/// Where the schoolbooks are faster, by core.
+pub(crate) const SCHOOLBOOK: Table<Schoolbook> = Table {
     entries: &[Entry {
         cores: Cores::Vendor(Vendor::Intel),
-        value: Pairs {
+        value: Schoolbook {
             zmm: Words::of(&[4]),
-            ymm: Words::of(&[3, 4]),
+            ymm: Words::of(&[3, 4, 5]),
         },
         measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul --quick \
                    --passes 5, two builds alternated twice, ticks per chained mul_into: zmm 4 \
                    words 20.8-22.0 -> 17.2-17.8 (3 words level, 16.3-16.4 against 16.4-17.2: \
                    not taken); ymm 3 words 18.2-18.3 -> 15.4-16.2, 4 words 23.5-24.8 -> \
-                   17.4-18.7",
+                   17.4-18.7; ymm 5 words (the lane schoolbook) 31.1-33.1 -> 27.7",
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Amd),
-        value: Pairs {
+        value: Schoolbook {
             zmm: Words::of(&[]),
             ymm: Words::of(&[]),
         },
         measured: "not measured on AMD: there `pclmulqdq` issues once per 2 cycles (Zen 3, \
                    Zen 4), so 16 products cost 32 cycles of issue against 18 for Karatsuba's \
-                   9; the lane kernels stay",
+                   9 (5 words: 25 xmm products against 9 ymm instructions); the other \
+                   kernels stay",
     },
 };
 
@@ -97,20 +100,20 @@ pub(crate) const PAIR_DIGITS: Table<Pairs> = Table {
 pub(crate) const ZMM_ALWAYS_MAX: usize = 3;
 
 /// The fixed-product choices for this CPU: [`ZMM_FIXED_ON_YMM`] and
-/// [`PAIR_DIGITS`].
+/// [`SCHOOLBOOK`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fixed {
     /// The zmm backend's sizes run by the ymm kernels.
     pub(crate) on_ymm: Words,
-    /// The two-word-digit schoolbook's sizes.
-    pub(crate) pairs: Pairs,
+    /// The schoolbooks' sizes.
+    pub(crate) schoolbook: Schoolbook,
 }
 
 /// [`Fixed`] for this CPU, picked once and cached behind one load.
 pub(crate) fn fixed_choice() -> Fixed {
     use core::sync::atomic::{AtomicU64, Ordering};
     // 0: not picked yet; else bit 63 set and the three sets in bits 0-15
-    // (`on_ymm`), 16-31 (`pairs.zmm`), 32-47 (`pairs.ymm`).
+    // (`on_ymm`), 16-31 (`schoolbook.zmm`), 32-47 (`schoolbook.ymm`).
     static PICKED: AtomicU64 = AtomicU64::new(0);
     /// The first call's pick, out of line: inlined, its call made every
     /// small product save and restore six registers.
@@ -119,12 +122,12 @@ pub(crate) fn fixed_choice() -> Fixed {
     fn pick() -> Fixed {
         let f = Fixed {
             on_ymm: ZMM_FIXED_ON_YMM.pick(),
-            pairs: PAIR_DIGITS.pick(),
+            schoolbook: SCHOOLBOOK.pick(),
         };
         let bits = (1 << 63)
             | u64::from(f.on_ymm.0)
-            | u64::from(f.pairs.zmm.0) << 16
-            | u64::from(f.pairs.ymm.0) << 32;
+            | u64::from(f.schoolbook.zmm.0) << 16
+            | u64::from(f.schoolbook.ymm.0) << 32;
         PICKED.store(bits, Ordering::Relaxed);
         f
     }
@@ -133,7 +136,7 @@ pub(crate) fn fixed_choice() -> Fixed {
         // The three 16-bit sets stored above (`as u16` keeps the low 16 bits).
         p => Fixed {
             on_ymm: Words(p as u16),
-            pairs: Pairs {
+            schoolbook: Schoolbook {
                 zmm: Words((p >> 16) as u16),
                 ymm: Words((p >> 32) as u16),
             },
@@ -165,23 +168,24 @@ mod tests {
         assert!(intel.has(9) && !intel.has(5) && !intel.has(16));
         let fixed = fixed_choice();
         assert_eq!(fixed.on_ymm, ZMM_FIXED_ON_YMM.pick());
-        assert_eq!(fixed.pairs, PAIR_DIGITS.pick());
+        assert_eq!(fixed.schoolbook, SCHOOLBOOK.pick());
         assert_eq!(fixed_choice(), fixed);
     }
 
     #[test]
-    fn pair_sets_stay_within_the_entry_and_off_the_always_sizes() {
+    fn schoolbook_sets_stay_within_the_entry_and_off_the_always_sizes() {
         let xeon = Core {
             vendor: Vendor::Intel,
             family: 6,
             model: 207,
         };
-        let intel = PAIR_DIGITS.entry_for(xeon).value;
-        assert!(intel.zmm.has(4) && !intel.zmm.has(3) && intel.ymm.has(3) && intel.ymm.has(4));
-        for e in PAIR_DIGITS.entries.iter().chain([&PAIR_DIGITS.otherwise]) {
+        let intel = SCHOOLBOOK.entry_for(xeon).value;
+        assert!(intel.zmm.has(4) && !intel.zmm.has(3) && !intel.zmm.has(5));
+        assert!(intel.ymm.has(3) && intel.ymm.has(4) && intel.ymm.has(5));
+        for e in SCHOOLBOOK.entries.iter().chain([&SCHOOLBOOK.otherwise]) {
             for n in 0..16 {
                 for set in [e.value.zmm, e.value.ymm] {
-                    assert!(!set.has(n) || PAIR_SIZES.has(n), "{n} words");
+                    assert!(!set.has(n) || SCHOOLBOOK_SIZES.has(n), "{n} words");
                 }
                 // The zmm backend checks neither table up to ZMM_ALWAYS_MAX.
                 assert!(!e.value.zmm.has(n) || n > ZMM_ALWAYS_MAX, "{n} words");

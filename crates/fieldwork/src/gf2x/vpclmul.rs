@@ -190,9 +190,8 @@ super::simd_backend! {
             // `tuning.rs`).
             if a.len() > super::tuning::ZMM_ALWAYS_MAX {
                 let choice = super::tuning::fixed_choice();
-                if choice.pairs.zmm.has(a.len()) {
-                    // SAFETY: the token proves every feature `tf::pairs` enables.
-                    return unsafe { tf::pairs(self.0, out, a, b) };
+                if choice.schoolbook.zmm.has(a.len()) {
+                    return tf::schoolbook(self.0, out, a, b);
                 }
                 if choice.on_ymm.has(a.len()) {
                     return super::ymm::VpclmulqdqYmm(self.0.avx2_clmul()).fixed_lanes(out, a, b);
@@ -249,9 +248,9 @@ mod tf {
         /// three-term formula at 9. At 4 words Karatsuba's recombination is
         /// Su–Fan's refined one (4-1m; Zen 4, ticks: `mul_fixed` 27.0 → 24.6,
         /// the `sufan` group's chained `mul_into` 26.9 → 25.3, the `gf2x_mul`
-        /// row unchanged at 26.0). Where `tuning::PAIR_DIGITS` lists 4 words
+        /// row unchanged at 26.0). Where `tuning::SCHOOLBOOK` lists 4 words
         /// (Intel: `pclmulqdq` once a cycle), the backend's `fixed` sends them
-        /// to `tf::pairs` instead, the schoolbook on two-word digits (16
+        /// to `tf::schoolbook` instead, the schoolbook on two-word digits (16
         /// products, none behind an operand sum; Xeon 20.8 → 17.2 ticks).
         /// The 8-word lane kernel measured 382 ticks in
         /// the chain (some stall we did not pin down; gf2x's native 8-word
@@ -325,18 +324,20 @@ mod tf {
         limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4
     );
 
+    // The schoolbooks at 3-5 words, where `tuning::SCHOOLBOOK` says (the
+    // 5-word one is `lanes5` below, this backend's kernel at 5 words anyway).
+    super::super::clmul::schoolbook_entry!(
+        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
+        Avx512Clmul,
+        |t| t.clmul(),
+        five lanes5
+    );
+
     // The `N`-word products by a formula of `formulas` on xmm lanes,
     // compiled with AVX-512 (VEX/EVEX encodings, 32 vector registers). The
     // 1–3-word kernels are inlined into `fixed` (one call level less, as the
     // ymm backend does; figures in docs/notes/gf2x.md); from 4 words they
     // keep their own frames (4 inlined: no gain).
-    // The schoolbook on two-word digits, where `tuning::PAIR_DIGITS` says.
-    super::super::clmul::pair_products!(
-        "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
-        Avx512Clmul,
-        |t| t.clmul()
-    );
-
     super::super::clmul::lane_products!(
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1", Avx512Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,

@@ -54,7 +54,8 @@
 //! |---|---|---|
 //! | 1, 2, 3 | xmm lanes: one product, Karatsuba, Su–Fan 3-1m | 1, 3, 6 (xmm) |
 //! | 4 | xmm lanes: Su–Fan 4-2m (the modified four-term formula (5)) | 9 (xmm) |
-//! | 3, 4 where `tuning::PAIR_DIGITS` lists them (Intel) | `clmul::pair_school`: schoolbook on two-word digits | 9, 16 (xmm) |
+//! | 3, 4 where `tuning::SCHOOLBOOK` lists them (Intel) | `clmul::pair_school`: schoolbook on two-word digits | 9, 16 (xmm) |
+//! | 5 where `tuning::SCHOOLBOOK` lists it (Intel) | xmm lanes: schoolbook | 25 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -74,8 +75,9 @@
 //!
 //! On Intel cores `pclmulqdq` issues once a cycle (AMD's Zen 3 and Zen 4
 //! once per 2), so more products with no operand sums before them win:
-//! 3 and 4 words take the schoolbook on two-word digits (the tuning
-//! table's entry carries the Xeon's figures: 4 words 23.5 → 17.4 ticks).
+//! 3 and 4 words take the schoolbook on two-word digits, 5 words the lane
+//! schoolbook (the tuning table's entry carries the Xeon's figures: 4
+//! words 23.5 → 17.4 ticks, 5 words 31–33 → 27.7).
 //!
 //! (The xmm backend takes 27 `pclmulqdq` at 8 words and 81 at 16.) "xmm
 //! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
@@ -541,9 +543,8 @@ super::simd_backend! {
         fn fixed(self, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             // Where the two-word-digit schoolbook is faster on this core
             // (the table, with its measurements, in `tuning.rs`).
-            if super::tuning::PAIR_SIZES.has(a.len()) && super::tuning::fixed_choice().pairs.ymm.has(a.len()) {
-                // SAFETY: the token proves every feature `tf::pairs` enables.
-                return unsafe { tf::pairs(self.0, out, a, b) };
+            if super::tuning::SCHOOLBOOK_SIZES.has(a.len()) && super::tuning::fixed_choice().schoolbook.ymm.has(a.len()) {
+                return tf::schoolbook(self.0, out, a, b);
             }
             self.fixed_lanes(out, a, b)
         }
@@ -696,18 +697,24 @@ mod tf {
         limbs7 mul7 7, limbs8 mul8 8
     );
 
-    // The `N`-word products by a formula on xmm lanes, compiled with AVX2
-    // (VEX encodings: three-operand forms, no moves).
-    // The schoolbook on two-word digits, where `tuning::PAIR_DIGITS` says.
-    super::super::clmul::pair_products!("vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| t
-        .clmul());
+    // The schoolbooks at 3-5 words, where `tuning::SCHOOLBOOK` says.
+    super::super::clmul::schoolbook_entry!(
+        "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1",
+        Avx2Clmul,
+        |t| t.clmul(),
+        five lanes5
+    );
 
+    // The `N`-word products by a formula on xmm lanes, compiled with AVX2
+    // (VEX encodings: three-operand forms, no moves); `lanes5`, the
+    // schoolbook, only through `schoolbook`.
     super::super::clmul::lane_products!(
         "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1", Avx2Clmul, |t| super::super::clmul::PclmulLane(t.clmul());
         #[inline] lanes1 1 = formulas::mul1,
         #[inline] lanes2 2 = formulas::mul2,
         #[inline] lanes3 3 = crate::gf2x::sufan::s3_1m,
-        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_2m
+        #[inline(never)] lanes4 4 = crate::gf2x::sufan::s4_2m,
+        #[inline] lanes5 5 = crate::gf2x::sufan::schoolbook
     );
 }
 
