@@ -66,10 +66,11 @@ pub(crate) enum MidSeal {
 
 /// The stitched kernel's shape for 257–320 bytes sealed, by core.
 pub(crate) const MID_SEAL: Table<MidSeal> = Table {
-    entries: &[Entry {
-        cores: Cores::Model(Vendor::Amd, 25, 1),
-        value: MidSeal::VectorBlock0,
-        measured: "AMD EPYC Zen 3 (family 25 model 1), one peer-bench build choosing \
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Amd, 25, 1),
+            value: MidSeal::VectorBlock0,
+            measured: "AMD EPYC Zen 3 (family 25 model 1), one peer-bench build choosing \
                    either shape, peer-bench --chachapoly-sweep --passes 3 (2026-11-29): \
                    257-288 B at 0.984 of the best peer's time against 0.919, 289-320 B 0.977 \
                    against 0.909, the other lengths within the runs' noise; \
@@ -77,7 +78,17 @@ pub(crate) const MID_SEAL: Table<MidSeal> = Table {
                    0.306 against 0.322 us, 288 B 0.303 against 0.312, 316 B 0.313 against \
                    0.337 (calls back to back: block 0's scalar rounds share the integer \
                    unit with the previous call's MAC)",
-    }],
+        },
+        Entry {
+            cores: Cores::Vendor(Vendor::Intel),
+            value: MidSeal::VectorBlock0,
+            measured: "Intel Xeon (family 6 model 207), one build per shape, scripts/ab-time.sh on \
+                   examples/chachapoly_one, 12 alternated runs (2026-11-29): native (the zmm \
+                   shape) 260 B 0.323 -> 0.282 us, 288 B 0.324 -> 0.295, 320 B level (0.399 \
+                   against 0.400); FIELDWORK_MAX_ISA=avx2 260 B 0.361 -> 0.331, 288 B 0.383 \
+                   -> 0.344, 320 B 0.387 -> 0.355; 576 B level in both",
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Model(Vendor::Amd, 25, 17),
         value: MidSeal::ScalarBlock0,
@@ -85,7 +96,7 @@ pub(crate) const MID_SEAL: Table<MidSeal> = Table {
                    (minimum of 200 x 50 seals, both binaries alternated three times, \
                    2026-11-27, the AVX2 compilation): 260 B 872-883 -> 820-852 cycles, \
                    288 B 883 -> 834-848, 320 B 917-925 -> 864-873 with block 0 on the \
-                   integer unit. The Xeon and Zen 5 take it unmeasured",
+                   integer unit. Zen 5 takes it unmeasured",
     },
 };
 
@@ -149,6 +160,16 @@ mod tests {
         assert_eq!(
             MID_SEAL.entry_for(core(25, 17)).value,
             MidSeal::ScalarBlock0
+        );
+        assert_eq!(
+            MID_SEAL
+                .entry_for(Core {
+                    vendor: Vendor::Intel,
+                    family: 6,
+                    model: 207,
+                })
+                .value,
+            MidSeal::VectorBlock0
         );
         assert_eq!(crossovers(), CHACHAPOLY.pick());
         assert_eq!(crossovers(), crossovers());
