@@ -42,10 +42,10 @@ use super::formulas;
 use super::{Backend, Costs};
 use crate::cpu::Avx512Clmul;
 use core::arch::x86_64::{
-    __m512i, _mm512_alignr_epi64, _mm512_clmulepi64_epi128, _mm512_loadu_si512,
-    _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_permutex2var_epi64,
-    _mm512_set_epi64, _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_storeu_si512,
-    _mm512_xor_si512,
+    __m128i, __m512i, _mm256_set_m128i, _mm512_alignr_epi64, _mm512_castsi256_si512,
+    _mm512_clmulepi64_epi128, _mm512_inserti64x4, _mm512_loadu_si512, _mm512_mask_storeu_epi64,
+    _mm512_maskz_loadu_epi64, _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_setzero_si512,
+    _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_xor_si512,
 };
 
 formulas::limb_multiplier!(
@@ -114,6 +114,39 @@ unsafe fn mul8x8(a: __m512i, b: __m512i) -> (__m512i, __m512i) {
     }
 }
 
+/// Eight words at `p` as a zmm register, read as four 16-byte quarters: a
+/// 64-byte load of words written by narrower stores (as a copy or most
+/// callers' code writes them) cannot be store-forwarded and waits for the
+/// stores to retire. `asm!` keeps LLVM from merging the loads back.
+///
+/// # Safety
+///
+/// Needs AVX-512F; `p` points to eight readable words.
+#[inline(always)]
+unsafe fn load_quarters(p: *const u64) -> __m512i {
+    let (q0, q1, q2, q3): (__m128i, __m128i, __m128i, __m128i);
+    // SAFETY: the caller guarantees AVX-512F and 64 readable bytes at
+    // `p`; the four unaligned loads read exactly those bytes and write
+    // nothing.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu {q0}, xmmword ptr [{p}]",
+            "vmovdqu {q1}, xmmword ptr [{p} + 16]",
+            "vmovdqu {q2}, xmmword ptr [{p} + 32]",
+            "vmovdqu {q3}, xmmword ptr [{p} + 48]",
+            p = in(reg) p,
+            q0 = out(xmm_reg) q0,
+            q1 = out(xmm_reg) q1,
+            q2 = out(xmm_reg) q2,
+            q3 = out(xmm_reg) q3,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+        let lo = _mm256_set_m128i(q1, q0);
+        let hi = _mm256_set_m128i(q3, q2);
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    }
+}
+
 /// Loads `N` words (`N ≤ 8·L`) into `L` limbs, zero-padding the last.
 ///
 /// # Safety
@@ -128,7 +161,12 @@ unsafe fn load_limbs<const L: usize>(a: &[u64]) -> [Limb512; L] {
         // bytes; a short one is loaded with a mask of its length, which does
         // not touch memory past it.
         unsafe {
-            if chunk.len() == 8 {
+            if chunk.len() == 8 && L == 1 {
+                // The 8-word product's operands, written by the caller's
+                // narrower stores (larger products' limbs come from our
+                // own 64-byte stores).
+                Limb512(load_quarters(chunk.as_ptr()))
+            } else if chunk.len() == 8 {
                 Limb512(_mm512_loadu_si512(chunk.as_ptr().cast()))
             } else {
                 let mask = ((1u32 << chunk.len()) - 1) as u8;
