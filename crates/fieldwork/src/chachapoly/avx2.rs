@@ -140,7 +140,7 @@
 #![allow(unsafe_code)]
 
 use super::scalar::{absorb_padded, absorb_share, absorb_some, check, finish};
-use super::tuning::{MID_SEAL, MidSeal};
+use super::tuning::{LongHead, MidSeal, SealShape};
 use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
@@ -162,17 +162,17 @@ const GROUP: usize = 512;
 /// ymm registers halve the spills and the frames).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Stitched {
-    /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the 257–320-byte sealing shape of
-    /// this core (`tuning::MID_SEAL`).
-    Ymm16(Avx2Bmi2, MidSeal),
+    /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the sealing shapes of this core
+    /// (`tuning::MID_SEAL`, `tuning::LONG_HEAD`).
+    Ymm16(Avx2Bmi2, SealShape),
     /// Those and AVX-512 F/BW/VL/DQ: [`ymm32`].
-    Ymm32(Avx2Bmi2, Avx512, MidSeal),
+    Ymm32(Avx2Bmi2, Avx512, SealShape),
 }
 
 impl Stitched {
     /// The AVX2 kernel, if this CPU runs it (AVX2, BMI2, ADX).
     pub(crate) fn get() -> Option<Stitched> {
-        Some(Stitched::Ymm16(Avx2Bmi2::get()?, MID_SEAL.pick()))
+        Some(Stitched::Ymm16(Avx2Bmi2::get()?, SealShape::pick()))
     }
 
     /// The AVX-512VL compilation, if this CPU runs it.
@@ -180,7 +180,7 @@ impl Stitched {
         Some(Stitched::Ymm32(
             Avx2Bmi2::get()?,
             Avx512::get()?,
-            MID_SEAL.pick(),
+            SealShape::pick(),
         ))
     }
 }
@@ -197,9 +197,11 @@ impl Backend for Stitched {
         let (key, nonce) = (&c.key.0, &c.nonce);
         match self {
             // SAFETY: the token proves AVX, AVX2, BMI2 and ADX.
-            Stitched::Ymm16(t, mid) => unsafe { ymm16::K::seal(t, key, nonce, aad, buf, mid) },
+            Stitched::Ymm16(t, shape) => unsafe { ymm16::K::seal(t, key, nonce, aad, buf, shape) },
             // SAFETY: the tokens prove those and AVX-512 F/BW/VL/DQ.
-            Stitched::Ymm32(t, _, mid) => unsafe { ymm32::K::seal(t, key, nonce, aad, buf, mid) },
+            Stitched::Ymm32(t, _, shape) => unsafe {
+                ymm32::K::seal(t, key, nonce, aad, buf, shape)
+            },
         }
     }
 
@@ -243,14 +245,14 @@ pub(crate) trait Shapes {
     /// The bytes it zeroes after the other shapes of `open_long`.
     const OPEN_LONG_STACK: usize;
 
-    /// Seals `buf` ([`seal_entry`]; `mid`: the 257–320-byte shape).
+    /// Seals `buf` ([`seal_entry`]; `shape`: this core's sealing shapes).
     unsafe fn seal(
         t: Avx2Bmi2,
         key: &[u32; 8],
         nonce: &[u32; 3],
         aad: &[u8],
         buf: &mut [u8],
-        mid: MidSeal,
+        shape: SealShape,
     ) -> [u8; 16];
     /// Opens `buf` ([`open_entry`]).
     unsafe fn open(
@@ -288,13 +290,15 @@ pub(crate) trait Shapes {
         aad: &[u8],
         buf: &mut [u8],
     ) -> [u8; 16];
-    /// Sealing more than 320 bytes ([`seal_long`]).
+    /// Sealing more than 320 bytes ([`seal_long`]; `head`: the 960–1 215-byte
+    /// head).
     unsafe fn seal_long(
         t: Avx2Bmi2,
         key: &[u32; 8],
         nonce: &[u32; 3],
         aad: &[u8],
         buf: &mut [u8],
+        head: LongHead,
     ) -> [u8; 16];
     /// Opening 65–256 bytes ([`open_scalar_block0`]).
     unsafe fn open_scalar_block0<const S: usize>(
@@ -399,9 +403,9 @@ macro_rules! instantiate {
                 with_features! { $features,
                     fn seal(
                         t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
-                        mid: MidSeal,
+                        shape: SealShape,
                     ) -> [u8; 16]
-                    { seal_entry::<K>(t, key, nonce, aad, buf, mid) }
+                    { seal_entry::<K>(t, key, nonce, aad, buf, shape) }
                 }
 
                 with_features! { $features,
@@ -437,9 +441,11 @@ macro_rules! instantiate {
 
                 with_features! { $features,
                     #[inline(never)]
-                    fn seal_long(t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8])
-                        -> [u8; 16]
-                    { super::seal_long(Masks::new(t.avx2()), key, nonce, aad, buf) }
+                    fn seal_long(
+                        t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
+                        head: LongHead,
+                    ) -> [u8; 16]
+                    { super::seal_long(Masks::new(t.avx2()), key, nonce, aad, buf, head) }
                 }
 
                 with_features! { $features,
@@ -602,7 +608,7 @@ fn seal_entry<K: Shapes>(
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
-    mid: MidSeal,
+    shape: SealShape,
 ) -> [u8; 16] {
     let m = Masks::new(t.avx2());
     let len = buf.len();
@@ -629,7 +635,7 @@ fn seal_entry<K: Shapes>(
     if len <= 320 {
         // SAFETY: the entry runs with `K`'s features.
         let tag = unsafe {
-            match mid {
+            match shape.mid {
                 MidSeal::ScalarBlock0 => K::seal_mid(t, key, nonce, aad, buf),
                 MidSeal::VectorBlock0 => K::seal_mid_vector(t, key, nonce, aad, buf),
             }
@@ -638,7 +644,7 @@ fn seal_entry<K: Shapes>(
         tag
     } else {
         // SAFETY: as above.
-        let tag = unsafe { K::seal_long(t, key, nonce, aad, buf) };
+        let tag = unsafe { K::seal_long(t, key, nonce, aad, buf, shape.head) };
         K::wipe_seal_long(t.avx2());
         tag
     }
@@ -670,7 +676,14 @@ fn seal_vector_block0<const S: usize>(
 /// Sealing more than 320 bytes (each instantiation's out-of-line
 /// `seal_long`, its frame wiped by the caller).
 #[inline(always)]
-fn seal_long(m: Masks, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+fn seal_long(
+    m: Masks,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    aad: &[u8],
+    buf: &mut [u8],
+    head: LongHead,
+) -> [u8; 16] {
     let len = buf.len();
     // The head: blocks 0 to 5 (the Poly1305 key and the first 320 bytes)
     // from three states, so the MAC (the bound from here on) starts after
@@ -679,11 +692,16 @@ fn seal_long(m: Masks, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [
     // rounds (704 bytes in all). Where that would leave a tail of 256 to
     // 511 bytes after one or more groups, blocks 0 to 7 from the 8-block
     // kernel instead (448 bytes), which leaves one of 0 to 255: a long
-    // tail's MAC runs alone after its call. Not before the first group
-    // (960–1 215 bytes): there the 704-byte head starts the MAC one
-    // 8-block call earlier, and the tail's call MACs the head's second
-    // call (Zen 3, docs/notes/chachapoly.md, "The 8-block head").
-    let head8 = len > 704 + GROUP && (len - 704) % GROUP >= 256;
+    // tail's MAC runs alone after its call. Before the first group
+    // (960–1 215 bytes) by core (`tuning::LONG_HEAD`): the 704-byte head
+    // starts the MAC one 8-block call earlier, and the tail's call MACs the
+    // head's second call (Zen 3, docs/notes/chachapoly.md, "The 8-block
+    // head"); the Xeon is faster with the 8-block head there too.
+    let first = match head {
+        LongHead::TwoCalls => 704 + GROUP,
+        LongHead::EightBlocks => 704,
+    };
+    let head8 = len > first && (len - 704) % GROUP >= 256;
     let (head, mut rest) = buf.split_at_mut(if head8 { 448 } else { 320 });
     let block0 = match <&mut [u8; 448]>::try_from(&mut *head) {
         Ok(head) => xor8_after_block0(m, &keystream8(key, nonce, 0, m), head),
@@ -1350,8 +1368,19 @@ mod stack_wipe {
             let Ok(tag) = portable.encrypt_in_place_detached(&nonce_bytes, &aad, &mut ct) else {
                 panic!("portable sealing failed")
             };
-            // Both 257–320-byte shapes, whichever this core's table picks.
-            for mid in [MidSeal::ScalarBlock0, MidSeal::VectorBlock0] {
+            // Both 257–320-byte shapes and both 960–1 215-byte heads,
+            // whichever this core's tables pick.
+            for shape in [
+                SealShape {
+                    mid: MidSeal::ScalarBlock0,
+                    head: LongHead::TwoCalls,
+                },
+                SealShape {
+                    mid: MidSeal::VectorBlock0,
+                    head: LongHead::EightBlocks,
+                },
+            ] {
+                let (mid, head) = (shape.mid, shape.head);
                 let (mut b0, mut b1) = (pt.clone(), pt.clone());
                 // SAFETY: the CPU has `K`'s features (each call).
                 let control = || unsafe {
@@ -1361,15 +1390,15 @@ mod stack_wipe {
                         (129..=256, _) => K::seal_scalar_block0::<2>(t, k, n, &aad, b),
                         (257..=320, MidSeal::ScalarBlock0) => K::seal_mid(t, k, n, &aad, b),
                         (257..=320, MidSeal::VectorBlock0) => K::seal_mid_vector(t, k, n, &aad, b),
-                        (321.., _) => K::seal_long(t, k, n, &aad, b),
-                        _ => K::seal(t, k, n, &aad, b, mid),
+                        (321.., _) => K::seal_long(t, k, n, &aad, b, head),
+                        _ => K::seal(t, k, n, &aad, b, shape),
                     }
                 };
                 // SAFETY: as above.
-                let wiped = || unsafe { K::seal(t, &key.0, &nonce, &aad, &mut b1, mid) };
+                let wiped = || unsafe { K::seal(t, &key.0, &nonce, &aad, &mut b1, shape) };
                 let lim = limit::<K>(false, len);
-                seal_tally.case(&(name, "seal", len, mid), &s, lim, tag, control, wiped);
-                assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len} {mid:?}");
+                seal_tally.case(&(name, "seal", len, shape), &s, lim, tag, control, wiped);
+                assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len} {shape:?}");
             }
             let (mut b0, mut b1) = (ct.clone(), ct.clone());
             let ok = |ok: bool| if ok { tag } else { [0; 16] };

@@ -64,6 +64,60 @@ pub(crate) enum MidSeal {
     VectorBlock0,
 }
 
+/// The stitched kernel's head at 960–1 215 bytes sealed (a tail of
+/// 256–511 bytes and no 512-byte group after the head).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LongHead {
+    /// Blocks 0 to 5 from three states, then 6 to 11 from three more
+    /// MACing the first 320 bytes (704 bytes): the MAC starts one 8-block
+    /// call earlier.
+    TwoCalls,
+    /// Blocks 0 to 7 from the 8-block kernel (448 bytes), leaving a tail
+    /// of 512–767 bytes.
+    EightBlocks,
+}
+
+/// The stitched kernel's head at 960–1 215 bytes sealed, by core.
+pub(crate) const LONG_HEAD: Table<LongHead> = Table {
+    entries: &[Entry {
+        cores: Cores::Model(Vendor::Amd, 25, 1),
+        value: LongHead::TwoCalls,
+        measured: "AMD EPYC Zen 3 (family 25 model 1), scripts/ab-time.sh on \
+                   examples/chachapoly_one (2026-11-29): 1 KiB 3-7 % faster in four \
+                   alternated runs; two pairs of sweeps, the 960-1 215 B band against the \
+                   best peer 0.980 -> 1.014 and 1.015 -> 1.030",
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: LongHead::EightBlocks,
+        measured: "Intel Xeon (family 6 model 207), FIELDWORK_MAX_ISA=avx2, scripts/ab-time.sh \
+                   on examples/chachapoly_one, 10 alternated runs (2026-11-29): the two-call \
+                   head 4-7 % slower (980 B 0.794 against 0.762 us, 1 024 B 0.793 / 0.763, \
+                   1 100 B 0.889 / 0.833, 1 200 B 0.910 / 0.850). Zen 4 keeps the shape it \
+                   was tuned with (the eight blocks); Zen 5 unmeasured",
+    },
+};
+
+/// The stitched kernel's sealing shapes for this core: held by the
+/// backend, picked when the key is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SealShape {
+    /// 257–320 bytes ([`MID_SEAL`]).
+    pub(crate) mid: MidSeal,
+    /// 960–1 215 bytes ([`LONG_HEAD`]).
+    pub(crate) head: LongHead,
+}
+
+impl SealShape {
+    /// This core's shapes.
+    pub(crate) fn pick() -> SealShape {
+        SealShape {
+            mid: MID_SEAL.pick(),
+            head: LONG_HEAD.pick(),
+        }
+    }
+}
+
 /// The stitched kernel's shape for 257–320 bytes sealed, by core.
 pub(crate) const MID_SEAL: Table<MidSeal> = Table {
     entries: &[
@@ -170,6 +224,11 @@ mod tests {
                 })
                 .value,
             MidSeal::VectorBlock0
+        );
+        assert_eq!(LONG_HEAD.entry_for(core(25, 1)).value, LongHead::TwoCalls);
+        assert_eq!(
+            LONG_HEAD.entry_for(core(25, 17)).value,
+            LongHead::EightBlocks
         );
         assert_eq!(crossovers(), CHACHAPOLY.pick());
         assert_eq!(crossovers(), crossovers());
