@@ -88,7 +88,7 @@
 //! |---|---|---|
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
 //! | `vpclmulqdq-ymm-wide` | the same | `vpclmulqdq-ymm`'s, with F409's and F571's products and squares on ymm, two 128-bit digits a register (`ymmfold.rs`); best where the tuning table (`tuning.rs`) names the core (AMD: `vpclmulqdq` issues once per two cycles on xmm and ymm alike) |
-//! | `vpclmulqdq-avx512` | the same, AVX-512 F/BW/VL/DQ | `vpclmulqdq-ymm-wide`'s; the linear maps (inversion chain, half-trace) as masked XORs on mask registers, the chain's Frobenius steps on half tables (`maps.rs`); best where the wide backend is and AVX-512 is there |
+//! | `vpclmulqdq-avx512` | the same, AVX-512 F/BW/VL/DQ | `vpclmulqdq-ymm-wide`'s; the linear maps (inversion chain, half-trace) as masked XORs on mask registers, the chain's Frobenius steps on half tables (`maps.rs`); best where the tuning table names the core for the wide products (AMD) or for them with AVX-512 (Intel: its maps made inversion 18–29 % faster on the Xeon) and AVX-512 is there |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `pmull` (AArch64) | NEON, AES (PMULL) | `PMULL`/`PMULL2` on two-word q-register digits; reduction, roots and maps on general registers |
 //! | `portable` | nothing | masked integer multiplication |
@@ -882,12 +882,10 @@ impl Dispatch {
     pub fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            if !tuning::wide() {
-                return Dispatch(Kind::VpclmulqdqYmm(VpclmulqdqYmm(t)));
-            }
-            return Dispatch(match cpu::Avx512Clmul::get() {
-                Some(z) => Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(z)),
-                None => Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t)),
+            return Dispatch(match (tuning::wide(), cpu::Avx512Clmul::get()) {
+                (_, Some(z)) => Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(z)),
+                (tuning::Wide::Always, None) => Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t)),
+                (tuning::Wide::WithAvx512, None) => Kind::VpclmulqdqYmm(VpclmulqdqYmm(t)),
             });
         }
         #[cfg(target_arch = "x86_64")]
@@ -926,7 +924,11 @@ impl Dispatch {
 
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Dispatch> {
-        let ymm = if tuning::wide() {
+        let wide = match tuning::wide() {
+            tuning::Wide::Always => true,
+            tuning::Wide::WithAvx512 => Dispatch::vpclmulqdq_avx512().is_some(),
+        };
+        let ymm = if wide {
             [
                 Dispatch::vpclmulqdq_avx512(),
                 Dispatch::vpclmulqdq_ymm_wide(),

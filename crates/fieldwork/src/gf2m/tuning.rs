@@ -1,22 +1,30 @@
 //! `gf2m`'s tuning table ([`crate::tuning`]): whether the best backend on
-//! a CPU with VPCLMULQDQ and AVX2 is `vpclmulqdq-ymm-wide` (F409's and
-//! F571's products and squares two 128-bit digits a ymm register,
-//! `ymmfold.rs`) or `vpclmulqdq-ymm` (one digit an xmm register,
-//! `xmmfold.rs`). Read once and cached ([`wide`]):
+//! a CPU with VPCLMULQDQ and AVX2 takes the wide products
+//! (`vpclmulqdq-ymm-wide`: F409's and F571's products and squares two
+//! 128-bit digits a ymm register, `ymmfold.rs`; with AVX-512 their form
+//! `vpclmulqdq-avx512`, the linear maps on `vpternlogq`, `maps.rs`) or
+//! `vpclmulqdq-ymm` (one digit an xmm register, `xmmfold.rs`), and
+//! whether only where AVX-512 is usable. Read once and cached ([`wide`]):
 //! [`Dispatch::best`](super::Dispatch::best) runs at every operator call.
-//! Where the wide products are chosen and AVX-512 is usable, `best` takes
-//! their AVX-512 form, `vpclmulqdq-avx512` (the same products; the linear
-//! maps on `vpternlogq`, `maps.rs`): a choice by feature, not by core.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
 use crate::tuning::{Cores, Entry, Table};
 
-/// The table: `true` where the wide products are faster.
-pub(crate) const GF2M_WIDE: Table<bool> = Table {
+/// Where the wide products are the best backend's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wide {
+    /// On AVX2 and on AVX-512 (`vpclmulqdq-ymm-wide`, `vpclmulqdq-avx512`).
+    Always,
+    /// With AVX-512 only (`vpclmulqdq-avx512`); `vpclmulqdq-ymm` without.
+    WithAvx512,
+}
+
+/// The table: where the wide products are faster, by core.
+pub(crate) const GF2M_WIDE: Table<Wide> = Table {
     entries: &[Entry {
         cores: Cores::Vendor(Vendor::Amd),
-        value: true,
+        value: Wide::Always,
         measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --isa-rates: vpclmulqdq \
                    issues once per two cycles on xmm and on ymm alike, so the xmm digits' 45 \
                    products at m = 571 bound the product at 90 cycles; peer-bench --filter \
@@ -27,25 +35,35 @@ pub(crate) const GF2M_WIDE: Table<bool> = Table {
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
-        value: false,
-        measured: "Intel Xeon (family 6 model 207): the xmm digits' kernels were tuned there \
-                   (docs/notes/gf2m.md, 2026-11-26); vpclmulqdq on ymm issues once a cycle \
-                   there as on xmm, so the wide products may be faster too: not measured",
+        value: Wide::WithAvx512,
+        measured: "Intel Xeon (family 6 model 207), the page at cc1d2aa (peer-bench --passes 3, \
+                   2026-11-29), vpclmulqdq-avx512 against vpclmulqdq-ymm, cycles: m = 571 mul \
+                   69.9 -> 61.7, invert 7 447 -> 5 844, half_trace 1 176 -> 791; m = 409 mul \
+                   64.7 -> 61.3, invert 4 858 -> 3 473; m = 233 mul 27.0 -> 25.5, invert 1 579 \
+                   -> 1 287; m = 163 invert 1 066 -> 962; slower: the m = 409 / 571 squares \
+                   25.9 / 23.2 -> 32.3 / 28.5 and m = 571's batches (+10 %). Without AVX-512 \
+                   (vpclmulqdq-ymm-wide) level or slower: m = 409 square 25.9 -> 32.7, invert \
+                   4 858 -> 5 309",
     },
 };
 
 /// This CPU's entry, read once.
-pub(crate) fn wide() -> bool {
+pub(crate) fn wide() -> Wide {
     use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet; 1: narrow; 2: wide.
+    // 0: not read yet; 1: with AVX-512 only; 2: always.
     static WIDE: AtomicU8 = AtomicU8::new(0);
     match WIDE.load(Ordering::Relaxed) {
         0 => {
             let w = GF2M_WIDE.pick();
-            WIDE.store(if w { 2 } else { 1 }, Ordering::Relaxed);
+            let code = match w {
+                Wide::WithAvx512 => 1,
+                Wide::Always => 2,
+            };
+            WIDE.store(code, Ordering::Relaxed);
             w
         }
-        w => w == 2,
+        1 => Wide::WithAvx512,
+        _ => Wide::Always,
     }
 }
 
@@ -55,15 +73,16 @@ mod tests {
     use crate::cpu::Core;
 
     #[test]
-    fn amd_is_wide_and_intel_is_not() {
+    fn amd_is_wide_and_intel_wide_with_avx512() {
         let core = |vendor, family, model| Core {
             vendor,
             family,
             model,
         };
-        assert!(GF2M_WIDE.entry_for(core(Vendor::Amd, 25, 17)).value);
-        assert!(GF2M_WIDE.entry_for(core(Vendor::Amd, 26, 2)).value);
-        assert!(!GF2M_WIDE.entry_for(core(Vendor::Intel, 6, 207)).value);
+        let entry = |vendor, family, model| GF2M_WIDE.entry_for(core(vendor, family, model)).value;
+        assert_eq!(entry(Vendor::Amd, 25, 17), Wide::Always);
+        assert_eq!(entry(Vendor::Amd, 26, 2), Wide::Always);
+        assert_eq!(entry(Vendor::Intel, 6, 207), Wide::WithAvx512);
         assert_eq!(wide(), GF2M_WIDE.pick());
     }
 }
