@@ -415,6 +415,32 @@ fixed_entries!(
     mul16 16 = formulas::mul16
 );
 
+/// A backend's schoolbook entry (`schoolbook_entry!`'s `schoolbook`) at
+/// 3–5 words against the bit-by-bit product, whatever `tuning::SCHOOLBOOK`
+/// picks on this CPU (`Dispatch` reaches it only where the table lists
+/// it); another size is refused.
+#[cfg(test)]
+pub(crate) fn check_schoolbook_entry(entry: impl Fn(&mut [u64], &[u64], &[u64]) -> bool) {
+    extern crate std;
+    use crate::test_util::{mul_bitwise, words};
+    use std::{vec, vec::Vec};
+    let mut state = 0x5c40_1b00_9a1e_c0deu64;
+    for n in 3..=5 {
+        for round in 0..40 {
+            let (a, b): (Vec<u64>, Vec<u64>) = if round == 0 {
+                (vec![u64::MAX; n], vec![u64::MAX; n])
+            } else {
+                (words(&mut state, n), words(&mut state, n))
+            };
+            let mut out = vec![0u64; 2 * n];
+            assert!(entry(&mut out, &a, &b), "{n} words");
+            assert_eq!(out, mul_bitwise(&a, &b), "{n} words, round {round}");
+        }
+    }
+    let mut out = [0u64; 12];
+    assert!(!entry(&mut out, &[1; 6], &[1; 6]));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

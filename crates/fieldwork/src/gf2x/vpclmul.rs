@@ -388,3 +388,18 @@ mod tf {
         #[inline(never)] lanes9 9 = formulas::mul9
     );
 }
+
+#[cfg(test)]
+mod schoolbook_tests {
+    use super::*;
+
+    /// This backend's schoolbook entry against the definition
+    /// (`clmul::check_schoolbook_entry`).
+    #[test]
+    fn schoolbook_entry_against_the_definition() {
+        let Some(t) = crate::cpu::Avx512Clmul::get() else {
+            return;
+        };
+        super::super::clmul::check_schoolbook_entry(|out, a, b| tf::schoolbook(t, out, a, b));
+    }
+}

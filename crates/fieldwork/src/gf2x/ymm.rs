@@ -901,3 +901,18 @@ impl InlinePair for PairLane {
         }
     }
 }
+
+#[cfg(test)]
+mod schoolbook_tests {
+    use super::*;
+
+    /// This backend's schoolbook entry against the definition
+    /// (`clmul::check_schoolbook_entry`).
+    #[test]
+    fn schoolbook_entry_against_the_definition() {
+        let Some(t) = crate::cpu::Avx2Clmul::get() else {
+            return;
+        };
+        super::super::clmul::check_schoolbook_entry(|out, a, b| tf::schoolbook(t, out, a, b));
+    }
+}
