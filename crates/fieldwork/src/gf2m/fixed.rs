@@ -65,6 +65,7 @@ macro_rules! fixed_field {
         reduce_pair_products = $reduce_pair_mul:ident, reduce_pair_squares = $reduce_pair_sq:ident
         $(, xmm = $xmm:ident)?
         $(, ymm = $ymm:ident)?
+        $(, lanes = $lanes:ident)?
     ) => {
         $(#[$doc])*
         ///
@@ -173,6 +174,20 @@ macro_rules! fixed_field {
             // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
             #[allow(clippy::indexing_slicing)]
             fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]) {
+                // The field's own digit kernel two elements a ymm
+                // register, where it has one.
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.token() {
+                        let [x, y] = out;
+                        return super::$lanes::mul_lanes::<core::arch::x86_64::__m256i>(
+                            t,
+                            &[&a[0].0, &a[1].0],
+                            &[&b[0].0, &b[1].0],
+                            &mut [&mut x.0, &mut y.0],
+                        );
+                    }
+                )?
                 let c = k.$mul(&k.pair_limbs(&a[0].0, &a[1].0), &k.pair_limbs(&b[0].0, &b[1].0));
                 reduce_pair!($reduce_pair_mul, k, c, out, $w, $m, Self::TERMS);
             }
@@ -182,6 +197,17 @@ macro_rules! fixed_field {
             // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
             #[allow(clippy::indexing_slicing)]
             fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]) {
+                $(
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(t) = k.token() {
+                        let [x, y] = out;
+                        return super::$lanes::square_lanes::<core::arch::x86_64::__m256i>(
+                            t,
+                            &[&a[0].0, &a[1].0],
+                            &mut [&mut x.0, &mut y.0],
+                        );
+                    }
+                )?
                 let limbs = k.pair_limbs(&a[0].0, &a[1].0);
                 let mut c = [limbs[0]; 2 * $w];
                 for (i, &x) in limbs.iter().enumerate() {
@@ -579,7 +605,7 @@ fixed_fields! {
         /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
         /// ```
         F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
-        reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm163
+        reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm163, lanes = xmm163
     }
     {
         /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
@@ -591,18 +617,18 @@ fixed_fields! {
         /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
         /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
         F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
-        reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm283
+        reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm283, lanes = xmm283
     }
     {
         /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
         /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
         F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
-        reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm409, ymm = ymm409
+        reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm409, ymm = ymm409, lanes = xmm409
     }
     {
         /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
         /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
         F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
-        reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words, xmm = xmm571, ymm = ymm571
+        reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words, xmm = xmm571, ymm = ymm571, lanes = xmm571
     }
 }

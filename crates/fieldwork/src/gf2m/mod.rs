@@ -165,6 +165,8 @@ mod algorithms;
 mod clmul;
 mod divstep;
 mod fixed;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod maps;
 #[cfg(feature = "alloc")]
 pub mod normal;

@@ -90,14 +90,13 @@
 // of input: the arrays are the kernels' registers.
 #![allow(clippy::indexing_slicing)]
 
+use super::lanes::{Lanes, LoadLanes, load_lanes, store_lanes};
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
 use crate::gf2x::{InlineFixed, PclmulLane};
 use core::arch::x86_64::{
-    __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi64_si128,
-    _mm_loadl_epi64, _mm_loadu_si128, _mm_move_epi64, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_cvtsi64_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_setzero_si128,
+    _mm_storel_epi64, _mm_storeu_si128,
 };
 use core::marker::PhantomData;
 
@@ -107,23 +106,19 @@ use core::marker::PhantomData;
 // inside the word arrays they name (bounds in each block).
 
 #[inline(always)]
-fn xor(a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: see above.
-    unsafe { _mm_xor_si128(a, b) }
+fn xor<V: Lanes>(a: V, b: V) -> V {
+    a.xor(b)
 }
 
 /// The product of word `la` of `a` by word `lb` of `b` (each 0 or 1,
 /// known at compile time: the immediate).
 #[inline(always)]
-fn clmul_lanes(a: __m128i, la: usize, b: __m128i, lb: usize) -> __m128i {
-    // SAFETY: see above.
-    unsafe {
-        match (la, lb) {
-            (0, 0) => _mm_clmulepi64_si128::<0x00>(a, b),
-            (1, 0) => _mm_clmulepi64_si128::<0x01>(a, b),
-            (0, _) => _mm_clmulepi64_si128::<0x10>(a, b),
-            _ => _mm_clmulepi64_si128::<0x11>(a, b),
-        }
+fn clmul_lanes<V: Lanes>(a: V, la: usize, b: V, lb: usize) -> V {
+    match (la, lb) {
+        (0, 0) => a.clmul::<0x00>(b),
+        (1, 0) => a.clmul::<0x01>(b),
+        (0, _) => a.clmul::<0x10>(b),
+        _ => a.clmul::<0x11>(b),
     }
 }
 
@@ -132,13 +127,13 @@ fn clmul_lanes(a: __m128i, la: usize, b: __m128i, lb: usize) -> __m128i {
 /// (W + k) % 2, for k < `high`, the high words that can be nonzero; c_1 =
 /// 0 skipped), `None` when no term lands there (known at compile time).
 #[inline(always)]
-fn landing<const W: usize>(
-    d: &[__m128i; W],
+fn landing<V: Lanes, const W: usize>(
+    d: &[V; W],
     w: usize,
     high: usize,
-    c: __m128i,
+    c: V,
     two_words: bool,
-) -> Option<__m128i> {
+) -> Option<V> {
     let lo = if w < high {
         Some(clmul_lanes(d[(W + w) / 2], (W + w) % 2, c, 0))
     } else {
@@ -215,15 +210,15 @@ const fn bounds(w: usize, m: usize, r: u128) -> (usize, usize) {
 /// bounds they need are checked at compile time.
 #[inline(always)]
 pub(super) fn reduce<const W: usize, const M: usize, const R: u128>(d: &[__m128i; W]) -> [u64; W] {
-    store(&reduce_digits::<W, M, R>(d))
+    store(&reduce_digits::<__m128i, W, M, R>(d))
 }
 
 /// [`reduce`]'s result as digits, as [`load`] makes them (the digits past
 /// the top one unspecified), for the next operation without a store.
 #[inline(always)]
-pub(super) fn reduce_digits<const W: usize, const M: usize, const R: u128>(
-    d: &[__m128i; W],
-) -> [__m128i; W] {
+pub(super) fn reduce_digits<V: Lanes, const W: usize, const M: usize, const R: u128>(
+    d: &[V; W],
+) -> [V; W] {
     // The words of D that can be nonzero, the high ones among them, and
     // the bound of step 1's result (2^wide).
     let words = (2 * M - 1).div_ceil(64);
@@ -247,21 +242,17 @@ pub(super) fn reduce_digits<const W: usize, const M: usize, const R: u128>(
     }
     let top = (W - 1) / 2;
     let s = (M % 64) as i64;
-    // SAFETY: see above.
-    let (c, r, sr, sl, mask) = unsafe {
-        (
-            _mm_set_epi64x((c_all >> 64) as i64, c_all as i64),
-            _mm_set_epi64x((R >> 64) as i64, R as i64),
-            _mm_cvtsi64_si128(s),
-            _mm_cvtsi64_si128(64 - s),
-            _mm_set_epi64x(0, (1i64 << s) - 1),
-        )
-    };
+    let (c, r, mask) = (
+        V::splat(c_all as u64, (c_all >> 64) as u64),
+        V::splat(R as u64, (R >> 64) as u64),
+        V::splat((1u64 << s) - 1, 0),
+    );
+    // SAFETY: see above (SSE2).
+    let (sr, sl) = unsafe { (_mm_cvtsi64_si128(s), _mm_cvtsi64_si128(64 - s)) };
     // Step 1: L (words below W: the top digit's high word cleared) plus
     // the terms landing at each word w ≤ W ([`landing`]).
     let mut acc = *d;
-    // SAFETY: see above.
-    acc[top] = unsafe { _mm_move_epi64(d[top]) };
+    acc[top] = d[top].low_word();
     for w in (0..W).step_by(2) {
         if let Some(x) = landing(d, w, high, c, two_words) {
             acc[w / 2] = xor(acc[w / 2], x);
@@ -272,14 +263,11 @@ pub(super) fn reduce_digits<const W: usize, const M: usize, const R: u128>(
     let mut below = None;
     for (j, x) in acc.iter_mut().enumerate().take(top + 1) {
         let above = landing(d, 2 * j + 1, high, c, two_words);
-        // SAFETY: see above.
-        let t = unsafe {
-            match (above, below) {
-                (Some(a), Some(b)) => Some(_mm_alignr_epi8::<8>(a, b)),
-                (Some(a), None) => Some(_mm_slli_si128::<8>(a)),
-                (None, Some(b)) => Some(_mm_srli_si128::<8>(b)),
-                (None, None) => None,
-            }
+        let t = match (above, below) {
+            (Some(a), Some(b)) => Some(V::align8(a, b)),
+            (Some(a), None) => Some(a.up8()),
+            (None, Some(b)) => Some(b.down8()),
+            (None, None) => None,
         };
         if let Some(t) = t {
             *x = xor(*x, t);
@@ -288,34 +276,25 @@ pub(super) fn reduce_digits<const W: usize, const M: usize, const R: u128>(
     }
     // Step 2: T = bits M.. (the top digit shifted right by s across its
     // two words), T·r into the low words, the top word masked.
-    // SAFETY: see above.
-    unsafe {
-        let hi = acc[top];
-        let t = xor(
-            _mm_srl_epi64(hi, sr),
-            _mm_srli_si128::<8>(_mm_sll_epi64(hi, sl)),
-        );
-        if short {
-            acc[0] = xor(acc[0], _mm_clmulepi64_si128::<0x00>(t, r));
-        } else {
-            if (R >> 64).is_power_of_two() && R as u64 == 1 {
-                // r = x^(64 + b) + 1: T + (T·x^b)·x^64, T·x^b a 128-bit
-                // shift (below 2^128 by the bound).
-                let b = (R >> 64).trailing_zeros() as i64;
-                let u = xor(
-                    _mm_sll_epi64(t, _mm_cvtsi64_si128(b)),
-                    _mm_slli_si128::<8>(_mm_srl_epi64(t, _mm_cvtsi64_si128(64 - b))),
-                );
-                acc[0] = xor(acc[0], xor(t, _mm_slli_si128::<8>(u)));
-                acc[1] = xor(acc[1], _mm_srli_si128::<8>(u));
-            } else {
-                let tr = Schoolbook::mul(&[t], &[r]).digits::<2>();
-                acc[0] = xor(acc[0], tr[0]);
-                acc[1] = xor(acc[1], tr[1]);
-            }
-        }
-        acc[top] = _mm_and_si128(hi, mask);
+    let hi = acc[top];
+    let t = xor(hi.shr(sr), hi.shl(sl).down8());
+    if short {
+        acc[0] = xor(acc[0], t.clmul::<0x00>(r));
+    } else if (R >> 64).is_power_of_two() && R as u64 == 1 {
+        // r = x^(64 + b) + 1: T + (T·x^b)·x^64, T·x^b a 128-bit shift
+        // (below 2^128 by the bound).
+        let b = (R >> 64).trailing_zeros() as i64;
+        // SAFETY: see above (SSE2).
+        let (nb, nr) = unsafe { (_mm_cvtsi64_si128(b), _mm_cvtsi64_si128(64 - b)) };
+        let u = xor(t.shl(nb), t.shr(nr).up8());
+        acc[0] = xor(acc[0], xor(t, u.up8()));
+        acc[1] = xor(acc[1], u.down8());
+    } else {
+        let tr = Schoolbook::mul(&[t], &[r]).digits::<2>();
+        acc[0] = xor(acc[0], tr[0]);
+        acc[1] = xor(acc[1], tr[1]);
     }
+    acc[top] = hi.and(mask);
     acc
 }
 
@@ -332,7 +311,7 @@ fn square<const W: usize, const M: usize, const R: u128>(a: &[u64; W]) -> [u64; 
 fn square_n<const W: usize, const M: usize, const R: u128>(a: &[u64; W], n: usize) -> [u64; W] {
     let mut x = load(a);
     for _ in 0..n {
-        x = reduce_digits::<W, M, R>(&square_digits(x));
+        x = reduce_digits::<__m128i, W, M, R>(&square_digits(x));
     }
     store(&x)
 }
@@ -340,16 +319,13 @@ fn square_n<const W: usize, const M: usize, const R: u128>(a: &[u64; W], n: usiz
 /// The squares of the words of `x` (digits as [`load`] makes them): D's
 /// digits.
 #[inline(always)]
-fn square_digits<const W: usize>(x: [__m128i; W]) -> [__m128i; W] {
+fn square_digits<V: Lanes, const W: usize>(x: [V; W]) -> [V; W] {
     let mut d = x;
     for (i, di) in d.iter_mut().enumerate() {
-        // SAFETY: see above.
-        *di = unsafe {
-            if i % 2 == 0 {
-                _mm_clmulepi64_si128::<0x00>(x[i / 2], x[i / 2])
-            } else {
-                _mm_clmulepi64_si128::<0x11>(x[i / 2], x[i / 2])
-            }
+        *di = if i % 2 == 0 {
+            x[i / 2].clmul::<0x00>(x[i / 2])
+        } else {
+            x[i / 2].clmul::<0x11>(x[i / 2])
         };
     }
     d
@@ -391,32 +367,20 @@ fn mul163_sqrt(t: Clmul, a: &[u64; 3], b: &[u64; 3]) -> [__m128i; 3] {
 
 /// [`mul163`] on digits.
 #[inline(always)]
-fn product163(a: [__m128i; 3], b: [__m128i; 3]) -> [__m128i; 3] {
-    // SAFETY: see above.
-    unsafe {
-        let x4 = _mm_clmulepi64_si128::<0x00>(a[1], b[1]);
-        let x3 = xor(
-            _mm_clmulepi64_si128::<0x01>(a[0], b[1]),
-            _mm_clmulepi64_si128::<0x10>(a[1], b[0]),
-        );
-        let x2 = xor(
-            _mm_clmulepi64_si128::<0x11>(a[0], b[0]),
-            xor(
-                _mm_clmulepi64_si128::<0x00>(a[0], b[1]),
-                _mm_clmulepi64_si128::<0x00>(a[1], b[0]),
-            ),
-        );
-        let x1 = xor(
-            _mm_clmulepi64_si128::<0x01>(a[0], b[0]),
-            _mm_clmulepi64_si128::<0x10>(a[0], b[0]),
-        );
-        let x0 = _mm_clmulepi64_si128::<0x00>(a[0], b[0]);
-        [
-            xor(x0, _mm_slli_si128::<8>(x1)),
-            xor(x2, _mm_alignr_epi8::<8>(x3, x1)),
-            xor(x4, _mm_srli_si128::<8>(x3)),
-        ]
-    }
+fn product163<V: Lanes>(a: [V; 3], b: [V; 3]) -> [V; 3] {
+    let x4 = a[1].clmul::<0x00>(b[1]);
+    let x3 = xor(a[0].clmul::<0x01>(b[1]), a[1].clmul::<0x10>(b[0]));
+    let x2 = xor(
+        a[0].clmul::<0x11>(b[0]),
+        xor(a[0].clmul::<0x00>(b[1]), a[1].clmul::<0x00>(b[0])),
+    );
+    let x1 = xor(a[0].clmul::<0x01>(b[0]), a[0].clmul::<0x10>(b[0]));
+    let x0 = a[0].clmul::<0x00>(b[0]);
+    [
+        xor(x0, x1.up8()),
+        xor(x2, V::align8(x3, x1)),
+        xor(x4, x3.down8()),
+    ]
 }
 
 /// Capacity of a [`Split`]: F571's 18-word product is 9 digits.
@@ -427,17 +391,16 @@ pub(super) const CAP: usize = 9;
 /// j and j + 1). Summed apart, the straddling terms are shifted into the
 /// digits once, at the end ([`Split::digits`]).
 #[derive(Clone, Copy)]
-pub(super) struct Split {
-    pub(super) e: [__m128i; CAP],
-    pub(super) o: [__m128i; CAP],
+pub(super) struct Split<V> {
+    pub(super) e: [V; CAP],
+    pub(super) o: [V; CAP],
 }
 
-impl Split {
+impl<V: Lanes> Split<V> {
     /// Both halves 0.
     #[inline(always)]
     pub(super) fn zero() -> Self {
-        // SAFETY: see above.
-        let z = unsafe { _mm_setzero_si128() };
+        let z = V::zero();
         Self {
             e: [z; CAP],
             o: [z; CAP],
@@ -449,15 +412,12 @@ impl Split {
     #[inline(always)]
     // j indexes e and o at j and j − 1.
     #[allow(clippy::needless_range_loop)]
-    pub(super) fn digits<const W: usize>(&self) -> [__m128i; W] {
+    pub(super) fn digits<const W: usize>(&self) -> [V; W] {
         const { assert!(W <= CAP) };
         let mut d = self.e;
-        // SAFETY: see above.
-        unsafe {
-            d[0] = xor(d[0], _mm_slli_si128::<8>(self.o[0]));
-            for j in 1..W {
-                d[j] = xor(d[j], _mm_alignr_epi8::<8>(self.o[j], self.o[j - 1]));
-            }
+        d[0] = xor(d[0], self.o[0].up8());
+        for j in 1..W {
+            d[j] = xor(d[j], V::align8(self.o[j], self.o[j - 1]));
         }
         let mut out = [d[0]; W];
         out.copy_from_slice(&d[..W]);
@@ -471,8 +431,8 @@ impl Split {
 trait DigitProduct {
     /// Digits of each factor.
     const N: usize;
-    /// `a·b`.
-    fn mul(a: &[__m128i], b: &[__m128i]) -> Split;
+    /// `a·b`, lane-wise.
+    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V>;
 }
 
 /// One digit by one: the four word products (4 PCLMULQDQ, 1 XOR).
@@ -481,18 +441,12 @@ struct Schoolbook;
 impl DigitProduct for Schoolbook {
     const N: usize = 1;
     #[inline(always)]
-    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V> {
         let (a, b) = (a[0], b[0]);
         let mut s = Split::zero();
-        // SAFETY: see above.
-        unsafe {
-            s.e[0] = _mm_clmulepi64_si128::<0x00>(a, b);
-            s.e[1] = _mm_clmulepi64_si128::<0x11>(a, b);
-            s.o[0] = xor(
-                _mm_clmulepi64_si128::<0x01>(a, b),
-                _mm_clmulepi64_si128::<0x10>(a, b),
-            );
-        }
+        s.e[0] = a.clmul::<0x00>(b);
+        s.e[1] = a.clmul::<0x11>(b);
+        s.o[0] = xor(a.clmul::<0x01>(b), a.clmul::<0x10>(b));
         s
     }
 }
@@ -505,7 +459,7 @@ struct Halves<T>(PhantomData<T>);
 impl<T: DigitProduct> DigitProduct for Halves<T> {
     const N: usize = 2 * T::N;
     #[inline(always)]
-    fn mul(a: &[__m128i], b: &[__m128i]) -> Split {
+    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V> {
         let h = T::N;
         let lo = T::mul(&a[..h], &b[..h]);
         let hi = T::mul(&a[h..2 * h], &b[h..2 * h]);
@@ -540,30 +494,21 @@ impl<T: DigitProduct> DigitProduct for Halves<T> {
 /// PCLMULQDQ a word instead of two: a_i·b_i is `T`'s own leaf product,
 /// which LLVM shares), and a_t·b_t at word 4N.
 #[inline(always)]
-fn product_odd<T: DigitProduct, const W: usize>(a: [__m128i; W], b: [__m128i; W]) -> [__m128i; W] {
+fn product_odd<V: Lanes, T: DigitProduct, const W: usize>(a: [V; W], b: [V; W]) -> [V; W] {
     const { assert!(W == 2 * T::N + 1 && W <= CAP) };
     let n = T::N;
     let mut s = T::mul(&a[..n], &b[..n]);
-    // SAFETY: see above.
-    unsafe {
-        let at = _mm_unpacklo_epi64(a[n], a[n]);
-        let bt = _mm_unpacklo_epi64(b[n], b[n]);
-        let tt = _mm_clmulepi64_si128::<0x00>(a[n], b[n]);
-        for p in 0..n {
-            let (sa, sb) = (xor(a[p], at), xor(b[p], bt));
-            let lo = xor(
-                _mm_clmulepi64_si128::<0x00>(sa, sb),
-                _mm_clmulepi64_si128::<0x00>(a[p], b[p]),
-            );
-            let hi = xor(
-                _mm_clmulepi64_si128::<0x11>(sa, sb),
-                _mm_clmulepi64_si128::<0x11>(a[p], b[p]),
-            );
-            s.e[n + p] = xor(s.e[n + p], xor(lo, tt));
-            s.o[n + p] = xor(s.o[n + p], xor(hi, tt));
-        }
-        s.e[2 * n] = xor(s.e[2 * n], tt);
+    let at = a[n].dup_low();
+    let bt = b[n].dup_low();
+    let tt = a[n].clmul::<0x00>(b[n]);
+    for p in 0..n {
+        let (sa, sb) = (xor(a[p], at), xor(b[p], bt));
+        let lo = xor(sa.clmul::<0x00>(sb), a[p].clmul::<0x00>(b[p]));
+        let hi = xor(sa.clmul::<0x11>(sb), a[p].clmul::<0x11>(b[p]));
+        s.e[n + p] = xor(s.e[n + p], xor(lo, tt));
+        s.o[n + p] = xor(s.o[n + p], xor(hi, tt));
     }
+    s.e[2 * n] = xor(s.e[2 * n], tt);
     s.digits::<W>()
 }
 
@@ -572,7 +517,7 @@ fn product_odd<T: DigitProduct, const W: usize>(a: [__m128i; W], b: [__m128i; W]
 /// [`product_odd`].
 #[inline(always)]
 fn mul283(_: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
-    product_odd::<Halves<Schoolbook>, 5>(load(a), load(b))
+    product_odd::<_, Halves<Schoolbook>, 5>(load(a), load(b))
 }
 
 /// The 18-word product of two 9-word elements on digits: two Karatsuba
@@ -580,7 +525,7 @@ fn mul283(_: Clmul, a: &[u64; 5], b: &[u64; 5]) -> [__m128i; 5] {
 /// [`product_odd`].
 #[inline(always)]
 fn mul571(_: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
-    product_odd::<Halves<Halves<Schoolbook>>, 9>(load(a), load(b))
+    product_odd::<_, Halves<Halves<Schoolbook>>, 9>(load(a), load(b))
 }
 
 /// The 14-word product of two 7-word elements on digits: two Karatsuba
@@ -589,7 +534,12 @@ fn mul571(_: Clmul, a: &[u64; 9], b: &[u64; 9]) -> [__m128i; 9] {
 /// leaves; digit 7 of the product is 0 (below 2^(2·409 − 1)).
 #[inline(always)]
 fn mul409(_: Clmul, a: &[u64; 7], b: &[u64; 7]) -> [__m128i; 7] {
-    let (a, b) = (load(a), load(b));
+    product409(load(a), load(b))
+}
+
+/// [`mul409`] on digits, lane-wise.
+#[inline(always)]
+fn product409<V: Lanes>(a: [V; 7], b: [V; 7]) -> [V; 7] {
     Halves::<Halves<Schoolbook>>::mul(&a[..4], &b[..4]).digits::<7>()
 }
 
@@ -599,7 +549,7 @@ fn mul409(_: Clmul, a: &[u64; 7], b: &[u64; 7]) -> [__m128i; 7] {
 /// `$sqrt_product` in the square root, whose second factor was just
 /// computed in general registers).
 macro_rules! field_kernels {
-    ($(#[$doc:meta])* $name:ident: W = $w:literal, M = $m:literal, R = $r:expr, $product:path, $sqrt_product:path) => {
+    ($(#[$doc:meta])* $name:ident: W = $w:literal, M = $m:literal, R = $r:expr, $product:path, $sqrt_product:path, $lanes:path) => {
         $(#[$doc])*
         pub(super) mod $name {
             use super::*;
@@ -622,6 +572,30 @@ macro_rules! field_kernels {
                 super::square_n::<$w, $m, { $r }>(a, n)
             }
 
+            /// `out[i] = a[i]·b[i]` for the `V::LANES` elements, element i
+            /// in lane i: the product of [`mul`] and its fold, lane-wise.
+            #[inline(always)]
+            pub(in super::super) fn mul_lanes<V: LoadLanes>(
+                _: V::Token,
+                a: &[&[u64; $w]],
+                b: &[&[u64; $w]],
+                out: &mut [&mut [u64; $w]],
+            ) {
+                let p = $lanes(load_lanes::<V, $w>(a), load_lanes::<V, $w>(b));
+                store_lanes(&reduce_digits::<V, $w, $m, { $r }>(&p), out);
+            }
+
+            /// `out[i] = a[i]²` for the `V::LANES` elements.
+            #[inline(always)]
+            pub(in super::super) fn square_lanes<V: LoadLanes>(
+                _: V::Token,
+                a: &[&[u64; $w]],
+                out: &mut [&mut [u64; $w]],
+            ) {
+                let d = square_digits(load_lanes::<V, $w>(a));
+                store_lanes(&reduce_digits::<V, $w, $m, { $r }>(&d), out);
+            }
+
             /// `√a` = e(x) + √x·o(x) for a = e(x²) + x·o(x²).
             #[inline(always)]
             pub(in super::super) fn sqrt(t: Clmul, a: &[u64; $w], sqrt_x: &[u64; $w]) -> [u64; $w] {
@@ -640,27 +614,29 @@ macro_rules! field_kernels {
 field_kernels!(
     /// GF(2^163): x^163 + x^7 + x^6 + x^3 + 1, the schoolbook product on
     /// digits ([`mul163`]).
-    xmm163: W = 3, M = 163, R = 0xc9, mul163, mul163_sqrt
+    xmm163: W = 3, M = 163, R = 0xc9, mul163, mul163_sqrt, product163
 );
 field_kernels!(
     /// GF(2^283): x^283 + x^12 + x^7 + x^5 + 1, the digit product
     /// [`mul283`].
-    xmm283: W = 5, M = 283, R = 0x10a1, mul283, mul283
+    xmm283: W = 5, M = 283, R = 0x10a1, mul283, mul283, product_odd::<_, Halves<Schoolbook>, 5>
 );
 field_kernels!(
     /// GF(2^409): x^409 + x^87 + 1, the digit product [`mul409`]; its c =
     /// x^126 + x^39 two words, T two words.
-    xmm409: W = 7, M = 409, R = (1 << 87) | 1, mul409, mul409
+    xmm409: W = 7, M = 409, R = (1 << 87) | 1, mul409, mul409, product409
 );
 field_kernels!(
     /// GF(2^571): x^571 + x^10 + x^5 + x^2 + 1, the digit product
     /// [`mul571`].
-    xmm571: W = 9, M = 571, R = 0x425, mul571, mul571
+    xmm571: W = 9, M = 571, R = 0x425, mul571, mul571, product_odd::<_, Halves<Halves<Schoolbook>>, 9>
 );
 
 #[cfg(test)]
 pub(super) mod tests {
+    use super::super::lanes::LoadLanes;
     use super::super::words::reduce_sparse;
+    use core::arch::x86_64::{__m128i, __m256i, __m512i};
     use crate::gf2x::mul_fixed;
     extern crate std;
     use std::vec;
@@ -715,6 +691,34 @@ pub(super) mod tests {
                     let sqrt_x = super::super::words::sqrt_x::<$w, { 2 * $w }>($m, $terms);
                     let r = super::$module::sqrt(t, a, &sqrt_x);
                     assert_eq!(super::$module::square(t, &r), *a, "√{a:x?}");
+                }
+                // The lane-wise kernels on ymm and zmm, element i in lane i,
+                // against the one-element kernel.
+                fn lanes<V: LoadLanes>(v: V::Token, t: crate::cpu::Clmul, xs: &[[u64; $w]]) {
+                    let n = V::LANES;
+                    for w in xs.windows(2 * n).step_by(3) {
+                        let (a, b) = w.split_at(n);
+                        let (ar, br): (Vec<&[u64; $w]>, Vec<&[u64; $w]>) =
+                            (a.iter().collect(), b.iter().collect());
+                        let mut out = vec![[0u64; $w]; n];
+                        let mut refs: Vec<&mut [u64; $w]> = out.iter_mut().collect();
+                        super::$module::mul_lanes::<V>(v, &ar, &br, &mut refs);
+                        for i in 0..n {
+                            assert_eq!(out[i], super::$module::mul(t, &a[i], &b[i]), "lane {i}/{n}");
+                        }
+                        let mut refs: Vec<&mut [u64; $w]> = out.iter_mut().collect();
+                        super::$module::square_lanes::<V>(v, &ar, &mut refs);
+                        for i in 0..n {
+                            assert_eq!(out[i], super::$module::square(t, &a[i]), "lane {i}/{n}");
+                        }
+                    }
+                }
+                lanes::<__m128i>(t, t, &xs);
+                if let Some(v) = crate::cpu::Avx2Clmul::get() {
+                    lanes::<__m256i>(v, t, &xs);
+                }
+                if let Some(v) = crate::cpu::Avx512Clmul::get() {
+                    lanes::<__m512i>(v, t, &xs);
                 }
             }
         };

@@ -50,64 +50,18 @@
 // Digit and word indices are compile-time functions of the field's W.
 #![allow(clippy::indexing_slicing)]
 
+use super::lanes::Lanes;
 use super::xmmfold::{CAP, Split, load, reduce, reduce_digits, store};
 use crate::cpu::Avx2Clmul;
-use crate::vex256::_mm256_clmulepi64_epi128;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_xor_si128,
-    _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_inserti128_si256, _mm256_set1_epi64x, _mm256_shuffle_epi32, _mm256_xor_si256,
+    __m128i, __m256i, _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_inserti128_si256, _mm256_set1_epi64x,
 };
 
 // SAFETY (every `unsafe` block below): the `Avx2Clmul` token, taken by
 // every entry, proves VPCLMULQDQ, AVX2, AVX, PCLMULQDQ and SSE4.1; the
 // functions are `inline(always)` into the backend's `#[target_feature]`
 // entry. No memory is touched here but through `xmmfold`'s loads.
-
-/// A vector of 128-bit lanes (xmm: one, ymm: two), lane-wise.
-trait Lanes: Copy {
-    fn xor(self, b: Self) -> Self;
-    /// The product of the lanes' low words (0x00) or high words (0x11).
-    fn clmul<const IMM: i32>(self, b: Self) -> Self;
-    /// Each lane's two words exchanged.
-    fn swap(self) -> Self;
-}
-
-impl Lanes for __m128i {
-    #[inline(always)]
-    fn xor(self, b: Self) -> Self {
-        // SAFETY: see above.
-        unsafe { _mm_xor_si128(self, b) }
-    }
-    #[inline(always)]
-    fn clmul<const IMM: i32>(self, b: Self) -> Self {
-        // SAFETY: see above.
-        unsafe { _mm_clmulepi64_si128::<IMM>(self, b) }
-    }
-    #[inline(always)]
-    fn swap(self) -> Self {
-        // SAFETY: see above.
-        unsafe { _mm_shuffle_epi32::<0x4e>(self) }
-    }
-}
-
-impl Lanes for __m256i {
-    #[inline(always)]
-    fn xor(self, b: Self) -> Self {
-        // SAFETY: see above.
-        unsafe { _mm256_xor_si256(self, b) }
-    }
-    #[inline(always)]
-    fn clmul<const IMM: i32>(self, b: Self) -> Self {
-        // SAFETY: see above.
-        unsafe { _mm256_clmulepi64_epi128::<IMM>(self, b) }
-    }
-    #[inline(always)]
-    fn swap(self) -> Self {
-        // SAFETY: see above.
-        unsafe { _mm256_shuffle_epi32::<0x4e>(self) }
-    }
-}
 
 /// A digit product in each lane: its terms at words 0 (`lo`), 1 (`mid`)
 /// and 2 (`hi`) of the lane's 256-bit result.
@@ -206,7 +160,7 @@ fn leaf_lanes(l: Leaf<__m256i>) -> (Leaf<__m128i>, Leaf<__m128i>) {
 /// products a_i·b_i, i = 0, 4 in `lo`, 1, 5 in `hi`; 2, 6 and 3, 7 in
 /// the second).
 #[inline(always)]
-fn product4(a: &[__m128i], b: &[__m128i]) -> (Split, Leaf<__m256i>, Leaf<__m256i>) {
+fn product4(a: &[__m128i], b: &[__m128i]) -> (Split<__m128i>, Leaf<__m256i>, Leaf<__m256i>) {
     let (x, y) = (join(a[0], a[2]), join(a[1], a[3]));
     let (xb, yb) = (join(b[0], b[2]), join(b[1], b[3]));
     // lo in the low lanes, hi in the high ones.
@@ -220,7 +174,7 @@ fn product4(a: &[__m128i], b: &[__m128i]) -> (Split, Leaf<__m256i>, Leaf<__m256i
     let (l0, l1) = leaf_lanes(Leaf::mul(join(m0, m1), join(n0, n1)));
     let mid = Two::from_leaves(l0, l1, Leaf::mul(m0.xor(m1), n0.xor(n1)));
     // lo + (mid − lo − hi)·X^2 + hi·X^4 (X = x^128).
-    let mut s = Split::zero();
+    let mut s = Split::<__m128i>::zero();
     for j in 0..4 {
         let (lo, hi) = (lo_lane(pair.e[j]), hi_lane(pair.e[j]));
         s.e[j] = s.e[j].xor(lo);
@@ -337,7 +291,7 @@ macro_rules! field_kernels {
             pub(in super::super) fn square_n(_: Avx2Clmul, a: &[u64; $w], n: usize) -> [u64; $w] {
                 let mut d = load(a);
                 for _ in 0..n {
-                    d = reduce_digits::<$w, $m, { $r }>(&squares(d));
+                    d = reduce_digits::<__m128i, $w, $m, { $r }>(&squares(d));
                 }
                 store(&d)
             }
