@@ -317,6 +317,14 @@ mod private {
         fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
         /// `out[i] = a[i]²` for both `i`, in the same instructions.
         fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]);
+        /// `out[i] = a[i]·b[i]` for the four `i`, element i in lane i of
+        /// zmm registers where the field has a digit kernel, else as two
+        /// pairs.
+        #[cfg(target_arch = "x86_64")]
+        fn mul_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], b: &[Self; 4], out: &mut [Self; 4]);
+        /// `out[i] = a[i]²` for the four `i`, as [`FieldSpec::mul_quad`].
+        #[cfg(target_arch = "x86_64")]
+        fn square_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], out: &mut [Self; 4]);
         /// The table (`maps` layout) of the rows (x^i)^(2^k), i < m, of the
         /// k-fold Frobenius map, for the k of the inversion chain that have
         /// one (built on first use; none without `std`).
@@ -490,14 +498,16 @@ impl FieldKernel for ymm::Avx512Wide {
         Some(self.0.avx2_clmul())
     }
 
+    /// Four elements per instruction, one per 128-bit lane of zmm
+    /// registers; the last one to three as pairs and a single.
     #[inline(always)]
     fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
-        ops::mul_slices_pairs(crate::gf2x::PairLane(self.0.avx2_clmul()), self, out, a, b)
+        ops::mul_slices_quads(self.0, self, out, a, b)
     }
 
     #[inline(always)]
     fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
-        ops::square_slices_pairs(crate::gf2x::PairLane(self.0.avx2_clmul()), self, out, a)
+        ops::square_slices_quads(self.0, self, out, a)
     }
 }
 

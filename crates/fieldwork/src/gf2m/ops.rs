@@ -166,6 +166,41 @@ pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel
     }
     square_slices(k, out1, a1);
 }
+/// [`mul_slices`] four elements at a time on zmm ([`FieldSpec::mul_quad`]),
+/// the rest by [`mul_slices_pairs`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn mul_slices_quads<F: FieldElement, K: FieldKernel>(
+    t: crate::cpu::Avx512Clmul,
+    k: K,
+    out: &mut [F],
+    a: &[F],
+    b: &[F],
+) {
+    let (out4, out1) = out.as_chunks_mut::<4>();
+    let (a4, a1) = a.as_chunks::<4>();
+    let (b4, b1) = b.as_chunks::<4>();
+    for ((o, x), y) in out4.iter_mut().zip(a4).zip(b4) {
+        F::mul_quad(t, x, y, o);
+    }
+    mul_slices_pairs(crate::gf2x::PairLane(t.avx2_clmul()), k, out1, a1, b1);
+}
+/// [`square_slices`] four elements at a time on zmm.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn square_slices_quads<F: FieldElement, K: FieldKernel>(
+    t: crate::cpu::Avx512Clmul,
+    k: K,
+    out: &mut [F],
+    a: &[F],
+) {
+    let (out4, out1) = out.as_chunks_mut::<4>();
+    let (a4, a1) = a.as_chunks::<4>();
+    for (o, x) in out4.iter_mut().zip(a4) {
+        F::square_quad(t, x, o);
+    }
+    square_slices_pairs(crate::gf2x::PairLane(t.avx2_clmul()), k, out1, a1);
+}
 #[inline(always)]
 pub(super) fn invert_batch<F: FieldElement, K: Divstep>(k: K, v: &mut [F], scratch: &mut [F]) {
     algorithms::invert_batch(&arith::<F, K>(k), v, scratch, |x| x.is_zero());

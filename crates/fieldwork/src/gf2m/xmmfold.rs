@@ -636,8 +636,8 @@ field_kernels!(
 pub(super) mod tests {
     use super::super::lanes::LoadLanes;
     use super::super::words::reduce_sparse;
-    use core::arch::x86_64::{__m128i, __m256i, __m512i};
     use crate::gf2x::mul_fixed;
+    use core::arch::x86_64::{__m128i, __m256i, __m512i};
     extern crate std;
     use std::vec;
     use std::vec::Vec;
