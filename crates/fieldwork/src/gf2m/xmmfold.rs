@@ -90,15 +90,15 @@
 // of input: the arrays are the kernels' registers.
 #![allow(clippy::indexing_slicing)]
 
-use super::lanes::{Lanes, LoadLanes, load_lanes, store_lanes};
+use super::lanes::{LoadLanes, load_lanes, store_lanes};
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
+use crate::gf2x::digits::{DigitProduct, Halves, Lanes, Schoolbook, product_odd};
 use crate::gf2x::{InlineFixed, PclmulLane};
 use core::arch::x86_64::{
     __m128i, _mm_cvtsi64_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_setzero_si128,
     _mm_storel_epi64, _mm_storeu_si128,
 };
-use core::marker::PhantomData;
 
 // SAFETY (every `unsafe` block below): the `Clmul` token, taken by every
 // entry, proves PCLMULQDQ and SSE4.1 (SSSE3's `palignr` with them); the
@@ -381,135 +381,6 @@ fn product163<V: Lanes>(a: [V; 3], b: [V; 3]) -> [V; 3] {
         xor(x2, V::align8(x3, x1)),
         xor(x4, x3.down8()),
     ]
-}
-
-/// Capacity of a [`Split`]: F571's 18-word product is 9 digits.
-pub(super) const CAP: usize = 9;
-
-/// A product split by word parity: `e[j]` is the sum of the 128-bit terms
-/// at word 2j (digit j), `o[j]` of those at word 2j + 1 (straddling digits
-/// j and j + 1). Summed apart, the straddling terms are shifted into the
-/// digits once, at the end ([`Split::digits`]).
-#[derive(Clone, Copy)]
-pub(super) struct Split<V> {
-    pub(super) e: [V; CAP],
-    pub(super) o: [V; CAP],
-}
-
-impl<V: Lanes> Split<V> {
-    /// Both halves 0.
-    #[inline(always)]
-    pub(super) fn zero() -> Self {
-        let z = V::zero();
-        Self {
-            e: [z; CAP],
-            o: [z; CAP],
-        }
-    }
-
-    /// The first W digits: digit j = e\[j\] + (o\[j\]·x^64 + o\[j − 1\]/x^64
-    /// mod x^128), one `pslldq` or `palignr` each.
-    #[inline(always)]
-    // j indexes e and o at j and j − 1.
-    #[allow(clippy::needless_range_loop)]
-    pub(super) fn digits<const W: usize>(&self) -> [V; W] {
-        const { assert!(W <= CAP) };
-        let mut d = self.e;
-        d[0] = xor(d[0], self.o[0].up8());
-        for j in 1..W {
-            d[j] = xor(d[j], V::align8(self.o[j], self.o[j - 1]));
-        }
-        let mut out = [d[0]; W];
-        out.copy_from_slice(&d[..W]);
-        out
-    }
-}
-
-/// A product of two N-digit polynomials (`a`, `b`: N digits each) as a
-/// [`Split`] of 2N digits: the leaf ([`Schoolbook`]) and the digit-level
-/// Karatsuba step over it ([`Halves`]).
-trait DigitProduct {
-    /// Digits of each factor.
-    const N: usize;
-    /// `a·b`, lane-wise.
-    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V>;
-}
-
-/// One digit by one: the four word products (4 PCLMULQDQ, 1 XOR).
-struct Schoolbook;
-
-impl DigitProduct for Schoolbook {
-    const N: usize = 1;
-    #[inline(always)]
-    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V> {
-        let (a, b) = (a[0], b[0]);
-        let mut s = Split::zero();
-        s.e[0] = a.clmul::<0x00>(b);
-        s.e[1] = a.clmul::<0x11>(b);
-        s.o[0] = xor(a.clmul::<0x01>(b), a.clmul::<0x10>(b));
-        s
-    }
-}
-
-/// 2N digits by 2N from three N-digit products (Karatsuba over the halves
-/// A = A0 + A1·X^N: A0B0, A1B1 and (A0 + A1)(B0 + B1) − A0B0 − A1B1 at
-/// X^N); the halves' XORs are digit-wide.
-struct Halves<T>(PhantomData<T>);
-
-impl<T: DigitProduct> DigitProduct for Halves<T> {
-    const N: usize = 2 * T::N;
-    #[inline(always)]
-    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V> {
-        let h = T::N;
-        let lo = T::mul(&a[..h], &b[..h]);
-        let hi = T::mul(&a[h..2 * h], &b[h..2 * h]);
-        let mut sa = [a[0]; CAP];
-        let mut sb = [b[0]; CAP];
-        for i in 0..h {
-            sa[i] = xor(a[i], a[h + i]);
-            sb[i] = xor(b[i], b[h + i]);
-        }
-        let mid = T::mul(&sa[..h], &sb[..h]);
-        let mut s = Split::zero();
-        for i in 0..2 * h {
-            s.e[i] = lo.e[i];
-            s.o[i] = lo.o[i];
-            s.e[2 * h + i] = hi.e[i];
-            s.o[2 * h + i] = hi.o[i];
-        }
-        for i in 0..2 * h {
-            s.e[h + i] = xor(s.e[h + i], xor(mid.e[i], xor(lo.e[i], hi.e[i])));
-        }
-        for i in 0..2 * h - 1 {
-            s.o[h + i] = xor(s.o[h + i], xor(mid.o[i], xor(lo.o[i], hi.o[i])));
-        }
-        s
-    }
-}
-
-/// The 2W-word product of two W-word elements (W = 2N + 1: N full digits
-/// and a last one-word digit t, as [`load`] leaves them) as W digits:
-/// `T` on the full digits, then the terms of t at word i + 2N by
-/// a_i·b_t + a_t·b_i = (a_i + a_t)(b_i + b_t) + a_i·b_i + a_t·b_t (one
-/// PCLMULQDQ a word instead of two: a_i·b_i is `T`'s own leaf product,
-/// which LLVM shares), and a_t·b_t at word 4N.
-#[inline(always)]
-fn product_odd<V: Lanes, T: DigitProduct, const W: usize>(a: [V; W], b: [V; W]) -> [V; W] {
-    const { assert!(W == 2 * T::N + 1 && W <= CAP) };
-    let n = T::N;
-    let mut s = T::mul(&a[..n], &b[..n]);
-    let at = a[n].dup_low();
-    let bt = b[n].dup_low();
-    let tt = a[n].clmul::<0x00>(b[n]);
-    for p in 0..n {
-        let (sa, sb) = (xor(a[p], at), xor(b[p], bt));
-        let lo = xor(sa.clmul::<0x00>(sb), a[p].clmul::<0x00>(b[p]));
-        let hi = xor(sa.clmul::<0x11>(sb), a[p].clmul::<0x11>(b[p]));
-        s.e[n + p] = xor(s.e[n + p], xor(lo, tt));
-        s.o[n + p] = xor(s.o[n + p], xor(hi, tt));
-    }
-    s.e[2 * n] = xor(s.e[2 * n], tt);
-    s.digits::<W>()
 }
 
 /// The 10-word product of two 5-word elements on digits: Karatsuba over

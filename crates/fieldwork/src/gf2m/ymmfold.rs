@@ -50,9 +50,9 @@
 // Digit and word indices are compile-time functions of the field's W.
 #![allow(clippy::indexing_slicing)]
 
-use super::lanes::Lanes;
-use super::xmmfold::{CAP, Split, load, reduce, reduce_digits, store};
+use super::xmmfold::{load, reduce, reduce_digits, store};
 use crate::cpu::Avx2Clmul;
+use crate::gf2x::digits::{CAP, Lanes, Split};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_castsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
     _mm256_inserti128_si256, _mm256_set1_epi64x,

@@ -218,6 +218,55 @@ pub(crate) fn pair_school<const N: usize, const W: usize>(
     }
 }
 
+/// `out = a·b` for 6 or 7 words by Karatsuba's three-way split on
+/// two-word digits (`digits::Thirds` over schoolbook digit products: 6
+/// digit products, 24 `pclmulqdq`, against 36 and 49 word products for the
+/// schoolbook), the seventh word of 7 by `digits::product_odd` (one
+/// `pclmulqdq` a word for its cross terms: 31 in all). Operands loaded by
+/// 16-byte pieces as [`pair_school`] does; the products' terms summed
+/// apart by word parity and shifted into digits once.
+#[inline(always)]
+pub(crate) fn digit_karatsuba<const N: usize, const W: usize>(
+    _: Clmul,
+    a: &[u64; N],
+    b: &[u64; N],
+    out: &mut [u64; W],
+) {
+    use super::digits::{DigitProduct, Schoolbook, Thirds, product_odd};
+    const { assert!(W == 2 * N && (N == 6 || N == 7)) };
+    let load = |x: &[u64; N]| -> [__m128i; N] {
+        let mut d = [Lane64::ZERO.0; N];
+        for (j, v) in d.iter_mut().enumerate().take(N.div_ceil(2)) {
+            // SAFETY: SSE2 is part of the x86-64 baseline; 16 bytes at
+            // word 2j with 2j + 1 < N, else 8 at word 2j < N: inside `x`.
+            *v = unsafe {
+                if 2 * j + 1 < N {
+                    _mm_loadu_si128(x.as_ptr().add(2 * j).cast())
+                } else {
+                    _mm_loadl_epi64(x.as_ptr().add(2 * j).cast())
+                }
+            };
+        }
+        d
+    };
+    let (x, y) = (load(a), load(b));
+    let mut r = [Lane64::ZERO.0; N];
+    if N == 6 {
+        r[..6].copy_from_slice(&Thirds::<Schoolbook>::mul(&x[..3], &y[..3]).digits::<6>());
+    } else {
+        let mut x7 = [x[0]; 7];
+        let mut y7 = [y[0]; 7];
+        x7.copy_from_slice(&x[..7]);
+        y7.copy_from_slice(&y[..7]);
+        r[..7].copy_from_slice(&product_odd::<_, Thirds<Schoolbook>, 7>(x7, y7));
+    }
+    for (k, &d) in r.iter().enumerate() {
+        // SAFETY: SSE2 is part of the x86-64 baseline; result digit k is
+        // words 2k, 2k + 1 < W = 2N: inside `out`; the store is unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(2 * k).cast(), d) };
+    }
+}
+
 /// `a ^ b` on xmm (SSE2, the x86-64 baseline).
 #[inline(always)]
 fn xor128(a: __m128i, b: __m128i) -> __m128i {
@@ -281,30 +330,67 @@ macro_rules! lane_products {
 }
 pub(crate) use lane_products;
 
-/// Defines `schoolbook(t, out, a, b)`, the slice entry of the schoolbooks
-/// at the sizes of `tuning::SCHOOLBOOK_SIZES`: 3 and 4 words by
+/// Defines `schoolbook(t, out, a, b)`, the slice entry of the two-word-digit
+/// kernels at the sizes of `tuning::SCHOOLBOOK_SIZES`: 3 and 4 words by
 /// [`pair_school`] (the PCLMULQDQ token made from the token `t` by
 /// `$clmul`), 5 words by the caller's lane kernel `$five` (Su–Fan's
-/// schoolbook on xmm lanes), each size its own
+/// schoolbook on xmm lanes), 6 and 7 by [`digit_karatsuba`], each size its own
 /// `#[target_feature(enable = $features)]` function with the kernel
 /// inlined (one function for the three measured 2–3 ticks slower at 3 and
 /// 4 words on the Xeon): false for mismatched lengths or another size.
 macro_rules! schoolbook_entry {
     ($features:literal, $token:ty, |$t:ident| $clmul:expr, five $five:ident) => {
         /// The 3-, 4- and 5-word schoolbooks (every product straight from
-        /// the loads), where `tuning::SCHOOLBOOK` lists them for this
-        /// backend: one call, to the size's own function.
+        /// the loads) and the 6- and 7-word digit Karatsuba, where
+        /// `tuning::SCHOOLBOOK` lists them for this backend: one call, to
+        /// the size's own function.
         #[inline(always)]
         pub(super) fn schoolbook(t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            match a.len() {
-                // SAFETY: the token proves every feature `school3` enables.
-                3 => unsafe { school3(t, out, a, b) },
-                // SAFETY: the token proves every feature `school4` enables.
-                4 => unsafe { school4(t, out, a, b) },
-                // SAFETY: the token proves every feature `school5` enables.
-                5 => unsafe { school5(t, out, a, b) },
-                _ => false,
+            // Two small matches, not one of five: LLVM makes five dense
+            // cases a jump table, an indirect jump in front of every call
+            // (4 words on zmm 15.1 -> 16.2 ticks, Xeon).
+            // Two small matches, not one of five: LLVM makes five dense
+            // cases a jump table, an indirect jump in front of every call
+            // (4 words on zmm 15.1 -> 16.2 ticks, Xeon).
+            if a.len() < 6 {
+                match a.len() {
+                    // SAFETY: the token proves every feature `school3` enables.
+                    3 => unsafe { school3(t, out, a, b) },
+                    // SAFETY: the token proves every feature `school4` enables.
+                    4 => unsafe { school4(t, out, a, b) },
+                    // SAFETY: the token proves every feature `school5` enables.
+                    5 => unsafe { school5(t, out, a, b) },
+                    _ => false,
+                }
+            } else {
+                match a.len() {
+                    // SAFETY: the token proves every feature `karatsuba6` enables.
+                    6 => unsafe { karatsuba6(t, out, a, b) },
+                    // SAFETY: the token proves every feature `karatsuba7` enables.
+                    7 => unsafe { karatsuba7(t, out, a, b) },
+                    _ => false,
+                }
             }
+        }
+
+        /// The 6-word three-way Karatsuba on two-word digits.
+        #[target_feature(enable = $features)]
+        fn karatsuba6($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            match $crate::gf2x::formulas::fixed_arrays!(6, a, b, out) {
+                Some((x, y, o)) => $crate::gf2x::clmul::digit_karatsuba($clmul, x, y, o),
+                None => return false,
+            }
+            true
+        }
+
+        /// The 7-word three-way Karatsuba on two-word digits.
+        #[target_feature(enable = $features)]
+        fn karatsuba7($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            match $crate::gf2x::formulas::fixed_arrays!(7, a, b, out) {
+                Some((x, y, o)) => $crate::gf2x::clmul::digit_karatsuba($clmul, x, y, o),
+                None => return false,
+            }
+            true
         }
 
         /// The 3-word schoolbook on two-word digits.
@@ -416,7 +502,7 @@ fixed_entries!(
 );
 
 /// A backend's schoolbook entry (`schoolbook_entry!`'s `schoolbook`) at
-/// 3–5 words against the bit-by-bit product, whatever `tuning::SCHOOLBOOK`
+/// 3–7 words against the bit-by-bit product, whatever `tuning::SCHOOLBOOK`
 /// picks on this CPU (`Dispatch` reaches it only where the table lists
 /// it); another size is refused.
 #[cfg(test)]
@@ -425,7 +511,7 @@ pub(crate) fn check_schoolbook_entry(entry: impl Fn(&mut [u64], &[u64], &[u64]) 
     use crate::test_util::{mul_bitwise, words};
     use std::{vec, vec::Vec};
     let mut state = 0x5c40_1b00_9a1e_c0deu64;
-    for n in 3..=5 {
+    for n in 3..=7 {
         for round in 0..40 {
             let (a, b): (Vec<u64>, Vec<u64>) = if round == 0 {
                 (vec![u64::MAX; n], vec![u64::MAX; n])
@@ -437,8 +523,8 @@ pub(crate) fn check_schoolbook_entry(entry: impl Fn(&mut [u64], &[u64], &[u64]) 
             assert_eq!(out, mul_bitwise(&a, &b), "{n} words, round {round}");
         }
     }
-    let mut out = [0u64; 12];
-    assert!(!entry(&mut out, &[1; 6], &[1; 6]));
+    let mut out = [0u64; 16];
+    assert!(!entry(&mut out, &[1; 8], &[1; 8]));
 }
 
 #[cfg(test)]

@@ -91,6 +91,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod digits;
 mod fft;
 #[cfg(feature = "std")]
 pub use fft::parallel::{THREADS_VARIABLE, max_threads, set_max_threads};

@@ -51,12 +51,15 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
     },
 };
 
-/// The word counts at which a backend's fixed products run a schoolbook
-/// (`clmul::pair_school` on two-word digits at 3 and 4 words, the lane
-/// schoolbook at 5: every product straight from the loads, 16 `pclmulqdq`
-/// at 4 words) instead of its other kernels (Karatsuba's 9 products behind
-/// operand sums at 4 words; 9 `vpclmulqdq` ymm by the three-term formula at
-/// 5), per backend.
+/// The word counts at which a backend's fixed products run a kernel on
+/// two-word digits: a schoolbook (`clmul::pair_school` at 3 and 4 words,
+/// the lane schoolbook at 5: every product straight from the loads, 16
+/// `pclmulqdq` at 4 words) or, at 6 and 7 words, Karatsuba's three-way
+/// split on the digits (`clmul::digit_karatsuba`: 24 and 31 `pclmulqdq`),
+/// instead of its other kernels (Karatsuba's 9 products behind operand
+/// sums at 4 words; 9 `vpclmulqdq` ymm by the three-term formula at 5; the
+/// lane schoolbook's 36 products at 6, the two-limb ymm Karatsuba at 7),
+/// per backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Schoolbook {
     /// The zmm backend's sizes.
@@ -67,21 +70,24 @@ pub(crate) struct Schoolbook {
 
 /// The sizes `clmul::schoolbook_entry!`'s slice entry takes: a
 /// [`Schoolbook`] set lists no others (tested).
-pub(crate) const SCHOOLBOOK_SIZES: Words = Words::of(&[3, 4, 5]);
+pub(crate) const SCHOOLBOOK_SIZES: Words = Words::of(&[3, 4, 5, 6, 7]);
 
 /// Where the schoolbooks are faster, by core.
 pub(crate) const SCHOOLBOOK: Table<Schoolbook> = Table {
     entries: &[Entry {
         cores: Cores::Vendor(Vendor::Intel),
         value: Schoolbook {
-            zmm: Words::of(&[4]),
-            ymm: Words::of(&[3, 4, 5]),
+            zmm: Words::of(&[4, 6, 7]),
+            ymm: Words::of(&[3, 4, 5, 6, 7]),
         },
         measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul --quick \
                    --passes 5, two builds alternated twice, ticks per chained mul_into: zmm 4 \
                    words 20.8-22.0 -> 17.2-17.8 (3 words level, 16.3-16.4 against 16.4-17.2: \
                    not taken); ymm 3 words 18.2-18.3 -> 15.4-16.2, 4 words 23.5-24.8 -> \
-                   17.4-18.7; ymm 5 words (the lane schoolbook) 31.1-33.1 -> 27.7",
+                   17.4-18.7; ymm 5 words (the lane schoolbook) 31.1-33.1 -> 27.7. The digit \
+                   Karatsuba (2026-11-29, same method, 4 runs): 6 words zmm 28.4-28.5 -> \
+                   27.8-27.9, ymm 31.0-31.3 -> 27.5; 7 words zmm 40.3-41.9 -> 33.2-33.6, ymm \
+                   38.9-39.9 -> 33.1-33.2",
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Amd),

@@ -362,8 +362,9 @@ mod tf {
         limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4
     );
 
-    // The schoolbooks at 3-5 words, where `tuning::SCHOOLBOOK` says (the
-    // 5-word one is `lanes5` below, this backend's kernel at 5 words anyway).
+    // The schoolbooks at 3-5 words and the digit Karatsuba at 6-7, where
+    // `tuning::SCHOOLBOOK` says (the 5-word one is `lanes5` below, this
+    // backend's kernel at 5 words anyway).
     super::super::clmul::schoolbook_entry!(
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
         Avx512Clmul,

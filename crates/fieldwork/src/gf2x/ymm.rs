@@ -56,6 +56,7 @@
 //! | 4 | xmm lanes: Su–Fan 4-2m (the modified four-term formula (5)) | 9 (xmm) |
 //! | 3, 4 where `tuning::SCHOOLBOOK` lists them (Intel) | `clmul::pair_school`: schoolbook on two-word digits | 9, 16 (xmm) |
 //! | 5 where `tuning::SCHOOLBOOK` lists it (Intel) | xmm lanes: schoolbook | 25 (xmm) |
+//! | 6, 7 where `tuning::SCHOOLBOOK` lists them (Intel) | `clmul::digit_karatsuba`: three-way Karatsuba on two-word digits | 24, 31 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -76,8 +77,14 @@
 //! On Intel cores `pclmulqdq` issues once a cycle (AMD's Zen 3 and Zen 4
 //! once per 2), so more products with no operand sums before them win:
 //! 3 and 4 words take the schoolbook on two-word digits, 5 words the lane
-//! schoolbook (the tuning table's entry carries the Xeon's figures: 4
-//! words 23.5 → 17.4 ticks, 5 words 31–33 → 27.7).
+//! schoolbook, 6 and 7 words the three-way Karatsuba on two-word digits
+//! (fewer products than the ymm formulas' operand packing costs there; the
+//! tuning table's entry carries the Xeon's figures: 4 words 23.5 → 17.4
+//! ticks, 5 words 31–33 → 27.7, 7 words 39–40 → 33).
+//! The chained 6-word product stays near 28 ticks either way: the next
+//! call's operand is the low half of this product, which needs 5 of the 6
+//! digit products (20 `pclmulqdq` issued one a cycle) before its last
+//! digit, then the XORs and the store forwarding.
 //!
 //! (The xmm backend takes 27 `pclmulqdq` at 8 words and 81 at 16.) "xmm
 //! lanes" are the PCLMULQDQ backend's formulas compiled here, with AVX2
