@@ -71,8 +71,10 @@
 //!   by `Halves<Halves<Schoolbook>>` as at 571 (36 PCLMULQDQ, 9 of them
 //!   by a zero word): measured 49.8 cycles a chained product (fold
 //!   included) against 61.5 for `gf2x`'s 7-word product and the
-//!   word-wise trinomial fold. Not tried: a 3-digit Karatsuba in
-//!   `product_odd` (6 leaves, 24 + 6 + 1 = 31 PCLMULQDQ, more XORs).
+//!   word-wise trinomial fold. Rejected: the 3-digit Karatsuba in
+//!   `product_odd` (`gf2x::digits::Thirds`: 24 + 6 + 1 = 31 PCLMULQDQ;
+//!   Xeon, batches 9 % faster in two runs, the whole field 20–30 % slower
+//!   in two others; unsettled).
 //!   Rejected: Karatsuba leaves (3 PCLMULQDQ, 2 `pshufd`, 4 XORs: one
 //!   port-5 operation fewer for five more elsewhere; 0.1 and 1.4 cycles
 //!   slower at W = 5 and 9).
