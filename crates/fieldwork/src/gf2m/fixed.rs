@@ -35,7 +35,9 @@ macro_rules! reduce {
 }
 
 /// The reduction of two products in a pair kernel's digits into `out`
-/// (`mul_slices`, `square_slices` on ymm): `lanes` folds both at once in
+/// (`mul_slices`, `square_slices` on ymm, for the fields without a
+/// lane-wise kernel of their own — F233; the others take `xmmfold.rs`'s
+/// `mul_lanes`): `lanes` folds both at once in
 /// the digits (shifts and XORs on ymm), `words` stores both products and
 /// folds each in general registers. Chosen per field by `peer-bench
 /// --filter batch` (AMD EPYC Zen 3, 1024 elements): lanes up to 7 words

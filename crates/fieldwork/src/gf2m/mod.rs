@@ -43,9 +43,11 @@
 //!   F283, F409 and F571 (`xmmfold.rs`: Karatsuba over digit halves) have
 //!   their own products on 128-bit digits.
 //! - **Batches** (`mul_slices`, `square_slices`) on VPCLMULQDQ: two
-//!   elements per ymm instruction, element i in the low 128-bit lane and
-//!   element i + 1 in the high one, through the same formulas and fold
-//!   (below).
+//!   elements per ymm instruction (four per zmm instruction with
+//!   AVX-512), element i + k in 128-bit lane k: for F163, F283, F409 and
+//!   F571 the one-element kernels of `xmmfold.rs` themselves, written
+//!   over `gf2x`'s lane vocabulary, for F233 the word formulas and the
+//!   word-wise reduction.
 //! - **Reduction**: word-level shift-and-add for the sparse modulus
 //!   (Hankerson, Menezes and Vanstone, *Guide to Elliptic Curve
 //!   Cryptography*, Algorithms 2.41–2.45): each word above bit m is folded

@@ -166,7 +166,7 @@ pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel
     }
     square_slices(k, out1, a1);
 }
-/// [`mul_slices`] four elements at a time on zmm ([`FieldSpec::mul_quad`]),
+/// [`mul_slices`] four elements at a time on zmm (`FieldSpec::mul_quad`),
 /// the rest by [`mul_slices_pairs`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]

@@ -4,6 +4,12 @@
 //! trinomial F409 (`FieldKernel::clmul`), one shape for the four
 //! (`field_kernels!`), as `xmm233.rs` is F233's.
 //!
+//! The digit products (`gf2x::digits`) and the fold are written over
+//! `gf2x::digits::Lanes`: on `__m128i` they are the one-element kernels;
+//! on `__m256i` and `__m512i` (`mul_lanes`, `square_lanes`, elements
+//! loaded by `lanes.rs`) the same instructions compute two or four
+//! elements, element i in 128-bit lane i — the batch kernels.
+//!
 //! # The fold
 //!
 //! The four moduli are f = x^m + r with r of degree d
