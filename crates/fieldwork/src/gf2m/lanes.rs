@@ -16,9 +16,10 @@
 use crate::cpu::{Avx2Clmul, Avx512Clmul, Clmul};
 pub(super) use crate::gf2x::digits::Lanes;
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i,
-    _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_setzero_si512,
+    __m128i, __m256i, __m512i, _mm_loadl_epi64, _mm_loadu_si128, _mm_setzero_si128,
+    _mm_storel_epi64, _mm_storeu_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_set_m128i, _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_inserti32x4,
+    _mm512_setzero_si512,
 };
 
 // SAFETY (every `unsafe` block below): the kernels of `xmmfold.rs` that
@@ -40,33 +41,34 @@ pub(super) trait LoadLanes: Lanes {
     fn store_digit<const W: usize>(d: Self, out: &mut [&mut [u64; W]], j: usize);
 }
 
-/// One 128-bit digit of `x`: 16 bytes at word 2j, or 8 when 2j is the
-/// last word.
+/// One 128-bit digit of `x`: 16 bytes at word 2j, 8 when 2j is the last
+/// word, zero past the end (the bounds are compile-time constants in the
+/// unrolled callers, so the tests fold away).
 #[inline(always)]
 fn load1<const W: usize>(x: &[u64; W], j: usize) -> __m128i {
-    debug_assert!(2 * j < W);
-    // SAFETY: 2j < W (the callers' loops), so 16 bytes at word 2j when
-    // 2j + 1 < W, else 8, are inside `x`; unaligned loads.
+    let p = x.as_ptr().wrapping_add(2 * j).cast::<__m128i>();
+    // SAFETY: 16 bytes at word 2j only when 2j + 1 < W, 8 only when
+    // 2j < W: inside `x`; unaligned loads; SSE2 is in the x86-64 baseline.
     unsafe {
-        let p = x.as_ptr().add(2 * j).cast::<__m128i>();
         if 2 * j + 1 < W {
             _mm_loadu_si128(p)
-        } else {
+        } else if 2 * j < W {
             _mm_loadl_epi64(p)
+        } else {
+            _mm_setzero_si128()
         }
     }
 }
 
-/// [`load1`]'s store.
+/// [`load1`]'s store (nothing past the end).
 #[inline(always)]
 fn store1<const W: usize>(d: __m128i, out: &mut [u64; W], j: usize) {
-    debug_assert!(2 * j < W);
+    let p = out.as_mut_ptr().wrapping_add(2 * j).cast::<__m128i>();
     // SAFETY: as in `load1`.
     unsafe {
-        let p = out.as_mut_ptr().add(2 * j).cast::<__m128i>();
         if 2 * j + 1 < W {
             _mm_storeu_si128(p, d)
-        } else {
+        } else if 2 * j < W {
             _mm_storel_epi64(p, d)
         }
     }
