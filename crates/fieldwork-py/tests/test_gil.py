@@ -55,11 +55,25 @@ def progress_during(work) -> float:
 # 0.08 up on two cores busy with other work (seen: 0.085 for the AEAD while
 # CI ran beside a compile). THRESHOLD sits between the two.
 THRESHOLD = 0.03
+# A shared machine's noise moves single scores both ways (seen: the control
+# at 0.12 once in CI, 0.001-0.007 on the same machine idle), so each check
+# takes up to TRIES measurements and passes on the first on its side of
+# THRESHOLD: a GIL-holding call cannot score high every time, nor a releasing
+# one low.
+TRIES = 3
+
+
+def scores_below(work) -> bool:
+    return any(progress_during(work) < THRESHOLD for _ in range(TRIES))
+
+
+def scores_above(work) -> bool:
+    return any(progress_during(work) > THRESHOLD for _ in range(TRIES))
 
 
 def test_control_a_gil_holding_call_scores_below_the_threshold():
     xs = np.random.default_rng(5).random(1_000_000).tolist()
-    assert progress_during(lambda: [sorted(xs) for _ in range(3)]) < THRESHOLD
+    assert scores_below(lambda: [sorted(xs) for _ in range(3)])
 
 
 def test_batch_inversion_releases_the_gil():
@@ -67,10 +81,10 @@ def test_batch_inversion_releases_the_gil():
     a = F.from_ints([v | 1 for v in F.random(100_000, rng=np.random.default_rng(3)).to_ints()])
     f, w = F._f, a.words
     # Tens of milliseconds in Rust each.
-    assert progress_during(lambda: [f.invert(w) for _ in range(3)]) > THRESHOLD
+    assert scores_above(lambda: [f.invert(w) for _ in range(3)])
 
 
 def test_large_aead_releases_the_gil():
     c = ChaCha20Poly1305(os.urandom(32))  # slower than AES-GCM: the copy under the GIL weighs less
     data = os.urandom(32 << 20)
-    assert progress_during(lambda: [c.encrypt(b"n" * 12, data, None) for _ in range(3)]) > THRESHOLD
+    assert scores_above(lambda: [c.encrypt(b"n" * 12, data, None) for _ in range(3)])
