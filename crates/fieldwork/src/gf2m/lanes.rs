@@ -15,11 +15,10 @@
 
 use crate::cpu::{Avx2Clmul, Avx512Clmul, Clmul};
 pub(super) use crate::gf2x::digits::Lanes;
+use crate::gf2x::digits::{load_digit, store_digit};
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_loadl_epi64, _mm_loadu_si128, _mm_setzero_si128,
-    _mm_storel_epi64, _mm_storeu_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_set_m128i, _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_inserti32x4,
-    _mm512_setzero_si512,
+    __m128i, __m256i, __m512i, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_set_m128i,
+    _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_setzero_si512,
 };
 
 // SAFETY (every `unsafe` block below): the kernels of `xmmfold.rs` that
@@ -41,48 +40,15 @@ pub(super) trait LoadLanes: Lanes {
     fn store_digit<const W: usize>(d: Self, out: &mut [&mut [u64; W]], j: usize);
 }
 
-/// One 128-bit digit of `x`: 16 bytes at word 2j, 8 when 2j is the last
-/// word, zero past the end (the bounds are compile-time constants in the
-/// unrolled callers, so the tests fold away).
-#[inline(always)]
-fn load1<const W: usize>(x: &[u64; W], j: usize) -> __m128i {
-    let p = x.as_ptr().wrapping_add(2 * j).cast::<__m128i>();
-    // SAFETY: 16 bytes at word 2j only when 2j + 1 < W, 8 only when
-    // 2j < W: inside `x`; unaligned loads; SSE2 is in the x86-64 baseline.
-    unsafe {
-        if 2 * j + 1 < W {
-            _mm_loadu_si128(p)
-        } else if 2 * j < W {
-            _mm_loadl_epi64(p)
-        } else {
-            _mm_setzero_si128()
-        }
-    }
-}
-
-/// [`load1`]'s store (nothing past the end).
-#[inline(always)]
-fn store1<const W: usize>(d: __m128i, out: &mut [u64; W], j: usize) {
-    let p = out.as_mut_ptr().wrapping_add(2 * j).cast::<__m128i>();
-    // SAFETY: as in `load1`.
-    unsafe {
-        if 2 * j + 1 < W {
-            _mm_storeu_si128(p, d)
-        } else if 2 * j < W {
-            _mm_storel_epi64(p, d)
-        }
-    }
-}
-
 impl LoadLanes for __m128i {
     type Token = Clmul;
     #[inline(always)]
     fn load_digit<const W: usize>(x: &[&[u64; W]], j: usize) -> Self {
-        load1(x[0], j)
+        load_digit(x[0], j)
     }
     #[inline(always)]
     fn store_digit<const W: usize>(d: Self, out: &mut [&mut [u64; W]], j: usize) {
-        store1(d, out[0], j)
+        store_digit(d, out[0], j)
     }
 }
 
@@ -91,14 +57,14 @@ impl LoadLanes for __m256i {
     #[inline(always)]
     fn load_digit<const W: usize>(x: &[&[u64; W]], j: usize) -> Self {
         // SAFETY: see above.
-        unsafe { _mm256_set_m128i(load1(x[1], j), load1(x[0], j)) }
+        unsafe { _mm256_set_m128i(load_digit(x[1], j), load_digit(x[0], j)) }
     }
     #[inline(always)]
     fn store_digit<const W: usize>(d: Self, out: &mut [&mut [u64; W]], j: usize) {
         // SAFETY: see above.
         let (lo, hi) = unsafe { (_mm256_castsi256_si128(d), _mm256_extracti128_si256::<1>(d)) };
-        store1(lo, out[0], j);
-        store1(hi, out[1], j);
+        store_digit(lo, out[0], j);
+        store_digit(hi, out[1], j);
     }
 }
 
@@ -109,10 +75,10 @@ impl LoadLanes for __m512i {
         // SAFETY: see above.
         unsafe {
             let mut v = _mm512_setzero_si512();
-            v = _mm512_inserti32x4::<0>(v, load1(x[0], j));
-            v = _mm512_inserti32x4::<1>(v, load1(x[1], j));
-            v = _mm512_inserti32x4::<2>(v, load1(x[2], j));
-            _mm512_inserti32x4::<3>(v, load1(x[3], j))
+            v = _mm512_inserti32x4::<0>(v, load_digit(x[0], j));
+            v = _mm512_inserti32x4::<1>(v, load_digit(x[1], j));
+            v = _mm512_inserti32x4::<2>(v, load_digit(x[2], j));
+            _mm512_inserti32x4::<3>(v, load_digit(x[3], j))
         }
     }
     #[inline(always)]
@@ -127,7 +93,7 @@ impl LoadLanes for __m512i {
             ]
         };
         for (i, x) in l.into_iter().enumerate() {
-            store1(x, out[i], j);
+            store_digit(x, out[i], j);
         }
     }
 }

@@ -101,12 +101,11 @@
 use super::lanes::{LoadLanes, load_lanes, store_lanes};
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
-use crate::gf2x::digits::{DigitProduct, Halves, Lanes, Schoolbook, product_odd};
-use crate::gf2x::{InlineFixed, PclmulLane};
-use core::arch::x86_64::{
-    __m128i, _mm_cvtsi64_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_setzero_si128,
-    _mm_storel_epi64, _mm_storeu_si128,
+use crate::gf2x::digits::{
+    DigitProduct, Halves, Lanes, Schoolbook, load_digits, product_odd, store_digit,
 };
+use crate::gf2x::{InlineFixed, PclmulLane};
+use core::arch::x86_64::{__m128i, _mm_cvtsi64_si128};
 
 // SAFETY (every `unsafe` block below): the `Clmul` token, taken by every
 // entry, proves PCLMULQDQ and SSE4.1 (SSSE3's `palignr` with them); the
@@ -160,43 +159,19 @@ fn landing<V: Lanes, const W: usize>(
 }
 
 /// The words of `a` as digits of two (digit j: words 2j, 2j + 1; for odd
-/// W the last digit holds word W − 1 and 0), the rest of the array 0.
-/// Loaded as the results are stored (16 bytes a digit, 8 for the last):
-/// building the digits from the words (`_mm_set_epi64x`) made LLVM emit
-/// `movq`/`pinsrq` pairs, 163 mul 19.9 → 25.1 cycles, squares 4–7 slower.
+/// W the last digit holds word W − 1 and 0), the rest of the array 0:
+/// [`load_digit`] each (16-byte loads, so the results' stores forward).
 #[inline(always)]
 pub(super) fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
-    // SAFETY: see above; 16 bytes at word 2j with 2j + 1 < W, 8 bytes at
-    // word W − 1.
-    unsafe {
-        let mut d = [_mm_setzero_si128(); W];
-        let p = a.as_ptr();
-        for (j, x) in d.iter_mut().enumerate().take(W.div_ceil(2)) {
-            *x = if 2 * j + 1 < W {
-                _mm_loadu_si128(p.add(2 * j).cast::<__m128i>())
-            } else {
-                _mm_loadl_epi64(p.add(2 * j).cast::<__m128i>())
-            };
-        }
-        d
-    }
+    load_digits::<W, W>(a)
 }
 
 /// The W words of `r`'s first ⌈W/2⌉ digits (the last digit's low word).
 #[inline(always)]
 pub(super) fn store<const W: usize>(r: &[__m128i; W]) -> [u64; W] {
     let mut out = [0u64; W];
-    // SAFETY: see above; 16 bytes at word 2j with 2j + 1 < W, 8 bytes at
-    // word W − 1.
-    unsafe {
-        let p = out.as_mut_ptr();
-        for (j, &x) in r.iter().enumerate().take(W.div_ceil(2)) {
-            if 2 * j + 1 < W {
-                _mm_storeu_si128(p.add(2 * j).cast::<__m128i>(), x);
-            } else {
-                _mm_storel_epi64(p.add(2 * j).cast::<__m128i>(), x);
-            }
-        }
+    for (j, &x) in r.iter().enumerate().take(W.div_ceil(2)) {
+        store_digit(x, &mut out, j);
     }
     out
 }
@@ -343,14 +318,7 @@ fn square_digits<V: Lanes, const W: usize>(x: [V; W]) -> [V; W] {
 #[inline(always)]
 fn digits<const W: usize, const W2: usize>(c: &[u64; W2]) -> [__m128i; W] {
     const { assert!(W2 == 2 * W) };
-    // SAFETY: see above; 16 bytes at word 2j, 2j + 1 < 2W.
-    unsafe {
-        let mut d = [_mm_setzero_si128(); W];
-        for (j, x) in d.iter_mut().enumerate() {
-            *x = _mm_loadu_si128(c.as_ptr().add(2 * j).cast::<__m128i>());
-        }
-        d
-    }
+    load_digits::<W2, W>(c)
 }
 
 /// The 6-word product of two 3-word elements on digits: a = A0 + A1·x^128

@@ -44,13 +44,14 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
+use super::digits::{load_digit, load_digits};
 use super::formulas::{self, Digit, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
-    _mm_loadl_epi64, _mm_loadu_si128, _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128,
-    _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+    _mm_sll_epi64, _mm_slli_si128, _mm_srl_epi64, _mm_srli_si128, _mm_storeu_si128,
+    _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
 /// The product with the instruction; callers must run with PCLMULQDQ and
@@ -154,24 +155,12 @@ pub(crate) fn pair_school<const N: usize, const W: usize>(
     let digits = N.div_ceil(2);
     // Two-word digits; the top one of an odd size holds one word, the
     // other half zero (its products with that half are skipped below).
-    let load = |x: &[u64; N], i: usize| -> __m128i {
-        // SAFETY: SSE2 is part of the x86-64 baseline; the 16-byte load
-        // reads words 2i, 2i + 1 (2i + 1 < N), the 8-byte one word 2i
-        // (< N): inside the array.
-        unsafe {
-            if 2 * i + 1 < N {
-                _mm_loadu_si128(x.as_ptr().add(2 * i).cast())
-            } else {
-                _mm_loadl_epi64(x.as_ptr().add(2 * i).cast())
-            }
-        }
-    };
     let zero = Lane64::ZERO.0;
     let mut x = [zero; PAIR_MAX.div_ceil(2)];
     let mut y = [zero; PAIR_MAX.div_ceil(2)];
     for i in 0..digits {
-        x[i] = load(a, i);
-        y[i] = load(b, i);
+        x[i] = load_digit(a, i);
+        y[i] = load_digit(b, i);
     }
     let mut even = [zero; PAIR_MAX + 1];
     let mut odd = [zero; PAIR_MAX + 1];
@@ -232,24 +221,9 @@ pub(crate) fn digit_karatsuba<const N: usize, const W: usize>(
     b: &[u64; N],
     out: &mut [u64; W],
 ) {
-    use super::digits::{DigitProduct, Schoolbook, Thirds, product_odd};
+    use super::digits::{DigitProduct, Schoolbook, Thirds, product_odd, store_digit};
     const { assert!(W == 2 * N && (N == 6 || N == 7)) };
-    let load = |x: &[u64; N]| -> [__m128i; N] {
-        let mut d = [Lane64::ZERO.0; N];
-        for (j, v) in d.iter_mut().enumerate().take(N.div_ceil(2)) {
-            // SAFETY: SSE2 is part of the x86-64 baseline; 16 bytes at
-            // word 2j with 2j + 1 < N, else 8 at word 2j < N: inside `x`.
-            *v = unsafe {
-                if 2 * j + 1 < N {
-                    _mm_loadu_si128(x.as_ptr().add(2 * j).cast())
-                } else {
-                    _mm_loadl_epi64(x.as_ptr().add(2 * j).cast())
-                }
-            };
-        }
-        d
-    };
-    let (x, y) = (load(a), load(b));
+    let (x, y) = (load_digits::<N, N>(a), load_digits::<N, N>(b));
     let mut r = [Lane64::ZERO.0; N];
     if N == 6 {
         r[..6].copy_from_slice(&Thirds::<Schoolbook>::mul(&x[..3], &y[..3]).digits::<6>());
@@ -261,9 +235,7 @@ pub(crate) fn digit_karatsuba<const N: usize, const W: usize>(
         r[..7].copy_from_slice(&product_odd::<_, Thirds<Schoolbook>, 7>(x7, y7));
     }
     for (k, &d) in r.iter().enumerate() {
-        // SAFETY: SSE2 is part of the x86-64 baseline; result digit k is
-        // words 2k, 2k + 1 < W = 2N: inside `out`; the store is unaligned.
-        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(2 * k).cast(), d) };
+        store_digit(d, out, k);
     }
 }
 
