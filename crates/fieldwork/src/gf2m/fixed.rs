@@ -11,7 +11,6 @@ use super::maps::{MapKernel, Quad};
 use super::words::{TABLE_SLOTS, table_steps};
 use super::words::{reduce_limbs, reduce_sparse, split_even_odd, sqrt_x, top_mask, trace_mask};
 use super::{Dispatch, FieldElement, FieldKernel, FieldSpec, Gf2mError};
-use crate::gf2x::InlinePair;
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
@@ -34,23 +33,122 @@ macro_rules! reduce {
     };
 }
 
-/// The reduction of two products in a pair kernel's digits into `out`
-/// (`mul_slices`, `square_slices` on ymm, for the fields without a
-/// lane-wise kernel of their own — F233; the others take `xmmfold.rs`'s
-/// `mul_lanes`): `lanes` folds both at once in
-/// the digits (shifts and XORs on ymm), `words` stores both products and
-/// folds each in general registers. Chosen per field by `peer-bench
-/// --filter batch` (AMD EPYC Zen 3, 1024 elements): lanes up to 7 words
-/// (m = 409 products 15.7 µs in lanes, 19.2 in words); words at 9, where
-/// 18 digits overflow the 16 ymm registers (m = 571 products 32.7 against
-/// 52 µs, squares 18.3 against 31.2).
-macro_rules! reduce_pair {
-    (lanes, $k:expr, $c:expr, $out:expr, $w:literal, $m:literal, $terms:expr) => {{
-        let r = reduce_limbs::<K, $w, { 2 * $w }>($k, $c, $m, $terms);
+/// A fixed field's batch kernels (x86-64 only): two elements a ymm
+/// register ([`FieldSpec`]'s `mul_pair`, `square_pair`) and four a zmm
+/// register (`mul_quad`, `square_quad`).
+///
+/// - `lanes(xmmNNN)`: the field's digit kernels (`xmmfold.rs`'s
+///   `mul_lanes` / `square_lanes`) on ymm and zmm lanes, element i in lane
+///   i: the single-element kernel by construction.
+/// - `limbs(products, squares)`: `gf2x`'s word-lane pair formulas
+///   ([`PairLane`](crate::gf2x::PairLane): one word of each of two
+///   elements a digit), then the reduction of both products: `lanes` folds
+///   both at once in the digits (shifts and XORs on ymm), `words` stores
+///   them and folds each in general registers. The quads are two pairs.
+///   F233's, whose single kernel is not lane-wise; lanes for both, as
+///   `peer-bench --filter batch` chose on a Zen 3.
+macro_rules! pair_kernels {
+    (lanes($lanes:ident), $w:literal, $m:literal, $mul:ident) => {
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn mul_pair(t: crate::cpu::Avx2Clmul, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]) {
+            let [x, y] = out;
+            super::$lanes::mul_lanes::<core::arch::x86_64::__m256i>(
+                t,
+                &[&a[0].0, &a[1].0],
+                &[&b[0].0, &b[1].0],
+                &mut [&mut x.0, &mut y.0],
+            );
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn square_pair(t: crate::cpu::Avx2Clmul, a: &[Self; 2], out: &mut [Self; 2]) {
+            let [x, y] = out;
+            super::$lanes::square_lanes::<core::arch::x86_64::__m256i>(
+                t,
+                &[&a[0].0, &a[1].0],
+                &mut [&mut x.0, &mut y.0],
+            );
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn mul_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], b: &[Self; 4], out: &mut [Self; 4]) {
+            let [x, y, z, w] = out;
+            super::$lanes::mul_lanes::<core::arch::x86_64::__m512i>(
+                t,
+                &[&a[0].0, &a[1].0, &a[2].0, &a[3].0],
+                &[&b[0].0, &b[1].0, &b[2].0, &b[3].0],
+                &mut [&mut x.0, &mut y.0, &mut z.0, &mut w.0],
+            );
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn square_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], out: &mut [Self; 4]) {
+            let [x, y, z, w] = out;
+            super::$lanes::square_lanes::<core::arch::x86_64::__m512i>(
+                t,
+                &[&a[0].0, &a[1].0, &a[2].0, &a[3].0],
+                &mut [&mut x.0, &mut y.0, &mut z.0, &mut w.0],
+            );
+        }
+    };
+    (limbs($products:ident, $squares:ident), $w:literal, $m:literal, $mul:ident) => {
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn mul_pair(t: crate::cpu::Avx2Clmul, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]) {
+            use crate::gf2x::{InlineFixed, InlinePair};
+            let k = crate::gf2x::PairLane(t);
+            let [a0, a1] = a;
+            let [b0, b1] = b;
+            let c = k.$mul(&k.pair_limbs(&a0.0, &a1.0), &k.pair_limbs(&b0.0, &b1.0));
+            pair_kernels!(@reduce $products, k, c, out, $w, $m, Self::TERMS);
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn square_pair(t: crate::cpu::Avx2Clmul, a: &[Self; 2], out: &mut [Self; 2]) {
+            use crate::gf2x::{InlineFixed, InlinePair};
+            let k = crate::gf2x::PairLane(t);
+            let [a0, a1] = a;
+            let limbs = k.pair_limbs(&a0.0, &a1.0);
+            let mut c = [limbs[0]; 2 * $w];
+            for (d, &x) in c.as_chunks_mut::<2>().0.iter_mut().zip(&limbs) {
+                *d = k.square_limb(x);
+            }
+            pair_kernels!(@reduce $squares, k, c, out, $w, $m, Self::TERMS);
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn mul_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], b: &[Self; 4], out: &mut [Self; 4]) {
+            let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (*a, *b);
+            let (mut lo, mut hi) = ([Self::ZERO; 2], [Self::ZERO; 2]);
+            Self::mul_pair(t.avx2_clmul(), &[a0, a1], &[b0, b1], &mut lo);
+            Self::mul_pair(t.avx2_clmul(), &[a2, a3], &[b2, b3], &mut hi);
+            let ([l0, l1], [h0, h1]) = (lo, hi);
+            *out = [l0, l1, h0, h1];
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline(always)]
+        fn square_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], out: &mut [Self; 4]) {
+            let [a0, a1, a2, a3] = *a;
+            let (mut lo, mut hi) = ([Self::ZERO; 2], [Self::ZERO; 2]);
+            Self::square_pair(t.avx2_clmul(), &[a0, a1], &mut lo);
+            Self::square_pair(t.avx2_clmul(), &[a2, a3], &mut hi);
+            let ([l0, l1], [h0, h1]) = (lo, hi);
+            *out = [l0, l1, h0, h1];
+        }
+    };
+    (@reduce lanes, $k:expr, $c:expr, $out:expr, $w:literal, $m:literal, $terms:expr) => {{
+        let r = reduce_limbs::<_, $w, { 2 * $w }>($k, $c, $m, $terms);
         let [x, y] = $out;
         $k.pair_store(r, &mut x.0, &mut y.0);
     }};
-    (words, $k:expr, $c:expr, $out:expr, $w:literal, $m:literal, $terms:expr) => {{
+    (@reduce words, $k:expr, $c:expr, $out:expr, $w:literal, $m:literal, $terms:expr) => {{
         let (mut x, mut y) = ([0u64; 2 * $w], [0u64; 2 * $w]);
         $k.pair_store($c, &mut x, &mut y);
         $out[0].0 = reduce_sparse::<$w, { 2 * $w }>(x, $m, $terms);
@@ -64,10 +162,9 @@ macro_rules! fixed_field {
         $name:ident, m = $m:literal, words = $w:literal, bytes = $bytes:literal,
         terms = [$($term:literal),*], mul = $mul:ident,
         reduce_products = $reduce_mul:ident, reduce_squares = $reduce_sq:ident,
-        reduce_pair_products = $reduce_pair_mul:ident, reduce_pair_squares = $reduce_pair_sq:ident
+        pairs = $pairs:ident($($pair:ident),*)
         $(, xmm = $xmm:ident)?
         $(, ymm = $ymm:ident)?
-        $(, lanes = $lanes:ident)?
     ) => {
         $(#[$doc])*
         ///
@@ -171,99 +268,7 @@ macro_rules! fixed_field {
                 $name(reduce!($reduce_mul, k, c, $w, $m, Self::TERMS))
             }
 
-            #[inline(always)]
-            // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
-            // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
-            #[allow(clippy::indexing_slicing)]
-            fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]) {
-                // The field's own digit kernel two elements a ymm
-                // register, where it has one.
-                $(
-                    #[cfg(target_arch = "x86_64")]
-                    if let Some(t) = k.token() {
-                        let [x, y] = out;
-                        return super::$lanes::mul_lanes::<core::arch::x86_64::__m256i>(
-                            t,
-                            &[&a[0].0, &a[1].0],
-                            &[&b[0].0, &b[1].0],
-                            &mut [&mut x.0, &mut y.0],
-                        );
-                    }
-                )?
-                let c = k.$mul(&k.pair_limbs(&a[0].0, &a[1].0), &k.pair_limbs(&b[0].0, &b[1].0));
-                reduce_pair!($reduce_pair_mul, k, c, out, $w, $m, Self::TERMS);
-            }
-
-            #[inline(always)]
-            // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
-            // left as they were (rewritten, the timings moved ±10 % both ways, Zen 3).
-            #[allow(clippy::indexing_slicing)]
-            fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]) {
-                $(
-                    #[cfg(target_arch = "x86_64")]
-                    if let Some(t) = k.token() {
-                        let [x, y] = out;
-                        return super::$lanes::square_lanes::<core::arch::x86_64::__m256i>(
-                            t,
-                            &[&a[0].0, &a[1].0],
-                            &mut [&mut x.0, &mut y.0],
-                        );
-                    }
-                )?
-                let limbs = k.pair_limbs(&a[0].0, &a[1].0);
-                let mut c = [limbs[0]; 2 * $w];
-                for (i, &x) in limbs.iter().enumerate() {
-                    let [lo, hi] = k.square_limb(x);
-                    c[2 * i] = lo;
-                    c[2 * i + 1] = hi;
-                }
-                reduce_pair!($reduce_pair_sq, k, c, out, $w, $m, Self::TERMS);
-            }
-
-            #[cfg(target_arch = "x86_64")]
-            #[inline(always)]
-            fn mul_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], b: &[Self; 4], out: &mut [Self; 4]) {
-                $(
-                    let [x, y, z, w] = out;
-                    return super::$lanes::mul_lanes::<core::arch::x86_64::__m512i>(
-                        t,
-                        &[&a[0].0, &a[1].0, &a[2].0, &a[3].0],
-                        &[&b[0].0, &b[1].0, &b[2].0, &b[3].0],
-                        &mut [&mut x.0, &mut y.0, &mut z.0, &mut w.0],
-                    );
-                )?
-                #[allow(unreachable_code)]
-                {
-                    let p = crate::gf2x::PairLane(t.avx2_clmul());
-                    let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (*a, *b);
-                    let (mut lo, mut hi) = ([Self::ZERO; 2], [Self::ZERO; 2]);
-                    Self::mul_pair_k(p, &[a0, a1], &[b0, b1], &mut lo);
-                    Self::mul_pair_k(p, &[a2, a3], &[b2, b3], &mut hi);
-                    *out = [lo[0], lo[1], hi[0], hi[1]];
-                }
-            }
-
-            #[cfg(target_arch = "x86_64")]
-            #[inline(always)]
-            fn square_quad(t: crate::cpu::Avx512Clmul, a: &[Self; 4], out: &mut [Self; 4]) {
-                $(
-                    let [x, y, z, w] = out;
-                    return super::$lanes::square_lanes::<core::arch::x86_64::__m512i>(
-                        t,
-                        &[&a[0].0, &a[1].0, &a[2].0, &a[3].0],
-                        &mut [&mut x.0, &mut y.0, &mut z.0, &mut w.0],
-                    );
-                )?
-                #[allow(unreachable_code)]
-                {
-                    let p = crate::gf2x::PairLane(t.avx2_clmul());
-                    let [a0, a1, a2, a3] = *a;
-                    let (mut lo, mut hi) = ([Self::ZERO; 2], [Self::ZERO; 2]);
-                    Self::square_pair_k(p, &[a0, a1], &mut lo);
-                    Self::square_pair_k(p, &[a2, a3], &mut hi);
-                    *out = [lo[0], lo[1], hi[0], hi[1]];
-                }
-            }
+            pair_kernels!($pairs($($pair),*), $w, $m, $mul);
 
             #[inline(always)]
             // Field arithmetic on `[u64; $w]` arrays, `i < $w` (not input handling):
@@ -652,30 +657,30 @@ fixed_fields! {
         /// # Ok::<(), fieldwork::gf2m::Gf2mError>(())
         /// ```
         F163, m = 163, words = 3, bytes = 21, terms = [7, 6, 3, 0], mul = mul3,
-        reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm163, lanes = xmm163
+        reduce_products = lanes, reduce_squares = lanes, pairs = lanes(xmm163), xmm = xmm163
     }
     {
         /// GF(2^233) = GF(2)\[x\]/(x^233 + x^74 + 1), the field of B-233 and
         /// K-233 (FIPS 186-4 D.1.3.2), on 4 words.
         F233, m = 233, words = 4, bytes = 30, terms = [74, 0], mul = mul4,
-        reduce_products = lanes, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm233
+        reduce_products = lanes, reduce_squares = lanes, pairs = limbs(lanes, lanes), xmm = xmm233
     }
     {
         /// GF(2^283) = GF(2)\[x\]/(x^283 + x^12 + x^7 + x^5 + 1), the field of
         /// B-283 and K-283 (FIPS 186-4 D.1.3.3), on 5 words.
         F283, m = 283, words = 5, bytes = 36, terms = [12, 7, 5, 0], mul = mul5,
-        reduce_products = words, reduce_squares = lanes, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm283, lanes = xmm283
+        reduce_products = words, reduce_squares = lanes, pairs = lanes(xmm283), xmm = xmm283
     }
     {
         /// GF(2^409) = GF(2)\[x\]/(x^409 + x^87 + 1), the field of B-409 and
         /// K-409 (FIPS 186-4 D.1.3.4), on 7 words.
         F409, m = 409, words = 7, bytes = 52, terms = [87, 0], mul = mul7,
-        reduce_products = words, reduce_squares = words, reduce_pair_products = lanes, reduce_pair_squares = lanes, xmm = xmm409, ymm = ymm409, lanes = xmm409
+        reduce_products = words, reduce_squares = words, pairs = lanes(xmm409), xmm = xmm409, ymm = ymm409
     }
     {
         /// GF(2^571) = GF(2)\[x\]/(x^571 + x^10 + x^5 + x^2 + 1), the field of
         /// B-571 and K-571 (FIPS 186-4 D.1.3.5), on 9 words.
         F571, m = 571, words = 9, bytes = 72, terms = [10, 5, 2, 0], mul = mul9,
-        reduce_products = words, reduce_squares = words, reduce_pair_products = words, reduce_pair_squares = words, xmm = xmm571, ymm = ymm571, lanes = xmm571
+        reduce_products = words, reduce_squares = words, pairs = lanes(xmm571), xmm = xmm571, ymm = ymm571
     }
 }

@@ -298,7 +298,6 @@ fn parse_hex(s: &str, out: &mut [u8]) -> Result<(), Gf2mError> {
 mod private {
     use super::divstep::Divstep;
     use super::maps::{MapKernel, Quad};
-    use crate::gf2x::InlinePair;
 
     /// A fixed field's product, square and square root on any backend's
     /// inlinable kernels (sealed: implemented by the five types only; its
@@ -314,11 +313,15 @@ mod private {
         /// `a^(2^n)` by n squarings with the kernels of `k` (a field's
         /// vector kernels keep the element in registers between them).
         fn square_n_k<K: super::FieldKernel>(k: K, a: &Self, n: usize) -> Self;
-        /// `out[i] = a[i]·b[i]` for both `i`, in the same instructions
-        /// (the two slots of `k`'s digits).
-        fn mul_pair_k<K: InlinePair>(k: K, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
+        /// `out[i] = a[i]·b[i]` for both `i`, in the same instructions:
+        /// element i in lane i of ymm registers where the field has a
+        /// digit kernel, else one word of each a digit (`fixed.rs`'s
+        /// `pair_kernels`).
+        #[cfg(target_arch = "x86_64")]
+        fn mul_pair(t: crate::cpu::Avx2Clmul, a: &[Self; 2], b: &[Self; 2], out: &mut [Self; 2]);
         /// `out[i] = a[i]²` for both `i`, in the same instructions.
-        fn square_pair_k<K: InlinePair>(k: K, a: &[Self; 2], out: &mut [Self; 2]);
+        #[cfg(target_arch = "x86_64")]
+        fn square_pair(t: crate::cpu::Avx2Clmul, a: &[Self; 2], out: &mut [Self; 2]);
         /// `out[i] = a[i]·b[i]` for the four `i`, element i in lane i of
         /// zmm registers where the field has a digit kernel, else as two
         /// pairs.
@@ -478,12 +481,12 @@ impl FieldKernel for crate::gf2x::YmmLane {
     /// ([`PairLane`](crate::gf2x::PairLane)); an odd last one on `self`.
     #[inline(always)]
     fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
-        ops::mul_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a, b)
+        ops::mul_slices_pairs(self.0, self, out, a, b)
     }
 
     #[inline(always)]
     fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
-        ops::square_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a)
+        ops::square_slices_pairs(self.0, self, out, a)
     }
 }
 
@@ -528,12 +531,12 @@ impl FieldKernel for ymm::YmmWide {
     /// [`YmmLane`](crate::gf2x::YmmLane)'s pairs.
     #[inline(always)]
     fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
-        ops::mul_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a, b)
+        ops::mul_slices_pairs(self.0, self, out, a, b)
     }
 
     #[inline(always)]
     fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
-        ops::square_slices_pairs(crate::gf2x::PairLane(self.0), self, out, a)
+        ops::square_slices_pairs(self.0, self, out, a)
     }
 }
 

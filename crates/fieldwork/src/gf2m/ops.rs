@@ -10,7 +10,6 @@ use super::FieldElement;
 use super::FieldKernel;
 use super::algorithms::{self, Arith};
 use super::divstep::Divstep;
-use crate::gf2x::InlinePair;
 use core::marker::PhantomData;
 use subtle::Choice;
 
@@ -130,13 +129,13 @@ pub(super) fn square_slices<F: FieldElement, K: FieldKernel>(k: K, out: &mut [F]
         *o = F::square_k(k, x);
     }
 }
-/// [`mul_slices`] two elements at a time on the pair kernels `p`; an odd
-/// last element on the single kernels `k`. (The slices have one
+/// [`mul_slices`] two elements at a time on ymm (`FieldSpec::mul_pair`);
+/// an odd last element on the single kernels `k`. (The slices have one
 /// length, checked by the caller; it is public.)
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
-    p: P,
+pub(super) fn mul_slices_pairs<F: FieldElement, K: FieldKernel>(
+    t: crate::cpu::Avx2Clmul,
     k: K,
     out: &mut [F],
     a: &[F],
@@ -146,15 +145,15 @@ pub(super) fn mul_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
     let (a2, a1) = a.as_chunks::<2>();
     let (b2, b1) = b.as_chunks::<2>();
     for ((o, x), y) in out2.iter_mut().zip(a2).zip(b2) {
-        F::mul_pair_k(p, x, y, o);
+        F::mul_pair(t, x, y, o);
     }
     mul_slices(k, out1, a1, b1);
 }
-/// [`square_slices`] two elements at a time on the pair kernels `p`.
+/// [`square_slices`] two elements at a time on ymm.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel>(
-    p: P,
+pub(super) fn square_slices_pairs<F: FieldElement, K: FieldKernel>(
+    t: crate::cpu::Avx2Clmul,
     k: K,
     out: &mut [F],
     a: &[F],
@@ -162,7 +161,7 @@ pub(super) fn square_slices_pairs<F: FieldElement, P: InlinePair, K: FieldKernel
     let (out2, out1) = out.as_chunks_mut::<2>();
     let (a2, a1) = a.as_chunks::<2>();
     for (o, x) in out2.iter_mut().zip(a2) {
-        F::square_pair_k(p, x, o);
+        F::square_pair(t, x, o);
     }
     square_slices(k, out1, a1);
 }
@@ -183,7 +182,7 @@ pub(super) fn mul_slices_quads<F: FieldElement, K: FieldKernel>(
     for ((o, x), y) in out4.iter_mut().zip(a4).zip(b4) {
         F::mul_quad(t, x, y, o);
     }
-    mul_slices_pairs(crate::gf2x::PairLane(t.avx2_clmul()), k, out1, a1, b1);
+    mul_slices_pairs(t.avx2_clmul(), k, out1, a1, b1);
 }
 /// [`square_slices`] four elements at a time on zmm.
 #[cfg(target_arch = "x86_64")]
@@ -199,7 +198,7 @@ pub(super) fn square_slices_quads<F: FieldElement, K: FieldKernel>(
     for (o, x) in out4.iter_mut().zip(a4) {
         F::square_quad(t, x, o);
     }
-    square_slices_pairs(crate::gf2x::PairLane(t.avx2_clmul()), k, out1, a1);
+    square_slices_pairs(t.avx2_clmul(), k, out1, a1);
 }
 #[inline(always)]
 pub(super) fn invert_batch<F: FieldElement, K: Divstep>(k: K, v: &mut [F], scratch: &mut [F]) {

@@ -529,10 +529,6 @@ pub(crate) trait InlinePair: InlineFixed {
     fn pair_limbs<const N: usize>(self, x: &[u64; N], y: &[u64; N]) -> [Self::Limb; N];
     /// Digits to the words of the two slots, stored into `x` and `y`.
     fn pair_store<const N: usize>(self, c: [Self::Limb; N], x: &mut [u64; N], y: &mut [u64; N]);
-    /// The ymm carry-less token, when the kernels run with one (for
-    /// `gf2m`'s own two-element kernels).
-    #[cfg(target_arch = "x86_64")]
-    fn token(self) -> Option<crate::cpu::Avx2Clmul>;
 }
 
 /// Spreads the 32 bits of `x` to the even bit positions of a u64 (bit i to

@@ -854,11 +854,6 @@ impl InlineFixed for PairLane {
 
 impl InlinePair for PairLane {
     #[inline(always)]
-    fn token(self) -> Option<Avx2Clmul> {
-        Some(self.0)
-    }
-
-    #[inline(always)]
     fn pair_limbs<const N: usize>(self, x: &[u64; N], y: &[u64; N]) -> [PairLane64; N] {
         let mut c = [PairLane64::ZERO; N];
         let mut i = 0;
