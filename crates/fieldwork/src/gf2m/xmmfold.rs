@@ -160,7 +160,7 @@ fn landing<V: Lanes, const W: usize>(
 
 /// The words of `a` as digits of two (digit j: words 2j, 2j + 1; for odd
 /// W the last digit holds word W − 1 and 0), the rest of the array 0:
-/// [`load_digit`] each (16-byte loads, so the results' stores forward).
+/// [`load_digit`](crate::gf2x::digits::load_digit) each (16-byte loads, so the results' stores forward).
 #[inline(always)]
 pub(super) fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
     load_digits::<W, W>(a)
