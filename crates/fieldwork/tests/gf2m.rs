@@ -247,6 +247,10 @@ fn backends_against_portable<F: FieldElement>(seed: u64) {
             ("vpclmulqdq-ymm", Dispatch::vpclmulqdq_ymm()),
             ("vpclmulqdq-ymm-wide", Dispatch::vpclmulqdq_ymm_wide()),
             ("vpclmulqdq-avx512", Dispatch::vpclmulqdq_avx512()),
+            (
+                "vpclmulqdq-avx512-xmm-squares",
+                Dispatch::vpclmulqdq_avx512_xmm_squares(),
+            ),
             ("pclmulqdq", Dispatch::pclmulqdq()),
             ("pmull", Dispatch::pmull()),
         ]

@@ -350,10 +350,10 @@ fn low_words<const W: usize, const W1: usize>(c: &[u64; W1]) -> [u64; W] {
 /// the inversion `$body` (the kernels, `a` and the plan bound to the names
 /// given).
 macro_rules! divstep_for {
-    ($($(#[$attr:meta])* $k:ty: from $from:expr, tables from |$m:ident| $tables:expr,
+    ($($(#[$attr:meta])* $(@[$($gen:tt)*])? $k:ty: from $from:expr, tables from |$m:ident| $tables:expr,
        |$s:ident, $a:ident, $plan:ident| $body:expr;)*) => {$(
         $(#[$attr])*
-        impl Divstep for $k {
+        impl $(<$($gen)*>)? Divstep for $k {
             const DIVSTEP_FROM: usize = $from;
             #[inline(always)]
             fn table_from($m: usize) -> usize {
@@ -411,7 +411,7 @@ divstep_for! {
     /// invert --quick`, 2 runs alternated, 571 inversion 0.79× the wide
     /// backend's time against 0.81× with m/12).
     #[cfg(target_arch = "x86_64")]
-    super::ymm::Avx512Wide: from DIVSTEP_FROM_CARRYLESS,
+    @[const S: bool] super::ymm::Avx512Wide<S>: from DIVSTEP_FROM_CARRYLESS,
         tables from |m| if m == 571 { m / 16 } else { super::ymm::YmmWide::table_from(m) },
         |k, a, plan| x86::invert_words::<x86::Ymm, W, W1>(x86::Ymm(k.0.avx2_clmul()), a, plan);
 }

@@ -277,7 +277,7 @@ macro_rules! fixed_field {
             fn square_k<K: FieldKernel>(k: K, a: &Self) -> Self {
                 $(
                     #[cfg(target_arch = "x86_64")]
-                    if let Some(t) = k.wide() {
+                    if let Some(t) = k.wide_squares() {
                         return $name(super::$ymm::square(t, &a.0));
                     }
                 )?
@@ -301,7 +301,7 @@ macro_rules! fixed_field {
             fn square_n_k<K: FieldKernel>(k: K, a: &Self, n: usize) -> Self {
                 $(
                     #[cfg(target_arch = "x86_64")]
-                    if let Some(t) = k.wide() {
+                    if let Some(t) = k.wide_squares() {
                         return $name(super::$ymm::square_n(t, &a.0, n));
                     }
                 )?

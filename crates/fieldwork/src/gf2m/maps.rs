@@ -190,7 +190,7 @@ fn fold_lanes(v: core::arch::x86_64::__m256i) -> u64 {
 /// Whole-lane masks and `vpternlogq` (AVX-512VL), on ymm: four rows a
 /// group, both halves of a half-table map in one pass.
 #[cfg(target_arch = "x86_64")]
-impl MapKernel for super::ymm::Avx512Wide {
+impl<const WIDE_SQUARES: bool> MapKernel for super::ymm::Avx512Wide<WIDE_SQUARES> {
     /// From m = 409: there a table is 21 KiB or more and an inversion's
     /// tables do not fit in L1 (at 283 level, at 233 the whole table
     /// faster: `docs/notes/gf2m-maps.md`).
@@ -368,7 +368,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     fn mask_regs<const W: usize>(
-        k: super::super::ymm::Avx512Wide,
+        k: super::super::ymm::Avx512Wide<true>,
         table: &[Quad],
         a: &[u64; W],
         b: &[u64; W],
@@ -427,7 +427,8 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if let Some(t) = crate::cpu::Avx512Clmul::get() {
                 // SAFETY: the token proves AVX-512F/VL and AVX2.
-                let got = unsafe { mask_regs(super::super::ymm::Avx512Wide(t), &table, a, b) };
+                let got =
+                    unsafe { mask_regs(super::super::ymm::Avx512Wide::<true>(t), &table, a, b) };
                 assert_eq!(got, (want, want_b, want), "avx-512 m={m}");
             }
             #[cfg(target_arch = "x86_64")]

@@ -91,6 +91,7 @@
 //! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
 //! | `vpclmulqdq-ymm-wide` | the same | `vpclmulqdq-ymm`'s, with F409's and F571's products and squares on ymm, two 128-bit digits a register (`ymmfold.rs`); best where the tuning table (`tuning.rs`) names the core (AMD: `vpclmulqdq` issues once per two cycles on xmm and ymm alike) |
 //! | `vpclmulqdq-avx512` | the same, AVX-512 F/BW/VL/DQ | `vpclmulqdq-ymm-wide`'s; the linear maps (inversion chain, half-trace) as masked XORs on mask registers, the chain's Frobenius steps on half tables (`maps.rs`); best where the tuning table names the core for the wide products (AMD) or for them with AVX-512 (Intel: its maps made inversion 18–29 % faster on the Xeon) and AVX-512 is there |
+//! | `vpclmulqdq-avx512-xmm-squares` | the same | `vpclmulqdq-avx512`'s, but F409's and F571's squares on xmm digits (`xmmfold.rs`): best where `pclmulqdq` issues every cycle (Intel: 409 / 571 squares 27.8 / 24.5 → 22.3 / 20.2 cycles, inversion 3–4 % faster on the Xeon), where the ymm squares' lane moves are latency |
 //! | `pclmulqdq` | PCLMULQDQ, SSE4.1 | `pclmulqdq` |
 //! | `pmull` (AArch64) | NEON, AES (PMULL) | `PMULL`/`PMULL2` on two-word q-register digits; reduction, roots and maps on general registers |
 //! | `portable` | nothing | masked integer multiplication |
@@ -204,7 +205,7 @@ pub use portable::Portable;
 #[cfg(feature = "alloc")]
 pub use runtime::{BinaryField, Element};
 #[cfg(target_arch = "x86_64")]
-pub use ymm::{VpclmulqdqAvx512, VpclmulqdqYmm, VpclmulqdqYmmWide};
+pub use ymm::{VpclmulqdqAvx512, VpclmulqdqAvx512XmmSquares, VpclmulqdqYmm, VpclmulqdqYmmWide};
 
 use crate::gf2x::{InlineFixed, PortableWord};
 use core::fmt;
@@ -380,17 +381,17 @@ use private::FieldSpec;
 /// around the caller's [`Computation`].
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! simd_backend {
-    ($(#[$doc:meta])* $name:ident($token:ty), $kernels:ident,
+    ($(#[$doc:meta])* $name:ident($token:ty), $kernels:ident $(<$kernels_arg:literal>)?,
      $label:literal, $features:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         pub struct $name(pub(super) $token);
 
         impl super::private::Kernels for $name {
-            type K = $kernels;
+            type K = $kernels $(<$kernels_arg>)?;
             #[inline(always)]
-            fn kernels(self) -> $kernels {
-                $kernels(self.0)
+            fn kernels(self) -> Self::K {
+                $kernels $(::<$kernels_arg>)? (self.0)
             }
         }
 
@@ -435,6 +436,15 @@ pub(crate) trait FieldKernel: InlineFixed {
     #[inline(always)]
     fn wide(self) -> Option<cpu::Avx2Clmul> {
         None
+    }
+
+    /// The VPCLMULQDQ-on-ymm token when these kernels run the fields'
+    /// two-words-an-instruction squares (`ymmfold.rs`); [`Self::wide`]
+    /// unless the kernels say otherwise.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn wide_squares(self) -> Option<cpu::Avx2Clmul> {
+        self.wide()
     }
 
     /// `out[i] = a[i]·b[i]`, the slices of one length: one element at a
@@ -492,7 +502,7 @@ impl FieldKernel for crate::gf2x::YmmLane {
 
 /// [`ymm::YmmWide`]'s (the maps are `maps.rs`'s business).
 #[cfg(target_arch = "x86_64")]
-impl FieldKernel for ymm::Avx512Wide {
+impl<const WIDE_SQUARES: bool> FieldKernel for ymm::Avx512Wide<WIDE_SQUARES> {
     #[inline(always)]
     fn clmul(self) -> Option<cpu::Clmul> {
         self.wide().clmul()
@@ -501,6 +511,15 @@ impl FieldKernel for ymm::Avx512Wide {
     #[inline(always)]
     fn wide(self) -> Option<cpu::Avx2Clmul> {
         Some(self.0.avx2_clmul())
+    }
+
+    #[inline(always)]
+    fn wide_squares(self) -> Option<cpu::Avx2Clmul> {
+        if WIDE_SQUARES {
+            FieldKernel::wide(self)
+        } else {
+            None
+        }
     }
 
     /// Four elements per instruction, one per 128-bit lane of zmm
@@ -705,14 +724,15 @@ macro_rules! one_element_ops {
 /// [`run`]), which hands it to a [`Computation`] compiled for that backend
 /// under its target features, so a chain of its operations inlines into
 /// the caller's loop. The trait is sealed: the backends are
-/// [`Portable`], `Pclmulqdq`, `VpclmulqdqYmm`, `VpclmulqdqYmmWide` and
-/// `VpclmulqdqAvx512` (x86-64), `Pmull` (AArch64).
+/// [`Portable`], `Pclmulqdq`, `VpclmulqdqYmm`, `VpclmulqdqYmmWide`,
+/// `VpclmulqdqAvx512` and `VpclmulqdqAvx512XmmSquares` (x86-64), `Pmull`
+/// (AArch64).
 ///
 /// Every method runs in constant time in the elements' values.
 #[allow(private_bounds)]
 pub trait Backend: Copy + private::Kernels {
     /// `portable`, `pclmulqdq`, `vpclmulqdq-ymm`, `vpclmulqdq-ymm-wide`,
-    /// `vpclmulqdq-avx512` or `pmull`.
+    /// `vpclmulqdq-avx512`, `vpclmulqdq-avx512-xmm-squares` or `pmull`.
     fn name(self) -> &'static str;
 
     /// `a·b`.
@@ -883,6 +903,8 @@ enum Kind {
     #[cfg(target_arch = "x86_64")]
     VpclmulqdqAvx512(VpclmulqdqAvx512),
     #[cfg(target_arch = "x86_64")]
+    VpclmulqdqAvx512XmmSquares(VpclmulqdqAvx512XmmSquares),
+    #[cfg(target_arch = "x86_64")]
     VpclmulqdqYmmWide(VpclmulqdqYmmWide),
     #[cfg(target_arch = "x86_64")]
     VpclmulqdqYmm(VpclmulqdqYmm),
@@ -899,8 +921,10 @@ impl Dispatch {
     pub fn best() -> Dispatch {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::Avx2Clmul::get() {
-            return Dispatch(match (tuning::wide(), cpu::Avx512Clmul::get()) {
-                (_, Some(z)) => Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(z)),
+            let choice = tuning::choice();
+            return Dispatch(match (choice.products, cpu::Avx512Clmul::get()) {
+                (_, Some(z)) if choice.wide_squares => Kind::VpclmulqdqAvx512(VpclmulqdqAvx512(z)),
+                (_, Some(z)) => Kind::VpclmulqdqAvx512XmmSquares(VpclmulqdqAvx512XmmSquares(z)),
                 (tuning::Wide::Always, None) => Kind::VpclmulqdqYmmWide(VpclmulqdqYmmWide(t)),
                 (tuning::Wide::WithAvx512, None) => Kind::VpclmulqdqYmm(VpclmulqdqYmm(t)),
             });
@@ -935,27 +959,46 @@ impl Dispatch {
         /// [`Dispatch::best`] takes where the tuning table names the core
         /// for the wide products and AVX-512 is there).
         vpclmulqdq_avx512: "x86_64", Avx512Clmul => VpclmulqdqAvx512;
+        /// [`Dispatch::vpclmulqdq_avx512`] with F409's and F571's squares
+        /// one digit an xmm register, if usable (the one [`Dispatch::best`]
+        /// takes where the tuning table says so: Intel).
+        vpclmulqdq_avx512_xmm_squares: "x86_64", Avx512Clmul => VpclmulqdqAvx512XmmSquares;
         /// The PMULL backend (AArch64 with AES and PMULL), if usable.
         pmull: "aarch64", NeonAes => Pmull;
     }
 
     /// Every usable backend, best first.
     pub fn all() -> impl Iterator<Item = Dispatch> {
-        let wide = match tuning::wide() {
+        let choice = tuning::choice();
+        let wide = match choice.products {
             tuning::Wide::Always => true,
             tuning::Wide::WithAvx512 => Dispatch::vpclmulqdq_avx512().is_some(),
         };
-        let ymm = if wide {
+        let avx512 = if choice.wide_squares {
             [
                 Dispatch::vpclmulqdq_avx512(),
+                Dispatch::vpclmulqdq_avx512_xmm_squares(),
+            ]
+        } else {
+            [
+                Dispatch::vpclmulqdq_avx512_xmm_squares(),
+                Dispatch::vpclmulqdq_avx512(),
+            ]
+        };
+        let [first, second] = avx512;
+        let ymm = if wide {
+            [
+                first,
                 Dispatch::vpclmulqdq_ymm_wide(),
                 Dispatch::vpclmulqdq_ymm(),
+                second,
             ]
         } else {
             [
                 Dispatch::vpclmulqdq_ymm(),
                 Dispatch::vpclmulqdq_ymm_wide(),
-                Dispatch::vpclmulqdq_avx512(),
+                first,
+                second,
             ]
         };
         ymm.into_iter()
@@ -965,12 +1008,15 @@ impl Dispatch {
             .chain(core::iter::once(Dispatch::portable()))
     }
 
-    /// `vpclmulqdq-avx512`, `vpclmulqdq-ymm-wide`, `vpclmulqdq-ymm`,
+    /// `vpclmulqdq-avx512`, `vpclmulqdq-avx512-xmm-squares`,
+    /// `vpclmulqdq-ymm-wide`, `vpclmulqdq-ymm`,
     /// `pclmulqdq`, `pmull` or `portable`.
     pub fn name(self) -> &'static str {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqAvx512(b) => b.name(),
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqAvx512XmmSquares(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmmWide(b) => b.name(),
             #[cfg(target_arch = "x86_64")]
@@ -989,6 +1035,8 @@ impl Dispatch {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqAvx512(b) => b.run(computation),
+            #[cfg(target_arch = "x86_64")]
+            Kind::VpclmulqdqAvx512XmmSquares(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]
             Kind::VpclmulqdqYmmWide(b) => b.run(computation),
             #[cfg(target_arch = "x86_64")]

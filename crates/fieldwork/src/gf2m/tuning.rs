@@ -4,12 +4,24 @@
 //! 128-bit digits a ymm register, `ymmfold.rs`; with AVX-512 their form
 //! `vpclmulqdq-avx512`, the linear maps on `vpternlogq`, `maps.rs`) or
 //! `vpclmulqdq-ymm` (one digit an xmm register, `xmmfold.rs`), and
-//! whether only where AVX-512 is usable. Read once and cached ([`wide`]):
+//! whether only where AVX-512 is usable; and, with AVX-512, whether F409's
+//! and F571's squares stay on ymm too or run one digit an xmm register
+//! (`vpclmulqdq-avx512-xmm-squares`). Read once and cached ([`choice`]):
 //! [`Dispatch::best`](super::Dispatch::best) runs at every operator call.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
 use crate::tuning::{Cores, Entry, Table};
+
+/// The best backend's wide kernels on a core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Choice {
+    /// Where the wide products are taken.
+    pub(crate) products: Wide,
+    /// Whether the AVX-512 backend squares F409 and F571 on ymm too
+    /// (false: on xmm digits, `vpclmulqdq-avx512-xmm-squares`).
+    pub(crate) wide_squares: bool,
+}
 
 /// Where the wide products are the best backend's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,10 +33,13 @@ pub(crate) enum Wide {
 }
 
 /// The table: where the wide products are faster, by core.
-pub(crate) const GF2M_WIDE: Table<Wide> = Table {
+pub(crate) const GF2M_WIDE: Table<Choice> = Table {
     entries: &[Entry {
         cores: Cores::Vendor(Vendor::Amd),
-        value: Wide::Always,
+        value: Choice {
+            products: Wide::Always,
+            wide_squares: true,
+        },
         measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --isa-rates: vpclmulqdq \
                    issues once per two cycles on xmm and on ymm alike, so the xmm digits' 45 \
                    products at m = 571 bound the product at 90 cycles; peer-bench --filter \
@@ -35,7 +50,10 @@ pub(crate) const GF2M_WIDE: Table<Wide> = Table {
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
-        value: Wide::WithAvx512,
+        value: Choice {
+            products: Wide::WithAvx512,
+            wide_squares: false,
+        },
         measured: "Intel Xeon (family 6 model 207), the page at cc1d2aa (peer-bench --passes 3, \
                    2026-11-29), vpclmulqdq-avx512 against vpclmulqdq-ymm, cycles: m = 571 mul \
                    69.9 -> 61.7, invert 7 447 -> 5 844, half_trace 1 176 -> 791; m = 409 mul \
@@ -43,27 +61,37 @@ pub(crate) const GF2M_WIDE: Table<Wide> = Table {
                    -> 1 287; m = 163 invert 1 066 -> 962; slower: the m = 409 / 571 squares \
                    25.9 / 23.2 -> 32.3 / 28.5 and m = 571's batches (+10 %). Without AVX-512 \
                    (vpclmulqdq-ymm-wide) level or slower: m = 409 square 25.9 -> 32.7, invert \
-                   4 858 -> 5 309",
+                   4 858 -> 5 309. The AVX-512 backend's squares on xmm digits (2026-11-30, \
+                   peer-bench --filter gf2m --quick, two builds alternated twice, ticks): m = \
+                   409 square 25.6 -> 20.9, invert 2 757-2 781 -> 2 647-2 653, half_trace \
+                   418-486 -> 381; m = 571 square 23.0-23.8 -> 18.5, invert 4 650-5 887 -> \
+                   4 538-4 590, sqrt level, mul level",
     },
 };
 
 /// This CPU's entry, read once.
-pub(crate) fn wide() -> Wide {
+pub(crate) fn choice() -> Choice {
     use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet; 1: with AVX-512 only; 2: always.
-    static WIDE: AtomicU8 = AtomicU8::new(0);
-    match WIDE.load(Ordering::Relaxed) {
-        0 => {
-            let w = GF2M_WIDE.pick();
-            let code = match w {
-                Wide::WithAvx512 => 1,
-                Wide::Always => 2,
-            };
-            WIDE.store(code, Ordering::Relaxed);
-            w
-        }
-        1 => Wide::WithAvx512,
-        _ => Wide::Always,
+    // 0: not read yet; else bit 0: always wide (else with AVX-512 only),
+    // bit 1: wide squares, bit 2: set.
+    static CHOICE: AtomicU8 = AtomicU8::new(0);
+    let code = CHOICE.load(Ordering::Relaxed);
+    if code == 0 {
+        let c = GF2M_WIDE.pick();
+        let always = matches!(c.products, Wide::Always);
+        CHOICE.store(
+            4 | u8::from(always) | (u8::from(c.wide_squares) << 1),
+            Ordering::Relaxed,
+        );
+        return c;
+    }
+    Choice {
+        products: if code & 1 != 0 {
+            Wide::Always
+        } else {
+            Wide::WithAvx512
+        },
+        wide_squares: code & 2 != 0,
     }
 }
 
@@ -80,9 +108,19 @@ mod tests {
             model,
         };
         let entry = |vendor, family, model| GF2M_WIDE.entry_for(core(vendor, family, model)).value;
-        assert_eq!(entry(Vendor::Amd, 25, 17), Wide::Always);
-        assert_eq!(entry(Vendor::Amd, 26, 2), Wide::Always);
-        assert_eq!(entry(Vendor::Intel, 6, 207), Wide::WithAvx512);
-        assert_eq!(wide(), GF2M_WIDE.pick());
+        let amd = Choice {
+            products: Wide::Always,
+            wide_squares: true,
+        };
+        assert_eq!(entry(Vendor::Amd, 25, 17), amd);
+        assert_eq!(entry(Vendor::Amd, 26, 2), amd);
+        let intel = Choice {
+            products: Wide::WithAvx512,
+            wide_squares: false,
+        };
+        assert_eq!(entry(Vendor::Intel, 6, 207), intel);
+        // The cache's first and later reads agree with the table.
+        assert_eq!(choice(), GF2M_WIDE.pick());
+        assert_eq!(choice(), GF2M_WIDE.pick());
     }
 }

@@ -21,7 +21,12 @@
 //! [`VpclmulqdqAvx512`] is the wide backend with AVX-512's mask registers
 //! for the linear maps (`maps.rs`: one masked XOR a row word, both halves
 //! of a half-table map in one pass; kernels [`Avx512Wide`]): its products
-//! and squares are the wide backend's.
+//! and squares are the wide backend's. [`VpclmulqdqAvx512XmmSquares`] is
+//! the same with F409's and F571's squares one digit an xmm register
+//! (`xmmfold.rs`), for the cores whose `pclmulqdq` issues every cycle
+//! (Intel): there the ymm squares' lane insertions and extractions are
+//! latency and port-5 µops that the xmm squares do not have. The tuning
+//! table (`tuning.rs`) picks one of the two.
 #![allow(unsafe_code)]
 
 use crate::cpu::{Avx2Clmul, Avx512Clmul};
@@ -44,16 +49,25 @@ super::simd_backend!(
     /// The wide `gf2m` backend with the linear maps on AVX-512's mask
     /// registers (see [`Backend`](super::Backend)); holding one proves the
     /// instructions.
-    VpclmulqdqAvx512(Avx512Clmul), Avx512Wide, "vpclmulqdq-avx512",
+    VpclmulqdqAvx512(Avx512Clmul), Avx512Wide<true>, "vpclmulqdq-avx512",
+    "vpclmulqdq,avx512f,avx512bw,avx512vl,avx512dq,avx2,avx,pclmulqdq,sse4.1"
+);
+
+super::simd_backend!(
+    /// [`VpclmulqdqAvx512`] with F409's and F571's squares on xmm digits
+    /// (see [`Backend`](super::Backend)); holding one proves the
+    /// instructions.
+    VpclmulqdqAvx512XmmSquares(Avx512Clmul), Avx512Wide<false>, "vpclmulqdq-avx512-xmm-squares",
     "vpclmulqdq,avx512f,avx512bw,avx512vl,avx512dq,avx2,avx,pclmulqdq,sse4.1"
 );
 
 /// [`YmmWide`]'s kernels with the maps on mask registers
-/// ([`VpclmulqdqAvx512`]'s).
+/// ([`VpclmulqdqAvx512`]'s); with `WIDE_SQUARES` false, F409's and F571's
+/// squares on xmm digits ([`VpclmulqdqAvx512XmmSquares`]'s).
 #[derive(Clone, Copy, Debug)]
-pub struct Avx512Wide(pub(crate) Avx512Clmul);
+pub struct Avx512Wide<const WIDE_SQUARES: bool>(pub(crate) Avx512Clmul);
 
-impl Avx512Wide {
+impl<const WIDE_SQUARES: bool> Avx512Wide<WIDE_SQUARES> {
     /// The wide kernels on the same token's AVX2 part.
     #[inline(always)]
     pub(crate) fn wide(self) -> YmmWide {
@@ -93,8 +107,8 @@ macro_rules! delegate_products {
 
 /// `InlineFixed` for `$t`, every kernel [`YmmLane`]'s (`$t::lane`).
 macro_rules! inline_fixed_on_lane {
-    ($($t:ty),*) => {$(
-impl InlineFixed for $t {
+    ($(impl[$($gen:tt)*] $t:ty;)*) => {$(
+impl<$($gen)*> InlineFixed for $t {
     type Limb = <YmmLane as InlineFixed>::Limb;
     #[inline(always)]
     fn limbs<const N: usize>(self, a: &[u64; N]) -> [Self::Limb; N] {
@@ -123,4 +137,7 @@ impl InlineFixed for $t {
     )*};
 }
 
-inline_fixed_on_lane!(YmmWide, Avx512Wide);
+inline_fixed_on_lane! {
+    impl[] YmmWide;
+    impl[const S: bool] Avx512Wide<S>;
+}

@@ -122,9 +122,9 @@ pub use poly::{Gf2Poly, ParsePolyError};
 // The fixed kernels as inlinable array functions, for `gf2m`'s backends.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use clmul::PclmulLane;
-pub(crate) use formulas::{InlineFixed, spread32};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use formulas::InlinePair;
+pub(crate) use formulas::{InlineFixed, spread32};
 #[cfg(target_arch = "aarch64")]
 pub(crate) use pmull::PmullWord;
 pub(crate) use portable::PortableWord;
