@@ -16,8 +16,10 @@
 //!
 //! Loop overhead (`dec`/`jnz`, one pair per 24 instructions) is not
 //! subtracted. Instructions the CPU lacks are skipped. A second table
-//! times `vpclmulqdq` mixed with other instructions in the ratios the GHASH
-//! and AES-GCM kernels issue them, and `vpmadd52luq zmm` with the
+//! times `vpclmulqdq` (ymm and zmm) mixed with other instructions in the
+//! ratios the GHASH and AES-GCM kernels issue them (and, on zmm, with the
+//! lane-crossing `valignq` the `gf2x` zmm products place their sums with),
+//! and `vpmadd52luq zmm` with the
 //! additions, shifts and permutations of the IFMA Poly1305: the cycles per
 //! first-named instruction stay at its own reciprocal throughput while the
 //! others issue on other ports.
@@ -134,6 +136,39 @@ probe!(
     ", zmm15"
 );
 probe!(add_z_l, add_z_t, "avx512f", "vpaddq", "zmm", ", zmm15");
+probe!(
+    clmul_z_l,
+    clmul_z_t,
+    "avx512f,vpclmulqdq",
+    "vpclmulqdq",
+    "zmm",
+    ", zmm15, 0x00"
+);
+probe!(
+    aes_z_l,
+    aes_z_t,
+    "avx512f,vaes",
+    "vaesenc",
+    "zmm",
+    ", zmm15"
+);
+probe!(xor_z_l, xor_z_t, "avx512f", "vpxorq", "zmm", ", zmm15");
+probe!(
+    align_z_l,
+    align_z_t,
+    "avx512f",
+    "valignq",
+    "zmm",
+    ", zmm15, 2"
+);
+probe!(
+    shufi_z_l,
+    shufi_z_t,
+    "avx512f",
+    "vshufi64x2",
+    "zmm",
+    ", zmm15, 0x4e"
+);
 
 /// A loop of the given instructions `(mnemonic, other operands, register)`
 /// on registers 0–11 (register 15 the constant source), issued together:
@@ -165,6 +200,11 @@ mix!(clmul_aes_1_2, "avx2,vaes,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00
 mix!(clmul_aes_1_5, "avx2,vaes,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 2) ("vaesenc", ", ymm15", 3) ("vaesenc", ", ymm15", 4) ("vaesenc", ", ymm15", 5) ("vaesenc", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 7) ("vaesenc", ", ymm15", 8) ("vaesenc", ", ymm15", 9) ("vaesenc", ", ymm15", 10) ("vaesenc", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vaesenc", ", ymm15", 2) ("vaesenc", ", ymm15", 3) ("vaesenc", ", ymm15", 4) ("vaesenc", ", ymm15", 5) ("vaesenc", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vaesenc", ", ymm15", 7) ("vaesenc", ", ymm15", 8) ("vaesenc", ", ymm15", 9) ("vaesenc", ", ymm15", 10) ("vaesenc", ", ymm15", 11));
 mix!(clmul_xor_1_1, "avx2,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpxor", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpxor", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpxor", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpxor", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpxor", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpxor", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpxor", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpxor", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpxor", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpxor", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpxor", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpxor", ", ymm15", 11));
 mix!(clmul_shufb_1_1, "avx2,vpclmulqdq", "ymm"; ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpshufb", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpshufb", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpshufb", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpshufb", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpshufb", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpshufb", ", ymm15", 11) ("vpclmulqdq", ", ymm15, 0x00", 0) ("vpshufb", ", ymm15", 6) ("vpclmulqdq", ", ymm15, 0x00", 1) ("vpshufb", ", ymm15", 7) ("vpclmulqdq", ", ymm15, 0x00", 2) ("vpshufb", ", ymm15", 8) ("vpclmulqdq", ", ymm15, 0x00", 3) ("vpshufb", ", ymm15", 9) ("vpclmulqdq", ", ymm15, 0x00", 4) ("vpshufb", ", ymm15", 10) ("vpclmulqdq", ", ymm15, 0x00", 5) ("vpshufb", ", ymm15", 11));
+
+mix!(clmul_aes_z_1_1, "avx512f,vaes,vpclmulqdq", "zmm"; ("vpclmulqdq", ", zmm15, 0x00", 0) ("vaesenc", ", zmm15", 6) ("vpclmulqdq", ", zmm15, 0x00", 1) ("vaesenc", ", zmm15", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("vaesenc", ", zmm15", 8) ("vpclmulqdq", ", zmm15, 0x00", 3) ("vaesenc", ", zmm15", 9) ("vpclmulqdq", ", zmm15, 0x00", 4) ("vaesenc", ", zmm15", 10) ("vpclmulqdq", ", zmm15, 0x00", 5) ("vaesenc", ", zmm15", 11) ("vpclmulqdq", ", zmm15, 0x00", 0) ("vaesenc", ", zmm15", 6) ("vpclmulqdq", ", zmm15, 0x00", 1) ("vaesenc", ", zmm15", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("vaesenc", ", zmm15", 8) ("vpclmulqdq", ", zmm15, 0x00", 3) ("vaesenc", ", zmm15", 9) ("vpclmulqdq", ", zmm15, 0x00", 4) ("vaesenc", ", zmm15", 10) ("vpclmulqdq", ", zmm15, 0x00", 5) ("vaesenc", ", zmm15", 11));
+mix!(clmul_aes_z_1_2, "avx512f,vaes,vpclmulqdq", "zmm"; ("vpclmulqdq", ", zmm15, 0x00", 0) ("vaesenc", ", zmm15", 4) ("vaesenc", ", zmm15", 5) ("vpclmulqdq", ", zmm15, 0x00", 1) ("vaesenc", ", zmm15", 6) ("vaesenc", ", zmm15", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("vaesenc", ", zmm15", 8) ("vaesenc", ", zmm15", 9) ("vpclmulqdq", ", zmm15, 0x00", 3) ("vaesenc", ", zmm15", 10) ("vaesenc", ", zmm15", 11) ("vpclmulqdq", ", zmm15, 0x00", 0) ("vaesenc", ", zmm15", 4) ("vaesenc", ", zmm15", 5) ("vpclmulqdq", ", zmm15, 0x00", 1) ("vaesenc", ", zmm15", 6) ("vaesenc", ", zmm15", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("vaesenc", ", zmm15", 8) ("vaesenc", ", zmm15", 9) ("vpclmulqdq", ", zmm15, 0x00", 3) ("vaesenc", ", zmm15", 10) ("vaesenc", ", zmm15", 11));
+mix!(clmul_xor_z_1_1, "avx512f,vpclmulqdq", "zmm"; ("vpclmulqdq", ", zmm15, 0x00", 0) ("vpxorq", ", zmm15", 6) ("vpclmulqdq", ", zmm15, 0x00", 1) ("vpxorq", ", zmm15", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("vpxorq", ", zmm15", 8) ("vpclmulqdq", ", zmm15, 0x00", 3) ("vpxorq", ", zmm15", 9) ("vpclmulqdq", ", zmm15, 0x00", 4) ("vpxorq", ", zmm15", 10) ("vpclmulqdq", ", zmm15, 0x00", 5) ("vpxorq", ", zmm15", 11) ("vpclmulqdq", ", zmm15, 0x00", 0) ("vpxorq", ", zmm15", 6) ("vpclmulqdq", ", zmm15, 0x00", 1) ("vpxorq", ", zmm15", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("vpxorq", ", zmm15", 8) ("vpclmulqdq", ", zmm15, 0x00", 3) ("vpxorq", ", zmm15", 9) ("vpclmulqdq", ", zmm15, 0x00", 4) ("vpxorq", ", zmm15", 10) ("vpclmulqdq", ", zmm15, 0x00", 5) ("vpxorq", ", zmm15", 11));
+mix!(clmul_align_z_1_1, "avx512f,vpclmulqdq", "zmm"; ("vpclmulqdq", ", zmm15, 0x00", 0) ("valignq", ", zmm15, 2", 6) ("vpclmulqdq", ", zmm15, 0x00", 1) ("valignq", ", zmm15, 2", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("valignq", ", zmm15, 2", 8) ("vpclmulqdq", ", zmm15, 0x00", 3) ("valignq", ", zmm15, 2", 9) ("vpclmulqdq", ", zmm15, 0x00", 4) ("valignq", ", zmm15, 2", 10) ("vpclmulqdq", ", zmm15, 0x00", 5) ("valignq", ", zmm15, 2", 11) ("vpclmulqdq", ", zmm15, 0x00", 0) ("valignq", ", zmm15, 2", 6) ("vpclmulqdq", ", zmm15, 0x00", 1) ("valignq", ", zmm15, 2", 7) ("vpclmulqdq", ", zmm15, 0x00", 2) ("valignq", ", zmm15, 2", 8) ("vpclmulqdq", ", zmm15, 0x00", 3) ("valignq", ", zmm15, 2", 9) ("vpclmulqdq", ", zmm15, 0x00", 4) ("valignq", ", zmm15, 2", 10) ("vpclmulqdq", ", zmm15, 0x00", 5) ("valignq", ", zmm15, 2", 11));
 
 mix!(madd_add_1_1, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpaddq", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpaddq", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpaddq", ", zmm15", 11) ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpmadd52luq", ", zmm15", 2) ("vpaddq", ", zmm15", 3) ("vpmadd52luq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpmadd52luq", ", zmm15", 8) ("vpaddq", ", zmm15", 9) ("vpmadd52luq", ", zmm15", 10) ("vpaddq", ", zmm15", 11));
 mix!(madd_add_1_2, "avx512f,avx512ifma", "zmm"; ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpaddq", ", zmm15", 2) ("vpmadd52luq", ", zmm15", 3) ("vpaddq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpaddq", ", zmm15", 8) ("vpmadd52luq", ", zmm15", 9) ("vpaddq", ", zmm15", 10) ("vpaddq", ", zmm15", 11) ("vpmadd52luq", ", zmm15", 0) ("vpaddq", ", zmm15", 1) ("vpaddq", ", zmm15", 2) ("vpmadd52luq", ", zmm15", 3) ("vpaddq", ", zmm15", 4) ("vpaddq", ", zmm15", 5) ("vpmadd52luq", ", zmm15", 6) ("vpaddq", ", zmm15", 7) ("vpaddq", ", zmm15", 8) ("vpmadd52luq", ", zmm15", 9) ("vpaddq", ", zmm15", 10) ("vpaddq", ", zmm15", 11));
@@ -207,6 +247,30 @@ const MIXES: &[Mix] = &[
         "vpclmulqdq ymm + vpshufb ymm, 1:1",
         &["avx2", "vpclmulqdq"],
         clmul_shufb_1_1,
+        12,
+    ),
+    (
+        "vpclmulqdq zmm + vaesenc zmm, 1:1",
+        &["avx512f", "vaes", "vpclmulqdq"],
+        clmul_aes_z_1_1,
+        12,
+    ),
+    (
+        "vpclmulqdq zmm + vaesenc zmm, 1:2",
+        &["avx512f", "vaes", "vpclmulqdq"],
+        clmul_aes_z_1_2,
+        8,
+    ),
+    (
+        "vpclmulqdq zmm + vpxorq zmm, 1:1",
+        &["avx512f", "vpclmulqdq"],
+        clmul_xor_z_1_1,
+        12,
+    ),
+    (
+        "vpclmulqdq zmm + valignq zmm (lane-crossing), 1:1",
+        &["avx512f", "vpclmulqdq"],
+        clmul_align_z_1_1,
         12,
     ),
     (
@@ -259,6 +323,36 @@ const PROBES: &[Probe] = &[
         needs: &["avx2", "vpclmulqdq"],
         latency: clmul_y_l,
         throughput: clmul_y_t,
+    },
+    Probe {
+        name: "vpclmulqdq zmm",
+        needs: &["avx512f", "vpclmulqdq"],
+        latency: clmul_z_l,
+        throughput: clmul_z_t,
+    },
+    Probe {
+        name: "vaesenc zmm",
+        needs: &["avx512f", "vaes"],
+        latency: aes_z_l,
+        throughput: aes_z_t,
+    },
+    Probe {
+        name: "vpxorq zmm",
+        needs: &["avx512f"],
+        latency: xor_z_l,
+        throughput: xor_z_t,
+    },
+    Probe {
+        name: "valignq zmm (lane-crossing)",
+        needs: &["avx512f"],
+        latency: align_z_l,
+        throughput: align_z_t,
+    },
+    Probe {
+        name: "vshufi64x2 zmm (lane-crossing)",
+        needs: &["avx512f"],
+        latency: shufi_z_l,
+        throughput: shufi_z_t,
     },
     Probe {
         name: "vaesenc xmm",
