@@ -44,7 +44,9 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::digits::{load_digit, load_digits};
+use super::digits::{DigitProduct, load_digit, load_digits, store_digit};
+#[cfg(doc)]
+use super::digits::{KaratsubaLeaf, Schoolbook};
 use super::formulas::{self, Digit, DigitMul};
 use super::{Backend, Costs};
 use crate::cpu::Clmul;
@@ -201,38 +203,42 @@ pub(crate) fn pair_school<const N: usize, const W: usize>(
         if k > 0 {
             r = xor128(r, shift_down(odd[k - 1]));
         }
-        // SAFETY: SSE2 is part of the x86-64 baseline; result digit k is
-        // words 2k, 2k + 1 < W = 2N: inside `out`; the store is unaligned.
-        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(2 * k).cast(), r) };
+        store_digit(r, out, k);
     }
 }
 
 /// `out = a·b` for 6 or 7 words by Karatsuba's three-way split on
-/// two-word digits (`digits::Thirds` over schoolbook digit products: 6
-/// digit products, 24 `pclmulqdq`, against 36 and 49 word products for the
+/// two-word digits (`digits::Thirds`: 6 digit products, against 9 for the
 /// schoolbook), the seventh word of 7 by `digits::product_odd` (one
-/// `pclmulqdq` a word for its cross terms: 31 in all). Operands loaded by
-/// 16-byte pieces as [`pair_school`] does; the products' terms summed
-/// apart by word parity and shifted into digits once.
+/// `pclmulqdq` a word for its cross terms). The digit products are `L`:
+/// [`Schoolbook`] (4 `pclmulqdq`: 24 at 6 words, 31 at 7) or
+/// [`KaratsubaLeaf`] (3 and a `pshufd`/XOR operand fold: 18 and 25), the
+/// fewer products the better where the build has AVX-512's 32 registers
+/// (Xeon, ticks per chained product: 6 words 27.9 → 24.9, 7 words 33.3 →
+/// 30.1), not with 16 (the AVX2 build: 6 words level, 7 words 33.1 →
+/// 39.5, spills). Operands loaded by 16-byte pieces as [`pair_school`]
+/// does; the products' terms summed apart by word parity and shifted into
+/// digits once.
 #[inline(always)]
-pub(crate) fn digit_karatsuba<const N: usize, const W: usize>(
+pub(crate) fn digit_karatsuba<const N: usize, const W: usize, L: DigitProduct>(
     _: Clmul,
     a: &[u64; N],
     b: &[u64; N],
     out: &mut [u64; W],
 ) {
-    use super::digits::{DigitProduct, Schoolbook, Thirds, product_odd, store_digit};
+    use super::digits::{Thirds, product_odd};
+    const { assert!(L::N == 1) };
     const { assert!(W == 2 * N && (N == 6 || N == 7)) };
     let (x, y) = (load_digits::<N, N>(a), load_digits::<N, N>(b));
     let mut r = [Lane64::ZERO.0; N];
     if N == 6 {
-        r[..6].copy_from_slice(&Thirds::<Schoolbook>::mul(&x[..3], &y[..3]).digits::<6>());
+        r[..6].copy_from_slice(&Thirds::<L>::mul(&x[..3], &y[..3]).digits::<6>());
     } else {
         let mut x7 = [x[0]; 7];
         let mut y7 = [y[0]; 7];
         x7.copy_from_slice(&x[..7]);
         y7.copy_from_slice(&y[..7]);
-        r[..7].copy_from_slice(&product_odd::<_, Thirds<Schoolbook>, 7>(x7, y7));
+        r[..7].copy_from_slice(&product_odd::<_, Thirds<L>, 7>(x7, y7));
     }
     for (k, &d) in r.iter().enumerate() {
         store_digit(d, out, k);
@@ -310,17 +316,17 @@ pub(crate) use lane_products;
 /// `#[target_feature(enable = $features)]` function with the kernel
 /// inlined (one function for the three measured 2–3 ticks slower at 3 and
 /// 4 words on the Xeon): false for mismatched lengths or another size.
+/// `$leaf` is the digit Karatsuba's leaf ([`KaratsubaLeaf`] where the
+/// build has 32 vector registers, [`Schoolbook`] where 16: see
+/// [`digit_karatsuba`]).
 macro_rules! schoolbook_entry {
-    ($features:literal, $token:ty, |$t:ident| $clmul:expr, five $five:ident) => {
+    ($features:literal, $token:ty, |$t:ident| $clmul:expr, five $five:ident, leaf $leaf:ty) => {
         /// The 3-, 4- and 5-word schoolbooks (every product straight from
         /// the loads) and the 6- and 7-word digit Karatsuba, where
         /// `tuning::SCHOOLBOOK` lists them for this backend: one call, to
         /// the size's own function.
         #[inline(always)]
         pub(super) fn schoolbook(t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            // Two small matches, not one of five: LLVM makes five dense
-            // cases a jump table, an indirect jump in front of every call
-            // (4 words on zmm 15.1 -> 16.2 ticks, Xeon).
             // Two small matches, not one of five: LLVM makes five dense
             // cases a jump table, an indirect jump in front of every call
             // (4 words on zmm 15.1 -> 16.2 ticks, Xeon).
@@ -349,7 +355,9 @@ macro_rules! schoolbook_entry {
         #[target_feature(enable = $features)]
         fn karatsuba6($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             match $crate::gf2x::formulas::fixed_arrays!(6, a, b, out) {
-                Some((x, y, o)) => $crate::gf2x::clmul::digit_karatsuba($clmul, x, y, o),
+                Some((x, y, o)) => {
+                    $crate::gf2x::clmul::digit_karatsuba::<6, 12, $leaf>($clmul, x, y, o)
+                }
                 None => return false,
             }
             true
@@ -359,7 +367,9 @@ macro_rules! schoolbook_entry {
         #[target_feature(enable = $features)]
         fn karatsuba7($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
             match $crate::gf2x::formulas::fixed_arrays!(7, a, b, out) {
-                Some((x, y, o)) => $crate::gf2x::clmul::digit_karatsuba($clmul, x, y, o),
+                Some((x, y, o)) => {
+                    $crate::gf2x::clmul::digit_karatsuba::<7, 14, $leaf>($clmul, x, y, o)
+                }
                 None => return false,
             }
             true
@@ -505,6 +515,44 @@ mod tests {
     use crate::test_util::{mul_bitwise, words};
     extern crate std;
     use std::vec;
+
+    /// [`digit_karatsuba`] with either leaf at 6 and 7 words, against the
+    /// bit-by-bit product (each backend's entry picks one leaf).
+    #[test]
+    fn digit_karatsuba_both_leaves() {
+        use crate::gf2x::digits::{KaratsubaLeaf, Schoolbook};
+        let Some(t) = Clmul::get() else { return };
+        let mut state = 0x1eaf_5c40_9a1e_c0deu64;
+        for round in 0..60 {
+            let (a, b) = if round == 0 {
+                (vec![u64::MAX; 7], vec![u64::MAX; 7])
+            } else {
+                (words(&mut state, 7), words(&mut state, 7))
+            };
+            let (Ok(x7), Ok(y7)) = (<[u64; 7]>::try_from(&a[..]), <[u64; 7]>::try_from(&b[..]))
+            else {
+                panic!("7 words");
+            };
+            let (Ok(x6), Ok(y6)) = (<[u64; 6]>::try_from(&a[..6]), <[u64; 6]>::try_from(&b[..6]))
+            else {
+                panic!("6 words");
+            };
+            let (mut k6, mut s6) = ([0u64; 12], [0u64; 12]);
+            digit_karatsuba::<6, 12, KaratsubaLeaf>(t, &x6, &y6, &mut k6);
+            digit_karatsuba::<6, 12, Schoolbook>(t, &x6, &y6, &mut s6);
+            assert_eq!(
+                k6.to_vec(),
+                mul_bitwise(&a[..6], &b[..6]),
+                "6 words, round {round}"
+            );
+            assert_eq!(s6, k6, "6 words, round {round}");
+            let (mut k7, mut s7) = ([0u64; 14], [0u64; 14]);
+            digit_karatsuba::<7, 14, KaratsubaLeaf>(t, &x7, &y7, &mut k7);
+            digit_karatsuba::<7, 14, Schoolbook>(t, &x7, &y7, &mut s7);
+            assert_eq!(k7.to_vec(), mul_bitwise(&a, &b), "7 words, round {round}");
+            assert_eq!(s7, k7, "7 words, round {round}");
+        }
+    }
 
     /// [`pair_school`] at every size it takes, against the bit-by-bit
     /// product, whatever `tuning::SCHOOLBOOK` chooses on this CPU (the

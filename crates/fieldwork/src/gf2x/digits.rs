@@ -409,6 +409,28 @@ impl DigitProduct for Schoolbook {
     }
 }
 
+/// One digit by one with Karatsuba on its words: a_l·b_l, a_h·b_h and
+/// (a_l + a_h)(b_l + b_h) less the two (3 PCLMULQDQ, where [`Schoolbook`]
+/// takes 4; the operand folds are `pshufd` and XOR, off the multiplier's
+/// port on Intel).
+pub(crate) struct KaratsubaLeaf;
+
+impl DigitProduct for KaratsubaLeaf {
+    const N: usize = 1;
+    #[inline(always)]
+    fn mul<V: Lanes>(a: &[V], b: &[V]) -> Split<V> {
+        let (a, b) = (a[0], b[0]);
+        let mut s = Split::zero();
+        let lo = a.clmul::<0x00>(b);
+        let hi = a.clmul::<0x11>(b);
+        let mid = xor(a, a.swap()).clmul::<0x00>(xor(b, b.swap()));
+        s.e[0] = lo;
+        s.e[1] = hi;
+        s.o[0] = xor(mid, xor(lo, hi));
+        s
+    }
+}
+
 /// 2N digits by 2N from three N-digit products (Karatsuba over the halves
 /// A = A0 + A1·X^N: A0B0, A1B1 and (A0 + A1)(B0 + B1) − A0B0 − A1B1 at
 /// X^N); the halves' XORs are digit-wide.

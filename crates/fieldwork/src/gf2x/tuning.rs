@@ -87,7 +87,8 @@ pub(crate) const SCHOOLBOOK: Table<Schoolbook> = Table {
                    17.4-18.7; ymm 5 words (the lane schoolbook) 31.1-33.1 -> 27.7. The digit \
                    Karatsuba (2026-11-29, same method, 4 runs): 6 words zmm 28.4-28.5 -> \
                    27.8-27.9, ymm 31.0-31.3 -> 27.5; 7 words zmm 40.3-41.9 -> 33.2-33.6, ymm \
-                   38.9-39.9 -> 33.1-33.2",
+                   38.9-39.9 -> 33.1-33.2. Its Karatsuba leaves on zmm (2026-11-30, same \
+                   method): 6 words 27.9 -> 24.8-24.9, 7 words 33.2-33.3 -> 30.0-30.1",
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Amd),

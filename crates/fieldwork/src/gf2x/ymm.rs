@@ -714,7 +714,8 @@ mod tf {
         "vpclmulqdq,avx2,avx,pclmulqdq,sse4.1",
         Avx2Clmul,
         |t| t.clmul(),
-        five lanes5
+        five lanes5,
+        leaf crate::gf2x::digits::Schoolbook
     );
 
     // The `N`-word products by a formula on xmm lanes, compiled with AVX2
