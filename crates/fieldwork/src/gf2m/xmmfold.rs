@@ -102,7 +102,7 @@ use super::lanes::{LoadLanes, load_lanes, store_lanes};
 use super::words::split_even_odd;
 use crate::cpu::Clmul;
 use crate::gf2x::digits::{
-    DigitProduct, Halves, Lanes, Schoolbook, load_digits, product_odd, store_digit,
+    DigitProduct, Halves, Lanes, Schoolbook, load_digits, product_odd, store_digits,
 };
 use crate::gf2x::{InlineFixed, PclmulLane};
 use core::arch::x86_64::{__m128i, _mm_cvtsi64_si128};
@@ -170,9 +170,7 @@ pub(super) fn load<const W: usize>(a: &[u64; W]) -> [__m128i; W] {
 #[inline(always)]
 pub(super) fn store<const W: usize>(r: &[__m128i; W]) -> [u64; W] {
     let mut out = [0u64; W];
-    for (j, &x) in r.iter().enumerate().take(W.div_ceil(2)) {
-        store_digit(x, &mut out, j);
-    }
+    store_digits(r, &mut out);
     out
 }
 

@@ -44,7 +44,7 @@
 #![allow(clippy::indexing_slicing)]
 #![allow(unsafe_code)]
 
-use super::digits::{DigitProduct, load_digit, load_digits, store_digit};
+use super::digits::{DigitProduct, load_digit, load_digits, store_digit, store_digits};
 #[cfg(doc)]
 use super::digits::{KaratsubaLeaf, Schoolbook};
 use super::formulas::{self, Digit, DigitMul};
@@ -240,9 +240,7 @@ pub(crate) fn digit_karatsuba<const N: usize, const W: usize, L: DigitProduct>(
         y7.copy_from_slice(&y[..7]);
         r[..7].copy_from_slice(&product_odd::<_, Thirds<L>, 7>(x7, y7));
     }
-    for (k, &d) in r.iter().enumerate() {
-        store_digit(d, out, k);
-    }
+    store_digits(&r, out);
 }
 
 /// `a ^ b` on xmm (SSE2, the x86-64 baseline).

@@ -86,6 +86,15 @@ pub(crate) fn store_digit<const W: usize>(d: __m128i, out: &mut [u64; W], j: usi
     }
 }
 
+/// The digits `d` into the words `out` ([`store_digit`] each: digits
+/// past the end store nothing).
+#[inline(always)]
+pub(crate) fn store_digits<const W: usize, const D: usize>(d: &[__m128i; D], out: &mut [u64; W]) {
+    for (j, &x) in d.iter().enumerate() {
+        store_digit(x, out, j);
+    }
+}
+
 /// The words `x` as D digits ([`load_digit`] each; zero past the end).
 #[inline(always)]
 pub(crate) fn load_digits<const W: usize, const D: usize>(x: &[u64; W]) -> [__m128i; D] {
