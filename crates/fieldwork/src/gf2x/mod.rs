@@ -327,9 +327,16 @@ pub trait FixedWords: sealed::Sealed {
 macro_rules! fixed_words {
     ($($name:ident $n:literal),*) => {$(
         impl sealed::Sealed for [u64; $n] {
-            #[inline]
+            // Inlined into the caller, each backend's kernel writing the
+            // product into `c` through a pointer: a small match in front of
+            // one call. (Out of line and by value, the dispatch copied the
+            // product once more after every kernel; figures in
+            // docs/notes/gf2x.md.)
+            #[inline(always)]
             fn mul_with(dispatch: Dispatch, a: &Self, b: &Self) -> [u64; 2 * $n] {
-                on_backend!(dispatch, k => k.$name(a, b))
+                let mut c = [0u64; 2 * $n];
+                on_backend!(dispatch, k => k.$name(a, b, &mut c));
+                c
             }
         }
         impl FixedWords for [u64; $n] {
@@ -353,18 +360,16 @@ pub(crate) struct Costs {
     pub(crate) fft_dense_min: usize,
 }
 
-/// Declares [`Backend`]'s array products `mulN`, the `N`-word product as
-/// `2N` words for [`Dispatch::mul_fixed`] (N = 1..=9, 16), by default
-/// through [`Backend::fixed_arrays`].
+/// Declares [`Backend`]'s array products `mulN`, `out = a·b` for two
+/// `N`-word arrays into a `2N`-word one for [`Dispatch::mul_fixed`] (N =
+/// 1..=9, 16), by default through [`Backend::fixed_arrays`].
 macro_rules! array_products {
     ($($name:ident $n:literal),*) => {$(
-        #[doc = concat!("The ", $n, "-word product as an array (by default through [`Backend::fixed_arrays`]).")]
+        #[doc = concat!("`out = a·b` for ", $n, "-word arrays (by default through [`Backend::fixed_arrays`]).")]
         #[inline(always)]
-        fn $name(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-            let mut c = [0u64; 2 * $n];
-            let done = self.fixed_arrays(&mut c, a, b);
+        fn $name(self, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
+            let done = self.fixed_arrays(out, a, b);
             debug_assert!(done, "every fixed size has a kernel");
-            c
         }
     )*};
 }
@@ -375,7 +380,7 @@ macro_rules! array_products {
 /// `self.0` on: `new`, `fft`, `square` and, with `fixed`, the slice entry
 /// `fixed` and the array products `mulN` listed after it, each entering its
 /// `#[target_feature]` function in the backend's `tf` module (the array
-/// products write the kernel's result straight into the returned array).
+/// products write the kernel's result straight into the caller's array).
 /// The impl's other methods follow in braces.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! simd_backend {
@@ -423,11 +428,9 @@ macro_rules! simd_backend {
                 }
                 $(
                     #[inline]
-                    fn $mul(self, a: &[u64; $n], b: &[u64; $n]) -> [u64; 2 * $n] {
-                        let mut c = [0u64; 2 * $n];
+                    fn $mul(self, a: &[u64; $n], b: &[u64; $n], out: &mut [u64; 2 * $n]) {
                         // SAFETY: the token proves every feature the kernel enables.
-                        unsafe { tf::$mul(self.0, a, b, &mut c) };
-                        c
+                        unsafe { tf::$mul(self.0, a, b, out) }
                     }
                 )*
             )?

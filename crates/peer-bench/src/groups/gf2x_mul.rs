@@ -88,11 +88,12 @@ fn ours_one_thread(m: Dispatch, an: usize, bn: usize) -> Impl {
 
 /// `mul_fixed::<N>` through the array API (no slices), for N = 1..=9 and 16.
 ///
-/// At 5–9 words this row is 1.1–1.6× the `mul_into` row on Zen 4 with the
-/// same kernel and the same feedback copy: the product goes through the
-/// returned array on the stack, and the copy's 16-byte loads straddle the
-/// kernel's stores into it (seen in the disassembly; a store-forwarding
-/// stall is the likely cost, unconfirmed without counters).
+/// The row pays what a caller of the array API pays on top of the kernel:
+/// the backend match and the move of the returned array into the binding
+/// (a `memcpy` call from 144 bytes, the 9-word product: LLVM copies larger
+/// arrays out of line). Xeon, ticks against the `mul_into` row (2026-11-30,
+/// docs/notes/gf2x.md): level at 1, 2 and 4–8 words, 3 words 2.5 more,
+/// 9 words 80 against 42.
 fn ours_fixed(m: Dispatch, n: usize) -> Option<Impl> {
     macro_rules! fixed {
         ($($k:literal)*) => {
