@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 use crate::cpu::{Core, Vendor};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Which cores an entry is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +91,50 @@ impl<T: Copy> Table<T> {
     pub(crate) fn pick(&self) -> T {
         self.entry_for(crate::cpu::core()).value
     }
+
+    /// [`Table::pick`] read once into `cache` (the table's own static):
+    /// for a free function that needs the choice on every call, one
+    /// relaxed load and an index after the first call.
+    #[inline]
+    pub(crate) fn pick_cached(&self, cache: &Picked) -> T {
+        match cache.0.load(Ordering::Relaxed) {
+            0 => self.pick_into(cache),
+            i => self
+                .entries
+                .get(usize::from(i) - 1)
+                .map_or(self.otherwise.value, |e| e.value),
+        }
+    }
+
+    /// The first call of [`Table::pick_cached`], out of line (inlined,
+    /// the CPUID read made every caller save and restore registers).
+    #[cold]
+    #[inline(never)]
+    fn pick_into(&self, cache: &Picked) -> T {
+        let core = crate::cpu::core();
+        let i = self
+            .entries
+            .iter()
+            .position(|e| e.cores.matches(core))
+            .unwrap_or(self.entries.len());
+        // A table has a handful of entries; past 254 the pick would not be
+        // cached, only made again on every call.
+        let code = u8::try_from(i + 1).unwrap_or(0);
+        cache.0.store(code, Ordering::Relaxed);
+        self.entry_for(core).value
+    }
+}
+
+/// The cache of [`Table::pick_cached`]: 0 before the first pick, else 1 +
+/// the index of this CPU's entry (`entries.len()` for `otherwise`).
+#[derive(Debug)]
+pub(crate) struct Picked(AtomicU8);
+
+impl Picked {
+    /// Not picked yet.
+    pub(crate) const fn new() -> Picked {
+        Picked(AtomicU8::new(0))
+    }
 }
 
 #[cfg(test)]
@@ -136,7 +181,11 @@ mod tests {
         assert_eq!(TABLE.entry_for(core(Vendor::Amd, 26, 2)).value, 2);
         assert_eq!(TABLE.entry_for(core(Vendor::Intel, 6, 207)).value, 4);
         assert_eq!(TABLE.entry_for(core(Vendor::Other, 0, 0)).value, 4);
-        // This CPU gets one of them.
+        // This CPU gets one of them, and the cache gives the same twice.
         assert!((1..=4).contains(&TABLE.pick()));
+        let cache = Picked::new();
+        assert_eq!(TABLE.pick_cached(&cache), TABLE.pick());
+        assert_ne!(cache.0.load(Ordering::Relaxed), 0);
+        assert_eq!(TABLE.pick_cached(&cache), TABLE.pick());
     }
 }

@@ -71,28 +71,8 @@ pub(crate) const GF2M_WIDE: Table<Choice> = Table {
 
 /// This CPU's entry, read once.
 pub(crate) fn choice() -> Choice {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet; else bit 0: always wide (else with AVX-512 only),
-    // bit 1: wide squares, bit 2: set.
-    static CHOICE: AtomicU8 = AtomicU8::new(0);
-    let code = CHOICE.load(Ordering::Relaxed);
-    if code == 0 {
-        let c = GF2M_WIDE.pick();
-        let always = matches!(c.products, Wide::Always);
-        CHOICE.store(
-            4 | u8::from(always) | (u8::from(c.wide_squares) << 1),
-            Ordering::Relaxed,
-        );
-        return c;
-    }
-    Choice {
-        products: if code & 1 != 0 {
-            Wide::Always
-        } else {
-            Wide::WithAvx512
-        },
-        wide_squares: code & 2 != 0,
-    }
+    static PICKED: crate::tuning::Picked = crate::tuning::Picked::new();
+    GF2M_WIDE.pick_cached(&PICKED)
 }
 
 #[cfg(test)]

@@ -118,7 +118,9 @@ pub(crate) struct Fixed {
     pub(crate) schoolbook: Schoolbook,
 }
 
-/// [`Fixed`] for this CPU, picked once and cached behind one load.
+/// [`Fixed`] for this CPU, picked once and cached behind one load: two
+/// tables' choices in one word, where `tuning::Table::pick_cached` would
+/// take a load and an index per table in front of every small product.
 pub(crate) fn fixed_choice() -> Fixed {
     use core::sync::atomic::{AtomicU64, Ordering};
     // 0: not picked yet; else bit 63 set and the three sets in bits 0-15
