@@ -66,12 +66,16 @@ pub(super) struct Key<K, const X: usize, const R: usize, const L: usize> {
     pub(super) round1: [u128; R],
 }
 
-/// Round keys `0 … 14`, each repeated in `L` 128-bit lanes. Aligned as
-/// `u128` only: a key type with a larger alignment broke a caller that
-/// stores the key in 16-byte-aligned memory (PyO3's objects), so every
-/// read of the table is an unaligned load ([`Keys`]).
+/// Round keys `0 … 14`, each repeated in `L` 128-bit lanes, 64-byte
+/// aligned (so the key types are too): a zmm round key then never
+/// straddles two cache lines, nor a ymm one. Reads are unaligned loads
+/// all the same ([`Keys`]). The Python binding boxes its keys, as PyO3's
+/// objects are only 16-byte aligned.
 #[derive(Clone)]
+#[repr(align(64))]
 pub(super) struct Wide<const L: usize>(pub(super) [[u128; L]; 15]);
+
+const _: () = assert!(core::mem::align_of::<Wide<4>>() == 64);
 
 impl<const L: usize> Wide<L> {
     /// `rk`'s round keys (all 15 slots) broadcast to `L` lanes.

@@ -50,7 +50,8 @@
 //!   reversed by one `vpshufb` per register); lane `l` of register `c`
 //!   holds block `4c + l` of its group.
 //! - Per-key tables (built in [`super`]): the round keys broadcast to four
-//!   lanes (960 bytes, read in place: [`stitch::Keys`]), the powers `H^32
+//!   lanes (960 bytes from a 64-byte boundary, so no round key straddles
+//!   two cache lines; read in place: [`stitch::Keys`]), the powers `H^32
 //!   … H^1` and four zeros (36 entries), the uniform powers `H^64 … H^4`
 //!   (64 entries, 1 KiB), and the round-1 table (256 entries, 4 KiB). Per call, AES-192
 //!   and AES-256 only: 4 KiB of round-2 states on the stack, uninitialised,
