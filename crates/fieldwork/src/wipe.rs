@@ -160,10 +160,16 @@ unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
 /// wider vectors (`$token` proves the CPU has them): `$name` calls the
 /// naked `$fill`, which zeroes `[rsp − bytes, rsp)` at its own `rsp` with
 /// the `$store` instructions (256 bytes a pass, from `rcx`), then
-/// `vzeroupper`.
+/// `vzeroupper`. The passes start at `rsp − bytes` rounded down to the
+/// store width (`$mask`: minus the width), so no store straddles two
+/// cache lines (at a call `rsp` is 8 past a 16-byte boundary: unrounded,
+/// every other ymm store and every zmm store straddled, and the wipe ran
+/// at about one store a cycle); they end up to a width short of `rsp`,
+/// and the one unaligned `$tail` store ending at `rsp` covers the rest.
 #[cfg(target_arch = "x86_64")]
 macro_rules! vector_wipe {
-    ($(#[$doc:meta])* $name:ident, $fill:ident, $token:ty, $($store:literal),+ $(,)?) => {
+    ($(#[$doc:meta])* $name:ident, $fill:ident, $token:ty, $mask:literal, $tail:literal,
+     $($store:literal),+ $(,)?) => {
         $(#[$doc])*
         #[inline(always)]
         pub(crate) fn $name<const BYTES: usize>(t: $token) {
@@ -178,23 +184,27 @@ macro_rules! vector_wipe {
         }
 
         /// Zeroes `[rsp − bytes, rsp)` at its own `rsp` (`bytes` a
-        /// positive multiple of 256).
+        /// positive multiple of 256), and below it down to the store
+        /// width's boundary (at most a store's width less 8 bytes more).
         ///
         /// # Safety
-        /// As [`fill_below_sp`]'s, and the CPU has the features of the
-        /// stores.
+        /// As [`fill_below_sp`]'s (the stack has `bytes` bytes and a
+        /// store's width below the caller's stack pointer), and the CPU
+        /// has the features of the stores.
         #[unsafe(naked)]
         unsafe extern "C" fn $fill(bytes: usize) {
             core::arch::naked_asm!(
-                "mov rax, rsp",
                 "mov rcx, rsp",
                 "sub rcx, rdi",
+                $mask,
+                "lea rax, [rcx + rdi]",
                 "vpxor xmm0, xmm0, xmm0",
                 "2:",
                 $($store,)+
                 "add rcx, 256",
                 "cmp rcx, rax",
                 "jb 2b",
+                $tail,
                 "vzeroupper",
                 "ret",
             )
@@ -205,29 +215,33 @@ macro_rules! vector_wipe {
 #[cfg(target_arch = "x86_64")]
 vector_wipe! {
     /// [`wipe_stack_below`] with 32-byte stores, for kernels compiled with
-    /// AVX (the caller's token proves it): eight `vmovdqu` per 256 bytes
-    /// instead of sixteen `movups`, then `vzeroupper`.
+    /// AVX (the caller's token proves it): eight aligned `vmovdqa` per 256
+    /// bytes instead of sixteen `movups`, then `vzeroupper`.
     wipe_stack_below_ymm, fill_below_sp_ymm, crate::cpu::Avx2,
-    "vmovdqu [rcx], ymm0",
-    "vmovdqu [rcx + 32], ymm0",
-    "vmovdqu [rcx + 64], ymm0",
-    "vmovdqu [rcx + 96], ymm0",
-    "vmovdqu [rcx + 128], ymm0",
-    "vmovdqu [rcx + 160], ymm0",
-    "vmovdqu [rcx + 192], ymm0",
-    "vmovdqu [rcx + 224], ymm0",
+    "and rcx, -32",
+    "vmovdqu [rsp - 32], ymm0",
+    "vmovdqa [rcx], ymm0",
+    "vmovdqa [rcx + 32], ymm0",
+    "vmovdqa [rcx + 64], ymm0",
+    "vmovdqa [rcx + 96], ymm0",
+    "vmovdqa [rcx + 128], ymm0",
+    "vmovdqa [rcx + 160], ymm0",
+    "vmovdqa [rcx + 192], ymm0",
+    "vmovdqa [rcx + 224], ymm0",
 }
 
 #[cfg(target_arch = "x86_64")]
 vector_wipe! {
     /// [`wipe_stack_below`] with 64-byte stores, for kernels compiled with
-    /// AVX-512 (the caller's token proves it): four `vmovdqu64` per 256
-    /// bytes, then `vzeroupper`.
+    /// AVX-512 (the caller's token proves it): four aligned `vmovdqa64`
+    /// per 256 bytes, then `vzeroupper`.
     wipe_stack_below_zmm, fill_below_sp_zmm, crate::cpu::Avx512,
-    "vmovdqu64 [rcx], zmm0",
-    "vmovdqu64 [rcx + 64], zmm0",
-    "vmovdqu64 [rcx + 128], zmm0",
-    "vmovdqu64 [rcx + 192], zmm0",
+    "and rcx, -64",
+    "vmovdqu64 [rsp - 64], zmm0",
+    "vmovdqa64 [rcx], zmm0",
+    "vmovdqa64 [rcx + 64], zmm0",
+    "vmovdqa64 [rcx + 128], zmm0",
+    "vmovdqa64 [rcx + 192], zmm0",
 }
 
 /// Test support for the stack wipes ([`wipe_stack_below`]): an image of

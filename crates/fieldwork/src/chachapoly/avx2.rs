@@ -69,9 +69,10 @@
 //! (`wipe::wipe_stack_below_ymm`, 512 to 2 304 bytes by instantiation and
 //! shape, over the depths the test `stack_wipe` measures), where key rows,
 //! key words broadcast to the lanes, keystream and the one-time key (`s`,
-//! held through the MAC) were spilled. The cost is about one 32-byte
-//! store per 32 bytes wiped: on Zen 4 the AVX2 compilation seals or opens
-//! 576 bytes ≈ 5 % slower, 1 KiB 1.5–4 %, 16 KiB ≤ 2 % (`SECURITY.md`).
+//! held through the MAC) were spilled. The cost is one 32-byte store per
+//! 32 bytes wiped, aligned (unaligned, half of them straddled two lines):
+//! on Zen 4 the AVX2 compilation sealed or opened 576 bytes ≈ 5 % slower
+//! with the unaligned wipe, 1 KiB 1.5–4 %, 16 KiB ≤ 2 % (`SECURITY.md`).
 //!
 //! # Latencies and floor (Zen 3)
 //!
