@@ -99,11 +99,16 @@ impl<T: Copy> Table<T> {
     pub(crate) fn pick_cached(&self, cache: &Picked) -> T {
         match cache.0.load(Ordering::Relaxed) {
             0 => self.pick_into(cache),
-            i => self
-                .entries
-                .get(usize::from(i) - 1)
-                .map_or(self.otherwise.value, |e| e.value),
+            i => self.at(usize::from(i) - 1),
         }
+    }
+
+    /// Entry `i`'s choice, `otherwise`'s from `entries.len()` on.
+    #[inline(always)]
+    fn at(&self, i: usize) -> T {
+        self.entries
+            .get(i)
+            .map_or(self.otherwise.value, |e| e.value)
     }
 
     /// The first call of [`Table::pick_cached`], out of line (inlined,
@@ -121,7 +126,7 @@ impl<T: Copy> Table<T> {
         // cached, only made again on every call.
         let code = u8::try_from(i + 1).unwrap_or(0);
         cache.0.store(code, Ordering::Relaxed);
-        self.entry_for(core).value
+        self.at(i)
     }
 }
 
