@@ -34,7 +34,7 @@
 //! - ChaCha20 on its AVX-512 backend: the same stitched kernel, compiled
 //!   with AVX-512VL (32 ymm registers: fewer spills, 4–9 % faster from
 //!   576 B on Zen 4), below the tuning table's crossovers (AMD: 576 B when sealing, 2 KiB when
-//!   opening; Intel: 320 B and 1 KiB), two passes from there (the
+//!   opening; Intel: 544 B and 1 KiB), two passes from there (the
 //!   16-block zmm ChaCha20, block 0 in the same call as the first 15 data
 //!   blocks, then the IFMA Poly1305, each faster alone than the stitched
 //!   pair once the message is long). `peer-bench --filter chachapoly`

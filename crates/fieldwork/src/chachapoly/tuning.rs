@@ -40,16 +40,17 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
         value: Crossovers {
-            seal_stitched_below: 320,
+            seal_stitched_below: 544,
             open_stitched_below: 1024,
         },
-        measured: "Intel Xeon (family 6 model 207), peer-bench --chachapoly-sweep --quick \
-                   (2026-11-26): with block 0 in the zmm call of the first data blocks, two \
-                   passes seal as fast as the stitched kernel at 288-319 B and faster from \
-                   320 B (576 B in 0.70 of its time, 1.39x ring); when opening, two passes \
-                   open 1 KiB in 0.75 of the stitched kernel's time and 576 B in 1.06 of it \
-                   (measured with the stitched kernel compiled for AVX2; its AVX-512VL \
-                   compilation, faster on Zen 4, is not measured there)",
+        measured: "Intel Xeon (family 6 model 207), peer-bench --chachapoly-sweep --passes 3 \
+                   (2026-11-30, the stitched kernel compiled with AVX-512VL, its wipes \
+                   aligned): sealing, two passes take 1.22-1.49 of the stitched kernel's \
+                   time below 320 B and 1.01-1.36 at 320-528 B, level at 529-544 B, \
+                   0.65-1.00 from 545 B (the sum over 64-2048 B is least with the crossover \
+                   at 536-544 B; at 320 the default sealed at 0.89x ring, the sweep's one \
+                   loss); opening, two passes take 0.85 of its time at 1 KiB, level at \
+                   1025-1055 B, faster from 1056 B",
     },
 };
 
@@ -203,7 +204,7 @@ mod tests {
             .value;
         assert_eq!(
             (xeon.seal_stitched_below, xeon.open_stitched_below),
-            (320, 1024)
+            (544, 1024)
         );
         let core = |family, model| Core {
             vendor: Vendor::Amd,
