@@ -141,7 +141,7 @@
 #![allow(unsafe_code)]
 
 use super::scalar::{absorb_padded, absorb_share, absorb_some, check, finish};
-use super::tuning::{LongHead, MidSeal, SealShape};
+use super::tuning::{LongHead, MidSeal, SealShape, ShortSeal};
 use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
@@ -164,7 +164,7 @@ const GROUP: usize = 512;
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Stitched {
     /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the sealing shapes of this core
-    /// (`tuning::MID_SEAL`, `tuning::LONG_HEAD`).
+    /// (`tuning::SHORT_SEAL`, `tuning::MID_SEAL`, `tuning::LONG_HEAD`).
     Ymm16(Avx2Bmi2, SealShape),
     /// Those and AVX-512 F/BW/VL/DQ: [`ymm32`].
     Ymm32(Avx2Bmi2, Avx512, SealShape),
@@ -173,7 +173,7 @@ pub(crate) enum Stitched {
 impl Stitched {
     /// The AVX2 kernel, if this CPU runs it (AVX2, BMI2, ADX).
     pub(crate) fn get() -> Option<Stitched> {
-        Some(Stitched::Ymm16(Avx2Bmi2::get()?, SealShape::pick()))
+        Some(Stitched::Ymm16(Avx2Bmi2::get()?, SealShape::pick(false)))
     }
 
     /// The AVX-512VL compilation, if this CPU runs it.
@@ -181,7 +181,7 @@ impl Stitched {
         Some(Stitched::Ymm32(
             Avx2Bmi2::get()?,
             Avx512::get()?,
-            SealShape::pick(),
+            SealShape::pick(true),
         ))
     }
 }
@@ -282,9 +282,14 @@ pub(crate) trait Shapes {
         aad: &[u8],
         buf: &mut [u8],
     ) -> [u8; 16];
-    /// Sealing 257–320 bytes ([`seal_vector_block0`];
-    /// [`MidSeal::VectorBlock0`]), wiped by [`Shapes::wipe_seal_mid`] too.
-    unsafe fn seal_mid_vector(
+    /// Sealing up to `128·S − 64` bytes from block 0 on `S` states
+    /// ([`seal_vector_block0`]): 65–192 bytes on two
+    /// ([`ShortSeal::VectorBlock0To192`], [`ShortSeal::VectorBlock0`],
+    /// wiped by [`Shapes::wipe_short`]), 193–256 bytes
+    /// ([`ShortSeal::VectorBlock0`]) and 257–320 bytes
+    /// ([`MidSeal::VectorBlock0`]) on three (wiped by
+    /// [`Shapes::wipe_seal_mid`]).
+    unsafe fn seal_vector_block0<const S: usize>(
         t: Avx2Bmi2,
         key: &[u32; 8],
         nonce: &[u32; 3],
@@ -434,10 +439,10 @@ macro_rules! instantiate {
 
                 with_features! { $features,
                     #[inline(never)]
-                    fn seal_mid_vector(
+                    fn seal_vector_block0<const S: usize>(
                         t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                     ) -> [u8; 16]
-                    { super::seal_vector_block0::<3>(key, nonce, Masks::new(t.avx2()), aad, buf) }
+                    { super::seal_vector_block0::<S>(key, nonce, Masks::new(t.avx2()), aad, buf) }
                 }
 
                 with_features! { $features,
@@ -597,11 +602,11 @@ fn seal_scalar_block0<const S: usize>(
 }
 
 /// Sealing: up to 64 bytes in the entry (its frame holds no secret: the
-/// test `stack_wipe`), longer in `K`'s [`Shapes::seal_scalar_block0`],
-/// [`Shapes::seal_mid`] or [`Shapes::seal_mid_vector`] (by `mid`, the
-/// core's choice) or [`Shapes::seal_long`], each out of line and
-/// followed by the wipe of its dead frame. Inlined into each
-/// instantiation's entry.
+/// test `stack_wipe`), longer in `K`'s [`Shapes::seal_scalar_block0`] or
+/// [`Shapes::seal_vector_block0`] (65–256 bytes by `short`, 257–320 by
+/// `mid` or [`Shapes::seal_mid`]: the core's choices) or
+/// [`Shapes::seal_long`], each out of line and followed by the wipe of its
+/// dead frame. Inlined into each instantiation's entry.
 #[inline(always)]
 fn seal_entry<K: Shapes>(
     t: Avx2Bmi2,
@@ -619,16 +624,22 @@ fn seal_entry<K: Shapes>(
     }
     // One kernel call for the data, block 0 beside it on the integer unit
     // (two calls, four blocks then the rest: 193–320 bytes 10 % slower
-    // than ring on Zen 3); at 257–320 bytes either that or three states
-    // with block 0 in the vector call, by core (`tuning::MID_SEAL`: the
-    // latter 4–5 % slower on Zen 4, 6–7 % faster on Zen 3, 7–13 % on the Xeon).
-    if len <= 256 {
-        let tag = if len <= 128 {
-            // SAFETY: the entry runs with `K`'s features.
-            unsafe { K::seal_scalar_block0::<1>(t, key, nonce, aad, buf) }
-        } else {
-            // SAFETY: as above.
-            unsafe { K::seal_scalar_block0::<2>(t, key, nonce, aad, buf) }
+    // than ring on Zen 3), or block 0 in the vector call, one state more
+    // or a spare block filled, by core and compilation (`tuning::SHORT_SEAL`
+    // and `tuning::MID_SEAL`: at 257–320 bytes the latter 4–5 % slower on
+    // Zen 4, 6–7 % faster on Zen 3, 7–13 % on the Xeon; at 129–192 bytes
+    // 12–19 % faster on the Xeon).
+    let three_short = len > 192 && shape.short == ShortSeal::VectorBlock0;
+    if len <= 256 && !three_short {
+        // SAFETY: the entry runs with `K`'s features.
+        let tag = unsafe {
+            match (len, shape.short) {
+                (..=192, ShortSeal::VectorBlock0To192 | ShortSeal::VectorBlock0) => {
+                    K::seal_vector_block0::<2>(t, key, nonce, aad, buf)
+                }
+                (..=128, _) => K::seal_scalar_block0::<1>(t, key, nonce, aad, buf),
+                _ => K::seal_scalar_block0::<2>(t, key, nonce, aad, buf),
+            }
         };
         K::wipe_short(t.avx2());
         return tag;
@@ -636,9 +647,11 @@ fn seal_entry<K: Shapes>(
     if len <= 320 {
         // SAFETY: the entry runs with `K`'s features.
         let tag = unsafe {
-            match shape.mid {
-                MidSeal::ScalarBlock0 => K::seal_mid(t, key, nonce, aad, buf),
-                MidSeal::VectorBlock0 => K::seal_mid_vector(t, key, nonce, aad, buf),
+            match (three_short, shape.mid) {
+                (true, _) | (_, MidSeal::VectorBlock0) => {
+                    K::seal_vector_block0::<3>(t, key, nonce, aad, buf)
+                }
+                (false, MidSeal::ScalarBlock0) => K::seal_mid(t, key, nonce, aad, buf),
             }
         };
         K::wipe_seal_mid(t.avx2());
@@ -1331,12 +1344,14 @@ mod stack_wipe {
     use crate::hazmat::Backends;
     use crate::wipe::stack_probe::{Tally, bytes};
 
-    /// The wipe after `K`'s entry's shape for `len` bytes (`open`:
-    /// opening), or (the entry's own shapes, not wiped) the most the entry
-    /// writes.
-    fn limit<K: Shapes>(open: bool, len: usize) -> usize {
+    /// The wipe after `K`'s entry's shape for `len` bytes (`short`: sealing
+    /// with that 65–256-byte shape; `None`: opening), or (the entry's own
+    /// shapes, not wiped) the most the entry writes.
+    fn limit<K: Shapes>(short: Option<ShortSeal>, len: usize) -> usize {
+        let open = short.is_none();
         match (open, len) {
             (_, 0..=64) => 1024,
+            (false, 193..=256) if short == Some(ShortSeal::VectorBlock0) => K::SEAL_MID_STACK,
             (_, 65..=256) => K::SHORT_STACK,
             (false, 257..=320) => K::SEAL_MID_STACK,
             (false, _) => K::SEAL_LONG_STACK,
@@ -1369,35 +1384,50 @@ mod stack_wipe {
             let Ok(tag) = portable.encrypt_in_place_detached(&nonce_bytes, &aad, &mut ct) else {
                 panic!("portable sealing failed")
             };
-            // Both 257–320-byte shapes and both 960–1 215-byte heads,
-            // whichever this core's tables pick.
+            // Every 65–256-byte and 257–320-byte shape and both
+            // 960–1 215-byte heads, whichever this core's tables pick.
             for shape in [
                 SealShape {
+                    short: ShortSeal::ScalarBlock0,
                     mid: MidSeal::ScalarBlock0,
                     head: LongHead::TwoCalls,
                 },
                 SealShape {
+                    short: ShortSeal::VectorBlock0,
                     mid: MidSeal::VectorBlock0,
                     head: LongHead::EightBlocks,
                 },
+                SealShape {
+                    short: ShortSeal::VectorBlock0To192,
+                    mid: MidSeal::VectorBlock0,
+                    head: LongHead::TwoCalls,
+                },
             ] {
-                let (mid, head) = (shape.mid, shape.head);
+                let (short, mid, head) = (shape.short, shape.mid, shape.head);
                 let (mut b0, mut b1) = (pt.clone(), pt.clone());
                 // SAFETY: the CPU has `K`'s features (each call).
                 let control = || unsafe {
                     let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
-                    match (len, mid) {
-                        (65..=128, _) => K::seal_scalar_block0::<1>(t, k, n, &aad, b),
-                        (129..=256, _) => K::seal_scalar_block0::<2>(t, k, n, &aad, b),
-                        (257..=320, MidSeal::ScalarBlock0) => K::seal_mid(t, k, n, &aad, b),
-                        (257..=320, MidSeal::VectorBlock0) => K::seal_mid_vector(t, k, n, &aad, b),
-                        (321.., _) => K::seal_long(t, k, n, &aad, b, head),
+                    match (len, short, mid) {
+                        (65..=192, ShortSeal::VectorBlock0To192 | ShortSeal::VectorBlock0, _) => {
+                            K::seal_vector_block0::<2>(t, k, n, &aad, b)
+                        }
+                        (65..=128, ..) => K::seal_scalar_block0::<1>(t, k, n, &aad, b),
+                        (129..=256, ShortSeal::ScalarBlock0 | ShortSeal::VectorBlock0To192, _) => {
+                            K::seal_scalar_block0::<2>(t, k, n, &aad, b)
+                        }
+                        (193..=256, ShortSeal::VectorBlock0, _)
+                        | (257..=320, _, MidSeal::VectorBlock0) => {
+                            K::seal_vector_block0::<3>(t, k, n, &aad, b)
+                        }
+                        (257..=320, _, MidSeal::ScalarBlock0) => K::seal_mid(t, k, n, &aad, b),
+                        (321.., ..) => K::seal_long(t, k, n, &aad, b, head),
                         _ => K::seal(t, k, n, &aad, b, shape),
                     }
                 };
                 // SAFETY: as above.
                 let wiped = || unsafe { K::seal(t, &key.0, &nonce, &aad, &mut b1, shape) };
-                let lim = limit::<K>(false, len);
+                let lim = limit::<K>(Some(short), len);
                 seal_tally.case(&(name, "seal", len, shape), &s, lim, tag, control, wiped);
                 assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len} {shape:?}");
             }
@@ -1423,7 +1453,7 @@ mod stack_wipe {
             };
             // SAFETY: as above.
             let wiped = || unsafe { ok(K::open(t, &key.0, &nonce, &aad, &mut b1, &tag)) };
-            let lim = limit::<K>(true, len);
+            let lim = limit::<K>(None, len);
             open_tally.case(&(name, "open", len), &s, lim, tag, control, wiped);
             assert_eq!((&b0, &b1), (&pt, &pt), "{name} open {len}");
         }

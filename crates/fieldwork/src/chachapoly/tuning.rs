@@ -3,7 +3,8 @@
 //! runs the stitched AVX2 kernel (its scalar MAC hidden behind the rounds)
 //! rather than two passes (AVX-512 ChaCha20, then the IFMA or AVX2
 //! Poly1305), picked once per process (cached) and held in each key; and
-//! the stitched kernel's shape for sealing 257–320 bytes ([`MidSeal`]),
+//! the stitched kernel's shapes for sealing 65–256 bytes ([`ShortSeal`]),
+//! 257–320 bytes ([`MidSeal`]) and 960–1 215 bytes ([`LongHead`]),
 //! picked when a key is made and held in its backend. The length of a
 //! message is public, and chooses per call.
 #![forbid(unsafe_code)]
@@ -99,10 +100,64 @@ pub(crate) const LONG_HEAD: Table<LongHead> = Table {
     },
 };
 
+/// How the stitched x86-64 kernel seals 65–256 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShortSeal {
+    /// The states from block 1 (one for 65–128 bytes, two for 129–256),
+    /// block 0 computed on the integer unit between their double rounds.
+    ScalarBlock0,
+    /// 65–192 bytes on two states from block 0 (nothing beside the vector
+    /// call); 193–256 bytes as [`ShortSeal::ScalarBlock0`].
+    VectorBlock0To192,
+    /// 65–192 bytes on two states from block 0, 193–256 bytes on three.
+    VectorBlock0,
+}
+
+/// [`SHORT_SEAL`]'s value: one shape per compilation of the stitched
+/// kernel (16 or 32 ymm registers: three states spill on 16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ShortSeals {
+    /// The AVX2 compilation (`avx2-stitched`).
+    pub(crate) ymm16: ShortSeal,
+    /// The AVX-512VL compilation (`avx512-stitched`, `avx512` below its
+    /// crossovers).
+    pub(crate) ymm32: ShortSeal,
+}
+
+/// The stitched kernel's shape for 65–256 bytes sealed, by core.
+pub(crate) const SHORT_SEAL: Table<ShortSeals> = Table {
+    entries: &[Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: ShortSeals {
+            ymm16: ShortSeal::VectorBlock0To192,
+            ymm32: ShortSeal::VectorBlock0,
+        },
+        measured: "Intel Xeon (family 6 model 207), scripts/ab-time.sh on \
+                   examples/chachapoly_one, 8-10 alternated runs (2026-11-30), us, block 0 \
+                   on the integer unit -> in the vector call: FIELDWORK_MAX_ISA=avx2 100 B \
+                   0.227 -> 0.216, 128 B 0.233 -> 0.223, 160 B 0.270 -> 0.236, 190 B 0.283 \
+                   -> 0.246, three states 193 B 0.287 -> 0.295, 224 B 0.288 -> 0.298, 256 B \
+                   0.303 -> 0.311 (not taken); native (the AVX-512VL compilation) 100 B \
+                   0.220 -> 0.217, 128 B 0.215 -> 0.193, 160 B 0.251 -> 0.209, 190 B 0.266 \
+                   -> 0.216, 200 B 0.271 -> 0.256, 250 B 0.293 -> 0.277",
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Amd),
+        value: ShortSeals {
+            ymm16: ShortSeal::ScalarBlock0,
+            ymm32: ShortSeal::ScalarBlock0,
+        },
+        measured: "not measured on AMD cores: the shape they were tuned with (Zen 4 takes \
+                   block 0 on the integer unit at 257-320 B too, Zen 3 does not)",
+    },
+};
+
 /// The stitched kernel's sealing shapes for this core: held by the
 /// backend, picked when the key is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SealShape {
+    /// 65–256 bytes ([`SHORT_SEAL`], for the backend's compilation).
+    pub(crate) short: ShortSeal,
     /// 257–320 bytes ([`MID_SEAL`]).
     pub(crate) mid: MidSeal,
     /// 960–1 215 bytes ([`LONG_HEAD`]).
@@ -110,9 +165,12 @@ pub(crate) struct SealShape {
 }
 
 impl SealShape {
-    /// This core's shapes.
-    pub(crate) fn pick() -> SealShape {
+    /// This core's shapes for the stitched kernel's AVX2 compilation
+    /// (`wide`: its AVX-512VL one).
+    pub(crate) fn pick(wide: bool) -> SealShape {
+        let short = SHORT_SEAL.pick();
         SealShape {
+            short: if wide { short.ymm32 } else { short.ymm16 },
             mid: MID_SEAL.pick(),
             head: LONG_HEAD.pick(),
         }
@@ -226,6 +284,27 @@ mod tests {
                 .value,
             MidSeal::VectorBlock0
         );
+        let xeon_short = SHORT_SEAL
+            .entry_for(Core {
+                vendor: Vendor::Intel,
+                family: 6,
+                model: 207,
+            })
+            .value;
+        assert_eq!(
+            (xeon_short.ymm16, xeon_short.ymm32),
+            (ShortSeal::VectorBlock0To192, ShortSeal::VectorBlock0)
+        );
+        for amd in [core(25, 1), core(25, 17), core(26, 2)] {
+            let short = SHORT_SEAL.entry_for(amd).value;
+            assert_eq!(
+                (short.ymm16, short.ymm32),
+                (ShortSeal::ScalarBlock0, ShortSeal::ScalarBlock0)
+            );
+        }
+        let short = SHORT_SEAL.pick();
+        assert_eq!(SealShape::pick(false).short, short.ymm16);
+        assert_eq!(SealShape::pick(true).short, short.ymm32);
         assert_eq!(LONG_HEAD.entry_for(core(25, 1)).value, LongHead::TwoCalls);
         assert_eq!(
             LONG_HEAD.entry_for(core(25, 17)).value,
