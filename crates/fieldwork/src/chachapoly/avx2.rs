@@ -710,12 +710,19 @@ fn seal_long(
     // (960–1 215 bytes) by core (`tuning::LONG_HEAD`): the 704-byte head
     // starts the MAC one 8-block call earlier, and the tail's call MACs the
     // head's second call (Zen 3, docs/notes/chachapoly.md, "The 8-block
-    // head"); the Xeon is faster with the 8-block head there too.
-    let first = match head {
-        LongHead::TwoCalls => 704 + GROUP,
-        LongHead::EightBlocks => 704,
+    // head"); the Xeon is faster with the 8-block head there too, and
+    // wherever the tail after 704 bytes and the groups would be under 128
+    // bytes or there would be no second call (577–704 bytes): the tail's
+    // call is then one state, too short to hide the 32 blocks of MAC before
+    // it, or the MAC starts one call later.
+    let tail704 = len.saturating_sub(704) % GROUP;
+    let head8 = match head {
+        LongHead::TwoCalls => len > 704 + GROUP && tail704 >= 256,
+        LongHead::EightBlocks => len > 704 && tail704 >= 256,
+        LongHead::EightBlocksExceptMidTails => {
+            len > 576 && (len <= 704 || !(128..256).contains(&tail704))
+        }
     };
-    let head8 = len > first && (len - 704) % GROUP >= 256;
     let (head, mut rest) = buf.split_at_mut(if head8 { 448 } else { 320 });
     let block0 = match <&mut [u8; 448]>::try_from(&mut *head) {
         Ok(head) => xor8_after_block0(m, &keystream8(key, nonce, 0, m), head),
@@ -1384,8 +1391,8 @@ mod stack_wipe {
             let Ok(tag) = portable.encrypt_in_place_detached(&nonce_bytes, &aad, &mut ct) else {
                 panic!("portable sealing failed")
             };
-            // Every 65–256-byte and 257–320-byte shape and both
-            // 960–1 215-byte heads, whichever this core's tables pick.
+            // Every 65–256-byte and 257–320-byte shape and every long
+            // head, whichever this core's tables pick.
             for shape in [
                 SealShape {
                     short: ShortSeal::ScalarBlock0,
@@ -1400,7 +1407,7 @@ mod stack_wipe {
                 SealShape {
                     short: ShortSeal::VectorBlock0To192,
                     mid: MidSeal::VectorBlock0,
-                    head: LongHead::TwoCalls,
+                    head: LongHead::EightBlocksExceptMidTails,
                 },
             ] {
                 let (short, mid, head) = (shape.short, shape.mid, shape.head);

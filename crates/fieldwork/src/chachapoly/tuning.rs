@@ -4,7 +4,7 @@
 //! rather than two passes (AVX-512 ChaCha20, then the IFMA or AVX2
 //! Poly1305), picked once per process (cached) and held in each key; and
 //! the stitched kernel's shapes for sealing 65–256 bytes ([`ShortSeal`]),
-//! 257–320 bytes ([`MidSeal`]) and 960–1 215 bytes ([`LongHead`]),
+//! 257–320 bytes ([`MidSeal`]) and the head of longer texts ([`LongHead`]),
 //! picked when a key is made and held in its backend. The length of a
 //! message is public, and chooses per call.
 #![forbid(unsafe_code)]
@@ -66,37 +66,56 @@ pub(crate) enum MidSeal {
     VectorBlock0,
 }
 
-/// The stitched kernel's head at 960–1 215 bytes sealed (a tail of
-/// 256–511 bytes and no 512-byte group after the head).
+/// The stitched kernel's head for sealing more than 320 bytes: blocks 0 to
+/// 5 from three states, then (from 705 bytes) 6 to 11 from three more
+/// MACing the first 320 bytes (704 bytes in all; the MAC starts one
+/// 8-block call earlier), or blocks 0 to 7 from the 8-block kernel (448
+/// bytes), by the tail that either leaves after the 512-byte groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LongHead {
-    /// Blocks 0 to 5 from three states, then 6 to 11 from three more
-    /// MACing the first 320 bytes (704 bytes): the MAC starts one 8-block
-    /// call earlier.
+    /// The 8-block head where the 704-byte head would leave a tail of
+    /// 256–511 bytes after one or more groups.
     TwoCalls,
-    /// Blocks 0 to 7 from the 8-block kernel (448 bytes), leaving a tail
-    /// of 512–767 bytes.
+    /// The 8-block head also at 960–1 215 bytes (a tail of 256–511 bytes
+    /// and no group).
     EightBlocks,
+    /// The 8-block head from 577 bytes, except where the 704-byte head
+    /// would leave a tail of 128–255 bytes.
+    EightBlocksExceptMidTails,
 }
 
-/// The stitched kernel's head at 960–1 215 bytes sealed, by core.
+/// The stitched kernel's head for sealing more than 320 bytes, by core.
 pub(crate) const LONG_HEAD: Table<LongHead> = Table {
-    entries: &[Entry {
-        cores: Cores::Model(Vendor::Amd, 25, 1),
-        value: LongHead::TwoCalls,
-        measured: "AMD EPYC Zen 3 (family 25 model 1), scripts/ab-time.sh on \
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Amd, 25, 1),
+            value: LongHead::TwoCalls,
+            measured: "AMD EPYC Zen 3 (family 25 model 1), scripts/ab-time.sh on \
                    examples/chachapoly_one (2026-11-29): 1 KiB 3-7 % faster in four \
                    alternated runs; two pairs of sweeps, the 960-1 215 B band against the \
                    best peer 0.980 -> 1.014 and 1.015 -> 1.030",
-    }],
+        },
+        Entry {
+            cores: Cores::Model(Vendor::Amd, 25, 17),
+            value: LongHead::EightBlocks,
+            measured: "AMD EPYC Zen 4 (family 25 model 17): the shape it was tuned with \
+                   (the 8-block head at 960-1 215 B, measured on the Xeon); the Xeon's \
+                   further lengths not measured there",
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
-        value: LongHead::EightBlocks,
+        value: LongHead::EightBlocksExceptMidTails,
         measured: "Intel Xeon (family 6 model 207), FIELDWORK_MAX_ISA=avx2, scripts/ab-time.sh \
-                   on examples/chachapoly_one, 10 alternated runs (2026-11-29): the two-call \
-                   head 4-7 % slower (980 B 0.794 against 0.762 us, 1 024 B 0.793 / 0.763, \
-                   1 100 B 0.889 / 0.833, 1 200 B 0.910 / 0.850). Zen 4 keeps the shape it \
-                   was tuned with (the eight blocks); Zen 5 unmeasured",
+                   on examples/chachapoly_one: at 960-1 215 B (10 alternated runs, \
+                   2026-11-29) the two-call head 4-7 % slower (980 B 0.794 against 0.762 \
+                   us, 1 024 B 0.793 / 0.763, 1 100 B 0.889 / 0.833, 1 200 B 0.910 / \
+                   0.850); elsewhere (8 alternated runs, 2026-11-30) the 8-block head 600 B \
+                   0.551 -> 0.513 us, 680 B 0.580 -> 0.543, 720 B 0.611 -> 0.601, 1 250 B \
+                   0.921 -> 0.897, 1 320 B 0.938 -> 0.916, 1 780 B 1.184 -> 1.164, but with a \
+                   tail of 128-255 B after 704 B and the groups 900 B 0.694 -> 0.707, 1 400 \
+                   B 0.988 -> 0.997, 1 500 B 1.003 -> 1.012 (kept on 704 B). Zen 5 \
+                   unmeasured",
     },
 };
 
@@ -160,7 +179,7 @@ pub(crate) struct SealShape {
     pub(crate) short: ShortSeal,
     /// 257–320 bytes ([`MID_SEAL`]).
     pub(crate) mid: MidSeal,
-    /// 960–1 215 bytes ([`LONG_HEAD`]).
+    /// The head from 321 bytes ([`LONG_HEAD`]).
     pub(crate) head: LongHead,
 }
 
@@ -309,6 +328,16 @@ mod tests {
         assert_eq!(
             LONG_HEAD.entry_for(core(25, 17)).value,
             LongHead::EightBlocks
+        );
+        assert_eq!(
+            LONG_HEAD
+                .entry_for(Core {
+                    vendor: Vendor::Intel,
+                    family: 6,
+                    model: 207,
+                })
+                .value,
+            LongHead::EightBlocksExceptMidTails
         );
         assert_eq!(crossovers(), CHACHAPOLY.pick());
         assert_eq!(crossovers(), crossovers());
