@@ -64,7 +64,7 @@
 //! secret in its frame. Every longer shape runs out of line (`K`'s
 //! [`Shapes::seal_scalar_block0`], [`Shapes::seal_mid`],
 //! [`Shapes::seal_long`], [`Shapes::open_scalar_block0`],
-//! [`Shapes::open_mid`], [`Shapes::open_two_calls`],
+//! [`Shapes::open_vector_block0`], [`Shapes::open_two_calls`],
 //! [`Shapes::open_long`]), and the entry then zeroes its dead frame
 //! (`wipe::wipe_stack_below_ymm`, 512 to 2 304 bytes by instantiation and
 //! shape, over the depths the test `stack_wipe` measures), where key rows,
@@ -141,7 +141,7 @@
 #![allow(unsafe_code)]
 
 use super::scalar::{absorb_padded, absorb_share, absorb_some, check, finish};
-use super::tuning::{LongHead, MidSeal, SealShape, ShortSeal};
+use super::tuning::{LongHead, MidSeal, ShortOpen, ShortSeal, StitchedShapes};
 use super::{Backend, Error, Instance};
 use crate::chacha20::avx2::{
     Masks, keystream_h, keystream_h_at, keystream_h_with, keystream8, keystream8_with, xor_rows,
@@ -165,15 +165,18 @@ const GROUP: usize = 512;
 pub(crate) enum Stitched {
     /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the sealing shapes of this core
     /// (`tuning::SHORT_SEAL`, `tuning::MID_SEAL`, `tuning::LONG_HEAD`).
-    Ymm16(Avx2Bmi2, SealShape),
+    Ymm16(Avx2Bmi2, StitchedShapes),
     /// Those and AVX-512 F/BW/VL/DQ: [`ymm32`].
-    Ymm32(Avx2Bmi2, Avx512, SealShape),
+    Ymm32(Avx2Bmi2, Avx512, StitchedShapes),
 }
 
 impl Stitched {
     /// The AVX2 kernel, if this CPU runs it (AVX2, BMI2, ADX).
     pub(crate) fn get() -> Option<Stitched> {
-        Some(Stitched::Ymm16(Avx2Bmi2::get()?, SealShape::pick(false)))
+        Some(Stitched::Ymm16(
+            Avx2Bmi2::get()?,
+            StitchedShapes::pick(false),
+        ))
     }
 
     /// The AVX-512VL compilation, if this CPU runs it.
@@ -181,7 +184,7 @@ impl Stitched {
         Some(Stitched::Ymm32(
             Avx2Bmi2::get()?,
             Avx512::get()?,
-            SealShape::pick(true),
+            StitchedShapes::pick(true),
         ))
     }
 }
@@ -211,9 +214,13 @@ impl Backend for Stitched {
         let (key, nonce) = (&c.key.0, &c.nonce);
         let ok = match self {
             // SAFETY: the token proves AVX, AVX2, BMI2 and ADX.
-            Stitched::Ymm16(t, _) => unsafe { ymm16::K::open(t, key, nonce, aad, buf, tag) },
+            Stitched::Ymm16(t, shape) => unsafe {
+                ymm16::K::open(t, key, nonce, aad, buf, tag, shape.open)
+            },
             // SAFETY: the tokens prove those and AVX-512 F/BW/VL/DQ.
-            Stitched::Ymm32(t, ..) => unsafe { ymm32::K::open(t, key, nonce, aad, buf, tag) },
+            Stitched::Ymm32(t, _, shape) => unsafe {
+                ymm32::K::open(t, key, nonce, aad, buf, tag, shape.open)
+            },
         };
         if ok { Ok(()) } else { Err(Error::TagMismatch) }
     }
@@ -253,9 +260,9 @@ pub(crate) trait Shapes {
         nonce: &[u32; 3],
         aad: &[u8],
         buf: &mut [u8],
-        shape: SealShape,
+        shape: StitchedShapes,
     ) -> [u8; 16];
-    /// Opens `buf` ([`open_entry`]).
+    /// Opens `buf` ([`open_entry`]; `open`: the 129–192-byte shape).
     unsafe fn open(
         t: Avx2Bmi2,
         key: &[u32; 8],
@@ -263,6 +270,7 @@ pub(crate) trait Shapes {
         aad: &[u8],
         buf: &mut [u8],
         tag: &[u8],
+        open: ShortOpen,
     ) -> bool;
     /// Sealing 65–256 bytes ([`seal_scalar_block0`] on one or two
     /// states).
@@ -315,8 +323,11 @@ pub(crate) trait Shapes {
         buf: &mut [u8],
         tag: &[u8],
     ) -> bool;
-    /// Opening 257–320 bytes ([`open_short`] on three states).
-    unsafe fn open_mid(
+    /// Opening up to `128·S − 64` bytes from block 0 on `S` states
+    /// ([`open_short`]): 129–192 bytes on two
+    /// ([`ShortOpen::VectorBlock0To192`], wiped by [`Shapes::wipe_short`]),
+    /// 257–320 bytes on three (wiped by [`Shapes::wipe_open_mid`]).
+    unsafe fn open_vector_block0<const S: usize>(
         t: Avx2Bmi2,
         key: &[u32; 8],
         nonce: &[u32; 3],
@@ -351,7 +362,7 @@ pub(crate) trait Shapes {
     fn wipe_seal_mid(t: cpu::Avx2);
     /// The same after [`Shapes::seal_long`].
     fn wipe_seal_long(t: cpu::Avx2);
-    /// The same after [`Shapes::open_mid`].
+    /// The same after [`Shapes::open_vector_block0`] on three states.
     fn wipe_open_mid(t: cpu::Avx2);
     /// The same after [`Shapes::open_two_calls`].
     fn wipe_open_two_calls(t: cpu::Avx2);
@@ -409,7 +420,7 @@ macro_rules! instantiate {
                 with_features! { $features,
                     fn seal(
                         t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
-                        shape: SealShape,
+                        shape: StitchedShapes,
                     ) -> [u8; 16]
                     { seal_entry::<K>(t, key, nonce, aad, buf, shape) }
                 }
@@ -417,9 +428,9 @@ macro_rules! instantiate {
                 with_features! { $features,
                     fn open(
                         t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
-                        tag: &[u8],
+                        tag: &[u8], open: ShortOpen,
                     ) -> bool
-                    { open_entry::<K>(t, key, nonce, aad, buf, tag) }
+                    { open_entry::<K>(t, key, nonce, aad, buf, tag, open) }
                 }
 
                 with_features! { $features,
@@ -465,11 +476,11 @@ macro_rules! instantiate {
 
                 with_features! { $features,
                     #[inline(never)]
-                    fn open_mid(
+                    fn open_vector_block0<const S: usize>(
                         t: Avx2Bmi2, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8],
                         tag: &[u8],
                     ) -> bool
-                    { open_short::<3>(key, nonce, Masks::new(t.avx2()), aad, buf, tag) }
+                    { open_short::<S>(key, nonce, Masks::new(t.avx2()), aad, buf, tag) }
                 }
 
                 with_features! { $features,
@@ -614,7 +625,7 @@ fn seal_entry<K: Shapes>(
     nonce: &[u32; 3],
     aad: &[u8],
     buf: &mut [u8],
-    shape: SealShape,
+    shape: StitchedShapes,
 ) -> [u8; 16] {
     let m = Masks::new(t.avx2());
     let len = buf.len();
@@ -814,7 +825,8 @@ fn seal_long(
 /// Opening up to 320 bytes: one kernel call for block 0 and the data's
 /// keystream (`S` states of two blocks), the MAC, the tag check, and only
 /// then the keystream XORed in (on a mismatch the buffer is wiped).
-/// Up to 64 bytes in the entry; 257–320 bytes in [`Shapes::open_mid`],
+/// Up to 64 bytes in the entry; 129–192 bytes (by core) and 257–320 bytes
+/// in [`Shapes::open_vector_block0`],
 /// out of line so that its frame can be wiped (inlined in the entry it
 /// ran 4 % faster, `peer-bench --chachapoly-sweep --passes 3`, but left
 /// key rows and keystream in the entry's frame).
@@ -1041,6 +1053,7 @@ fn open_entry<K: Shapes>(
     aad: &[u8],
     buf: &mut [u8],
     tag: &[u8],
+    open: ShortOpen,
 ) -> bool {
     let m = Masks::new(t.avx2());
     let len = buf.len();
@@ -1051,20 +1064,25 @@ fn open_entry<K: Shapes>(
     // each longer shape runs out of line, its frame wiped after it.
     match len {
         0..=64 => open_short::<1>(key, nonce, m, aad, buf, tag),
+        // At 129–192 bytes by core (`tuning::SHORT_OPEN`): block 0 in the
+        // vector call fills the second state's spare block.
         65..=256 => {
-            let ok = if len <= 128 {
-                // SAFETY: the entry runs with `K`'s features.
-                unsafe { K::open_scalar_block0::<1>(t, key, nonce, aad, buf, tag) }
-            } else {
-                // SAFETY: as above.
-                unsafe { K::open_scalar_block0::<2>(t, key, nonce, aad, buf, tag) }
+            // SAFETY: the entry runs with `K`'s features.
+            let ok = unsafe {
+                match (len, open) {
+                    (..=128, _) => K::open_scalar_block0::<1>(t, key, nonce, aad, buf, tag),
+                    (..=192, ShortOpen::VectorBlock0To192) => {
+                        K::open_vector_block0::<2>(t, key, nonce, aad, buf, tag)
+                    }
+                    _ => K::open_scalar_block0::<2>(t, key, nonce, aad, buf, tag),
+                }
             };
             K::wipe_short(t.avx2());
             ok
         }
         257..=320 => {
             // SAFETY: as above.
-            let ok = unsafe { K::open_mid(t, key, nonce, aad, buf, tag) };
+            let ok = unsafe { K::open_vector_block0::<3>(t, key, nonce, aad, buf, tag) };
             K::wipe_open_mid(t.avx2());
             ok
         }
@@ -1394,20 +1412,23 @@ mod stack_wipe {
             // Every 65–256-byte and 257–320-byte shape and every long
             // head, whichever this core's tables pick.
             for shape in [
-                SealShape {
+                StitchedShapes {
                     short: ShortSeal::ScalarBlock0,
                     mid: MidSeal::ScalarBlock0,
                     head: LongHead::TwoCalls,
+                    open: ShortOpen::ScalarBlock0,
                 },
-                SealShape {
+                StitchedShapes {
                     short: ShortSeal::VectorBlock0,
                     mid: MidSeal::VectorBlock0,
                     head: LongHead::EightBlocks,
+                    open: ShortOpen::ScalarBlock0,
                 },
-                SealShape {
+                StitchedShapes {
                     short: ShortSeal::VectorBlock0To192,
                     mid: MidSeal::VectorBlock0,
                     head: LongHead::EightBlocksExceptMidTails,
+                    open: ShortOpen::ScalarBlock0,
                 },
             ] {
                 let (short, mid, head) = (shape.short, shape.mid, shape.head);
@@ -1438,31 +1459,37 @@ mod stack_wipe {
                 seal_tally.case(&(name, "seal", len, shape), &s, lim, tag, control, wiped);
                 assert_eq!((&b0, &b1), (&ct, &ct), "{name} seal {len} {shape:?}");
             }
-            let (mut b0, mut b1) = (ct.clone(), ct.clone());
-            let ok = |ok: bool| if ok { tag } else { [0; 16] };
-            // SAFETY: as above.
-            let control = || unsafe {
-                let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
-                ok(match len {
-                    65..=128 => K::open_scalar_block0::<1>(t, k, n, &aad, b, &tag),
-                    129..=256 => K::open_scalar_block0::<2>(t, k, n, &aad, b, &tag),
-                    257..=320 => K::open_mid(t, k, n, &aad, b, &tag),
-                    321..=448 => K::open_two_calls(t, k, n, &aad, b, &tag),
-                    449.. => match len % GROUP {
-                        0..=64 => K::open_long::<1, 0>(t, k, n, &aad, b, &tag),
-                        65..=192 => K::open_long::<2, 0>(t, k, n, &aad, b, &tag),
-                        193..=320 => K::open_long::<3, 0>(t, k, n, &aad, b, &tag),
-                        321..=448 => K::open_long::<3, 1>(t, k, n, &aad, b, &tag),
-                        _ => K::open_long::<1, 8>(t, k, n, &aad, b, &tag),
-                    },
-                    _ => K::open(t, k, n, &aad, b, &tag),
-                })
-            };
-            // SAFETY: as above.
-            let wiped = || unsafe { ok(K::open(t, &key.0, &nonce, &aad, &mut b1, &tag)) };
-            let lim = limit::<K>(None, len);
-            open_tally.case(&(name, "open", len), &s, lim, tag, control, wiped);
-            assert_eq!((&b0, &b1), (&pt, &pt), "{name} open {len}");
+            // Both 129–192-byte shapes.
+            for open in [ShortOpen::ScalarBlock0, ShortOpen::VectorBlock0To192] {
+                let (mut b0, mut b1) = (ct.clone(), ct.clone());
+                let ok = |ok: bool| if ok { tag } else { [0; 16] };
+                // SAFETY: as above.
+                let control = || unsafe {
+                    let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
+                    ok(match (len, open) {
+                        (65..=128, _) => K::open_scalar_block0::<1>(t, k, n, &aad, b, &tag),
+                        (129..=192, ShortOpen::VectorBlock0To192) => {
+                            K::open_vector_block0::<2>(t, k, n, &aad, b, &tag)
+                        }
+                        (129..=256, _) => K::open_scalar_block0::<2>(t, k, n, &aad, b, &tag),
+                        (257..=320, _) => K::open_vector_block0::<3>(t, k, n, &aad, b, &tag),
+                        (321..=448, _) => K::open_two_calls(t, k, n, &aad, b, &tag),
+                        (449.., _) => match len % GROUP {
+                            0..=64 => K::open_long::<1, 0>(t, k, n, &aad, b, &tag),
+                            65..=192 => K::open_long::<2, 0>(t, k, n, &aad, b, &tag),
+                            193..=320 => K::open_long::<3, 0>(t, k, n, &aad, b, &tag),
+                            321..=448 => K::open_long::<3, 1>(t, k, n, &aad, b, &tag),
+                            _ => K::open_long::<1, 8>(t, k, n, &aad, b, &tag),
+                        },
+                        _ => K::open(t, k, n, &aad, b, &tag, open),
+                    })
+                };
+                // SAFETY: as above.
+                let wiped = || unsafe { ok(K::open(t, &key.0, &nonce, &aad, &mut b1, &tag, open)) };
+                let lim = limit::<K>(None, len);
+                open_tally.case(&(name, "open", len, open), &s, lim, tag, control, wiped);
+                assert_eq!((&b0, &b1), (&pt, &pt), "{name} open {len} {open:?}");
+            }
         }
         seal_tally.finish(&std::format!("chachapoly {name} seal"));
         open_tally.finish(&std::format!("chachapoly {name} open"));

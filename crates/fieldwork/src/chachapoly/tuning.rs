@@ -171,27 +171,60 @@ pub(crate) const SHORT_SEAL: Table<ShortSeals> = Table {
     },
 };
 
-/// The stitched kernel's sealing shapes for this core: held by the
-/// backend, picked when the key is made.
+/// How the stitched x86-64 kernel opens 129–192 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct SealShape {
+pub(crate) enum ShortOpen {
+    /// Two states from block 1, block 0 on the integer unit between their
+    /// double rounds (as at 193–256 bytes).
+    ScalarBlock0,
+    /// Two states from block 0 (as at 257–320 bytes on three).
+    VectorBlock0To192,
+}
+
+/// The stitched kernel's shape for 129–192 bytes opened, by core.
+pub(crate) const SHORT_OPEN: Table<ShortOpen> = Table {
+    entries: &[Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: ShortOpen::VectorBlock0To192,
+        measured: "Intel Xeon (family 6 model 207), scripts/ab-time.sh on \
+                   examples/chachapoly_one LEN ITERS open, 6 alternated runs (2026-11-30), \
+                   us, block 0 on the integer unit -> in the vector call: \
+                   FIELDWORK_MAX_ISA=avx2 160 B 0.262 -> 0.246, 190 B 0.284 -> 0.275; \
+                   native 160 B 0.242 -> 0.220, 190 B 0.264 -> 0.248. Not taken: 100 B \
+                   (one state more: avx2 0.223 -> 0.239), 193-256 B (three states: avx2 \
+                   220 B 0.293 -> 0.315, native 250 B 0.291 -> 0.305)",
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Amd),
+        value: ShortOpen::ScalarBlock0,
+        measured: "not measured on AMD cores: the shape they were tuned with",
+    },
+};
+
+/// The stitched kernel's shapes for this core: held by the backend,
+/// picked when the key is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StitchedShapes {
     /// 65–256 bytes ([`SHORT_SEAL`], for the backend's compilation).
     pub(crate) short: ShortSeal,
     /// 257–320 bytes ([`MID_SEAL`]).
     pub(crate) mid: MidSeal,
     /// The head from 321 bytes ([`LONG_HEAD`]).
     pub(crate) head: LongHead,
+    /// 129–192 bytes opened ([`SHORT_OPEN`]).
+    pub(crate) open: ShortOpen,
 }
 
-impl SealShape {
+impl StitchedShapes {
     /// This core's shapes for the stitched kernel's AVX2 compilation
     /// (`wide`: its AVX-512VL one).
-    pub(crate) fn pick(wide: bool) -> SealShape {
+    pub(crate) fn pick(wide: bool) -> StitchedShapes {
         let short = SHORT_SEAL.pick();
-        SealShape {
+        StitchedShapes {
             short: if wide { short.ymm32 } else { short.ymm16 },
             mid: MID_SEAL.pick(),
             head: LONG_HEAD.pick(),
+            open: SHORT_OPEN.pick(),
         }
     }
 }
@@ -321,9 +354,23 @@ mod tests {
                 (ShortSeal::ScalarBlock0, ShortSeal::ScalarBlock0)
             );
         }
+        assert_eq!(
+            SHORT_OPEN.entry_for(core(25, 1)).value,
+            ShortOpen::ScalarBlock0
+        );
+        assert_eq!(
+            SHORT_OPEN
+                .entry_for(Core {
+                    vendor: Vendor::Intel,
+                    family: 6,
+                    model: 207,
+                })
+                .value,
+            ShortOpen::VectorBlock0To192
+        );
         let short = SHORT_SEAL.pick();
-        assert_eq!(SealShape::pick(false).short, short.ymm16);
-        assert_eq!(SealShape::pick(true).short, short.ymm32);
+        assert_eq!(StitchedShapes::pick(false).short, short.ymm16);
+        assert_eq!(StitchedShapes::pick(true).short, short.ymm32);
         assert_eq!(LONG_HEAD.entry_for(core(25, 1)).value, LongHead::TwoCalls);
         assert_eq!(
             LONG_HEAD.entry_for(core(25, 17)).value,
