@@ -127,7 +127,8 @@ fn ymm_fft_window_against_portable() {
 
 /// Every accelerated backend against the portable one, balanced, at every
 /// size 1..=64 words and at sizes on the Karatsuba, Toom-3 and FFT paths,
-/// through `mul_into`, `mul_fixed` (the fixed sizes) and `square_into`.
+/// through `mul_into`, `mul_fixed` and `mul_fixed_into` (the fixed sizes)
+/// and `square_into`.
 #[test]
 fn accelerated_against_portable_by_size() {
     let mut rng = Rng::new(0x5eed_9f2a_0005);
@@ -155,6 +156,9 @@ fn accelerated_against_portable_by_size() {
             let want = portable.mul_fixed(&a, &b);
             for m in Dispatch::all() {
                 assert!(m.mul_fixed(&a, &b) == want, "{} mul_fixed {}", m.name(), $n);
+                let mut into = [!0u64; 2 * $n];
+                m.mul_fixed_into(&mut into, &a, &b);
+                assert!(into == want, "{} mul_fixed_into {}", m.name(), $n);
             }
         )*};
     }
@@ -231,6 +235,9 @@ fn fixed_sizes() {
                 let b: [u64; $n] = core::array::from_fn(|_| rng.next_u64_shaped());
                 let want = mul_bitwise(&a, &b);
                 assert_eq!(gf2x::mul_fixed(&a, &b).to_vec(), want, "dispatched, {} words", $n);
+                let mut into = [!0u64; 2 * $n];
+                gf2x::mul_fixed_into(&mut into, &a, &b);
+                assert_eq!(into.to_vec(), want, "dispatched into, {} words", $n);
                 for m in Dispatch::all() {
                     assert_eq!(m.mul_fixed(&a, &b).to_vec(), want, "{}, {} words", m.name(), $n);
                 }

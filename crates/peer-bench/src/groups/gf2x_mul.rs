@@ -4,7 +4,7 @@
 //! reference table (median ticks per `gf2x_mul`, chained calls).
 //!
 //! Ours: `gf2x::Dispatch::mul_into_with_scratch` with the best backend (the
-//! reference for ratios), `mul_fixed` (the array API) where a fixed kernel
+//! reference for ratios), `mul_fixed` and `mul_fixed_into` (the array API) where a fixed kernel
 //! exists, and the other backends (portable up to 1024 words). Peers (with `system-peers`): gf2x's
 //! `gf2x_mul` (native or Debian build, as linked), NTL's `GF2X` `mul`
 //! (independent calls: chaining would time NTL's conversion).
@@ -86,35 +86,52 @@ fn ours_one_thread(m: Dispatch, an: usize, bn: usize) -> Impl {
     }
 }
 
-/// `mul_fixed::<N>` through the array API (no slices), for N = 1..=9 and 16.
+/// `mul_fixed::<N>` and `mul_fixed_into::<N>` through the array API (no
+/// slices), for N = 1..=9 and 16.
 ///
-/// The row pays what a caller of the array API pays on top of the kernel:
-/// the backend match and the move of the returned array into the binding
-/// (a `memcpy` call from 144 bytes, the 9-word product: LLVM copies larger
-/// arrays out of line). Xeon, ticks against the `mul_into` row (2026-11-30,
-/// docs/notes/gf2x.md): level at 1, 2 and 4–8 words, 3 words 2.5 more,
-/// 9 words 80 against 42.
-fn ours_fixed(m: Dispatch, n: usize) -> Option<Impl> {
+/// The `mul_fixed` row pays what a caller of the by-value API pays on top
+/// of the kernel: the backend match and the move of the returned array into
+/// the binding (a `memcpy` call from 144 bytes, the 9-word product: LLVM
+/// copies larger arrays out of line); `mul_fixed_into` writes into the
+/// caller's array. Xeon, ticks against the `mul_into` row (2026-11-30,
+/// docs/notes/gf2x.md): `mul_fixed` level at 1, 2 and 4–8 words, 3 words
+/// 2.5 more, 9 words 80 against 42.
+fn ours_fixed(m: Dispatch, n: usize) -> Vec<Impl> {
     macro_rules! fixed {
         ($($k:literal)*) => {
             match n {
                 $($k => {
                     let (a, b) = operands($k, $k);
-                    let mut a: [u64; $k] = a.try_into().ok()?;
-                    let b: [u64; $k] = b.try_into().ok()?;
-                    Some(Impl {
+                    let (Ok(a), Ok(b)) = (<[u64; $k]>::try_from(a), <[u64; $k]>::try_from(b)) else {
+                        return Vec::new();
+                    };
+                    let by_value = Impl {
                         name: format!("fieldwork mul_fixed ({})", m.name()),
                         ours: true,
                         routine: Box::new(move |iters| {
+                            let mut a = a;
                             for _ in 0..iters {
                                 let c = m.mul_fixed(&a, &b);
                                 crate::util::chain_copy(&mut a, &c);
                             }
                             black_box(&a);
                         }),
-                    })
+                    };
+                    let into = Impl {
+                        name: format!("fieldwork mul_fixed_into ({})", m.name()),
+                        ours: true,
+                        routine: Box::new(move |iters| {
+                            let (mut a, mut c) = (a, [0u64; 2 * $k]);
+                            for _ in 0..iters {
+                                m.mul_fixed_into(&mut c, &a, &b);
+                                crate::util::chain_copy(&mut a, &c);
+                            }
+                            black_box(&a);
+                        }),
+                    };
+                    vec![by_value, into]
                 })*
-                _ => None,
+                _ => Vec::new(),
             }
         };
     }
