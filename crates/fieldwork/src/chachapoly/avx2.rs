@@ -163,8 +163,9 @@ const GROUP: usize = 512;
 /// ymm registers halve the spills and the frames).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Stitched {
-    /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the sealing shapes of this core
-    /// (`tuning::SHORT_SEAL`, `tuning::MID_SEAL`, `tuning::LONG_HEAD`).
+    /// AVX, AVX2, BMI2, ADX: [`ymm16`]; the shapes of this core
+    /// (`tuning::SHORT_SEAL`, `tuning::MID_SEAL`, `tuning::LONG_HEAD`,
+    /// `tuning::SHORT_OPEN`).
     Ymm16(Avx2Bmi2, StitchedShapes),
     /// Those and AVX-512 F/BW/VL/DQ: [`ymm32`].
     Ymm32(Avx2Bmi2, Avx512, StitchedShapes),

@@ -96,11 +96,11 @@ pub(crate) const LONG_HEAD: Table<LongHead> = Table {
                    best peer 0.980 -> 1.014 and 1.015 -> 1.030",
         },
         Entry {
-            cores: Cores::Model(Vendor::Amd, 25, 17),
+            cores: Cores::Vendor(Vendor::Amd),
             value: LongHead::EightBlocks,
-            measured: "AMD EPYC Zen 4 (family 25 model 17): the shape it was tuned with \
-                   (the 8-block head at 960-1 215 B, measured on the Xeon); the Xeon's \
-                   further lengths not measured there",
+            measured: "AMD cores after Zen 3: the shape Zen 4 (family 25 model 17) was \
+                   tuned with (the 8-block head at 960-1 215 B, measured on the Xeon); the \
+                   Xeon's further lengths not measured there, Zen 5 not measured",
         },
     ],
     otherwise: Entry {
@@ -114,8 +114,7 @@ pub(crate) const LONG_HEAD: Table<LongHead> = Table {
                    0.551 -> 0.513 us, 680 B 0.580 -> 0.543, 720 B 0.611 -> 0.601, 1 250 B \
                    0.921 -> 0.897, 1 320 B 0.938 -> 0.916, 1 780 B 1.184 -> 1.164, but with a \
                    tail of 128-255 B after 704 B and the groups 900 B 0.694 -> 0.707, 1 400 \
-                   B 0.988 -> 0.997, 1 500 B 1.003 -> 1.012 (kept on 704 B). Zen 5 \
-                   unmeasured",
+                   B 0.988 -> 0.997, 1 500 B 1.003 -> 1.012 (kept on 704 B)",
     },
 };
 
@@ -374,6 +373,10 @@ mod tests {
         assert_eq!(LONG_HEAD.entry_for(core(25, 1)).value, LongHead::TwoCalls);
         assert_eq!(
             LONG_HEAD.entry_for(core(25, 17)).value,
+            LongHead::EightBlocks
+        );
+        assert_eq!(
+            LONG_HEAD.entry_for(core(26, 2)).value,
             LongHead::EightBlocks
         );
         assert_eq!(
