@@ -60,9 +60,9 @@
 //! opening 1 KiB 1 204 → 1 119, 1 420 B 1 653 → 1 492; sealing 1 KiB
 //! 1 412 → 1 274 measured before the wipes).
 //!
-//! Up to 64 bytes, sealing and opening run in the entry and leave no
-//! secret in its frame. Every longer shape runs out of line (`K`'s
-//! [`Shapes::seal_scalar_block0`], [`Shapes::seal_mid`],
+//! Every shape runs out of line, up to 64 bytes too, so that the entry's
+//! own frame never holds a secret whatever the compiler makes of it (`K`'s
+//! [`Shapes::seal_vector_block0`], [`Shapes::seal_scalar_block0`], [`Shapes::seal_mid`],
 //! [`Shapes::seal_long`], [`Shapes::open_scalar_block0`],
 //! [`Shapes::open_vector_block0`], [`Shapes::open_two_calls`],
 //! [`Shapes::open_long`]), and the entry then zeroes its dead frame
@@ -613,10 +613,9 @@ fn seal_scalar_block0<const S: usize>(
     finish(&mac, &mut h, &mut s, aad.len(), buf.len())
 }
 
-/// Sealing: up to 64 bytes in the entry (its frame holds no secret: the
-/// test `stack_wipe`), longer in `K`'s [`Shapes::seal_scalar_block0`] or
-/// [`Shapes::seal_vector_block0`] (65–256 bytes by `short`, 257–320 by
-/// `mid` or [`Shapes::seal_mid`]: the core's choices) or
+/// Sealing in `K`'s [`Shapes::seal_vector_block0`] (up to 64 bytes on one
+/// state; 65–256 bytes by `short`, 257–320 by `mid`: the core's choices),
+/// [`Shapes::seal_scalar_block0`], [`Shapes::seal_mid`] or
 /// [`Shapes::seal_long`], each out of line and followed by the wipe of its
 /// dead frame. Inlined into each instantiation's entry.
 #[inline(always)]
@@ -628,11 +627,16 @@ fn seal_entry<K: Shapes>(
     buf: &mut [u8],
     shape: StitchedShapes,
 ) -> [u8; 16] {
-    let m = Masks::new(t.avx2());
     let len = buf.len();
     if len <= 64 {
-        // One kernel call: block 0 and the data block together.
-        return seal_vector_block0::<1>(key, nonce, m, aad, buf);
+        // One kernel call: block 0 and the data block together. Out of
+        // line and wiped like the longer shapes (in the entry it was 2–5 %
+        // faster on the Xeon, but its frame then held the clamped `r` or
+        // not by the compiler's register allocation).
+        // SAFETY: the entry runs with `K`'s features.
+        let tag = unsafe { K::seal_vector_block0::<1>(t, key, nonce, aad, buf) };
+        K::wipe_short(t.avx2());
+        return tag;
     }
     // One kernel call for the data, block 0 beside it on the integer unit
     // (two calls, four blocks then the rest: 193–320 bytes 10 % slower
@@ -678,8 +682,8 @@ fn seal_entry<K: Shapes>(
 
 /// Sealing up to `128·S − 64` bytes in one call of `S` states from block
 /// 0 (the Poly1305 key in the first state's first block), then the MAC:
-/// no scalar work beside the vector call (up to 64 bytes in the entry;
-/// [`MidSeal::VectorBlock0`] on three states).
+/// no scalar work beside the vector call (up to 64 bytes on one state;
+/// [`ShortSeal`] and [`MidSeal::VectorBlock0`] on two or three).
 #[inline(always)]
 fn seal_vector_block0<const S: usize>(
     key: &[u32; 8],
@@ -826,11 +830,11 @@ fn seal_long(
 /// Opening up to 320 bytes: one kernel call for block 0 and the data's
 /// keystream (`S` states of two blocks), the MAC, the tag check, and only
 /// then the keystream XORed in (on a mismatch the buffer is wiped).
-/// Up to 64 bytes in the entry; 129–192 bytes (by core) and 257–320 bytes
-/// in [`Shapes::open_vector_block0`],
-/// out of line so that its frame can be wiped (inlined in the entry it
-/// ran 4 % faster, `peer-bench --chachapoly-sweep --passes 3`, but left
-/// key rows and keystream in the entry's frame).
+/// In [`Shapes::open_vector_block0`] (up to 64 bytes, 129–192 bytes by
+/// core, 257–320 bytes), out of line so that its frame can be wiped
+/// (257–320 bytes inlined in the entry ran 4 % faster, `peer-bench
+/// --chachapoly-sweep --passes 3`, but left key rows and keystream in the
+/// entry's frame).
 #[inline(always)]
 fn open_short<const S: usize>(
     key: &[u32; 8],
@@ -1042,10 +1046,8 @@ fn scalar_mac_key(x: &mut [[u32; 1]; 16], init: &[u32; 16]) -> (ScalarKey, u128)
     (ScalarKey::from_r(r), s)
 }
 
-/// Opening: up to 64 bytes in the entry (its frame holds no secret: the
-/// test `stack_wipe`), longer in `K`'s out-of-line shapes, each followed
-/// by the wipe of its dead frame. Inlined into each instantiation's
-/// entry.
+/// Opening in `K`'s out-of-line shapes, each followed by the wipe of its
+/// dead frame. Inlined into each instantiation's entry.
 #[inline(always)]
 fn open_entry<K: Shapes>(
     t: Avx2Bmi2,
@@ -1056,15 +1058,19 @@ fn open_entry<K: Shapes>(
     tag: &[u8],
     open: ShortOpen,
 ) -> bool {
-    let m = Masks::new(t.avx2());
     let len = buf.len();
     // Up to 320 bytes, one kernel call (block 0 in a call of its own, then
     // the MAC, then a second call for the keystream: 0.62–0.78× ring's
     // time at 64–448 bytes on Zen 3, `peer-bench --chachapoly-sweep`).
-    // Up to 64 bytes the entry's frame holds no secret (the test `stack_wipe`);
-    // each longer shape runs out of line, its frame wiped after it.
+    // Each shape runs out of line, its frame wiped after it (up to 64 bytes
+    // too: as at sealing).
     match len {
-        0..=64 => open_short::<1>(key, nonce, m, aad, buf, tag),
+        0..=64 => {
+            // SAFETY: the entry runs with `K`'s features.
+            let ok = unsafe { K::open_vector_block0::<1>(t, key, nonce, aad, buf, tag) };
+            K::wipe_short(t.avx2());
+            ok
+        }
         // At 129–192 bytes by core (`tuning::SHORT_OPEN`): block 0 in the
         // vector call fills the second state's spare block.
         65..=256 => {
@@ -1371,12 +1377,11 @@ mod stack_wipe {
     use crate::wipe::stack_probe::{Tally, bytes};
 
     /// The wipe after `K`'s entry's shape for `len` bytes (`short`: sealing
-    /// with that 65–256-byte shape; `None`: opening), or (the entry's own
-    /// shapes, not wiped) the most the entry writes.
+    /// with that 65–256-byte shape; `None`: opening).
     fn limit<K: Shapes>(short: Option<ShortSeal>, len: usize) -> usize {
         let open = short.is_none();
         match (open, len) {
-            (_, 0..=64) => 1024,
+            (_, 0..=64) => K::SHORT_STACK,
             (false, 193..=256) if short == Some(ShortSeal::VectorBlock0) => K::SEAL_MID_STACK,
             (_, 65..=256) => K::SHORT_STACK,
             (false, 257..=320) => K::SEAL_MID_STACK,
@@ -1438,6 +1443,7 @@ mod stack_wipe {
                 let control = || unsafe {
                     let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
                     match (len, short, mid) {
+                        (0..=64, ..) => K::seal_vector_block0::<1>(t, k, n, &aad, b),
                         (65..=192, ShortSeal::VectorBlock0To192 | ShortSeal::VectorBlock0, _) => {
                             K::seal_vector_block0::<2>(t, k, n, &aad, b)
                         }
@@ -1451,7 +1457,6 @@ mod stack_wipe {
                         }
                         (257..=320, _, MidSeal::ScalarBlock0) => K::seal_mid(t, k, n, &aad, b),
                         (321.., ..) => K::seal_long(t, k, n, &aad, b, head),
-                        _ => K::seal(t, k, n, &aad, b, shape),
                     }
                 };
                 // SAFETY: as above.
@@ -1468,6 +1473,7 @@ mod stack_wipe {
                 let control = || unsafe {
                     let (k, n, b) = (&key.0, &nonce, &mut b0[..]);
                     ok(match (len, open) {
+                        (0..=64, _) => K::open_vector_block0::<1>(t, k, n, &aad, b, &tag),
                         (65..=128, _) => K::open_scalar_block0::<1>(t, k, n, &aad, b, &tag),
                         (129..=192, ShortOpen::VectorBlock0To192) => {
                             K::open_vector_block0::<2>(t, k, n, &aad, b, &tag)
@@ -1482,7 +1488,6 @@ mod stack_wipe {
                             321..=448 => K::open_long::<3, 1>(t, k, n, &aad, b, &tag),
                             _ => K::open_long::<1, 8>(t, k, n, &aad, b, &tag),
                         },
-                        _ => K::open(t, k, n, &aad, b, &tag, open),
                     })
                 };
                 // SAFETY: as above.
