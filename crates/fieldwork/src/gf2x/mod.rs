@@ -335,6 +335,10 @@ mod sealed {
     /// [`Dispatch::mul_fixed_into`], out of other crates' reach (the trait
     /// cannot be named outside `gf2x`).
     pub trait Sealed {
+        /// `a·b` on `dispatch`'s backend.
+        fn mul_with(dispatch: Dispatch, a: &Self, b: &Self) -> <Self as FixedWords>::Product
+        where
+            Self: FixedWords;
         /// `out = a·b` on `dispatch`'s backend.
         fn mul_into_with(
             dispatch: Dispatch,
@@ -351,8 +355,6 @@ mod sealed {
 pub trait FixedWords: sealed::Sealed {
     /// `[u64; 2N]`.
     type Product;
-    /// The zero product.
-    const ZERO: Self::Product;
 }
 
 macro_rules! fixed_words {
@@ -364,13 +366,18 @@ macro_rules! fixed_words {
             // product once more after every kernel; figures in
             // docs/notes/gf2x.md.)
             #[inline(always)]
+            fn mul_with(dispatch: Dispatch, a: &Self, b: &Self) -> [u64; 2 * $n] {
+                let mut c = [0u64; 2 * $n];
+                Self::mul_into_with(dispatch, &mut c, a, b);
+                c
+            }
+            #[inline(always)]
             fn mul_into_with(dispatch: Dispatch, c: &mut [u64; 2 * $n], a: &Self, b: &Self) {
                 on_backend!(dispatch, k => k.$name(a, b, c));
             }
         }
         impl FixedWords for [u64; $n] {
             type Product = [u64; 2 * $n];
-            const ZERO: [u64; 2 * $n] = [0; 2 * $n];
         }
     )*};
 }
@@ -725,9 +732,7 @@ impl Dispatch {
     where
         [u64; N]: FixedWords,
     {
-        let mut c = <[u64; N] as FixedWords>::ZERO;
-        <[u64; N] as sealed::Sealed>::mul_into_with(self, &mut c, a, b);
-        c
+        <[u64; N] as sealed::Sealed>::mul_with(self, a, b)
     }
 
     /// The product of two N-word polynomials into `out` (see
