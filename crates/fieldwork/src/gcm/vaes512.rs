@@ -168,6 +168,21 @@ use zeroize::Zeroize;
 /// Registers (of four blocks) per loop iteration (even: products are
 /// accumulated two registers at a time).
 const R: usize = 4;
+
+/// `[$body; R]` with `$c` bound to each register's index: a loop, not
+/// `array::from_fn` (a closure is a function of its own, without the
+/// kernel's target features once LLVM leaves it out of line:
+/// docs/ARCHITECTURE.md, "Closures in kernels").
+macro_rules! regs {
+    (|$c:ident| $body:expr) => {{
+        let mut regs = [_mm512_set1_epi32(0); R];
+        for ($c, reg) in regs.iter_mut().enumerate() {
+            *reg = $body;
+        }
+        regs
+    }};
+}
+
 /// Groups in a reduction unit before a loop's last (at most), which meets
 /// the uniform powers of [`uniform_table`] (`H^64 … H^4`); the last unit
 /// ([`LAST_UNIT`] groups at most) meets the per-lane powers of
@@ -278,6 +293,7 @@ impl stitch::Kernel for Kernel {
 /// ([`Backend::seal`]): GHASH of `aad`, counter mode over `buf` (any
 /// length) from `inc32(J0)` with the GHASH of the ciphertext, the lengths
 /// block, and the full tag `AES(K, J0) ⊕ S`.
+#[inline]
 fn seal(key: &ZmmKey, dir: Direction, j0: u128, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     let _ = key.kernel;
     let rk = &key.rk;
@@ -556,7 +572,7 @@ target_fns! {
     /// c), built from the 32-bit counter (wrapping as `inc32`) in each
     /// lane's low dword (mask 0x1111) of the byte-reversed `J0`.
     fn counters(ctx: &Ctx, n: u32) -> [__m512i; R] {
-        core::array::from_fn(|c| {
+        regs!(|c| {
             let v = _mm512_add_epi32(
                 ctx.ctr_base,
                 _mm512_add_epi32(ctx.lanes, _mm512_maskz_set1_epi32(0x1111, n.wrapping_add(4 * c as u32) as i32)),
@@ -626,8 +642,8 @@ target_fns! {
     fn aes_reg<const NR: usize>(ctx: &Ctx, ctr: __m512i) -> __m512i {
         let k = ctx.k;
         let mut x = ctr;
-        for kr in (1..NR).map(|r| k.at(r)) {
-            x = _mm512_aesenc_epi128(x, kr);
+        for r in 1..NR {
+            x = _mm512_aesenc_epi128(x, k.at(r));
         }
         _mm512_aesenclast_epi128(x, k.at(NR))
     }
@@ -637,12 +653,15 @@ target_fns! {
     fn aes_regs<const NR: usize>(ctx: &Ctx, xs: [__m512i; R]) -> [__m512i; R] {
         let k = ctx.k;
         let mut x = xs;
-        for kr in (start_round(NR) + 1..NR).map(|r| k.at(r)) {
+        for r in start_round(NR) + 1..NR {
             for xi in &mut x {
-                *xi = _mm512_aesenc_epi128(*xi, kr);
+                *xi = _mm512_aesenc_epi128(*xi, k.at(r));
             }
         }
-        x.map(|v| _mm512_aesenclast_epi128(v, k.at(NR)))
+        for xi in &mut x {
+            *xi = _mm512_aesenclast_epi128(*xi, k.at(NR));
+        }
+        x
     }
 
     /// `R` registers of AES states after round [`start_round`] through the
@@ -663,12 +682,15 @@ target_fns! {
             }
             mul_acc2(g[c], powers4(p.table, p.at + 4 * c), g[c + 1], powers4(p.table, p.at + 4 * c + 4), &mut s);
         }
-        for kr in (first + R..NR).map(|r| k.at(r)) {
+        for r in first + R..NR {
             for xi in &mut x {
-                *xi = _mm512_aesenc_epi128(*xi, kr);
+                *xi = _mm512_aesenc_epi128(*xi, k.at(r));
             }
         }
-        (x.map(|v| _mm512_aesenclast_epi128(v, k.at(NR))), s)
+        for xi in &mut x {
+            *xi = _mm512_aesenclast_epi128(*xi, k.at(NR));
+        }
+        (x, s)
     }
 
     /// One register of counter mode: the bytes of `inp` under `mask`
@@ -742,8 +764,11 @@ macro_rules! round2_regs {
         let (ctx, run, r2, n): (&Ctx, &mut Run, &mut Round2, u32) = ($ctx, $run, $r2, $n);
         let x: [__m512i; R] = 'regs: {
             if !round1_cached(n) {
-                break 'regs counters(ctx, n)
-                    .map(|w| round1_to_start::<NR>(ctx, _mm512_aesenc_epi128(w, ctx.k.at(1))));
+                let mut x = counters(ctx, n);
+                for w in &mut x {
+                    *w = round1_to_start::<NR>(ctx, _mm512_aesenc_epi128(*w, ctx.k.at(1)));
+                }
+                break 'regs x;
             }
             let (id, low) = (round1_run(n), (n & 0xff) as usize);
             if r2.records(NR, n, low) {
@@ -759,13 +784,13 @@ macro_rules! round2_regs {
             // in either table; a replaying run reads only entries the recording
             // run wrote ([`Round2`]'s invariant).
             if replay {
-                core::array::from_fn(|c| {
+                regs!(|c| {
                     // SAFETY: as above.
                     let t = unsafe { _mm512_loadu_si512(r2.at(low + 4 * c).cast_const().cast()) };
                     _mm512_xor_si512(run.base, t)
                 })
             } else {
-                let x: [__m512i; R] = core::array::from_fn(|c| {
+                let x: [__m512i; R] = regs!(|c| {
                     let t =
                         // SAFETY: as above.
                         unsafe { _mm512_loadu_si512(ctx.round1.as_ptr().add(low + 4 * c).cast()) };
@@ -954,7 +979,7 @@ fn seal_zmm<const NR: usize>(
     let mut s = zero_sums();
     for a in &mut chunks {
         // SAFETY: `a` has STEP bytes.
-        let g: [__m512i; R] = core::array::from_fn(|c| unsafe {
+        let g: [__m512i; R] = regs!(|c| unsafe {
             _mm512_shuffle_epi8(_mm512_loadu_si512(a.as_ptr().add(64 * c).cast()), ctx.rev)
         });
         hash_group(&ctx, &mut units, g, &mut acc, &mut s);
@@ -1001,14 +1026,21 @@ fn seal_zmm<const NR: usize>(
     let full = buf.len() / STEP;
     let buf_len = buf.len();
     let ptr = buf.as_mut_ptr();
-    let load = |i: usize, c: usize| {
-        // SAFETY: callers pass i < full, c < R: chunk i lies inside `buf`.
-        unsafe { _mm512_loadu_si512(ptr.add(STEP * i + 64 * c).cast()) }
-    };
-    let store = |i: usize, c: usize, v: __m512i| {
-        // SAFETY: as for `load`.
-        unsafe { _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v) }
-    };
+    // Macros, not closures (docs/ARCHITECTURE.md, "Closures in kernels").
+    macro_rules! load {
+        ($i:expr, $c:expr) => {{
+            let (i, c): (usize, usize) = ($i, $c);
+            // SAFETY: callers pass i < full, c < R: chunk i lies inside `buf`.
+            unsafe { _mm512_loadu_si512(ptr.add(STEP * i + 64 * c).cast()) }
+        }};
+    }
+    macro_rules! store {
+        ($i:expr, $c:expr, $v:expr) => {{
+            let (i, c, v): (usize, usize, __m512i) = ($i, $c, $v);
+            // SAFETY: as for `load!`.
+            unsafe { _mm512_storeu_si512(ptr.add(STEP * i + 64 * c).cast(), v) }
+        }};
+    }
     // Every full chunk's ciphertext is hashed in the loop, in units.
     let mut units = Units::new(full, UNIT);
     let mut s = zero_sums();
@@ -1027,15 +1059,19 @@ fn seal_zmm<const NR: usize>(
         // the scheduler (the encryption loop then ran clearly slower than
         // decryption's); two chunks back, they are ready.
         const LAG: usize = 2;
-        let rev_chunk = |j: usize| -> [__m512i; R] {
-            core::array::from_fn(|c| _mm512_shuffle_epi8(load(j, c), ctx.rev))
-        };
+        macro_rules! rev_chunk {
+            ($j:expr) => {{
+                let j: usize = $j;
+                let g: [__m512i; R] = regs!(|c| _mm512_shuffle_epi8(load!(j, c), ctx.rev));
+                g
+            }};
+        }
         for i in 0..full {
             let it = iteration_ctx::<NR>(&ctx);
             prefetch(ptr, buf_len, STEP * i, STEP);
             let xs = round2_regs!(&it, &mut run, &mut r2, n);
             let ks = if i >= LAG {
-                let mut g = rev_chunk(i - LAG);
+                let mut g = rev_chunk!(i - LAG);
                 let (p, closes, last) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
                 let (ks, s2) = aes_ghash::<NR>(&it, xs, g, p, s);
                 s = s2;
@@ -1048,19 +1084,18 @@ fn seal_zmm<const NR: usize>(
             };
             n = n.wrapping_add(4 * R as u32);
             for (c, &k) in ks.iter().enumerate() {
-                store(i, c, _mm512_xor_si512(k, load(i, c)));
+                store!(i, c, _mm512_xor_si512(k, load!(i, c)));
             }
         }
         for j in full.saturating_sub(LAG)..full {
-            let g = rev_chunk(j);
+            let g = rev_chunk!(j);
             hash_group(&ctx, &mut units, g, &mut acc, &mut s);
         }
     } else {
         for i in 0..full {
             let it = iteration_ctx::<NR>(&ctx);
             prefetch(ptr, buf_len, STEP * i, STEP);
-            let mut g: [__m512i; R] =
-                core::array::from_fn(|c| _mm512_shuffle_epi8(load(i, c), ctx.rev));
+            let mut g: [__m512i; R] = regs!(|c| _mm512_shuffle_epi8(load!(i, c), ctx.rev));
             let xs = round2_regs!(&it, &mut run, &mut r2, n);
             let (p, closes, last) = group_powers(&ctx, &mut units, &mut g, acc, &mut s);
             let (ks, s2) = aes_ghash::<NR>(&it, xs, g, p, s);
@@ -1074,9 +1109,9 @@ fn seal_zmm<const NR: usize>(
             // registers pushed a round key to the frame.
             let again = stitch::unseen(ptr);
             for (c, &k) in ks.iter().enumerate() {
-                // SAFETY: as for `load`.
+                // SAFETY: as for `load!`.
                 let v = unsafe { _mm512_loadu_si512(again.add(STEP * i + 64 * c).cast()) };
-                store(i, c, _mm512_xor_si512(k, v));
+                store!(i, c, _mm512_xor_si512(k, v));
             }
         }
     }
