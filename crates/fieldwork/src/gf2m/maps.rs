@@ -62,9 +62,10 @@
 //!
 //! # Rejected
 //!
-//! - Half tables on the AVX2 kernel (two passes over the half table):
-//!   level with the whole table on Zen 4, whose blend kernel is bound by
-//!   its instructions rather than by the table's bytes.
+//! - Half tables on the AVX2 kernel (two passes over the half table) but
+//!   at m = 409 on `YmmLane`: level with the whole table on Zen 4, whose
+//!   blend kernel is bound by its instructions rather than by the table's
+//!   bytes, and at 571 on the Xeon (at 409 6 % faster there, so taken).
 //! - Masked `vpxorq` on the AVX-512 kernel: as fast as the `vpternlogq`
 //!   form, but the compiler folds the row's load into it as a masked
 //!   memory operand (a volatile read too), and an `asm!` load to prevent
@@ -253,6 +254,18 @@ impl<const WIDE_SQUARES: bool> MapKernel for super::ymm::Avx512Wide<WIDE_SQUARES
 
 #[cfg(target_arch = "x86_64")]
 impl MapKernel for YmmLane {
+    /// At m = 409 only: there two passes over the half table (the second
+    /// from L1) beat one over the whole 23 KiB table from L2 on Intel
+    /// (Xeon family 6 model 207, `FIELDWORK_MAX_ISA=avx2 peer-bench
+    /// --filter gf2m --quick`, builds alternated 4 times: inversion 4 714
+    /// → 4 442 cycles); at 571 level or 1–2 % slower (7 402 → 7 427, 5
+    /// runs), below 409 the tables fit in L1. The wide backend (AMD) keeps
+    /// whole tables: half tables measured level there (Zen 4).
+    #[inline(always)]
+    fn half_maps(m: usize) -> bool {
+        m == 409
+    }
+
     #[inline(always)]
     fn apply<const W: usize>(self, table: &[Quad], a: &[u64; W]) -> [u64; W] {
         use core::arch::x86_64::*;
