@@ -117,41 +117,48 @@ pub(crate) fn wipe_stack_below<const BYTES: usize>() {
 }
 
 /// Writes the 64-bit `pattern` over `[rsp − bytes, rsp)` at its own
-/// `rsp` (the return address's slot; `bytes` a positive multiple of 256):
-/// a naked function, so no prologue moves `rsp`.
+/// `rsp` (the return address's slot; `bytes` a positive multiple of 256),
+/// and the 8 bytes below it where `rsp − bytes` is not 16-byte aligned: a
+/// naked function, so no prologue moves `rsp`. As the vector fills below,
+/// the passes start at `rsp − bytes` rounded down to 16 bytes (at a call
+/// `rsp` is 8 past a 16-byte boundary: unrounded, one store in four
+/// straddled two cache lines), store aligned, and one unaligned store
+/// ending at `rsp` covers the last 8 bytes.
 ///
 /// # Safety
-/// `bytes` is a positive multiple of 256, and the stack has `bytes` bytes
-/// below the caller's stack pointer (a kernel just used them).
+/// `bytes` is a positive multiple of 256, and the stack has `bytes` + 8
+/// bytes below the caller's stack pointer (a kernel just used them).
 #[cfg(target_arch = "x86_64")]
 #[unsafe(naked)]
 unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
     core::arch::naked_asm!(
-        "mov rax, rsp",
         "mov rcx, rsp",
         "sub rcx, rdi",
+        "and rcx, -16",
+        "lea rax, [rcx + rdi]",
         "movq xmm0, rsi",
         "punpcklqdq xmm0, xmm0",
         "2:",
-        "movups [rcx], xmm0",
-        "movups [rcx + 16], xmm0",
-        "movups [rcx + 32], xmm0",
-        "movups [rcx + 48], xmm0",
-        "movups [rcx + 64], xmm0",
-        "movups [rcx + 80], xmm0",
-        "movups [rcx + 96], xmm0",
-        "movups [rcx + 112], xmm0",
-        "movups [rcx + 128], xmm0",
-        "movups [rcx + 144], xmm0",
-        "movups [rcx + 160], xmm0",
-        "movups [rcx + 176], xmm0",
-        "movups [rcx + 192], xmm0",
-        "movups [rcx + 208], xmm0",
-        "movups [rcx + 224], xmm0",
-        "movups [rcx + 240], xmm0",
+        "movaps [rcx], xmm0",
+        "movaps [rcx + 16], xmm0",
+        "movaps [rcx + 32], xmm0",
+        "movaps [rcx + 48], xmm0",
+        "movaps [rcx + 64], xmm0",
+        "movaps [rcx + 80], xmm0",
+        "movaps [rcx + 96], xmm0",
+        "movaps [rcx + 112], xmm0",
+        "movaps [rcx + 128], xmm0",
+        "movaps [rcx + 144], xmm0",
+        "movaps [rcx + 160], xmm0",
+        "movaps [rcx + 176], xmm0",
+        "movaps [rcx + 192], xmm0",
+        "movaps [rcx + 208], xmm0",
+        "movaps [rcx + 224], xmm0",
+        "movaps [rcx + 240], xmm0",
         "add rcx, 256",
         "cmp rcx, rax",
         "jb 2b",
+        "movups [rsp - 16], xmm0",
         "ret",
     )
 }
