@@ -16,9 +16,9 @@
 # tier). About 20 minutes on a 2-vCPU VM for the five.
 #
 # A page records the commit it measured, and `-dirty` if tracked files
-# differ from it, so the script refuses to start with modified tracked
-# files (`ALLOW_DIRTY=1` to measure them anyway), and nothing should edit
-# the tree while it runs. It needs the system peers (README: the apt-get
+# other than the generated pages differ from it, so the script refuses to
+# start with modified tracked files (`ALLOW_DIRTY=1` to measure them
+# anyway), and nothing should edit the tree while it runs. It needs the system peers (README: the apt-get
 # line; scripts/build-gf2x-native.sh for the CPU-built gf2x) and
 # `scripts/fetch-xs233.sh` (c-xs233, the `xs233` feature; without it the
 # pages lack that column and the script says so). Commit the pages
@@ -42,7 +42,9 @@ for s in "${steps[@]}"; do
   esac
 done
 
-if [ -n "$(git status --porcelain --untracked-files=no)" ] && [ "${ALLOW_DIRTY:-0}" != 1 ]; then
+if [ -n "$(git status --porcelain --untracked-files=no -- ':(top)' \
+  ':(top,exclude)docs/benchmarks' ':(top,exclude)docs/reproduce')" ] &&
+  [ "${ALLOW_DIRTY:-0}" != 1 ]; then
   echo "tracked files are modified: the pages would record a -dirty commit." >&2
   echo "Commit first, or set ALLOW_DIRTY=1." >&2
   exit 1
@@ -75,35 +77,35 @@ run() {
   local start
   start=$(date +%s)
   echo "==> $name: $*"
-  "$@"
+  "$@" > /dev/null
   echo "==> $name: $(($(date +%s) - start)) s"
 }
 
 for s in "${steps[@]}"; do
   case $s in
     page)
-      run page "$pb" --out-dir docs/benchmarks --passes 3 > /dev/null
+      run page "$pb" --out-dir docs/benchmarks --passes 3
       ;;
     capped)
       if [ $avx512 = 1 ]; then
-        run capped env FIELDWORK_MAX_ISA=avx2 "$pb" --out-dir docs/benchmarks --passes 3 > /dev/null
+        run capped env FIELDWORK_MAX_ISA=avx2 "$pb" --out-dir docs/benchmarks --passes 3
       else
         echo "==> capped: skipped (no AVX-512: the page is the avx2 tier)"
       fi
       ;;
     chachapoly)
-      run chachapoly "$pb" --chachapoly-sweep "docs/benchmarks/chachapoly-sweep-$slug.csv" --passes 3 > /dev/null
+      run chachapoly "$pb" --chachapoly-sweep "docs/benchmarks/chachapoly-sweep-$slug.csv" --passes 3
       ;;
     chachapoly-capped)
       if [ $avx512 = 1 ]; then
         run chachapoly-capped env FIELDWORK_MAX_ISA=avx2 "$pb" \
-          --chachapoly-sweep "docs/benchmarks/chachapoly-sweep-$slug-max-avx2.csv" --passes 3 > /dev/null
+          --chachapoly-sweep "docs/benchmarks/chachapoly-sweep-$slug-max-avx2.csv" --passes 3
       else
         echo "==> chachapoly-capped: skipped (no AVX-512)"
       fi
       ;;
     poly1305)
-      run poly1305 "$pb" --poly1305-sweep "docs/benchmarks/poly1305-sweep-$slug.csv" --passes 3 > /dev/null
+      run poly1305 "$pb" --poly1305-sweep "docs/benchmarks/poly1305-sweep-$slug.csv" --passes 3
       ;;
     isa-rates)
       run isa-rates sh -c "\"$pb\" --isa-rates > target/isa-rates-$slug.md"

@@ -131,8 +131,11 @@ pub fn cpu_slug(model_name: &str, id: Option<&CpuId>) -> String {
 }
 
 /// `git rev-parse --short HEAD` of the source tree this binary was built
-/// from, with `-dirty` if tracked files differ from it; `unknown` if git or
-/// the tree is not there.
+/// from, with `-dirty` if tracked files differ from it, the generated
+/// pages (`docs/benchmarks`, `docs/reproduce`) aside: a page written
+/// earlier in the same session (the native page before its capped twin)
+/// is an output, not the code measured. `unknown` if git or the tree is
+/// not there.
 pub fn git_commit() -> String {
     let dir = env!("CARGO_MANIFEST_DIR");
     let git = |args: &[&str]| {
@@ -148,7 +151,16 @@ pub fn git_commit() -> String {
     let Some(hash) = git(&["rev-parse", "--short", "HEAD"]).filter(|h| !h.is_empty()) else {
         return "unknown".to_string();
     };
-    match git(&["status", "--porcelain", "--untracked-files=no"]) {
+    let status = [
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ":(top)",
+        ":(top,exclude)docs/benchmarks",
+        ":(top,exclude)docs/reproduce",
+    ];
+    match git(&status) {
         Some(changes) if changes.is_empty() => hash,
         Some(_) => format!("{hash}-dirty"),
         None => format!("{hash} (tree state unknown)"),
