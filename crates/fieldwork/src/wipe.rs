@@ -116,29 +116,60 @@ pub(crate) fn wipe_stack_below<const BYTES: usize>() {
     compiler_fence(Ordering::SeqCst);
 }
 
-/// Writes the 64-bit `pattern` over `[rsp − bytes, rsp)` at its own
-/// `rsp` (the return address's slot; `bytes` a positive multiple of 256),
-/// and the 8 bytes below it where `rsp − bytes` is not 16-byte aligned: a
-/// naked function, so no prologue moves `rsp`. As the vector fills below,
-/// the passes start at `rsp − bytes` rounded down to 16 bytes (at a call
-/// `rsp` is 8 past a 16-byte boundary: unrounded, one store in four
-/// straddled two cache lines), store aligned, and one unaligned store
-/// ending at `rsp` covers the last 8 bytes.
-///
-/// # Safety
-/// `bytes` is a positive multiple of 256, and the stack has `bytes` + 8
-/// bytes below the caller's stack pointer (a kernel just used them).
+/// The x86-64 fills' one loop: a naked function `$fill` (no prologue
+/// moves `rsp`) that writes `[rsp − bytes, rsp)` at its own `rsp` (the
+/// return address's slot; `bytes`, in `rdi`, a positive multiple of 256)
+/// with the `$store`s, 256 bytes a pass from `rcx`, of the register the
+/// `$init` lines set, then runs the `$exit` lines. The passes start at
+/// `rsp − bytes` rounded down to the store width (`$mask`: `and rcx,
+/// −width`), so no store straddles two cache lines (at a call `rsp` is 8
+/// past a 16-byte boundary: unrounded, one 16-byte store in four, every
+/// other ymm store and every zmm store straddled, and the vector wipes ran
+/// at about one store a cycle); they end up to a width short of `rsp`, and
+/// the one unaligned `$tail` store ending at `rsp` covers the rest. Below
+/// `rsp − bytes` they write at most a store's width less 8 bytes more.
 #[cfg(target_arch = "x86_64")]
-#[unsafe(naked)]
-unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
-    core::arch::naked_asm!(
-        "mov rcx, rsp",
-        "sub rcx, rdi",
-        "and rcx, -16",
-        "lea rax, [rcx + rdi]",
-        "movq xmm0, rsi",
-        "punpcklqdq xmm0, xmm0",
-        "2:",
+macro_rules! naked_fill {
+    ($(#[$doc:meta])* $fill:ident($($arg:ident: $ty:ty),+);
+     init $($init:literal),+; mask $mask:literal; tail $tail:literal; exit $($exit:literal),*;
+     stores $($store:literal),+ $(,)?) => {
+        $(#[$doc])*
+        #[unsafe(naked)]
+        unsafe extern "C" fn $fill($($arg: $ty),+) {
+            core::arch::naked_asm!(
+                "mov rcx, rsp",
+                "sub rcx, rdi",
+                $mask,
+                "lea rax, [rcx + rdi]",
+                $($init,)+
+                "2:",
+                $($store,)+
+                "add rcx, 256",
+                "cmp rcx, rax",
+                "jb 2b",
+                $tail,
+                $($exit,)*
+                "ret",
+            )
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+naked_fill! {
+    /// Writes the 64-bit `pattern` over `[rsp − bytes, rsp)` at its own
+    /// `rsp` with aligned 16-byte stores ([`naked_fill`]'s loop; 8 bytes
+    /// more below where `rsp − bytes` is not 16-byte aligned).
+    ///
+    /// # Safety
+    /// `bytes` is a positive multiple of 256, and the stack has `bytes` + 8
+    /// bytes below the caller's stack pointer (a kernel just used them).
+    fill_below_sp(bytes: usize, pattern: u64);
+    init "movq xmm0, rsi", "punpcklqdq xmm0, xmm0";
+    mask "and rcx, -16";
+    tail "movups [rsp - 16], xmm0";
+    exit;
+    stores
         "movaps [rcx], xmm0",
         "movaps [rcx + 16], xmm0",
         "movaps [rcx + 32], xmm0",
@@ -155,24 +186,13 @@ unsafe extern "C" fn fill_below_sp(bytes: usize, pattern: u64) {
         "movaps [rcx + 208], xmm0",
         "movaps [rcx + 224], xmm0",
         "movaps [rcx + 240], xmm0",
-        "add rcx, 256",
-        "cmp rcx, rax",
-        "jb 2b",
-        "movups [rsp - 16], xmm0",
-        "ret",
-    )
 }
 
 /// A [`wipe_stack_below`] with vector stores for kernels compiled with
 /// wider vectors (`$token` proves the CPU has them): `$name` calls the
-/// naked `$fill`, which zeroes `[rsp − bytes, rsp)` at its own `rsp` with
-/// the `$store` instructions (256 bytes a pass, from `rcx`), then
-/// `vzeroupper`. The passes start at `rsp − bytes` rounded down to the
-/// store width (`$mask`: minus the width), so no store straddles two
-/// cache lines (at a call `rsp` is 8 past a 16-byte boundary: unrounded,
-/// every other ymm store and every zmm store straddled, and the wipe ran
-/// at about one store a cycle); they end up to a width short of `rsp`,
-/// and the one unaligned `$tail` store ending at `rsp` covers the rest.
+/// naked `$fill` ([`naked_fill`]'s loop), which zeroes `[rsp − bytes,
+/// rsp)` at its own `rsp` with the `$store` instructions (`$mask` and
+/// `$tail` for their width), then `vzeroupper`.
 #[cfg(target_arch = "x86_64")]
 macro_rules! vector_wipe {
     ($(#[$doc:meta])* $name:ident, $fill:ident, $token:ty, $mask:literal, $tail:literal,
@@ -190,31 +210,21 @@ macro_rules! vector_wipe {
             compiler_fence(Ordering::SeqCst);
         }
 
-        /// Zeroes `[rsp − bytes, rsp)` at its own `rsp` (`bytes` a
-        /// positive multiple of 256), and below it down to the store
-        /// width's boundary (at most a store's width less 8 bytes more).
-        ///
-        /// # Safety
-        /// As [`fill_below_sp`]'s (the stack has `bytes` bytes and a
-        /// store's width below the caller's stack pointer), and the CPU
-        /// has the features of the stores.
-        #[unsafe(naked)]
-        unsafe extern "C" fn $fill(bytes: usize) {
-            core::arch::naked_asm!(
-                "mov rcx, rsp",
-                "sub rcx, rdi",
-                $mask,
-                "lea rax, [rcx + rdi]",
-                "vpxor xmm0, xmm0, xmm0",
-                "2:",
-                $($store,)+
-                "add rcx, 256",
-                "cmp rcx, rax",
-                "jb 2b",
-                $tail,
-                "vzeroupper",
-                "ret",
-            )
+        naked_fill! {
+            /// Zeroes `[rsp − bytes, rsp)` at its own `rsp` (`bytes` a
+            /// positive multiple of 256), and below it down to the store
+            /// width's boundary (at most a store's width less 8 bytes more).
+            ///
+            /// # Safety
+            /// As [`fill_below_sp`]'s (the stack has `bytes` bytes and a
+            /// store's width below the caller's stack pointer), and the CPU
+            /// has the features of the stores.
+            $fill(bytes: usize);
+            init "vpxor xmm0, xmm0, xmm0";
+            mask $mask;
+            tail $tail;
+            exit "vzeroupper";
+            stores $($store),+
         }
     };
 }

@@ -1062,8 +1062,7 @@ fn seal_zmm<const NR: usize>(
         macro_rules! rev_chunk {
             ($j:expr) => {{
                 let j: usize = $j;
-                let g: [__m512i; R] = regs!(|c| _mm512_shuffle_epi8(load!(j, c), ctx.rev));
-                g
+                regs!(|c| _mm512_shuffle_epi8(load!(j, c), ctx.rev))
             }};
         }
         for i in 0..full {
