@@ -42,12 +42,14 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
-        value: Words::of(&[7, 9]),
+        value: Words::of(&[7, 8, 9]),
         measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul: 9 words 80 \
                    cycles on ymm against 109 on zmm, 9×1000 words 0.71× the time; 5 words 40 \
                    against 25, 6 within 4 %; 7 words (2026-11-29, --quick --passes 5, two \
                    builds alternated, both loading by 16-byte pieces) 40.3-40.4 ticks on ymm \
-                   against 41.8 on zmm",
+                   against 41.8 on zmm; 8 words (2026-11-30, --quick, builds alternated \
+                   twice) mul_into 41.9 -> 39.2-40.4 ticks, mul_fixed_into 41.9-42.3 -> 37.7, \
+                   the normal-basis product at m = 233 (8-word p-bit form) 85.7 -> 84.6-85.4",
     },
 };
 
@@ -176,7 +178,7 @@ mod tests {
         assert!(amd.has(5) && amd.has(6) && amd.has(7) && amd.has(9));
         assert!(!amd.has(3) && !amd.has(4) && !amd.has(8));
         let intel = ZMM_FIXED_ON_YMM.entry_for(xeon).value;
-        assert!(intel.has(7) && intel.has(9) && !intel.has(5) && !intel.has(16));
+        assert!(intel.has(7) && intel.has(8) && intel.has(9) && !intel.has(5) && !intel.has(16));
         let fixed = fixed_choice();
         assert_eq!(fixed.on_ymm, ZMM_FIXED_ON_YMM.pick());
         assert_eq!(fixed.schoolbook, SCHOOLBOOK.pick());

@@ -924,7 +924,8 @@ fn mul_fixed_size(inner: &Inner, a: &[u64], b: &[u64], out: &mut [u64]) -> bool 
                     let (Ok(x), Ok(y)) = (<&[u64; $n]>::try_from(a), <&[u64; $n]>::try_from(b)) else {
                         return false;
                     };
-                    let c: [u64; 2 * $n] = inner.backend.mul_fixed(x, y);
+                    let mut c = [0u64; 2 * $n];
+                    inner.backend.mul_fixed_into(&mut c, x, y);
                     fold_fixed::<$n, { 2 * $n }>(inner.p, &c, out);
                     true
                 })*
