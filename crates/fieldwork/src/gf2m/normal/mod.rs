@@ -55,10 +55,11 @@
 //! fixed kernel (1–9 or 16 words: every type-I field, and m = 131, 233,
 //! 491 of type II) the product and the fold run with constant sizes
 //! (`mul_fixed_size`, `fold_fixed`; the product written into the fold's
-//! array by `mul_fixed_into`, not moved out of a returned one). Elsewhere the fold is one straight
-//! pass over the words (`fold_into`, the complement folded in) and no
-//! fixed-size buffer is zeroed; above the p-bit product such a product
-//! pays the fold, the dispatch and the copy of the call.
+//! array by `mul_fixed_into`, not moved out of a returned one). Elsewhere
+//! the fold is one straight pass over the words (`fold_into`, the
+//! complement folded in) and no fixed-size buffer is zeroed; above the
+//! p-bit product such a product pays the fold, the dispatch and the copy
+//! of the call.
 //!
 //! Inversion is Itoh–Tsujii with the k-fold Frobenius maps done by reading
 //! the coordinates out, rotating and writing back (m + t·m bit moves);
