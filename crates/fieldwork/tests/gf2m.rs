@@ -469,6 +469,90 @@ fn runtime_fields_against_gf2poly() {
     }
 }
 
+/// The sparse reduction at its bound: a trinomial x^m + x^(m−64) + 1
+/// (the top term as high as the word fold allows, so the fold takes
+/// ⌈(m − 1)/64⌉ rounds) and one with m a multiple of 64, against `Gf2Poly`.
+#[test]
+fn runtime_sparse_reduction_at_its_bound() {
+    let found: Vec<usize> = (130..700)
+        .filter(|&m| Gf2Poly::from_exponents(&[m, m - 64, 0]).is_irreducible())
+        .take(2)
+        .collect();
+    assert!(
+        !found.is_empty(),
+        "an irreducible x^m + x^(m-64) + 1 below 700"
+    );
+    let mut rng = Rng::new(4242);
+    for m in found {
+        let f = Gf2Poly::from_exponents(&[m, m - 64, 0]);
+        let field = BinaryField::new(f.clone()).unwrap();
+        assert!(field.has_sparse_reduction(), "m = {m}");
+        for _ in 0..8 {
+            let (a, b) = (field.random(&mut rng), field.random(&mut rng));
+            let want = (&a.to_poly() * &b.to_poly()).checked_rem(&f).unwrap();
+            assert_eq!((&a * &b).to_poly(), want, "m = {m}");
+            let want = (&a.to_poly() * &a.to_poly()).checked_rem(&f).unwrap();
+            assert_eq!(a.square().to_poly(), want, "m = {m} square");
+        }
+        // All ones: every word of the product's top half set.
+        let ones = field.from_poly_vartime(&Gf2Poly::from_words(vec![u64::MAX; m.div_ceil(64)]));
+        let want = (&ones.to_poly() * &ones.to_poly()).checked_rem(&f).unwrap();
+        assert_eq!((&ones * &ones).to_poly(), want, "m = {m} ones");
+    }
+}
+
+/// `a *= &b` and `a += &b` against the binary operators and `Gf2Poly`: a
+/// sparse modulus on the stack path (3, 10 and 16 words), one past it (20
+/// words, the allocating product) and one reduced by Barrett's method.
+#[test]
+fn runtime_in_place_operators() {
+    let fields = [
+        BinaryField::new("x^131 + x^8 + x^3 + x^2 + 1".parse().unwrap()).unwrap(),
+        BinaryField::sparse_irreducible(577).unwrap(),
+        BinaryField::sparse_irreducible(1024).unwrap(),
+        BinaryField::new("x^1223 + x^255 + 1".parse().unwrap()).unwrap(),
+        BinaryField::new("x^8 + x^4 + x^3 + x + 1".parse().unwrap()).unwrap(),
+    ];
+    assert!(!fields[4].has_sparse_reduction());
+    let mut rng = Rng::new(577);
+    for field in &fields {
+        let f = field.modulus();
+        let m = field.degree();
+        let b = field.random(&mut rng);
+        let mut a = field.random(&mut rng);
+        let mut chained = a.clone();
+        for _ in 0..6 {
+            let want = (&a.to_poly() * &b.to_poly()).checked_rem(f).unwrap();
+            let product = &a * &b;
+            a *= &b;
+            assert_eq!(a, product, "m = {m}");
+            assert_eq!(a.to_poly(), want, "m = {m}");
+            chained = &chained * &b;
+            assert_eq!(a, chained, "m = {m} chain");
+            let sum = &a + &b;
+            let mut c = a.clone();
+            c += &b;
+            assert_eq!(c, sum, "m = {m} sum");
+        }
+    }
+    // Elements of two fields: an error, and `self` unchanged.
+    let mut x = fields[0].random(&mut rng);
+    let y = fields[1].random(&mut rng);
+    let before = x.clone();
+    assert_eq!(x.try_mul_assign(&y), Err(Gf2mError::FieldMismatch));
+    assert_eq!(x.try_add_assign(&y), Err(Gf2mError::FieldMismatch));
+    assert_eq!(x, before);
+}
+
+#[test]
+#[should_panic(expected = "different fields")]
+fn runtime_in_place_product_of_two_fields_panics() {
+    let f = BinaryField::sparse_irreducible(163).unwrap();
+    let g = BinaryField::sparse_irreducible(233).unwrap();
+    let mut x = f.one();
+    x *= &g.one();
+}
+
 /// Dense moduli (Barrett reduction), found by search.
 #[test]
 fn runtime_dense_modulus() {

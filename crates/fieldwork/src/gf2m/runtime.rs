@@ -19,7 +19,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
-use core::ops::{Add, Mul};
+use core::ops::{Add, AddAssign, Mul, MulAssign};
 use subtle::{Choice, ConstantTimeEq, CtOption};
 
 /// How products are reduced modulo f.
@@ -544,6 +544,62 @@ impl Element {
         Ok(self.with(self.arith().mul(&self.words, &other.words)))
     }
 
+    /// `self ← self · other` in place: no allocation and no new reference
+    /// to the field, where `a * b` makes a new element (a heap buffer and an
+    /// atomic count on the shared field). With a sparse modulus and m ≤
+    /// 1024 the double-length product stays on the stack; otherwise this is
+    /// `*self = &*self * other`. The form for loops of products
+    /// (`MulAssign`: `a *= &b`).
+    ///
+    /// ```
+    /// use fieldwork::gf2m::BinaryField;
+    ///
+    /// let f = BinaryField::sparse_irreducible(577)?; // no fixed type
+    /// let (mut u, mut v) = ([3u64; 10], [5u64; 10]);
+    /// (u[9], v[9]) = (1, 0); // bit 576 at most
+    /// let (x, y) = (f.from_words(&u)?, f.from_words(&v)?);
+    /// let mut z = x.clone();
+    /// z.try_mul_assign(&y)?;
+    /// assert_eq!(z, &x * &y);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::FieldMismatch`] if the fields differ (`self` is then
+    /// unchanged).
+    pub fn try_mul_assign(&mut self, other: &Element) -> Result<(), Gf2mError> {
+        self.same_field(other)?;
+        let Element { field, words } = self;
+        let inner = &*field.0;
+        let mut buf = [0u64; STACK_PRODUCT_WORDS];
+        match (&inner.reduction, buf.get_mut(..2 * inner.words)) {
+            (Reduction::Sparse(terms), Some(c)) => {
+                mul(inner.backend, c, words, &other.words);
+                super::words::fold_sparse(c, inner.m, terms);
+                for (d, &x) in words.iter_mut().zip(c.iter()) {
+                    *d = x;
+                }
+            }
+            _ => *words = RuntimeArith(inner).mul(words, &other.words),
+        }
+        Ok(())
+    }
+
+    /// `self ← self + other` in place (see [`Element::try_mul_assign`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Gf2mError::FieldMismatch`] if the fields differ (`self` is then
+    /// unchanged).
+    pub fn try_add_assign(&mut self, other: &Element) -> Result<(), Gf2mError> {
+        self.same_field(other)?;
+        for (d, &x) in self.words.iter_mut().zip(&other.words) {
+            *d ^= x;
+        }
+        Ok(())
+    }
+
     /// `self + other`.
     ///
     /// # Errors
@@ -671,3 +727,30 @@ macro_rules! operators {
 }
 
 operators!(Add add try_add, Mul mul try_mul);
+
+/// `$op` (`a op= &b`) through `$try` (a documented panic on elements of two
+/// fields, as for the binary operators).
+macro_rules! assign_operators {
+    ($($op:ident $method:ident $try:ident),*) => {$(
+        impl $op<&Element> for Element {
+            /// # Panics
+            ///
+            /// If the elements belong to different fields.
+            #[allow(
+                clippy::panic,
+                reason = "operator traits cannot return an error: elements of different fields are a documented panic; the `try_` form returns it"
+            )]
+            fn $method(&mut self, rhs: &Element) {
+                if let Err(e) = self.$try(rhs) {
+                    panic!("{e}");
+                }
+            }
+        }
+    )*};
+}
+
+assign_operators!(AddAssign add_assign try_add_assign, MulAssign mul_assign try_mul_assign);
+
+/// Words of the double-length product that [`Element::try_mul_assign`]
+/// keeps on the stack: elements of up to 16 words (m ≤ 1024).
+const STACK_PRODUCT_WORDS: usize = 32;
