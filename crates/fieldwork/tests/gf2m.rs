@@ -469,9 +469,9 @@ fn runtime_fields_against_gf2poly() {
     }
 }
 
-/// The sparse reduction at its bound: a trinomial x^m + x^(m−64) + 1
-/// (the top term as high as the word fold allows, so the fold takes
-/// ⌈(m − 1)/64⌉ rounds) and one with m a multiple of 64, against `Gf2Poly`.
+/// The sparse reduction at its bound: trinomials x^m + x^(m−64) + 1 (the
+/// top term as high as the word fold allows, so folded words are folded
+/// again), the first two irreducible ones above 130, against `Gf2Poly`.
 #[test]
 fn runtime_sparse_reduction_at_its_bound() {
     let found: Vec<usize> = (130..700)
