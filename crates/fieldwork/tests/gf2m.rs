@@ -428,7 +428,11 @@ fn runtime_fields_match_the_fixed_ones() {
     runtime_matches::<F571>(15);
 }
 
-/// Run-time fields of every reduction kind against `Gf2Poly` arithmetic.
+/// Run-time fields of every reduction kind and arithmetic against `Gf2Poly`
+/// (its own product, remainder, extended Euclid and powers): Barrett's
+/// (m = 2, 8, 64), the stack arithmetic with divsteps (127, 131) and
+/// without (128, 192, 256: m a multiple of 64; 577: past 9 words), word
+/// vectors (1223).
 #[test]
 fn runtime_fields_against_gf2poly() {
     let moduli = [
@@ -442,22 +446,48 @@ fn runtime_fields_against_gf2poly() {
         "x^256 + x^10 + x^5 + x^2 + 1",
         "x^1223 + x^255 + 1",
     ];
+    let mut moduli: Vec<Gf2Poly> = moduli.iter().map(|t| t.parse().unwrap()).collect();
+    moduli.push(
+        BinaryField::sparse_irreducible(577)
+            .unwrap()
+            .modulus()
+            .clone(),
+    );
     let mut rng = Rng::new(99);
-    for text in moduli {
-        let f: Gf2Poly = text.parse().unwrap();
+    for f in moduli {
+        let text = f.to_string();
         let field = BinaryField::new(f.clone()).unwrap_or_else(|e| panic!("{text}: {e}"));
-        // A dense modulus too: f·(the lowest trinomial) is reducible, so
-        // search the first irreducible with many terms near the top.
         for _ in 0..6 {
             let a = field.random(&mut rng);
             let b = field.random(&mut rng);
             let want = (&a.to_poly() * &b.to_poly()).checked_rem(&f).unwrap();
             assert_eq!((&a * &b).to_poly(), want, "{text}");
             if !bool::from(a.is_zero()) {
-                assert!(
-                    bool::from((&a * &a.invert().unwrap()).ct_eq(&field.one())),
+                let inv = a.invert().unwrap();
+                assert!(bool::from((&a * &inv).ct_eq(&field.one())), "{text}");
+                assert_eq!(
+                    inv.to_poly(),
+                    a.to_poly().inverse_mod(&f).unwrap(),
                     "{text}"
                 );
+            }
+            assert_eq!(
+                a.pow(&[0x1d5]).to_poly(),
+                a.to_poly().pow_mod(0x1d5, &f).unwrap(),
+                "{text}"
+            );
+            assert_eq!(
+                a.pow2k(9).to_poly(),
+                a.to_poly().pow2k_mod(9, &f).unwrap(),
+                "{text}"
+            );
+            if let Some(h) = a.half_trace() {
+                let tr = if bool::from(a.trace()) {
+                    field.one()
+                } else {
+                    field.zero()
+                };
+                assert_eq!(&h.square() + &h, &a + &tr, "{text} half-trace");
             }
             assert_eq!(a.sqrt().square(), a, "{text}");
             let z = a.solve_quadratic();

@@ -133,11 +133,11 @@ const MAX_STEPS: usize = 63 - BLOCK as usize;
 const BLOCK: u32 = 8;
 
 /// One field's constants: the modulus, the batch shape, the start value.
-pub(super) struct Plan<const W: usize> {
+pub(super) struct Plan<'t, const W: usize> {
     /// m.
     m: usize,
     /// The modulus' exponents below m (with 0).
-    terms: &'static [usize],
+    terms: &'t [usize],
     /// The modulus P as W words (degree m < 64W).
     modulus: [u64; W],
     /// Batches.
@@ -150,9 +150,10 @@ pub(super) struct Plan<const W: usize> {
 }
 
 /// The plan of the field x^m + Σ x^terms on W words (compile time: each
-/// fixed field's `DIVSTEP_PLAN`, from its own terms).
+/// fixed field's `DIVSTEP_PLAN`, from its own terms; at run time, once per
+/// field: `runtime.rs`, after [`plan_fits`]).
 // `terms[i] < m < 64W` (asserted), so every index is in range.
-pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> Plan<W> {
+pub(super) const fn plan<'t, const W: usize>(m: usize, terms: &'t [usize]) -> Plan<'t, W> {
     assert!(m < 64 * W && m > 64 * (W - 1));
     let mut modulus = [0u64; W];
     modulus[m / 64] |= 1 << (m % 64);
@@ -196,6 +197,32 @@ pub(super) const fn plan<const W: usize>(m: usize, terms: &'static [usize]) -> P
     }
 }
 
+/// Whether [`plan`] takes the field x^m + Σ x^terms on W words (what it
+/// asserts): 64(W − 1) < m < 64W, every term below m − 64, and the
+/// constant term.
+pub(super) fn plan_fits(m: usize, terms: &[usize], words: usize) -> bool {
+    words >= 1
+        && 64 * (words - 1) < m
+        && m < 64 * words
+        && terms.contains(&0)
+        && terms.iter().all(|&k| k + 64 < m)
+}
+
+impl<const W: usize> Plan<'_, W> {
+    /// The same plan lending other terms (the run-time fields keep the
+    /// plan and the terms apart).
+    pub(super) fn with_terms<'u>(&self, terms: &'u [usize]) -> Plan<'u, W> {
+        Plan {
+            m: self.m,
+            terms,
+            modulus: self.modulus,
+            batches: self.batches,
+            steps: self.steps,
+            start: self.start,
+        }
+    }
+}
+
 /// From this degree the carry-less backends invert by divsteps: never
 /// (Intel Xeon family 6 model 207: Itoh–Tsujii faster at every NIST
 /// degree; see the module documentation).
@@ -226,7 +253,7 @@ pub(super) trait Divstep: super::FieldKernel + MapKernel {
     fn invert_words<const W: usize, const W1: usize>(
         self,
         a: &[u64; W],
-        plan: &Plan<W>,
+        plan: &Plan<'_, W>,
     ) -> [u64; W];
 }
 
@@ -363,7 +390,7 @@ macro_rules! divstep_for {
             fn invert_words<const W: usize, const W1: usize>(
                 self,
                 $a: &[u64; W],
-                $plan: &Plan<W>,
+                $plan: &Plan<'_, W>,
             ) -> [u64; W] {
                 let $s = self;
                 $body
@@ -422,7 +449,7 @@ divstep_for! {
 fn invert_words_masked<K: InlineFixed, const W: usize, const W1: usize>(
     k: K,
     a: &[u64; W],
-    plan: &Plan<W>,
+    plan: &Plan<'_, W>,
 ) -> [u64; W] {
     let (mut f, mut g) = (plan.modulus, *a);
     let (mut d, mut e) = ([0u64; W], plan.start);
@@ -739,7 +766,7 @@ mod x86 {
     pub(super) fn invert_words<P: Products, const W: usize, const W1: usize>(
         t: P,
         a: &[u64; W],
-        plan: &Plan<W>,
+        plan: &Plan<'_, W>,
     ) -> [u64; W] {
         // SAFETY: SSE2 is part of the x86-64 baseline.
         let zero = unsafe { _mm_setzero_si128() };

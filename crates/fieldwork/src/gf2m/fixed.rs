@@ -186,7 +186,7 @@ macro_rules! fixed_field {
             /// The valid bits of the top word.
             const TOP: u64 = top_mask($m);
             /// The divstep inversion's constants, from this modulus.
-            pub(super) const DIVSTEP_PLAN: Plan<$w> = plan($m, Self::TERMS);
+            pub(super) const DIVSTEP_PLAN: Plan<'static, $w> = plan($m, Self::TERMS);
             /// The steps of the inversion chain done by a table (0: none).
             #[cfg(feature = "std")]
             const TABLE_STEPS: [usize; TABLE_SLOTS] = table_steps($m);

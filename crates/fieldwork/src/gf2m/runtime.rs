@@ -13,6 +13,7 @@
 
 use super::Gf2mError;
 use super::algorithms::{self, Arith};
+use super::divstep::{self, Divstep, Plan};
 use super::words::top_mask;
 use crate::gf2x::{Dispatch, Gf2Poly};
 use alloc::sync::Arc;
@@ -20,7 +21,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign};
-use subtle::{Choice, ConstantTimeEq, CtOption};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
 /// How products are reduced modulo f.
 #[derive(Debug)]
@@ -38,6 +39,11 @@ struct Inner {
     modulus: Gf2Poly,
     reduction: Reduction,
     backend: Dispatch,
+    /// The `gf2m` backend of the divstep inversion (chosen once, as
+    /// `backend`).
+    gf2m: super::Dispatch,
+    /// The inversion by divsteps, for the sparse moduli it is built for.
+    divstep: Option<DivstepPlan>,
     trace_mask: Vec<u64>,
     sqrt_x: Vec<u64>,
     /// An element of trace one (x^i for the smallest such i), for
@@ -117,12 +123,18 @@ impl BinaryField {
             mu.resize(m / 64 + 1, 0);
             Reduction::Barrett { mu, f }
         };
+        let divstep = match &reduction {
+            Reduction::Sparse(terms) => DivstepPlan::new(m, terms, words),
+            Reduction::Barrett { .. } => None,
+        };
         let mut inner = Inner {
             m,
             words,
             modulus,
             reduction,
             backend: Dispatch::best(),
+            gf2m: super::Dispatch::best(),
+            divstep,
             trace_mask: vec![0; words],
             sqrt_x: vec![0; words],
             trace_one: vec![0; words],
@@ -430,6 +442,280 @@ impl Arith for RuntimeArith<'_> {
     }
 }
 
+/// `a^(−1)` by divsteps on the field's plan: the `gf2m` backend's
+/// [`Divstep::invert_words`] on W words (its computation, run once per
+/// inversion by [`super::Dispatch::run`]).
+struct InvertWords<'t, const W: usize, const W1: usize> {
+    a: [u64; W],
+    plan: Plan<'t, W>,
+}
+
+impl<const W: usize, const W1: usize> super::Computation for InvertWords<'_, W, W1> {
+    type Output = [u64; W];
+    #[inline(always)]
+    fn run<B: super::Backend>(self, b: B) -> [u64; W] {
+        b.kernels().invert_words::<W, W1>(&self.a, &self.plan)
+    }
+}
+
+/// The divstep plans of the word counts the inversion is compiled for
+/// (`$v` holds the plan on `$w` words; its terms are lent by the field at
+/// each call).
+macro_rules! divstep_plans {
+    ($($v:ident $w:literal),*) => {
+        /// A field's divstep plan (`divstep.rs`): Bernstein–Yang inversion
+        /// in constant time, for sparse moduli of 2 to 9 words (m < 576,
+        /// not a multiple of 64, every term below m − 64): at m = 163 about
+        /// 6× the speed of Itoh–Tsujii's m − 1 run-time squarings, whose
+        /// word fold is a loop over the terms (`docs/notes/gf2m.md`).
+        enum DivstepPlan {
+            $($v(Plan<'static, $w>),)*
+        }
+
+        impl DivstepPlan {
+            /// The plan of x^m + Σ x^terms on `words` words, where one is
+            /// compiled.
+            fn new(m: usize, terms: &[usize], words: usize) -> Option<DivstepPlan> {
+                if !divstep::plan_fits(m, terms, words) {
+                    return None;
+                }
+                match words {
+                    $($w => Some(DivstepPlan::$v(divstep::plan::<$w>(m, terms).with_terms(&[]))),)*
+                    _ => None,
+                }
+            }
+
+            /// Its word count.
+            fn words(&self) -> usize {
+                match self {
+                    $(DivstepPlan::$v(_) => $w,)*
+                }
+            }
+
+            /// `a^(−1)` (0 for 0) for `a` of the plan's words, reduced.
+            fn invert(&self, backend: super::Dispatch, terms: &[usize], a: &[u64]) -> Vec<u64> {
+                match self {
+                    $(DivstepPlan::$v(plan) => {
+                        let mut x = [0u64; $w];
+                        for (d, &s) in x.iter_mut().zip(a) {
+                            *d = s;
+                        }
+                        backend
+                            .run(InvertWords::<$w, { $w + 1 }> { a: x, plan: plan.with_terms(terms) })
+                            .to_vec()
+                    })*
+                }
+            }
+        }
+    };
+}
+
+divstep_plans!(W2 2, W3 3, W4 4, W5 5, W6 6, W7 7, W8 8, W9 9);
+
+impl fmt::Debug for DivstepPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DivstepPlan({} words)", self.words())
+    }
+}
+
+/// The run-time arithmetics' conversions between an element's words and
+/// their element representation, for [`Element::apply`].
+trait WordArith: Arith {
+    /// The element of these (reduced) words.
+    fn load(&self, words: &[u64]) -> Self::E;
+    /// The element's words.
+    fn store(&self, e: &Self::E) -> Vec<u64>;
+}
+
+impl WordArith for RuntimeArith<'_> {
+    fn load(&self, words: &[u64]) -> Vec<u64> {
+        words.to_vec()
+    }
+    fn store(&self, e: &Vec<u64>) -> Vec<u64> {
+        e.clone()
+    }
+}
+
+/// Words of an element that [`StackArith`] keeps on the stack (m ≤ 1024).
+const STACK_WORDS: usize = STACK_PRODUCT_WORDS / 2;
+
+/// The field's arithmetic on elements held in `[u64; STACK_WORDS]` (the
+/// words past `words()` zero), for a sparse modulus with m ≤ 1024: the
+/// product and the fold on a stack buffer, no allocation per operation —
+/// what the chains of squares and products of inversion, exponentiation
+/// and the half-trace run on ([`RuntimeArith`] elsewhere).
+struct StackArith<'a> {
+    inner: &'a Inner,
+    terms: &'a [usize],
+}
+
+impl<'a> StackArith<'a> {
+    /// The stack arithmetic of `inner`, if its modulus is sparse and its
+    /// elements fit.
+    fn new(inner: &'a Inner) -> Option<StackArith<'a>> {
+        match &inner.reduction {
+            Reduction::Sparse(terms) if inner.words <= STACK_WORDS => {
+                Some(StackArith { inner, terms })
+            }
+            _ => None,
+        }
+    }
+
+    /// The reduced element of the double-length product `c` (`2·words()`
+    /// words).
+    #[inline(always)]
+    fn fold(&self, c: &mut [u64]) -> [u64; STACK_WORDS] {
+        super::words::fold_sparse(c, self.inner.m, self.terms);
+        let mut r = [0u64; STACK_WORDS];
+        for (d, &x) in r.iter_mut().zip(c.iter().take(self.inner.words)) {
+            *d = x;
+        }
+        r
+    }
+}
+
+impl Arith for StackArith<'_> {
+    type E = [u64; STACK_WORDS];
+    fn degree(&self) -> usize {
+        self.inner.m
+    }
+    fn one(&self) -> Self::E {
+        let mut w = [0; STACK_WORDS];
+        w[0] = 1;
+        w
+    }
+    fn mul(&self, a: &Self::E, b: &Self::E) -> Self::E {
+        let n = self.inner.words;
+        let mut buf = [0u64; STACK_PRODUCT_WORDS];
+        // `n <= STACK_WORDS` (`StackArith::new`): the slices exist.
+        if let (Some(c), Some(a), Some(b)) = (buf.get_mut(..2 * n), a.get(..n), b.get(..n)) {
+            mul(self.inner.backend, c, a, b);
+            return self.fold(c);
+        }
+        [0; STACK_WORDS]
+    }
+    fn square(&self, a: &Self::E) -> Self::E {
+        let n = self.inner.words;
+        let mut buf = [0u64; STACK_PRODUCT_WORDS];
+        if let (Some(c), Some(a)) = (buf.get_mut(..2 * n), a.get(..n)) {
+            let done = self.inner.backend.square_into(c, a);
+            debug_assert!(done.is_ok(), "output sized 2·a.len()");
+            return self.fold(c);
+        }
+        [0; STACK_WORDS]
+    }
+    fn add(&self, a: &Self::E, b: &Self::E) -> Self::E {
+        let mut r = *a;
+        for (d, &x) in r.iter_mut().zip(b) {
+            *d ^= x;
+        }
+        r
+    }
+    fn select(&self, a: &Self::E, b: &Self::E, choice: Choice) -> Self::E {
+        let mut r = *a;
+        for (d, y) in r.iter_mut().zip(b) {
+            d.conditional_assign(y, choice);
+        }
+        r
+    }
+}
+
+impl WordArith for StackArith<'_> {
+    fn load(&self, words: &[u64]) -> Self::E {
+        let mut r = [0u64; STACK_WORDS];
+        for (d, &x) in r.iter_mut().zip(words) {
+            *d = x;
+        }
+        r
+    }
+    fn store(&self, e: &Self::E) -> Vec<u64> {
+        e.iter().take(self.inner.words).copied().collect()
+    }
+}
+
+/// An operation of the generic algorithms on one element, written once
+/// over [`WordArith`] and run by [`Element::apply`] on the stack where the
+/// field allows it.
+trait Op {
+    /// The result of the operation on `x`.
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E;
+}
+
+/// `x²`.
+struct Square;
+impl Op for Square {
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
+        f.square(x)
+    }
+}
+
+/// `x^(2^k)`.
+struct Pow2k(usize);
+impl Op for Pow2k {
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
+        algorithms::pow2k(f, x, self.0)
+    }
+}
+
+/// `x^e`, `e` as little-endian words.
+struct Pow<'e>(&'e [u64]);
+impl Op for Pow<'_> {
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
+        algorithms::pow(f, x, self.0)
+    }
+}
+
+/// `x^(−1)` (0 for 0).
+struct Invert;
+impl Op for Invert {
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
+        f.invert(x)
+    }
+}
+
+/// The half-trace (odd m).
+struct HalfTrace;
+impl Op for HalfTrace {
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
+        algorithms::half_trace(f, x)
+    }
+}
+
+/// `e + √x·o` for the square root's halves `e`, `o` (`sqrt_x` = √x).
+struct SqrtParts<'a> {
+    e: &'a [u64],
+    o: &'a [u64],
+    sqrt_x: &'a [u64],
+}
+impl Op for SqrtParts<'_> {
+    fn run<A: WordArith>(self, f: &A, _: &A::E) -> A::E {
+        f.add(
+            &f.load(self.e),
+            &f.mul(&f.load(self.sqrt_x), &f.load(self.o)),
+        )
+    }
+}
+
+/// A root of z² + z = x for even m (`tau` of trace one): the Horner form
+/// of IEEE 1363-2000, A.4.7 (see [`Element::solve_quadratic`]).
+struct SolveEven<'a> {
+    tau: &'a [u64],
+}
+impl Op for SolveEven<'_> {
+    fn run<A: WordArith>(self, f: &A, c: &A::E) -> A::E {
+        let tau = f.load(self.tau);
+        // z ← z² + w²·τ, w ← w² + c, m − 1 times.
+        let mut z = f.add(c, c);
+        let mut w = c.clone();
+        for _ in 1..f.degree() {
+            let w2 = f.square(&w);
+            z = f.add(&f.square(&z), &f.mul(&w2, &tau));
+            w = f.add(&w2, c);
+        }
+        z
+    }
+}
+
 /// An element of a [`BinaryField`]: always reduced, and tied to its field.
 ///
 /// Operators between elements of different fields panic (as mixing fields
@@ -500,6 +786,17 @@ impl ConstantTimeEq for Element {
 impl Element {
     fn arith(&self) -> RuntimeArith<'_> {
         RuntimeArith(&self.field.0)
+    }
+
+    /// `op` on this element: on the stack ([`StackArith`]) for a sparse
+    /// modulus with m ≤ 1024, else on word vectors.
+    fn apply<O: Op>(&self, op: O) -> Element {
+        let inner = &*self.field.0;
+        let words = match StackArith::new(inner) {
+            Some(f) => f.store(&op.run(&f, &f.load(&self.words))),
+            None => op.run(&RuntimeArith(inner), &self.words),
+        };
+        self.with(words)
     }
 
     fn with(&self, words: Vec<u64>) -> Element {
@@ -620,22 +917,30 @@ impl Element {
 
     /// `a²`.
     pub fn square(&self) -> Element {
-        self.with(self.arith().square(&self.words))
+        self.apply(Square)
     }
 
     /// `a^(2^k)`.
     pub fn pow2k(&self, k: usize) -> Element {
-        self.with(algorithms::pow2k(&self.arith(), &self.words, k))
+        self.apply(Pow2k(k))
     }
 
     /// `a^e`, the exponent as little-endian words.
     pub fn pow(&self, exponent: &[u64]) -> Element {
-        self.with(algorithms::pow(&self.arith(), &self.words, exponent))
+        self.apply(Pow(exponent))
     }
 
-    /// `a^(−1)` by Itoh–Tsujii; none for 0.
+    /// `a^(−1)`, none for 0, in constant time: by Bernstein–Yang divsteps
+    /// for a sparse modulus of 2 to 9 words (the fixed fields' inversion,
+    /// `divstep.rs`), else by Itoh–Tsujii.
     pub fn invert(&self) -> CtOption<Element> {
-        let inv = self.with(algorithms::invert(&self.arith(), &self.words));
+        let inner = &*self.field.0;
+        let inv = match (&inner.divstep, &inner.reduction) {
+            (Some(plan), Reduction::Sparse(terms)) => {
+                self.with(plan.invert(inner.gf2m, terms, &self.words))
+            }
+            _ => self.apply(Invert),
+        };
         CtOption::new(inv, !self.is_zero())
     }
 
@@ -651,9 +956,11 @@ impl Element {
                 *o |= u64::from(super::words::gather_even(w >> 1)) << (32 * half);
             }
         }
-        let a = self.arith();
-        let p = a.mul(&self.field.0.sqrt_x, &o);
-        self.with(a.add(&e, &p))
+        self.apply(SqrtParts {
+            e: &e,
+            o: &o,
+            sqrt_x: &self.field.0.sqrt_x,
+        })
     }
 
     /// The absolute trace Tr(a) ∈ {0, 1}.
@@ -669,8 +976,7 @@ impl Element {
     /// The half-trace Σ_{i=0}^{(m−1)/2} a^(4^i); none when m is even (it
     /// is defined for odd m only; a public property of the field).
     pub fn half_trace(&self) -> Option<Element> {
-        (self.field.0.m % 2 == 1)
-            .then(|| self.with(algorithms::half_trace(&self.arith(), &self.words)))
+        (self.field.0.m % 2 == 1).then(|| self.apply(HalfTrace))
     }
 
     /// A root z of z² + z = a, if there is one (exactly when Tr(a) = 0; the
@@ -682,17 +988,10 @@ impl Element {
         if let Some(h) = self.half_trace() {
             return CtOption::new(h, ok);
         }
-        let a = self.arith();
-        let tau = &self.field.0.trace_one;
-        // Horner form: z ← z² + w²·τ, w ← w² + c, m − 1 times.
-        let mut z = vec![0u64; self.words.len()];
-        let mut w = self.words.clone();
-        for _ in 1..self.field.0.m {
-            let w2 = a.square(&w);
-            z = a.add(&a.square(&z), &a.mul(&w2, tau));
-            w = a.add(&w2, &self.words);
-        }
-        CtOption::new(self.with(z), ok)
+        let z = self.apply(SolveEven {
+            tau: &self.field.0.trace_one,
+        });
+        CtOption::new(z, ok)
     }
 }
 
@@ -754,3 +1053,60 @@ assign_operators!(AddAssign add_assign try_add_assign, MulAssign mul_assign try_
 /// Words of the double-length product that [`Element::try_mul_assign`]
 /// keeps on the stack: elements of up to 16 words (m ≤ 1024).
 const STACK_PRODUCT_WORDS: usize = 32;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::splitmix64;
+
+    /// A random element of `f` from `state`.
+    fn random(f: &BinaryField, state: &mut u64) -> Element {
+        let mut w: Vec<u64> = (0..f.words()).map(|_| splitmix64(state)).collect();
+        if let Some(top) = w.last_mut() {
+            *top &= top_mask(f.degree());
+        }
+        f.element(w)
+    }
+
+    /// The divstep inversion agrees with Itoh–Tsujii (the generic
+    /// algorithm on the stack arithmetic) on random elements, 0 and 1, for
+    /// fields of every word count it is compiled for (2 to 9, checked to
+    /// be covered); the fields it cannot take (m a multiple of 64, past 9
+    /// words) have no plan.
+    #[test]
+    fn divsteps_agree_with_itoh_tsujii() {
+        let mut state = 0x6469_7673_7465_7073;
+        let mut fields = vec![BinaryField::new(Gf2Poly::from_exponents(&[127, 1, 0])).unwrap()];
+        for m in [
+            131, 163, 191, 233, 255, 283, 313, 359, 409, 450, 509, 571, 575,
+        ] {
+            fields.push(BinaryField::sparse_irreducible(m).unwrap());
+        }
+        let mut covered = Vec::new();
+        for f in &fields {
+            let m = f.degree();
+            let Some(plan) = f.0.divstep.as_ref() else {
+                continue;
+            };
+            assert_eq!(plan.words(), f.words(), "m = {m}");
+            covered.push(plan.words());
+            let mut inputs = vec![f.zero(), f.one()];
+            inputs.extend((0..8).map(|_| random(f, &mut state)));
+            for a in inputs {
+                let want = a.apply(Invert);
+                let got = Option::<Element>::from(a.invert()).unwrap_or(f.zero());
+                assert_eq!(got, want, "m = {m}, a = {a:x}");
+            }
+        }
+        for w in 2..=9 {
+            assert!(
+                covered.contains(&w),
+                "no field of {w} words took the divsteps"
+            );
+        }
+        for m in [128, 192, 320, 576, 577, 1024] {
+            let f = BinaryField::sparse_irreducible(m).unwrap();
+            assert!(f.0.divstep.is_none(), "m = {m}");
+        }
+    }
+}

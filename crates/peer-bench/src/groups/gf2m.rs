@@ -30,6 +30,9 @@
 //!   backend by `Dispatch::best()` and make a call at every step.
 //! - `fieldwork (<backend>)`: each backend this CPU has, held in a
 //!   `gf2m::Dispatch` (its chain run inside `Dispatch::run`).
+//! - `fieldwork BinaryField (run-time modulus)` (chained rows): the same
+//!   modulus as a run-time `gf2m::BinaryField` (the like of NTL's `GF2E`):
+//!   `x *= &y` for the product, the `Element` methods for the rest.
 //! - `fieldwork one at a time` (batch rows): the same 1024 elements by the
 //!   public operator or method in a loop, `c[i] = a[i] * b[i]` or
 //!   `c[i] = a[i].square()` — what the batch call is measured against.
@@ -55,7 +58,11 @@
 
 use crate::binary_fields::{BATCH, Inputs, NIST_FIELDS, NistField, Op, inputs};
 use crate::harness::{Case, Impl};
-use fieldwork::gf2m::{Backend, Computation, Dispatch, F163, F233, F283, F409, F571, FieldElement};
+use fieldwork::gf2m::{
+    Backend, BinaryField, Computation, Dispatch, Element, F163, F233, F283, F409, F571,
+    FieldElement,
+};
+use fieldwork::gf2x::Gf2Poly;
 use std::hint::black_box;
 
 /// The rows of one field: the peers' operations, the half-trace and the
@@ -393,6 +400,9 @@ fn field_cases<F: FieldElement + 'static>(field: &NistField) -> Result<Vec<Case>
             }
             if row.is_batch() {
                 impls.push(one_at_a_time::<F>(row, &inputs)?);
+            } else {
+                let want = ours(None, row, &operands::<F>(&inputs)?)?;
+                impls.push(run_time_field(field, row, &inputs, &want)?);
             }
             #[cfg(feature = "xs233")]
             if let Some(op) = xs233_op(field, row) {
@@ -469,6 +479,65 @@ fn one_at_a_time<F: FieldElement + 'static>(row: Row, inputs: &Inputs) -> Result
         ours: true,
         routine,
     })
+}
+
+/// The chained rows through a run-time [`BinaryField`] built from the same
+/// modulus (what a user of an arbitrary irreducible gets, and the like of
+/// NTL's `GF2E`, whose modulus is chosen at run time too): `x *= &y` in
+/// place, and the `Element` methods. Checked first against the fixed type's
+/// result `want`.
+fn run_time_field(
+    field: &NistField,
+    row: Row,
+    inputs: &Inputs,
+    want: &[u64],
+) -> Result<Impl, String> {
+    let exponents: Vec<usize> = field.exponents.iter().map(|&e| e as usize).collect();
+    let f = BinaryField::new(Gf2Poly::from_exponents(&exponents)).map_err(|e| e.to_string())?;
+    let mut x = f.from_words(&inputs.x).map_err(|e| e.to_string())?;
+    let y = f.from_words(&inputs.y).map_err(|e| e.to_string())?;
+    let got =
+        run_time_step(row, &x, &y).ok_or(format!("m={}: no run-time {}", field.m, row.name()))?;
+    if got.as_words() != want {
+        return Err(format!(
+            "m={}: the run-time field's {} differs from the fixed type's",
+            field.m,
+            row.name()
+        ));
+    }
+    let routine: benchtime::Routine<'static> = match row {
+        Row::Peer(Op::Mul) => Box::new(move |n| {
+            for _ in 0..n {
+                x *= &y;
+            }
+            black_box(&x);
+        }),
+        _ => Box::new(move |n| {
+            for _ in 0..n {
+                if let Some(next) = run_time_step(row, black_box(&x), &y) {
+                    x = next;
+                }
+            }
+            black_box(&x);
+        }),
+    };
+    Ok(Impl {
+        name: "fieldwork BinaryField (run-time modulus)".into(),
+        ours: true,
+        routine,
+    })
+}
+
+/// One step of [`run_time_field`]'s chain (none for the batch rows).
+fn run_time_step(row: Row, x: &Element, y: &Element) -> Option<Element> {
+    match row {
+        Row::Peer(Op::Mul) => Some(x * y),
+        Row::Peer(Op::Square) => Some(x.square()),
+        Row::Peer(Op::Invert) => x.invert().into(),
+        Row::Peer(Op::Sqrt) => Some(x.sqrt()),
+        Row::HalfTrace => x.half_trace(),
+        Row::Peer(Op::BatchMul) | Row::BatchSquare => None,
+    }
 }
 
 /// One step of a chained row.
