@@ -9,6 +9,27 @@
 //! ⌊⌊c/x^m⌋·μ/x^m⌋ is exactly ⌊c/f⌋ (the estimate of Barrett, CRYPTO '86,
 //! has no carries to absorb in characteristic 2). Both are constant time for
 //! the field's (public) size.
+//!
+//! Inversion, for a sparse modulus of 2 to 9 words (m < 576, not a multiple
+//! of 64, every term below m − 64; every NIST degree): Bernstein–Yang
+//! divsteps, the fixed fields' code (`divstep.rs`) on the `gf2m` backend
+//! chosen when the field is built, with the plan (batch shape and start
+//! value) computed then too; 2m − 1 divsteps in ⌈(2m − 1)/55⌉ batches, the
+//! matrix products carry-less. Elsewhere Itoh–Tsujii: m − 1 squarings and
+//! ⌊log₂(m − 1)⌋ + popcount(m − 1) − 1 products. A divstep plan for every
+//! word count to 16 would double the code the divsteps compile to (about
+//! 100 KB for the eight, each backend's copy); 9 words covers 571.
+//!
+//! Squaring chains (Itoh–Tsujii, the half-trace, `pow`, `pow2k`, √ and the
+//! even-m quadratic) run on stack elements for a sparse modulus with m ≤
+//! 1024 (`StackArith`): no allocation per operation. A squaring there is
+//! the `gf2x` square and the word fold, a loop over the modulus's terms
+//! with run-time shift counts (about 40 ns at m = 163 on the Xeon of
+//! `docs/notes/gf2m.md`, against the fixed `F163`'s 6).
+//!
+//! Rejected: terms grouped by word offset so that a group's shifted copies
+//! are summed in registers before one write per destination word (the
+//! chained writes were not the cost: no faster).
 #![forbid(unsafe_code)]
 
 use super::Gf2mError;
