@@ -20,12 +20,24 @@
 //! word count to 16 would double the code the divsteps compile to (about
 //! 100 KB for the eight, each backend's copy); 9 words covers 571.
 //!
-//! Squaring chains (Itoh–Tsujii, the half-trace, `pow`, `pow2k`, √ and the
-//! even-m quadratic) run on stack elements for a sparse modulus with m ≤
-//! 1024 (`StackArith`): no allocation per operation. A squaring there is
-//! the `gf2x` square and the word fold, a loop over the modulus's terms
-//! with run-time shift counts (about 40 ns at m = 163 on the Xeon of
-//! `docs/notes/gf2m.md`, against the fixed `F163`'s 6).
+//! Squares, `pow2k` and the half-trace, where f − x^m is one word (every
+//! term below 64: all NIST moduli but 233's and 409's), m is not a multiple
+//! of 64 and the element has 2 to 9 words, run as one computation compiled
+//! per word count on the carry-less `gf2m` backend (`Squares`): the
+//! kernels' word squares and a carry-less fold, H = ⌊c/x^m⌋ times that
+//! word (W word products), then the part of H·(f − x^m) from x^m on (below
+//! 63 bits) times it again — W + 1 carry-less products and about 4W word
+//! operations a square, against the word fold's 2 shifts and 2 XORs per
+//! term and word above m.
+//!
+//! The other chains (Itoh–Tsujii where there are no divsteps, `pow`, √,
+//! the even-m quadratic, and the squares of the other sparse moduli) run
+//! on stack elements for a sparse modulus with m ≤ 1024 (`StackArith`):
+//! no allocation per operation. A squaring there is the `gf2x` square and
+//! the word fold, a loop over the modulus's terms with run-time shift
+//! counts (about 40 ns at m = 163 on the Xeon of `docs/notes/gf2m.md`,
+//! against `Squares`' 5 and the fixed `F163`'s 6). Barrett moduli and m >
+//! 1024 take word vectors (`RuntimeArith`).
 //!
 //! Rejected: terms grouped by word offset so that a group's shifted copies
 //! are summed in registers before one write per destination word (the
@@ -65,6 +77,10 @@ struct Inner {
     gf2m: super::Dispatch,
     /// The inversion by divsteps, for the sparse moduli it is built for.
     divstep: Option<DivstepPlan>,
+    /// f − x^m as one word, where [`Squares`] takes the squaring chains:
+    /// every term below 64 (and m − 64), m not a multiple of 64, 2 to 9
+    /// words, a carry-less `gf2m` backend.
+    one_word: Option<u64>,
     trace_mask: Vec<u64>,
     sqrt_x: Vec<u64>,
     /// An element of trace one (x^i for the smallest such i), for
@@ -148,14 +164,27 @@ impl BinaryField {
             Reduction::Sparse(terms) => DivstepPlan::new(m, terms, words),
             Reduction::Barrett { .. } => None,
         };
+        let gf2m = super::Dispatch::best();
+        let one_word = match &reduction {
+            Reduction::Sparse(terms)
+                if !m.is_multiple_of(64)
+                    && (2..=9).contains(&words)
+                    && terms.iter().all(|&k| k < 64)
+                    && gf2m.name() != super::Dispatch::portable().name() =>
+            {
+                Some(terms.iter().fold(0u64, |g, &k| g | (1 << k)))
+            }
+            _ => None,
+        };
         let mut inner = Inner {
             m,
             words,
             modulus,
             reduction,
             backend: Dispatch::best(),
-            gf2m: super::Dispatch::best(),
+            gf2m,
             divstep,
+            one_word,
             trace_mask: vec![0; words],
             sqrt_x: vec![0; words],
             trace_one: vec![0; words],
@@ -539,6 +568,154 @@ impl fmt::Debug for DivstepPlan {
     }
 }
 
+/// A squaring chain of [`Squares`].
+#[derive(Clone, Copy)]
+enum SquareChain {
+    /// `a^(2^k)` (`k` = 1: the square).
+    Pow2k(usize),
+    /// The half-trace (odd m): h ← h⁴ + a, (m − 1)/2 times.
+    HalfTrace,
+}
+
+/// A squaring chain on W words compiled on the `gf2m` backend (W2 = 2W,
+/// W1 = W + 1), for sparse moduli whose f − x^m = `g` is one word and m
+/// not a multiple of 64: each square is the kernels' word squares and a
+/// carry-less fold, H = ⌊c/x^m⌋ times `g` (W word products) and the
+/// overflow of that, of degree below deg g − 1, times `g` again.
+struct Squares<const W: usize, const W1: usize, const W2: usize> {
+    a: [u64; W],
+    m: usize,
+    g: u64,
+    chain: SquareChain,
+}
+
+impl<const W: usize, const W1: usize, const W2: usize> super::Computation for Squares<W, W1, W2> {
+    type Output = [u64; W];
+    #[inline(always)]
+    fn run<B: super::Backend>(self, b: B) -> [u64; W] {
+        let k = b.kernels();
+        let Squares { a, m, g, chain } = self;
+        // Plain loops: a closure left out of line would lose the
+        // backend's target features.
+        match chain {
+            SquareChain::Pow2k(n) => {
+                let mut x = a;
+                for _ in 0..n {
+                    x = square_fold::<_, W, W1, W2>(k, &x, m, g);
+                }
+                x
+            }
+            SquareChain::HalfTrace => {
+                let mut h = a;
+                for _ in 0..(m - 1) / 2 {
+                    h = square_fold::<_, W, W1, W2>(k, &h, m, g);
+                    h = square_fold::<_, W, W1, W2>(k, &h, m, g);
+                    for (d, &x) in h.iter_mut().zip(&a) {
+                        *d ^= x;
+                    }
+                }
+                h
+            }
+        }
+    }
+}
+
+/// `a² mod f` for f = x^m + `g` (deg g < 64, 64(W − 1) < m < 64W): the
+/// word squares, then c = L + x^m·H ≡ L + H·g, and the part of H·g from
+/// x^m on (degree below deg g − 1) times g once more (its product has
+/// degree below 2·deg g − 2 < m).
+#[inline(always)]
+fn square_fold<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, const W2: usize>(
+    k: K,
+    a: &[u64; W],
+    m: usize,
+    g: u64,
+) -> [u64; W] {
+    let limbs = k.limbs(a);
+    let mut c = [0u64; W2];
+    for (pair, &x) in c.chunks_exact_mut(2).zip(&limbs) {
+        let [lo, hi] = k.words(k.square_limb(x));
+        if let [p0, p1] = pair {
+            (*p0, *p1) = (lo, hi);
+        }
+    }
+    fold_one_word::<K, W, W1, W2>(k, &c, m, g)
+}
+
+/// `c mod f` for `c` of 2W words and degree below 2m − 1 (see
+/// [`square_fold`]).
+#[inline(always)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "W ≥ 2 and W1 = W + 1 (the instances of `squares_on`): out[1], out[W − 1] and p[W] exist"
+)]
+fn fold_one_word<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, const W2: usize>(
+    k: K,
+    c: &[u64; W2],
+    m: usize,
+    g: u64,
+) -> [u64; W] {
+    let r = (m % 64) as u32; // 1..=63: m is not a multiple of 64
+    let mask = (1u64 << r) - 1;
+    let gl = k.limbs(&[g]);
+    // H_j = bits 64j + m … of c, j < W (word W − 1 + j of c and the next).
+    let mut p = [0u64; W1];
+    for j in 0..W {
+        let lo = c.get(W - 1 + j).copied().unwrap_or(0);
+        let hi = c.get(W + j).copied().unwrap_or(0);
+        let h = (lo >> r) | ((hi << 1) << (63 - r));
+        let [p0, p1] = k.words(k.mul1(&k.limbs(&[h]), &gl));
+        if let (Some(x), Some(y)) = (p.get(j).copied(), p.get(j + 1).copied()) {
+            (p[j], p[j + 1]) = (x ^ p0, y ^ p1);
+        }
+    }
+    let mut out = [0u64; W];
+    for (d, (&x, &y)) in out.iter_mut().zip(c.iter().zip(&p)) {
+        *d = x ^ y;
+    }
+    // Word W − 1 of c is masked below m; its bits from m on are H's.
+    out[W - 1] ^= c[W - 1] & !mask;
+    let over = (out[W - 1] >> r) | ((p[W] << 1) << (63 - r));
+    out[W - 1] &= mask;
+    let [q0, q1] = k.words(k.mul1(&k.limbs(&[over]), &gl));
+    out[0] ^= q0;
+    out[1] ^= q1;
+    out
+}
+
+/// `chain` on `a` by [`Squares`] for W = `$w` in the listed word counts
+/// (none for others).
+macro_rules! squares_on {
+    ($($w:literal)*) => {
+        /// `chain` on `a` (the field's words) by [`Squares`] on `backend`,
+        /// for 2 to 9 words; none for other word counts.
+        fn squares_on(
+            backend: super::Dispatch,
+            a: &[u64],
+            m: usize,
+            g: u64,
+            chain: SquareChain,
+        ) -> Option<Vec<u64>> {
+            match a.len() {
+                $($w => {
+                    let mut x = [0u64; $w];
+                    for (d, &s) in x.iter_mut().zip(a) {
+                        *d = s;
+                    }
+                    Some(
+                        backend
+                            .run(Squares::<$w, { $w + 1 }, { 2 * $w }> { a: x, m, g, chain })
+                            .to_vec(),
+                    )
+                })*
+                _ => None,
+            }
+        }
+    };
+}
+
+squares_on!(2 3 4 5 6 7 8 9);
+
 /// The run-time arithmetics' conversions between an element's words and
 /// their element representation, for [`Element::apply`].
 trait WordArith: Arith {
@@ -809,6 +986,19 @@ impl Element {
         RuntimeArith(&self.field.0)
     }
 
+    /// `chain` on this element by [`Squares`] where the field takes it,
+    /// else `op` by [`Element::apply`].
+    fn squares<O: Op>(&self, chain: SquareChain, op: O) -> Element {
+        let inner = &*self.field.0;
+        let fast = inner
+            .one_word
+            .and_then(|g| squares_on(inner.gf2m, &self.words, inner.m, g, chain));
+        match fast {
+            Some(words) => self.with(words),
+            None => self.apply(op),
+        }
+    }
+
     /// `op` on this element: on the stack ([`StackArith`]) for a sparse
     /// modulus with m ≤ 1024, else on word vectors.
     fn apply<O: Op>(&self, op: O) -> Element {
@@ -938,12 +1128,12 @@ impl Element {
 
     /// `a²`.
     pub fn square(&self) -> Element {
-        self.apply(Square)
+        self.squares(SquareChain::Pow2k(1), Square)
     }
 
     /// `a^(2^k)`.
     pub fn pow2k(&self, k: usize) -> Element {
-        self.apply(Pow2k(k))
+        self.squares(SquareChain::Pow2k(k), Pow2k(k))
     }
 
     /// `a^e`, the exponent as little-endian words.
@@ -997,7 +1187,7 @@ impl Element {
     /// The half-trace Σ_{i=0}^{(m−1)/2} a^(4^i); none when m is even (it
     /// is defined for odd m only; a public property of the field).
     pub fn half_trace(&self) -> Option<Element> {
-        (self.field.0.m % 2 == 1).then(|| self.apply(HalfTrace))
+        (self.field.0.m % 2 == 1).then(|| self.squares(SquareChain::HalfTrace, HalfTrace))
     }
 
     /// A root z of z² + z = a, if there is one (exactly when Tr(a) = 0; the
@@ -1087,6 +1277,68 @@ mod tests {
             *top &= top_mask(f.degree());
         }
         f.element(w)
+    }
+
+    /// The squaring chains with the carry-less fold ([`Squares`]) agree
+    /// with the stack arithmetic's word fold on 0, 1, all ones and random
+    /// elements, for fields of every word count they are compiled for
+    /// (checked to be covered, where the backend is carry-less); fields
+    /// with a term from 64 on, or m a multiple of 64, take the word fold.
+    #[test]
+    fn carry_less_squares_agree_with_the_word_fold() {
+        let mut state = 0x7371_7561_7265_7321;
+        let mut fields = vec![BinaryField::new(Gf2Poly::from_exponents(&[127, 1, 0])).unwrap()];
+        for m in [
+            131, 163, 191, 255, 283, 313, 323, 333, 385, 387, 450, 509, 571, 575,
+        ] {
+            fields.push(BinaryField::sparse_irreducible(m).unwrap());
+        }
+        let mut covered = Vec::new();
+        for f in &fields {
+            let m = f.degree();
+            if f.0.one_word.is_none() {
+                continue;
+            }
+            covered.push(f.words());
+            let mut ones = vec![u64::MAX; f.words()];
+            if let Some(top) = ones.last_mut() {
+                *top &= top_mask(m);
+            }
+            let mut inputs = vec![f.zero(), f.one(), f.element(ones)];
+            inputs.extend((0..6).map(|_| random(f, &mut state)));
+            for a in inputs {
+                assert_eq!(a.square(), a.apply(Square), "m = {m}, a = {a:x}");
+                assert_eq!(a.pow2k(7), a.apply(Pow2k(7)), "m = {m}, a = {a:x}");
+                if m % 2 == 1 {
+                    assert_eq!(a.half_trace(), Some(a.apply(HalfTrace)), "m = {m}");
+                }
+            }
+        }
+        if f_is_carry_less() {
+            for w in 2..=9 {
+                assert!(
+                    covered.contains(&w),
+                    "no field of {w} words took the carry-less squares"
+                );
+            }
+        }
+        for m in [233, 409, 577] {
+            assert!(
+                BinaryField::sparse_irreducible(m)
+                    .unwrap()
+                    .0
+                    .one_word
+                    .is_none(),
+                "m = {m}"
+            );
+        }
+        let f = BinaryField::new(Gf2Poly::from_exponents(&[192, 7, 2, 1, 0])).unwrap();
+        assert!(f.0.one_word.is_none());
+    }
+
+    /// Whether this CPU's `gf2m` backend is carry-less (not portable).
+    fn f_is_carry_less() -> bool {
+        crate::gf2m::Dispatch::best().name() != crate::gf2m::Dispatch::portable().name()
     }
 
     /// The divstep inversion agrees with Itoh–Tsujii (the generic
