@@ -20,18 +20,18 @@
 //! word count to 16 would double the code the divsteps compile to (about
 //! 100 KB for the eight, each backend's copy); 9 words covers 571.
 //!
-//! Squares, `pow2k` and the half-trace, where f − x^m is one word (every
-//! term below 64: all NIST moduli but 233's and 409's), m is not a multiple
-//! of 64 and the element has 2 to 9 words, run as one computation compiled
-//! per word count on the carry-less `gf2m` backend (`Squares`): the
-//! kernels' word squares and a carry-less fold, H = ⌊c/x^m⌋ times that
-//! word (W word products), then the part of H·(f − x^m) from x^m on (below
-//! 63 bits) times it again — W + 1 carry-less products and about 4W word
-//! operations a square, against the word fold's 2 shifts and 2 XORs per
-//! term and word above m.
+//! Products (`*`, `*=`), squares, `pow2k`, `pow` and the half-trace, where
+//! f − x^m is one word (every term below 64: all NIST moduli but 233's and
+//! 409's), m is not a multiple of 64 and the element has 2 to 9 words, run
+//! as one computation compiled per word count on the carry-less `gf2m`
+//! backend (`Squares`): the kernels' fixed product or word squares and a
+//! carry-less fold, H = ⌊c/x^m⌋ times that word (W word products), then
+//! the part of H·(f − x^m) from x^m on (below 63 bits) times it again —
+//! W + 1 carry-less products and about 4W word operations a reduction,
+//! against the word fold's 2 shifts and 2 XORs per term and word above m.
 //!
-//! The other chains (Itoh–Tsujii where there are no divsteps, `pow`, √,
-//! the even-m quadratic, and the squares of the other sparse moduli) run
+//! The other chains (Itoh–Tsujii where there are no divsteps, √, the even-m
+//! quadratic, and the products and squares of the other sparse moduli) run
 //! on stack elements for a sparse modulus with m ≤ 1024 (`StackArith`):
 //! no allocation per operation. A squaring there is the `gf2x` square and
 //! the word fold, a loop over the modulus's terms with run-time shift
@@ -568,28 +568,65 @@ impl fmt::Debug for DivstepPlan {
     }
 }
 
-/// A squaring chain of [`Squares`].
+/// A chain of squares and products run by [`Squares`].
 #[derive(Clone, Copy)]
-enum SquareChain {
+enum SquareChain<'e> {
     /// `a^(2^k)` (`k` = 1: the square).
     Pow2k(usize),
     /// The half-trace (odd m): h ← h⁴ + a, (m − 1)/2 times.
     HalfTrace,
+    /// `a·b`, `b` the other element's words.
+    Mul(&'e [u64]),
+    /// `a^e`, `e` as little-endian words: `algorithms::pow`'s ladder (one
+    /// square and one product per bit, the product selected in constant
+    /// time).
+    Pow(&'e [u64]),
 }
+
+/// The kernels' fixed W-word product (`InlineFixed::mul2` … `mul9`),
+/// named by W for [`Squares`].
+trait KernelProduct<const W: usize, const W2: usize> {
+    /// `a·b`, 2W words.
+    fn product<K: crate::gf2x::InlineFixed>(k: K, a: &[u64; W], b: &[u64; W]) -> [u64; W2];
+}
+
+/// The word count W, as a type for [`KernelProduct`].
+struct Width<const W: usize>;
+
+/// [`KernelProduct`] for W = `$w` by the kernels' `$mul`.
+macro_rules! kernel_products {
+    ($($w:literal $mul:ident),*) => {$(
+        impl KernelProduct<$w, { 2 * $w }> for Width<$w> {
+            #[inline(always)]
+            fn product<K: crate::gf2x::InlineFixed>(
+                k: K,
+                a: &[u64; $w],
+                b: &[u64; $w],
+            ) -> [u64; 2 * $w] {
+                k.words(k.$mul(&k.limbs(a), &k.limbs(b)))
+            }
+        }
+    )*};
+}
+
+kernel_products!(2 mul2, 3 mul3, 4 mul4, 5 mul5, 6 mul6, 7 mul7, 8 mul8, 9 mul9);
 
 /// A squaring chain on W words compiled on the `gf2m` backend (W2 = 2W,
 /// W1 = W + 1), for sparse moduli whose f − x^m = `g` is one word and m
 /// not a multiple of 64: each square is the kernels' word squares and a
 /// carry-less fold, H = ⌊c/x^m⌋ times `g` (W word products) and the
 /// overflow of that, of degree below deg g − 1, times `g` again.
-struct Squares<const W: usize, const W1: usize, const W2: usize> {
+struct Squares<'e, const W: usize, const W1: usize, const W2: usize> {
     a: [u64; W],
     m: usize,
     g: u64,
-    chain: SquareChain,
+    chain: SquareChain<'e>,
 }
 
-impl<const W: usize, const W1: usize, const W2: usize> super::Computation for Squares<W, W1, W2> {
+impl<const W: usize, const W1: usize, const W2: usize> super::Computation for Squares<'_, W, W1, W2>
+where
+    Width<W>: KernelProduct<W, W2>,
+{
     type Output = [u64; W];
     #[inline(always)]
     fn run<B: super::Backend>(self, b: B) -> [u64; W] {
@@ -615,6 +652,32 @@ impl<const W: usize, const W1: usize, const W2: usize> super::Computation for Sq
                     }
                 }
                 h
+            }
+            SquareChain::Mul(other) => {
+                let mut b = [0u64; W];
+                for (d, &x) in b.iter_mut().zip(other) {
+                    *d = x;
+                }
+                let c = <Width<W> as KernelProduct<W, W2>>::product(k, &a, &b);
+                fold_one_word::<_, W, W1, W2>(k, &c, m, g)
+            }
+            SquareChain::Pow(e) => {
+                let mut r = [0u64; W];
+                if let Some(x) = r.first_mut() {
+                    *x = 1;
+                }
+                for &w in e.iter().rev() {
+                    for i in (0..64).rev() {
+                        r = square_fold::<_, W, W1, W2>(k, &r, m, g);
+                        let c = <Width<W> as KernelProduct<W, W2>>::product(k, &r, &a);
+                        let ra = fold_one_word::<_, W, W1, W2>(k, &c, m, g);
+                        let bit = Choice::from(((w >> i) & 1) as u8);
+                        for (d, y) in r.iter_mut().zip(&ra) {
+                            d.conditional_assign(y, bit);
+                        }
+                    }
+                }
+                r
             }
         }
     }
@@ -687,28 +750,30 @@ fn fold_one_word<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, c
 /// (none for others).
 macro_rules! squares_on {
     ($($w:literal)*) => {
-        /// `chain` on `a` (the field's words) by [`Squares`] on `backend`,
-        /// for 2 to 9 words; none for other word counts.
+        /// `chain` on the field's words `a` in place by [`Squares`] on
+        /// `backend`: false, and `a` untouched, for a word count other
+        /// than 2 to 9.
         fn squares_on(
             backend: super::Dispatch,
-            a: &[u64],
+            a: &mut [u64],
             m: usize,
             g: u64,
-            chain: SquareChain,
-        ) -> Option<Vec<u64>> {
+            chain: SquareChain<'_>,
+        ) -> bool {
             match a.len() {
                 $($w => {
                     let mut x = [0u64; $w];
-                    for (d, &s) in x.iter_mut().zip(a) {
+                    for (d, &s) in x.iter_mut().zip(a.iter()) {
                         *d = s;
                     }
-                    Some(
-                        backend
-                            .run(Squares::<$w, { $w + 1 }, { 2 * $w }> { a: x, m, g, chain })
-                            .to_vec(),
-                    )
+                    let r = backend
+                        .run(Squares::<$w, { $w + 1 }, { 2 * $w }> { a: x, m, g, chain });
+                    for (d, s) in a.iter_mut().zip(r) {
+                        *d = s;
+                    }
+                    true
                 })*
-                _ => None,
+                _ => false,
             }
         }
     };
@@ -988,15 +1053,15 @@ impl Element {
 
     /// `chain` on this element by [`Squares`] where the field takes it,
     /// else `op` by [`Element::apply`].
-    fn squares<O: Op>(&self, chain: SquareChain, op: O) -> Element {
+    fn squares<O: Op>(&self, chain: SquareChain<'_>, op: O) -> Element {
         let inner = &*self.field.0;
-        let fast = inner
-            .one_word
-            .and_then(|g| squares_on(inner.gf2m, &self.words, inner.m, g, chain));
-        match fast {
-            Some(words) => self.with(words),
-            None => self.apply(op),
+        if let Some(g) = inner.one_word {
+            let mut out = self.words.clone();
+            if squares_on(inner.gf2m, &mut out, inner.m, g, chain) {
+                return self.with(out);
+            }
         }
+        self.apply(op)
     }
 
     /// `op` on this element: on the stack ([`StackArith`]) for a sparse
@@ -1048,16 +1113,17 @@ impl Element {
     ///
     /// [`Gf2mError::FieldMismatch`] if the fields differ.
     pub fn try_mul(&self, other: &Element) -> Result<Element, Gf2mError> {
-        self.same_field(other)?;
-        Ok(self.with(self.arith().mul(&self.words, &other.words)))
+        let mut product = self.clone();
+        product.try_mul_assign(other)?;
+        Ok(product)
     }
 
     /// `self ← self · other` in place: no allocation and no new reference
     /// to the field, where `a * b` makes a new element (a heap buffer and an
     /// atomic count on the shared field). With a sparse modulus and m ≤
-    /// 1024 the double-length product stays on the stack; otherwise this is
-    /// `*self = &*self * other`. The form for loops of products
-    /// (`MulAssign`: `a *= &b`).
+    /// 1024 the double-length product stays on the stack (in registers
+    /// where f − x^m is one word: the module docs); otherwise it is
+    /// allocated. The form for loops of products (`MulAssign`: `a *= &b`).
     ///
     /// ```
     /// use fieldwork::gf2m::BinaryField;
@@ -1080,6 +1146,12 @@ impl Element {
         self.same_field(other)?;
         let Element { field, words } = self;
         let inner = &*field.0;
+        if let Some(g) = inner.one_word {
+            let chain = SquareChain::Mul(&other.words);
+            if squares_on(inner.gf2m, words, inner.m, g, chain) {
+                return Ok(());
+            }
+        }
         let mut buf = [0u64; STACK_PRODUCT_WORDS];
         match (&inner.reduction, buf.get_mut(..2 * inner.words)) {
             (Reduction::Sparse(terms), Some(c)) => {
@@ -1138,7 +1210,7 @@ impl Element {
 
     /// `a^e`, the exponent as little-endian words.
     pub fn pow(&self, exponent: &[u64]) -> Element {
-        self.apply(Pow(exponent))
+        self.squares(SquareChain::Pow(exponent), Pow(exponent))
     }
 
     /// `a^(−1)`, none for 0, in constant time: by Bernstein–Yang divsteps
@@ -1279,9 +1351,9 @@ mod tests {
         f.element(w)
     }
 
-    /// The squaring chains with the carry-less fold ([`Squares`]) agree
-    /// with the stack arithmetic's word fold on 0, 1, all ones and random
-    /// elements, for fields of every word count they are compiled for
+    /// The chains with the carry-less fold ([`Squares`]: squares, `pow2k`,
+    /// products by `*` and `*=`, `pow`, the half-trace) agree with the
+    /// stack arithmetic's word fold on 0, 1, all ones and random elements, for fields of every word count they are compiled for
     /// (checked to be covered, where the backend is carry-less); fields
     /// with a term from 64 on, or m a multiple of 64, take the word fold.
     #[test]
@@ -1306,9 +1378,18 @@ mod tests {
             }
             let mut inputs = vec![f.zero(), f.one(), f.element(ones)];
             inputs.extend((0..6).map(|_| random(f, &mut state)));
+            let stack = StackArith::new(&f.0).unwrap();
+            let b = random(f, &mut state);
             for a in inputs {
                 assert_eq!(a.square(), a.apply(Square), "m = {m}, a = {a:x}");
                 assert_eq!(a.pow2k(7), a.apply(Pow2k(7)), "m = {m}, a = {a:x}");
+                let want = stack.mul(&stack.load(&a.words), &stack.load(&b.words));
+                assert_eq!((&a * &b).words, stack.store(&want), "m = {m}, a = {a:x}");
+                let mut c = b.clone();
+                c *= &a;
+                assert_eq!(c.words, stack.store(&want), "m = {m}, a = {a:x}");
+                let e = [0x8000_0000_0000_1235, 3];
+                assert_eq!(a.pow(&e), a.apply(Pow(&e)), "m = {m}, a = {a:x}");
                 if m % 2 == 1 {
                     assert_eq!(a.half_trace(), Some(a.apply(HalfTrace)), "m = {m}");
                 }
