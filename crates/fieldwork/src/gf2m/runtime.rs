@@ -515,9 +515,10 @@ macro_rules! divstep_plans {
     ($($v:ident $w:literal),*) => {
         /// A field's divstep plan (`divstep.rs`): Bernstein–Yang inversion
         /// in constant time, for sparse moduli of 2 to 9 words (m < 576,
-        /// not a multiple of 64, every term below m − 64): at m = 163 about
-        /// 6× the speed of Itoh–Tsujii's m − 1 run-time squarings, whose
-        /// word fold is a loop over the terms (`docs/notes/gf2m.md`).
+        /// not a multiple of 64, every term below m − 64): at m = 163 9×
+        /// the speed of Itoh–Tsujii on the stack arithmetic's word fold
+        /// (`docs/notes/gf2m.md`; not measured against Itoh–Tsujii on the
+        /// carry-less fold of `Squares`, which came later).
         enum DivstepPlan {
             $($v(Plan<'static, $w>),)*
         }
