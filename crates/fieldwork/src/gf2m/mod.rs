@@ -945,6 +945,11 @@ impl Dispatch {
         Dispatch(Kind::Portable)
     }
 
+    /// Whether this is the portable backend (no carry-less instruction).
+    pub fn is_portable(self) -> bool {
+        matches!(self.0, Kind::Portable)
+    }
+
     backend_constructors! {
         /// The PCLMULQDQ backend, if usable.
         pclmulqdq: "x86_64", Clmul => Pclmulqdq;

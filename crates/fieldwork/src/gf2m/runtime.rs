@@ -24,11 +24,12 @@
 //! f − x^m is one word (every term below 64: all NIST moduli but 233's and
 //! 409's), m is not a multiple of 64 and the element has 2 to 9 words, run
 //! as one computation compiled per word count on the carry-less `gf2m`
-//! backend (`Squares`): the kernels' fixed product or word squares and a
-//! carry-less fold, H = ⌊c/x^m⌋ times that word (W word products), then
-//! the part of H·(f − x^m) from x^m on (below 63 bits) times it again —
-//! W + 1 carry-less products and about 4W word operations a reduction,
-//! against the word fold's 2 shifts and 2 XORs per term and word above m.
+//! backend (`OneWordFold`: the generic algorithms on `OneWordArith`): the
+//! kernels' fixed product or word squares and a carry-less fold, H =
+//! ⌊c/x^m⌋ times that word (W word products), then the part of H·(f − x^m)
+//! from x^m on (below 63 bits) times it again — W + 1 carry-less products
+//! and about 4W word operations a reduction, against the word fold's 2
+//! shifts and 2 XORs per term and word above m.
 //!
 //! The other chains (Itoh–Tsujii where there are no divsteps, √, the even-m
 //! quadratic, and the products and squares of the other sparse moduli) run
@@ -36,8 +37,8 @@
 //! no allocation per operation. A squaring there is the `gf2x` square and
 //! the word fold, a loop over the modulus's terms with run-time shift
 //! counts (about 40 ns at m = 163 on the Xeon of `docs/notes/gf2m.md`,
-//! against `Squares`' 5 and the fixed `F163`'s 6). Barrett moduli and m >
-//! 1024 take word vectors (`RuntimeArith`).
+//! against `OneWordArith`'s 5 and the fixed `F163`'s 6). Barrett moduli
+//! and m > 1024 take word vectors (`RuntimeArith`).
 //!
 //! Rejected: terms grouped by word offset so that a group's shifted copies
 //! are summed in registers before one write per destination word (the
@@ -77,7 +78,7 @@ struct Inner {
     gf2m: super::Dispatch,
     /// The inversion by divsteps, for the sparse moduli it is built for.
     divstep: Option<DivstepPlan>,
-    /// f − x^m as one word, where [`Squares`] takes the squaring chains:
+    /// f − x^m as one word, where [`OneWordFold`] takes the chains:
     /// every term below 64 (and m − 64), m not a multiple of 64, 2 to 9
     /// words, a carry-less `gf2m` backend.
     one_word: Option<u64>,
@@ -170,7 +171,7 @@ impl BinaryField {
                 if !m.is_multiple_of(64)
                     && (2..=9).contains(&words)
                     && terms.iter().all(|&k| k < 64)
-                    && gf2m.name() != super::Dispatch::portable().name() =>
+                    && !gf2m.is_portable() =>
             {
                 Some(terms.iter().fold(0u64, |g, &k| g | (1 << k)))
             }
@@ -518,7 +519,7 @@ macro_rules! divstep_plans {
         /// not a multiple of 64, every term below m − 64): at m = 163 9×
         /// the speed of Itoh–Tsujii on the stack arithmetic's word fold
         /// (`docs/notes/gf2m.md`; not measured against Itoh–Tsujii on the
-        /// carry-less fold of `Squares`, which came later).
+        /// carry-less fold of `OneWordArith`, which came later).
         enum DivstepPlan {
             $($v(Plan<'static, $w>),)*
         }
@@ -569,23 +570,22 @@ impl fmt::Debug for DivstepPlan {
     }
 }
 
-/// A chain of squares and products run by [`Squares`].
+/// What [`OneWordFold`] runs: the generic algorithms' chains, on the
+/// carry-less arithmetic [`OneWordArith`].
 #[derive(Clone, Copy)]
-enum SquareChain<'e> {
-    /// `a^(2^k)` (`k` = 1: the square).
+enum Chain<'e> {
+    /// `a^(2^k)` (`k` = 1: the square): [`algorithms::pow2k_by_squaring`].
     Pow2k(usize),
-    /// The half-trace (odd m): h ← h⁴ + a, (m − 1)/2 times.
+    /// The half-trace (odd m): [`algorithms::half_trace_by_squaring`].
     HalfTrace,
     /// `a·b`, `b` the other element's words.
     Mul(&'e [u64]),
-    /// `a^e`, `e` as little-endian words: `algorithms::pow`'s ladder (one
-    /// square and one product per bit, the product selected in constant
-    /// time).
+    /// `a^e`, `e` as little-endian words: [`algorithms::pow`].
     Pow(&'e [u64]),
 }
 
 /// The kernels' fixed W-word product (`InlineFixed::mul2` … `mul9`),
-/// named by W for [`Squares`].
+/// named by W for [`OneWordArith`].
 trait KernelProduct<const W: usize, const W2: usize> {
     /// `a·b`, 2W words.
     fn product<K: crate::gf2x::InlineFixed>(k: K, a: &[u64; W], b: &[u64; W]) -> [u64; W2];
@@ -612,74 +612,96 @@ macro_rules! kernel_products {
 
 kernel_products!(2 mul2, 3 mul3, 4 mul4, 5 mul5, 6 mul6, 7 mul7, 8 mul8, 9 mul9);
 
-/// A squaring chain on W words compiled on the `gf2m` backend (W2 = 2W,
-/// W1 = W + 1), for sparse moduli whose f − x^m = `g` is one word and m
-/// not a multiple of 64: each square is the kernels' word squares and a
-/// carry-less fold, H = ⌊c/x^m⌋ times `g` (W word products) and the
-/// overflow of that, of degree below deg g − 1, times `g` again.
-struct Squares<'e, const W: usize, const W1: usize, const W2: usize> {
+/// The field's arithmetic on W words (W2 = 2W, W1 = W + 1) with the
+/// kernels `K` of a carry-less `gf2m` backend, for a sparse modulus whose
+/// f − x^m = `g` is one word and m not a multiple of 64: products are the
+/// kernels' fixed product, squares their word squares, each followed by
+/// the carry-less fold ([`fold_one_word`]).
+struct OneWordArith<K, const W: usize, const W1: usize, const W2: usize> {
+    k: K,
+    m: usize,
+    g: u64,
+}
+
+impl<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, const W2: usize> Arith
+    for OneWordArith<K, W, W1, W2>
+where
+    Width<W>: KernelProduct<W, W2>,
+{
+    type E = [u64; W];
+    #[inline(always)]
+    fn degree(&self) -> usize {
+        self.m
+    }
+    #[inline(always)]
+    fn one(&self) -> [u64; W] {
+        let mut r = [0u64; W];
+        if let Some(x) = r.first_mut() {
+            *x = 1;
+        }
+        r
+    }
+    #[inline(always)]
+    fn mul(&self, a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+        let c = <Width<W> as KernelProduct<W, W2>>::product(self.k, a, b);
+        fold_one_word::<K, W, W1, W2>(self.k, &c, self.m, self.g)
+    }
+    #[inline(always)]
+    fn square(&self, a: &[u64; W]) -> [u64; W] {
+        square_fold::<K, W, W1, W2>(self.k, a, self.m, self.g)
+    }
+    #[inline(always)]
+    fn add(&self, a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+        let mut r = *a;
+        for (d, &x) in r.iter_mut().zip(b) {
+            *d ^= x;
+        }
+        r
+    }
+    #[inline(always)]
+    fn select(&self, a: &[u64; W], b: &[u64; W], choice: Choice) -> [u64; W] {
+        let mut r = *a;
+        for (d, y) in r.iter_mut().zip(b) {
+            d.conditional_assign(y, choice);
+        }
+        r
+    }
+}
+
+/// A [`Chain`] on W words compiled on the `gf2m` backend over
+/// [`OneWordArith`] (the computation [`one_word_fold`] runs).
+struct OneWordFold<'e, const W: usize, const W1: usize, const W2: usize> {
     a: [u64; W],
     m: usize,
     g: u64,
-    chain: SquareChain<'e>,
+    chain: Chain<'e>,
 }
 
-impl<const W: usize, const W1: usize, const W2: usize> super::Computation for Squares<'_, W, W1, W2>
+impl<const W: usize, const W1: usize, const W2: usize> super::Computation
+    for OneWordFold<'_, W, W1, W2>
 where
     Width<W>: KernelProduct<W, W2>,
 {
     type Output = [u64; W];
     #[inline(always)]
     fn run<B: super::Backend>(self, b: B) -> [u64; W] {
-        let k = b.kernels();
-        let Squares { a, m, g, chain } = self;
-        // Plain loops: a closure left out of line would lose the
-        // backend's target features.
+        let OneWordFold { a, m, g, chain } = self;
+        let f = OneWordArith::<_, W, W1, W2> {
+            k: b.kernels(),
+            m,
+            g,
+        };
         match chain {
-            SquareChain::Pow2k(n) => {
-                let mut x = a;
-                for _ in 0..n {
-                    x = square_fold::<_, W, W1, W2>(k, &x, m, g);
-                }
-                x
-            }
-            SquareChain::HalfTrace => {
-                let mut h = a;
-                for _ in 0..(m - 1) / 2 {
-                    h = square_fold::<_, W, W1, W2>(k, &h, m, g);
-                    h = square_fold::<_, W, W1, W2>(k, &h, m, g);
-                    for (d, &x) in h.iter_mut().zip(&a) {
-                        *d ^= x;
-                    }
-                }
-                h
-            }
-            SquareChain::Mul(other) => {
-                let mut b = [0u64; W];
-                for (d, &x) in b.iter_mut().zip(other) {
+            Chain::Pow2k(n) => algorithms::pow2k_by_squaring(&f, &a, n),
+            Chain::HalfTrace => algorithms::half_trace_by_squaring(&f, &a),
+            Chain::Mul(other) => {
+                let mut y = [0u64; W];
+                for (d, &x) in y.iter_mut().zip(other) {
                     *d = x;
                 }
-                let c = <Width<W> as KernelProduct<W, W2>>::product(k, &a, &b);
-                fold_one_word::<_, W, W1, W2>(k, &c, m, g)
+                f.mul(&a, &y)
             }
-            SquareChain::Pow(e) => {
-                let mut r = [0u64; W];
-                if let Some(x) = r.first_mut() {
-                    *x = 1;
-                }
-                for &w in e.iter().rev() {
-                    for i in (0..64).rev() {
-                        r = square_fold::<_, W, W1, W2>(k, &r, m, g);
-                        let c = <Width<W> as KernelProduct<W, W2>>::product(k, &r, &a);
-                        let ra = fold_one_word::<_, W, W1, W2>(k, &c, m, g);
-                        let bit = Choice::from(((w >> i) & 1) as u8);
-                        for (d, y) in r.iter_mut().zip(&ra) {
-                            d.conditional_assign(y, bit);
-                        }
-                    }
-                }
-                r
-            }
+            Chain::Pow(e) => algorithms::pow(&f, &a, e),
         }
     }
 }
@@ -711,7 +733,7 @@ fn square_fold<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, con
 #[inline(always)]
 #[allow(
     clippy::indexing_slicing,
-    reason = "W ≥ 2 and W1 = W + 1 (the instances of `squares_on`): out[1], out[W − 1] and p[W] exist"
+    reason = "W ≥ 2 and W1 = W + 1 (the instances of `one_word_fold`): out[1], out[W − 1] and p[W] exist"
 )]
 fn fold_one_word<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, const W2: usize>(
     k: K,
@@ -747,19 +769,19 @@ fn fold_one_word<K: crate::gf2x::InlineFixed, const W: usize, const W1: usize, c
     out
 }
 
-/// `chain` on `a` by [`Squares`] for W = `$w` in the listed word counts
-/// (none for others).
-macro_rules! squares_on {
+/// `chain` on `a` by [`OneWordFold`] for W = `$w` in the listed word
+/// counts (none for others).
+macro_rules! one_word_fold {
     ($($w:literal)*) => {
-        /// `chain` on the field's words `a` in place by [`Squares`] on
+        /// `chain` on the field's words `a` in place by [`OneWordFold`] on
         /// `backend`: false, and `a` untouched, for a word count other
         /// than 2 to 9.
-        fn squares_on(
+        fn one_word_fold(
             backend: super::Dispatch,
             a: &mut [u64],
             m: usize,
             g: u64,
-            chain: SquareChain<'_>,
+            chain: Chain<'_>,
         ) -> bool {
             match a.len() {
                 $($w => {
@@ -768,7 +790,7 @@ macro_rules! squares_on {
                         *d = s;
                     }
                     let r = backend
-                        .run(Squares::<$w, { $w + 1 }, { 2 * $w }> { a: x, m, g, chain });
+                        .run(OneWordFold::<$w, { $w + 1 }, { 2 * $w }> { a: x, m, g, chain });
                     for (d, s) in a.iter_mut().zip(r) {
                         *d = s;
                     }
@@ -780,23 +802,18 @@ macro_rules! squares_on {
     };
 }
 
-squares_on!(2 3 4 5 6 7 8 9);
+one_word_fold!(2 3 4 5 6 7 8 9);
 
-/// The run-time arithmetics' conversions between an element's words and
-/// their element representation, for [`Element::apply`].
+/// The run-time arithmetics' element of an element's words, for
+/// [`Element::apply`].
 trait WordArith: Arith {
     /// The element of these (reduced) words.
     fn load(&self, words: &[u64]) -> Self::E;
-    /// The element's words.
-    fn store(&self, e: &Self::E) -> Vec<u64>;
 }
 
 impl WordArith for RuntimeArith<'_> {
     fn load(&self, words: &[u64]) -> Vec<u64> {
         words.to_vec()
-    }
-    fn store(&self, e: &Vec<u64>) -> Vec<u64> {
-        e.clone()
     }
 }
 
@@ -892,17 +909,19 @@ impl WordArith for StackArith<'_> {
         }
         r
     }
-    fn store(&self, e: &Self::E) -> Vec<u64> {
-        e.iter().take(self.inner.words).copied().collect()
-    }
 }
 
 /// An operation of the generic algorithms on one element, written once
-/// over [`WordArith`] and run by [`Element::apply`] on the stack where the
-/// field allows it.
+/// over [`WordArith`] and run by [`Element::apply`]: as a [`Chain`] on the
+/// carry-less fold where the field and the operation allow it, else on the
+/// stack where the field allows it.
 trait Op {
     /// The result of the operation on `x`.
     fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E;
+    /// The operation as a [`Chain`] of [`OneWordFold`], if it is one.
+    fn chain(&self) -> Option<Chain<'_>> {
+        None
+    }
 }
 
 /// `x²`.
@@ -910,6 +929,9 @@ struct Square;
 impl Op for Square {
     fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
         f.square(x)
+    }
+    fn chain(&self) -> Option<Chain<'_>> {
+        Some(Chain::Pow2k(1))
     }
 }
 
@@ -919,6 +941,20 @@ impl Op for Pow2k {
     fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
         algorithms::pow2k(f, x, self.0)
     }
+    fn chain(&self) -> Option<Chain<'_>> {
+        Some(Chain::Pow2k(self.0))
+    }
+}
+
+/// `x·y`, `y` the other element's words.
+struct MulBy<'e>(&'e [u64]);
+impl Op for MulBy<'_> {
+    fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
+        f.mul(x, &f.load(self.0))
+    }
+    fn chain(&self) -> Option<Chain<'_>> {
+        Some(Chain::Mul(self.0))
+    }
 }
 
 /// `x^e`, `e` as little-endian words.
@@ -926,6 +962,9 @@ struct Pow<'e>(&'e [u64]);
 impl Op for Pow<'_> {
     fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
         algorithms::pow(f, x, self.0)
+    }
+    fn chain(&self) -> Option<Chain<'_>> {
+        Some(Chain::Pow(self.0))
     }
 }
 
@@ -942,6 +981,9 @@ struct HalfTrace;
 impl Op for HalfTrace {
     fn run<A: WordArith>(self, f: &A, x: &A::E) -> A::E {
         algorithms::half_trace(f, x)
+    }
+    fn chain(&self) -> Option<Chain<'_>> {
+        Some(Chain::HalfTrace)
     }
 }
 
@@ -1052,28 +1094,34 @@ impl Element {
         RuntimeArith(&self.field.0)
     }
 
-    /// `chain` on this element by [`Squares`] where the field takes it,
-    /// else `op` by [`Element::apply`].
-    fn squares<O: Op>(&self, chain: SquareChain<'_>, op: O) -> Element {
-        let inner = &*self.field.0;
-        if let Some(g) = inner.one_word {
-            let mut out = self.words.clone();
-            if squares_on(inner.gf2m, &mut out, inner.m, g, chain) {
-                return self.with(out);
-            }
-        }
-        self.apply(op)
+    /// `op` on this element, in a new one ([`Element::apply_in_place`]).
+    fn apply<O: Op>(&self, op: O) -> Element {
+        let mut r = self.clone();
+        r.apply_in_place(op);
+        r
     }
 
-    /// `op` on this element: on the stack ([`StackArith`]) for a sparse
-    /// modulus with m ≤ 1024, else on word vectors.
-    fn apply<O: Op>(&self, op: O) -> Element {
-        let inner = &*self.field.0;
-        let words = match StackArith::new(inner) {
-            Some(f) => f.store(&op.run(&f, &f.load(&self.words))),
-            None => op.run(&RuntimeArith(inner), &self.words),
-        };
-        self.with(words)
+    /// `op` on this element in place: as a [`Chain`] on the carry-less
+    /// fold ([`OneWordFold`]) where f − x^m is one word and `op` is a
+    /// chain, else on the stack ([`StackArith`]) for a sparse modulus with
+    /// m ≤ 1024 (no allocation on either), else on word vectors.
+    fn apply_in_place<O: Op>(&mut self, op: O) {
+        let Element { field, words } = self;
+        let inner = &*field.0;
+        if let (Some(g), Some(chain)) = (inner.one_word, op.chain())
+            && one_word_fold(inner.gf2m, words, inner.m, g, chain)
+        {
+            return;
+        }
+        match StackArith::new(inner) {
+            Some(f) => {
+                let r = op.run(&f, &f.load(words));
+                for (d, &x) in words.iter_mut().zip(&r) {
+                    *d = x;
+                }
+            }
+            None => *words = op.run(&RuntimeArith(inner), words),
+        }
     }
 
     fn with(&self, words: Vec<u64>) -> Element {
@@ -1145,25 +1193,7 @@ impl Element {
     /// unchanged).
     pub fn try_mul_assign(&mut self, other: &Element) -> Result<(), Gf2mError> {
         self.same_field(other)?;
-        let Element { field, words } = self;
-        let inner = &*field.0;
-        if let Some(g) = inner.one_word {
-            let chain = SquareChain::Mul(&other.words);
-            if squares_on(inner.gf2m, words, inner.m, g, chain) {
-                return Ok(());
-            }
-        }
-        let mut buf = [0u64; STACK_PRODUCT_WORDS];
-        match (&inner.reduction, buf.get_mut(..2 * inner.words)) {
-            (Reduction::Sparse(terms), Some(c)) => {
-                mul(inner.backend, c, words, &other.words);
-                super::words::fold_sparse(c, inner.m, terms);
-                for (d, &x) in words.iter_mut().zip(c.iter()) {
-                    *d = x;
-                }
-            }
-            _ => *words = RuntimeArith(inner).mul(words, &other.words),
-        }
+        self.apply_in_place(MulBy(&other.words));
         Ok(())
     }
 
@@ -1201,17 +1231,17 @@ impl Element {
 
     /// `a²`.
     pub fn square(&self) -> Element {
-        self.squares(SquareChain::Pow2k(1), Square)
+        self.apply(Square)
     }
 
     /// `a^(2^k)`.
     pub fn pow2k(&self, k: usize) -> Element {
-        self.squares(SquareChain::Pow2k(k), Pow2k(k))
+        self.apply(Pow2k(k))
     }
 
     /// `a^e`, the exponent as little-endian words.
     pub fn pow(&self, exponent: &[u64]) -> Element {
-        self.squares(SquareChain::Pow(exponent), Pow(exponent))
+        self.apply(Pow(exponent))
     }
 
     /// `a^(−1)`, none for 0, in constant time: by Bernstein–Yang divsteps
@@ -1260,7 +1290,7 @@ impl Element {
     /// The half-trace Σ_{i=0}^{(m−1)/2} a^(4^i); none when m is even (it
     /// is defined for odd m only; a public property of the field).
     pub fn half_trace(&self) -> Option<Element> {
-        (self.field.0.m % 2 == 1).then(|| self.squares(SquareChain::HalfTrace, HalfTrace))
+        (self.field.0.m % 2 == 1).then(|| self.apply(HalfTrace))
     }
 
     /// A root z of z² + z = a, if there is one (exactly when Tr(a) = 0; the
@@ -1352,13 +1382,39 @@ mod tests {
         f.element(w)
     }
 
-    /// The chains with the carry-less fold ([`Squares`]: squares, `pow2k`,
-    /// products by `*` and `*=`, `pow`, the half-trace) agree with the
-    /// stack arithmetic's word fold on 0, 1, all ones and random elements, for fields of every word count they are compiled for
-    /// (checked to be covered, where the backend is carry-less); fields
-    /// with a term from 64 on, or m a multiple of 64, take the word fold.
+    /// `op` on `a` by the stack arithmetic's word fold (never the
+    /// carry-less fold).
+    fn on_stack<O: Op>(a: &Element, op: O) -> Vec<u64> {
+        let Some(f) = StackArith::new(&a.field.0) else {
+            panic!("{:?} has no stack arithmetic", a.field);
+        };
+        let r = op.run(&f, &f.load(&a.words));
+        r.get(..a.words.len())
+            .map(<[u64]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    /// 0, 1, all ones and six random elements of `f`.
+    fn inputs(f: &BinaryField, state: &mut u64) -> Vec<Element> {
+        let mut ones = vec![u64::MAX; f.words()];
+        if let Some(top) = ones.last_mut() {
+            *top &= top_mask(f.degree());
+        }
+        let mut inputs = vec![f.zero(), f.one(), f.element(ones)];
+        inputs.extend((0..6).map(|_| random(f, state)));
+        inputs
+    }
+
+    /// The chains of the carry-less fold ([`OneWordFold`]: squares,
+    /// `pow2k`, products by `*` and `*=`, `pow`, the half-trace) agree with
+    /// the stack arithmetic's word fold on 0, 1, all ones and random
+    /// elements, for fields of every word count they are compiled for
+    /// (checked to be covered where the best backend is carry-less), through
+    /// the elements' methods (the field's backend) and directly on every
+    /// carry-less `gf2m` backend of this CPU; fields with a term from 64 on,
+    /// or m a multiple of 64, take the word fold.
     #[test]
-    fn carry_less_squares_agree_with_the_word_fold() {
+    fn carry_less_chains_agree_with_the_word_fold() {
         let mut state = 0x7371_7561_7265_7321;
         let mut fields = vec![BinaryField::new(Gf2Poly::from_exponents(&[127, 1, 0])).unwrap()];
         for m in [
@@ -1367,40 +1423,48 @@ mod tests {
             fields.push(BinaryField::sparse_irreducible(m).unwrap());
         }
         let mut covered = Vec::new();
+        let e = [0x8000_0000_0000_1235, 3];
         for f in &fields {
             let m = f.degree();
-            if f.0.one_word.is_none() {
+            let Some(g) = f.0.one_word else {
                 continue;
-            }
+            };
             covered.push(f.words());
-            let mut ones = vec![u64::MAX; f.words()];
-            if let Some(top) = ones.last_mut() {
-                *top &= top_mask(m);
-            }
-            let mut inputs = vec![f.zero(), f.one(), f.element(ones)];
-            inputs.extend((0..6).map(|_| random(f, &mut state)));
-            let stack = StackArith::new(&f.0).unwrap();
             let b = random(f, &mut state);
-            for a in inputs {
-                assert_eq!(a.square(), a.apply(Square), "m = {m}, a = {a:x}");
-                assert_eq!(a.pow2k(7), a.apply(Pow2k(7)), "m = {m}, a = {a:x}");
-                let want = stack.mul(&stack.load(&a.words), &stack.load(&b.words));
-                assert_eq!((&a * &b).words, stack.store(&want), "m = {m}, a = {a:x}");
+            for a in inputs(f, &mut state) {
+                let mul = on_stack(&a, MulBy(&b.words));
+                let pow = on_stack(&a, Pow(&e));
+                let pow2k = on_stack(&a, Pow2k(7));
+                let half = (m % 2 == 1).then(|| on_stack(&a, HalfTrace));
+                assert_eq!(a.square().words, on_stack(&a, Square), "m = {m}, a = {a:x}");
+                assert_eq!(a.pow2k(7).words, pow2k, "m = {m}, a = {a:x}");
+                assert_eq!((&a * &b).words, mul, "m = {m}, a = {a:x}");
                 let mut c = b.clone();
                 c *= &a;
-                assert_eq!(c.words, stack.store(&want), "m = {m}, a = {a:x}");
-                let e = [0x8000_0000_0000_1235, 3];
-                assert_eq!(a.pow(&e), a.apply(Pow(&e)), "m = {m}, a = {a:x}");
-                if m % 2 == 1 {
-                    assert_eq!(a.half_trace(), Some(a.apply(HalfTrace)), "m = {m}");
+                assert_eq!(c.words, mul, "m = {m}, a = {a:x}");
+                assert_eq!(a.pow(&e).words, pow, "m = {m}, a = {a:x}");
+                assert_eq!(a.half_trace().map(|h| h.words), half, "m = {m}");
+                for d in crate::gf2m::Dispatch::all().filter(|d| !d.is_portable()) {
+                    let run = |chain| {
+                        let mut w = a.words.clone();
+                        assert!(one_word_fold(d, &mut w, m, g, chain));
+                        w
+                    };
+                    let name = d.name();
+                    assert_eq!(run(Chain::Pow2k(7)), pow2k, "{name}, m = {m}, a = {a:x}");
+                    assert_eq!(run(Chain::Mul(&b.words)), mul, "{name}, m = {m}");
+                    assert_eq!(run(Chain::Pow(&e)), pow, "{name}, m = {m}, a = {a:x}");
+                    if let Some(h) = &half {
+                        assert_eq!(&run(Chain::HalfTrace), h, "{name}, m = {m}");
+                    }
                 }
             }
         }
-        if f_is_carry_less() {
+        if !crate::gf2m::Dispatch::best().is_portable() {
             for w in 2..=9 {
                 assert!(
                     covered.contains(&w),
-                    "no field of {w} words took the carry-less squares"
+                    "no field of {w} words took the carry-less fold"
                 );
             }
         }
@@ -1418,16 +1482,12 @@ mod tests {
         assert!(f.0.one_word.is_none());
     }
 
-    /// Whether this CPU's `gf2m` backend is carry-less (not portable).
-    fn f_is_carry_less() -> bool {
-        crate::gf2m::Dispatch::best().name() != crate::gf2m::Dispatch::portable().name()
-    }
-
     /// The divstep inversion agrees with Itoh–Tsujii (the generic
-    /// algorithm on the stack arithmetic) on random elements, 0 and 1, for
-    /// fields of every word count it is compiled for (2 to 9, checked to
-    /// be covered); the fields it cannot take (m a multiple of 64, past 9
-    /// words) have no plan.
+    /// algorithm on the stack arithmetic) on 0, 1, all ones and random
+    /// elements, for fields of every word count it is compiled for (2 to
+    /// 9, checked to be covered), on every `gf2m` backend of this CPU; the
+    /// fields it cannot take (m a multiple of 64, past 9 words) have no
+    /// plan.
     #[test]
     fn divsteps_agree_with_itoh_tsujii() {
         let mut state = 0x6469_7673_7465_7073;
@@ -1440,17 +1500,20 @@ mod tests {
         let mut covered = Vec::new();
         for f in &fields {
             let m = f.degree();
-            let Some(plan) = f.0.divstep.as_ref() else {
+            let (Some(plan), Reduction::Sparse(terms)) = (f.0.divstep.as_ref(), &f.0.reduction)
+            else {
                 continue;
             };
             assert_eq!(plan.words(), f.words(), "m = {m}");
             covered.push(plan.words());
-            let mut inputs = vec![f.zero(), f.one()];
-            inputs.extend((0..8).map(|_| random(f, &mut state)));
-            for a in inputs {
-                let want = a.apply(Invert);
+            for a in inputs(f, &mut state) {
+                let want = on_stack(&a, Invert);
                 let got = Option::<Element>::from(a.invert()).unwrap_or(f.zero());
-                assert_eq!(got, want, "m = {m}, a = {a:x}");
+                assert_eq!(got.words, want, "m = {m}, a = {a:x}");
+                for d in crate::gf2m::Dispatch::all() {
+                    let got = plan.invert(d, terms, &a.words);
+                    assert_eq!(got, want, "{}, m = {m}, a = {a:x}", d.name());
+                }
             }
         }
         for w in 2..=9 {
