@@ -66,15 +66,18 @@
 //!   rounds.
 //!
 //! A key's backend is chosen when the key is made (`KeyInit::new`); the
-//! length crossovers of `avx512` come from the tuning table
+//! length crossovers of `avx512` and `avx2` come from the tuning tables
 //! (`chachapoly/tuning.rs`). [`crate::hazmat`] makes a key on any of them
-//! by name (`avx512`, `avx512-two-pass`, `avx512-stitched`, `avx2-stitched`,
-//! `avx2-two-pass`, on AArch64 `sve2`, `neon-stitched` and `neon`, and
-//! `portable`; the last is ChaCha20 and Poly1305 both portable), so that
-//! tests and benchmarks reach each in one process.
+//! by name (`avx512`, `avx512-two-pass`, `avx512-stitched`, `avx2`,
+//! `avx2-stitched`, `avx2-two-pass`, on AArch64 `sve2`, `neon-stitched`
+//! and `neon`, and `portable`; the last is ChaCha20 and Poly1305 both
+//! portable), so that tests and benchmarks reach each in one process.
 //!
-//! Rejected: two passes on AVX2 (ChaCha20, then the AVX2 Poly1305)
-//! instead of the stitched kernel — slower at every length, 7–30 %.
+//! Two passes on AVX2 (ChaCha20, then the AVX2 Poly1305) instead of the
+//! stitched kernel: slower at every length, 7–30 %, on the Xeon f6m207,
+//! Zen 3 and Zen 4; faster on long messages on Ice Lake (f6m106), whose
+//! four ALU ports the stitched kernel's scalar MAC and vector rounds
+//! share, so there the default is `avx2`, by length (`tuning.rs`).
 //! Measured history: `docs/notes/chachapoly.md`.
 //!
 //! ```
@@ -273,6 +276,11 @@ const AVX512_TWO_PASS: &str = "avx512-two-pass";
 /// AVX-512VL, at every length.
 #[cfg(target_arch = "x86_64")]
 const AVX512_STITCHED: &str = "avx512-stitched";
+/// The backend `avx2`: `avx2-stitched` below the AVX2 tuning table's
+/// crossovers, `avx2-two-pass` from there, on the cores the table names
+/// (the default there; not usable elsewhere).
+#[cfg(target_arch = "x86_64")]
+const AVX2: &str = "avx2";
 /// The backend `avx2-stitched`.
 #[cfg(target_arch = "x86_64")]
 const AVX2_STITCHED: &str = "avx2-stitched";
@@ -303,7 +311,8 @@ enum Dispatch {
     /// crossovers for this core (`tuning.rs`, picked when the key is
     /// made), two passes (the zmm ChaCha20, then the IFMA or AVX2
     /// Poly1305) from there; the message's length, which is public,
-    /// chooses per call.
+    /// chooses per call. With ChaCha20 on AVX2 (`avx2`), the same where
+    /// the AVX2 table has crossovers for this core (the default there).
     #[cfg(target_arch = "x86_64")]
     ByLength {
         stitched: Stitched,
@@ -331,6 +340,8 @@ impl Dispatch {
         #[cfg(target_arch = "x86_64")]
         AVX512_STITCHED,
         #[cfg(target_arch = "x86_64")]
+        AVX2,
+        #[cfg(target_arch = "x86_64")]
         AVX2_STITCHED,
         #[cfg(target_arch = "x86_64")]
         AVX2_TWO_PASS,
@@ -357,7 +368,16 @@ impl Dispatch {
                         below: tuning::crossovers(),
                     };
                 }
-                chacha20::Dispatch::Avx2(_) => return Dispatch::Stitched(stitched),
+                chacha20::Dispatch::Avx2(_) => {
+                    return match tuning::crossovers_avx2() {
+                        Some(below) => Dispatch::ByLength {
+                            stitched,
+                            two_pass: TwoPass(chacha),
+                            below,
+                        },
+                        None => Dispatch::Stitched(stitched),
+                    };
+                }
                 chacha20::Dispatch::Portable(_) => {}
             }
         }
@@ -390,6 +410,12 @@ impl Dispatch {
             #[cfg(target_arch = "x86_64")]
             AVX512_STITCHED => Dispatch::Stitched(Stitched::get_vl()?),
             #[cfg(target_arch = "x86_64")]
+            AVX2 => Dispatch::ByLength {
+                stitched: Stitched::get()?,
+                two_pass: two_pass("avx2")?,
+                below: tuning::crossovers_avx2()?,
+            },
+            #[cfg(target_arch = "x86_64")]
             AVX2_STITCHED => Dispatch::Stitched(Stitched::get()?),
             #[cfg(target_arch = "x86_64")]
             AVX2_TWO_PASS => Dispatch::TwoPass(two_pass("avx2")?),
@@ -407,7 +433,10 @@ impl Dispatch {
     fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Dispatch::ByLength { .. } => AVX512,
+            Dispatch::ByLength { two_pass, .. } => match two_pass.0 {
+                chacha20::Dispatch::Avx512(_) => AVX512,
+                _ => AVX2,
+            },
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             Dispatch::Stitched(s) => s.name(),
             Dispatch::TwoPass(t) => t.name(),
@@ -523,7 +552,7 @@ macro_rules! aead_type {
             }
 
             /// The backend in use (see the module docs): `avx512`,
-            /// `avx512-two-pass`, `avx512-stitched`, `avx2-stitched`,
+            /// `avx512-two-pass`, `avx512-stitched`, `avx2`, `avx2-stitched`,
             /// `avx2-two-pass`, on
             /// AArch64 `sve2`, `neon-stitched` or `neon`, or `portable`.
             pub fn backend_name(&self) -> &'static str {

@@ -23,13 +23,28 @@ pub(crate) struct Crossovers {
 
 /// The table.
 pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
-    entries: &[Entry {
-        cores: Cores::Vendor(Vendor::Amd),
-        value: Crossovers {
-            seal_stitched_below: 576,
-            open_stitched_below: 2048,
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Intel, 6, 106),
+            value: Crossovers {
+                seal_stitched_below: 336,
+                open_stitched_below: 1024,
+            },
+            measured: "Intel Xeon Ice Lake (family 6 model 106), scripts/cpu-pages.sh \
+                       chachapoly at 8a9d87e (peer-bench --chachapoly-sweep --passes 3): \
+                       sealing, two passes take 1.24 of the stitched kernel's time at \
+                       256-319 B, 0.99 at 320-383 B (faster at 69 % of the lengths), 0.96 at \
+                       384-447 B, 0.82 at 512-575 B (the sum over 64-2048 B is least with the \
+                       crossover at 336 B); opening, 1.06 at 960-1023 B and 0.87 from 1024 B \
+                       (least at 1024 B, as on the other Intel core)",
         },
-        measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --chachapoly-sweep \
+        Entry {
+            cores: Cores::Vendor(Vendor::Amd),
+            value: Crossovers {
+                seal_stitched_below: 576,
+                open_stitched_below: 2048,
+            },
+            measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --chachapoly-sweep \
                    --passes 3 (2026-11-28, the stitched kernel compiled with AVX-512VL and \
                    its frames wiped): sealing, the stitched kernel takes 0.95-0.99 of two \
                    passes' time at 528-575 B and 1.04-1.06 from 576 B (the sum over \
@@ -37,7 +52,8 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
                    lead to 2 KiB (0.92 of two passes' time at 1984-2047 B, 1.06 from \
                    2048 B). Zen 5 (family 26) shares the entry, not measured there (its \
                    full-width zmm should favour two passes more)",
-    }],
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
         value: Crossovers {
@@ -52,6 +68,46 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
                    at 536-544 B; at 320 the default sealed at 0.89x ring, the sweep's one \
                    loss); opening, two passes take 0.85 of its time at 1 KiB, level at \
                    1025-1055 B, faster from 1056 B",
+    },
+};
+
+/// Ice Lake's AVX2 crossovers ([`CHACHAPOLY_AVX2`]).
+const SEAL_AVX2_ICL: u32 = 1696;
+/// See [`SEAL_AVX2_ICL`].
+const OPEN_AVX2_ICL: u32 = 2048;
+/// How [`SEAL_AVX2_ICL`] and [`OPEN_AVX2_ICL`] were measured.
+const MEASURED_AVX2_ICL: &str = "Intel Xeon Ice Lake (family 6 model 106), \
+    FIELDWORK_MAX_ISA=avx2, scripts/cpu-pages.sh chachapoly-capped at 8a9d87e \
+    (peer-bench --chachapoly-sweep --passes 3): sealing, two passes take 1.24-1.32 of the \
+    stitched kernel's time below 576 B, 1.05-1.10 at 704-1215 B, 0.96-1.03 by tail from \
+    1216 B (the sum over 64-2048 B least with the crossover at 1696 B, 0.4 % below the \
+    stitched kernel alone); the page at 16 KiB and 64 KiB 0.90 and 0.89; opening, 1.04-1.55 \
+    up to 2 KiB, then examples/chachapoly_sweep open: 2 KiB 0.99, 3 KiB 0.96, 4 KiB 0.94, \
+    8 KiB 0.91, 16 KiB 0.90. The AVX2 ChaCha20 (1.14 cycles/byte) and Poly1305 (0.42) \
+    apart sum to less than the stitched kernel's 1.81, likely because the scalar MAC \
+    has one ALU port of its own here (port 6; the vector rounds take 0, 1 and 5), where \
+    the Xeon f6m207 has two (6 and 10)";
+
+/// On a CPU whose ChaCha20 runs on AVX2 (no AVX-512, or capped to
+/// `avx2`): where two passes (the AVX2 ChaCha20, then the AVX2 Poly1305)
+/// overtake the stitched kernel on long messages, the crossovers of the
+/// `avx2` backend; elsewhere none, and the stitched kernel takes every
+/// length (`avx2-stitched`).
+pub(crate) const CHACHAPOLY_AVX2: Table<Option<Crossovers>> = Table {
+    entries: &[Entry {
+        cores: Cores::Model(Vendor::Intel, 6, 106),
+        value: Some(Crossovers {
+            seal_stitched_below: SEAL_AVX2_ICL,
+            open_stitched_below: OPEN_AVX2_ICL,
+        }),
+        measured: MEASURED_AVX2_ICL,
+    }],
+    otherwise: Entry {
+        cores: Cores::Vendor(Vendor::Intel),
+        value: None,
+        measured: "Intel Xeon (family 6 model 207), Zen 3 (family 25 model 1) and Zen 4 \
+                   under FIELDWORK_MAX_ISA=avx2, peer-bench --chachapoly-sweep: the stitched \
+                   kernel ahead of two passes at every length, 7-30 % (docs/notes/chachapoly.md)",
     },
 };
 
@@ -264,6 +320,12 @@ pub(crate) const MID_SEAL: Table<MidSeal> = Table {
     },
 };
 
+/// [`CHACHAPOLY_AVX2`] for this CPU (picked once).
+pub(crate) fn crossovers_avx2() -> Option<Crossovers> {
+    static PICKED: crate::tuning::Picked = crate::tuning::Picked::new();
+    CHACHAPOLY_AVX2.pick_cached(&PICKED)
+}
+
 /// [`CHACHAPOLY`] for this CPU, picked once.
 pub(crate) fn crossovers() -> Crossovers {
     use core::sync::atomic::{AtomicU64, Ordering};
@@ -315,6 +377,34 @@ mod tests {
             (xeon.seal_stitched_below, xeon.open_stitched_below),
             (544, 1024)
         );
+        let intel = |model| Core {
+            vendor: Vendor::Intel,
+            family: 6,
+            model,
+        };
+        let icelake = CHACHAPOLY.entry_for(intel(106)).value;
+        assert_eq!(
+            (icelake.seal_stitched_below, icelake.open_stitched_below),
+            (336, 1024)
+        );
+        // The AVX2 crossovers: Ice Lake's, none elsewhere.
+        let avx2 = CHACHAPOLY_AVX2.entry_for(intel(106)).value;
+        assert_eq!(
+            avx2.map(|c| (c.seal_stitched_below, c.open_stitched_below)),
+            Some((SEAL_AVX2_ICL, OPEN_AVX2_ICL))
+        );
+        for other in [
+            intel(207),
+            Core {
+                vendor: Vendor::Amd,
+                family: 25,
+                model: 1,
+            },
+        ] {
+            assert_eq!(CHACHAPOLY_AVX2.entry_for(other).value, None);
+        }
+        assert_eq!(crossovers_avx2(), CHACHAPOLY_AVX2.pick());
+        assert_eq!(crossovers_avx2(), CHACHAPOLY_AVX2.pick());
         let core = |family, model| Core {
             vendor: Vendor::Amd,
             family,

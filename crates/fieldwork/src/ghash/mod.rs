@@ -97,14 +97,19 @@
 //!   fused key setup for 2–8 blocks, 16-block groups); the zmm kernel's
 //!   xmm tails and its 32 powers cost more than they save below 1.5 KiB. A
 //!   call that would first make the zmm kernel's 32 powers stays on ymm
-//!   below 128 blocks (`SPLIT_FRESH_BLOCKS`; with the powers made, the zmm
-//!   kernel takes 32 blocks and more).
+//!   below 128 blocks (the table's `zmm_fresh_below`; with the powers
+//!   made, the zmm kernel takes 32 blocks and more).
 //! - Intel (and any other vendor) with AVX-512, `vpclmulqdq-split-xmm`:
 //!   ymm below 32 blocks, xmm for a fresh key below 128, zmm (with xmm
 //!   tails) otherwise; without AVX-512, `vpclmulqdq-ymm-fresh-xmm`: xmm
 //!   for a fresh key from 32 to 191 blocks, ymm otherwise. There the xmm
 //!   kernel, whose eight powers live in the state, is the faster for a
 //!   fresh key's mid-length calls.
+//! - Ice Lake (Intel family 6 model 106), where `vpclmulqdq` on ymm
+//!   issues at half the xmm rate per 128-bit lane: the same names, with
+//!   the xmm kernel from one block (ymm never runs short calls) and a
+//!   fresh zmm key on xmm below 256 blocks; capped to avx2, the xmm
+//!   kernel for every fresh call below 65 535 blocks.
 //! - AMD Zen 3 (AVX2 and VPCLMULQDQ, no AVX-512), the same
 //!   `vpclmulqdq-ymm-fresh-xmm` choice with its own bound: xmm for a fresh
 //!   key from 32 to 63 blocks (the crossover measured there), ymm
@@ -181,10 +186,6 @@ type Low = [u128; LOW];
 /// What [`Backend::fresh_group`] returns: the accumulator and the count
 /// of powers made, or nothing where the backend has no fused path.
 type Fused = Option<(u128, usize)>;
-/// From this many blocks a call on a split zmm key takes the zmm kernel
-/// even when its 32 powers must first be made (see [`State::blocks`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const SPLIT_FRESH_BLOCKS: usize = 128;
 
 /// One GHASH/POLYVAL backend: the kernels of one instruction set, with the
 /// same signatures in every backend file ([`portable::Portable`],
@@ -464,36 +465,40 @@ impl Dispatch {
     /// Making a wide kernel's powers (and the box that holds them) costs
     /// more than its groups save on a mid-length call:
     ///
-    /// - a zmm key with a choice: the ymm kernel below [`POWERS`] blocks
-    ///   (its short path needs eight powers); the chosen kernel below
-    ///   [`SPLIT_FRESH_BLOCKS`] while the 32 powers are not made; else the
-    ///   zmm kernel, its groups' last blocks on the chosen kernel;
-    /// - a ymm key with [`Narrow::Xmm`]: the xmm kernel from
-    ///   [`ymm::MIN_BLOCKS`] to the core's `ymm_xmm_below` blocks
-    ///   (`tuning.rs`: 64 on Zen 3, 192 elsewhere) while the 16 ymm powers
-    ///   are not made (read from the cached table on a fresh key's call
-    ///   only);
+    /// - a zmm key with a choice: below [`POWERS`] blocks the ymm kernel
+    ///   (its short path needs eight powers), or with [`Narrow::Xmm`] the
+    ///   xmm kernel from the core's `xmm_from` blocks; the chosen kernel
+    ///   below the core's `zmm_fresh_below` blocks while the 32 powers are
+    ///   not made; else the zmm kernel, its groups' last blocks on the
+    ///   chosen kernel;
+    /// - a ymm key with [`Narrow::Xmm`]: the xmm kernel from the core's
+    ///   `xmm_from` to its `ymm_xmm_below` blocks while the 16 ymm powers
+    ///   are not made;
     /// - otherwise the key's backend alone.
+    ///
+    /// The bounds are the cached table's (`tuning.rs`), read on the calls
+    /// of a key with a choice only.
     #[inline(always)]
     fn for_call(self, narrow: Narrow, n: usize, ready: usize) -> (Dispatch, Narrow) {
         #[cfg(target_arch = "x86_64")]
         match (self, narrow) {
             (Dispatch::Vpclmulqdq(_), Narrow::None) => {}
-            (Dispatch::Vpclmulqdq(b), _) if n < POWERS => {
-                return (Dispatch::VpclmulqdqYmm(b.ymm()), Narrow::None);
+            (Dispatch::Vpclmulqdq(b), _) => {
+                let t = tuning::GhashTuning::this_cpu();
+                let fresh = ready < POWERS && n < usize::from(t.zmm_fresh_below);
+                if n < POWERS || fresh {
+                    return if narrow == Narrow::Xmm && n >= usize::from(t.xmm_from) {
+                        (Dispatch::Pclmulqdq(b.xmm()), Narrow::None)
+                    } else {
+                        (Dispatch::VpclmulqdqYmm(b.ymm()), Narrow::None)
+                    };
+                }
             }
-            (Dispatch::Vpclmulqdq(b), Narrow::Ymm) if ready < POWERS && n < SPLIT_FRESH_BLOCKS => {
-                return (Dispatch::VpclmulqdqYmm(b.ymm()), Narrow::None);
-            }
-            (Dispatch::Vpclmulqdq(b), Narrow::Xmm) if ready < POWERS && n < SPLIT_FRESH_BLOCKS => {
-                return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
-            }
-            (Dispatch::VpclmulqdqYmm(b), Narrow::Xmm)
-                if ready < ymm::GROUP
-                    && n >= ymm::MIN_BLOCKS
-                    && n < usize::from(tuning::GhashTuning::this_cpu().ymm_xmm_below) =>
-            {
-                return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
+            (Dispatch::VpclmulqdqYmm(b), Narrow::Xmm) if ready < ymm::GROUP => {
+                let t = tuning::GhashTuning::this_cpu();
+                if n >= usize::from(t.xmm_from) && n < usize::from(t.ymm_xmm_below) {
+                    return (Dispatch::Pclmulqdq(b.xmm()), Narrow::None);
+                }
             }
             _ => {}
         }

@@ -10,7 +10,7 @@
 
 use crate::cpu::Vendor;
 use crate::tuning::{Cores, Entry, Table};
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU64, Ordering};
 
 /// One core's choices, per ISA level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,9 +20,19 @@ pub(crate) struct GhashTuning {
     /// A key on the ymm kernel (AVX2 and VPCLMULQDQ, no AVX-512).
     pub(crate) ymm: Narrow,
     /// With `ymm` = [`Narrow::Xmm`]: a fresh ymm key's calls of
-    /// `ymm::MIN_BLOCKS` up to this many blocks (excluded) run on the xmm
-    /// kernel. At most 0xffff.
+    /// [`GhashTuning::xmm_from`] up to this many blocks (excluded) run on
+    /// the xmm kernel.
     pub(crate) ymm_xmm_below: u16,
+    /// With [`Narrow::Xmm`], the fewest blocks a call hands to the xmm
+    /// kernel: on a ymm key (fresh) and on a zmm key (below the zmm
+    /// kernel's 32 blocks; fewer run on the ymm kernel, whose fused key
+    /// setup for 2–8 blocks the xmm kernel lacks). 32 (`ymm::MIN_BLOCKS`,
+    /// `POWERS`) where the ymm kernel's products are twice the xmm
+    /// kernel's rate.
+    pub(crate) xmm_from: u8,
+    /// On a zmm key with a choice: a call that would first make the 32 zmm
+    /// powers runs on the chosen narrower kernel below this many blocks.
+    pub(crate) zmm_fresh_below: u16,
 }
 
 /// The narrower kernel a wide key hands calls to.
@@ -49,20 +59,21 @@ pub(crate) enum Narrow {
 
 impl GhashTuning {
     /// This CPU's entry of [`GHASH`], read from the table once per process
-    /// and cached as one byte: a key is made per message, and walking the
+    /// and cached as one word: a key is made per message, and walking the
     /// table per key (an out-of-line `entry_for` on the unpacked
     /// [`crate::cpu::Core`]) cost a 16-byte POLYVAL with key setup about
     /// 1 ns on the Xeon f6m207.
     #[inline]
     pub(crate) fn this_cpu() -> GhashTuning {
-        // 0: not read yet; else bit 31 | zmm | ymm << 2 | ymm_xmm_below << 8.
-        static CACHED: AtomicU32 = AtomicU32::new(0);
+        // 0: not read yet; else bit 63 | zmm | ymm << 2 | ymm_xmm_below << 8
+        // | xmm_from << 24 | zmm_fresh_below << 32.
+        static CACHED: AtomicU64 = AtomicU64::new(0);
         let code = |n: Narrow| match n {
-            Narrow::None => 0u32,
+            Narrow::None => 0u64,
             Narrow::Ymm => 1,
             Narrow::Xmm => 2,
         };
-        let narrow = |bits: u32| match bits & 3 {
+        let narrow = |bits: u64| match bits & 3 {
             0 => Narrow::None,
             1 => Narrow::Ymm,
             _ => Narrow::Xmm,
@@ -70,16 +81,23 @@ impl GhashTuning {
         match CACHED.load(Ordering::Relaxed) {
             0 => {
                 let t = GHASH.pick();
-                let packed =
-                    1 << 31 | code(t.zmm) | code(t.ymm) << 2 | u32::from(t.ymm_xmm_below) << 8;
+                let packed = 1 << 63
+                    | code(t.zmm)
+                    | code(t.ymm) << 2
+                    | u64::from(t.ymm_xmm_below) << 8
+                    | u64::from(t.xmm_from) << 24
+                    | u64::from(t.zmm_fresh_below) << 32;
                 CACHED.store(packed, Ordering::Relaxed);
                 t
             }
+            // The fields stored above, each at its offset (truncations
+            // take back the u8 and u16 stored).
             w => GhashTuning {
                 zmm: narrow(w),
                 ymm: narrow(w >> 2),
-                // Bits 8 to 23: the u16 stored above.
                 ymm_xmm_below: (w >> 8) as u16,
+                xmm_from: (w >> 24) as u8,
+                zmm_fresh_below: (w >> 32) as u16,
             },
         }
     }
@@ -89,11 +107,36 @@ impl GhashTuning {
 pub(crate) const GHASH: Table<GhashTuning> = Table {
     entries: &[
         Entry {
+            cores: Cores::Model(Vendor::Intel, 6, 106),
+            value: GhashTuning {
+                zmm: Narrow::Xmm,
+                ymm: Narrow::Xmm,
+                ymm_xmm_below: u16::MAX,
+                xmm_from: 1,
+                zmm_fresh_below: 256,
+            },
+            measured: "Intel Xeon Ice Lake (family 6 model 106), 2026-11-30, \
+                       examples/ghash_sweep at 8a9d87e (fresh key per message), GHASH / \
+                       POLYVAL ns, ymm kernel then xmm kernel: 16 B 23.1 / 20.9 then 22.5 / \
+                       20.2, 64 B 42.0 / 37.9 then 40.4 / 36.5, 256 B 74.8 / 71.0 then 67.8 \
+                       / 61.9; zmm kernel alone then xmm: 2 KiB 240 / 233 then 200 / 182, 3 \
+                       KiB 290 / 280 then 274 / 251, 4 KiB 339 / 327 then 350 / 319, 5 KiB \
+                       388 / 374 then 424 / 386, 8 KiB 537 / 515 then 647 / 590. \
+                       vpclmulqdq ymm issues once per two cycles here, xmm once a cycle \
+                       (peer-bench --isa-rates), so the ymm kernel never gains: the xmm \
+                       kernel for every call a zmm or ymm key does not give the zmm kernel, \
+                       the zmm kernel for a fresh key from 256 blocks (capped to avx2, \
+                       scripts/cpu-pages.sh capped: xmm 0.228 cycles/byte at 16 KiB against \
+                       the ymm kernel's 0.279)",
+        },
+        Entry {
             cores: Cores::Model(Vendor::Amd, 25, 1),
             value: GhashTuning {
                 zmm: Narrow::Ymm,
                 ymm: Narrow::Xmm,
                 ymm_xmm_below: 64,
+                xmm_from: 32,
+                zmm_fresh_below: 128,
             },
             measured: "AMD EPYC Zen 3 (family 25 model 1), 2026-11-28, examples/ghash_sweep \
                        (fresh key per message, backends interleaved, fastest of 31 batches), \
@@ -107,6 +150,8 @@ pub(crate) const GHASH: Table<GhashTuning> = Table {
                 zmm: Narrow::Ymm,
                 ymm: Narrow::None,
                 ymm_xmm_below: 192,
+                xmm_from: 32,
+                zmm_fresh_below: 128,
             },
             measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --filter ghash: with the \
                    ymm kernel below 32 blocks and for the zmm groups' remainder, POLYVAL 64 B \
@@ -122,6 +167,8 @@ pub(crate) const GHASH: Table<GhashTuning> = Table {
             zmm: Narrow::Xmm,
             ymm: Narrow::Xmm,
             ymm_xmm_below: 192,
+            xmm_from: 32,
+            zmm_fresh_below: 128,
         },
         measured: "Intel Xeon (family 6 model 207), peer-bench --filter polyval, cycles with \
                    key setup, zmm / ymm / xmm kernel alone: 64 B 123 / 77 / 124, 1 KiB \
@@ -203,18 +250,32 @@ mod tests {
             zmm: Narrow::Ymm,
             ymm: Narrow::None,
             ymm_xmm_below: 192,
+            xmm_from: 32,
+            zmm_fresh_below: 128,
         };
         let zen3 = GhashTuning {
             zmm: Narrow::Ymm,
             ymm: Narrow::Xmm,
             ymm_xmm_below: 64,
+            xmm_from: 32,
+            zmm_fresh_below: 128,
         };
         let intel = GhashTuning {
             zmm: Narrow::Xmm,
             ymm: Narrow::Xmm,
             ymm_xmm_below: 192,
+            xmm_from: 32,
+            zmm_fresh_below: 128,
+        };
+        let icelake = GhashTuning {
+            zmm: Narrow::Xmm,
+            ymm: Narrow::Xmm,
+            ymm_xmm_below: u16::MAX,
+            xmm_from: 1,
+            zmm_fresh_below: 256,
         };
         for (vendor, family, model, want) in [
+            (Vendor::Intel, 6, 106, icelake),
             (Vendor::Amd, 25, 1, zen3),
             (Vendor::Amd, 25, 17, amd),
             (Vendor::Amd, 26, 2, amd),

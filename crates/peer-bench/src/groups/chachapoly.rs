@@ -16,7 +16,8 @@
 //!   for timing, never for use). Columns: fieldwork (and on AArch64 its
 //!   `neon-stitched` and `neon` backends pinned, where not the default;
 //!   on AVX-512 `avx512-stitched` and `avx512-two-pass`, on AVX2-only
-//!   cores `avx2-two-pass`), RustCrypto
+//!   cores `avx2-two-pass`, and `avx2-stitched` too where the default is
+//!   `avx2`, by length), RustCrypto
 //!   `chacha20poly1305`, aws-lc-rs and ring (`LessSafeKey` with
 //!   `CHACHA20_POLY1305`); on AArch64 with `system-peers` also the system
 //!   OpenSSL (`EVP_chacha20_poly1305`, the EVP calls of the `gcm` group).
@@ -314,8 +315,16 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
             }
         }
     }
-    // On AVX2-only cores the default is the stitched kernel at every
-    // length: the two-pass path pinned beside it.
+    // On AVX2 the default is the stitched kernel at every length, or
+    // (`avx2`, where the tuning table has crossovers) by length: the paths
+    // it does not pin shown beside it.
+    if backend == "avx2" {
+        for name in ["avx2-stitched", "avx2-two-pass"] {
+            if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
+                cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
+            }
+        }
+    }
     if backend == "avx2-stitched"
         && let Some(c) = ChaCha20Poly1305::with_backend("avx2-two-pass", key)
     {
