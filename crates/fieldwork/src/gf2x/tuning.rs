@@ -32,14 +32,28 @@ impl Words {
 /// The word counts at which the zmm backend's fixed products run the ymm
 /// backend's kernels instead of its own.
 pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
-    entries: &[Entry {
-        cores: Cores::Vendor(Vendor::Amd),
-        value: Words::of(&[5, 6, 7, 9]),
-        measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --filter gf2x_mul, cycles \
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Intel, 6, 106),
+            value: Words::of(&[]),
+            measured: "Intel Xeon Ice Lake (family 6 model 106), peer-bench --filter gf2x_mul \
+                       --quick, two builds alternated twice (2026-11-30), ns per chained \
+                       mul_into, the ymm kernels -> the zmm backend's own: 8 words 24.7 -> \
+                       20.4 (the one zmm 8x8 product), 9 words 27.2 -> 24.9-25.0, 7 words level \
+                       (its schoolbook runs first); the normal-basis product at m = 233 (8-word \
+                       p-bit form) 39.0-39.2 -> 38.2-38.9. vpclmulqdq on ymm issues once per \
+                       two cycles here, as on zmm (peer-bench --isa-rates): zmm does twice the \
+                       products per instruction",
+        },
+        Entry {
+            cores: Cores::Vendor(Vendor::Amd),
+            value: Words::of(&[5, 6, 7, 9]),
+            measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --filter gf2x_mul, cycles \
                    per chained mul_into: 5, 6, 7, 9 words 46, 47, 66, 83 on ymm against 71, 93, \
                    80, 127 on zmm; not 3 (level), 4 (36.8 on zmm against 40.4) or 8 (faster \
                    chained, but the normal-basis product at m = 233 7 % slower)",
-    }],
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
         value: Words::of(&[7, 8, 9]),
@@ -179,6 +193,12 @@ mod tests {
         assert!(!amd.has(3) && !amd.has(4) && !amd.has(8));
         let intel = ZMM_FIXED_ON_YMM.entry_for(xeon).value;
         assert!(intel.has(7) && intel.has(8) && intel.has(9) && !intel.has(5) && !intel.has(16));
+        let icelake = Core {
+            vendor: Vendor::Intel,
+            family: 6,
+            model: 106,
+        };
+        assert_eq!(ZMM_FIXED_ON_YMM.entry_for(icelake).value, Words::of(&[]));
         let fixed = fixed_choice();
         assert_eq!(fixed.on_ymm, ZMM_FIXED_ON_YMM.pick());
         assert_eq!(fixed.schoolbook, SCHOOLBOOK.pick());

@@ -269,7 +269,7 @@ mod tf {
         /// here, with AVX-512 enabled: VEX/EVEX encodings and 32 vector
         /// registers instead of the SSE build's 16 (the 9-word kernel stops
         /// spilling). 8 words is one zmm 8×8 product (unless `tuning.rs`
-        /// sends it to the ymm kernel, as on Intel); 10–16, 17–24 and 25–32
+        /// sends it to the ymm kernel, as on the Intel f6m207); 10–16, 17–24 and 25–32
         /// the zmm formulas over 2, 3 and 4 limbs, zero-padded. Chosen by
         /// peer-bench (median ticks per chained `mul_into` with
         /// constant-length chaining copies), lanes here against the same
