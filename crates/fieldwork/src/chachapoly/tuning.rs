@@ -71,23 +71,6 @@ pub(crate) const CHACHAPOLY: Table<Crossovers> = Table {
     },
 };
 
-/// Ice Lake's AVX2 crossovers ([`CHACHAPOLY_AVX2`]).
-const SEAL_AVX2_ICL: u32 = 1696;
-/// See [`SEAL_AVX2_ICL`].
-const OPEN_AVX2_ICL: u32 = 2048;
-/// How [`SEAL_AVX2_ICL`] and [`OPEN_AVX2_ICL`] were measured.
-const MEASURED_AVX2_ICL: &str = "Intel Xeon Ice Lake (family 6 model 106), \
-    FIELDWORK_MAX_ISA=avx2, scripts/cpu-pages.sh chachapoly-capped at 8a9d87e \
-    (peer-bench --chachapoly-sweep --passes 3): sealing, two passes take 1.24-1.32 of the \
-    stitched kernel's time below 576 B, 1.05-1.10 at 704-1215 B, 0.96-1.03 by tail from \
-    1216 B (the sum over 64-2048 B least with the crossover at 1696 B, 0.4 % below the \
-    stitched kernel alone); the page at 16 KiB and 64 KiB 0.90 and 0.89; opening, 1.04-1.55 \
-    up to 2 KiB, then examples/chachapoly_sweep open: 2 KiB 0.99, 3 KiB 0.96, 4 KiB 0.94, \
-    8 KiB 0.91, 16 KiB 0.90. The AVX2 ChaCha20 (1.14 cycles/byte) and Poly1305 (0.42) \
-    apart sum to less than the stitched kernel's 1.81, likely because the scalar MAC \
-    has one ALU port of its own here (port 6; the vector rounds take 0, 1 and 5), where \
-    the Xeon f6m207 has two (6 and 10)";
-
 /// On a CPU whose ChaCha20 runs on AVX2 (no AVX-512, or capped to
 /// `avx2`): where two passes (the AVX2 ChaCha20, then the AVX2 Poly1305)
 /// overtake the stitched kernel on long messages, the crossovers of the
@@ -97,10 +80,20 @@ pub(crate) const CHACHAPOLY_AVX2: Table<Option<Crossovers>> = Table {
     entries: &[Entry {
         cores: Cores::Model(Vendor::Intel, 6, 106),
         value: Some(Crossovers {
-            seal_stitched_below: SEAL_AVX2_ICL,
-            open_stitched_below: OPEN_AVX2_ICL,
+            seal_stitched_below: 1696,
+            open_stitched_below: 2048,
         }),
-        measured: MEASURED_AVX2_ICL,
+        measured: "Intel Xeon Ice Lake (family 6 model 106), FIELDWORK_MAX_ISA=avx2, \
+                   scripts/cpu-pages.sh chachapoly-capped at 8a9d87e (peer-bench \
+                   --chachapoly-sweep --passes 3): sealing, two passes take 1.24-1.32 of the \
+                   stitched kernel's time below 576 B, 1.05-1.10 at 704-1215 B, 0.96-1.03 by tail \
+                   from 1216 B (the sum over 64-2048 B least with the crossover at 1696 B, 0.4 % \
+                   below the stitched kernel alone); the page at 16 KiB and 64 KiB 0.90 and 0.89; \
+                   opening, 1.04-1.55 up to 2 KiB, then examples/chachapoly_sweep open: 2 KiB \
+                   0.99, 3 KiB 0.96, 4 KiB 0.94, 8 KiB 0.91, 16 KiB 0.90. The AVX2 ChaCha20 (1.14 \
+                   cycles/byte) and Poly1305 (0.42) apart sum to less than the stitched kernel's \
+                   1.81, likely because the scalar MAC has one ALU port of its own here (port 6; \
+                   the vector rounds take 0, 1 and 5), where the Xeon f6m207 has two (6 and 10)",
     }],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
@@ -391,7 +384,7 @@ mod tests {
         let avx2 = CHACHAPOLY_AVX2.entry_for(intel(106)).value;
         assert_eq!(
             avx2.map(|c| (c.seal_stitched_below, c.open_stitched_below)),
-            Some((SEAL_AVX2_ICL, OPEN_AVX2_ICL))
+            Some((1696, 2048))
         );
         for other in [
             intel(207),

@@ -25,6 +25,37 @@ pub(crate) fn select_words(a: &[u64], b: &[u64], choice: Choice) -> alloc::vec::
         .collect()
 }
 
+/// [`Arith::one`] for elements as word arrays: 1 in word 0.
+#[inline(always)]
+pub(crate) fn one_array<const N: usize>() -> [u64; N] {
+    let mut r = [0u64; N];
+    if let Some(x) = r.first_mut() {
+        *x = 1;
+    }
+    r
+}
+
+/// [`Arith::add`] for elements as word arrays: word-wise XOR.
+#[inline(always)]
+pub(crate) fn add_array<const N: usize>(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+    let mut r = *a;
+    for (d, &x) in r.iter_mut().zip(b) {
+        *d ^= x;
+    }
+    r
+}
+
+/// [`Arith::select`] for elements as word arrays: `b` where `choice` is
+/// set, else `a`, word by word in constant time.
+#[inline(always)]
+pub(crate) fn select_array<const N: usize>(a: &[u64; N], b: &[u64; N], choice: Choice) -> [u64; N] {
+    let mut r = *a;
+    for (d, y) in r.iter_mut().zip(b) {
+        subtle::ConditionallySelectable::conditional_assign(d, y, choice);
+    }
+    r
+}
+
 /// A field's arithmetic on its element representation `E`.
 pub(crate) trait Arith {
     /// An element.

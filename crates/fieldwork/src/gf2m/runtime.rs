@@ -55,7 +55,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign};
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+use subtle::{Choice, ConstantTimeEq, CtOption};
 
 /// How products are reduced modulo f.
 #[derive(Debug)]
@@ -635,11 +635,7 @@ where
     }
     #[inline(always)]
     fn one(&self) -> [u64; W] {
-        let mut r = [0u64; W];
-        if let Some(x) = r.first_mut() {
-            *x = 1;
-        }
-        r
+        algorithms::one_array()
     }
     #[inline(always)]
     fn mul(&self, a: &[u64; W], b: &[u64; W]) -> [u64; W] {
@@ -652,19 +648,11 @@ where
     }
     #[inline(always)]
     fn add(&self, a: &[u64; W], b: &[u64; W]) -> [u64; W] {
-        let mut r = *a;
-        for (d, &x) in r.iter_mut().zip(b) {
-            *d ^= x;
-        }
-        r
+        algorithms::add_array(a, b)
     }
     #[inline(always)]
     fn select(&self, a: &[u64; W], b: &[u64; W], choice: Choice) -> [u64; W] {
-        let mut r = *a;
-        for (d, y) in r.iter_mut().zip(b) {
-            d.conditional_assign(y, choice);
-        }
-        r
+        algorithms::select_array(a, b, choice)
     }
 }
 
@@ -861,9 +849,7 @@ impl Arith for StackArith<'_> {
         self.inner.m
     }
     fn one(&self) -> Self::E {
-        let mut w = [0; STACK_WORDS];
-        w[0] = 1;
-        w
+        algorithms::one_array()
     }
     fn mul(&self, a: &Self::E, b: &Self::E) -> Self::E {
         let n = self.inner.words;
@@ -886,18 +872,10 @@ impl Arith for StackArith<'_> {
         [0; STACK_WORDS]
     }
     fn add(&self, a: &Self::E, b: &Self::E) -> Self::E {
-        let mut r = *a;
-        for (d, &x) in r.iter_mut().zip(b) {
-            *d ^= x;
-        }
-        r
+        algorithms::add_array(a, b)
     }
     fn select(&self, a: &Self::E, b: &Self::E, choice: Choice) -> Self::E {
-        let mut r = *a;
-        for (d, y) in r.iter_mut().zip(b) {
-            d.conditional_assign(y, choice);
-        }
-        r
+        algorithms::select_array(a, b, choice)
     }
 }
 

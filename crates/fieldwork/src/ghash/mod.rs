@@ -476,17 +476,18 @@ impl Dispatch {
     ///   are not made;
     /// - otherwise the key's backend alone.
     ///
-    /// The bounds are the cached table's (`tuning.rs`), read on the calls
-    /// of a key with a choice only.
+    /// The bounds are the cached table's (`tuning.rs`), read only on the
+    /// calls of a key with a choice that may leave the key's kernel.
     #[inline(always)]
     fn for_call(self, narrow: Narrow, n: usize, ready: usize) -> (Dispatch, Narrow) {
         #[cfg(target_arch = "x86_64")]
         match (self, narrow) {
             (Dispatch::Vpclmulqdq(_), Narrow::None) => {}
-            (Dispatch::Vpclmulqdq(b), _) => {
+            // With the 32 powers made, a call of 32 blocks or more is the
+            // zmm kernel's: no table read on the steady state of a stream.
+            (Dispatch::Vpclmulqdq(b), _) if n < POWERS || ready < POWERS => {
                 let t = tuning::GhashTuning::this_cpu();
-                let fresh = ready < POWERS && n < usize::from(t.zmm_fresh_below);
-                if n < POWERS || fresh {
+                if n < POWERS || n < usize::from(t.zmm_fresh_below) {
                     return if narrow == Narrow::Xmm && n >= usize::from(t.xmm_from) {
                         (Dispatch::Pclmulqdq(b.xmm()), Narrow::None)
                     } else {

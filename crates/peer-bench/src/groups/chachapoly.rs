@@ -305,34 +305,20 @@ fn seal_columns(key: &[u8; 32]) -> Result<Vec<Column>, String> {
         true,
         std::rc::Rc::new(ours),
     )];
-    // On AVX-512 the default switches from the stitched kernel (compiled
-    // with AVX-512VL) to two passes with the message's length: both paths
-    // pinned, to show where.
-    if backend == "avx512" {
-        for name in ["avx512-stitched", "avx512-two-pass"] {
-            if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
-                cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
-            }
+    // The paths a by-length default switches between, or (the stitched
+    // AVX2 default) the two-pass one, pinned beside the default: on
+    // AVX-512 `avx512`; on AVX2 `avx2` where the tuning table has
+    // crossovers, else `avx2-stitched` at every length.
+    let pinned: &[&str] = match backend {
+        "avx512" => &["avx512-stitched", "avx512-two-pass"],
+        "avx2" => &["avx2-stitched", "avx2-two-pass"],
+        "avx2-stitched" => &["avx2-two-pass"],
+        _ => &[],
+    };
+    for &name in pinned {
+        if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
+            cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
         }
-    }
-    // On AVX2 the default is the stitched kernel at every length, or
-    // (`avx2`, where the tuning table has crossovers) by length: the paths
-    // it does not pin shown beside it.
-    if backend == "avx2" {
-        for name in ["avx2-stitched", "avx2-two-pass"] {
-            if let Some(c) = ChaCha20Poly1305::with_backend(name, key) {
-                cols.push((format!("fieldwork ({name})"), true, std::rc::Rc::new(c)));
-            }
-        }
-    }
-    if backend == "avx2-stitched"
-        && let Some(c) = ChaCha20Poly1305::with_backend("avx2-two-pass", key)
-    {
-        cols.push((
-            "fieldwork (avx2-two-pass)".to_string(),
-            true,
-            std::rc::Rc::new(c),
-        ));
     }
     // On AArch64 the stitched and the two-pass NEON paths pinned beside
     // the default (whichever of them it is not).
