@@ -207,18 +207,20 @@ pub(crate) fn pair_school<const N: usize, const W: usize>(
     }
 }
 
-/// `out = a·b` for 6 or 7 words by Karatsuba's three-way split on
-/// two-word digits (`digits::Thirds`: 6 digit products, against 9 for the
-/// schoolbook), the seventh word of 7 by `digits::product_odd` (one
-/// `pclmulqdq` a word for its cross terms). The digit products are `L`:
-/// [`Schoolbook`] (4 `pclmulqdq`: 24 at 6 words, 31 at 7) or
-/// [`KaratsubaLeaf`] (3 and a `pshufd`/XOR operand fold: 18 and 25), the
-/// fewer products the better where the build has AVX-512's 32 registers
-/// (Xeon, ticks per chained product: 6 words 27.9 → 24.9, 7 words 33.3 →
-/// 30.1), not with 16 (the AVX2 build: 6 words level, 7 words 33.1 →
-/// 39.5, spills). Operands loaded by 16-byte pieces as [`pair_school`]
-/// does; the products' terms summed apart by word parity and shifted into
-/// digits once.
+/// `out = a·b` for 6 to 9 words by Karatsuba on two-word digits: 6 and 7
+/// words by the three-way split (`digits::Thirds`: 6 digit products,
+/// against 9 for the schoolbook), 8 and 9 by two levels of the two-way
+/// split (`digits::Halves` of `Halves`: 9 digit products, against 16); the
+/// last word of an odd size by `digits::product_odd` (one `pclmulqdq` a
+/// word for its cross terms). The digit products are `L`: [`Schoolbook`]
+/// (4 `pclmulqdq`: 24, 31, 36 and 44 at 6 to 9 words) or
+/// [`KaratsubaLeaf`] (3 and a `pshufd`/XOR operand fold: 18, 25, 27 and
+/// 35), the fewer products the better where the build has AVX-512's 32
+/// registers (Xeon, ticks per chained product: 6 words 27.9 → 24.9, 7
+/// words 33.3 → 30.1), not with 16 (the AVX2 build: 6 words level, 7
+/// words 33.1 → 39.5, spills). Operands loaded by 16-byte pieces as
+/// [`pair_school`] does; the products' terms summed apart by word parity
+/// and shifted into digits once.
 #[inline(always)]
 pub(crate) fn digit_karatsuba<const N: usize, const W: usize, L: DigitProduct>(
     _: Clmul,
@@ -226,19 +228,28 @@ pub(crate) fn digit_karatsuba<const N: usize, const W: usize, L: DigitProduct>(
     b: &[u64; N],
     out: &mut [u64; W],
 ) {
-    use super::digits::{Thirds, product_odd};
+    use super::digits::{Halves, Thirds, product_odd};
     const { assert!(L::N == 1) };
-    const { assert!(W == 2 * N && (N == 6 || N == 7)) };
+    const { assert!(W == 2 * N && 6 <= N && N <= 9) };
     let (x, y) = (load_digits::<N, N>(a), load_digits::<N, N>(b));
     let mut r = [Lane64::ZERO.0; N];
-    if N == 6 {
-        r[..6].copy_from_slice(&Thirds::<L>::mul(&x[..3], &y[..3]).digits::<6>());
-    } else {
-        let mut x7 = [x[0]; 7];
-        let mut y7 = [y[0]; 7];
-        x7.copy_from_slice(&x[..7]);
-        y7.copy_from_slice(&y[..7]);
-        r[..7].copy_from_slice(&product_odd::<_, Thirds<L>, 7>(x7, y7));
+    match N {
+        6 => r[..6].copy_from_slice(&Thirds::<L>::mul(&x[..3], &y[..3]).digits::<6>()),
+        7 => {
+            let mut x7 = [x[0]; 7];
+            let mut y7 = [y[0]; 7];
+            x7.copy_from_slice(&x[..7]);
+            y7.copy_from_slice(&y[..7]);
+            r[..7].copy_from_slice(&product_odd::<_, Thirds<L>, 7>(x7, y7));
+        }
+        8 => r[..8].copy_from_slice(&Halves::<Halves<L>>::mul(&x[..4], &y[..4]).digits::<8>()),
+        _ => {
+            let mut x9 = [x[0]; 9];
+            let mut y9 = [y[0]; 9];
+            x9.copy_from_slice(&x[..9]);
+            y9.copy_from_slice(&y[..9]);
+            r[..9].copy_from_slice(&product_odd::<_, Halves<Halves<L>>, 9>(x9, y9));
+        }
     }
     store_digits(&r, out);
 }
@@ -310,7 +321,7 @@ pub(crate) use lane_products;
 /// kernels at the sizes of `tuning::SCHOOLBOOK_SIZES`: 3 and 4 words by
 /// [`pair_school`] (the PCLMULQDQ token made from the token `t` by
 /// `$clmul`), 5 words by the caller's lane kernel `$five` (Su–Fan's
-/// schoolbook on xmm lanes), 6 and 7 by [`digit_karatsuba`], each size its own
+/// schoolbook on xmm lanes), 6 to 9 by [`digit_karatsuba`], each size its own
 /// `#[target_feature(enable = $features)]` function with the kernel
 /// inlined (one function for the three measured 2–3 ticks slower at 3 and
 /// 4 words on the Xeon): false for mismatched lengths or another size.
@@ -320,12 +331,12 @@ pub(crate) use lane_products;
 macro_rules! schoolbook_entry {
     ($features:literal, $token:ty, |$t:ident| $clmul:expr, five $five:ident, leaf $leaf:ty) => {
         /// The 3-, 4- and 5-word schoolbooks (every product straight from
-        /// the loads) and the 6- and 7-word digit Karatsuba, where
+        /// the loads) and the 6- to 9-word digit Karatsuba, where
         /// `tuning::SCHOOLBOOK` lists them for this backend: one call, to
         /// the size's own function.
         #[inline(always)]
         pub(super) fn schoolbook(t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
-            // Two small matches, not one of five: LLVM makes five dense
+            // Small matches, not one of seven: LLVM makes five dense
             // cases a jump table, an indirect jump in front of every call
             // (4 words on zmm 15.1 -> 16.2 ticks, Xeon).
             if a.len() < 6 {
@@ -338,12 +349,20 @@ macro_rules! schoolbook_entry {
                     5 => unsafe { school5(t, out, a, b) },
                     _ => false,
                 }
-            } else {
+            } else if a.len() < 8 {
                 match a.len() {
                     // SAFETY: the token proves every feature `karatsuba6` enables.
                     6 => unsafe { karatsuba6(t, out, a, b) },
                     // SAFETY: the token proves every feature `karatsuba7` enables.
                     7 => unsafe { karatsuba7(t, out, a, b) },
+                    _ => false,
+                }
+            } else {
+                match a.len() {
+                    // SAFETY: the token proves every feature `karatsuba8` enables.
+                    8 => unsafe { karatsuba8(t, out, a, b) },
+                    // SAFETY: the token proves every feature `karatsuba9` enables.
+                    9 => unsafe { karatsuba9(t, out, a, b) },
                     _ => false,
                 }
             }
@@ -367,6 +386,31 @@ macro_rules! schoolbook_entry {
             match $crate::gf2x::formulas::fixed_arrays!(7, a, b, out) {
                 Some((x, y, o)) => {
                     $crate::gf2x::clmul::digit_karatsuba::<7, 14, $leaf>($clmul, x, y, o)
+                }
+                None => return false,
+            }
+            true
+        }
+
+        /// The 8-word two-level Karatsuba on two-word digits.
+        #[target_feature(enable = $features)]
+        fn karatsuba8($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            match $crate::gf2x::formulas::fixed_arrays!(8, a, b, out) {
+                Some((x, y, o)) => {
+                    $crate::gf2x::clmul::digit_karatsuba::<8, 16, $leaf>($clmul, x, y, o)
+                }
+                None => return false,
+            }
+            true
+        }
+
+        /// The 9-word two-level Karatsuba on two-word digits and the top
+        /// word's cross terms.
+        #[target_feature(enable = $features)]
+        fn karatsuba9($t: $token, out: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+            match $crate::gf2x::formulas::fixed_arrays!(9, a, b, out) {
+                Some((x, y, o)) => {
+                    $crate::gf2x::clmul::digit_karatsuba::<9, 18, $leaf>($clmul, x, y, o)
                 }
                 None => return false,
             }
@@ -482,7 +526,7 @@ fixed_entries!(
 );
 
 /// A backend's schoolbook entry (`schoolbook_entry!`'s `schoolbook`) at
-/// 3–7 words against the bit-by-bit product, whatever `tuning::SCHOOLBOOK`
+/// 3–9 words against the bit-by-bit product, whatever `tuning::SCHOOLBOOK`
 /// picks on this CPU (`Dispatch` reaches it only where the table lists
 /// it); another size is refused.
 #[cfg(test)]
@@ -491,7 +535,7 @@ pub(crate) fn check_schoolbook_entry(entry: impl Fn(&mut [u64], &[u64], &[u64]) 
     use crate::test_util::{mul_bitwise, words};
     use std::{vec, vec::Vec};
     let mut state = 0x5c40_1b00_9a1e_c0deu64;
-    for n in 3..=7 {
+    for n in 3..=9 {
         for round in 0..40 {
             let (a, b): (Vec<u64>, Vec<u64>) = if round == 0 {
                 (vec![u64::MAX; n], vec![u64::MAX; n])
@@ -503,8 +547,8 @@ pub(crate) fn check_schoolbook_entry(entry: impl Fn(&mut [u64], &[u64], &[u64]) 
             assert_eq!(out, mul_bitwise(&a, &b), "{n} words, round {round}");
         }
     }
-    let mut out = [0u64; 16];
-    assert!(!entry(&mut out, &[1; 8], &[1; 8]));
+    let mut out = [0u64; 20];
+    assert!(!entry(&mut out, &[1; 10], &[1; 10]));
 }
 
 #[cfg(test)]
@@ -514,42 +558,34 @@ mod tests {
     extern crate std;
     use std::vec;
 
-    /// [`digit_karatsuba`] with either leaf at 6 and 7 words, against the
+    /// [`digit_karatsuba`] with either leaf at 6 to 9 words, against the
     /// bit-by-bit product (each backend's entry picks one leaf).
     #[test]
     fn digit_karatsuba_both_leaves() {
         use crate::gf2x::digits::{KaratsubaLeaf, Schoolbook};
         let Some(t) = Clmul::get() else { return };
         let mut state = 0x1eaf_5c40_9a1e_c0deu64;
-        for round in 0..60 {
-            let (a, b) = if round == 0 {
-                (vec![u64::MAX; 7], vec![u64::MAX; 7])
-            } else {
-                (words(&mut state, 7), words(&mut state, 7))
-            };
-            let (Ok(x7), Ok(y7)) = (<[u64; 7]>::try_from(&a[..]), <[u64; 7]>::try_from(&b[..]))
-            else {
-                panic!("7 words");
-            };
-            let (Ok(x6), Ok(y6)) = (<[u64; 6]>::try_from(&a[..6]), <[u64; 6]>::try_from(&b[..6]))
-            else {
-                panic!("6 words");
-            };
-            let (mut k6, mut s6) = ([0u64; 12], [0u64; 12]);
-            digit_karatsuba::<6, 12, KaratsubaLeaf>(t, &x6, &y6, &mut k6);
-            digit_karatsuba::<6, 12, Schoolbook>(t, &x6, &y6, &mut s6);
-            assert_eq!(
-                k6.to_vec(),
-                mul_bitwise(&a[..6], &b[..6]),
-                "6 words, round {round}"
-            );
-            assert_eq!(s6, k6, "6 words, round {round}");
-            let (mut k7, mut s7) = ([0u64; 14], [0u64; 14]);
-            digit_karatsuba::<7, 14, KaratsubaLeaf>(t, &x7, &y7, &mut k7);
-            digit_karatsuba::<7, 14, Schoolbook>(t, &x7, &y7, &mut s7);
-            assert_eq!(k7.to_vec(), mul_bitwise(&a, &b), "7 words, round {round}");
-            assert_eq!(s7, k7, "7 words, round {round}");
+        macro_rules! check {
+            ($($n:literal),*) => {$(
+                for round in 0..60 {
+                    let (a, b) = if round == 0 {
+                        (vec![u64::MAX; $n], vec![u64::MAX; $n])
+                    } else {
+                        (words(&mut state, $n), words(&mut state, $n))
+                    };
+                    let (Ok(x), Ok(y)) = (<[u64; $n]>::try_from(&a[..]), <[u64; $n]>::try_from(&b[..]))
+                    else {
+                        panic!("{} words", $n);
+                    };
+                    let (mut k, mut s) = ([0u64; 2 * $n], [0u64; 2 * $n]);
+                    digit_karatsuba::<$n, { 2 * $n }, KaratsubaLeaf>(t, &x, &y, &mut k);
+                    digit_karatsuba::<$n, { 2 * $n }, Schoolbook>(t, &x, &y, &mut s);
+                    assert_eq!(k.to_vec(), mul_bitwise(&a, &b), "{} words, round {round}", $n);
+                    assert_eq!(s, k, "{} words, round {round}", $n);
+                }
+            )*};
         }
+        check!(6, 7, 8, 9);
     }
 
     /// [`pair_school`] at every size it takes, against the bit-by-bit

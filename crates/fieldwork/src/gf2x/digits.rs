@@ -5,7 +5,7 @@
 //! products over it — [`Schoolbook`] leaves, two- and three-way Karatsuba
 //! on digits ([`Halves`], [`Thirds`]), an odd last word ([`product_odd`]).
 //! `gf2m`'s fold fields (`xmmfold.rs`) and `gf2x`'s small products on
-//! Intel (`clmul::digit_entry`) are written with them.
+//! Intel (`clmul::digit_karatsuba`) are written with them.
 //!
 //! Every operation of [`Lanes`] is lane-wise on the x86 vector units:
 //! `pclmulqdq`'s immediate picks the same words in each lane, and the byte

@@ -70,12 +70,13 @@ pub(crate) const ZMM_FIXED_ON_YMM: Table<Words> = Table {
 /// The word counts at which a backend's fixed products run a kernel on
 /// two-word digits: a schoolbook (`clmul::pair_school` at 3 and 4 words,
 /// the lane schoolbook at 5: every product straight from the loads, 16
-/// `pclmulqdq` at 4 words) or, at 6 and 7 words, Karatsuba's three-way
-/// split on the digits (`clmul::digit_karatsuba`: 24 and 31 `pclmulqdq`),
+/// `pclmulqdq` at 4 words) or, at 6 to 9 words, Karatsuba on the digits
+/// (`clmul::digit_karatsuba`: three-way at 6 and 7, 24 and 31 `pclmulqdq`
+/// with schoolbook leaves; two-way twice at 8 and 9, 36 and 44),
 /// instead of its other kernels (Karatsuba's 9 products behind operand
 /// sums at 4 words; 9 `vpclmulqdq` ymm by the three-term formula at 5; the
-/// lane schoolbook's 36 products at 6, the two-limb ymm Karatsuba at 7),
-/// per backend.
+/// lane schoolbook's 36 products at 6, the two-limb ymm Karatsuba at 7 and
+/// 8; at 8 and 9 on zmm the backend's own 8-word limb), per backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Schoolbook {
     /// The zmm backend's sizes.
@@ -86,17 +87,34 @@ pub(crate) struct Schoolbook {
 
 /// The sizes `clmul::schoolbook_entry!`'s slice entry takes: a
 /// [`Schoolbook`] set lists no others (tested).
-pub(crate) const SCHOOLBOOK_SIZES: Words = Words::of(&[3, 4, 5, 6, 7]);
+pub(crate) const SCHOOLBOOK_SIZES: Words = Words::of(&[3, 4, 5, 6, 7, 8, 9]);
 
 /// Where the schoolbooks are faster, by core.
 pub(crate) const SCHOOLBOOK: Table<Schoolbook> = Table {
-    entries: &[Entry {
-        cores: Cores::Vendor(Vendor::Intel),
-        value: Schoolbook {
-            zmm: Words::of(&[4, 6, 7]),
-            ymm: Words::of(&[3, 4, 5, 6, 7]),
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Intel, 6, 106),
+            value: Schoolbook {
+                zmm: Words::of(&[4, 6, 7, 8, 9]),
+                ymm: Words::of(&[3, 4, 5, 6, 7, 8, 9]),
+            },
+            measured: "Intel Xeon Ice Lake (family 6 model 106), peer-bench --filter gf2x_mul \
+                       --quick, two builds alternated twice (2026-11-30, ratios within one run: \
+                       the host was busy), ticks per chained mul_into, the digit Karatsuba at 8 \
+                       and 9 words against the zmm backend's own kernels and the ymm limbs: zmm \
+                       8 words 57.1 -> 37.4-38.1, 9 words 70.4 -> 47.6 (gf2x built for the CPU \
+                       78-80 and 94-104); FIELDWORK_MAX_ISA=avx2, ymm 8 words 67.4 -> 41.8, 9 \
+                       words 74.8 -> 56.0 (77 and 90-104). pclmulqdq on xmm issues once a cycle \
+                       here, on ymm and zmm once per two (peer-bench --isa-rates). 3-7 words as \
+                       on the other Intel cores (not re-measured)",
         },
-        measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul --quick \
+        Entry {
+            cores: Cores::Vendor(Vendor::Intel),
+            value: Schoolbook {
+                zmm: Words::of(&[4, 6, 7]),
+                ymm: Words::of(&[3, 4, 5, 6, 7]),
+            },
+            measured: "Intel Xeon (family 6 model 207), peer-bench --filter gf2x_mul --quick \
                    --passes 5, two builds alternated twice, ticks per chained mul_into: zmm 4 \
                    words 20.8-22.0 -> 17.2-17.8 (3 words level, 16.3-16.4 against 16.4-17.2: \
                    not taken); ymm 3 words 18.2-18.3 -> 15.4-16.2, 4 words 23.5-24.8 -> \
@@ -105,7 +123,8 @@ pub(crate) const SCHOOLBOOK: Table<Schoolbook> = Table {
                    27.8-27.9, ymm 31.0-31.3 -> 27.5; 7 words zmm 40.3-41.9 -> 33.2-33.6, ymm \
                    38.9-39.9 -> 33.1-33.2. Its Karatsuba leaves on zmm (2026-11-30, same \
                    method): 6 words 27.9 -> 24.8-24.9, 7 words 33.2-33.3 -> 30.0-30.1",
-    }],
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Amd),
         value: Schoolbook {
@@ -215,6 +234,15 @@ mod tests {
         let intel = SCHOOLBOOK.entry_for(xeon).value;
         assert!(intel.zmm.has(4) && !intel.zmm.has(3) && !intel.zmm.has(5));
         assert!(intel.ymm.has(3) && intel.ymm.has(4) && intel.ymm.has(5));
+        assert!(!intel.zmm.has(8) && !intel.ymm.has(9));
+        let icelake = Core {
+            vendor: Vendor::Intel,
+            family: 6,
+            model: 106,
+        };
+        let icelake = SCHOOLBOOK.entry_for(icelake).value;
+        assert!(icelake.zmm.has(8) && icelake.zmm.has(9) && !icelake.zmm.has(5));
+        assert!(icelake.ymm.has(8) && icelake.ymm.has(9));
         for e in SCHOOLBOOK.entries.iter().chain([&SCHOOLBOOK.otherwise]) {
             for n in 0..16 {
                 for set in [e.value.zmm, e.value.ymm] {

@@ -307,6 +307,10 @@ mod tf {
         /// 3, but it issues on port 5 like every
         /// cross-lane shuffle: 16 products + 4 `vshufi64x2` + 14 `valignq` make
         /// 34 port-5 µops, so the kernel is port-bound, not multiplier-bound.
+        /// On Ice Lake `vpclmulqdq` zmm issues once per two cycles (xmm once
+        /// a cycle), and `tuning::SCHOOLBOOK` sends 8 and 9 words to the
+        /// digit Karatsuba on xmm (27 and 35 `pclmulqdq`; 57 → 38 and 70 →
+        /// 48 ticks there).
         "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq,sse4.1",
         Avx512Clmul,
         |t, out, a, b| {
@@ -369,7 +373,7 @@ mod tf {
         limbs1 mul1 1, limbs2 mul2 2, limbs3 mul3 3, limbs4 mul4 4
     );
 
-    // The schoolbooks at 3-5 words and the digit Karatsuba at 6-7, where
+    // The schoolbooks at 3-5 words and the digit Karatsuba at 6-9, where
     // `tuning::SCHOOLBOOK` says (the 5-word one is `lanes5` below, this
     // backend's kernel at 5 words anyway).
     super::super::clmul::schoolbook_entry!(

@@ -57,6 +57,7 @@
 //! | 3, 4 where `tuning::SCHOOLBOOK` lists them (Intel) | `clmul::pair_school`: schoolbook on two-word digits | 9, 16 (xmm) |
 //! | 5 where `tuning::SCHOOLBOOK` lists it (Intel) | xmm lanes: schoolbook | 25 (xmm) |
 //! | 6, 7 where `tuning::SCHOOLBOOK` lists them (Intel) | `clmul::digit_karatsuba`: three-way Karatsuba on two-word digits | 24, 31 (xmm) |
+//! | 8, 9 where `tuning::SCHOOLBOOK` lists them (Ice Lake) | `clmul::digit_karatsuba`: two-way Karatsuba twice on two-word digits | 36, 44 (xmm) |
 //! | 5, 6 | three-term formula on 2-word digits, two per register | 9 |
 //! | 7, 8 | 2 limbs, Karatsuba: three 4×4 | 18 |
 //! | 9 | 8 + 1 words: 2 limbs, Karatsuba, and the top words' cross products | 26 + 1 (xmm) |
@@ -80,7 +81,9 @@
 //! schoolbook, 6 and 7 words the three-way Karatsuba on two-word digits
 //! (fewer products than the ymm formulas' operand packing costs there; the
 //! tuning table's entry carries the Xeon's figures: 4 words 23.5 → 17.4
-//! ticks, 5 words 31–33 → 27.7, 7 words 39–40 → 33).
+//! ticks, 5 words 31–33 → 27.7, 7 words 39–40 → 33). Where `vpclmulqdq`
+//! on ymm issues only once per two cycles (Ice Lake), 8 and 9 words too
+//! take the digit Karatsuba on xmm (8 words 67 → 42 ticks).
 //! The chained 6-word product stays near 28 ticks either way: the next
 //! call's operand is the low half of this product, which needs 5 of the 6
 //! digit products (20 `pclmulqdq` issued one a cycle) before its last
