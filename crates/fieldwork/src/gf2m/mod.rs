@@ -88,7 +88,7 @@
 //!
 //! | backend | needs | word product |
 //! |---|---|---|
-//! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction |
+//! | `vpclmulqdq-ymm` | VPCLMULQDQ, AVX2, PCLMULQDQ, SSE4.1 | `pclmulqdq` (VEX); batches: `vpclmulqdq` on ymm, two elements per instruction (one at a time for the fields the tuning table names: Ice Lake, whose ymm `vpclmulqdq` issues at half the xmm rate) |
 //! | `vpclmulqdq-ymm-wide` | the same | `vpclmulqdq-ymm`'s, with F409's and F571's products and squares on ymm, two 128-bit digits a register (`ymmfold.rs`); best where the tuning table (`tuning.rs`) names the core (AMD: `vpclmulqdq` issues once per two cycles on xmm and ymm alike) |
 //! | `vpclmulqdq-avx512` | the same, AVX-512 F/BW/VL/DQ | `vpclmulqdq-ymm-wide`'s; the linear maps (inversion chain, half-trace) as masked XORs on mask registers, the chain's Frobenius steps on half tables (`maps.rs`); best where the tuning table names the core for the wide products (AMD) or for them with AVX-512 (Intel: its maps made inversion 18–29 % faster on the Xeon) and AVX-512 is there |
 //! | `vpclmulqdq-avx512-xmm-squares` | the same | `vpclmulqdq-avx512`'s, but F409's and F571's squares on xmm digits (`xmmfold.rs`): best where `pclmulqdq` issues every cycle (Intel: 409 / 571 squares 27.8 / 24.5 → 22.3 / 20.2 cycles, inversion 3–4 % faster on the Xeon), where the ymm squares' lane moves are latency |
@@ -488,15 +488,17 @@ impl FieldKernel for crate::gf2x::YmmLane {
     }
 
     /// Two elements per instruction, one per 128-bit lane
-    /// ([`PairLane`](crate::gf2x::PairLane)); an odd last one on `self`.
+    /// ([`PairLane`](crate::gf2x::PairLane)); an odd last one on `self`;
+    /// one at a time for the fields the tuning table names
+    /// ([`ops::mul_slices_ymm`]).
     #[inline(always)]
     fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
-        ops::mul_slices_pairs(self.0, self, out, a, b)
+        ops::mul_slices_ymm(self.0, self, out, a, b)
     }
 
     #[inline(always)]
     fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
-        ops::square_slices_pairs(self.0, self, out, a)
+        ops::square_slices_ymm(self.0, self, out, a)
     }
 }
 
@@ -547,15 +549,15 @@ impl FieldKernel for ymm::YmmWide {
         Some(self.0)
     }
 
-    /// [`YmmLane`](crate::gf2x::YmmLane)'s pairs.
+    /// [`YmmLane`](crate::gf2x::YmmLane)'s pairs (or single elements).
     #[inline(always)]
     fn mul_slices<F: FieldElement>(self, out: &mut [F], a: &[F], b: &[F]) {
-        ops::mul_slices_pairs(self.0, self, out, a, b)
+        ops::mul_slices_ymm(self.0, self, out, a, b)
     }
 
     #[inline(always)]
     fn square_slices<F: FieldElement>(self, out: &mut [F], a: &[F]) {
-        ops::square_slices_pairs(self.0, self, out, a)
+        ops::square_slices_ymm(self.0, self, out, a)
     }
 }
 

@@ -165,6 +165,44 @@ pub(super) fn square_slices_pairs<F: FieldElement, K: FieldKernel>(
     }
     square_slices(k, out1, a1);
 }
+/// The ymm backends' batch product: [`mul_slices_pairs`], or one element
+/// at a time ([`mul_slices`]) for the fields where the tuning table says
+/// so (`tuning::Choice::single_batches`: where `vpclmulqdq` on ymm issues
+/// at half the rate of `pclmulqdq`). Chosen once per batch, on the field's
+/// public degree.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn mul_slices_ymm<F: FieldElement, K: FieldKernel>(
+    t: crate::cpu::Avx2Clmul,
+    k: K,
+    out: &mut [F],
+    a: &[F],
+    b: &[F],
+) {
+    if super::tuning::choice().single_batches.mul.has(F::M) {
+        mul_slices(k, out, a, b)
+    } else {
+        mul_slices_pairs(t, k, out, a, b)
+    }
+}
+
+/// The ymm backends' batch square: [`square_slices_pairs`] or, as in
+/// [`mul_slices_ymm`], one element at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn square_slices_ymm<F: FieldElement, K: FieldKernel>(
+    t: crate::cpu::Avx2Clmul,
+    k: K,
+    out: &mut [F],
+    a: &[F],
+) {
+    if super::tuning::choice().single_batches.square.has(F::M) {
+        square_slices(k, out, a)
+    } else {
+        square_slices_pairs(t, k, out, a)
+    }
+}
+
 /// [`mul_slices`] four elements at a time on zmm (`FieldSpec::mul_quad`),
 /// the rest by [`mul_slices_pairs`].
 #[cfg(target_arch = "x86_64")]

@@ -6,8 +6,10 @@
 //! `vpclmulqdq-ymm` (one digit an xmm register, `xmmfold.rs`), and
 //! whether only where AVX-512 is usable; and, with AVX-512, whether F409's
 //! and F571's squares stay on ymm too or run one digit an xmm register
-//! (`vpclmulqdq-avx512-xmm-squares`). Read once and cached ([`choice`]):
-//! [`Dispatch::best`](super::Dispatch::best) runs at every operator call.
+//! (`vpclmulqdq-avx512-xmm-squares`); and which fields' batches the ymm
+//! backends run one element at a time rather than two a register. Read
+//! once and cached ([`choice`]): [`Dispatch::best`](super::Dispatch::best)
+//! runs at every operator call.
 #![forbid(unsafe_code)]
 
 use crate::cpu::Vendor;
@@ -21,7 +23,65 @@ pub(crate) struct Choice {
     /// Whether the AVX-512 backend squares F409 and F571 on ymm too
     /// (false: on xmm digits, `vpclmulqdq-avx512-xmm-squares`).
     pub(crate) wide_squares: bool,
+    /// The fields whose batches (`mul_slices`, `square_slices`) the ymm
+    /// backends (`vpclmulqdq-ymm`, `vpclmulqdq-ymm-wide`) run one element
+    /// at a time on xmm digits instead of two elements a ymm register.
+    pub(crate) single_batches: SingleBatches,
 }
+
+/// Fields by degree: a set of the five NIST degrees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fields(u8);
+
+impl Fields {
+    /// The NIST degrees, bit i for `DEGREES[i]`.
+    const DEGREES: [usize; 5] = [163, 233, 283, 409, 571];
+
+    /// Bit i for `DEGREES[i] == m`, 0 for another degree.
+    const fn bit(m: usize) -> u8 {
+        let mut bit = 1u8;
+        let mut rest: &[usize] = &Self::DEGREES;
+        while let [d, tail @ ..] = rest {
+            if *d == m {
+                return bit;
+            }
+            bit <<= 1;
+            rest = tail;
+        }
+        0
+    }
+
+    /// The set of `degrees` (NIST degrees; any other is left out).
+    pub(crate) const fn of(degrees: &[usize]) -> Fields {
+        let mut bits = 0u8;
+        let mut rest = degrees;
+        while let [m, tail @ ..] = rest {
+            bits |= Self::bit(*m);
+            rest = tail;
+        }
+        Fields(bits)
+    }
+
+    /// Whether the field of degree `m` is in the set.
+    pub(crate) const fn has(self, m: usize) -> bool {
+        self.0 & Self::bit(m) != 0
+    }
+}
+
+/// [`Choice::single_batches`]: by operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SingleBatches {
+    /// Products.
+    pub(crate) mul: Fields,
+    /// Squares.
+    pub(crate) square: Fields,
+}
+
+/// Every batch two elements a ymm register.
+const PAIRS_EVERYWHERE: SingleBatches = SingleBatches {
+    mul: Fields::of(&[]),
+    square: Fields::of(&[]),
+};
 
 /// Where the wide products are the best backend's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,25 +94,49 @@ pub(crate) enum Wide {
 
 /// The table: where the wide products are faster, by core.
 pub(crate) const GF2M_WIDE: Table<Choice> = Table {
-    entries: &[Entry {
-        cores: Cores::Vendor(Vendor::Amd),
-        value: Choice {
-            products: Wide::Always,
-            wide_squares: true,
+    entries: &[
+        Entry {
+            cores: Cores::Model(Vendor::Intel, 6, 106),
+            value: Choice {
+                products: Wide::WithAvx512,
+                wide_squares: false,
+                single_batches: SingleBatches {
+                    mul: Fields::of(&[233]),
+                    square: Fields::of(&[163, 233, 283, 571]),
+                },
+            },
+            measured: "Intel Xeon Ice Lake (family 6 model 106): vpclmulqdq on ymm issues once \
+                       per two cycles, on xmm once a cycle (peer-bench --isa-rates). Its \
+                       avx2-capped page at afbf03d (peer-bench --passes 3, 2026-11-30), cycles per \
+                       batch of 1 024, vpclmulqdq-ymm's pairs against one element at a time \
+                       (the pclmulqdq column): mul m = 233 29 748 against 26 143 (c-xs233: 26 \
+                       697), squares m = 163 10 569 / 9 593, 233 15 878 / 15 369, 283 14 928 / \
+                       12 478, 571 24 202 / 22 842; pairs stay where they win: mul 163 16 831 / \
+                       18 936, 283 28 271 / 36 497, 409 61 411 / 72 836, 571 79 944 / 83 152, \
+                       square 409 23 346 / 27 321. The wide choices as on the other Intel cores",
         },
-        measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --isa-rates: vpclmulqdq \
+        Entry {
+            cores: Cores::Vendor(Vendor::Amd),
+            value: Choice {
+                products: Wide::Always,
+                wide_squares: true,
+                single_batches: PAIRS_EVERYWHERE,
+            },
+            measured: "AMD EPYC Zen 4 (family 25 model 17), peer-bench --isa-rates: vpclmulqdq \
                    issues once per two cycles on xmm and on ymm alike, so the xmm digits' 45 \
                    products at m = 571 bound the product at 90 cycles; peer-bench --filter \
                    m=571 / m=409 --quick, chained: m = 571 mul 110 -> 73 cycles, square 37.6 \
                    -> 29.8, invert 8 204 -> 7 194; m = 409 mul 95.3 -> 65.9, square 37.7 -> \
                    34.3, invert 5 292 -> 4 815 (Zen 3, family 25 model 1, has the same \
                    vpclmulqdq rate: not re-measured)",
-    }],
+        },
+    ],
     otherwise: Entry {
         cores: Cores::Vendor(Vendor::Intel),
         value: Choice {
             products: Wide::WithAvx512,
             wide_squares: false,
+            single_batches: PAIRS_EVERYWHERE,
         },
         measured: "Intel Xeon (family 6 model 207), the page at cc1d2aa (peer-bench --passes 3, \
                    2026-11-29), vpclmulqdq-avx512 against vpclmulqdq-ymm, cycles: m = 571 mul \
@@ -91,14 +175,25 @@ mod tests {
         let amd = Choice {
             products: Wide::Always,
             wide_squares: true,
+            single_batches: PAIRS_EVERYWHERE,
         };
         assert_eq!(entry(Vendor::Amd, 25, 17), amd);
         assert_eq!(entry(Vendor::Amd, 26, 2), amd);
         let intel = Choice {
             products: Wide::WithAvx512,
             wide_squares: false,
+            single_batches: PAIRS_EVERYWHERE,
         };
         assert_eq!(entry(Vendor::Intel, 6, 207), intel);
+        let icelake = entry(Vendor::Intel, 6, 106);
+        assert_eq!(
+            (icelake.products, icelake.wide_squares),
+            (Wide::WithAvx512, false)
+        );
+        let single = icelake.single_batches;
+        assert!(single.mul.has(233) && !single.mul.has(163) && !single.mul.has(409));
+        assert!(single.square.has(163) && single.square.has(571) && !single.square.has(409));
+        assert!(!Fields::of(&[233]).has(234) && !Fields::of(&[]).has(233));
         // The cache's first and later reads agree with the table.
         assert_eq!(choice(), GF2M_WIDE.pick());
         assert_eq!(choice(), GF2M_WIDE.pick());
