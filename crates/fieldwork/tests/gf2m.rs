@@ -539,7 +539,7 @@ fn runtime_in_place_operators() {
     let fields = [
         BinaryField::new("x^131 + x^8 + x^3 + x^2 + 1".parse().unwrap()).unwrap(),
         BinaryField::sparse_irreducible(577).unwrap(),
-        BinaryField::sparse_irreducible(1024).unwrap(),
+        BinaryField::new("x^1024 + x^19 + x^6 + x + 1".parse().unwrap()).unwrap(),
         BinaryField::new("x^1223 + x^255 + 1".parse().unwrap()).unwrap(),
         BinaryField::new("x^8 + x^4 + x^3 + x + 1".parse().unwrap()).unwrap(),
     ];
@@ -667,6 +667,9 @@ fn sparse_irreducible_gives_the_standard_polynomials() {
         (283, "x^283 + x^12 + x^7 + x^5 + 1"),
         (409, "x^409 + x^87 + 1"),
         (571, "x^571 + x^10 + x^5 + x^2 + 1"),
+        // No trinomial of degree 1024 (Swan): the first pentanomial, as in
+        // Seroussi's table (HP Labs HPL-98-135, 1998).
+        (1024, "x^1024 + x^19 + x^6 + x + 1"),
     ] {
         assert_eq!(
             BinaryField::sparse_irreducible(m)

@@ -520,6 +520,47 @@ fn published_moduli_are_irreducible() {
     );
 }
 
+/// Whether `f` has a divisor of degree 1 to deg f / 2, by trying every
+/// polynomial of those degrees: the definition, for small degrees.
+fn has_small_divisor(f: &Gf2Poly) -> bool {
+    let n = f.degree().unwrap_or(0);
+    (2u64..1 << (n / 2 + 1)).any(|g| {
+        let g = Gf2Poly::from(g);
+        f.checked_rem(&g).is_some_and(|r| r.is_zero())
+    })
+}
+
+/// `is_irreducible` against the definition for every polynomial of
+/// degree 2 to 13, and on products whose smallest factor has a degree
+/// around the early test's bound (factors of degree 23, 24, 25 and 30 by
+/// ones of degree 120 and more): the early rejection and Rabin's test
+/// agree with the factors.
+#[test]
+fn irreducibility_against_the_definition() {
+    for n in 2..=13usize {
+        for low in 0u64..1 << n {
+            let f = Gf2Poly::from((1u64 << n) | low);
+            assert_eq!(f.is_irreducible(), !has_small_divisor(&f), "{f}");
+        }
+    }
+    let mut rng = Rng::new(0x1e12_0b0c_0024);
+    let irreducible_of_degree = |rng: &mut Rng, deg: usize| loop {
+        let g = random_of_degree(rng, deg);
+        if g.is_irreducible() {
+            return g;
+        }
+    };
+    for small in [23usize, 24, 25, 30] {
+        for large in [120usize, 200] {
+            let g = irreducible_of_degree(&mut rng, small);
+            let h = irreducible_of_degree(&mut rng, large);
+            let f = &g * &h;
+            assert!(!f.is_irreducible(), "({g})·({h})");
+            assert!(!(&f * &g).is_irreducible(), "({g})²·({h})");
+        }
+    }
+}
+
 #[test]
 fn reducible_examples() {
     let reducible = [

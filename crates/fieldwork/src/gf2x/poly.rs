@@ -972,7 +972,12 @@ impl Gf2Poly {
     /// Comput. 9(2), 1980): f of degree n is irreducible if and only if
     /// x^(2^n) ≡ x (mod f) and gcd(x^(2^(n/p)) − x, f) = 1 for every prime
     /// p dividing n. Constants (zero and one) are not irreducible; x and
-    /// x + 1 are. Costs n modular squarings and a gcd per prime factor of n.
+    /// x + 1 are. Costs n modular squarings and a gcd per prime factor of n
+    /// for an irreducible f; a reducible f with a factor of degree ≤ 24
+    /// (most of them) is rejected after at most 24 squarings, 24 products
+    /// and three gcds, by Ben-Or's early test (an irreducible factor of
+    /// degree d divides x^(2^d) − x; M. Ben-Or, "Probabilistic algorithms
+    /// in finite fields", FOCS 1981).
     ///
     /// # Example
     ///
@@ -995,13 +1000,38 @@ impl Gf2Poly {
         if self.words.first().is_none_or(|w| w & 1 == 0) {
             return false; // divisible by x
         }
+        let f = Gf2Poly {
+            words: self.words.clone(),
+        };
         let mut divisor = Divisor::for_modulus(&self.words);
         let primes = distinct_prime_factors(n);
         let x = [0b10u64]; // reduced, as n ≥ 2
         let mut h = x.to_vec();
         let mut checkpoints = Vec::with_capacity(primes.len());
+        // Ben-Or's early rejection: `small` = Π (x^(2^j) − x) mod f over
+        // j ≤ k, and gcd(small, f) ≠ 1 at a checkpoint k < n means f has an
+        // irreducible factor of degree dividing some j ≤ k < n: a proper
+        // factor. (A product that reaches 0 mod f has gcd f: the same.)
+        let mut small = vec![1u64];
         for k in 1..=n {
             h = divisor.square_mod(&h);
+            if k < n && k <= EARLY_REJECT_DEGREE {
+                let mut t = h.clone();
+                t.resize(t.len().max(1), 0);
+                if let Some(t0) = t.first_mut() {
+                    *t0 ^= 0b10;
+                }
+                normalise(&mut t);
+                small = divisor.mul_mod(&small, &t);
+                if EARLY_REJECT_CHECKPOINTS.contains(&k) {
+                    let product = Gf2Poly {
+                        words: small.clone(),
+                    };
+                    if !product.gcd(&f).is_one() {
+                        return false;
+                    }
+                }
+            }
             if primes.iter().any(|&p| n / p == k) {
                 checkpoints.push(h.clone());
             }
@@ -1009,9 +1039,6 @@ impl Gf2Poly {
         if h != x {
             return false;
         }
-        let f = Gf2Poly {
-            words: self.words.clone(),
-        };
         checkpoints.into_iter().all(|mut hk| {
             // hk − x, then gcd with f.
             if hk.is_empty() {
@@ -1025,6 +1052,14 @@ impl Gf2Poly {
         })
     }
 }
+
+/// The largest factor degree [`Gf2Poly::is_irreducible`] looks for before
+/// Rabin's test proper.
+const EARLY_REJECT_DEGREE: usize = 24;
+
+/// The squaring counts at which [`Gf2Poly::is_irreducible`] takes the gcd
+/// of the product so far with f (each at most [`EARLY_REJECT_DEGREE`]).
+const EARLY_REJECT_CHECKPOINTS: [usize; 3] = [6, 12, 24];
 
 // ---------------------------------------------------------------------------
 // Conversions and formatting.
